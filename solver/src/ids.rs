@@ -9,7 +9,7 @@ use std::marker::PhantomData;
 use std::ops::{Index, IndexMut};
 
 /// A dense index usable as the key of an [`IndexVec`].
-pub trait Idx: Copy + Eq + Ord + std::hash::Hash + fmt::Debug {
+pub trait Idx: Copy + Eq + Ord + std::hash::Hash + fmt::Debug + 'static {
     fn new(index: usize) -> Self;
     fn index(self) -> usize;
 }
