@@ -6,3 +6,5 @@
 //! diagnostics with spans) for the command-line crate to render.
 
 pub mod ast;
+pub mod interp;
+pub mod syntax;

@@ -1,0 +1,1 @@
+//! A call-by-value reference interpreter for λ▷ (paper §2.3, "Soundness").

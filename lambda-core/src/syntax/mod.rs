@@ -1,0 +1,1 @@
+//! Lexer, parser and printer for the concrete syntax of λ▷ (DESIGN.md §3).
