@@ -1,1 +1,94 @@
-fn main() {}
+//! The `locksmith` binary: a thin `clap` layer over the library's commands.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use locksmith::lambda::{self, Format, LambdaOptions};
+
+#[derive(Parser)]
+#[command(
+    name = "locksmith",
+    version,
+    about = "Static data-race detection for POSIX-threads C programs (LOCKSMITH, PLDI 2006)"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Copy, Clone, Debug, ValueEnum)]
+enum FormatArg {
+    Text,
+    Json,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Type-check a program of the formal core language λ▷ (paper §2): exit 0 if it is
+    /// consistently correlated and linear, 1 if not, 2 if it cannot be analysed.
+    Lambda {
+        /// The λ▷ source file.
+        file: PathBuf,
+        /// Output format of the verdict.
+        #[arg(long, value_enum, default_value = "text")]
+        format: FormatArg,
+        /// Print the inferred type of every let-bound name, with its labels.
+        #[arg(long)]
+        types: bool,
+        /// Write the constraint graph as Graphviz DOT to this file.
+        #[arg(long, value_name = "FILE")]
+        dot: Option<PathBuf>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Lambda {
+            file,
+            format,
+            types,
+            dot,
+        } => {
+            let options = LambdaOptions {
+                format: match format {
+                    FormatArg::Text => Format::Text,
+                    FormatArg::Json => Format::Json,
+                },
+                types,
+                dot: dot.is_some(),
+            };
+            let name = file.display().to_string();
+            let outcome = match std::fs::read(&file) {
+                Err(e) => lambda::Outcome {
+                    stderr: format!("locksmith: cannot read {name}: {e}\n"),
+                    exit: 2,
+                    ..Default::default()
+                },
+                Ok(bytes) => match String::from_utf8(bytes) {
+                    Err(_) => lambda::Outcome {
+                        stderr: format!("locksmith: {name} is not UTF-8 text\n"),
+                        exit: 2,
+                        ..Default::default()
+                    },
+                    Ok(text) => lambda::run(&name, &text, &options),
+                },
+            };
+            if let (Some(path), Some(graph)) = (dot, &outcome.dot) {
+                if let Err(e) = std::fs::write(&path, graph) {
+                    eprintln!("locksmith: cannot write {}: {e}", path.display());
+                    return ExitCode::from(2);
+                }
+            }
+            finish(&outcome)
+        }
+    }
+}
+
+fn finish(outcome: &lambda::Outcome) -> ExitCode {
+    let _ = std::io::stdout().write_all(outcome.stdout.as_bytes());
+    let _ = std::io::stderr().write_all(outcome.stderr.as_bytes());
+    ExitCode::from(outcome.exit as u8)
+}

@@ -20,12 +20,18 @@ pub struct Span {
 
 impl Span {
     pub fn new(start: usize, end: usize) -> Span {
-        Span { start: start as u32, end: end as u32 }
+        Span {
+            start: start as u32,
+            end: end as u32,
+        }
     }
 
     /// The smallest span covering both `self` and `other`.
     pub fn to(self, other: Span) -> Span {
-        Span { start: self.start.min(other.start), end: self.end.max(other.end) }
+        Span {
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
     }
 }
 
@@ -53,7 +59,11 @@ impl SourceFile {
                 line_starts.push(i as u32 + 1);
             }
         }
-        SourceFile { name: name.into(), text, line_starts }
+        SourceFile {
+            name: name.into(),
+            text,
+            line_starts,
+        }
     }
 
     /// The line and column of byte `offset` (clamped to the end of the text).
@@ -69,7 +79,10 @@ impl SourceFile {
             end -= 1;
         }
         let column = self.text[start..end].chars().count() as u32 + 1;
-        LineCol { line: line as u32 + 1, column }
+        LineCol {
+            line: line as u32 + 1,
+            column,
+        }
     }
 
     /// `file:line:col` of the start of `span`.
@@ -81,8 +94,14 @@ impl SourceFile {
     /// The full text of the 1-based `line`, without its newline.
     pub fn line_text(&self, line: u32) -> &str {
         let i = (line as usize).saturating_sub(1);
-        let Some(&start) = self.line_starts.get(i) else { return "" };
-        let end = self.line_starts.get(i + 1).map(|&e| e as usize - 1).unwrap_or(self.text.len());
+        let Some(&start) = self.line_starts.get(i) else {
+            return "";
+        };
+        let end = self
+            .line_starts
+            .get(i + 1)
+            .map(|&e| e as usize - 1)
+            .unwrap_or(self.text.len());
         self.text[start as usize..end.max(start as usize)].trim_end_matches('\r')
     }
 }
@@ -106,16 +125,30 @@ pub enum ExprKind {
     /// `e1 e2`
     App { func: ExprId, arg: ExprId },
     /// `if0 e0 then e1 else e2`
-    If0 { cond: ExprId, then_branch: ExprId, else_branch: ExprId },
+    If0 {
+        cond: ExprId,
+        then_branch: ExprId,
+        else_branch: ExprId,
+    },
     /// `(e1, e2)`
     Pair(ExprId, ExprId),
     /// `e.1` (`index == 1`) or `e.2` (`index == 2`)
     Proj { tuple: ExprId, index: u8 },
     /// `let x = e1 in e2`; generalised by inference only when `e1` is a syntactic value.
-    Let { name: Binder, value: ExprId, body: ExprId },
+    Let {
+        name: Binder,
+        value: ExprId,
+        body: ExprId,
+    },
     /// `let rec f = fun x -> e1 in e2` (the paper's `fix f.λx.e1` bound to `f` in `e2`).
     /// `fun_span` covers `fun x -> e1`.
-    LetRec { name: Binder, param: Binder, fun_body: ExprId, fun_span: Span, body: ExprId },
+    LetRec {
+        name: Binder,
+        param: Binder,
+        fun_body: ExprId,
+        fun_span: Span,
+        body: ExprId,
+    },
     /// `e1; e2`, sugar for `(fun _ -> e2) e1`.
     Seq(ExprId, ExprId),
     /// `newlock`
@@ -125,11 +158,20 @@ pub enum ExprKind {
     /// `![lock] target`: read `target` holding `lock`.
     Deref { lock: ExprId, target: ExprId },
     /// `target :=[lock] value`: write `value` into `target` holding `lock`; has `value`'s type.
-    Assign { target: ExprId, lock: ExprId, value: ExprId },
+    Assign {
+        target: ExprId,
+        lock: ExprId,
+        value: ExprId,
+    },
     /// `pack e` (paper §3.3)
     Pack(ExprId),
     /// `unpack (x, y) = e1 in e2` (paper §3.3)
-    Unpack { first: Binder, second: Binder, package: ExprId, body: ExprId },
+    Unpack {
+        first: Binder,
+        second: Binder,
+        package: ExprId,
+        body: ExprId,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -157,7 +199,11 @@ impl Program {
             ExprKind::Var(_) | ExprKind::Int(_) | ExprKind::Newlock => vec![],
             ExprKind::Fun { body, .. } => vec![*body],
             ExprKind::App { func, arg } => vec![*func, *arg],
-            ExprKind::If0 { cond, then_branch, else_branch } => {
+            ExprKind::If0 {
+                cond,
+                then_branch,
+                else_branch,
+            } => {
                 vec![*cond, *then_branch, *else_branch]
             }
             ExprKind::Pair(a, b) | ExprKind::Seq(a, b) => vec![*a, *b],
@@ -166,7 +212,11 @@ impl Program {
             ExprKind::LetRec { fun_body, body, .. } => vec![*fun_body, *body],
             ExprKind::Ref(e) | ExprKind::Pack(e) => vec![*e],
             ExprKind::Deref { lock, target } => vec![*lock, *target],
-            ExprKind::Assign { target, lock, value } => vec![*target, *lock, *value],
+            ExprKind::Assign {
+                target,
+                lock,
+                value,
+            } => vec![*target, *lock, *value],
             ExprKind::Unpack { package, body, .. } => vec![*package, *body],
         }
     }

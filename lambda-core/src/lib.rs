@@ -6,5 +6,8 @@
 //! diagnostics with spans) for the command-line crate to render.
 
 pub mod ast;
+pub mod check;
+pub mod infer;
 pub mod interp;
+pub mod shapes;
 pub mod syntax;

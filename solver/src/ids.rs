@@ -58,18 +58,27 @@ pub struct IndexVec<I: Idx, T> {
 
 impl<I: Idx, T> IndexVec<I, T> {
     pub fn new() -> Self {
-        IndexVec { raw: Vec::new(), _marker: PhantomData }
+        IndexVec {
+            raw: Vec::new(),
+            _marker: PhantomData,
+        }
     }
 
     pub fn with_capacity(n: usize) -> Self {
-        IndexVec { raw: Vec::with_capacity(n), _marker: PhantomData }
+        IndexVec {
+            raw: Vec::with_capacity(n),
+            _marker: PhantomData,
+        }
     }
 
     pub fn from_elem_n(elem: T, n: usize) -> Self
     where
         T: Clone,
     {
-        IndexVec { raw: vec![elem; n], _marker: PhantomData }
+        IndexVec {
+            raw: vec![elem; n],
+            _marker: PhantomData,
+        }
     }
 
     /// Appends `value` and returns its id.
@@ -153,7 +162,10 @@ impl<I: Idx, T: fmt::Debug> fmt::Debug for IndexVec<I, T> {
 
 impl<I: Idx, T> FromIterator<T> for IndexVec<I, T> {
     fn from_iter<It: IntoIterator<Item = T>>(iter: It) -> Self {
-        IndexVec { raw: iter.into_iter().collect(), _marker: PhantomData }
+        IndexVec {
+            raw: iter.into_iter().collect(),
+            _marker: PhantomData,
+        }
     }
 }
 

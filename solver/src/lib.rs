@@ -8,4 +8,16 @@
 //! It must never parse anything, know the syntax of C or λ▷, or print: front ends generate
 //! constraints through its API, and it returns plain data for them to render.
 
+pub mod cfl;
+pub mod constraints;
+pub mod correlation;
+pub mod effects;
 pub mod ids;
+pub mod locks;
+pub mod naive;
+pub mod scope;
+pub mod solve;
+
+pub use constraints::*;
+pub use scope::{Scope, ScopeTree};
+pub use solve::{solve, Solution, Violation};

@@ -1,0 +1,255 @@
+//! Matched flow of location labels by CFL-reachability (paper figure 8a, last two rules;
+//! Rehof and Fähndrich, POPL 2001).
+//!
+//! The flow graph has plain edges `ρ ≤ ρ'`, open edges `ρ' —(ᵢ→ ρ` for `ρ ⪯ᵢ⁻ ρ'` (an argument
+//! entering a polymorphic function at site `i`) and close edges `ρ —)ᵢ→ ρ'` for `ρ ⪯ᵢ⁺ ρ'` (a
+//! result leaving it). A valid path matches parentheses. The matched-flow rule
+//!
+//! ```text
+//! C ∪ {ρ₁ ⪯ᵢ⁻ ρ₀} ∪ {ρ₁ ≤ ρ₂} ∪ {ρ₂ ⪯ᵢ⁺ ρ₃}  ∪⇒  {ρ₀ ≤ ρ₃}
+//! ```
+//!
+//! adds *summary edges*, after which matched reachability is plain reachability over flow and
+//! summary edges. Labels that are not generic at the binder of `i` are their own image at `i`
+//! (`l⃗ ⪯ᵢ± l⃗`); instead of materialising those self-loops for every label and site, the
+//! tabulation treats such labels as implicit entries and exits:
+//!
+//! - a path entering at site `i` that reaches a non-generic label `g` yields `ρ₀ ≤ g`;
+//! - a non-generic label `g` that flows into the function's region and reaches a result yields
+//!   `g ≤ ρ₃` for every site `i` of that binder.
+//!
+//! Each entry is explored only inside the region of its binder (the labels generic there), so the
+//! work is bounded by the sum over binders of entries × region edges, within the paper's O(n³).
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::constraints::{Constraints, Polarity, Rho, Site};
+use crate::ids::{Idx, IndexVec};
+use crate::scope::{Scope, ScopeTree};
+
+/// The flow graph closed under matched flow.
+#[derive(Clone, Debug)]
+pub struct FlowGraph {
+    /// Plain flow and summary edges, the graph over which matched reachability is reachability.
+    /// Pack flows are not included: correlations cross them only through pack maps.
+    pub preds: IndexVec<Rho, Vec<Rho>>,
+    /// Pack flows (`ρ ≤ ρ'` into or out of an existential package), for reachability.
+    pub pack_succ: IndexVec<Rho, Vec<Rho>>,
+    /// `succ` counterpart of `preds`.
+    pub succ: IndexVec<Rho, Vec<Rho>>,
+    /// Summary edges `ρ₀ ≤ ρ₃` derived by the matched-flow rule, sorted.
+    pub summaries: Vec<(Rho, Rho)>,
+}
+
+impl FlowGraph {
+    /// Every label reachable from `from` by matched flow (flow, pack and summary edges).
+    pub fn reachable(&self, from: Rho) -> Vec<Rho> {
+        let mut seen = vec![false; self.succ.len()];
+        let mut stack = vec![from];
+        let mut out = Vec::new();
+        seen[from.index()] = true;
+        while let Some(n) = stack.pop() {
+            out.push(n);
+            for &m in self.succ[n].iter().chain(&self.pack_succ[n]) {
+                if !seen[m.index()] {
+                    seen[m.index()] = true;
+                    stack.push(m);
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+}
+
+crate::define_id!(struct EntryId, "E";);
+
+struct Entry {
+    binder: Scope,
+    /// Open edges into `node` from sites of `binder`: `(site, caller label)`.
+    opens: Vec<(u32, Rho)>,
+    /// Labels outside the region with a flow edge into `node`.
+    outer_preds: Vec<Rho>,
+    /// Results reached so far: `(site, instance label)`.
+    exits: Vec<(u32, Rho)>,
+}
+
+struct Tabulation<'a> {
+    c: &'a Constraints,
+    scopes: &'a ScopeTree,
+    succ: IndexVec<Rho, Vec<Rho>>,
+    closes_from: IndexVec<Rho, Vec<(u32, Rho)>>,
+    entries: IndexVec<EntryId, Entry>,
+    entry_of: FxHashMap<(Rho, Scope), EntryId>,
+    seen: FxHashSet<(EntryId, Rho)>,
+    reached_by: IndexVec<Rho, Vec<EntryId>>,
+    summaries: FxHashSet<(Rho, Rho)>,
+    summary_list: Vec<(Rho, Rho)>,
+    work: Vec<(EntryId, Rho)>,
+}
+
+impl<'a> Tabulation<'a> {
+    fn in_region(&self, n: Rho, binder: Scope) -> bool {
+        self.c.generic_at(self.c.rhos[n].scope, binder)
+    }
+
+    fn entry(&mut self, node: Rho, binder: Scope) -> EntryId {
+        if let Some(&e) = self.entry_of.get(&(node, binder)) {
+            return e;
+        }
+        let e = self.entries.push(Entry {
+            binder,
+            opens: Vec::new(),
+            outer_preds: Vec::new(),
+            exits: Vec::new(),
+        });
+        self.entry_of.insert((node, binder), e);
+        self.work.push((e, node));
+        e
+    }
+
+    /// Registers `from ≤ to` as a boundary-in edge for every binder whose region contains `to`
+    /// but not `from`.
+    fn boundary(&mut self, from: Rho, to: Rho) {
+        let from_scope = self.c.rhos[from].scope;
+        let mut s = self.c.rhos[to].scope;
+        while s != Scope::ROOT && !self.scopes.within(from_scope, s) {
+            let e = self.entry(to, s);
+            if !self.entries[e].outer_preds.contains(&from) {
+                self.entries[e].outer_preds.push(from);
+                let exits = self.entries[e].exits.clone();
+                for (_, y) in exits {
+                    self.add_summary(from, y);
+                }
+            }
+            s = self.scopes.parent(s).unwrap_or(Scope::ROOT);
+        }
+    }
+
+    fn add_summary(&mut self, a: Rho, b: Rho) {
+        if a == b || !self.summaries.insert((a, b)) {
+            return;
+        }
+        self.summary_list.push((a, b));
+        self.succ[a].push(b);
+        for i in 0..self.reached_by[a].len() {
+            let e = self.reached_by[a][i];
+            self.work.push((e, b));
+        }
+        self.boundary(a, b);
+    }
+
+    fn run(&mut self) {
+        while let Some((e, n)) = self.work.pop() {
+            if !self.seen.insert((e, n)) {
+                continue;
+            }
+            let binder = self.entries[e].binder;
+            if !self.in_region(n, binder) {
+                // Left the region at a label that is its own image at every site of `binder`:
+                // the implicit `)ᵢ` self-loop closes each open edge into the entry.
+                let opens = self.entries[e].opens.clone();
+                for (_, m) in opens {
+                    self.add_summary(m, n);
+                }
+                continue;
+            }
+            self.reached_by[n].push(e);
+            let closes: Vec<(u32, Rho)> = self.closes_from[n]
+                .iter()
+                .copied()
+                .filter(|&(site, _)| self.c.sites[Site(site)].binder == binder)
+                .collect();
+            for (site, y) in closes {
+                if self.entries[e].exits.contains(&(site, y)) {
+                    continue;
+                }
+                self.entries[e].exits.push((site, y));
+                let matching: Vec<Rho> = self.entries[e]
+                    .opens
+                    .iter()
+                    .filter(|&&(s, _)| s == site)
+                    .map(|&(_, m)| m)
+                    .collect();
+                for m in matching {
+                    self.add_summary(m, y);
+                }
+                let outer = self.entries[e].outer_preds.clone();
+                for g in outer {
+                    self.add_summary(g, y);
+                }
+            }
+            for i in 0..self.succ[n].len() {
+                let m = self.succ[n][i];
+                self.work.push((e, m));
+            }
+        }
+    }
+}
+
+/// Builds the flow graph of `c` and closes it under matched flow. `scopes` must be frozen.
+pub fn close(c: &Constraints, scopes: &ScopeTree) -> FlowGraph {
+    let n = c.rhos.len();
+    let mut succ: IndexVec<Rho, Vec<Rho>> = IndexVec::from_elem_n(Vec::new(), n);
+    let mut pack_succ: IndexVec<Rho, Vec<Rho>> = IndexVec::from_elem_n(Vec::new(), n);
+    for &(a, b) in &c.flows {
+        succ[a].push(b);
+    }
+    for &(a, b) in &c.pack_flows {
+        pack_succ[a].push(b);
+    }
+    // The tabulation walks pack flows like plain flows: they carry values.
+    let mut walk_succ = succ.clone();
+    for &(a, b) in &c.pack_flows {
+        walk_succ[a].push(b);
+    }
+    let mut t = Tabulation {
+        c,
+        scopes,
+        succ: walk_succ,
+        closes_from: IndexVec::from_elem_n(Vec::new(), n),
+        entries: IndexVec::new(),
+        entry_of: FxHashMap::default(),
+        seen: FxHashSet::default(),
+        reached_by: IndexVec::from_elem_n(Vec::new(), n),
+        summaries: FxHashSet::default(),
+        summary_list: Vec::new(),
+        work: Vec::new(),
+    };
+    for inst in &c.rho_insts {
+        let binder = c.sites[inst.site].binder;
+        match inst.polarity {
+            Polarity::Neg => {
+                let e = t.entry(inst.generic, binder);
+                t.entries[e].opens.push((inst.site.0, inst.instance));
+            }
+            Polarity::Pos => t.closes_from[inst.generic].push((inst.site.0, inst.instance)),
+        }
+    }
+    for &(a, b) in c.flows.iter().chain(&c.pack_flows) {
+        t.boundary(a, b);
+    }
+    t.run();
+
+    let mut summaries = t.summary_list;
+    summaries.sort();
+    for &(a, b) in &summaries {
+        succ[a].push(b);
+    }
+    let mut preds: IndexVec<Rho, Vec<Rho>> = IndexVec::from_elem_n(Vec::new(), n);
+    for (a, outs) in succ.iter_enumerated() {
+        for &b in outs {
+            preds[b].push(a);
+        }
+    }
+    for v in preds.iter_mut().chain(succ.iter_mut()) {
+        v.sort();
+        v.dedup();
+    }
+    FlowGraph {
+        preds,
+        pack_succ,
+        succ,
+        summaries,
+    }
+}

@@ -1,0 +1,359 @@
+//! Effects and linearity (paper figure 8c and the `occurs(ℓ, ε) ≤ 1` check of §2.3).
+//!
+//! The paper's rewrite rules copy effects across every instantiation site, creating a fresh lock
+//! for each `{ℓ} ⪯ᵢ χ`; along a chain of instantiations that double the effect each time this is
+//! exponential. Here effects stay a DAG and each node gets a *memoised occurrence count*: a map from
+//! atoms to `occurs`, capped at 2 (only `≤ 1` matters). An atom is either a lock class or the
+//! bundle `Anon(i)` of fresh images created at site `i` for locks that have no explicit image
+//! there. Fresh images are distinct from every other lock and from each other, so a bundle can
+//! stand for all of them without being enumerated; a lock is materialised (given an explicit
+//! image) only when a correlation needs it, by [`crate::correlation`].
+//!
+//! Evaluation is a monotone fixpoint over cells — effect nodes, effect variables, [Down] filters
+//! and instantiations — with a worklist, so cycles (recursion, higher-order flow) terminate.
+
+use rustc_hash::FxHashSet;
+
+use crate::constraints::{Constraints, EffectExpr, EffectNode, EffectVar, Filter, Lock, Site};
+use crate::ids::{Idx, IndexVec};
+use crate::locks::LockTable;
+use crate::scope::ScopeTree;
+
+/// What an effect may contain: a lock class, or all fresh locks made at one site.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Atom {
+    Lock(Lock),
+    /// The fresh images created at this instantiation site (figure 8c, `{ℓ} ⪯ᵢ χ` with `ℓ'`
+    /// fresh) for locks that no type or correlation forced to a specific label.
+    Anon(Site),
+}
+
+/// A solved effect: each atom with its occurrence count, 1 or 2 (meaning "two or more").
+pub type Occurrences = Vec<(Atom, u8)>;
+
+/// A place where a lock occurs twice in one disjoint union: a linearity violation.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum NonLinear {
+    /// `ε ⊎ ε'` with the atom on both sides.
+    Disjoint { node: EffectNode, atom: Atom },
+    /// Two different locks instantiated to the same label at a site.
+    Inst { site: Site, atom: Atom },
+}
+
+/// The solved effects of a program.
+pub struct Effects {
+    pub vars: IndexVec<EffectVar, Occurrences>,
+    pub nonlinear: Vec<NonLinear>,
+    /// `effect(τ) = ∅` constraints that failed, with the offending atoms.
+    pub nonempty: Vec<(EffectVar, Vec<Atom>)>,
+    /// For each instantiation site, the lock classes its instantiated effects contain.
+    pub site_locks: IndexVec<Site, Vec<Lock>>,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Cell {
+    Node(EffectNode),
+    Var(EffectVar),
+    Filter(Filter),
+    Inst(usize),
+}
+
+fn join_max(a: &Occurrences, b: &Occurrences) -> Occurrences {
+    merge(a, b, |x, y| x.max(y))
+}
+
+fn join_sum(a: &Occurrences, b: &Occurrences) -> Occurrences {
+    merge(a, b, |x, y| (x + y).min(2))
+}
+
+fn merge(a: &Occurrences, b: &Occurrences, f: impl Fn(u8, u8) -> u8) -> Occurrences {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        match (a.get(i), b.get(j)) {
+            (Some(&(x, cx)), Some(&(y, cy))) if x == y => {
+                out.push((x, f(cx, cy)));
+                i += 1;
+                j += 1;
+            }
+            (Some(&(x, cx)), Some(&(y, _))) if x < y => {
+                out.push((x, f(cx, 0)));
+                i += 1;
+            }
+            (Some(_), Some(&(y, cy))) => {
+                out.push((y, f(0, cy)));
+                j += 1;
+            }
+            (Some(&(x, cx)), None) => {
+                out.push((x, f(cx, 0)));
+                i += 1;
+            }
+            (None, Some(&(y, cy))) => {
+                out.push((y, f(0, cy)));
+                j += 1;
+            }
+            (None, None) => unreachable!(),
+        }
+    }
+    out
+}
+
+/// Normalises a list of atoms with counts: sorted, collisions summed and capped at 2.
+fn normalise(mut v: Vec<(Atom, u8)>) -> Occurrences {
+    v.sort();
+    let mut out: Occurrences = Vec::with_capacity(v.len());
+    for (a, c) in v {
+        match out.last_mut() {
+            Some((b, d)) if *b == a => *d = (*d + c).min(2),
+            _ => out.push((a, c)),
+        }
+    }
+    out
+}
+
+struct Eval<'a> {
+    c: &'a Constraints,
+    scopes: &'a ScopeTree,
+    locks: &'a mut LockTable,
+    escapes: &'a IndexVec<Filter, FxHashSet<Lock>>,
+}
+
+impl Eval<'_> {
+    fn atom_of(&mut self, l: Lock) -> Atom {
+        Atom::Lock(self.locks.find(l))
+    }
+
+    /// Renames an effect across site `i` (figure 8c, the instantiation block). Returns the
+    /// renamed effect and the atoms where two different source atoms collided.
+    fn rename(&mut self, v: &Occurrences, site: Site) -> (Occurrences, Vec<Atom>) {
+        let data = &self.c.sites[site];
+        let recursive = data.is_recursive(self.scopes);
+        let mut out = Vec::with_capacity(v.len());
+        for &(atom, count) in v {
+            let target = match atom {
+                Atom::Lock(l) => {
+                    if !self.locks.generic_at_site(l, data, self.scopes) {
+                        Atom::Lock(self.locks.find(l))
+                    } else if let Some(x) = self.locks.image(l, site) {
+                        Atom::Lock(x)
+                    } else if recursive {
+                        // Polymorphic recursion may not allocate escaping locks ([Fix]); such
+                        // locks are reported by the `effect(τ) = ∅` check, and keeping them as
+                        // themselves here guarantees termination.
+                        Atom::Lock(self.locks.find(l))
+                    } else {
+                        Atom::Anon(site)
+                    }
+                }
+                Atom::Anon(j) => {
+                    let made_inside = self.scopes.within(self.c.sites[j].context, data.binder);
+                    if made_inside && data.binder != crate::scope::Scope::ROOT {
+                        Atom::Anon(site)
+                    } else {
+                        Atom::Anon(j)
+                    }
+                }
+            };
+            out.push((target, count));
+        }
+        // Collisions: distinct sources with count 1 landing on one target.
+        let mut sorted = out.clone();
+        sorted.sort();
+        let mut collisions = Vec::new();
+        for w in sorted.windows(2) {
+            if w[0].0 == w[1].0 && w[0].1 == 1 && w[1].1 == 1 {
+                collisions.push(w[0].0);
+            }
+        }
+        collisions.dedup();
+        (normalise(out), collisions)
+    }
+
+    fn filter(&mut self, v: &Occurrences, f: Filter) -> Occurrences {
+        let esc = &self.escapes[f];
+        v.iter()
+            .copied()
+            .filter(|&(a, _)| match a {
+                // A fresh image that no type or correlation mentions cannot escape.
+                Atom::Anon(_) => false,
+                Atom::Lock(l) => esc.contains(&l),
+            })
+            .collect()
+    }
+}
+
+/// Solves all effect constraints of `c` given the current lock classes and escape sets.
+pub fn evaluate(
+    c: &Constraints,
+    scopes: &ScopeTree,
+    locks: &mut LockTable,
+    escapes: &IndexVec<Filter, FxHashSet<Lock>>,
+) -> Effects {
+    let n_nodes = c.effect_nodes.len();
+    let n_vars = c.effect_vars.len();
+    let n_filters = c.filters.len();
+    let n_insts = c.effect_insts.len();
+    let index = |cell: Cell| -> usize {
+        match cell {
+            Cell::Node(n) => n.index(),
+            Cell::Var(v) => n_nodes + v.index(),
+            Cell::Filter(f) => n_nodes + n_vars + f.index(),
+            Cell::Inst(k) => n_nodes + n_vars + n_filters + k,
+        }
+    };
+    let total = n_nodes + n_vars + n_filters + n_insts;
+    let mut cells: Vec<Cell> = Vec::with_capacity(total);
+    cells.extend(c.effect_nodes.indices().map(Cell::Node));
+    cells.extend(c.effect_vars.indices().map(Cell::Var));
+    cells.extend(c.filters.indices().map(Cell::Filter));
+    cells.extend((0..n_insts).map(Cell::Inst));
+
+    // Dependents: when a cell's value grows, these cells must be recomputed.
+    let mut dependents: Vec<Vec<usize>> = vec![Vec::new(); total];
+    let mut var_sources: IndexVec<EffectVar, Vec<Cell>> = IndexVec::from_elem_n(Vec::new(), n_vars);
+    for (n, e) in c.effect_nodes.iter_enumerated() {
+        let me = index(Cell::Node(n));
+        match *e {
+            EffectExpr::Empty | EffectExpr::Single(_) => {}
+            EffectExpr::Var(v) => dependents[index(Cell::Var(v))].push(me),
+            EffectExpr::Disjoint(a, b) | EffectExpr::Union(a, b) => {
+                dependents[index(Cell::Node(a))].push(me);
+                dependents[index(Cell::Node(b))].push(me);
+            }
+        }
+    }
+    for &(node, var) in &c.effect_bounds {
+        dependents[index(Cell::Node(node))].push(index(Cell::Var(var)));
+        var_sources[var].push(Cell::Node(node));
+    }
+    for (f, data) in c.filters.iter_enumerated() {
+        dependents[index(Cell::Node(data.effect))].push(index(Cell::Filter(f)));
+        dependents[index(Cell::Filter(f))].push(index(Cell::Var(data.target)));
+        var_sources[data.target].push(Cell::Filter(f));
+    }
+    for (k, &(generic, _, instance)) in c.effect_insts.iter().enumerate() {
+        dependents[index(Cell::Var(generic))].push(index(Cell::Inst(k)));
+        dependents[index(Cell::Inst(k))].push(index(Cell::Var(instance)));
+        var_sources[instance].push(Cell::Inst(k));
+    }
+
+    let mut ev = Eval {
+        c,
+        scopes,
+        locks,
+        escapes,
+    };
+    let mut values: Vec<Occurrences> = vec![Vec::new(); total];
+    let mut queued = vec![true; total];
+    let mut work: std::collections::VecDeque<usize> = (0..total).collect();
+    while let Some(i) = work.pop_front() {
+        queued[i] = false;
+        let new = match cells[i] {
+            Cell::Node(n) => match c.effect_nodes[n] {
+                EffectExpr::Empty => Vec::new(),
+                EffectExpr::Single(l) => vec![(ev.atom_of(l), 1)],
+                EffectExpr::Var(v) => values[index(Cell::Var(v))].clone(),
+                EffectExpr::Disjoint(a, b) => {
+                    join_sum(&values[index(Cell::Node(a))], &values[index(Cell::Node(b))])
+                }
+                EffectExpr::Union(a, b) => {
+                    join_max(&values[index(Cell::Node(a))], &values[index(Cell::Node(b))])
+                }
+            },
+            Cell::Var(v) => {
+                let mut acc = Vec::new();
+                for src in &var_sources[v] {
+                    acc = join_max(&acc, &values[index(*src)]);
+                }
+                acc
+            }
+            Cell::Filter(f) => {
+                let inner = values[index(Cell::Node(c.filters[f].effect))].clone();
+                ev.filter(&inner, f)
+            }
+            Cell::Inst(k) => {
+                let (generic, site, _) = c.effect_insts[k];
+                let src = values[index(Cell::Var(generic))].clone();
+                ev.rename(&src, site).0
+            }
+        };
+        // Values only grow; joining with the old value keeps the iteration monotone even when
+        // renaming maps atoms differently as classes merge.
+        let merged = join_max(&values[i], &new);
+        if merged != values[i] {
+            values[i] = merged;
+            for &d in &dependents[i] {
+                if !queued[d] {
+                    queued[d] = true;
+                    work.push_back(d);
+                }
+            }
+        }
+    }
+
+    // Origins of linearity violations: a disjoint union whose sides share an atom, each side
+    // holding it once, or a renaming that maps two distinct atoms to one.
+    let mut nonlinear = Vec::new();
+    for (n, e) in c.effect_nodes.iter_enumerated() {
+        if let EffectExpr::Disjoint(a, b) = *e {
+            let va = &values[index(Cell::Node(a))];
+            let vb = &values[index(Cell::Node(b))];
+            for (atom, ca) in va {
+                if *ca == 1 {
+                    if let Ok(k) = vb.binary_search_by_key(atom, |&(x, _)| x) {
+                        if vb[k].1 == 1 {
+                            nonlinear.push(NonLinear::Disjoint {
+                                node: n,
+                                atom: *atom,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for (k, &(generic, site, _)) in c.effect_insts.iter().enumerate() {
+        let src = values[index(Cell::Var(generic))].clone();
+        for atom in ev.rename(&src, site).1 {
+            nonlinear.push(NonLinear::Inst { site, atom });
+        }
+        let _ = k;
+    }
+    nonlinear.sort();
+    nonlinear.dedup();
+
+    let vars: IndexVec<EffectVar, Occurrences> = c
+        .effect_vars
+        .indices()
+        .map(|v| values[index(Cell::Var(v))].clone())
+        .collect();
+    let mut nonempty = Vec::new();
+    for &v in &c.empty_effects {
+        let atoms: Vec<Atom> = vars[v].iter().map(|&(a, _)| a).collect();
+        if !atoms.is_empty() {
+            nonempty.push((v, atoms));
+        }
+    }
+    nonempty.sort();
+    nonempty.dedup();
+
+    let mut site_locks: IndexVec<Site, Vec<Lock>> =
+        IndexVec::from_elem_n(Vec::new(), c.sites.len());
+    for &(generic, site, _) in &c.effect_insts {
+        for &(atom, _) in &vars[generic] {
+            if let Atom::Lock(l) = atom {
+                site_locks[site].push(l);
+            }
+        }
+    }
+    for v in site_locks.iter_mut() {
+        v.sort();
+        v.dedup();
+    }
+    Effects {
+        vars,
+        nonlinear,
+        nonempty,
+        site_locks,
+    }
+}

@@ -1,0 +1,303 @@
+//! Resolution of a λ▷ constraint set (paper §2.3): the rounds that connect the parts of figure 8.
+//!
+//! Matched flow (8a) does not depend on locks, so it is closed once. Lock unification and
+//! semi-unification (8a), effects (8c) and correlations (8b) depend on each other: effects need to
+//! know which locks *escape* ([Down]), which depends on correlations; correlations need fresh
+//! images for locks in instantiated effects; fresh images feed semi-unification. Each round
+//! recomputes effects and correlations from the current lock table and escape sets; escape sets
+//! only grow and unions only merge, so the rounds reach a fixpoint.
+
+use std::collections::BTreeMap;
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::cfl::{self, FlowGraph};
+use crate::constraints::{
+    Access, Constraints, EffectVar, Filter, Lock, Rho, RhoKind, Site, Unpack,
+};
+use crate::correlation::{self, Fact, FactId, Index};
+use crate::effects::{self, Atom, NonLinear, Occurrences};
+use crate::ids::{Idx, IndexVec};
+use crate::locks::{self, LockTable};
+use crate::scope::{Scope, ScopeTree};
+
+/// Rounds beyond this bound mean the fixpoint is not converging; the solver then gives up soundly.
+const MAX_ROUNDS: usize = 64;
+
+/// One lock a location is correlated with at the root, with the accesses that produced the
+/// correlation and the instantiation sites the first of them was carried through.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Correlated {
+    pub lock: Lock,
+    pub accesses: Vec<Access>,
+    pub path: Vec<Site>,
+}
+
+/// One reason a program is not accepted.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Violation {
+    /// Definition 2: a location is correlated with more than one lock (`|S(C, ρ)| > 1`), with the
+    /// accesses that produced each correlation.
+    Inconsistent { rho: Rho, locks: Vec<Correlated> },
+    /// A lock opened by an `unpack` guards a location outside its own package, so it may stand for
+    /// the locks of several packages (§3.3).
+    OpenedLockEscapes {
+        rho: Rho,
+        lock: Lock,
+        accesses: Vec<Access>,
+    },
+    /// A disjoint union that is not disjoint: a lock label standing for two run-time locks.
+    NonLinear(NonLinear),
+    /// `effect(τ) = ∅` failed for a recursive function ([Fix]).
+    RecursiveEffect { var: EffectVar, atoms: Vec<Atom> },
+    /// Too many locks for one location in one context: reported rather than analysed further.
+    Saturated { rho: Rho },
+    /// The rounds did not reach a fixpoint within the bound.
+    NoConvergence,
+}
+
+/// The frozen result of resolution.
+pub struct Solution {
+    pub scopes: ScopeTree,
+    pub flow: FlowGraph,
+    /// The representative of every lock, including materialised ones.
+    pub lock_rep: IndexVec<Lock, Lock>,
+    /// Fresh images created for allocated locks: `(generic, site, image)`.
+    pub materialised: Vec<(Lock, Site, Lock)>,
+    /// Lock images after semi-unification: `(representative, site, image representative)`.
+    pub lock_images: Vec<(Lock, Site, Lock)>,
+    /// The solved effect of every effect variable.
+    pub effects: IndexVec<EffectVar, Occurrences>,
+    /// All correlation facts, in every context.
+    pub facts: IndexVec<FactId, Fact>,
+    pub violations: Vec<Violation>,
+    pub rounds: usize,
+}
+
+impl Solution {
+    pub fn rep(&self, l: Lock) -> Lock {
+        self.lock_rep[l]
+    }
+
+    /// The correlations that hold for the whole program: facts that reached the root scope.
+    pub fn root_facts(&self) -> impl Iterator<Item = &Fact> {
+        self.facts.iter().filter(|f| f.scope == Scope::ROOT)
+    }
+
+    /// The locks of a solved effect, ignoring anonymous fresh images.
+    pub fn effect_locks(&self, v: EffectVar) -> Vec<Lock> {
+        self.effects[v]
+            .iter()
+            .filter_map(|&(a, _)| match a {
+                Atom::Lock(l) => Some(l),
+                Atom::Anon(_) => None,
+            })
+            .collect()
+    }
+
+    pub fn is_consistent(&self) -> bool {
+        self.violations.is_empty()
+    }
+}
+
+fn normalise_escapes(locks: &mut LockTable, escapes: &mut IndexVec<Filter, FxHashSet<Lock>>) {
+    for set in escapes.iter_mut() {
+        let old = std::mem::take(set);
+        *set = old.into_iter().map(|l| locks.find(l)).collect();
+    }
+}
+
+/// Solves `c` completely.
+pub fn solve(c: &Constraints) -> Solution {
+    let mut scopes = c.scopes.clone();
+    scopes.freeze();
+    let flow = cfl::close(c, &scopes);
+    let index = Index::new(c);
+    let mut locks = locks::unify_all(c, &scopes);
+
+    let mut filters_of_rho: FxHashMap<Rho, Vec<Filter>> = FxHashMap::default();
+    let mut escapes: IndexVec<Filter, FxHashSet<Lock>> =
+        IndexVec::from_elem_n(FxHashSet::default(), c.filters.len());
+    for (f, data) in c.filters.iter_enumerated() {
+        for &r in &data.escape_rhos {
+            filters_of_rho.entry(r).or_default().push(f);
+        }
+        for &l in &data.escape_locks {
+            escapes[f].insert(l);
+        }
+    }
+
+    let mut rounds = 0;
+    let mut converged = false;
+    let mut materialised = Vec::new();
+    let (effects, corr) = loop {
+        rounds += 1;
+        normalise_escapes(&mut locks, &mut escapes);
+        let unions_before = locks.union_count();
+        let effects = effects::evaluate(c, &scopes, &mut locks, &escapes);
+        let corr = correlation::propagate(c, &scopes, &flow, &index, &mut locks, &effects);
+        locks.close(&c.sites, &scopes);
+        let mut grew = false;
+        for fact in corr.facts.iter() {
+            if let Some(fs) = filters_of_rho.get(&fact.rho) {
+                let l = locks.find(fact.lock);
+                for &f in fs {
+                    grew |= escapes[f].insert(l);
+                }
+            }
+        }
+        let done = corr.materialised.is_empty() && !grew && locks.union_count() == unions_before;
+        materialised.extend(corr.materialised.iter().copied());
+        if done {
+            converged = true;
+            break (effects, corr);
+        }
+        if rounds >= MAX_ROUNDS {
+            break (effects, corr);
+        }
+    };
+
+    let mut violations = Vec::new();
+    if !converged {
+        violations.push(Violation::NoConvergence);
+    }
+    for &rho in &corr.saturated {
+        violations.push(Violation::Saturated { rho });
+    }
+    for nl in &effects.nonlinear {
+        violations.push(Violation::NonLinear(nl.clone()));
+    }
+    for (var, atoms) in &effects.nonempty {
+        violations.push(Violation::RecursiveEffect {
+            var: *var,
+            atoms: atoms.clone(),
+        });
+    }
+    check_correlations(c, &flow, &mut locks, &corr.facts, &mut violations);
+    violations.sort();
+    violations.dedup();
+
+    let lock_rep: IndexVec<Lock, Lock> =
+        (0..locks.len()).map(|i| locks.find(Lock::new(i))).collect();
+    let lock_images = locks.all_images();
+    let mut facts = corr.facts;
+    for f in facts.iter_mut() {
+        f.lock = lock_rep[f.lock];
+    }
+    Solution {
+        scopes,
+        flow,
+        lock_rep,
+        materialised,
+        lock_images,
+        effects: effects.vars,
+        facts,
+        violations,
+        rounds,
+    }
+}
+
+/// Definition 2 over the correlations that reached the root: every label whose correlation set
+/// has more than one lock is inconsistent. Correlations flow backwards along flow edges, so a
+/// label's set includes the sets of everything it flows to; only the *source* components of the
+/// violated subgraph are reported, each standing for the labels downstream of it.
+///
+/// The check covers every label, not only allocation sites: an allocation inside a function that
+/// is returned to its caller is visible there only through the instance label of the result (the
+/// paper checks `∀ρ` for the same reason).
+fn check_correlations(
+    c: &Constraints,
+    flow: &FlowGraph,
+    locks: &mut LockTable,
+    facts: &IndexVec<FactId, Fact>,
+    violations: &mut Vec<Violation>,
+) {
+    let mut by_rho: BTreeMap<Rho, Vec<Correlated>> = BTreeMap::new();
+    for (id, fact) in facts
+        .iter_enumerated()
+        .filter(|(_, f)| f.scope == Scope::ROOT)
+    {
+        let l = locks.find(fact.lock);
+        let entry = by_rho.entry(fact.rho).or_default();
+        match entry.iter_mut().find(|x| x.lock == l) {
+            Some(x) => x.accesses.extend(fact.witnesses.iter().copied()),
+            None => entry.push(Correlated {
+                lock: l,
+                accesses: fact.witnesses.clone(),
+                path: correlation::path(facts, id),
+            }),
+        }
+    }
+    for ls in by_rho.values_mut() {
+        for x in ls.iter_mut() {
+            x.accesses.sort();
+            x.accesses.dedup();
+        }
+        ls.sort();
+    }
+
+    // Source components of the subgraph of inconsistent labels.
+    let violated: Vec<Rho> = by_rho
+        .iter()
+        .filter(|(_, ls)| ls.len() > 1)
+        .map(|(&r, _)| r)
+        .collect();
+    let mut graph: petgraph::Graph<Rho, ()> = petgraph::Graph::new();
+    let mut node_of: FxHashMap<Rho, petgraph::graph::NodeIndex> = FxHashMap::default();
+    for &r in &violated {
+        node_of.insert(r, graph.add_node(r));
+    }
+    for &r in &violated {
+        for p in &flow.preds[r] {
+            if let Some(&np) = node_of.get(p) {
+                graph.add_edge(np, node_of[&r], ());
+            }
+        }
+    }
+    let condensed = petgraph::algo::condensation(graph, true);
+    for n in condensed.node_indices() {
+        let has_incoming = condensed
+            .neighbors_directed(n, petgraph::Direction::Incoming)
+            .next()
+            .is_some();
+        if has_incoming {
+            continue;
+        }
+        if let Some(&rho) = condensed[n].iter().min() {
+            violations.push(Violation::Inconsistent {
+                rho,
+                locks: by_rho[&rho].clone(),
+            });
+        }
+    }
+
+    // A lock opened by `unpack u` may only guard locations of u's package: labels opened by u or
+    // reached from them by flow.
+    let mut package_of: FxHashMap<Unpack, FxHashSet<Rho>> = FxHashMap::default();
+    for (rho, ls) in &by_rho {
+        for Correlated {
+            lock: l,
+            accesses: ws,
+            ..
+        } in ls
+        {
+            let Some(u) = locks.opened(*l) else { continue };
+            let members = package_of.entry(u).or_insert_with(|| {
+                let mut set = FxHashSet::default();
+                for (r, d) in c.rhos.iter_enumerated() {
+                    if d.kind == RhoKind::Opened(u) {
+                        set.extend(flow.reachable(r));
+                    }
+                }
+                set
+            });
+            if !members.contains(rho) {
+                violations.push(Violation::OpenedLockEscapes {
+                    rho: *rho,
+                    lock: *l,
+                    accesses: ws.clone(),
+                });
+            }
+        }
+    }
+}
