@@ -482,9 +482,16 @@ fn ty_text(n: &Namer, t: &Ty, generic: Option<Scope>, quantified: &mut BTreeSet<
     }
 }
 
+/// Bindings in source order.
+fn sorted_bindings<'a>(n: &'a Namer) -> Vec<&'a lambda_core::infer::BindingInfo> {
+    let mut v: Vec<_> = n.checked.analysis.bindings.iter().collect();
+    v.sort_by_key(|b| b.span);
+    v
+}
+
 fn types_text(n: &Namer) -> String {
     let mut s = String::new();
-    for b in &n.checked.analysis.bindings {
+    for b in sorted_bindings(n) {
         let mut quantified = BTreeSet::new();
         let body = ty_text(n, &b.ty, b.generic, &mut quantified);
         let prefix = if quantified.is_empty() {
@@ -613,11 +620,8 @@ fn json_report(n: &Namer, types: bool) -> Value {
         "violations": violations,
     });
     if types {
-        let bindings: Vec<Value> = n
-            .checked
-            .analysis
-            .bindings
-            .iter()
+        let bindings: Vec<Value> = sorted_bindings(n)
+            .into_iter()
             .map(|b| {
                 let mut q = BTreeSet::new();
                 let ty = ty_text(n, &b.ty, b.generic, &mut q);

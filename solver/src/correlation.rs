@@ -18,6 +18,13 @@
 //! Facts that reach the root scope are the program's correlations: consistent correlation is
 //! checked on them, at allocation sites (the run-time location constants of §2.3).
 //!
+//! One more rule goes beyond figure 8b. A value allocated inside a function and returned flows
+//! along an unmatched `)ᵢ` edge, which rule 1 cannot walk backwards; if the function also stores
+//! the value somewhere global, the accesses through the result and through the global would never
+//! meet. So at the root, facts also move from a call's result back to the function's result label,
+//! tagged with that call: the allocation then sees the accesses of that call's copy (tagged) and
+//! of every copy (untagged), while copies made by different calls stay apart.
+//!
 //! A lock allocated inside a function (`newlock`, in the function's instantiated effect) has no
 //! explicit image; when a fact carries it across a site, a fresh image is materialised — the
 //! `{ℓ} ⪯ᵢ χ ⇒ ℓ ⪯ᵢ ℓ'` rule of figure 8c, applied only where a correlation needs it.
@@ -55,6 +62,8 @@ pub enum Step {
     Site(Site),
     /// Through a pack site (§3.3).
     Pack(Site),
+    /// Backwards from a call's result into the function, at the root.
+    Return(Site),
 }
 
 /// `ρ ▷ ℓ` holding relative to `scope`, with accesses that produced it.
@@ -63,6 +72,10 @@ pub struct Fact {
     pub rho: Rho,
     pub lock: Lock,
     pub scope: Scope,
+    /// For facts at the root that were carried back into a function through the result of a
+    /// call: the first such call. Such a fact concerns only the copy of the function's
+    /// allocations made by that call; untagged facts concern every copy.
+    pub tag: Option<Site>,
     pub witnesses: Vec<Access>,
     /// The fact this one was first derived from, for explaining reports; `None` for a fact
     /// generated directly by an access.
@@ -102,6 +115,9 @@ pub struct Index {
     pub packs_of: FxHashMap<Unpack, Vec<Site>>,
     /// Pack maps of opened locations.
     pub pack_rho: FxHashMap<(Rho, Site), Rho>,
+    /// For a call's result label, the function's generic result labels: `(site, generic)` for
+    /// every `generic ⪯ᵢ⁺ result`.
+    pub result_of: FxHashMap<Rho, Vec<(Site, Rho)>>,
 }
 
 impl Index {
@@ -115,7 +131,14 @@ impl Index {
             }
         }
         let mut rho_images: FxHashMap<(Rho, Site), Vec<Rho>> = FxHashMap::default();
+        let mut result_of: FxHashMap<Rho, Vec<(Site, Rho)>> = FxHashMap::default();
         for inst in &c.rho_insts {
+            if inst.polarity == crate::constraints::Polarity::Pos {
+                result_of
+                    .entry(inst.instance)
+                    .or_default()
+                    .push((inst.site, inst.generic));
+            }
             let v = rho_images.entry((inst.generic, inst.site)).or_default();
             if !v.contains(&inst.instance) {
                 v.push(inst.instance);
@@ -134,6 +157,7 @@ impl Index {
             rho_images,
             packs_of,
             pack_rho,
+            result_of,
         }
     }
 }
@@ -146,7 +170,7 @@ struct Propagation<'a> {
     locks: &'a mut LockTable,
     effects: &'a Effects,
     facts: IndexVec<FactId, Fact>,
-    lookup: FxHashMap<(Rho, Lock, Scope), FactId>,
+    lookup: FxHashMap<(Rho, Lock, Scope, Option<Site>), FactId>,
     per_context: FxHashMap<(Rho, Scope), usize>,
     saturated: FxHashSet<Rho>,
     materialised: Vec<(Lock, Site, Lock)>,
@@ -154,16 +178,18 @@ struct Propagation<'a> {
 }
 
 impl Propagation<'_> {
+    #[allow(clippy::too_many_arguments)]
     fn add(
         &mut self,
         rho: Rho,
         lock: Lock,
         scope: Scope,
+        tag: Option<Site>,
         witnesses: &[Access],
         parent: Option<(FactId, Step)>,
     ) {
         let lock = self.locks.find(lock);
-        if let Some(&id) = self.lookup.get(&(rho, lock, scope)) {
+        if let Some(&id) = self.lookup.get(&(rho, lock, scope, tag)) {
             let fact = &mut self.facts[id];
             let before = fact.witnesses.len();
             for &w in witnesses {
@@ -185,14 +211,16 @@ impl Propagation<'_> {
             return;
         }
         *count += 1;
-        let id = self.facts.push(Fact {
+        let fact = Fact {
             rho,
             lock,
             scope,
+            tag,
             witnesses: witnesses.to_vec(),
             parent,
-        });
-        self.lookup.insert((rho, lock, scope), id);
+        };
+        let id = self.facts.push(fact);
+        self.lookup.insert((rho, lock, scope, tag), id);
         self.work.push(id);
     }
 
@@ -234,6 +262,7 @@ impl Propagation<'_> {
                 rho,
                 lock,
                 scope,
+                tag,
                 ref witnesses,
                 ..
             } = self.facts[id];
@@ -244,7 +273,27 @@ impl Propagation<'_> {
             // global and returns must carry the function's correlations to its callers' labels.
             for k in 0..self.flow.preds[rho].len() {
                 let p = self.flow.preds[rho][k];
-                self.add(p, lock, scope, &witnesses, Some((id, Step::Flow)));
+                self.add(p, lock, scope, tag, &witnesses, Some((id, Step::Flow)));
+            }
+
+            // At the root, a call's result is the function's own result label in the copy that
+            // call made: walking back into the function lets accesses through the result meet
+            // the function's allocations (the unmatched `)ᵢ` prefix of a PN path).
+            if scope == Scope::ROOT {
+                if let Some(gens) = self.index.result_of.get(&rho) {
+                    for k in 0..gens.len() {
+                        let (site, generic) = gens[k];
+                        let tag2 = tag.or(Some(site));
+                        self.add(
+                            generic,
+                            lock,
+                            scope,
+                            tag2,
+                            &witnesses,
+                            Some((id, Step::Return(site))),
+                        );
+                    }
+                }
             }
 
             // Figure 8b, second rule: through every instantiation site of the binder.
@@ -256,22 +305,14 @@ impl Propagation<'_> {
                     match self.index.rho_images.get(&(rho, site)) {
                         Some(images) => {
                             for &r in images {
-                                self.add(
-                                    r,
-                                    lock2,
-                                    context,
-                                    &witnesses,
-                                    Some((id, Step::Site(site))),
-                                );
+                                let parent = Some((id, Step::Site(site)));
+                                self.add(r, lock2, context, None, &witnesses, parent);
                             }
                         }
-                        None => self.add(
-                            rho,
-                            lock2,
-                            context,
-                            &witnesses,
-                            Some((id, Step::Site(site))),
-                        ),
+                        None => {
+                            let parent = Some((id, Step::Site(site)));
+                            self.add(rho, lock2, context, None, &witnesses, parent)
+                        }
                     }
                 }
             }
@@ -291,7 +332,14 @@ impl Propagation<'_> {
                     } else {
                         lock
                     };
-                    self.add(rho2, lock2, scope, &witnesses, Some((id, Step::Pack(site))));
+                    self.add(
+                        rho2,
+                        lock2,
+                        scope,
+                        tag,
+                        &witnesses,
+                        Some((id, Step::Pack(site))),
+                    );
                 }
             }
         }
@@ -322,7 +370,7 @@ pub fn propagate(
         work: Vec::new(),
     };
     for (a, data) in c.accesses.iter_enumerated() {
-        p.add(data.rho, data.lock, data.scope, &[a], None);
+        p.add(data.rho, data.lock, data.scope, None, &[a], None);
     }
     // Process in creation order for deterministic witness lists.
     p.work.reverse();

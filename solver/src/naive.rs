@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 
 use fixedbitset::FixedBitSet;
 
-use crate::constraints::{Constraints, Lock, Polarity, Rho, SiteKind};
+use crate::constraints::{Constraints, Lock, Polarity, Rho, RhoKind, SiteKind};
 use crate::ids::Idx;
 use crate::scope::Scope;
 
@@ -132,12 +132,14 @@ pub fn lock_classes(c: &Constraints) -> Vec<usize> {
     (0..n).map(|x| find(&mut class, x)).collect()
 }
 
-/// Correlations at the root scope for constraint sets without effects or packs: facts
-/// `(ρ, ℓ, s)` closed under figure 8b literally — backwards along *every* matched-flow pair,
+/// Correlations at the root for constraint sets without effects or packs: facts
+/// `(ρ, ℓ, s, tag)` closed under figure 8b literally — backwards along *every* matched-flow pair,
 /// and through every instantiation site of the fact's scope (a label without an image at a site
-/// is its own image). Locks are named by their class (see [`lock_classes`]) and images are the
-/// explicit lock instantiations. Returns the `(ρ, lock class)` pairs at the root.
-pub fn root_correlations(c: &Constraints) -> BTreeSet<(Rho, usize)> {
+/// is its own image) — plus, at the root, backwards from a call's result to the function's result
+/// label, tagged with the call. Locks are named by their class (see [`lock_classes`]) and images
+/// are the explicit lock instantiations. Returns the `(ρ, lock class, tag)` triples at the root
+/// for allocation labels.
+pub fn root_correlations(c: &Constraints) -> BTreeSet<(Rho, usize, Option<u32>)> {
     let m = {
         let mut no_pack = c.clone();
         no_pack.pack_flows.clear();
@@ -152,19 +154,25 @@ pub fn root_correlations(c: &Constraints) -> BTreeSet<(Rho, usize)> {
         }
         class[l]
     };
-    let mut facts: BTreeSet<(usize, usize, Scope)> = BTreeSet::new();
+    type F = (usize, usize, Scope, Option<u32>);
+    let mut facts: BTreeSet<F> = BTreeSet::new();
     for a in c.accesses.iter() {
-        facts.insert((a.rho.index(), class[a.lock.index()], a.scope));
+        facts.insert((a.rho.index(), class[a.lock.index()], a.scope, None));
     }
     loop {
-        let mut new: Vec<(usize, usize, Scope)> = Vec::new();
-        for &(r, l, s) in &facts {
+        let mut new: Vec<F> = Vec::new();
+        for &(r, l, s, tag) in &facts {
             for (p, row) in m.iter().enumerate() {
                 if p != r && row.contains(r) {
-                    new.push((p, l, s));
+                    new.push((p, l, s, tag));
                 }
             }
             if s == Scope::ROOT {
+                for inst in c.rho_insts.iter() {
+                    if inst.polarity == Polarity::Pos && inst.instance.index() == r {
+                        new.push((inst.generic.index(), l, s, tag.or(Some(inst.site.0))));
+                    }
+                }
                 continue;
             }
             for (site, data) in c.sites.iter_enumerated() {
@@ -179,10 +187,10 @@ pub fn root_correlations(c: &Constraints) -> BTreeSet<(Rho, usize)> {
                     .map(|x| x.instance.index())
                     .collect();
                 if imgs.is_empty() {
-                    new.push((r, l2, data.context));
+                    new.push((r, l2, data.context, None));
                 } else {
                     for r2 in imgs {
-                        new.push((r2, l2, data.context));
+                        new.push((r2, l2, data.context, None));
                     }
                 }
             }
@@ -195,7 +203,7 @@ pub fn root_correlations(c: &Constraints) -> BTreeSet<(Rho, usize)> {
     }
     facts
         .into_iter()
-        .filter(|&(_, _, s)| s == Scope::ROOT)
-        .map(|(r, l, _)| (Rho::new(r), l))
+        .filter(|&(r, _, s, _)| s == Scope::ROOT && c.rhos[Rho::new(r)].kind == RhoKind::Alloc)
+        .map(|(r, l, _, tag)| (Rho::new(r), l, tag))
         .collect()
 }

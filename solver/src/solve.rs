@@ -12,9 +12,7 @@ use std::collections::BTreeMap;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::cfl::{self, FlowGraph};
-use crate::constraints::{
-    Access, Constraints, EffectVar, Filter, Lock, Rho, RhoKind, Site, Unpack,
-};
+use crate::constraints::{Access, Constraints, EffectVar, Filter, Lock, Rho, RhoKind, Site};
 use crate::correlation::{self, Fact, FactId, Index};
 use crate::effects::{self, Atom, NonLinear, Occurrences};
 use crate::ids::{Idx, IndexVec};
@@ -36,8 +34,8 @@ pub struct Correlated {
 /// One reason a program is not accepted.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Violation {
-    /// Definition 2: a location is correlated with more than one lock (`|S(C, ρ)| > 1`), with the
-    /// accesses that produced each correlation.
+    /// Definition 2: an allocated location (one copy of it) is correlated with more than one lock
+    /// (`|S(C, ρ)| > 1`), with the accesses that produced each correlation.
     Inconsistent { rho: Rho, locks: Vec<Correlated> },
     /// A lock opened by an `unpack` guards a location outside its own package, so it may stand for
     /// the locks of several packages (§3.3).
@@ -173,7 +171,7 @@ pub fn solve(c: &Constraints) -> Solution {
             atoms: atoms.clone(),
         });
     }
-    check_correlations(c, &flow, &mut locks, &corr.facts, &mut violations);
+    check_correlations(c, &mut locks, &corr.facts, &mut violations);
     violations.sort();
     violations.dedup();
 
@@ -197,107 +195,74 @@ pub fn solve(c: &Constraints) -> Solution {
     }
 }
 
-/// Definition 2 over the correlations that reached the root: every label whose correlation set
-/// has more than one lock is inconsistent. Correlations flow backwards along flow edges, so a
-/// label's set includes the sets of everything it flows to; only the *source* components of the
-/// violated subgraph are reported, each standing for the labels downstream of it.
-///
-/// The check covers every label, not only allocation sites: an allocation inside a function that
-/// is returned to its caller is visible there only through the instance label of the result (the
-/// paper checks `∀ρ` for the same reason).
+/// Definition 2 over the correlations that reached the root, at allocation sites (the location
+/// constants R of the soundness theorem). A site's correlations come in groups: untagged ones
+/// concern every copy of the allocation, and those tagged with a call concern only the copy that
+/// call made; each copy must be correlated with at most one lock.
 fn check_correlations(
     c: &Constraints,
-    flow: &FlowGraph,
     locks: &mut LockTable,
     facts: &IndexVec<FactId, Fact>,
     violations: &mut Vec<Violation>,
 ) {
-    let mut by_rho: BTreeMap<Rho, Vec<Correlated>> = BTreeMap::new();
-    for (id, fact) in facts
-        .iter_enumerated()
-        .filter(|(_, f)| f.scope == Scope::ROOT)
-    {
-        let l = locks.find(fact.lock);
-        let entry = by_rho.entry(fact.rho).or_default();
-        match entry.iter_mut().find(|x| x.lock == l) {
-            Some(x) => x.accesses.extend(fact.witnesses.iter().copied()),
-            None => entry.push(Correlated {
-                lock: l,
-                accesses: fact.witnesses.clone(),
-                path: correlation::path(facts, id),
-            }),
-        }
-    }
-    for ls in by_rho.values_mut() {
-        for x in ls.iter_mut() {
-            x.accesses.sort();
-            x.accesses.dedup();
-        }
-        ls.sort();
-    }
-
-    // Source components of the subgraph of inconsistent labels.
-    let violated: Vec<Rho> = by_rho
-        .iter()
-        .filter(|(_, ls)| ls.len() > 1)
-        .map(|(&r, _)| r)
-        .collect();
-    let mut graph: petgraph::Graph<Rho, ()> = petgraph::Graph::new();
-    let mut node_of: FxHashMap<Rho, petgraph::graph::NodeIndex> = FxHashMap::default();
-    for &r in &violated {
-        node_of.insert(r, graph.add_node(r));
-    }
-    for &r in &violated {
-        for p in &flow.preds[r] {
-            if let Some(&np) = node_of.get(p) {
-                graph.add_edge(np, node_of[&r], ());
-            }
-        }
-    }
-    let condensed = petgraph::algo::condensation(graph, true);
-    for n in condensed.node_indices() {
-        let has_incoming = condensed
-            .neighbors_directed(n, petgraph::Direction::Incoming)
-            .next()
-            .is_some();
-        if has_incoming {
+    type Groups = BTreeMap<Option<Site>, Vec<Correlated>>;
+    let mut by_rho: BTreeMap<Rho, Groups> = BTreeMap::new();
+    for (id, fact) in facts.iter_enumerated() {
+        if fact.scope != Scope::ROOT || c.rhos[fact.rho].kind != RhoKind::Alloc {
             continue;
         }
-        if let Some(&rho) = condensed[n].iter().min() {
-            violations.push(Violation::Inconsistent {
-                rho,
-                locks: by_rho[&rho].clone(),
-            });
-        }
+        let l = locks.find(fact.lock);
+        let group = by_rho
+            .entry(fact.rho)
+            .or_default()
+            .entry(fact.tag)
+            .or_default();
+        add_correlated(group, l, &fact.witnesses, || correlation::path(facts, id));
     }
-
-    // A lock opened by `unpack u` may only guard locations of u's package: labels opened by u or
-    // reached from them by flow.
-    let mut package_of: FxHashMap<Unpack, FxHashSet<Rho>> = FxHashMap::default();
-    for (rho, ls) in &by_rho {
-        for Correlated {
-            lock: l,
-            accesses: ws,
-            ..
-        } in ls
-        {
-            let Some(u) = locks.opened(*l) else { continue };
-            let members = package_of.entry(u).or_insert_with(|| {
-                let mut set = FxHashSet::default();
-                for (r, d) in c.rhos.iter_enumerated() {
-                    if d.kind == RhoKind::Opened(u) {
-                        set.extend(flow.reachable(r));
-                    }
-                }
-                set
-            });
-            if !members.contains(rho) {
+    for (rho, groups) in by_rho {
+        for x in groups.values().flatten() {
+            if locks.opened(x.lock).is_some() {
                 violations.push(Violation::OpenedLockEscapes {
-                    rho: *rho,
-                    lock: *l,
-                    accesses: ws.clone(),
+                    rho,
+                    lock: x.lock,
+                    accesses: x.accesses.clone(),
                 });
             }
         }
+        let every_copy = groups.get(&None).cloned().unwrap_or_default();
+        let mut copies: Vec<Vec<Correlated>> = vec![every_copy.clone()];
+        for (tag, group) in &groups {
+            if tag.is_some() {
+                let mut merged = every_copy.clone();
+                for x in group {
+                    add_correlated(&mut merged, x.lock, &x.accesses, || x.path.clone());
+                }
+                copies.push(merged);
+            }
+        }
+        if let Some(mut worst) = copies.into_iter().find(|g| g.len() > 1) {
+            for x in worst.iter_mut() {
+                x.accesses.sort();
+                x.accesses.dedup();
+            }
+            worst.sort();
+            violations.push(Violation::Inconsistent { rho, locks: worst });
+        }
+    }
+}
+
+fn add_correlated(
+    group: &mut Vec<Correlated>,
+    lock: Lock,
+    accesses: &[Access],
+    path: impl FnOnce() -> Vec<Site>,
+) {
+    match group.iter_mut().find(|x| x.lock == lock) {
+        Some(x) => x.accesses.extend(accesses.iter().copied()),
+        None => group.push(Correlated {
+            lock,
+            accesses: accesses.to_vec(),
+            path: path(),
+        }),
     }
 }
