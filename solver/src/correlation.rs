@@ -271,8 +271,8 @@ impl Propagation<'_> {
             // Figure 8b, first rule: backwards along flow and summary edges. The walk is not
             // limited to the labels of the fact's scope: a location a function both stores in a
             // global and returns must carry the function's correlations to its callers' labels.
-            for k in 0..self.flow.preds[rho].len() {
-                let p = self.flow.preds[rho][k];
+            let flow = self.flow;
+            for &p in &flow.preds[rho] {
                 self.add(p, lock, scope, tag, &witnesses, Some((id, Step::Flow)));
             }
 
@@ -280,9 +280,9 @@ impl Propagation<'_> {
             // call made: walking back into the function lets accesses through the result meet
             // the function's allocations (the unmatched `)ᵢ` prefix of a PN path).
             if scope == Scope::ROOT {
-                if let Some(gens) = self.index.result_of.get(&rho) {
-                    for k in 0..gens.len() {
-                        let (site, generic) = gens[k];
+                let index = self.index;
+                if let Some(gens) = index.result_of.get(&rho) {
+                    for &(site, generic) in gens {
                         let tag2 = tag.or(Some(site));
                         self.add(
                             generic,
@@ -298,8 +298,8 @@ impl Propagation<'_> {
 
             // Figure 8b, second rule: through every instantiation site of the binder.
             if scope != Scope::ROOT {
-                let sites = self.index.sites_of.get(&scope).cloned().unwrap_or_default();
-                for site in sites {
+                let index = self.index;
+                for &site in index.sites_of.get(&scope).map(Vec::as_slice).unwrap_or_default() {
                     let lock2 = self.lock_image(lock, site);
                     let context = self.c.sites[site].context;
                     match self.index.rho_images.get(&(rho, site)) {
@@ -319,8 +319,8 @@ impl Propagation<'_> {
 
             // §3.3: through every pack site of the unpack that opened the fact's labels.
             if let Some(u) = self.opened_by(rho, lock) {
-                let packs = self.index.packs_of.get(&u).cloned().unwrap_or_default();
-                for site in packs {
+                let index = self.index;
+                for &site in index.packs_of.get(&u).map(Vec::as_slice).unwrap_or_default() {
                     let rho2 = self
                         .index
                         .pack_rho
