@@ -11,8 +11,8 @@ use crate::ast::{Binder, ExprId, ExprKind, Program, Span};
 use crate::shapes::{Shape, Shapes};
 use solver::ids::IndexVec;
 use solver::{
-    Access, Constraints, EffectExpr, EffectNode, EffectVar, Lock, Polarity, Rho, RhoKind, Scope,
-    Site, SiteKind, Unpack,
+    Access, Constraints, EffectExpr, EffectNode, EffectVar, Lock, Mark, Polarity, Rho, RhoKind,
+    Scope, Site, SiteKind, Unpack,
 };
 
 /// A labelled λ▷ type (figure 4): `int | τ × τ | τ →^χ τ | lock ℓ | ref^ρ τ`, plus existential
@@ -132,7 +132,6 @@ struct Pass2<'a> {
     effect_span: IndexVec<EffectNode, Span>,
     rec_effects: Vec<(EffectVar, String, Span)>,
     bindings: Vec<BindingInfo>,
-    free_vars: IndexVec<ExprId, Vec<String>>,
     packs: Vec<PackRecord>,
     unpacks: Vec<UnpackRecord>,
     empty: EffectNode,
@@ -198,8 +197,9 @@ impl Pass2<'_> {
         self.fresh(&shape, origin)
     }
 
-    fn binder_ty(&mut self, b: &Binder) -> Ty {
-        let v = self.shapes.binder[&b.span.start];
+    /// A fresh type for the name bound at position `index` of expression `at`.
+    fn binder_ty(&mut self, b: &Binder, at: ExprId, index: u8) -> Ty {
+        let v = self.shapes.binder[&(at, index)];
         let shape = self.shapes.resolve(v);
         self.fresh(
             &shape,
@@ -285,7 +285,7 @@ impl Pass2<'_> {
                     && binder != Scope::ROOT
                 {
                     let x = self.effect_var();
-                    self.c.effect_inst(*chi, site, x);
+                    self.c.effect_inst(*chi, site, pol, x);
                     x
                 } else {
                     *chi
@@ -316,58 +316,31 @@ impl Pass2<'_> {
                 self.relate(a, a2, site, pol);
                 self.relate(b, b2, site, pol);
             }
-            (Ty::Fun(a, _, b), Ty::Fun(a2, _, b2)) => {
+            (Ty::Fun(a, e, b), Ty::Fun(a2, e2, b2)) => {
                 self.relate(a, a2, site, pol.flip());
+                if e != e2 {
+                    self.c.effect_inst(*e, site, pol, *e2);
+                }
                 self.relate(b, b2, site, pol);
             }
             _ => {}
         }
     }
 
-    /// `fl(Γ)` restricted to the names free in an expression: the labels that cannot be
-    /// generalised or hidden there.
-    fn env_labels(&self, names: &[String], rhos: &mut Vec<Rho>, locks: &mut Vec<Lock>) {
-        for name in names {
-            let Some(b) = self.env.get(name).and_then(|s| s.last()) else {
-                continue;
-            };
-            match b {
-                Binding::Mono(t) => t.labels(rhos, locks),
-                Binding::Poly { ty, binder } => {
-                    let (mut rs, mut ls) = (Vec::new(), Vec::new());
-                    ty.labels(&mut rs, &mut ls);
-                    rhos.extend(
-                        rs.into_iter()
-                            .filter(|r| !self.c.generic_at(self.c.rhos[*r].scope, *binder)),
-                    );
-                    locks.extend(
-                        ls.into_iter()
-                            .filter(|l| !self.c.generic_at(self.c.locks[*l].scope, *binder)),
-                    );
-                }
-            }
-        }
-    }
-
     /// [Down] (figure 6), applied once at every [Lam]: the effect of a function body keeps only
-    /// the locks that escape through `fl(Γ) ∪ fl(τ)`.
-    fn down(
-        &mut self,
-        body_effect: EffectNode,
-        free: &[String],
-        param: &Ty,
-        result: &Ty,
-    ) -> EffectVar {
+    /// the locks that escape through `fl(Γ) ∪ fl(τ)`. `fl(Γ)` is every label created before
+    /// `outer`, the mark taken when the lambda began (see [`solver::FilterData`]).
+    fn down(&mut self, body_effect: EffectNode, outer: Mark, param: &Ty, result: &Ty) -> EffectVar {
         let chi = self.effect_var();
         let (mut rhos, mut locks) = (Vec::new(), Vec::new());
-        self.env_labels(free, &mut rhos, &mut locks);
         param.labels(&mut rhos, &mut locks);
         result.labels(&mut rhos, &mut locks);
         rhos.sort();
         rhos.dedup();
         locks.sort();
         locks.dedup();
-        self.c.filter(body_effect, chi, rhos, locks);
+        self.c
+            .filter(body_effect, chi, rhos, locks, outer, self.scope);
         chi
     }
 
@@ -385,16 +358,16 @@ impl Pass2<'_> {
     /// [App].
     fn apply_lambda(
         &mut self,
-        param: Option<&Binder>,
+        param: Option<(&Binder, ExprId)>,
         arg_ty: Ty,
         arg_effect: EffectNode,
         body: ExprId,
-        free: Vec<String>,
         span: Span,
     ) -> (Ty, EffectNode) {
+        let outer = self.c.mark();
         let param_ty = match param {
-            Some(b) => {
-                let t = self.binder_ty(b);
+            Some((b, at)) => {
+                let t = self.binder_ty(b, at, 0);
                 self.subtype(&arg_ty, &t);
                 self.bindings.push(BindingInfo {
                     name: b.name.clone(),
@@ -408,10 +381,10 @@ impl Pass2<'_> {
             None => arg_ty,
         };
         let (body_ty, body_effect) = self.expr(body);
-        if let Some(b) = param {
+        if let Some((b, _)) = param {
             self.unbind(&b.name);
         }
-        let chi = self.down(body_effect, &free, &param_ty, &body_ty);
+        let chi = self.down(body_effect, outer, &param_ty, &body_ty);
         let chi_node = self.effect(EffectExpr::Var(chi), span);
         (body_ty, self.disjoint(arg_effect, chi_node, span))
     }
@@ -455,12 +428,12 @@ impl Pass2<'_> {
             ExprKind::Int(_) => (Ty::Int, self.empty),
             // [Lam] with [Down]
             ExprKind::Fun { param, body } => {
-                let pt = self.binder_ty(&param);
+                let outer = self.c.mark();
+                let pt = self.binder_ty(&param, id, 0);
                 self.bind(&param.name, Binding::Mono(pt.clone()));
                 let (bt, be) = self.expr(body);
                 self.unbind(&param.name);
-                let free = self.free_vars[id].clone();
-                let chi = self.down(be, &free, &pt, &bt);
+                let chi = self.down(be, outer, &pt, &bt);
                 (Ty::Fun(Box::new(pt), chi, Box::new(bt)), self.empty)
             }
             // [App]
@@ -528,12 +501,7 @@ impl Pass2<'_> {
                 } else {
                     // Not a value: `(fun x -> body) value`.
                     let (vt, ve) = self.expr(value);
-                    let free: Vec<String> = self.free_vars[body]
-                        .iter()
-                        .filter(|n| **n != name.name)
-                        .cloned()
-                        .collect();
-                    self.apply_lambda(Some(&name), vt, ve, body, free, span)
+                    self.apply_lambda(Some((&name, id)), vt, ve, body, span)
                 }
             }
             // [Fix]
@@ -547,7 +515,8 @@ impl Pass2<'_> {
                 let outer = self.scope;
                 self.scope = self.c.new_scope(outer);
                 let binder = self.scope;
-                let f_ty = self.binder_ty(&name);
+                let outer_mark = self.c.mark();
+                let f_ty = self.binder_ty(&name, id, 0);
                 self.bind(
                     &name.name,
                     Binding::Poly {
@@ -555,16 +524,11 @@ impl Pass2<'_> {
                         binder,
                     },
                 );
-                let pt = self.binder_ty(&param);
+                let pt = self.binder_ty(&param, id, 1);
                 self.bind(&param.name, Binding::Mono(pt.clone()));
                 let (bt, be) = self.expr(fun_body);
                 self.unbind(&param.name);
-                let free: Vec<String> = self.free_vars[fun_body]
-                    .iter()
-                    .filter(|n| **n != param.name)
-                    .cloned()
-                    .collect();
-                let chi = self.down(be, &free, &pt, &bt);
+                let chi = self.down(be, outer_mark, &pt, &bt);
                 let fun_ty = Ty::Fun(Box::new(pt), chi, Box::new(bt));
                 self.subtype(&fun_ty, &f_ty);
                 let Ty::Fun(_, top, _) = &f_ty else {
@@ -586,8 +550,7 @@ impl Pass2<'_> {
             // `e1; e2` is `(fun _ -> e2) e1`.
             ExprKind::Seq(a, b) => {
                 let (at, ae) = self.expr(a);
-                let free = self.free_vars[b].clone();
-                self.apply_lambda(None, at, ae, b, free, span)
+                self.apply_lambda(None, at, ae, b, span)
             }
             // [Newlock]
             ExprKind::Newlock => {
@@ -786,75 +749,6 @@ impl Pass2<'_> {
     }
 }
 
-/// The free variables of every expression, computed bottom-up without recursion.
-fn free_variables(program: &Program) -> IndexVec<ExprId, Vec<String>> {
-    let mut out: IndexVec<ExprId, Vec<String>> =
-        IndexVec::from_elem_n(Vec::new(), program.exprs.len());
-    let mut done = vec![false; program.exprs.len()];
-    let mut stack = vec![(program.root, false)];
-    let union = |a: &[String], b: &[String]| -> Vec<String> {
-        let mut v: Vec<String> = a.iter().chain(b).cloned().collect();
-        v.sort();
-        v.dedup();
-        v
-    };
-    let without = |a: &[String], names: &[&str]| -> Vec<String> {
-        a.iter()
-            .filter(|n| !names.contains(&n.as_str()))
-            .cloned()
-            .collect()
-    };
-    while let Some((id, expanded)) = stack.pop() {
-        if done[id.0 as usize] {
-            continue;
-        }
-        if !expanded {
-            stack.push((id, true));
-            for c in program.children(id) {
-                stack.push((c, false));
-            }
-            continue;
-        }
-        let fv = match &program.expr(id).kind {
-            ExprKind::Var(x) => vec![x.clone()],
-            ExprKind::Int(_) | ExprKind::Newlock => vec![],
-            ExprKind::Fun { param, body } => without(&out[*body], &[&param.name]),
-            ExprKind::Let { name, value, body } => {
-                union(&out[*value], &without(&out[*body], &[&name.name]))
-            }
-            ExprKind::LetRec {
-                name,
-                param,
-                fun_body,
-                body,
-                ..
-            } => union(
-                &without(&out[*fun_body], &[&name.name, &param.name]),
-                &without(&out[*body], &[&name.name]),
-            ),
-            ExprKind::Unpack {
-                first,
-                second,
-                package,
-                body,
-            } => union(
-                &out[*package],
-                &without(&out[*body], &[&first.name, &second.name]),
-            ),
-            _ => {
-                let mut acc: Vec<String> = Vec::new();
-                for c in program.children(id) {
-                    acc = union(&acc, &out[c]);
-                }
-                acc
-            }
-        };
-        out[id] = fv;
-        done[id.0 as usize] = true;
-    }
-    out
-}
-
 /// Runs pass 2 on a program whose shapes are known.
 pub fn generate(program: &Program, shapes: &mut Shapes) -> Analysis {
     let mut c = Constraints::new();
@@ -873,7 +767,6 @@ pub fn generate(program: &Program, shapes: &mut Shapes) -> Analysis {
         effect_span: IndexVec::new(),
         rec_effects: Vec::new(),
         bindings: Vec::new(),
-        free_vars: free_variables(program),
         packs: Vec::new(),
         unpacks: Vec::new(),
         empty,

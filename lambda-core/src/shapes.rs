@@ -71,8 +71,10 @@ pub struct Shapes {
     cons: Vec<Option<Con>>,
     pub expr: IndexVec<ExprId, ShapeVar>,
     /// Shapes of names bound by `fun`, `let`, `let rec` (the function and its parameter) and
-    /// `unpack`, keyed by the binder's span start.
-    pub binder: FxHashMap<u32, ShapeVar>,
+    /// `unpack`, keyed by the binding expression and the binder's position in it (0 for the
+    /// name of `fun`, `let` and `let rec` and the first name of `unpack`, 1 for the parameter of
+    /// `let rec` and the second name of `unpack`).
+    pub binder: FxHashMap<(ExprId, u8), ShapeVar>,
 }
 
 impl Shapes {
@@ -236,9 +238,9 @@ impl Pass1<'_> {
         })
     }
 
-    fn bind(&mut self, name: &str, span: Span, v: ShapeVar) {
+    fn bind(&mut self, name: &str, at: (ExprId, u8), v: ShapeVar) {
         self.env.entry(name.to_string()).or_default().push(v);
-        self.shapes.binder.insert(span.start, v);
+        self.shapes.binder.insert(at, v);
     }
 
     fn unbind(&mut self, name: &str) {
@@ -264,7 +266,7 @@ impl Pass1<'_> {
             ExprKind::Newlock => self.shapes.with(Con::Lock),
             ExprKind::Fun { param, body } => {
                 let a = self.shapes.fresh();
-                self.bind(&param.name, param.span, a);
+                self.bind(&param.name, (id, 0), a);
                 let r = self.expr(*body)?;
                 self.unbind(&param.name);
                 self.shapes.with(Con::Fun(a, r))
@@ -335,7 +337,7 @@ impl Pass1<'_> {
             }
             ExprKind::Let { name, value, body } => {
                 let v = self.expr(*value)?;
-                self.bind(&name.name, name.span, v);
+                self.bind(&name.name, (id, 0), v);
                 let b = self.expr(*body)?;
                 self.unbind(&name.name);
                 b
@@ -348,9 +350,9 @@ impl Pass1<'_> {
                 body,
             } => {
                 let f = self.shapes.fresh();
-                self.bind(&name.name, name.span, f);
+                self.bind(&name.name, (id, 0), f);
                 let a = self.shapes.fresh();
-                self.bind(&param.name, param.span, a);
+                self.bind(&param.name, (id, 1), a);
                 let r = self.expr(*fun_body)?;
                 self.unbind(&param.name);
                 let fun = self.shapes.with(Con::Fun(a, r));
@@ -428,8 +430,8 @@ impl Pass1<'_> {
                     pspan,
                     "only packages made by `pack` can be unpacked",
                 )?;
-                self.bind(&first.name, first.span, a);
-                self.bind(&second.name, second.span, b);
+                self.bind(&first.name, (id, 0), a);
+                self.bind(&second.name, (id, 1), b);
                 let r = self.expr(*body)?;
                 self.unbind(&second.name);
                 self.unbind(&first.name);

@@ -49,8 +49,8 @@ crate::define_id!(
 
 /// At most this many accesses are kept as witnesses of one fact.
 const WITNESSES: usize = 8;
-/// Beyond this many distinct locks for one location in one context the analysis gives up on that
-/// location (soundly: it is reported).
+/// Beyond this many distinct locks for one location in one context (and one copy) the analysis
+/// gives up on that location (soundly: it is reported).
 pub const SATURATION: usize = 16;
 
 /// How a fact was first derived from another one.
@@ -171,7 +171,7 @@ struct Propagation<'a> {
     effects: &'a Effects,
     facts: IndexVec<FactId, Fact>,
     lookup: FxHashMap<(Rho, Lock, Scope, Option<Site>), FactId>,
-    per_context: FxHashMap<(Rho, Scope), usize>,
+    per_context: FxHashMap<(Rho, Scope, Option<Site>), usize>,
     saturated: FxHashSet<Rho>,
     materialised: Vec<(Lock, Site, Lock)>,
     work: Vec<FactId>,
@@ -205,7 +205,7 @@ impl Propagation<'_> {
             }
             return;
         }
-        let count = self.per_context.entry((rho, scope)).or_insert(0);
+        let count = self.per_context.entry((rho, scope, tag)).or_insert(0);
         if *count >= SATURATION {
             self.saturated.insert(rho);
             return;
@@ -242,18 +242,6 @@ impl Propagation<'_> {
             return fresh;
         }
         l
-    }
-
-    fn opened_by(&mut self, rho: Rho, lock: Lock) -> Option<Unpack> {
-        let ro = match self.c.rhos[rho].kind {
-            RhoKind::Opened(u) => Some(u),
-            _ => None,
-        };
-        let lo = self.locks.opened(lock);
-        match (ro, lo) {
-            (Some(a), Some(b)) if a != b => None,
-            (a, b) => a.or(b),
-        }
     }
 
     fn run(&mut self) {
@@ -299,7 +287,12 @@ impl Propagation<'_> {
             // Figure 8b, second rule: through every instantiation site of the binder.
             if scope != Scope::ROOT {
                 let index = self.index;
-                for &site in index.sites_of.get(&scope).map(Vec::as_slice).unwrap_or_default() {
+                for &site in index
+                    .sites_of
+                    .get(&scope)
+                    .map(Vec::as_slice)
+                    .unwrap_or_default()
+                {
                     let lock2 = self.lock_image(lock, site);
                     let context = self.c.sites[site].context;
                     match self.index.rho_images.get(&(rho, site)) {
@@ -317,16 +310,19 @@ impl Propagation<'_> {
                 }
             }
 
-            // §3.3: through every pack site of the unpack that opened the fact's labels.
-            if let Some(u) = self.opened_by(rho, lock) {
+            // §3.3: a location opened by `unpack u` stands for the packed location of each pack
+            // site reaching u; the lock is translated along only if the same unpack opened it. A
+            // lock opened by another unpack stays as it is, and is reported where it lands on an
+            // allocation site (it guards a location outside its own package).
+            if let RhoKind::Opened(u) = self.c.rhos[rho].kind {
                 let index = self.index;
-                for &site in index.packs_of.get(&u).map(Vec::as_slice).unwrap_or_default() {
-                    let rho2 = self
-                        .index
-                        .pack_rho
-                        .get(&(rho, site))
-                        .copied()
-                        .unwrap_or(rho);
+                for &site in index
+                    .packs_of
+                    .get(&u)
+                    .map(Vec::as_slice)
+                    .unwrap_or_default()
+                {
+                    let rho2 = index.pack_rho.get(&(rho, site)).copied().unwrap_or(rho);
                     let lock2 = if self.locks.opened(lock) == Some(u) {
                         self.locks.image(lock, site).unwrap_or(lock)
                     } else {

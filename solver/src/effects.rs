@@ -12,9 +12,11 @@
 //! Evaluation is a monotone fixpoint over cells — effect nodes, effect variables, [Down] filters
 //! and instantiations — with a worklist, so cycles (recursion, higher-order flow) terminate.
 
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::constraints::{Constraints, EffectExpr, EffectNode, EffectVar, Filter, Lock, Site};
+use crate::constraints::{
+    Constraints, EffectExpr, EffectNode, EffectVar, Filter, Lock, Polarity, Site,
+};
 use crate::ids::{Idx, IndexVec};
 use crate::locks::LockTable;
 use crate::scope::ScopeTree;
@@ -111,11 +113,59 @@ fn normalise(mut v: Vec<(Atom, u8)>) -> Occurrences {
     out
 }
 
+/// What `escapes(ℓ, l⃗)` of [Down] needs to know (figure 6, with `l⃗ = fl(Γ) ∪ fl(τ)`): a lock
+/// escapes if it is in `l⃗` or correlated with a location in `l⃗`. Both sets only grow between
+/// solver rounds, so the effects they filter only grow too.
+#[derive(Clone, Debug, Default)]
+pub struct Escapes {
+    /// Per filter: lock classes escaping through its `fl(τ)` (the lambda's own type).
+    pub explicit: IndexVec<Filter, FxHashSet<Lock>>,
+    /// Per lock class: the oldest location label it is correlated with, anywhere. A lock escapes
+    /// through `fl(Γ)` when this label is older than the lambda.
+    pub oldest_rho: FxHashMap<Lock, crate::constraints::Rho>,
+}
+
+impl Escapes {
+    /// Whether lock `l` escapes through filter `f`.
+    pub fn escapes(
+        &self,
+        c: &Constraints,
+        scopes: &ScopeTree,
+        f: Filter,
+        l: Lock,
+        locks: &mut LockTable,
+    ) -> bool {
+        let l = locks.find(l);
+        let data = &c.filters[f];
+        !scopes.within(locks.scope(l), data.scope)
+            || locks.oldest(l) < data.outer_locks
+            || self.explicit[f].contains(&l)
+            || self
+                .oldest_rho
+                .get(&l)
+                .is_some_and(|r| *r < data.outer_rhos)
+    }
+
+    /// Re-keys the sets by class representatives after unifications.
+    pub fn normalise(&mut self, locks: &mut LockTable) {
+        for set in self.explicit.iter_mut() {
+            let old = std::mem::take(set);
+            *set = old.into_iter().map(|l| locks.find(l)).collect();
+        }
+        let old = std::mem::take(&mut self.oldest_rho);
+        for (l, r) in old {
+            let l = locks.find(l);
+            let e = self.oldest_rho.entry(l).or_insert(r);
+            *e = (*e).min(r);
+        }
+    }
+}
+
 struct Eval<'a> {
     c: &'a Constraints,
     scopes: &'a ScopeTree,
     locks: &'a mut LockTable,
-    escapes: &'a IndexVec<Filter, FxHashSet<Lock>>,
+    escapes: &'a Escapes,
 }
 
 impl Eval<'_> {
@@ -156,12 +206,12 @@ impl Eval<'_> {
             };
             out.push((target, count));
         }
-        // Collisions: distinct sources with count 1 landing on one target.
+        // Collisions: distinct source atoms landing on one target.
         let mut sorted = out.clone();
         sorted.sort();
         let mut collisions = Vec::new();
         for w in sorted.windows(2) {
-            if w[0].0 == w[1].0 && w[0].1 == 1 && w[1].1 == 1 {
+            if w[0].0 == w[1].0 {
                 collisions.push(w[0].0);
             }
         }
@@ -170,15 +220,18 @@ impl Eval<'_> {
     }
 
     fn filter(&mut self, v: &Occurrences, f: Filter) -> Occurrences {
-        let esc = &self.escapes[f];
-        v.iter()
-            .copied()
-            .filter(|&(a, _)| match a {
+        let mut out = Vec::with_capacity(v.len());
+        for &(a, count) in v {
+            let keep = match a {
                 // A fresh image that no type or correlation mentions cannot escape.
                 Atom::Anon(_) => false,
-                Atom::Lock(l) => esc.contains(&l),
-            })
-            .collect()
+                Atom::Lock(l) => self.escapes.escapes(self.c, self.scopes, f, l, self.locks),
+            };
+            if keep {
+                out.push((a, count));
+            }
+        }
+        out
     }
 }
 
@@ -187,7 +240,7 @@ pub fn evaluate(
     c: &Constraints,
     scopes: &ScopeTree,
     locks: &mut LockTable,
-    escapes: &IndexVec<Filter, FxHashSet<Lock>>,
+    escapes: &Escapes,
 ) -> Effects {
     let n_nodes = c.effect_nodes.len();
     let n_vars = c.effect_vars.len();
@@ -231,10 +284,14 @@ pub fn evaluate(
         dependents[index(Cell::Filter(f))].push(index(Cell::Var(data.target)));
         var_sources[data.target].push(Cell::Filter(f));
     }
-    for (k, &(generic, _, instance)) in c.effect_insts.iter().enumerate() {
-        dependents[index(Cell::Var(generic))].push(index(Cell::Inst(k)));
-        dependents[index(Cell::Inst(k))].push(index(Cell::Var(instance)));
-        var_sources[instance].push(Cell::Inst(k));
+    for (k, inst) in c.effect_insts.iter().enumerate() {
+        let (from, to) = match inst.polarity {
+            Polarity::Pos => (inst.generic, inst.instance),
+            Polarity::Neg => (inst.instance, inst.generic),
+        };
+        dependents[index(Cell::Var(from))].push(index(Cell::Inst(k)));
+        dependents[index(Cell::Inst(k))].push(index(Cell::Var(to)));
+        var_sources[to].push(Cell::Inst(k));
     }
 
     let mut ev = Eval {
@@ -272,9 +329,16 @@ pub fn evaluate(
                 ev.filter(&inner, f)
             }
             Cell::Inst(k) => {
-                let (generic, site, _) = c.effect_insts[k];
-                let src = values[index(Cell::Var(generic))].clone();
-                ev.rename(&src, site).0
+                let inst = c.effect_insts[k];
+                match inst.polarity {
+                    Polarity::Pos => {
+                        let src = values[index(Cell::Var(inst.generic))].clone();
+                        ev.rename(&src, inst.site).0
+                    }
+                    // What the caller's argument allocates belongs to the caller: its locks are
+                    // not generic in the function and keep their names.
+                    Polarity::Neg => values[index(Cell::Var(inst.instance))].clone(),
+                }
             }
         };
         // Values only grow; joining with the old value keeps the iteration monotone even when
@@ -291,36 +355,44 @@ pub fn evaluate(
         }
     }
 
-    // Origins of linearity violations: a disjoint union whose sides share an atom, each side
-    // holding it once, or a renaming that maps two distinct atoms to one.
+    // Linearity violations: a disjoint union whose two sides share an atom, or a renaming that
+    // maps two distinct atoms to one. (Counts alone cannot locate them: through recursion, a
+    // count of 2 produced at a union flows back into that union's own operands.)
     let mut nonlinear = Vec::new();
     for (n, e) in c.effect_nodes.iter_enumerated() {
         if let EffectExpr::Disjoint(a, b) = *e {
             let va = &values[index(Cell::Node(a))];
             let vb = &values[index(Cell::Node(b))];
-            for (atom, ca) in va {
-                if *ca == 1 {
-                    if let Ok(k) = vb.binary_search_by_key(atom, |&(x, _)| x) {
-                        if vb[k].1 == 1 {
-                            nonlinear.push(NonLinear::Disjoint {
-                                node: n,
-                                atom: *atom,
-                            });
-                        }
-                    }
+            for (atom, _) in va {
+                if vb.binary_search_by_key(atom, |&(x, _)| x).is_ok() {
+                    nonlinear.push(NonLinear::Disjoint {
+                        node: n,
+                        atom: *atom,
+                    });
                 }
             }
         }
     }
-    for (k, &(generic, site, _)) in c.effect_insts.iter().enumerate() {
+    for inst in c
+        .effect_insts
+        .iter()
+        .filter(|x| x.polarity == Polarity::Pos)
+    {
+        let (generic, site) = (inst.generic, inst.site);
         let src = values[index(Cell::Var(generic))].clone();
         for atom in ev.rename(&src, site).1 {
             nonlinear.push(NonLinear::Inst { site, atom });
         }
-        let _ = k;
     }
+    // One report per atom: its first violation.
     nonlinear.sort();
-    nonlinear.dedup();
+    let mut seen = FxHashSet::default();
+    nonlinear.retain(|v| {
+        let atom = match v {
+            NonLinear::Disjoint { atom, .. } | NonLinear::Inst { atom, .. } => *atom,
+        };
+        seen.insert(atom)
+    });
 
     let vars: IndexVec<EffectVar, Occurrences> = c
         .effect_vars
@@ -339,10 +411,14 @@ pub fn evaluate(
 
     let mut site_locks: IndexVec<Site, Vec<Lock>> =
         IndexVec::from_elem_n(Vec::new(), c.sites.len());
-    for &(generic, site, _) in &c.effect_insts {
-        for &(atom, _) in &vars[generic] {
+    for inst in c
+        .effect_insts
+        .iter()
+        .filter(|x| x.polarity == Polarity::Pos)
+    {
+        for &(atom, _) in &vars[inst.generic] {
             if let Atom::Lock(l) = atom {
-                site_locks[site].push(l);
+                site_locks[inst.site].push(l);
             }
         }
     }

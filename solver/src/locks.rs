@@ -43,6 +43,8 @@ struct ClassData {
     scope: Option<Scope>,
     /// `Some(u)` when every member was opened by unpack `u`.
     opened: Option<Unpack>,
+    /// The member with the smallest id (the oldest label).
+    oldest: Option<Lock>,
     /// Images at sites, sorted by site.
     images: Vec<(Site, Lock)>,
 }
@@ -72,9 +74,11 @@ impl LockTable {
 
     fn push(&mut self, scope: Scope, opened: Option<Unpack>) -> Lock {
         let key = self.table.new_key(());
-        let id = self.class.push(ClassData {
+        let id = Lock::new(self.class.len());
+        self.class.push(ClassData {
             scope: Some(scope),
             opened,
+            oldest: Some(id),
             images: Vec::new(),
         });
         debug_assert_eq!(key.0 as usize, id.index());
@@ -108,6 +112,13 @@ impl LockTable {
     pub fn scope(&mut self, l: Lock) -> Scope {
         let r = self.find(l);
         self.class[r].scope.unwrap_or(Scope::ROOT)
+    }
+
+    /// The oldest member of `l`'s class: the class was in `fl(Γ)` of a lambda if this is below the
+    /// lambda's mark.
+    pub fn oldest(&mut self, l: Lock) -> Lock {
+        let r = self.find(l);
+        self.class[r].oldest.unwrap_or(r)
     }
 
     pub fn opened(&mut self, l: Lock) -> Option<Unpack> {
@@ -190,9 +201,14 @@ impl LockTable {
             } else {
                 None
             };
+            let oldest = match (da.oldest, db.oldest) {
+                (Some(x), Some(y)) => Some(x.min(y)),
+                (x, y) => x.or(y),
+            };
             self.class[r] = ClassData {
                 scope,
                 opened,
+                oldest,
                 images: Vec::new(),
             };
             // Re-insert the images of both classes: duplicates at one site and images that are

@@ -14,7 +14,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::cfl::{self, FlowGraph};
 use crate::constraints::{Access, Constraints, EffectVar, Filter, Lock, Rho, RhoKind, Site};
 use crate::correlation::{self, Fact, FactId, Index};
-use crate::effects::{self, Atom, NonLinear, Occurrences};
+use crate::effects::{self, Atom, Escapes, NonLinear, Occurrences};
 use crate::ids::{Idx, IndexVec};
 use crate::locks::{self, LockTable};
 use crate::scope::{Scope, ScopeTree};
@@ -98,13 +98,6 @@ impl Solution {
     }
 }
 
-fn normalise_escapes(locks: &mut LockTable, escapes: &mut IndexVec<Filter, FxHashSet<Lock>>) {
-    for set in escapes.iter_mut() {
-        let old = std::mem::take(set);
-        *set = old.into_iter().map(|l| locks.find(l)).collect();
-    }
-}
-
 /// Solves `c` completely.
 pub fn solve(c: &Constraints) -> Solution {
     let mut scopes = c.scopes.clone();
@@ -113,15 +106,18 @@ pub fn solve(c: &Constraints) -> Solution {
     let index = Index::new(c);
     let mut locks = locks::unify_all(c, &scopes);
 
+    // Filters whose lambda type mentions a location: a lock correlated with it escapes there.
     let mut filters_of_rho: FxHashMap<Rho, Vec<Filter>> = FxHashMap::default();
-    let mut escapes: IndexVec<Filter, FxHashSet<Lock>> =
-        IndexVec::from_elem_n(FxHashSet::default(), c.filters.len());
+    let mut escapes = Escapes {
+        explicit: IndexVec::from_elem_n(FxHashSet::default(), c.filters.len()),
+        oldest_rho: FxHashMap::default(),
+    };
     for (f, data) in c.filters.iter_enumerated() {
         for &r in &data.escape_rhos {
             filters_of_rho.entry(r).or_default().push(f);
         }
         for &l in &data.escape_locks {
-            escapes[f].insert(l);
+            escapes.explicit[f].insert(l);
         }
     }
 
@@ -130,17 +126,31 @@ pub fn solve(c: &Constraints) -> Solution {
     let mut materialised = Vec::new();
     let (effects, corr) = loop {
         rounds += 1;
-        normalise_escapes(&mut locks, &mut escapes);
+        escapes.normalise(&mut locks);
         let unions_before = locks.union_count();
         let effects = effects::evaluate(c, &scopes, &mut locks, &escapes);
         let corr = correlation::propagate(c, &scopes, &flow, &index, &mut locks, &effects);
         locks.close(&c.sites, &scopes);
         let mut grew = false;
-        for fact in corr.facts.iter() {
+        // A fact tagged with a call concerns the copy that call made, which was created at the
+        // call: it says nothing about the older label it is attached to, so it does not make the
+        // lock escape older scopes.
+        for fact in corr.facts.iter().filter(|f| f.tag.is_none()) {
+            let l = locks.find(fact.lock);
+            match escapes.oldest_rho.get_mut(&l) {
+                Some(oldest) if *oldest <= fact.rho => {}
+                Some(oldest) => {
+                    *oldest = fact.rho;
+                    grew = true;
+                }
+                None => {
+                    escapes.oldest_rho.insert(l, fact.rho);
+                    grew = true;
+                }
+            }
             if let Some(fs) = filters_of_rho.get(&fact.rho) {
-                let l = locks.find(fact.lock);
                 for &f in fs {
-                    grew |= escapes[f].insert(l);
+                    grew |= escapes.explicit[f].insert(l);
                 }
             }
         }
