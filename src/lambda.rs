@@ -1,4 +1,4 @@
-//! `locksmith lambda`: rendering the verdict on a λ▷ program (DESIGN.md §3).
+//! `locksmith lambda`: rendering the verdict on a λ▷ program (the contract is in README.md).
 //!
 //! Everything here turns solver data (label ids, accesses, violations) into text, JSON or Graphviz;
 //! no analysis happens in this module.
@@ -29,6 +29,8 @@ pub struct LambdaOptions {
     pub format: Format,
     pub types: bool,
     pub dot: bool,
+    /// Print the generated constraints and their solution (text format only).
+    pub constraints: bool,
 }
 
 /// The complete result of a command: what to print and the exit status.
@@ -282,7 +284,7 @@ fn render(program: &Program, checked: &Checked, options: &LambdaOptions) -> Outc
         ..Outcome::default()
     };
     out.stdout = match options.format {
-        Format::Text => text_report(&namer, options.types),
+        Format::Text => text_report(&namer, options.types, options.constraints),
         Format::Json => format!("{:#}\n", json_report(&namer, options.types)),
     };
     if options.dot {
@@ -291,7 +293,7 @@ fn render(program: &Program, checked: &Checked, options: &LambdaOptions) -> Outc
     out
 }
 
-fn text_report(n: &Namer, types: bool) -> String {
+fn text_report(n: &Namer, types: bool, constraints: bool) -> String {
     let mut s = String::new();
     let file = &n.program.file.name;
     for v in &n.checked.solution.violations {
@@ -399,6 +401,9 @@ fn text_report(n: &Namer, types: bool) -> String {
     }
     if types {
         s.push_str(&types_text(n));
+    }
+    if constraints {
+        s.push_str(&constraints_text(n));
     }
     let count = n.checked.solution.violations.len();
     if count == 0 {
@@ -508,6 +513,169 @@ fn types_text(n: &Namer) -> String {
             b.name,
             n.short_pos(b.span)
         );
+    }
+    s
+}
+
+fn effect_text(c: &solver::Constraints, node: solver::EffectNode) -> String {
+    use solver::EffectExpr;
+    // Effects nest deeply along `;` chains: render with an explicit stack.
+    enum Item {
+        Node(solver::EffectNode),
+        Text(&'static str),
+    }
+    let mut out = String::new();
+    let mut stack = vec![Item::Node(node)];
+    while let Some(item) = stack.pop() {
+        match item {
+            Item::Text(t) => out.push_str(t),
+            Item::Node(n) => match c.effect_nodes[n] {
+                EffectExpr::Empty => out.push('∅'),
+                EffectExpr::Single(l) => {
+                    let _ = write!(out, "{{ℓ{}}}", l.0);
+                }
+                EffectExpr::Var(v) => {
+                    let _ = write!(out, "χ{}", v.0);
+                }
+                EffectExpr::Disjoint(a, b) | EffectExpr::Union(a, b) => {
+                    let op = if matches!(c.effect_nodes[n], EffectExpr::Disjoint(..)) {
+                        " ⊎ "
+                    } else {
+                        " ∪ "
+                    };
+                    stack.push(Item::Text(")"));
+                    stack.push(Item::Node(b));
+                    stack.push(Item::Text(op));
+                    stack.push(Item::Node(a));
+                    stack.push(Item::Text("("));
+                }
+            },
+        }
+    }
+    out
+}
+
+/// The constraints of figure 4 as generated, then their solution, in the paper's notation.
+fn constraints_text(n: &Namer) -> String {
+    let c = &n.checked.analysis.constraints;
+    let sol = &n.checked.solution;
+    let mut s = String::from("constraints:\n");
+    let pol = |p: Polarity| if p == Polarity::Pos { "+" } else { "-" };
+    for &(a, b) in &c.flows {
+        let _ = writeln!(s, "  ρ{} ≤ ρ{}", a.0, b.0);
+    }
+    for &(a, b) in &c.pack_flows {
+        let _ = writeln!(s, "  ρ{} ≤ ρ{}   (package)", a.0, b.0);
+    }
+    for i in &c.rho_insts {
+        let _ = writeln!(
+            s,
+            "  ρ{} ⪯{}{} ρ{}",
+            i.generic.0,
+            pol(i.polarity),
+            i.site.0,
+            i.instance.0
+        );
+    }
+    for &(a, b) in &c.lock_eqs {
+        let _ = writeln!(s, "  ℓ{} = ℓ{}", a.0, b.0);
+    }
+    for &(g, site, x) in &c.lock_insts {
+        let _ = writeln!(s, "  ℓ{} ⪯{} ℓ{}", g.0, site.0, x.0);
+    }
+    for &(o, site, x) in &c.pack_lock_maps {
+        let _ = writeln!(s, "  ℓ{} ⪯{} ℓ{}   (pack)", o.0, site.0, x.0);
+    }
+    for &(o, site, x) in &c.pack_rho_maps {
+        let _ = writeln!(s, "  ρ{} ⪯{} ρ{}   (pack)", o.0, site.0, x.0);
+    }
+    for (a, data) in c.accesses.iter_enumerated() {
+        let kind = if data.write { "write" } else { "read" };
+        let span = n.checked.analysis.access_span[a];
+        let _ = writeln!(
+            s,
+            "  ρ{} ▷ ℓ{}   ({kind} at {})",
+            data.rho.0,
+            data.lock.0,
+            n.short_pos(span)
+        );
+    }
+    for &(e, v) in &c.effect_bounds {
+        let _ = writeln!(s, "  {} ≤ χ{}", effect_text(c, e), v.0);
+    }
+    for f in c.filters.iter() {
+        let _ = writeln!(s, "  {} ≤_l⃗ χ{}", effect_text(c, f.effect), f.target.0);
+    }
+    for i in &c.effect_insts {
+        let _ = writeln!(
+            s,
+            "  χ{} ⪯{}{} χ{}",
+            i.generic.0,
+            pol(i.polarity),
+            i.site.0,
+            i.instance.0
+        );
+    }
+    for v in &c.empty_effects {
+        let _ = writeln!(s, "  effect(χ{}) = ∅", v.0);
+    }
+    s.push_str("solution:\n");
+    let mut classes: std::collections::BTreeMap<Lock, Vec<Lock>> =
+        std::collections::BTreeMap::new();
+    for l in sol.lock_rep.indices() {
+        classes.entry(sol.rep(l)).or_default().push(l);
+    }
+    for (rep, members) in classes.iter().filter(|(_, m)| m.len() > 1) {
+        let names: Vec<String> = members.iter().map(|m| format!("ℓ{}", m.0)).collect();
+        let _ = writeln!(s, "  ℓ{} = {{{}}}", rep.0, names.join(", "));
+    }
+    for &(a, b) in &sol.flow.summaries {
+        let _ = writeln!(s, "  ρ{} ≤ ρ{}   (matched flow)", a.0, b.0);
+    }
+    for &(g, site, x) in &sol.materialised {
+        let _ = writeln!(
+            s,
+            "  ℓ{} ⪯{} ℓ{}   (fresh lock of the call)",
+            g.0, site.0, x.0
+        );
+    }
+    for (v, occ) in sol.effects.iter_enumerated() {
+        if occ.is_empty() {
+            continue;
+        }
+        let atoms: Vec<String> = occ
+            .iter()
+            .map(|&(a, k)| {
+                let name = match a {
+                    Atom::Lock(l) => format!("ℓ{}", l.0),
+                    Atom::Anon(site) => format!("fresh@{}", site.0),
+                };
+                if k > 1 {
+                    format!("{name}×2")
+                } else {
+                    name
+                }
+            })
+            .collect();
+        let _ = writeln!(s, "  χ{} = {{{}}}", v.0, atoms.join(", "));
+    }
+    let mut root: BTreeSet<(Rho, Lock, Option<Site>)> = BTreeSet::new();
+    for f in sol.root_facts() {
+        root.insert((f.rho, f.lock, f.tag));
+    }
+    for (r, l, tag) in root {
+        match tag {
+            None => {
+                let _ = writeln!(s, "  ρ{} ▷ ℓ{}   (at the root)", r.0, l.0);
+            }
+            Some(t) => {
+                let _ = writeln!(
+                    s,
+                    "  ρ{} ▷ ℓ{}   (at the root, copy of call {})",
+                    r.0, l.0, t.0
+                );
+            }
+        }
     }
     s
 }

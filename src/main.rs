@@ -40,6 +40,9 @@ enum Command {
         /// Write the constraint graph as Graphviz DOT to this file.
         #[arg(long, value_name = "FILE")]
         dot: Option<PathBuf>,
+        /// Print the generated constraints and their solution, in the paper's notation.
+        #[arg(long)]
+        constraints: bool,
     },
 }
 
@@ -51,6 +54,7 @@ fn main() -> ExitCode {
             format,
             types,
             dot,
+            constraints,
         } => {
             let options = LambdaOptions {
                 format: match format {
@@ -59,6 +63,7 @@ fn main() -> ExitCode {
                 },
                 types,
                 dot: dot.is_some(),
+                constraints,
             };
             let name = file.display().to_string();
             let outcome = match std::fs::read(&file) {

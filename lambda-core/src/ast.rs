@@ -1,4 +1,4 @@
-//! Abstract syntax of λ▷ (paper figure 2, concrete syntax in DESIGN.md §3).
+//! Abstract syntax of λ▷ (paper figure 2; the concrete syntax is given in README.md).
 //!
 //! Expressions live in an arena ([`Program::exprs`]) and refer to their children by [`ExprId`], so
 //! that later passes can keep per-expression side tables (shapes, labelled types) in `IndexVec`s.
@@ -221,7 +221,7 @@ impl Program {
         }
     }
 
-    /// Whether `id` is a syntactic value in the sense of the paper's [Let] rule:
+    /// Whether `id` is a syntactic value in the sense of the paper's \[Let\] rule:
     /// `v ::= n | fun x -> e | (v, v)`.
     pub fn is_value(&self, id: ExprId) -> bool {
         match &self.exprs[id].kind {

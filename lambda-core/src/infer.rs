@@ -327,7 +327,7 @@ impl Pass2<'_> {
         }
     }
 
-    /// [Down] (figure 6), applied once at every [Lam]: the effect of a function body keeps only
+    /// \[Down\] (figure 6), applied once at every \[Lam\]: the effect of a function body keeps only
     /// the locks that escape through `fl(Γ) ∪ fl(τ)`. `fl(Γ)` is every label created before
     /// `outer`, the mark taken when the lambda began (see [`solver::FilterData`]).
     fn down(&mut self, body_effect: EffectNode, outer: Mark, param: &Ty, result: &Ty) -> EffectVar {
@@ -354,8 +354,8 @@ impl Pass2<'_> {
         }
     }
 
-    /// `(fun x -> body) arg` for a non-generalising `let` and for `;`: [Lam] with [Down], then
-    /// [App].
+    /// `(fun x -> body) arg` for a non-generalising `let` and for `;`: \[Lam\] with \[Down\], then
+    /// \[App\].
     fn apply_lambda(
         &mut self,
         param: Option<(&Binder, ExprId)>,

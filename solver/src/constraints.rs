@@ -1,6 +1,6 @@
 //! The constraint store (paper figure 4) that front ends fill during inference.
 //!
-//! Generation only *records* constraints; every closure is computed later by [`crate::solve`].
+//! Generation only *records* constraints; every closure is computed later by [`crate::solve()`].
 //! Structured constraints (subtyping and instantiation on types, figure 7) are decomposed by the
 //! front end into the atomic label constraints stored here, so the solver never sees a type.
 
@@ -25,17 +25,17 @@ define_id!(
     pub struct EffectNode, "ε";
 );
 define_id!(
-    /// An instantiation site `i` (a use of a polymorphic name, figure 6 [Inst]) or an existential
+    /// An instantiation site `i` (a use of a polymorphic name, figure 6 \[Inst\]) or an existential
     /// pack site paired with the unpack it reaches (§3.3).
     pub struct Site, "i";
 );
 define_id!(
     /// A generated correlation constraint `ρ ▷ ℓ`: one read or write holding a lock
-    /// (figure 5, [Deref] and [Assign]).
+    /// (figure 5, \[Deref\] and \[Assign\]).
     pub struct Access, "a";
 );
 define_id!(
-    /// A filtering constraint `ε ≤_l⃗ χ` introduced by [Down] (figure 6).
+    /// A filtering constraint `ε ≤_l⃗ χ` introduced by \[Down\] (figure 6).
     pub struct Filter, "f";
 );
 define_id!(
@@ -99,7 +99,7 @@ pub struct SiteData {
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum SiteKind {
-    /// A use of a polymorphic name ([Inst], figure 6).
+    /// A use of a polymorphic name (\[Inst\], figure 6).
     Inst,
     /// A `pack` reaching `unpack` (§3.3): maps that unpack's opened labels to the packed ones.
     Pack(Unpack),
@@ -160,7 +160,7 @@ pub enum EffectExpr {
     Union(EffectNode, EffectNode),
 }
 
-/// `ε ≤_l⃗ χ` ([Down]): `χ` receives the locks of `ε` that escape through `l⃗ = fl(Γ) ∪ fl(τ)`.
+/// `ε ≤_l⃗ χ` (\[Down\]): `χ` receives the locks of `ε` that escape through `l⃗ = fl(Γ) ∪ fl(τ)`.
 ///
 /// `fl(τ)` is given explicitly. `fl(Γ)` is given as id thresholds: every label of the environment
 /// was created before the lambda was typed, and ids are allocated in order, so every label with a
@@ -201,14 +201,14 @@ pub struct Constraints {
     pub effect_nodes: IndexVec<EffectNode, EffectExpr>,
     pub unpacks: IndexVec<Unpack, ()>,
 
-    /// `ρ ≤ ρ'` (figure 7a, [Sub-Ref]).
+    /// `ρ ≤ ρ'` (figure 7a, \[Sub-Ref\]).
     pub flows: Vec<(Rho, Rho)>,
     /// Flow into and out of existential packages: ordinary flow for reachability, but correlations
     /// cross it only through the per-site pack maps.
     pub pack_flows: Vec<(Rho, Rho)>,
     /// `ρ ⪯ᵢᵖ ρ'`.
     pub rho_insts: Vec<RhoInst>,
-    /// `ℓ = ℓ'` ([Sub-Lock]).
+    /// `ℓ = ℓ'` (\[Sub-Lock\]).
     pub lock_eqs: Vec<(Lock, Lock)>,
     /// `ℓ ⪯ᵢ ℓ'` (generic, site, instance).
     pub lock_insts: Vec<(Lock, Site, Lock)>,
@@ -222,9 +222,9 @@ pub struct Constraints {
     pub effect_bounds: Vec<(EffectNode, EffectVar)>,
     /// `ε ≤_l⃗ χ`.
     pub filters: IndexVec<Filter, FilterData>,
-    /// `χ ⪯ᵢᵖ χ'`, from [Inst-Fun].
+    /// `χ ⪯ᵢᵖ χ'`, from \[Inst-Fun\].
     pub effect_insts: Vec<EffectInst>,
-    /// `effect(τ) = ∅` ([Fix]): these variables must solve to no lock.
+    /// `effect(τ) = ∅` (\[Fix\]): these variables must solve to no lock.
     pub empty_effects: Vec<EffectVar>,
 }
 

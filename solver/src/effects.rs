@@ -9,7 +9,7 @@
 //! stand for all of them without being enumerated; a lock is materialised (given an explicit
 //! image) only when a correlation needs it, by [`crate::correlation`].
 //!
-//! Evaluation is a monotone fixpoint over cells — effect nodes, effect variables, [Down] filters
+//! Evaluation is a monotone fixpoint over cells — effect nodes, effect variables, \[Down\] filters
 //! and instantiations — with a worklist, so cycles (recursion, higher-order flow) terminate.
 
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -113,7 +113,7 @@ fn normalise(mut v: Vec<(Atom, u8)>) -> Occurrences {
     out
 }
 
-/// What `escapes(ℓ, l⃗)` of [Down] needs to know (figure 6, with `l⃗ = fl(Γ) ∪ fl(τ)`): a lock
+/// What `escapes(ℓ, l⃗)` of \[Down\] needs to know (figure 6, with `l⃗ = fl(Γ) ∪ fl(τ)`): a lock
 /// escapes if it is in `l⃗` or correlated with a location in `l⃗`. Both sets only grow between
 /// solver rounds, so the effects they filter only grow too.
 #[derive(Clone, Debug, Default)]

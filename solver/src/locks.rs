@@ -1,6 +1,6 @@
 //! Lock labels: unification and semi-unification (paper figure 8a, first and third rules).
 //!
-//! Locks are never subtyped ([Sub-Lock], figure 7a): labels that flow together are unified in an
+//! Locks are never subtyped (\[Sub-Lock\], figure 7a): labels that flow together are unified in an
 //! `ena` union-find table. Each class also keeps its *images*: for every instantiation site `i`
 //! the lock it is instantiated to (`ℓ ⪯ᵢ ℓ'`). Semi-unification requires the substitution at a
 //! site to be a function, so two images of one class at one site are unified:
@@ -9,7 +9,7 @@
 //! C ∪ {ℓ₀ ⪯ᵢ ℓ₁} ∪ {ℓ₀ ⪯ᵢ ℓ₂}  ⇒  C[ℓ₂ ↦ ℓ₁] ∪ {ℓ₀ ⪯ᵢ ℓ₁}
 //! ```
 //!
-//! A class that is not generic at the binder of `i` is its own image there ([Inst]: `l⃗ ⪯ᵢ± l⃗`),
+//! A class that is not generic at the binder of `i` is its own image there (\[Inst\]: `l⃗ ⪯ᵢ± l⃗`),
 //! so any explicit image it has at `i` is unified with it. Unions only ever merge classes and no
 //! label is created here, so the closure always terminates (atomic semi-unification; the paper's
 //! non-termination came from structured terms, which the front ends decompose beforehand).
@@ -150,7 +150,7 @@ impl LockTable {
         }
     }
 
-    /// Requests `a = b` ([Sub-Lock]); call [`LockTable::close`] to apply.
+    /// Requests `a = b` (\[Sub-Lock\]); call [`LockTable::close`] to apply.
     pub fn unify(&mut self, a: Lock, b: Lock) {
         self.pending.push((a, b));
     }

@@ -15,7 +15,7 @@ use crate::scope::Scope;
 /// The matched-flow relation `M(a, b)` of figure 8a: the least relation containing identity and
 /// flow (and pack flow) edges, closed under transitivity and under
 /// `x —(ᵢ→ g, M(g, d), d —)ᵢ→ y ⇒ M(x, y)`, where every label that is not generic at the binder
-/// of `i` carries both self-loops `(ᵢ` and `)ᵢ` ([Inst]: `l⃗ ⪯ᵢ± l⃗`).
+/// of `i` carries both self-loops `(ᵢ` and `)ᵢ` (\[Inst\]: `l⃗ ⪯ᵢ± l⃗`).
 pub fn matched_relation(c: &Constraints) -> Vec<FixedBitSet> {
     let n = c.rhos.len();
     let mut m: Vec<FixedBitSet> = (0..n).map(|_| FixedBitSet::with_capacity(n)).collect();

@@ -1,11 +1,11 @@
 //! Generalisation scopes.
 //!
 //! A scope is where labels become polymorphic: in λ▷ each `let` that generalises a value (rule
-//! [Let], figure 6) or `let rec` ([Fix]) opens one; in C each function does. Every label records
+//! \[Let\], figure 6) or `let rec` (\[Fix\]) opens one; in C each function does. Every label records
 //! the scope it was created in, and a label is *generic* (quantified) at scope `B` exactly when it
 //! was created inside `B`'s subtree. Labels that are not generic at `B` — the paper's `l⃗ = fl(Γ)`
 //! and, in C, the labels of globals — are their own image at every instantiation of `B`
-//! (figure 6, [Inst]: `l⃗ ⪯ᵢ± l⃗`), which the solver applies implicitly instead of generating one
+//! (figure 6, \[Inst\]: `l⃗ ⪯ᵢ± l⃗`), which the solver applies implicitly instead of generating one
 //! self-instantiation constraint per label and site.
 
 use crate::define_id;

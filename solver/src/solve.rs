@@ -2,7 +2,7 @@
 //!
 //! Matched flow (8a) does not depend on locks, so it is closed once. Lock unification and
 //! semi-unification (8a), effects (8c) and correlations (8b) depend on each other: effects need to
-//! know which locks *escape* ([Down]), which depends on correlations; correlations need fresh
+//! know which locks *escape* (\[Down\]), which depends on correlations; correlations need fresh
 //! images for locks in instantiated effects; fresh images feed semi-unification. Each round
 //! recomputes effects and correlations from the current lock table and escape sets; escape sets
 //! only grow and unions only merge, so the rounds reach a fixpoint.
@@ -46,7 +46,7 @@ pub enum Violation {
     },
     /// A disjoint union that is not disjoint: a lock label standing for two run-time locks.
     NonLinear(NonLinear),
-    /// `effect(τ) = ∅` failed for a recursive function ([Fix]).
+    /// `effect(τ) = ∅` failed for a recursive function (\[Fix\]).
     RecursiveEffect { var: EffectVar, atoms: Vec<Atom> },
     /// Too many locks for one location in one context: reported rather than analysed further.
     Saturated { rho: Rho },

@@ -1,4 +1,4 @@
-//! Lexer, parser and printer for the concrete syntax of λ▷ (DESIGN.md §3).
+//! Lexer, parser and printer for the concrete syntax of λ▷ (given in README.md).
 //!
 //! This module owns the boundary between text and the [`Program`] arena: [`parse`] reads a whole
 //! source file into an AST whose every node carries the byte span of its text, and
