@@ -1,0 +1,201 @@
+//! C types as the analysis sees them: integers and floats collapse to `Int` and `Float`, arrays
+//! lose their size, typedefs are resolved, and the POSIX lock types are recognised by their
+//! typedef names so that a `pthread_mutex_t` object is a lock rather than glibc's union.
+//!
+//! Types are hash-consed in a [`TypeTable`]; structs and unions are identified by their tag across
+//! translation units (a program's files agree on `struct conn`), anonymous ones are each distinct.
+
+use rustc_hash::FxHashMap;
+use solver::define_id;
+use solver::ids::IndexVec;
+
+define_id!(
+    /// A type in the [`TypeTable`].
+    pub struct TypeId, "ty";
+);
+define_id!(
+    /// A struct or union definition in the [`TypeTable`].
+    pub struct StructId, "struct";
+);
+
+/// Which POSIX lock a lock object is. All are treated as exclusive locks.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum LockKind {
+    Mutex,
+    Spin,
+    RwLock,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Type {
+    Void,
+    /// Every integer type: `char`, `short`, `int`, `long`, `_Bool`, enums, `pthread_t`, …
+    Int,
+    Float,
+    Pointer(TypeId),
+    /// An array of any size; all elements are one location.
+    Array(TypeId),
+    Struct(StructId),
+    Union(StructId),
+    Function { ret: TypeId, params: Vec<TypeId>, variadic: bool },
+    /// `pthread_mutex_t`, `pthread_spinlock_t`, `pthread_rwlock_t`.
+    Lock(LockKind),
+    /// `pthread_cond_t`: holds no data the analysis tracks.
+    Cond,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum StructKind {
+    Struct,
+    Union,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Field {
+    pub name: String,
+    pub ty: TypeId,
+}
+
+/// A struct or union. Consecutive bit-fields that share a storage unit are one memory location in
+/// C11, so the lowering gives them one field (named after the first).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StructDef {
+    pub tag: Option<String>,
+    pub kind: StructKind,
+    pub fields: Vec<Field>,
+    /// False until a definition with a body has been seen.
+    pub complete: bool,
+}
+
+impl StructDef {
+    /// The index of the field called `name`.
+    pub fn field(&self, name: &str) -> Option<u32> {
+        self.fields.iter().position(|f| f.name == name).map(|i| i as u32)
+    }
+}
+
+/// All types of a program.
+#[derive(Clone, Debug, Default)]
+pub struct TypeTable {
+    types: IndexVec<TypeId, Type>,
+    interned: FxHashMap<Type, TypeId>,
+    pub structs: IndexVec<StructId, StructDef>,
+    pub struct_by_tag: FxHashMap<(StructKind, String), StructId>,
+}
+
+impl TypeTable {
+    pub fn new() -> TypeTable {
+        TypeTable::default()
+    }
+
+    /// The id of `t`, adding it if it is new.
+    pub fn intern(&mut self, t: Type) -> TypeId {
+        if let Some(&id) = self.interned.get(&t) {
+            return id;
+        }
+        let id = self.types.push(t.clone());
+        self.interned.insert(t, id);
+        id
+    }
+
+    pub fn get(&self, id: TypeId) -> &Type {
+        &self.types[id]
+    }
+
+    /// The id of `t` if it has been interned.
+    pub fn lookup(&self, t: &Type) -> Option<TypeId> {
+        self.interned.get(t).copied()
+    }
+
+    pub fn len(&self) -> usize {
+        self.types.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.types.is_empty()
+    }
+
+    pub fn void(&mut self) -> TypeId {
+        self.intern(Type::Void)
+    }
+
+    pub fn int(&mut self) -> TypeId {
+        self.intern(Type::Int)
+    }
+
+    pub fn pointer(&mut self, to: TypeId) -> TypeId {
+        self.intern(Type::Pointer(to))
+    }
+
+    /// The struct or union with this tag, created incomplete if it was not seen yet.
+    pub fn struct_named(&mut self, kind: StructKind, tag: &str) -> StructId {
+        if let Some(&id) = self.struct_by_tag.get(&(kind, tag.to_string())) {
+            return id;
+        }
+        let id = self.structs.push(StructDef {
+            tag: Some(tag.to_string()),
+            kind,
+            fields: Vec::new(),
+            complete: false,
+        });
+        self.struct_by_tag.insert((kind, tag.to_string()), id);
+        id
+    }
+
+    /// A new anonymous struct or union.
+    pub fn anonymous_struct(&mut self, kind: StructKind) -> StructId {
+        self.structs.push(StructDef { tag: None, kind, fields: Vec::new(), complete: false })
+    }
+
+    /// The type of a struct or union value.
+    pub fn struct_type(&mut self, id: StructId) -> TypeId {
+        match self.structs[id].kind {
+            StructKind::Struct => self.intern(Type::Struct(id)),
+            StructKind::Union => self.intern(Type::Union(id)),
+        }
+    }
+
+    /// What `t` points to, for pointers and arrays.
+    pub fn pointee(&self, t: TypeId) -> Option<TypeId> {
+        match self.get(t) {
+            Type::Pointer(x) | Type::Array(x) => Some(*x),
+            _ => None,
+        }
+    }
+
+    /// Whether values of type `t` can hold pointers (directly or in fields).
+    pub fn is_scalar(&self, t: TypeId) -> bool {
+        matches!(self.get(t), Type::Int | Type::Float | Type::Void)
+    }
+
+    /// A short C-like rendering for messages.
+    pub fn describe(&self, t: TypeId) -> String {
+        self.describe_depth(t, 0)
+    }
+
+    fn describe_depth(&self, t: TypeId, depth: u32) -> String {
+        if depth > 6 {
+            return "…".into();
+        }
+        match self.get(t) {
+            Type::Void => "void".into(),
+            Type::Int => "int".into(),
+            Type::Float => "double".into(),
+            Type::Pointer(x) => format!("{}*", self.describe_depth(*x, depth + 1)),
+            Type::Array(x) => format!("{}[]", self.describe_depth(*x, depth + 1)),
+            Type::Struct(s) | Type::Union(s) => {
+                let def = &self.structs[*s];
+                let kw = if def.kind == StructKind::Struct { "struct" } else { "union" };
+                match &def.tag {
+                    Some(tag) => format!("{kw} {tag}"),
+                    None => format!("{kw} <anonymous>"),
+                }
+            }
+            Type::Function { .. } => "function".into(),
+            Type::Lock(LockKind::Mutex) => "pthread_mutex_t".into(),
+            Type::Lock(LockKind::Spin) => "pthread_spinlock_t".into(),
+            Type::Lock(LockKind::RwLock) => "pthread_rwlock_t".into(),
+            Type::Cond => "pthread_cond_t".into(),
+        }
+    }
+}

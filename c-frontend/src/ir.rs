@@ -1,0 +1,266 @@
+//! A small CIL-like intermediate representation of a C program (DESIGN §5, "Lower").
+//!
+//! Each function is a control-flow graph of simple statements over lvalues with explicit
+//! dereferences and field projections. Expressions with side effects, short-circuit operators and
+//! conditionals are already split into statements and control flow, so every memory access is
+//! visible as the use or definition of an [`Lval`], and every call is a [`StmtKind::Call`].
+//! The lang-c AST is dropped once a unit is lowered.
+//!
+//! Invariants the lowering guarantees and later passes rely on:
+//! - every function has at least one block; `BlockId(0)` is its entry;
+//! - every `Lval`, `Operand` and variable has its C type available ([`Program::lval_type`],
+//!   [`Program::operand_type`]);
+//! - an expression of array type used as a value is `AddrOf` of the array lvalue (decay), so
+//!   `Use` never reads a whole array;
+//! - a variable whose address may be taken (`&x`, an array, or a struct whose field address is
+//!   taken) has `address_taken` set; other locals cannot be shared between threads.
+
+use solver::define_id;
+use solver::ids::IndexVec;
+
+use crate::ctypes::{StructId, Type, TypeId, TypeTable};
+
+define_id!(
+    /// A source file named in line markers (an original file, not a preprocessed unit).
+    pub struct FileId, "file";
+);
+define_id!(
+    /// A function (defined or only declared) of the linked program.
+    pub struct FuncId, "fn";
+);
+define_id!(
+    /// A variable: global, local, parameter, temporary or string literal.
+    pub struct VarId, "v";
+);
+define_id!(
+    /// A basic block of a function.
+    pub struct BlockId, "bb";
+);
+
+/// A position in an original source file (1-based line and column).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Pos {
+    pub file: FileId,
+    pub line: u32,
+    pub column: u32,
+}
+
+/// A function the analysis could not use, with the reason (a parse failure, an unsupported
+/// construct). It is listed in reports; its body is not analysed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unanalysed {
+    pub name: String,
+    pub pos: Pos,
+    pub reason: String,
+}
+
+/// Where a function comes from.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum FuncOrigin {
+    /// The user's program.
+    User,
+    /// locksmith's libc stubs: accesses inside are reported at the user's call site.
+    Stub,
+    /// The synthetic function holding the initializers of globals, run before `main`.
+    GlobalInit,
+}
+
+#[derive(Clone, Debug)]
+pub struct Program {
+    pub files: IndexVec<FileId, String>,
+    pub types: TypeTable,
+    pub vars: IndexVec<VarId, Var>,
+    pub funcs: IndexVec<FuncId, Func>,
+    /// The synthetic function with the initializers of all globals (origin `GlobalInit`).
+    pub global_init: FuncId,
+    pub unanalysed: Vec<Unanalysed>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Var {
+    pub name: String,
+    pub ty: TypeId,
+    pub kind: VarKind,
+    pub pos: Pos,
+    pub address_taken: bool,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum VarKind {
+    /// A global, a file-`static` global (one `Var` per file) or a function-`static` local.
+    Global { thread_local: bool, defined: bool, is_static: bool },
+    /// A local variable of a function (automatic storage).
+    Local(FuncId),
+    /// The `index`-th parameter of a function.
+    Param(FuncId, u32),
+    /// A temporary introduced by the lowering.
+    Temp(FuncId),
+    /// A string literal's character array (static storage, never written by correct programs).
+    StringLit,
+}
+
+#[derive(Clone, Debug)]
+pub struct Func {
+    pub name: String,
+    /// A `Type::Function`.
+    pub ty: TypeId,
+    pub params: Vec<VarId>,
+    /// Locals and temporaries.
+    pub locals: Vec<VarId>,
+    /// Empty for a declaration without a body.
+    pub blocks: IndexVec<BlockId, Block>,
+    pub pos: Pos,
+    pub defined: bool,
+    pub is_static: bool,
+    pub origin: FuncOrigin,
+}
+
+#[derive(Clone, Debug)]
+pub struct Block {
+    pub stmts: Vec<Stmt>,
+    pub term: Term,
+}
+
+/// How control leaves a block.
+#[derive(Clone, Debug)]
+pub enum Term {
+    Goto(BlockId),
+    /// `if (cond) … else …`; `cond` is evaluated (its reads are accesses) before branching.
+    Branch { cond: Operand, then_block: BlockId, else_block: BlockId, pos: Pos },
+    /// Any of the targets (a `switch`, after evaluating its scrutinee in a statement).
+    Multi(Vec<BlockId>),
+    Return(Option<Operand>, Pos),
+    /// The path ends without returning: `exit`, `abort`, `pthread_exit`, `longjmp`, a call to a
+    /// `noreturn` function, or falling into `__builtin_unreachable`.
+    Exit,
+}
+
+#[derive(Clone, Debug)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub pos: Pos,
+}
+
+#[derive(Clone, Debug)]
+pub enum StmtKind {
+    /// `dst = src`. A struct or union `src` copies the whole value.
+    Assign { dst: Lval, src: Operand },
+    /// `dst = callee(args)`; `dst` is `None` when the result is unused or `void`.
+    Call { dst: Option<Lval>, callee: Callee, args: Vec<Operand> },
+    /// Evaluates an operand for its reads only (an expression statement without effect, a
+    /// `switch` scrutinee).
+    Eval(Operand),
+    /// Inline assembly: its effects are unknown and it is reported as a place where the analysis
+    /// is unsound. `operands` are the lvalues it names, if any.
+    Asm { operands: Vec<Lval> },
+}
+
+#[derive(Clone, Debug)]
+pub enum Callee {
+    /// A call to a named function (defined, declared only, a stub or an intrinsic).
+    Direct(FuncId),
+    /// A call through a function pointer value.
+    Indirect(Operand),
+}
+
+/// An lvalue: a base location and projections into it.
+#[derive(Clone, Debug)]
+pub struct Lval {
+    pub base: Base,
+    pub proj: Vec<Proj>,
+    /// Where the lvalue expression is written; accesses are reported here.
+    pub pos: Pos,
+}
+
+#[derive(Clone, Debug)]
+pub enum Base {
+    Var(VarId),
+    /// `*op`: the location a pointer value points to.
+    Deref(Box<Operand>),
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Proj {
+    /// `.field` (the `index`-th field of struct or union `strukt`).
+    Field { strukt: StructId, index: u32 },
+    /// `[i]` on an array: all elements are one location, so the index is not kept.
+    Index,
+}
+
+#[derive(Clone, Debug)]
+pub enum Operand {
+    /// A constant of the given type: numbers, `NULL`, `sizeof`, enum constants.
+    Const(TypeId),
+    /// Reads the value stored in the lvalue.
+    Use(Lval),
+    /// The address of the lvalue (no access).
+    AddrOf(Lval),
+    /// A function designator used as a value (its address).
+    Func(FuncId),
+    /// A string literal: the address of its character array.
+    Str(VarId),
+    /// A conversion to the given type.
+    Cast(TypeId, Box<Operand>),
+    /// Any arithmetic, comparison or logical combination, of the given result type. A pointer
+    /// result may point wherever any pointer operand points (pointer arithmetic keeps labels).
+    Arith(TypeId, Vec<Operand>),
+    /// `va_arg(ap, T)`: a value of type `T` taken from the current function's variadic arguments;
+    /// the operand is the `va_list` read.
+    VaArg(TypeId, Box<Operand>),
+}
+
+impl Program {
+    /// The C type of the location an lvalue denotes.
+    pub fn lval_type(&self, lv: &Lval) -> TypeId {
+        let mut t = match &lv.base {
+            Base::Var(v) => self.vars[*v].ty,
+            Base::Deref(op) => {
+                let pt = self.operand_type(op);
+                self.types.pointee(pt).unwrap_or(pt)
+            }
+        };
+        for p in &lv.proj {
+            t = match (p, self.types.get(t)) {
+                (Proj::Field { strukt, index }, _) => self.types.structs[*strukt]
+                    .fields
+                    .get(*index as usize)
+                    .map(|f| f.ty)
+                    .unwrap_or(t),
+                (Proj::Index, Type::Array(e)) | (Proj::Index, Type::Pointer(e)) => *e,
+                (Proj::Index, _) => t,
+            };
+        }
+        t
+    }
+
+    /// The C type of an operand's value.
+    pub fn operand_type(&self, op: &Operand) -> TypeId {
+        match op {
+            Operand::Const(t) | Operand::Cast(t, _) | Operand::Arith(t, _) | Operand::VaArg(t, _) => *t,
+            Operand::Use(lv) => self.lval_type(lv),
+            Operand::AddrOf(lv) => {
+                let t = self.lval_type(lv);
+                // `&a` for an array is a pointer to its elements (arrays are one location).
+                let target = match self.types.get(t) {
+                    Type::Array(e) => *e,
+                    _ => t,
+                };
+                self.types.find_pointer(target).unwrap_or(t)
+            }
+            Operand::Func(f) => self.types.find_pointer(self.funcs[*f].ty).unwrap_or(self.funcs[*f].ty),
+            Operand::Str(v) => {
+                let t = self.vars[*v].ty;
+                let elem = self.types.pointee(t).unwrap_or(t);
+                self.types.find_pointer(elem).unwrap_or(t)
+            }
+        }
+    }
+}
+
+impl TypeTable {
+    /// The pointer type to `to` if it has been interned. The lowering interns a pointer type for
+    /// every type whose address is taken, so lookups from finished programs succeed.
+    pub fn find_pointer(&self, to: TypeId) -> Option<TypeId> {
+        self.lookup(&Type::Pointer(to))
+    }
+}

@@ -1,0 +1,1 @@
+/* Placeholder: the stdatomic.h shim is being written. */

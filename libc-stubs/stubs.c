@@ -1,0 +1,1 @@
+/* Placeholder: the libc stubs are being written. */
