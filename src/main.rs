@@ -26,6 +26,34 @@ enum FormatArg {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Check POSIX-threads C programs for data races (consistent correlation, paper §3): exit 0
+    /// if no warning, 1 if warnings, 2 if the program cannot be analysed.
+    Check {
+        /// The C files of one program (`.i` files are taken as already preprocessed).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Add a directory to the preprocessor's include path.
+        #[arg(short = 'I', value_name = "DIR")]
+        include: Vec<PathBuf>,
+        /// Define a preprocessor macro (`NAME` or `NAME=VALUE`).
+        #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+        define: Vec<String>,
+        /// Undefine a preprocessor macro.
+        #[arg(short = 'U', value_name = "NAME")]
+        undefine: Vec<String>,
+        /// The C standard passed to the preprocessor (e.g. `gnu11`).
+        #[arg(long = "std", value_name = "STD")]
+        std: Option<String>,
+        /// Include this file before each input (`gcc -include`).
+        #[arg(long = "include", value_name = "FILE")]
+        forced_include: Vec<PathBuf>,
+        /// Output format of the report.
+        #[arg(long, value_enum, default_value = "text")]
+        format: FormatArg,
+        /// Let non-linear locks (allocated in loops, in arrays, conflated) count as held.
+        #[arg(long)]
+        no_linearity: bool,
+    },
     /// Type-check a program of the formal core language λ▷ (paper §2): exit 0 if it is
     /// consistently correlated and linear, 1 if not, 2 if it cannot be analysed.
     Lambda {
@@ -49,6 +77,58 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Command::Check {
+            files,
+            include,
+            define,
+            undefine,
+            std,
+            forced_include,
+            format,
+            no_linearity,
+        } => {
+            let options = c_frontend::analysis::CheckOptions {
+                preprocess: c_frontend::preprocess::PreprocessOptions {
+                    include_dirs: include,
+                    defines: define,
+                    undefines: undefine,
+                    std,
+                    forced_includes: forced_include,
+                    ..Default::default()
+                },
+                techniques: solver::threads::Techniques {
+                    linearity: !no_linearity,
+                },
+            };
+            let format = match format {
+                FormatArg::Text => Format::Text,
+                FormatArg::Json => Format::Json,
+            };
+            let outcome = match c_frontend::analysis::check_on_large_stack(files, options) {
+                Ok(result) => {
+                    let r = locksmith::check::render(&result, format);
+                    lambda::Outcome {
+                        stdout: r.stdout,
+                        exit: r.exit,
+                        ..Default::default()
+                    }
+                }
+                Err(fatal) => lambda::Outcome {
+                    stdout: if format == Format::Json {
+                        format!(
+                            "{:#}\n",
+                            serde_json::json!({ "error": { "message": fatal.0 } })
+                        )
+                    } else {
+                        String::new()
+                    },
+                    stderr: format!("locksmith: error: {fatal}\n"),
+                    exit: 2,
+                    dot: None,
+                },
+            };
+            finish(&outcome)
+        }
         Command::Lambda {
             file,
             format,

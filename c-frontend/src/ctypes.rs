@@ -37,7 +37,11 @@ pub enum Type {
     Array(TypeId),
     Struct(StructId),
     Union(StructId),
-    Function { ret: TypeId, params: Vec<TypeId>, variadic: bool },
+    Function {
+        ret: TypeId,
+        params: Vec<TypeId>,
+        variadic: bool,
+    },
     /// `pthread_mutex_t`, `pthread_spinlock_t`, `pthread_rwlock_t`.
     Lock(LockKind),
     /// `pthread_cond_t`: holds no data the analysis tracks.
@@ -70,7 +74,10 @@ pub struct StructDef {
 impl StructDef {
     /// The index of the field called `name`.
     pub fn field(&self, name: &str) -> Option<u32> {
-        self.fields.iter().position(|f| f.name == name).map(|i| i as u32)
+        self.fields
+            .iter()
+            .position(|f| f.name == name)
+            .map(|i| i as u32)
     }
 }
 
@@ -144,7 +151,12 @@ impl TypeTable {
 
     /// A new anonymous struct or union.
     pub fn anonymous_struct(&mut self, kind: StructKind) -> StructId {
-        self.structs.push(StructDef { tag: None, kind, fields: Vec::new(), complete: false })
+        self.structs.push(StructDef {
+            tag: None,
+            kind,
+            fields: Vec::new(),
+            complete: false,
+        })
     }
 
     /// The type of a struct or union value.
@@ -185,7 +197,11 @@ impl TypeTable {
             Type::Array(x) => format!("{}[]", self.describe_depth(*x, depth + 1)),
             Type::Struct(s) | Type::Union(s) => {
                 let def = &self.structs[*s];
-                let kw = if def.kind == StructKind::Struct { "struct" } else { "union" };
+                let kw = if def.kind == StructKind::Struct {
+                    "struct"
+                } else {
+                    "union"
+                };
                 match &def.tag {
                     Some(tag) => format!("{kw} {tag}"),
                     None => format!("{kw} <anonymous>"),

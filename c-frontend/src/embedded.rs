@@ -7,12 +7,33 @@ use std::sync::OnceLock;
 
 /// Headers placed in an include directory that comes before the system ones.
 pub const INCLUDE_FILES: &[(&str, &str)] = &[
-    ("locksmith.h", include_str!("../../libc-stubs/include/locksmith.h")),
-    ("stdatomic.h", include_str!("../../libc-stubs/include/stdatomic.h")),
+    (
+        "locksmith.h",
+        include_str!("../../libc-stubs/include/locksmith.h"),
+    ),
+    (
+        "stdatomic.h",
+        include_str!("../../libc-stubs/include/stdatomic.h"),
+    ),
 ];
 
 /// The libc stub unit and the files it includes, by file name.
-pub const STUB_FILES: &[(&str, &str)] = &[("stubs.c", include_str!("../../libc-stubs/stubs.c"))];
+pub const STUB_FILES: &[(&str, &str)] = &[
+    ("stubs.c", include_str!("../../libc-stubs/stubs.c")),
+    (
+        "locksmith_stubs.h",
+        include_str!("../../libc-stubs/locksmith_stubs.h"),
+    ),
+    ("errno.c", include_str!("../../libc-stubs/errno.c")),
+    ("string.c", include_str!("../../libc-stubs/string.c")),
+    ("stdlib.c", include_str!("../../libc-stubs/stdlib.c")),
+    ("stdio.c", include_str!("../../libc-stubs/stdio.c")),
+    ("unistd.c", include_str!("../../libc-stubs/unistd.c")),
+    ("socket.c", include_str!("../../libc-stubs/socket.c")),
+    ("time.c", include_str!("../../libc-stubs/time.c")),
+    ("getopt.c", include_str!("../../libc-stubs/getopt.c")),
+    ("misc.c", include_str!("../../libc-stubs/misc.c")),
+];
 
 /// The name of the stub unit among [`STUB_FILES`].
 pub const STUB_UNIT: &str = "stubs.c";
@@ -22,7 +43,10 @@ fn write_tree(dir: &Path, files: &[(&str, &str)]) -> std::io::Result<()> {
     for (name, text) in files {
         let path = dir.join(name);
         // Another locksmith process may have written the same content already.
-        if std::fs::read_to_string(&path).map(|t| t == *text).unwrap_or(false) {
+        if std::fs::read_to_string(&path)
+            .map(|t| t == *text)
+            .unwrap_or(false)
+        {
             continue;
         }
         let tmp = dir.join(format!(".{name}.{}", std::process::id()));
@@ -43,7 +67,10 @@ pub fn data_dir() -> std::io::Result<&'static Path> {
                 hash = (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
             }
         }
-        let dir = std::env::temp_dir().join(format!("locksmith-{}-{hash:016x}", env!("CARGO_PKG_VERSION")));
+        let dir = std::env::temp_dir().join(format!(
+            "locksmith-{}-{hash:016x}",
+            env!("CARGO_PKG_VERSION")
+        ));
         write_tree(&dir.join("include"), INCLUDE_FILES)
             .and_then(|()| write_tree(&dir.join("stubs"), STUB_FILES))
             .map(|()| dir)

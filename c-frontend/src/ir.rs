@@ -88,7 +88,11 @@ pub struct Var {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum VarKind {
     /// A global, a file-`static` global (one `Var` per file) or a function-`static` local.
-    Global { thread_local: bool, defined: bool, is_static: bool },
+    Global {
+        thread_local: bool,
+        defined: bool,
+        is_static: bool,
+    },
     /// A local variable of a function (automatic storage).
     Local(FuncId),
     /// The `index`-th parameter of a function.
@@ -126,7 +130,12 @@ pub struct Block {
 pub enum Term {
     Goto(BlockId),
     /// `if (cond) … else …`; `cond` is evaluated (its reads are accesses) before branching.
-    Branch { cond: Operand, then_block: BlockId, else_block: BlockId, pos: Pos },
+    Branch {
+        cond: Operand,
+        then_block: BlockId,
+        else_block: BlockId,
+        pos: Pos,
+    },
     /// Any of the targets (a `switch`, after evaluating its scrutinee in a statement).
     Multi(Vec<BlockId>),
     Return(Option<Operand>, Pos),
@@ -146,7 +155,11 @@ pub enum StmtKind {
     /// `dst = src`. A struct or union `src` copies the whole value.
     Assign { dst: Lval, src: Operand },
     /// `dst = callee(args)`; `dst` is `None` when the result is unused or `void`.
-    Call { dst: Option<Lval>, callee: Callee, args: Vec<Operand> },
+    Call {
+        dst: Option<Lval>,
+        callee: Callee,
+        args: Vec<Operand>,
+    },
     /// Evaluates an operand for its reads only (an expression statement without effect, a
     /// `switch` scrutinee).
     Eval(Operand),
@@ -236,7 +249,10 @@ impl Program {
     /// The C type of an operand's value.
     pub fn operand_type(&self, op: &Operand) -> TypeId {
         match op {
-            Operand::Const(t) | Operand::Cast(t, _) | Operand::Arith(t, _) | Operand::VaArg(t, _) => *t,
+            Operand::Const(t)
+            | Operand::Cast(t, _)
+            | Operand::Arith(t, _)
+            | Operand::VaArg(t, _) => *t,
             Operand::Use(lv) => self.lval_type(lv),
             Operand::AddrOf(lv) => {
                 let t = self.lval_type(lv);
@@ -247,7 +263,10 @@ impl Program {
                 };
                 self.types.find_pointer(target).unwrap_or(t)
             }
-            Operand::Func(f) => self.types.find_pointer(self.funcs[*f].ty).unwrap_or(self.funcs[*f].ty),
+            Operand::Func(f) => self
+                .types
+                .find_pointer(self.funcs[*f].ty)
+                .unwrap_or(self.funcs[*f].ty),
             Operand::Str(v) => {
                 let t = self.vars[*v].ty;
                 let elem = self.types.pointee(t).unwrap_or(t);

@@ -5,10 +5,13 @@
 //!
 //! It never prints reports; it returns analysis data for the command-line crate to render.
 
+pub mod analysis;
 pub mod ctypes;
 pub mod embedded;
+pub mod gen;
 pub mod ir;
 pub mod lower;
+pub mod ltypes;
 pub mod parse;
 pub mod preprocess;
 pub mod srcmap;

@@ -1,1 +1,606 @@
-//! Placeholder: being written.
+//! Lowering of `lang-c` translation units to the C IR of [`crate::ir`] (DESIGN §5, "Lower").
+//!
+//! A [`Lowerer`] takes the parsed units of a program one by one ([`Lowerer::add_unit`]), lowers
+//! every function body to a control-flow graph of simple statements in the style of CIL, and links
+//! names across units ([`Lowerer::finish`]): one variable per non-`static` global, one function per
+//! non-`static` function name, with a user definition overriding a libc stub of the same name.
+//! The AST of a unit is not kept once `add_unit` returns.
+//!
+//! The work is split by concern:
+//! - `types`: declaration specifiers and declarators to [`TypeId`]s, struct layouts (bit-field
+//!   runs, anonymous members), enum constants and integer constant expressions;
+//! - `expr`: expressions in value, effect and condition contexts, lvalues, calls, try-locks;
+//! - `stmt`: statements, declarations, initializers, function definitions and file-scope items;
+//! - `builder`: the control-flow graph under construction and its clean-up;
+//! - `dump`: a textual rendering of a [`Program`] for tests and debugging.
+
+mod builder;
+mod dump;
+mod expr;
+mod stmt;
+mod types;
+
+use rustc_hash::FxHashMap;
+use solver::ids::{Idx, IndexVec};
+
+use crate::ctypes::{StructId, StructKind, Type, TypeId, TypeTable};
+use crate::ir::{
+    Base, Block, BlockId, Callee, FileId, Func, FuncId, FuncOrigin, Lval, Operand, Pos, Program,
+    Proj, StmtKind, Term, Unanalysed, Var, VarId, VarKind,
+};
+use crate::srcmap::{FileTable, SourceMap};
+
+pub use dump::{dump, dump_func};
+
+use builder::{Chunk, FuncBuilder};
+
+/// The name of the synthetic function holding the initializers of globals.
+pub const GLOBAL_INIT_NAME: &str = "<global-init>";
+
+/// The declaration-only function a successful try-lock calls on the edge where the lock is held.
+pub const ACQUIRE_NAME: &str = "__locksmith_acquire";
+
+/// Builds one [`Program`] from the translation units of a C program.
+pub struct Lowerer {
+    types: TypeTable,
+    vars: IndexVec<VarId, Var>,
+    funcs: IndexVec<FuncId, Func>,
+    /// Facts about each function that the IR does not record.
+    func_info: IndexVec<FuncId, FuncInfo>,
+    global_init: FuncId,
+    /// Non-`static` globals of the whole program, by name (lookups only).
+    global_vars: FxHashMap<String, VarId>,
+    /// Non-`static` functions of the whole program, by name (lookups only).
+    global_funcs: FxHashMap<String, FuncId>,
+    /// The initializers of globals and function-`static` locals, in source order; `finish` joins
+    /// them into the body of the global-init function.
+    init_chunks: Vec<Chunk>,
+    unanalysed: Vec<Unanalysed>,
+    /// Layout facts of each struct or union, indexed like `types.structs`.
+    struct_info: Vec<StructInfo>,
+    /// Tagless structs named by where they are declared: `NAME` for `typedef struct { … } NAME;`,
+    /// `NAME.m` or `struct tag.m` for the type of member `m` of a named struct. Every unit that
+    /// includes the same header then agrees on one struct (if the fields agree too).
+    typedef_structs: FxHashMap<(StructKind, String), StructId>,
+    /// Where the global-init function is said to be: the start of the first unit.
+    init_pos: Option<Pos>,
+}
+
+#[derive(Clone, Debug, Default)]
+struct FuncInfo {
+    /// Declared `_Noreturn` or `__attribute__((noreturn))`.
+    noreturn: bool,
+    /// Whether some declaration had a prototype (a parameter list), so a later declaration without
+    /// one does not replace its type.
+    prototyped: bool,
+    /// The origin of the first definition seen, even one that could not be lowered: it decides
+    /// whether a later definition of the same name replaces it.
+    def_origin: Option<FuncOrigin>,
+}
+
+/// A member of a struct as declared, for positional initializers: bit-fields folded into one field
+/// are still separate members, and anonymous struct or union members have no name.
+#[derive(Clone, Debug)]
+struct Member {
+    name: Option<String>,
+    field: u32,
+    /// The element count of an array-typed member when it is a constant, for brace elision.
+    array_len: Option<u64>,
+}
+
+#[derive(Clone, Debug, Default)]
+struct StructInfo {
+    members: Vec<Member>,
+    /// Names of bit-fields folded into the field of an earlier bit-field of the same run.
+    aliases: Vec<(String, u32)>,
+}
+
+/// A name in scope.
+#[derive(Copy, Clone, Debug)]
+enum Binding {
+    Var(VarId),
+    Func(FuncId),
+    /// An enumeration constant, with its value when it could be computed.
+    Enum(Option<i64>),
+    Typedef(TypeId),
+}
+
+/// Why a construct could not be lowered: the enclosing function (or global declaration) is then
+/// reported as not analysed.
+#[derive(Clone, Debug)]
+struct Unsupported {
+    reason: String,
+    pos: Pos,
+}
+
+/// Boxed so that results stay small in the deeply recursive expression lowering.
+type R<T> = Result<T, Box<Unsupported>>;
+
+/// Fails the current function or declaration with `reason`, reported at `pos`.
+fn unsupported<T>(pos: Pos, reason: impl Into<String>) -> R<T> {
+    Err(Box::new(Unsupported {
+        reason: reason.into(),
+        pos,
+    }))
+}
+
+/// The state of lowering one translation unit: its scopes and the body being built.
+struct UnitCx<'a> {
+    lw: &'a mut Lowerer,
+    map: &'a SourceMap,
+    origin: FuncOrigin,
+    /// Ordinary identifiers, innermost scope last; `scopes[0]` is the file scope.
+    scopes: Vec<FxHashMap<String, Binding>>,
+    /// The body receiving statements: a function, or a chunk of the global-init function.
+    fb: FuncBuilder,
+    /// The function being lowered, naming its `static` locals and `__func__`.
+    func_name: String,
+}
+
+impl UnitCx<'_> {
+    fn pos(&self, span: lang_c::span::Span) -> Pos {
+        self.map.pos(span.start)
+    }
+
+    fn lookup(&self, name: &str) -> Option<Binding> {
+        self.scopes.iter().rev().find_map(|s| s.get(name).copied())
+    }
+
+    fn bind(&mut self, name: &str, b: Binding) {
+        self.scopes
+            .last_mut()
+            .expect("file scope")
+            .insert(name.to_string(), b);
+    }
+
+    fn bind_file(&mut self, name: &str, b: Binding) {
+        self.scopes[0].insert(name.to_string(), b);
+    }
+
+    fn file_binding(&self, name: &str) -> Option<Binding> {
+        self.scopes[0].get(name).copied()
+    }
+
+    fn new_var(&mut self, name: String, ty: TypeId, kind: VarKind, pos: Pos) -> VarId {
+        self.lw.vars.push(Var {
+            name,
+            ty,
+            kind,
+            pos,
+            address_taken: false,
+        })
+    }
+
+    /// A fresh temporary of the body being built.
+    fn new_temp(&mut self, ty: TypeId, pos: Pos) -> VarId {
+        let name = format!("tmp{}", self.fb.temps);
+        self.fb.temps += 1;
+        let v = self.new_var(name, ty, VarKind::Temp(self.fb.func), pos);
+        self.fb.locals.push(v);
+        v
+    }
+
+    fn in_global_init(&self) -> bool {
+        self.fb.func == self.lw.global_init
+    }
+}
+
+impl Default for Lowerer {
+    fn default() -> Self {
+        Lowerer::new()
+    }
+}
+
+impl Lowerer {
+    pub fn new() -> Lowerer {
+        let mut types = TypeTable::new();
+        let void = types.void();
+        let init_ty = types.intern(Type::Function {
+            ret: void,
+            params: Vec::new(),
+            variadic: false,
+        });
+        let placeholder = Pos {
+            file: FileId(0),
+            line: 0,
+            column: 0,
+        };
+        let mut funcs = IndexVec::new();
+        let global_init = funcs.push(Func {
+            name: GLOBAL_INIT_NAME.to_string(),
+            ty: init_ty,
+            params: Vec::new(),
+            locals: Vec::new(),
+            blocks: IndexVec::new(),
+            pos: placeholder,
+            defined: true,
+            is_static: true,
+            origin: FuncOrigin::GlobalInit,
+        });
+        let mut func_info = IndexVec::new();
+        func_info.push(FuncInfo {
+            prototyped: true,
+            def_origin: Some(FuncOrigin::GlobalInit),
+            ..FuncInfo::default()
+        });
+        Lowerer {
+            types,
+            vars: IndexVec::new(),
+            funcs,
+            func_info,
+            global_init,
+            global_vars: FxHashMap::default(),
+            global_funcs: FxHashMap::default(),
+            init_chunks: Vec::new(),
+            unanalysed: Vec::new(),
+            struct_info: Vec::new(),
+            typedef_structs: FxHashMap::default(),
+            init_pos: None,
+        }
+    }
+
+    /// Lowers one parsed translation unit into the program being built. `map` turns lang-c span
+    /// offsets of this unit into positions. `origin` is `FuncOrigin::User` or `FuncOrigin::Stub`.
+    pub fn add_unit(
+        &mut self,
+        unit: &lang_c::ast::TranslationUnit,
+        map: &SourceMap,
+        origin: FuncOrigin,
+    ) {
+        if self.init_pos.is_none() {
+            self.init_pos = Some(map.pos(0));
+        }
+        stmt::lower_unit(self, unit, map, origin);
+    }
+
+    /// Links names across units and returns the program. `files` is the table the `SourceMap`s
+    /// were built with; `unanalysed` are entries the caller already found (parse recovery).
+    pub fn finish(mut self, files: FileTable, unanalysed: Vec<Unanalysed>) -> Program {
+        self.build_global_init();
+        self.compact_vars();
+        self.complete_types_and_addresses();
+        let mut all = unanalysed;
+        all.append(&mut self.unanalysed);
+        Program {
+            files: files.names,
+            types: self.types,
+            vars: self.vars,
+            funcs: self.funcs,
+            global_init: self.global_init,
+            unanalysed: all,
+        }
+    }
+
+    /// Joins the initializer chunks into one body: each chunk falls through into the next, and
+    /// straight-line chunks share one block.
+    fn build_global_init(&mut self) {
+        let pos = self.init_pos.unwrap_or(Pos {
+            file: FileId(0),
+            line: 0,
+            column: 0,
+        });
+        let mut blocks: IndexVec<BlockId, Block> = IndexVec::new();
+        let mut tail = Vec::new();
+        let mut locals = Vec::new();
+        for chunk in std::mem::take(&mut self.init_chunks) {
+            locals.extend(chunk.temps);
+            if let [only] = chunk.blocks.as_slice() {
+                if matches!(only.term, Term::Return(..)) {
+                    tail.extend(chunk.blocks.into_iter().flat_map(|b| b.stmts));
+                    continue;
+                }
+            }
+            // The pending straight-line statements form a block that enters this chunk.
+            let base = blocks.len() as u32 + 1;
+            blocks.push(Block {
+                stmts: std::mem::take(&mut tail),
+                term: Term::Goto(BlockId(base)),
+            });
+            let next = BlockId(base + chunk.blocks.len() as u32);
+            for mut block in chunk.blocks {
+                block.term = match block.term {
+                    Term::Return(..) => Term::Goto(next),
+                    other => builder::shift_term(other, base),
+                };
+                blocks.push(block);
+            }
+        }
+        blocks.push(Block {
+            stmts: tail,
+            term: Term::Return(None, pos),
+        });
+        let f = &mut self.funcs[self.global_init];
+        f.blocks = blocks;
+        f.locals = locals;
+        f.pos = pos;
+    }
+
+    /// Drops the variables that belong to no function body any more (the locals of a stub body
+    /// replaced by a user definition, of a function that could not be lowered, string literals
+    /// only such bodies used) and renumbers the rest in creation order.
+    fn compact_vars(&mut self) {
+        let n = self.vars.len();
+        let mut keep = vec![false; n];
+        let mut used_strings = vec![false; n];
+        for f in self.funcs.iter() {
+            for v in f.params.iter().chain(&f.locals) {
+                keep[v.index()] = true;
+            }
+            for b in f.blocks.iter() {
+                visit_block_vars(b, &mut |v| used_strings[v.index()] = true);
+            }
+        }
+        for (id, var) in self.vars.iter_enumerated() {
+            match var.kind {
+                VarKind::Global { .. } => keep[id.index()] = true,
+                VarKind::StringLit => keep[id.index()] = used_strings[id.index()],
+                _ => {}
+            }
+        }
+        if keep.iter().all(|&k| k) {
+            return;
+        }
+        let mut remap: Vec<Option<VarId>> = vec![None; n];
+        let mut vars = IndexVec::new();
+        for (id, var) in self.vars.iter_enumerated() {
+            if keep[id.index()] {
+                remap[id.index()] = Some(vars.push(var.clone()));
+            }
+        }
+        self.vars = vars;
+        let map = |v: VarId| remap[v.index()].unwrap_or(v);
+        for f in self.funcs.iter_mut() {
+            for v in f.params.iter_mut().chain(f.locals.iter_mut()) {
+                *v = map(*v);
+            }
+            for b in f.blocks.iter_mut() {
+                rename_block_vars(b, &map);
+            }
+        }
+    }
+
+    /// Interns the pointer type of every address the IR produces (so that
+    /// `Program::operand_type` finds it), and sets `address_taken` on every variable whose
+    /// address is produced or that is an array.
+    fn complete_types_and_addresses(&mut self) {
+        let mut taken = vec![false; self.vars.len()];
+        for (id, var) in self.vars.iter_enumerated() {
+            if matches!(self.types.get(var.ty), Type::Array(_)) {
+                taken[id.index()] = true;
+            }
+        }
+        let int = self.types.int();
+        self.types.pointer(int);
+        let fn_tys: Vec<TypeId> = self.funcs.iter().map(|f| f.ty).collect();
+        for t in fn_tys {
+            self.types.pointer(t);
+        }
+        let funcs = std::mem::take(&mut self.funcs);
+        for f in funcs.iter() {
+            for b in f.blocks.iter() {
+                for s in &b.stmts {
+                    match &s.kind {
+                        StmtKind::Assign { dst, src } => {
+                            self.note_lval(dst, &mut taken);
+                            self.note_operand(src, &mut taken);
+                        }
+                        StmtKind::Call { dst, callee, args } => {
+                            if let Some(d) = dst {
+                                self.note_lval(d, &mut taken);
+                            }
+                            if let Callee::Indirect(op) = callee {
+                                self.note_operand(op, &mut taken);
+                            }
+                            for a in args {
+                                self.note_operand(a, &mut taken);
+                            }
+                        }
+                        StmtKind::Eval(op) => self.note_operand(op, &mut taken),
+                        StmtKind::Asm { operands } => {
+                            for lv in operands {
+                                self.note_lval(lv, &mut taken);
+                            }
+                        }
+                    }
+                }
+                match &b.term {
+                    Term::Branch { cond, .. } => self.note_operand(cond, &mut taken),
+                    Term::Return(Some(op), _) => self.note_operand(op, &mut taken),
+                    _ => {}
+                }
+            }
+        }
+        self.funcs = funcs;
+        for (var, taken) in self.vars.iter_mut().zip(taken) {
+            var.address_taken = taken;
+        }
+    }
+
+    fn note_lval(&mut self, lv: &Lval, taken: &mut [bool]) {
+        if let Base::Deref(op) = &lv.base {
+            self.note_operand(op, taken);
+        }
+    }
+
+    fn note_operand(&mut self, op: &Operand, taken: &mut [bool]) {
+        match op {
+            Operand::Use(lv) => self.note_lval(lv, taken),
+            Operand::AddrOf(lv) => {
+                self.note_lval(lv, taken);
+                if let Base::Var(v) = lv.base {
+                    taken[v.index()] = true;
+                }
+                self.intern_address_type(lv);
+            }
+            Operand::Cast(_, o) | Operand::VaArg(_, o) => self.note_operand(o, taken),
+            Operand::Arith(_, ops) => {
+                for o in ops {
+                    self.note_operand(o, taken);
+                }
+            }
+            Operand::Const(_) | Operand::Func(_) | Operand::Str(_) => {}
+        }
+    }
+
+    /// Interns the type of `&lv` (a pointer to the element type for arrays, as
+    /// `Program::operand_type` expects) and returns it.
+    fn intern_address_type(&mut self, lv: &Lval) -> TypeId {
+        let t = self.lval_type(lv);
+        let target = match self.types.get(t) {
+            Type::Array(e) => *e,
+            _ => t,
+        };
+        self.types.pointer(target)
+    }
+
+    /// The C type of the location `lv` denotes (as `Program::lval_type`).
+    fn lval_type(&self, lv: &Lval) -> TypeId {
+        let mut t = match &lv.base {
+            Base::Var(v) => self.vars[*v].ty,
+            Base::Deref(op) => {
+                let pt = self.operand_type(op);
+                self.types.pointee(pt).unwrap_or(pt)
+            }
+        };
+        for p in &lv.proj {
+            t = match (p, self.types.get(t)) {
+                (Proj::Field { strukt, index }, _) => self.types.structs[*strukt]
+                    .fields
+                    .get(*index as usize)
+                    .map(|f| f.ty)
+                    .unwrap_or(t),
+                (Proj::Index, Type::Array(e)) | (Proj::Index, Type::Pointer(e)) => *e,
+                (Proj::Index, _) => t,
+            };
+        }
+        t
+    }
+
+    /// The C type of an operand's value (as `Program::operand_type`; the pointer types it looks up
+    /// are interned when the operands are built).
+    fn operand_type(&self, op: &Operand) -> TypeId {
+        match op {
+            Operand::Const(t)
+            | Operand::Cast(t, _)
+            | Operand::Arith(t, _)
+            | Operand::VaArg(t, _) => *t,
+            Operand::Use(lv) => self.lval_type(lv),
+            Operand::AddrOf(lv) => {
+                let t = self.lval_type(lv);
+                let target = match self.types.get(t) {
+                    Type::Array(e) => *e,
+                    _ => t,
+                };
+                self.types.find_pointer(target).unwrap_or(t)
+            }
+            Operand::Func(f) => self
+                .types
+                .find_pointer(self.funcs[*f].ty)
+                .unwrap_or(self.funcs[*f].ty),
+            Operand::Str(v) => {
+                let t = self.vars[*v].ty;
+                let elem = self.types.pointee(t).unwrap_or(t);
+                self.types.find_pointer(elem).unwrap_or(t)
+            }
+        }
+    }
+
+    /// The layout facts of `s`, growing the table for structs created since the last call.
+    fn struct_info_mut(&mut self, s: StructId) -> &mut StructInfo {
+        if self.struct_info.len() <= s.index() {
+            self.struct_info
+                .resize(s.index() + 1, StructInfo::default());
+        }
+        &mut self.struct_info[s.index()]
+    }
+
+    fn struct_info(&self, s: StructId) -> Option<&StructInfo> {
+        self.struct_info.get(s.index())
+    }
+}
+
+/// Calls `f` on every variable named in a block (operands, lvalues and terminators).
+fn visit_block_vars(b: &Block, f: &mut dyn FnMut(VarId)) {
+    fn lval(lv: &Lval, f: &mut dyn FnMut(VarId)) {
+        match &lv.base {
+            Base::Var(v) => f(*v),
+            Base::Deref(op) => operand(op, f),
+        }
+    }
+    fn operand(op: &Operand, f: &mut dyn FnMut(VarId)) {
+        match op {
+            Operand::Use(lv) | Operand::AddrOf(lv) => lval(lv, f),
+            Operand::Str(v) => f(*v),
+            Operand::Cast(_, o) | Operand::VaArg(_, o) => operand(o, f),
+            Operand::Arith(_, ops) => ops.iter().for_each(|o| operand(o, f)),
+            Operand::Const(_) | Operand::Func(_) => {}
+        }
+    }
+    for s in &b.stmts {
+        match &s.kind {
+            StmtKind::Assign { dst, src } => {
+                lval(dst, f);
+                operand(src, f);
+            }
+            StmtKind::Call { dst, callee, args } => {
+                if let Some(d) = dst {
+                    lval(d, f);
+                }
+                if let Callee::Indirect(op) = callee {
+                    operand(op, f);
+                }
+                args.iter().for_each(|a| operand(a, f));
+            }
+            StmtKind::Eval(op) => operand(op, f),
+            StmtKind::Asm { operands } => operands.iter().for_each(|lv| lval(lv, f)),
+        }
+    }
+    match &b.term {
+        Term::Branch { cond, .. } => operand(cond, f),
+        Term::Return(Some(op), _) => operand(op, f),
+        _ => {}
+    }
+}
+
+/// Replaces every variable named in a block by its image under `map`.
+fn rename_block_vars(b: &mut Block, map: &dyn Fn(VarId) -> VarId) {
+    fn lval(lv: &mut Lval, map: &dyn Fn(VarId) -> VarId) {
+        match &mut lv.base {
+            Base::Var(v) => *v = map(*v),
+            Base::Deref(op) => operand(op, map),
+        }
+    }
+    fn operand(op: &mut Operand, map: &dyn Fn(VarId) -> VarId) {
+        match op {
+            Operand::Use(lv) | Operand::AddrOf(lv) => lval(lv, map),
+            Operand::Str(v) => *v = map(*v),
+            Operand::Cast(_, o) | Operand::VaArg(_, o) => operand(o, map),
+            Operand::Arith(_, ops) => ops.iter_mut().for_each(|o| operand(o, map)),
+            Operand::Const(_) | Operand::Func(_) => {}
+        }
+    }
+    for s in &mut b.stmts {
+        match &mut s.kind {
+            StmtKind::Assign { dst, src } => {
+                lval(dst, map);
+                operand(src, map);
+            }
+            StmtKind::Call { dst, callee, args } => {
+                if let Some(d) = dst {
+                    lval(d, map);
+                }
+                if let Callee::Indirect(op) = callee {
+                    operand(op, map);
+                }
+                args.iter_mut().for_each(|a| operand(a, map));
+            }
+            StmtKind::Eval(op) => operand(op, map),
+            StmtKind::Asm { operands } => operands.iter_mut().for_each(|lv| lval(lv, map)),
+        }
+    }
+    match &mut b.term {
+        Term::Branch { cond, .. } => operand(cond, map),
+        Term::Return(Some(op), _) => operand(op, map),
+        _ => {}
+    }
+}

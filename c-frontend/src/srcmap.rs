@@ -59,7 +59,11 @@ impl SourceMap {
         let mut line = 1u32;
         let mut offset = 0usize;
         for raw in text.split_inclusive('\n') {
-            lines.push(LineInfo { offset: offset as u32, file, line });
+            lines.push(LineInfo {
+                offset: offset as u32,
+                file,
+                line,
+            });
             match parse_marker(raw) {
                 Some((n, name)) => {
                     if let Some(name) = name {
@@ -72,7 +76,11 @@ impl SourceMap {
             offset += raw.len();
         }
         if lines.is_empty() {
-            lines.push(LineInfo { offset: 0, file, line: 1 });
+            lines.push(LineInfo {
+                offset: 0,
+                file,
+                line: 1,
+            });
         }
         SourceMap { lines }
     }
@@ -85,7 +93,11 @@ impl SourceMap {
             Err(i) => i.saturating_sub(1),
         };
         let l = self.lines[i];
-        Pos { file: l.file, line: l.line, column: offset.saturating_sub(l.offset) + 1 }
+        Pos {
+            file: l.file,
+            line: l.line,
+            column: offset.saturating_sub(l.offset) + 1,
+        }
     }
 }
 
@@ -93,7 +105,10 @@ impl SourceMap {
 /// if present, the file name.
 fn parse_marker(line: &str) -> Option<(u32, Option<String>)> {
     let rest = line.strip_prefix('#')?.trim_start();
-    let rest = rest.strip_prefix("line").map(str::trim_start).unwrap_or(rest);
+    let rest = rest
+        .strip_prefix("line")
+        .map(str::trim_start)
+        .unwrap_or(rest);
     let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
     if digits.is_empty() {
         return None;

@@ -41,7 +41,7 @@
  * its files.  It takes about half a second under TSan.
  *
  * ---------------------------------------------------------------------------
- * Planted data races (every racing access line carries // RACE(id)):
+ * Planted data races (every racing access line carries a RACE annotation naming it):
  *
  *   inflight  stats.records_in_flight (util.h).  reader.c submit_line()
  *             increments it right after each queue_push() and parser.c

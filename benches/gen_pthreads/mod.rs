@@ -1,0 +1,1131 @@
+//! A generator of synthetic multi-file C programs that look like threaded servers.
+//!
+//! The benchmark of `locksmith check` needs inputs of a chosen size that resemble real POSIX-threads
+//! code, so that its timings say something about the analysis of real programs rather than of toy
+//! inputs. [`generate`] writes a program of several modules: each module is one `.c` file with
+//! struct types that hold a mutex beside the data it guards, global objects of those types, objects
+//! allocated once in a setup function and passed around by pointer, locked getters and setters,
+//! lock and unlock helpers that wrap a shared `lock_acquire`/`lock_release` pair, global mutexes
+//! with their counters, call chains 10 to 30 functions deep (some run entirely under a lock taken
+//! by their top function), request handlers that use malloc'd per-request buffers and the string
+//! and stdio functions, tables of handler pointers, worker threads forked in loops with arguments
+//! cast from `void *`, and calls into lower modules, so call chains also cross files.
+//!
+//! Every module plants exactly one data race, an unprotected increment of its `<module>_unsafe_hits`
+//! counter by the workers of its first worker group. Every other access to shared data is either
+//! guarded by a consistent lock or ordered by thread creation (setup and the filling of thread
+//! arguments happen before the forks); ThreadSanitizer reports exactly the planted races on runs
+//! of the generated 10k and 100k programs. Locks follow a two-level order (a module lock may be held while taking one of
+//! the leaf locks of `server.c`, never the other way round), so the programs also run without
+//! deadlock: `server.c` holds `main`, which sets up every module, runs each module in a thread and
+//! joins them. Its first argument is the number of iterations of every worker (default 2), its
+//! second the number of threads per worker group (default 2).
+//!
+//! Sizes are counted in preprocessed lines, as `gcc -E` prints them, because that is what the
+//! analysis reads: each file includes `<pthread.h>`, `<stddef.h>`, `<stdio.h>`, `<stdlib.h>` and
+//! `<string.h>`, about [`SYSTEM_HEADER_LINES`] lines once preprocessed. The number of files grows
+//! with the target (one per 12,500 lines, at least two), so headers stay near a quarter of the total
+//! at 100k lines and above, and the rest of the budget is split evenly into user code.
+
+use std::fmt::Write as _;
+
+/// Lines that `gcc -std=gnu11 -E` prints for the system headers of one generated file (glibc 2.36,
+/// gcc 12), measured on an empty file with the same includes.
+pub const SYSTEM_HEADER_LINES: usize = 3_110;
+
+/// Preprocessed lines per file: the target divided by this gives the number of files.
+const LINES_PER_FILE: usize = 12_500;
+
+/// Most threads one worker group starts; the size of its thread and argument arrays.
+const MAX_THREADS: usize = 8;
+
+const MODULE_WORDS: &[&str] = &[
+    "http", "cache", "auth", "store", "queue", "sched", "metrics", "router", "session", "proxy",
+    "mail", "dns", "tls", "blob", "index", "repl", "conf", "pool", "timer", "audit",
+];
+
+const TYPE_WORDS: &[&str] = &[
+    "conn", "entry", "table", "slot", "bucket", "peer", "account", "ticket", "job", "shard",
+    "stream", "cursor", "lease", "channel", "frame", "record",
+];
+
+/// Guarded fields a struct type may have: C type and name.
+const FIELDS: &[(&str, &str)] = &[
+    ("long", "hits"),
+    ("long", "bytes"),
+    ("int", "state"),
+    ("unsigned", "flags"),
+    ("long", "last_seen"),
+    ("int", "pending"),
+    ("long", "errors"),
+    ("int", "refs"),
+    ("long", "version"),
+    ("unsigned", "mask"),
+    ("long", "total"),
+    ("int", "level"),
+];
+
+/// Figures about a generated program, found by scanning its text.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Census {
+    /// Lines of all generated files, before preprocessing.
+    pub user_lines: usize,
+    /// Function definitions.
+    pub functions: usize,
+    /// Calls of `pthread_create`.
+    pub fork_sites: usize,
+    /// Planted races: unprotected increments of a module's `_unsafe_hits` counter.
+    pub planted_races: usize,
+}
+
+/// Counts the figures of [`Census`] in a generated program. The generator always writes the
+/// opening brace of a function body alone at the start of a line, and nothing else that way.
+pub fn census(files: &[(String, String)]) -> Census {
+    let mut c = Census::default();
+    for (_, text) in files {
+        for line in text.lines() {
+            c.user_lines += 1;
+            if line == "{" {
+                c.functions += 1;
+            }
+            if line.contains("pthread_create(") {
+                c.fork_sites += 1;
+            }
+            if line.contains("_unsafe_hits++") {
+                c.planted_races += 1;
+            }
+        }
+    }
+    c
+}
+
+/// A multi-file pthread program of roughly `target_lines` preprocessed lines: a list of (file
+/// name, C text). The same seed always gives the same program. The files are `common.h`,
+/// `server.c` (which holds `main`) and one `.c` file per further module; compile them with
+/// `gcc -std=gnu11 -pthread` in one directory.
+pub fn generate(target_lines: usize, seed: u64) -> Vec<(String, String)> {
+    let mut rng = Rng(seed ^ 0x5851_f42d_4c95_7f2d);
+    let modules = (target_lines / LINES_PER_FILE).max(2);
+    let names: Vec<String> = (0..modules).map(module_name).collect();
+    let header = common_header(&names);
+    let per_file_overhead = SYSTEM_HEADER_LINES + preprocessed_lines(&header);
+    let user_budget = target_lines.saturating_sub(modules * per_file_overhead);
+    let per_module = (user_budget / modules).max(400);
+
+    let mut files = vec![("common.h".to_string(), header)];
+    for (idx, name) in names.iter().enumerate() {
+        let mut module = Module::new(idx, name.clone(), &names[..idx], &mut rng);
+        let core = if idx == 0 {
+            core_prelude()
+        } else {
+            String::new()
+        };
+        let tail = if idx == 0 {
+            main_function(&names)
+        } else {
+            String::new()
+        };
+        let budget =
+            per_module.saturating_sub(preprocessed_lines(&core) + preprocessed_lines(&tail));
+        module.fill(budget);
+        let body = module.finish();
+        let file = if idx == 0 {
+            "server.c".to_string()
+        } else {
+            format!("{name}.c")
+        };
+        files.push((file, format!("{core}{body}{tail}")));
+    }
+    files
+}
+
+/// A small deterministic generator (splitmix64).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+
+    /// A number in `lo..=hi`.
+    fn range(&mut self, lo: usize, hi: usize) -> usize {
+        lo + self.below(hi - lo + 1)
+    }
+
+    /// True with probability `1 / n`.
+    fn one_in(&mut self, n: usize) -> bool {
+        self.below(n) == 0
+    }
+}
+
+/// Lines `gcc -E` prints for generated text: a line that uses a macro of a system header
+/// (`NULL`, `PTHREAD_MUTEX_INITIALIZER`) becomes five, because its expansion is put on a line of
+/// its own between two line markers.
+fn preprocessed_lines(s: &str) -> usize {
+    s.lines()
+        .map(|l| {
+            if l.contains("NULL") || l.contains("PTHREAD_MUTEX_INITIALIZER") {
+                5
+            } else {
+                1
+            }
+        })
+        .sum()
+}
+
+fn module_name(idx: usize) -> String {
+    if idx == 0 {
+        return "core".to_string();
+    }
+    let k = idx - 1;
+    let word = MODULE_WORDS[k % MODULE_WORDS.len()];
+    match k / MODULE_WORDS.len() {
+        0 => word.to_string(),
+        round => format!("{word}{round}"),
+    }
+}
+
+/// `common.h`: the request and statistics types, the shared helpers of `server.c` and the
+/// interface of every module.
+fn common_header(modules: &[String]) -> String {
+    let mut s = String::from(
+        "/* Types and interfaces shared by every module of the server. */
+#ifndef SERVER_COMMON_H
+#define SERVER_COMMON_H
+
+#include <pthread.h>
+#include <stddef.h>
+
+struct request {
+    int id;
+    int kind;
+    size_t len;
+    char *body;
+    char path[64];
+};
+
+typedef int (*handler_fn)(struct request *req);
+
+struct stats {
+    pthread_mutex_t lock;
+    long requests;
+    long bytes;
+    long errors;
+};
+
+extern struct stats server_stats;
+extern int log_verbose;
+extern int server_iters;
+extern int server_threads;
+
+void lock_acquire(pthread_mutex_t *m);
+void lock_release(pthread_mutex_t *m);
+void stats_add(struct stats *s, long bytes);
+long stats_requests(struct stats *s);
+long stats_bytes(struct stats *s);
+void log_line(const char *who, long value);
+long log_count(void);
+int request_init(struct request *req, int id, int kind, const char *path);
+void request_free(struct request *req);
+
+",
+    );
+    for m in modules {
+        let _ = writeln!(
+            s,
+            "void {m}_setup(void);\nvoid {m}_run(int nthreads);\nlong {m}_query(long key);\nlong {m}_update(long key, long delta);"
+        );
+    }
+    s.push_str("\n#endif\n");
+    s
+}
+
+/// The shared helpers of `server.c`: statistics, logging, requests and the lock wrappers.
+fn core_prelude() -> String {
+    "/* The server's shared state and helpers, the core module and main. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include \"common.h\"
+
+struct stats server_stats = { .lock = PTHREAD_MUTEX_INITIALIZER };
+pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
+long log_lines;
+int log_verbose;
+int server_iters = 2;
+int server_threads = 2;
+
+void lock_acquire(pthread_mutex_t *m)
+{
+    if (pthread_mutex_lock(m) != 0)
+        abort();
+}
+
+void lock_release(pthread_mutex_t *m)
+{
+    if (pthread_mutex_unlock(m) != 0)
+        abort();
+}
+
+void stats_add(struct stats *s, long bytes)
+{
+    lock_acquire(&s->lock);
+    s->requests++;
+    s->bytes += bytes;
+    lock_release(&s->lock);
+}
+
+long stats_requests(struct stats *s)
+{
+    long v;
+
+    lock_acquire(&s->lock);
+    v = s->requests;
+    lock_release(&s->lock);
+    return v;
+}
+
+long stats_bytes(struct stats *s)
+{
+    long v;
+
+    lock_acquire(&s->lock);
+    v = s->bytes;
+    lock_release(&s->lock);
+    return v;
+}
+
+void log_line(const char *who, long value)
+{
+    pthread_mutex_lock(&log_lock);
+    log_lines++;
+    if (log_verbose)
+        printf(\"%s %ld\\n\", who, value);
+    pthread_mutex_unlock(&log_lock);
+}
+
+long log_count(void)
+{
+    long v;
+
+    pthread_mutex_lock(&log_lock);
+    v = log_lines;
+    pthread_mutex_unlock(&log_lock);
+    return v;
+}
+
+int request_init(struct request *req, int id, int kind, const char *path)
+{
+    req->id = id;
+    req->kind = kind;
+    snprintf(req->path, sizeof req->path, \"%s\", path);
+    req->len = strlen(req->path) + 16;
+    req->body = malloc(req->len + 1);
+    if (req->body == NULL)
+        abort();
+    memset(req->body, 'x', req->len);
+    req->body[req->len] = '\\0';
+    return 0;
+}
+
+void request_free(struct request *req)
+{
+    free(req->body);
+    req->body = NULL;
+}
+
+"
+    .to_string()
+}
+
+/// The module table and `main`, at the end of `server.c`.
+fn main_function(modules: &[String]) -> String {
+    let mut s = String::from(
+        "struct module_entry {
+    const char *name;
+    void (*setup)(void);
+    void (*run)(int nthreads);
+};
+
+static const struct module_entry modules[] = {
+",
+    );
+    for m in modules {
+        let _ = writeln!(s, "    {{ \"{m}\", {m}_setup, {m}_run }},");
+    }
+    let _ = write!(
+        s,
+        "}};
+
+static void *module_thread(void *arg)
+{{
+    const struct module_entry *m = (const struct module_entry *)arg;
+
+    m->run(server_threads);
+    return NULL;
+}}
+
+int main(int argc, char **argv)
+{{
+    pthread_t th[{n}];
+    size_t i;
+
+    if (argc > 1)
+        server_iters = atoi(argv[1]);
+    if (argc > 2)
+        server_threads = atoi(argv[2]);
+    log_verbose = getenv(\"SERVER_VERBOSE\") != NULL;
+    for (i = 0; i < {n}; i++)
+        modules[i].setup();
+    for (i = 0; i < {n}; i++)
+        if (pthread_create(&th[i], NULL, module_thread, (void *)&modules[i]) != 0)
+            abort();
+    for (i = 0; i < {n}; i++)
+        pthread_join(th[i], NULL);
+    printf(\"requests %ld bytes %ld log %ld\\n\", stats_requests(&server_stats),
+           stats_bytes(&server_stats), log_count());
+    return 0;
+}}
+",
+        n = modules.len()
+    );
+    s
+}
+
+/// A struct type of a module: its name and guarded fields.
+struct Ty {
+    name: String,
+    fields: Vec<(&'static str, &'static str)>,
+}
+
+/// The entry point of one service: the top of its free call chain, the type it works on and
+/// the top of its locked chain.
+struct Service {
+    step_top: String,
+    locked_top: String,
+    ty: usize,
+}
+
+/// One module being generated. Its text is kept in sections that are concatenated in order at
+/// the end, so that every function is defined before it is called.
+struct Module<'a> {
+    idx: usize,
+    p: String,
+    lower: &'a [String],
+    rng: &'a mut Rng,
+    types: Vec<Ty>,
+    services: Vec<Service>,
+    handlers: Vec<String>,
+    counters: usize,
+    groups: usize,
+    decls: String,
+    helpers: String,
+    code: String,
+    workers: String,
+}
+
+impl<'a> Module<'a> {
+    fn new(idx: usize, p: String, lower: &'a [String], rng: &'a mut Rng) -> Self {
+        let mut decls = String::new();
+        if idx > 0 {
+            let _ = writeln!(
+                decls,
+                "/* Module {p}: services, request handlers and worker groups. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include \"common.h\"
+"
+            );
+        }
+        let _ = writeln!(
+            decls,
+            "int {p}_dispatch(struct request *req);
+int {p}_route(struct request *req);
+
+pthread_mutex_t {p}_batch_mu = PTHREAD_MUTEX_INITIALIZER;
+long {p}_batch_total;
+long {p}_unsafe_hits;
+"
+        );
+        let mut helpers = String::new();
+        let _ = writeln!(
+            helpers,
+            "static inline long {p}_mix(long v, int k)
+{{
+    return (long)(((unsigned long)v * 31u + (unsigned long)k) % 100003u);
+}}
+
+void {p}_batch_begin(void)
+{{
+    pthread_mutex_lock(&{p}_batch_mu);
+}}
+
+void {p}_batch_end(void)
+{{
+    pthread_mutex_unlock(&{p}_batch_mu);
+}}
+"
+        );
+        Module {
+            idx,
+            p,
+            lower,
+            rng,
+            types: Vec::new(),
+            services: Vec::new(),
+            handlers: Vec::new(),
+            counters: 0,
+            groups: 0,
+            decls,
+            helpers,
+            code: String::new(),
+            workers: String::new(),
+        }
+    }
+
+    /// Estimated preprocessed lines of what `finish` adds after the sections.
+    fn tail_lines(&self) -> usize {
+        2 * self.handlers.len() + self.types.len() + self.groups + 45
+    }
+
+    /// Adds services, types, counters and worker groups until the module has about `budget`
+    /// preprocessed lines. It stops before a step that would probably overshoot by more than
+    /// half a step, so the sizes are centred on the budget.
+    fn fill(&mut self, budget: usize) {
+        let mut counted = [0usize; 4];
+        let mut lines = 0;
+        self.add_type();
+        self.add_counter();
+        loop {
+            let before = lines;
+            let s = self.services.len();
+            if s > 0 && self.types.len() < 24 && self.rng.one_in(3) {
+                self.add_type();
+            }
+            if s > 0 && s.is_multiple_of(4) {
+                self.add_counter();
+            }
+            self.add_service();
+            if s.is_multiple_of(3) {
+                self.add_group();
+            }
+            let sections = [&self.decls, &self.helpers, &self.code, &self.workers];
+            for (done, section) in counted.iter_mut().zip(sections) {
+                lines += preprocessed_lines(&section[*done..]);
+                *done = section.len();
+            }
+            if lines + self.tail_lines() + (lines - before) / 2 >= budget {
+                break;
+            }
+        }
+    }
+
+    fn add_type(&mut self) {
+        let p = &self.p;
+        let word = TYPE_WORDS[self.rng.below(TYPE_WORDS.len())];
+        let base = format!("{p}_{word}");
+        let name = if self.types.iter().any(|t| t.name == base) {
+            format!("{base}{}", self.types.len())
+        } else {
+            base
+        };
+        let wanted = self.rng.range(3, 6);
+        let mut fields: Vec<(&'static str, &'static str)> = Vec::new();
+        while fields.len() < wanted {
+            let f = FIELDS[self.rng.below(FIELDS.len())];
+            if !fields.contains(&f) {
+                fields.push(f);
+            }
+        }
+
+        let d = &mut self.decls;
+        let _ = writeln!(d, "struct {name} {{\n    pthread_mutex_t lock;");
+        for (cty, f) in &fields {
+            let _ = writeln!(d, "    {cty} {f};");
+        }
+        let _ = writeln!(
+            d,
+            "    char label[48];
+}};
+
+struct {name} {name}_main = {{ .lock = PTHREAD_MUTEX_INITIALIZER }};
+struct {name} *{name}_shared;
+"
+        );
+
+        let h = &mut self.helpers;
+        let _ = writeln!(
+            h,
+            "static inline void {name}_lock(struct {name} *o)
+{{
+    lock_acquire(&o->lock);
+}}
+
+static inline void {name}_unlock(struct {name} *o)
+{{
+    lock_release(&o->lock);
+}}
+
+struct {name} *{name}_new(const char *label)
+{{
+    struct {name} *o = malloc(sizeof *o);
+
+    if (o == NULL)
+        abort();
+    memset(o, 0, sizeof *o);
+    pthread_mutex_init(&o->lock, NULL);
+    snprintf(o->label, sizeof o->label, \"%s\", label);
+    return o;
+}}
+"
+        );
+        for (cty, f) in &fields {
+            let _ = writeln!(
+                h,
+                "long {name}_get_{f}(struct {name} *o)
+{{
+    long v;
+
+    {name}_lock(o);
+    v = (long)o->{f};
+    {name}_unlock(o);
+    return v;
+}}
+
+void {name}_add_{f}(struct {name} *o, long d)
+{{
+    {name}_lock(o);
+    o->{f} += ({cty})d;
+    {name}_unlock(o);
+}}
+"
+            );
+        }
+        let (_, f0) = fields[0];
+        let _ = writeln!(
+            h,
+            "void {name}_snapshot(struct {name} *o, char *out, size_t cap)
+{{
+    {name}_lock(o);
+    snprintf(out, cap, \"%s:%ld\", o->label, (long)o->{f0});
+    {name}_unlock(o);
+}}
+"
+        );
+        self.types.push(Ty { name, fields });
+    }
+
+    fn add_counter(&mut self) {
+        let p = &self.p;
+        let k = self.counters;
+        let _ = writeln!(
+            self.decls,
+            "pthread_mutex_t {p}_mu{k} = PTHREAD_MUTEX_INITIALIZER;\nlong {p}_served{k};\n"
+        );
+        let _ = writeln!(
+            self.helpers,
+            "void {p}_count{k}(long d)
+{{
+    pthread_mutex_lock(&{p}_mu{k});
+    {p}_served{k} += d;
+    pthread_mutex_unlock(&{p}_mu{k});
+}}
+
+long {p}_read{k}(void)
+{{
+    long v;
+
+    pthread_mutex_lock(&{p}_mu{k});
+    v = {p}_served{k};
+    pthread_mutex_unlock(&{p}_mu{k});
+    return v;
+}}
+"
+        );
+        self.counters += 1;
+    }
+
+    /// An object expression of type `t`: its shared heap object or its global object.
+    fn object(&mut self, t: usize) -> String {
+        let name = &self.types[t].name;
+        if self.rng.one_in(3) {
+            format!("&{name}_main")
+        } else {
+            format!("{name}_shared")
+        }
+    }
+
+    fn field(&mut self, t: usize) -> (&'static str, &'static str) {
+        let fields = &self.types[t].fields;
+        fields[self.rng.below(fields.len())]
+    }
+
+    /// A service: a chain run under the lock of its object, a chain of wrappers that takes
+    /// locks itself, and one or two handlers that call the latter.
+    fn add_service(&mut self) {
+        let s = self.services.len();
+        let t = self.rng.below(self.types.len());
+        let locked_top = self.locked_chain(s, t);
+        let step_top = self.free_chain(s, t, &locked_top);
+        self.services.push(Service {
+            step_top,
+            locked_top,
+            ty: t,
+        });
+        for _ in 0..self.rng.range(1, 2) {
+            self.add_handler(s);
+        }
+    }
+
+    /// Functions `<p>_s<s>_in<k>` that touch the fields of `o` directly, called under its lock by
+    /// `<p>_s<s>_locked`, which is returned.
+    fn locked_chain(&mut self, s: usize, t: usize) -> String {
+        let p = self.p.clone();
+        let ty = self.types[t].name.clone();
+        let depth = self.rng.range(10, 30);
+        let mut c = String::new();
+        let _ = writeln!(c, "static long {p}_s{s}_in0(struct {ty} *o, long v)\n{{");
+        let touched = self.rng.range(1, 3);
+        let mut first = None;
+        for _ in 0..touched {
+            let (cty, f) = self.field(t);
+            first.get_or_insert(f);
+            let _ = match cty {
+                "unsigned" => writeln!(c, "    o->{f} |= (unsigned)(v & 0xff);"),
+                "int" => writeln!(c, "    o->{f} = (int)(v % 97);"),
+                _ => writeln!(c, "    o->{f} += v;"),
+            };
+        }
+        if self.rng.one_in(3) {
+            let _ = writeln!(c, "    stats_add(&server_stats, v & 15);");
+        }
+        let _ = writeln!(
+            c,
+            "    return (long)o->{};\n}}\n",
+            first.unwrap_or("label[0]")
+        );
+        for k in 1..depth {
+            let prev = format!("{p}_s{s}_in{}", k - 1);
+            let _ = writeln!(c, "long {p}_s{s}_in{k}(struct {ty} *o, long v)\n{{");
+            match self.rng.below(3) {
+                0 => {
+                    let _ = writeln!(c, "    return {prev}(o, v + {k});");
+                }
+                1 => {
+                    let _ = writeln!(
+                        c,
+                        "    long w = {p}_mix(v, {k});\n\n    return {prev}(o, w);"
+                    );
+                }
+                _ => {
+                    let (_, f) = self.field(t);
+                    let _ = writeln!(
+                        c,
+                        "    if (v > {})\n        return {prev}(o, v - {k});\n    return {prev}(o, v + 1) + (long)o->{f};",
+                        1000 + 37 * k
+                    );
+                }
+            }
+            let _ = writeln!(c, "}}\n");
+        }
+        let top = format!("{p}_s{s}_locked");
+        let _ = writeln!(
+            c,
+            "long {top}(struct {ty} *o, long v)
+{{
+    long r;
+
+    {ty}_lock(o);
+    r = {p}_s{s}_in{}(o, v);
+    {ty}_unlock(o);
+    return r;
+}}
+",
+            depth - 1
+        );
+        self.code.push_str(&c);
+        top
+    }
+
+    /// Wrappers `<p>_s<s>_step<k>` of each other that take no lock themselves but call getters,
+    /// setters, counters, locked chains and, at the top, a lower module. Returns the top.
+    fn free_chain(&mut self, s: usize, t: usize, locked_top: &str) -> String {
+        let p = self.p.clone();
+        let ty = self.types[t].name.clone();
+        let depth = self.rng.range(10, 30);
+        let mut c = String::new();
+        let (_, f) = self.field(t);
+        let (_, g) = self.field(t);
+        let _ = writeln!(
+            c,
+            "long {p}_s{s}_step0(struct request *req, struct {ty} *o)
+{{
+    {ty}_add_{f}(o, (long)req->len);
+    return {ty}_get_{g}(o) + req->id;
+}}
+"
+        );
+        for k in 1..depth {
+            let prev = format!("{p}_s{s}_step{}", k - 1);
+            let _ = writeln!(
+                c,
+                "long {p}_s{s}_step{k}(struct request *req, struct {ty} *o)\n{{"
+            );
+            if k == depth - 1 && !self.lower.is_empty() {
+                let other = if self.rng.one_in(2) {
+                    self.lower.len() - 1
+                } else {
+                    self.rng.below(self.lower.len())
+                };
+                let m = &self.lower[other];
+                if self.rng.one_in(2) {
+                    let _ = writeln!(
+                        c,
+                        "    long r = {m}_update((long)req->id, {k});\n\n    return r + {prev}(req, o);"
+                    );
+                } else {
+                    let _ = writeln!(
+                        c,
+                        "    long r = {m}_query((long)req->kind);\n\n    return {prev}(req, o) - r;"
+                    );
+                }
+                let _ = writeln!(c, "}}\n");
+                continue;
+            }
+            match self.rng.below(7) {
+                0 | 1 => {
+                    let _ = writeln!(c, "    return {prev}(req, o);");
+                }
+                2 => {
+                    let _ = writeln!(
+                        c,
+                        "    char tag[64];
+    int n = snprintf(tag, sizeof tag, \"{p}.{s}.%d\", req->id % 1000);
+
+    if (n > 0)
+        req->kind += (int)(strlen(tag) % 3);
+    return {prev}(req, o);"
+                    );
+                }
+                3 => {
+                    let _ = writeln!(
+                        c,
+                        "    long r = {locked_top}(o, (long)req->id);\n\n    return r + {prev}(req, o);"
+                    );
+                }
+                4 => {
+                    let k2 = self.rng.below(self.counters);
+                    let _ = writeln!(c, "    {p}_count{k2}(1);\n    return {prev}(req, o);");
+                }
+                5 => {
+                    let (_, f) = self.field(t);
+                    let _ = writeln!(
+                        c,
+                        "    if ({ty}_get_{f}(o) < 0)\n        return -1;\n    return {prev}(req, o);"
+                    );
+                }
+                _ => {
+                    if s > 0 && self.rng.one_in(2) {
+                        let other = self.rng.below(s);
+                        let top = self.services[other].locked_top.clone();
+                        let oty = self.services[other].ty;
+                        let oname = &self.types[oty].name;
+                        let _ = writeln!(
+                            c,
+                            "    long r = {top}(&{oname}_main, {k});\n\n    return {prev}(req, o) + (r & 1);"
+                        );
+                    } else {
+                        let _ = writeln!(
+                            c,
+                            "    {p}_batch_begin();
+    {p}_batch_total += {k};
+    {p}_batch_end();
+    return {prev}(req, o);"
+                        );
+                    }
+                }
+            }
+            let _ = writeln!(c, "}}\n");
+        }
+        self.code.push_str(&c);
+        format!("{p}_s{s}_step{}", depth - 1)
+    }
+
+    fn add_handler(&mut self, s: usize) {
+        let p = self.p.clone();
+        let h = self.handlers.len();
+        let name = format!("{p}_handle{h}");
+        let step = self.services[s].step_top.clone();
+        let t = self.services[s].ty;
+        let ty = self.types[t].name.clone();
+        let obj = self.object(t);
+        let mut c = String::new();
+        match self.rng.below(3) {
+            0 => {
+                let _ = writeln!(
+                    c,
+                    "int {name}(struct request *req)
+{{
+    size_t cap = req->len + 160;
+    char *buf = malloc(cap);
+    long r;
+    int n;
+
+    if (buf == NULL)
+        return -1;
+    n = snprintf(buf, cap, \"{p} %s id=%d kind=%d \", req->path, req->id, req->kind);
+    if (n < 0)
+        n = 0;
+    if ((size_t)n + req->len < cap) {{
+        memcpy(buf + n, req->body, req->len);
+        buf[(size_t)n + req->len] = '\\0';
+    }}
+    r = {step}(req, {obj});
+    stats_add(&server_stats, (long)strlen(buf));
+    free(buf);
+    return (int)(r & 0xff);
+}}
+"
+                );
+            }
+            1 => {
+                let _ = writeln!(
+                    c,
+                    "int {name}(struct request *req)
+{{
+    char key[80];
+    const char *slash = strrchr(req->path, '/');
+    long id;
+
+    snprintf(key, sizeof key, \"%s\", slash != NULL ? slash + 1 : req->path);
+    id = strtol(key, NULL, 10) + req->id;
+    log_line(\"{name}\", id);
+    return (int)({step}(req, {obj}) % 256);
+}}
+"
+                );
+            }
+            _ => {
+                let k = self.rng.below(self.counters);
+                let _ = writeln!(
+                    c,
+                    "int {name}(struct request *req)
+{{
+    char snap[128];
+    char *copy;
+    size_t len;
+
+    {ty}_snapshot({obj}, snap, sizeof snap);
+    len = strlen(snap);
+    copy = malloc(len + 1);
+    if (copy == NULL)
+        return -1;
+    memcpy(copy, snap, len + 1);
+    req->kind = (int)(len % 7);
+    {p}_count{k}((long)strlen(copy));
+    free(copy);
+    return (int)({step}(req, {obj}) & 0x7f);
+}}
+"
+                );
+            }
+        }
+        self.code.push_str(&c);
+        self.handlers.push(name);
+    }
+
+    /// A worker function with its argument struct and a runner that forks it in a loop and
+    /// joins it. The first group of a module holds the module's planted race.
+    fn add_group(&mut self) {
+        let p = self.p.clone();
+        let g = self.groups;
+        let ta = self.rng.below(self.types.len());
+        let tb = self.rng.below(self.types.len());
+        let a = self.types[ta].name.clone();
+        let b = self.types[tb].name.clone();
+        let (_, fa) = self.field(ta);
+        let (_, fb) = self.field(tb);
+        let route = self.rng.one_in(2);
+        let path = format!("/{p}/h{}", self.rng.below(self.handlers.len()));
+        let mut w = String::new();
+        let _ = writeln!(
+            w,
+            "struct {p}_warg{g} {{
+    int id;
+    int iters;
+    struct {a} *a;
+    struct {b} *b;
+    const char *name;
+}};
+
+void *{p}_worker{g}(void *arg)
+{{
+    struct {p}_warg{g} *a = (struct {p}_warg{g} *)arg;
+    struct request req;
+    long total = 0;
+    int i;
+
+    for (i = 0; i < a->iters; i++) {{
+        char *scratch = malloc(96);
+
+        if (scratch == NULL)
+            break;
+        request_init(&req, a->id * 1000 + i, i + {g}, a->name);
+        total += {p}_{}(&req);
+        {a}_add_{fa}(a->a, 1);
+        if ({b}_get_{fb}(a->b) > 1000000)
+            total++;
+        snprintf(scratch, 96, \"%s#%d\", a->name, i);
+        total += (long)strlen(scratch);",
+            if route { "route" } else { "dispatch" }
+        );
+        if self.rng.one_in(2) {
+            let _ = writeln!(
+                w,
+                "        {p}_batch_begin();\n        {p}_batch_total += total;\n        {p}_batch_end();"
+            );
+        }
+        if g == 0 {
+            let _ = writeln!(w, "        {p}_unsafe_hits++;");
+        }
+        if self.rng.one_in(3) {
+            let _ = writeln!(w, "        total += {p}_query(i);");
+        }
+        let _ = writeln!(
+            w,
+            "        request_free(&req);
+        free(scratch);
+    }}
+    stats_add(&server_stats, total);
+    return NULL;
+}}
+
+void {p}_run_group{g}(int n)
+{{
+    pthread_t th[{MAX_THREADS}];
+    struct {p}_warg{g} args[{MAX_THREADS}];
+    int i;
+
+    if (n > {MAX_THREADS})
+        n = {MAX_THREADS};
+    for (i = 0; i < n; i++) {{
+        args[i].id = i;
+        args[i].iters = server_iters;
+        args[i].a = {a}_shared;
+        args[i].b = &{b}_main;
+        args[i].name = \"{path}\";
+    }}
+    for (i = 0; i < n; i++)
+        if (pthread_create(&th[i], NULL, {p}_worker{g}, &args[i]) != 0)
+            abort();
+    for (i = 0; i < n; i++)
+        pthread_join(th[i], NULL);
+}}
+"
+        );
+        self.workers.push_str(&w);
+        self.groups += 1;
+    }
+
+    /// Concatenates the sections and adds the handler tables, the module's interface, setup
+    /// and run functions.
+    fn finish(self) -> String {
+        let p = &self.p;
+        let mut s = String::new();
+        s.push_str(&self.decls);
+        s.push_str(&self.helpers);
+        s.push_str(&self.code);
+
+        let n = self.handlers.len();
+        let _ = writeln!(s, "handler_fn {p}_handlers[] = {{");
+        for h in &self.handlers {
+            let _ = writeln!(s, "    {h},");
+        }
+        let _ = writeln!(
+            s,
+            "}};
+
+struct {p}_route_entry {{
+    const char *prefix;
+    handler_fn fn;
+}};
+
+const struct {p}_route_entry {p}_routes[] = {{"
+        );
+        for (i, h) in self.handlers.iter().enumerate() {
+            let _ = writeln!(s, "    {{ \"/{p}/h{i}\", {h} }},");
+        }
+        let _ = writeln!(
+            s,
+            "}};
+
+int {p}_dispatch(struct request *req)
+{{
+    unsigned k = (unsigned)req->kind % {n}u;
+
+    return {p}_handlers[k](req);
+}}
+
+int {p}_route(struct request *req)
+{{
+    size_t i;
+
+    for (i = 0; i < sizeof {p}_routes / sizeof {p}_routes[0]; i++)
+        if (strncmp(req->path, {p}_routes[i].prefix, strlen({p}_routes[i].prefix)) == 0)
+            return {p}_routes[i].fn(req);
+    return {p}_handlers[0](req);
+}}
+"
+        );
+
+        let t0 = &self.types[0];
+        let (_, f0) = t0.fields[0];
+        let _ = writeln!(
+            s,
+            "long {p}_query(long key)
+{{
+    long v = {p}_read0() + key;
+
+    return v + {t}_get_{f0}({t}_shared);
+}}
+",
+            t = t0.name
+        );
+        let svc = &self.services[0];
+        let _ = writeln!(
+            s,
+            "long {p}_update(long key, long delta)\n{{\n    long r = {}({}_shared, key + delta);\n",
+            svc.locked_top, self.types[svc.ty].name
+        );
+        if self.idx > 0 {
+            let lower = &self.lower[self.idx - 1];
+            let _ = writeln!(
+                s,
+                "    if (delta > 0)\n        r += {lower}_update(key, delta - 1);"
+            );
+        }
+        let _ = writeln!(s, "    return r;\n}}\n");
+
+        s.push_str(&self.workers);
+
+        let _ = writeln!(s, "void {p}_setup(void)\n{{");
+        for t in &self.types {
+            let _ = writeln!(s, "    {n}_shared = {n}_new(\"{n}\");", n = t.name);
+        }
+        let _ = writeln!(s, "}}\n\nvoid {p}_run(int nthreads)\n{{");
+        for g in 0..self.groups {
+            let _ = writeln!(s, "    {p}_run_group{g}(nthreads);");
+        }
+        let _ = writeln!(s, "}}\n");
+        s
+    }
+}

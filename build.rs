@@ -1,0 +1,90 @@
+//! Generates one test function per annotated C fixture (`tests/races/<group>/<name>.c`) and per
+//! multi-file test program (`tests/programs/<name>/`), so that every fixture is its own test and
+//! adding a fixture needs no code change.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+fn ident(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+fn main() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut out = String::new();
+    let races = root.join("tests/races");
+    println!("cargo:rerun-if-changed={}", races.display());
+    let mut fixtures = Vec::new();
+    if let Ok(groups) = std::fs::read_dir(&races) {
+        for g in groups.flatten() {
+            let gp = g.path();
+            if !gp.is_dir() {
+                continue;
+            }
+            println!("cargo:rerun-if-changed={}", gp.display());
+            if let Ok(files) = std::fs::read_dir(&gp) {
+                for f in files.flatten() {
+                    let fp = f.path();
+                    if fp.extension().is_some_and(|e| e == "c") {
+                        fixtures.push(fp);
+                    }
+                }
+            }
+        }
+    }
+    fixtures.sort();
+    for f in &fixtures {
+        let rel = f.strip_prefix(root).unwrap().to_string_lossy().to_string();
+        let group = f
+            .parent()
+            .unwrap()
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .to_string();
+        let name = f.file_stem().unwrap().to_string_lossy().to_string();
+        let _ = writeln!(
+            out,
+            "#[test]\nfn {}_{}() {{ check_fixture({rel:?}); }}\n",
+            ident(&group),
+            ident(&name)
+        );
+    }
+    let programs = root.join("tests/programs");
+    println!("cargo:rerun-if-changed={}", programs.display());
+    let mut dirs: Vec<_> = std::fs::read_dir(&programs)
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.path())
+                .filter(|p| p.is_dir())
+                .collect()
+        })
+        .unwrap_or_default();
+    dirs.sort();
+    let mut program_tests = String::new();
+    for d in &dirs {
+        let rel = d.strip_prefix(root).unwrap().to_string_lossy().to_string();
+        let name = d.file_name().unwrap().to_string_lossy().to_string();
+        let _ = writeln!(
+            program_tests,
+            "#[test]\nfn {}() {{ check_program({rel:?}); }}\n",
+            ident(&name)
+        );
+        let _ = writeln!(
+            program_tests,
+            "#[test]\nfn {}_under_thread_sanitizer() {{ tsan_program({rel:?}); }}\n",
+            ident(&name)
+        );
+    }
+    let dir = std::env::var("OUT_DIR").unwrap();
+    std::fs::write(Path::new(&dir).join("race_fixtures.rs"), out).unwrap();
+    std::fs::write(Path::new(&dir).join("race_programs.rs"), program_tests).unwrap();
+}

@@ -1,0 +1,139 @@
+//! The whole C pipeline for `locksmith check`: preprocess and parse every file (with recovery),
+//! lower them together with the libc stubs into one linked program, generate constraints, and run
+//! the thread analysis. It returns data; rendering is the command line's job.
+
+use std::path::PathBuf;
+
+use crate::embedded;
+use crate::gen::{self, Generated};
+use crate::ir::{FuncOrigin, Program, Unanalysed};
+use crate::lower::Lowerer;
+use crate::parse::{self, DroppedKind};
+use crate::preprocess::{self, PreprocessOptions};
+use crate::srcmap::{FileTable, SourceMap};
+use solver::threads::{self, Techniques, ThreadSolution};
+
+/// Options of `locksmith check`.
+#[derive(Clone, Debug, Default)]
+pub struct CheckOptions {
+    pub preprocess: PreprocessOptions,
+    pub techniques: Techniques,
+}
+
+/// A run that cannot be done: one line for the user, exit status 2.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fatal(pub String);
+
+impl std::fmt::Display for Fatal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Everything a report needs.
+pub struct CheckResult {
+    pub program: Program,
+    pub generated: Generated,
+    pub solution: ThreadSolution,
+}
+
+/// Adds one preprocessed-and-parsed unit to the program being lowered.
+fn add_unit(
+    lowerer: &mut Lowerer,
+    files: &mut FileTable,
+    unanalysed: &mut Vec<Unanalysed>,
+    pre: preprocess::Preprocessed,
+    origin: FuncOrigin,
+) -> Result<(), Fatal> {
+    let name = pre.name.clone();
+    let parsed = parse::parse_unit(pre).map_err(|e| Fatal(e.message))?;
+    let map = SourceMap::new(&parsed.text, &name, files);
+    for d in &parsed.dropped {
+        let kept = match d.kind {
+            DroppedKind::FunctionBody => "its body is not analysed",
+            DroppedKind::Typedef => "it is read as `int`",
+            DroppedKind::Declaration => "it is skipped",
+        };
+        unanalysed.push(Unanalysed {
+            name: d.name.clone(),
+            pos: map.pos(d.offset),
+            reason: format!("{}; {kept}", d.reason),
+        });
+    }
+    lowerer.add_unit(&parsed.unit, &map, origin);
+    Ok(())
+}
+
+/// Analyses the C program made of `inputs`.
+pub fn check(inputs: &[PathBuf], options: &CheckOptions) -> Result<CheckResult, Fatal> {
+    if inputs.is_empty() {
+        return Err(Fatal("no input files".into()));
+    }
+    let mut files = FileTable::new();
+    let mut lowerer = Lowerer::new();
+    let mut unanalysed = Vec::new();
+
+    // The libc stubs, analysed with every program.
+    let dir = embedded::data_dir()
+        .map_err(|e| Fatal(format!("cannot write locksmith's data files: {e}")))?;
+    let stub_path = dir.join("stubs").join(embedded::STUB_UNIT);
+    let stubs = preprocess::preprocess(&stub_path, &options.preprocess)
+        .map_err(|e| Fatal(format!("cannot preprocess the libc stubs: {}", e.message)))?;
+    add_unit(
+        &mut lowerer,
+        &mut files,
+        &mut Vec::new(),
+        stubs,
+        FuncOrigin::Stub,
+    )?;
+
+    for path in inputs {
+        let pre =
+            preprocess::preprocess(path, &options.preprocess).map_err(|e| Fatal(e.message))?;
+        add_unit(
+            &mut lowerer,
+            &mut files,
+            &mut unanalysed,
+            pre,
+            FuncOrigin::User,
+        )?;
+    }
+    let program = lowerer.finish(files, unanalysed);
+    let main = program
+        .funcs
+        .iter_enumerated()
+        .find(|(_, f)| f.name == "main" && f.defined && f.origin == FuncOrigin::User)
+        .map(|(id, _)| id)
+        .ok_or_else(|| {
+            let names: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
+            Fatal(format!(
+                "no `main` function in {}: locksmith checks whole programs (add the file that defines main)",
+                names.join(", ")
+            ))
+        })?;
+    let generated = gen::generate(&program, main);
+    let solution = threads::solve(
+        &generated.constraints,
+        &generated.threads,
+        options.techniques,
+    );
+    Ok(CheckResult {
+        program,
+        generated,
+        solution,
+    })
+}
+
+/// [`check`] on a thread with a large stack: parsing and lowering recurse over deeply nested C.
+pub fn check_on_large_stack(
+    inputs: Vec<PathBuf>,
+    options: CheckOptions,
+) -> Result<CheckResult, Fatal> {
+    std::thread::Builder::new()
+        .name("locksmith-check".into())
+        .stack_size(1 << 30)
+        .spawn(move || check(&inputs, &options))
+        .map_err(|e| Fatal(format!("cannot start the analysis thread: {e}")))?
+        .join()
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}

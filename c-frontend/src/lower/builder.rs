@@ -1,0 +1,332 @@
+//! The control-flow graph of the function being lowered.
+//!
+//! Statements are appended to a current block; a terminator closes it. After a `return`,
+//! `goto`, `break` or a call that does not return there is no current block, and the next
+//! statement opens a fresh one without predecessors (dead code, dropped by [`FuncBuilder::finish`]).
+//! Blocks are created ahead of time for join points and loop heads, and filled when control gets
+//! there.
+
+use rustc_hash::FxHashMap;
+use solver::ids::Idx;
+
+use crate::ir::{Block, BlockId, FuncId, Pos, Stmt, Term, VarId};
+
+/// A piece of the global-init function: the blocks lowering one initializer produced (entry
+/// first; its `Return` terminators mean "continue with the next chunk") and its temporaries.
+#[derive(Clone, Debug)]
+pub(super) struct Chunk {
+    pub blocks: Vec<Block>,
+    pub temps: Vec<VarId>,
+}
+
+/// A `goto` label of the function.
+#[derive(Clone, Debug)]
+struct Label {
+    block: BlockId,
+    defined: bool,
+    /// The first `goto` naming it, reported if the label is never defined.
+    first_use: Pos,
+}
+
+/// The cases of a `switch` being lowered.
+#[derive(Clone, Debug, Default)]
+pub(super) struct SwitchCx {
+    pub targets: Vec<BlockId>,
+    pub has_default: bool,
+}
+
+pub(super) struct FuncBuilder {
+    pub func: FuncId,
+    blocks: Vec<(Vec<Stmt>, Option<Term>)>,
+    cur: Option<BlockId>,
+    /// Locals and temporaries, in creation order.
+    pub locals: Vec<VarId>,
+    labels: FxHashMap<String, Label>,
+    /// Where `break` goes: the innermost loop or `switch`.
+    pub breaks: Vec<BlockId>,
+    /// Where `continue` goes: the innermost loop.
+    pub continues: Vec<BlockId>,
+    pub switches: Vec<SwitchCx>,
+    /// Initializers of function-`static` locals, added to the global-init function only if the
+    /// whole function lowers.
+    pub statics: Vec<Chunk>,
+    /// Counter naming temporaries.
+    pub temps: u32,
+}
+
+impl FuncBuilder {
+    pub fn new(func: FuncId) -> FuncBuilder {
+        let mut b = FuncBuilder {
+            func,
+            blocks: Vec::new(),
+            cur: None,
+            locals: Vec::new(),
+            labels: FxHashMap::default(),
+            breaks: Vec::new(),
+            continues: Vec::new(),
+            switches: Vec::new(),
+            statics: Vec::new(),
+            temps: 0,
+        };
+        let entry = b.new_block();
+        b.cur = Some(entry);
+        b
+    }
+
+    pub fn new_block(&mut self) -> BlockId {
+        self.blocks.push((Vec::new(), None));
+        BlockId::new(self.blocks.len() - 1)
+    }
+
+    /// The block statements go to, opening an unreachable one if control cannot get here.
+    pub fn cur(&mut self) -> BlockId {
+        match self.cur {
+            Some(b) => b,
+            None => {
+                let b = self.new_block();
+                self.cur = Some(b);
+                b
+            }
+        }
+    }
+
+    pub fn emit(&mut self, stmt: Stmt) {
+        let b = self.cur();
+        self.blocks[b.index()].0.push(stmt);
+    }
+
+    /// Closes the current block with `term`.
+    pub fn terminate(&mut self, term: Term) {
+        let b = self.cur();
+        self.blocks[b.index()].1 = Some(term);
+        self.cur = None;
+    }
+
+    /// Jumps to `target` if control can reach this point.
+    pub fn goto(&mut self, target: BlockId) {
+        if self.cur.is_some() {
+            self.terminate(Term::Goto(target));
+        }
+    }
+
+    /// Continues in `b`, which must not be terminated yet; the current block must be closed.
+    pub fn switch_to(&mut self, b: BlockId) {
+        debug_assert!(self.cur.is_none(), "switching away from an open block");
+        self.cur = Some(b);
+    }
+
+    /// Jumps from the current point to `b` and continues there.
+    pub fn goto_and_switch(&mut self, b: BlockId) {
+        self.goto(b);
+        self.cur = Some(b);
+    }
+
+    /// Leaves the current block open but stops appending to it (it is resumed with `switch_to`).
+    pub fn suspend(&mut self) -> Option<BlockId> {
+        self.cur.take()
+    }
+
+    /// Sets the terminator of a block other than the current one.
+    pub fn set_term(&mut self, b: BlockId, term: Term) {
+        self.blocks[b.index()].1 = Some(term);
+    }
+
+    /// Appends a statement to a block other than the current one.
+    pub fn emit_to(&mut self, b: BlockId, stmt: Stmt) {
+        self.blocks[b.index()].0.push(stmt);
+    }
+
+    /// The block of label `name`, created on first mention.
+    pub fn label_block(&mut self, name: &str, pos: Pos) -> BlockId {
+        if let Some(l) = self.labels.get(name) {
+            return l.block;
+        }
+        let block = self.new_block();
+        self.labels.insert(
+            name.to_string(),
+            Label {
+                block,
+                defined: false,
+                first_use: pos,
+            },
+        );
+        block
+    }
+
+    /// Marks label `name` as defined; false if it already was.
+    pub fn define_label(&mut self, name: &str, pos: Pos) -> (BlockId, bool) {
+        let block = self.label_block(name, pos);
+        let l = self.labels.get_mut(name).expect("label just created");
+        let fresh = !l.defined;
+        l.defined = true;
+        (block, fresh)
+    }
+
+    /// The first (by position) label that a `goto` names but no statement defines.
+    pub fn undefined_label(&self) -> Option<(String, Pos)> {
+        self.labels
+            .iter()
+            .filter(|(_, l)| !l.defined)
+            .map(|(n, l)| (l.first_use, n.clone()))
+            .min()
+            .map(|(p, n)| (n, p))
+    }
+
+    /// Closes the function: an open end returns (`end` is the closing brace), empty blocks that
+    /// only jump are bypassed, and blocks control cannot reach from the entry are dropped.
+    pub fn finish(mut self, end: Pos) -> (Vec<Block>, Vec<VarId>, Vec<Chunk>) {
+        if self.cur.is_some() {
+            self.terminate(Term::Return(None, end));
+        }
+        let blocks: Vec<Block> = self
+            .blocks
+            .into_iter()
+            .map(|(stmts, term)| Block {
+                stmts,
+                term: term.unwrap_or(Term::Exit),
+            })
+            .collect();
+        (clean(blocks), self.locals, self.statics)
+    }
+
+    /// Closes an initializer chunk: its end returns, meaning "go on with the next chunk".
+    pub fn into_chunk(self, end: Pos) -> (Chunk, Vec<Chunk>) {
+        let (blocks, temps, statics) = self.finish(end);
+        (Chunk { blocks, temps }, statics)
+    }
+}
+
+/// The successors of a terminator.
+pub(super) fn successors(t: &Term) -> Vec<BlockId> {
+    match t {
+        Term::Goto(b) => vec![*b],
+        Term::Branch {
+            then_block,
+            else_block,
+            ..
+        } => vec![*then_block, *else_block],
+        Term::Multi(bs) => bs.clone(),
+        Term::Return(..) | Term::Exit => Vec::new(),
+    }
+}
+
+/// `t` with every successor replaced by its image under `f` (duplicate switch targets merged).
+fn map_targets(t: Term, f: &dyn Fn(BlockId) -> BlockId) -> Term {
+    match t {
+        Term::Goto(b) => Term::Goto(f(b)),
+        Term::Branch {
+            cond,
+            then_block,
+            else_block,
+            pos,
+        } => Term::Branch {
+            cond,
+            then_block: f(then_block),
+            else_block: f(else_block),
+            pos,
+        },
+        Term::Multi(bs) => {
+            let mut out: Vec<BlockId> = Vec::with_capacity(bs.len());
+            for b in bs {
+                let b = f(b);
+                if !out.contains(&b) {
+                    out.push(b);
+                }
+            }
+            Term::Multi(out)
+        }
+        other => other,
+    }
+}
+
+/// Renumbers the targets of a chunk's terminator when the chunk is placed at offset `base`.
+pub(super) fn shift_term(t: Term, base: u32) -> Term {
+    map_targets(t, &|b| BlockId(b.0 + base))
+}
+
+/// Bypasses empty blocks that only jump elsewhere, merges a block into its only predecessor when
+/// that predecessor jumps straight to it, and drops unreachable blocks, keeping the entry first
+/// and the others in creation order (which follows the source).
+fn clean(mut blocks: Vec<Block>) -> Vec<Block> {
+    let n = blocks.len();
+    // Where a jump to each block really lands, following chains of empty `goto` blocks; a cycle
+    // of them (`l: goto l;`) stays as it is.
+    let jump_only = |b: &Block| match b.term {
+        Term::Goto(next) if b.stmts.is_empty() => Some(next.index()),
+        _ => None,
+    };
+    let landing = |start: usize| {
+        let mut cur = start;
+        let mut steps = 0;
+        while let Some(next) = jump_only(&blocks[cur]) {
+            if next == start || steps > n {
+                return start;
+            }
+            cur = next;
+            steps += 1;
+        }
+        cur
+    };
+    // The entry keeps its place: control starts there.
+    let forward: Vec<BlockId> = (0..n)
+        .map(|b| BlockId::new(if b == 0 { 0 } else { landing(b) }))
+        .collect();
+    for b in blocks.iter_mut() {
+        let term = std::mem::replace(&mut b.term, Term::Exit);
+        b.term = map_targets(term, &|t| forward[t.index()]);
+    }
+    let mut reachable = vec![false; n];
+    let mut stack = vec![0usize];
+    reachable[0] = true;
+    while let Some(b) = stack.pop() {
+        for s in successors(&blocks[b].term) {
+            if !reachable[s.index()] {
+                reachable[s.index()] = true;
+                stack.push(s.index());
+            }
+        }
+    }
+    // A block whose only predecessor jumps straight to it continues that predecessor.
+    let mut preds = vec![0u32; n];
+    for (b, block) in blocks.iter().enumerate() {
+        if reachable[b] {
+            for s in successors(&block.term) {
+                preds[s.index()] += 1;
+            }
+        }
+    }
+    for b in 0..n {
+        if !reachable[b] {
+            continue;
+        }
+        while let Term::Goto(s) = blocks[b].term {
+            let s = s.index();
+            if s == b || s == 0 || preds[s] != 1 {
+                break;
+            }
+            let stmts = std::mem::take(&mut blocks[s].stmts);
+            blocks[b].stmts.extend(stmts);
+            blocks[b].term = std::mem::replace(&mut blocks[s].term, Term::Exit);
+            reachable[s] = false;
+        }
+    }
+    let mut new_id = vec![BlockId(u32::MAX); n];
+    let mut next = 0u32;
+    for (i, r) in reachable.iter().enumerate() {
+        if *r {
+            new_id[i] = BlockId(next);
+            next += 1;
+        }
+    }
+    let mut out = Vec::with_capacity(next as usize);
+    for (i, b) in blocks.into_iter().enumerate() {
+        if reachable[i] {
+            let term = map_targets(b.term, &|t| new_id[t.index()]);
+            out.push(Block {
+                stmts: b.stmts,
+                term,
+            });
+        }
+    }
+    out
+}

@@ -1,0 +1,1464 @@
+//! Expressions: values, effects, lvalues and conditions.
+//!
+//! As in CIL, side effects (assignments, calls, increments) become statements in evaluation
+//! order and the value of an expression is a side-effect-free [`Operand`] whose reads happen where
+//! the operand is used. `&&`, `||` and `?:` become control flow, so each path sees only the reads
+//! that really happen on it.
+
+use lang_c::ast::{
+    BinaryOperator as B, BinaryOperatorExpression, CallExpression, CompoundLiteral,
+    ConditionalExpression, Constant, Expression, GenericAssociation, GenericSelection,
+    MemberOperator, UnaryOperator as U, UnaryOperatorExpression,
+};
+use lang_c::span::Node;
+
+use super::types::ANON_MEMBER;
+use super::{unsupported, Binding, FuncInfo, UnitCx, ACQUIRE_NAME, R};
+use crate::ctypes::{StructId, Type, TypeId};
+use crate::ir::{
+    Base, BlockId, Callee, Func, FuncId, FuncOrigin, Lval, Operand, Pos, Proj, Stmt, StmtKind,
+    Term, VarId, VarKind,
+};
+
+/// Try-lock functions: they return 0 exactly when they acquired the lock.
+const TRYLOCKS: &[&str] = &[
+    "pthread_mutex_trylock",
+    "pthread_spin_trylock",
+    "pthread_rwlock_tryrdlock",
+    "pthread_rwlock_trywrlock",
+];
+
+/// Library functions that never return, whatever their declaration says.
+const NORETURN: &[&str] = &[
+    "exit",
+    "_exit",
+    "_Exit",
+    "quick_exit",
+    "abort",
+    "pthread_exit",
+    "longjmp",
+    "siglongjmp",
+    "__assert_fail",
+    "err",
+    "errx",
+    "verr",
+    "verrx",
+    "__builtin_trap",
+];
+
+/// Predefined identifiers naming the current function (C11 6.4.2.2 and GNU spellings).
+fn is_function_name_ident(name: &str) -> bool {
+    matches!(name, "__func__" | "__FUNCTION__" | "__PRETTY_FUNCTION__")
+}
+
+/// The lvalue naming variable `v`, written at `pos`.
+pub(super) fn var_lval(v: VarId, pos: Pos) -> Lval {
+    Lval {
+        base: Base::Var(v),
+        proj: Vec::new(),
+        pos,
+    }
+}
+
+/// Whether evaluating the operand reads memory (so an expression statement must keep it).
+pub(super) fn has_reads(op: &Operand) -> bool {
+    match op {
+        Operand::Const(_) | Operand::Func(_) | Operand::Str(_) => false,
+        Operand::Use(_) | Operand::VaArg(..) => true,
+        Operand::AddrOf(lv) => lval_has_reads(lv),
+        Operand::Cast(_, o) => has_reads(o),
+        Operand::Arith(_, ops) => ops.iter().any(has_reads),
+    }
+}
+
+/// Whether computing the location of `lv` reads memory (the pointer of a dereference).
+fn lval_has_reads(lv: &Lval) -> bool {
+    match &lv.base {
+        Base::Var(_) => false,
+        Base::Deref(op) => has_reads(op),
+    }
+}
+
+/// The callee expression without the `*` and `&` that leave a function designator unchanged.
+fn peel_designator(mut e: &Node<Expression>) -> &Node<Expression> {
+    while let Expression::UnaryOperator(u) = &e.node {
+        match u.node.operator.node {
+            U::Indirection | U::Address => e = &u.node.operand,
+            _ => break,
+        }
+    }
+    e
+}
+
+/// Whether `e` is the integer literal 0.
+fn is_zero(e: &Node<Expression>) -> bool {
+    match &e.node {
+        Expression::Constant(c) => match &c.node {
+            Constant::Integer(i) => i
+                .number
+                .trim_start_matches("0x")
+                .trim_start_matches("0X")
+                .chars()
+                .all(|c| c == '0'),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// The text of a (possibly concatenated) string literal, in one pair of quotes.
+fn literal_text(parts: &[String]) -> String {
+    let mut body = String::new();
+    for p in parts {
+        if let (Some(start), Some(end)) = (p.find('"'), p.rfind('"')) {
+            if end > start {
+                body.push_str(&p[start + 1..end]);
+            }
+        }
+    }
+    let mut short: String = body.chars().take(40).collect();
+    if short.len() < body.len() {
+        short.push('…');
+    }
+    format!("\"{short}\"")
+}
+
+/// How a condition tests the result of a try-lock call.
+struct TryLockTest<'e> {
+    /// The call, or an assignment of the call to a variable.
+    side: &'e Node<Expression>,
+    /// `Some(zero_first)` when compared with 0 (`== 0` or `!= 0`); `None` when tested alone.
+    compare: Option<bool>,
+    /// The condition is true exactly when the call returned 0 (so the lock is held on the
+    /// true edge).
+    zero_when_true: bool,
+}
+
+impl<'a> UnitCx<'a> {
+    fn int_const(&mut self) -> Operand {
+        Operand::Const(self.lw.types.int())
+    }
+
+    fn void_const(&mut self) -> Operand {
+        Operand::Const(self.lw.types.void())
+    }
+
+    pub(super) fn op_type(&self, op: &Operand) -> TypeId {
+        self.lw.operand_type(op)
+    }
+
+    pub(super) fn lval_type(&self, lv: &Lval) -> TypeId {
+        self.lw.lval_type(lv)
+    }
+
+    pub(super) fn emit(&mut self, kind: StmtKind, pos: Pos) {
+        self.fb.emit(Stmt { kind, pos });
+    }
+
+    fn is_pointer(&self, t: TypeId) -> bool {
+        matches!(self.lw.types.get(t), Type::Pointer(_))
+    }
+
+    fn is_void(&self, t: TypeId) -> bool {
+        matches!(self.lw.types.get(t), Type::Void)
+    }
+
+    /// `&lv`, interning its pointer type.
+    pub(super) fn addr_of(&mut self, lv: Lval) -> Operand {
+        self.lw.intern_address_type(&lv);
+        Operand::AddrOf(lv)
+    }
+
+    fn func_operand(&mut self, f: FuncId) -> Operand {
+        let t = self.lw.funcs[f].ty;
+        self.lw.types.pointer(t);
+        Operand::Func(f)
+    }
+
+    /// The value of an lvalue: arrays decay to the address of their elements.
+    fn lval_value(&mut self, lv: Lval) -> Operand {
+        let t = self.lval_type(&lv);
+        match self.lw.types.get(t) {
+            Type::Array(_) => self.addr_of(lv),
+            _ => Operand::Use(lv),
+        }
+    }
+
+    /// `*op`, simplifying `*&lv` to `lv` (and `*array` to its element).
+    fn deref(&mut self, op: Operand, pos: Pos) -> Lval {
+        match op {
+            Operand::AddrOf(mut lv) => {
+                let t = self.lval_type(&lv);
+                if matches!(self.lw.types.get(t), Type::Array(_)) {
+                    lv.proj.push(Proj::Index);
+                }
+                lv.pos = pos;
+                lv
+            }
+            other => Lval {
+                base: Base::Deref(Box::new(other)),
+                proj: Vec::new(),
+                pos,
+            },
+        }
+    }
+
+    /// A new string literal variable (one per occurrence).
+    fn string_lit(&mut self, name: String, pos: Pos) -> VarId {
+        let int = self.lw.types.int();
+        let ty = self.lw.types.intern(Type::Array(int));
+        self.lw.types.pointer(int);
+        self.new_var(name, ty, VarKind::StringLit, pos)
+    }
+
+    fn function_name_lit(&mut self, pos: Pos) -> VarId {
+        let name = format!("\"{}\"", self.func_name);
+        self.string_lit(name, pos)
+    }
+
+    /// The function `name` used without any declaration (C89 implicit declaration `int name()`).
+    fn implicit_func(&mut self, name: &str, pos: Pos) -> FuncId {
+        if let Some(&f) = self.lw.global_funcs.get(name) {
+            self.bind_file(name, Binding::Func(f));
+            return f;
+        }
+        let int = self.lw.types.int();
+        let ty = self.lw.types.intern(Type::Function {
+            ret: int,
+            params: Vec::new(),
+            variadic: false,
+        });
+        let f = self.lw.new_func(name, ty, false, self.origin, pos);
+        self.lw.global_funcs.insert(name.to_string(), f);
+        self.bind_file(name, Binding::Func(f));
+        f
+    }
+
+    /// The intrinsic called on the edge where a try-lock succeeded.
+    fn acquire_func(&mut self, pos: Pos) -> FuncId {
+        if let Some(&f) = self.lw.global_funcs.get(ACQUIRE_NAME) {
+            return f;
+        }
+        let void = self.lw.types.void();
+        let vp = self.lw.types.pointer(void);
+        let ty = self.lw.types.intern(Type::Function {
+            ret: void,
+            params: vec![vp],
+            variadic: false,
+        });
+        self.lw.types.pointer(ty);
+        let f = self
+            .lw
+            .new_func(ACQUIRE_NAME, ty, false, FuncOrigin::Stub, pos);
+        self.lw.func_info[f].prototyped = true;
+        self.lw.global_funcs.insert(ACQUIRE_NAME.to_string(), f);
+        f
+    }
+
+    fn is_noreturn(&self, f: FuncId) -> bool {
+        let func = &self.lw.funcs[f];
+        self.lw.func_info[f].noreturn || (!func.is_static && NORETURN.contains(&func.name.as_str()))
+    }
+
+    // ----- values -----
+
+    /// Lowers `e` for its value.
+    pub(super) fn expr(&mut self, e: &'a Node<Expression>) -> R<Operand> {
+        let pos = self.pos(e.span);
+        match &e.node {
+            Expression::Identifier(id) => self.ident_value(&id.node.name, pos),
+            Expression::Constant(c) => Ok(match c.node {
+                Constant::Float(_) => Operand::Const(self.lw.types.intern(Type::Float)),
+                _ => self.int_const(),
+            }),
+            Expression::StringLiteral(s) => {
+                let v = self.string_lit(literal_text(&s.node), pos);
+                Ok(Operand::Str(v))
+            }
+            Expression::GenericSelection(g) => {
+                let chosen = self.generic_choice(g, pos)?;
+                self.expr(chosen)
+            }
+            Expression::Member(_) => {
+                let lv = self.lval(e)?;
+                Ok(self.lval_value(lv))
+            }
+            Expression::Call(c) => Ok(self.call(c, pos, true)?.0),
+            Expression::CompoundLiteral(cl) => {
+                let lv = self.compound_literal(cl, pos)?;
+                Ok(self.lval_value(lv))
+            }
+            Expression::SizeOfTy(_)
+            | Expression::SizeOfVal(_)
+            | Expression::AlignOf(_)
+            | Expression::OffsetOf(_) => Ok(self.int_const()),
+            Expression::UnaryOperator(u) => self.unary(u, pos),
+            Expression::Cast(c) => {
+                let t = self.type_name(&c.node.type_name)?;
+                let op = self.expr(&c.node.expression)?;
+                Ok(Operand::Cast(t, Box::new(op)))
+            }
+            Expression::BinaryOperator(b) => self.binary(b, e, pos),
+            Expression::Conditional(c) => self
+                .conditional(c, pos, true)
+                .map(|v| v.expect("value requested")),
+            Expression::Comma(list) => {
+                let Some((last, init)) = list.split_last() else {
+                    return unsupported(pos, "empty comma expression");
+                };
+                for x in init {
+                    self.effect(x)?;
+                }
+                self.expr(last)
+            }
+            Expression::VaArg(v) => {
+                let t = self.type_name(&v.node.type_name)?;
+                let ap = self.expr(&v.node.va_list)?;
+                Ok(Operand::VaArg(t, Box::new(ap)))
+            }
+            Expression::Statement(s) => self.stmt_expr(s, true),
+        }
+    }
+
+    fn ident_value(&mut self, name: &str, pos: Pos) -> R<Operand> {
+        match self.lookup(name) {
+            Some(Binding::Var(v)) => Ok(self.lval_value(var_lval(v, pos))),
+            Some(Binding::Func(f)) => Ok(self.func_operand(f)),
+            Some(Binding::Enum(_)) => Ok(self.int_const()),
+            Some(Binding::Typedef(_)) => {
+                unsupported(pos, format!("type name `{name}` used as a value"))
+            }
+            None if is_function_name_ident(name) => Ok(Operand::Str(self.function_name_lit(pos))),
+            None => unsupported(pos, format!("undeclared identifier `{name}`")),
+        }
+    }
+
+    fn unary(&mut self, u: &'a Node<UnaryOperatorExpression>, pos: Pos) -> R<Operand> {
+        let x = &u.node.operand;
+        match u.node.operator.node {
+            U::Address => self.address_of(x),
+            U::Indirection => {
+                let op = self.expr(x)?;
+                let t = self.op_type(&op);
+                let is_fn = |t: TypeId| matches!(self.lw.types.get(t), Type::Function { .. });
+                if is_fn(t) || self.lw.types.pointee(t).is_some_and(is_fn) {
+                    // `*f` of a function (pointer) is the function designator, which decays
+                    // back to the same pointer.
+                    return Ok(op);
+                }
+                let lv = self.deref(op, pos);
+                Ok(self.lval_value(lv))
+            }
+            U::Plus | U::Minus => {
+                let op = self.expr(x)?;
+                let t = self.numeric(self.op_type(&op), self.op_type(&op));
+                Ok(Operand::Arith(t, vec![op]))
+            }
+            U::Complement | U::Negate => {
+                let op = self.expr(x)?;
+                Ok(Operand::Arith(self.lw.types.int(), vec![op]))
+            }
+            U::PreIncrement | U::PreDecrement => {
+                Ok(self.incdec(x, false, pos, true)?.expect("value requested"))
+            }
+            U::PostIncrement | U::PostDecrement => {
+                Ok(self.incdec(x, true, pos, true)?.expect("value requested"))
+            }
+        }
+    }
+
+    fn address_of(&mut self, x: &'a Node<Expression>) -> R<Operand> {
+        match &x.node {
+            Expression::UnaryOperator(inner) if inner.node.operator.node == U::Indirection => {
+                return self.expr(&inner.node.operand);
+            }
+            Expression::Identifier(id) => {
+                if let Some(Binding::Func(f)) = self.lookup(&id.node.name) {
+                    return Ok(self.func_operand(f));
+                }
+            }
+            _ => {}
+        }
+        let lv = self.lval(x)?;
+        let t = self.lval_type(&lv);
+        if matches!(self.lw.types.get(t), Type::Function { .. }) {
+            if let (Base::Deref(op), true) = (&lv.base, lv.proj.is_empty()) {
+                return Ok((**op).clone());
+            }
+        }
+        Ok(self.addr_of(lv))
+    }
+
+    /// `++x`, `x++`, `--x`, `x--`: one read and one write of `x`; a used postfix value is the old
+    /// one, kept in a temporary.
+    fn incdec(
+        &mut self,
+        x: &'a Node<Expression>,
+        post: bool,
+        pos: Pos,
+        want: bool,
+    ) -> R<Option<Operand>> {
+        let lv = self.lval(x)?;
+        let t = self.lval_type(&lv);
+        let one = self.int_const();
+        if post && want {
+            let tmp = var_lval(self.new_temp(t, pos), pos);
+            self.emit(
+                StmtKind::Assign {
+                    dst: tmp.clone(),
+                    src: Operand::Use(lv.clone()),
+                },
+                pos,
+            );
+            let src = Operand::Arith(t, vec![Operand::Use(tmp.clone()), one]);
+            self.emit(StmtKind::Assign { dst: lv, src }, pos);
+            return Ok(Some(Operand::Use(tmp)));
+        }
+        let src = Operand::Arith(t, vec![Operand::Use(lv.clone()), one]);
+        self.emit(
+            StmtKind::Assign {
+                dst: lv.clone(),
+                src,
+            },
+            pos,
+        );
+        Ok(want.then_some(Operand::Use(lv)))
+    }
+
+    /// `Float` if either operand type is floating, else `Int`.
+    fn numeric(&mut self, a: TypeId, b: TypeId) -> TypeId {
+        let is_float = |t: TypeId| matches!(self.lw.types.get(t), Type::Float);
+        if is_float(a) || is_float(b) {
+            self.lw.types.intern(Type::Float)
+        } else {
+            self.lw.types.int()
+        }
+    }
+
+    /// The type of `a op b` for arithmetic operators: pointer ± integer is the pointer type,
+    /// pointer − pointer is an integer.
+    fn arith_type(&mut self, op: &B, a: TypeId, b: TypeId) -> TypeId {
+        match op {
+            B::Plus | B::AssignPlus if self.is_pointer(a) => a,
+            B::Plus if self.is_pointer(b) => b,
+            B::Minus if self.is_pointer(a) && self.is_pointer(b) => self.lw.types.int(),
+            B::Minus | B::AssignMinus if self.is_pointer(a) => a,
+            _ => self.numeric(a, b),
+        }
+    }
+
+    fn binary(
+        &mut self,
+        b: &'a Node<BinaryOperatorExpression>,
+        e: &'a Node<Expression>,
+        pos: Pos,
+    ) -> R<Operand> {
+        let op = &b.node.operator.node;
+        match op {
+            B::Index => {
+                let lv = self.lval(e)?;
+                Ok(self.lval_value(lv))
+            }
+            B::Assign => Ok(self.assign(b, pos, true)?.expect("value requested")),
+            B::AssignMultiply
+            | B::AssignDivide
+            | B::AssignModulo
+            | B::AssignPlus
+            | B::AssignMinus
+            | B::AssignShiftLeft
+            | B::AssignShiftRight
+            | B::AssignBitwiseAnd
+            | B::AssignBitwiseXor
+            | B::AssignBitwiseOr => Ok(self
+                .compound_assign(b, pos, true)?
+                .expect("value requested")),
+            B::LogicalAnd | B::LogicalOr => self.logical_value(e, pos),
+            B::Less
+            | B::Greater
+            | B::LessOrEqual
+            | B::GreaterOrEqual
+            | B::Equals
+            | B::NotEquals => {
+                let l = self.expr(&b.node.lhs)?;
+                let r = self.expr(&b.node.rhs)?;
+                Ok(Operand::Arith(self.lw.types.int(), vec![l, r]))
+            }
+            _ => self.arith_binary(b),
+        }
+    }
+
+    fn arith_binary(&mut self, b: &'a Node<BinaryOperatorExpression>) -> R<Operand> {
+        let l = self.expr(&b.node.lhs)?;
+        let r = self.expr(&b.node.rhs)?;
+        let (lt, rt) = (self.op_type(&l), self.op_type(&r));
+        let t = self.arith_type(&b.node.operator.node, lt, rt);
+        Ok(Operand::Arith(t, vec![l, r]))
+    }
+
+    /// `lhs = rhs`: its value, when wanted, is a re-read of `lhs`.
+    fn assign(
+        &mut self,
+        b: &'a Node<BinaryOperatorExpression>,
+        pos: Pos,
+        want: bool,
+    ) -> R<Option<Operand>> {
+        let lv = self.lval(&b.node.lhs)?;
+        let src = self.expr(&b.node.rhs)?;
+        self.emit(
+            StmtKind::Assign {
+                dst: lv.clone(),
+                src,
+            },
+            pos,
+        );
+        Ok(want.then_some(Operand::Use(lv)))
+    }
+
+    /// `lhs op= rhs` is `lhs = lhs op rhs` with `lhs` evaluated once.
+    fn compound_assign(
+        &mut self,
+        b: &'a Node<BinaryOperatorExpression>,
+        pos: Pos,
+        want: bool,
+    ) -> R<Option<Operand>> {
+        let lv = self.lval(&b.node.lhs)?;
+        let r = self.expr(&b.node.rhs)?;
+        let lt = self.lval_type(&lv);
+        let rt = self.op_type(&r);
+        let t = match self.arith_type(&b.node.operator.node, lt, rt) {
+            t if self.is_pointer(t) => t,
+            _ => lt,
+        };
+        let src = Operand::Arith(t, vec![Operand::Use(lv.clone()), r]);
+        self.emit(
+            StmtKind::Assign {
+                dst: lv.clone(),
+                src,
+            },
+            pos,
+        );
+        Ok(want.then_some(Operand::Use(lv)))
+    }
+
+    /// `a && b` or `a || b` as a value: short-circuit control flow storing 1 or 0 in a temporary.
+    fn logical_value(&mut self, e: &'a Node<Expression>, pos: Pos) -> R<Operand> {
+        let int = self.lw.types.int();
+        let tmp = var_lval(self.new_temp(int, pos), pos);
+        let (t, f, join) = (
+            self.fb.new_block(),
+            self.fb.new_block(),
+            self.fb.new_block(),
+        );
+        self.cond(e, t, f)?;
+        for b in [t, f] {
+            self.fb.switch_to(b);
+            let one_or_zero = self.int_const();
+            self.emit(
+                StmtKind::Assign {
+                    dst: tmp.clone(),
+                    src: one_or_zero,
+                },
+                pos,
+            );
+            self.fb.goto(join);
+        }
+        self.fb.switch_to(join);
+        Ok(Operand::Use(tmp))
+    }
+
+    /// The type of `c ? a : b` from the types of its arms.
+    pub(super) fn merge_arm_types(&mut self, a: TypeId, b: TypeId) -> TypeId {
+        if a == b {
+            return a;
+        }
+        if self.is_void(a) || self.is_void(b) {
+            return self.lw.types.void();
+        }
+        match (self.is_pointer(a), self.is_pointer(b)) {
+            (true, true) => {
+                let void = self.lw.types.void();
+                let vp = self.lw.types.pointer(void);
+                if a == vp || b == vp {
+                    vp
+                } else {
+                    a
+                }
+            }
+            (true, false) => a,
+            (false, true) => b,
+            (false, false) => match (self.lw.types.get(a), self.lw.types.get(b)) {
+                (Type::Int | Type::Float, Type::Int | Type::Float) => self.numeric(a, b),
+                _ => a,
+            },
+        }
+    }
+
+    /// `c ? a : b`: branches assigning a temporary (no temporary for `void` or an unused value).
+    fn conditional(
+        &mut self,
+        c: &'a Node<ConditionalExpression>,
+        pos: Pos,
+        want: bool,
+    ) -> R<Option<Operand>> {
+        let (bt, bf, join) = (
+            self.fb.new_block(),
+            self.fb.new_block(),
+            self.fb.new_block(),
+        );
+        self.cond(&c.node.condition, bt, bf)?;
+        if !want {
+            self.fb.switch_to(bt);
+            self.effect(&c.node.then_expression)?;
+            self.fb.goto(join);
+            self.fb.switch_to(bf);
+            self.effect(&c.node.else_expression)?;
+            self.fb.goto(join);
+            self.fb.switch_to(join);
+            return Ok(None);
+        }
+        self.fb.switch_to(bt);
+        let a = self.expr(&c.node.then_expression)?;
+        let a_end = self.fb.suspend();
+        self.fb.switch_to(bf);
+        let b = self.expr(&c.node.else_expression)?;
+        let b_end = self.fb.suspend();
+        let (at, btt) = (self.op_type(&a), self.op_type(&b));
+        let t = self.merge_arm_types(at, btt);
+        let void = self.is_void(t);
+        let tmp = if void {
+            None
+        } else {
+            Some(var_lval(self.new_temp(t, pos), pos))
+        };
+        let arms = [
+            (a_end, a, self.pos(c.node.then_expression.span)),
+            (b_end, b, self.pos(c.node.else_expression.span)),
+        ];
+        for (end, op, arm_pos) in arms {
+            let Some(end) = end else { continue };
+            match &tmp {
+                Some(tmp) => self.fb.emit_to(
+                    end,
+                    Stmt {
+                        kind: StmtKind::Assign {
+                            dst: tmp.clone(),
+                            src: op,
+                        },
+                        pos: arm_pos,
+                    },
+                ),
+                None if has_reads(&op) => self.fb.emit_to(
+                    end,
+                    Stmt {
+                        kind: StmtKind::Eval(op),
+                        pos: arm_pos,
+                    },
+                ),
+                None => {}
+            }
+            self.fb.set_term(end, Term::Goto(join));
+        }
+        self.fb.switch_to(join);
+        Ok(Some(match tmp {
+            Some(tmp) => Operand::Use(tmp),
+            None => self.void_const(),
+        }))
+    }
+
+    /// A compound literal: a fresh object initialized member by member. At file scope (in a
+    /// global initializer) it has static storage, so it is a static global rather than a
+    /// temporary.
+    pub(super) fn compound_literal(&mut self, cl: &'a Node<CompoundLiteral>, pos: Pos) -> R<Lval> {
+        let t = self.type_name(&cl.node.type_name)?;
+        let v = if self.in_global_init() {
+            let kind = VarKind::Global {
+                thread_local: false,
+                defined: true,
+                is_static: true,
+            };
+            self.new_var("<compound-literal>".to_string(), t, kind, pos)
+        } else {
+            self.new_temp(t, pos)
+        };
+        let lv = var_lval(v, pos);
+        self.init_list(&lv, t, &cl.node.initializer_list)?;
+        Ok(lv)
+    }
+
+    /// The association a generic selection picks: the first whose type is the controlling
+    /// expression's type (after lvalue conversion), else `default`, else the first.
+    fn generic_choice(
+        &mut self,
+        g: &'a Node<GenericSelection>,
+        pos: Pos,
+    ) -> R<&'a Node<Expression>> {
+        let t = self.type_of(&g.node.expression)?;
+        let t = self.decay_type(t);
+        let mut default = None;
+        let mut first = None;
+        for a in &g.node.associations {
+            match &a.node {
+                GenericAssociation::Type(at) => {
+                    let ty = self.type_name(&at.node.type_name)?;
+                    if ty == t {
+                        return Ok(&at.node.expression);
+                    }
+                    first.get_or_insert(&*at.node.expression);
+                }
+                GenericAssociation::Default(e) => {
+                    default = Some(&**e);
+                    first.get_or_insert(&**e);
+                }
+            }
+        }
+        match default.or(first) {
+            Some(e) => Ok(e),
+            None => unsupported(pos, "generic selection without associations"),
+        }
+    }
+
+    // ----- calls -----
+
+    /// Lowers a call; returns its value (`Use` of a temporary, or a `void` constant when no value
+    /// is wanted or there is none) and the operand of its first argument.
+    pub(super) fn call(
+        &mut self,
+        c: &'a Node<CallExpression>,
+        pos: Pos,
+        want: bool,
+    ) -> R<(Operand, Option<Operand>)> {
+        let args_e = &c.node.arguments;
+        let mut direct = None;
+        if let Expression::Identifier(id) = &peel_designator(&c.node.callee).node {
+            let name = id.node.name.as_str();
+            let binding = self.lookup(name);
+            if matches!(binding, None | Some(Binding::Func(_))) {
+                match name {
+                    "__builtin_expect" if !args_e.is_empty() => {
+                        let v = self.expr(&args_e[0])?;
+                        for a in &args_e[1..] {
+                            self.effect(a)?;
+                        }
+                        return Ok((v, None));
+                    }
+                    "__builtin_unreachable" => {
+                        self.fb.terminate(Term::Exit);
+                        return Ok((self.void_const(), None));
+                    }
+                    "asm" | "__asm" | "__asm__" if binding.is_none() => {
+                        self.emit(
+                            StmtKind::Asm {
+                                operands: Vec::new(),
+                            },
+                            pos,
+                        );
+                        return Ok((self.void_const(), None));
+                    }
+                    _ => {}
+                }
+            }
+            direct = match binding {
+                Some(Binding::Func(f)) => Some(f),
+                None => Some(self.implicit_func(name, self.pos(id.span))),
+                _ => None,
+            };
+        }
+        let callee = match direct {
+            Some(f) => Callee::Direct(f),
+            None => Callee::Indirect(self.expr(&c.node.callee)?),
+        };
+        let mut args = Vec::with_capacity(args_e.len());
+        for a in args_e {
+            args.push(self.expr(a)?);
+        }
+        let fty = match &callee {
+            Callee::Direct(f) => self.lw.funcs[*f].ty,
+            Callee::Indirect(op) => {
+                let t = self.op_type(op);
+                self.lw.types.pointee(t).unwrap_or(t)
+            }
+        };
+        let ret = match self.lw.types.get(fty) {
+            Type::Function { ret, .. } => *ret,
+            _ => self.lw.types.int(),
+        };
+        let dst = if want && !self.is_void(ret) {
+            Some(var_lval(self.new_temp(ret, pos), pos))
+        } else {
+            None
+        };
+        let value = match &dst {
+            Some(lv) => Operand::Use(lv.clone()),
+            None => self.void_const(),
+        };
+        let first = args.first().cloned();
+        self.emit(StmtKind::Call { dst, callee, args }, pos);
+        if direct.is_some_and(|f| self.is_noreturn(f)) {
+            self.fb.terminate(Term::Exit);
+        }
+        Ok((value, first))
+    }
+
+    // ----- effects -----
+
+    /// Lowers `e` for its side effects and reads only.
+    pub(super) fn effect(&mut self, e: &'a Node<Expression>) -> R<()> {
+        let pos = self.pos(e.span);
+        match &e.node {
+            Expression::Call(c) => {
+                self.call(c, pos, false)?;
+            }
+            Expression::BinaryOperator(b) => match b.node.operator.node {
+                B::Assign => {
+                    self.assign(b, pos, false)?;
+                }
+                B::AssignMultiply
+                | B::AssignDivide
+                | B::AssignModulo
+                | B::AssignPlus
+                | B::AssignMinus
+                | B::AssignShiftLeft
+                | B::AssignShiftRight
+                | B::AssignBitwiseAnd
+                | B::AssignBitwiseXor
+                | B::AssignBitwiseOr => {
+                    self.compound_assign(b, pos, false)?;
+                }
+                B::LogicalAnd | B::LogicalOr => {
+                    let (rhs, join) = (self.fb.new_block(), self.fb.new_block());
+                    if b.node.operator.node == B::LogicalAnd {
+                        self.cond(&b.node.lhs, rhs, join)?;
+                    } else {
+                        self.cond(&b.node.lhs, join, rhs)?;
+                    }
+                    self.fb.switch_to(rhs);
+                    self.effect(&b.node.rhs)?;
+                    self.fb.goto_and_switch(join);
+                }
+                _ => self.eval_for_reads(e, pos)?,
+            },
+            Expression::UnaryOperator(u) => match u.node.operator.node {
+                U::PreIncrement | U::PreDecrement | U::PostIncrement | U::PostDecrement => {
+                    self.incdec(&u.node.operand, false, pos, false)?;
+                }
+                _ => self.eval_for_reads(e, pos)?,
+            },
+            Expression::Comma(list) => {
+                for x in list.iter() {
+                    self.effect(x)?;
+                }
+            }
+            Expression::Conditional(c) => {
+                self.conditional(c, pos, false)?;
+            }
+            Expression::Cast(c) => self.effect(&c.node.expression)?,
+            Expression::Statement(s) => {
+                self.stmt_expr(s, false)?;
+            }
+            Expression::GenericSelection(g) => {
+                let chosen = self.generic_choice(g, pos)?;
+                self.effect(chosen)?;
+            }
+            _ => self.eval_for_reads(e, pos)?,
+        }
+        Ok(())
+    }
+
+    fn eval_for_reads(&mut self, e: &'a Node<Expression>, pos: Pos) -> R<()> {
+        let op = self.expr(e)?;
+        if has_reads(&op) {
+            self.emit(StmtKind::Eval(op), pos);
+        }
+        Ok(())
+    }
+
+    // ----- lvalues -----
+
+    /// Lowers `e` as an lvalue. An expression that is not one (a call returning a struct, a
+    /// conditional) is stored in a temporary, which is then the lvalue.
+    pub(super) fn lval(&mut self, e: &'a Node<Expression>) -> R<Lval> {
+        let pos = self.pos(e.span);
+        match &e.node {
+            Expression::Identifier(id) => {
+                let name = id.node.name.as_str();
+                match self.lookup(name) {
+                    Some(Binding::Var(v)) => Ok(var_lval(v, pos)),
+                    None if is_function_name_ident(name) => {
+                        Ok(var_lval(self.function_name_lit(pos), pos))
+                    }
+                    None => unsupported(pos, format!("undeclared identifier `{name}`")),
+                    Some(_) => unsupported(pos, format!("`{name}` is not an object")),
+                }
+            }
+            Expression::UnaryOperator(u) if u.node.operator.node == U::Indirection => {
+                let op = self.expr(&u.node.operand)?;
+                Ok(self.deref(op, pos))
+            }
+            Expression::BinaryOperator(b) if b.node.operator.node == B::Index => {
+                self.index_lval(&b.node.lhs, &b.node.rhs, pos)
+            }
+            Expression::Member(m) => {
+                let base = match m.node.operator.node {
+                    MemberOperator::Direct => self.lval(&m.node.expression)?,
+                    MemberOperator::Indirect => {
+                        let op = self.expr(&m.node.expression)?;
+                        self.deref(op, pos)
+                    }
+                };
+                self.field(base, &m.node.identifier.node.name, pos)
+            }
+            Expression::StringLiteral(s) => {
+                let v = self.string_lit(literal_text(&s.node), pos);
+                Ok(var_lval(v, pos))
+            }
+            Expression::CompoundLiteral(cl) => self.compound_literal(cl, pos),
+            Expression::GenericSelection(g) => {
+                let chosen = self.generic_choice(g, pos)?;
+                self.lval(chosen)
+            }
+            _ => match self.expr(e)? {
+                Operand::Use(lv) => Ok(lv),
+                other => {
+                    let t = self.op_type(&other);
+                    let tmp = var_lval(self.new_temp(t, pos), pos);
+                    self.emit(
+                        StmtKind::Assign {
+                            dst: tmp.clone(),
+                            src: other,
+                        },
+                        pos,
+                    );
+                    Ok(tmp)
+                }
+            },
+        }
+    }
+
+    /// `a[i]`: an element of array `a`, or of what pointer `a` points to (then `a + i` is the
+    /// pointer, so the reads of `i` happen at the access). `i[a]` is accepted too.
+    fn index_lval(
+        &mut self,
+        a: &'a Node<Expression>,
+        i: &'a Node<Expression>,
+        pos: Pos,
+    ) -> R<Lval> {
+        let ao = self.expr(a)?;
+        let io = self.expr(i)?;
+        let (base, idx) =
+            if !self.is_pointer(self.op_type(&ao)) && self.is_pointer(self.op_type(&io)) {
+                (io, ao)
+            } else {
+                (ao, io)
+            };
+        if let Operand::AddrOf(lv) = &base {
+            let t = self.lval_type(lv);
+            if matches!(self.lw.types.get(t), Type::Array(_)) {
+                if has_reads(&idx) {
+                    self.emit(StmtKind::Eval(idx), pos);
+                }
+                let Operand::AddrOf(mut lv) = base else {
+                    unreachable!("matched above")
+                };
+                lv.proj.push(Proj::Index);
+                lv.pos = pos;
+                return Ok(lv);
+            }
+        }
+        let ptr = if has_reads(&idx) {
+            let t = self.op_type(&base);
+            Operand::Arith(t, vec![base, idx])
+        } else {
+            base
+        };
+        Ok(Lval {
+            base: Base::Deref(Box::new(ptr)),
+            proj: vec![Proj::Index],
+            pos,
+        })
+    }
+
+    /// `base.name`, through anonymous members if needed.
+    fn field(&mut self, mut base: Lval, name: &str, pos: Pos) -> R<Lval> {
+        let t = self.lval_type(&base);
+        let sid = match self.lw.types.get(t) {
+            Type::Struct(s) | Type::Union(s) => *s,
+            _ => {
+                return unsupported(
+                    pos,
+                    format!("member `{name}` of a value that is not a struct or union"),
+                )
+            }
+        };
+        let Some(path) = self.find_field(sid, name) else {
+            return unsupported(
+                pos,
+                format!("no member named `{name}` in {}", self.lw.types.describe(t)),
+            );
+        };
+        base.proj.extend(
+            path.into_iter()
+                .map(|(strukt, index)| Proj::Field { strukt, index }),
+        );
+        base.pos = pos;
+        Ok(base)
+    }
+
+    /// The fields leading to member `name` of struct `sid`: the member itself, the field of its
+    /// bit-field run, or a path through anonymous members.
+    pub(super) fn find_field(&self, sid: StructId, name: &str) -> Option<Vec<(StructId, u32)>> {
+        let def = &self.lw.types.structs[sid];
+        if let Some(i) = def.field(name) {
+            return Some(vec![(sid, i)]);
+        }
+        if let Some(info) = self.lw.struct_info(sid) {
+            if let Some((_, i)) = info.aliases.iter().find(|(n, _)| n == name) {
+                return Some(vec![(sid, *i)]);
+            }
+        }
+        for (i, f) in def.fields.iter().enumerate() {
+            if f.name != ANON_MEMBER {
+                continue;
+            }
+            if let Type::Struct(inner) | Type::Union(inner) = self.lw.types.get(f.ty) {
+                if let Some(mut rest) = self.find_field(*inner, name) {
+                    rest.insert(0, (sid, i as u32));
+                    return Some(rest);
+                }
+            }
+        }
+        None
+    }
+
+    // ----- conditions -----
+
+    /// Lowers `e` as a condition: control goes to `t` when it is true and to `f` otherwise.
+    /// The current block is closed afterwards.
+    pub(super) fn cond(&mut self, e: &'a Node<Expression>, t: BlockId, f: BlockId) -> R<()> {
+        let pos = self.pos(e.span);
+        match &e.node {
+            Expression::UnaryOperator(u) if u.node.operator.node == U::Negate => {
+                return self.cond(&u.node.operand, f, t);
+            }
+            Expression::BinaryOperator(b) if b.node.operator.node == B::LogicalAnd => {
+                let mid = self.fb.new_block();
+                self.cond(&b.node.lhs, mid, f)?;
+                self.fb.switch_to(mid);
+                return self.cond(&b.node.rhs, t, f);
+            }
+            Expression::BinaryOperator(b) if b.node.operator.node == B::LogicalOr => {
+                let mid = self.fb.new_block();
+                self.cond(&b.node.lhs, t, mid)?;
+                self.fb.switch_to(mid);
+                return self.cond(&b.node.rhs, t, f);
+            }
+            Expression::Comma(list) => {
+                if let Some((last, init)) = list.split_last() {
+                    for x in init {
+                        self.effect(x)?;
+                    }
+                    return self.cond(last, t, f);
+                }
+            }
+            Expression::Conditional(c) => {
+                let (bt, bf) = (self.fb.new_block(), self.fb.new_block());
+                self.cond(&c.node.condition, bt, bf)?;
+                self.fb.switch_to(bt);
+                self.cond(&c.node.then_expression, t, f)?;
+                self.fb.switch_to(bf);
+                return self.cond(&c.node.else_expression, t, f);
+            }
+            Expression::Constant(c) => {
+                if let Constant::Integer(_) = &c.node {
+                    let target = if is_zero(e) { f } else { t };
+                    self.fb.goto(target);
+                    return Ok(());
+                }
+            }
+            Expression::Call(c) => {
+                if let Expression::Identifier(id) = &peel_designator(&c.node.callee).node {
+                    if id.node.name == "__builtin_expect"
+                        && !c.node.arguments.is_empty()
+                        && matches!(self.lookup(&id.node.name), None | Some(Binding::Func(_)))
+                    {
+                        return self.cond(&c.node.arguments[0], t, f);
+                    }
+                }
+            }
+            _ => {}
+        }
+        if let Some(test) = self.trylock_test(e) {
+            return self.trylock_cond(test, t, f, pos);
+        }
+        let op = self.expr(e)?;
+        self.fb.terminate(Term::Branch {
+            cond: op,
+            then_block: t,
+            else_block: f,
+            pos,
+        });
+        Ok(())
+    }
+
+    fn is_trylock_call(&self, e: &'a Node<Expression>) -> bool {
+        let Expression::Call(c) = &e.node else {
+            return false;
+        };
+        if c.node.arguments.is_empty() {
+            return false;
+        }
+        match &peel_designator(&c.node.callee).node {
+            Expression::Identifier(id) => {
+                TRYLOCKS.contains(&id.node.name.as_str())
+                    && matches!(self.lookup(&id.node.name), None | Some(Binding::Func(_)))
+            }
+            _ => false,
+        }
+    }
+
+    /// A try-lock call, or `r = call`.
+    fn is_trylock(&self, e: &'a Node<Expression>) -> bool {
+        match &e.node {
+            Expression::Call(_) => self.is_trylock_call(e),
+            Expression::BinaryOperator(b) if b.node.operator.node == B::Assign => {
+                self.is_trylock_call(&b.node.rhs)
+            }
+            _ => false,
+        }
+    }
+
+    /// Recognises `f(m) == 0`, `0 == f(m)`, `f(m) != 0`, `0 != f(m)` and `f(m)` for a try-lock
+    /// `f` (with `f(m)` possibly `(r = f(m))`); `!`, `&&` and `||` around them are handled by
+    /// [`UnitCx::cond`] swapping and splitting targets.
+    fn trylock_test(&self, e: &'a Node<Expression>) -> Option<TryLockTest<'a>> {
+        if let Expression::BinaryOperator(b) = &e.node {
+            let eq = match b.node.operator.node {
+                B::Equals => true,
+                B::NotEquals => false,
+                _ => return None,
+            };
+            if is_zero(&b.node.rhs) && self.is_trylock(&b.node.lhs) {
+                return Some(TryLockTest {
+                    side: &b.node.lhs,
+                    compare: Some(false),
+                    zero_when_true: eq,
+                });
+            }
+            if is_zero(&b.node.lhs) && self.is_trylock(&b.node.rhs) {
+                return Some(TryLockTest {
+                    side: &b.node.rhs,
+                    compare: Some(true),
+                    zero_when_true: eq,
+                });
+            }
+            return None;
+        }
+        self.is_trylock(e).then_some(TryLockTest {
+            side: e,
+            compare: None,
+            zero_when_true: false,
+        })
+    }
+
+    /// Lowers a try-lock test: the call as usual, then a branch whose edge taken when the call
+    /// returned 0 goes through a new block calling the acquire intrinsic on the same lock.
+    fn trylock_cond(&mut self, test: TryLockTest<'a>, t: BlockId, f: BlockId, pos: Pos) -> R<()> {
+        let side_pos = self.pos(test.side.span);
+        let (value, lock) = match &test.side.node {
+            Expression::Call(c) => self.call(c, side_pos, true)?,
+            Expression::BinaryOperator(b) => {
+                let lv = self.lval(&b.node.lhs)?;
+                let Expression::Call(c) = &b.node.rhs.node else {
+                    return unsupported(side_pos, "malformed try-lock assignment");
+                };
+                let (v, lock) = self.call(c, self.pos(b.node.rhs.span), true)?;
+                self.emit(
+                    StmtKind::Assign {
+                        dst: lv.clone(),
+                        src: v,
+                    },
+                    side_pos,
+                );
+                (Operand::Use(lv), lock)
+            }
+            _ => return unsupported(side_pos, "malformed try-lock test"),
+        };
+        let lock = lock.expect("try-lock calls have an argument");
+        let cond = match test.compare {
+            None => value,
+            Some(zero_first) => {
+                let zero = self.int_const();
+                let ops = if zero_first {
+                    vec![zero, value]
+                } else {
+                    vec![value, zero]
+                };
+                Operand::Arith(self.lw.types.int(), ops)
+            }
+        };
+        let acquire = self.acquire_func(pos);
+        let acq = self.fb.new_block();
+        let held = if test.zero_when_true { t } else { f };
+        let call = StmtKind::Call {
+            dst: None,
+            callee: Callee::Direct(acquire),
+            args: vec![lock],
+        };
+        self.fb.emit_to(
+            acq,
+            Stmt {
+                kind: call,
+                pos: side_pos,
+            },
+        );
+        self.fb.set_term(acq, Term::Goto(held));
+        let (then_block, else_block) = if test.zero_when_true {
+            (acq, f)
+        } else {
+            (t, acq)
+        };
+        self.fb.terminate(Term::Branch {
+            cond,
+            then_block,
+            else_block,
+            pos,
+        });
+        Ok(())
+    }
+
+    // ----- types of expressions without lowering them (`typeof`, `_Generic`) -----
+
+    pub(super) fn decay_type(&mut self, t: TypeId) -> TypeId {
+        match self.lw.types.get(t) {
+            Type::Array(e) => {
+                let e = *e;
+                self.lw.types.pointer(e)
+            }
+            Type::Function { .. } => self.lw.types.pointer(t),
+            _ => t,
+        }
+    }
+
+    /// The type of `e` without evaluating it.
+    pub(super) fn type_of(&mut self, e: &'a Node<Expression>) -> R<TypeId> {
+        let pos = self.pos(e.span);
+        let int = self.lw.types.int();
+        Ok(match &e.node {
+            Expression::Identifier(id) => match self.lookup(&id.node.name) {
+                Some(Binding::Var(v)) => self.lw.vars[v].ty,
+                Some(Binding::Func(f)) => self.lw.funcs[f].ty,
+                Some(Binding::Enum(_)) => int,
+                None if is_function_name_ident(&id.node.name) => {
+                    self.lw.types.intern(Type::Array(int))
+                }
+                _ => return unsupported(pos, format!("cannot type `{}`", id.node.name)),
+            },
+            Expression::Constant(c) => match c.node {
+                Constant::Float(_) => self.lw.types.intern(Type::Float),
+                _ => int,
+            },
+            Expression::StringLiteral(_) => self.lw.types.intern(Type::Array(int)),
+            Expression::GenericSelection(g) => {
+                let chosen = self.generic_choice(g, pos)?;
+                self.type_of(chosen)?
+            }
+            Expression::Member(m) => {
+                let bt = self.type_of(&m.node.expression)?;
+                let st = match m.node.operator.node {
+                    MemberOperator::Direct => bt,
+                    MemberOperator::Indirect => {
+                        let d = self.decay_type(bt);
+                        self.lw.types.pointee(d).unwrap_or(d)
+                    }
+                };
+                let name = &m.node.identifier.node.name;
+                let path = match self.lw.types.get(st) {
+                    Type::Struct(s) | Type::Union(s) => self.find_field(*s, name),
+                    _ => None,
+                };
+                match path.and_then(|p| p.last().copied()) {
+                    Some((s, i)) => self.lw.types.structs[s].fields[i as usize].ty,
+                    None => return unsupported(pos, format!("no member named `{name}`")),
+                }
+            }
+            Expression::Call(c) => {
+                let callee = peel_designator(&c.node.callee);
+                if let Expression::Identifier(id) = &callee.node {
+                    if id.node.name == "__builtin_expect" && !c.node.arguments.is_empty() {
+                        return self.type_of(&c.node.arguments[0]);
+                    }
+                    if self.lookup(&id.node.name).is_none() {
+                        return Ok(int);
+                    }
+                }
+                let ct = self.type_of(&c.node.callee)?;
+                let ct = self.decay_type(ct);
+                let ft = self.lw.types.pointee(ct).unwrap_or(ct);
+                match self.lw.types.get(ft) {
+                    Type::Function { ret, .. } => *ret,
+                    _ => int,
+                }
+            }
+            Expression::CompoundLiteral(cl) => self.type_name(&cl.node.type_name)?,
+            Expression::SizeOfTy(_)
+            | Expression::SizeOfVal(_)
+            | Expression::AlignOf(_)
+            | Expression::OffsetOf(_) => int,
+            Expression::UnaryOperator(u) => {
+                let x = &u.node.operand;
+                match u.node.operator.node {
+                    U::Address => {
+                        let t = self.type_of(x)?;
+                        let target = match self.lw.types.get(t) {
+                            Type::Array(e) => *e,
+                            _ => t,
+                        };
+                        self.lw.types.pointer(target)
+                    }
+                    U::Indirection => {
+                        let t = self.type_of(x)?;
+                        let t = self.decay_type(t);
+                        match self.lw.types.get(t) {
+                            Type::Pointer(p) => *p,
+                            _ => t,
+                        }
+                    }
+                    U::Negate | U::Complement => int,
+                    _ => {
+                        let t = self.type_of(x)?;
+                        self.decay_type(t)
+                    }
+                }
+            }
+            Expression::Cast(c) => self.type_name(&c.node.type_name)?,
+            Expression::BinaryOperator(b) => {
+                let op = &b.node.operator.node;
+                match op {
+                    B::Index => {
+                        let l = self.type_of(&b.node.lhs)?;
+                        let l = self.decay_type(l);
+                        let r = self.type_of(&b.node.rhs)?;
+                        let r = self.decay_type(r);
+                        self.lw
+                            .types
+                            .pointee(l)
+                            .or(self.lw.types.pointee(r))
+                            .unwrap_or(int)
+                    }
+                    B::Less
+                    | B::Greater
+                    | B::LessOrEqual
+                    | B::GreaterOrEqual
+                    | B::Equals
+                    | B::NotEquals
+                    | B::LogicalAnd
+                    | B::LogicalOr => int,
+                    B::Assign
+                    | B::AssignMultiply
+                    | B::AssignDivide
+                    | B::AssignModulo
+                    | B::AssignPlus
+                    | B::AssignMinus
+                    | B::AssignShiftLeft
+                    | B::AssignShiftRight
+                    | B::AssignBitwiseAnd
+                    | B::AssignBitwiseXor
+                    | B::AssignBitwiseOr => self.type_of(&b.node.lhs)?,
+                    _ => {
+                        let l = self.type_of(&b.node.lhs)?;
+                        let l = self.decay_type(l);
+                        let r = self.type_of(&b.node.rhs)?;
+                        let r = self.decay_type(r);
+                        self.arith_type(op, l, r)
+                    }
+                }
+            }
+            Expression::Conditional(c) => {
+                let a = self.type_of(&c.node.then_expression)?;
+                let a = self.decay_type(a);
+                let b = self.type_of(&c.node.else_expression)?;
+                let b = self.decay_type(b);
+                self.merge_arm_types(a, b)
+            }
+            Expression::Comma(list) => match list.last() {
+                Some(last) => self.type_of(last)?,
+                None => int,
+            },
+            Expression::VaArg(v) => self.type_name(&v.node.type_name)?,
+            Expression::Statement(s) => self.stmt_expr_type(s).unwrap_or(int),
+        })
+    }
+
+    /// The type of a statement expression: that of its last expression statement, typed in a
+    /// scope holding its declarations' types (`None` when that is not possible).
+    fn stmt_expr_type(&mut self, s: &'a Node<lang_c::ast::Statement>) -> Option<TypeId> {
+        use lang_c::ast::{BlockItem, Statement};
+        let Statement::Compound(items) = &s.node else {
+            return None;
+        };
+        let Some(last) = items.last() else {
+            return Some(self.lw.types.void());
+        };
+        let BlockItem::Statement(st) = &last.node else {
+            return Some(self.lw.types.void());
+        };
+        let Statement::Expression(Some(e)) = &st.node else {
+            return Some(self.lw.types.void());
+        };
+        // The declarations get variables of the current body that no body lists; `finish`
+        // drops them.
+        self.scopes.push(Default::default());
+        let owner = self.fb.func;
+        for item in &items[..items.len() - 1] {
+            let BlockItem::Declaration(d) = &item.node else {
+                continue;
+            };
+            let Ok(specs) = self.decl_specs(&d.node.specifiers, None) else {
+                continue;
+            };
+            for id in &d.node.declarators {
+                if let Ok(dd) = self.declarator(specs.ty, &id.node.declarator) {
+                    if let Some(n) = dd.name {
+                        let pos = self.pos(n.span);
+                        let v = self.lw.vars.push(crate::ir::Var {
+                            name: n.node.name.clone(),
+                            ty: dd.ty,
+                            kind: VarKind::Temp(owner),
+                            pos,
+                            address_taken: false,
+                        });
+                        self.bind(&n.node.name, Binding::Var(v));
+                    }
+                }
+            }
+        }
+        let t = self.type_of(e).ok();
+        self.scopes.pop();
+        t
+    }
+}
+
+impl super::Lowerer {
+    /// A new declaration-only function.
+    pub(super) fn new_func(
+        &mut self,
+        name: &str,
+        ty: TypeId,
+        is_static: bool,
+        origin: FuncOrigin,
+        pos: Pos,
+    ) -> FuncId {
+        let f = self.funcs.push(Func {
+            name: name.to_string(),
+            ty,
+            params: Vec::new(),
+            locals: Vec::new(),
+            blocks: Default::default(),
+            pos,
+            defined: false,
+            is_static,
+            origin,
+        });
+        self.func_info.push(FuncInfo::default());
+        f
+    }
+}

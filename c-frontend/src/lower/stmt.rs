@@ -1,0 +1,1098 @@
+//! Statements, declarations, initializers, function definitions and file-scope items.
+
+use lang_c::ast::{
+    AsmStatement, BlockItem, Declaration, Designator, Expression, ExternalDeclaration,
+    ForInitializer, FunctionDefinition, Identifier, Initializer, InitializerListItem, Label,
+    Statement, StorageClassSpecifier, TranslationUnit, UnaryOperator,
+};
+use lang_c::span::Node;
+use rustc_hash::FxHashMap;
+
+use super::builder::{Chunk, FuncBuilder, SwitchCx};
+use super::expr::{has_reads, var_lval};
+use super::types::{Declared, Specs};
+use super::{unsupported, Binding, Lowerer, Member, UnitCx, Unsupported, R};
+use crate::ctypes::{StructId, Type, TypeId};
+use crate::ir::{
+    FuncId, FuncOrigin, Lval, Operand, Pos, Proj, StmtKind, Term, Unanalysed, VarId, VarKind,
+};
+use crate::srcmap::SourceMap;
+
+/// The parameters of a function definition: their names (if any) and adjusted types.
+type ParamList<'a> = Vec<(Option<&'a Node<Identifier>>, TypeId)>;
+
+/// Lowers every external declaration of `unit`, in source order.
+pub(super) fn lower_unit(
+    lw: &mut Lowerer,
+    unit: &TranslationUnit,
+    map: &SourceMap,
+    origin: FuncOrigin,
+) {
+    let global_init = lw.global_init;
+    let mut cx = UnitCx {
+        lw,
+        map,
+        origin,
+        scopes: vec![FxHashMap::default()],
+        fb: FuncBuilder::new(global_init),
+        func_name: String::new(),
+    };
+    for ext in &unit.0 {
+        match &ext.node {
+            ExternalDeclaration::Declaration(d) => cx.file_declaration(d),
+            ExternalDeclaration::StaticAssert(_) => {}
+            ExternalDeclaration::FunctionDefinition(fd) => cx.function_definition(fd),
+        }
+    }
+}
+
+/// The name a `typedef` declaration gives its type when the first declarator is a plain name.
+fn typedef_hint(d: &Declaration) -> Option<&str> {
+    let first = d.declarators.first()?;
+    let decl = &first.node.declarator.node;
+    match &decl.kind.node {
+        lang_c::ast::DeclaratorKind::Identifier(id) if decl.derived.is_empty() => {
+            Some(&id.node.name)
+        }
+        _ => None,
+    }
+}
+
+/// The identifier a declarator declares, if any.
+pub(super) fn declarator_name(d: &lang_c::ast::Declarator) -> Option<&Node<Identifier>> {
+    let mut cur = d;
+    loop {
+        match &cur.kind.node {
+            lang_c::ast::DeclaratorKind::Identifier(id) => return Some(id),
+            lang_c::ast::DeclaratorKind::Abstract => return None,
+            lang_c::ast::DeclaratorKind::Declarator(inner) => cur = &inner.node,
+        }
+    }
+}
+
+impl<'a> UnitCx<'a> {
+    fn report(&mut self, name: String, u: Unsupported) {
+        self.lw.unanalysed.push(Unanalysed {
+            name,
+            pos: u.pos,
+            reason: u.reason,
+        });
+    }
+
+    fn is_function_type(&self, t: TypeId) -> bool {
+        matches!(self.lw.types.get(t), Type::Function { .. })
+    }
+
+    // ----- file scope -----
+
+    fn file_declaration(&mut self, d: &'a Node<Declaration>) {
+        let specs = match self.decl_specs(&d.node.specifiers, typedef_hint(&d.node)) {
+            Ok(s) => s,
+            Err(u) => {
+                let name = d
+                    .node
+                    .declarators
+                    .first()
+                    .and_then(|id| declarator_name(&id.node.declarator.node))
+                    .map_or_else(|| "<declaration>".to_string(), |n| n.node.name.clone());
+                self.report(name, *u);
+                return;
+            }
+        };
+        for id in &d.node.declarators {
+            if let Err(u) = self.file_declarator(&specs, id) {
+                let name = declarator_name(&id.node.declarator.node)
+                    .map_or_else(|| "<declaration>".to_string(), |n| n.node.name.clone());
+                self.report(name, *u);
+            }
+        }
+    }
+
+    fn file_declarator(
+        &mut self,
+        specs: &Specs,
+        id: &'a Node<lang_c::ast::InitDeclarator>,
+    ) -> R<()> {
+        let decl = self.declarator(specs.ty, &id.node.declarator)?;
+        let Some(name_node) = decl.name else {
+            return Ok(());
+        };
+        let name = name_node.node.name.as_str();
+        let pos = self.pos(name_node.span);
+        if specs.storage == Some(StorageClassSpecifier::Typedef) {
+            self.bind(name, Binding::Typedef(decl.ty));
+            return Ok(());
+        }
+        if self.is_function_type(decl.ty) {
+            let is_static = specs.storage == Some(StorageClassSpecifier::Static);
+            let f = self.declare_func(name, &decl, is_static, specs.noreturn, pos);
+            self.bind_file(name, Binding::Func(f));
+            return Ok(());
+        }
+        let is_static = specs.storage == Some(StorageClassSpecifier::Static);
+        let is_extern = specs.storage == Some(StorageClassSpecifier::Extern);
+        let init = &id.node.initializer;
+        let v = self.file_scope_var(
+            name,
+            decl.ty,
+            is_static,
+            is_extern,
+            init.is_some(),
+            specs.thread_local,
+            pos,
+        );
+        if let Some(init) = init {
+            let chunks = self.initializer_chunk(v, decl.ty, init, pos)?;
+            self.lw.init_chunks.extend(chunks);
+        }
+        Ok(())
+    }
+
+    /// The variable a file-scope declaration denotes: the unit's earlier declaration of the name,
+    /// the program's non-`static` global of that name, or a new one.
+    #[allow(clippy::too_many_arguments)]
+    fn file_scope_var(
+        &mut self,
+        name: &str,
+        ty: TypeId,
+        is_static: bool,
+        is_extern: bool,
+        has_init: bool,
+        thread_local: bool,
+        pos: Pos,
+    ) -> VarId {
+        let defining = !is_extern || has_init;
+        let existing = match self.file_binding(name) {
+            Some(Binding::Var(v)) => Some(v),
+            _ if is_static => None,
+            _ => self.lw.global_vars.get(name).copied(),
+        };
+        let v = match existing {
+            Some(v) => {
+                let var = &mut self.lw.vars[v];
+                if let VarKind::Global {
+                    thread_local: tl,
+                    defined,
+                    ..
+                } = &mut var.kind
+                {
+                    *tl |= thread_local;
+                    if defining && !*defined {
+                        *defined = true;
+                        var.ty = ty;
+                        var.pos = pos;
+                    }
+                }
+                v
+            }
+            None => {
+                let kind = VarKind::Global {
+                    thread_local,
+                    defined: defining,
+                    is_static,
+                };
+                let v = self.new_var(name.to_string(), ty, kind, pos);
+                if !is_static {
+                    self.lw.global_vars.insert(name.to_string(), v);
+                }
+                v
+            }
+        };
+        self.bind_file(name, Binding::Var(v));
+        v
+    }
+
+    /// A block-scope `extern` declaration: the unit's file-scope variable or the program's global.
+    fn extern_var(&mut self, name: &str, ty: TypeId, thread_local: bool, pos: Pos) -> VarId {
+        if let Some(Binding::Var(v)) = self.file_binding(name) {
+            return v;
+        }
+        if let Some(&v) = self.lw.global_vars.get(name) {
+            return v;
+        }
+        let kind = VarKind::Global {
+            thread_local,
+            defined: false,
+            is_static: false,
+        };
+        let v = self.new_var(name.to_string(), ty, kind, pos);
+        self.lw.global_vars.insert(name.to_string(), v);
+        v
+    }
+
+    /// The function a declaration denotes (the unit's earlier declaration, the program's
+    /// non-`static` function of that name, or a new one), updated with what this declaration
+    /// says. The caller binds the name.
+    fn declare_func(
+        &mut self,
+        name: &str,
+        decl: &Declared<'_>,
+        is_static: bool,
+        noreturn: bool,
+        pos: Pos,
+    ) -> FuncId {
+        let prototyped = decl.params.is_some() || decl.kr_names.is_some_and(|k| !k.is_empty());
+        let existing = match self.file_binding(name) {
+            Some(Binding::Func(f)) => Some(f),
+            _ if is_static => None,
+            _ => self.lw.global_funcs.get(name).copied(),
+        };
+        let f = match existing {
+            Some(f) => f,
+            None => {
+                let f = self.lw.new_func(name, decl.ty, is_static, self.origin, pos);
+                if !is_static {
+                    self.lw.global_funcs.insert(name.to_string(), f);
+                }
+                f
+            }
+        };
+        let info = &mut self.lw.func_info[f];
+        if info.def_origin.is_none() && (prototyped || !info.prototyped) {
+            self.lw.funcs[f].ty = decl.ty;
+            info.prototyped |= prototyped;
+        }
+        info.noreturn |= noreturn || decl.noreturn;
+        f
+    }
+
+    /// Lowers an initializer of a static object into global-init chunks (its own, then those of
+    /// any function-`static` it declares).
+    fn initializer_chunk(
+        &mut self,
+        v: VarId,
+        ty: TypeId,
+        init: &'a Node<Initializer>,
+        pos: Pos,
+    ) -> R<Vec<Chunk>> {
+        let depth = self.scopes.len();
+        let saved = std::mem::replace(&mut self.fb, FuncBuilder::new(self.lw.global_init));
+        let r = self.init(&var_lval(v, pos), ty, init);
+        let fb = std::mem::replace(&mut self.fb, saved);
+        self.scopes.truncate(depth);
+        r?;
+        let (chunk, mut statics) = fb.into_chunk(pos);
+        statics.insert(0, chunk);
+        Ok(statics)
+    }
+
+    // ----- function definitions -----
+
+    /// Lowers a function definition; one that cannot be lowered stays declared only and is
+    /// reported at its name, with the offending construct's position in the reason.
+    fn function_definition(&mut self, fd: &'a Node<FunctionDefinition>) {
+        if let Err(u) = self.function_definition_inner(fd) {
+            let (name, pos) = match declarator_name(&fd.node.declarator.node) {
+                Some(n) => (n.node.name.clone(), self.pos(n.span)),
+                None => ("<function>".to_string(), u.pos),
+            };
+            let reason = if u.pos == pos {
+                u.reason
+            } else {
+                format!(
+                    "{} (line {}, column {})",
+                    u.reason, u.pos.line, u.pos.column
+                )
+            };
+            self.report(name, Unsupported { reason, pos });
+        }
+        self.scopes.truncate(1);
+    }
+
+    fn function_definition_inner(&mut self, fd: &'a Node<FunctionDefinition>) -> R<()> {
+        let specs = self.decl_specs(&fd.node.specifiers, None)?;
+        let decl = self.declarator(specs.ty, &fd.node.declarator)?;
+        let Some(name_node) = decl.name else {
+            return unsupported(self.pos(fd.span), "function definition without a name");
+        };
+        let name = name_node.node.name.clone();
+        let pos = self.pos(name_node.span);
+        let Type::Function { ret, variadic, .. } = self.lw.types.get(decl.ty).clone() else {
+            return unsupported(pos, "function definition without a function type");
+        };
+        let params: ParamList<'a> = match (&decl.params, decl.kr_names) {
+            (Some(ps), _) => ps.iter().map(|p| (p.name, p.ty)).collect(),
+            (None, Some(names)) => self.kr_params(fd, names)?,
+            (None, None) => Vec::new(),
+        };
+        let ty = self.lw.types.intern(Type::Function {
+            ret,
+            params: params.iter().map(|p| p.1).collect(),
+            variadic,
+        });
+        let decl = Declared { ty, ..decl };
+        let is_static = specs.storage == Some(StorageClassSpecifier::Static);
+        let f = self.declare_func(&name, &decl, is_static, specs.noreturn, pos);
+        self.bind_file(&name, Binding::Func(f));
+        let lower_it = match self.lw.func_info[f].def_origin {
+            None => true,
+            Some(FuncOrigin::Stub) => self.origin == FuncOrigin::User,
+            Some(_) => false,
+        };
+        if !lower_it {
+            return Ok(());
+        }
+        self.lw.func_info[f].def_origin = Some(self.origin);
+
+        self.func_name = name;
+        let saved = std::mem::replace(&mut self.fb, FuncBuilder::new(f));
+        self.scopes.push(FxHashMap::default());
+        let result = self.function_body(f, &params, fd, pos);
+        self.scopes.truncate(1);
+        let fb = std::mem::replace(&mut self.fb, saved);
+        let param_vars = result?;
+        if let Some((label, lpos)) = fb.undefined_label() {
+            return unsupported(
+                lpos,
+                format!("`goto {label}` names no label of the function"),
+            );
+        }
+        let end = self.map.pos(fd.node.statement.span.end.saturating_sub(1));
+        let (blocks, locals, statics) = fb.finish(end);
+        let func = &mut self.lw.funcs[f];
+        func.ty = ty;
+        func.params = param_vars;
+        func.locals = locals;
+        func.blocks = blocks.into_iter().collect();
+        func.pos = pos;
+        func.defined = true;
+        func.is_static |= is_static;
+        func.origin = self.origin;
+        self.lw.func_info[f].prototyped = true;
+        self.lw.init_chunks.extend(statics);
+        Ok(())
+    }
+
+    /// The parameters of a K&R definition, typed by its declaration list (`int` if undeclared).
+    fn kr_params(
+        &mut self,
+        fd: &'a Node<FunctionDefinition>,
+        names: &'a [Node<Identifier>],
+    ) -> R<ParamList<'a>> {
+        let mut types: FxHashMap<&str, TypeId> = FxHashMap::default();
+        for d in &fd.node.declarations {
+            let specs = self.decl_specs(&d.node.specifiers, None)?;
+            for id in &d.node.declarators {
+                let dd = self.declarator(specs.ty, &id.node.declarator)?;
+                if let Some(n) = dd.name {
+                    let t = self.adjust_param(dd.ty);
+                    types.insert(n.node.name.as_str(), t);
+                }
+            }
+        }
+        let int = self.lw.types.int();
+        Ok(names
+            .iter()
+            .map(|n| {
+                (
+                    Some(n),
+                    types.get(n.node.name.as_str()).copied().unwrap_or(int),
+                )
+            })
+            .collect())
+    }
+
+    fn function_body(
+        &mut self,
+        f: FuncId,
+        params: &[(Option<&'a Node<Identifier>>, TypeId)],
+        fd: &'a Node<FunctionDefinition>,
+        pos: Pos,
+    ) -> R<Vec<VarId>> {
+        let mut vars = Vec::with_capacity(params.len());
+        for (i, (name, ty)) in params.iter().enumerate() {
+            let (n, p) = match name {
+                Some(id) => (id.node.name.clone(), self.pos(id.span)),
+                None => (format!("<param{i}>"), pos),
+            };
+            let v = self.new_var(n.clone(), *ty, VarKind::Param(f, i as u32), p);
+            if name.is_some() {
+                self.bind(&n, Binding::Var(v));
+            }
+            vars.push(v);
+        }
+        match &fd.node.statement.node {
+            Statement::Compound(items) => {
+                for item in items {
+                    self.block_item(item)?;
+                }
+            }
+            _ => self.stmt(&fd.node.statement)?,
+        }
+        Ok(vars)
+    }
+
+    // ----- statements -----
+
+    fn block_item(&mut self, item: &'a Node<BlockItem>) -> R<()> {
+        match &item.node {
+            BlockItem::Declaration(d) => self.local_declaration(d),
+            BlockItem::StaticAssert(_) => Ok(()),
+            BlockItem::Statement(s) => self.stmt(s),
+        }
+    }
+
+    pub(super) fn stmt(&mut self, s: &'a Node<Statement>) -> R<()> {
+        let pos = self.pos(s.span);
+        match &s.node {
+            Statement::Labeled(l) => {
+                match &l.node.label.node {
+                    Label::Identifier(id) => {
+                        let (b, fresh) = self.fb.define_label(&id.node.name, pos);
+                        if !fresh {
+                            return unsupported(
+                                pos,
+                                format!("label `{}` defined twice", id.node.name),
+                            );
+                        }
+                        self.fb.goto_and_switch(b);
+                    }
+                    Label::Case(_) | Label::CaseRange(_) | Label::Default => {
+                        let b = self.fb.new_block();
+                        let Some(sw) = self.fb.switches.last_mut() else {
+                            return unsupported(pos, "case label outside a switch");
+                        };
+                        sw.targets.push(b);
+                        sw.has_default |= matches!(l.node.label.node, Label::Default);
+                        self.fb.goto_and_switch(b);
+                    }
+                }
+                self.stmt(&l.node.statement)
+            }
+            Statement::Compound(items) => {
+                self.scopes.push(FxHashMap::default());
+                for item in items {
+                    self.block_item(item)?;
+                }
+                self.scopes.pop();
+                Ok(())
+            }
+            Statement::Expression(Some(e)) => self.effect(e),
+            Statement::Expression(None) => Ok(()),
+            Statement::If(_) => self.if_chain(s),
+            Statement::Switch(sw) => {
+                let op = self.expr(&sw.node.expression)?;
+                let epos = self.pos(sw.node.expression.span);
+                self.emit(StmtKind::Eval(op), epos);
+                let dispatch = self.fb.cur();
+                self.fb.suspend();
+                let exit = self.fb.new_block();
+                self.fb.switches.push(SwitchCx::default());
+                self.fb.breaks.push(exit);
+                let r = self.stmt(&sw.node.statement);
+                self.fb.breaks.pop();
+                let cx = self.fb.switches.pop().expect("pushed above");
+                r?;
+                self.fb.goto(exit);
+                let mut targets = cx.targets;
+                if !cx.has_default {
+                    targets.push(exit);
+                }
+                self.fb.set_term(dispatch, Term::Multi(targets));
+                self.fb.switch_to(exit);
+                Ok(())
+            }
+            Statement::While(w) => {
+                let (head, body, exit) = (
+                    self.fb.new_block(),
+                    self.fb.new_block(),
+                    self.fb.new_block(),
+                );
+                self.fb.goto_and_switch(head);
+                self.cond(&w.node.expression, body, exit)?;
+                self.fb.switch_to(body);
+                self.loop_body(&w.node.statement, exit, head)?;
+                self.fb.goto(head);
+                self.fb.switch_to(exit);
+                Ok(())
+            }
+            Statement::DoWhile(d) => {
+                let (body, test, exit) = (
+                    self.fb.new_block(),
+                    self.fb.new_block(),
+                    self.fb.new_block(),
+                );
+                self.fb.goto_and_switch(body);
+                self.loop_body(&d.node.statement, exit, test)?;
+                self.fb.goto_and_switch(test);
+                self.cond(&d.node.expression, body, exit)?;
+                self.fb.switch_to(exit);
+                Ok(())
+            }
+            Statement::For(fs) => {
+                self.scopes.push(FxHashMap::default());
+                match &fs.node.initializer.node {
+                    ForInitializer::Empty | ForInitializer::StaticAssert(_) => {}
+                    ForInitializer::Expression(e) => self.effect(e)?,
+                    ForInitializer::Declaration(d) => self.local_declaration(d)?,
+                }
+                let (head, body, step, exit) = (
+                    self.fb.new_block(),
+                    self.fb.new_block(),
+                    self.fb.new_block(),
+                    self.fb.new_block(),
+                );
+                self.fb.goto_and_switch(head);
+                match &fs.node.condition {
+                    Some(c) => self.cond(c, body, exit)?,
+                    None => self.fb.goto(body),
+                }
+                self.fb.switch_to(body);
+                self.loop_body(&fs.node.statement, exit, step)?;
+                self.fb.goto_and_switch(step);
+                if let Some(e) = &fs.node.step {
+                    self.effect(e)?;
+                }
+                self.fb.goto(head);
+                self.fb.switch_to(exit);
+                self.scopes.pop();
+                Ok(())
+            }
+            Statement::Goto(label) => {
+                let b = self.fb.label_block(&label.node.name, pos);
+                self.fb.goto(b);
+                Ok(())
+            }
+            Statement::Continue => match self.fb.continues.last() {
+                Some(&b) => {
+                    self.fb.goto(b);
+                    Ok(())
+                }
+                None => unsupported(pos, "`continue` outside a loop"),
+            },
+            Statement::Break => match self.fb.breaks.last() {
+                Some(&b) => {
+                    self.fb.goto(b);
+                    Ok(())
+                }
+                None => unsupported(pos, "`break` outside a loop or switch"),
+            },
+            Statement::Return(e) => {
+                let op = match e {
+                    Some(x) => {
+                        let op = self.expr(x)?;
+                        let t = self.op_type(&op);
+                        if matches!(self.lw.types.get(t), Type::Void) {
+                            if has_reads(&op) {
+                                self.emit(StmtKind::Eval(op), pos);
+                            }
+                            None
+                        } else {
+                            Some(op)
+                        }
+                    }
+                    None => None,
+                };
+                self.fb.terminate(Term::Return(op, pos));
+                Ok(())
+            }
+            Statement::Asm(a) => self.asm(a, pos),
+        }
+    }
+
+    fn loop_body(
+        &mut self,
+        body: &'a Node<Statement>,
+        exit: crate::ir::BlockId,
+        next: crate::ir::BlockId,
+    ) -> R<()> {
+        self.fb.breaks.push(exit);
+        self.fb.continues.push(next);
+        let r = self.stmt(body);
+        self.fb.breaks.pop();
+        self.fb.continues.pop();
+        r
+    }
+
+    /// `if … else if … else …`, iteratively so that long chains do not nest Rust frames.
+    fn if_chain(&mut self, s: &'a Node<Statement>) -> R<()> {
+        let join = self.fb.new_block();
+        let mut cur = s;
+        loop {
+            let Statement::If(ifs) = &cur.node else {
+                self.stmt(cur)?;
+                break;
+            };
+            let then_b = self.fb.new_block();
+            let else_b = if ifs.node.else_statement.is_some() {
+                self.fb.new_block()
+            } else {
+                join
+            };
+            self.cond(&ifs.node.condition, then_b, else_b)?;
+            self.fb.switch_to(then_b);
+            self.stmt(&ifs.node.then_statement)?;
+            self.fb.goto(join);
+            match &ifs.node.else_statement {
+                Some(e) => {
+                    self.fb.switch_to(else_b);
+                    cur = e;
+                }
+                None => break,
+            }
+        }
+        self.fb.goto(join);
+        self.fb.switch_to(join);
+        Ok(())
+    }
+
+    fn asm(&mut self, a: &'a Node<AsmStatement>, pos: Pos) -> R<()> {
+        let mut operands = Vec::new();
+        if let AsmStatement::GnuExtended(g) = &a.node {
+            for o in g.outputs.iter().chain(&g.inputs) {
+                let e = &o.node.variable_name;
+                if self.is_lvalue_expr(e) {
+                    operands.push(self.lval(e)?);
+                } else {
+                    let op = self.expr(e)?;
+                    if has_reads(&op) {
+                        self.emit(StmtKind::Eval(op), self.pos(e.span));
+                    }
+                }
+            }
+        }
+        self.emit(StmtKind::Asm { operands }, pos);
+        Ok(())
+    }
+
+    fn is_lvalue_expr(&self, e: &'a Node<Expression>) -> bool {
+        match &e.node {
+            Expression::Identifier(id) => {
+                matches!(self.lookup(&id.node.name), Some(Binding::Var(_)))
+            }
+            Expression::UnaryOperator(u) => u.node.operator.node == UnaryOperator::Indirection,
+            Expression::BinaryOperator(b) => {
+                b.node.operator.node == lang_c::ast::BinaryOperator::Index
+            }
+            Expression::Member(_) | Expression::CompoundLiteral(_) => true,
+            _ => false,
+        }
+    }
+
+    /// A GNU statement expression `({ … })`: its value is that of its last expression statement.
+    pub(super) fn stmt_expr(&mut self, s: &'a Node<Statement>, want: bool) -> R<Operand> {
+        let void = Operand::Const(self.lw.types.void());
+        let Statement::Compound(items) = &s.node else {
+            self.stmt(s)?;
+            return Ok(void);
+        };
+        self.scopes.push(FxHashMap::default());
+        let mut value = void;
+        for (i, item) in items.iter().enumerate() {
+            if want && i + 1 == items.len() {
+                if let BlockItem::Statement(st) = &item.node {
+                    if let Statement::Expression(Some(e)) = &st.node {
+                        value = self.expr(e)?;
+                        break;
+                    }
+                }
+            }
+            self.block_item(item)?;
+        }
+        self.scopes.pop();
+        Ok(value)
+    }
+
+    // ----- declarations in blocks -----
+
+    fn local_declaration(&mut self, d: &'a Node<Declaration>) -> R<()> {
+        let specs = self.decl_specs(&d.node.specifiers, typedef_hint(&d.node))?;
+        for id in &d.node.declarators {
+            self.local_declarator(&specs, id)?;
+        }
+        Ok(())
+    }
+
+    fn local_declarator(
+        &mut self,
+        specs: &Specs,
+        id: &'a Node<lang_c::ast::InitDeclarator>,
+    ) -> R<()> {
+        let decl = self.declarator(specs.ty, &id.node.declarator)?;
+        let Some(name_node) = decl.name else {
+            return Ok(());
+        };
+        let name = name_node.node.name.as_str();
+        let pos = self.pos(name_node.span);
+        let ty = decl.ty;
+        if specs.storage == Some(StorageClassSpecifier::Typedef) {
+            self.bind(name, Binding::Typedef(ty));
+            return Ok(());
+        }
+        if self.is_function_type(ty) {
+            let f = self.declare_func(name, &decl, false, specs.noreturn, pos);
+            self.bind(name, Binding::Func(f));
+            return Ok(());
+        }
+        let init = &id.node.initializer;
+        let is_static = specs.storage == Some(StorageClassSpecifier::Static)
+            || (specs.storage.is_none() && specs.thread_local);
+        if specs.storage == Some(StorageClassSpecifier::Extern) {
+            let v = self.extern_var(name, ty, specs.thread_local, pos);
+            self.bind(name, Binding::Var(v));
+            if init.is_some() {
+                return unsupported(
+                    pos,
+                    format!("block-scope `extern {name}` with an initializer"),
+                );
+            }
+        } else if is_static {
+            {
+                let kind = VarKind::Global {
+                    thread_local: specs.thread_local,
+                    defined: true,
+                    is_static: true,
+                };
+                let v = self.new_var(format!("{}.{}", self.func_name, name), ty, kind, pos);
+                self.bind(name, Binding::Var(v));
+                if let Some(init) = init {
+                    let chunks = self.initializer_chunk(v, ty, init, pos)?;
+                    self.fb.statics.extend(chunks);
+                }
+            }
+        } else {
+            {
+                let v = self.new_var(name.to_string(), ty, VarKind::Local(self.fb.func), pos);
+                self.fb.locals.push(v);
+                self.bind(name, Binding::Var(v));
+                for size in decl.array_sizes.iter().flatten() {
+                    if self.const_eval(size).is_none() {
+                        let op = self.expr(size)?;
+                        if has_reads(&op) {
+                            self.emit(StmtKind::Eval(op), self.pos(size.span));
+                        }
+                    }
+                }
+                if let Some(init) = init {
+                    self.init(&var_lval(v, pos), ty, init)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    // ----- initializers -----
+
+    pub(super) fn init(&mut self, lv: &Lval, ty: TypeId, init: &'a Node<Initializer>) -> R<()> {
+        match &init.node {
+            Initializer::Expression(e) => self.init_expr(lv, ty, e),
+            Initializer::List(items) => self.init_list(lv, ty, items),
+        }
+    }
+
+    pub(super) fn init_list(
+        &mut self,
+        lv: &Lval,
+        ty: TypeId,
+        items: &'a [Node<InitializerListItem>],
+    ) -> R<()> {
+        let mut i = 0;
+        self.init_aggregate(lv, ty, items, &mut i, true, None)
+    }
+
+    /// Initializes `lv` from one expression. A string literal initializing a character array
+    /// writes constants into it; a lock is only written when copied from another object.
+    fn init_expr(&mut self, lv: &Lval, ty: TypeId, e: &'a Node<Expression>) -> R<()> {
+        let pos = self.pos(e.span);
+        match self.lw.types.get(ty) {
+            Type::Array(_) if matches!(e.node, Expression::StringLiteral(_)) => {
+                let dst = with_index(lv);
+                let src = Operand::Const(self.lw.types.int());
+                self.emit(StmtKind::Assign { dst, src }, pos);
+            }
+            Type::Lock(_) | Type::Cond => {
+                let op = self.expr(e)?;
+                if has_reads(&op) {
+                    self.emit(
+                        StmtKind::Assign {
+                            dst: lv.clone(),
+                            src: op,
+                        },
+                        pos,
+                    );
+                }
+            }
+            _ => {
+                let src = self.expr(e)?;
+                self.emit(
+                    StmtKind::Assign {
+                        dst: lv.clone(),
+                        src,
+                    },
+                    pos,
+                );
+            }
+        }
+        Ok(())
+    }
+
+    fn is_aggregate(&self, ty: TypeId) -> bool {
+        matches!(
+            self.lw.types.get(ty),
+            Type::Array(_) | Type::Struct(_) | Type::Union(_)
+        )
+    }
+
+    /// Whether expression `e` initializes a whole aggregate of type `ty` (a string for a
+    /// character array, a struct value for a struct) rather than its first member.
+    fn initializes_whole(&mut self, ty: TypeId, e: &'a Node<Expression>) -> bool {
+        match self.lw.types.get(ty) {
+            Type::Array(_) => matches!(e.node, Expression::StringLiteral(_)),
+            _ => self.type_of(e).is_ok_and(|t| t == ty),
+        }
+    }
+
+    /// Initializes the object `lv` of type `ty` from `items[*i..]` (C11 6.7.9). A braced list is
+    /// consumed entirely; with brace elision (`braced` false) only the items this sub-object
+    /// takes are: one per member, `len` elements for an array of known size, and never an item
+    /// with a designator (it belongs to the enclosing braced list).
+    fn init_aggregate(
+        &mut self,
+        lv: &Lval,
+        ty: TypeId,
+        items: &'a [Node<InitializerListItem>],
+        i: &mut usize,
+        braced: bool,
+        len: Option<u64>,
+    ) -> R<()> {
+        match self.lw.types.get(ty).clone() {
+            Type::Array(elem) => {
+                let sub = with_index(lv);
+                let mut count = 0u64;
+                while let Some(item) = items.get(*i) {
+                    if !item.node.designation.is_empty() {
+                        if !braced {
+                            return Ok(());
+                        }
+                        self.init_designated(
+                            &sub,
+                            elem,
+                            &item.node.designation[1..],
+                            &item.node.initializer,
+                        )?;
+                        *i += 1;
+                        continue;
+                    }
+                    if !braced && len.is_some_and(|n| count >= n) {
+                        return Ok(());
+                    }
+                    self.init_member(&sub, elem, items, i, None)?;
+                    count += 1;
+                }
+            }
+            Type::Struct(sid) | Type::Union(sid) => {
+                let is_union = matches!(self.lw.types.get(ty), Type::Union(_));
+                let members: Vec<Member> = self
+                    .lw
+                    .struct_info(sid)
+                    .map(|s| s.members.clone())
+                    .unwrap_or_default();
+                let mut m = 0usize;
+                while let Some(item) = items.get(*i) {
+                    if let Some(first) = item.node.designation.first() {
+                        if !braced {
+                            return Ok(());
+                        }
+                        let pos = self.pos(first.span);
+                        let Designator::Member(id) = &first.node else {
+                            return unsupported(pos, "array designator in a struct initializer");
+                        };
+                        let Some((k, path)) = self.member_path(sid, &members, &id.node.name) else {
+                            return unsupported(pos, format!("no member named `{}`", id.node.name));
+                        };
+                        let (sub, sub_ty) = self.project(lv, &path);
+                        self.init_designated(
+                            &sub,
+                            sub_ty,
+                            &item.node.designation[1..],
+                            &item.node.initializer,
+                        )?;
+                        m = k + 1;
+                        *i += 1;
+                        continue;
+                    }
+                    if m >= members.len() || (is_union && m >= 1) {
+                        if braced {
+                            // Excess initializers (a constraint violation compilers only warn
+                            // about) initialize nothing, but are still evaluated.
+                            self.init_effects(std::slice::from_ref(item))?;
+                            *i += 1;
+                            continue;
+                        }
+                        return Ok(());
+                    }
+                    let mem = members[m].clone();
+                    let (sub, sub_ty) = self.project(lv, &[(sid, mem.field)]);
+                    self.init_member(&sub, sub_ty, items, i, mem.array_len)?;
+                    m += 1;
+                }
+            }
+            Type::Lock(_) | Type::Cond => {
+                // `PTHREAD_MUTEX_INITIALIZER` and friends: the lock's own representation, which
+                // the analysis does not model; only their evaluation is kept.
+                self.init_effects(&items[*i..])?;
+                *i = items.len();
+            }
+            _ => {
+                if let Some(item) = items.get(*i) {
+                    self.init(lv, ty, &item.node.initializer)?;
+                    self.init_effects(&items[*i + 1..])?;
+                }
+                *i = items.len();
+            }
+        }
+        Ok(())
+    }
+
+    /// Evaluates initializer items that initialize nothing, for their side effects and reads.
+    fn init_effects(&mut self, items: &'a [Node<InitializerListItem>]) -> R<()> {
+        for item in items {
+            match &item.node.initializer.node {
+                Initializer::Expression(e) => self.effect(e)?,
+                Initializer::List(inner) => self.init_effects(inner)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// Initializes a member or element from the next (undesignated) item, entering it with
+    /// brace elision when the item is an expression that does not initialize it whole.
+    fn init_member(
+        &mut self,
+        sub: &Lval,
+        ty: TypeId,
+        items: &'a [Node<InitializerListItem>],
+        i: &mut usize,
+        len: Option<u64>,
+    ) -> R<()> {
+        let item = &items[*i];
+        match &item.node.initializer.node {
+            Initializer::List(inner) => {
+                *i += 1;
+                let mut j = 0;
+                self.init_aggregate(sub, ty, inner, &mut j, true, None)
+            }
+            Initializer::Expression(e) => {
+                if self.is_aggregate(ty) && !self.initializes_whole(ty, e) {
+                    let before = *i;
+                    self.init_aggregate(sub, ty, items, i, false, len)?;
+                    if *i == before {
+                        *i += 1;
+                    }
+                    Ok(())
+                } else {
+                    *i += 1;
+                    self.init_expr(sub, ty, e)
+                }
+            }
+        }
+    }
+
+    /// Applies the remaining designators of an item, then initializes the designated object.
+    fn init_designated(
+        &mut self,
+        lv: &Lval,
+        ty: TypeId,
+        rest: &'a [Node<Designator>],
+        init: &'a Node<Initializer>,
+    ) -> R<()> {
+        let Some((d, rest)) = rest.split_first() else {
+            return match &init.node {
+                Initializer::List(items) => self.init_list(lv, ty, items),
+                Initializer::Expression(e)
+                    if self.is_aggregate(ty) && !self.initializes_whole(ty, e) =>
+                {
+                    self.init_first_scalar(lv, ty, e)
+                }
+                Initializer::Expression(e) => self.init_expr(lv, ty, e),
+            };
+        };
+        let pos = self.pos(d.span);
+        match (&d.node, self.lw.types.get(ty).clone()) {
+            (Designator::Index(_) | Designator::Range(_), Type::Array(elem)) => {
+                self.init_designated(&with_index(lv), elem, rest, init)
+            }
+            (Designator::Member(id), Type::Struct(sid) | Type::Union(sid)) => {
+                let Some(path) = self.find_field(sid, &id.node.name) else {
+                    return unsupported(pos, format!("no member named `{}`", id.node.name));
+                };
+                let (sub, sub_ty) = self.project(lv, &path);
+                self.init_designated(&sub, sub_ty, rest, init)
+            }
+            _ => unsupported(pos, "designator does not match the initialized type"),
+        }
+    }
+
+    /// `.agg = e` with brace elision: `e` initializes the first scalar inside `agg`.
+    fn init_first_scalar(&mut self, lv: &Lval, ty: TypeId, e: &'a Node<Expression>) -> R<()> {
+        let (mut lv, mut ty) = (lv.clone(), ty);
+        loop {
+            match self.lw.types.get(ty).clone() {
+                Type::Array(elem) => {
+                    lv = with_index(&lv);
+                    ty = elem;
+                }
+                Type::Struct(sid) | Type::Union(sid) => {
+                    let Some(first) = self
+                        .lw
+                        .struct_info(sid)
+                        .and_then(|s| s.members.first().cloned())
+                    else {
+                        return Ok(());
+                    };
+                    (lv, ty) = self.project(&lv, &[(sid, first.field)]);
+                }
+                _ => break,
+            }
+            if !self.is_aggregate(ty) || self.initializes_whole(ty, e) {
+                break;
+            }
+        }
+        self.init_expr(&lv, ty, e)
+    }
+
+    /// The position among `members` of member `name` (possibly inside an anonymous member) and
+    /// the fields leading to it.
+    fn member_path(
+        &self,
+        sid: StructId,
+        members: &[Member],
+        name: &str,
+    ) -> Option<(usize, Vec<(StructId, u32)>)> {
+        for (k, m) in members.iter().enumerate() {
+            match &m.name {
+                Some(n) if n == name => return Some((k, vec![(sid, m.field)])),
+                None => {
+                    let fty = self.lw.types.structs[sid].fields[m.field as usize].ty;
+                    if let Type::Struct(inner) | Type::Union(inner) = self.lw.types.get(fty) {
+                        if let Some(rest) = self.find_field(*inner, name) {
+                            let mut path = vec![(sid, m.field)];
+                            path.extend(rest);
+                            return Some((k, path));
+                        }
+                    }
+                }
+                Some(_) => {}
+            }
+        }
+        None
+    }
+
+    /// `lv` with field projections appended, and the type of the result.
+    fn project(&self, lv: &Lval, path: &[(StructId, u32)]) -> (Lval, TypeId) {
+        let mut out = lv.clone();
+        let mut ty = self.lval_type(lv);
+        for &(strukt, index) in path {
+            out.proj.push(Proj::Field { strukt, index });
+            ty = self.lw.types.structs[strukt].fields[index as usize].ty;
+        }
+        (out, ty)
+    }
+}
+
+/// An element of the array `lv` (all elements are one location).
+fn with_index(lv: &Lval) -> Lval {
+    let mut out = lv.clone();
+    out.proj.push(Proj::Index);
+    out
+}

@@ -1,0 +1,1183 @@
+//! Labelled C types (paper §3): the shapes of C values with location labels ρ on pointers,
+//! lock labels ℓ on lock objects, and function targets on function pointers.
+//!
+//! Every C value or memory content has a *node* in a union-find table. A node's [`Shape`] says
+//! what it is: a pointer `Ptr { ρ, to }` to locations labelled ρ whose content is node `to`, a
+//! struct whose fields are created lazily (paper §3.4: a struct with hundreds of fields costs only
+//! the fields used), a lock, a function-pointer target set, a scalar, or not known yet (`Var`, the
+//! content of a `void*` nobody has cast).
+//!
+//! Assignments make the top-level pointer labels *flow* (`ρ ≤ ρ'`, context-sensitive through the
+//! solver's CFL analysis) and *unify* the contents below them — LOCKSMITH's invariant reference
+//! contents, whose two-way flow puts both sides in one strongly connected component anyway.
+//! Calls and forks *instantiate* a function's generic nodes: a relation between a generic node
+//! and the caller's node is recorded and kept in sync as either side gains structure, emitting
+//! `ρ ⪯ᵢᵖ ρ'` and `ℓ ⪯ᵢ ℓ'` constraints into the solver (figure 7b made lazy).
+//!
+//! Two choices keep this sound where C is untyped:
+//! - a generic node whose shape is still unknown (a `void*` the function never casts) is
+//!   *unified* with the caller's node instead of copied, so all callers of a generic container
+//!   share one content (`void*` is monomorphic, as in the paper's basic model);
+//! - contents of incompatible shapes (a cast between unrelated structs, a pointer used as an
+//!   integer) are *conflated* into a local blob: one location label and one lock label for
+//!   everything inside, closed under dereference.
+
+use ena::unify::{InPlaceUnificationTable, UnifyKey};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::ctypes::{StructId, Type, TypeId, TypeTable};
+use crate::ir::FuncId;
+use solver::ids::IndexVec;
+use solver::{Constraints, Lock, Polarity, Rho, RhoKind, Scope, Site};
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Node(u32);
+
+impl UnifyKey for Node {
+    type Value = ();
+    fn index(&self) -> u32 {
+        self.0
+    }
+    fn from_index(i: u32) -> Self {
+        Node(i)
+    }
+    fn tag() -> &'static str {
+        "Node"
+    }
+}
+
+/// A field of a struct node: its location label and its content.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct FieldSlot {
+    pub index: u32,
+    pub rho: Rho,
+    pub content: Node,
+}
+
+/// What a node is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// Not known yet: the content of a `void*` that has not been cast.
+    Var,
+    /// Integers and floats: no labels.
+    Scalar,
+    /// A pointer to locations `rho` whose content is `to`.
+    Ptr { rho: Rho, to: Node },
+    /// A struct; fields are created on first use, sorted by index.
+    Struct {
+        sid: StructId,
+        fields: Vec<FieldSlot>,
+    },
+    /// A union: every member is the union's own location; their contents are one node.
+    Union { sid: StructId, inner: Node },
+    /// A lock object (`pthread_mutex_t` and friends).
+    Lock(Lock),
+    /// A function pointer value: the functions it may point to (sorted).
+    Fun(Vec<FuncId>),
+    /// Conflated memory: every location inside is `rho`, every lock is `lock`, every function
+    /// pointer may call `funs`; dereferencing or projecting stays in the blob.
+    Blob {
+        rho: Rho,
+        lock: Lock,
+        funs: Vec<FuncId>,
+    },
+}
+
+/// The polarity of a relation between a generic node and an instance.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Pol {
+    Pos,
+    Neg,
+    Both,
+}
+
+impl Pol {
+    fn polarities(self) -> &'static [Polarity] {
+        match self {
+            Pol::Pos => &[Polarity::Pos],
+            Pol::Neg => &[Polarity::Neg],
+            Pol::Both => &[Polarity::Pos, Polarity::Neg],
+        }
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+enum Rel {
+    /// `generic ⪯ᵢᵖ instance`.
+    Inst {
+        generic: Node,
+        instance: Node,
+        site: Site,
+        pol: Pol,
+    },
+    /// The values of `source` flow to `target` (`source ≤ target`).
+    Flow { source: Node, target: Node },
+}
+
+#[derive(Clone, Debug)]
+struct NodeData {
+    shape: Shape,
+    scope: Scope,
+    /// How many instantiations created this node (0 for nodes of the program's own types).
+    depth: u8,
+    /// Relations this node takes part in (kept at the representative).
+    rels: Vec<u32>,
+}
+
+/// Where a location label came from, for naming it in reports.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum RhoOrigin {
+    /// The location of a variable or of an allocation site (set by the generator).
+    Object,
+    /// A field of a struct content.
+    Field {
+        strukt: StructId,
+        index: u32,
+        parent: Node,
+    },
+    /// A pointer value's target (not an object itself).
+    Target,
+    /// A copy made at an instantiation site.
+    Instance,
+    /// Conflated memory.
+    Blob,
+}
+
+/// Work items, processed in order so that deep structures never recurse on the Rust stack.
+#[derive(Copy, Clone, Debug)]
+enum Work {
+    Unify(Node, Node),
+    Sync(u32),
+}
+
+/// The table of labelled type nodes for one program, and the label constraints it emits.
+pub struct LTypes<'a> {
+    pub types: &'a TypeTable,
+    table: InPlaceUnificationTable<Node>,
+    data: Vec<NodeData>,
+    rels: Vec<Rel>,
+    rel_index: FxHashSet<Rel>,
+    work: Vec<Work>,
+    /// Nodes whose function-target sets grew since [`LTypes::take_grown_funs`] was last called.
+    grown_funs: Vec<Node>,
+    emitted_flows: FxHashSet<(Rho, Rho)>,
+    emitted_insts: FxHashSet<(Rho, Site, Polarity, Rho)>,
+    emitted_lock_insts: FxHashSet<(Lock, Site, Lock)>,
+    /// The origin of every location label created here.
+    pub rho_origin: IndexVec<Rho, RhoOrigin>,
+    /// Sites whose relations unify instead of instantiating (calls inside a recursive cycle).
+    monomorphic: FxHashSet<Site>,
+    /// The depth given to nodes created now (while synchronising an instantiation).
+    creating_depth: u8,
+}
+
+/// Instantiations nested deeper than this unify instead of copying. Copies of recursive struct
+/// types through cycles of calls would otherwise unfold forever.
+const MAX_DEPTH: u8 = 6;
+
+impl<'a> LTypes<'a> {
+    pub fn new(types: &'a TypeTable) -> LTypes<'a> {
+        LTypes {
+            types,
+            table: InPlaceUnificationTable::new(),
+            data: Vec::new(),
+            rels: Vec::new(),
+            rel_index: FxHashSet::default(),
+            work: Vec::new(),
+            grown_funs: Vec::new(),
+            emitted_flows: FxHashSet::default(),
+            emitted_insts: FxHashSet::default(),
+            emitted_lock_insts: FxHashSet::default(),
+            rho_origin: IndexVec::new(),
+            monomorphic: FxHashSet::default(),
+            creating_depth: 0,
+        }
+    }
+
+    /// Makes the relations of `site` unify: used for calls between functions of one recursive
+    /// cycle, where polymorphic recursion over recursive struct types would not terminate.
+    pub fn set_monomorphic(&mut self, site: Site) {
+        self.monomorphic.insert(site);
+    }
+
+    fn root(&mut self, n: Node) -> Node {
+        self.table.find(n)
+    }
+
+    /// The current shape of `n`.
+    pub fn shape(&mut self, n: Node) -> Shape {
+        let r = self.root(n);
+        self.data[r.0 as usize].shape.clone()
+    }
+
+    pub fn scope(&mut self, n: Node) -> Scope {
+        let r = self.root(n);
+        self.data[r.0 as usize].scope
+    }
+
+    pub fn same(&mut self, a: Node, b: Node) -> bool {
+        self.root(a) == self.root(b)
+    }
+
+    /// A fresh location label (recording its origin).
+    pub fn new_rho(
+        &mut self,
+        c: &mut Constraints,
+        scope: Scope,
+        kind: RhoKind,
+        origin: RhoOrigin,
+    ) -> Rho {
+        let r = c.new_rho(scope, kind);
+        self.rho_origin.push(origin);
+        debug_assert_eq!(self.rho_origin.len(), c.rhos.len());
+        r
+    }
+
+    fn node(&mut self, shape: Shape, scope: Scope) -> Node {
+        let n = self.table.new_key(());
+        let depth = self.creating_depth;
+        self.data.push(NodeData {
+            shape,
+            scope,
+            depth,
+            rels: Vec::new(),
+        });
+        debug_assert_eq!(n.0 as usize + 1, self.data.len());
+        n
+    }
+
+    /// A node of unknown shape.
+    pub fn var(&mut self, scope: Scope) -> Node {
+        self.node(Shape::Var, scope)
+    }
+
+    pub fn scalar(&mut self, scope: Scope) -> Node {
+        self.node(Shape::Scalar, scope)
+    }
+
+    /// A pointer value to the given location and content.
+    pub fn ptr(&mut self, rho: Rho, to: Node, scope: Scope) -> Node {
+        self.node(Shape::Ptr { rho, to }, scope)
+    }
+
+    /// A function pointer value that may call `targets`.
+    pub fn fun(&mut self, mut targets: Vec<FuncId>, scope: Scope) -> Node {
+        targets.sort();
+        targets.dedup();
+        self.node(Shape::Fun(targets), scope)
+    }
+
+    /// A fresh node for a *value* of C type `ty`. The content of `void*` is unknown (`Var`); a
+    /// pointer to a function is a function-target set.
+    pub fn of_type(&mut self, c: &mut Constraints, ty: TypeId, scope: Scope) -> Node {
+        match self.types.get(ty).clone() {
+            Type::Void => self.var(scope),
+            Type::Int | Type::Float | Type::Cond => self.scalar(scope),
+            Type::Pointer(to) if matches!(self.types.get(to), Type::Function { .. }) => {
+                self.fun(Vec::new(), scope)
+            }
+            Type::Pointer(to) | Type::Array(to) => {
+                let rho = self.new_rho(c, scope, RhoKind::Plain, RhoOrigin::Target);
+                let content = self.of_type(c, to, scope);
+                self.ptr(rho, content, scope)
+            }
+            Type::Struct(sid) => self.node(
+                Shape::Struct {
+                    sid,
+                    fields: Vec::new(),
+                },
+                scope,
+            ),
+            Type::Union(sid) => {
+                let inner = self.var(scope);
+                self.node(Shape::Union { sid, inner }, scope)
+            }
+            Type::Function { .. } => self.fun(Vec::new(), scope),
+            Type::Lock(_) => {
+                let l = c.new_lock(scope);
+                self.node(Shape::Lock(l), scope)
+            }
+        }
+    }
+
+    /// A fresh node for the *content of a location* of type `ty`: like [`LTypes::of_type`], but an
+    /// array's content is its element's (all elements are one location).
+    pub fn content_of_type(&mut self, c: &mut Constraints, ty: TypeId, scope: Scope) -> Node {
+        match self.types.get(ty) {
+            Type::Array(elem) => {
+                let elem = *elem;
+                self.content_of_type(c, elem, scope)
+            }
+            _ => self.of_type(c, ty, scope),
+        }
+    }
+
+    /// The location and content of field `index` of a struct content `n`, creating it lazily.
+    /// Projecting a union or a blob stays on the given location.
+    pub fn field(
+        &mut self,
+        c: &mut Constraints,
+        n: Node,
+        at: Rho,
+        sid: StructId,
+        index: u32,
+    ) -> (Rho, Node) {
+        let r = self.root(n);
+        match self.data[r.0 as usize].shape.clone() {
+            Shape::Struct { sid: s, fields } if s == sid => {
+                if let Ok(k) = fields.binary_search_by_key(&index, |f| f.index) {
+                    return (fields[k].rho, fields[k].content);
+                }
+                let scope = self.data[r.0 as usize].scope;
+                let slot = self.new_field(c, r, sid, index, scope);
+                self.run(c);
+                (slot.rho, slot.content)
+            }
+            Shape::Var => {
+                self.set_shape(
+                    r,
+                    Shape::Struct {
+                        sid,
+                        fields: Vec::new(),
+                    },
+                );
+                self.field(c, r, at, sid, index)
+            }
+            Shape::Union { sid: s, inner } if s == sid => {
+                let ty = self.member_type(sid, index);
+                let member = match ty {
+                    Some(t) => {
+                        let scope = self.data[r.0 as usize].scope;
+                        self.content_of_type(c, t, scope)
+                    }
+                    None => {
+                        let scope = self.data[r.0 as usize].scope;
+                        self.var(scope)
+                    }
+                };
+                self.unify(c, inner, member);
+                (at, inner)
+            }
+            Shape::Blob { rho, .. } => (rho, r),
+            _ => {
+                // A struct projected as another type: conflate.
+                self.conflate(c, r);
+                self.field(c, r, at, sid, index)
+            }
+        }
+    }
+
+    fn member_type(&self, sid: StructId, index: u32) -> Option<TypeId> {
+        self.types.structs[sid]
+            .fields
+            .get(index as usize)
+            .map(|f| f.ty)
+    }
+
+    fn new_field(
+        &mut self,
+        c: &mut Constraints,
+        r: Node,
+        sid: StructId,
+        index: u32,
+        scope: Scope,
+    ) -> FieldSlot {
+        let rho = self.new_rho(
+            c,
+            scope,
+            RhoKind::Plain,
+            RhoOrigin::Field {
+                strukt: sid,
+                index,
+                parent: r,
+            },
+        );
+        let content = match self.member_type(sid, index) {
+            Some(t) => self.content_of_type(c, t, scope),
+            None => self.var(scope),
+        };
+        let slot = FieldSlot {
+            index,
+            rho,
+            content,
+        };
+        if let Shape::Struct { fields, .. } = &mut self.data[r.0 as usize].shape {
+            let at = fields.partition_point(|f| f.index < index);
+            fields.insert(at, slot);
+        }
+        self.resync(r);
+        slot
+    }
+
+    /// The pointer view of a value node: its target location and content. An unknown value
+    /// becomes a pointer to fresh memory; a scalar or blob used as a pointer is conflated.
+    pub fn deref(&mut self, c: &mut Constraints, n: Node) -> (Rho, Node) {
+        let r = self.root(n);
+        match self.data[r.0 as usize].shape.clone() {
+            Shape::Ptr { rho, to } => (rho, to),
+            Shape::Var => {
+                let scope = self.data[r.0 as usize].scope;
+                let rho = self.new_rho(c, scope, RhoKind::Plain, RhoOrigin::Target);
+                let to = self.var(scope);
+                self.set_shape(r, Shape::Ptr { rho, to });
+                self.run(c);
+                (rho, to)
+            }
+            Shape::Blob { rho, .. } => (rho, r),
+            _ => {
+                self.conflate(c, r);
+                self.deref(c, r)
+            }
+        }
+    }
+
+    /// The lock label of a lock content (refining an unknown content to a lock).
+    pub fn lock_of(&mut self, c: &mut Constraints, n: Node) -> Lock {
+        let r = self.root(n);
+        match self.data[r.0 as usize].shape.clone() {
+            Shape::Lock(l) => l,
+            Shape::Blob { lock, .. } => lock,
+            Shape::Var => {
+                let scope = self.data[r.0 as usize].scope;
+                let l = c.new_lock(scope);
+                self.set_shape(r, Shape::Lock(l));
+                self.run(c);
+                l
+            }
+            _ => {
+                self.conflate(c, r);
+                self.lock_of(c, r)
+            }
+        }
+    }
+
+    /// The functions a function-pointer value may call.
+    pub fn targets(&mut self, n: Node) -> Vec<FuncId> {
+        match self.shape(n) {
+            Shape::Fun(t) => t,
+            Shape::Blob { funs, .. } => funs,
+            _ => Vec::new(),
+        }
+    }
+
+    /// Nodes whose function-target sets grew since the last call (for resolving indirect calls).
+    pub fn take_grown_funs(&mut self) -> Vec<Node> {
+        std::mem::take(&mut self.grown_funs)
+    }
+
+    fn set_shape(&mut self, r: Node, shape: Shape) {
+        self.data[r.0 as usize].shape = shape;
+        self.resync(r);
+    }
+
+    fn resync(&mut self, r: Node) {
+        for k in 0..self.data[r.0 as usize].rels.len() {
+            let id = self.data[r.0 as usize].rels[k];
+            self.work.push(Work::Sync(id));
+        }
+    }
+
+    /// `a = b` on contents.
+    pub fn unify(&mut self, c: &mut Constraints, a: Node, b: Node) {
+        self.work.push(Work::Unify(a, b));
+        self.run(c);
+    }
+
+    /// The values of `source` flow to `target` (an assignment, an argument, a cast).
+    pub fn flow(&mut self, c: &mut Constraints, source: Node, target: Node) {
+        self.add_rel(Rel::Flow { source, target });
+        self.run(c);
+    }
+
+    /// `generic ⪯ᵢᵖ instance`: `instance` is the caller's view of `generic` at `site`.
+    pub fn instantiate(
+        &mut self,
+        c: &mut Constraints,
+        generic: Node,
+        instance: Node,
+        site: Site,
+        pol: Pol,
+    ) {
+        self.add_rel(Rel::Inst {
+            generic,
+            instance,
+            site,
+            pol,
+        });
+        self.run(c);
+    }
+
+    fn add_rel(&mut self, rel: Rel) {
+        let rel = self.canonical(rel);
+        if !self.rel_index.insert(rel) {
+            return;
+        }
+        if let Rel::Inst {
+            generic,
+            instance,
+            site,
+            ..
+        } = rel
+        {
+            // One instance per generic node and site (see `one_instance_per_site`).
+            for k in 0..self.data[generic.0 as usize].rels.len() {
+                let id = self.data[generic.0 as usize].rels[k];
+                if let Rel::Inst {
+                    generic: g2,
+                    instance: i2,
+                    site: s2,
+                    ..
+                } = self.rels[id as usize]
+                {
+                    if s2 == site && self.root(g2) == generic {
+                        let other = self.root(i2);
+                        if other != instance {
+                            self.work.push(Work::Unify(other, instance));
+                        }
+                    }
+                }
+            }
+        }
+        let id = self.rels.len() as u32;
+        self.rels.push(rel);
+        let (a, b) = match rel {
+            Rel::Inst {
+                generic, instance, ..
+            } => (generic, instance),
+            Rel::Flow { source, target } => (source, target),
+        };
+        self.data[a.0 as usize].rels.push(id);
+        if b != a {
+            self.data[b.0 as usize].rels.push(id);
+        }
+        self.work.push(Work::Sync(id));
+    }
+
+    fn canonical(&mut self, rel: Rel) -> Rel {
+        match rel {
+            Rel::Inst {
+                generic,
+                instance,
+                site,
+                pol,
+            } => Rel::Inst {
+                generic: self.root(generic),
+                instance: self.root(instance),
+                site,
+                pol,
+            },
+            Rel::Flow { source, target } => Rel::Flow {
+                source: self.root(source),
+                target: self.root(target),
+            },
+        }
+    }
+
+    /// Turns `n` into a blob, absorbing its current structure.
+    pub fn conflate(&mut self, c: &mut Constraints, n: Node) {
+        let r = self.root(n);
+        if matches!(self.data[r.0 as usize].shape, Shape::Blob { .. }) {
+            return;
+        }
+        let scope = self.data[r.0 as usize].scope;
+        let rho = self.new_rho(c, scope, RhoKind::Plain, RhoOrigin::Blob);
+        let lock = c.new_lock(scope);
+        let blob = self.node(
+            Shape::Blob {
+                rho,
+                lock,
+                funs: Vec::new(),
+            },
+            scope,
+        );
+        self.work.push(Work::Unify(r, blob));
+        self.run(c);
+    }
+
+    fn emit_flow(&mut self, c: &mut Constraints, a: Rho, b: Rho) {
+        if a != b && self.emitted_flows.insert((a, b)) {
+            c.flow(a, b);
+        }
+    }
+
+    fn emit_rho_inst(&mut self, c: &mut Constraints, g: Rho, site: Site, pol: Pol, i: Rho) {
+        for &p in pol.polarities() {
+            if self.emitted_insts.insert((g, site, p, i)) {
+                c.rho_inst(g, site, p, i);
+            }
+        }
+    }
+
+    fn emit_lock_inst(&mut self, c: &mut Constraints, g: Lock, site: Site, i: Lock) {
+        if self.emitted_lock_insts.insert((g, site, i)) {
+            c.lock_inst(g, site, i);
+        }
+    }
+
+    fn add_funs(&mut self, r: Node, more: &[FuncId]) {
+        let data = &mut self.data[r.0 as usize];
+        let list = match &mut data.shape {
+            Shape::Fun(t) => t,
+            Shape::Blob { funs, .. } => funs,
+            _ => return,
+        };
+        let before = list.len();
+        list.extend_from_slice(more);
+        list.sort();
+        list.dedup();
+        if list.len() != before {
+            self.grown_funs.push(r);
+            self.resync(r);
+        }
+    }
+
+    fn run(&mut self, c: &mut Constraints) {
+        while let Some(w) = self.work.pop() {
+            match w {
+                Work::Unify(a, b) => self.do_unify(c, a, b),
+                Work::Sync(id) => self.do_sync(c, id),
+            }
+        }
+    }
+
+    fn do_unify(&mut self, c: &mut Constraints, a: Node, b: Node) {
+        let (ra, rb) = (self.root(a), self.root(b));
+        if ra == rb {
+            return;
+        }
+        let da = std::mem::replace(&mut self.data[ra.0 as usize].shape, Shape::Var);
+        let db = std::mem::replace(&mut self.data[rb.0 as usize].shape, Shape::Var);
+        let scope = self.common_scope(ra, rb, c);
+        let mut rels = std::mem::take(&mut self.data[ra.0 as usize].rels);
+        rels.append(&mut self.data[rb.0 as usize].rels);
+        let depth = self.data[ra.0 as usize]
+            .depth
+            .min(self.data[rb.0 as usize].depth);
+        self.table.union(ra, rb);
+        let r = self.root(ra);
+        let shape = self.merge_shapes(c, da, db);
+        if matches!(shape, Shape::Fun(_) | Shape::Blob { .. }) {
+            self.grown_funs.push(r);
+        }
+        self.data[r.0 as usize] = NodeData {
+            shape,
+            scope,
+            depth,
+            rels,
+        };
+        self.one_instance_per_site(r);
+        self.resync(r);
+    }
+
+    /// Semi-unification for nodes: the substitution at a site is a function, so a generic node
+    /// has one instance per site; two instances at one site are unified. Without this a recursive
+    /// struct would unfold forever at a call site.
+    fn one_instance_per_site(&mut self, r: Node) {
+        let mut by_site: Vec<(Site, Node)> = Vec::new();
+        for k in 0..self.data[r.0 as usize].rels.len() {
+            let id = self.data[r.0 as usize].rels[k];
+            if let Rel::Inst {
+                generic,
+                instance,
+                site,
+                ..
+            } = self.rels[id as usize]
+            {
+                if self.root(generic) == r {
+                    let inst = self.root(instance);
+                    by_site.push((site, inst));
+                }
+            }
+        }
+        by_site.sort();
+        for w in by_site.windows(2) {
+            if w[0].0 == w[1].0 && w[0].1 != w[1].1 {
+                self.work.push(Work::Unify(w[0].1, w[1].1));
+            }
+        }
+    }
+
+    fn common_scope(&mut self, a: Node, b: Node, c: &Constraints) -> Scope {
+        let (sa, sb) = (self.data[a.0 as usize].scope, self.data[b.0 as usize].scope);
+        if sa == sb {
+            sa
+        } else {
+            c.scopes.common_ancestor(sa, sb)
+        }
+    }
+
+    /// The shape of two unified nodes; sub-structure is unified through the work list.
+    fn merge_shapes(&mut self, c: &mut Constraints, a: Shape, b: Shape) -> Shape {
+        match (a, b) {
+            (Shape::Var, s) | (s, Shape::Var) => s,
+            (Shape::Scalar, Shape::Scalar) => Shape::Scalar,
+            (Shape::Ptr { rho: r1, to: t1 }, Shape::Ptr { rho: r2, to: t2 }) => {
+                self.emit_flow(c, r1, r2);
+                self.emit_flow(c, r2, r1);
+                self.work.push(Work::Unify(t1, t2));
+                Shape::Ptr { rho: r1, to: t1 }
+            }
+            (
+                Shape::Struct {
+                    sid: s1,
+                    fields: f1,
+                },
+                Shape::Struct {
+                    sid: s2,
+                    fields: f2,
+                },
+            ) if s1 == s2 => {
+                let mut fields = f1.clone();
+                for g in f2 {
+                    match fields.binary_search_by_key(&g.index, |f| f.index) {
+                        Ok(k) => {
+                            let f = fields[k];
+                            self.emit_flow(c, f.rho, g.rho);
+                            self.emit_flow(c, g.rho, f.rho);
+                            self.work.push(Work::Unify(f.content, g.content));
+                        }
+                        Err(k) => fields.insert(k, g),
+                    }
+                }
+                Shape::Struct { sid: s1, fields }
+            }
+            (Shape::Union { sid: s1, inner: i1 }, Shape::Union { sid: s2, inner: i2 })
+                if s1 == s2 =>
+            {
+                self.work.push(Work::Unify(i1, i2));
+                Shape::Union { sid: s1, inner: i1 }
+            }
+            (Shape::Lock(l1), Shape::Lock(l2)) => {
+                c.lock_eq(l1, l2);
+                Shape::Lock(l1)
+            }
+            (Shape::Fun(mut t1), Shape::Fun(t2)) => {
+                t1.extend(t2);
+                t1.sort();
+                t1.dedup();
+                Shape::Fun(t1)
+            }
+            (Shape::Blob { rho, lock, funs }, other) | (other, Shape::Blob { rho, lock, funs }) => {
+                let funs = self.absorb(c, rho, lock, funs, other);
+                Shape::Blob { rho, lock, funs }
+            }
+            (a, b) => {
+                // Incompatible shapes (a cast between unrelated types): conflate both into a
+                // blob. Its labels are outer (root) labels: a conflated location is never a copy.
+                let scope = Scope::ROOT;
+                let rho = self.new_rho(c, scope, RhoKind::Plain, RhoOrigin::Blob);
+                let lock = c.new_lock(scope);
+                let funs = self.absorb(c, rho, lock, Vec::new(), a);
+                let funs = self.absorb(c, rho, lock, funs, b);
+                Shape::Blob { rho, lock, funs }
+            }
+        }
+    }
+
+    /// Absorbs a shape into the blob `(rho, lock, funs)`: all its labels become the blob's.
+    fn absorb(
+        &mut self,
+        c: &mut Constraints,
+        rho: Rho,
+        lock: Lock,
+        mut funs: Vec<FuncId>,
+        s: Shape,
+    ) -> Vec<FuncId> {
+        let blob = self.node(
+            Shape::Blob {
+                rho,
+                lock,
+                funs: Vec::new(),
+            },
+            Scope::ROOT,
+        );
+        match s {
+            Shape::Var | Shape::Scalar => {}
+            Shape::Ptr { rho: r, to } => {
+                self.emit_flow(c, r, rho);
+                self.emit_flow(c, rho, r);
+                self.work.push(Work::Unify(to, blob));
+            }
+            Shape::Struct { fields, .. } => {
+                for f in fields {
+                    self.emit_flow(c, f.rho, rho);
+                    self.emit_flow(c, rho, f.rho);
+                    self.work.push(Work::Unify(f.content, blob));
+                }
+            }
+            Shape::Union { inner, .. } => self.work.push(Work::Unify(inner, blob)),
+            Shape::Lock(l) => c.lock_eq(l, lock),
+            Shape::Fun(t) => funs.extend(t),
+            Shape::Blob {
+                rho: r,
+                lock: l,
+                funs: f,
+            } => {
+                self.emit_flow(c, r, rho);
+                self.emit_flow(c, rho, r);
+                c.lock_eq(l, lock);
+                funs.extend(f);
+            }
+        }
+        funs.sort();
+        funs.dedup();
+        funs
+    }
+
+    fn do_sync(&mut self, c: &mut Constraints, id: u32) {
+        match self.rels[id as usize] {
+            Rel::Flow { source, target } => self.sync_flow(c, source, target),
+            Rel::Inst {
+                generic,
+                instance,
+                site,
+                pol,
+            } => self.sync_inst(c, generic, instance, site, pol),
+        }
+    }
+
+    fn sync_flow(&mut self, c: &mut Constraints, source: Node, target: Node) {
+        let (s, t) = (self.root(source), self.root(target));
+        if s == t {
+            return;
+        }
+        let (ss, ts) = (
+            self.data[s.0 as usize].shape.clone(),
+            self.data[t.0 as usize].shape.clone(),
+        );
+        match (ss, ts) {
+            (Shape::Var, Shape::Var) => {}
+            (Shape::Scalar, Shape::Scalar) => {}
+            (Shape::Ptr { rho: r1, to: t1 }, Shape::Ptr { rho: r2, to: t2 }) => {
+                self.emit_flow(c, r1, r2);
+                self.work.push(Work::Unify(t1, t2));
+            }
+            (
+                Shape::Struct {
+                    sid: s1,
+                    fields: f1,
+                },
+                Shape::Struct {
+                    sid: s2,
+                    fields: f2,
+                },
+            ) if s1 == s2 => {
+                // A struct copy: every field's value flows, for the fields either side uses.
+                let mut indices: Vec<u32> = f1.iter().chain(&f2).map(|f| f.index).collect();
+                indices.sort();
+                indices.dedup();
+                for index in indices {
+                    let at_s = f1.iter().find(|f| f.index == index).map(|f| f.content);
+                    let at_t = f2.iter().find(|f| f.index == index).map(|f| f.content);
+                    let scope_s = self.data[s.0 as usize].scope;
+                    let scope_t = self.data[t.0 as usize].scope;
+                    let a = match at_s {
+                        Some(x) => x,
+                        None => self.new_field(c, s, s1, index, scope_s).content,
+                    };
+                    let b = match at_t {
+                        Some(x) => x,
+                        None => self.new_field(c, t, s1, index, scope_t).content,
+                    };
+                    self.add_rel(Rel::Flow {
+                        source: a,
+                        target: b,
+                    });
+                }
+            }
+            (Shape::Union { sid: s1, inner: i1 }, Shape::Union { sid: s2, inner: i2 })
+                if s1 == s2 =>
+            {
+                self.add_rel(Rel::Flow {
+                    source: i1,
+                    target: i2,
+                });
+            }
+            (Shape::Fun(t1), Shape::Fun(_)) => self.add_funs(t, &t1),
+            (Shape::Lock(l1), Shape::Lock(l2)) => c.lock_eq(l1, l2),
+            _ => self.work.push(Work::Unify(s, t)),
+        }
+    }
+
+    fn sync_inst(
+        &mut self,
+        c: &mut Constraints,
+        generic: Node,
+        instance: Node,
+        site: Site,
+        pol: Pol,
+    ) {
+        let (g, i) = (self.root(generic), self.root(instance));
+        if g == i {
+            return;
+        }
+        let binder = c.sites[site].binder;
+        let g_scope = self.data[g.0 as usize].scope;
+        let depth = self.data[g.0 as usize]
+            .depth
+            .max(self.data[i.0 as usize].depth);
+        if binder == Scope::ROOT
+            || !c.scopes.within(g_scope, binder)
+            || self.monomorphic.contains(&site)
+            || depth >= MAX_DEPTH
+        {
+            // Not quantified at this site: its image is itself (`l⃗ ⪯ᵢ l⃗`). Monomorphic sites and
+            // deep copies are unified too.
+            self.work.push(Work::Unify(g, i));
+            return;
+        }
+        self.creating_depth = depth + 1;
+        self.sync_structure(c, g, i, site, pol);
+        self.creating_depth = 0;
+    }
+
+    fn sync_structure(&mut self, c: &mut Constraints, g: Node, i: Node, site: Site, pol: Pol) {
+        let gs = self.data[g.0 as usize].shape.clone();
+        let mut is = self.data[i.0 as usize].shape.clone();
+        match (&gs, &is) {
+            (Shape::Var, Shape::Var) => return,
+            (Shape::Var, _) => {
+                // An unknown generic content (an uncast `void*`) is shared by all callers.
+                self.work.push(Work::Unify(g, i));
+                return;
+            }
+            (_, Shape::Var) => {
+                is = self.mirror(c, &gs, self.data[i.0 as usize].scope);
+                self.set_shape(i, is.clone());
+            }
+            _ => {}
+        }
+        match (gs, is) {
+            (Shape::Scalar, Shape::Scalar) => {}
+            (Shape::Ptr { rho: rg, to: tg }, Shape::Ptr { rho: ri, to: ti }) => {
+                self.emit_rho_inst(c, rg, site, pol, ri);
+                self.add_rel(Rel::Inst {
+                    generic: tg,
+                    instance: ti,
+                    site,
+                    pol: Pol::Both,
+                });
+            }
+            (
+                Shape::Struct { sid, fields },
+                Shape::Struct {
+                    sid: si,
+                    fields: fields_i,
+                },
+            ) if sid == si => {
+                // Lazy fields are created on both sides: a field the caller uses must have a
+                // generic pre-image too, or the caller's label would be cut off from the object
+                // the callee allocated (and the check, which looks at that object, would miss it).
+                let mut indices: Vec<u32> =
+                    fields.iter().chain(&fields_i).map(|f| f.index).collect();
+                indices.sort();
+                indices.dedup();
+                let (scope_g, scope_i) =
+                    (self.data[g.0 as usize].scope, self.data[i.0 as usize].scope);
+                for index in indices {
+                    let fg = self.field_slot(c, g, sid, index, scope_g);
+                    let fi = self.field_slot(c, i, sid, index, scope_i);
+                    self.emit_rho_inst(c, fg.rho, site, Pol::Both, fi.rho);
+                    self.add_rel(Rel::Inst {
+                        generic: fg.content,
+                        instance: fi.content,
+                        site,
+                        pol: Pol::Both,
+                    });
+                }
+            }
+            (Shape::Union { sid, inner: ig }, Shape::Union { sid: si, inner: ii }) if sid == si => {
+                self.add_rel(Rel::Inst {
+                    generic: ig,
+                    instance: ii,
+                    site,
+                    pol: Pol::Both,
+                });
+            }
+            (Shape::Lock(lg), Shape::Lock(li)) => self.emit_lock_inst(c, lg, site, li),
+            (Shape::Fun(tg), Shape::Fun(ti)) => match pol {
+                Pol::Pos => self.add_funs(i, &tg),
+                Pol::Neg => self.add_funs(g, &ti),
+                Pol::Both => {
+                    self.add_funs(i, &tg);
+                    self.add_funs(g, &ti);
+                }
+            },
+            (
+                Shape::Blob {
+                    rho: rg,
+                    lock: lg,
+                    funs: fg,
+                },
+                Shape::Blob {
+                    rho: ri,
+                    lock: li,
+                    funs: fi,
+                },
+            ) => {
+                self.emit_rho_inst(c, rg, site, Pol::Both, ri);
+                self.emit_lock_inst(c, lg, site, li);
+                self.add_funs(i, &fg);
+                self.add_funs(g, &fi);
+            }
+            (Shape::Blob { .. }, _) => {
+                // The caller's view of conflated memory is conflated too.
+                self.conflate_later(c, i);
+            }
+            (_, Shape::Blob { .. }) => self.conflate_later(c, g),
+            _ => self.work.push(Work::Unify(g, i)),
+        }
+    }
+
+    fn conflate_later(&mut self, c: &mut Constraints, n: Node) {
+        let scope = self.data[n.0 as usize].scope;
+        let rho = self.new_rho(c, scope, RhoKind::Plain, RhoOrigin::Blob);
+        let lock = c.new_lock(scope);
+        let blob = self.node(
+            Shape::Blob {
+                rho,
+                lock,
+                funs: Vec::new(),
+            },
+            scope,
+        );
+        self.work.push(Work::Unify(n, blob));
+    }
+
+    fn field_slot(
+        &mut self,
+        c: &mut Constraints,
+        n: Node,
+        sid: StructId,
+        index: u32,
+        scope: Scope,
+    ) -> FieldSlot {
+        let r = self.root(n);
+        if let Shape::Struct { fields, .. } = &self.data[r.0 as usize].shape {
+            if let Ok(k) = fields.binary_search_by_key(&index, |f| f.index) {
+                return fields[k];
+            }
+        }
+        self.new_field(c, r, sid, index, scope)
+    }
+
+    /// A fresh shape of the same constructor as `s`, for an instance in `scope`.
+    fn mirror(&mut self, c: &mut Constraints, s: &Shape, scope: Scope) -> Shape {
+        match s {
+            Shape::Var => Shape::Var,
+            Shape::Scalar => Shape::Scalar,
+            Shape::Ptr { .. } => {
+                let rho = self.new_rho(c, scope, RhoKind::Plain, RhoOrigin::Instance);
+                let to = self.var(scope);
+                Shape::Ptr { rho, to }
+            }
+            Shape::Struct { sid, .. } => Shape::Struct {
+                sid: *sid,
+                fields: Vec::new(),
+            },
+            Shape::Union { sid, .. } => {
+                let inner = self.var(scope);
+                Shape::Union { sid: *sid, inner }
+            }
+            Shape::Lock(_) => Shape::Lock(c.new_lock(scope)),
+            Shape::Fun(_) => Shape::Fun(Vec::new()),
+            Shape::Blob { .. } => {
+                let rho = self.new_rho(c, scope, RhoKind::Plain, RhoOrigin::Blob);
+                Shape::Blob {
+                    rho,
+                    lock: c.new_lock(scope),
+                    funs: Vec::new(),
+                }
+            }
+        }
+    }
+
+    /// Every location label of the memory a content node describes, without following pointers:
+    /// the fields of structs (recursively), or none for scalars and pointers. Used to expand an
+    /// access to a whole struct into accesses of its fields.
+    pub fn field_labels(&mut self, n: Node) -> Vec<Rho> {
+        let mut out = Vec::new();
+        let mut stack = vec![n];
+        let mut seen = FxHashSet::default();
+        while let Some(x) = stack.pop() {
+            let r = self.root(x);
+            if !seen.insert(r) {
+                continue;
+            }
+            match &self.data[r.0 as usize].shape {
+                Shape::Struct { fields, .. } => {
+                    for f in fields {
+                        out.push(f.rho);
+                        stack.push(f.content);
+                    }
+                }
+                Shape::Union { inner, .. } => stack.push(*inner),
+                Shape::Blob { rho, .. } => out.push(*rho),
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// The lock labels stored in the memory a content node describes (not following pointers).
+    pub fn locks_inside(&mut self, n: Node) -> Vec<Lock> {
+        let mut out = Vec::new();
+        let mut stack = vec![n];
+        let mut seen = FxHashSet::default();
+        while let Some(x) = stack.pop() {
+            let r = self.root(x);
+            if !seen.insert(r) {
+                continue;
+            }
+            match &self.data[r.0 as usize].shape {
+                Shape::Struct { fields, .. } => stack.extend(fields.iter().map(|f| f.content)),
+                Shape::Union { inner, .. } => stack.push(*inner),
+                Shape::Lock(l) => out.push(*l),
+                Shape::Blob { lock, .. } => out.push(*lock),
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// The function pointers stored in a content (not following pointers), e.g. the handler in a
+    /// `struct sigaction`.
+    pub fn funs_inside(&mut self, n: Node) -> Vec<FuncId> {
+        let mut out = Vec::new();
+        let mut stack = vec![n];
+        let mut seen = FxHashSet::default();
+        while let Some(x) = stack.pop() {
+            let r = self.root(x);
+            if !seen.insert(r) {
+                continue;
+            }
+            match &self.data[r.0 as usize].shape {
+                Shape::Struct { fields, .. } => stack.extend(fields.iter().map(|f| f.content)),
+                Shape::Union { inner, .. } => stack.push(*inner),
+                Shape::Fun(t) => out.extend(t.iter().copied()),
+                Shape::Blob { funs, .. } => out.extend(funs.iter().copied()),
+                _ => {}
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// The representative of each node, for callers keeping per-node maps.
+    pub fn representative(&mut self, n: Node) -> Node {
+        self.root(n)
+    }
+
+    /// Count of nodes (for statistics).
+    pub fn len(&self) -> usize {
+        self.data.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+}
+
+/// Nodes keyed by representative, for maps that must survive unification.
+pub type NodeMap<T> = FxHashMap<Node, T>;

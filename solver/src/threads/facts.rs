@@ -1,0 +1,388 @@
+//! Correlations for C carried up to the thread roots (paper §3.1, "Inferring Correlations").
+//!
+//! An access to ρ in function f holding the relative lockset (held, released) is the fact
+//! `ρ ▷ held` relative to f's entry. The paper propagates such constraints backwards along the
+//! control flow, adding at each split the locks held by the caller; here each fact is translated
+//! through every call of f — labels by their images at the call's site (figure 8b), and locks as
+//! `held' = φ(held) ∪ (caller's held − φ(released))` — until it reaches `main`. Through a fork the
+//! fact becomes the child thread's and gains none of the parent's locks; from then on it is only
+//! renamed. Facts also walk backwards along flow and summary edges (figure 8b, first rule) and, at
+//! the root, from a call's result back into the function that allocated it (tagged with the call,
+//! as for λ▷, so copies allocated by different calls stay apart).
+
+use rustc_hash::FxHashMap;
+
+use super::linearity::Linearity;
+use super::locksets::{translate, LockSets, Locksets, SetId, State};
+use super::structure::Structure;
+use super::{AccessId, Event, FnId, ThreadProgram};
+use crate::cfl::FlowGraph;
+use crate::constraints::{Constraints, Rho, Site};
+use crate::correlation::Index;
+use crate::ids::IndexVec;
+use crate::locks::LockTable;
+use crate::scope::ScopeTree;
+
+crate::define_id!(
+    /// A derived C correlation fact.
+    pub struct CFactId, "cf";
+);
+
+/// Which thread performs an access, as seen from the fact's function.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Thread {
+    /// The thread that is running the fact's function (the main thread, at `main`).
+    Current,
+    /// A thread started by the fork at this site.
+    Forked(Site),
+}
+
+#[derive(Clone, Debug)]
+pub struct CFact {
+    pub rho: Rho,
+    pub held: SetId,
+    /// Only meaningful while `thread` is `Current` (the caller may hold more locks).
+    pub released: SetId,
+    pub func: FnId,
+    pub thread: Thread,
+    /// See [`crate::correlation::Fact::tag`].
+    pub tag: Option<Site>,
+    /// An access of the main thread before its first fork (at `main` only).
+    pub prefork: bool,
+    pub writes: bool,
+    /// How the fact was derived: the access itself, or the facts it was translated from. The
+    /// accesses behind a fact are found by walking these back ([`witnesses`]) only for the facts
+    /// that end up in a warning, so propagation never revisits a fact to grow a witness list.
+    pub origin: Origin,
+}
+
+/// The derivations of a [`CFact`].
+#[derive(Clone, Debug)]
+pub enum Origin {
+    Access(AccessId),
+    Derived(Vec<CFactId>),
+}
+
+/// Every access behind `fact`, sorted.
+pub fn witnesses(facts: &IndexVec<CFactId, CFact>, fact: CFactId) -> Vec<AccessId> {
+    let mut seen = rustc_hash::FxHashSet::default();
+    let mut stack = vec![fact];
+    let mut out = Vec::new();
+    while let Some(id) = stack.pop() {
+        if !seen.insert(id) {
+            continue;
+        }
+        match &facts[id].origin {
+            Origin::Access(a) => out.push(*a),
+            Origin::Derived(parents) => stack.extend(parents.iter().copied()),
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+type Key = (Rho, SetId, SetId, FnId, Thread, Option<Site>, bool);
+
+struct Prop<'a> {
+    c: &'a Constraints,
+    scopes: &'a ScopeTree,
+    p: &'a ThreadProgram,
+    s: &'a Structure,
+    flow: &'a FlowGraph,
+    index: &'a Index,
+    locks: &'a mut LockTable,
+    linearity: &'a Linearity,
+    ls: &'a mut Locksets,
+    /// For each event of `main`: whether it comes after a fork (or may fork itself).
+    main_forked: Vec<Vec<bool>>,
+    facts: IndexVec<CFactId, CFact>,
+    lookup: FxHashMap<Key, CFactId>,
+    work: Vec<CFactId>,
+}
+
+impl CFact {
+    /// The fact without its derivations, which propagation does not need to copy.
+    fn clone_key(&self) -> CFact {
+        CFact {
+            origin: Origin::Derived(Vec::new()),
+            ..*self
+        }
+    }
+}
+
+impl Prop<'_> {
+    /// Records `key`, derived from `origin` (an access, or the fact being propagated). A known
+    /// fact is revisited only when it learns that it covers a write.
+    fn add(&mut self, key: Key, writes: bool, origin: Result<AccessId, CFactId>) {
+        if let Some(&id) = self.lookup.get(&key) {
+            let f = &mut self.facts[id];
+            if let (Origin::Derived(parents), Err(parent)) = (&mut f.origin, origin) {
+                if parents.last() != Some(&parent) {
+                    parents.push(parent);
+                }
+            }
+            if writes && !f.writes {
+                f.writes = true;
+                self.work.push(id);
+            }
+            return;
+        }
+        let (rho, held, released, func, thread, tag, prefork) = key;
+        let id = self.facts.push(CFact {
+            rho,
+            held,
+            released,
+            func,
+            thread,
+            tag,
+            prefork,
+            writes,
+            origin: match origin {
+                Ok(a) => Origin::Access(a),
+                Err(parent) => Origin::Derived(vec![parent]),
+            },
+        });
+        self.lookup.insert(key, id);
+        self.work.push(id);
+    }
+
+    fn state_at(&self, f: FnId, block: u32, index: u32) -> State {
+        self.ls.before[f]
+            .get(block as usize)
+            .and_then(|b| b.get(index as usize))
+            .copied()
+            .unwrap_or(State::TOP)
+    }
+
+    /// A callee's lockset as seen by the caller at `site`. A linear lock of the callee may have
+    /// a non-linear image (two objects' locks meet in the caller), which never counts as held.
+    fn translate_set(&mut self, set: SetId, site: Site) -> SetId {
+        let (c, scopes, linearity) = (self.c, self.scopes, self.linearity);
+        let locks = &mut *self.locks;
+        self.ls.sets.map(set, |l| {
+            translate(c, scopes, locks, site, l).filter(|&x| linearity.is_linear(locks, x))
+        })
+    }
+
+    fn run(&mut self) {
+        let main = self.p.main;
+        while let Some(id) = self.work.pop() {
+            let f = self.facts[id].clone_key();
+            let key_rest = |rho: Rho| (rho, f.held, f.released, f.func, f.thread, f.tag, f.prefork);
+
+            // Figure 8b, first rule: backwards along flow and summary edges.
+            let flow = self.flow;
+            for &pred in &flow.preds[f.rho] {
+                self.add(key_rest(pred), f.writes, Err(id));
+            }
+
+            if Some(f.func) == main {
+                // At the root: from a call's result back into the function that made it.
+                let index = self.index;
+                if let Some(gens) = index.result_of.get(&f.rho) {
+                    for &(site, generic) in gens {
+                        let key = (
+                            generic,
+                            f.held,
+                            f.released,
+                            f.func,
+                            f.thread,
+                            f.tag.or(Some(site)),
+                            f.prefork,
+                        );
+                        self.add(key, f.writes, Err(id));
+                    }
+                }
+                continue;
+            }
+
+            // Through every call of the fact's function: the caller's view.
+            let s = self.s;
+            for pt in &s.callers[f.func] {
+                let state = self.state_at(pt.caller, pt.block, pt.index);
+                let Some(caller_held) = state.held else {
+                    continue;
+                };
+                let held = self.translate_set(f.held, pt.site);
+                let (held, released) = match f.thread {
+                    Thread::Current => {
+                        let released = self.translate_set(f.released, pt.site);
+                        let kept = self.ls.sets.minus(caller_held, released);
+                        let held = self.ls.sets.union(held, kept);
+                        let rel_kept = self.ls.sets.minus(state.released, held);
+                        (held, self.ls.sets.union(rel_kept, released))
+                    }
+                    Thread::Forked(_) => (held, LockSets::EMPTY),
+                };
+                let prefork = f.thread == Thread::Current
+                    && Some(pt.caller) == main
+                    && !self.main_forked[pt.block as usize][pt.index as usize];
+                for rho in self.images(f.rho, pt.site) {
+                    self.add(
+                        (rho, held, released, pt.caller, f.thread, None, prefork),
+                        f.writes,
+                        Err(id),
+                    );
+                }
+            }
+            // Through every fork of the fact's function: the child thread starts with no locks.
+            for pt in &s.forkers[f.func] {
+                let held = self.translate_set(f.held, pt.site);
+                let thread = match f.thread {
+                    Thread::Current => Thread::Forked(pt.site),
+                    t => t,
+                };
+                for rho in self.images(f.rho, pt.site) {
+                    self.add(
+                        (rho, held, LockSets::EMPTY, pt.caller, thread, None, false),
+                        f.writes,
+                        Err(id),
+                    );
+                }
+            }
+        }
+    }
+
+    fn images(&self, rho: Rho, site: Site) -> Vec<Rho> {
+        match self.index.rho_images.get(&(rho, site)) {
+            Some(v) => v.clone(),
+            None => vec![rho],
+        }
+    }
+}
+
+/// For every event of `main`: whether a fork may already have happened (or happens in it).
+fn forked_points(p: &ThreadProgram, s: &Structure) -> Vec<Vec<bool>> {
+    let Some(main) = p.main else {
+        return Vec::new();
+    };
+    // Functions that may fork, directly or through calls.
+    let mut may_fork: IndexVec<FnId, bool> = p
+        .funcs
+        .iter()
+        .map(|b| {
+            b.blocks
+                .iter()
+                .any(|bl| bl.events.iter().any(|e| matches!(e, Event::Fork { .. })))
+        })
+        .collect();
+    for scc in &s.sccs {
+        loop {
+            let mut changed = false;
+            for &f in scc {
+                if may_fork[f] {
+                    continue;
+                }
+                let calls_forker = p.funcs[f].blocks.iter().any(|bl| {
+                    bl.events
+                        .iter()
+                        .any(|e| matches!(e, Event::Call { callee, .. } if may_fork[*callee]))
+                });
+                if calls_forker {
+                    may_fork[f] = true;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+    }
+    let blocks = &p.funcs[main].blocks;
+    let is_fork = |e: &Event| match e {
+        Event::Fork { .. } => true,
+        Event::Call { callee, .. } => may_fork[*callee],
+        _ => false,
+    };
+    // Forward "a fork may have happened" to a fixpoint.
+    let mut input = vec![false; blocks.len()];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for (b, block) in blocks.iter().enumerate() {
+            let out = input[b] || block.events.iter().any(is_fork);
+            if out {
+                for &succ in &block.succs {
+                    if !input[succ as usize] {
+                        input[succ as usize] = true;
+                        changed = true;
+                    }
+                }
+            }
+        }
+    }
+    blocks
+        .iter()
+        .enumerate()
+        .map(|(b, block)| {
+            let mut forked = input[b];
+            block
+                .events
+                .iter()
+                .map(|e| {
+                    forked |= is_fork(e);
+                    forked
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Propagates every access of `p` to `main` and returns all facts.
+#[allow(clippy::too_many_arguments)]
+pub fn propagate(
+    c: &Constraints,
+    scopes: &ScopeTree,
+    p: &ThreadProgram,
+    s: &Structure,
+    flow: &FlowGraph,
+    index: &Index,
+    locks: &mut LockTable,
+    linearity: &Linearity,
+    ls: &mut Locksets,
+) -> IndexVec<CFactId, CFact> {
+    let main_forked = forked_points(p, s);
+    let mut prop = Prop {
+        c,
+        scopes,
+        p,
+        s,
+        flow,
+        index,
+        locks,
+        linearity,
+        ls,
+        main_forked,
+        facts: IndexVec::new(),
+        lookup: FxHashMap::default(),
+        work: Vec::new(),
+    };
+    for (f, body) in p.funcs.iter_enumerated() {
+        for (b, block) in body.blocks.iter().enumerate() {
+            for (k, e) in block.events.iter().enumerate() {
+                let Event::Access(a) = *e else { continue };
+                let state = prop.state_at(f, b as u32, k as u32);
+                let Some(held) = state.held else { continue };
+                let info = p.accesses[a];
+                let prefork = Some(f) == p.main && !prop.main_forked[b][k];
+                prop.add(
+                    (
+                        info.rho,
+                        held,
+                        state.released,
+                        f,
+                        Thread::Current,
+                        None,
+                        prefork,
+                    ),
+                    info.write,
+                    Ok(a),
+                );
+            }
+        }
+    }
+    prop.work.reverse();
+    prop.run();
+    prop.facts
+}

@@ -1,0 +1,320 @@
+//! Relative locksets (paper §3.1, "Computing Held Locks").
+//!
+//! The locks held are a *must* analysis: forward, intersection at joins. A call is a "split": the
+//! callee's effect on locks is its summary — the locks it must have acquired and those it may
+//! have released by the time it returns, relative to its entry — translated through the call's
+//! site (a lock parameter becomes the caller's lock). The caller's other locks bypass the call.
+//! This is the relative-lockset formulation of RELAY (seed `003_…`): per function,
+//! `held` = must-acquired since entry and `released` = may-released since entry. Summaries are
+//! computed over the call graph's strongly connected components, callees first; a recursive
+//! component iterates from "never returns" (⊤) down to its greatest fixpoint.
+//!
+//! Non-linear locks (see [`super::linearity`]) are never added to `held`.
+
+use rustc_hash::FxHashMap;
+
+use super::linearity::Linearity;
+use super::structure::Structure;
+use super::{Event, FnId, ThreadProgram};
+use crate::constraints::{Constraints, Lock, Site};
+use crate::ids::IndexVec;
+use crate::locks::LockTable;
+use crate::scope::ScopeTree;
+
+crate::define_id!(
+    /// An interned set of lock class representatives.
+    pub struct SetId, "L";
+);
+
+/// Interned sorted sets of locks.
+#[derive(Default)]
+pub struct LockSets {
+    sets: IndexVec<SetId, Vec<Lock>>,
+    index: FxHashMap<Vec<Lock>, SetId>,
+}
+
+impl LockSets {
+    pub fn new() -> LockSets {
+        let mut s = LockSets::default();
+        s.intern(Vec::new());
+        s
+    }
+
+    pub const EMPTY: SetId = SetId(0);
+
+    pub fn intern(&mut self, mut v: Vec<Lock>) -> SetId {
+        v.sort();
+        v.dedup();
+        if let Some(&id) = self.index.get(&v) {
+            return id;
+        }
+        let id = self.sets.push(v.clone());
+        self.index.insert(v, id);
+        id
+    }
+
+    pub fn get(&self, id: SetId) -> &[Lock] {
+        &self.sets[id]
+    }
+
+    pub fn union(&mut self, a: SetId, b: SetId) -> SetId {
+        if a == b || b == Self::EMPTY {
+            return a;
+        }
+        if a == Self::EMPTY {
+            return b;
+        }
+        let v: Vec<Lock> = self.sets[a].iter().chain(&self.sets[b]).copied().collect();
+        self.intern(v)
+    }
+
+    pub fn intersect(&mut self, a: SetId, b: SetId) -> SetId {
+        if a == b {
+            return a;
+        }
+        let vb = &self.sets[b];
+        let v: Vec<Lock> = self.sets[a]
+            .iter()
+            .copied()
+            .filter(|x| vb.binary_search(x).is_ok())
+            .collect();
+        self.intern(v)
+    }
+
+    pub fn minus(&mut self, a: SetId, b: SetId) -> SetId {
+        if b == Self::EMPTY {
+            return a;
+        }
+        let vb = &self.sets[b];
+        let v: Vec<Lock> = self.sets[a]
+            .iter()
+            .copied()
+            .filter(|x| vb.binary_search(x).is_err())
+            .collect();
+        self.intern(v)
+    }
+
+    pub fn insert(&mut self, a: SetId, l: Lock) -> SetId {
+        let mut v = self.sets[a].clone();
+        v.push(l);
+        self.intern(v)
+    }
+
+    pub fn remove(&mut self, a: SetId, l: Lock) -> SetId {
+        let v: Vec<Lock> = self.sets[a].iter().copied().filter(|&x| x != l).collect();
+        self.intern(v)
+    }
+
+    pub fn map(&mut self, a: SetId, mut f: impl FnMut(Lock) -> Option<Lock>) -> SetId {
+        let v: Vec<Lock> = self.sets[a]
+            .clone()
+            .into_iter()
+            .filter_map(&mut f)
+            .collect();
+        self.intern(v)
+    }
+}
+
+/// The lock state at a program point, relative to the function's entry.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct State {
+    /// Must have been acquired since entry; `None` when the point is unreachable (⊤).
+    pub held: Option<SetId>,
+    /// May have been released since entry.
+    pub released: SetId,
+}
+
+impl State {
+    pub const ENTRY: State = State {
+        held: Some(LockSets::EMPTY),
+        released: LockSets::EMPTY,
+    };
+    pub const TOP: State = State {
+        held: None,
+        released: LockSets::EMPTY,
+    };
+
+    fn join(self, other: State, sets: &mut LockSets) -> State {
+        let held = match (self.held, other.held) {
+            (None, x) | (x, None) => x,
+            (Some(a), Some(b)) => Some(sets.intersect(a, b)),
+        };
+        State {
+            held,
+            released: sets.union(self.released, other.released),
+        }
+    }
+}
+
+/// Locksets of every event and summaries of every function.
+pub struct Locksets {
+    pub sets: LockSets,
+    /// The state before each event: per function, block and event index.
+    pub before: IndexVec<FnId, Vec<Vec<State>>>,
+    pub summary: IndexVec<FnId, State>,
+}
+
+/// Translates a callee's lock through `site`: its image, itself when not generic there, or
+/// `None` for a lock local to the callee (meaningless to the caller).
+pub fn translate(
+    c: &Constraints,
+    scopes: &ScopeTree,
+    locks: &mut LockTable,
+    site: Site,
+    l: Lock,
+) -> Option<Lock> {
+    if let Some(x) = locks.image(l, site) {
+        return Some(x);
+    }
+    if locks.generic_at_site(l, &c.sites[site], scopes) {
+        None
+    } else {
+        Some(locks.find(l))
+    }
+}
+
+struct Ctx<'a> {
+    c: &'a Constraints,
+    scopes: &'a ScopeTree,
+    locks: &'a mut LockTable,
+    linearity: &'a Linearity,
+    sets: LockSets,
+    summary: IndexVec<FnId, State>,
+}
+
+impl Ctx<'_> {
+    fn step(&mut self, state: State, e: &Event) -> State {
+        let Some(held) = state.held else { return state };
+        match *e {
+            Event::Acquire(l) => {
+                let l = self.locks.find(l);
+                let held = if self.linearity.is_linear(self.locks, l) {
+                    self.sets.insert(held, l)
+                } else {
+                    held
+                };
+                State {
+                    held: Some(held),
+                    released: self.sets.remove(state.released, l),
+                }
+            }
+            Event::Release(l) => {
+                let l = self.locks.find(l);
+                State {
+                    held: Some(self.sets.remove(held, l)),
+                    released: self.sets.insert(state.released, l),
+                }
+            }
+            Event::Call { site, callee } => {
+                let s = self.summary[callee];
+                let Some(g_held) = s.held else {
+                    return State::TOP;
+                };
+                let (c, scopes, linearity) = (self.c, self.scopes, self.linearity);
+                let locks = &mut *self.locks;
+                let g_held = self.sets.map(g_held, |l| {
+                    translate(c, scopes, locks, site, l).filter(|&x| linearity.is_linear(locks, x))
+                });
+                let g_rel = self
+                    .sets
+                    .map(s.released, |l| translate(c, scopes, locks, site, l));
+                let kept = self.sets.minus(held, g_rel);
+                let held = self.sets.union(kept, g_held);
+                let rel_kept = self.sets.minus(state.released, g_held);
+                State {
+                    held: Some(held),
+                    released: self.sets.union(rel_kept, g_rel),
+                }
+            }
+            Event::Fork { .. } | Event::Access(_) | Event::Alloc(_) => state,
+        }
+    }
+
+    /// Runs one function to a fixpoint and returns its per-event states and summary.
+    fn analyse(&mut self, p: &ThreadProgram, f: FnId) -> (Vec<Vec<State>>, State) {
+        let blocks = &p.funcs[f].blocks;
+        if blocks.is_empty() {
+            return (Vec::new(), State::ENTRY);
+        }
+        let n = blocks.len();
+        let mut input = vec![State::TOP; n];
+        input[0] = State::ENTRY;
+        let mut queued = vec![true; n];
+        let mut work: std::collections::VecDeque<usize> = (0..n).collect();
+        while let Some(b) = work.pop_front() {
+            queued[b] = false;
+            let mut st = input[b];
+            for e in &blocks[b].events {
+                st = self.step(st, e);
+            }
+            for &s in &blocks[b].succs {
+                let s = s as usize;
+                let joined = input[s].join(st, &mut self.sets);
+                if joined != input[s] {
+                    input[s] = joined;
+                    if !queued[s] {
+                        queued[s] = true;
+                        work.push_back(s);
+                    }
+                }
+            }
+        }
+        let mut before = Vec::with_capacity(n);
+        let mut summary = State::TOP;
+        for (b, block) in blocks.iter().enumerate() {
+            let mut st = input[b];
+            let mut states = Vec::with_capacity(block.events.len());
+            for e in &block.events {
+                states.push(st);
+                st = self.step(st, e);
+            }
+            if block.returns {
+                summary = summary.join(st, &mut self.sets);
+            }
+            before.push(states);
+        }
+        (before, summary)
+    }
+}
+
+/// Computes the locksets of every function of `p`.
+pub fn compute(
+    c: &Constraints,
+    scopes: &ScopeTree,
+    locks: &mut LockTable,
+    linearity: &Linearity,
+    p: &ThreadProgram,
+    s: &Structure,
+) -> Locksets {
+    let n = p.funcs.len();
+    let mut ctx = Ctx {
+        c,
+        scopes,
+        locks,
+        linearity,
+        sets: LockSets::new(),
+        summary: IndexVec::from_elem_n(State::TOP, n),
+    };
+    let mut before: IndexVec<FnId, Vec<Vec<State>>> = IndexVec::from_elem_n(Vec::new(), n);
+    for scc in &s.sccs {
+        loop {
+            let mut changed = false;
+            for &f in scc {
+                let (b, summary) = ctx.analyse(p, f);
+                before[f] = b;
+                if summary != ctx.summary[f] {
+                    ctx.summary[f] = summary;
+                    changed = true;
+                }
+            }
+            if !changed || (scc.len() == 1 && !s.recursive[scc[0]]) {
+                break;
+            }
+        }
+    }
+    Locksets {
+        sets: ctx.sets,
+        before,
+        summary: ctx.summary,
+    }
+}

@@ -1,0 +1,185 @@
+//! LOCKSMITH's analysis for C threads (paper §3.1–§3.2): flow-sensitive locksets, correlations
+//! carried up to thread roots, sharing, and the consistent-correlation check on lock *sets*.
+//!
+//! The C front end hands over, besides the label constraints, one *event graph* per function —
+//! the paper's state variables ψ with their kinds: `Acquire(ℓ)`, `Release(ℓ)`, `Deref(ρ)`
+//! (accesses), calls (splits) and forks — as basic blocks of events. This module never sees C.
+//!
+//! - [`linearity`] decides which lock labels stand for a single run-time lock (others never
+//!   count as held).
+//! - [`locksets`] computes, for every event, the locks acquired and possibly released since the
+//!   function's entry (relative locksets, with per-function summaries over the call graph's
+//!   strongly connected components).
+//! - [`facts`] carries each access's correlation `ρ ▷ {ℓ…}` up every call chain to `main`,
+//!   translating labels through each site and adding the caller's locks, and through forks
+//!   without the parent's locks.
+//! - [`check`] keeps the locations two threads may access, one writing, and reports those whose
+//!   accesses hold no common lock.
+
+pub mod check;
+pub mod facts;
+pub mod linearity;
+pub mod locksets;
+
+use crate::constraints::{Lock, Rho, Site};
+use crate::define_id;
+use crate::ids::IndexVec;
+use crate::scope::Scope;
+
+define_id!(
+    /// A function of the analysed program.
+    pub struct FnId, "fn";
+);
+define_id!(
+    /// A memory access (a read or write of a location) in the analysed program.
+    pub struct AccessId, "acc";
+);
+define_id!(
+    /// An object that may hold locks: a variable or an allocation site.
+    pub struct ObjectId, "obj";
+);
+
+/// One step of a function's execution that matters for locking (the paper's state kinds).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    Acquire(Lock),
+    Release(Lock),
+    Access(AccessId),
+    /// A call of `callee`, instantiated at `site` (a split of the lock state).
+    Call {
+        site: Site,
+        callee: FnId,
+    },
+    /// A new thread running `callee`, instantiated at `site`.
+    Fork {
+        site: Site,
+        callee: FnId,
+    },
+    /// An object is created here (a `malloc` call, or a local variable at function entry).
+    Alloc(ObjectId),
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct EventBlock {
+    pub events: Vec<Event>,
+    pub succs: Vec<u32>,
+    /// Whether control returns to the caller from the end of this block.
+    pub returns: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct FnBody {
+    pub scope: Scope,
+    /// Entry is block 0; empty for functions without a body.
+    pub blocks: Vec<EventBlock>,
+}
+
+#[derive(Copy, Clone, Debug)]
+pub struct AccessInfo {
+    pub rho: Rho,
+    pub write: bool,
+}
+
+/// An object that holds lock labels.
+#[derive(Clone, Debug)]
+pub struct ObjectInfo {
+    /// The locks inside the object (a mutex variable, mutex fields of a struct).
+    pub locks: Vec<Lock>,
+    /// An array: its elements are many objects with one label.
+    pub array: bool,
+}
+
+/// What the C front end hands to the thread analysis.
+#[derive(Clone, Debug, Default)]
+pub struct ThreadProgram {
+    pub funcs: IndexVec<FnId, FnBody>,
+    /// The program's entry; its scope is the root.
+    pub main: Option<FnId>,
+    pub accesses: IndexVec<AccessId, AccessInfo>,
+    pub objects: IndexVec<ObjectId, ObjectInfo>,
+    /// Location labels to check for consistent correlation: variables, allocation sites and the
+    /// fields of their contents.
+    pub checked: Vec<Rho>,
+    /// Location labels of thread-local objects (`_Thread_local`): never shared.
+    pub thread_local: Vec<Rho>,
+}
+
+impl Default for FnBody {
+    fn default() -> Self {
+        FnBody {
+            scope: Scope::ROOT,
+            blocks: Vec::new(),
+        }
+    }
+}
+
+pub mod structure;
+
+use crate::cfl;
+use crate::correlation::Index;
+use crate::locks;
+use facts::CFact;
+
+/// Which of the analysis's techniques are on (each can be switched off to measure its effect).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Techniques {
+    /// Non-linear locks never count as held.
+    pub linearity: bool,
+}
+
+impl Default for Techniques {
+    fn default() -> Self {
+        Techniques { linearity: true }
+    }
+}
+
+/// The result of the thread analysis.
+pub struct ThreadSolution {
+    pub warnings: Vec<check::RaceWarning>,
+    pub lock_rep: IndexVec<Lock, Lock>,
+    pub structure: structure::Structure,
+    pub facts: IndexVec<facts::CFactId, CFact>,
+    pub sets: locksets::LockSets,
+}
+
+/// Runs the whole thread analysis on the constraints and event graphs of a C program.
+pub fn solve(
+    c: &crate::constraints::Constraints,
+    p: &ThreadProgram,
+    techniques: Techniques,
+) -> ThreadSolution {
+    let mut scopes = c.scopes.clone();
+    scopes.freeze();
+    let flow = cfl::close(c, &scopes);
+    let index = Index::new(c);
+    let mut lock_table = locks::unify_all(c, &scopes);
+    let s = structure::Structure::new(p);
+    let linearity = if techniques.linearity {
+        linearity::decide(c, p, &s, &mut lock_table)
+    } else {
+        linearity::Linearity::all_linear()
+    };
+    let mut ls = locksets::compute(c, &scopes, &mut lock_table, &linearity, p, &s);
+    let all_facts = facts::propagate(
+        c,
+        &scopes,
+        p,
+        &s,
+        &flow,
+        &index,
+        &mut lock_table,
+        &linearity,
+        &mut ls,
+    );
+    let warnings = check::check(p, &s, &ls.sets, &all_facts);
+    let lock_rep = (0..lock_table.len())
+        .map(|i| lock_table.find(Lock(i as u32)))
+        .collect();
+    ThreadSolution {
+        warnings,
+        lock_rep,
+        structure: s,
+        facts: all_facts,
+        sets: ls.sets,
+    }
+}

@@ -1,0 +1,188 @@
+//! The annotated C fixtures of `tests/races/` and the test programs of `tests/programs/`, one
+//! test each, checked in both directions against locksmith's warnings (see tests/README.md).
+
+mod support;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use c_frontend::analysis::{self, CheckOptions};
+use support::annotations::{self, Annotated};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Source lines, as (file, line).
+type Lines = BTreeSet<(PathBuf, u32)>;
+
+/// Runs locksmith on `files` and returns every warned (file, line), and per warning its lines.
+fn warned(files: &[PathBuf], args: &[String]) -> (Lines, Vec<Lines>) {
+    let mut options = CheckOptions::default();
+    for a in args {
+        if a == "--no-linearity" {
+            options.techniques.linearity = false;
+        }
+    }
+    let result = analysis::check_on_large_stack(files.to_vec(), options)
+        .unwrap_or_else(|e| panic!("locksmith failed on {files:?}: {e}"));
+    let mut all = BTreeSet::new();
+    let mut per = Vec::new();
+    for w in &result.solution.warnings {
+        let mut lines = BTreeSet::new();
+        for a in &w.accesses {
+            let site = &result.generated.access_sites[a.access];
+            let file = PathBuf::from(&result.program.files[site.pos.file]);
+            let file = if file.is_absolute() {
+                file
+            } else {
+                root().join(file)
+            };
+            lines.insert((file, site.pos.line));
+        }
+        all.extend(lines.iter().cloned());
+        per.push(lines);
+    }
+    (all, per)
+}
+
+fn check(path: &str, exact: bool) {
+    let path = root().join(path);
+    let files = annotations::c_files(&path);
+    let annotated: Annotated = annotations::read(&files);
+    assert!(
+        !annotated.lines.is_empty(),
+        "{} has no annotations",
+        path.display()
+    );
+    let (all, per) = warned(&files, &annotated.args);
+    let problems = annotations::compare(&annotated, &all, &per, exact);
+    assert!(
+        problems.is_empty(),
+        "{}:\n  {}",
+        path.display(),
+        problems.join("\n  ")
+    );
+}
+
+fn check_fixture(path: &str) {
+    check(path, false);
+}
+
+fn check_program(path: &str) {
+    check(path, true);
+}
+
+/// Builds a test program with ThreadSanitizer, runs its self-test, and checks that every data
+/// race TSan reports is on `// RACE` lines and that every planted race is observed.
+fn tsan_program(path: &str) {
+    let dir = root().join(path);
+    let files = annotations::c_files(&dir);
+    let annotated = annotations::read(&files);
+    let exe = std::env::temp_dir().join(format!(
+        "locksmith-tsan-{}-{}",
+        Path::new(path).file_name().unwrap().to_string_lossy(),
+        std::process::id()
+    ));
+    let built = std::process::Command::new("gcc")
+        .args([
+            "-std=gnu11",
+            "-fsanitize=thread",
+            "-g",
+            "-O1",
+            "-pthread",
+            "-o",
+        ])
+        .arg(&exe)
+        .args(&files)
+        .output()
+        .expect("gcc runs");
+    assert!(
+        built.status.success(),
+        "gcc -fsanitize=thread failed:\n{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let run = std::process::Command::new(&exe)
+        .arg("--selftest")
+        .env(
+            "TSAN_OPTIONS",
+            "halt_on_error=0 exitcode=0 report_signal_unsafe=0",
+        )
+        .output()
+        .expect("the self-test runs");
+    let _ = std::fs::remove_file(&exe);
+    let report = String::from_utf8_lossy(&run.stderr);
+    let mut seen_ids = BTreeSet::new();
+    let mut problems = Vec::new();
+    for block in report.split("WARNING: ThreadSanitizer:").skip(1) {
+        if !block.trim_start().starts_with("data race") {
+            continue;
+        }
+        // The first frame of each access stack: "    #0 func file:line".
+        for line in block.lines() {
+            let t = line.trim_start();
+            if !t.starts_with("#0 ") {
+                continue;
+            }
+            let Some(loc) = t.split_whitespace().nth(2) else {
+                continue;
+            };
+            let Some((file, ln)) = tsan_location(loc) else {
+                continue;
+            };
+            let key = files
+                .iter()
+                .find(|f| f.ends_with(Path::new(file).file_name().unwrap_or_default()));
+            let Some(key) = key else { continue };
+            match annotated.lines.get(&(key.clone(), ln)) {
+                Some(a) if a.race => {
+                    if let Some(id) = &a.id {
+                        seen_ids.insert(id.clone());
+                    }
+                }
+                _ => problems.push(format!(
+                    "ThreadSanitizer reports a race at {}:{ln}, which is not a RACE line",
+                    key.display()
+                )),
+            }
+        }
+    }
+    let planted: BTreeSet<String> = annotated
+        .lines
+        .values()
+        .filter_map(|a| a.id.clone())
+        .collect();
+    for id in planted.difference(&seen_ids) {
+        if !annotated.tsan_skip.contains(id) {
+            problems.push(format!(
+                "planted race {id} was not observed by ThreadSanitizer"
+            ));
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{}:\n  {}",
+        dir.display(),
+        problems.join("\n  ")
+    );
+}
+
+/// Splits a ThreadSanitizer frame location, `file:line` or `file:line:column`.
+fn tsan_location(loc: &str) -> Option<(&str, u32)> {
+    let (head, last) = loc.rsplit_once(':')?;
+    let last: u32 = last.parse().ok()?;
+    match head.rsplit_once(':') {
+        Some((file, line)) if line.parse::<u32>().is_ok() => Some((file, line.parse().ok()?)),
+        _ => Some((head, last)),
+    }
+}
+
+#[test]
+fn tsan_locations_with_and_without_columns() {
+    assert_eq!(tsan_location("/a/b.c:134"), Some(("/a/b.c", 134)));
+    assert_eq!(tsan_location("/a/b.c:134:7"), Some(("/a/b.c", 134)));
+    assert_eq!(tsan_location("tsan_interceptors_posix.cpp:x"), None);
+}
+
+include!(concat!(env!("OUT_DIR"), "/race_fixtures.rs"));
+include!(concat!(env!("OUT_DIR"), "/race_programs.rs"));

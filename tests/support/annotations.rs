@@ -1,0 +1,156 @@
+//! Reading the `// RACE` / `// NORACE` annotations of C test programs (see tests/README.md) and
+//! comparing them with what locksmith reports.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// One annotated line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Annotation {
+    pub race: bool,
+    /// The planted race's id, for `// RACE(id)`.
+    pub id: Option<String>,
+    /// Techniques named by `needs=`.
+    pub needs: Vec<String>,
+}
+
+/// The annotations and directives of a set of files.
+#[derive(Clone, Debug, Default)]
+pub struct Annotated {
+    /// (file, line) → annotation.
+    pub lines: BTreeMap<(PathBuf, u32), Annotation>,
+    /// Extra command-line arguments from `// locksmith-args:`.
+    pub args: Vec<String>,
+    /// Race ids ThreadSanitizer cannot observe (`// tsan-skip: id — reason`).
+    pub tsan_skip: BTreeSet<String>,
+}
+
+fn parse_annotation(comment: &str) -> Option<Annotation> {
+    let c = comment.trim_start();
+    let (race, rest) = if let Some(r) = c.strip_prefix("NORACE") {
+        (false, r)
+    } else if let Some(r) = c.strip_prefix("RACE") {
+        (true, r)
+    } else {
+        return None;
+    };
+    // The keyword must end here: `RACEY` is not an annotation.
+    if rest
+        .chars()
+        .next()
+        .is_some_and(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+    {
+        return None;
+    }
+    let mut id = None;
+    let mut rest = rest;
+    if let Some(r) = rest.strip_prefix('(') {
+        let end = r.find(')')?;
+        id = Some(r[..end].trim().to_string());
+        rest = &r[end + 1..];
+    }
+    let mut needs = Vec::new();
+    if let Some(at) = rest.find("needs=") {
+        let list: String = rest[at + 6..]
+            .chars()
+            .take_while(|ch| ch.is_ascii_lowercase() || *ch == '-' || *ch == ',')
+            .collect();
+        needs = list
+            .split(',')
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect();
+    }
+    Some(Annotation { race, id, needs })
+}
+
+/// Reads the annotations of `files`.
+pub fn read(files: &[PathBuf]) -> Annotated {
+    let mut out = Annotated::default();
+    for f in files {
+        let text =
+            std::fs::read_to_string(f).unwrap_or_else(|e| panic!("read {}: {e}", f.display()));
+        for (i, line) in text.lines().enumerate() {
+            if let Some(at) = line.find("locksmith-args:") {
+                out.args
+                    .extend(line[at + 15..].split_whitespace().map(str::to_string));
+            }
+            if let Some(at) = line.find("tsan-skip:") {
+                let id: String = line[at + 10..]
+                    .trim()
+                    .chars()
+                    .take_while(|c| !c.is_whitespace())
+                    .collect();
+                out.tsan_skip.insert(id);
+            }
+            // Annotations are in the line's last `//` comment, after code.
+            let Some(at) = line.rfind("//") else { continue };
+            if line[..at].trim().is_empty() {
+                continue;
+            }
+            if let Some(a) = parse_annotation(&line[at + 2..]) {
+                out.lines.insert((f.clone(), i as u32 + 1), a);
+            }
+        }
+    }
+    out
+}
+
+/// The C files of a program directory, or the single fixture file.
+pub fn c_files(path: &Path) -> Vec<PathBuf> {
+    if path.is_dir() {
+        let mut v: Vec<PathBuf> = std::fs::read_dir(path)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "c"))
+            .collect();
+        v.sort();
+        v
+    } else {
+        vec![path.to_path_buf()]
+    }
+}
+
+/// What went wrong when comparing a report with the annotations.
+pub fn compare(
+    annotated: &Annotated,
+    warned_lines: &BTreeSet<(PathBuf, u32)>,
+    warnings: &[BTreeSet<(PathBuf, u32)>],
+    exact: bool,
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    for ((file, line), a) in &annotated.lines {
+        let warned = warned_lines.contains(&(file.clone(), *line));
+        if a.race && !warned {
+            problems.push(format!(
+                "missed race: {}:{line} is annotated RACE but no warning lists it",
+                file.display()
+            ));
+        }
+        if !a.race && warned {
+            problems.push(format!(
+                "false alarm: {}:{line} is annotated NORACE but a warning lists it",
+                file.display()
+            ));
+        }
+    }
+    if exact {
+        for (k, w) in warnings.iter().enumerate() {
+            let has_race = w
+                .iter()
+                .any(|l| annotated.lines.get(l).is_some_and(|a| a.race));
+            if !has_race {
+                let lines: Vec<String> = w
+                    .iter()
+                    .map(|(f, l)| format!("{}:{l}", f.display()))
+                    .collect();
+                problems.push(format!(
+                    "unplanted warning #{k} lists no RACE line: {}",
+                    lines.join(", ")
+                ));
+            }
+        }
+    }
+    problems
+}
