@@ -147,19 +147,25 @@ impl<'a> Namer<'a> {
         }
     }
 
-    /// The call path of an access from `main`: through the fork that started its thread, if any.
-    fn path(&self, func: FuncId, thread: Thread) -> (Vec<String>, String) {
+    /// The call path of an access from the root of its thread: `main`, or for a location private
+    /// to a run of `home`, that function.
+    fn path(&self, home: FnId, func: FuncId, thread: Thread) -> (Vec<String>, String) {
         let s = &self.r.solution.structure;
-        let Some(main) = self.r.solution_main() else {
-            return (Vec::new(), String::new());
-        };
+        let main = self.r.solution_main();
         let target = self.fn_of.get(&func).copied();
-        let mut out = vec![self.func_name(self.r.generated.fn_func[main]).to_string()];
+        let home_name = self.func_name(self.r.generated.fn_func[home]).to_string();
+        let mut out = vec![home_name.clone()];
         let thread_name;
         let root = match thread {
             Thread::Current => {
-                thread_name = "the main thread".to_string();
-                main
+                thread_name = if Some(home) == main {
+                    "the main thread".to_string()
+                } else {
+                    format!(
+                        "the thread running {home_name} (the location is private to one run of it)"
+                    )
+                };
+                home
             }
             Thread::Forked(site) => {
                 let fork = s
@@ -177,17 +183,16 @@ impl<'a> Namer<'a> {
                     ),
                     None => "a thread".into(),
                 };
-                if let Some(fork) = fork {
-                    for pt in self.path_down(main, fork.caller).unwrap_or_default() {
-                        out.push(self.step(pt));
-                    }
-                    out.push(self.step(fork));
-                    match self.callee_of(fork) {
-                        Some(r) => r,
-                        None => return (out, thread_name),
-                    }
-                } else {
+                let Some(fork) = fork else {
                     return (out, thread_name);
+                };
+                for pt in self.path_down(home, fork.caller).unwrap_or_default() {
+                    out.push(self.step(pt));
+                }
+                out.push(self.step(fork));
+                match self.callee_of(fork) {
+                    Some(r) => r,
+                    None => return (out, thread_name),
                 }
             }
         };
@@ -214,7 +219,7 @@ impl<'a> Namer<'a> {
             }
             let mut locks: Vec<String> = a.held.iter().map(|&l| self.lock(l)).collect();
             locks.sort();
-            let (path, thread) = self.path(site.func, a.thread);
+            let (path, thread) = self.path(w.home, site.func, a.thread);
             out.push(AccessLine {
                 pos: site.pos,
                 write: site.write,

@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use locksmith::lambda::{self, Format, LambdaOptions};
 
 #[derive(Parser)]
@@ -22,6 +22,35 @@ struct Cli {
 enum FormatArg {
     Text,
     Json,
+}
+
+/// Switches that turn off one technique of the analysis each, to measure what it buys (the
+/// paper's table 3). Every one of them can only add warnings.
+#[derive(Args, Debug, Clone, Copy)]
+struct Switches {
+    /// Let non-linear locks (allocated in loops, in arrays, conflated) count as held.
+    #[arg(long)]
+    no_linearity: bool,
+    /// Treat every pair of accesses as concurrent: every location with a write needs a lock.
+    #[arg(long)]
+    no_sharing: bool,
+    /// Check locations private to one run of a function at `main`, as if all runs shared them.
+    #[arg(long)]
+    no_down_fork: bool,
+    /// Ignore `pthread_join`: joined threads stay concurrent with what follows.
+    #[arg(long)]
+    no_joins: bool,
+}
+
+impl Switches {
+    fn techniques(self) -> solver::threads::Techniques {
+        solver::threads::Techniques {
+            linearity: !self.no_linearity,
+            sharing: !self.no_sharing,
+            down_fork: !self.no_down_fork,
+            joins: !self.no_joins,
+        }
+    }
 }
 
 #[derive(Subcommand)]
@@ -50,9 +79,8 @@ enum Command {
         /// Output format of the report.
         #[arg(long, value_enum, default_value = "text")]
         format: FormatArg,
-        /// Let non-linear locks (allocated in loops, in arrays, conflated) count as held.
-        #[arg(long)]
-        no_linearity: bool,
+        #[command(flatten)]
+        switches: Switches,
     },
     /// Type-check a program of the formal core language λ▷ (paper §2): exit 0 if it is
     /// consistently correlated and linear, 1 if not, 2 if it cannot be analysed.
@@ -85,7 +113,7 @@ fn main() -> ExitCode {
             std,
             forced_include,
             format,
-            no_linearity,
+            switches,
         } => {
             let options = c_frontend::analysis::CheckOptions {
                 preprocess: c_frontend::preprocess::PreprocessOptions {
@@ -96,9 +124,7 @@ fn main() -> ExitCode {
                     forced_includes: forced_include,
                     ..Default::default()
                 },
-                techniques: solver::threads::Techniques {
-                    linearity: !no_linearity,
-                },
+                techniques: switches.techniques(),
             };
             let format = match format {
                 FormatArg::Text => Format::Text,
@@ -106,6 +132,9 @@ fn main() -> ExitCode {
             };
             let outcome = match c_frontend::analysis::check_on_large_stack(files, options) {
                 Ok(result) => {
+                    if std::env::var_os("LOCKSMITH_DEBUG").is_some() {
+                        eprint!("{}", c_frontend::analysis::debug_dump(&result));
+                    }
                     let r = locksmith::check::render(&result, format);
                     lambda::Outcome {
                         stdout: r.stdout,

@@ -137,3 +137,41 @@ pub fn check_on_large_stack(
         .join()
         .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
+
+/// A developer's view of a result (printed by `locksmith check` to stderr when the environment
+/// variable `LOCKSMITH_DEBUG` is set): every access with its label, and every fact with its
+/// function, thread, position, locks and write flag.
+pub fn debug_dump(r: &CheckResult) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let p = &r.program;
+    for (a, site) in r.generated.access_sites.iter_enumerated() {
+        let info = r.generated.threads.accesses[a];
+        let file = &p.files[site.pos.file];
+        let _ = writeln!(
+            out,
+            "access {a:?} {}:{}:{} {:?} {} in {}",
+            file,
+            site.pos.line,
+            site.pos.column,
+            info.rho,
+            if info.write { "write" } else { "read" },
+            p.funcs[site.func].name
+        );
+    }
+    for (id, f) in r.solution.facts.iter_enumerated() {
+        let func = &p.funcs[r.generated.fn_func[f.func]].name;
+        let held = r.solution.sets.get(f.held);
+        let _ = writeln!(
+            out,
+            "fact {id:?} {:?} in {func} {:?} at {} held {:?} tag {:?} {}",
+            f.rho,
+            f.thread,
+            f.point,
+            held,
+            f.tag,
+            if f.writes { "writes" } else { "reads" }
+        );
+    }
+    out
+}

@@ -18,10 +18,12 @@ use crate::ir::{
     Base, BlockId, Callee, Func, FuncId, FuncOrigin, Lval, Operand, Pos, Program, Proj, StmtKind,
     Term, VarId, VarKind,
 };
+use crate::joins::{self, JoinPlan, StmtAt};
 use crate::ltypes::{LTypes, Node, Pol, RhoOrigin, Shape};
 use solver::ids::IndexVec;
 use solver::threads::{
-    AccessId, AccessInfo, Event, EventBlock, FnBody, FnId, ObjectId, ObjectInfo, ThreadProgram,
+    AccessId, AccessInfo, Event, EventBlock, FnBody, FnId, ObjectId, ObjectInfo, ThreadHandle,
+    ThreadProgram,
 };
 use solver::{Constraints, Lock, Rho, RhoKind, Scope, Site, SiteKind};
 
@@ -82,6 +84,8 @@ pub struct Generated {
 struct Pending {
     caller: FuncId,
     fork: bool,
+    /// For a fork: the handle a join can name it by.
+    handle: Option<ThreadHandle>,
     node: Node,
     args: Vec<Option<Node>>,
     result: Option<Node>,
@@ -144,6 +148,10 @@ struct Gen<'a> {
     /// The strongly connected component of each user function in the direct call graph, for
     /// functions that are recursive (a component of several functions, or one calling itself).
     recursive_scc: FxHashMap<FuncId, usize>,
+    /// Which creates and joins match (see [`crate::joins`]).
+    joins: JoinPlan,
+    /// The user statement being generated (`None` inside an inlined stub).
+    cur_stmt: Option<StmtAt>,
 }
 
 fn name_of(p: &Program, f: FuncId) -> &str {
@@ -242,7 +250,7 @@ impl<'a> Gen<'a> {
                     rho = r;
                     node = n;
                 }
-                Proj::Index => {}
+                Proj::Index(_) => {}
             }
         }
         (rho, node, shareable)
@@ -475,6 +483,15 @@ impl<'a> Gen<'a> {
         site
     }
 
+    /// The user statement being generated, when `frame` is the user function itself (not a stub
+    /// inlined into it).
+    fn user_stmt(&self, frame: &Frame) -> Option<StmtAt> {
+        if frame.inline.is_some() {
+            return None;
+        }
+        self.cur_stmt.filter(|(f, _, _)| *f == frame.func)
+    }
+
     fn lock_arg(&mut self, args: &[Option<Node>], k: usize) -> Option<Lock> {
         let v = args.get(k).copied().flatten()?;
         let (_, content) = self.t.deref(&mut self.c, v);
@@ -561,7 +578,13 @@ impl<'a> Gen<'a> {
                 self.touch(frame, args.first().copied().flatten(), pos, true);
                 if let Some(fnode) = args.get(2).copied().flatten() {
                     let arg = args.get(3).copied().flatten();
+                    let handle = self
+                        .user_stmt(frame)
+                        .and_then(|at| self.joins.create.get(&at).copied());
                     self.pending_call(frame, fnode, vec![arg], None, pos, true);
+                    if let Some(last) = self.pending.last_mut() {
+                        last.handle = handle;
+                    }
                 }
             }
             "signal" | "bsd_signal" | "sysv_signal" => {
@@ -580,7 +603,15 @@ impl<'a> Gen<'a> {
                 }
                 self.touch(frame, args.get(2).copied().flatten(), pos, true);
             }
-            "pthread_join" => self.touch(frame, args.get(1).copied().flatten(), pos, true),
+            "pthread_join" => {
+                self.touch(frame, args.get(1).copied().flatten(), pos, true);
+                if let Some(h) = self
+                    .user_stmt(frame)
+                    .and_then(|at| self.joins.join_after.get(&at).copied())
+                {
+                    self.current.push(GenEvent::Event(Event::Join(h)));
+                }
+            }
             "pthread_once" => {
                 if let Some(fnode) = args.get(1).copied().flatten() {
                     self.pending_call(frame, fnode, Vec::new(), None, pos, false);
@@ -752,6 +783,7 @@ impl<'a> Gen<'a> {
         self.pending.push(Pending {
             caller: frame.func,
             fork,
+            handle: None,
             node,
             args,
             result,
@@ -839,9 +871,16 @@ impl<'a> Gen<'a> {
                     }
                 }
             }
-            for stmt in &block.stmts {
+            if let Some(handles) = self.joins.join_at_entry.get(&(f, b)) {
+                for &h in handles {
+                    self.current.push(GenEvent::Event(Event::Join(h)));
+                }
+            }
+            for (k, stmt) in block.stmts.iter().enumerate() {
+                self.cur_stmt = Some((f, b, k));
                 self.stmt(&mut frame, &stmt.kind, stmt.pos);
             }
+            self.cur_stmt = None;
             match &block.term {
                 Term::Branch { cond, .. } => {
                     self.eval(&mut frame, cond);
@@ -1056,6 +1095,8 @@ pub fn generate(p: &Program, main: FuncId) -> Generated {
         int_blob: None,
         cur_pos: p.funcs[main].pos,
         recursive_scc: recursive_components(p),
+        joins: joins::plan(p),
+        cur_stmt: None,
     };
 
     // Variables: globals and string literals at the root, locals in their function's scope.
@@ -1126,11 +1167,15 @@ pub fn generate(p: &Program, main: FuncId) -> Generated {
                 match e {
                     GenEvent::Event(ev) => out.push(ev),
                     GenEvent::Pending(id) => {
-                        let fork = g.pending[id].fork;
+                        let (fork, handle) = (g.pending[id].fork, g.pending[id].handle);
                         for &(site, target) in &expansions[id] {
                             let callee = g.fn_of[&target];
                             out.push(if fork {
-                                Event::Fork { site, callee }
+                                Event::Fork {
+                                    site,
+                                    callee,
+                                    handle,
+                                }
                             } else {
                                 Event::Call { site, callee }
                             });

@@ -117,6 +117,89 @@ pub struct Func {
     pub defined: bool,
     pub is_static: bool,
     pub origin: FuncOrigin,
+    /// The `for` loops of the body that have the canonical counting form, outer loops before the
+    /// loops they contain and otherwise in source order. They let a later pass pair a loop that
+    /// creates threads with a loop that joins them over the same index range. Empty for a
+    /// declaration and for functions the lowering synthesises.
+    pub counted_loops: Vec<CountedLoop>,
+}
+
+/// A `for` loop of the form `for (i = START; i OP BOUND; i++)`, recorded by the lowering because
+/// the control-flow graph alone no longer says which variable counts the iterations or over which
+/// range; a pass matching a `pthread_create` loop with a `pthread_join` loop needs exactly that.
+///
+/// The lowering recognises only this syntax, so that the record is trustworthy without any
+/// analysis: the initializer is `i = START` or a declaration `int i = START` with one declarator;
+/// the condition is `i < BOUND`, `i <= BOUND` or `i != BOUND` with the counter itself on the left;
+/// the step is `i++`, `++i`, `i += 1` or `i = i + 1`. `START` and a constant `BOUND` are integer
+/// constant expressions the lowering can evaluate (literals, macros that expand to them, enum
+/// constants and arithmetic on these; not `sizeof`). The record says nothing about the body: it
+/// may assign the counter, `break`, `return` or `goto` out of the loop, and the consumer must
+/// check on the graph that it does not.
+///
+/// The block ids are those of the finished function (after the lowering has bypassed empty
+/// blocks and merged straight-line blocks), and the lowering guarantees:
+/// - `head` is a block of its own that contains no statements (the recognised conditions have
+///   no side effects) and whose terminator is
+///   `Term::Branch { then_block: body, else_block: exit, .. }`, the condition being the
+///   comparison. The condition's lowering creates no intermediate blocks for these forms.
+/// - `head` has exactly two predecessors: the block that ends with the initializer's assignment
+///   `i = START` followed by `Goto(head)`, and `step`. (The assignment's source is `START` as
+///   the lowering renders any constant expression: a constant, or casts and arithmetic of
+///   constants, such as `arith(#int)` for `-1`; use `start` for the value.)
+/// - `step`'s last statement is the increment, one assignment `i = arith(i, #1)` (with the
+///   operands swapped for `i = 1 + i`), and its terminator is `Goto(head)`. It is the `continue` target when the body has a `continue`;
+///   otherwise the increment may have been merged into the last block of the body, so `step` can
+///   hold body statements before the increment and can even equal `body`.
+/// - `body` is the block control enters when the condition holds: the block holding the body's
+///   first statements, or, when the body starts with a jump or is empty, where that leads (for
+///   an empty body, `step`).
+/// - `exit` is where control goes when the condition fails, which is also where every `break`
+///   of the loop goes; when the code after the loop starts with a jump, it is that jump's target
+///   (for example the `step` of an enclosing loop).
+///
+/// A loop whose `step` cannot be reached (every path through the body leaves the loop), or whose
+/// initializer cannot be reached, is not recorded.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct CountedLoop {
+    /// The block that tests the condition.
+    pub head: BlockId,
+    /// The block control enters when the condition holds (`head`'s `then_block`).
+    pub body: BlockId,
+    /// The block that ends with the increment and jumps back to `head`.
+    pub step: BlockId,
+    /// The block control enters when the condition fails (`head`'s `else_block`).
+    pub exit: BlockId,
+    /// The counter: a local or parameter of this function, of integer type. Whether its address
+    /// is taken is not checked here ([`Var::address_taken`] says).
+    pub counter: VarId,
+    /// The counter's initial value.
+    pub start: i64,
+    /// How the condition compares the counter with `bound`.
+    pub op: LoopCmp,
+    /// What the counter is compared with.
+    pub bound: LoopBound,
+}
+
+/// The comparison of a counted loop's condition, with the counter on the left.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum LoopCmp {
+    /// `i < bound`.
+    Lt,
+    /// `i <= bound`.
+    Le,
+    /// `i != bound`.
+    Ne,
+}
+
+/// What a counted loop compares its counter with.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum LoopBound {
+    /// An integer constant expression, evaluated.
+    Const(i64),
+    /// A variable of integer type (a global, local or parameter other than the counter), read
+    /// at every test; the record does not say whether the loop changes it.
+    Var(VarId),
 }
 
 #[derive(Clone, Debug)]
@@ -196,8 +279,10 @@ pub enum Base {
 pub enum Proj {
     /// `.field` (the `index`-th field of struct or union `strukt`).
     Field { strukt: StructId, index: u32 },
-    /// `[i]` on an array: all elements are one location, so the index is not kept.
-    Index,
+    /// `[i]` on an array: all elements are one location, so the index itself is not kept — only
+    /// which variable it is, when it is a plain variable (to match a `pthread_join` loop with the
+    /// `pthread_create` loop over the same array).
+    Index(Option<VarId>),
 }
 
 #[derive(Clone, Debug)]
@@ -239,8 +324,8 @@ impl Program {
                     .get(*index as usize)
                     .map(|f| f.ty)
                     .unwrap_or(t),
-                (Proj::Index, Type::Array(e)) | (Proj::Index, Type::Pointer(e)) => *e,
-                (Proj::Index, _) => t,
+                (Proj::Index(_), Type::Array(e)) | (Proj::Index(_), Type::Pointer(e)) => *e,
+                (Proj::Index(_), _) => t,
             };
         }
         t

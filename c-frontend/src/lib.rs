@@ -10,6 +10,7 @@ pub mod ctypes;
 pub mod embedded;
 pub mod gen;
 pub mod ir;
+pub mod joins;
 pub mod lower;
 pub mod ltypes;
 pub mod parse;

@@ -30,7 +30,7 @@ use crate::ir::{
 };
 use crate::srcmap::{FileTable, SourceMap};
 
-pub use dump::{dump, dump_func};
+pub use dump::{dump, dump_func, dump_loops};
 
 use builder::{Chunk, FuncBuilder};
 
@@ -212,6 +212,7 @@ impl Lowerer {
             params: Vec::new(),
             locals: Vec::new(),
             blocks: IndexVec::new(),
+            counted_loops: Vec::new(),
             pos: placeholder,
             defined: true,
             is_static: true,
@@ -469,8 +470,8 @@ impl Lowerer {
                     .get(*index as usize)
                     .map(|f| f.ty)
                     .unwrap_or(t),
-                (Proj::Index, Type::Array(e)) | (Proj::Index, Type::Pointer(e)) => *e,
-                (Proj::Index, _) => t,
+                (Proj::Index(_), Type::Array(e)) | (Proj::Index(_), Type::Pointer(e)) => *e,
+                (Proj::Index(_), _) => t,
             };
         }
         t

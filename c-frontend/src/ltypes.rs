@@ -148,6 +148,8 @@ pub enum RhoOrigin {
 enum Work {
     Unify(Node, Node),
     Sync(u32),
+    /// The node is reachable from this scope: it and everything below it live there too.
+    Widen(Node, Scope),
 }
 
 /// The table of labelled type nodes for one program, and the label constraints it emits.
@@ -636,6 +638,7 @@ impl<'a> LTypes<'a> {
             match w {
                 Work::Unify(a, b) => self.do_unify(c, a, b),
                 Work::Sync(id) => self.do_sync(c, id),
+                Work::Widen(n, scope) => self.do_widen(c, n, scope),
             }
         }
     }
@@ -665,8 +668,66 @@ impl<'a> LTypes<'a> {
             depth,
             rels,
         };
+        self.widen_inside(c, r, scope);
         self.one_instance_per_site(r);
         self.resync(r);
+    }
+
+    /// Widens a node's scope to (the common ancestor with) `scope`. A node of a function's scope
+    /// unified with one of an outer scope — a local buffer stored through a global pointer — is
+    /// reachable from there: its labels are no longer the function's own, so they are neither
+    /// copied at the function's call sites nor private to one of its runs.
+    fn do_widen(&mut self, c: &mut Constraints, n: Node, scope: Scope) {
+        let r = self.root(n);
+        let old = self.data[r.0 as usize].scope;
+        let new = if old == scope {
+            old
+        } else {
+            c.scopes.common_ancestor(old, scope)
+        };
+        if new == old {
+            return;
+        }
+        self.data[r.0 as usize].scope = new;
+        self.widen_inside(c, r, new);
+        // The node is no longer generic where it was: its instantiations become unifications.
+        self.resync(r);
+    }
+
+    /// Widens the labels of a node's shape and schedules its children, keeping the invariant that
+    /// nothing below a node lives in a narrower scope than the node.
+    fn widen_inside(&mut self, c: &mut Constraints, r: Node, scope: Scope) {
+        fn widen_rho(c: &mut Constraints, rho: Rho, scope: Scope) {
+            let s = c.rhos[rho].scope;
+            if s != scope {
+                c.rhos[rho].scope = c.scopes.common_ancestor(s, scope);
+            }
+        }
+        fn widen_lock(c: &mut Constraints, l: Lock, scope: Scope) {
+            let s = c.locks[l].scope;
+            if s != scope {
+                c.locks[l].scope = c.scopes.common_ancestor(s, scope);
+            }
+        }
+        match self.data[r.0 as usize].shape.clone() {
+            Shape::Var | Shape::Scalar | Shape::Fun(_) => {}
+            Shape::Ptr { rho, to } => {
+                widen_rho(c, rho, scope);
+                self.work.push(Work::Widen(to, scope));
+            }
+            Shape::Struct { fields, .. } => {
+                for f in fields {
+                    widen_rho(c, f.rho, scope);
+                    self.work.push(Work::Widen(f.content, scope));
+                }
+            }
+            Shape::Union { inner, .. } => self.work.push(Work::Widen(inner, scope)),
+            Shape::Lock(l) => widen_lock(c, l, scope),
+            Shape::Blob { rho, lock, .. } => {
+                widen_rho(c, rho, scope);
+                widen_lock(c, lock, scope);
+            }
+        }
     }
 
     /// Semi-unification for nodes: the substitution at a site is a function, so a generic node

@@ -9,7 +9,7 @@
 use rustc_hash::FxHashMap;
 use solver::ids::Idx;
 
-use crate::ir::{Block, BlockId, FuncId, Pos, Stmt, Term, VarId};
+use crate::ir::{Block, BlockId, CountedLoop, FuncId, Pos, Stmt, Term, VarId};
 
 /// A piece of the global-init function: the blocks lowering one initializer produced (entry
 /// first; its `Return` terminators mean "continue with the next chunk") and its temporaries.
@@ -17,6 +17,17 @@ use crate::ir::{Block, BlockId, FuncId, Pos, Stmt, Term, VarId};
 pub(super) struct Chunk {
     pub blocks: Vec<Block>,
     pub temps: Vec<VarId>,
+}
+
+/// What lowering a function body produced, once its graph is cleaned.
+pub(super) struct Finished {
+    pub blocks: Vec<Block>,
+    /// Locals and temporaries, in creation order.
+    pub locals: Vec<VarId>,
+    /// Initializers of function-`static` locals.
+    pub statics: Vec<Chunk>,
+    /// The counted loops, with the ids of the cleaned graph (see [`CountedLoop`]).
+    pub counted_loops: Vec<CountedLoop>,
 }
 
 /// A `goto` label of the function.
@@ -52,6 +63,10 @@ pub(super) struct FuncBuilder {
     pub statics: Vec<Chunk>,
     /// Counter naming temporaries.
     pub temps: u32,
+    /// Counted `for` loops, with this builder's block ids: `head` and `step` are the blocks the
+    /// lowering created for them, `body` and `exit` are ignored (`finish` reads them from the
+    /// cleaned head's terminator).
+    pub counted_loops: Vec<CountedLoop>,
 }
 
 impl FuncBuilder {
@@ -67,6 +82,7 @@ impl FuncBuilder {
             switches: Vec::new(),
             statics: Vec::new(),
             temps: 0,
+            counted_loops: Vec::new(),
         };
         let entry = b.new_block();
         b.cur = Some(entry);
@@ -173,8 +189,10 @@ impl FuncBuilder {
     }
 
     /// Closes the function: an open end returns (`end` is the closing brace), empty blocks that
-    /// only jump are bypassed, and blocks control cannot reach from the entry are dropped.
-    pub fn finish(mut self, end: Pos) -> (Vec<Block>, Vec<VarId>, Vec<Chunk>) {
+    /// only jump are bypassed, and blocks control cannot reach from the entry are dropped. The
+    /// counted loops are renumbered to the cleaned graph; those whose blocks no longer have the
+    /// shape [`CountedLoop`] documents (a dead loop, a step no path reaches) are dropped.
+    pub fn finish(mut self, end: Pos) -> Finished {
         if self.cur.is_some() {
             self.terminate(Term::Return(None, end));
         }
@@ -186,13 +204,31 @@ impl FuncBuilder {
                 term: term.unwrap_or(Term::Exit),
             })
             .collect();
-        (clean(blocks), self.locals, self.statics)
+        let (blocks, map) = clean(blocks);
+        let counted_loops = self
+            .counted_loops
+            .iter()
+            .filter_map(|l| renumber_loop(l, &blocks, &map))
+            .collect();
+        Finished {
+            blocks,
+            locals: self.locals,
+            statics: self.statics,
+            counted_loops,
+        }
     }
 
-    /// Closes an initializer chunk: its end returns, meaning "go on with the next chunk".
+    /// Closes an initializer chunk: its end returns, meaning "go on with the next chunk". Counted
+    /// loops of initializers (inside statement expressions) are not kept.
     pub fn into_chunk(self, end: Pos) -> (Chunk, Vec<Chunk>) {
-        let (blocks, temps, statics) = self.finish(end);
-        (Chunk { blocks, temps }, statics)
+        let f = self.finish(end);
+        (
+            Chunk {
+                blocks: f.blocks,
+                temps: f.locals,
+            },
+            f.statics,
+        )
     }
 }
 
@@ -244,10 +280,46 @@ pub(super) fn shift_term(t: Term, base: u32) -> Term {
     map_targets(t, &|b| BlockId(b.0 + base))
 }
 
+/// Where the blocks of the builder went in the cleaned graph.
+struct BlockMap {
+    /// The new id of a block kept as a block of its own.
+    own: Vec<Option<BlockId>>,
+    /// The new block holding a block's statements and terminator: its own, or the block it was
+    /// merged into. `None` for dropped blocks (unreachable, or bypassed because they only jump).
+    holder: Vec<Option<BlockId>>,
+}
+
+/// A counted loop recorded with builder ids, in the ids of the cleaned graph, if its blocks still
+/// have the shape [`CountedLoop`] documents: `head` is a block of its own without statements that
+/// branches, and `step` survives and jumps back to `head`.
+fn renumber_loop(l: &CountedLoop, blocks: &[Block], map: &BlockMap) -> Option<CountedLoop> {
+    let head = map.own[l.head.index()]?;
+    let step = map.holder[l.step.index()]?;
+    let h = &blocks[head.index()];
+    let Term::Branch {
+        then_block,
+        else_block,
+        ..
+    } = h.term
+    else {
+        return None;
+    };
+    if !h.stmts.is_empty() || !matches!(blocks[step.index()].term, Term::Goto(t) if t == head) {
+        return None;
+    }
+    Some(CountedLoop {
+        head,
+        body: then_block,
+        step,
+        exit: else_block,
+        ..*l
+    })
+}
+
 /// Bypasses empty blocks that only jump elsewhere, merges a block into its only predecessor when
 /// that predecessor jumps straight to it, and drops unreachable blocks, keeping the entry first
-/// and the others in creation order (which follows the source).
-fn clean(mut blocks: Vec<Block>) -> Vec<Block> {
+/// and the others in creation order (which follows the source). Also says where each block went.
+fn clean(mut blocks: Vec<Block>) -> (Vec<Block>, BlockMap) {
     let n = blocks.len();
     // Where a jump to each block really lands, following chains of empty `goto` blocks; a cycle
     // of them (`l: goto l;`) stays as it is.
@@ -295,6 +367,8 @@ fn clean(mut blocks: Vec<Block>) -> Vec<Block> {
             }
         }
     }
+    // The block each block was merged into (itself if it was not).
+    let mut merged_into: Vec<usize> = (0..n).collect();
     for b in 0..n {
         if !reachable[b] {
             continue;
@@ -308,6 +382,7 @@ fn clean(mut blocks: Vec<Block>) -> Vec<Block> {
             blocks[b].stmts.extend(stmts);
             blocks[b].term = std::mem::replace(&mut blocks[s].term, Term::Exit);
             reachable[s] = false;
+            merged_into[s] = b;
         }
     }
     let mut new_id = vec![BlockId(u32::MAX); n];
@@ -318,6 +393,19 @@ fn clean(mut blocks: Vec<Block>) -> Vec<Block> {
             next += 1;
         }
     }
+    let map = BlockMap {
+        own: (0..n).map(|b| reachable[b].then_some(new_id[b])).collect(),
+        holder: (0..n)
+            .map(|b| {
+                // A block absorbed one that had itself absorbed others, so follow the chain.
+                let mut root = b;
+                while merged_into[root] != root {
+                    root = merged_into[root];
+                }
+                reachable[root].then_some(new_id[root])
+            })
+            .collect(),
+    };
     let mut out = Vec::with_capacity(next as usize);
     for (i, b) in blocks.into_iter().enumerate() {
         if reachable[i] {
@@ -328,5 +416,5 @@ fn clean(mut blocks: Vec<Block>) -> Vec<Block> {
             });
         }
     }
-    out
+    (out, map)
 }

@@ -3,16 +3,18 @@
 //! Notation: `#int` is a constant of type `int`; `@f` is the address of function `f`; `&lv` the
 //! address of an lvalue; `*p` a dereference, `.f` a field and `[]` an array element;
 //! `arith<T>(a, b)` any arithmetic of result type `T`; `(T)x` a cast. Variables are shown by name.
+//! A counted loop is `loop HEAD: i = START; i OP BOUND; body B, step S, exit E`.
 
 use std::fmt::Write;
 
 use crate::ctypes::{Type, TypeId};
 use crate::ir::{
-    Base, Callee, FuncId, FuncOrigin, Lval, Operand, Program, Proj, Stmt, StmtKind, Term, VarId,
-    VarKind,
+    Base, Callee, CountedLoop, FuncId, FuncOrigin, LoopBound, LoopCmp, Lval, Operand, Program,
+    Proj, Stmt, StmtKind, Term, VarId, VarKind,
 };
 
-/// The whole program: globals and string literals, then every function.
+/// The whole program: globals and string literals, then every function followed by its counted
+/// loops.
 pub fn dump(p: &Program) -> String {
     let mut out = String::new();
     for (id, v) in p.vars.iter_enumerated() {
@@ -43,8 +45,37 @@ pub fn dump(p: &Program) -> String {
     }
     for f in p.funcs.indices() {
         out.push_str(&dump_func(p, f));
+        out.push_str(&dump_loops(p, f));
     }
     out
+}
+
+/// The counted loops of one function, one line each. [`dump_func`] leaves them out so that its
+/// rendering stays that of the graph alone.
+pub fn dump_loops(p: &Program, f: FuncId) -> String {
+    let mut out = String::new();
+    for l in &p.funcs[f].counted_loops {
+        let _ = writeln!(out, "  {}", counted_loop(p, l));
+    }
+    out
+}
+
+/// One counted loop: `loop bb1: i = 0; i < n; body bb2, step bb3, exit bb4`.
+fn counted_loop(p: &Program, l: &CountedLoop) -> String {
+    let i = &p.vars[l.counter].name;
+    let op = match l.op {
+        LoopCmp::Lt => "<",
+        LoopCmp::Le => "<=",
+        LoopCmp::Ne => "!=",
+    };
+    let bound = match l.bound {
+        LoopBound::Const(k) => k.to_string(),
+        LoopBound::Var(v) => p.vars[v].name.clone(),
+    };
+    format!(
+        "loop {}: {i} = {}; {i} {op} {bound}; body {}, step {}, exit {}",
+        l.head, l.start, l.body, l.step, l.exit
+    )
 }
 
 /// One function: its signature, parameters, locals and blocks.
@@ -200,7 +231,7 @@ fn lval(p: &Program, lv: &Lval) -> String {
                     .map_or("?", |f| f.name.as_str());
                 let _ = write!(out, ".{name}");
             }
-            Proj::Index => out.push_str("[]"),
+            Proj::Index(_) => out.push_str("[]"),
         }
     }
     out

@@ -190,7 +190,7 @@ impl<'a> UnitCx<'a> {
             Operand::AddrOf(mut lv) => {
                 let t = self.lval_type(&lv);
                 if matches!(self.lw.types.get(t), Type::Array(_)) {
-                    lv.proj.push(Proj::Index);
+                    lv.proj.push(Proj::Index(None));
                 }
                 lv.pos = pos;
                 lv
@@ -953,13 +953,14 @@ impl<'a> UnitCx<'a> {
         if let Operand::AddrOf(lv) = &base {
             let t = self.lval_type(lv);
             if matches!(self.lw.types.get(t), Type::Array(_)) {
+                let var = index_var(&idx);
                 if has_reads(&idx) {
                     self.emit(StmtKind::Eval(idx), pos);
                 }
                 let Operand::AddrOf(mut lv) = base else {
                     unreachable!("matched above")
                 };
-                lv.proj.push(Proj::Index);
+                lv.proj.push(Proj::Index(var));
                 lv.pos = pos;
                 return Ok(lv);
             }
@@ -972,7 +973,7 @@ impl<'a> UnitCx<'a> {
         };
         Ok(Lval {
             base: Base::Deref(Box::new(ptr)),
-            proj: vec![Proj::Index],
+            proj: vec![Proj::Index(None)],
             pos,
         })
     }
@@ -1453,6 +1454,7 @@ impl super::Lowerer {
             params: Vec::new(),
             locals: Vec::new(),
             blocks: Default::default(),
+            counted_loops: Vec::new(),
             pos,
             defined: false,
             is_static,
@@ -1460,5 +1462,18 @@ impl super::Lowerer {
         });
         self.func_info.push(FuncInfo::default());
         f
+    }
+}
+
+/// The variable an array index reads, when the index is just that variable (possibly converted).
+fn index_var(idx: &Operand) -> Option<VarId> {
+    match idx {
+        Operand::Use(Lval {
+            base: Base::Var(v),
+            proj,
+            ..
+        }) if proj.is_empty() => Some(*v),
+        Operand::Cast(_, inner) => index_var(inner),
+        _ => None,
     }
 }

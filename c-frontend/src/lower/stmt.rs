@@ -1,9 +1,9 @@
 //! Statements, declarations, initializers, function definitions and file-scope items.
 
 use lang_c::ast::{
-    AsmStatement, BlockItem, Declaration, Designator, Expression, ExternalDeclaration,
-    ForInitializer, FunctionDefinition, Identifier, Initializer, InitializerListItem, Label,
-    Statement, StorageClassSpecifier, TranslationUnit, UnaryOperator,
+    AsmStatement, BinaryOperator as B, BlockItem, Declaration, Designator, Expression,
+    ExternalDeclaration, ForInitializer, ForStatement, FunctionDefinition, Identifier, Initializer,
+    InitializerListItem, Label, Statement, StorageClassSpecifier, TranslationUnit, UnaryOperator,
 };
 use lang_c::span::Node;
 use rustc_hash::FxHashMap;
@@ -14,7 +14,8 @@ use super::types::{Declared, Specs};
 use super::{unsupported, Binding, Lowerer, Member, UnitCx, Unsupported, R};
 use crate::ctypes::{StructId, Type, TypeId};
 use crate::ir::{
-    FuncId, FuncOrigin, Lval, Operand, Pos, Proj, StmtKind, Term, Unanalysed, VarId, VarKind,
+    CountedLoop, FuncId, FuncOrigin, LoopBound, LoopCmp, Lval, Operand, Pos, Proj, StmtKind, Term,
+    Unanalysed, VarId, VarKind,
 };
 use crate::srcmap::SourceMap;
 
@@ -348,18 +349,19 @@ impl<'a> UnitCx<'a> {
             );
         }
         let end = self.map.pos(fd.node.statement.span.end.saturating_sub(1));
-        let (blocks, locals, statics) = fb.finish(end);
+        let done = fb.finish(end);
         let func = &mut self.lw.funcs[f];
         func.ty = ty;
         func.params = param_vars;
-        func.locals = locals;
-        func.blocks = blocks.into_iter().collect();
+        func.locals = done.locals;
+        func.blocks = done.blocks.into_iter().collect();
+        func.counted_loops = done.counted_loops;
         func.pos = pos;
         func.defined = true;
         func.is_static |= is_static;
         func.origin = self.origin;
         self.lw.func_info[f].prototyped = true;
-        self.lw.init_chunks.extend(statics);
+        self.lw.init_chunks.extend(done.statics);
         Ok(())
     }
 
@@ -526,12 +528,26 @@ impl<'a> UnitCx<'a> {
                     ForInitializer::Expression(e) => self.effect(e)?,
                     ForInitializer::Declaration(d) => self.local_declaration(d)?,
                 }
+                // Read after the initializer, so that a counter it declares is in scope.
+                let counted = self.counted_for(&fs.node);
                 let (head, body, step, exit) = (
                     self.fb.new_block(),
                     self.fb.new_block(),
                     self.fb.new_block(),
                     self.fb.new_block(),
                 );
+                if let Some((counter, start, op, bound)) = counted {
+                    self.fb.counted_loops.push(CountedLoop {
+                        head,
+                        body,
+                        step,
+                        exit,
+                        counter,
+                        start,
+                        op,
+                        bound,
+                    });
+                }
                 self.fb.goto_and_switch(head);
                 match &fs.node.condition {
                     Some(c) => self.cond(c, body, exit)?,
@@ -588,6 +604,117 @@ impl<'a> UnitCx<'a> {
             }
             Statement::Asm(a) => self.asm(a, pos),
         }
+    }
+
+    /// The counter, start, comparison and bound of a `for` loop of the canonical counting form
+    /// (see [`CountedLoop`]), read from its syntax; `None` for any other loop. Called after the
+    /// initializer is lowered, with the loop's scope current.
+    fn counted_for(&self, fs: &'a ForStatement) -> Option<(VarId, i64, LoopCmp, LoopBound)> {
+        let (counter, start) = match &fs.initializer.node {
+            ForInitializer::Expression(e) => match &e.node {
+                Expression::BinaryOperator(b) if b.node.operator.node == B::Assign => (
+                    self.counter_var(&b.node.lhs)?,
+                    self.const_eval(&b.node.rhs)?,
+                ),
+                _ => return None,
+            },
+            ForInitializer::Declaration(d) => {
+                let [id] = d.node.declarators.as_slice() else {
+                    return None;
+                };
+                let Some(Initializer::Expression(e)) =
+                    id.node.initializer.as_ref().map(|i| &i.node)
+                else {
+                    return None;
+                };
+                let name = declarator_name(&id.node.declarator.node)?;
+                let v = match self.lookup(&name.node.name) {
+                    Some(Binding::Var(v)) => v,
+                    _ => return None,
+                };
+                (self.is_counter(v).then_some(v)?, self.const_eval(e)?)
+            }
+            ForInitializer::Empty | ForInitializer::StaticAssert(_) => return None,
+        };
+        let Expression::BinaryOperator(c) = &fs.condition.as_ref()?.node else {
+            return None;
+        };
+        let op = match c.node.operator.node {
+            B::Less => LoopCmp::Lt,
+            B::LessOrEqual => LoopCmp::Le,
+            B::NotEquals => LoopCmp::Ne,
+            _ => return None,
+        };
+        if self.counter_var(&c.node.lhs)? != counter {
+            return None;
+        }
+        let bound = match self.const_eval(&c.node.rhs) {
+            Some(k) => LoopBound::Const(k),
+            None => {
+                let Expression::Identifier(id) = &c.node.rhs.node else {
+                    return None;
+                };
+                let Some(Binding::Var(v)) = self.lookup(&id.node.name) else {
+                    return None;
+                };
+                let kind_ok = matches!(
+                    self.lw.vars[v].kind,
+                    VarKind::Global { .. } | VarKind::Local(_) | VarKind::Param(..)
+                );
+                if v == counter || !kind_ok || !matches!(self.var_type(v), Type::Int) {
+                    return None;
+                }
+                LoopBound::Var(v)
+            }
+        };
+        let is_counter = |e: &'a Node<Expression>| self.counter_var(e) == Some(counter);
+        let is_one = |e: &'a Node<Expression>| self.const_eval(e) == Some(1);
+        let increments = match &fs.step.as_ref()?.node {
+            Expression::UnaryOperator(u) => {
+                matches!(
+                    u.node.operator.node,
+                    UnaryOperator::PostIncrement | UnaryOperator::PreIncrement
+                ) && is_counter(&u.node.operand)
+            }
+            Expression::BinaryOperator(b) => match b.node.operator.node {
+                B::AssignPlus => is_counter(&b.node.lhs) && is_one(&b.node.rhs),
+                B::Assign if is_counter(&b.node.lhs) => match &b.node.rhs.node {
+                    Expression::BinaryOperator(sum) if sum.node.operator.node == B::Plus => {
+                        (is_counter(&sum.node.lhs) && is_one(&sum.node.rhs))
+                            || (is_one(&sum.node.lhs) && is_counter(&sum.node.rhs))
+                    }
+                    _ => false,
+                },
+                _ => false,
+            },
+            _ => false,
+        };
+        increments.then_some((counter, start, op, bound))
+    }
+
+    /// The variable `e` names if it is a plain identifier that can count a loop.
+    fn counter_var(&self, e: &'a Node<Expression>) -> Option<VarId> {
+        let Expression::Identifier(id) = &e.node else {
+            return None;
+        };
+        match self.lookup(&id.node.name) {
+            Some(Binding::Var(v)) if self.is_counter(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// Whether `v` can count a loop: an integer local or parameter of the function being lowered.
+    fn is_counter(&self, v: VarId) -> bool {
+        let f = self.fb.func;
+        let own = match self.lw.vars[v].kind {
+            VarKind::Local(g) | VarKind::Param(g, _) => g == f,
+            _ => false,
+        };
+        own && matches!(self.var_type(v), Type::Int)
+    }
+
+    fn var_type(&self, v: VarId) -> &Type {
+        self.lw.types.get(self.lw.vars[v].ty)
     }
 
     fn loop_body(
@@ -1093,6 +1220,6 @@ impl<'a> UnitCx<'a> {
 /// An element of the array `lv` (all elements are one location).
 fn with_index(lv: &Lval) -> Lval {
     let mut out = lv.clone();
-    out.proj.push(Proj::Index);
+    out.proj.push(Proj::Index(None));
     out
 }

@@ -1,29 +1,42 @@
 //! Sharing and consistent correlation for C (paper §3.1, last paragraphs, and §3.2).
 //!
-//! At `main` every fact says which thread accessed a location, holding which locks. A location
-//! needs consistent correlation only if it is *shared*: accessed by two threads, or by one thread
-//! that may run concurrently with itself (forked in a loop or from code that runs several times),
-//! with at least one write — ignoring what `main` does before its first fork. A shared location is
-//! consistently correlated when some lock is held at all of its accesses:
-//! `|⋂ S(C, ρ)| ≥ 1`. Copies of an allocation made by different calls are checked separately.
+//! Every location is checked at its home ([`super::privacy`]): `main` for globals and escaping
+//! memory, or the function of whose run it is private. There every fact says which thread
+//! accessed the location — the one running the home function (`Current`) or one it started
+//! (`Forked`) — where, and holding which locks.
+//!
+//! Two accesses *conflict* when at least one writes and their threads may run at the same time
+//! ([`super::mhp`]): a thread started at a point is concurrent with what its parent does while
+//! it runs, with the threads started while it runs, and with itself when it is started again
+//! before it is joined. This is the paper's sharing rule — only what the parent does after the
+//! fork meets the child — kept per access instead of per location, and with joins.
+//!
+//! The paper then requires one lock held at *all* accesses of a shared location,
+//! `|⋂ S(C, ρ)| ≥ 1`. Here the lock sets are compared per conflicting pair instead: a location
+//! guarded by one lock while threads run and by another after they are joined is not a race.
+//! For a single phase the two rules agree. Copies of an allocation made by different calls are
+//! checked separately.
 
 use std::collections::BTreeMap;
 
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::facts::{witnesses, CFact, CFactId, Thread};
-use super::locksets::LockSets;
+use super::locksets::{LockSets, SetId};
+use super::mhp::{Mhp, Point};
+use super::privacy::Homes;
 use super::structure::Structure;
-use super::{AccessId, ThreadProgram};
+use super::{AccessId, FnId, ThreadProgram};
 use crate::constraints::{Lock, Rho, Site};
 use crate::ids::IndexVec;
 
-/// One access of a racy location, as the thread analysis sees it at `main`.
+/// One access of a racy location, as the thread analysis sees it at the location's home.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct RaceAccess {
     pub access: AccessId,
     /// The locks held (linear lock class representatives).
     pub held: Vec<Lock>,
+    /// The thread, relative to a run of `home`.
     pub thread: Thread,
 }
 
@@ -31,34 +44,57 @@ pub struct RaceAccess {
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct RaceWarning {
     pub rho: Rho,
+    /// The function whose run the location belongs to (`main` for global memory).
+    pub home: FnId,
     pub accesses: Vec<RaceAccess>,
 }
 
-/// Whether the thread started at a fork site may run concurrently with itself.
-fn thread_multi(s: &Structure, site: Site) -> bool {
-    s.forkers
-        .iter()
-        .flatten()
-        .filter(|pt| pt.site == site)
-        .any(|pt| s.point_multi(pt))
+/// How the check decides concurrency (the `--no-sharing` switch assumes every pair of accesses
+/// concurrent, even in one thread).
+#[derive(Copy, Clone, Debug)]
+pub struct CheckOptions {
+    pub sharing: bool,
+}
+
+/// The accesses of one location that behave alike: same thread, position, locks and kind.
+#[derive(Clone, Debug)]
+struct Class {
+    thread: Thread,
+    point: Point,
+    held: SetId,
+    writes: bool,
+    facts: Vec<CFactId>,
+}
+
+struct Checker<'a> {
+    s: &'a Structure,
+    mhp: &'a Mhp,
+    sets: &'a LockSets,
+    facts: &'a IndexVec<CFactId, CFact>,
+    options: CheckOptions,
 }
 
 /// Checks every location of `p.checked` and returns the warnings, sorted.
+#[allow(clippy::too_many_arguments)]
 pub fn check(
     p: &ThreadProgram,
     s: &Structure,
+    mhp: &Mhp,
+    homes: &Homes,
     sets: &LockSets,
     facts: &IndexVec<CFactId, CFact>,
+    options: CheckOptions,
 ) -> Vec<RaceWarning> {
     let Some(main) = p.main else {
         return Vec::new();
     };
     let checked: FxHashSet<Rho> = p.checked.iter().copied().collect();
     let local: FxHashSet<Rho> = p.thread_local.iter().copied().collect();
-    // Root facts by location, then by copy tag.
+    // Facts at each label's home, by label, then by copy tag.
     let mut by_rho: BTreeMap<Rho, BTreeMap<Option<Site>, Vec<CFactId>>> = BTreeMap::new();
     for (id, f) in facts.iter_enumerated() {
-        if f.func == main && !f.prefork && checked.contains(&f.rho) && !local.contains(&f.rho) {
+        let home = homes.home_of(f.rho).unwrap_or(main);
+        if f.func == home && checked.contains(&f.rho) && !local.contains(&f.rho) {
             by_rho
                 .entry(f.rho)
                 .or_default()
@@ -67,8 +103,16 @@ pub fn check(
                 .push(id);
         }
     }
+    let checker = Checker {
+        s,
+        mhp,
+        sets,
+        facts,
+        options,
+    };
     let mut warnings = Vec::new();
     for (rho, groups) in by_rho {
+        let home = homes.home_of(rho).unwrap_or(main);
         let every_copy: Vec<CFactId> = groups.get(&None).cloned().unwrap_or_default();
         let mut copies: Vec<Vec<CFactId>> = vec![every_copy.clone()];
         for (tag, group) in &groups {
@@ -78,8 +122,9 @@ pub fn check(
                 copies.push(merged);
             }
         }
+        // One warning per location: the first copy that races, with all its racing accesses.
         for group in copies {
-            if let Some(w) = racy(rho, &group, s, sets, facts) {
+            if let Some(w) = checker.racy(rho, home, &group) {
                 warnings.push(w);
                 break;
             }
@@ -89,47 +134,89 @@ pub fn check(
     warnings
 }
 
-fn racy(
-    rho: Rho,
-    ids: &[CFactId],
-    s: &Structure,
-    sets: &LockSets,
-    facts: &IndexVec<CFactId, CFact>,
-) -> Option<RaceWarning> {
-    let group: Vec<&CFact> = ids.iter().map(|&id| &facts[id]).collect();
-    if group.is_empty() || !group.iter().any(|f| f.writes) {
-        return None;
-    }
-    let threads: FxHashSet<Thread> = group.iter().map(|f| f.thread).collect();
-    let self_concurrent = threads.iter().any(|t| match t {
-        Thread::Forked(site) => thread_multi(s, *site),
-        Thread::Current => false,
-    });
-    if threads.len() < 2 && !self_concurrent {
-        return None;
-    }
-    let mut common: Option<Vec<Lock>> = None;
-    for f in &group {
-        let held = sets.get(f.held);
-        common = Some(match common {
-            None => held.to_vec(),
-            Some(c) => c.into_iter().filter(|l| held.contains(l)).collect(),
-        });
-    }
-    if common.is_some_and(|c| !c.is_empty()) {
-        return None;
-    }
-    let mut accesses: Vec<RaceAccess> = Vec::new();
-    for (&id, f) in ids.iter().zip(&group) {
-        for a in witnesses(facts, id) {
-            accesses.push(RaceAccess {
-                access: a,
-                held: sets.get(f.held).to_vec(),
-                thread: f.thread,
+impl Checker<'_> {
+    fn racy(&self, rho: Rho, home: FnId, ids: &[CFactId]) -> Option<RaceWarning> {
+        if !ids.iter().any(|&id| self.facts[id].writes) {
+            return None;
+        }
+        let mut index: FxHashMap<(Thread, Point, SetId, bool), usize> = FxHashMap::default();
+        let mut classes: Vec<Class> = Vec::new();
+        for &id in ids {
+            let f = &self.facts[id];
+            let key = (f.thread, f.point, f.held, f.writes);
+            let k = *index.entry(key).or_insert_with(|| {
+                classes.push(Class {
+                    thread: f.thread,
+                    point: f.point,
+                    held: f.held,
+                    writes: f.writes,
+                    facts: Vec::new(),
+                });
+                classes.len() - 1
             });
+            classes[k].facts.push(id);
+        }
+        let mut racing = vec![false; classes.len()];
+        for i in 0..classes.len() {
+            for j in i..classes.len() {
+                let (a, b) = (&classes[i], &classes[j]);
+                if !(a.writes || b.writes) || self.common_lock(a.held, b.held) {
+                    continue;
+                }
+                if self.concurrent(home, a, b, i == j) {
+                    racing[i] = true;
+                    racing[j] = true;
+                }
+            }
+        }
+        if !racing.iter().any(|&r| r) {
+            return None;
+        }
+        let mut accesses: Vec<RaceAccess> = Vec::new();
+        for (class, _) in classes.iter().zip(&racing).filter(|(_, &r)| r) {
+            let held = self.sets.get(class.held).to_vec();
+            for &id in &class.facts {
+                for a in witnesses(self.facts, id) {
+                    accesses.push(RaceAccess {
+                        access: a,
+                        held: held.clone(),
+                        thread: class.thread,
+                    });
+                }
+            }
+        }
+        accesses.sort();
+        accesses.dedup();
+        Some(RaceWarning {
+            rho,
+            home,
+            accesses,
+        })
+    }
+
+    fn common_lock(&self, a: SetId, b: SetId) -> bool {
+        let (a, b) = (self.sets.get(a), self.sets.get(b));
+        a.iter().any(|l| b.contains(l))
+    }
+
+    /// Whether accesses of two classes may happen at the same time in one run of `home`.
+    fn concurrent(&self, home: FnId, a: &Class, b: &Class, same: bool) -> bool {
+        if !self.options.sharing {
+            return true;
+        }
+        let live = |site: Site, k: Point, at: Point| self.mhp.live_at(home, site, k, at);
+        match (a.thread, b.thread) {
+            // One run of a function is one thread.
+            (Thread::Current, Thread::Current) => false,
+            (Thread::Current, Thread::Forked(site)) => live(site, b.point, a.point),
+            (Thread::Forked(site), Thread::Current) => live(site, a.point, b.point),
+            (Thread::Forked(s1), Thread::Forked(s2)) => {
+                if same || (s1 == s2 && a.point == b.point) {
+                    self.mhp.self_overlap(self.s, home, s1, a.point)
+                } else {
+                    live(s1, a.point, b.point) || live(s2, b.point, a.point)
+                }
+            }
         }
     }
-    accesses.sort();
-    accesses.dedup();
-    Some(RaceWarning { rho, accesses })
 }

@@ -9,11 +9,19 @@
 //! renamed. Facts also walk backwards along flow and summary edges (figure 8b, first rule) and, at
 //! the root, from a call's result back into the function that allocated it (tagged with the call,
 //! as for λ▷, so copies allocated by different calls stay apart).
+//!
+//! Each fact also records *where* in its function the access happens — the event itself, or the
+//! call or fork through which it was reached — so that the check can tell which threads may be
+//! running at that moment ([`super::mhp`]). A fact on a label private to a run of a function
+//! ([`super::privacy`]) stops at that function: above it, the runs of the function would be
+//! confused with one another.
 
 use rustc_hash::FxHashMap;
 
 use super::linearity::Linearity;
 use super::locksets::{translate, LockSets, Locksets, SetId, State};
+use super::mhp::{Mhp, Point};
+use super::privacy::Homes;
 use super::structure::Structure;
 use super::{AccessId, Event, FnId, ThreadProgram};
 use crate::cfl::FlowGraph;
@@ -47,20 +55,21 @@ pub struct CFact {
     pub thread: Thread,
     /// See [`crate::correlation::Fact::tag`].
     pub tag: Option<Site>,
-    /// An access of the main thread before its first fork (at `main` only).
-    pub prefork: bool,
+    /// Where in `func` the access, or the call or fork leading to it, happens.
+    pub point: Point,
     pub writes: bool,
-    /// How the fact was derived: the access itself, or the facts it was translated from. The
-    /// accesses behind a fact are found by walking these back ([`witnesses`]) only for the facts
-    /// that end up in a warning, so propagation never revisits a fact to grow a witness list.
+    /// How the fact was derived: the accesses it stands for directly, and the facts it was
+    /// translated from. The accesses behind a fact are found by walking these back
+    /// ([`witnesses`]) only for the facts that end up in a warning, so propagation never revisits
+    /// a fact to grow a witness list.
     pub origin: Origin,
 }
 
 /// The derivations of a [`CFact`].
-#[derive(Clone, Debug)]
-pub enum Origin {
-    Access(AccessId),
-    Derived(Vec<CFactId>),
+#[derive(Clone, Debug, Default)]
+pub struct Origin {
+    pub accesses: Vec<AccessId>,
+    pub parents: Vec<CFactId>,
 }
 
 /// Every access behind `fact`, sorted.
@@ -72,17 +81,16 @@ pub fn witnesses(facts: &IndexVec<CFactId, CFact>, fact: CFactId) -> Vec<AccessI
         if !seen.insert(id) {
             continue;
         }
-        match &facts[id].origin {
-            Origin::Access(a) => out.push(*a),
-            Origin::Derived(parents) => stack.extend(parents.iter().copied()),
-        }
+        let origin = &facts[id].origin;
+        out.extend(origin.accesses.iter().copied());
+        stack.extend(origin.parents.iter().copied());
     }
     out.sort();
     out.dedup();
     out
 }
 
-type Key = (Rho, SetId, SetId, FnId, Thread, Option<Site>, bool);
+type Key = (Rho, SetId, SetId, FnId, Thread, Option<Site>, Point);
 
 struct Prop<'a> {
     c: &'a Constraints,
@@ -94,8 +102,8 @@ struct Prop<'a> {
     locks: &'a mut LockTable,
     linearity: &'a Linearity,
     ls: &'a mut Locksets,
-    /// For each event of `main`: whether it comes after a fork (or may fork itself).
-    main_forked: Vec<Vec<bool>>,
+    mhp: &'a Mhp,
+    homes: &'a Homes,
     facts: IndexVec<CFactId, CFact>,
     lookup: FxHashMap<Key, CFactId>,
     work: Vec<CFactId>,
@@ -105,7 +113,7 @@ impl CFact {
     /// The fact without its derivations, which propagation does not need to copy.
     fn clone_key(&self) -> CFact {
         CFact {
-            origin: Origin::Derived(Vec::new()),
+            origin: Origin::default(),
             ..*self
         }
     }
@@ -117,10 +125,12 @@ impl Prop<'_> {
     fn add(&mut self, key: Key, writes: bool, origin: Result<AccessId, CFactId>) {
         if let Some(&id) = self.lookup.get(&key) {
             let f = &mut self.facts[id];
-            if let (Origin::Derived(parents), Err(parent)) = (&mut f.origin, origin) {
-                if parents.last() != Some(&parent) {
-                    parents.push(parent);
+            match origin {
+                Ok(a) => f.origin.accesses.push(a),
+                Err(parent) if f.origin.parents.last() != Some(&parent) => {
+                    f.origin.parents.push(parent)
                 }
+                Err(_) => {}
             }
             if writes && !f.writes {
                 f.writes = true;
@@ -128,7 +138,7 @@ impl Prop<'_> {
             }
             return;
         }
-        let (rho, held, released, func, thread, tag, prefork) = key;
+        let (rho, held, released, func, thread, tag, point) = key;
         let id = self.facts.push(CFact {
             rho,
             held,
@@ -136,11 +146,17 @@ impl Prop<'_> {
             func,
             thread,
             tag,
-            prefork,
+            point,
             writes,
             origin: match origin {
-                Ok(a) => Origin::Access(a),
-                Err(parent) => Origin::Derived(vec![parent]),
+                Ok(a) => Origin {
+                    accesses: vec![a],
+                    parents: Vec::new(),
+                },
+                Err(parent) => Origin {
+                    accesses: Vec::new(),
+                    parents: vec![parent],
+                },
             },
         });
         self.lookup.insert(key, id);
@@ -169,7 +185,7 @@ impl Prop<'_> {
         let main = self.p.main;
         while let Some(id) = self.work.pop() {
             let f = self.facts[id].clone_key();
-            let key_rest = |rho: Rho| (rho, f.held, f.released, f.func, f.thread, f.tag, f.prefork);
+            let key_rest = |rho: Rho| (rho, f.held, f.released, f.func, f.thread, f.tag, f.point);
 
             // Figure 8b, first rule: backwards along flow and summary edges.
             let flow = self.flow;
@@ -189,11 +205,15 @@ impl Prop<'_> {
                             f.func,
                             f.thread,
                             f.tag.or(Some(site)),
-                            f.prefork,
+                            f.point,
                         );
                         self.add(key, f.writes, Err(id));
                     }
                 }
+                continue;
+            }
+            if self.homes.home_of(f.rho) == Some(f.func) {
+                // A location of this run of the function: its callers see other locations.
                 continue;
             }
 
@@ -215,12 +235,10 @@ impl Prop<'_> {
                     }
                     Thread::Forked(_) => (held, LockSets::EMPTY),
                 };
-                let prefork = f.thread == Thread::Current
-                    && Some(pt.caller) == main
-                    && !self.main_forked[pt.block as usize][pt.index as usize];
+                let point = self.mhp.point(pt.caller, pt.block, pt.index);
                 for rho in self.images(f.rho, pt.site) {
                     self.add(
-                        (rho, held, released, pt.caller, f.thread, None, prefork),
+                        (rho, held, released, pt.caller, f.thread, None, point),
                         f.writes,
                         Err(id),
                     );
@@ -233,9 +251,10 @@ impl Prop<'_> {
                     Thread::Current => Thread::Forked(pt.site),
                     t => t,
                 };
+                let point = self.mhp.point(pt.caller, pt.block, pt.index);
                 for rho in self.images(f.rho, pt.site) {
                     self.add(
-                        (rho, held, LockSets::EMPTY, pt.caller, thread, None, false),
+                        (rho, held, LockSets::EMPTY, pt.caller, thread, None, point),
                         f.writes,
                         Err(id),
                     );
@@ -252,97 +271,37 @@ impl Prop<'_> {
     }
 }
 
-/// For every event of `main`: whether a fork may already have happened (or happens in it).
-fn forked_points(p: &ThreadProgram, s: &Structure) -> Vec<Vec<bool>> {
-    let Some(main) = p.main else {
-        return Vec::new();
-    };
-    // Functions that may fork, directly or through calls.
-    let mut may_fork: IndexVec<FnId, bool> = p
-        .funcs
-        .iter()
-        .map(|b| {
-            b.blocks
-                .iter()
-                .any(|bl| bl.events.iter().any(|e| matches!(e, Event::Fork { .. })))
-        })
-        .collect();
-    for scc in &s.sccs {
-        loop {
-            let mut changed = false;
-            for &f in scc {
-                if may_fork[f] {
-                    continue;
-                }
-                let calls_forker = p.funcs[f].blocks.iter().any(|bl| {
-                    bl.events
-                        .iter()
-                        .any(|e| matches!(e, Event::Call { callee, .. } if may_fork[*callee]))
-                });
-                if calls_forker {
-                    may_fork[f] = true;
-                    changed = true;
-                }
-            }
-            if !changed {
-                break;
-            }
-        }
-    }
-    let blocks = &p.funcs[main].blocks;
-    let is_fork = |e: &Event| match e {
-        Event::Fork { .. } => true,
-        Event::Call { callee, .. } => may_fork[*callee],
-        _ => false,
-    };
-    // Forward "a fork may have happened" to a fixpoint.
-    let mut input = vec![false; blocks.len()];
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for (b, block) in blocks.iter().enumerate() {
-            let out = input[b] || block.events.iter().any(is_fork);
-            if out {
-                for &succ in &block.succs {
-                    if !input[succ as usize] {
-                        input[succ as usize] = true;
-                        changed = true;
-                    }
-                }
-            }
-        }
-    }
-    blocks
-        .iter()
-        .enumerate()
-        .map(|(b, block)| {
-            let mut forked = input[b];
-            block
-                .events
-                .iter()
-                .map(|e| {
-                    forked |= is_fork(e);
-                    forked
-                })
-                .collect()
-        })
-        .collect()
+/// The read-only inputs of propagation.
+pub struct Inputs<'a> {
+    pub c: &'a Constraints,
+    pub scopes: &'a ScopeTree,
+    pub p: &'a ThreadProgram,
+    pub s: &'a Structure,
+    pub flow: &'a FlowGraph,
+    pub index: &'a Index,
+    pub linearity: &'a Linearity,
+    pub mhp: &'a Mhp,
+    pub homes: &'a Homes,
 }
 
-/// Propagates every access of `p` to `main` and returns all facts.
-#[allow(clippy::too_many_arguments)]
+/// Propagates every access of `p` up to `main`, or to the home of its label, and returns all
+/// facts.
 pub fn propagate(
-    c: &Constraints,
-    scopes: &ScopeTree,
-    p: &ThreadProgram,
-    s: &Structure,
-    flow: &FlowGraph,
-    index: &Index,
+    inputs: Inputs<'_>,
     locks: &mut LockTable,
-    linearity: &Linearity,
     ls: &mut Locksets,
 ) -> IndexVec<CFactId, CFact> {
-    let main_forked = forked_points(p, s);
+    let Inputs {
+        c,
+        scopes,
+        p,
+        s,
+        flow,
+        index,
+        linearity,
+        mhp,
+        homes,
+    } = inputs;
     let mut prop = Prop {
         c,
         scopes,
@@ -353,7 +312,8 @@ pub fn propagate(
         locks,
         linearity,
         ls,
-        main_forked,
+        mhp,
+        homes,
         facts: IndexVec::new(),
         lookup: FxHashMap::default(),
         work: Vec::new(),
@@ -365,7 +325,7 @@ pub fn propagate(
                 let state = prop.state_at(f, b as u32, k as u32);
                 let Some(held) = state.held else { continue };
                 let info = p.accesses[a];
-                let prefork = Some(f) == p.main && !prop.main_forked[b][k];
+                let point = mhp.point(f, b as u32, k as u32);
                 prop.add(
                     (
                         info.rho,
@@ -374,7 +334,7 @@ pub fn propagate(
                         f,
                         Thread::Current,
                         None,
-                        prefork,
+                        point,
                     ),
                     info.write,
                     Ok(a),

@@ -13,13 +13,17 @@
 //! - [`facts`] carries each access's correlation `ρ ▷ {ℓ…}` up every call chain to `main`,
 //!   translating labels through each site and adding the caller's locks, and through forks
 //!   without the parent's locks.
-//! - [`check`] keeps the locations two threads may access, one writing, and reports those whose
-//!   accesses hold no common lock.
+//! - [`privacy`] finds the labels private to one run of a function (checked there, not at `main`).
+//! - [`mhp`] computes which threads may be running at each point of a function, with joins.
+//! - [`check`] reports the locations with two accesses, one writing, that may happen at the same
+//!   time in two threads without a common lock.
 
 pub mod check;
 pub mod facts;
 pub mod linearity;
 pub mod locksets;
+pub mod mhp;
+pub mod privacy;
 
 use crate::constraints::{Lock, Rho, Site};
 use crate::define_id;
@@ -38,6 +42,11 @@ define_id!(
     /// An object that may hold locks: a variable or an allocation site.
     pub struct ObjectId, "obj";
 );
+define_id!(
+    /// The threads started by one `pthread_create` (or one create loop) whose ids the front end
+    /// can follow to a `pthread_join`.
+    pub struct ThreadHandle, "th";
+);
 
 /// One step of a function's execution that matters for locking (the paper's state kinds).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -50,11 +59,15 @@ pub enum Event {
         site: Site,
         callee: FnId,
     },
-    /// A new thread running `callee`, instantiated at `site`.
+    /// A new thread running `callee`, instantiated at `site`; `handle` names it for joins.
     Fork {
         site: Site,
         callee: FnId,
+        handle: Option<ThreadHandle>,
     },
+    /// Every thread started in this function by forks with this handle has terminated (a
+    /// must-join, see [`mhp`]).
+    Join(ThreadHandle),
     /// An object is created here (a `malloc` call, or a local variable at function entry).
     Alloc(ObjectId),
 }
@@ -125,11 +138,23 @@ use facts::CFact;
 pub struct Techniques {
     /// Non-linear locks never count as held.
     pub linearity: bool,
+    /// Only accesses that may happen at the same time in two threads need a common lock;
+    /// without it, every location with a write must be consistently correlated.
+    pub sharing: bool,
+    /// Labels private to a run of a function are checked there.
+    pub down_fork: bool,
+    /// Joins end threads.
+    pub joins: bool,
 }
 
 impl Default for Techniques {
     fn default() -> Self {
-        Techniques { linearity: true }
+        Techniques {
+            linearity: true,
+            sharing: true,
+            down_fork: true,
+            joins: true,
+        }
     }
 }
 
@@ -138,6 +163,7 @@ pub struct ThreadSolution {
     pub warnings: Vec<check::RaceWarning>,
     pub lock_rep: IndexVec<Lock, Lock>,
     pub structure: structure::Structure,
+    pub mhp: mhp::Mhp,
     pub facts: IndexVec<facts::CFactId, CFact>,
     pub sets: locksets::LockSets,
 }
@@ -160,18 +186,28 @@ pub fn solve(
         linearity::Linearity::all_linear()
     };
     let mut ls = locksets::compute(c, &scopes, &mut lock_table, &linearity, p, &s);
-    let all_facts = facts::propagate(
+    let mhp = mhp::Mhp::new(p, &s, techniques.joins);
+    let homes = if techniques.down_fork {
+        privacy::decide(c, &scopes, p, &flow)
+    } else {
+        privacy::Homes::none(c)
+    };
+    let inputs = facts::Inputs {
         c,
-        &scopes,
+        scopes: &scopes,
         p,
-        &s,
-        &flow,
-        &index,
-        &mut lock_table,
-        &linearity,
-        &mut ls,
-    );
-    let warnings = check::check(p, &s, &ls.sets, &all_facts);
+        s: &s,
+        flow: &flow,
+        index: &index,
+        linearity: &linearity,
+        mhp: &mhp,
+        homes: &homes,
+    };
+    let all_facts = facts::propagate(inputs, &mut lock_table, &mut ls);
+    let options = check::CheckOptions {
+        sharing: techniques.sharing,
+    };
+    let warnings = check::check(p, &s, &mhp, &homes, &ls.sets, &all_facts, options);
     let lock_rep = (0..lock_table.len())
         .map(|i| lock_table.find(Lock(i as u32)))
         .collect();
@@ -179,6 +215,7 @@ pub fn solve(
         warnings,
         lock_rep,
         structure: s,
+        mhp,
         facts: all_facts,
         sets: ls.sets,
     }

@@ -54,7 +54,7 @@ impl Structure {
                             callers[callee].push(point(site));
                             graph.add_edge(nodes[f.index()], nodes[callee.index()], ());
                         }
-                        Event::Fork { site, callee } => forkers[callee].push(point(site)),
+                        Event::Fork { site, callee, .. } => forkers[callee].push(point(site)),
                         _ => {}
                     }
                 }

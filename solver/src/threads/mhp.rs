@@ -1,0 +1,342 @@
+//! Which threads may be running at each point of a function: the ordering half of the paper's
+//! sharing analysis (§3.2), made flow-sensitive and extended with joins.
+//!
+//! The paper decides sharing with continuation effects: at a fork, only what the parent does
+//! *after* the fork can conflict with the child. Here the same question is asked per function:
+//! for every event of a function `f`, which of `f`'s *forking points* — forks, and calls of
+//! functions that may fork — may have started a thread that is still running. A thread started at
+//! a point is running until a *must-join* of it: a [`Event::Join`] of its handle (the front end
+//! matches `pthread_join` with `pthread_create` on the same thread-id variable, or a join loop
+//! with a create loop), or, for threads started inside a call, the return of a callee that joins
+//! them before returning ([`Mhp::joined_at_exit`]).
+//!
+//! This goes beyond the paper, whose main false alarms on real servers came from data read by
+//! `main` after joining its workers. A join that may miss a thread (a join of one of two threads
+//! created with one variable, a join loop shorter than the create loop) is never matched by the
+//! front end, so it never hides a race.
+//!
+//! The analysis is a forward *may* analysis: a point is live after a fork on some path that does
+//! not join it again; merging is union, so a join on only one branch does not kill.
+
+use fixedbitset::FixedBitSet;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::structure::Structure;
+use super::{Event, FnId, ThreadHandle, ThreadProgram};
+use crate::constraints::Site;
+use crate::ids::IndexVec;
+
+/// A position in a function: the index of an event, counting through the blocks in order.
+pub type Point = u32;
+
+/// The facts of a function that starts no thread need no position: every access in it is by the
+/// thread running it.
+pub const NO_POINT: Point = u32::MAX;
+
+/// The forking points of one function and what is live before each of its events.
+#[derive(Clone, Debug, Default)]
+pub struct FnMhp {
+    /// First point of each block.
+    pub offsets: Vec<Point>,
+    /// The forking points, in order.
+    pub forking: Vec<Point>,
+    index_of: FxHashMap<Point, usize>,
+    /// For each point: the forking points (as indexes into `forking`) that may be running.
+    live_before: Vec<FixedBitSet>,
+    /// For a forking point that is a call: the callee.
+    callee: FxHashMap<Point, FnId>,
+}
+
+/// May-happen-in-parallel information for every function.
+pub struct Mhp {
+    /// Whether a function may start a thread (directly or through calls).
+    pub may_fork: IndexVec<FnId, bool>,
+    pub funcs: IndexVec<FnId, FnMhp>,
+    /// The fork sites whose threads a function always joins before it returns.
+    pub joined_at_exit: IndexVec<FnId, FxHashSet<Site>>,
+    /// Whether the thread started at a fork site may run concurrently with itself within one
+    /// run of the function that forks it (a fork in a loop that does not join it first).
+    pub site_self_overlap: FxHashMap<Site, bool>,
+    /// The function containing each fork site.
+    site_fn: FxHashMap<Site, FnId>,
+}
+
+impl Mhp {
+    /// Computes the analysis. With `joins` off, joins kill nothing.
+    pub fn new(p: &ThreadProgram, s: &Structure, joins: bool) -> Mhp {
+        let may_fork = may_fork(p, s);
+        let n = p.funcs.len();
+        let mut funcs: IndexVec<FnId, FnMhp> = IndexVec::from_elem_n(FnMhp::default(), n);
+        let mut joined_at_exit: IndexVec<FnId, FxHashSet<Site>> =
+            IndexVec::from_elem_n(FxHashSet::default(), n);
+        let mut site_self_overlap = FxHashMap::default();
+        // Callees before callers, so that each call sees its callee's exit summary.
+        for scc in &s.sccs {
+            for &f in scc {
+                if !may_fork[f] {
+                    continue;
+                }
+                let (m, jae) = analyse(
+                    p,
+                    f,
+                    &may_fork,
+                    &joined_at_exit,
+                    joins,
+                    &mut site_self_overlap,
+                );
+                funcs[f] = m;
+                joined_at_exit[f] = jae;
+            }
+        }
+        let mut site_fn = FxHashMap::default();
+        for (f, body) in p.funcs.iter_enumerated() {
+            for block in &body.blocks {
+                for e in &block.events {
+                    if let Event::Fork { site, .. } = *e {
+                        site_fn.insert(site, f);
+                    }
+                }
+            }
+        }
+        Mhp {
+            may_fork,
+            funcs,
+            joined_at_exit,
+            site_self_overlap,
+            site_fn,
+        }
+    }
+
+    /// The point of event `index` of block `block` of `f`, or [`NO_POINT`] when `f` never forks.
+    pub fn point(&self, f: FnId, block: u32, index: u32) -> Point {
+        if !self.may_fork[f] {
+            return NO_POINT;
+        }
+        self.funcs[f]
+            .offsets
+            .get(block as usize)
+            .map_or(NO_POINT, |o| o + index)
+    }
+
+    /// Whether the threads of fork site `site`, started at forking point `k` of `f`, may still
+    /// be running at point `at` of `f`.
+    pub fn live_at(&self, f: FnId, site: Site, k: Point, at: Point) -> bool {
+        if k == at || k == NO_POINT || at == NO_POINT {
+            return true;
+        }
+        let m = &self.funcs[f];
+        let Some(&i) = m.index_of.get(&k) else {
+            return true;
+        };
+        let live = m.live_before.get(at as usize).is_none_or(|b| b.contains(i));
+        if !live {
+            return false;
+        }
+        // Threads started inside a call that the callee joins before returning are over once
+        // the call has returned.
+        match m.callee.get(&k) {
+            Some(&g) => !self.joined_at_exit[g].contains(&site),
+            None => true,
+        }
+    }
+
+    /// Whether the threads of `site` started at point `k` of `f` may overlap each other: a later
+    /// run of `k` while an earlier thread still runs, or several threads started by one call.
+    pub fn self_overlap(&self, s: &Structure, f: FnId, site: Site, k: Point) -> bool {
+        if k == NO_POINT {
+            return true;
+        }
+        let m = &self.funcs[f];
+        let Some(&i) = m.index_of.get(&k) else {
+            return true;
+        };
+        let again = m.live_before.get(k as usize).is_none_or(|b| b.contains(i));
+        match m.callee.get(&k) {
+            // A fork of `f` itself: only a previous run of the same fork can overlap.
+            None => again,
+            // A thread started inside a call: the function that forks it may fork it in a loop
+            // or run several times (counted over the whole program, conservatively).
+            Some(&g) => {
+                let forker_multi = self.site_fn.get(&site).is_none_or(|&h| s.runs_multi[h]);
+                let inner =
+                    self.site_self_overlap.get(&site).copied().unwrap_or(true) || forker_multi;
+                inner || (again && !self.joined_at_exit[g].contains(&site))
+            }
+        }
+    }
+}
+
+/// Whether each function may start a thread, directly or through its callees.
+fn may_fork(p: &ThreadProgram, s: &Structure) -> IndexVec<FnId, bool> {
+    let mut may: IndexVec<FnId, bool> = p
+        .funcs
+        .iter()
+        .map(|b| {
+            b.blocks
+                .iter()
+                .any(|bl| bl.events.iter().any(|e| matches!(e, Event::Fork { .. })))
+        })
+        .collect();
+    for scc in &s.sccs {
+        loop {
+            let mut changed = false;
+            for &f in scc {
+                if may[f] {
+                    continue;
+                }
+                let calls_forker = p.funcs[f].blocks.iter().any(|bl| {
+                    bl.events
+                        .iter()
+                        .any(|e| matches!(e, Event::Call { callee, .. } if may[*callee]))
+                });
+                if calls_forker {
+                    may[f] = true;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+    }
+    may
+}
+
+/// The live-thread analysis of one function that may fork, and the fork sites it joins before
+/// returning.
+fn analyse(
+    p: &ThreadProgram,
+    f: FnId,
+    may_fork: &IndexVec<FnId, bool>,
+    joined_at_exit: &IndexVec<FnId, FxHashSet<Site>>,
+    joins: bool,
+    site_self_overlap: &mut FxHashMap<Site, bool>,
+) -> (FnMhp, FxHashSet<Site>) {
+    let blocks = &p.funcs[f].blocks;
+    let mut m = FnMhp::default();
+    let mut handles: FxHashMap<ThreadHandle, Vec<usize>> = FxHashMap::default();
+    let mut direct_sites: Vec<(Site, usize)> = Vec::new();
+    let mut at: Point = 0;
+    for block in blocks {
+        m.offsets.push(at);
+        for e in &block.events {
+            match *e {
+                Event::Fork { site, handle, .. } => {
+                    let i = m.forking.len();
+                    m.forking.push(at);
+                    m.index_of.insert(at, i);
+                    direct_sites.push((site, i));
+                    if let Some(h) = handle {
+                        handles.entry(h).or_default().push(i);
+                    }
+                }
+                Event::Call { callee, .. } if may_fork[callee] => {
+                    let i = m.forking.len();
+                    m.forking.push(at);
+                    m.index_of.insert(at, i);
+                    m.callee.insert(at, callee);
+                }
+                _ => {}
+            }
+            at += 1;
+        }
+    }
+    let width = m.forking.len();
+    let total = at as usize;
+
+    // The transfer of one block from its entry state; records states before events if asked.
+    let transfer = |b: usize,
+                    mut live: FixedBitSet,
+                    record: &mut Option<&mut Vec<FixedBitSet>>|
+     -> FixedBitSet {
+        let base = m.offsets[b];
+        for (k, e) in blocks[b].events.iter().enumerate() {
+            let point = base + k as u32;
+            if let Some(out) = record.as_deref_mut() {
+                out[point as usize] = live.clone();
+            }
+            match *e {
+                Event::Fork { .. } => live.insert(m.index_of[&point]),
+                Event::Call { callee, .. } if may_fork[callee] => live.insert(m.index_of[&point]),
+                Event::Join(h) if joins => {
+                    for &i in handles.get(&h).map(Vec::as_slice).unwrap_or(&[]) {
+                        live.set(i, false);
+                    }
+                }
+                _ => {}
+            }
+        }
+        live
+    };
+
+    let mut entry: Vec<Option<FixedBitSet>> = vec![None; blocks.len()];
+    if !blocks.is_empty() {
+        entry[0] = Some(FixedBitSet::with_capacity(width));
+    }
+    let mut work: Vec<usize> = if blocks.is_empty() {
+        Vec::new()
+    } else {
+        vec![0]
+    };
+    let mut queued = vec![false; blocks.len()];
+    if !blocks.is_empty() {
+        queued[0] = true;
+    }
+    while let Some(b) = work.pop() {
+        queued[b] = false;
+        let Some(input) = entry[b].clone() else {
+            continue;
+        };
+        let out = transfer(b, input, &mut None);
+        for &succ in &blocks[b].succs {
+            let succ = succ as usize;
+            if succ >= blocks.len() {
+                continue;
+            }
+            let grew = match &mut entry[succ] {
+                Some(e) => {
+                    let before = e.count_ones(..);
+                    e.union_with(&out);
+                    e.count_ones(..) != before
+                }
+                slot @ None => {
+                    *slot = Some(out.clone());
+                    true
+                }
+            };
+            if grew && !queued[succ] {
+                queued[succ] = true;
+                work.push(succ);
+            }
+        }
+    }
+
+    let mut live_before = vec![FixedBitSet::with_capacity(width); total];
+    let mut at_return = FixedBitSet::with_capacity(width);
+    for b in 0..blocks.len() {
+        let Some(input) = entry[b].clone() else {
+            continue;
+        };
+        let mut record = Some(&mut live_before);
+        let out = transfer(b, input, &mut record);
+        if blocks[b].returns {
+            at_return.union_with(&out);
+        }
+    }
+    m.live_before = live_before;
+
+    // Exit summary: direct forks not live at any return, and whatever callees join themselves
+    // (they return before `f` does).
+    let mut jae = FxHashSet::default();
+    for &(site, i) in &direct_sites {
+        if !at_return.contains(i) {
+            jae.insert(site);
+        }
+        let k = m.forking[i];
+        site_self_overlap.insert(site, m.live_before[k as usize].contains(i));
+    }
+    for g in m.callee.values() {
+        jae.extend(joined_at_exit[*g].iter().copied());
+    }
+    (m, jae)
+}
