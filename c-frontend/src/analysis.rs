@@ -145,18 +145,37 @@ pub fn debug_dump(r: &CheckResult) -> String {
     use std::fmt::Write;
     let mut out = String::new();
     let p = &r.program;
+    for (f, func) in p.funcs.iter_enumerated() {
+        if func.defined && func.origin == FuncOrigin::User {
+            out.push_str(&crate::lower::dump_func(p, f));
+        }
+    }
     for (a, site) in r.generated.access_sites.iter_enumerated() {
         let info = r.generated.threads.accesses[a];
         let file = &p.files[site.pos.file];
+        let home = r
+            .solution
+            .homes
+            .home_of(info.rho)
+            .map(|f| p.funcs[r.generated.fn_func[f]].name.as_str());
+        let images = r
+            .generated
+            .constraints
+            .rho_insts
+            .iter()
+            .filter(|i| i.generic == info.rho)
+            .count();
         let _ = writeln!(
             out,
-            "access {a:?} {}:{}:{} {:?} {} in {}",
+            "access {a:?} {}:{}:{} {:?} {} in {} (home {}, {images} images, scope {:?})",
             file,
             site.pos.line,
             site.pos.column,
             info.rho,
             if info.write { "write" } else { "read" },
-            p.funcs[site.func].name
+            p.funcs[site.func].name,
+            home.unwrap_or("main"),
+            r.generated.constraints.rhos[info.rho].scope,
         );
     }
     for (id, f) in r.solution.facts.iter_enumerated() {

@@ -996,12 +996,11 @@ impl<'a> LTypes<'a> {
         let gs = self.data[g.0 as usize].shape.clone();
         let mut is = self.data[i.0 as usize].shape.clone();
         match (&gs, &is) {
-            (Shape::Var, Shape::Var) => return,
-            (Shape::Var, _) => {
-                // An unknown generic content (an uncast `void*`) is shared by all callers.
-                self.work.push(Work::Unify(g, i));
-                return;
-            }
+            // A generic content the callee never looks into (an uncast `void*`) stays related
+            // to each caller's content; if the callee later gives it a shape, the relation is
+            // synchronised again. Memory the callee stores such a pointer into is reachable from
+            // an outer scope, so it is widened there and unified, not copied (`do_widen`).
+            (Shape::Var, _) => return,
             (_, Shape::Var) => {
                 is = self.mirror(c, &gs, self.data[i.0 as usize].scope);
                 self.set_shape(i, is.clone());

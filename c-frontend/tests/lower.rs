@@ -272,8 +272,8 @@ fn arrays_decay_and_indexing() {
           bb0:
             p = &a
             eval i
-            a[] = (*(arith<int*>(p, i)))[]
-            (*p)[] = a[]
+            a[] = *(arith<int*>(p, i))
+            *p = a[]
             eval i
             p = &m[]
             i = m[][]
@@ -285,7 +285,7 @@ fn arrays_decay_and_indexing() {
             i = (*sp).arr[]
             i = a[]
             s = "hi"
-            i = (*(arith<int*>("hi", i)))[]
+            i = *(arith<int*>("hi", i))
             return
     "#,
     );

@@ -971,9 +971,11 @@ impl<'a> UnitCx<'a> {
         } else {
             base
         };
+        // `p[i]` is `*(p + i)`: the element is the pointer's target, with no projection (an
+        // `Index` here would take the element type of the element).
         Ok(Lval {
             base: Base::Deref(Box::new(ptr)),
-            proj: vec![Proj::Index(None)],
+            proj: Vec::new(),
             pos,
         })
     }

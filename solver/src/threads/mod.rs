@@ -164,6 +164,7 @@ pub struct ThreadSolution {
     pub lock_rep: IndexVec<Lock, Lock>,
     pub structure: structure::Structure,
     pub mhp: mhp::Mhp,
+    pub homes: privacy::Homes,
     pub facts: IndexVec<facts::CFactId, CFact>,
     pub sets: locksets::LockSets,
 }
@@ -216,6 +217,7 @@ pub fn solve(
         lock_rep,
         structure: s,
         mhp,
+        homes,
         facts: all_facts,
         sets: ls.sets,
     }
