@@ -178,6 +178,18 @@ pub fn debug_dump(r: &CheckResult) -> String {
             r.generated.constraints.rhos[info.rho].scope,
         );
     }
+    for (fid, body) in r.generated.threads.funcs.iter_enumerated() {
+        let _ = writeln!(out, "events of {}:", p.funcs[r.generated.fn_func[fid]].name);
+        for (b, block) in body.blocks.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "  b{b} -> {:?}{}: {:?}",
+                block.succs,
+                if block.returns { " returns" } else { "" },
+                block.events
+            );
+        }
+    }
     for (id, f) in r.solution.facts.iter_enumerated() {
         let func = &p.funcs[r.generated.fn_func[f.func]].name;
         let held = r.solution.sets.get(f.held);

@@ -1240,6 +1240,7 @@ pub fn generate(p: &Program, main: FuncId) -> Generated {
     threads.checked.sort();
     threads.checked.dedup();
     threads.thread_local = g.thread_local.clone();
+    threads.global_handles = g.joins.global.clone();
     threads.accesses = std::mem::take(&mut g.accesses);
 
     // Names of labels for reports: objects by variable or allocation site, fields by path.

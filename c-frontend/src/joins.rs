@@ -2,11 +2,13 @@
 //! `solver::threads::mhp`).
 //!
 //! A join ends threads only when it certainly joins *every* thread a create started; otherwise a
-//! race with a thread that is still running would be hidden. Two idioms are matched, both within
-//! one function:
+//! race with a thread that is still running would be hidden. Two idioms are matched, within one
+//! function unless noted:
 //!
 //! - **Single**: `pthread_create(&t, …)` outside any loop, and `pthread_join(t, …)` on the same
-//!   variable (or the same field path of it). The join ends the thread right after the call.
+//!   variable (or the same field path of it). The join ends the thread right after the call. A
+//!   global `t` may be joined in another function (a `stop` function for a `start` function);
+//!   the thread analysis then also requires the create's function to run at most once.
 //! - **Loops**: `for (i = A; i < B; i++) pthread_create(&th[i], …)` and a join loop
 //!   `for (j = A; j < B; j++) pthread_join(th[j], …)` with the same start, comparison and bound
 //!   (an integer constant, or a local assigned once). The join loop must join on every iteration
@@ -38,6 +40,9 @@ pub struct JoinPlan {
     pub join_after: FxHashMap<StmtAt, ThreadHandle>,
     /// Blocks on entry to which the threads of a create loop have all been joined.
     pub join_at_entry: FxHashMap<(FuncId, BlockId), Vec<ThreadHandle>>,
+    /// Handles of threads whose id is a global: their joins may be in other functions, and they
+    /// are valid only if the create's function runs at most once.
+    pub global: Vec<ThreadHandle>,
     handles: u32,
 }
 
@@ -70,21 +75,52 @@ fn strip(op: &Operand) -> &Operand {
     }
 }
 
-/// What a statement does to variables: the variables whose address it takes (except the thread
-/// id of a `pthread_create`, reported separately) and the variables it assigns.
-#[derive(Default)]
-struct Touched {
-    addr: Vec<VarId>,
-    created: Option<VarId>,
-    written: Vec<VarId>,
+/// One step of an lvalue's path from its variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Step {
+    Field(u32, u32),
+    Index,
 }
 
-fn touched(kind: &StmtKind, creates: &FxHashSet<FuncId>) -> Touched {
+/// An lvalue rooted at a variable, as a path of steps.
+type Place = (VarId, Vec<Step>);
+
+fn place_of(lv: &Lval) -> Option<Place> {
+    let Base::Var(v) = lv.base else { return None };
+    let steps = lv
+        .proj
+        .iter()
+        .map(|p| match *p {
+            Proj::Field { strukt, index } => Step::Field(strukt.0, index),
+            Proj::Index(_) => Step::Index,
+        })
+        .collect();
+    Some((v, steps))
+}
+
+/// Whether one path is a prefix of the other (the places overlap).
+fn overlaps(a: &[Step], b: &[Step]) -> bool {
+    a.iter().zip(b).all(|(x, y)| x == y)
+}
+
+/// What a statement does to memory that may hold a thread id: the places whose address it takes
+/// (except the thread id of a `pthread_create`, reported separately), the places it assigns, the
+/// struct fields it assigns through a pointer, and the structs it assigns whole through one.
+#[derive(Default)]
+struct Touched {
+    addr: Vec<Place>,
+    created: Option<Place>,
+    written: Vec<Place>,
+    fields_through_pointers: Vec<(u32, u32)>,
+    structs_through_pointers: Vec<u32>,
+}
+
+fn touched(p: &Program, kind: &StmtKind, creates: &FxHashSet<FuncId>) -> Touched {
     fn op_walk(op: &Operand, t: &mut Touched) {
         match op {
             Operand::AddrOf(lv) => {
-                if let Base::Var(v) = lv.base {
-                    t.addr.push(v);
+                if let Some(pl) = place_of(lv) {
+                    t.addr.push(pl);
                 }
                 lv_walk(lv, t);
             }
@@ -99,12 +135,20 @@ fn touched(kind: &StmtKind, creates: &FxHashSet<FuncId>) -> Touched {
             op_walk(op, t);
         }
     }
-    fn dst_walk(lv: &Lval, t: &mut Touched) {
-        if let Base::Var(v) = lv.base {
-            t.written.push(v);
+    let dst_walk = |lv: &Lval, t: &mut Touched| {
+        match place_of(lv) {
+            Some(pl) => t.written.push(pl),
+            None => {
+                if let Some(Proj::Field { strukt, index }) = lv.proj.last() {
+                    t.fields_through_pointers.push((strukt.0, *index));
+                }
+                if let crate::ctypes::Type::Struct(sid) = p.types.get(p.lval_type(lv)) {
+                    t.structs_through_pointers.push(sid.0);
+                }
+            }
         }
         lv_walk(lv, t);
-    }
+    };
     let mut t = Touched::default();
     match kind {
         StmtKind::Assign { dst, src } => {
@@ -122,8 +166,8 @@ fn touched(kind: &StmtKind, creates: &FxHashSet<FuncId>) -> Touched {
             if let (Callee::Direct(c), Some(first)) = (callee, args.first()) {
                 if creates.contains(c) {
                     if let Operand::AddrOf(lv) = strip(first) {
-                        if let Base::Var(v) = lv.base {
-                            t.created = Some(v);
+                        if let Some(pl) = place_of(lv) {
+                            t.created = Some(pl);
                             lv_walk(lv, &mut t);
                             rest = &args[1..];
                         }
@@ -136,6 +180,72 @@ fn touched(kind: &StmtKind, creates: &FxHashSet<FuncId>) -> Touched {
         StmtKind::Asm { operands } => operands.iter().for_each(|lv| dst_walk(lv, &mut t)),
     }
     t
+}
+
+/// Everything in the program that may change a thread id, to decide which ids a join can trust.
+#[derive(Default)]
+struct Writers {
+    creates: FxHashMap<Place, usize>,
+    written: FxHashMap<VarId, Vec<Vec<Step>>>,
+    addr: FxHashMap<VarId, Vec<Vec<Step>>>,
+    fields_through_pointers: FxHashSet<(u32, u32)>,
+    structs_through_pointers: FxHashSet<u32>,
+}
+
+impl Writers {
+    /// Whether the thread id at `path` can only hold the thread of its one create: no other
+    /// create or assignment overlaps it, its address (or an address inside it) is not taken, and
+    /// if the address of an enclosing struct is taken, no code writes that field or one of those
+    /// structs through a pointer.
+    fn trustworthy(&self, path: &IdPath) -> bool {
+        let steps: Vec<Step> = path
+            .fields
+            .iter()
+            .map(|&(s, i)| Step::Field(s, i))
+            .chain(path.index.map(|_| Step::Index))
+            .collect();
+        if self.creates.get(&(path.var, steps.clone())) != Some(&1) {
+            return false;
+        }
+        if self
+            .creates
+            .iter()
+            .any(|((v, other), _)| *v == path.var && *other != steps && overlaps(other, &steps))
+        {
+            return false;
+        }
+        if self
+            .written
+            .get(&path.var)
+            .is_some_and(|w| w.iter().any(|w| overlaps(w, &steps)))
+        {
+            return false;
+        }
+        let mut enclosing_escapes = false;
+        for a in self.addr.get(&path.var).map(Vec::as_slice).unwrap_or(&[]) {
+            if a.len() >= steps.len() {
+                if overlaps(a, &steps) {
+                    return false;
+                }
+            } else if overlaps(a, &steps) {
+                enclosing_escapes = true;
+            }
+        }
+        if enclosing_escapes {
+            let field_written = path
+                .fields
+                .last()
+                .is_some_and(|f| self.fields_through_pointers.contains(f));
+            let struct_written = path
+                .fields
+                .iter()
+                .any(|(s, _)| self.structs_through_pointers.contains(s));
+            if field_written || struct_written || path.index.is_some() {
+                return false;
+            }
+        }
+        true
+    }
 }
 
 /// The control-flow graph of one function, for loop questions.
@@ -276,30 +386,73 @@ pub fn plan(p: &Program) -> JoinPlan {
     let creates = by_name("pthread_create");
     let joins = by_name("pthread_join");
 
-    // Whole-program: how often each variable is named by a create, written, or has its address
-    // taken elsewhere.
-    let mut create_count: FxHashMap<VarId, usize> = FxHashMap::default();
-    let mut written: FxHashSet<VarId> = FxHashSet::default();
-    let mut addr_elsewhere: FxHashSet<VarId> = FxHashSet::default();
+    // Whole-program: everything that may change a thread id.
+    let mut writers = Writers::default();
     let mut assigns: FxHashMap<VarId, Vec<StmtAt>> = FxHashMap::default();
     for (f, func) in p.funcs.iter_enumerated() {
         for (b, block) in func.blocks.iter_enumerated() {
             for (k, stmt) in block.stmts.iter().enumerate() {
-                let t = touched(&stmt.kind, &creates);
-                for &v in &t.written {
+                let t = touched(p, &stmt.kind, &creates);
+                for (v, steps) in t.written {
                     assigns.entry(v).or_default().push((f, b, k));
+                    writers.written.entry(v).or_default().push(steps);
                 }
-                written.extend(t.written);
-                addr_elsewhere.extend(t.addr);
-                if let Some(v) = t.created {
-                    *create_count.entry(v).or_default() += 1;
+                for (v, steps) in t.addr {
+                    writers.addr.entry(v).or_default().push(steps);
+                }
+                writers
+                    .fields_through_pointers
+                    .extend(t.fields_through_pointers);
+                writers
+                    .structs_through_pointers
+                    .extend(t.structs_through_pointers);
+                if let Some(pl) = t.created {
+                    *writers.creates.entry(pl).or_default() += 1;
                 }
             }
         }
     }
-    let id_var_ok = |v: VarId| {
-        create_count.get(&v) == Some(&1) && !written.contains(&v) && !addr_elsewhere.contains(&v)
-    };
+
+    // Joins of a global thread id (a single thread, not an array element) may be in any
+    // function: the create's thread is unique in the program if its function runs once, which the
+    // thread analysis checks (`JoinPlan::global`).
+    let mut global_joins: Vec<(StmtAt, IdPath)> = Vec::new();
+    for (f, func) in p.funcs.iter_enumerated() {
+        if !(func.defined && func.origin == FuncOrigin::User) {
+            continue;
+        }
+        for (b, block) in func.blocks.iter_enumerated() {
+            for (k, stmt) in block.stmts.iter().enumerate() {
+                let StmtKind::Call {
+                    callee: Callee::Direct(c),
+                    args,
+                    ..
+                } = &stmt.kind
+                else {
+                    continue;
+                };
+                if !joins.contains(c) {
+                    continue;
+                }
+                let Some(Operand::Use(lv)) = args.first().map(strip) else {
+                    continue;
+                };
+                let Some(path) = id_path(lv) else { continue };
+                if path.index.is_none()
+                    && writers.trustworthy(&path)
+                    && matches!(
+                        p.vars[path.var].kind,
+                        VarKind::Global {
+                            thread_local: false,
+                            ..
+                        }
+                    )
+                {
+                    global_joins.push(((f, b, k), path));
+                }
+            }
+        }
+    }
 
     let mut plan = JoinPlan::default();
     for (f, func) in p.funcs.iter_enumerated() {
@@ -336,7 +489,7 @@ pub fn plan(p: &Program) -> JoinPlan {
                     _ => continue,
                 };
                 let Some(path) = id_path(lv) else { continue };
-                if !id_var_ok(path.var) {
+                if !writers.trustworthy(&path) {
                     continue;
                 }
                 let in_loop = path.index.and_then(|i| {
@@ -362,9 +515,24 @@ pub fn plan(p: &Program) -> JoinPlan {
             let mut used = false;
             match (create.path.index, create.in_loop) {
                 (None, _) if !create.cyclic => {
-                    for join in join_sites.iter().filter(|j| j.path == create.path) {
-                        plan.join_after.insert(join.at, handle);
-                        used = true;
+                    if matches!(
+                        p.vars[create.path.var].kind,
+                        VarKind::Global {
+                            thread_local: false,
+                            ..
+                        }
+                    ) {
+                        for (at, _) in global_joins.iter().filter(|(_, path)| *path == create.path)
+                        {
+                            plan.join_after.insert(*at, handle);
+                            plan.global.push(handle);
+                            used = true;
+                        }
+                    } else {
+                        for join in join_sites.iter().filter(|j| j.path == create.path) {
+                            plan.join_after.insert(join.at, handle);
+                            used = true;
+                        }
                     }
                 }
                 (Some(_), Some(li)) => {
@@ -405,6 +573,7 @@ pub fn plan(p: &Program) -> JoinPlan {
                 plan.create.insert(create.at, handle);
                 plan.handles += 1;
             }
+            plan.global.dedup();
         }
     }
     plan

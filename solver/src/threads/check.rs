@@ -23,7 +23,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::facts::{witnesses, CFact, CFactId, Thread};
 use super::locksets::{LockSets, SetId};
-use super::mhp::{Mhp, Point};
+use super::mhp::{HandleSetId, HandleSets, Mhp, Point};
 use super::privacy::Homes;
 use super::structure::Structure;
 use super::{AccessId, FnId, ThreadProgram};
@@ -61,6 +61,7 @@ pub struct CheckOptions {
 struct Class {
     thread: Thread,
     point: Point,
+    joined: HandleSetId,
     held: SetId,
     writes: bool,
     facts: Vec<CFactId>,
@@ -70,6 +71,7 @@ struct Checker<'a> {
     s: &'a Structure,
     mhp: &'a Mhp,
     sets: &'a LockSets,
+    handle_sets: &'a HandleSets,
     facts: &'a IndexVec<CFactId, CFact>,
     options: CheckOptions,
 }
@@ -82,6 +84,7 @@ pub fn check(
     mhp: &Mhp,
     homes: &Homes,
     sets: &LockSets,
+    handle_sets: &HandleSets,
     facts: &IndexVec<CFactId, CFact>,
     options: CheckOptions,
 ) -> Vec<RaceWarning> {
@@ -107,6 +110,7 @@ pub fn check(
         s,
         mhp,
         sets,
+        handle_sets,
         facts,
         options,
     };
@@ -139,15 +143,17 @@ impl Checker<'_> {
         if !ids.iter().any(|&id| self.facts[id].writes) {
             return None;
         }
-        let mut index: FxHashMap<(Thread, Point, SetId, bool), usize> = FxHashMap::default();
+        let mut index: FxHashMap<(Thread, Point, HandleSetId, SetId, bool), usize> =
+            FxHashMap::default();
         let mut classes: Vec<Class> = Vec::new();
         for &id in ids {
             let f = &self.facts[id];
-            let key = (f.thread, f.point, f.held, f.writes);
+            let key = (f.thread, f.point, f.joined, f.held, f.writes);
             let k = *index.entry(key).or_insert_with(|| {
                 classes.push(Class {
                     thread: f.thread,
                     point: f.point,
+                    joined: f.joined,
                     held: f.held,
                     writes: f.writes,
                     facts: Vec::new(),
@@ -172,8 +178,10 @@ impl Checker<'_> {
         if !racing.iter().any(|&r| r) {
             return None;
         }
+        // The warning lists every access of the location (not only those of the conflicting
+        // pairs): a maintainer needs to see where it is protected to see where it is not.
         let mut accesses: Vec<RaceAccess> = Vec::new();
-        for (class, _) in classes.iter().zip(&racing).filter(|(_, &r)| r) {
+        for class in &classes {
             let held = self.sets.get(class.held).to_vec();
             for &id in &class.facts {
                 for a in witnesses(self.facts, id) {
@@ -203,6 +211,14 @@ impl Checker<'_> {
     fn concurrent(&self, home: FnId, a: &Class, b: &Class, same: bool) -> bool {
         if !self.options.sharing {
             return true;
+        }
+        // A unique thread that the other access's thread has joined before it is over.
+        let joined = |x: &Class, y: &Class| match y.thread {
+            Thread::Forked(site) => self.mhp.joined_thread(self.handle_sets, site, x.joined),
+            Thread::Current => false,
+        };
+        if joined(a, b) || joined(b, a) {
+            return false;
         }
         let live = |site: Site, k: Point, at: Point| self.mhp.live_at(home, site, k, at);
         match (a.thread, b.thread) {

@@ -20,8 +20,9 @@ use rustc_hash::FxHashMap;
 
 use super::linearity::Linearity;
 use super::locksets::{translate, LockSets, Locksets, SetId, State};
-use super::mhp::{Mhp, Point};
+use super::mhp::{HandleSetId, HandleSets, Mhp, Point};
 use super::privacy::Homes;
+use super::structure::CallPoint;
 use super::structure::Structure;
 use super::{AccessId, Event, FnId, ThreadProgram};
 use crate::cfl::FlowGraph;
@@ -57,6 +58,8 @@ pub struct CFact {
     pub tag: Option<Site>,
     /// Where in `func` the access, or the call or fork leading to it, happens.
     pub point: Point,
+    /// The unique threads that the accessing thread has certainly joined before the access.
+    pub joined: HandleSetId,
     pub writes: bool,
     /// How the fact was derived: the accesses it stands for directly, and the facts it was
     /// translated from. The accesses behind a fact are found by walking these back
@@ -90,7 +93,16 @@ pub fn witnesses(facts: &IndexVec<CFactId, CFact>, fact: CFactId) -> Vec<AccessI
     out
 }
 
-type Key = (Rho, SetId, SetId, FnId, Thread, Option<Site>, Point);
+type Key = (
+    Rho,
+    SetId,
+    SetId,
+    FnId,
+    Thread,
+    Option<Site>,
+    Point,
+    HandleSetId,
+);
 
 struct Prop<'a> {
     c: &'a Constraints,
@@ -104,6 +116,7 @@ struct Prop<'a> {
     ls: &'a mut Locksets,
     mhp: &'a Mhp,
     homes: &'a Homes,
+    handle_sets: HandleSets,
     facts: IndexVec<CFactId, CFact>,
     lookup: FxHashMap<Key, CFactId>,
     work: Vec<CFactId>,
@@ -138,7 +151,7 @@ impl Prop<'_> {
             }
             return;
         }
-        let (rho, held, released, func, thread, tag, point) = key;
+        let (rho, held, released, func, thread, tag, point, joined) = key;
         let id = self.facts.push(CFact {
             rho,
             held,
@@ -147,6 +160,7 @@ impl Prop<'_> {
             thread,
             tag,
             point,
+            joined,
             writes,
             origin: match origin {
                 Ok(a) => Origin {
@@ -185,7 +199,11 @@ impl Prop<'_> {
         let main = self.p.main;
         while let Some(id) = self.work.pop() {
             let f = self.facts[id].clone_key();
-            let key_rest = |rho: Rho| (rho, f.held, f.released, f.func, f.thread, f.tag, f.point);
+            let key_rest = |rho: Rho| {
+                (
+                    rho, f.held, f.released, f.func, f.thread, f.tag, f.point, f.joined,
+                )
+            };
 
             // Figure 8b, first rule: backwards along flow and summary edges.
             let flow = self.flow;
@@ -206,6 +224,7 @@ impl Prop<'_> {
                             f.thread,
                             f.tag.or(Some(site)),
                             f.point,
+                            f.joined,
                         );
                         self.add(key, f.writes, Err(id));
                     }
@@ -236,9 +255,12 @@ impl Prop<'_> {
                     Thread::Forked(_) => (held, LockSets::EMPTY),
                 };
                 let point = self.mhp.point(pt.caller, pt.block, pt.index);
+                let joined = self.joined_through(pt, f.joined);
                 for rho in self.images(f.rho, pt.site) {
                     self.add(
-                        (rho, held, released, pt.caller, f.thread, None, point),
+                        (
+                            rho, held, released, pt.caller, f.thread, None, point, joined,
+                        ),
                         f.writes,
                         Err(id),
                     );
@@ -252,15 +274,32 @@ impl Prop<'_> {
                     t => t,
                 };
                 let point = self.mhp.point(pt.caller, pt.block, pt.index);
+                let joined = self.joined_through(pt, f.joined);
                 for rho in self.images(f.rho, pt.site) {
                     self.add(
-                        (rho, held, LockSets::EMPTY, pt.caller, thread, None, point),
+                        (
+                            rho,
+                            held,
+                            LockSets::EMPTY,
+                            pt.caller,
+                            thread,
+                            None,
+                            point,
+                            joined,
+                        ),
                         f.writes,
                         Err(id),
                     );
                 }
             }
         }
+    }
+
+    /// The unique threads joined before an access, as seen from a caller (or forker): those the
+    /// caller joined before the call, and those joined inside.
+    fn joined_through(&mut self, pt: &CallPoint, inside: HandleSetId) -> HandleSetId {
+        let before = self.mhp.joined_at(pt.caller, pt.block, pt.index);
+        self.handle_sets.union(before, inside)
     }
 
     fn images(&self, rho: Rho, site: Site) -> Vec<Rho> {
@@ -290,7 +329,7 @@ pub fn propagate(
     inputs: Inputs<'_>,
     locks: &mut LockTable,
     ls: &mut Locksets,
-) -> IndexVec<CFactId, CFact> {
+) -> (IndexVec<CFactId, CFact>, HandleSets) {
     let Inputs {
         c,
         scopes,
@@ -314,6 +353,7 @@ pub fn propagate(
         ls,
         mhp,
         homes,
+        handle_sets: mhp.handle_sets.clone(),
         facts: IndexVec::new(),
         lookup: FxHashMap::default(),
         work: Vec::new(),
@@ -326,6 +366,7 @@ pub fn propagate(
                 let Some(held) = state.held else { continue };
                 let info = p.accesses[a];
                 let point = mhp.point(f, b as u32, k as u32);
+                let joined = mhp.joined_at(f, b as u32, k as u32);
                 prop.add(
                     (
                         info.rho,
@@ -335,6 +376,7 @@ pub fn propagate(
                         Thread::Current,
                         None,
                         point,
+                        joined,
                     ),
                     info.write,
                     Ok(a),
@@ -344,5 +386,5 @@ pub fn propagate(
     }
     prop.work.reverse();
     prop.run();
-    prop.facts
+    (prop.facts, prop.handle_sets)
 }

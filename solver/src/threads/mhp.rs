@@ -19,6 +19,8 @@
 //! not join it again; merging is union, so a join on only one branch does not kill.
 
 use fixedbitset::FixedBitSet;
+use std::collections::BTreeSet;
+
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::structure::Structure;
@@ -59,6 +61,96 @@ pub struct Mhp {
     pub site_self_overlap: FxHashMap<Site, bool>,
     /// The function containing each fork site.
     site_fn: FxHashMap<Site, FnId>,
+    /// The handle of each fork site whose thread is unique in the run (a valid global handle).
+    unique_handle: FxHashMap<Site, ThreadHandle>,
+    /// Sets of unique-thread handles, interned.
+    pub handle_sets: HandleSets,
+    /// Per function with joins: for each point, the unique threads joined on every path from the
+    /// function's entry to it.
+    joined_before: IndexVec<FnId, Option<JoinedPoints>>,
+}
+
+/// The unique threads joined before each point of one function.
+#[derive(Clone, Debug)]
+struct JoinedPoints {
+    /// First point of each block.
+    offsets: Vec<u32>,
+    before: Vec<HandleSetId>,
+}
+
+crate::define_id!(
+    /// An interned set of thread handles.
+    pub struct HandleSetId, "hs";
+);
+
+/// Interned sorted sets of thread handles.
+#[derive(Clone, Debug, Default)]
+pub struct HandleSets {
+    sets: IndexVec<HandleSetId, Vec<ThreadHandle>>,
+    index: FxHashMap<Vec<ThreadHandle>, HandleSetId>,
+}
+
+impl HandleSets {
+    pub const EMPTY: HandleSetId = HandleSetId(0);
+
+    fn new() -> HandleSets {
+        let mut s = HandleSets::default();
+        s.intern(Vec::new());
+        s
+    }
+
+    pub fn intern(&mut self, mut v: Vec<ThreadHandle>) -> HandleSetId {
+        v.sort();
+        v.dedup();
+        if let Some(&id) = self.index.get(&v) {
+            return id;
+        }
+        let id = self.sets.push(v.clone());
+        self.index.insert(v, id);
+        id
+    }
+
+    pub fn get(&self, id: HandleSetId) -> &[ThreadHandle] {
+        &self.sets[id]
+    }
+
+    pub fn union(&mut self, a: HandleSetId, b: HandleSetId) -> HandleSetId {
+        if a == b || b == Self::EMPTY {
+            return a;
+        }
+        if a == Self::EMPTY {
+            return b;
+        }
+        let mut v = self.sets[a].clone();
+        v.extend_from_slice(&self.sets[b]);
+        self.intern(v)
+    }
+}
+
+/// What a function does to thread handles, as seen by its callers.
+#[derive(Clone, Debug, Default)]
+struct HandleSummary {
+    /// The handles the function joins on every path to its return.
+    joins_at_exit: FxHashSet<ThreadHandle>,
+    /// The handles of the threads it may start.
+    forks: FxHashSet<ThreadHandle>,
+    /// The one handle of every thread it may start, if there is one: `None` when it starts
+    /// threads without a valid handle or with several.
+    uniform: Option<ThreadHandle>,
+}
+
+/// The join-related inputs of the per-function analysis.
+struct Joins<'a> {
+    on: bool,
+    /// Handles that may end threads (global handles whose fork runs more than once may not).
+    valid: FxHashSet<ThreadHandle>,
+    summary: &'a IndexVec<FnId, HandleSummary>,
+}
+
+impl Joins<'_> {
+    fn kills(&self, h: ThreadHandle) -> bool {
+        self.on && self.valid.contains(&h)
+    }
 }
 
 impl Mhp {
@@ -66,6 +158,34 @@ impl Mhp {
     pub fn new(p: &ThreadProgram, s: &Structure, joins: bool) -> Mhp {
         let may_fork = may_fork(p, s);
         let n = p.funcs.len();
+        let mut site_fn = FxHashMap::default();
+        let mut handle_fn: FxHashMap<ThreadHandle, FnId> = FxHashMap::default();
+        for (f, body) in p.funcs.iter_enumerated() {
+            for block in &body.blocks {
+                for e in &block.events {
+                    if let Event::Fork { site, handle, .. } = *e {
+                        site_fn.insert(site, f);
+                        if let Some(h) = handle {
+                            handle_fn.insert(h, f);
+                        }
+                    }
+                }
+            }
+        }
+        // A global handle names one thread only if the function creating it runs once.
+        let global: FxHashSet<ThreadHandle> = p.global_handles.iter().copied().collect();
+        let valid: FxHashSet<ThreadHandle> = handle_fn
+            .iter()
+            .filter(|(h, f)| !global.contains(h) || !s.runs_multi[**f])
+            .map(|(h, _)| *h)
+            .collect();
+        let summaries = handle_summaries(p, s, &valid, joins);
+        let joins = Joins {
+            on: joins,
+            valid,
+            summary: &summaries,
+        };
+
         let mut funcs: IndexVec<FnId, FnMhp> = IndexVec::from_elem_n(FnMhp::default(), n);
         let mut joined_at_exit: IndexVec<FnId, FxHashSet<Site>> =
             IndexVec::from_elem_n(FxHashSet::default(), n);
@@ -81,21 +201,43 @@ impl Mhp {
                     f,
                     &may_fork,
                     &joined_at_exit,
-                    joins,
+                    &joins,
                     &mut site_self_overlap,
                 );
                 funcs[f] = m;
                 joined_at_exit[f] = jae;
             }
         }
-        let mut site_fn = FxHashMap::default();
-        for (f, body) in p.funcs.iter_enumerated() {
+        // Unique threads: a valid global handle names the one thread of its fork site.
+        let unique: FxHashSet<ThreadHandle> = joins
+            .valid
+            .iter()
+            .copied()
+            .filter(|h| global.contains(h))
+            .collect();
+        let mut unique_handle = FxHashMap::default();
+        for body in p.funcs.iter() {
             for block in &body.blocks {
                 for e in &block.events {
-                    if let Event::Fork { site, .. } = *e {
-                        site_fn.insert(site, f);
+                    if let Event::Fork {
+                        site,
+                        handle: Some(h),
+                        ..
+                    } = *e
+                    {
+                        if unique.contains(&h) {
+                            unique_handle.insert(site, h);
+                        }
                     }
                 }
+            }
+        }
+        let mut handle_sets = HandleSets::new();
+        let mut joined_before: IndexVec<FnId, Option<JoinedPoints>> =
+            IndexVec::from_elem_n(None, n);
+        if joins.on && !unique.is_empty() {
+            for f in p.funcs.indices() {
+                joined_before[f] = joined_points(p, f, &unique, &summaries, &mut handle_sets);
             }
         }
         Mhp {
@@ -104,7 +246,33 @@ impl Mhp {
             joined_at_exit,
             site_self_overlap,
             site_fn,
+            unique_handle,
+            handle_sets,
+            joined_before,
         }
+    }
+
+    /// The unique threads joined on every path from `f`'s entry to event `index` of `block`.
+    pub fn joined_at(&self, f: FnId, block: u32, index: u32) -> HandleSetId {
+        let Some(points) = &self.joined_before[f] else {
+            return HandleSets::EMPTY;
+        };
+        let Some(&offset) = points.offsets.get(block as usize) else {
+            return HandleSets::EMPTY;
+        };
+        points
+            .before
+            .get((offset + index) as usize)
+            .copied()
+            .unwrap_or(HandleSets::EMPTY)
+    }
+
+    /// Whether the thread started at `site` is one that `joined` (a set of `sets`) says has been
+    /// joined.
+    pub fn joined_thread(&self, sets: &HandleSets, site: Site, joined: HandleSetId) -> bool {
+        self.unique_handle
+            .get(&site)
+            .is_some_and(|h| sets.get(joined).contains(h))
     }
 
     /// The point of event `index` of block `block` of `f`, or [`NO_POINT`] when `f` never forks.
@@ -166,6 +334,246 @@ impl Mhp {
     }
 }
 
+/// The handle summaries of every function, callees first. Within a recursive component the
+/// callees' summaries may still be empty when used: an empty `joins_at_exit` joins nothing, which
+/// is sound, and `forks`/`uniform` are completed by iterating the component.
+fn handle_summaries(
+    p: &ThreadProgram,
+    s: &Structure,
+    valid: &FxHashSet<ThreadHandle>,
+    joins: bool,
+) -> IndexVec<FnId, HandleSummary> {
+    let n = p.funcs.len();
+    let mut out: IndexVec<FnId, HandleSummary> = IndexVec::from_elem_n(HandleSummary::default(), n);
+    // What each function may fork: the handles, and whether every thread has one same handle.
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    enum Uniform {
+        Nothing,
+        One(ThreadHandle),
+        Mixed,
+    }
+    let join = |a: Uniform, b: Uniform| match (a, b) {
+        (Uniform::Nothing, x) | (x, Uniform::Nothing) => x,
+        (Uniform::One(x), Uniform::One(y)) if x == y => Uniform::One(x),
+        _ => Uniform::Mixed,
+    };
+    let mut uniform: IndexVec<FnId, Uniform> = IndexVec::from_elem_n(Uniform::Nothing, n);
+    for scc in &s.sccs {
+        loop {
+            let mut changed = false;
+            for &f in scc {
+                let mut u = Uniform::Nothing;
+                let mut forks = FxHashSet::default();
+                for block in &p.funcs[f].blocks {
+                    for e in &block.events {
+                        match *e {
+                            Event::Fork { handle, .. } => {
+                                u = join(
+                                    u,
+                                    match handle {
+                                        Some(h) if valid.contains(&h) => Uniform::One(h),
+                                        _ => Uniform::Mixed,
+                                    },
+                                );
+                                if let Some(h) = handle {
+                                    forks.insert(h);
+                                }
+                            }
+                            Event::Call { callee, .. } => {
+                                u = join(u, uniform[callee]);
+                                forks.extend(out[callee].forks.iter().copied());
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                if u != uniform[f] || forks.len() != out[f].forks.len() {
+                    uniform[f] = u;
+                    out[f].forks = forks;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        if !joins {
+            continue;
+        }
+        for &f in scc {
+            out[f].joins_at_exit = joined_on_every_path(p, f, valid, &out);
+        }
+    }
+    for (f, u) in uniform.iter_enumerated() {
+        out[f].uniform = match *u {
+            Uniform::One(h) => Some(h),
+            _ => None,
+        };
+    }
+    out
+}
+
+/// The handles a function joins on every path from its entry to a return: a forward *must*
+/// analysis (intersection at merges) in which a join adds its handle, a call adds what its callee
+/// joins before returning, and starting a thread of a handle again removes it.
+fn joined_on_every_path(
+    p: &ThreadProgram,
+    f: FnId,
+    valid: &FxHashSet<ThreadHandle>,
+    summary: &IndexVec<FnId, HandleSummary>,
+) -> FxHashSet<ThreadHandle> {
+    let blocks = &p.funcs[f].blocks;
+    if blocks.is_empty() {
+        return FxHashSet::default();
+    }
+    let transfer = |b: usize, mut joined: BTreeSet<ThreadHandle>| {
+        for e in &blocks[b].events {
+            match *e {
+                Event::Join(h) if valid.contains(&h) => {
+                    joined.insert(h);
+                }
+                Event::Fork {
+                    handle: Some(h), ..
+                } => {
+                    joined.remove(&h);
+                }
+                Event::Call { callee, .. } => {
+                    for h in &summary[callee].forks {
+                        joined.remove(h);
+                    }
+                    joined.extend(summary[callee].joins_at_exit.iter().copied());
+                }
+                _ => {}
+            }
+        }
+        joined
+    };
+    // `None` is "not reached yet" (the top of the must lattice).
+    let mut entry: Vec<Option<BTreeSet<ThreadHandle>>> = vec![None; blocks.len()];
+    entry[0] = Some(BTreeSet::new());
+    let mut work = vec![0usize];
+    while let Some(b) = work.pop() {
+        let Some(input) = entry[b].clone() else {
+            continue;
+        };
+        let out = transfer(b, input);
+        for &succ in &blocks[b].succs {
+            let succ = succ as usize;
+            if succ >= blocks.len() {
+                continue;
+            }
+            let next = match &entry[succ] {
+                None => out.clone(),
+                Some(e) => e.intersection(&out).copied().collect(),
+            };
+            if entry[succ].as_ref() != Some(&next) {
+                entry[succ] = Some(next);
+                work.push(succ);
+            }
+        }
+    }
+    let mut at_return: Option<BTreeSet<ThreadHandle>> = None;
+    for (b, block) in blocks.iter().enumerate() {
+        if !block.returns {
+            continue;
+        }
+        let Some(input) = entry[b].clone() else {
+            continue;
+        };
+        let out = transfer(b, input);
+        at_return = Some(match at_return {
+            None => out,
+            Some(r) => r.intersection(&out).copied().collect(),
+        });
+    }
+    at_return.unwrap_or_default().into_iter().collect()
+}
+
+/// The unique threads joined on every path to each point of `f` (the must analysis of
+/// [`joined_on_every_path`], recorded per event and restricted to `unique` handles), or `None`
+/// when the function joins none.
+fn joined_points(
+    p: &ThreadProgram,
+    f: FnId,
+    unique: &FxHashSet<ThreadHandle>,
+    summary: &IndexVec<FnId, HandleSummary>,
+    sets: &mut HandleSets,
+) -> Option<JoinedPoints> {
+    let blocks = &p.funcs[f].blocks;
+    let joins_any = blocks.iter().any(|b| {
+        b.events.iter().any(|e| match *e {
+            Event::Join(h) => unique.contains(&h),
+            Event::Call { callee, .. } => summary[callee]
+                .joins_at_exit
+                .iter()
+                .any(|h| unique.contains(h)),
+            _ => false,
+        })
+    });
+    if !joins_any || blocks.is_empty() {
+        return None;
+    }
+    let step = |e: &Event, joined: &mut BTreeSet<ThreadHandle>| match *e {
+        Event::Join(h) if unique.contains(&h) => {
+            joined.insert(h);
+        }
+        Event::Fork {
+            handle: Some(h), ..
+        } => {
+            joined.remove(&h);
+        }
+        Event::Call { callee, .. } => {
+            for h in &summary[callee].forks {
+                joined.remove(h);
+            }
+            joined.extend(
+                summary[callee]
+                    .joins_at_exit
+                    .iter()
+                    .filter(|h| unique.contains(h))
+                    .copied(),
+            );
+        }
+        _ => {}
+    };
+    let mut entry: Vec<Option<BTreeSet<ThreadHandle>>> = vec![None; blocks.len()];
+    entry[0] = Some(BTreeSet::new());
+    let mut work = vec![0usize];
+    while let Some(b) = work.pop() {
+        let Some(mut state) = entry[b].clone() else {
+            continue;
+        };
+        for e in &blocks[b].events {
+            step(e, &mut state);
+        }
+        for &succ in &blocks[b].succs {
+            let succ = succ as usize;
+            if succ >= blocks.len() {
+                continue;
+            }
+            let next = match &entry[succ] {
+                None => state.clone(),
+                Some(e) => e.intersection(&state).copied().collect(),
+            };
+            if entry[succ].as_ref() != Some(&next) {
+                entry[succ] = Some(next);
+                work.push(succ);
+            }
+        }
+    }
+    let mut offsets = Vec::with_capacity(blocks.len());
+    let mut before = Vec::new();
+    for (b, block) in blocks.iter().enumerate() {
+        offsets.push(before.len() as u32);
+        let mut state = entry[b].clone().unwrap_or_default();
+        for e in &block.events {
+            before.push(sets.intern(state.iter().copied().collect()));
+            step(e, &mut state);
+        }
+    }
+    Some(JoinedPoints { offsets, before })
+}
+
 /// Whether each function may start a thread, directly or through its callees.
 fn may_fork(p: &ThreadProgram, s: &Structure) -> IndexVec<FnId, bool> {
     let mut may: IndexVec<FnId, bool> = p
@@ -209,7 +617,7 @@ fn analyse(
     f: FnId,
     may_fork: &IndexVec<FnId, bool>,
     joined_at_exit: &IndexVec<FnId, FxHashSet<Site>>,
-    joins: bool,
+    joins: &Joins<'_>,
     site_self_overlap: &mut FxHashMap<Site, bool>,
 ) -> (FnMhp, FxHashSet<Site>) {
     let blocks = &p.funcs[f].blocks;
@@ -226,7 +634,7 @@ fn analyse(
                     m.forking.push(at);
                     m.index_of.insert(at, i);
                     direct_sites.push((site, i));
-                    if let Some(h) = handle {
+                    if let Some(h) = handle.filter(|h| joins.valid.contains(h)) {
                         handles.entry(h).or_default().push(i);
                     }
                 }
@@ -235,6 +643,9 @@ fn analyse(
                     m.forking.push(at);
                     m.index_of.insert(at, i);
                     m.callee.insert(at, callee);
+                    if let Some(h) = joins.summary[callee].uniform {
+                        handles.entry(h).or_default().push(i);
+                    }
                 }
                 _ => {}
             }
@@ -255,14 +666,25 @@ fn analyse(
             if let Some(out) = record.as_deref_mut() {
                 out[point as usize] = live.clone();
             }
-            match *e {
-                Event::Fork { .. } => live.insert(m.index_of[&point]),
-                Event::Call { callee, .. } if may_fork[callee] => live.insert(m.index_of[&point]),
-                Event::Join(h) if joins => {
+            let kill = |live: &mut FixedBitSet, h: ThreadHandle| {
+                if joins.kills(h) {
                     for &i in handles.get(&h).map(Vec::as_slice).unwrap_or(&[]) {
                         live.set(i, false);
                     }
                 }
+            };
+            match *e {
+                Event::Fork { .. } => live.insert(m.index_of[&point]),
+                Event::Call { callee, .. } => {
+                    if may_fork[callee] {
+                        live.insert(m.index_of[&point]);
+                    }
+                    // The callee joins these before returning (a `stop` function).
+                    for &h in &joins.summary[callee].joins_at_exit {
+                        kill(&mut live, h);
+                    }
+                }
+                Event::Join(h) => kill(&mut live, h),
                 _ => {}
             }
         }

@@ -115,6 +115,9 @@ pub struct ThreadProgram {
     pub checked: Vec<Rho>,
     /// Location labels of thread-local objects (`_Thread_local`): never shared.
     pub thread_local: Vec<Rho>,
+    /// Handles whose thread id is a global, joined possibly in other functions than the create:
+    /// they end threads only if the function that forks them runs at most once.
+    pub global_handles: Vec<ThreadHandle>,
 }
 
 impl Default for FnBody {
@@ -204,11 +207,20 @@ pub fn solve(
         mhp: &mhp,
         homes: &homes,
     };
-    let all_facts = facts::propagate(inputs, &mut lock_table, &mut ls);
+    let (all_facts, handle_sets) = facts::propagate(inputs, &mut lock_table, &mut ls);
     let options = check::CheckOptions {
         sharing: techniques.sharing,
     };
-    let warnings = check::check(p, &s, &mhp, &homes, &ls.sets, &all_facts, options);
+    let warnings = check::check(
+        p,
+        &s,
+        &mhp,
+        &homes,
+        &ls.sets,
+        &handle_sets,
+        &all_facts,
+        options,
+    );
     let lock_rep = (0..lock_table.len())
         .map(|i| lock_table.find(Lock(i as u32)))
         .collect();
