@@ -62,6 +62,7 @@ struct Class {
     thread: Thread,
     point: Point,
     joined: HandleSetId,
+    inside: bool,
     held: SetId,
     writes: bool,
     facts: Vec<CFactId>,
@@ -143,17 +144,18 @@ impl Checker<'_> {
         if !ids.iter().any(|&id| self.facts[id].writes) {
             return None;
         }
-        let mut index: FxHashMap<(Thread, Point, HandleSetId, SetId, bool), usize> =
+        let mut index: FxHashMap<(Thread, Point, HandleSetId, bool, SetId, bool), usize> =
             FxHashMap::default();
         let mut classes: Vec<Class> = Vec::new();
         for &id in ids {
             let f = &self.facts[id];
-            let key = (f.thread, f.point, f.joined, f.held, f.writes);
+            let key = (f.thread, f.point, f.joined, f.inside, f.held, f.writes);
             let k = *index.entry(key).or_insert_with(|| {
                 classes.push(Class {
                     thread: f.thread,
                     point: f.point,
                     joined: f.joined,
+                    inside: f.inside,
                     held: f.held,
                     writes: f.writes,
                     facts: Vec::new(),
@@ -220,17 +222,19 @@ impl Checker<'_> {
         if joined(a, b) || joined(b, a) {
             return false;
         }
-        let live = |site: Site, k: Point, at: Point| self.mhp.live_at(home, site, k, at);
+        let live = |site: Site, k: Point, at: Point, inside: bool| {
+            self.mhp.live_at(home, site, k, at, inside)
+        };
         match (a.thread, b.thread) {
             // One run of a function is one thread.
             (Thread::Current, Thread::Current) => false,
-            (Thread::Current, Thread::Forked(site)) => live(site, b.point, a.point),
-            (Thread::Forked(site), Thread::Current) => live(site, a.point, b.point),
+            (Thread::Current, Thread::Forked(site)) => live(site, b.point, a.point, a.inside),
+            (Thread::Forked(site), Thread::Current) => live(site, a.point, b.point, b.inside),
             (Thread::Forked(s1), Thread::Forked(s2)) => {
                 if same || (s1 == s2 && a.point == b.point) {
                     self.mhp.self_overlap(self.s, home, s1, a.point)
                 } else {
-                    live(s1, a.point, b.point) || live(s2, b.point, a.point)
+                    live(s1, a.point, b.point, true) || live(s2, b.point, a.point, true)
                 }
             }
         }

@@ -46,8 +46,9 @@ pub enum Thread {
     Forked(Site),
 }
 
-#[derive(Clone, Debug)]
-pub struct CFact {
+/// What identifies a fact: everything but its write flag and its derivations.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FactKey {
     pub rho: Rho,
     pub held: SetId,
     /// Only meaningful while `thread` is `Current` (the caller may hold more locks).
@@ -60,12 +61,29 @@ pub struct CFact {
     pub point: Point,
     /// The unique threads that the accessing thread has certainly joined before the access.
     pub joined: HandleSetId,
+    /// For a `Current` fact reached through a call: whether a thread started during that call
+    /// (before the access) may still be running at the access. An access before any fork of the
+    /// call, or after joining what it forked, is ordered before or after those threads.
+    pub inside: bool,
+}
+
+/// A correlation `ρ ▷ held` of one or more accesses, as seen from `key.func`.
+#[derive(Clone, Debug)]
+pub struct CFact {
+    pub key: FactKey,
     pub writes: bool,
     /// How the fact was derived: the accesses it stands for directly, and the facts it was
     /// translated from. The accesses behind a fact are found by walking these back
     /// ([`witnesses`]) only for the facts that end up in a warning, so propagation never revisits
     /// a fact to grow a witness list.
     pub origin: Origin,
+}
+
+impl std::ops::Deref for CFact {
+    type Target = FactKey;
+    fn deref(&self) -> &FactKey {
+        &self.key
+    }
 }
 
 /// The derivations of a [`CFact`].
@@ -93,17 +111,6 @@ pub fn witnesses(facts: &IndexVec<CFactId, CFact>, fact: CFactId) -> Vec<AccessI
     out
 }
 
-type Key = (
-    Rho,
-    SetId,
-    SetId,
-    FnId,
-    Thread,
-    Option<Site>,
-    Point,
-    HandleSetId,
-);
-
 struct Prop<'a> {
     c: &'a Constraints,
     scopes: &'a ScopeTree,
@@ -118,24 +125,14 @@ struct Prop<'a> {
     homes: &'a Homes,
     handle_sets: HandleSets,
     facts: IndexVec<CFactId, CFact>,
-    lookup: FxHashMap<Key, CFactId>,
+    lookup: FxHashMap<FactKey, CFactId>,
     work: Vec<CFactId>,
-}
-
-impl CFact {
-    /// The fact without its derivations, which propagation does not need to copy.
-    fn clone_key(&self) -> CFact {
-        CFact {
-            origin: Origin::default(),
-            ..*self
-        }
-    }
 }
 
 impl Prop<'_> {
     /// Records `key`, derived from `origin` (an access, or the fact being propagated). A known
     /// fact is revisited only when it learns that it covers a write.
-    fn add(&mut self, key: Key, writes: bool, origin: Result<AccessId, CFactId>) {
+    fn add(&mut self, key: FactKey, writes: bool, origin: Result<AccessId, CFactId>) {
         if let Some(&id) = self.lookup.get(&key) {
             let f = &mut self.facts[id];
             match origin {
@@ -151,27 +148,20 @@ impl Prop<'_> {
             }
             return;
         }
-        let (rho, held, released, func, thread, tag, point, joined) = key;
-        let id = self.facts.push(CFact {
-            rho,
-            held,
-            released,
-            func,
-            thread,
-            tag,
-            point,
-            joined,
-            writes,
-            origin: match origin {
-                Ok(a) => Origin {
-                    accesses: vec![a],
-                    parents: Vec::new(),
-                },
-                Err(parent) => Origin {
-                    accesses: Vec::new(),
-                    parents: vec![parent],
-                },
+        let origin = match origin {
+            Ok(a) => Origin {
+                accesses: vec![a],
+                parents: Vec::new(),
             },
+            Err(parent) => Origin {
+                accesses: Vec::new(),
+                parents: vec![parent],
+            },
+        };
+        let id = self.facts.push(CFact {
+            key,
+            writes,
+            origin,
         });
         self.lookup.insert(key, id);
         self.work.push(id);
@@ -198,17 +188,13 @@ impl Prop<'_> {
     fn run(&mut self) {
         let main = self.p.main;
         while let Some(id) = self.work.pop() {
-            let f = self.facts[id].clone_key();
-            let key_rest = |rho: Rho| {
-                (
-                    rho, f.held, f.released, f.func, f.thread, f.tag, f.point, f.joined,
-                )
-            };
+            let (f, writes) = (self.facts[id].key, self.facts[id].writes);
+            let key_rest = |rho: Rho| FactKey { rho, ..f };
 
             // Figure 8b, first rule: backwards along flow and summary edges.
             let flow = self.flow;
             for &pred in &flow.preds[f.rho] {
-                self.add(key_rest(pred), f.writes, Err(id));
+                self.add(key_rest(pred), writes, Err(id));
             }
 
             if Some(f.func) == main {
@@ -216,17 +202,12 @@ impl Prop<'_> {
                 let index = self.index;
                 if let Some(gens) = index.result_of.get(&f.rho) {
                     for &(site, generic) in gens {
-                        let key = (
-                            generic,
-                            f.held,
-                            f.released,
-                            f.func,
-                            f.thread,
-                            f.tag.or(Some(site)),
-                            f.point,
-                            f.joined,
-                        );
-                        self.add(key, f.writes, Err(id));
+                        let key = FactKey {
+                            rho: generic,
+                            tag: f.tag.or(Some(site)),
+                            ..f
+                        };
+                        self.add(key, writes, Err(id));
                     }
                 }
                 continue;
@@ -256,14 +237,21 @@ impl Prop<'_> {
                 };
                 let point = self.mhp.point(pt.caller, pt.block, pt.index);
                 let joined = self.joined_through(pt, f.joined);
+                let inside =
+                    f.thread == Thread::Current && (f.inside || self.mhp.any_live(f.func, f.point));
                 for rho in self.images(f.rho, pt.site) {
-                    self.add(
-                        (
-                            rho, held, released, pt.caller, f.thread, None, point, joined,
-                        ),
-                        f.writes,
-                        Err(id),
-                    );
+                    let key = FactKey {
+                        rho,
+                        held,
+                        released,
+                        func: pt.caller,
+                        thread: f.thread,
+                        tag: None,
+                        point,
+                        joined,
+                        inside,
+                    };
+                    self.add(key, writes, Err(id));
                 }
             }
             // Through every fork of the fact's function: the child thread starts with no locks.
@@ -276,20 +264,18 @@ impl Prop<'_> {
                 let point = self.mhp.point(pt.caller, pt.block, pt.index);
                 let joined = self.joined_through(pt, f.joined);
                 for rho in self.images(f.rho, pt.site) {
-                    self.add(
-                        (
-                            rho,
-                            held,
-                            LockSets::EMPTY,
-                            pt.caller,
-                            thread,
-                            None,
-                            point,
-                            joined,
-                        ),
-                        f.writes,
-                        Err(id),
-                    );
+                    let key = FactKey {
+                        rho,
+                        held,
+                        released: LockSets::EMPTY,
+                        func: pt.caller,
+                        thread,
+                        tag: None,
+                        point,
+                        joined,
+                        inside: false,
+                    };
+                    self.add(key, writes, Err(id));
                 }
             }
         }
@@ -367,20 +353,18 @@ pub fn propagate(
                 let info = p.accesses[a];
                 let point = mhp.point(f, b as u32, k as u32);
                 let joined = mhp.joined_at(f, b as u32, k as u32);
-                prop.add(
-                    (
-                        info.rho,
-                        held,
-                        state.released,
-                        f,
-                        Thread::Current,
-                        None,
-                        point,
-                        joined,
-                    ),
-                    info.write,
-                    Ok(a),
-                );
+                let key = FactKey {
+                    rho: info.rho,
+                    held,
+                    released: state.released,
+                    func: f,
+                    thread: Thread::Current,
+                    tag: None,
+                    point,
+                    joined,
+                    inside: false,
+                };
+                prop.add(key, info.write, Ok(a));
             }
         }
     }

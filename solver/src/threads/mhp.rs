@@ -287,9 +287,14 @@ impl Mhp {
     }
 
     /// Whether the threads of fork site `site`, started at forking point `k` of `f`, may still
-    /// be running at point `at` of `f`.
-    pub fn live_at(&self, f: FnId, site: Site, k: Point, at: Point) -> bool {
-        if k == at || k == NO_POINT || at == NO_POINT {
+    /// be running at point `at` of `f`. When `at` is `k` itself (an access inside the call that
+    /// starts the threads), `inside` says whether a thread started during that call may be
+    /// running at the access; if not, only a thread left by an earlier run of `k` can be.
+    pub fn live_at(&self, f: FnId, site: Site, k: Point, at: Point, inside: bool) -> bool {
+        if k == NO_POINT || at == NO_POINT {
+            return true;
+        }
+        if k == at && inside {
             return true;
         }
         let m = &self.funcs[f];
@@ -306,6 +311,17 @@ impl Mhp {
             Some(&g) => !self.joined_at_exit[g].contains(&site),
             None => true,
         }
+    }
+
+    /// Whether some thread started in this run of `f` may be running at point `at`.
+    pub fn any_live(&self, f: FnId, at: Point) -> bool {
+        if at == NO_POINT || !self.may_fork[f] {
+            return false;
+        }
+        self.funcs[f]
+            .live_before
+            .get(at as usize)
+            .is_none_or(|b| b.count_ones(..) > 0)
     }
 
     /// Whether the threads of `site` started at point `k` of `f` may overlap each other: a later
