@@ -178,6 +178,9 @@ pub fn debug_dump(r: &CheckResult) -> String {
             r.generated.constraints.rhos[info.rho].scope,
         );
     }
+    for (pos, why) in &r.generated.conflations {
+        let _ = writeln!(out, "conflated at {}:{}:{}: {why}", p.files[pos.file], pos.line, pos.column);
+    }
     for (fid, body) in r.generated.threads.funcs.iter_enumerated() {
         let _ = writeln!(out, "events of {}:", p.funcs[r.generated.fn_func[fid]].name);
         for (b, block) in body.blocks.iter().enumerate() {

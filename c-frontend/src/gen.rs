@@ -78,6 +78,8 @@ pub struct Generated {
     pub fn_func: IndexVec<FnId, FuncId>,
     pub unmodelled: BTreeSet<String>,
     pub unsound: Vec<Unsound>,
+    /// Where memory was conflated and why (for the developer's debug output).
+    pub conflations: Vec<(Pos, String)>,
 }
 
 /// A call whose targets are known only after flow: through a function pointer, or a fork.
@@ -148,6 +150,8 @@ struct Gen<'a> {
     /// The strongly connected component of each user function in the direct call graph, for
     /// functions that are recursive (a component of several functions, or one calling itself).
     recursive_scc: FxHashMap<FuncId, usize>,
+    /// User functions that take values out of their own variadic arguments with `va_arg`.
+    uses_va_arg: FxHashSet<FuncId>,
     /// Which creates and joins match (see [`crate::joins`]).
     joins: JoinPlan,
     /// The user statement being generated (`None` inside an inlined stub).
@@ -313,12 +317,30 @@ impl<'a> Gen<'a> {
             }
             Operand::VaArg(ty, ap) => {
                 self.eval(frame, ap);
-                let (_, _, va) = self.signature(frame.func);
                 let node = self.t.of_type(&mut self.c, *ty, frame.scope);
-                self.t.unify(&mut self.c, va, node);
+                if frame.inline.is_some() {
+                    // A library stub taking a `va_list`: what it reads was read at the call of
+                    // the user's variadic function that handed the list on.
+                    return Some(node);
+                }
+                if self.is_variadic(frame.func) {
+                    let (_, _, va) = self.signature(frame.func);
+                    self.t.unify(&mut self.c, va, node);
+                    return Some(node);
+                }
+                // `va_arg` on a `va_list` received as a parameter: where it came from is not
+                // tracked.
+                self.unsound.push(Unsound {
+                    pos: self.cur_pos,
+                    what: "va_arg on a va_list parameter: the values it yields are not tracked".into(),
+                });
                 Some(node)
             }
         }
+    }
+
+    fn is_variadic(&self, f: FuncId) -> bool {
+        matches!(self.p.types.get(self.p.funcs[f].ty), Type::Function { variadic: true, .. })
     }
 
     fn is_pointer(&self, ty: TypeId) -> bool {
@@ -474,7 +496,18 @@ impl<'a> Gen<'a> {
             let Some(a) = *arg else { continue };
             match params.get(k) {
                 Some(&p) => self.t.instantiate(&mut self.c, p, a, site, Pol::Neg),
-                None => self.t.instantiate(&mut self.c, va, a, site, Pol::Neg),
+                // Variadic arguments reach the callee only through `va_arg`. For a callee that
+                // uses it, every argument that carries labels is an instance of the one variadic
+                // node (scalars carry none: instantiating them would only make a pointer and an
+                // integer meet and conflate). Other callees hand their `va_list` to the library
+                // (`vsnprintf`), which reads what the arguments point to: the caller reads them
+                // at the call instead (see `StmtKind::Call`).
+                None if self.uses_va_arg.contains(&callee) => {
+                    if !matches!(self.t.shape(a), Shape::Scalar) {
+                        self.t.instantiate(&mut self.c, va, a, site, Pol::Neg);
+                    }
+                }
+                None => {}
             }
         }
         if let (Some(r), Some(res)) = (ret, result) {
@@ -795,6 +828,7 @@ impl<'a> Gen<'a> {
 
     fn stmt(&mut self, frame: &mut Frame, kind: &StmtKind, pos: Pos) {
         self.cur_pos = pos;
+        self.t.at(encode_pos(pos));
         match kind {
             StmtKind::Assign { dst, src } => {
                 let value = self.eval(frame, src);
@@ -825,6 +859,14 @@ impl<'a> Gen<'a> {
                 match callee {
                     Callee::Direct(f) if self.is_user_body(*f) => {
                         let site = self.call_site(frame, *f, &values, result, pos, false);
+                        if !self.uses_va_arg.contains(f) {
+                            let fixed = self.signature(*f).0.len();
+                            for v in values.iter().skip(fixed).flatten() {
+                                if matches!(self.t.shape(*v), Shape::Ptr { .. }) {
+                                    self.touch(frame, Some(*v), pos, false);
+                                }
+                            }
+                        }
                         let callee = self.fn_of[f];
                         self.current
                             .push(GenEvent::Event(Event::Call { site, callee }));
@@ -1016,6 +1058,53 @@ fn is_no_effect(name: &str) -> bool {
         )
 }
 
+/// The user functions whose bodies use `va_arg`.
+fn functions_using_va_arg(p: &Program) -> FxHashSet<FuncId> {
+    fn uses(op: &Operand) -> bool {
+        match op {
+            Operand::VaArg(..) => true,
+            Operand::Use(lv) | Operand::AddrOf(lv) => lv_uses(lv),
+            Operand::Cast(_, inner) => uses(inner),
+            Operand::Arith(_, ops) => ops.iter().any(uses),
+            Operand::Const(_) | Operand::Func(_) | Operand::Str(_) => false,
+        }
+    }
+    fn lv_uses(lv: &Lval) -> bool {
+        matches!(&lv.base, Base::Deref(op) if uses(op))
+    }
+    let mut out = FxHashSet::default();
+    for (f, func) in p.funcs.iter_enumerated() {
+        let in_stmts = func.blocks.iter().flat_map(|b| &b.stmts).any(|s| match &s.kind {
+            StmtKind::Assign { dst, src } => lv_uses(dst) || uses(src),
+            StmtKind::Call { dst, callee, args } => {
+                dst.as_ref().is_some_and(lv_uses)
+                    || matches!(callee, Callee::Indirect(op) if uses(op))
+                    || args.iter().any(uses)
+            }
+            StmtKind::Eval(op) => uses(op),
+            StmtKind::Asm { .. } => false,
+        });
+        let in_terms = func.blocks.iter().any(|b| match &b.term {
+            Term::Branch { cond, .. } => uses(cond),
+            Term::Return(Some(op), _) => uses(op),
+            _ => false,
+        });
+        if in_stmts || in_terms {
+            out.insert(f);
+        }
+    }
+    out
+}
+
+/// A position as one number, for [`LTypes::at`].
+pub fn encode_pos(pos: Pos) -> u64 {
+    ((pos.file.0 as u64) << 40) | ((pos.line as u64) << 16) | (pos.column as u64 & 0xffff)
+}
+
+fn decode_pos(at: u64) -> Pos {
+    Pos { file: crate::ir::FileId((at >> 40) as u32), line: ((at >> 16) & 0xff_ffff) as u32, column: (at & 0xffff) as u32 }
+}
+
 /// The recursive components of the direct call graph of the user functions: each function on a
 /// cycle mapped to the index of its strongly connected component.
 fn recursive_components(p: &Program) -> FxHashMap<FuncId, usize> {
@@ -1096,6 +1185,7 @@ pub fn generate(p: &Program, main: FuncId) -> Generated {
         cur_pos: p.funcs[main].pos,
         recursive_scc: recursive_components(p),
         joins: joins::plan(p),
+        uses_va_arg: functions_using_va_arg(p),
         cur_stmt: None,
     };
 
@@ -1297,5 +1387,9 @@ pub fn generate(p: &Program, main: FuncId) -> Generated {
         fn_func: g.fn_func,
         unmodelled: g.unmodelled,
         unsound,
+        conflations: std::mem::take(&mut g.t.conflations)
+            .into_iter()
+            .map(|(at, why)| (decode_pos(at), why))
+            .collect(),
     }
 }

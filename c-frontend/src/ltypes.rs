@@ -171,6 +171,10 @@ pub struct LTypes<'a> {
     monomorphic: FxHashSet<Site>,
     /// The depth given to nodes created now (while synchronising an instantiation).
     creating_depth: u8,
+    /// Why memory was conflated, for the developer's debug output: the generator's position
+    /// (set with [`LTypes::at`]) and the shapes that met.
+    pub conflations: Vec<(u64, String)>,
+    position: u64,
 }
 
 /// Instantiations nested deeper than this unify instead of copying. Copies of recursive struct
@@ -192,12 +196,25 @@ impl<'a> LTypes<'a> {
             emitted_lock_insts: FxHashSet::default(),
             rho_origin: IndexVec::new(),
             monomorphic: FxHashSet::default(),
+            conflations: Vec::new(),
+            position: 0,
             creating_depth: 0,
         }
     }
 
     /// Makes the relations of `site` unify: used for calls between functions of one recursive
     /// cycle, where polymorphic recursion over recursive struct types would not terminate.
+    /// Records the position being generated (an opaque number for the debug output).
+    pub fn at(&mut self, position: u64) {
+        self.position = position;
+    }
+
+    fn note_conflation(&mut self, why: String) {
+        if self.conflations.len() < 10_000 {
+            self.conflations.push((self.position, why));
+        }
+    }
+
     pub fn set_monomorphic(&mut self, site: Site) {
         self.monomorphic.insert(site);
     }
@@ -361,8 +378,9 @@ impl<'a> LTypes<'a> {
                 (at, inner)
             }
             Shape::Blob { rho, .. } => (rho, r),
-            _ => {
+            other => {
                 // A struct projected as another type: conflate.
+                self.note_conflation(format!("{other:?} projected as a field of {sid:?}"));
                 self.conflate(c, r);
                 self.field(c, r, at, sid, index)
             }
@@ -426,7 +444,8 @@ impl<'a> LTypes<'a> {
                 (rho, to)
             }
             Shape::Blob { rho, .. } => (rho, r),
-            _ => {
+            other => {
+                self.note_conflation(format!("{other:?} used as a pointer"));
                 self.conflate(c, r);
                 self.deref(c, r)
             }
@@ -446,7 +465,8 @@ impl<'a> LTypes<'a> {
                 self.run(c);
                 l
             }
-            _ => {
+            other => {
+                self.note_conflation(format!("{other:?} used as a lock"));
                 self.conflate(c, r);
                 self.lock_of(c, r)
             }
@@ -823,6 +843,7 @@ impl<'a> LTypes<'a> {
                 Shape::Blob { rho, lock, funs }
             }
             (a, b) => {
+                self.note_conflation(format!("{a:?} meets {b:?}"));
                 // Incompatible shapes (a cast between unrelated types): conflate both into a
                 // blob. Its labels are outer (root) labels: a conflated location is never a copy.
                 let scope = Scope::ROOT;
@@ -982,9 +1003,17 @@ impl<'a> LTypes<'a> {
             || self.monomorphic.contains(&site)
             || depth >= MAX_DEPTH
         {
-            // Not quantified at this site: its image is itself (`l⃗ ⪯ᵢ l⃗`). Monomorphic sites and
-            // deep copies are unified too.
-            self.work.push(Work::Unify(g, i));
+            // Not quantified at this site: its image is itself (`l⃗ ⪯ᵢ l⃗`), so the instantiation
+            // is plain subtyping with the generic's own labels — the argument flows into the
+            // parameter, the result out of the return (\[Sub\], figure 7a); contents, which are
+            // invariant, are unified. Monomorphic (recursive) sites and deep copies are treated
+            // the same way: a recursive call passing a local buffer as the parameter then does
+            // not make the buffer and every caller's argument one location.
+            match pol {
+                Pol::Neg => self.add_rel(Rel::Flow { source: i, target: g }),
+                Pol::Pos => self.add_rel(Rel::Flow { source: g, target: i }),
+                Pol::Both => self.work.push(Work::Unify(g, i)),
+            }
             return;
         }
         self.creating_depth = depth + 1;
