@@ -40,6 +40,9 @@ struct Switches {
     /// Ignore `pthread_join`: joined threads stay concurrent with what follows.
     #[arg(long)]
     no_joins: bool,
+    /// Count accesses through pointers to fresh, not yet published memory as shared.
+    #[arg(long)]
+    no_uniqueness: bool,
 }
 
 impl Switches {
@@ -49,6 +52,12 @@ impl Switches {
             sharing: !self.no_sharing,
             down_fork: !self.no_down_fork,
             joins: !self.no_joins,
+        }
+    }
+
+    fn front_end(self) -> c_frontend::gen::Switches {
+        c_frontend::gen::Switches {
+            uniqueness: !self.no_uniqueness,
         }
     }
 }
@@ -125,6 +134,7 @@ fn main() -> ExitCode {
                     ..Default::default()
                 },
                 techniques: switches.techniques(),
+                switches: switches.front_end(),
             };
             let format = match format {
                 FormatArg::Text => Format::Text,

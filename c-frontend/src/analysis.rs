@@ -17,7 +17,10 @@ use solver::threads::{self, Techniques, ThreadSolution};
 #[derive(Clone, Debug, Default)]
 pub struct CheckOptions {
     pub preprocess: PreprocessOptions,
+    /// The thread analysis's techniques.
     pub techniques: Techniques,
+    /// The constraint generator's techniques.
+    pub switches: gen::Switches,
 }
 
 /// A run that cannot be done: one line for the user, exit status 2.
@@ -111,7 +114,7 @@ pub fn check(inputs: &[PathBuf], options: &CheckOptions) -> Result<CheckResult, 
                 names.join(", ")
             ))
         })?;
-    let generated = gen::generate(&program, main);
+    let generated = gen::generate(&program, main, options.switches);
     let solution = threads::solve(
         &generated.constraints,
         &generated.threads,
@@ -179,7 +182,11 @@ pub fn debug_dump(r: &CheckResult) -> String {
         );
     }
     for (pos, why) in &r.generated.conflations {
-        let _ = writeln!(out, "conflated at {}:{}:{}: {why}", p.files[pos.file], pos.line, pos.column);
+        let _ = writeln!(
+            out,
+            "conflated at {}:{}:{}: {why}",
+            p.files[pos.file], pos.line, pos.column
+        );
     }
     for (fid, body) in r.generated.threads.funcs.iter_enumerated() {
         let _ = writeln!(out, "events of {}:", p.funcs[r.generated.fn_func[fid]].name);

@@ -20,6 +20,7 @@ use crate::ir::{
 };
 use crate::joins::{self, JoinPlan, StmtAt};
 use crate::ltypes::{LTypes, Node, Pol, RhoOrigin, Shape};
+use crate::uniqueness;
 use solver::ids::IndexVec;
 use solver::threads::{
     AccessId, AccessInfo, Event, EventBlock, FnBody, FnId, ObjectId, ObjectInfo, ThreadHandle,
@@ -121,6 +122,9 @@ struct Frame {
     depth: u32,
     /// Values returned by an inlined stub.
     returned: Vec<Node>,
+    /// Pointer variables that certainly point into memory no other thread can reach yet
+    /// ([`crate::uniqueness`]): accesses through them are not shared.
+    unique: FxHashSet<VarId>,
 }
 
 struct Gen<'a> {
@@ -150,6 +154,7 @@ struct Gen<'a> {
     /// The strongly connected component of each user function in the direct call graph, for
     /// functions that are recursive (a component of several functions, or one calling itself).
     recursive_scc: FxHashMap<FuncId, usize>,
+    switches: Switches,
     /// User functions that take values out of their own variadic arguments with `va_arg`.
     uses_va_arg: FxHashSet<FuncId>,
     /// Which creates and joins match (see [`crate::joins`]).
@@ -238,13 +243,14 @@ impl<'a> Gen<'a> {
                 (r, n, self.shareable(frame, *v))
             }
             Base::Deref(op) => {
+                let unique = self.is_unique(frame, op);
                 let value = self.eval(frame, op);
                 let value = match value {
                     Some(v) => v,
                     None => self.t.var(frame.scope),
                 };
                 let (r, n) = self.t.deref(&mut self.c, value);
-                (r, n, true)
+                (r, n, !unique)
             }
         };
         for p in &lv.proj {
@@ -332,7 +338,8 @@ impl<'a> Gen<'a> {
                 // tracked.
                 self.unsound.push(Unsound {
                     pos: self.cur_pos,
-                    what: "va_arg on a va_list parameter: the values it yields are not tracked".into(),
+                    what: "va_arg on a va_list parameter: the values it yields are not tracked"
+                        .into(),
                 });
                 Some(node)
             }
@@ -340,7 +347,10 @@ impl<'a> Gen<'a> {
     }
 
     fn is_variadic(&self, f: FuncId) -> bool {
-        matches!(self.p.types.get(self.p.funcs[f].ty), Type::Function { variadic: true, .. })
+        matches!(
+            self.p.types.get(self.p.funcs[f].ty),
+            Type::Function { variadic: true, .. }
+        )
     }
 
     fn is_pointer(&self, ty: TypeId) -> bool {
@@ -525,6 +535,12 @@ impl<'a> Gen<'a> {
         self.cur_stmt.filter(|(f, _, _)| *f == frame.func)
     }
 
+    /// Whether a pointer operand certainly points into memory no other thread can reach yet.
+    fn is_unique(&self, frame: &Frame, op: &Operand) -> bool {
+        !frame.unique.is_empty()
+            && uniqueness::base_var(op).is_some_and(|v| frame.unique.contains(&v))
+    }
+
     fn lock_arg(&mut self, args: &[Option<Node>], k: usize) -> Option<Lock> {
         let v = args.get(k).copied().flatten()?;
         let (_, content) = self.t.deref(&mut self.c, v);
@@ -680,15 +696,23 @@ impl<'a> Gen<'a> {
                 }
             }
             "free" => self.touch(frame, args.first().copied().flatten(), pos, true),
-            "__locksmith_read" => self.touch(frame, args.first().copied().flatten(), pos, false),
-            "__locksmith_write" => self.touch(frame, args.first().copied().flatten(), pos, true),
+            "__locksmith_read" | "__locksmith_write" => {
+                if !arg_ops.first().is_some_and(|op| self.is_unique(frame, op)) {
+                    let write = name == "__locksmith_write";
+                    self.touch(frame, args.first().copied().flatten(), pos, write);
+                }
+            }
             "__locksmith_copy" => {
                 let (dst, src) = (
                     args.first().copied().flatten(),
                     args.get(1).copied().flatten(),
                 );
-                self.touch(frame, src, pos, false);
-                self.touch(frame, dst, pos, true);
+                if !arg_ops.get(1).is_some_and(|op| self.is_unique(frame, op)) {
+                    self.touch(frame, src, pos, false);
+                }
+                if !arg_ops.first().is_some_and(|op| self.is_unique(frame, op)) {
+                    self.touch(frame, dst, pos, true);
+                }
                 if let (Some(d), Some(s)) = (dst, src) {
                     let (_, dc) = self.t.deref(&mut self.c, d);
                     let (_, sc) = self.t.deref(&mut self.c, s);
@@ -713,7 +737,7 @@ impl<'a> Gen<'a> {
             _ => {
                 let func = &self.p.funcs[f];
                 if func.defined && func.origin == FuncOrigin::Stub && frame.depth < INLINE_DEPTH {
-                    self.inline_stub(frame, f, args, result, pos);
+                    self.inline_stub(frame, f, args, arg_ops, result, pos);
                     return;
                 }
                 // An unmodelled function: it may write whatever its pointer arguments point to,
@@ -745,10 +769,23 @@ impl<'a> Gen<'a> {
         frame: &mut Frame,
         f: FuncId,
         args: &[Option<Node>],
+        arg_ops: &[Operand],
         result: Option<Node>,
         pos: Pos,
     ) {
         let func = &self.p.funcs[f];
+        // A stub that only reads or writes through its arguments sees a unique argument as
+        // unique too.
+        let unique: FxHashSet<VarId> = if uniqueness::non_capturing(&func.name) {
+            func.params
+                .iter()
+                .zip(arg_ops)
+                .filter(|(_, op)| self.is_unique(frame, op))
+                .map(|(&v, _)| v)
+                .collect()
+        } else {
+            FxHashSet::default()
+        };
         let scope = frame.scope;
         let mut vars = FxHashMap::default();
         for &v in func.params.iter().chain(&func.locals) {
@@ -777,6 +814,7 @@ impl<'a> Gen<'a> {
             inline: Some((via, at, extra)),
             depth: frame.depth + 1,
             returned: Vec::new(),
+            unique,
         };
         let blocks: Vec<BlockId> = func.blocks.indices().collect();
         for b in blocks {
@@ -896,8 +934,14 @@ impl<'a> Gen<'a> {
             inline: None,
             depth: 0,
             returned: Vec::new(),
+            unique: FxHashSet::default(),
         };
         let (_, ret, _) = self.signature(f);
+        let unique = if self.switches.uniqueness {
+            uniqueness::analyse(self.p, f)
+        } else {
+            uniqueness::Uniqueness::default()
+        };
         let mut out: Vec<Vec<GenEvent>> = Vec::new();
         for (b, block) in func.blocks.iter_enumerated() {
             self.current = Vec::new();
@@ -920,9 +964,11 @@ impl<'a> Gen<'a> {
             }
             for (k, stmt) in block.stmts.iter().enumerate() {
                 self.cur_stmt = Some((f, b, k));
+                frame.unique = uniqueness::as_set(unique.before(b, k));
                 self.stmt(&mut frame, &stmt.kind, stmt.pos);
             }
             self.cur_stmt = None;
+            frame.unique = uniqueness::as_set(unique.at_term(b));
             match &block.term {
                 Term::Branch { cond, .. } => {
                     self.eval(&mut frame, cond);
@@ -985,6 +1031,7 @@ impl<'a> Gen<'a> {
                         inline: None,
                         depth: 0,
                         returned: Vec::new(),
+                        unique: FxHashSet::default(),
                     };
                     let site = self.call_site(&frame, t, &args, result, pos, fork);
                     expansion.push((site, t));
@@ -1074,16 +1121,20 @@ fn functions_using_va_arg(p: &Program) -> FxHashSet<FuncId> {
     }
     let mut out = FxHashSet::default();
     for (f, func) in p.funcs.iter_enumerated() {
-        let in_stmts = func.blocks.iter().flat_map(|b| &b.stmts).any(|s| match &s.kind {
-            StmtKind::Assign { dst, src } => lv_uses(dst) || uses(src),
-            StmtKind::Call { dst, callee, args } => {
-                dst.as_ref().is_some_and(lv_uses)
-                    || matches!(callee, Callee::Indirect(op) if uses(op))
-                    || args.iter().any(uses)
-            }
-            StmtKind::Eval(op) => uses(op),
-            StmtKind::Asm { .. } => false,
-        });
+        let in_stmts = func
+            .blocks
+            .iter()
+            .flat_map(|b| &b.stmts)
+            .any(|s| match &s.kind {
+                StmtKind::Assign { dst, src } => lv_uses(dst) || uses(src),
+                StmtKind::Call { dst, callee, args } => {
+                    dst.as_ref().is_some_and(lv_uses)
+                        || matches!(callee, Callee::Indirect(op) if uses(op))
+                        || args.iter().any(uses)
+                }
+                StmtKind::Eval(op) => uses(op),
+                StmtKind::Asm { .. } => false,
+            });
         let in_terms = func.blocks.iter().any(|b| match &b.term {
             Term::Branch { cond, .. } => uses(cond),
             Term::Return(Some(op), _) => uses(op),
@@ -1102,7 +1153,11 @@ pub fn encode_pos(pos: Pos) -> u64 {
 }
 
 fn decode_pos(at: u64) -> Pos {
-    Pos { file: crate::ir::FileId((at >> 40) as u32), line: ((at >> 16) & 0xff_ffff) as u32, column: (at & 0xffff) as u32 }
+    Pos {
+        file: crate::ir::FileId((at >> 40) as u32),
+        line: ((at >> 16) & 0xff_ffff) as u32,
+        column: (at & 0xffff) as u32,
+    }
 }
 
 /// The recursive components of the direct call graph of the user functions: each function on a
@@ -1141,8 +1196,22 @@ fn recursive_components(p: &Program) -> FxHashMap<FuncId, usize> {
     out
 }
 
+/// The front end's techniques, each of which can be switched off to measure what it buys (the
+/// paper's table 3).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Switches {
+    /// Accesses through a local pointer to fresh, unescaped memory are not shared.
+    pub uniqueness: bool,
+}
+
+impl Default for Switches {
+    fn default() -> Self {
+        Switches { uniqueness: true }
+    }
+}
+
 /// Generates the constraints and event graphs of a linked program whose entry is `main`.
-pub fn generate(p: &Program, main: FuncId) -> Generated {
+pub fn generate(p: &Program, main: FuncId, switches: Switches) -> Generated {
     let mut c = Constraints::new();
     let t = LTypes::new(&p.types);
     let mut scope_of = FxHashMap::default();
@@ -1186,6 +1255,7 @@ pub fn generate(p: &Program, main: FuncId) -> Generated {
         recursive_scc: recursive_components(p),
         joins: joins::plan(p),
         uses_va_arg: functions_using_va_arg(p),
+        switches,
         cur_stmt: None,
     };
 
@@ -1230,6 +1300,7 @@ pub fn generate(p: &Program, main: FuncId) -> Generated {
             inline: None,
             depth: 0,
             returned: Vec::new(),
+            unique: FxHashSet::default(),
         };
         for block in p.funcs[init].blocks.iter() {
             for stmt in &block.stmts {

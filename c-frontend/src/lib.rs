@@ -16,3 +16,4 @@ pub mod ltypes;
 pub mod parse;
 pub mod preprocess;
 pub mod srcmap;
+pub mod uniqueness;
