@@ -538,7 +538,7 @@ impl<'a> Gen<'a> {
     /// Whether a pointer operand certainly points into memory no other thread can reach yet.
     fn is_unique(&self, frame: &Frame, op: &Operand) -> bool {
         !frame.unique.is_empty()
-            && uniqueness::base_var(op).is_some_and(|v| frame.unique.contains(&v))
+            && uniqueness::base_var(self.p, op).is_some_and(|v| frame.unique.contains(&v))
     }
 
     fn lock_arg(&mut self, args: &[Option<Node>], k: usize) -> Option<Lock> {

@@ -111,19 +111,18 @@ pub fn non_capturing(name: &str) -> bool {
     )
 }
 
-/// The variable a pointer operand is computed from: `v`, `v + k`, `(T *)v`.
-pub fn base_var(op: &Operand) -> Option<VarId> {
+/// The variable a pointer operand is computed from: `v`, `v + k`, `(T *)v`, `&v->f`. In pointer
+/// arithmetic only the pointer operand counts (`v + n` for an integer variable `n`).
+pub fn base_var(p: &Program, op: &Operand) -> Option<VarId> {
     match op {
-        Operand::Use(Lval {
-            base: Base::Var(v),
-            proj,
-            ..
-        }) if proj.is_empty() => Some(*v),
-        Operand::Cast(_, inner) => base_var(inner),
+        Operand::Use(Lval { base: Base::Var(v), proj, .. }) if proj.is_empty() => {
+            matches!(p.types.get(p.vars[*v].ty), crate::ctypes::Type::Pointer(_)).then_some(*v)
+        }
+        Operand::Cast(_, inner) => base_var(p, inner),
         Operand::Arith(_, ops) => {
             let mut found = None;
             for o in ops {
-                if let Some(v) = base_var(o) {
+                if let Some(v) = base_var(p, o) {
                     if found.is_some() {
                         return None;
                     }
@@ -133,7 +132,7 @@ pub fn base_var(op: &Operand) -> Option<VarId> {
             found
         }
         Operand::AddrOf(lv) => match &lv.base {
-            Base::Deref(inner) => base_var(inner),
+            Base::Deref(inner) => base_var(p, inner),
             Base::Var(_) => None,
         },
         _ => None,
@@ -224,7 +223,7 @@ impl Analysis<'_> {
                     (Base::Var(d), true) if self.trackable(*d) => Some(*d),
                     _ => None,
                 };
-                let copied = base_var(src).and_then(|v| state.get(&v).copied());
+                let copied = base_var(self.p, src).and_then(|v| state.get(&v).copied());
                 self.lval_uses(state, dst);
                 match (tracked_dst, copied) {
                     (Some(d), Some(tag)) if self.is_pointer(src) => {
