@@ -695,10 +695,9 @@ impl<'a> Gen<'a> {
                     self.t.flow(&mut self.c, obj, content);
                 }
             }
-            "free" => self.touch(frame, args.first().copied().flatten(), pos, true),
-            "__locksmith_read" | "__locksmith_write" => {
+            "__locksmith_read" | "__locksmith_write" | "free" => {
                 if !arg_ops.first().is_some_and(|op| self.is_unique(frame, op)) {
-                    let write = name == "__locksmith_write";
+                    let write = name != "__locksmith_read";
                     self.touch(frame, args.first().copied().flatten(), pos, write);
                 }
             }

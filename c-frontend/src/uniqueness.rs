@@ -57,11 +57,13 @@ pub fn is_allocator(name: &str) -> bool {
 }
 
 /// Library functions that only read or write the memory their pointer arguments point to, and
-/// keep no copy of the pointers (nor return one).
+/// keep no copy of the pointers (nor return one). `free` is one: freeing memory no other thread
+/// can reach is no race, and the pointer is dead afterwards.
 pub fn non_capturing(name: &str) -> bool {
     matches!(
         name,
-        "memcpy"
+        "free"
+            | "memcpy"
             | "memmove"
             | "memset"
             | "memcmp"
