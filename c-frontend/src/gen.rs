@@ -512,10 +512,10 @@ impl<'a> Gen<'a> {
                 // integer meet and conflate). Other callees hand their `va_list` to the library
                 // (`vsnprintf`), which reads what the arguments point to: the caller reads them
                 // at the call instead (see `StmtKind::Call`).
-                None if self.uses_va_arg.contains(&callee) => {
-                    if !matches!(self.t.shape(a), Shape::Scalar) {
-                        self.t.instantiate(&mut self.c, va, a, site, Pol::Neg);
-                    }
+                None if self.uses_va_arg.contains(&callee)
+                    && !matches!(self.t.shape(a), Shape::Scalar) =>
+                {
+                    self.t.instantiate(&mut self.c, va, a, site, Pol::Neg);
                 }
                 None => {}
             }

@@ -15,13 +15,43 @@
 //!   (the join dominates the increment) and leave only through its condition; the threads are
 //!   ended where it exits.
 //!
+//!   The thread ids may also be the elements of a heap block, `pthread_t *w = calloc(n, …)`
+//!   with `pthread_create(&w[i], …)` (or `w + i`) and `pthread_join(w[j], …)` (or `*(w + j)`).
+//!   `w` must then be a local of the function, its address never taken, assigned exactly once,
+//!   outside any cycle, with the result of `malloc` or `calloc`; and its value must never leave
+//!   the function or be used to write the block: it may appear (through casts and arithmetic)
+//!   only in branch conditions, in reads of the elements, as `free(w)`, and as the thread id of
+//!   that one create (no other argument, assignment source, returned value, or destination of
+//!   an assignment). The block is then reachable only through `w`, and only the create writes
+//!   it. The loops must also start at a non-negative index (the IR does not keep whether a
+//!   pointer is added to or subtracted from, so `w - i` is only excluded as undefined behaviour).
+//!   The single idiom is not matched through a pointer: a constant index such as `w[1]` is
+//!   dropped by the lowering, so `&w[1]` and `w[0]` look the same.
+//!
 //! In both, the thread-id variable must be written only by that one create: no other create,
 //! assignment, or address taken anywhere in the program may change it, and the create loop's
-//! counter must change only in its increment. Anything else is left unmatched, which is sound:
-//! the threads simply stay running.
+//! counter must change only in its increment. An id inside a union is never trusted (members
+//! overlap). When the address of a struct enclosing the id is taken (`&g_rep` handed to the
+//! thread), no assignment anywhere may write the id's field or such a struct through a pointer,
+//! and no library function (`memset`, `memcpy`, one without a model) may receive a pointer to
+//! one. A thread-id array that is a global is also subject to the create's function running
+//! once ([`JoinPlan::global`]). Anything else is left unmatched, which is sound: the threads
+//! simply stay running.
+//!
+//! Knowingly unsound: array indexes are compared after removing casts, so
+//! `th[(unsigned char)i]` over more than 256 threads is matched as `th[i]`.
+//!
+//! A join loop may contain paths that end the program or the thread (`exit`, `abort`, a call of
+//! a `noreturn` function such as `die("…")`, `pthread_exit`: blocks ending in [`Term::Exit`]),
+//! as in `if (pthread_join(th[i], NULL) != 0) die("join")`: the code after the loop never runs
+//! on such a path, so the loop still joins every thread wherever it is left. `longjmp` is also
+//! lowered to `Term::Exit`, and is accepted here although control may resume at its `setjmp`,
+//! possibly after the join loop with threads still running: this is one of the places where
+//! locksmith is knowingly unsound (`setjmp`/`longjmp` is not modelled).
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use crate::ctypes::Type;
 use crate::ir::{
     Base, BlockId, Callee, CountedLoop, Func, FuncId, FuncOrigin, LoopBound, Lval, Operand,
     Program, Proj, StmtKind, Term, VarId, VarKind,
@@ -40,18 +70,39 @@ pub struct JoinPlan {
     pub join_after: FxHashMap<StmtAt, ThreadHandle>,
     /// Blocks on entry to which the threads of a create loop have all been joined.
     pub join_at_entry: FxHashMap<(FuncId, BlockId), Vec<ThreadHandle>>,
-    /// Handles of threads whose id is a global: their joins may be in other functions, and they
-    /// are valid only if the create's function runs at most once.
+    /// Handles of threads whose id is in a global: a single id's joins may be in other functions,
+    /// and any of them is valid only if the create's function runs at most once.
     pub global: Vec<ThreadHandle>,
     handles: u32,
 }
 
-/// How a thread id is named: a variable, its field path, and for arrays the index variable.
+/// Where the memory holding a thread id is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum IdBase {
+    /// A variable.
+    Var(VarId),
+    /// The heap block a local pointer variable points to (its elements `w[i]`).
+    Heap(VarId),
+}
+
+/// How a thread id is named: a variable, its field path, and for arrays the index variable; or
+/// an element of the heap block a pointer points to (then the index is always there), with the
+/// field path inside the element.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct IdPath {
-    var: VarId,
+    base: IdBase,
     fields: Vec<(u32, u32)>,
     index: Option<VarId>,
+}
+
+impl IdPath {
+    /// The variable of a path rooted at a variable.
+    fn var(&self) -> Option<VarId> {
+        match self.base {
+            IdBase::Var(v) => Some(v),
+            IdBase::Heap(_) => None,
+        }
+    }
 }
 
 fn id_path(lv: &Lval) -> Option<IdPath> {
@@ -60,12 +111,84 @@ fn id_path(lv: &Lval) -> Option<IdPath> {
     let mut index = None;
     for p in &lv.proj {
         match *p {
+            // A field after the index (`th[i].tid`) is not matched: the trust check compares
+            // paths with the index last.
+            Proj::Field { .. } if index.is_some() => return None,
             Proj::Field { strukt, index: i } => fields.push((strukt.0, i)),
             Proj::Index(Some(v)) if index.is_none() => index = Some(v),
             Proj::Index(_) => return None,
         }
     }
-    Some(IdPath { var, fields, index })
+    Some(IdPath {
+        base: IdBase::Var(var),
+        fields,
+        index,
+    })
+}
+
+/// `w + i` (or `i + w`): the element `i` of what the local pointer `w` points to, where `w` is
+/// read directly (a cast of `w` could change the element size, which the IR's types do not
+/// keep) and `i` is an integer variable (casts of it are looked through, as for array indexes).
+fn heap_element(p: &Program, op: &Operand) -> Option<(VarId, VarId)> {
+    let Operand::Arith(t, ops) = op else {
+        return None;
+    };
+    let [a, b] = ops.as_slice() else { return None };
+    let plain = |op: &Operand| match op {
+        Operand::Use(Lval {
+            base: Base::Var(v),
+            proj,
+            ..
+        }) if proj.is_empty() => Some(*v),
+        _ => None,
+    };
+    let is_pointer = |v: VarId| matches!(p.types.get(p.vars[v].ty), Type::Pointer(_));
+    let is_int = |v: VarId| matches!(p.types.get(p.vars[v].ty), Type::Int);
+    [(a, b), (b, a)].into_iter().find_map(|(w, i)| {
+        let w = plain(w)?;
+        let i = plain(strip(i))?;
+        (w != i && is_pointer(w) && is_int(i) && p.vars[w].ty == *t).then_some((w, i))
+    })
+}
+
+/// A thread id in a heap block: `*(w + i)` with a field path (`w[i]`, `w[i].tid`).
+fn heap_path(p: &Program, lv: &Lval) -> Option<IdPath> {
+    let Base::Deref(ptr) = &lv.base else {
+        return None;
+    };
+    let (w, i) = heap_element(p, strip(ptr))?;
+    let fields = lv
+        .proj
+        .iter()
+        .map(|p| match *p {
+            Proj::Field { strukt, index } => Some((strukt.0, index)),
+            Proj::Index(_) => None,
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some(IdPath {
+        base: IdBase::Heap(w),
+        fields,
+        index: Some(i),
+    })
+}
+
+/// The thread id named by the first argument of a create (its address) or of a join (its
+/// value).
+fn site_path(p: &Program, is_create: bool, arg: &Operand) -> Option<IdPath> {
+    match (is_create, strip(arg)) {
+        (true, Operand::AddrOf(lv)) | (false, Operand::Use(lv)) => {
+            id_path(lv).or_else(|| heap_path(p, lv))
+        }
+        (true, ptr @ Operand::Arith(..)) => {
+            let (w, i) = heap_element(p, ptr)?;
+            Some(IdPath {
+                base: IdBase::Heap(w),
+                fields: Vec::new(),
+                index: Some(i),
+            })
+        }
+        _ => None,
+    }
 }
 
 fn strip(op: &Operand) -> &Operand {
@@ -113,6 +236,9 @@ struct Touched {
     written: Vec<Place>,
     fields_through_pointers: Vec<(u32, u32)>,
     structs_through_pointers: Vec<u32>,
+    /// Structs a library function (which may write through its arguments: `memset`, `memcpy`, or
+    /// one without a model) receives a pointer to.
+    structs_to_library: Vec<u32>,
 }
 
 fn touched(p: &Program, kind: &StmtKind, creates: &FxHashSet<FuncId>) -> Touched {
@@ -162,6 +288,20 @@ fn touched(p: &Program, kind: &StmtKind, creates: &FxHashSet<FuncId>) -> Touched
             if let Callee::Indirect(op) = callee {
                 op_walk(op, &mut t);
             }
+            if let Callee::Direct(c) = callee {
+                let func = &p.funcs[*c];
+                let library = !(func.defined && func.origin == crate::ir::FuncOrigin::User);
+                if library && !creates.contains(c) {
+                    for a in args {
+                        let ty = p.operand_type(strip(a));
+                        if let Type::Pointer(e) = p.types.get(ty) {
+                            if let Type::Struct(sid) | Type::Union(sid) = p.types.get(*e) {
+                                t.structs_to_library.push(sid.0);
+                            }
+                        }
+                    }
+                }
+            }
             let mut rest = args.as_slice();
             if let (Callee::Direct(c), Some(first)) = (callee, args.first()) {
                 if creates.contains(c) {
@@ -190,6 +330,9 @@ struct Writers {
     addr: FxHashMap<VarId, Vec<Vec<Step>>>,
     fields_through_pointers: FxHashSet<(u32, u32)>,
     structs_through_pointers: FxHashSet<u32>,
+    structs_to_library: FxHashSet<u32>,
+    /// Structs that are unions: their members overlap, so a path through one is never trusted.
+    unions: FxHashSet<u32>,
 }
 
 impl Writers {
@@ -198,31 +341,34 @@ impl Writers {
     /// if the address of an enclosing struct is taken, no code writes that field or one of those
     /// structs through a pointer.
     fn trustworthy(&self, path: &IdPath) -> bool {
+        let Some(var) = path.var() else {
+            return false;
+        };
         let steps: Vec<Step> = path
             .fields
             .iter()
             .map(|&(s, i)| Step::Field(s, i))
             .chain(path.index.map(|_| Step::Index))
             .collect();
-        if self.creates.get(&(path.var, steps.clone())) != Some(&1) {
+        if self.creates.get(&(var, steps.clone())) != Some(&1) {
             return false;
         }
         if self
             .creates
             .iter()
-            .any(|((v, other), _)| *v == path.var && *other != steps && overlaps(other, &steps))
+            .any(|((v, other), _)| *v == var && *other != steps && overlaps(other, &steps))
         {
             return false;
         }
         if self
             .written
-            .get(&path.var)
+            .get(&var)
             .is_some_and(|w| w.iter().any(|w| overlaps(w, &steps)))
         {
             return false;
         }
         let mut enclosing_escapes = false;
-        for a in self.addr.get(&path.var).map(Vec::as_slice).unwrap_or(&[]) {
+        for a in self.addr.get(&var).map(Vec::as_slice).unwrap_or(&[]) {
             if a.len() >= steps.len() {
                 if overlaps(a, &steps) {
                     return false;
@@ -231,7 +377,17 @@ impl Writers {
                 enclosing_escapes = true;
             }
         }
+        if path.fields.iter().any(|(s, _)| self.unions.contains(s)) {
+            return false;
+        }
         if enclosing_escapes {
+            if path
+                .fields
+                .iter()
+                .any(|(s, _)| self.structs_to_library.contains(s))
+            {
+                return false;
+            }
             let field_written = path
                 .fields
                 .last()
@@ -252,7 +408,10 @@ impl Writers {
 struct Cfg {
     succs: Vec<Vec<usize>>,
     preds: Vec<Vec<usize>>,
+    /// Blocks that end with `Term::Return` or `Term::Exit`.
     exits: Vec<bool>,
+    /// Blocks that end with `Term::Return`.
+    returns: Vec<bool>,
 }
 
 impl Cfg {
@@ -261,7 +420,9 @@ impl Cfg {
         let mut succs = vec![Vec::new(); n];
         let mut preds = vec![Vec::new(); n];
         let mut exits = vec![false; n];
+        let mut returns = vec![false; n];
         for (b, block) in f.blocks.iter().enumerate() {
+            returns[b] = matches!(block.term, Term::Return(..));
             let targets: Vec<usize> = match &block.term {
                 Term::Goto(t) => vec![t.0 as usize],
                 Term::Branch {
@@ -286,6 +447,7 @@ impl Cfg {
             succs,
             preds,
             exits,
+            returns,
         }
     }
 
@@ -353,14 +515,41 @@ impl Cfg {
         true
     }
 
-    /// Whether the loop is left only by its condition failing (no `break`, `return`, `goto` out,
-    /// or call that does not return).
+    /// Whether the loop is left only by its condition failing (no `break`, `return` or `goto`
+    /// out), apart from paths that end the program or thread without returning: every other
+    /// edge out of the loop leads to blocks from which every path ends in `Term::Exit` (or never
+    /// ends) without returning, coming back into the loop, or running code after the loop (see
+    /// the module doc on `longjmp`).
     fn exits_only_at_head(&self, l: &CountedLoop, blocks: &FxHashSet<usize>) -> bool {
         let head = l.head.0 as usize;
-        blocks
-            .iter()
-            .filter(|&&b| b != head)
-            .all(|&b| !self.exits[b] && self.succs[b].iter().all(|s| blocks.contains(s)))
+        // The code after the loop: what its exit reaches without going through its head again.
+        let after = self.reachable(l.exit.0 as usize, |x| x == head);
+        blocks.iter().filter(|&&b| b != head).all(|&b| {
+            !self.exits[b]
+                && self.succs[b].iter().all(|&s| {
+                    blocks.contains(&s)
+                        || self
+                            .reachable(s, |_| false)
+                            .iter()
+                            .enumerate()
+                            .all(|(x, &r)| {
+                                !r || !(after[x] || blocks.contains(&x) || self.returns[x])
+                            })
+                })
+        })
+    }
+
+    /// The blocks reachable from `from` (included) without entering a block where `stop` holds.
+    fn reachable(&self, from: usize, stop: impl Fn(usize) -> bool) -> Vec<bool> {
+        let mut seen = vec![false; self.succs.len()];
+        let mut stack = vec![from];
+        while let Some(x) = stack.pop() {
+            if stop(x) || std::mem::replace(&mut seen[x], true) {
+                continue;
+            }
+            stack.extend(self.succs[x].iter().copied());
+        }
+        seen
     }
 }
 
@@ -385,9 +574,23 @@ pub fn plan(p: &Program) -> JoinPlan {
     };
     let creates = by_name("pthread_create");
     let joins = by_name("pthread_join");
+    let allocs: FxHashSet<FuncId> = by_name("malloc")
+        .into_iter()
+        .chain(by_name("calloc"))
+        .collect();
+    let frees = by_name("free");
 
     // Whole-program: everything that may change a thread id.
-    let mut writers = Writers::default();
+    let mut writers = Writers {
+        unions: p
+            .types
+            .structs
+            .iter_enumerated()
+            .filter(|(_, d)| d.kind == crate::ctypes::StructKind::Union)
+            .map(|(sid, _)| sid.0)
+            .collect(),
+        ..Writers::default()
+    };
     let mut assigns: FxHashMap<VarId, Vec<StmtAt>> = FxHashMap::default();
     for (f, func) in p.funcs.iter_enumerated() {
         for (b, block) in func.blocks.iter_enumerated() {
@@ -406,6 +609,7 @@ pub fn plan(p: &Program) -> JoinPlan {
                 writers
                     .structs_through_pointers
                     .extend(t.structs_through_pointers);
+                writers.structs_to_library.extend(t.structs_to_library);
                 if let Some(pl) = t.created {
                     *writers.creates.entry(pl).or_default() += 1;
                 }
@@ -438,10 +642,11 @@ pub fn plan(p: &Program) -> JoinPlan {
                     continue;
                 };
                 let Some(path) = id_path(lv) else { continue };
+                let Some(var) = path.var() else { continue };
                 if path.index.is_none()
                     && writers.trustworthy(&path)
                     && matches!(
-                        p.vars[path.var].kind,
+                        p.vars[var].kind,
                         VarKind::Global {
                             thread_local: false,
                             ..
@@ -468,6 +673,18 @@ pub fn plan(p: &Program) -> JoinPlan {
         let cyclic: Vec<bool> = (0..func.blocks.len())
             .map(|b| on_any_cycle(&cfg, b))
             .collect();
+        let heaps = trusted_heaps(
+            p,
+            f,
+            func,
+            &cyclic,
+            &assigns,
+            &HeapFuncs {
+                creates: &creates,
+                allocs: &allocs,
+                frees: &frees,
+            },
+        );
         let mut create_sites = Vec::new();
         let mut join_sites = Vec::new();
         for (b, block) in func.blocks.iter_enumerated() {
@@ -484,12 +701,14 @@ pub fn plan(p: &Program) -> JoinPlan {
                 if !is_create && !joins.contains(c) {
                     continue;
                 }
-                let lv = match (is_create, args.first().map(strip)) {
-                    (true, Some(Operand::AddrOf(lv))) | (false, Some(Operand::Use(lv))) => lv,
-                    _ => continue,
+                let Some(path) = args.first().and_then(|a| site_path(p, is_create, a)) else {
+                    continue;
                 };
-                let Some(path) = id_path(lv) else { continue };
-                if !writers.trustworthy(&path) {
+                let trusted = match path.base {
+                    IdBase::Var(_) => writers.trustworthy(&path),
+                    IdBase::Heap(w) => heaps.contains_key(&w),
+                };
+                if !trusted {
                     continue;
                 }
                 let in_loop = path.index.and_then(|i| {
@@ -515,8 +734,11 @@ pub fn plan(p: &Program) -> JoinPlan {
             let mut used = false;
             match (create.path.index, create.in_loop) {
                 (None, _) if !create.cyclic => {
+                    let Some(var) = create.path.var() else {
+                        continue;
+                    };
                     if matches!(
-                        p.vars[create.path.var].kind,
+                        p.vars[var].kind,
                         VarKind::Global {
                             thread_local: false,
                             ..
@@ -543,11 +765,24 @@ pub fn plan(p: &Program) -> JoinPlan {
                     {
                         continue;
                     }
+                    // Through a pointer: its one assignment is before both loops (it is on no
+                    // cycle, so in neither), and the indexes are not negative.
+                    let heap_init = match create.path.base {
+                        IdBase::Heap(w) => {
+                            if l1.start < 0 {
+                                continue;
+                            }
+                            heaps.get(&w).map(|b| b.0 as usize)
+                        }
+                        IdBase::Var(_) => None,
+                    };
                     for join in &join_sites {
                         let Some(lj) = join.in_loop else { continue };
                         let (l2, blocks2) = &loops[lj];
-                        let same_array = join.path.var == create.path.var
-                            && join.path.fields == create.path.fields;
+                        let same_array = join.path.base == create.path.base
+                            && join.path.fields == create.path.fields
+                            && heap_init
+                                .is_none_or(|b| !blocks1.contains(&b) && !blocks2.contains(&b));
                         let same_range =
                             l1.start == l2.start && l1.op == l2.op && l1.bound == l2.bound;
                         let exit = l2.exit.0 as usize;
@@ -563,6 +798,13 @@ pub fn plan(p: &Program) -> JoinPlan {
                                 .entry((f, l2.exit))
                                 .or_default()
                                 .push(handle);
+                            // A global array could be refilled by another run of this function
+                            // (in another thread) between the loops: only trusted when the
+                            // function runs once.
+                            if matches!(create.path.base, IdBase::Var(v) if matches!(p.vars[v].kind, VarKind::Global { .. }))
+                            {
+                                plan.global.push(handle);
+                            }
                             used = true;
                         }
                     }
@@ -662,4 +904,245 @@ fn bound_is_fixed(
                 })
         }
     }
+}
+
+/// The functions that matter for thread ids in heap blocks.
+struct HeapFuncs<'a> {
+    creates: &'a FxHashSet<FuncId>,
+    allocs: &'a FxHashSet<FuncId>,
+    frees: &'a FxHashSet<FuncId>,
+}
+
+/// The variables whose pointer value an operand may be: `w` itself, through casts, arithmetic
+/// and addresses of what it points to (`&w[k]`), but not values read through it (`w[k]`).
+fn pointer_sources(op: &Operand, out: &mut Vec<VarId>) {
+    match op {
+        Operand::Use(Lval {
+            base: Base::Var(v), ..
+        }) => out.push(*v),
+        Operand::Use(_) | Operand::Const(_) | Operand::Func(_) | Operand::Str(_) => {}
+        Operand::AddrOf(lv) => {
+            if let Base::Deref(ptr) = &lv.base {
+                pointer_sources(ptr, out);
+            }
+        }
+        Operand::Cast(_, inner) | Operand::VaArg(_, inner) => pointer_sources(inner, out),
+        Operand::Arith(_, ops) => ops.iter().for_each(|o| pointer_sources(o, out)),
+    }
+}
+
+/// How often variable `v` is named in an operand, anywhere (read, address taken, or inside a
+/// dereference or index).
+fn op_mentions(op: &Operand, v: VarId) -> usize {
+    match op {
+        Operand::Use(lv) | Operand::AddrOf(lv) => lval_mentions(lv, v),
+        Operand::Cast(_, inner) | Operand::VaArg(_, inner) => op_mentions(inner, v),
+        Operand::Arith(_, ops) => ops.iter().map(|o| op_mentions(o, v)).sum(),
+        Operand::Const(_) | Operand::Func(_) | Operand::Str(_) => 0,
+    }
+}
+
+fn lval_mentions(lv: &Lval, v: VarId) -> usize {
+    let base = match &lv.base {
+        Base::Var(x) => usize::from(*x == v),
+        Base::Deref(ptr) => op_mentions(ptr, v),
+    };
+    base + lv
+        .proj
+        .iter()
+        .filter(|p| matches!(p, Proj::Index(Some(x)) if *x == v))
+        .count()
+}
+
+/// How often variable `v` is named in a function's statements and terminators.
+fn func_mentions(func: &Func, v: VarId) -> usize {
+    let mut n = 0;
+    for block in &func.blocks {
+        for stmt in &block.stmts {
+            n += match &stmt.kind {
+                StmtKind::Assign { dst, src } => lval_mentions(dst, v) + op_mentions(src, v),
+                StmtKind::Call { dst, callee, args } => {
+                    dst.as_ref().map_or(0, |d| lval_mentions(d, v))
+                        + match callee {
+                            Callee::Indirect(op) => op_mentions(op, v),
+                            Callee::Direct(_) => 0,
+                        }
+                        + args.iter().map(|a| op_mentions(a, v)).sum::<usize>()
+                }
+                StmtKind::Eval(op) => op_mentions(op, v),
+                StmtKind::Asm { operands } => operands.iter().map(|l| lval_mentions(l, v)).sum(),
+            };
+        }
+        n += match &block.term {
+            Term::Branch { cond, .. } => op_mentions(cond, v),
+            Term::Return(Some(op), _) => op_mentions(op, v),
+            Term::Goto(_) | Term::Multi(_) | Term::Return(None, _) | Term::Exit => 0,
+        };
+    }
+    n
+}
+
+/// Whether a call is `malloc` or `calloc` storing its result in plain variable `v`.
+fn allocates_into(kind: &StmtKind, v: VarId, allocs: &FxHashSet<FuncId>) -> bool {
+    matches!(kind, StmtKind::Call {
+        dst: Some(Lval { base: Base::Var(d), proj, .. }),
+        callee: Callee::Direct(c),
+        ..
+    } if *d == v && proj.is_empty() && allocs.contains(c))
+}
+
+/// The local pointers of a function through which thread ids in a heap block can be trusted,
+/// with the block of their one assignment: a local of `f` whose address is never taken, assigned
+/// exactly once, on no cycle, with a fresh `malloc` or `calloc` block (directly or through the
+/// lowering's temporary, possibly cast); whose value never leaves the function or is used to
+/// write the block (it appears only in branch conditions, in reads of the elements, as
+/// `free(w)`, and as the thread id of at most one create, which must have the form `&w[i]` or
+/// `w + i`). The block is then reachable only through `w`, and written only by that create.
+fn trusted_heaps(
+    p: &Program,
+    f: FuncId,
+    func: &Func,
+    cyclic: &[bool],
+    assigns: &FxHashMap<VarId, Vec<StmtAt>>,
+    fns: &HeapFuncs<'_>,
+) -> FxHashMap<VarId, BlockId> {
+    let only_write = |v: VarId| -> Option<(BlockId, usize)> {
+        match assigns.get(&v).map(Vec::as_slice) {
+            Some(&[(g, b, k)]) if g == f => Some((b, k)),
+            _ => None,
+        }
+    };
+    let mut candidates: FxHashMap<VarId, BlockId> = FxHashMap::default();
+    for &w in &func.locals {
+        let var = &p.vars[w];
+        if var.address_taken
+            || !matches!(var.kind, VarKind::Local(g) if g == f)
+            || !matches!(p.types.get(var.ty), Type::Pointer(_))
+        {
+            continue;
+        }
+        let Some((b, k)) = only_write(w) else {
+            continue;
+        };
+        if cyclic[b.0 as usize] {
+            continue;
+        }
+        let fresh = match &func.blocks[b].stmts[k].kind {
+            kind @ StmtKind::Call { .. } => allocates_into(kind, w, fns.allocs),
+            StmtKind::Assign { dst, src } => {
+                matches!(dst.base, Base::Var(d) if d == w)
+                    && dst.proj.is_empty()
+                    && match strip(src) {
+                        Operand::Use(Lval {
+                            base: Base::Var(tmp),
+                            proj,
+                            ..
+                        }) if proj.is_empty() => {
+                            // The lowering's temporary for the call's result: written only by
+                            // the allocation and read only here.
+                            let t = &p.vars[*tmp];
+                            matches!(t.kind, VarKind::Temp(g) if g == f)
+                                && !t.address_taken
+                                && only_write(*tmp).is_some_and(|(tb, tk)| {
+                                    allocates_into(
+                                        &func.blocks[tb].stmts[tk].kind,
+                                        *tmp,
+                                        fns.allocs,
+                                    )
+                                })
+                                && func_mentions(func, *tmp) == 2
+                        }
+                        _ => false,
+                    }
+            }
+            _ => false,
+        };
+        if fresh {
+            candidates.insert(w, b);
+        }
+    }
+    if candidates.is_empty() {
+        return candidates;
+    }
+
+    // Everything through which a candidate's value may leave or write the block.
+    let mut escaped: Vec<VarId> = Vec::new();
+    let mut created: FxHashMap<VarId, usize> = FxHashMap::default();
+    let dst_sources = |dst: &Lval, out: &mut Vec<VarId>| match &dst.base {
+        Base::Deref(ptr) => pointer_sources(ptr, out),
+        Base::Var(v) => {
+            // A plain variable written: the single assignment of a candidate is known; an
+            // assignment of a candidate's field does not happen (they are pointers).
+            if !dst.proj.is_empty() {
+                out.push(*v);
+            }
+        }
+    };
+    for block in &func.blocks {
+        for stmt in &block.stmts {
+            match &stmt.kind {
+                StmtKind::Assign { dst, src } => {
+                    dst_sources(dst, &mut escaped);
+                    pointer_sources(src, &mut escaped);
+                }
+                StmtKind::Call { dst, callee, args } => {
+                    if let Some(d) = dst {
+                        dst_sources(d, &mut escaped);
+                    }
+                    let direct = match callee {
+                        Callee::Indirect(op) => {
+                            pointer_sources(op, &mut escaped);
+                            None
+                        }
+                        Callee::Direct(c) => Some(*c),
+                    };
+                    for (n, arg) in args.iter().enumerate() {
+                        if n == 0 && direct.is_some_and(|c| fns.creates.contains(&c)) {
+                            if let Some(IdPath {
+                                base: IdBase::Heap(w),
+                                ..
+                            }) = site_path(p, true, arg)
+                            {
+                                *created.entry(w).or_default() += 1;
+                                continue;
+                            }
+                        }
+                        if direct.is_some_and(|c| fns.frees.contains(&c)) {
+                            if let Operand::Use(Lval {
+                                base: Base::Var(_),
+                                proj,
+                                ..
+                            }) = strip(arg)
+                            {
+                                if proj.is_empty() {
+                                    continue;
+                                }
+                            }
+                        }
+                        pointer_sources(arg, &mut escaped);
+                    }
+                }
+                // Reads only.
+                StmtKind::Eval(_) => {}
+                StmtKind::Asm { operands } => {
+                    for lv in operands {
+                        escaped.extend(
+                            candidates
+                                .keys()
+                                .copied()
+                                .filter(|&w| lval_mentions(lv, w) > 0),
+                        );
+                    }
+                }
+            }
+        }
+        if let Term::Return(Some(op), _) = &block.term {
+            pointer_sources(op, &mut escaped);
+        }
+    }
+    for w in escaped {
+        candidates.remove(&w);
+    }
+    candidates.retain(|w, _| created.get(w).is_none_or(|&n| n <= 1));
+    candidates
 }

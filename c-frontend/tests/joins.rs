@@ -1,0 +1,1118 @@
+//! Which `pthread_create` calls get a thread handle and where their threads are joined
+//! ([`c_frontend::joins::plan`]): single creates and joins, create and join loops over array
+//! variables and over heap blocks (`calloc`/`malloc`), join loops with paths that end the
+//! program, and the many near misses that must stay unmatched because the join might miss a
+//! thread.
+//!
+//! Each program marks lines with a trailing `// NAME` comment: `C…` on a create, `J…` on a single
+//! join or on the `for` line of a join loop. A plan is summarised as `create -> join` lines, a
+//! global handle (joinable in another function) followed by ` (global)`.
+
+use std::path::PathBuf;
+
+use c_frontend::ir::{FuncOrigin, Program, StmtKind, Term};
+use c_frontend::joins::{plan, JoinPlan};
+use c_frontend::lower::Lowerer;
+use c_frontend::parse::parse_unit;
+use c_frontend::preprocess::{preprocess, PreprocessOptions};
+use c_frontend::srcmap::{FileTable, SourceMap};
+
+/// Declarations every program here uses: thread start routines, a `noreturn` error function.
+const PRELUDE: &str = "#include <pthread.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <assert.h>
+int shared;
+void *worker(void *arg) { shared++; return arg; }
+__attribute__((noreturn)) void die(const char *msg) { perror(msg); exit(1); }
+void use(void *p);
+";
+
+/// Preprocesses (with gcc, for `#include <pthread.h>`), parses and lowers one C unit.
+fn lower(test: &str, text: &str) -> Program {
+    let dir = std::env::temp_dir().join(format!("locksmith-joins-{}-{test}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("create scratch directory");
+    let path: PathBuf = dir.join("prog.c");
+    std::fs::write(&path, text).expect("write test file");
+    let opts = PreprocessOptions {
+        compiler: "gcc".into(),
+        ..PreprocessOptions::default()
+    };
+    let pre = preprocess(&path, &opts);
+    let _ = std::fs::remove_dir_all(&dir);
+    let parsed = parse_unit(pre.expect("preprocess")).expect("parse");
+    assert!(parsed.dropped.is_empty(), "dropped: {:?}", parsed.dropped);
+    let mut files = FileTable::new();
+    let map = SourceMap::new(&parsed.text, &parsed.name, &mut files);
+    let mut lw = Lowerer::new();
+    lw.add_unit(&parsed.unit, &map, FuncOrigin::User);
+    let p = lw.finish(files, Vec::new());
+    assert!(p.unanalysed.is_empty(), "unanalysed: {:?}", p.unanalysed);
+    p
+}
+
+/// The marker of a source line (1-based): the first word of its trailing `//` comment.
+fn marker(text: &str, line: u32) -> String {
+    let l = text.lines().nth(line as usize - 1).unwrap_or("");
+    match l.rfind("//") {
+        Some(at) => l[at + 2..]
+            .split_whitespace()
+            .next()
+            .unwrap_or("?")
+            .to_string(),
+        None => format!("line {line}: {}", l.trim()),
+    }
+}
+
+/// The plan of a program (the prelude followed by `body`), as sorted `create -> join` lines.
+fn summary(test: &str, body: &str) -> Vec<String> {
+    let text = format!("{PRELUDE}{body}");
+    let p = lower(test, &text);
+    let jp = plan(&p);
+    summarise(&p, &jp, &text)
+}
+
+fn summarise(p: &Program, jp: &JoinPlan, text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (&(f, b, k), &h) in &jp.create {
+        let func = &p.funcs[f];
+        let create = marker(text, func.blocks[b].stmts[k].pos.line);
+        let global = if jp.global.contains(&h) {
+            " (global)"
+        } else {
+            ""
+        };
+        let mut joins = Vec::new();
+        for (&(g, c, j), &h2) in &jp.join_after {
+            if h2 == h {
+                joins.push(marker(text, p.funcs[g].blocks[c].stmts[j].pos.line));
+            }
+        }
+        for (&(g, block), hs) in &jp.join_at_entry {
+            if !hs.contains(&h) {
+                continue;
+            }
+            // The join loop whose exit this is, named by its `for` line: the line of the
+            // initializer `i = START` ending the block before its head.
+            let gf = &p.funcs[g];
+            for l in gf.counted_loops.iter().filter(|l| l.exit == block) {
+                let init = gf.blocks.iter_enumerated().find(|(id, bl)| {
+                    *id != l.step
+                        && matches!(bl.term, Term::Goto(t) if t == l.head)
+                        && bl
+                            .stmts
+                            .last()
+                            .is_some_and(|s| matches!(&s.kind, StmtKind::Assign { .. }))
+                });
+                let line = init
+                    .and_then(|(_, bl)| bl.stmts.last())
+                    .map_or(0, |s| s.pos.line);
+                joins.push(marker(text, line));
+            }
+        }
+        assert!(
+            !joins.is_empty(),
+            "create {create} has a handle but no join"
+        );
+        joins.sort();
+        for j in joins {
+            out.push(format!("{create} -> {j}{global}"));
+        }
+    }
+    out.sort();
+    out
+}
+
+fn check(test: &str, body: &str, want: &[&str]) {
+    assert_eq!(summary(test, body), want, "{test}");
+}
+
+fn unmatched(test: &str, body: &str) {
+    check(test, body, &[]);
+}
+
+// ----- single creates -----
+
+#[test]
+fn single_local() {
+    check(
+        "single_local",
+        "int main(void) {
+           pthread_t t;
+           pthread_create(&t, NULL, worker, NULL); // C1
+           pthread_join(t, NULL); // J1
+           return shared;
+         }",
+        &["C1 -> J1"],
+    );
+}
+
+#[test]
+fn single_struct_field() {
+    check(
+        "single_field",
+        "struct job { int id; pthread_t tid; };
+         int main(void) {
+           struct job j;
+           j.id = 1;
+           pthread_create(&j.tid, NULL, worker, &j.id); // C1
+           pthread_join(j.tid, NULL); // J1
+           return shared;
+         }",
+        &["C1 -> J1"],
+    );
+}
+
+#[test]
+fn single_global_joined_in_another_function() {
+    check(
+        "single_global",
+        "pthread_t bg;
+         void start(void) { pthread_create(&bg, NULL, worker, NULL); } // C1
+         void stop(void) { pthread_join(bg, NULL); } // J1
+         int main(void) { start(); stop(); return shared; }",
+        &["C1 -> J1 (global)"],
+    );
+}
+
+#[test]
+fn single_two_creates_on_one_id() {
+    unmatched(
+        "single_two_creates",
+        "int main(void) {
+           pthread_t t;
+           pthread_create(&t, NULL, worker, NULL); // C1
+           pthread_create(&t, NULL, worker, NULL); // C2
+           pthread_join(t, NULL); // J1
+           return shared;
+         }",
+    );
+}
+
+#[test]
+fn single_id_assigned_elsewhere() {
+    unmatched(
+        "single_assigned",
+        "int main(int argc, char **argv) {
+           pthread_t t, u;
+           pthread_create(&t, NULL, worker, NULL); // C1
+           pthread_create(&u, NULL, worker, NULL); // C2
+           if (argc > 1) t = u;
+           pthread_join(t, NULL); // J1
+           return shared;
+         }",
+    );
+}
+
+#[test]
+fn single_address_passed_elsewhere() {
+    unmatched(
+        "single_escapes",
+        "int main(void) {
+           pthread_t t;
+           pthread_create(&t, NULL, worker, NULL); // C1
+           use(&t);
+           pthread_join(t, NULL); // J1
+           return shared;
+         }",
+    );
+}
+
+#[test]
+fn single_create_in_a_loop() {
+    unmatched(
+        "single_in_loop",
+        "int main(int argc, char **argv) {
+           pthread_t t;
+           while (argc-- > 0)
+             pthread_create(&t, NULL, worker, NULL); // C1
+           pthread_join(t, NULL); // J1
+           return shared;
+         }",
+    );
+}
+
+// ----- loops over array variables -----
+
+#[test]
+fn array_loops_constant_bound() {
+    check(
+        "array_const",
+        "#define N 4
+         int main(void) {
+           pthread_t th[N];
+           int i;
+           for (i = 0; i < N; i++)
+             pthread_create(&th[i], NULL, worker, NULL); // C1
+           for (i = 0; i < N; i++) // J1
+             pthread_join(th[i], NULL);
+           return shared;
+         }",
+        &["C1 -> J1"],
+    );
+}
+
+#[test]
+fn array_loops_variable_bound_and_die_in_join_loop() {
+    check(
+        "array_var_die",
+        "int main(int argc, char **argv) {
+           pthread_t th[64];
+           int n = atoi(argv[1]);
+           for (int i = 0; i < n; i++)
+             pthread_create(&th[i], NULL, worker, NULL); // C1
+           for (int j = 0; j < n; j++) { // J1
+             int rc = pthread_join(th[j], NULL);
+             if (rc != 0) die(\"join\");
+           }
+           return shared;
+         }",
+        &["C1 -> J1"],
+    );
+}
+
+#[test]
+fn array_join_loop_shorter() {
+    unmatched(
+        "array_shorter",
+        "int main(int argc, char **argv) {
+           pthread_t th[64];
+           int n = atoi(argv[1]);
+           int i;
+           for (i = 0; i < n; i++)
+             pthread_create(&th[i], NULL, worker, NULL); // C1
+           for (i = 0; i < n - 1; i++) // J1
+             pthread_join(th[i], NULL);
+           return shared;
+         }",
+    );
+}
+
+#[test]
+fn array_join_loop_other_bound() {
+    unmatched(
+        "array_other_bound",
+        "int main(int argc, char **argv) {
+           pthread_t th[64];
+           int n = atoi(argv[1]), m = atoi(argv[2]);
+           int i;
+           for (i = 0; i < n; i++)
+             pthread_create(&th[i], NULL, worker, NULL); // C1
+           for (i = 0; i < m; i++) // J1
+             pthread_join(th[i], NULL);
+           return shared;
+         }",
+    );
+}
+
+#[test]
+fn array_join_loop_starts_at_one() {
+    unmatched(
+        "array_start_one",
+        "#define N 4
+         int main(void) {
+           pthread_t th[N];
+           int i;
+           for (i = 0; i < N; i++)
+             pthread_create(&th[i], NULL, worker, NULL); // C1
+           for (i = 1; i < N; i++) // J1
+             pthread_join(th[i], NULL);
+           return shared;
+         }",
+    );
+}
+
+#[test]
+fn array_break_in_join_loop() {
+    unmatched(
+        "array_break",
+        "#define N 4
+         int main(void) {
+           pthread_t th[N];
+           int i;
+           for (i = 0; i < N; i++)
+             pthread_create(&th[i], NULL, worker, NULL); // C1
+           for (i = 0; i < N; i++) { // J1
+             if (pthread_join(th[i], NULL) != 0)
+               break;
+           }
+           return shared;
+         }",
+    );
+}
+
+#[test]
+fn array_return_in_join_loop() {
+    unmatched(
+        "array_return",
+        "#define N 4
+         int main(void) {
+           pthread_t th[N];
+           int i;
+           for (i = 0; i < N; i++)
+             pthread_create(&th[i], NULL, worker, NULL); // C1
+           for (i = 0; i < N; i++) { // J1
+             if (pthread_join(th[i], NULL) != 0)
+               return 1;
+           }
+           return shared;
+         }",
+    );
+}
+
+#[test]
+fn array_exit_path_reaching_code_after_the_loop() {
+    // The error path leaves the loop for code after it, which then ends the program: the code
+    // there runs with threads still running.
+    unmatched(
+        "array_goto_out",
+        "#define N 4
+         int main(void) {
+           pthread_t th[N];
+           int i;
+           for (i = 0; i < N; i++)
+             pthread_create(&th[i], NULL, worker, NULL); // C1
+           for (i = 0; i < N; i++) { // J1
+             if (pthread_join(th[i], NULL) != 0)
+               goto out;
+           }
+           shared = 0;
+         out:
+           shared = 1;
+           exit(0);
+         }",
+    );
+}
+
+#[test]
+fn array_join_in_one_branch_only() {
+    unmatched(
+        "array_one_branch",
+        "#define N 4
+         int main(int argc, char **argv) {
+           pthread_t th[N];
+           int i;
+           for (i = 0; i < N; i++)
+             pthread_create(&th[i], NULL, worker, NULL); // C1
+           for (i = 0; i < N; i++) { // J1
+             if (argc > i)
+               pthread_join(th[i], NULL);
+           }
+           return shared;
+         }",
+    );
+}
+
+#[test]
+fn array_create_loop_nested_in_another_loop() {
+    unmatched(
+        "array_nested",
+        "#define N 4
+         int main(int argc, char **argv) {
+           pthread_t th[N];
+           int i, k;
+           for (k = 0; k < argc; k++)
+             for (i = 0; i < N; i++)
+               pthread_create(&th[i], NULL, worker, NULL); // C1
+           for (i = 0; i < N; i++) // J1
+             pthread_join(th[i], NULL);
+           return shared;
+         }",
+    );
+}
+
+#[test]
+fn array_two_create_loops_on_one_array() {
+    unmatched(
+        "array_two_creates",
+        "#define N 4
+         int main(void) {
+           pthread_t th[N];
+           int i;
+           for (i = 0; i < N; i++)
+             pthread_create(&th[i], NULL, worker, NULL); // C1
+           for (i = 0; i < N; i++)
+             pthread_create(&th[i], NULL, worker, NULL); // C2
+           for (i = 0; i < N; i++) // J1
+             pthread_join(th[i], NULL);
+           return shared;
+         }",
+    );
+}
+
+#[test]
+fn array_element_assigned_elsewhere() {
+    unmatched(
+        "array_assigned",
+        "#define N 4
+         int main(void) {
+           pthread_t th[N];
+           int i;
+           for (i = 0; i < N; i++)
+             pthread_create(&th[i], NULL, worker, NULL); // C1
+           th[0] = th[1];
+           for (i = 0; i < N; i++) // J1
+             pthread_join(th[i], NULL);
+           return shared;
+         }",
+    );
+}
+
+#[test]
+fn array_counter_modified_in_create_loop() {
+    unmatched(
+        "array_counter_create",
+        "#define N 4
+         int main(void) {
+           pthread_t th[N];
+           int i;
+           for (i = 0; i < N; i++) {
+             pthread_create(&th[i], NULL, worker, NULL); // C1
+             i++;
+           }
+           for (i = 0; i < N; i++) // J1
+             pthread_join(th[i], NULL);
+           return shared;
+         }",
+    );
+}
+
+#[test]
+fn array_counter_modified_in_join_loop() {
+    unmatched(
+        "array_counter_join",
+        "#define N 4
+         int main(void) {
+           pthread_t th[N];
+           int i;
+           for (i = 0; i < N; i++)
+             pthread_create(&th[i], NULL, worker, NULL); // C1
+           for (i = 0; i < N; i++) { // J1
+             pthread_join(th[i], NULL);
+             i += 1;
+           }
+           return shared;
+         }",
+    );
+}
+
+// ----- loops over heap blocks -----
+
+#[test]
+fn heap_calloc() {
+    check(
+        "heap_calloc",
+        "int main(int argc, char **argv) {
+           int n = atoi(argv[1]);
+           int i;
+           pthread_t *workers = calloc(n, sizeof *workers);
+           if (workers == NULL)
+             return 1;
+           for (i = 0; i < n; i++)
+             pthread_create(&workers[i], NULL, worker, (void *)(long)i); // C1
+           for (i = 0; i < n; i++) // J1
+             pthread_join(workers[i], NULL);
+           free(workers);
+           return shared;
+         }",
+        &["C1 -> J1"],
+    );
+}
+
+#[test]
+fn heap_malloc_pointer_arithmetic_and_exit_in_join_loop() {
+    check(
+        "heap_malloc",
+        "int main(int argc, char **argv) {
+           size_t n = atoi(argv[1]);
+           size_t i;
+           pthread_t *workers;
+           workers = (pthread_t *)malloc(n * sizeof(pthread_t));
+           if (!workers) { perror(\"malloc\"); exit(1); }
+           for (i = 0; i < n; i++)
+             pthread_create(workers + i, NULL, worker, NULL); // C1
+           for (i = 0; i < n; i++) // J1
+             if (pthread_join(*(workers + i), NULL))
+               exit(1);
+           free(workers);
+           return shared;
+         }",
+        &["C1 -> J1"],
+    );
+}
+
+#[test]
+fn heap_die_assert_and_abort_in_join_loop() {
+    check(
+        "heap_die",
+        "#define handle_error_en(en, msg) do { errno = en; perror(msg); exit(1); } while (0)
+         #include <errno.h>
+         int main(int argc, char **argv) {
+           int n = atoi(argv[1]);
+           int rc;
+           pthread_t *w = calloc(n, sizeof(pthread_t));
+           for (int i = 0; i < n; i++) {
+             rc = pthread_create(&w[i], NULL, worker, NULL); // C1
+             if (rc) die(\"create\");
+           }
+           for (int i = 0; i < n; i++) { // J1
+             rc = pthread_join(w[i], NULL);
+             if (rc) handle_error_en(rc, \"join\");
+             assert(rc == 0);
+             if (rc == 3) { if (argc) abort(); else die(\"x\"); }
+             if (rc == 4) pthread_exit(NULL);
+           }
+           free(w);
+           return shared;
+         }",
+        &["C1 -> J1"],
+    );
+}
+
+#[test]
+fn heap_index_forms_and_struct_field() {
+    check(
+        "heap_forms",
+        "struct slot { pthread_t tid; };
+         int main(int argc, char **argv) {
+           int n = atoi(argv[1]);
+           int i;
+           pthread_t *a = malloc(n * sizeof *a);
+           struct slot *s = calloc(n, sizeof *s);
+           for (i = 0; i < n; i++)
+             pthread_create(&i[a], NULL, worker, NULL); // C1
+           for (i = 0; i < n; i++)
+             pthread_create(&s[i].tid, NULL, worker, NULL); // C2
+           for (i = 0; i < n; i++) // J1
+             pthread_join(*(i + a), NULL);
+           for (i = 0; i < n; i++) // J2
+             pthread_join(s[i].tid, NULL);
+           free(a);
+           free(s);
+           return shared;
+         }",
+        &["C1 -> J1", "C2 -> J2"],
+    );
+}
+
+#[test]
+fn heap_loops_in_a_helper_function() {
+    check(
+        "heap_helper",
+        "void run(int n) {
+           pthread_t *w = calloc(n, sizeof *w);
+           int i;
+           for (i = 0; i < n; i++)
+             pthread_create(&w[i], NULL, worker, NULL); // C1
+           for (i = 0; i < n; i++) // J1
+             pthread_join(w[i], NULL);
+           free(w);
+         }
+         int main(int argc, char **argv) { run(atoi(argv[1])); return shared; }",
+        &["C1 -> J1"],
+    );
+}
+
+/// A heap create loop and join loop around `MIDDLE`, with join loop `JOIN` (header and body).
+fn heap_program(middle: &str, join: &str) -> String {
+    format!(
+        "int main(int argc, char **argv) {{
+           int n = atoi(argv[1]);
+           int i;
+           pthread_t *workers = calloc(n, sizeof *workers);
+           pthread_t *other = calloc(n, sizeof *other);
+           for (i = 0; i < n; i++)
+             pthread_create(&workers[i], NULL, worker, NULL); // C1
+           {middle}
+           {join}
+           free(workers);
+           free(other);
+           return shared;
+         }}"
+    )
+}
+
+const JOIN: &str = "for (i = 0; i < n; i++) pthread_join(workers[i], NULL); // J1";
+
+#[test]
+fn heap_reference_program_matches() {
+    // The program the negative tests below vary.
+    check("heap_reference", &heap_program("", JOIN), &["C1 -> J1"]);
+    check(
+        "heap_reference_reads",
+        &heap_program(
+            "printf(\"%lu\\n\", (unsigned long)workers[0]); (void)workers; if (workers) shared = 1;",
+            JOIN,
+        ),
+        &["C1 -> J1"],
+    );
+}
+
+#[test]
+fn heap_join_loop_shorter_or_other_bound() {
+    unmatched(
+        "heap_shorter",
+        &heap_program(
+            "",
+            "for (i = 0; i < n - 1; i++) pthread_join(workers[i], NULL); // J1",
+        ),
+    );
+    unmatched(
+        "heap_other_bound",
+        &heap_program(
+            "int m = atoi(argv[2]);",
+            "for (i = 0; i < m; i++) pthread_join(workers[i], NULL); // J1",
+        ),
+    );
+    unmatched(
+        "heap_le",
+        &heap_program(
+            "",
+            "for (i = 0; i <= n; i++) pthread_join(workers[i], NULL); // J1",
+        ),
+    );
+}
+
+#[test]
+fn heap_join_loop_starts_at_one() {
+    unmatched(
+        "heap_start_one",
+        &heap_program(
+            "",
+            "for (i = 1; i < n; i++) pthread_join(workers[i], NULL); // J1",
+        ),
+    );
+}
+
+#[test]
+fn heap_join_loop_over_another_block() {
+    unmatched(
+        "heap_other_block",
+        &heap_program(
+            "",
+            "for (i = 0; i < n; i++) pthread_join(other[i], NULL); // J1",
+        ),
+    );
+}
+
+#[test]
+fn heap_break_return_or_one_branch_in_join_loop() {
+    unmatched(
+        "heap_break",
+        &heap_program(
+            "",
+            "for (i = 0; i < n; i++) { if (pthread_join(workers[i], NULL)) break; } // J1",
+        ),
+    );
+    unmatched(
+        "heap_return",
+        &heap_program(
+            "",
+            "for (i = 0; i < n; i++) { if (pthread_join(workers[i], NULL)) return 1; } // J1",
+        ),
+    );
+    unmatched(
+        "heap_one_branch",
+        &heap_program(
+            "",
+            "for (i = 0; i < n; i++) { if (argc > i) pthread_join(workers[i], NULL); } // J1",
+        ),
+    );
+}
+
+#[test]
+fn heap_counter_modified_in_join_loop() {
+    unmatched(
+        "heap_counter",
+        &heap_program(
+            "",
+            "for (i = 0; i < n; i++) { pthread_join(workers[i], NULL); i++; } // J1",
+        ),
+    );
+}
+
+#[test]
+fn heap_two_creates_on_one_block() {
+    unmatched(
+        "heap_two_creates",
+        &heap_program(
+            "for (i = 0; i < n; i++) pthread_create(&workers[i], NULL, worker, NULL); // C2",
+            JOIN,
+        ),
+    );
+    unmatched(
+        "heap_create_first",
+        &heap_program("pthread_create(workers, NULL, worker, NULL); // C2", JOIN),
+    );
+}
+
+#[test]
+fn heap_element_assigned_elsewhere() {
+    unmatched(
+        "heap_elem_assigned",
+        &heap_program("workers[0] = workers[1];", JOIN),
+    );
+    unmatched(
+        "heap_elem_assigned_deref",
+        &heap_program("*workers = 0;", JOIN),
+    );
+    unmatched(
+        "heap_memset",
+        &heap_program("memset(workers, 0, sizeof *workers);", JOIN),
+    );
+}
+
+#[test]
+fn heap_pointer_passed_to_another_function() {
+    unmatched("heap_use", &heap_program("use(workers);", JOIN));
+    unmatched("heap_use_elem", &heap_program("use(&workers[1]);", JOIN));
+    unmatched("heap_use_plus", &heap_program("use(workers + 2);", JOIN));
+    // As the argument of the thread itself.
+    unmatched(
+        "heap_thread_arg",
+        "int main(int argc, char **argv) {
+           int n = atoi(argv[1]);
+           int i;
+           pthread_t *workers = calloc(n, sizeof *workers);
+           for (i = 0; i < n; i++)
+             pthread_create(&workers[i], NULL, worker, workers); // C1
+           for (i = 0; i < n; i++) // J1
+             pthread_join(workers[i], NULL);
+           return shared;
+         }",
+    );
+}
+
+#[test]
+fn heap_pointer_reassigned() {
+    unmatched(
+        "heap_realloc",
+        &heap_program("workers = realloc(workers, 2 * n * sizeof *workers);", JOIN),
+    );
+    unmatched("heap_swap", &heap_program("workers = other;", JOIN));
+    unmatched(
+        "heap_null_first",
+        "int main(int argc, char **argv) {
+           int n = atoi(argv[1]);
+           int i;
+           pthread_t *workers = NULL;
+           workers = calloc(n, sizeof *workers);
+           for (i = 0; i < n; i++)
+             pthread_create(&workers[i], NULL, worker, NULL); // C1
+           for (i = 0; i < n; i++) // J1
+             pthread_join(workers[i], NULL);
+           return shared;
+         }",
+    );
+}
+
+#[test]
+fn heap_pointer_aliased() {
+    unmatched(
+        "heap_alias",
+        &heap_program("pthread_t *p = workers; *p = 0;", JOIN),
+    );
+    unmatched(
+        "heap_alias_plus",
+        &heap_program("pthread_t *p = workers + 1; use(p);", JOIN),
+    );
+}
+
+#[test]
+fn heap_pointer_stored_in_a_global_or_returned() {
+    unmatched(
+        "heap_global",
+        &format!("pthread_t *g;\n{}", heap_program("g = workers;", JOIN)),
+    );
+    unmatched(
+        "heap_returned",
+        "pthread_t *start(int n) {
+           int i;
+           pthread_t *workers = calloc(n, sizeof *workers);
+           for (i = 0; i < n; i++)
+             pthread_create(&workers[i], NULL, worker, NULL); // C1
+           for (i = 0; i < n; i++) // J1
+             pthread_join(workers[i], NULL);
+           return workers;
+         }",
+    );
+}
+
+#[test]
+fn heap_pointer_not_fresh() {
+    // A parameter, or a pointer into memory that has other names: the elements could be
+    // written through those between the loops.
+    unmatched(
+        "heap_param",
+        "void run(pthread_t *workers, int n) {
+           int i;
+           for (i = 0; i < n; i++)
+             pthread_create(&workers[i], NULL, worker, NULL); // C1
+           for (i = 0; i < n; i++) // J1
+             pthread_join(workers[i], NULL);
+         }",
+    );
+    unmatched(
+        "heap_from_array",
+        "pthread_t pool[16];
+         int main(void) {
+           int i;
+           pthread_t *workers = pool;
+           for (i = 0; i < 16; i++)
+             pthread_create(&workers[i], NULL, worker, NULL); // C1
+           for (i = 0; i < 16; i++) // J1
+             pthread_join(workers[i], NULL);
+           return shared;
+         }",
+    );
+    unmatched(
+        "heap_wrapper",
+        "void *xcalloc(size_t n, size_t s);
+         int main(int argc, char **argv) {
+           int n = atoi(argv[1]);
+           int i;
+           pthread_t *workers = xcalloc(n, sizeof *workers);
+           for (i = 0; i < n; i++)
+             pthread_create(&workers[i], NULL, worker, NULL); // C1
+           for (i = 0; i < n; i++) // J1
+             pthread_join(workers[i], NULL);
+           return shared;
+         }",
+    );
+}
+
+#[test]
+fn heap_allocated_in_a_loop() {
+    unmatched(
+        "heap_alloc_loop",
+        "int main(int argc, char **argv) {
+           int n = atoi(argv[1]);
+           int i, k;
+           for (k = 0; k < 2; k++) {
+             pthread_t *workers = calloc(n, sizeof *workers);
+             for (i = 0; i < n; i++)
+               pthread_create(&workers[i], NULL, worker, NULL); // C1
+             for (i = 0; i < n; i++) // J1
+               pthread_join(workers[i], NULL);
+           }
+           return shared;
+         }",
+    );
+}
+
+#[test]
+fn heap_cast_pointer_or_other_index() {
+    // A cast of the pointer may change the element size, which the IR's types do not keep.
+    unmatched(
+        "heap_void",
+        "int main(int argc, char **argv) {
+           int n = atoi(argv[1]);
+           int i;
+           void *v = calloc(n, sizeof(pthread_t));
+           for (i = 0; i < n; i++)
+             pthread_create((pthread_t *)v + i, NULL, worker, NULL); // C1
+           for (i = 0; i < n; i++) // J1
+             pthread_join(((pthread_t *)v)[i], NULL);
+           return shared;
+         }",
+    );
+    unmatched(
+        "heap_shifted_index",
+        &heap_program(
+            "",
+            "for (i = 0; i < n; i++) pthread_join(workers[i + 1], NULL); // J1",
+        ),
+    );
+}
+
+#[test]
+fn heap_fields_written_through_the_pointer() {
+    // Conservative: any write through the pointer rejects it, even of another field.
+    unmatched(
+        "heap_field_written",
+        "struct slot { int id; pthread_t tid; };
+         int main(int argc, char **argv) {
+           int n = atoi(argv[1]);
+           int i;
+           struct slot *s = calloc(n, sizeof *s);
+           for (i = 0; i < n; i++) {
+             s[i].id = i;
+             pthread_create(&s[i].tid, NULL, worker, NULL); // C1
+           }
+           for (i = 0; i < n; i++) // J1
+             pthread_join(s[i].tid, NULL);
+           return shared;
+         }",
+    );
+}
+
+#[test]
+fn heap_create_loop_nested_in_another_loop() {
+    unmatched(
+        "heap_nested",
+        "int main(int argc, char **argv) {
+           int n = atoi(argv[1]);
+           int i, k;
+           pthread_t *workers = calloc(n, sizeof *workers);
+           for (k = 0; k < argc; k++)
+             for (i = 0; i < n; i++)
+               pthread_create(&workers[i], NULL, worker, NULL); // C1
+           for (i = 0; i < n; i++) // J1
+             pthread_join(workers[i], NULL);
+           return shared;
+         }",
+    );
+}
+
+#[test]
+fn heap_loops_starting_below_zero() {
+    // `w - i` and `w + i` are the same in the IR: indexes must not be negative.
+    unmatched(
+        "heap_negative",
+        "int main(int argc, char **argv) {
+           int n = atoi(argv[1]);
+           int i;
+           pthread_t *workers = calloc(n + 1, sizeof *workers);
+           for (i = -1; i < n; i++)
+             pthread_create(&workers[i], NULL, worker, NULL); // C1
+           for (i = -1; i < n; i++) // J1
+             pthread_join(workers[i], NULL);
+           return shared;
+         }",
+    );
+}
+
+#[test]
+fn heap_allocated_on_a_cycle() {
+    // Conservative: an allocation that may run several times is not trusted, even before the
+    // create loop.
+    unmatched(
+        "heap_alloc_cycle",
+        "int main(int argc, char **argv) {
+           int n = atoi(argv[1]);
+           int i, k;
+           pthread_t *workers;
+           for (k = 0; k < 2; k++)
+             workers = calloc(n, sizeof *workers);
+           for (i = 0; i < n; i++)
+             pthread_create(&workers[i], NULL, worker, NULL); // C1
+           for (i = 0; i < n; i++) // J1
+             pthread_join(workers[i], NULL);
+           return shared;
+         }",
+    );
+}
+
+#[test]
+fn die_in_a_join_loop_inside_another_loop() {
+    // The code after the join loop leads back to it through the outer loop; the error path
+    // still never runs code after the join loop.
+    check(
+        "array_die_nested_join",
+        "#define N 4
+         int main(int argc, char **argv) {
+           pthread_t th[N];
+           int i, k;
+           for (i = 0; i < N; i++)
+             pthread_create(&th[i], NULL, worker, NULL); // C1
+           for (k = 0; k < argc; k++) {
+             for (i = 0; i < N; i++) { // J1
+               if (pthread_join(th[i], NULL) != 0)
+                 die(\"join\");
+             }
+           }
+           return shared;
+         }",
+        &["C1 -> J1"],
+    );
+}
+
+#[test]
+fn exit_path_shared_with_code_after_the_loop() {
+    // The error block is also reached from after the loop: still no code after the loop runs
+    // on the error path (it only exits), but it is rejected, conservatively, like any edge out
+    // of the loop to code that runs after it.
+    unmatched(
+        "array_shared_fail",
+        "#define N 4
+         int main(int argc, char **argv) {
+           pthread_t th[N];
+           int i;
+           for (i = 0; i < N; i++)
+             pthread_create(&th[i], NULL, worker, NULL); // C1
+           for (i = 0; i < N; i++) { // J1
+             if (pthread_join(th[i], NULL) != 0)
+               goto fail;
+           }
+           if (argc > 3)
+             goto fail;
+           return shared;
+         fail:
+           exit(1);
+         }",
+    );
+}
+
+// ----- ids that other memory operations may overwrite -----
+
+#[test]
+fn single_id_in_a_union_is_not_trusted() {
+    unmatched(
+        "union_member",
+        "union slot { pthread_t t; long l; };
+         int main(void) {
+           union slot u;
+           pthread_create(&u.t, NULL, worker, NULL); // C1
+           u.l = 0;
+           pthread_join(u.t, NULL); // J1
+           return shared;
+         }",
+    );
+}
+
+#[test]
+fn enclosing_struct_cleared_by_a_library_function() {
+    unmatched(
+        "enclosing_memset",
+        "struct rep { pthread_t thread; long final; };
+         struct rep g;
+         int main(void) {
+           pthread_create(&g.thread, NULL, worker, &g); // C1
+           memset(&g, 0, sizeof g);
+           pthread_join(g.thread, NULL); // J1
+           return shared;
+         }",
+    );
+}
+
+#[test]
+fn enclosing_struct_handed_to_the_thread_is_trusted() {
+    check(
+        "enclosing_thread_arg",
+        "struct rep { pthread_t thread; long final; };
+         struct rep g;
+         int main(void) {
+           pthread_create(&g.thread, NULL, worker, &g); // C1
+           pthread_join(g.thread, NULL); // J1
+           return shared;
+         }",
+        &["C1 -> J1 (global)"],
+    );
+}
+
+#[test]
+fn global_array_loops_are_global() {
+    check(
+        "global_array_loops",
+        "pthread_t th[4];
+         int main(void) {
+           int i;
+           for (i = 0; i < 4; i++) pthread_create(&th[i], NULL, worker, NULL); // C1
+           for (i = 0; i < 4; i++) // J1
+             pthread_join(th[i], NULL);
+           return shared;
+         }",
+        &["C1 -> J1 (global)"],
+    );
+}
