@@ -1010,8 +1010,14 @@ impl<'a> LTypes<'a> {
             // the same way: a recursive call passing a local buffer as the parameter then does
             // not make the buffer and every caller's argument one location.
             match pol {
-                Pol::Neg => self.add_rel(Rel::Flow { source: i, target: g }),
-                Pol::Pos => self.add_rel(Rel::Flow { source: g, target: i }),
+                Pol::Neg => self.add_rel(Rel::Flow {
+                    source: i,
+                    target: g,
+                }),
+                Pol::Pos => self.add_rel(Rel::Flow {
+                    source: g,
+                    target: i,
+                }),
                 Pol::Both => self.work.push(Work::Unify(g, i)),
             }
             return;

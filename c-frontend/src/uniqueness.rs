@@ -117,7 +117,11 @@ pub fn non_capturing(name: &str) -> bool {
 /// arithmetic only the pointer operand counts (`v + n` for an integer variable `n`).
 pub fn base_var(p: &Program, op: &Operand) -> Option<VarId> {
     match op {
-        Operand::Use(Lval { base: Base::Var(v), proj, .. }) if proj.is_empty() => {
+        Operand::Use(Lval {
+            base: Base::Var(v),
+            proj,
+            ..
+        }) if proj.is_empty() => {
             matches!(p.types.get(p.vars[*v].ty), crate::ctypes::Type::Pointer(_)).then_some(*v)
         }
         Operand::Cast(_, inner) => base_var(p, inner),
