@@ -23,7 +23,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::facts::{witnesses, CFact, CFactId, Thread};
 use super::locksets::{LockSets, SetId};
-use super::mhp::{HandleSetId, HandleSets, Mhp, Point};
+use super::mhp::{HandleSetId, HandleSets, Mhp, Point, SiteSetId, SiteSets};
 use super::privacy::Homes;
 use super::structure::Structure;
 use super::{AccessId, FnId, ThreadProgram};
@@ -62,7 +62,7 @@ struct Class {
     thread: Thread,
     point: Point,
     joined: HandleSetId,
-    inside: bool,
+    inside: SiteSetId,
     held: SetId,
     writes: bool,
     facts: Vec<CFactId>,
@@ -73,22 +73,37 @@ struct Checker<'a> {
     mhp: &'a Mhp,
     sets: &'a LockSets,
     handle_sets: &'a HandleSets,
+    site_sets: &'a SiteSets,
     facts: &'a IndexVec<CFactId, CFact>,
     options: CheckOptions,
 }
 
+/// What the check reads.
+pub struct CheckInputs<'a> {
+    pub p: &'a ThreadProgram,
+    pub s: &'a Structure,
+    pub mhp: &'a Mhp,
+    pub homes: &'a Homes,
+    pub sets: &'a LockSets,
+    pub handle_sets: &'a HandleSets,
+    pub site_sets: &'a SiteSets,
+    pub facts: &'a IndexVec<CFactId, CFact>,
+    pub options: CheckOptions,
+}
+
 /// Checks every location of `p.checked` and returns the warnings, sorted.
-#[allow(clippy::too_many_arguments)]
-pub fn check(
-    p: &ThreadProgram,
-    s: &Structure,
-    mhp: &Mhp,
-    homes: &Homes,
-    sets: &LockSets,
-    handle_sets: &HandleSets,
-    facts: &IndexVec<CFactId, CFact>,
-    options: CheckOptions,
-) -> Vec<RaceWarning> {
+pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
+    let CheckInputs {
+        p,
+        s,
+        mhp,
+        homes,
+        sets,
+        handle_sets,
+        site_sets,
+        facts,
+        options,
+    } = inputs;
     let Some(main) = p.main else {
         return Vec::new();
     };
@@ -112,6 +127,7 @@ pub fn check(
         mhp,
         sets,
         handle_sets,
+        site_sets,
         facts,
         options,
     };
@@ -144,7 +160,7 @@ impl Checker<'_> {
         if !ids.iter().any(|&id| self.facts[id].writes) {
             return None;
         }
-        let mut index: FxHashMap<(Thread, Point, HandleSetId, bool, SetId, bool), usize> =
+        let mut index: FxHashMap<(Thread, Point, HandleSetId, SiteSetId, SetId, bool), usize> =
             FxHashMap::default();
         let mut classes: Vec<Class> = Vec::new();
         for &id in ids {
@@ -228,8 +244,18 @@ impl Checker<'_> {
         match (a.thread, b.thread) {
             // One run of a function is one thread.
             (Thread::Current, Thread::Current) => false,
-            (Thread::Current, Thread::Forked(site)) => live(site, b.point, a.point, a.inside),
-            (Thread::Forked(site), Thread::Current) => live(site, a.point, b.point, b.inside),
+            (Thread::Current, Thread::Forked(site)) => live(
+                site,
+                b.point,
+                a.point,
+                self.site_sets.get(a.inside).contains(&site),
+            ),
+            (Thread::Forked(site), Thread::Current) => live(
+                site,
+                a.point,
+                b.point,
+                self.site_sets.get(b.inside).contains(&site),
+            ),
             (Thread::Forked(s1), Thread::Forked(s2)) => {
                 if same || (s1 == s2 && a.point == b.point) {
                     self.mhp.self_overlap(self.s, home, s1, a.point)

@@ -20,7 +20,7 @@ use rustc_hash::FxHashMap;
 
 use super::linearity::Linearity;
 use super::locksets::{translate, LockSets, Locksets, SetId, State};
-use super::mhp::{HandleSetId, HandleSets, Mhp, Point};
+use super::mhp::{HandleSetId, HandleSets, Mhp, Point, SiteSetId, SiteSets};
 use super::privacy::Homes;
 use super::structure::CallPoint;
 use super::structure::Structure;
@@ -61,10 +61,10 @@ pub struct FactKey {
     pub point: Point,
     /// The unique threads that the accessing thread has certainly joined before the access.
     pub joined: HandleSetId,
-    /// For a `Current` fact reached through a call: whether a thread started during that call
-    /// (before the access) may still be running at the access. An access before any fork of the
-    /// call, or after joining what it forked, is ordered before or after those threads.
-    pub inside: bool,
+    /// For a `Current` fact reached through a call: the fork sites whose threads, started during
+    /// that call (before the access), may still be running at the access. An access before a
+    /// fork of the call, or after joining what it forked, is ordered with those threads.
+    pub inside: SiteSetId,
 }
 
 /// A correlation `ρ ▷ held` of one or more accesses, as seen from `key.func`.
@@ -124,6 +124,7 @@ struct Prop<'a> {
     mhp: &'a Mhp,
     homes: &'a Homes,
     handle_sets: HandleSets,
+    site_sets: SiteSets,
     facts: IndexVec<CFactId, CFact>,
     lookup: FxHashMap<FactKey, CFactId>,
     work: Vec<CFactId>,
@@ -237,8 +238,14 @@ impl Prop<'_> {
                 };
                 let point = self.mhp.point(pt.caller, pt.block, pt.index);
                 let joined = self.joined_through(pt, f.joined);
-                let inside =
-                    f.thread == Thread::Current && (f.inside || self.mhp.any_live(f.func, f.point));
+                let inside = match f.thread {
+                    Thread::Current => {
+                        let here = self.mhp.live_sites(f.func, f.point);
+                        let here = self.site_sets.intern(here);
+                        self.site_sets.union(f.inside, here)
+                    }
+                    Thread::Forked(_) => self.site_sets.empty(),
+                };
                 for rho in self.images(f.rho, pt.site) {
                     let key = FactKey {
                         rho,
@@ -273,7 +280,7 @@ impl Prop<'_> {
                         tag: None,
                         point,
                         joined,
-                        inside: false,
+                        inside: self.site_sets.empty(),
                     };
                     self.add(key, writes, Err(id));
                 }
@@ -315,7 +322,7 @@ pub fn propagate(
     inputs: Inputs<'_>,
     locks: &mut LockTable,
     ls: &mut Locksets,
-) -> (IndexVec<CFactId, CFact>, HandleSets) {
+) -> (IndexVec<CFactId, CFact>, HandleSets, SiteSets) {
     let Inputs {
         c,
         scopes,
@@ -340,6 +347,7 @@ pub fn propagate(
         mhp,
         homes,
         handle_sets: mhp.handle_sets.clone(),
+        site_sets: SiteSets::default(),
         facts: IndexVec::new(),
         lookup: FxHashMap::default(),
         work: Vec::new(),
@@ -362,7 +370,7 @@ pub fn propagate(
                     tag: None,
                     point,
                     joined,
-                    inside: false,
+                    inside: prop.site_sets.empty(),
                 };
                 prop.add(key, info.write, Ok(a));
             }
@@ -370,5 +378,5 @@ pub fn propagate(
     }
     prop.work.reverse();
     prop.run();
-    (prop.facts, prop.handle_sets)
+    (prop.facts, prop.handle_sets, prop.site_sets)
 }

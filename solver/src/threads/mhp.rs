@@ -26,7 +26,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::structure::Structure;
 use super::{Event, FnId, ThreadHandle, ThreadProgram};
 use crate::constraints::Site;
-use crate::ids::IndexVec;
+use crate::ids::{Idx, IndexVec};
 
 /// A position in a function: the index of an event, counting through the blocks in order.
 pub type Point = u32;
@@ -47,6 +47,8 @@ pub struct FnMhp {
     live_before: Vec<FixedBitSet>,
     /// For a forking point that is a call: the callee.
     callee: FxHashMap<Point, FnId>,
+    /// For a forking point that is a fork: its site.
+    direct_site: FxHashMap<Point, Site>,
 }
 
 /// May-happen-in-parallel information for every function.
@@ -61,6 +63,8 @@ pub struct Mhp {
     pub site_self_overlap: FxHashMap<Site, bool>,
     /// The function containing each fork site.
     site_fn: FxHashMap<Site, FnId>,
+    /// The fork sites each function may start threads at, directly or through calls (sorted).
+    started: IndexVec<FnId, Vec<Site>>,
     /// The handle of each fork site whose thread is unique in the run (a valid global handle).
     unique_handle: FxHashMap<Site, ThreadHandle>,
     /// Sets of unique-thread handles, interned.
@@ -82,24 +86,35 @@ crate::define_id!(
     /// An interned set of thread handles.
     pub struct HandleSetId, "hs";
 );
+crate::define_id!(
+    /// An interned set of fork sites.
+    pub struct SiteSetId, "ss";
+);
 
-/// Interned sorted sets of thread handles.
-#[derive(Clone, Debug, Default)]
-pub struct HandleSets {
-    sets: IndexVec<HandleSetId, Vec<ThreadHandle>>,
-    index: FxHashMap<Vec<ThreadHandle>, HandleSetId>,
+/// Interned sorted sets of `T`, named by ids `I`; id 0 is the empty set.
+#[derive(Clone, Debug)]
+pub struct SetTable<I: Idx, T> {
+    sets: IndexVec<I, Vec<T>>,
+    index: FxHashMap<Vec<T>, I>,
 }
 
-impl HandleSets {
-    pub const EMPTY: HandleSetId = HandleSetId(0);
-
-    fn new() -> HandleSets {
-        let mut s = HandleSets::default();
+impl<I: Idx, T: Copy + Ord + std::hash::Hash> Default for SetTable<I, T> {
+    fn default() -> Self {
+        let mut s = SetTable {
+            sets: IndexVec::new(),
+            index: FxHashMap::default(),
+        };
         s.intern(Vec::new());
         s
     }
+}
 
-    pub fn intern(&mut self, mut v: Vec<ThreadHandle>) -> HandleSetId {
+impl<I: Idx, T: Copy + Ord + std::hash::Hash> SetTable<I, T> {
+    pub fn empty(&self) -> I {
+        I::new(0)
+    }
+
+    pub fn intern(&mut self, mut v: Vec<T>) -> I {
         v.sort();
         v.dedup();
         if let Some(&id) = self.index.get(&v) {
@@ -110,15 +125,15 @@ impl HandleSets {
         id
     }
 
-    pub fn get(&self, id: HandleSetId) -> &[ThreadHandle] {
+    pub fn get(&self, id: I) -> &[T] {
         &self.sets[id]
     }
 
-    pub fn union(&mut self, a: HandleSetId, b: HandleSetId) -> HandleSetId {
-        if a == b || b == Self::EMPTY {
+    pub fn union(&mut self, a: I, b: I) -> I {
+        if a == b || b == self.empty() {
             return a;
         }
-        if a == Self::EMPTY {
+        if a == self.empty() {
             return b;
         }
         let mut v = self.sets[a].clone();
@@ -126,6 +141,11 @@ impl HandleSets {
         self.intern(v)
     }
 }
+
+/// Sets of thread handles.
+pub type HandleSets = SetTable<HandleSetId, ThreadHandle>;
+/// Sets of fork sites.
+pub type SiteSets = SetTable<SiteSetId, Site>;
 
 /// What a function does to thread handles, as seen by its callers.
 #[derive(Clone, Debug, Default)]
@@ -232,7 +252,7 @@ impl Mhp {
                 }
             }
         }
-        let mut handle_sets = HandleSets::new();
+        let mut handle_sets = HandleSets::default();
         let mut joined_before: IndexVec<FnId, Option<JoinedPoints>> =
             IndexVec::from_elem_n(None, n);
         if joins.on && !unique.is_empty() {
@@ -240,12 +260,14 @@ impl Mhp {
                 joined_before[f] = joined_points(p, f, &unique, &summaries, &mut handle_sets);
             }
         }
+        let started = started_sites(p, s);
         Mhp {
             may_fork,
             funcs,
             joined_at_exit,
             site_self_overlap,
             site_fn,
+            started,
             unique_handle,
             handle_sets,
             joined_before,
@@ -255,16 +277,16 @@ impl Mhp {
     /// The unique threads joined on every path from `f`'s entry to event `index` of `block`.
     pub fn joined_at(&self, f: FnId, block: u32, index: u32) -> HandleSetId {
         let Some(points) = &self.joined_before[f] else {
-            return HandleSets::EMPTY;
+            return HandleSetId(0);
         };
         let Some(&offset) = points.offsets.get(block as usize) else {
-            return HandleSets::EMPTY;
+            return HandleSetId(0);
         };
         points
             .before
             .get((offset + index) as usize)
             .copied()
-            .unwrap_or(HandleSets::EMPTY)
+            .unwrap_or(HandleSetId(0))
     }
 
     /// Whether the thread started at `site` is one that `joined` (a set of `sets`) says has been
@@ -288,8 +310,8 @@ impl Mhp {
 
     /// Whether the threads of fork site `site`, started at forking point `k` of `f`, may still
     /// be running at point `at` of `f`. When `at` is `k` itself (an access inside the call that
-    /// starts the threads), `inside` says whether a thread started during that call may be
-    /// running at the access; if not, only a thread left by an earlier run of `k` can be.
+    /// starts the threads), `inside` says whether this site's thread, started during that call,
+    /// may be running at the access; if not, only a thread left by an earlier run of `k` can be.
     pub fn live_at(&self, f: FnId, site: Site, k: Point, at: Point, inside: bool) -> bool {
         if k == NO_POINT || at == NO_POINT {
             return true;
@@ -313,15 +335,29 @@ impl Mhp {
         }
     }
 
-    /// Whether some thread started in this run of `f` may be running at point `at`.
-    pub fn any_live(&self, f: FnId, at: Point) -> bool {
+    /// The fork sites whose threads, started in this run of `f`, may be running at point `at`.
+    pub fn live_sites(&self, f: FnId, at: Point) -> Vec<Site> {
         if at == NO_POINT || !self.may_fork[f] {
-            return false;
+            return Vec::new();
         }
-        self.funcs[f]
-            .live_before
-            .get(at as usize)
-            .is_none_or(|b| b.count_ones(..) > 0)
+        let m = &self.funcs[f];
+        let Some(live) = m.live_before.get(at as usize) else {
+            return self.started[f].clone();
+        };
+        let mut out = Vec::new();
+        for i in live.ones() {
+            let k = m.forking[i];
+            match m.callee.get(&k) {
+                // Threads the callee joined before returning are over.
+                Some(&g) => out.extend(
+                    self.started[g]
+                        .iter()
+                        .filter(|s| !self.joined_at_exit[g].contains(s)),
+                ),
+                None => out.extend(m.direct_site.get(&k).copied()),
+            }
+        }
+        out
     }
 
     /// Whether the threads of `site` started at point `k` of `f` may overlap each other: a later
@@ -590,6 +626,38 @@ fn joined_points(
     Some(JoinedPoints { offsets, before })
 }
 
+/// The fork sites each function may start threads at, directly or through its callees.
+fn started_sites(p: &ThreadProgram, s: &Structure) -> IndexVec<FnId, Vec<Site>> {
+    let mut out: IndexVec<FnId, Vec<Site>> = IndexVec::from_elem_n(Vec::new(), p.funcs.len());
+    for scc in &s.sccs {
+        loop {
+            let mut changed = false;
+            for &f in scc {
+                let mut v: Vec<Site> = Vec::new();
+                for block in &p.funcs[f].blocks {
+                    for e in &block.events {
+                        match *e {
+                            Event::Fork { site, .. } => v.push(site),
+                            Event::Call { callee, .. } => v.extend(out[callee].iter().copied()),
+                            _ => {}
+                        }
+                    }
+                }
+                v.sort();
+                v.dedup();
+                if v != out[f] {
+                    out[f] = v;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+    }
+    out
+}
+
 /// Whether each function may start a thread, directly or through its callees.
 fn may_fork(p: &ThreadProgram, s: &Structure) -> IndexVec<FnId, bool> {
     let mut may: IndexVec<FnId, bool> = p
@@ -650,6 +718,7 @@ fn analyse(
                     m.forking.push(at);
                     m.index_of.insert(at, i);
                     direct_sites.push((site, i));
+                    m.direct_site.insert(at, site);
                     if let Some(h) = handle.filter(|h| joins.valid.contains(h)) {
                         handles.entry(h).or_default().push(i);
                     }

@@ -207,20 +207,21 @@ pub fn solve(
         mhp: &mhp,
         homes: &homes,
     };
-    let (all_facts, handle_sets) = facts::propagate(inputs, &mut lock_table, &mut ls);
+    let (all_facts, handle_sets, site_sets) = facts::propagate(inputs, &mut lock_table, &mut ls);
     let options = check::CheckOptions {
         sharing: techniques.sharing,
     };
-    let warnings = check::check(
+    let warnings = check::check(check::CheckInputs {
         p,
-        &s,
-        &mhp,
-        &homes,
-        &ls.sets,
-        &handle_sets,
-        &all_facts,
+        s: &s,
+        mhp: &mhp,
+        homes: &homes,
+        sets: &ls.sets,
+        handle_sets: &handle_sets,
+        site_sets: &site_sets,
+        facts: &all_facts,
         options,
-    );
+    });
     let lock_rep = (0..lock_table.len())
         .map(|i| lock_table.find(Lock(i as u32)))
         .collect();
