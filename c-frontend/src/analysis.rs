@@ -205,12 +205,14 @@ pub fn debug_dump(r: &CheckResult) -> String {
         let held = r.solution.sets.get(f.held);
         let _ = writeln!(
             out,
-            "fact {id:?} {:?} in {func} {:?} at {} held {:?} tag {:?} {}",
+            "fact {id:?} {:?} in {func} {:?} at {} held {:?} tag {:?} joined {:?} inside {:?} {}",
             f.rho,
             f.thread,
             f.point,
             held,
             f.tag,
+            f.joined,
+            f.inside,
             if f.writes { "writes" } else { "reads" }
         );
     }

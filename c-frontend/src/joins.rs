@@ -659,6 +659,59 @@ pub fn plan(p: &Program) -> JoinPlan {
         }
     }
 
+    // Join loops over global arrays, in any function (a `stop` function for a `start` one).
+    let mut global_join_loops: Vec<JoinLoop> = Vec::new();
+    for (f, func) in p.funcs.iter_enumerated() {
+        if !(func.defined && func.origin == FuncOrigin::User) {
+            continue;
+        }
+        let cfg = Cfg::new(func);
+        let loops: Vec<(CountedLoop, FxHashSet<usize>)> = func
+            .counted_loops
+            .iter()
+            .map(|l| (*l, cfg.natural_loop(l)))
+            .collect();
+        for (b, block) in func.blocks.iter_enumerated() {
+            for stmt in &block.stmts {
+                let StmtKind::Call {
+                    callee: Callee::Direct(c),
+                    args,
+                    ..
+                } = &stmt.kind
+                else {
+                    continue;
+                };
+                if !joins.contains(c) {
+                    continue;
+                }
+                let Some(path) = args.first().and_then(|a| site_path(p, false, a)) else {
+                    continue;
+                };
+                let IdBase::Var(var) = path.base else {
+                    continue;
+                };
+                if !is_global(p, var) || !writers.trustworthy(&path) {
+                    continue;
+                }
+                let Some(i) = path.index else { continue };
+                let Some((l2, blocks2)) = loops
+                    .iter()
+                    .find(|(l, bl)| l.counter == i && bl.contains(&(b.0 as usize)))
+                else {
+                    continue;
+                };
+                if join_loop_complete(p, func, f, &cfg, l2, blocks2, b, &assigns) {
+                    global_join_loops.push(JoinLoop {
+                        func: f,
+                        path,
+                        l: *l2,
+                        blocks: blocks2.clone(),
+                    });
+                }
+            }
+        }
+    }
+
     let mut plan = JoinPlan::default();
     for (f, func) in p.funcs.iter_enumerated() {
         if !(func.defined && func.origin == FuncOrigin::User) {
@@ -776,6 +829,49 @@ pub fn plan(p: &Program) -> JoinPlan {
                         }
                         IdBase::Var(_) => None,
                     };
+                    if let IdBase::Var(var) = create.path.base {
+                        if is_global(p, var) {
+                            // A global array: its join loops may be anywhere; the bound must be
+                            // the same then as when the threads were created.
+                            for jl in &global_join_loops {
+                                let same_range = l1.start == jl.l.start
+                                    && l1.op == jl.l.op
+                                    && l1.bound == jl.l.bound;
+                                let bound_ok = match l1.bound {
+                                    LoopBound::Const(_) => true,
+                                    LoopBound::Var(v) if is_global(p, v) => {
+                                        global_bound_fixed(p, v, f, &cfg, l1, &assigns)
+                                    }
+                                    LoopBound::Var(_) => {
+                                        jl.func == f
+                                            && bound_is_fixed(
+                                                p, f, l1, &assigns, blocks1, &jl.blocks,
+                                            )
+                                    }
+                                };
+                                if jl.path.fields == create.path.fields
+                                    && jl.path.base == create.path.base
+                                    && same_range
+                                    && bound_ok
+                                {
+                                    plan.join_at_entry
+                                        .entry((jl.func, jl.l.exit))
+                                        .or_default()
+                                        .push(handle);
+                                    // The array could be refilled by another run of the creating
+                                    // function (in another thread) before the join: only trusted
+                                    // when that function runs once.
+                                    plan.global.push(handle);
+                                    used = true;
+                                }
+                            }
+                            if used {
+                                plan.create.insert(create.at, handle);
+                                plan.handles += 1;
+                            }
+                            continue;
+                        }
+                    }
                     for join in &join_sites {
                         let Some(lj) = join.in_loop else { continue };
                         let (l2, blocks2) = &loops[lj];
@@ -785,26 +881,17 @@ pub fn plan(p: &Program) -> JoinPlan {
                                 .is_none_or(|b| !blocks1.contains(&b) && !blocks2.contains(&b));
                         let same_range =
                             l1.start == l2.start && l1.op == l2.op && l1.bound == l2.bound;
-                        let exit = l2.exit.0 as usize;
                         if same_array
                             && same_range
                             && bound_is_fixed(p, f, l1, &assigns, blocks1, blocks2)
-                            && loop_is_clean(p, func, f, l2, blocks2, &assigns)
-                            && cfg.on_every_iteration(l2, join.at.1 .0 as usize)
-                            && cfg.exits_only_at_head(l2, blocks2)
-                            && cfg.preds[exit] == [l2.head.0 as usize]
+                            && join_loop_complete(
+                                p, func, f, &cfg, l2, blocks2, join.at.1, &assigns,
+                            )
                         {
                             plan.join_at_entry
                                 .entry((f, l2.exit))
                                 .or_default()
                                 .push(handle);
-                            // A global array could be refilled by another run of this function
-                            // (in another thread) between the loops: only trusted when the
-                            // function runs once.
-                            if matches!(create.path.base, IdBase::Var(v) if matches!(p.vars[v].kind, VarKind::Global { .. }))
-                            {
-                                plan.global.push(handle);
-                            }
                             used = true;
                         }
                     }
@@ -904,6 +991,67 @@ fn bound_is_fixed(
                 })
         }
     }
+}
+
+/// A join loop over a global array, for creates in any function.
+struct JoinLoop {
+    func: FuncId,
+    path: IdPath,
+    l: CountedLoop,
+    blocks: FxHashSet<usize>,
+}
+
+fn is_global(p: &Program, v: VarId) -> bool {
+    matches!(
+        p.vars[v].kind,
+        VarKind::Global {
+            thread_local: false,
+            ..
+        }
+    )
+}
+
+/// Whether a join loop joins every element: its counter changes only in its increment, the join
+/// (in block `join_block`) runs on every iteration, and the loop is left only through its
+/// condition (or by ending the program), into an exit block entered from nowhere else.
+#[allow(clippy::too_many_arguments)]
+fn join_loop_complete(
+    p: &Program,
+    func: &Func,
+    f: FuncId,
+    cfg: &Cfg,
+    l: &CountedLoop,
+    blocks: &FxHashSet<usize>,
+    join_block: BlockId,
+    assigns: &FxHashMap<VarId, Vec<StmtAt>>,
+) -> bool {
+    loop_is_clean(p, func, f, l, blocks, assigns)
+        && cfg.on_every_iteration(l, join_block.0 as usize)
+        && cfg.exits_only_at_head(l, blocks)
+        && cfg.preds[l.exit.0 as usize] == [l.head.0 as usize]
+}
+
+/// Whether a global bound has one value from the create loop on: its address is never taken and
+/// it is assigned only in the creating function `f`, before the create loop (in blocks the loop's
+/// head cannot reach). `f` itself runs once ([`JoinPlan::global`]).
+fn global_bound_fixed(
+    p: &Program,
+    v: VarId,
+    f: FuncId,
+    cfg: &Cfg,
+    l: &CountedLoop,
+    assigns: &FxHashMap<VarId, Vec<StmtAt>>,
+) -> bool {
+    if p.vars[v].address_taken {
+        return false;
+    }
+    let after = cfg.reachable(l.head.0 as usize, |_| false);
+    assigns
+        .get(&v)
+        .map(Vec::as_slice)
+        .unwrap_or(&[])
+        .iter()
+        .all(|(g, b, _)| *g == f && !after[b.0 as usize])
 }
 
 /// The functions that matter for thread ids in heap blocks.

@@ -179,6 +179,7 @@ impl Mhp {
         let may_fork = may_fork(p, s);
         let n = p.funcs.len();
         let mut site_fn = FxHashMap::default();
+        let mut site_handle: FxHashMap<Site, ThreadHandle> = FxHashMap::default();
         let mut handle_fn: FxHashMap<ThreadHandle, FnId> = FxHashMap::default();
         for (f, body) in p.funcs.iter_enumerated() {
             for block in &body.blocks {
@@ -187,90 +188,90 @@ impl Mhp {
                         site_fn.insert(site, f);
                         if let Some(h) = handle {
                             handle_fn.insert(h, f);
+                            site_handle.insert(site, h);
                         }
                     }
                 }
-            }
-        }
-        // A global handle names one thread only if the function creating it runs once.
-        let global: FxHashSet<ThreadHandle> = p.global_handles.iter().copied().collect();
-        let valid: FxHashSet<ThreadHandle> = handle_fn
-            .iter()
-            .filter(|(h, f)| !global.contains(h) || !s.runs_multi[**f])
-            .map(|(h, _)| *h)
-            .collect();
-        let summaries = handle_summaries(p, s, &valid, joins);
-        let joins = Joins {
-            on: joins,
-            valid,
-            summary: &summaries,
-        };
-
-        let mut funcs: IndexVec<FnId, FnMhp> = IndexVec::from_elem_n(FnMhp::default(), n);
-        let mut joined_at_exit: IndexVec<FnId, FxHashSet<Site>> =
-            IndexVec::from_elem_n(FxHashSet::default(), n);
-        let mut site_self_overlap = FxHashMap::default();
-        // Callees before callers, so that each call sees its callee's exit summary.
-        for scc in &s.sccs {
-            for &f in scc {
-                if !may_fork[f] {
-                    continue;
-                }
-                let (m, jae) = analyse(
-                    p,
-                    f,
-                    &may_fork,
-                    &joined_at_exit,
-                    &joins,
-                    &mut site_self_overlap,
-                );
-                funcs[f] = m;
-                joined_at_exit[f] = jae;
-            }
-        }
-        // Unique threads: a valid global handle names the one thread of its fork site.
-        let unique: FxHashSet<ThreadHandle> = joins
-            .valid
-            .iter()
-            .copied()
-            .filter(|h| global.contains(h))
-            .collect();
-        let mut unique_handle = FxHashMap::default();
-        for body in p.funcs.iter() {
-            for block in &body.blocks {
-                for e in &block.events {
-                    if let Event::Fork {
-                        site,
-                        handle: Some(h),
-                        ..
-                    } = *e
-                    {
-                        if unique.contains(&h) {
-                            unique_handle.insert(site, h);
-                        }
-                    }
-                }
-            }
-        }
-        let mut handle_sets = HandleSets::default();
-        let mut joined_before: IndexVec<FnId, Option<JoinedPoints>> =
-            IndexVec::from_elem_n(None, n);
-        if joins.on && !unique.is_empty() {
-            for f in p.funcs.indices() {
-                joined_before[f] = joined_points(p, f, &unique, &summaries, &mut handle_sets);
             }
         }
         let started = started_sites(p, s);
-        Mhp {
-            may_fork,
-            funcs,
-            joined_at_exit,
-            site_self_overlap,
-            site_fn,
-            started,
-            unique_handle,
-            handle_sets,
-            joined_before,
+        // A global handle's ids live in one global place: its threads are those of the latest
+        // create only if creates never overlap. Code that threads run may run twice at once, so
+        // a create there is never trusted; the rest is checked on the result below, dropping
+        // handles until none overlaps.
+        let global: FxHashSet<ThreadHandle> = p.global_handles.iter().copied().collect();
+        let thread_code = reachable_from_threads(p);
+        let mut valid: FxHashSet<ThreadHandle> = handle_fn
+            .iter()
+            .filter(|(h, f)| !global.contains(h) || !thread_code[**f])
+            .map(|(h, _)| *h)
+            .collect();
+        loop {
+            let summaries = handle_summaries(p, s, &valid, joins);
+            let ctx = Joins {
+                on: joins,
+                valid: valid.clone(),
+                summary: &summaries,
+            };
+            let mut funcs: IndexVec<FnId, FnMhp> = IndexVec::from_elem_n(FnMhp::default(), n);
+            let mut joined_at_exit: IndexVec<FnId, FxHashSet<Site>> =
+                IndexVec::from_elem_n(FxHashSet::default(), n);
+            let mut site_self_overlap = FxHashMap::default();
+            // Callees before callers, so that each call sees its callee's exit summary.
+            for scc in &s.sccs {
+                for &f in scc {
+                    if !may_fork[f] {
+                        continue;
+                    }
+                    let (m, jae) = analyse(
+                        p,
+                        f,
+                        &may_fork,
+                        &joined_at_exit,
+                        &ctx,
+                        &mut site_self_overlap,
+                    );
+                    funcs[f] = m;
+                    joined_at_exit[f] = jae;
+                }
+            }
+            if joins {
+                let bad = overlapping_creates(&funcs, &started, &site_handle, &global, &valid);
+                if !bad.is_empty() {
+                    valid.retain(|h| !bad.contains(h));
+                    continue;
+                }
+            }
+            // Global handles whose joins end all their threads wherever they happen.
+            let trusted: FxHashSet<ThreadHandle> = valid
+                .iter()
+                .copied()
+                .filter(|h| global.contains(h))
+                .collect();
+            let unique_handle: FxHashMap<Site, ThreadHandle> = site_handle
+                .iter()
+                .filter(|(_, h)| trusted.contains(h))
+                .map(|(s, h)| (*s, *h))
+                .collect();
+            let mut handle_sets = HandleSets::default();
+            let mut joined_before: IndexVec<FnId, Option<JoinedPoints>> =
+                IndexVec::from_elem_n(None, n);
+            if joins && !trusted.is_empty() {
+                for f in p.funcs.indices() {
+                    joined_before[f] = joined_points(p, f, &trusted, &summaries, &mut handle_sets);
+                }
+            }
+            return Mhp {
+                may_fork,
+                funcs,
+                joined_at_exit,
+                site_self_overlap,
+                site_fn,
+                started,
+                unique_handle,
+                handle_sets,
+                joined_before,
+            };
         }
     }
 
@@ -624,6 +625,86 @@ fn joined_points(
         }
     }
     Some(JoinedPoints { offsets, before })
+}
+
+/// The functions that threads other than the main one may run: fork targets and everything
+/// they call.
+fn reachable_from_threads(p: &ThreadProgram) -> IndexVec<FnId, bool> {
+    let mut seen: IndexVec<FnId, bool> = IndexVec::from_elem_n(false, p.funcs.len());
+    let mut stack: Vec<FnId> = Vec::new();
+    for body in p.funcs.iter() {
+        for block in &body.blocks {
+            for e in &block.events {
+                if let Event::Fork { callee, .. } = *e {
+                    stack.push(callee);
+                }
+            }
+        }
+    }
+    while let Some(f) = stack.pop() {
+        if std::mem::replace(&mut seen[f], true) {
+            continue;
+        }
+        for block in &p.funcs[f].blocks {
+            for e in &block.events {
+                if let Event::Call { callee, .. } | Event::Fork { callee, .. } = *e {
+                    stack.push(callee);
+                }
+            }
+        }
+    }
+    seen
+}
+
+/// The global handles some create of which may run while threads of an earlier create of the
+/// same handle are still running (their ids would be overwritten before being joined): a
+/// forking point creating threads of the handle while another point that creates them, or the
+/// same call again, may still have threads running. A fork repeated by its own create loop is
+/// one create.
+fn overlapping_creates(
+    funcs: &IndexVec<FnId, FnMhp>,
+    started: &IndexVec<FnId, Vec<Site>>,
+    site_handle: &FxHashMap<Site, ThreadHandle>,
+    global: &FxHashSet<ThreadHandle>,
+    valid: &FxHashSet<ThreadHandle>,
+) -> FxHashSet<ThreadHandle> {
+    let mut bad = FxHashSet::default();
+    for m in funcs.iter() {
+        let handles_of = |i: usize| -> Vec<ThreadHandle> {
+            let k = m.forking[i];
+            let sites: Vec<Site> = match m.callee.get(&k) {
+                Some(&g) => started[g].clone(),
+                None => m.direct_site.get(&k).copied().into_iter().collect(),
+            };
+            sites
+                .iter()
+                .filter_map(|s| site_handle.get(s).copied())
+                .filter(|h| global.contains(h) && valid.contains(h))
+                .collect()
+        };
+        for (i, &k) in m.forking.iter().enumerate() {
+            let mine = handles_of(i);
+            if mine.is_empty() {
+                continue;
+            }
+            let Some(live) = m.live_before.get(k as usize) else {
+                continue;
+            };
+            for j in live.ones() {
+                let again = j == i;
+                if again && !m.callee.contains_key(&k) {
+                    continue;
+                }
+                let theirs = handles_of(j);
+                for h in &mine {
+                    if again || theirs.contains(h) {
+                        bad.insert(*h);
+                    }
+                }
+            }
+        }
+    }
+    bad
 }
 
 /// The fork sites each function may start threads at, directly or through its callees.
