@@ -200,6 +200,9 @@ pub fn debug_dump(r: &CheckResult) -> String {
             );
         }
     }
+    let mut trusted: Vec<_> = r.solution.mhp.unique_handle.iter().collect();
+    trusted.sort();
+    let _ = writeln!(out, "trusted global handles: {trusted:?}");
     for (id, f) in r.solution.facts.iter_enumerated() {
         let func = &p.funcs[r.generated.fn_func[f.func]].name;
         let held = r.solution.sets.get(f.held);
@@ -211,8 +214,8 @@ pub fn debug_dump(r: &CheckResult) -> String {
             f.point,
             held,
             f.tag,
-            f.joined,
-            f.inside,
+            r.solution.handle_sets.get(f.joined),
+            r.solution.site_sets.get(f.inside),
             if f.writes { "writes" } else { "reads" }
         );
     }

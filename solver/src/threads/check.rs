@@ -25,7 +25,6 @@ use super::facts::{witnesses, CFact, CFactId, Thread};
 use super::locksets::{LockSets, SetId};
 use super::mhp::{HandleSetId, HandleSets, Mhp, Point, SiteSetId, SiteSets};
 use super::privacy::Homes;
-use super::structure::Structure;
 use super::{AccessId, FnId, ThreadProgram};
 use crate::constraints::{Lock, Rho, Site};
 use crate::ids::IndexVec;
@@ -69,7 +68,6 @@ struct Class {
 }
 
 struct Checker<'a> {
-    s: &'a Structure,
     mhp: &'a Mhp,
     sets: &'a LockSets,
     handle_sets: &'a HandleSets,
@@ -81,7 +79,6 @@ struct Checker<'a> {
 /// What the check reads.
 pub struct CheckInputs<'a> {
     pub p: &'a ThreadProgram,
-    pub s: &'a Structure,
     pub mhp: &'a Mhp,
     pub homes: &'a Homes,
     pub sets: &'a LockSets,
@@ -95,7 +92,6 @@ pub struct CheckInputs<'a> {
 pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
     let CheckInputs {
         p,
-        s,
         mhp,
         homes,
         sets,
@@ -123,7 +119,6 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
         }
     }
     let checker = Checker {
-        s,
         mhp,
         sets,
         handle_sets,
@@ -188,6 +183,20 @@ impl Checker<'_> {
                     continue;
                 }
                 if self.concurrent(home, a, b, i == j) {
+                    if std::env::var_os("LOCKSMITH_PAIRS").is_some() {
+                        eprintln!(
+                            "PAIR {:?} {:?}@{} j{:?} in{:?} / {:?}@{} j{:?} in{:?}",
+                            rho,
+                            a.thread,
+                            a.point,
+                            a.joined,
+                            a.inside,
+                            b.thread,
+                            b.point,
+                            b.joined,
+                            b.inside
+                        );
+                    }
                     racing[i] = true;
                     racing[j] = true;
                 }
@@ -258,7 +267,7 @@ impl Checker<'_> {
             ),
             (Thread::Forked(s1), Thread::Forked(s2)) => {
                 if same || (s1 == s2 && a.point == b.point) {
-                    self.mhp.self_overlap(self.s, home, s1, a.point)
+                    self.mhp.self_overlap(home, s1, a.point)
                 } else {
                     live(s1, a.point, b.point, true) || live(s2, b.point, a.point, true)
                 }

@@ -35,20 +35,25 @@ pub type Point = u32;
 /// thread running it.
 pub const NO_POINT: Point = u32::MAX;
 
-/// The forking points of one function and what is live before each of its events.
+/// The thread-starting items of one function and which are live before each of its events.
+///
+/// An *item* is a fork site together with the point of this function through which its threads
+/// start: the fork itself, or a call of a function that starts them (one item per site the
+/// callee may leave running). Items of one call point are separate so that a join of one
+/// handle ends exactly the threads of that handle.
 #[derive(Clone, Debug, Default)]
 pub struct FnMhp {
     /// First point of each block.
     pub offsets: Vec<Point>,
-    /// The forking points, in order.
-    pub forking: Vec<Point>,
-    index_of: FxHashMap<Point, usize>,
-    /// For each point: the forking points (as indexes into `forking`) that may be running.
+    /// The items: (point, site).
+    pub items: Vec<(Point, Site)>,
+    index_of: FxHashMap<(Point, Site), usize>,
+    /// The items started at each point.
+    at_point: FxHashMap<Point, Vec<usize>>,
+    /// For each point: the items (as indexes into `items`) whose threads may be running.
     live_before: Vec<FixedBitSet>,
-    /// For a forking point that is a call: the callee.
+    /// For a point that is a call starting threads: the callee.
     callee: FxHashMap<Point, FnId>,
-    /// For a forking point that is a fork: its site.
-    direct_site: FxHashMap<Point, Site>,
 }
 
 /// May-happen-in-parallel information for every function.
@@ -61,12 +66,13 @@ pub struct Mhp {
     /// Whether the thread started at a fork site may run concurrently with itself within one
     /// run of the function that forks it (a fork in a loop that does not join it first).
     pub site_self_overlap: FxHashMap<Site, bool>,
-    /// The function containing each fork site.
-    site_fn: FxHashMap<Site, FnId>,
+    /// The fork sites of which one run of a function may have two threads running at once.
+    pub overlapping: IndexVec<FnId, FxHashSet<Site>>,
     /// The fork sites each function may start threads at, directly or through calls (sorted).
     started: IndexVec<FnId, Vec<Site>>,
-    /// The handle of each fork site whose thread is unique in the run (a valid global handle).
-    unique_handle: FxHashMap<Site, ThreadHandle>,
+    /// The handle of each fork site whose threads all end at any join of it (a trusted global
+    /// handle).
+    pub unique_handle: FxHashMap<Site, ThreadHandle>,
     /// Sets of unique-thread handles, interned.
     pub handle_sets: HandleSets,
     /// Per function with joins: for each point, the unique threads joined on every path from the
@@ -154,9 +160,6 @@ struct HandleSummary {
     joins_at_exit: FxHashSet<ThreadHandle>,
     /// The handles of the threads it may start.
     forks: FxHashSet<ThreadHandle>,
-    /// The one handle of every thread it may start, if there is one: `None` when it starts
-    /// threads without a valid handle or with several.
-    uniform: Option<ThreadHandle>,
 }
 
 /// The join-related inputs of the per-function analysis.
@@ -178,14 +181,12 @@ impl Mhp {
     pub fn new(p: &ThreadProgram, s: &Structure, joins: bool) -> Mhp {
         let may_fork = may_fork(p, s);
         let n = p.funcs.len();
-        let mut site_fn = FxHashMap::default();
         let mut site_handle: FxHashMap<Site, ThreadHandle> = FxHashMap::default();
         let mut handle_fn: FxHashMap<ThreadHandle, FnId> = FxHashMap::default();
         for (f, body) in p.funcs.iter_enumerated() {
             for block in &body.blocks {
                 for e in &block.events {
                     if let Event::Fork { site, handle, .. } = *e {
-                        site_fn.insert(site, f);
                         if let Some(h) = handle {
                             handle_fn.insert(h, f);
                             site_handle.insert(site, h);
@@ -217,6 +218,8 @@ impl Mhp {
             let mut joined_at_exit: IndexVec<FnId, FxHashSet<Site>> =
                 IndexVec::from_elem_n(FxHashSet::default(), n);
             let mut site_self_overlap = FxHashMap::default();
+            let mut overlapping: IndexVec<FnId, FxHashSet<Site>> =
+                IndexVec::from_elem_n(FxHashSet::default(), n);
             // Callees before callers, so that each call sees its callee's exit summary.
             for scc in &s.sccs {
                 for &f in scc {
@@ -226,17 +229,30 @@ impl Mhp {
                     let (m, jae) = analyse(
                         p,
                         f,
-                        &may_fork,
+                        &site_handle,
                         &joined_at_exit,
+                        &started,
                         &ctx,
                         &mut site_self_overlap,
                     );
                     funcs[f] = m;
                     joined_at_exit[f] = jae;
                 }
+                for &f in scc {
+                    if may_fork[f] {
+                        overlapping[f] = overlapping_sites(
+                            &funcs[f],
+                            &site_self_overlap,
+                            &overlapping,
+                            &started,
+                            s.recursive[f],
+                            f,
+                        );
+                    }
+                }
             }
             if joins {
-                let bad = overlapping_creates(&funcs, &started, &site_handle, &global, &valid);
+                let bad = overlapping_creates(&funcs, &site_handle, &global, &valid);
                 if !bad.is_empty() {
                     valid.retain(|h| !bad.contains(h));
                     continue;
@@ -266,7 +282,7 @@ impl Mhp {
                 funcs,
                 joined_at_exit,
                 site_self_overlap,
-                site_fn,
+                overlapping,
                 started,
                 unique_handle,
                 handle_sets,
@@ -309,8 +325,8 @@ impl Mhp {
             .map_or(NO_POINT, |o| o + index)
     }
 
-    /// Whether the threads of fork site `site`, started at forking point `k` of `f`, may still
-    /// be running at point `at` of `f`. When `at` is `k` itself (an access inside the call that
+    /// Whether the threads of fork site `site`, started at point `k` of `f`, may still be
+    /// running at point `at` of `f`. When `at` is `k` itself (an access inside the call that
     /// starts the threads), `inside` says whether this site's thread, started during that call,
     /// may be running at the access; if not, only a thread left by an earlier run of `k` can be.
     pub fn live_at(&self, f: FnId, site: Site, k: Point, at: Point, inside: bool) -> bool {
@@ -321,19 +337,11 @@ impl Mhp {
             return true;
         }
         let m = &self.funcs[f];
-        let Some(&i) = m.index_of.get(&k) else {
-            return true;
+        // No item: the call joins the site's threads before it returns.
+        let Some(&i) = m.index_of.get(&(k, site)) else {
+            return k == at && inside;
         };
-        let live = m.live_before.get(at as usize).is_none_or(|b| b.contains(i));
-        if !live {
-            return false;
-        }
-        // Threads started inside a call that the callee joins before returning are over once
-        // the call has returned.
-        match m.callee.get(&k) {
-            Some(&g) => !self.joined_at_exit[g].contains(&site),
-            None => true,
-        }
+        m.live_before.get(at as usize).is_none_or(|b| b.contains(i))
     }
 
     /// The fork sites whose threads, started in this run of `f`, may be running at point `at`.
@@ -345,44 +353,26 @@ impl Mhp {
         let Some(live) = m.live_before.get(at as usize) else {
             return self.started[f].clone();
         };
-        let mut out = Vec::new();
-        for i in live.ones() {
-            let k = m.forking[i];
-            match m.callee.get(&k) {
-                // Threads the callee joined before returning are over.
-                Some(&g) => out.extend(
-                    self.started[g]
-                        .iter()
-                        .filter(|s| !self.joined_at_exit[g].contains(s)),
-                ),
-                None => out.extend(m.direct_site.get(&k).copied()),
-            }
-        }
-        out
+        live.ones().map(|i| m.items[i].1).collect()
     }
 
     /// Whether the threads of `site` started at point `k` of `f` may overlap each other: a later
     /// run of `k` while an earlier thread still runs, or several threads started by one call.
-    pub fn self_overlap(&self, s: &Structure, f: FnId, site: Site, k: Point) -> bool {
+    pub fn self_overlap(&self, f: FnId, site: Site, k: Point) -> bool {
         if k == NO_POINT {
             return true;
         }
         let m = &self.funcs[f];
-        let Some(&i) = m.index_of.get(&k) else {
-            return true;
+        let again = match m.index_of.get(&(k, site)) {
+            Some(&i) => m.live_before.get(k as usize).is_none_or(|b| b.contains(i)),
+            None => false,
         };
-        let again = m.live_before.get(k as usize).is_none_or(|b| b.contains(i));
         match m.callee.get(&k) {
             // A fork of `f` itself: only a previous run of the same fork can overlap.
             None => again,
             // A thread started inside a call: the function that forks it may fork it in a loop
             // or run several times (counted over the whole program, conservatively).
-            Some(&g) => {
-                let forker_multi = self.site_fn.get(&site).is_none_or(|&h| s.runs_multi[h]);
-                let inner =
-                    self.site_self_overlap.get(&site).copied().unwrap_or(true) || forker_multi;
-                inner || (again && !self.joined_at_exit[g].contains(&site))
-            }
+            Some(&g) => self.overlapping[g].contains(&site) || again,
         }
     }
 }
@@ -398,50 +388,28 @@ fn handle_summaries(
 ) -> IndexVec<FnId, HandleSummary> {
     let n = p.funcs.len();
     let mut out: IndexVec<FnId, HandleSummary> = IndexVec::from_elem_n(HandleSummary::default(), n);
-    // What each function may fork: the handles, and whether every thread has one same handle.
-    #[derive(Clone, Copy, PartialEq, Eq)]
-    enum Uniform {
-        Nothing,
-        One(ThreadHandle),
-        Mixed,
-    }
-    let join = |a: Uniform, b: Uniform| match (a, b) {
-        (Uniform::Nothing, x) | (x, Uniform::Nothing) => x,
-        (Uniform::One(x), Uniform::One(y)) if x == y => Uniform::One(x),
-        _ => Uniform::Mixed,
-    };
-    let mut uniform: IndexVec<FnId, Uniform> = IndexVec::from_elem_n(Uniform::Nothing, n);
     for scc in &s.sccs {
+        // What each function may fork, to a fixpoint over the component.
         loop {
             let mut changed = false;
             for &f in scc {
-                let mut u = Uniform::Nothing;
                 let mut forks = FxHashSet::default();
                 for block in &p.funcs[f].blocks {
                     for e in &block.events {
                         match *e {
-                            Event::Fork { handle, .. } => {
-                                u = join(
-                                    u,
-                                    match handle {
-                                        Some(h) if valid.contains(&h) => Uniform::One(h),
-                                        _ => Uniform::Mixed,
-                                    },
-                                );
-                                if let Some(h) = handle {
-                                    forks.insert(h);
-                                }
+                            Event::Fork {
+                                handle: Some(h), ..
+                            } => {
+                                forks.insert(h);
                             }
                             Event::Call { callee, .. } => {
-                                u = join(u, uniform[callee]);
-                                forks.extend(out[callee].forks.iter().copied());
+                                forks.extend(out[callee].forks.iter().copied())
                             }
                             _ => {}
                         }
                     }
                 }
-                if u != uniform[f] || forks.len() != out[f].forks.len() {
-                    uniform[f] = u;
+                if forks.len() != out[f].forks.len() {
                     out[f].forks = forks;
                     changed = true;
                 }
@@ -456,12 +424,6 @@ fn handle_summaries(
         for &f in scc {
             out[f].joins_at_exit = joined_on_every_path(p, f, valid, &out);
         }
-    }
-    for (f, u) in uniform.iter_enumerated() {
-        out[f].uniform = match *u {
-            Uniform::One(h) => Some(h),
-            _ => None,
-        };
     }
     out
 }
@@ -627,6 +589,39 @@ fn joined_points(
     Some(JoinedPoints { offsets, before })
 }
 
+/// The fork sites of which one run of `f` may have two threads running at once: a fork that
+/// runs again while its earlier thread runs, a call that does so, a callee in which it happens,
+/// two calls starting the same site with the first one's thread still running, or any site of a
+/// recursive function.
+fn overlapping_sites(
+    m: &FnMhp,
+    site_self_overlap: &FxHashMap<Site, bool>,
+    overlapping: &IndexVec<FnId, FxHashSet<Site>>,
+    started: &IndexVec<FnId, Vec<Site>>,
+    recursive: bool,
+    f: FnId,
+) -> FxHashSet<Site> {
+    if recursive {
+        return started[f].iter().copied().collect();
+    }
+    let mut out = FxHashSet::default();
+    for g in m.callee.values() {
+        out.extend(overlapping[*g].iter().copied());
+    }
+    for &(k, site) in &m.items {
+        if !m.callee.contains_key(&k) && site_self_overlap.get(&site).copied().unwrap_or(true) {
+            out.insert(site);
+        }
+        let Some(live) = m.live_before.get(k as usize) else {
+            continue;
+        };
+        if live.ones().any(|j| m.items[j].1 == site) {
+            out.insert(site);
+        }
+    }
+    out
+}
+
 /// The functions that threads other than the main one may run: fork targets and everything
 /// they call.
 fn reachable_from_threads(p: &ThreadProgram) -> IndexVec<FnId, bool> {
@@ -663,44 +658,33 @@ fn reachable_from_threads(p: &ThreadProgram) -> IndexVec<FnId, bool> {
 /// one create.
 fn overlapping_creates(
     funcs: &IndexVec<FnId, FnMhp>,
-    started: &IndexVec<FnId, Vec<Site>>,
     site_handle: &FxHashMap<Site, ThreadHandle>,
     global: &FxHashSet<ThreadHandle>,
     valid: &FxHashSet<ThreadHandle>,
 ) -> FxHashSet<ThreadHandle> {
     let mut bad = FxHashSet::default();
     for m in funcs.iter() {
-        let handles_of = |i: usize| -> Vec<ThreadHandle> {
-            let k = m.forking[i];
-            let sites: Vec<Site> = match m.callee.get(&k) {
-                Some(&g) => started[g].clone(),
-                None => m.direct_site.get(&k).copied().into_iter().collect(),
-            };
-            sites
-                .iter()
-                .filter_map(|s| site_handle.get(s).copied())
+        let handle_of = |i: usize| -> Option<ThreadHandle> {
+            site_handle
+                .get(&m.items[i].1)
+                .copied()
                 .filter(|h| global.contains(h) && valid.contains(h))
-                .collect()
         };
-        for (i, &k) in m.forking.iter().enumerate() {
-            let mine = handles_of(i);
-            if mine.is_empty() {
-                continue;
-            }
+        for (i, &(k, _)) in m.items.iter().enumerate() {
+            let Some(h) = handle_of(i) else { continue };
             let Some(live) = m.live_before.get(k as usize) else {
                 continue;
             };
             for j in live.ones() {
-                let again = j == i;
-                if again && !m.callee.contains_key(&k) {
+                if handle_of(j) != Some(h) {
                     continue;
                 }
-                let theirs = handles_of(j);
-                for h in &mine {
-                    if again || theirs.contains(h) {
-                        bad.insert(*h);
-                    }
+                // The same fork again is its own create loop; the same call again is a second
+                // create while the first one's threads may run.
+                if m.items[j].0 == k && !m.callee.contains_key(&k) {
+                    continue;
                 }
+                bad.insert(h);
             }
         }
     }
@@ -780,45 +764,55 @@ fn may_fork(p: &ThreadProgram, s: &Structure) -> IndexVec<FnId, bool> {
 fn analyse(
     p: &ThreadProgram,
     f: FnId,
-    may_fork: &IndexVec<FnId, bool>,
+    site_handle: &FxHashMap<Site, ThreadHandle>,
     joined_at_exit: &IndexVec<FnId, FxHashSet<Site>>,
+    started: &IndexVec<FnId, Vec<Site>>,
     joins: &Joins<'_>,
     site_self_overlap: &mut FxHashMap<Site, bool>,
 ) -> (FnMhp, FxHashSet<Site>) {
     let blocks = &p.funcs[f].blocks;
     let mut m = FnMhp::default();
+    // The items each valid handle's joins end.
     let mut handles: FxHashMap<ThreadHandle, Vec<usize>> = FxHashMap::default();
-    let mut direct_sites: Vec<(Site, usize)> = Vec::new();
+    let mut direct: Vec<usize> = Vec::new();
     let mut at: Point = 0;
     for block in blocks {
         m.offsets.push(at);
         for e in &block.events {
-            match *e {
-                Event::Fork { site, handle, .. } => {
-                    let i = m.forking.len();
-                    m.forking.push(at);
-                    m.index_of.insert(at, i);
-                    direct_sites.push((site, i));
-                    m.direct_site.insert(at, site);
-                    if let Some(h) = handle.filter(|h| joins.valid.contains(h)) {
+            let sites: Vec<Site> = match *e {
+                Event::Fork { site, .. } => vec![site],
+                // Threads the callee starts and joins before returning are over when the call
+                // returns (accesses during the call are ordered by `inside`): no item.
+                Event::Call { callee, .. } => {
+                    if !started[callee].is_empty() {
+                        m.callee.insert(at, callee);
+                    }
+                    started[callee]
+                        .iter()
+                        .copied()
+                        .filter(|s| !joined_at_exit[callee].contains(s))
+                        .collect()
+                }
+                _ => Vec::new(),
+            };
+            for site in sites {
+                let i = m.items.len();
+                m.items.push((at, site));
+                m.index_of.insert((at, site), i);
+                m.at_point.entry(at).or_default().push(i);
+                if matches!(e, Event::Fork { .. }) {
+                    direct.push(i);
+                }
+                if let Some(&h) = site_handle.get(&site) {
+                    if joins.valid.contains(&h) {
                         handles.entry(h).or_default().push(i);
                     }
                 }
-                Event::Call { callee, .. } if may_fork[callee] => {
-                    let i = m.forking.len();
-                    m.forking.push(at);
-                    m.index_of.insert(at, i);
-                    m.callee.insert(at, callee);
-                    if let Some(h) = joins.summary[callee].uniform {
-                        handles.entry(h).or_default().push(i);
-                    }
-                }
-                _ => {}
             }
             at += 1;
         }
     }
-    let width = m.forking.len();
+    let width = m.items.len();
     let total = at as usize;
 
     // The transfer of one block from its entry state; records states before events if asked.
@@ -839,13 +833,12 @@ fn analyse(
                     }
                 }
             };
+            for &i in m.at_point.get(&point).map(Vec::as_slice).unwrap_or(&[]) {
+                live.insert(i);
+            }
             match *e {
-                Event::Fork { .. } => live.insert(m.index_of[&point]),
+                // The callee joins these before returning (a `stop` function).
                 Event::Call { callee, .. } => {
-                    if may_fork[callee] {
-                        live.insert(m.index_of[&point]);
-                    }
-                    // The callee joins these before returning (a `stop` function).
                     for &h in &joins.summary[callee].joins_at_exit {
                         kill(&mut live, h);
                     }
@@ -858,16 +851,11 @@ fn analyse(
     };
 
     let mut entry: Vec<Option<FixedBitSet>> = vec![None; blocks.len()];
-    if !blocks.is_empty() {
-        entry[0] = Some(FixedBitSet::with_capacity(width));
-    }
-    let mut work: Vec<usize> = if blocks.is_empty() {
-        Vec::new()
-    } else {
-        vec![0]
-    };
+    let mut work: Vec<usize> = Vec::new();
     let mut queued = vec![false; blocks.len()];
     if !blocks.is_empty() {
+        entry[0] = Some(FixedBitSet::with_capacity(width));
+        work.push(0);
         queued[0] = true;
     }
     while let Some(b) = work.pop() {
@@ -913,18 +901,20 @@ fn analyse(
     }
     m.live_before = live_before;
 
-    // Exit summary: direct forks not live at any return, and whatever callees join themselves
-    // (they return before `f` does).
-    let mut jae = FxHashSet::default();
-    for &(site, i) in &direct_sites {
-        if !at_return.contains(i) {
-            jae.insert(site);
-        }
-        let k = m.forking[i];
-        site_self_overlap.insert(site, m.live_before[k as usize].contains(i));
+    // Exit summary: the sites started here (directly or by callees) none of whose items is live
+    // at a return.
+    let mut live_sites_at_return: FxHashSet<Site> = FxHashSet::default();
+    for i in at_return.ones() {
+        live_sites_at_return.insert(m.items[i].1);
     }
-    for g in m.callee.values() {
-        jae.extend(joined_at_exit[*g].iter().copied());
+    let jae = started[f]
+        .iter()
+        .copied()
+        .filter(|s| !live_sites_at_return.contains(s))
+        .collect();
+    for &i in &direct {
+        let (k, site) = m.items[i];
+        site_self_overlap.insert(site, m.live_before[k as usize].contains(i));
     }
     (m, jae)
 }

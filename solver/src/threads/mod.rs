@@ -168,6 +168,9 @@ pub struct ThreadSolution {
     pub structure: structure::Structure,
     pub mhp: mhp::Mhp,
     pub homes: privacy::Homes,
+    /// The sets facts' `joined` and `inside` ids stand for.
+    pub handle_sets: mhp::HandleSets,
+    pub site_sets: mhp::SiteSets,
     pub facts: IndexVec<facts::CFactId, CFact>,
     pub sets: locksets::LockSets,
 }
@@ -213,7 +216,6 @@ pub fn solve(
     };
     let warnings = check::check(check::CheckInputs {
         p,
-        s: &s,
         mhp: &mhp,
         homes: &homes,
         sets: &ls.sets,
@@ -231,6 +233,8 @@ pub fn solve(
         structure: s,
         mhp,
         homes,
+        handle_sets,
+        site_sets,
         facts: all_facts,
         sets: ls.sets,
     }
