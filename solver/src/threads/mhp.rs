@@ -186,11 +186,14 @@ impl Mhp {
         for (f, body) in p.funcs.iter_enumerated() {
             for block in &body.blocks {
                 for e in &block.events {
-                    if let Event::Fork { site, handle, .. } = *e {
-                        if let Some(h) = handle {
-                            handle_fn.insert(h, f);
-                            site_handle.insert(site, h);
-                        }
+                    if let Event::Fork {
+                        site,
+                        handle: Some(h),
+                        ..
+                    } = *e
+                    {
+                        handle_fn.insert(h, f);
+                        site_handle.insert(site, h);
                     }
                 }
             }
