@@ -904,8 +904,102 @@ pub fn plan(p: &Program) -> JoinPlan {
             }
             plan.global.dedup();
         }
+        failed_creates(f, func, &cfg, &cyclic, &creates, &mut plan);
     }
     plan
+}
+
+/// A `pthread_create` that fails starts no thread: on the branch taken when its result is not
+/// zero (`if (rc != 0)`, `if (pthread_create(…))`), its thread is ended at once, as by a join.
+/// Only for creates outside loops (the item ended would otherwise include earlier iterations'
+/// threads), and only when the failure branch is entered from nowhere else.
+fn failed_creates(
+    f: FuncId,
+    func: &Func,
+    cfg: &Cfg,
+    cyclic: &[bool],
+    creates: &FxHashSet<FuncId>,
+    plan: &mut JoinPlan,
+) {
+    let plain = |op: &Operand| match strip(op) {
+        Operand::Use(Lval {
+            base: Base::Var(v),
+            proj,
+            ..
+        }) if proj.is_empty() => Some(*v),
+        _ => None,
+    };
+    for (b, block) in func.blocks.iter_enumerated() {
+        if cyclic[b.0 as usize] {
+            continue;
+        }
+        let Term::Branch {
+            cond, then_block, ..
+        } = &block.term
+        else {
+            continue;
+        };
+        let Some(tested) = plain(cond) else { continue };
+        if cfg.preds[then_block.0 as usize] != [b.0 as usize] {
+            continue;
+        }
+        for (k, stmt) in block.stmts.iter().enumerate() {
+            let StmtKind::Call {
+                dst: Some(dst),
+                callee: Callee::Direct(c),
+                ..
+            } = &stmt.kind
+            else {
+                continue;
+            };
+            if !creates.contains(c) || !dst.proj.is_empty() {
+                continue;
+            }
+            let Base::Var(result) = dst.base else {
+                continue;
+            };
+            // The variables holding the result at the end of the block.
+            let mut names = vec![result];
+            for later in &block.stmts[k + 1..] {
+                let written = match &later.kind {
+                    StmtKind::Assign { dst, src } => {
+                        if let (Base::Var(x), true) = (&dst.base, dst.proj.is_empty()) {
+                            let copy = plain(src).is_some_and(|v| names.contains(&v));
+                            names.retain(|n| n != x);
+                            if copy {
+                                names.push(*x);
+                            }
+                        }
+                        None
+                    }
+                    StmtKind::Call { dst: Some(d), .. } => match d.base {
+                        Base::Var(x) => Some(x),
+                        Base::Deref(_) => None,
+                    },
+                    _ => None,
+                };
+                if let Some(x) = written {
+                    names.retain(|n| *n != x);
+                }
+            }
+            if !names.contains(&tested) {
+                continue;
+            }
+            let handle = match plan.create.get(&(f, b, k)) {
+                Some(&h) => h,
+                None => {
+                    let h = ThreadHandle(plan.handles);
+                    plan.handles += 1;
+                    plan.create.insert((f, b, k), h);
+                    h
+                }
+            };
+            plan.join_at_entry
+                .entry((f, *then_block))
+                .or_default()
+                .push(handle);
+        }
+    }
 }
 
 /// Whether a block lies on a cycle of the control flow.

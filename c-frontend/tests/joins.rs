@@ -1116,3 +1116,65 @@ fn global_array_loops_are_global() {
         &["C1 -> J1 (global)"],
     );
 }
+
+// ----- failed creates -----
+
+/// The blocks where a create's threads are ended on its failure branch, as the lines of the
+/// first statement of each such block.
+fn failure_lines(test: &str, body: &str) -> Vec<u32> {
+    let text = format!("{PRELUDE}{body}");
+    let p = lower(test, &text);
+    let jp = plan(&p);
+    let mut out = Vec::new();
+    for (&(f, b), hs) in &jp.join_at_entry {
+        let func = &p.funcs[f];
+        if func.counted_loops.iter().any(|l| l.exit == b) {
+            continue;
+        }
+        assert!(hs.iter().all(|h| jp.create.values().any(|c| c == h)));
+        if let Some(s) = func.blocks[b].stmts.first() {
+            out.push(s.pos.line - PRELUDE.lines().count() as u32);
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn failure_branch_of_a_create_ends_its_thread() {
+    let lines = failure_lines(
+        "failed_create",
+        "int main(void) {
+           pthread_t t;
+           int rc = pthread_create(&t, NULL, worker, NULL);
+           if (rc != 0) {
+             shared = 2;
+             return 1;
+           }
+           if (pthread_create(&t, NULL, worker, NULL))
+             shared = 3;
+           return 0;
+         }",
+    );
+    assert_eq!(lines, vec![5, 9]);
+}
+
+#[test]
+fn failure_branch_in_a_loop_or_shared_is_not_used() {
+    let lines = failure_lines(
+        "failed_create_loop",
+        "int main(int argc, char **argv) {
+           pthread_t t;
+           for (int i = 0; i < 4; i++)
+             if (pthread_create(&t, NULL, worker, NULL) != 0)
+               shared = 2;
+           int rc = pthread_create(&t, NULL, worker, NULL);
+           if (argc > 1) goto fail;
+           if (rc == 0) return 0;
+         fail:
+           shared = 3;
+           return 1;
+         }",
+    );
+    assert_eq!(lines, Vec::<u32>::new());
+}

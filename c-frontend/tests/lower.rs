@@ -750,7 +750,7 @@ fn try_lock_tests_acquire_on_the_success_edge() {
           local tmp0: int
           bb0:
             tmp0 = call pthread_mutex_trylock(&m)
-            if arith<int>(tmp0, #int) then bb2 else bb1
+            if tmp0 then bb1 else bb2
           bb1:
             return
           bb2:
@@ -766,7 +766,7 @@ fn try_lock_tests_acquire_on_the_success_edge() {
           local tmp0: int
           bb0:
             tmp0 = call pthread_mutex_trylock(mp)
-            if arith<int>(#int, tmp0) then bb2 else bb1
+            if tmp0 then bb1 else bb2
           bb1:
             return
           bb2:
@@ -798,7 +798,7 @@ fn try_lock_tests_acquire_on_the_success_edge() {
           local tmp0: int
           bb0:
             tmp0 = call pthread_mutex_trylock(&m)
-            if arith<int>(tmp0, #int) then bb1 else bb2
+            if tmp0 then bb1 else bb2
           bb1:
             return
           bb2:
@@ -835,11 +835,10 @@ fn try_lock_tests_acquire_on_the_success_edge() {
           bb0:
             tmp0 = call pthread_rwlock_trywrlock(&rw)
             r = tmp0
-            if arith<int>(r, #int) then bb2 else bb1
+            if r then bb1 else bb2
           bb1:
             return
           bb2:
-            call __locksmith_acquire(&rw)
             g = #int
             goto bb1
     "#,
@@ -856,7 +855,7 @@ fn try_lock_tests_acquire_on_the_success_edge() {
             return
           bb2:
             tmp0 = call pthread_mutex_trylock(&m)
-            if arith<int>(tmp0, #int) then bb3 else bb1
+            if tmp0 then bb1 else bb3
           bb3:
             call __locksmith_acquire(&m)
             g = #int

@@ -1042,6 +1042,23 @@ impl<'a> UnitCx<'a> {
             Expression::UnaryOperator(u) if u.node.operator.node == U::Negate => {
                 return self.cond(&u.node.operand, f, t);
             }
+            // `x != 0` and `x == 0` branch on `x` itself, so that the analysis can tell which
+            // branch a call's result (`pthread_create`'s error code) was zero on.
+            Expression::BinaryOperator(b)
+                if matches!(b.node.operator.node, B::NotEquals | B::Equals)
+                    && (is_zero(&b.node.rhs) || is_zero(&b.node.lhs)) =>
+            {
+                let x = if is_zero(&b.node.rhs) {
+                    &b.node.lhs
+                } else {
+                    &b.node.rhs
+                };
+                return if b.node.operator.node == B::NotEquals {
+                    self.cond(x, t, f)
+                } else {
+                    self.cond(x, f, t)
+                };
+            }
             Expression::BinaryOperator(b) if b.node.operator.node == B::LogicalAnd => {
                 let mid = self.fb.new_block();
                 self.cond(&b.node.lhs, mid, f)?;
