@@ -52,8 +52,10 @@ pub struct FnMhp {
     at_point: FxHashMap<Point, Vec<usize>>,
     /// For each point: the items (as indexes into `items`) whose threads may be running.
     live_before: Vec<FixedBitSet>,
-    /// For a point that is a call starting threads: the callee.
+    /// For a point that is a call starting threads, or a fork: the function it runs.
     callee: FxHashMap<Point, FnId>,
+    /// For a point that is a fork: its own site.
+    fork_site: FxHashMap<Point, Site>,
 }
 
 /// May-happen-in-parallel information for every function.
@@ -241,17 +243,30 @@ impl Mhp {
                     funcs[f] = m;
                     joined_at_exit[f] = jae;
                 }
-                for &f in scc {
-                    if may_fork[f] {
-                        overlapping[f] = overlapping_sites(
-                            &funcs[f],
-                            &site_self_overlap,
-                            &overlapping,
-                            &started,
-                            s.recursive[f],
-                            f,
-                        );
+            }
+            // Forks are not call edges, so a thread function may come after its forker in the
+            // component order: iterate (the sets only grow).
+            loop {
+                let mut changed = false;
+                for f in p.funcs.indices() {
+                    if !may_fork[f] {
+                        continue;
                     }
+                    let o = overlapping_sites(
+                        &funcs[f],
+                        &site_self_overlap,
+                        &overlapping,
+                        &started,
+                        s.recursive[f],
+                        f,
+                    );
+                    if o.len() != overlapping[f].len() {
+                        overlapping[f] = o;
+                        changed = true;
+                    }
+                }
+                if !changed {
+                    break;
                 }
             }
             if joins {
@@ -366,16 +381,23 @@ impl Mhp {
             return true;
         }
         let m = &self.funcs[f];
-        let again = match m.index_of.get(&(k, site)) {
+        // Whether a thread of `s` started by an earlier run of `k` may still run when `k` runs.
+        let again = |s: Site| match m.index_of.get(&(k, s)) {
             Some(&i) => m.live_before.get(k as usize).is_none_or(|b| b.contains(i)),
             None => false,
         };
+        let own = m.fork_site.get(&k).copied();
+        // A fork's own thread: only a previous run of the same fork can overlap it.
+        if own == Some(site) {
+            return again(site);
+        }
         match m.callee.get(&k) {
-            // A fork of `f` itself: only a previous run of the same fork can overlap.
-            None => again,
-            // A thread started inside a call: the function that forks it may fork it in a loop
-            // or run several times (counted over the whole program, conservatively).
-            Some(&g) => self.overlapping[g].contains(&site) || again,
+            None => again(site),
+            // A thread started inside a call or by a forked thread: one run may start several,
+            // and two overlapping runs of a forked thread each start their own.
+            Some(&g) => {
+                self.overlapping[g].contains(&site) || again(site) || own.is_some_and(again)
+            }
         }
     }
 }
@@ -612,8 +634,14 @@ fn overlapping_sites(
         out.extend(overlapping[*g].iter().copied());
     }
     for &(k, site) in &m.items {
-        if !m.callee.contains_key(&k) && site_self_overlap.get(&site).copied().unwrap_or(true) {
+        if m.fork_site.get(&k) == Some(&site)
+            && site_self_overlap.get(&site).copied().unwrap_or(true)
+        {
             out.insert(site);
+            // Two runs of this thread at once each start their own threads.
+            if let Some(&t) = m.callee.get(&k) {
+                out.extend(started[t].iter().copied());
+            }
         }
         let Some(live) = m.live_before.get(k as usize) else {
             continue;
@@ -684,7 +712,7 @@ fn overlapping_creates(
                 }
                 // The same fork again is its own create loop; the same call again is a second
                 // create while the first one's threads may run.
-                if m.items[j].0 == k && !m.callee.contains_key(&k) {
+                if m.items[j].0 == k && m.fork_site.get(&k) == Some(&m.items[j].1) {
                     continue;
                 }
                 bad.insert(h);
@@ -695,35 +723,37 @@ fn overlapping_creates(
 }
 
 /// The fork sites each function may start threads at, directly or through its callees.
-fn started_sites(p: &ThreadProgram, s: &Structure) -> IndexVec<FnId, Vec<Site>> {
+fn started_sites(p: &ThreadProgram, _s: &Structure) -> IndexVec<FnId, Vec<Site>> {
     let mut out: IndexVec<FnId, Vec<Site>> = IndexVec::from_elem_n(Vec::new(), p.funcs.len());
-    for scc in &s.sccs {
-        loop {
-            let mut changed = false;
-            for &f in scc {
-                let mut v: Vec<Site> = Vec::new();
-                for block in &p.funcs[f].blocks {
-                    for e in &block.events {
-                        match *e {
-                            Event::Fork { site, .. } => v.push(site),
-                            Event::Call { callee, .. } => v.extend(out[callee].iter().copied()),
-                            _ => {}
+    // Forks are not call edges, so the call graph's component order does not cover them: iterate
+    // over all functions until nothing grows.
+    loop {
+        let mut changed = false;
+        for f in p.funcs.indices() {
+            let mut v: Vec<Site> = Vec::new();
+            for block in &p.funcs[f].blocks {
+                for e in &block.events {
+                    match *e {
+                        Event::Fork { site, callee, .. } => {
+                            v.push(site);
+                            v.extend(out[callee].iter().copied());
                         }
+                        Event::Call { callee, .. } => v.extend(out[callee].iter().copied()),
+                        _ => {}
                     }
                 }
-                v.sort();
-                v.dedup();
-                if v != out[f] {
-                    out[f] = v;
-                    changed = true;
-                }
             }
-            if !changed {
-                break;
+            v.sort();
+            v.dedup();
+            if v != out[f] {
+                out[f] = v;
+                changed = true;
             }
         }
+        if !changed {
+            return out;
+        }
     }
-    out
 }
 
 /// Whether each function may start a thread, directly or through its callees.
@@ -783,7 +813,20 @@ fn analyse(
         m.offsets.push(at);
         for e in &block.events {
             let sites: Vec<Site> = match *e {
-                Event::Fork { site, .. } => vec![site],
+                // A fork starts its thread, and through it the threads that thread starts and does
+                // not join itself.
+                Event::Fork { site, callee, .. } => {
+                    m.callee.insert(at, callee);
+                    m.fork_site.insert(at, site);
+                    let mut v = vec![site];
+                    v.extend(
+                        started[callee]
+                            .iter()
+                            .copied()
+                            .filter(|s| !joined_at_exit[callee].contains(s)),
+                    );
+                    v
+                }
                 // Threads the callee starts and joins before returning are over when the call
                 // returns (accesses during the call are ordered by `inside`): no item.
                 Event::Call { callee, .. } => {
@@ -803,7 +846,7 @@ fn analyse(
                 m.items.push((at, site));
                 m.index_of.insert((at, site), i);
                 m.at_point.entry(at).or_default().push(i);
-                if matches!(e, Event::Fork { .. }) {
+                if matches!(e, Event::Fork { site: own, .. } if *own == site) {
                     direct.push(i);
                 }
                 if let Some(&h) = site_handle.get(&site) {
