@@ -55,6 +55,10 @@ pub struct CheckOptions {
     pub sharing: bool,
 }
 
+/// What makes facts of one location interchangeable for the pairwise check: thread, point,
+/// joined handles, sites inside, internal copy, lockset and whether it writes.
+type ClassKey = (Thread, Point, HandleSetId, SiteSetId, bool, SetId, bool);
+
 /// The accesses of one location that behave alike: same thread, position, locks and kind.
 #[derive(Clone, Debug)]
 struct Class {
@@ -62,6 +66,7 @@ struct Class {
     point: Point,
     joined: HandleSetId,
     inside: SiteSetId,
+    internal: bool,
     held: SetId,
     writes: bool,
     facts: Vec<CFactId>,
@@ -107,15 +112,23 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
     let local: FxHashSet<Rho> = p.thread_local.iter().copied().collect();
     // Facts at each label's home, by label, then by copy tag.
     let mut by_rho: BTreeMap<Rho, BTreeMap<Option<Site>, Vec<CFactId>>> = BTreeMap::new();
+    // Labels checked at `main` that belong to another function are also checked there, where
+    // the accesses of one run of it meet (above it they become internal copies).
+    let mut at_owner: BTreeMap<Rho, Vec<CFactId>> = BTreeMap::new();
     for (id, f) in facts.iter_enumerated() {
+        if !checked.contains(&f.rho) || local.contains(&f.rho) {
+            continue;
+        }
         let home = homes.home_of(f.rho).unwrap_or(main);
-        if f.func == home && checked.contains(&f.rho) && !local.contains(&f.rho) {
+        if f.func == home {
             by_rho
                 .entry(f.rho)
                 .or_default()
                 .entry(f.tag)
                 .or_default()
                 .push(id);
+        } else if home == main && homes.owner_of(f.rho) == Some(f.func) {
+            at_owner.entry(f.rho).or_default().push(id);
         }
     }
     let checker = Checker {
@@ -139,12 +152,19 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
             }
         }
         // One warning per location: the first copy that races, with all its racing accesses.
+        let mut found = None;
         for group in copies {
             if let Some(w) = checker.racy(rho, home, &group) {
-                warnings.push(w);
+                found = Some(w);
                 break;
             }
         }
+        if found.is_none() {
+            if let (Some(owner), Some(group)) = (homes.owner_of(rho), at_owner.get(&rho)) {
+                found = checker.racy(rho, owner, group);
+            }
+        }
+        warnings.extend(found);
     }
     warnings.sort();
     warnings
@@ -155,18 +175,20 @@ impl Checker<'_> {
         if !ids.iter().any(|&id| self.facts[id].writes) {
             return None;
         }
-        let mut index: FxHashMap<(Thread, Point, HandleSetId, SiteSetId, SetId, bool), usize> =
-            FxHashMap::default();
+        let mut index: FxHashMap<ClassKey, usize> = FxHashMap::default();
         let mut classes: Vec<Class> = Vec::new();
         for &id in ids {
             let f = &self.facts[id];
-            let key = (f.thread, f.point, f.joined, f.inside, f.held, f.writes);
+            let key = (
+                f.thread, f.point, f.joined, f.inside, f.internal, f.held, f.writes,
+            );
             let k = *index.entry(key).or_insert_with(|| {
                 classes.push(Class {
                     thread: f.thread,
                     point: f.point,
                     joined: f.joined,
                     inside: f.inside,
+                    internal: f.internal,
                     held: f.held,
                     writes: f.writes,
                     facts: Vec::new(),
@@ -182,21 +204,12 @@ impl Checker<'_> {
                 if !(a.writes || b.writes) || self.common_lock(a.held, b.held) {
                     continue;
                 }
+                // Two copies made by runs of a callee: different locations, or the same run,
+                // compared in the callee.
+                if a.internal && b.internal {
+                    continue;
+                }
                 if self.concurrent(home, a, b, i == j) {
-                    if std::env::var_os("LOCKSMITH_PAIRS").is_some() {
-                        eprintln!(
-                            "PAIR {:?} {:?}@{} j{:?} in{:?} / {:?}@{} j{:?} in{:?}",
-                            rho,
-                            a.thread,
-                            a.point,
-                            a.joined,
-                            a.inside,
-                            b.thread,
-                            b.point,
-                            b.joined,
-                            b.inside
-                        );
-                    }
                     racing[i] = true;
                     racing[j] = true;
                 }

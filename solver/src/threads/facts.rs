@@ -65,6 +65,12 @@ pub struct FactKey {
     /// that call (before the access), may still be running at the access. An access before a
     /// fork of the call, or after joining what it forked, is ordered with those threads.
     pub inside: SiteSetId,
+    /// The fact crossed a call or fork on a label of the callee's own scope that the caller
+    /// cannot name (no image): above that site it stands for the copy made by one run of the
+    /// callee. Two internal facts of one run were compared in the callee (where the label is
+    /// its own), and two of different runs are about different copies, so above the callee an
+    /// internal fact is only compared with facts that are not.
+    pub internal: bool,
 }
 
 /// A correlation `ρ ▷ held` of one or more accesses, as seen from `key.func`.
@@ -246,7 +252,8 @@ impl Prop<'_> {
                     }
                     Thread::Forked(_) => self.site_sets.empty(),
                 };
-                for rho in self.images(f.rho, pt.site) {
+                let (images, internal) = self.images(f.rho, pt.site);
+                for rho in images {
                     let key = FactKey {
                         rho,
                         held,
@@ -257,6 +264,7 @@ impl Prop<'_> {
                         point,
                         joined,
                         inside,
+                        internal: f.internal || internal,
                     };
                     self.add(key, writes, Err(id));
                 }
@@ -270,7 +278,8 @@ impl Prop<'_> {
                 };
                 let point = self.mhp.point(pt.caller, pt.block, pt.index);
                 let joined = self.joined_through(pt, f.joined);
-                for rho in self.images(f.rho, pt.site) {
+                let (images, internal) = self.images(f.rho, pt.site);
+                for rho in images {
                     let key = FactKey {
                         rho,
                         held,
@@ -281,6 +290,7 @@ impl Prop<'_> {
                         point,
                         joined,
                         inside: self.site_sets.empty(),
+                        internal: f.internal || internal,
                     };
                     self.add(key, writes, Err(id));
                 }
@@ -295,10 +305,19 @@ impl Prop<'_> {
         self.handle_sets.union(before, inside)
     }
 
-    fn images(&self, rho: Rho, site: Site) -> Vec<Rho> {
+    /// A callee's label as seen by the caller at `site`: its images. A label of the callee's own
+    /// scope without an image (a local or an allocation of the callee that the caller cannot
+    /// name) stays itself, but stands for a new location at each run of the callee: the fact is
+    /// then *internal* (see [`FactKey::internal`]).
+    fn images(&self, rho: Rho, site: Site) -> (Vec<Rho>, bool) {
         match self.index.rho_images.get(&(rho, site)) {
-            Some(v) => v.clone(),
-            None => vec![rho],
+            Some(v) => (v.clone(), false),
+            None => {
+                let binder = self.c.sites[site].binder;
+                let generic = binder != crate::scope::Scope::ROOT
+                    && self.scopes.within(self.c.rhos[rho].scope, binder);
+                (vec![rho], generic)
+            }
         }
     }
 }
@@ -371,6 +390,7 @@ pub fn propagate(
                     point,
                     joined,
                     inside: prop.site_sets.empty(),
+                    internal: false,
                 };
                 prop.add(key, info.write, Ok(a));
             }

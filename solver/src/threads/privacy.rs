@@ -25,6 +25,8 @@ use crate::scope::{Scope, ScopeTree};
 pub struct Homes {
     /// `None` for labels checked at `main` (escaping or global ones).
     pub home: IndexVec<Rho, Option<FnId>>,
+    /// The function whose scope each label belongs to (`None` for the root).
+    pub owner: IndexVec<Rho, Option<FnId>>,
 }
 
 impl Homes {
@@ -37,7 +39,13 @@ impl Homes {
     pub fn none(c: &Constraints) -> Homes {
         Homes {
             home: IndexVec::from_elem_n(None, c.rhos.len()),
+            owner: IndexVec::from_elem_n(None, c.rhos.len()),
         }
+    }
+
+    /// The function whose scope a label belongs to.
+    pub fn owner_of(&self, rho: Rho) -> Option<FnId> {
+        self.owner.get(rho).copied().flatten()
     }
 }
 
@@ -107,5 +115,8 @@ pub fn decide(c: &Constraints, scopes: &ScopeTree, p: &ThreadProgram, flow: &Flo
             }
         })
         .collect();
-    Homes { home }
+    Homes {
+        home,
+        owner: owners,
+    }
 }
