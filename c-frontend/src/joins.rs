@@ -53,8 +53,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::ctypes::Type;
 use crate::ir::{
-    Base, BlockId, Callee, CountedLoop, Func, FuncId, FuncOrigin, LoopBound, Lval, Operand,
-    Program, Proj, StmtKind, Term, VarId, VarKind,
+    Base, BlockId, Callee, CountedLoop, Func, FuncId, FuncOrigin, LoopBound, LoopCmp, Lval,
+    Operand, Program, Proj, StmtKind, Term, VarId, VarKind,
 };
 use solver::threads::ThreadHandle;
 
@@ -879,11 +879,16 @@ pub fn plan(p: &Program) -> JoinPlan {
                             && join.path.fields == create.path.fields
                             && heap_init
                                 .is_none_or(|b| !blocks1.contains(&b) && !blocks2.contains(&b));
-                        let same_range =
-                            l1.start == l2.start && l1.op == l2.op && l1.bound == l2.bound;
+                        let same_range = l1.start == l2.start
+                            && l1.op == l2.op
+                            && l1.bound == l2.bound
+                            && bound_is_fixed(p, f, l1, &assigns, blocks1, blocks2);
+                        let created_count = !same_range
+                            && joins_created_count(
+                                func, f, &cfg, l1, blocks1, l2, create.at, &assigns, &creates,
+                            );
                         if same_array
-                            && same_range
-                            && bound_is_fixed(p, f, l1, &assigns, blocks1, blocks2)
+                            && (same_range || created_count)
                             && join_loop_complete(
                                 p, func, f, &cfg, l2, blocks2, join.at.1, &assigns,
                             )
@@ -921,68 +926,15 @@ fn failed_creates(
     creates: &FxHashSet<FuncId>,
     plan: &mut JoinPlan,
 ) {
-    let plain = |op: &Operand| match strip(op) {
-        Operand::Use(Lval {
-            base: Base::Var(v),
-            proj,
-            ..
-        }) if proj.is_empty() => Some(*v),
-        _ => None,
-    };
     for (b, block) in func.blocks.iter_enumerated() {
         if cyclic[b.0 as usize] {
             continue;
         }
-        let Term::Branch {
-            cond, then_block, ..
-        } = &block.term
-        else {
-            continue;
-        };
-        let Some(tested) = plain(cond) else { continue };
-        if cfg.preds[then_block.0 as usize] != [b.0 as usize] {
-            continue;
-        }
-        for (k, stmt) in block.stmts.iter().enumerate() {
-            let StmtKind::Call {
-                dst: Some(dst),
-                callee: Callee::Direct(c),
-                ..
-            } = &stmt.kind
-            else {
+        for k in 0..block.stmts.len() {
+            let Some((failure, _)) = result_branch(func, b, k, creates) else {
                 continue;
             };
-            if !creates.contains(c) || !dst.proj.is_empty() {
-                continue;
-            }
-            let Base::Var(result) = dst.base else {
-                continue;
-            };
-            // The variables holding the result at the end of the block.
-            let mut names = vec![result];
-            for later in &block.stmts[k + 1..] {
-                let written = match &later.kind {
-                    StmtKind::Assign { dst, src } => {
-                        if let (Base::Var(x), true) = (&dst.base, dst.proj.is_empty()) {
-                            let copy = plain(src).is_some_and(|v| names.contains(&v));
-                            names.retain(|n| n != x);
-                            if copy {
-                                names.push(*x);
-                            }
-                        }
-                        None
-                    }
-                    StmtKind::Call { dst: Some(d), .. } => match d.base {
-                        Base::Var(x) => Some(x),
-                        Base::Deref(_) => None,
-                    },
-                    _ => None,
-                };
-                if let Some(x) = written {
-                    names.retain(|n| *n != x);
-                }
-            }
-            if !names.contains(&tested) {
+            if cfg.preds[failure.0 as usize] != [b.0 as usize] {
                 continue;
             }
             let handle = match plan.create.get(&(f, b, k)) {
@@ -995,11 +947,139 @@ fn failed_creates(
                 }
             };
             plan.join_at_entry
-                .entry((f, *then_block))
+                .entry((f, failure))
                 .or_default()
                 .push(handle);
         }
     }
+}
+
+/// When statement `k` of block `b` is a `pthread_create` whose result the block's terminator
+/// tests (`rc = pthread_create(…); if (rc != 0)`, also through copies of `rc`): the blocks taken
+/// when it fails and when it succeeds.
+fn result_branch(
+    func: &Func,
+    b: BlockId,
+    k: usize,
+    creates: &FxHashSet<FuncId>,
+) -> Option<(BlockId, BlockId)> {
+    let plain = |op: &Operand| match strip(op) {
+        Operand::Use(Lval {
+            base: Base::Var(v),
+            proj,
+            ..
+        }) if proj.is_empty() => Some(*v),
+        _ => None,
+    };
+    let block = &func.blocks[b];
+    let Term::Branch {
+        cond,
+        then_block,
+        else_block,
+        ..
+    } = &block.term
+    else {
+        return None;
+    };
+    let tested = plain(cond)?;
+    let StmtKind::Call {
+        dst: Some(dst),
+        callee: Callee::Direct(c),
+        ..
+    } = &block.stmts[k].kind
+    else {
+        return None;
+    };
+    if !creates.contains(c) || !dst.proj.is_empty() {
+        return None;
+    }
+    let Base::Var(result) = dst.base else {
+        return None;
+    };
+    // The variables holding the result at the end of the block.
+    let mut names = vec![result];
+    for later in &block.stmts[k + 1..] {
+        let written = match &later.kind {
+            StmtKind::Assign { dst, src } => {
+                if let (Base::Var(x), true) = (&dst.base, dst.proj.is_empty()) {
+                    let copy = plain(src).is_some_and(|v| names.contains(&v));
+                    names.retain(|n| n != x);
+                    if copy {
+                        names.push(*x);
+                    }
+                }
+                None
+            }
+            StmtKind::Call { dst: Some(d), .. } => match d.base {
+                Base::Var(x) => Some(x),
+                Base::Deref(_) => None,
+            },
+            _ => None,
+        };
+        if let Some(x) = written {
+            names.retain(|n| *n != x);
+        }
+    }
+    names
+        .contains(&tested)
+        .then_some((*then_block, *else_block))
+}
+
+/// Whether a join loop `for (i = S; i < n; i++)` joins every thread a create loop over the same
+/// array started, where `n` is the create loop's own counter after that loop: the idiom that
+/// stops creating at the first failure (`if (pthread_create(&t[n], …) != 0) break;`) and joins
+/// the threads it has. Threads were started at indices `S ..` the counter's final value if the
+/// counter changes only by the loop's increment (and its initialisation, before the loop), and
+/// the loop is never left early after a create that succeeded: every early exit leaves from code
+/// the create's success branch cannot reach within the iteration.
+#[allow(clippy::too_many_arguments)]
+fn joins_created_count(
+    func: &Func,
+    f: FuncId,
+    cfg: &Cfg,
+    l1: &CountedLoop,
+    blocks1: &FxHashSet<usize>,
+    l2: &CountedLoop,
+    create: StmtAt,
+    assigns: &FxHashMap<VarId, Vec<StmtAt>>,
+    creates: &FxHashSet<FuncId>,
+) -> bool {
+    if l2.bound != LoopBound::Var(l1.counter) || l2.start != l1.start || l2.op != LoopCmp::Lt {
+        return false;
+    }
+    let head = l1.head.0 as usize;
+    let from_head = cfg.reachable(head, |_| false);
+    let written_after = assigns
+        .get(&l1.counter)
+        .map(Vec::as_slice)
+        .unwrap_or(&[])
+        .iter()
+        .any(|(g, b, _)| {
+            *g != f || (!blocks1.contains(&(b.0 as usize)) && from_head[b.0 as usize])
+        });
+    if written_after {
+        return false;
+    }
+    let (_, cb, ck) = create;
+    let cbu = cb.0 as usize;
+    let branch = result_branch(func, cb, ck, creates);
+    // The code a successful create reaches before the next test of the loop condition.
+    let success = match branch {
+        Some((_, ok)) => cfg.reachable(ok.0 as usize, |x| x == head || !blocks1.contains(&x)),
+        None => cfg.reachable(cbu, |x| x == head || !blocks1.contains(&x)),
+    };
+    blocks1.iter().filter(|&&b| b != head).all(|&b| {
+        cfg.succs[b].iter().all(|&s| {
+            if blocks1.contains(&s) {
+                return true;
+            }
+            match branch {
+                // The create's own block may leave only on failure.
+                Some((failure, _)) if b == cbu => s == failure.0 as usize,
+                _ => !success[b],
+            }
+        })
+    })
 }
 
 /// Whether a block lies on a cycle of the control flow.
