@@ -1,6 +1,7 @@
 //! Generates one test function per annotated C fixture (`tests/races/<group>/<name>.c`) and per
 //! multi-file test program (`tests/programs/<name>/`), so that every fixture is its own test and
-//! adding a fixture needs no code change.
+//! adding a fixture needs no code change. Fixtures and programs whose annotations name techniques
+//! (`needs=`) also get an ablation test.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -15,6 +16,12 @@ fn ident(s: &str) -> String {
             }
         })
         .collect()
+}
+
+/// Whether a C file names techniques in `needs=` tags (it then gets an ablation test).
+fn has_technique_tags(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "c")
+        && std::fs::read_to_string(path).is_ok_and(|text| text.contains("needs="))
 }
 
 fn main() {
@@ -57,6 +64,14 @@ fn main() {
             ident(&group),
             ident(&name)
         );
+        if has_technique_tags(f) {
+            let _ = writeln!(
+                out,
+                "#[test]\nfn ablation_{}_{}() {{ ablation({rel:?}); }}\n",
+                ident(&group),
+                ident(&name)
+            );
+        }
     }
     let programs = root.join("tests/programs");
     println!("cargo:rerun-if-changed={}", programs.display());
@@ -83,6 +98,16 @@ fn main() {
             "#[test]\nfn {}_under_thread_sanitizer() {{ tsan_program({rel:?}); }}\n",
             ident(&name)
         );
+        let tagged = std::fs::read_dir(d)
+            .map(|files| files.flatten().any(|f| has_technique_tags(&f.path())))
+            .unwrap_or(false);
+        if tagged {
+            let _ = writeln!(
+                program_tests,
+                "#[test]\nfn ablation_{}() {{ ablation({rel:?}); }}\n",
+                ident(&name)
+            );
+        }
     }
     let dir = std::env::var("OUT_DIR").unwrap();
     std::fs::write(Path::new(&dir).join("race_fixtures.rs"), out).unwrap();

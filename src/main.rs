@@ -46,18 +46,20 @@ struct Switches {
 }
 
 impl Switches {
-    fn techniques(self) -> solver::threads::Techniques {
-        solver::threads::Techniques {
-            linearity: !self.no_linearity,
-            sharing: !self.no_sharing,
-            down_fork: !self.no_down_fork,
-            joins: !self.no_joins,
-        }
-    }
-
-    fn front_end(self) -> c_frontend::gen::Switches {
-        c_frontend::gen::Switches {
-            uniqueness: !self.no_uniqueness,
+    /// Switches the chosen techniques off in `options`, by the names the library knows them by.
+    fn apply(self, options: &mut c_frontend::analysis::CheckOptions) {
+        let off = [
+            (self.no_linearity, "linearity"),
+            (self.no_sharing, "sharing"),
+            (self.no_down_fork, "down-fork"),
+            (self.no_joins, "joins"),
+            (self.no_uniqueness, "uniqueness"),
+        ];
+        for (on, name) in off {
+            if on {
+                let known = options.disable(name);
+                debug_assert!(known, "{name} is a technique");
+            }
         }
     }
 }
@@ -124,7 +126,7 @@ fn main() -> ExitCode {
             format,
             switches,
         } => {
-            let options = c_frontend::analysis::CheckOptions {
+            let mut options = c_frontend::analysis::CheckOptions {
                 preprocess: c_frontend::preprocess::PreprocessOptions {
                     include_dirs: include,
                     defines: define,
@@ -133,9 +135,9 @@ fn main() -> ExitCode {
                     forced_includes: forced_include,
                     ..Default::default()
                 },
-                techniques: switches.techniques(),
-                switches: switches.front_end(),
+                ..Default::default()
             };
+            switches.apply(&mut options);
             let format = match format {
                 FormatArg::Text => Format::Text,
                 FormatArg::Json => Format::Json,

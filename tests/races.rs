@@ -20,9 +20,10 @@ type Lines = BTreeSet<(PathBuf, u32)>;
 fn warned(files: &[PathBuf], args: &[String]) -> (Lines, Vec<Lines>) {
     let mut options = CheckOptions::default();
     for a in args {
-        if a == "--no-linearity" {
-            options.techniques.linearity = false;
-        }
+        let known = a
+            .strip_prefix("--no-")
+            .is_some_and(|name| options.disable(name));
+        assert!(known, "unknown locksmith-args switch {a}");
     }
     let result = analysis::check_on_large_stack(files.to_vec(), options)
         .unwrap_or_else(|e| panic!("locksmith failed on {files:?}: {e}"));
@@ -71,6 +72,35 @@ fn check_fixture(path: &str) {
 
 fn check_program(path: &str) {
     check(path, true);
+}
+
+/// For every implemented technique named by a `needs=` tag of a fixture or program: runs locksmith
+/// with that technique switched off and checks that the tagged lines change their verdict (the
+/// paper's table 3, line by line). A tag `a+b` switches both off together. Tags naming techniques
+/// without a switch yet are skipped.
+fn ablation(path: &str) {
+    let path = root().join(path);
+    let files = annotations::c_files(&path);
+    let annotated = annotations::read(&files);
+    let named: BTreeSet<&str> = annotated
+        .lines
+        .values()
+        .flat_map(|a| a.needs.iter().map(String::as_str))
+        .filter(|t| t.split('+').all(|t| CheckOptions::TECHNIQUES.contains(&t)))
+        .collect();
+    let mut problems = Vec::new();
+    for technique in named {
+        let mut args = annotated.args.clone();
+        args.extend(technique.split('+').map(|t| format!("--no-{t}")));
+        let (all, _) = warned(&files, &args);
+        problems.extend(annotations::compare_ablation(&annotated, technique, &all));
+    }
+    assert!(
+        problems.is_empty(),
+        "{}:\n  {}",
+        path.display(),
+        problems.join("\n  ")
+    );
 }
 
 /// Builds a test program with ThreadSanitizer, runs its self-test, and checks that every data

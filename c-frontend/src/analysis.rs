@@ -23,6 +23,27 @@ pub struct CheckOptions {
     pub switches: gen::Switches,
 }
 
+impl CheckOptions {
+    /// The techniques that can be switched off, by the name of their `--no-…` switch without the
+    /// prefix (the names of the test annotations' `needs=` tags).
+    pub const TECHNIQUES: [&'static str; 5] =
+        ["linearity", "sharing", "down-fork", "joins", "uniqueness"];
+
+    /// Switches one technique off by its name in [`CheckOptions::TECHNIQUES`]; `false` for a
+    /// name that is not one of them.
+    pub fn disable(&mut self, technique: &str) -> bool {
+        match technique {
+            "linearity" => self.techniques.linearity = false,
+            "sharing" => self.techniques.sharing = false,
+            "down-fork" => self.techniques.down_fork = false,
+            "joins" => self.techniques.joins = false,
+            "uniqueness" => self.switches.uniqueness = false,
+            _ => return false,
+        }
+        true
+    }
+}
+
 /// A run that cannot be done: one line for the user, exit status 2.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fatal(pub String);

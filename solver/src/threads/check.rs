@@ -48,11 +48,14 @@ pub struct RaceWarning {
     pub accesses: Vec<RaceAccess>,
 }
 
-/// How the check decides concurrency (the `--no-sharing` switch assumes every pair of accesses
-/// concurrent, even in one thread).
+/// How the check decides concurrency.
 #[derive(Copy, Clone, Debug)]
 pub struct CheckOptions {
+    /// Off (`--no-sharing`): every pair of accesses is concurrent, even in one thread.
     pub sharing: bool,
+    /// Off (`--no-down-fork`): a callee's own location is one location for all its runs, so
+    /// internal copies ([`FactKey::internal`](super::facts::FactKey)) are compared too.
+    pub down_fork: bool,
 }
 
 /// What makes facts of one location interchangeable for the pairwise check: thread, point,
@@ -206,7 +209,7 @@ impl Checker<'_> {
                 }
                 // Two copies made by runs of a callee: different locations, or the same run,
                 // compared in the callee.
-                if a.internal && b.internal {
+                if self.options.down_fork && a.internal && b.internal {
                     continue;
                 }
                 if self.concurrent(home, a, b, i == j) {

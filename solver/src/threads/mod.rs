@@ -213,6 +213,7 @@ pub fn solve(
     let (all_facts, handle_sets, site_sets) = facts::propagate(inputs, &mut lock_table, &mut ls);
     let options = check::CheckOptions {
         sharing: techniques.sharing,
+        down_fork: techniques.down_fork,
     };
     let warnings = check::check(check::CheckInputs {
         p,

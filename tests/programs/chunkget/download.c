@@ -390,7 +390,7 @@ fail_output:
 	close(out_fd);
 	out_fd = -1;
 fail_chunks:
-	free(chunks);
+	free(chunks); // FALSE-ALARM: only reached before any downloader starts; signals_start returns -1 only when its pthread_create failed, which locksmith does not follow across the return
 	chunks = NULL;
 	return DL_ERROR;
 }

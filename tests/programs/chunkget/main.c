@@ -319,7 +319,7 @@ int main(int argc, char **argv)
 
 	r = download_run(&p);
 
-	free(owned_state);
+	free(owned_state); // FALSE-ALARM: signals_stop joins the signal thread unless pthread_kill fails, and pthread_kill fails only for a thread that has ended; locksmith keeps the thread alive on that branch
 	free(owned_output);
 	return r == DL_OK ? 0 : r == DL_INCOMPLETE ? 1 : 2;
 }

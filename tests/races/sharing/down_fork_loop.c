@@ -1,8 +1,8 @@
 /* Threads forked in a loop, each with a private malloc'ed buffer. All
  * instances of worker share one abstract location for the buffer (one
  * allocation site) and the fork sits in a loop, so only Down-Fork (the
- * buffer never escapes worker) shows it is not shared: NORACE
- * needs=down-fork. `sum` is added to `total` under `m`: NORACE. `max_seen`
+ * buffer never escapes worker) or uniqueness (buf is fresh and never
+ * published) shows it is not shared: NORACE needs=down-fork+uniqueness. `sum` is added to `total` under `m`: NORACE. `max_seen`
  * is written by every instance without a lock: RACE. */
 #include <pthread.h>
 #include <stdio.h>
@@ -21,9 +21,9 @@ static void *worker(void *arg)
     long *buf = malloc(N * sizeof *buf);
     long s = 0;
     for (int i = 0; i < N; i++)
-        buf[i] = id * i; // NORACE needs=down-fork: buf never escapes
+        buf[i] = id * i; // NORACE needs=down-fork+uniqueness: buf never escapes
     for (int i = 0; i < N; i++)
-        s += buf[i]; // NORACE needs=down-fork: buf never escapes
+        s += buf[i]; // NORACE needs=down-fork+uniqueness: buf never escapes
     free(buf);
     max_seen = s; // RACE: every instance, no lock
     pthread_mutex_lock(&m);

@@ -2,8 +2,9 @@
  * afterwards `x` is only read: NORACE (sharing: main before the first fork;
  * read-only after). Each copy of f mallocs a buffer at the same syntactic
  * site and writes it, but the pointer never escapes f: the abstract location
- * is the same for both threads, and only Down-Fork proves it thread-local:
- * NORACE needs=down-fork. `done` is written by both copies with no lock:
+ * is the same for both threads. Down-Fork proves it thread-local, and so
+ * does uniqueness (p is fresh and never published): only with both off is
+ * it reported, NORACE needs=down-fork+uniqueness. `done` is written by both copies with no lock:
  * RACE. */
 #include <pthread.h>
 #include <stdio.h>
@@ -16,9 +17,9 @@ static void *f(void *arg)
 {
     int *p = malloc(2 * sizeof *p);
     (void)arg;
-    p[0] = x; // NORACE needs=sharing,down-fork: x read-only, p thread-local
-    p[1] = p[0] + 1; // NORACE needs=down-fork: p never leaves f
-    int v = p[1]; // NORACE needs=down-fork: p never leaves f
+    p[0] = x; // NORACE needs=sharing,down-fork+uniqueness: x read-only, p thread-local
+    p[1] = p[0] + 1; // NORACE needs=down-fork+uniqueness: p never leaves f
+    int v = p[1]; // NORACE needs=down-fork+uniqueness: p never leaves f
     free(p);
     done += v; // RACE: both copies of f, no lock
     return NULL;
