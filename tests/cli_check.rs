@@ -1,0 +1,256 @@
+//! `locksmith check` as a user runs it: the paper's C examples beside their exact output, bad
+//! input (one line, exit 2, never a panic or half-written JSON), the JSON contract of DESIGN.md §8,
+//! and byte-identical output across runs.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// What one run printed.
+struct Run {
+    exit: i32,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs `locksmith check ARGS…` from the repository root (so that reports name files as given).
+fn check(args: &[&str]) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_locksmith"))
+        .current_dir(root())
+        .arg("check")
+        .args(args)
+        .output()
+        .expect("locksmith runs");
+    Run {
+        exit: out
+            .status
+            .code()
+            .expect("locksmith exits, not killed by a signal"),
+        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    }
+}
+
+fn temp_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("locksmith-cli-check-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn paper_examples_produce_their_expected_output() {
+    let dir = root().join("paper-examples/c");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "c"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 4, "missing C paper examples");
+    let update = std::env::var_os("UPDATE_EXPECT").is_some();
+    let mut failures = Vec::new();
+    for path in files {
+        let rel = path
+            .strip_prefix(root())
+            .unwrap()
+            .to_string_lossy()
+            .to_string();
+        let run = check(&[&rel]);
+        let actual = format!("# exit {}\n{}{}", run.exit, run.stdout, run.stderr);
+        let expected_path = path.with_extension("expected");
+        if update {
+            std::fs::write(&expected_path, &actual).unwrap();
+            continue;
+        }
+        let expected = std::fs::read_to_string(&expected_path).unwrap_or_else(|_| {
+            panic!(
+                "{} is missing (run with UPDATE_EXPECT=1)",
+                expected_path.display()
+            )
+        });
+        if expected != actual {
+            failures.push(format!(
+                "{rel}:\n--- expected\n{expected}--- actual\n{actual}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The paper's claims about what each technique buys (§3.2): figure 9 needs the sharing analysis
+/// (or Down-Fork together with uniqueness for the thread's own buffer), the uniqueness example
+/// needs uniqueness. Switching the technique off must make the example warn.
+#[test]
+fn paper_examples_need_the_techniques_the_paper_says() {
+    let cases: [(&str, &[&str]); 3] = [
+        ("paper-examples/c/fig9_sharing.c", &["--no-sharing"]),
+        (
+            "paper-examples/c/fig9_sharing.c",
+            &["--no-down-fork", "--no-uniqueness"],
+        ),
+        ("paper-examples/c/sec3_2_uniqueness.c", &["--no-uniqueness"]),
+    ];
+    for (file, switches) in cases {
+        let plain = check(&[file]);
+        assert_eq!(plain.exit, 0, "{file} warns with every technique on");
+        let mut args: Vec<&str> = switches.to_vec();
+        args.push(file);
+        let off = check(&args);
+        assert_eq!(
+            off.exit, 1,
+            "{file} with {switches:?} should warn:\n{}",
+            off.stdout
+        );
+    }
+}
+
+/// The bad inputs, each named for the failure messages, written into `dir` (the first one is a
+/// path that does not exist).
+fn bad_inputs(dir: &Path) -> Vec<(String, PathBuf)> {
+    let write = |name: &str, bytes: &[u8]| {
+        let p = dir.join(name);
+        std::fs::write(&p, bytes).unwrap();
+        (name.to_string(), p)
+    };
+    // Deterministic bytes that are not text: every byte value, scrambled.
+    let garbage: Vec<u8> = (0..600u32).map(|i| (i * 197 + 31) as u8).collect();
+    vec![
+        ("missing".to_string(), dir.join("no_such_file.c")),
+        write("empty", b""),
+        write("garbage", &garbage),
+        write("prose", b"This file is prose, not C.\nIt has two lines.\n"),
+        write(
+            "preprocessor failure",
+            b"#include \"no_such_header_anywhere.h\"\nint main(void) { return 0; }\n",
+        ),
+        write(
+            "no main",
+            b"#include <pthread.h>\nint x;\nvoid *f(void *a) { x++; return a; }\n",
+        ),
+        write("unterminated #if", b"#if 1\nint main(void) { return 0; }\n"),
+    ]
+}
+
+#[test]
+fn bad_input_gives_one_line_and_exit_two() {
+    let dir = temp_dir();
+    for (what, path) in bad_inputs(&dir) {
+        let p = path.to_string_lossy().to_string();
+        let run = check(&[&p]);
+        assert_eq!(run.exit, 2, "{what}: exit status\n{}", run.stderr);
+        assert!(
+            run.stdout.is_empty(),
+            "{what}: partial output {:?}",
+            run.stdout
+        );
+        let lines: Vec<&str> = run.stderr.lines().collect();
+        assert_eq!(lines.len(), 1, "{what}: not one line: {:?}", run.stderr);
+        assert!(
+            lines[0].starts_with("locksmith: error: "),
+            "{what}: {}",
+            lines[0]
+        );
+        let name = path.file_name().unwrap().to_string_lossy();
+        assert!(
+            lines[0].contains(name.as_ref()),
+            "{what}: the message names no file: {}",
+            lines[0]
+        );
+        assert!(!run.stderr.contains("panicked"), "{what}: {}", run.stderr);
+
+        let json = check(&["--format", "json", &p]);
+        assert_eq!(json.exit, 2, "{what}: JSON exit status");
+        let v: serde_json::Value = serde_json::from_str(&json.stdout)
+            .unwrap_or_else(|e| panic!("{what}: half-written JSON ({e}): {:?}", json.stdout));
+        assert!(
+            v["error"]["message"]
+                .as_str()
+                .is_some_and(|m| !m.is_empty()),
+            "{what}: {v}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn no_input_file_is_an_error() {
+    let run = check(&[]);
+    assert_eq!(run.exit, 2, "{}", run.stderr);
+    assert!(run.stdout.is_empty());
+}
+
+#[test]
+fn json_report_has_the_contract_fields() {
+    let run = check(&[
+        "--format",
+        "json",
+        "paper-examples/c/sec4_1_signal_handler.c",
+    ]);
+    assert_eq!(run.exit, 1);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("valid JSON");
+    let warnings = v["warnings"].as_array().expect("warnings");
+    assert_eq!(warnings.len(), 1);
+    let w = &warnings[0];
+    assert_eq!(w["kind"], "race");
+    assert_eq!(w["location"]["name"], "bwritten");
+    assert_eq!(
+        w["location"]["file"],
+        "paper-examples/c/sec4_1_signal_handler.c"
+    );
+    assert!(w["location"]["line"].as_u64().is_some());
+    let accesses = w["accesses"].as_array().expect("accesses");
+    assert!(accesses.len() >= 2);
+    for a in accesses {
+        assert!(a["file"].as_str().is_some(), "{a}");
+        assert!(a["line"].as_u64().is_some(), "{a}");
+        assert!(a["column"].as_u64().is_some(), "{a}");
+        assert!(a["write"].as_bool().is_some(), "{a}");
+        assert!(a["locks"].as_array().is_some(), "{a}");
+        let path = a["path"].as_array().expect("path");
+        assert_eq!(path[0], "main", "{a}");
+    }
+    assert!(
+        accesses.iter().any(|a| a["write"] == true
+            && a["locks"][0]
+                .as_str()
+                .is_some_and(|l| l.starts_with("bwritten_mutex"))),
+        "the handler's victim write holds bwritten_mutex: {w}"
+    );
+    assert!(v["unanalysed"].as_array().is_some());
+    assert!(v["unmodelled"].as_array().is_some());
+}
+
+#[test]
+fn output_is_byte_identical_across_runs() {
+    let files: Vec<String> = {
+        let dir = root().join("tests/programs/webcache");
+        let mut v: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "c"))
+            .map(|p| {
+                p.strip_prefix(root())
+                    .unwrap()
+                    .to_string_lossy()
+                    .to_string()
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    let args: Vec<&str> = files.iter().map(String::as_str).collect();
+    let first = check(&args);
+    let second = check(&args);
+    assert_eq!(first.exit, 1);
+    assert_eq!(first.stdout, second.stdout);
+    let mut json_args = vec!["--format", "json"];
+    json_args.extend(&args);
+    let a = check(&json_args);
+    let b = check(&json_args);
+    assert_eq!(a.stdout, b.stdout);
+}
