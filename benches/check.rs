@@ -7,7 +7,7 @@
 //! temporary directory, counts its preprocessed lines with `gcc -E`, runs
 //! `locksmith check <files> --format json` three times (once above 100k lines) and prints the
 //! median wall time, the peak resident memory of the analysis process, the number of warnings in
-//! its JSON output and its exit status. A run that fails shows the first line of its stderr
+//! its JSON output, how many of the planted races they report, and its exit status. A run that fails shows the first line of its stderr
 //! instead of numbers, and the bench goes on with the next size. A watchdog kills a run after
 //! `--timeout SECS` (default 1800).
 //!
@@ -142,8 +142,16 @@ fn main() -> ExitCode {
         binary.display()
     );
     println!(
-        "{:>10} {:>12} {:>10} {:>6} {:>10} {:>11} {:>9} {:>6}",
-        "target", "preprocessed", "user", "files", "median", "peak RSS", "warnings", "exit"
+        "{:>10} {:>12} {:>10} {:>6} {:>10} {:>11} {:>9} {:>8} {:>6}",
+        "target",
+        "preprocessed",
+        "user",
+        "files",
+        "median",
+        "peak RSS",
+        "warnings",
+        "planted",
+        "exit"
     );
     for &size in &options.sizes {
         bench_size(&binary, size, options.timeout);
@@ -201,7 +209,7 @@ fn bench_size(binary: &Path, size: usize, timeout: Duration) {
     let mut times = Vec::new();
     let mut peak_kib = 0;
     let mut rss_bound = false;
-    let mut outcome = Ok((0, 0));
+    let mut outcome = Ok((0, 0, 0));
     for _ in 0..runs_for(size) {
         match run_check(binary, &sources, timeout) {
             Ok(run) => {
@@ -209,7 +217,9 @@ fn bench_size(binary: &Path, size: usize, timeout: Duration) {
                 peak_kib = peak_kib.max(run.max_rss_kib);
                 rss_bound |= run.rss_is_bound;
                 match (run.status, warning_count(&run.stdout)) {
-                    (RunStatus::Exited(code @ (0 | 1)), Some(w)) => outcome = Ok((w, code)),
+                    (RunStatus::Exited(code @ (0 | 1)), Some((w, found))) => {
+                        outcome = Ok((w, found, code))
+                    }
                     (RunStatus::Exited(code @ (0 | 1)), None) => {
                         outcome = Err(format!(
                             "exit {code} without a JSON report: {}",
@@ -237,17 +247,18 @@ fn bench_size(binary: &Path, size: usize, timeout: Duration) {
         sources.len()
     );
     match outcome {
-        Ok((warnings, code)) => {
+        Ok((warnings, found, code)) => {
             times.sort();
             let median = times[times.len() / 2];
             println!(
-                "{lead} {:>10} {:>11} {warnings:>9} {code:>6}",
+                "{lead} {:>10} {:>11} {warnings:>9} {:>8} {code:>6}",
                 format!("{:.3} s", median.as_secs_f64()),
                 format!(
                     "{}{:.1} MiB",
                     if rss_bound { "<=" } else { "" },
                     peak_kib as f64 / 1024.0
                 ),
+                format!("{found}/{}", census.planted_races),
             );
         }
         Err(message) => println!("{lead}   failed: {message}"),
@@ -428,10 +439,20 @@ fn drain<R: Read + Send + 'static>(pipe: Option<R>) -> thread::JoinHandle<Vec<u8
     })
 }
 
-/// The length of the `warnings` array of a JSON report, if the output is one.
-fn warning_count(stdout: &[u8]) -> Option<usize> {
+/// The length of the `warnings` array of a JSON report, if the output is one, and how many of
+/// its warnings are on a planted race (a module's `_unsafe_hits` counter).
+fn warning_count(stdout: &[u8]) -> Option<(usize, usize)> {
     let value: serde_json::Value = serde_json::from_slice(stdout).ok()?;
-    value.get("warnings")?.as_array().map(Vec::len)
+    let warnings = value.get("warnings")?.as_array()?;
+    let planted = warnings
+        .iter()
+        .filter(|w| {
+            w["location"]["name"]
+                .as_str()
+                .is_some_and(|n| n.ends_with("_unsafe_hits"))
+        })
+        .count();
+    Some((warnings.len(), planted))
 }
 
 fn first_line(bytes: &[u8]) -> String {

@@ -34,8 +34,10 @@ fn check(args: &[&str]) -> Run {
     }
 }
 
-fn temp_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("locksmith-cli-check-{}", std::process::id()));
+/// A fresh directory of this test process, one per test (tests run in parallel).
+fn temp_dir(test: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("locksmith-cli-check-{}-{test}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
@@ -137,7 +139,7 @@ fn bad_inputs(dir: &Path) -> Vec<(String, PathBuf)> {
 
 #[test]
 fn bad_input_gives_one_line_and_exit_two() {
-    let dir = temp_dir();
+    let dir = temp_dir("bad-input");
     for (what, path) in bad_inputs(&dir) {
         let p = path.to_string_lossy().to_string();
         let run = check(&[&p]);
@@ -253,4 +255,50 @@ fn output_is_byte_identical_across_runs() {
     let a = check(&json_args);
     let b = check(&json_args);
     assert_eq!(a.stdout, b.stdout);
+}
+
+/// Every knowingly unsound construct is reported with its position, in text and JSON.
+#[test]
+fn unsound_constructs_are_reported() {
+    let dir = temp_dir("unsound");
+    let file = dir.join("unsound.c");
+    std::fs::write(
+        &file,
+        "#include <setjmp.h>\n#include <pthread.h>\n#include <stdarg.h>\n\
+         jmp_buf env;\nint x;\n\
+         void *f(void *a) { x++; return a; }\n\
+         int sum(int n, va_list ap) { int s = 0; while (n-- > 0) s += va_arg(ap, int); return s; }\n\
+         int main(void) {\n\
+             pthread_t t;\n\
+             __asm__ volatile(\"\" ::: \"memory\");\n\
+             if (setjmp(env) == 0) { pthread_create(&t, 0, f, 0); longjmp(env, 1); }\n\
+             return frobnicate_the_widget(&x);\n\
+         }\n",
+    )
+    .unwrap();
+    let p = file.to_string_lossy().to_string();
+    let run = check(&["--format", "json", &p]);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("valid JSON");
+    let unsound: Vec<String> = v["unsound"]
+        .as_array()
+        .expect("unsound")
+        .iter()
+        .map(|u| u.to_string())
+        .collect();
+    let all = unsound.join("\n");
+    for what in [
+        "inline assembly",
+        "longjmp",
+        "va_arg on a va_list parameter",
+    ] {
+        assert!(all.contains(what), "{what} not reported:\n{all}");
+    }
+    assert_eq!(v["unmodelled"][0], "frobnicate_the_widget");
+    let text = check(&[&p]);
+    assert!(
+        text.stdout.contains("unsound: inline assembly"),
+        "{}",
+        text.stdout
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

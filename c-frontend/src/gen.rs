@@ -732,6 +732,16 @@ impl<'a> Gen<'a> {
                     }
                 }
             }
+            "longjmp" | "siglongjmp" | "_longjmp" => {
+                // Lowered as the end of the path; where control resumes is not followed.
+                self.unsound.push(Unsound {
+                    pos,
+                    what: format!(
+                        "{name}: execution resuming at its setjmp is not followed (the code after \
+                         the setjmp is analysed only as reached normally)"
+                    ),
+                });
+            }
             _ if is_no_effect(&name) => {}
             _ => {
                 let func = &self.p.funcs[f];
