@@ -56,6 +56,23 @@ impl<'a> Namer<'a> {
                 .entry(rep)
                 .or_insert_with(|| describe_name(&r.program, name));
         }
+        // A lock created in a callee (a mutex initialised in a constructor function) is held
+        // by callers under its image at the call: it is the same object, so it gets its name.
+        loop {
+            let mut changed = false;
+            for &(generic, image) in &r.solution.lock_images {
+                if lock_names.contains_key(&image) {
+                    continue;
+                }
+                if let Some(name) = lock_names.get(&generic).cloned() {
+                    lock_names.insert(image, name);
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
         let fn_of = r
             .generated
             .fn_func

@@ -302,3 +302,47 @@ fn unsound_constructs_are_reported() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Locks are named by the object and field holding them, also when the caller holds the image of
+/// a lock a constructor function created.
+#[test]
+fn locks_are_named_by_their_field() {
+    let dir = temp_dir("lock-names");
+    let file = dir.join("queue.c");
+    std::fs::write(
+        &file,
+        "#include <pthread.h>\n#include <stdlib.h>\n\
+         struct queue { pthread_mutex_t lock; int count; };\n\
+         struct queue *queue_new(void) {\n\
+             struct queue *q = calloc(1, sizeof *q);\n\
+             pthread_mutex_init(&q->lock, NULL);\n\
+             return q;\n\
+         }\n\
+         void *worker(void *arg) {\n\
+             struct queue *q = arg;\n\
+             pthread_mutex_lock(&q->lock);\n\
+             q->count++;\n\
+             pthread_mutex_unlock(&q->lock);\n\
+             return NULL;\n\
+         }\n\
+         int main(void) {\n\
+             pthread_t t;\n\
+             struct queue *q = queue_new();\n\
+             pthread_create(&t, NULL, worker, q);\n\
+             q->count = 0;\n\
+             return 0;\n\
+         }\n",
+    )
+    .unwrap();
+    let p = file.to_string_lossy().to_string();
+    let run = check(&[&p]);
+    assert_eq!(run.exit, 1, "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("holding field `lock` of memory allocated by calloc at"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("a lock (ℓ"), "{}", run.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1419,6 +1419,8 @@ pub fn generate(p: &Program, main: FuncId, switches: Switches) -> Generated {
     for (r, n) in g.rho_names.drain() {
         rho_names[r] = n;
     }
+    // Locks by the object and field path holding them (the first object to reach one names it).
+    let mut lock_names = FxHashMap::default();
     for &(rho, content, _) in objects.iter() {
         let mut stack = vec![(content, rho_names[rho].clone())];
         let mut seen = rustc_hash::FxHashSet::default();
@@ -1426,6 +1428,9 @@ pub fn generate(p: &Program, main: FuncId, switches: Switches) -> Generated {
             let node = g.t.representative(node);
             if !seen.insert(node) {
                 continue;
+            }
+            if let Shape::Lock(l) = g.t.shape(node) {
+                lock_names.entry(l).or_insert_with(|| name.clone());
             }
             if let Shape::Struct { sid, fields } = g.t.shape(node) {
                 for f in fields {
@@ -1446,7 +1451,6 @@ pub fn generate(p: &Program, main: FuncId, switches: Switches) -> Generated {
             }
         }
     }
-    let mut lock_names = FxHashMap::default();
     for (o, (rho, _, _)) in objects.iter().enumerate() {
         for &l in &threads.objects[ObjectId(o as u32)].locks {
             lock_names

@@ -137,6 +137,13 @@ impl LockTable {
         Some(self.find(x))
     }
 
+    /// The classes of every image of `l`'s class, one per site where it has one, in site order.
+    pub fn images_of(&mut self, l: Lock) -> Vec<Lock> {
+        let r = self.find(l);
+        let images: Vec<Lock> = self.class[r].images.iter().map(|&(_, x)| x).collect();
+        images.into_iter().map(|x| self.find(x)).collect()
+    }
+
     /// Whether the class of `l` is instantiated (rather than kept) at `site`.
     pub fn generic_at_site(&mut self, l: Lock, site: &SiteData, scopes: &ScopeTree) -> bool {
         let r = self.find(l);

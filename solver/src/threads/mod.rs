@@ -165,6 +165,9 @@ impl Default for Techniques {
 pub struct ThreadSolution {
     pub warnings: Vec<check::RaceWarning>,
     pub lock_rep: IndexVec<Lock, Lock>,
+    /// `(generic, instance)` class pairs: `instance` is the image of `generic` at some site (a
+    /// lock of a callee as its caller sees it), for naming locks in reports.
+    pub lock_images: Vec<(Lock, Lock)>,
     pub structure: structure::Structure,
     pub mhp: mhp::Mhp,
     pub homes: privacy::Homes,
@@ -225,12 +228,23 @@ pub fn solve(
         facts: &all_facts,
         options,
     });
-    let lock_rep = (0..lock_table.len())
+    let lock_rep: IndexVec<Lock, Lock> = (0..lock_table.len())
         .map(|i| lock_table.find(Lock(i as u32)))
         .collect();
+    let mut lock_images = Vec::new();
+    for (l, &rep) in lock_rep.iter_enumerated() {
+        if l == rep {
+            for image in lock_table.images_of(rep) {
+                lock_images.push((rep, image));
+            }
+        }
+    }
+    lock_images.sort();
+    lock_images.dedup();
     ThreadSolution {
         warnings,
         lock_rep,
+        lock_images,
         structure: s,
         mhp,
         homes,
