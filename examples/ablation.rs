@@ -1,6 +1,6 @@
 //! What each technique buys, in the style of the paper's table 3: for every test program of
 //! `tests/programs/` (and all the fixtures of `tests/races/` together), the number of warnings
-//! with every technique on, then with each one switched off in turn. Switching a technique off
+//! and the analysis time with every technique on, then with each one switched off in turn. Switching a technique off
 //! can only add warnings (or, for linearity, hide a race behind a lock that is not one).
 //!
 //! ```text
@@ -8,6 +8,7 @@
 //! ```
 
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use c_frontend::analysis::{self, CheckOptions};
 
@@ -62,15 +63,19 @@ fn main() {
     print!("{:<16}", "program");
     for c in &columns {
         let head = c.map_or("all on".to_string(), |t| format!("--no-{t}"));
-        print!(" {head:>16}");
+        print!(" {head:>18}");
     }
     println!();
     for (name, runs) in &rows {
         print!("{name:<16}");
         for c in &columns {
+            let start = Instant::now();
             let total: Option<usize> = runs.iter().map(|files| warnings(files, *c)).sum();
-            let cell = total.map_or("error".to_string(), |n| n.to_string());
-            print!(" {cell:>16}");
+            let took: Duration = start.elapsed();
+            let cell = total.map_or("error".to_string(), |n| {
+                format!("{n} ({:.2} s)", took.as_secs_f64())
+            });
+            print!(" {cell:>18}");
         }
         println!();
     }
