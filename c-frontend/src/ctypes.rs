@@ -1,6 +1,6 @@
-//! C types as the analysis sees them: integers and floats collapse to `Int` and `Float`, arrays
-//! lose their size, typedefs are resolved, and the POSIX lock types are recognised by their
-//! typedef names so that a `pthread_mutex_t` object is a lock rather than glibc's union.
+//! C types as the analysis sees them: integers and floats collapse to `Char`, `Int` and `Float`,
+//! arrays lose their size, typedefs are resolved, and the POSIX lock types are recognised by
+//! their typedef names so that a `pthread_mutex_t` object is a lock rather than glibc's union.
 //!
 //! Types are hash-consed in a [`TypeTable`]; structs and unions are identified by their tag across
 //! translation units (a program's files agree on `struct conn`), anonymous ones are each distinct.
@@ -29,7 +29,11 @@ pub enum LockKind {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Type {
     Void,
-    /// Every integer type: `char`, `short`, `int`, `long`, `_Bool`, enums, `pthread_t`, …
+    /// The character types `char`, `signed char` and `unsigned char` (and typedefs such as
+    /// `uint8_t`): integers that may also view the bytes of any object (C11 6.5p7), which the
+    /// `void*` model must know (paper §3.4, [`crate::views`]).
+    Char,
+    /// Every other integer type: `short`, `int`, `long`, `_Bool`, enums, `pthread_t`, …
     Int,
     Float,
     Pointer(TypeId),
@@ -177,7 +181,10 @@ impl TypeTable {
 
     /// Whether values of type `t` can hold pointers (directly or in fields).
     pub fn is_scalar(&self, t: TypeId) -> bool {
-        matches!(self.get(t), Type::Int | Type::Float | Type::Void)
+        matches!(
+            self.get(t),
+            Type::Char | Type::Int | Type::Float | Type::Void
+        )
     }
 
     /// A short C-like rendering for messages.
@@ -191,6 +198,7 @@ impl TypeTable {
         }
         match self.get(t) {
             Type::Void => "void".into(),
+            Type::Char => "char".into(),
             Type::Int => "int".into(),
             Type::Float => "double".into(),
             Type::Pointer(x) => format!("{}*", self.describe_depth(*x, depth + 1)),

@@ -285,7 +285,7 @@ fn arrays_decay_and_indexing() {
             i = (*sp).arr[]
             i = a[]
             s = "hi"
-            i = *(arith<int*>("hi", i))
+            i = *(arith<char*>("hi", i))
             return
     "#,
     );
@@ -296,7 +296,7 @@ fn arrays_decay_and_indexing() {
         global m: int[][] addr
         global p: int*
         global i: int
-        global s: int*
+        global s: char*
         global st: struct S addr
         global sp: struct S*
         string "hi"
@@ -471,8 +471,8 @@ fn types_of_declarations() {
         global col2: int
         global ip: int*
         global sp: struct S*
-        global handlers: (int(int, int**))*[] addr
-        global getter: (int*())*
+        global handlers: (int(int, char**))*[] addr
+        global getter: (char*())*
     "#,
     );
     let sig = |name: &str| func(&p, name).lines().next().unwrap().to_string();
@@ -480,7 +480,7 @@ fn types_of_declarations() {
     assert_eq!(sig("proto"), "fn proto: int() declared");
     assert_eq!(sig("var"), "fn var: int(int, ...) declared");
     assert_eq!(sig("takes"), "fn takes: void(int*, (void(int))*) declared");
-    assert_eq!(sig("krdef"), "fn krdef: int(int, int*)");
+    assert_eq!(sig("krdef"), "fn krdef: int(int, char*)");
     let field_ty = |i: usize| {
         let Type::Struct(sid) = p.types.get(p.vars[var(&p, "s")].ty) else {
             panic!("struct")
@@ -569,8 +569,8 @@ fn user_definitions_beat_stubs_in_either_order() {
         check(
             &func(&p, "strlen"),
             r#"
-        fn strlen: int(int*)
-          param s: int*
+        fn strlen: int(char*)
+          param s: char*
           local n: int
           bb0:
             n = #int
@@ -703,7 +703,7 @@ fn local_initializers_are_assignments_in_place() {
           local a: int
           local b: int[] addr
           local pt: struct pt
-          local name: int[] addr
+          local name: char[] addr
           local vla: int[] addr
           bb0:
             g = #int

@@ -205,9 +205,9 @@ impl<'a> UnitCx<'a> {
 
     /// A new string literal variable (one per occurrence).
     fn string_lit(&mut self, name: String, pos: Pos) -> VarId {
-        let int = self.lw.types.int();
-        let ty = self.lw.types.intern(Type::Array(int));
-        self.lw.types.pointer(int);
+        let char = self.lw.types.intern(Type::Char);
+        let ty = self.lw.types.intern(Type::Array(char));
+        self.lw.types.pointer(char);
         self.new_var(name, ty, VarKind::StringLit, pos)
     }
 
@@ -587,7 +587,9 @@ impl<'a> UnitCx<'a> {
             (true, false) => a,
             (false, true) => b,
             (false, false) => match (self.lw.types.get(a), self.lw.types.get(b)) {
-                (Type::Int | Type::Float, Type::Int | Type::Float) => self.numeric(a, b),
+                (Type::Char | Type::Int | Type::Float, Type::Char | Type::Int | Type::Float) => {
+                    self.numeric(a, b)
+                }
                 _ => a,
             },
         }
@@ -1268,7 +1270,8 @@ impl<'a> UnitCx<'a> {
                 Some(Binding::Func(f)) => self.lw.funcs[f].ty,
                 Some(Binding::Enum(_)) => int,
                 None if is_function_name_ident(&id.node.name) => {
-                    self.lw.types.intern(Type::Array(int))
+                    let char = self.lw.types.intern(Type::Char);
+                    self.lw.types.intern(Type::Array(char))
                 }
                 _ => return unsupported(pos, format!("cannot type `{}`", id.node.name)),
             },
@@ -1276,7 +1279,10 @@ impl<'a> UnitCx<'a> {
                 Constant::Float(_) => self.lw.types.intern(Type::Float),
                 _ => int,
             },
-            Expression::StringLiteral(_) => self.lw.types.intern(Type::Array(int)),
+            Expression::StringLiteral(_) => {
+                let char = self.lw.types.intern(Type::Char);
+                self.lw.types.intern(Type::Array(char))
+            }
             Expression::GenericSelection(g) => {
                 let chosen = self.generic_choice(g, pos)?;
                 self.type_of(chosen)?

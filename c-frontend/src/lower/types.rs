@@ -112,17 +112,19 @@ impl<'a> UnitCx<'a> {
         self.base_type(&tspecs, hint)
     }
 
-    /// Combines type specifiers: all integer kinds, enums and `_Bool` are `Int`; all floating
-    /// kinds and `_Complex` are `Float`; a struct, union, typedef name or `typeof` names its type.
+    /// Combines type specifiers: the character types are `Char`; all other integer kinds, enums
+    /// and `_Bool` are `Int`; all floating kinds and `_Complex` are `Float`; a struct, union,
+    /// typedef name or `typeof` names its type.
     fn base_type(&mut self, tspecs: &[&'a Node<TypeSpecifier>], hint: Option<&str>) -> R<TypeId> {
         let mut named = None;
         let mut float = false;
         let mut void = false;
+        let mut char = false;
         for t in tspecs {
             match &t.node {
                 TypeSpecifier::Void => void = true,
-                TypeSpecifier::Char
-                | TypeSpecifier::Short
+                TypeSpecifier::Char => char = true,
+                TypeSpecifier::Short
                 | TypeSpecifier::Int
                 | TypeSpecifier::Long
                 | TypeSpecifier::Signed
@@ -151,6 +153,7 @@ impl<'a> UnitCx<'a> {
             Some(t) => t,
             None if float => self.lw.types.intern(Type::Float),
             None if void => self.lw.types.void(),
+            None if char => self.lw.types.intern(Type::Char),
             None => self.lw.types.int(),
         })
     }
