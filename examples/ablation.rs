@@ -62,7 +62,7 @@ fn main() {
         .collect();
     print!("{:<16}", "program");
     for c in &columns {
-        let head = c.map_or("all on".to_string(), |t| format!("--no-{t}"));
+        let head = c.map_or("all on".to_string(), CheckOptions::switch_for);
         print!(" {head:>18}");
     }
     println!();

@@ -25,7 +25,8 @@ enum FormatArg {
 }
 
 /// Switches that turn off one technique of the analysis each, to measure what it buys (the
-/// paper's table 3). Every one of them can only add warnings.
+/// paper's table 3). None of them can hide a race: each can only make more accesses racy
+/// (`--field-insensitive` may also merge several warnings into one, as it merges locations).
 #[derive(Args, Debug, Clone, Copy)]
 struct Switches {
     /// Let non-linear locks (allocated in loops, in arrays, conflated) count as held.
@@ -43,6 +44,12 @@ struct Switches {
     /// Count accesses through pointers to fresh, not yet published memory as shared.
     #[arg(long)]
     no_uniqueness: bool,
+    /// Conflate the memory of every cast between `T*` and `void*` (no per-type `void*` entries).
+    #[arg(long)]
+    no_void: bool,
+    /// Make all fields of a struct object one location.
+    #[arg(long)]
+    field_insensitive: bool,
 }
 
 impl Switches {
@@ -54,6 +61,8 @@ impl Switches {
             (self.no_down_fork, "down-fork"),
             (self.no_joins, "joins"),
             (self.no_uniqueness, "uniqueness"),
+            (self.no_void, "void"),
+            (self.field_insensitive, "field"),
         ];
         for (on, name) in off {
             if on {

@@ -26,8 +26,23 @@ pub struct CheckOptions {
 impl CheckOptions {
     /// The techniques that can be switched off, by the name of their `--no-…` switch without the
     /// prefix (the names of the test annotations' `needs=` tags).
-    pub const TECHNIQUES: [&'static str; 5] =
-        ["linearity", "sharing", "down-fork", "joins", "uniqueness"];
+    pub const TECHNIQUES: [&'static str; 7] = [
+        "linearity",
+        "sharing",
+        "down-fork",
+        "joins",
+        "uniqueness",
+        "void",
+        "field",
+    ];
+
+    /// The command-line switch that turns `technique` off.
+    pub fn switch_for(technique: &str) -> String {
+        match technique {
+            "field" => "--field-insensitive".into(),
+            t => format!("--no-{t}"),
+        }
+    }
 
     /// Switches one technique off by its name in [`CheckOptions::TECHNIQUES`]; `false` for a
     /// name that is not one of them.
@@ -38,6 +53,8 @@ impl CheckOptions {
             "down-fork" => self.techniques.down_fork = false,
             "joins" => self.techniques.joins = false,
             "uniqueness" => self.switches.uniqueness = false,
+            "void" => self.switches.void_model = false,
+            "field" => self.switches.field_sensitive = false,
             _ => return false,
         }
         true

@@ -21,6 +21,7 @@ use crate::ir::{
 use crate::joins::{self, JoinPlan, StmtAt};
 use crate::ltypes::{LTypes, Node, Pol, RhoOrigin, Shape};
 use crate::uniqueness;
+use crate::views;
 use solver::ids::IndexVec;
 use solver::threads::{
     AccessId, AccessInfo, Event, EventBlock, FnBody, FnId, ObjectId, ObjectInfo, ThreadHandle,
@@ -371,7 +372,15 @@ impl<'a> Gen<'a> {
             || matches!(self.t.shape(value), Shape::Ptr { .. } | Shape::Fun(_));
         let to_ptr = self.is_pointer(to);
         match (from_ptr, to_ptr) {
-            (true, true) | (false, false) => {
+            (true, true) => {
+                if let Some(v) = self.void_cast(value, from, to, frame.scope) {
+                    return Some(v);
+                }
+                let target = self.t.of_type(&mut self.c, to, frame.scope);
+                self.t.flow(&mut self.c, value, target);
+                Some(target)
+            }
+            (false, false) => {
                 let target = self.t.of_type(&mut self.c, to, frame.scope);
                 self.t.flow(&mut self.c, value, target);
                 Some(target)
@@ -390,6 +399,49 @@ impl<'a> Gen<'a> {
                 None
             }
         }
+    }
+
+    /// A cast between `T*` and `void*` (paper §3.4): the pointer's label flows, and the `T`
+    /// memory is the `void*` content's entry for `T`'s class. `None` for any other pointer cast.
+    fn void_cast(&mut self, value: Node, from: TypeId, to: TypeId, scope: Scope) -> Option<Node> {
+        let types = &self.p.types;
+        let (fp, tp) = (types.pointee(from)?, types.pointee(to)?);
+        let (void_from, void_to) = (
+            matches!(types.get(fp), Type::Void),
+            matches!(types.get(tp), Type::Void),
+        );
+        let typed = match (void_from, void_to) {
+            (false, true) => fp,
+            (true, false) => tp,
+            _ => return None,
+        };
+        let key = views::key_of_type(types, typed)?;
+        if !matches!(
+            self.t.shape(value),
+            Shape::Ptr { .. } | Shape::Var | Shape::Blob { .. }
+        ) {
+            return None;
+        }
+        let (rho, content) = self.t.deref(&mut self.c, value);
+        let target = self.t.of_type(&mut self.c, to, scope);
+        let (target_rho, target_content) = self.t.deref(&mut self.c, target);
+        self.c.flow(rho, target_rho);
+        let (void_content, typed_content) = if void_to {
+            (target_content, content)
+        } else {
+            (content, target_content)
+        };
+        if !self.switches.void_model {
+            // The baseline: memory cast to or from `void*` is conflated, unless it is untyped
+            // memory getting its first type.
+            let fresh = void_from && matches!(self.t.shape(content), Shape::Var);
+            if !fresh {
+                self.t.conflate(&mut self.c, content);
+            }
+        }
+        let entry = self.t.view(&mut self.c, void_content, key, Some(typed));
+        self.t.unify(&mut self.c, entry, typed_content);
+        Some(target)
     }
 
     fn integer_pointer(&mut self) -> Node {
@@ -1054,9 +1106,22 @@ impl<'a> Gen<'a> {
 
     /// The location labels to check for an object: its own, and its fields' when its content is
     /// a struct (recursively).
+    /// A location holding conflated memory is one unit with the blob (see
+    /// [`LTypes::blob_ties`]): only the outer label is checked, so the race is reported once.
     fn units(&mut self, rho: Rho, content: Node, out: &mut Vec<Rho>) {
+        let tied: Vec<Rho> = self
+            .t
+            .blob_ties(rho, content)
+            .into_iter()
+            .map(|t| t.1)
+            .collect();
         out.push(rho);
-        out.extend(self.t.field_labels(content));
+        out.extend(
+            self.t
+                .field_labels(content)
+                .into_iter()
+                .filter(|r| !tied.contains(r)),
+        );
     }
 }
 
@@ -1211,18 +1276,31 @@ fn recursive_components(p: &Program) -> FxHashMap<FuncId, usize> {
 pub struct Switches {
     /// Accesses through a local pointer to fresh, unescaped memory are not shared.
     pub uniqueness: bool,
+    /// A `void*` keeps one entry per type class cast to or from it (paper §3.4). Off, every cast
+    /// between `T*` and `void*` conflates the `T` memory (the baseline of the paper's table 3),
+    /// except the first type given to memory that has none yet (a fresh allocation).
+    pub void_model: bool,
+    /// Each struct field is its own location (paper §3.4). Off, all fields of one struct object
+    /// share one location label (their contents, and the locks among them, stay apart).
+    pub field_sensitive: bool,
 }
 
 impl Default for Switches {
     fn default() -> Self {
-        Switches { uniqueness: true }
+        Switches {
+            uniqueness: true,
+            void_model: true,
+            field_sensitive: true,
+        }
     }
 }
 
 /// Generates the constraints and event graphs of a linked program whose entry is `main`.
 pub fn generate(p: &Program, main: FuncId, switches: Switches) -> Generated {
     let mut c = Constraints::new();
-    let t = LTypes::new(&p.types);
+    let mut t = LTypes::new(&p.types);
+    t.void_model = switches.void_model;
+    t.field_sensitive = switches.field_sensitive;
     let mut scope_of = FxHashMap::default();
     let mut fn_of = FxHashMap::default();
     let mut fn_func = IndexVec::new();
@@ -1402,6 +1480,13 @@ pub fn generate(p: &Program, main: FuncId, switches: Switches) -> Generated {
 
     // Objects: their locks (known now that every field used has been created), checked units.
     let objects = std::mem::take(&mut g.objects);
+    // A location holding conflated memory is the blob's label too (`LTypes::blob_ties`).
+    for &(rho, content, _) in objects.iter() {
+        for (at, blob) in g.t.blob_ties(rho, content) {
+            g.c.flow(at, blob);
+            g.c.flow(blob, at);
+        }
+    }
     for (rho, content, array) in objects.iter().copied() {
         let locks = g.t.locks_inside(content);
         threads.objects.push(ObjectInfo { locks, array });
@@ -1431,6 +1516,10 @@ pub fn generate(p: &Program, main: FuncId, switches: Switches) -> Generated {
             }
             if let Shape::Lock(l) = g.t.shape(node) {
                 lock_names.entry(l).or_insert_with(|| name.clone());
+            }
+            if let Shape::Void(entries) = g.t.shape(node) {
+                // Each type the memory is viewed at is the same object.
+                stack.extend(entries.into_iter().map(|(_, n)| (n, name.clone())));
             }
             if let Shape::Struct { sid, fields } = g.t.shape(node) {
                 for f in fields {

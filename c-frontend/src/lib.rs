@@ -17,3 +17,4 @@ pub mod parse;
 pub mod preprocess;
 pub mod srcmap;
 pub mod uniqueness;
+pub mod views;

@@ -14,10 +14,12 @@
 //! and the caller's node is recorded and kept in sync as either side gains structure, emitting
 //! `ρ ⪯ᵢᵖ ρ'` and `ℓ ⪯ᵢ ℓ'` constraints into the solver (figure 7b made lazy).
 //!
-//! Two choices keep this sound where C is untyped:
-//! - a generic node whose shape is still unknown (a `void*` the function never casts) is
-//!   *unified* with the caller's node instead of copied, so all callers of a generic container
-//!   share one content (`void*` is monomorphic, as in the paper's basic model);
+//! Three choices keep this sound where C is untyped:
+//! - the content of a `void*` is a [`Shape::Void`] with one entry per type class it is cast to
+//!   or from (paper §3.4); casts at one class meet at that entry, classes C lets overlap
+//!   ([`crate::views::overlap`]) share an entry, and with `--no-void` every class shares one;
+//! - a generic node whose shape is still unknown (a `void*` the function never casts) stays
+//!   related to each caller's node until it gets a shape;
 //! - contents of incompatible shapes (a cast between unrelated structs, a pointer used as an
 //!   integer) are *conflated* into a local blob: one location label and one lock label for
 //!   everything inside, closed under dereference.
@@ -27,6 +29,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::ctypes::{StructId, Type, TypeId, TypeTable};
 use crate::ir::FuncId;
+use crate::views::{self, ViewKey};
 use solver::ids::IndexVec;
 use solver::{Constraints, Lock, Polarity, Rho, RhoKind, Scope, Site};
 
@@ -81,6 +84,25 @@ pub enum Shape {
         lock: Lock,
         funs: Vec<FuncId>,
     },
+    /// The memory a `void*` points to (paper §3.4): the node it is at each type class it has
+    /// been cast to or from, sorted by key. Classes that may overlap share one node.
+    Void(Vec<(ViewKey, Node)>),
+}
+
+impl Shape {
+    /// The view a content of this shape is, when it meets a `void*` content without a cast. A
+    /// bare scalar could be a character, which views everything.
+    fn view_key(&self) -> Option<ViewKey> {
+        Some(match self {
+            Shape::Scalar => ViewKey::Char,
+            Shape::Ptr { .. } => ViewKey::Ptr,
+            Shape::Fun(_) => ViewKey::Fun,
+            Shape::Lock(_) => ViewKey::Lock,
+            Shape::Struct { sid, .. } => ViewKey::Struct(*sid),
+            Shape::Union { sid, .. } => ViewKey::Union(*sid),
+            Shape::Var | Shape::Blob { .. } | Shape::Void(_) => return None,
+        })
+    }
 }
 
 /// The polarity of a relation between a generic node and an instance.
@@ -122,6 +144,9 @@ struct NodeData {
     depth: u8,
     /// Relations this node takes part in (kept at the representative).
     rels: Vec<u32>,
+    /// Whether this is (or was unified with) the memory a `void*` points to: where two
+    /// dissimilar types meet here, they become entries of a [`Shape::Void`] instead of a blob.
+    void_content: bool,
 }
 
 /// Where a location label came from, for naming it in reports.
@@ -175,6 +200,12 @@ pub struct LTypes<'a> {
     /// (set with [`LTypes::at`]) and the shapes that met.
     pub conflations: Vec<(u64, String)>,
     position: u64,
+    /// Whether a `void*` content keeps one entry per type class (paper §3.4, on by default);
+    /// off (`--no-void`), every class cast to or from one `void*` is conflated.
+    pub void_model: bool,
+    /// Whether each field of a struct has its own location label (on by default); off
+    /// (`--field-insensitive`), the fields of one struct node share the label of the first.
+    pub field_sensitive: bool,
 }
 
 /// Instantiations nested deeper than this unify instead of copying. Copies of recursive struct
@@ -199,6 +230,8 @@ impl<'a> LTypes<'a> {
             conflations: Vec::new(),
             position: 0,
             creating_depth: 0,
+            void_model: true,
+            field_sensitive: true,
         }
     }
 
@@ -260,6 +293,7 @@ impl<'a> LTypes<'a> {
             scope,
             depth,
             rels: Vec::new(),
+            void_content: false,
         });
         debug_assert_eq!(n.0 as usize + 1, self.data.len());
         n
@@ -290,8 +324,12 @@ impl<'a> LTypes<'a> {
     /// pointer to a function is a function-target set.
     pub fn of_type(&mut self, c: &mut Constraints, ty: TypeId, scope: Scope) -> Node {
         match self.types.get(ty).clone() {
-            Type::Void => self.var(scope),
-            Type::Int | Type::Float | Type::Cond => self.scalar(scope),
+            Type::Void => {
+                let n = self.var(scope);
+                self.data[n.0 as usize].void_content = true;
+                n
+            }
+            Type::Char | Type::Int | Type::Float | Type::Cond => self.scalar(scope),
             Type::Pointer(to) if matches!(self.types.get(to), Type::Function { .. }) => {
                 self.fun(Vec::new(), scope)
             }
@@ -378,6 +416,14 @@ impl<'a> LTypes<'a> {
                 (at, inner)
             }
             Shape::Blob { rho, .. } => (rho, r),
+            Shape::Void(_) => {
+                let key = match self.types.structs[sid].kind {
+                    crate::ctypes::StructKind::Struct => ViewKey::Struct(sid),
+                    crate::ctypes::StructKind::Union => ViewKey::Union(sid),
+                };
+                let e = self.view(c, r, key, None);
+                self.field(c, e, at, sid, index)
+            }
             other => {
                 // A struct projected as another type: conflate.
                 self.note_conflation(format!("{other:?} projected as a field of {sid:?}"));
@@ -402,16 +448,23 @@ impl<'a> LTypes<'a> {
         index: u32,
         scope: Scope,
     ) -> FieldSlot {
-        let rho = self.new_rho(
-            c,
-            scope,
-            RhoKind::Plain,
-            RhoOrigin::Field {
-                strukt: sid,
-                index,
-                parent: r,
-            },
-        );
+        let shared = match &self.data[r.0 as usize].shape {
+            Shape::Struct { fields, .. } if !self.field_sensitive => fields.first().map(|f| f.rho),
+            _ => None,
+        };
+        let rho = match shared {
+            Some(rho) => rho,
+            None => self.new_rho(
+                c,
+                scope,
+                RhoKind::Plain,
+                RhoOrigin::Field {
+                    strukt: sid,
+                    index,
+                    parent: r,
+                },
+            ),
+        };
         let content = match self.member_type(sid, index) {
             Some(t) => self.content_of_type(c, t, scope),
             None => self.var(scope),
@@ -444,6 +497,10 @@ impl<'a> LTypes<'a> {
                 (rho, to)
             }
             Shape::Blob { rho, .. } => (rho, r),
+            Shape::Void(_) => {
+                let e = self.view(c, r, ViewKey::Ptr, None);
+                self.deref(c, e)
+            }
             other => {
                 self.note_conflation(format!("{other:?} used as a pointer"));
                 self.conflate(c, r);
@@ -465,12 +522,137 @@ impl<'a> LTypes<'a> {
                 self.run(c);
                 l
             }
+            Shape::Void(_) => {
+                let e = self.view(c, r, ViewKey::Lock, None);
+                self.lock_of(c, e)
+            }
             other => {
                 self.note_conflation(format!("{other:?} used as a lock"));
                 self.conflate(c, r);
                 self.lock_of(c, r)
             }
         }
+    }
+
+    /// The node of the memory `n` at type class `key` (paper §3.4): `n` is the content of a
+    /// `void*` and `key` the class of a type it is cast to or from (`ty`, when the C type is
+    /// known, gives the entry its exact shape). Casts at one class meet at one entry; an entry is
+    /// unified with every entry C lets it overlap, and with every other entry under `--no-void`.
+    pub fn view(&mut self, c: &mut Constraints, n: Node, key: ViewKey, ty: Option<TypeId>) -> Node {
+        let e = self.view_entry(c, n, key, ty);
+        self.run(c);
+        self.root(e)
+    }
+
+    /// [`LTypes::view`] without running the work list.
+    fn view_entry(
+        &mut self,
+        c: &mut Constraints,
+        n: Node,
+        key: ViewKey,
+        ty: Option<TypeId>,
+    ) -> Node {
+        let r = self.root(n);
+        let scope = self.data[r.0 as usize].scope;
+        let fresh = |t: &mut Self, c: &mut Constraints| match ty {
+            Some(ty) => t.content_of_type(c, ty, scope),
+            None => t.node_of_key(c, key, scope),
+        };
+        let entries = match self.data[r.0 as usize].shape.clone() {
+            Shape::Void(entries) => entries,
+            Shape::Blob { .. } => return r,
+            // Memory seen at one class only is simply of that class: the entry structure is
+            // built when a second class arrives, so single-typed `void*` contents keep the
+            // context-sensitive treatment of any typed content.
+            Shape::Var => {
+                let e = fresh(self, c);
+                self.work.push(Work::Unify(r, e));
+                return r;
+            }
+            typed => match typed.view_key() {
+                Some(k) if k == key => return r,
+                Some(k) if !self.void_model || views::overlap(self.types, k, key) => {
+                    self.note_conflation(format!("void* viewed as {k:?} and {key:?}"));
+                    let e = fresh(self, c);
+                    self.work.push(Work::Unify(r, e));
+                    return r;
+                }
+                // A typed content seen at a second, separate class: its shape becomes an entry.
+                Some(k) => vec![(k, self.node(typed, scope))],
+                None => return r,
+            },
+        };
+        if let Ok(k) = entries.binary_search_by_key(&key, |e| e.0) {
+            return entries[k].1;
+        }
+        let e = fresh(self, c);
+        let entries = self.merge_views(entries, vec![(key, e)], r);
+        self.set_shape(r, Shape::Void(entries));
+        e
+    }
+
+    /// A fresh content node of type class `key`.
+    fn node_of_key(&mut self, c: &mut Constraints, key: ViewKey, scope: Scope) -> Node {
+        let shape = match key {
+            ViewKey::Char | ViewKey::Int | ViewKey::Float => Shape::Scalar,
+            ViewKey::Ptr => {
+                let rho = self.new_rho(c, scope, RhoKind::Plain, RhoOrigin::Target);
+                let to = self.var(scope);
+                Shape::Ptr { rho, to }
+            }
+            ViewKey::Fun => Shape::Fun(Vec::new()),
+            ViewKey::Lock => Shape::Lock(c.new_lock(scope)),
+            ViewKey::Struct(sid) => Shape::Struct {
+                sid,
+                fields: Vec::new(),
+            },
+            ViewKey::Union(sid) => {
+                let inner = self.var(scope);
+                Shape::Union { sid, inner }
+            }
+        };
+        self.node(shape, scope)
+    }
+
+    /// The entries of two `void*` contents that became node `own`: entries of one class are
+    /// unified, and each new class is unified with the classes it overlaps (all of them without
+    /// the `void*` model). An entry that has become `own` itself is never unified with a view
+    /// (that would move `own`'s shape into a view of itself, forever).
+    fn merge_views(
+        &mut self,
+        mut into: Vec<(ViewKey, Node)>,
+        more: Vec<(ViewKey, Node)>,
+        own: Node,
+    ) -> Vec<(ViewKey, Node)> {
+        let mut added = Vec::new();
+        for (key, n) in more {
+            match into.binary_search_by_key(&key, |e| e.0) {
+                Ok(k) => {
+                    if self.root(into[k].1) != own && self.root(n) != own {
+                        self.work.push(Work::Unify(into[k].1, n));
+                    }
+                }
+                Err(k) => {
+                    into.insert(k, (key, n));
+                    added.push((key, n));
+                }
+            }
+        }
+        for (key, n) in added {
+            if self.root(n) == own {
+                continue;
+            }
+            for &(other, m) in &into {
+                if self.root(m) == own {
+                    continue;
+                }
+                if other != key && (!self.void_model || views::overlap(self.types, key, other)) {
+                    self.note_conflation(format!("void* viewed as {key:?} and {other:?}"));
+                    self.work.push(Work::Unify(n, m));
+                }
+            }
+        }
+        into
     }
 
     /// The functions a function-pointer value may call.
@@ -678,7 +860,9 @@ impl<'a> LTypes<'a> {
             .min(self.data[rb.0 as usize].depth);
         self.table.union(ra, rb);
         let r = self.root(ra);
-        let shape = self.merge_shapes(c, da, db);
+        let void_content =
+            self.data[ra.0 as usize].void_content || self.data[rb.0 as usize].void_content;
+        let shape = self.merge_shapes(c, da, db, scope, r, void_content);
         if matches!(shape, Shape::Fun(_) | Shape::Blob { .. }) {
             self.grown_funs.push(r);
         }
@@ -687,6 +871,7 @@ impl<'a> LTypes<'a> {
             scope,
             depth,
             rels,
+            void_content,
         };
         self.widen_inside(c, r, scope);
         self.one_instance_per_site(r);
@@ -742,6 +927,11 @@ impl<'a> LTypes<'a> {
                 }
             }
             Shape::Union { inner, .. } => self.work.push(Work::Widen(inner, scope)),
+            Shape::Void(entries) => {
+                for (_, n) in entries {
+                    self.work.push(Work::Widen(n, scope));
+                }
+            }
             Shape::Lock(l) => widen_lock(c, l, scope),
             Shape::Blob { rho, lock, .. } => {
                 widen_rho(c, rho, scope);
@@ -788,9 +978,35 @@ impl<'a> LTypes<'a> {
     }
 
     /// The shape of two unified nodes; sub-structure is unified through the work list.
-    fn merge_shapes(&mut self, c: &mut Constraints, a: Shape, b: Shape) -> Shape {
+    fn merge_shapes(
+        &mut self,
+        c: &mut Constraints,
+        a: Shape,
+        b: Shape,
+        scope: Scope,
+        r: Node,
+        void_content: bool,
+    ) -> Shape {
         match (a, b) {
             (Shape::Var, s) | (s, Shape::Var) => s,
+            (Shape::Void(a), Shape::Void(b)) => {
+                if self.views_itself(&a, r) || self.views_itself(&b, r) {
+                    return self.conflate_shapes(c, Shape::Void(a), Shape::Void(b));
+                }
+                Shape::Void(self.merge_views(a, b, r))
+            }
+            (Shape::Void(entries), typed) | (typed, Shape::Void(entries))
+                if typed.view_key().is_some() =>
+            {
+                if self.views_itself(&entries, r) {
+                    return self.conflate_shapes(c, Shape::Void(entries), typed);
+                }
+                // A `void*` content met a typed one without a cast (an argument at a site that
+                // does not instantiate, a monomorphic flow): the typed shape becomes an entry.
+                let key = typed.view_key().expect("checked by the guard");
+                let moved = self.node(typed, scope);
+                Shape::Void(self.merge_views(entries, vec![(key, moved)], r))
+            }
             (Shape::Scalar, Shape::Scalar) => Shape::Scalar,
             (Shape::Ptr { rho: r1, to: t1 }, Shape::Ptr { rho: r2, to: t2 }) => {
                 self.emit_flow(c, r1, r2);
@@ -808,6 +1024,11 @@ impl<'a> LTypes<'a> {
                     fields: f2,
                 },
             ) if s1 == s2 => {
+                if let (false, Some(a), Some(b)) = (self.field_sensitive, f1.first(), f2.first()) {
+                    // Field-insensitive: the one location of each side is the same location.
+                    self.emit_flow(c, a.rho, b.rho);
+                    self.emit_flow(c, b.rho, a.rho);
+                }
                 let mut fields = f1.clone();
                 for g in f2 {
                     match fields.binary_search_by_key(&g.index, |f| f.index) {
@@ -842,18 +1063,37 @@ impl<'a> LTypes<'a> {
                 let funs = self.absorb(c, rho, lock, funs, other);
                 Shape::Blob { rho, lock, funs }
             }
-            (a, b) => {
-                self.note_conflation(format!("{a:?} meets {b:?}"));
-                // Incompatible shapes (a cast between unrelated types): conflate both into a
-                // blob. Its labels are outer (root) labels: a conflated location is never a copy.
-                let scope = Scope::ROOT;
-                let rho = self.new_rho(c, scope, RhoKind::Plain, RhoOrigin::Blob);
-                let lock = c.new_lock(scope);
-                let funs = self.absorb(c, rho, lock, Vec::new(), a);
-                let funs = self.absorb(c, rho, lock, funs, b);
-                Shape::Blob { rho, lock, funs }
-            }
+            (a, b) => match (a.view_key(), b.view_key()) {
+                (Some(ka), Some(kb))
+                    if void_content && self.void_model && !views::overlap(self.types, ka, kb) =>
+                {
+                    // Two types met in the memory of a `void*` (paper §3.4): each keeps its own
+                    // entry.
+                    let (na, nb) = (self.node(a, scope), self.node(b, scope));
+                    Shape::Void(self.merge_views(vec![(ka, na)], vec![(kb, nb)], r))
+                }
+                _ => self.conflate_shapes(c, a, b),
+            },
         }
+    }
+
+    /// Incompatible shapes (a cast between unrelated types, a `void*` content unified with one
+    /// of its own views): both are conflated into a blob. Its labels are outer (root) labels: a
+    /// conflated location is never a copy.
+    fn conflate_shapes(&mut self, c: &mut Constraints, a: Shape, b: Shape) -> Shape {
+        self.note_conflation(format!("{a:?} meets {b:?}"));
+        let scope = Scope::ROOT;
+        let rho = self.new_rho(c, scope, RhoKind::Plain, RhoOrigin::Blob);
+        let lock = c.new_lock(scope);
+        let funs = self.absorb(c, rho, lock, Vec::new(), a);
+        let funs = self.absorb(c, rho, lock, funs, b);
+        Shape::Blob { rho, lock, funs }
+    }
+
+    /// Whether a `void*` content that became node `r` has `r` itself among its views: memory
+    /// that is both untyped and one of its own typed views has no consistent entry structure.
+    fn views_itself(&mut self, entries: &[(ViewKey, Node)], r: Node) -> bool {
+        entries.iter().any(|&(_, n)| self.root(n) == r)
     }
 
     /// Absorbs a shape into the blob `(rho, lock, funs)`: all its labels become the blob's.
@@ -888,6 +1128,11 @@ impl<'a> LTypes<'a> {
                 }
             }
             Shape::Union { inner, .. } => self.work.push(Work::Unify(inner, blob)),
+            Shape::Void(entries) => {
+                for (_, n) in entries {
+                    self.work.push(Work::Unify(n, blob));
+                }
+            }
             Shape::Lock(l) => c.lock_eq(l, lock),
             Shape::Fun(t) => funs.extend(t),
             Shape::Blob {
@@ -1038,6 +1283,7 @@ impl<'a> LTypes<'a> {
             (Shape::Var, _) => return,
             (_, Shape::Var) => {
                 is = self.mirror(c, &gs, self.data[i.0 as usize].scope);
+                self.data[i.0 as usize].void_content |= self.data[g.0 as usize].void_content;
                 self.set_shape(i, is.clone());
             }
             _ => {}
@@ -1115,6 +1361,26 @@ impl<'a> LTypes<'a> {
                 self.add_funs(i, &fg);
                 self.add_funs(g, &fi);
             }
+            (Shape::Void(ge), Shape::Void(ie)) => {
+                // Entry by entry, created on both sides as lazy fields are.
+                let mut keys: Vec<ViewKey> = ge.iter().chain(&ie).map(|e| e.0).collect();
+                keys.sort();
+                keys.dedup();
+                for key in keys {
+                    let a = self.view_entry(c, g, key, None);
+                    let b = self.view_entry(c, i, key, None);
+                    self.add_rel(Rel::Inst {
+                        generic: a,
+                        instance: b,
+                        site,
+                        pol: Pol::Both,
+                    });
+                }
+            }
+            // The callee sees a caller's typed memory through a `void*` without a cast on either
+            // side (an argument the generator could not convert), or the other way round: the two
+            // are one node, where the typed shape becomes the entry of its type (`void*` stays
+            // monomorphic there, as in the paper's basic model).
             (Shape::Blob { .. }, _) => {
                 // The caller's view of conflated memory is conflated too.
                 self.conflate_later(c, i);
@@ -1176,6 +1442,7 @@ impl<'a> LTypes<'a> {
             }
             Shape::Lock(_) => Shape::Lock(c.new_lock(scope)),
             Shape::Fun(_) => Shape::Fun(Vec::new()),
+            Shape::Void(_) => Shape::Void(Vec::new()),
             Shape::Blob { .. } => {
                 let rho = self.new_rho(c, scope, RhoKind::Plain, RhoOrigin::Blob);
                 Shape::Blob {
@@ -1207,7 +1474,34 @@ impl<'a> LTypes<'a> {
                     }
                 }
                 Shape::Union { inner, .. } => stack.push(*inner),
+                Shape::Void(entries) => stack.extend(entries.iter().map(|e| e.1)),
                 Shape::Blob { rho, .. } => out.push(*rho),
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// Pairs `(ρ, β)` where location `ρ` — the object `rho` itself or one of its fields, at any
+    /// depth — holds conflated memory labelled `β`. A blob's locations include the memory's own
+    /// start, which an access through a character pointer (the usual cause of the conflation)
+    /// touches under the object's label rather than the blob's: the two must be one location.
+    pub fn blob_ties(&mut self, rho: Rho, content: Node) -> Vec<(Rho, Rho)> {
+        let mut out = Vec::new();
+        let mut stack = vec![(rho, content)];
+        let mut seen = FxHashSet::default();
+        while let Some((at, x)) = stack.pop() {
+            let r = self.root(x);
+            if !seen.insert((at, r)) {
+                continue;
+            }
+            match &self.data[r.0 as usize].shape {
+                Shape::Blob { rho: b, .. } => out.push((at, *b)),
+                Shape::Struct { fields, .. } => {
+                    stack.extend(fields.iter().map(|f| (f.rho, f.content)));
+                }
+                Shape::Union { inner, .. } => stack.push((at, *inner)),
+                Shape::Void(entries) => stack.extend(entries.iter().map(|e| (at, e.1))),
                 _ => {}
             }
         }
@@ -1227,6 +1521,7 @@ impl<'a> LTypes<'a> {
             match &self.data[r.0 as usize].shape {
                 Shape::Struct { fields, .. } => stack.extend(fields.iter().map(|f| f.content)),
                 Shape::Union { inner, .. } => stack.push(*inner),
+                Shape::Void(entries) => stack.extend(entries.iter().map(|e| e.1)),
                 Shape::Lock(l) => out.push(*l),
                 Shape::Blob { lock, .. } => out.push(*lock),
                 _ => {}
@@ -1249,6 +1544,7 @@ impl<'a> LTypes<'a> {
             match &self.data[r.0 as usize].shape {
                 Shape::Struct { fields, .. } => stack.extend(fields.iter().map(|f| f.content)),
                 Shape::Union { inner, .. } => stack.push(*inner),
+                Shape::Void(entries) => stack.extend(entries.iter().map(|e| e.1)),
                 Shape::Fun(t) => out.extend(t.iter().copied()),
                 Shape::Blob { funs, .. } => out.extend(funs.iter().copied()),
                 _ => {}

@@ -1,9 +1,12 @@
 /* A table of (callback, void *ctx) pairs where each entry's context has a
  * different type: on_timer gets a `struct timer_state *`, on_log a
  * `struct log_state *`. Both workers run every entry. on_timer updates its
- * state under `timer_m`: race-free, but a FALSE-ALARM today (locksmith's
- * void * model merges every context stored in the one field). on_log appends to its state without any
- * lock: RACE on `len` and on `stamps`. */
+ * state under `timer_m`: race-free, but a FALSE-ALARM: both state structs
+ * begin with a `long`, and locksmith keeps two types cast to one void* apart
+ * only when neither could be read through the other's first member (the
+ * common-initial-member idiom of sockaddr and tagged messages), so it
+ * conflates them. on_log appends to its state without any lock: RACE on `len`
+ * and on `stamps`. */
 #include <pthread.h>
 #include <stdio.h>
 
@@ -21,8 +24,8 @@ static void on_timer(void *ctx, int v)
 {
     struct timer_state *t = ctx;
     pthread_mutex_lock(&timer_m);
-    t->fired++; // FALSE-ALARM: timer_m held; but both contexts flow through the same void * field, so the timer state and the log state are one location to locksmith, and on_log writes it without timer_m
-    t->last = v; // FALSE-ALARM: timer_m held; but both contexts flow through the same void * field, so the timer state and the log state are one location to locksmith, and on_log writes it without timer_m
+    t->fired++; // FALSE-ALARM: timer_m held; but both contexts start with a long, so locksmith conflates the timer state with the log state, which on_log writes without timer_m
+    t->last = v; // FALSE-ALARM: timer_m held; but both contexts start with a long, so locksmith conflates the timer state with the log state, which on_log writes without timer_m
     pthread_mutex_unlock(&timer_m);
 }
 

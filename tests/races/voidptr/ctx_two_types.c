@@ -4,9 +4,11 @@
  * to `kind` and update the object under m. `kind`, `current` and the label
  * fields are only accessed with m held: NORACE. The peeker grabs the
  * counter pointer under m and then reads the counter's `n` without m while
- * the users write it under m: RACE on both accesses of `n` (the label fields
- * must not be dragged into that race; today they are, since both objects
- * flow through `current` and locksmith merges them: FALSE-ALARM). */
+ * the users write it under m: RACE on both accesses of `n`. The label fields
+ * must not be dragged into that race: the void* keeps one entry per type cast
+ * to or from it (paper §3.4), so the counter and the label stay apart.
+ * needs=void: with every type cast to one void* conflated, the label is the
+ * counter's location and shares its race. */
 #include <pthread.h>
 #include <stdio.h>
 
@@ -42,8 +44,8 @@ static void *user(void *arg)
             c->n++; // RACE: the peeker reads n without m
         } else if (kind == 2) { // NORACE: m held
             struct label *l = current; // NORACE: m held
-            l->len = (l->len + 1) % 15; // FALSE-ALARM: m held; but the label and the counter both flow through `current`, so they are one location to locksmith, and the peeker reads it without m
-            l->text[l->len] = 'a' + (char)(long)arg; // FALSE-ALARM: m held; but the label and the counter both flow through `current`, so they are one location to locksmith, and the peeker reads it without m
+            l->len = (l->len + 1) % 15; // NORACE needs=void: m held; the label is not the counter
+            l->text[l->len] = 'a' + (char)(long)arg; // NORACE needs=void: m held; the label is not the counter
         }
         pthread_mutex_unlock(&m);
     }
