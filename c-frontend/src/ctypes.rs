@@ -134,6 +134,12 @@ impl TypeTable {
         self.intern(Type::Int)
     }
 
+    /// The type of a string literal: an array of characters.
+    pub fn string(&mut self) -> TypeId {
+        let char = self.intern(Type::Char);
+        self.intern(Type::Array(char))
+    }
+
     pub fn pointer(&mut self, to: TypeId) -> TypeId {
         self.intern(Type::Pointer(to))
     }

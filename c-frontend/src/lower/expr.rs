@@ -205,8 +205,8 @@ impl<'a> UnitCx<'a> {
 
     /// A new string literal variable (one per occurrence).
     fn string_lit(&mut self, name: String, pos: Pos) -> VarId {
+        let ty = self.lw.types.string();
         let char = self.lw.types.intern(Type::Char);
-        let ty = self.lw.types.intern(Type::Array(char));
         self.lw.types.pointer(char);
         self.new_var(name, ty, VarKind::StringLit, pos)
     }
@@ -1269,20 +1269,14 @@ impl<'a> UnitCx<'a> {
                 Some(Binding::Var(v)) => self.lw.vars[v].ty,
                 Some(Binding::Func(f)) => self.lw.funcs[f].ty,
                 Some(Binding::Enum(_)) => int,
-                None if is_function_name_ident(&id.node.name) => {
-                    let char = self.lw.types.intern(Type::Char);
-                    self.lw.types.intern(Type::Array(char))
-                }
+                None if is_function_name_ident(&id.node.name) => self.lw.types.string(),
                 _ => return unsupported(pos, format!("cannot type `{}`", id.node.name)),
             },
             Expression::Constant(c) => match c.node {
                 Constant::Float(_) => self.lw.types.intern(Type::Float),
                 _ => int,
             },
-            Expression::StringLiteral(_) => {
-                let char = self.lw.types.intern(Type::Char);
-                self.lw.types.intern(Type::Array(char))
-            }
+            Expression::StringLiteral(_) => self.lw.types.string(),
             Expression::GenericSelection(g) => {
                 let chosen = self.generic_choice(g, pos)?;
                 self.type_of(chosen)?
