@@ -24,8 +24,9 @@ pub struct CheckOptions {
 }
 
 impl CheckOptions {
-    /// The techniques that can be switched off, by the name of their `--no-…` switch without the
-    /// prefix (the names of the test annotations' `needs=` tags).
+    /// The techniques that can be switched off, by the names of the test annotations' `needs=`
+    /// tags: the `--no-…` switch without its prefix, or `field` for `--field-insensitive`
+    /// ([`CheckOptions::switch_for`]).
     pub const TECHNIQUES: [&'static str; 7] = [
         "linearity",
         "sharing",

@@ -372,15 +372,12 @@ impl<'a> Gen<'a> {
             || matches!(self.t.shape(value), Shape::Ptr { .. } | Shape::Fun(_));
         let to_ptr = self.is_pointer(to);
         match (from_ptr, to_ptr) {
-            (true, true) => {
-                if let Some(v) = self.void_cast(value, from, to, frame.scope) {
-                    return Some(v);
+            (true, true) | (false, false) => {
+                if from_ptr {
+                    if let Some(v) = self.void_cast(value, from, to, frame.scope) {
+                        return Some(v);
+                    }
                 }
-                let target = self.t.of_type(&mut self.c, to, frame.scope);
-                self.t.flow(&mut self.c, value, target);
-                Some(target)
-            }
-            (false, false) => {
                 let target = self.t.of_type(&mut self.c, to, frame.scope);
                 self.t.flow(&mut self.c, value, target);
                 Some(target)
@@ -1105,22 +1102,16 @@ impl<'a> Gen<'a> {
     }
 
     /// The location labels to check for an object: its own, and its fields' when its content is
-    /// a struct (recursively).
-    /// A location holding conflated memory is one unit with the blob (see
-    /// [`LTypes::blob_ties`]): only the outer label is checked, so the race is reported once.
-    fn units(&mut self, rho: Rho, content: Node, out: &mut Vec<Rho>) {
-        let tied: Vec<Rho> = self
-            .t
-            .blob_ties(rho, content)
-            .into_iter()
-            .map(|t| t.1)
-            .collect();
+    /// a struct (recursively). A location holding conflated memory is one location with the blob
+    /// (`tied`, from [`LTypes::blob_ties`]): only the outer label is checked, so a race on it is
+    /// reported once.
+    fn units(&mut self, rho: Rho, content: Node, tied: &[(Rho, Rho)], out: &mut Vec<Rho>) {
         out.push(rho);
         out.extend(
             self.t
                 .field_labels(content)
                 .into_iter()
-                .filter(|r| !tied.contains(r)),
+                .filter(|r| !tied.iter().any(|t| t.1 == *r)),
         );
     }
 }
@@ -1438,7 +1429,8 @@ pub fn generate(p: &Program, main: FuncId, switches: Switches) -> Generated {
                         func: in_func,
                     } => {
                         let mut labels = Vec::new();
-                        g.units(rho, content, &mut labels);
+                        let tied = g.t.blob_ties(rho, content);
+                        g.units(rho, content, &tied, &mut labels);
                         for r in labels {
                             let a = g.accesses.push(AccessInfo { rho: r, write });
                             g.access_sites.push(AccessSite {
@@ -1480,17 +1472,16 @@ pub fn generate(p: &Program, main: FuncId, switches: Switches) -> Generated {
 
     // Objects: their locks (known now that every field used has been created), checked units.
     let objects = std::mem::take(&mut g.objects);
-    // A location holding conflated memory is the blob's label too (`LTypes::blob_ties`).
-    for &(rho, content, _) in objects.iter() {
-        for (at, blob) in g.t.blob_ties(rho, content) {
+    for (rho, content, array) in objects.iter().copied() {
+        // A location holding conflated memory is the blob's label too (`LTypes::blob_ties`).
+        let tied = g.t.blob_ties(rho, content);
+        for &(at, blob) in &tied {
             g.c.flow(at, blob);
             g.c.flow(blob, at);
         }
-    }
-    for (rho, content, array) in objects.iter().copied() {
         let locks = g.t.locks_inside(content);
         threads.objects.push(ObjectInfo { locks, array });
-        g.units(rho, content, &mut threads.checked);
+        g.units(rho, content, &tied, &mut threads.checked);
     }
     threads.checked.sort();
     threads.checked.dedup();

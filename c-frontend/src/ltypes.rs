@@ -27,7 +27,7 @@
 use ena::unify::{InPlaceUnificationTable, UnifyKey};
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::ctypes::{StructId, Type, TypeId, TypeTable};
+use crate::ctypes::{StructId, StructKind, Type, TypeId, TypeTable};
 use crate::ir::FuncId;
 use crate::views::{self, ViewKey};
 use solver::ids::IndexVec;
@@ -418,8 +418,8 @@ impl<'a> LTypes<'a> {
             Shape::Blob { rho, .. } => (rho, r),
             Shape::Void(_) => {
                 let key = match self.types.structs[sid].kind {
-                    crate::ctypes::StructKind::Struct => ViewKey::Struct(sid),
-                    crate::ctypes::StructKind::Union => ViewKey::Union(sid),
+                    StructKind::Struct => ViewKey::Struct(sid),
+                    StructKind::Union => ViewKey::Union(sid),
                 };
                 let e = self.view(c, r, key, None);
                 self.field(c, e, at, sid, index)
@@ -586,7 +586,7 @@ impl<'a> LTypes<'a> {
             return entries[k].1;
         }
         let e = fresh(self, c);
-        let entries = self.merge_views(entries, vec![(key, e)], r);
+        let entries = self.merge_views(entries, vec![(key, e)]);
         self.set_shape(r, Shape::Void(entries));
         e
     }
@@ -614,24 +614,19 @@ impl<'a> LTypes<'a> {
         self.node(shape, scope)
     }
 
-    /// The entries of two `void*` contents that became node `own`: entries of one class are
-    /// unified, and each new class is unified with the classes it overlaps (all of them without
-    /// the `void*` model). An entry that has become `own` itself is never unified with a view
-    /// (that would move `own`'s shape into a view of itself, forever).
+    /// The entries of two `void*` contents that became one: entries of one class are unified, and
+    /// each new class is unified with the classes it overlaps (all of them without the `void*`
+    /// model). No entry is the merged node itself: `merge_shapes` conflates such a content
+    /// (`views_itself`) before it gets here, and a stored `Void` shape never holds one.
     fn merge_views(
         &mut self,
         mut into: Vec<(ViewKey, Node)>,
         more: Vec<(ViewKey, Node)>,
-        own: Node,
     ) -> Vec<(ViewKey, Node)> {
         let mut added = Vec::new();
         for (key, n) in more {
             match into.binary_search_by_key(&key, |e| e.0) {
-                Ok(k) => {
-                    if self.root(into[k].1) != own && self.root(n) != own {
-                        self.work.push(Work::Unify(into[k].1, n));
-                    }
-                }
+                Ok(k) => self.work.push(Work::Unify(into[k].1, n)),
                 Err(k) => {
                     into.insert(k, (key, n));
                     added.push((key, n));
@@ -639,13 +634,7 @@ impl<'a> LTypes<'a> {
             }
         }
         for (key, n) in added {
-            if self.root(n) == own {
-                continue;
-            }
             for &(other, m) in &into {
-                if self.root(m) == own {
-                    continue;
-                }
                 if other != key && (!self.void_model || views::overlap(self.types, key, other)) {
                     self.note_conflation(format!("void* viewed as {key:?} and {other:?}"));
                     self.work.push(Work::Unify(n, m));
@@ -993,7 +982,7 @@ impl<'a> LTypes<'a> {
                 if self.views_itself(&a, r) || self.views_itself(&b, r) {
                     return self.conflate_shapes(c, Shape::Void(a), Shape::Void(b));
                 }
-                Shape::Void(self.merge_views(a, b, r))
+                Shape::Void(self.merge_views(a, b))
             }
             (Shape::Void(entries), typed) | (typed, Shape::Void(entries))
                 if typed.view_key().is_some() =>
@@ -1005,7 +994,7 @@ impl<'a> LTypes<'a> {
                 // does not instantiate, a monomorphic flow): the typed shape becomes an entry.
                 let key = typed.view_key().expect("checked by the guard");
                 let moved = self.node(typed, scope);
-                Shape::Void(self.merge_views(entries, vec![(key, moved)], r))
+                Shape::Void(self.merge_views(entries, vec![(key, moved)]))
             }
             (Shape::Scalar, Shape::Scalar) => Shape::Scalar,
             (Shape::Ptr { rho: r1, to: t1 }, Shape::Ptr { rho: r2, to: t2 }) => {
@@ -1070,7 +1059,7 @@ impl<'a> LTypes<'a> {
                     // Two types met in the memory of a `void*` (paper §3.4): each keeps its own
                     // entry.
                     let (na, nb) = (self.node(a, scope), self.node(b, scope));
-                    Shape::Void(self.merge_views(vec![(ka, na)], vec![(kb, nb)], r))
+                    Shape::Void(self.merge_views(vec![(ka, na)], vec![(kb, nb)]))
                 }
                 _ => self.conflate_shapes(c, a, b),
             },
@@ -1377,15 +1366,15 @@ impl<'a> LTypes<'a> {
                     });
                 }
             }
-            // The callee sees a caller's typed memory through a `void*` without a cast on either
-            // side (an argument the generator could not convert), or the other way round: the two
-            // are one node, where the typed shape becomes the entry of its type (`void*` stays
-            // monomorphic there, as in the paper's basic model).
             (Shape::Blob { .. }, _) => {
                 // The caller's view of conflated memory is conflated too.
                 self.conflate_later(c, i);
             }
             (_, Shape::Blob { .. }) => self.conflate_later(c, g),
+            // Anything else — among them a callee's `void*` content meeting the caller's typed
+            // memory without a cast on either side (an argument the generator could not convert)
+            // — is one node, where a typed shape becomes the entry of its type (`void*` stays
+            // monomorphic there, as in the paper's basic model).
             _ => self.work.push(Work::Unify(g, i)),
         }
     }
@@ -1454,10 +1443,10 @@ impl<'a> LTypes<'a> {
         }
     }
 
-    /// Every location label of the memory a content node describes, without following pointers:
-    /// the fields of structs (recursively), or none for scalars and pointers. Used to expand an
-    /// access to a whole struct into accesses of its fields.
-    pub fn field_labels(&mut self, n: Node) -> Vec<Rho> {
+    /// The memory a content node describes, without following pointers: the node and, for
+    /// structs, unions and `void*` contents, the nodes inside it (recursively), as
+    /// representatives, each once.
+    fn contents_below(&mut self, n: Node) -> Vec<Node> {
         let mut out = Vec::new();
         let mut stack = vec![n];
         let mut seen = FxHashSet::default();
@@ -1466,15 +1455,25 @@ impl<'a> LTypes<'a> {
             if !seen.insert(r) {
                 continue;
             }
+            out.push(r);
             match &self.data[r.0 as usize].shape {
-                Shape::Struct { fields, .. } => {
-                    for f in fields {
-                        out.push(f.rho);
-                        stack.push(f.content);
-                    }
-                }
+                Shape::Struct { fields, .. } => stack.extend(fields.iter().map(|f| f.content)),
                 Shape::Union { inner, .. } => stack.push(*inner),
                 Shape::Void(entries) => stack.extend(entries.iter().map(|e| e.1)),
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// Every location label of the memory a content node describes, without following pointers:
+    /// the fields of structs (recursively), or none for scalars and pointers. Used to expand an
+    /// access to a whole struct into accesses of its fields.
+    pub fn field_labels(&mut self, n: Node) -> Vec<Rho> {
+        let mut out = Vec::new();
+        for r in self.contents_below(n) {
+            match &self.data[r.0 as usize].shape {
+                Shape::Struct { fields, .. } => out.extend(fields.iter().map(|f| f.rho)),
                 Shape::Blob { rho, .. } => out.push(*rho),
                 _ => {}
             }
@@ -1511,17 +1510,8 @@ impl<'a> LTypes<'a> {
     /// The lock labels stored in the memory a content node describes (not following pointers).
     pub fn locks_inside(&mut self, n: Node) -> Vec<Lock> {
         let mut out = Vec::new();
-        let mut stack = vec![n];
-        let mut seen = FxHashSet::default();
-        while let Some(x) = stack.pop() {
-            let r = self.root(x);
-            if !seen.insert(r) {
-                continue;
-            }
+        for r in self.contents_below(n) {
             match &self.data[r.0 as usize].shape {
-                Shape::Struct { fields, .. } => stack.extend(fields.iter().map(|f| f.content)),
-                Shape::Union { inner, .. } => stack.push(*inner),
-                Shape::Void(entries) => stack.extend(entries.iter().map(|e| e.1)),
                 Shape::Lock(l) => out.push(*l),
                 Shape::Blob { lock, .. } => out.push(*lock),
                 _ => {}
@@ -1534,17 +1524,8 @@ impl<'a> LTypes<'a> {
     /// `struct sigaction`.
     pub fn funs_inside(&mut self, n: Node) -> Vec<FuncId> {
         let mut out = Vec::new();
-        let mut stack = vec![n];
-        let mut seen = FxHashSet::default();
-        while let Some(x) = stack.pop() {
-            let r = self.root(x);
-            if !seen.insert(r) {
-                continue;
-            }
+        for r in self.contents_below(n) {
             match &self.data[r.0 as usize].shape {
-                Shape::Struct { fields, .. } => stack.extend(fields.iter().map(|f| f.content)),
-                Shape::Union { inner, .. } => stack.push(*inner),
-                Shape::Void(entries) => stack.extend(entries.iter().map(|e| e.1)),
                 Shape::Fun(t) => out.extend(t.iter().copied()),
                 Shape::Blob { funs, .. } => out.extend(funs.iter().copied()),
                 _ => {}
