@@ -307,7 +307,15 @@ pub enum Operand {
     VaArg(TypeId, Box<Operand>),
 }
 
-impl Program {
+/// The C types of lvalues and operands, over the tables the lowering builds and the program then
+/// keeps (both ask through this one view).
+pub struct Typing<'a> {
+    pub types: &'a TypeTable,
+    pub vars: &'a IndexVec<VarId, Var>,
+    pub funcs: &'a IndexVec<FuncId, Func>,
+}
+
+impl Typing<'_> {
     /// The C type of the location an lvalue denotes.
     pub fn lval_type(&self, lv: &Lval) -> TypeId {
         let mut t = match &lv.base {
@@ -358,6 +366,26 @@ impl Program {
                 self.types.find_pointer(elem).unwrap_or(t)
             }
         }
+    }
+}
+
+impl Program {
+    fn typing(&self) -> Typing<'_> {
+        Typing {
+            types: &self.types,
+            vars: &self.vars,
+            funcs: &self.funcs,
+        }
+    }
+
+    /// The C type of the location an lvalue denotes.
+    pub fn lval_type(&self, lv: &Lval) -> TypeId {
+        self.typing().lval_type(lv)
+    }
+
+    /// The C type of an operand's value.
+    pub fn operand_type(&self, op: &Operand) -> TypeId {
+        self.typing().operand_type(op)
     }
 }
 

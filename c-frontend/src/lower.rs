@@ -26,7 +26,7 @@ use solver::ids::{Idx, IndexVec};
 use crate::ctypes::{StructId, StructKind, Type, TypeId, TypeTable};
 use crate::ir::{
     Base, Block, BlockId, Callee, FileId, Func, FuncId, FuncOrigin, Lval, Operand, Pos, Program,
-    Proj, StmtKind, Term, Unanalysed, Var, VarId, VarKind,
+    StmtKind, Term, Typing, Unanalysed, Var, VarId, VarKind,
 };
 use crate::srcmap::{FileTable, SourceMap};
 
@@ -454,56 +454,23 @@ impl Lowerer {
         self.types.pointer(target)
     }
 
-    /// The C type of the location `lv` denotes (as `Program::lval_type`).
-    fn lval_type(&self, lv: &Lval) -> TypeId {
-        let mut t = match &lv.base {
-            Base::Var(v) => self.vars[*v].ty,
-            Base::Deref(op) => {
-                let pt = self.operand_type(op);
-                self.types.pointee(pt).unwrap_or(pt)
-            }
-        };
-        for p in &lv.proj {
-            t = match (p, self.types.get(t)) {
-                (Proj::Field { strukt, index }, _) => self.types.structs[*strukt]
-                    .fields
-                    .get(*index as usize)
-                    .map(|f| f.ty)
-                    .unwrap_or(t),
-                (Proj::Index(_), Type::Array(e)) | (Proj::Index(_), Type::Pointer(e)) => *e,
-                (Proj::Index(_), _) => t,
-            };
+    fn typing(&self) -> Typing<'_> {
+        Typing {
+            types: &self.types,
+            vars: &self.vars,
+            funcs: &self.funcs,
         }
-        t
     }
 
-    /// The C type of an operand's value (as `Program::operand_type`; the pointer types it looks up
-    /// are interned when the operands are built).
+    /// The C type of the location `lv` denotes.
+    fn lval_type(&self, lv: &Lval) -> TypeId {
+        self.typing().lval_type(lv)
+    }
+
+    /// The C type of an operand's value (the pointer types it looks up are interned when the
+    /// operands are built).
     fn operand_type(&self, op: &Operand) -> TypeId {
-        match op {
-            Operand::Const(t)
-            | Operand::Cast(t, _)
-            | Operand::Arith(t, _)
-            | Operand::VaArg(t, _) => *t,
-            Operand::Use(lv) => self.lval_type(lv),
-            Operand::AddrOf(lv) => {
-                let t = self.lval_type(lv);
-                let target = match self.types.get(t) {
-                    Type::Array(e) => *e,
-                    _ => t,
-                };
-                self.types.find_pointer(target).unwrap_or(t)
-            }
-            Operand::Func(f) => self
-                .types
-                .find_pointer(self.funcs[*f].ty)
-                .unwrap_or(self.funcs[*f].ty),
-            Operand::Str(v) => {
-                let t = self.vars[*v].ty;
-                let elem = self.types.pointee(t).unwrap_or(t);
-                self.types.find_pointer(elem).unwrap_or(t)
-            }
-        }
+        self.typing().operand_type(op)
     }
 
     /// The layout facts of `s`, growing the table for structs created since the last call.
