@@ -7,13 +7,21 @@
 //! flow), or of an object that is an array, or that is allocated in a loop or in a recursive
 //! function — or when it is the image at a call site of a lock allocated in the callee, and that
 //! call may happen several times (in a loop or recursion).
+//!
+//! A class that is *not* instantiated at its function's calls (it reaches a global, so \[Inst\] of
+//! figure 6 maps it to itself) is the same label in every run of that function: it stands for one
+//! lock per run, and so for several locks as soon as the function may run twice while the class is
+//! kept — called from two places, from a loop or recursion, or from a caller that itself runs twice
+//! with the class kept. The effect system of λ▷ sees this as the lock occurring twice in `ε ⊎ ε'`;
+//! here [`KeptRuns`] walks the callers instead.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::structure::Structure;
-use super::{Event, ObjectId, ThreadProgram};
+use super::{Event, FnId, ObjectId, ThreadProgram};
 use crate::constraints::{Constraints, Lock, Site};
 use crate::locks::LockTable;
+use crate::scope::{Scope, ScopeTree};
 
 /// An object a lock class may stand for: an object itself, or its copy made by a call.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -44,12 +52,15 @@ impl Linearity {
 /// Decides linearity for every lock class of a C program.
 pub fn decide(
     c: &Constraints,
+    scopes: &ScopeTree,
     p: &ThreadProgram,
     s: &Structure,
     locks: &mut LockTable,
 ) -> Linearity {
-    // Where each object is created, and whether that point may run several times.
+    // Where each object is created, and whether that point may run several times per run of its
+    // function. Objects without an allocation event are globals: created once.
     let mut object_multi: FxHashMap<ObjectId, bool> = FxHashMap::default();
+    let mut object_home: FxHashMap<ObjectId, FnId> = FxHashMap::default();
     for (o, info) in p.objects.iter_enumerated() {
         object_multi.insert(o, info.array);
     }
@@ -57,6 +68,7 @@ pub fn decide(
         for (b, block) in body.blocks.iter().enumerate() {
             for e in &block.events {
                 if let Event::Alloc(o) = *e {
+                    object_home.insert(o, f);
                     let in_loop = s.cyclic[f].get(b).copied().unwrap_or(false);
                     if in_loop || s.recursive[f] {
                         object_multi.insert(o, true);
@@ -65,26 +77,39 @@ pub fn decide(
             }
         }
     }
-    // Whether a site's call may happen several times per run of its caller.
+    // Whether a site's call may happen several times per run of its caller, and who calls it.
     let mut site_multi: FxHashMap<Site, bool> = FxHashMap::default();
+    let mut site_caller: FxHashMap<Site, FnId> = FxHashMap::default();
     for points in s.callers.iter().chain(s.forkers.iter()) {
         for pt in points {
             let m = s.in_loop(pt) || s.recursive[pt.caller];
             site_multi.insert(pt.site, m);
+            site_caller.insert(pt.site, pt.caller);
         }
     }
+    let mut kept = KeptRuns {
+        scopes,
+        p,
+        s,
+        memo: FxHashMap::default(),
+    };
 
     // Origins of each class: the objects holding its locks, then copies through images.
+    // An origin is multiple per class: one lock of an object may reach a global (and be kept at
+    // every call) while its neighbour is instantiated per call.
     let mut origins: FxHashMap<Lock, FxHashSet<Origin>> = FxHashMap::default();
-    let mut multi: FxHashMap<Origin, bool> = FxHashMap::default();
+    let mut multi: FxHashMap<(Lock, Origin), bool> = FxHashMap::default();
     for (o, info) in p.objects.iter_enumerated() {
         for &l in &info.locks {
             let r = locks.find(l);
             origins.entry(r).or_default().insert(Origin::Object(o));
-            multi.insert(
-                Origin::Object(o),
-                object_multi.get(&o).copied().unwrap_or(false),
-            );
+            let kept_twice = match object_home.get(&o) {
+                Some(&f) => kept.runs_multi(f, locks.scope(r)),
+                None => false,
+            };
+            let m = object_multi.get(&o).copied().unwrap_or(false) || kept_twice;
+            let entry = multi.entry((r, Origin::Object(o))).or_insert(false);
+            *entry |= m;
         }
     }
     let images = locks.all_images();
@@ -97,14 +122,18 @@ pub fn decide(
             let Some(from) = origins.get(&g).cloned() else {
                 continue;
             };
-            let site_m = site_multi.get(&site).copied().unwrap_or(false);
+            let kept_twice = match site_caller.get(&site) {
+                Some(&caller) => kept.runs_multi(caller, locks.scope(x)),
+                None => false,
+            };
+            let site_m = site_multi.get(&site).copied().unwrap_or(false) || kept_twice;
             for o in from {
                 let object = match o {
                     Origin::Object(ob) | Origin::Copy(ob, _) => ob,
                 };
                 let copy = Origin::Copy(object, site);
-                let m = multi.get(&o).copied().unwrap_or(false) || site_m;
-                let entry = multi.entry(copy).or_insert(false);
+                let m = multi.get(&(g, o)).copied().unwrap_or(false) || site_m;
+                let entry = multi.entry((x, copy)).or_insert(false);
                 if m && !*entry {
                     *entry = true;
                     changed = true;
@@ -118,9 +147,69 @@ pub fn decide(
     }
     let mut nonlinear = FxHashSet::default();
     for (l, os) in &origins {
-        if os.len() > 1 || os.iter().any(|o| multi.get(o).copied().unwrap_or(false)) {
+        if os.len() > 1
+            || os
+                .iter()
+                .any(|&o| multi.get(&(*l, o)).copied().unwrap_or(false))
+        {
             nonlinear.insert(*l);
         }
     }
     Linearity { nonlinear }
+}
+
+/// Whether a function may run several times while a lock class is *kept* — not instantiated at
+/// the function's calls and forks (figure 6 \[Inst\] maps labels outside the callee's scope to
+/// themselves), so that every run's lock is the same label.
+struct KeptRuns<'a> {
+    scopes: &'a ScopeTree,
+    p: &'a ThreadProgram,
+    s: &'a Structure,
+    memo: FxHashMap<(FnId, Scope), bool>,
+}
+
+impl KeptRuns<'_> {
+    /// Whether `f` may run more than once with a class of scope `class_scope` kept. At a function
+    /// whose calls instantiate the class, each run's lock is a different image (the origins' copies
+    /// track those), so the walk stops there; otherwise it counts `f`'s calls and forks (one in a
+    /// loop or a recursive caller counts as many) and, with exactly one, asks the same of its caller.
+    fn runs_multi(&mut self, f: FnId, class_scope: Scope) -> bool {
+        let mut chain = Vec::new();
+        let mut g = f;
+        let answer = loop {
+            if let Some(&m) = self.memo.get(&(g, class_scope)) {
+                break m;
+            }
+            let binder = self.p.funcs[g].scope;
+            if binder != Scope::ROOT && self.scopes.within(class_scope, binder) {
+                break false;
+            }
+            // `main` runs once; a function nobody calls never runs.
+            if Some(g) == self.p.main || self.s.recursive[g] {
+                break self.s.recursive[g];
+            }
+            let points: Vec<_> = self.s.callers[g].iter().chain(&self.s.forkers[g]).collect();
+            let many = points
+                .iter()
+                .any(|pt| self.s.in_loop(pt) || self.s.recursive[pt.caller]);
+            if many || points.len() > 1 {
+                break true;
+            }
+            let Some(pt) = points.first() else {
+                break false;
+            };
+            // A chain of single callers without recursion cannot revisit a function, but guard
+            // anyway: a revisit means a cycle, which runs several times.
+            if chain.contains(&g) {
+                break true;
+            }
+            chain.push(g);
+            g = pt.caller;
+        };
+        for h in chain {
+            self.memo.insert((h, class_scope), answer);
+        }
+        self.memo.insert((g, class_scope), answer);
+        answer
+    }
 }

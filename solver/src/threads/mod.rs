@@ -191,7 +191,7 @@ pub fn solve(
     let mut lock_table = locks::unify_all(c, &scopes);
     let s = structure::Structure::new(p);
     let linearity = if techniques.linearity {
-        linearity::decide(c, p, &s, &mut lock_table)
+        linearity::decide(c, &scopes, p, &s, &mut lock_table)
     } else {
         linearity::Linearity::all_linear()
     };
