@@ -50,6 +50,9 @@ struct Switches {
     /// Make all fields of a struct object one location.
     #[arg(long)]
     field_insensitive: bool,
+    /// Give each function one set of labels for all its calls (no instantiation per call).
+    #[arg(long)]
+    context_insensitive: bool,
 }
 
 impl Switches {
@@ -63,6 +66,7 @@ impl Switches {
             (self.no_uniqueness, "uniqueness"),
             (self.no_void, "void"),
             (self.field_insensitive, "field"),
+            (self.context_insensitive, "context"),
         ];
         for (on, name) in off {
             if on {

@@ -25,9 +25,9 @@ pub struct CheckOptions {
 
 impl CheckOptions {
     /// The techniques that can be switched off, by the names of the test annotations' `needs=`
-    /// tags: the `--no-…` switch without its prefix, or `field` for `--field-insensitive`
-    /// ([`CheckOptions::switch_for`]).
-    pub const TECHNIQUES: [&'static str; 7] = [
+    /// tags: the `--no-…` switch without its prefix, `field` for `--field-insensitive` and
+    /// `context` for `--context-insensitive` ([`CheckOptions::switch_for`]).
+    pub const TECHNIQUES: [&'static str; 8] = [
         "linearity",
         "sharing",
         "down-fork",
@@ -35,12 +35,14 @@ impl CheckOptions {
         "uniqueness",
         "void",
         "field",
+        "context",
     ];
 
     /// The command-line switch that turns `technique` off.
     pub fn switch_for(technique: &str) -> String {
         match technique {
             "field" => "--field-insensitive".into(),
+            "context" => "--context-insensitive".into(),
             t => format!("--no-{t}"),
         }
     }
@@ -56,6 +58,7 @@ impl CheckOptions {
             "uniqueness" => self.switches.uniqueness = false,
             "void" => self.switches.void_model = false,
             "field" => self.switches.field_sensitive = false,
+            "context" => self.switches.context_sensitive = false,
             _ => return false,
         }
         true

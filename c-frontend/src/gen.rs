@@ -1274,6 +1274,12 @@ pub struct Switches {
     /// Each struct field is its own location (paper §3.4). Off, all fields of one struct object
     /// share one location label (their contents, and the locks among them, stay apart).
     pub field_sensitive: bool,
+    /// Each function is its own generalisation scope, so every call instantiates the callee's
+    /// labels afresh (paper §3.1, figure 6 \[Inst\]). Off, every label lives at the root: one
+    /// function's labels are the same at all of its calls (monomorphic, as the paper's
+    /// context-insensitive column of table 3), and a lock a function allocates stands for one
+    /// lock per run of it (see the solver's linearity).
+    pub context_sensitive: bool,
 }
 
 impl Default for Switches {
@@ -1282,6 +1288,7 @@ impl Default for Switches {
             uniqueness: true,
             void_model: true,
             field_sensitive: true,
+            context_sensitive: true,
         }
     }
 }
@@ -1299,7 +1306,7 @@ pub fn generate(p: &Program, main: FuncId, switches: Switches) -> Generated {
         if !(func.defined && func.origin == FuncOrigin::User) {
             continue;
         }
-        let scope = if f == main {
+        let scope = if f == main || !switches.context_sensitive {
             Scope::ROOT
         } else {
             c.new_scope(Scope::ROOT)
