@@ -31,6 +31,9 @@ pub struct LambdaOptions {
     pub dot: bool,
     /// Print the generated constraints and their solution (text format only).
     pub constraints: bool,
+    /// Erase `pack` and `unpack` before inference (the paper's table 3 baseline without
+    /// existentials; see `lambda_core::erase`).
+    pub no_existentials: bool,
 }
 
 /// The complete result of a command: what to print and the exit status.
@@ -46,6 +49,7 @@ pub struct Outcome {
 /// Type-checks the λ▷ program `text` read from `file_name`.
 pub fn run(file_name: &str, text: &str, options: &LambdaOptions) -> Outcome {
     let program = match syntax::parse(file_name, text) {
+        Ok(p) if options.no_existentials => lambda_core::erase::erase_existentials(&p),
         Ok(p) => p,
         Err(e) => {
             return error_outcome(file_name, text, e.span, "syntax error", &e.message, options)

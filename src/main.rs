@@ -123,6 +123,9 @@ enum Command {
         /// Print the generated constraints and their solution, in the paper's notation.
         #[arg(long)]
         constraints: bool,
+        /// Check without existential types: `pack e` is `e`, and `unpack` takes the pair apart.
+        #[arg(long)]
+        no_existentials: bool,
     },
 }
 
@@ -189,6 +192,7 @@ fn main() -> ExitCode {
             types,
             dot,
             constraints,
+            no_existentials,
         } => {
             let options = LambdaOptions {
                 format: match format {
@@ -198,6 +202,7 @@ fn main() -> ExitCode {
                 types,
                 dot: dot.is_some(),
                 constraints,
+                no_existentials,
             };
             let name = file.display().to_string();
             let outcome = match std::fs::read(&file) {

@@ -108,3 +108,22 @@ fn dot_option_writes_a_graph_with_instantiation_edges() {
         "derived correlation missing: {graph}"
     );
 }
+
+/// `--no-existentials` is the paper's baseline without existentials: figure 10's two packages
+/// then share one lock label that stands for two locks, and the program is rejected.
+#[test]
+fn no_existentials_rejects_figure_10() {
+    let fig10 = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/paper-examples/lambda/fig10_existential.lam"
+    );
+    let with = locksmith().arg("lambda").arg(fig10).output().unwrap();
+    assert_eq!(with.status.code(), Some(0));
+    let without = locksmith()
+        .args(["lambda", "--no-existentials", fig10])
+        .output()
+        .unwrap();
+    assert_eq!(without.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&without.stdout);
+    assert!(text.contains("not linear"), "{text}");
+}

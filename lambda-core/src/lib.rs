@@ -7,6 +7,7 @@
 
 pub mod ast;
 pub mod check;
+pub mod erase;
 pub mod infer;
 pub mod interp;
 pub mod shapes;

@@ -6,6 +6,7 @@
 mod support;
 
 use lambda_core::check::check_here;
+use lambda_core::erase::erase_existentials;
 use lambda_core::interp;
 use proptest::prelude::*;
 use support::gen::{arb_program, arb_program_with, generate, GenConfig};
@@ -24,6 +25,28 @@ proptest! {
             prop_assert!(
                 run.is_consistently_correlated(),
                 "accepted, but locations {:?} were accessed under two locks:\n{}",
+                run.inconsistent_locations(),
+                show(&p)
+            );
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// The `--no-existentials` baseline is sound too: with every package erased to its pair
+    /// (which runs the same way), an accepted program never races.
+    #[test]
+    fn accepted_programs_without_existentials_never_race(p in arb_program()) {
+        let erased = erase_existentials(&p);
+        let checked = check_here(&erased).expect("erasing packages keeps programs well typed");
+        if checked.is_ok() {
+            let run = interp::run(&p, FUEL);
+            prop_assert!(
+                run.is_consistently_correlated(),
+                "accepted without existentials, but locations {:?} were accessed under two \
+                 locks:\n{}",
                 run.inconsistent_locations(),
                 show(&p)
             );
