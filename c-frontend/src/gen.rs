@@ -15,8 +15,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::ctypes::{Type, TypeId};
 use crate::ir::{
-    Base, BlockId, Callee, Func, FuncId, FuncOrigin, Lval, Operand, Pos, Program, Proj, StmtKind,
-    Term, VarId, VarKind,
+    Base, BlockId, Callee, Func, FuncId, FuncOrigin, LoopBound, Lval, Operand, Pos, Program, Proj,
+    StmtKind, Term, VarId, VarKind,
 };
 use crate::joins::{self, JoinPlan, StmtAt};
 use crate::ltypes::{LTypes, Node, Pol, RhoOrigin, Shape};
@@ -24,8 +24,8 @@ use crate::uniqueness;
 use crate::views;
 use solver::ids::IndexVec;
 use solver::threads::{
-    AccessId, AccessInfo, Event, EventBlock, FnBody, FnId, ObjectId, ObjectInfo, ThreadHandle,
-    ThreadProgram,
+    AccessId, AccessInfo, BoundCondition, Event, EventBlock, FnBody, FnId, ObjectId, ObjectInfo,
+    ThreadHandle, ThreadProgram,
 };
 use solver::{Constraints, Lock, Rho, RhoKind, Scope, Site, SiteKind};
 
@@ -1293,6 +1293,30 @@ impl Default for Switches {
     }
 }
 
+/// The join-loop conditions of the plan (`joins::BoundCheck`), with the bound's label: the
+/// global's, or its member's (created here if no access made it).
+fn bound_conditions(g: &mut Gen) -> Vec<BoundCondition> {
+    let checks = g.joins.bound_checks.clone();
+    checks
+        .iter()
+        .filter_map(|check| {
+            let func = *g.fn_of.get(&check.func)?;
+            let bound = match check.bound {
+                LoopBound::Var(v) => g.var_rho[v].map(|(rho, _)| rho),
+                LoopBound::GlobalField { var, strukt, index } => g.var_rho[var]
+                    .map(|(rho, node)| g.t.field(&mut g.c, node, rho, strukt, index).0),
+                LoopBound::Const(_) => None,
+            };
+            Some(BoundCondition {
+                handle: check.handle,
+                func,
+                bound,
+                region: check.region.iter().map(|b| b.0).collect(),
+            })
+        })
+        .collect()
+}
+
 /// Generates the constraints and event graphs of a linked program whose entry is `main`.
 pub fn generate(p: &Program, main: FuncId, switches: Switches) -> Generated {
     let mut c = Constraints::new();
@@ -1494,6 +1518,7 @@ pub fn generate(p: &Program, main: FuncId, switches: Switches) -> Generated {
     threads.checked.dedup();
     threads.thread_local = g.thread_local.clone();
     threads.global_handles = g.joins.global.clone();
+    threads.bound_conditions = bound_conditions(&mut g);
     threads.accesses = std::mem::take(&mut g.accesses);
 
     // Names of labels for reports: objects by variable or allocation site, fields by path.

@@ -200,6 +200,13 @@ pub enum LoopBound {
     /// A variable of integer type (a global, local or parameter other than the counter), read
     /// at every test; the record does not say whether the loop changes it.
     Var(VarId),
+    /// An integer member of a global struct variable, `g.field` (the `index`-th field of
+    /// `strukt`), read at every test.
+    GlobalField {
+        var: VarId,
+        strukt: StructId,
+        index: u32,
+    },
 }
 
 #[derive(Clone, Debug)]

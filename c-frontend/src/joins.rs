@@ -11,7 +11,10 @@
 //!   the thread analysis then also requires the create's function to run at most once.
 //! - **Loops**: `for (i = A; i < B; i++) pthread_create(&th[i], …)` and a join loop
 //!   `for (j = A; j < B; j++) pthread_join(th[j], …)` with the same start, comparison and bound
-//!   (an integer constant, or a local assigned once). The join loop must join on every iteration
+//!   (an integer constant, or a local assigned once; or a global or an integer member of a global
+//!   struct, `cfg.nworkers`, whose address may be anywhere: such a match holds only under a
+//!   [`BoundCheck`] that the thread analysis decides with label flow, since only it sees writes
+//!   through pointers). The join loop must join on every iteration
 //!   (the join dominates the increment) and leave only through its condition; the threads are
 //!   ended where it exits.
 //!
@@ -73,7 +76,36 @@ pub struct JoinPlan {
     /// Handles of threads whose id is in a global: a single id's joins may be in other functions,
     /// and any of them is valid only if the create's function runs at most once.
     pub global: Vec<ThreadHandle>,
+    /// Join loops whose bound is a global (or a member of one) the front end cannot prove
+    /// unchanged between the loops: each holds only if no write may change the bound while the
+    /// threads run, which the thread analysis decides with label flow.
+    pub bound_checks: Vec<BoundCheck>,
     handles: u32,
+}
+
+/// A join loop's condition for ending the threads of `handle`: the global bound of its create
+/// and join loops (`nthreads`, `cfg.nworkers`) is written neither by code of `func` that may run
+/// between the start of the create loop and the exit of the join loop (`region`), nor by any
+/// function called there, nor by any thread.
+#[derive(Clone, Debug)]
+pub struct BoundCheck {
+    pub handle: ThreadHandle,
+    pub func: FuncId,
+    /// A [`LoopBound::Var`] of a global or a [`LoopBound::GlobalField`].
+    pub bound: LoopBound,
+    /// The blocks of `func` reachable from the create loop's head without passing the join
+    /// loop's exit, in order.
+    pub region: Vec<BlockId>,
+}
+
+/// Whether a loop bound has the same value in a create loop and its join loop.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Fixed {
+    /// Proved by the front end (a constant, or a local assigned once outside both loops).
+    Proved,
+    /// A global: left to the thread analysis ([`BoundCheck`]).
+    IfUnwritten,
+    No,
 }
 
 /// Where the memory holding a thread id is.
@@ -837,23 +869,28 @@ pub fn plan(p: &Program) -> JoinPlan {
                                 let same_range = l1.start == jl.l.start
                                     && l1.op == jl.l.op
                                     && l1.bound == jl.l.bound;
-                                let bound_ok = match l1.bound {
-                                    LoopBound::Const(_) => true,
-                                    LoopBound::Var(v) if is_global(p, v) => {
-                                        global_bound_fixed(p, v, f, &cfg, l1, &assigns)
+                                let fixed = match l1.bound {
+                                    LoopBound::Var(v)
+                                        if is_global(p, v)
+                                            && global_bound_fixed(p, v, f, &cfg, l1, &assigns) =>
+                                    {
+                                        Fixed::Proved
                                     }
-                                    LoopBound::Var(_) => {
-                                        jl.func == f
-                                            && bound_is_fixed(
-                                                p, f, l1, &assigns, blocks1, &jl.blocks,
-                                            )
-                                    }
+                                    _ if jl.func != f => match l1.bound {
+                                        LoopBound::Const(_) => Fixed::Proved,
+                                        _ => Fixed::No,
+                                    },
+                                    _ => bound_is_fixed(p, f, l1, &assigns, blocks1, &jl.blocks),
                                 };
                                 if jl.path.fields == create.path.fields
                                     && jl.path.base == create.path.base
                                     && same_range
-                                    && bound_ok
+                                    && fixed != Fixed::No
                                 {
+                                    if fixed == Fixed::IfUnwritten {
+                                        plan.bound_checks
+                                            .push(bound_check(handle, f, &cfg, l1, &jl.l));
+                                    }
                                     plan.join_at_entry
                                         .entry((jl.func, jl.l.exit))
                                         .or_default()
@@ -879,10 +916,11 @@ pub fn plan(p: &Program) -> JoinPlan {
                             && join.path.fields == create.path.fields
                             && heap_init
                                 .is_none_or(|b| !blocks1.contains(&b) && !blocks2.contains(&b));
+                        let fixed = bound_is_fixed(p, f, l1, &assigns, blocks1, blocks2);
                         let same_range = l1.start == l2.start
                             && l1.op == l2.op
                             && l1.bound == l2.bound
-                            && bound_is_fixed(p, f, l1, &assigns, blocks1, blocks2);
+                            && fixed != Fixed::No;
                         let created_count = !same_range
                             && joins_created_count(
                                 func, f, &cfg, l1, blocks1, l2, create.at, &assigns, &creates,
@@ -893,6 +931,9 @@ pub fn plan(p: &Program) -> JoinPlan {
                                 p, func, f, &cfg, l2, blocks2, join.at.1, &assigns,
                             )
                         {
+                            if same_range && fixed == Fixed::IfUnwritten {
+                                plan.bound_checks.push(bound_check(handle, f, &cfg, l1, l2));
+                            }
                             plan.join_at_entry
                                 .entry((f, l2.exit))
                                 .or_default()
@@ -1132,8 +1173,10 @@ fn loop_is_clean(
     writes_in_loop == 0
 }
 
-/// Whether a variable bound has the same value in both loops: a constant, a parameter never
-/// assigned, or a local assigned exactly once outside both loops, neither with its address taken.
+/// Whether a bound has the same value in both loops: a constant, a parameter never assigned, or
+/// a local assigned exactly once outside both loops, neither with its address taken, is proved
+/// here; a global, or a member of one, is left to the thread analysis, which sees every write
+/// through pointers too.
 fn bound_is_fixed(
     p: &Program,
     f: FuncId,
@@ -1141,9 +1184,12 @@ fn bound_is_fixed(
     assigns: &FxHashMap<VarId, Vec<StmtAt>>,
     blocks1: &FxHashSet<usize>,
     blocks2: &FxHashSet<usize>,
-) -> bool {
+) -> Fixed {
+    let proved = |b: bool| if b { Fixed::Proved } else { Fixed::No };
     match l.bound {
-        LoopBound::Const(_) => true,
+        LoopBound::Const(_) => Fixed::Proved,
+        LoopBound::GlobalField { .. } => Fixed::IfUnwritten,
+        LoopBound::Var(v) if is_global(p, v) => Fixed::IfUnwritten,
         LoopBound::Var(v) => {
             let var = &p.vars[v];
             let writes: Vec<&StmtAt> = assigns
@@ -1151,19 +1197,45 @@ fn bound_is_fixed(
                 .map(|w| w.iter().collect())
                 .unwrap_or_default();
             if var.address_taken {
-                return false;
+                return Fixed::No;
             }
             if matches!(var.kind, VarKind::Param(g, _) if g == f) {
-                return writes.is_empty();
+                return proved(writes.is_empty());
             }
-            matches!(var.kind, VarKind::Local(g) if g == f)
-                && writes.len() == 1
-                && writes.iter().all(|(g, b, _)| {
-                    *g == f
-                        && !blocks1.contains(&(b.0 as usize))
-                        && !blocks2.contains(&(b.0 as usize))
-                })
+            proved(
+                matches!(var.kind, VarKind::Local(g) if g == f)
+                    && writes.len() == 1
+                    && writes.iter().all(|(g, b, _)| {
+                        *g == f
+                            && !blocks1.contains(&(b.0 as usize))
+                            && !blocks2.contains(&(b.0 as usize))
+                    }),
+            )
         }
+    }
+}
+
+/// The condition on the global bound of a create loop `l1` and its join loop `l2` in `f`.
+fn bound_check(
+    handle: ThreadHandle,
+    f: FuncId,
+    cfg: &Cfg,
+    l1: &CountedLoop,
+    l2: &CountedLoop,
+) -> BoundCheck {
+    let exit = l2.exit.0 as usize;
+    let region = cfg
+        .reachable(l1.head.0 as usize, |b| b == exit)
+        .iter()
+        .enumerate()
+        .filter(|(_, &r)| r)
+        .map(|(b, _)| BlockId(b as u32))
+        .collect();
+    BoundCheck {
+        handle,
+        func: f,
+        bound: l1.bound,
+        region,
     }
 }
 

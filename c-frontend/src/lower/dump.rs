@@ -71,6 +71,10 @@ fn counted_loop(p: &Program, l: &CountedLoop) -> String {
     let bound = match l.bound {
         LoopBound::Const(k) => k.to_string(),
         LoopBound::Var(v) => p.vars[v].name.clone(),
+        LoopBound::GlobalField { var, strukt, index } => format!(
+            "{}.{}",
+            p.vars[var].name, p.types.structs[strukt].fields[index as usize].name
+        ),
     };
     format!(
         "loop {}: {i} = {}; {i} {op} {bound}; body {}, step {}, exit {}",

@@ -3,7 +3,8 @@
 use lang_c::ast::{
     AsmStatement, BinaryOperator as B, BlockItem, Declaration, Designator, Expression,
     ExternalDeclaration, ForInitializer, ForStatement, FunctionDefinition, Identifier, Initializer,
-    InitializerListItem, Label, Statement, StorageClassSpecifier, TranslationUnit, UnaryOperator,
+    InitializerListItem, Label, MemberOperator, Statement, StorageClassSpecifier, TranslationUnit,
+    UnaryOperator,
 };
 use lang_c::span::Node;
 use rustc_hash::FxHashMap;
@@ -650,6 +651,9 @@ impl<'a> UnitCx<'a> {
         }
         let bound = match self.const_eval(&c.node.rhs) {
             Some(k) => LoopBound::Const(k),
+            None if matches!(c.node.rhs.node, Expression::Member(_)) => {
+                self.global_field_bound(&c.node.rhs)?
+            }
             None => {
                 let Expression::Identifier(id) = &c.node.rhs.node else {
                     return None;
@@ -693,6 +697,44 @@ impl<'a> UnitCx<'a> {
     }
 
     /// The variable `e` names if it is a plain identifier that can count a loop.
+    /// `g.field` as a loop bound: an integer member (not through an anonymous member) of a
+    /// global struct variable that is not thread-local.
+    fn global_field_bound(&self, e: &'a Node<Expression>) -> Option<LoopBound> {
+        let Expression::Member(m) = &e.node else {
+            return None;
+        };
+        if m.node.operator.node != MemberOperator::Direct {
+            return None;
+        }
+        let Expression::Identifier(id) = &m.node.expression.node else {
+            return None;
+        };
+        let Some(Binding::Var(var)) = self.lookup(&id.node.name) else {
+            return None;
+        };
+        if !matches!(
+            self.lw.vars[var].kind,
+            VarKind::Global {
+                thread_local: false,
+                ..
+            }
+        ) {
+            return None;
+        }
+        let Type::Struct(sid) = *self.var_type(var) else {
+            return None;
+        };
+        let [(strukt, index)] = self.find_field(sid, &m.node.identifier.node.name)?[..] else {
+            return None;
+        };
+        let field_ty = self.lw.types.structs[strukt].fields[index as usize].ty;
+        matches!(self.lw.types.get(field_ty), Type::Int).then_some(LoopBound::GlobalField {
+            var,
+            strukt,
+            index,
+        })
+    }
+
     fn counter_var(&self, e: &'a Node<Expression>) -> Option<VarId> {
         let Expression::Identifier(id) = &e.node else {
             return None;

@@ -180,7 +180,14 @@ impl Joins<'_> {
 
 impl Mhp {
     /// Computes the analysis. With `joins` off, joins kill nothing.
-    pub fn new(p: &ThreadProgram, s: &Structure, joins: bool) -> Mhp {
+    /// Handles in `untrusted` (their join's condition failed, see [`super::bounds`]) are never
+    /// joined.
+    pub fn new(
+        p: &ThreadProgram,
+        s: &Structure,
+        joins: bool,
+        untrusted: &FxHashSet<ThreadHandle>,
+    ) -> Mhp {
         let may_fork = may_fork(p, s);
         let n = p.funcs.len();
         let mut site_handle: FxHashMap<Site, ThreadHandle> = FxHashMap::default();
@@ -209,7 +216,7 @@ impl Mhp {
         let thread_code = reachable_from_threads(p);
         let mut valid: FxHashSet<ThreadHandle> = handle_fn
             .iter()
-            .filter(|(h, f)| !global.contains(h) || !thread_code[**f])
+            .filter(|(h, f)| (!global.contains(h) || !thread_code[**f]) && !untrusted.contains(h))
             .map(|(h, _)| *h)
             .collect();
         loop {
@@ -655,7 +662,7 @@ fn overlapping_sites(
 
 /// The functions that threads other than the main one may run: fork targets and everything
 /// they call.
-fn reachable_from_threads(p: &ThreadProgram) -> IndexVec<FnId, bool> {
+pub(super) fn reachable_from_threads(p: &ThreadProgram) -> IndexVec<FnId, bool> {
     let mut seen: IndexVec<FnId, bool> = IndexVec::from_elem_n(false, p.funcs.len());
     let mut stack: Vec<FnId> = Vec::new();
     for body in p.funcs.iter() {

@@ -18,6 +18,7 @@
 //! - [`check`] reports the locations with two accesses, one writing, that may happen at the same
 //!   time in two threads without a common lock.
 
+pub mod bounds;
 pub mod check;
 pub mod facts;
 pub mod linearity;
@@ -118,6 +119,20 @@ pub struct ThreadProgram {
     /// Handles whose thread id is a global, joined possibly in other functions than the create:
     /// they end threads only if the function that forks them runs at most once.
     pub global_handles: Vec<ThreadHandle>,
+    /// Must-joins that hold only while a location (a join loop's bound) is not written: see
+    /// [`bounds`].
+    pub bound_conditions: Vec<BoundCondition>,
+}
+
+/// The join loop of `handle` in `func` ends its threads only if no write may change `bound`
+/// while the blocks of `region` run or while any thread runs. `None` when the front end has
+/// no label for the bound: the join is then never trusted.
+#[derive(Clone, Debug)]
+pub struct BoundCondition {
+    pub handle: ThreadHandle,
+    pub func: FnId,
+    pub bound: Option<Rho>,
+    pub region: Vec<u32>,
 }
 
 impl Default for FnBody {
@@ -196,7 +211,8 @@ pub fn solve(
         linearity::Linearity::all_linear()
     };
     let mut ls = locksets::compute(c, &scopes, &mut lock_table, &linearity, p, &s);
-    let mhp = mhp::Mhp::new(p, &s, techniques.joins);
+    let unwritten = bounds::failed_conditions(c, p, &s);
+    let mhp = mhp::Mhp::new(p, &s, techniques.joins, &unwritten);
     let homes = if techniques.down_fork {
         privacy::decide(c, &scopes, p, &flow)
     } else {

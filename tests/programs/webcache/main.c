@@ -443,7 +443,7 @@ int main(int argc, char **argv)
     cache_destroy();
     queue_destroy(srv.queue);
     close(srv.listen_fd);
-    free(wargs); // FALSE-ALARM: free(wargs) runs after the workers are joined, by a loop bounded by g_cfg.nworkers, which locksmith cannot prove unchanged since &g_cfg is passed to selftest_prepare
+    free(wargs); // NORACE needs=joins: free(wargs) runs after the workers are joined by a loop bounded by g_cfg.nworkers, which nothing writes while they run (selftest_prepare(&g_cfg) writes it before they start)
     free(workers);
     if (g_cfg.selftest)
         selftest_cleanup();

@@ -56,9 +56,9 @@ void queue_destroy(struct conn_queue *q)
     if (q == NULL)
         return;
     pthread_mutex_lock(&q->lock);
-    free(q->items); // FALSE-ALARM: q->lock held; racy only with free(q) after the workers are joined, by a loop bounded by g_cfg.nworkers, which locksmith cannot prove unchanged since &g_cfg is passed to selftest_prepare
-    q->items = NULL; // FALSE-ALARM: q->lock held; racy only with free(q) after the workers are joined, by a loop bounded by g_cfg.nworkers, which locksmith cannot prove unchanged since &g_cfg is passed to selftest_prepare
-    q->count = 0; // FALSE-ALARM: q->lock held; racy only with free(q) after the workers are joined, by a loop bounded by g_cfg.nworkers, which locksmith cannot prove unchanged since &g_cfg is passed to selftest_prepare
+    free(q->items); // FALSE-ALARM: q->lock held; listed because the peer address, cast to struct sockaddr * for accept(), makes the listener's and workers' conn_item copies one conflated location with the queue's slots
+    q->items = NULL; // NORACE needs=joins: q->lock held; free(q) runs after the workers are joined by a loop bounded by g_cfg.nworkers, which nothing writes while they run
+    q->count = 0; // NORACE needs=joins: q->lock held; free(q) runs after the workers are joined by a loop bounded by g_cfg.nworkers, which nothing writes while they run
     pthread_mutex_unlock(&q->lock);
     pthread_cond_destroy(&q->not_empty);
     pthread_mutex_destroy(&q->lock);
@@ -70,16 +70,16 @@ int queue_push(struct conn_queue *q, const struct conn_item *item, int limit)
     int rc = QUEUE_OK;
 
     pthread_mutex_lock(&q->lock);
-    if (q->closed) { // FALSE-ALARM: q->lock held; racy only with free(q) after the workers are joined, by a loop bounded by g_cfg.nworkers, which locksmith cannot prove unchanged since &g_cfg is passed to selftest_prepare
+    if (q->closed) { // NORACE needs=joins: q->lock held; free(q) runs after the workers are joined by a loop bounded by g_cfg.nworkers, which nothing writes while they run
         rc = QUEUE_CLOSED;
-    } else if (q->in_flight >= limit || q->count == q->capacity) { // FALSE-ALARM: q->lock held; racy only with free(q) after the workers are joined, by a loop bounded by g_cfg.nworkers, which locksmith cannot prove unchanged since &g_cfg is passed to selftest_prepare
+    } else if (q->in_flight >= limit || q->count == q->capacity) { // NORACE needs=joins: q->lock held; free(q) runs after the workers are joined by a loop bounded by g_cfg.nworkers, which nothing writes while they run
         rc = QUEUE_BUSY;
     } else {
-        int tail = (q->head + q->count) % q->capacity; // FALSE-ALARM: q->lock held; racy only with free(q) after the workers are joined, by a loop bounded by g_cfg.nworkers, which locksmith cannot prove unchanged since &g_cfg is passed to selftest_prepare
-        q->items[tail] = *item; // FALSE-ALARM: q->lock held; racy only with free(q) after the workers are joined, by a loop bounded by g_cfg.nworkers, which locksmith cannot prove unchanged since &g_cfg is passed to selftest_prepare
-        q->count++; // FALSE-ALARM: q->lock held; racy only with free(q) after the workers are joined, by a loop bounded by g_cfg.nworkers, which locksmith cannot prove unchanged since &g_cfg is passed to selftest_prepare
-        q->in_flight++; // FALSE-ALARM: q->lock held; racy only with free(q) after the workers are joined, by a loop bounded by g_cfg.nworkers, which locksmith cannot prove unchanged since &g_cfg is passed to selftest_prepare
-        q->total++; // FALSE-ALARM: q->lock held; racy only with free(q) after the workers are joined, by a loop bounded by g_cfg.nworkers, which locksmith cannot prove unchanged since &g_cfg is passed to selftest_prepare
+        int tail = (q->head + q->count) % q->capacity; // NORACE needs=joins: q->lock held; free(q) runs after the workers are joined by a loop bounded by g_cfg.nworkers, which nothing writes while they run
+        q->items[tail] = *item; // FALSE-ALARM: q->lock held; listed because the peer address, cast to struct sockaddr * for accept(), makes the listener's and workers' conn_item copies one conflated location with the queue's slots
+        q->count++; // NORACE needs=joins: q->lock held; free(q) runs after the workers are joined by a loop bounded by g_cfg.nworkers, which nothing writes while they run
+        q->in_flight++; // NORACE needs=joins: q->lock held; free(q) runs after the workers are joined by a loop bounded by g_cfg.nworkers, which nothing writes while they run
+        q->total++; // NORACE needs=joins: q->lock held; free(q) runs after the workers are joined by a loop bounded by g_cfg.nworkers, which nothing writes while they run
         pthread_cond_signal(&q->not_empty);
     }
     pthread_mutex_unlock(&q->lock);
@@ -91,14 +91,14 @@ int queue_pop(struct conn_queue *q, struct conn_item *out)
     int rc = 0;
 
     pthread_mutex_lock(&q->lock);
-    while (q->count == 0 && !q->closed) // FALSE-ALARM: q->lock held; racy only with free(q) after the workers are joined, by a loop bounded by g_cfg.nworkers, which locksmith cannot prove unchanged since &g_cfg is passed to selftest_prepare
+    while (q->count == 0 && !q->closed) // NORACE needs=joins: q->lock held; free(q) runs after the workers are joined by a loop bounded by g_cfg.nworkers, which nothing writes while they run
         pthread_cond_wait(&q->not_empty, &q->lock);
-    if (q->count == 0) { // FALSE-ALARM: q->lock held; racy only with free(q) after the workers are joined, by a loop bounded by g_cfg.nworkers, which locksmith cannot prove unchanged since &g_cfg is passed to selftest_prepare
+    if (q->count == 0) { // NORACE needs=joins: q->lock held; free(q) runs after the workers are joined by a loop bounded by g_cfg.nworkers, which nothing writes while they run
         rc = -1;                         /* closed and drained */
     } else {
-        *out = q->items[q->head]; // FALSE-ALARM: q->lock held; racy only with free(q) after the workers are joined, by a loop bounded by g_cfg.nworkers, which locksmith cannot prove unchanged since &g_cfg is passed to selftest_prepare
-        q->head = (q->head + 1) % q->capacity; // FALSE-ALARM: q->lock held; racy only with free(q) after the workers are joined, by a loop bounded by g_cfg.nworkers, which locksmith cannot prove unchanged since &g_cfg is passed to selftest_prepare
-        q->count--; // FALSE-ALARM: q->lock held; racy only with free(q) after the workers are joined, by a loop bounded by g_cfg.nworkers, which locksmith cannot prove unchanged since &g_cfg is passed to selftest_prepare
+        *out = q->items[q->head]; // FALSE-ALARM: q->lock held; listed because the peer address, cast to struct sockaddr * for accept(), makes the listener's and workers' conn_item copies one conflated location with the queue's slots
+        q->head = (q->head + 1) % q->capacity; // NORACE needs=joins: q->lock held; free(q) runs after the workers are joined by a loop bounded by g_cfg.nworkers, which nothing writes while they run
+        q->count--; // NORACE needs=joins: q->lock held; free(q) runs after the workers are joined by a loop bounded by g_cfg.nworkers, which nothing writes while they run
     }
     pthread_mutex_unlock(&q->lock);
     return rc;
@@ -107,7 +107,7 @@ int queue_pop(struct conn_queue *q, struct conn_item *out)
 void queue_done(struct conn_queue *q)
 {
     pthread_mutex_lock(&q->lock);
-    q->in_flight--; // FALSE-ALARM: q->lock held; racy only with free(q) after the workers are joined, by a loop bounded by g_cfg.nworkers, which locksmith cannot prove unchanged since &g_cfg is passed to selftest_prepare
+    q->in_flight--; // NORACE needs=joins: q->lock held; free(q) runs after the workers are joined by a loop bounded by g_cfg.nworkers, which nothing writes while they run
     pthread_mutex_unlock(&q->lock);
 }
 
@@ -116,7 +116,7 @@ int queue_in_flight(struct conn_queue *q)
     int n;
 
     pthread_mutex_lock(&q->lock);
-    n = q->in_flight; // FALSE-ALARM: q->lock held; racy only with free(q) after the workers are joined, by a loop bounded by g_cfg.nworkers, which locksmith cannot prove unchanged since &g_cfg is passed to selftest_prepare
+    n = q->in_flight; // NORACE needs=joins: q->lock held; free(q) runs after the workers are joined by a loop bounded by g_cfg.nworkers, which nothing writes while they run
     pthread_mutex_unlock(&q->lock);
     return n;
 }
@@ -126,7 +126,7 @@ unsigned long queue_total(struct conn_queue *q)
     unsigned long n;
 
     pthread_mutex_lock(&q->lock);
-    n = q->total; // FALSE-ALARM: q->lock held; racy only with free(q) after the workers are joined, by a loop bounded by g_cfg.nworkers, which locksmith cannot prove unchanged since &g_cfg is passed to selftest_prepare
+    n = q->total; // NORACE needs=joins: q->lock held; free(q) runs after the workers are joined by a loop bounded by g_cfg.nworkers, which nothing writes while they run
     pthread_mutex_unlock(&q->lock);
     return n;
 }
@@ -134,7 +134,7 @@ unsigned long queue_total(struct conn_queue *q)
 void queue_close(struct conn_queue *q)
 {
     pthread_mutex_lock(&q->lock);
-    q->closed = 1; // FALSE-ALARM: q->lock held; racy only with free(q) after the workers are joined, by a loop bounded by g_cfg.nworkers, which locksmith cannot prove unchanged since &g_cfg is passed to selftest_prepare
+    q->closed = 1; // NORACE needs=joins: q->lock held; free(q) runs after the workers are joined by a loop bounded by g_cfg.nworkers, which nothing writes while they run
     pthread_cond_broadcast(&q->not_empty);
     pthread_mutex_unlock(&q->lock);
 }
