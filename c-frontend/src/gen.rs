@@ -1294,25 +1294,26 @@ impl Default for Switches {
 }
 
 /// The join-loop conditions of the plan (`joins::BoundCheck`), with the bound's label: the
-/// global's, or its member's (created here if no access made it).
+/// global's, or its member's (created here if no access made it). Every check becomes a
+/// condition, so none is lost: the plan only matches loops in user functions with bodies, which
+/// all have an event graph.
 fn bound_conditions(g: &mut Gen) -> Vec<BoundCondition> {
-    let checks = g.joins.bound_checks.clone();
+    let checks = std::mem::take(&mut g.joins.bound_checks);
     checks
-        .iter()
-        .filter_map(|check| {
-            let func = *g.fn_of.get(&check.func)?;
+        .into_iter()
+        .map(|check| {
             let bound = match check.bound {
                 LoopBound::Var(v) => g.var_rho[v].map(|(rho, _)| rho),
                 LoopBound::GlobalField { var, strukt, index } => g.var_rho[var]
                     .map(|(rho, node)| g.t.field(&mut g.c, node, rho, strukt, index).0),
                 LoopBound::Const(_) => None,
             };
-            Some(BoundCondition {
+            BoundCondition {
                 handle: check.handle,
-                func,
+                func: g.fn_of[&check.func],
                 bound,
                 region: check.region.iter().map(|b| b.0).collect(),
-            })
+            }
         })
         .collect()
 }

@@ -870,17 +870,17 @@ pub fn plan(p: &Program) -> JoinPlan {
                                     && l1.op == jl.l.op
                                     && l1.bound == jl.l.bound;
                                 let fixed = match l1.bound {
+                                    LoopBound::Const(_) => Fixed::Proved,
                                     LoopBound::Var(v)
                                         if is_global(p, v)
                                             && global_bound_fixed(p, v, f, &cfg, l1, &assigns) =>
                                     {
                                         Fixed::Proved
                                     }
-                                    _ if jl.func != f => match l1.bound {
-                                        LoopBound::Const(_) => Fixed::Proved,
-                                        _ => Fixed::No,
-                                    },
-                                    _ => bound_is_fixed(p, f, l1, &assigns, blocks1, &jl.blocks),
+                                    _ if jl.func == f => {
+                                        bound_is_fixed(p, f, l1, &assigns, blocks1, &jl.blocks)
+                                    }
+                                    _ => Fixed::No,
                                 };
                                 if jl.path.fields == create.path.fields
                                     && jl.path.base == create.path.base

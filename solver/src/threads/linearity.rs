@@ -184,7 +184,7 @@ impl KeptRuns<'_> {
             if binder != Scope::ROOT && self.scopes.within(class_scope, binder) {
                 break false;
             }
-            // `main` runs once; a function nobody calls never runs.
+            // `main` runs once; a recursive function may run many times.
             if Some(g) == self.p.main || self.s.recursive[g] {
                 break self.s.recursive[g];
             }
@@ -195,6 +195,7 @@ impl KeptRuns<'_> {
             if many || points.len() > 1 {
                 break true;
             }
+            // A function nobody calls never runs.
             let Some(pt) = points.first() else {
                 break false;
             };
