@@ -10,7 +10,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use c_frontend::analysis::{self, CheckOptions};
+use c_frontend::driver::{self, CheckOptions};
 
 /// The C files of a directory, sorted.
 fn c_files(dir: &Path) -> Vec<PathBuf> {
@@ -38,7 +38,7 @@ fn warnings(files: &[PathBuf], off: Option<&str>) -> Option<usize> {
     if let Some(t) = off {
         assert!(options.disable(t), "{t} is a technique");
     }
-    analysis::check_on_large_stack(files.to_vec(), options)
+    driver::check_on_large_stack(files.to_vec(), options)
         .ok()
         .map(|r| r.solution.warnings.len())
 }

@@ -3,13 +3,13 @@
 //! then every access with its position, whether it reads or writes, the locks held, and the call
 //! path from its thread's root, with the source line.
 //!
-//! Only rendering happens here; the analysis data comes from `c_frontend::analysis`.
+//! Only rendering happens here; the analysis data comes from `c_frontend::driver`.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::fmt::Write as _;
 
-use c_frontend::analysis::CheckResult;
-use c_frontend::gen::RhoName;
+use c_frontend::constraints::RhoName;
+use c_frontend::driver::CheckResult;
 use c_frontend::ir::{FuncId, Pos, Program};
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde_json::{json, Value};

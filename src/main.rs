@@ -57,7 +57,7 @@ struct Switches {
 
 impl Switches {
     /// Switches the chosen techniques off in `options`, by the names the library knows them by.
-    fn apply(self, options: &mut c_frontend::analysis::CheckOptions) {
+    fn apply(self, options: &mut c_frontend::driver::CheckOptions) {
         let off = [
             (self.no_linearity, "linearity"),
             (self.no_sharing, "sharing"),
@@ -142,8 +142,8 @@ fn main() -> ExitCode {
             format,
             switches,
         } => {
-            let mut options = c_frontend::analysis::CheckOptions {
-                preprocess: c_frontend::preprocess::PreprocessOptions {
+            let mut options = c_frontend::driver::CheckOptions {
+                preprocess: c_frontend::syntax::preprocess::PreprocessOptions {
                     include_dirs: include,
                     defines: define,
                     undefines: undefine,
@@ -158,10 +158,10 @@ fn main() -> ExitCode {
                 FormatArg::Text => Format::Text,
                 FormatArg::Json => Format::Json,
             };
-            let outcome = match c_frontend::analysis::check_on_large_stack(files, options) {
+            let outcome = match c_frontend::driver::check_on_large_stack(files, options) {
                 Ok(result) => {
                     if std::env::var_os("LOCKSMITH_DEBUG").is_some() {
-                        eprint!("{}", c_frontend::analysis::debug_dump(&result));
+                        eprint!("{}", c_frontend::driver::debug_dump(&result));
                     }
                     let r = locksmith::check::render(&result, format);
                     lambda::Outcome {

@@ -6,7 +6,7 @@ mod support;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use c_frontend::analysis::{self, CheckOptions};
+use c_frontend::driver::{self, CheckOptions};
 use support::annotations::{self, Annotated};
 
 fn root() -> PathBuf {
@@ -25,7 +25,7 @@ fn warned(files: &[PathBuf], args: &[String]) -> (Lines, Vec<Lines>) {
             .is_some_and(|name| options.disable(name));
         assert!(known, "unknown locksmith-args switch {a}");
     }
-    let result = analysis::check_on_large_stack(files.to_vec(), options)
+    let result = driver::check_on_large_stack(files.to_vec(), options)
         .unwrap_or_else(|e| panic!("locksmith failed on {files:?}: {e}"));
     let mut all = BTreeSet::new();
     let mut per = Vec::new();

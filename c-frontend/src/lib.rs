@@ -1,20 +1,23 @@
-//! The C front end of locksmith (paper §3): it runs the system preprocessor, parses with `lang-c`
-//! with error recovery, maps every position back through line markers, lowers each function to a
-//! small CIL-like IR, and generates LOCKSMITH's labelled-type constraints (with the pthread and
-//! libc models) into the shared `solver`.
+//! The C front end of locksmith (paper §3). Its folders follow the pipeline:
 //!
-//! It never prints reports; it returns analysis data for the command-line crate to render.
+//! - [`syntax`]: the system preprocessor, parsing with `lang-c` with error recovery, and the
+//!   source map from preprocessed offsets back to `file:line:col`;
+//! - [`lower`]: lowering each translation unit to the IR and linking them into one program;
+//! - [`ir`]: the small CIL-like intermediate representation and its C types;
+//! - [`model`]: what locksmith knows about library functions by name (pthreads, allocation, the
+//!   stubs' intrinsics) — the only place that spells a library function's name;
+//! - [`analyses`]: front-end analyses on the IR (matching joins with creates, uniqueness);
+//! - [`constraints`]: labelled C types and the generation of LOCKSMITH's constraints and event
+//!   graphs into the shared `solver`;
+//! - [`driver`]: the whole pipeline for `locksmith check`.
+//!
+//! It never prints reports and never decides races (the solver does); it returns analysis data
+//! for the command-line crate to render.
 
-pub mod analysis;
-pub mod ctypes;
-pub mod embedded;
-pub mod gen;
+pub mod analyses;
+pub mod constraints;
+pub mod driver;
 pub mod ir;
-pub mod joins;
 pub mod lower;
-pub mod ltypes;
-pub mod parse;
-pub mod preprocess;
-pub mod srcmap;
-pub mod uniqueness;
-pub mod views;
+pub mod model;
+pub mod syntax;

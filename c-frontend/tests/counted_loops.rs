@@ -5,14 +5,15 @@
 
 use std::path::PathBuf;
 
+use c_frontend::ir::dump::dump_loops;
 use c_frontend::ir::{
     Base, CountedLoop, Func, FuncId, FuncOrigin, LoopBound, LoopCmp, Operand, Program, StmtKind,
     Term, VarKind,
 };
-use c_frontend::lower::{dump_loops, Lowerer};
-use c_frontend::parse::parse_unit;
-use c_frontend::preprocess::{preprocess, PreprocessOptions};
-use c_frontend::srcmap::{FileTable, SourceMap};
+use c_frontend::lower::Lowerer;
+use c_frontend::syntax::parse::parse_unit;
+use c_frontend::syntax::preprocess::{preprocess, PreprocessOptions};
+use c_frontend::syntax::srcmap::{FileTable, SourceMap};
 
 /// Preprocesses (with gcc, so that `#define` and `#include <pthread.h>` work), parses and lowers
 /// one C unit, then checks the documented shape of every counted loop.

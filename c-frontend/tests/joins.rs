@@ -1,5 +1,5 @@
 //! Which `pthread_create` calls get a thread handle and where their threads are joined
-//! ([`c_frontend::joins::plan`]): single creates and joins, create and join loops over array
+//! ([`c_frontend::analyses::joins::plan`]): single creates and joins, create and join loops over array
 //! variables and over heap blocks (`calloc`/`malloc`), join loops with paths that end the
 //! program, and the many near misses that must stay unmatched because the join might miss a
 //! thread.
@@ -10,12 +10,12 @@
 
 use std::path::PathBuf;
 
+use c_frontend::analyses::joins::{plan, JoinPlan};
 use c_frontend::ir::{FuncOrigin, Program, StmtKind, Term};
-use c_frontend::joins::{plan, JoinPlan};
 use c_frontend::lower::Lowerer;
-use c_frontend::parse::parse_unit;
-use c_frontend::preprocess::{preprocess, PreprocessOptions};
-use c_frontend::srcmap::{FileTable, SourceMap};
+use c_frontend::syntax::parse::parse_unit;
+use c_frontend::syntax::preprocess::{preprocess, PreprocessOptions};
+use c_frontend::syntax::srcmap::{FileTable, SourceMap};
 
 /// Declarations every program here uses: thread start routines, a `noreturn` error function.
 const PRELUDE: &str = "#include <pthread.h>

@@ -2,10 +2,11 @@
 //! a few constructs, direct checks of types, linking and positions, and the repository's C
 //! corpus lowered without any function left unanalysed.
 
-use c_frontend::ctypes::{LockKind, Type};
+use c_frontend::ir::ctypes::{LockKind, Type};
+use c_frontend::ir::dump::{dump, dump_func};
 use c_frontend::ir::{Base, FuncId, FuncOrigin, Operand, Program, StmtKind, Term, VarId, VarKind};
-use c_frontend::lower::{dump, dump_func, Lowerer};
-use c_frontend::srcmap::{FileTable, SourceMap};
+use c_frontend::lower::Lowerer;
+use c_frontend::syntax::srcmap::{FileTable, SourceMap};
 
 fn lower_units(units: &[(&str, FuncOrigin)]) -> Program {
     let mut files = FileTable::new();
@@ -239,7 +240,7 @@ fn calls_direct_indirect_and_implicit() {
     let u = &p.funcs[func_id(&p, "undeclared")];
     assert!(!u.defined && u.blocks.is_empty());
     assert_eq!(
-        c_frontend::lower::dump_func(&p, func_id(&p, "undeclared")).trim(),
+        c_frontend::ir::dump::dump_func(&p, func_id(&p, "undeclared")).trim(),
         "fn undeclared: int() declared"
     );
 }
@@ -374,7 +375,10 @@ fn anonymous_members_are_reached_through_the_outer_struct() {
             return
     "#,
     );
-    let sid = p.types.struct_by_tag[&(c_frontend::ctypes::StructKind::Struct, "outer".to_string())];
+    let sid = p.types.struct_by_tag[&(
+        c_frontend::ir::ctypes::StructKind::Struct,
+        "outer".to_string(),
+    )];
     let names: Vec<&str> = p.types.structs[sid]
         .fields
         .iter()
@@ -390,7 +394,10 @@ fn bit_field_runs_fold_into_one_field() {
          struct flags fl = { 1, 1, 1, 5, 1, 1 };
          void t(void) { fl.a = 1; fl.b = 2; fl.c = 3; fl.d = 4; fl.f = fl.e; }",
     );
-    let sid = p.types.struct_by_tag[&(c_frontend::ctypes::StructKind::Struct, "flags".to_string())];
+    let sid = p.types.struct_by_tag[&(
+        c_frontend::ir::ctypes::StructKind::Struct,
+        "flags".to_string(),
+    )];
     let names: Vec<&str> = p.types.structs[sid]
         .fields
         .iter()
@@ -1658,7 +1665,7 @@ fn corpus_lowers_without_unanalysed_functions() {
 
 /// Structural invariants of the IR (see the module doc of `ir`).
 fn check_invariants(p: &Program) {
-    use c_frontend::ctypes::Type;
+    use c_frontend::ir::ctypes::Type;
     use c_frontend::ir::{Base, Callee, Lval, Operand, StmtKind, Term};
     fn lval(p: &Program, lv: &Lval) {
         if let Base::Deref(op) = &lv.base {

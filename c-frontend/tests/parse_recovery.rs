@@ -3,10 +3,10 @@
 
 use std::path::PathBuf;
 
-use c_frontend::embedded;
-use c_frontend::parse::{parse_unit, DroppedKind, ParsedUnit};
-use c_frontend::preprocess::{preprocess, PreprocessOptions, Preprocessed};
-use c_frontend::srcmap::{FileTable, SourceMap};
+use c_frontend::syntax::embedded;
+use c_frontend::syntax::parse::{parse_unit, DroppedKind, ParsedUnit};
+use c_frontend::syntax::preprocess::{preprocess, PreprocessOptions, Preprocessed};
+use c_frontend::syntax::srcmap::{FileTable, SourceMap};
 use lang_c::ast::DeclarationSpecifier;
 use lang_c::ast::{Declarator, DeclaratorKind, ExternalDeclaration, StorageClassSpecifier};
 use proptest::prelude::*;

@@ -14,7 +14,7 @@ use lang_c::span::Node;
 
 use super::types::ANON_MEMBER;
 use super::{unsupported, Binding, FuncInfo, UnitCx, ACQUIRE_NAME, R};
-use crate::ctypes::{StructId, Type, TypeId};
+use crate::ir::ctypes::{StructId, Type, TypeId};
 use crate::ir::{
     Base, BlockId, Callee, Func, FuncId, FuncOrigin, Lval, Operand, Pos, Proj, Stmt, StmtKind,
     Term, VarId, VarKind,

@@ -13,12 +13,12 @@ use super::builder::{Chunk, FuncBuilder, SwitchCx};
 use super::expr::{has_reads, var_lval};
 use super::types::{Declared, Specs};
 use super::{unsupported, Binding, Lowerer, Member, UnitCx, Unsupported, R};
-use crate::ctypes::{StructId, Type, TypeId};
+use crate::ir::ctypes::{StructId, Type, TypeId};
 use crate::ir::{
     CountedLoop, FuncId, FuncOrigin, LoopBound, LoopCmp, Lval, Operand, Pos, Proj, StmtKind, Term,
     Unanalysed, VarId, VarKind,
 };
-use crate::srcmap::SourceMap;
+use crate::syntax::srcmap::SourceMap;
 
 /// The parameters of a function definition: their names (if any) and adjusted types.
 type ParamList<'a> = Vec<(Option<&'a Node<Identifier>>, TypeId)>;

@@ -9,7 +9,7 @@ use lang_c::ast::{
 use lang_c::span::Node;
 
 use super::{unsupported, Binding, Member, StructInfo, UnitCx, R};
-use crate::ctypes::{Field, LockKind, StructKind, Type, TypeId};
+use crate::ir::ctypes::{Field, LockKind, StructKind, Type, TypeId};
 
 /// The name given to an anonymous struct or union member (C11 6.7.2.1 §13); no identifier can be
 /// spelled like this.

@@ -17,7 +17,7 @@
 //! Three choices keep this sound where C is untyped:
 //! - the content of a `void*` is a [`Shape::Void`] with one entry per type class it is cast to
 //!   or from (paper §3.4); casts at one class meet at that entry, classes C lets overlap
-//!   ([`crate::views::overlap`]) share an entry, and with `--no-void` every class shares one;
+//!   ([`crate::constraints::views::overlap`]) share an entry, and with `--no-void` every class shares one;
 //! - a generic node whose shape is still unknown (a `void*` the function never casts) stays
 //!   related to each caller's node until it gets a shape;
 //! - contents of incompatible shapes (a cast between unrelated structs, a pointer used as an
@@ -27,9 +27,9 @@
 use ena::unify::{InPlaceUnificationTable, UnifyKey};
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::ctypes::{StructId, StructKind, Type, TypeId, TypeTable};
+use crate::constraints::views::{self, ViewKey};
+use crate::ir::ctypes::{StructId, StructKind, Type, TypeId, TypeTable};
 use crate::ir::FuncId;
-use crate::views::{self, ViewKey};
 use solver::ids::IndexVec;
 use solver::{Constraints, Lock, Polarity, Rho, RhoKind, Scope, Site};
 

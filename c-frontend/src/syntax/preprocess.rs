@@ -19,7 +19,7 @@ use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use crate::embedded;
+use crate::syntax::embedded;
 
 /// The environment variable naming the C compiler used as the preprocessor (`gcc` when unset or
 /// empty). It names one program, which is run as `<compiler> -E …`; it is not split into words.

@@ -54,7 +54,7 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::ctypes::Type;
+use crate::ir::ctypes::Type;
 use crate::ir::{
     Base, BlockId, Callee, CountedLoop, Func, FuncId, FuncOrigin, LoopBound, LoopCmp, Lval,
     Operand, Program, Proj, StmtKind, Term, VarId, VarKind,
@@ -300,7 +300,7 @@ fn touched(p: &Program, kind: &StmtKind, creates: &FxHashSet<FuncId>) -> Touched
                 if let Some(Proj::Field { strukt, index }) = lv.proj.last() {
                     t.fields_through_pointers.push((strukt.0, *index));
                 }
-                if let crate::ctypes::Type::Struct(sid) = p.types.get(p.lval_type(lv)) {
+                if let crate::ir::ctypes::Type::Struct(sid) = p.types.get(p.lval_type(lv)) {
                     t.structs_through_pointers.push(sid.0);
                 }
             }
@@ -618,7 +618,7 @@ pub fn plan(p: &Program) -> JoinPlan {
             .types
             .structs
             .iter_enumerated()
-            .filter(|(_, d)| d.kind == crate::ctypes::StructKind::Union)
+            .filter(|(_, d)| d.kind == crate::ir::ctypes::StructKind::Union)
             .map(|(sid, _)| sid.0)
             .collect(),
         ..Writers::default()

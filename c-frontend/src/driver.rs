@@ -4,13 +4,13 @@
 
 use std::path::PathBuf;
 
-use crate::embedded;
-use crate::gen::{self, Generated};
+use crate::constraints::{self, Generated};
 use crate::ir::{FuncOrigin, Program, Unanalysed};
 use crate::lower::Lowerer;
-use crate::parse::{self, DroppedKind};
-use crate::preprocess::{self, PreprocessOptions};
-use crate::srcmap::{FileTable, SourceMap};
+use crate::syntax::embedded;
+use crate::syntax::parse::{self, DroppedKind};
+use crate::syntax::preprocess::{self, PreprocessOptions};
+use crate::syntax::srcmap::{FileTable, SourceMap};
 use solver::threads::{self, Techniques, ThreadSolution};
 
 /// Options of `locksmith check`.
@@ -20,7 +20,7 @@ pub struct CheckOptions {
     /// The thread analysis's techniques.
     pub techniques: Techniques,
     /// The constraint generator's techniques.
-    pub switches: gen::Switches,
+    pub switches: constraints::Switches,
 }
 
 impl CheckOptions {
@@ -156,7 +156,7 @@ pub fn check(inputs: &[PathBuf], options: &CheckOptions) -> Result<CheckResult, 
                 names.join(", ")
             ))
         })?;
-    let generated = gen::generate(&program, main, options.switches);
+    let generated = constraints::generate(&program, main, options.switches);
     let solution = threads::solve(
         &generated.constraints,
         &generated.threads,
@@ -192,7 +192,7 @@ pub fn debug_dump(r: &CheckResult) -> String {
     let p = &r.program;
     for (f, func) in p.funcs.iter_enumerated() {
         if func.defined && func.origin == FuncOrigin::User {
-            out.push_str(&crate::lower::dump_func(p, f));
+            out.push_str(&crate::ir::dump::dump_func(p, f));
         }
     }
     for (a, site) in r.generated.access_sites.iter_enumerated() {

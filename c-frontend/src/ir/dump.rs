@@ -7,7 +7,7 @@
 
 use std::fmt::Write;
 
-use crate::ctypes::{Type, TypeId};
+use crate::ir::ctypes::{Type, TypeId};
 use crate::ir::{
     Base, Callee, CountedLoop, FuncId, FuncOrigin, LoopBound, LoopCmp, Lval, Operand, Program,
     Proj, Stmt, StmtKind, Term, VarId, VarKind,

@@ -31,7 +31,7 @@ pub enum Type {
     Void,
     /// The character types `char`, `signed char` and `unsigned char` (and typedefs such as
     /// `uint8_t`): integers that may also view the bytes of any object (C11 6.5p7), which the
-    /// `void*` model must know (paper §3.4, [`crate::views`]).
+    /// `void*` model must know (paper §3.4, [`crate::constraints::views`]).
     Char,
     /// Every other integer type: `short`, `int`, `long`, `_Bool`, enums, `pthread_t`, …
     Int,

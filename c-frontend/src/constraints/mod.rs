@@ -2,26 +2,28 @@
 //! one event graph per function for the thread analysis.
 //!
 //! Every variable and allocation site is an object with a location label ρ and a content node
-//! ([`crate::ltypes`]). Reading or writing memory through an lvalue is an access event; calls of
+//! ([`crate::constraints::ltypes`]). Reading or writing memory through an lvalue is an access event; calls of
 //! user functions are instantiation sites; the POSIX thread and lock functions, allocation and
 //! the `__locksmith_*` intrinsics of the stubs are modelled here by name; libc stubs are inlined
 //! at each call, so their accesses happen in the caller, on the caller's types, at the call's
 //! position. Calls through function pointers and `pthread_create`'s thread function are resolved
 //! by flow: each target reached becomes a call or fork site, until no new target appears.
 
+pub mod ltypes;
+pub mod views;
+
 use std::collections::BTreeSet;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::ctypes::{Type, TypeId};
+use crate::analyses::joins::{self, JoinPlan, StmtAt};
+use crate::analyses::uniqueness;
+use crate::ir::ctypes::{Type, TypeId};
 use crate::ir::{
     Base, BlockId, Callee, Func, FuncId, FuncOrigin, LoopBound, Lval, Operand, Pos, Program, Proj,
     StmtKind, Term, VarId, VarKind,
 };
-use crate::joins::{self, JoinPlan, StmtAt};
-use crate::ltypes::{LTypes, Node, Pol, RhoOrigin, Shape};
-use crate::uniqueness;
-use crate::views;
+use ltypes::{LTypes, Node, Pol, RhoOrigin, Shape};
 use solver::ids::IndexVec;
 use solver::threads::{
     AccessId, AccessInfo, BoundCondition, Event, EventBlock, FnBody, FnId, ObjectId, ObjectInfo,
@@ -124,7 +126,7 @@ struct Frame {
     /// Values returned by an inlined stub.
     returned: Vec<Node>,
     /// Pointer variables that certainly point into memory no other thread can reach yet
-    /// ([`crate::uniqueness`]): accesses through them are not shared.
+    /// ([`crate::analyses::uniqueness`]): accesses through them are not shared.
     unique: FxHashSet<VarId>,
 }
 
@@ -158,7 +160,7 @@ struct Gen<'a> {
     switches: Switches,
     /// User functions that take values out of their own variadic arguments with `va_arg`.
     uses_va_arg: FxHashSet<FuncId>,
-    /// Which creates and joins match (see [`crate::joins`]).
+    /// Which creates and joins match (see [`crate::analyses::joins`]).
     joins: JoinPlan,
     /// The user statement being generated (`None` inside an inlined stub).
     cur_stmt: Option<StmtAt>,

@@ -121,9 +121,11 @@ pub fn base_var(p: &Program, op: &Operand) -> Option<VarId> {
             base: Base::Var(v),
             proj,
             ..
-        }) if proj.is_empty() => {
-            matches!(p.types.get(p.vars[*v].ty), crate::ctypes::Type::Pointer(_)).then_some(*v)
-        }
+        }) if proj.is_empty() => matches!(
+            p.types.get(p.vars[*v].ty),
+            crate::ir::ctypes::Type::Pointer(_)
+        )
+        .then_some(*v),
         Operand::Cast(_, inner) => base_var(p, inner),
         Operand::Arith(_, ops) => {
             let mut found = None;
@@ -217,7 +219,7 @@ impl Analysis<'_> {
     fn is_pointer(&self, op: &Operand) -> bool {
         matches!(
             self.p.types.get(self.p.operand_type(op)),
-            crate::ctypes::Type::Pointer(_)
+            crate::ir::ctypes::Type::Pointer(_)
         )
     }
 

@@ -1,5 +1,5 @@
 //! The types a `void*` is viewed at (paper §3.4, "Analysis of void*"): the keys of the typed
-//! entries [`crate::ltypes::Shape::Void`] keeps for the memory a `void*` points to, and which of
+//! entries [`crate::constraints::ltypes::Shape::Void`] keeps for the memory a `void*` points to, and which of
 //! them may overlap.
 //!
 //! LOCKSMITH keeps, for each `void*`, the set of non-`void` types cast to or from it and unifies
@@ -13,7 +13,7 @@
 //!
 //! This module owns only the type-level questions; it never touches labels or nodes.
 
-use crate::ctypes::{StructId, Type, TypeId, TypeTable};
+use crate::ir::ctypes::{StructId, Type, TypeId, TypeTable};
 
 /// A class of C types that one entry of a `void*` content stands for. Integer widths are not
 /// told apart (they carry no labels); pointers are one class, so two pointer views of one
@@ -99,7 +99,7 @@ pub fn overlap(types: &TypeTable, a: ViewKey, b: ViewKey) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ctypes::{Field, StructKind};
+    use crate::ir::ctypes::{Field, StructKind};
 
     fn with_struct(t: &mut TypeTable, tag: &str, fields: &[TypeId]) -> StructId {
         let sid = t.struct_named(StructKind::Struct, tag);

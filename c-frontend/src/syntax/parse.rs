@@ -18,8 +18,8 @@ use std::fmt;
 use lang_c::ast::TranslationUnit;
 use lang_c::driver::{parse_preprocessed, Config, Flavor, SyntaxError};
 
-use crate::preprocess::Preprocessed;
-use crate::srcmap::{FileTable, SourceMap};
+use crate::syntax::preprocess::Preprocessed;
+use crate::syntax::srcmap::{FileTable, SourceMap};
 
 /// The stack of the parsing thread. It is only reserved address space; pages are used as deep
 /// recursion needs them.

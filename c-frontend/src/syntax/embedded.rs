@@ -9,30 +9,30 @@ use std::sync::OnceLock;
 pub const INCLUDE_FILES: &[(&str, &str)] = &[
     (
         "locksmith.h",
-        include_str!("../../libc-stubs/include/locksmith.h"),
+        include_str!("../../../libc-stubs/include/locksmith.h"),
     ),
     (
         "stdatomic.h",
-        include_str!("../../libc-stubs/include/stdatomic.h"),
+        include_str!("../../../libc-stubs/include/stdatomic.h"),
     ),
 ];
 
 /// The libc stub unit and the files it includes, by file name.
 pub const STUB_FILES: &[(&str, &str)] = &[
-    ("stubs.c", include_str!("../../libc-stubs/stubs.c")),
+    ("stubs.c", include_str!("../../../libc-stubs/stubs.c")),
     (
         "locksmith_stubs.h",
-        include_str!("../../libc-stubs/locksmith_stubs.h"),
+        include_str!("../../../libc-stubs/locksmith_stubs.h"),
     ),
-    ("errno.c", include_str!("../../libc-stubs/errno.c")),
-    ("string.c", include_str!("../../libc-stubs/string.c")),
-    ("stdlib.c", include_str!("../../libc-stubs/stdlib.c")),
-    ("stdio.c", include_str!("../../libc-stubs/stdio.c")),
-    ("unistd.c", include_str!("../../libc-stubs/unistd.c")),
-    ("socket.c", include_str!("../../libc-stubs/socket.c")),
-    ("time.c", include_str!("../../libc-stubs/time.c")),
-    ("getopt.c", include_str!("../../libc-stubs/getopt.c")),
-    ("misc.c", include_str!("../../libc-stubs/misc.c")),
+    ("errno.c", include_str!("../../../libc-stubs/errno.c")),
+    ("string.c", include_str!("../../../libc-stubs/string.c")),
+    ("stdlib.c", include_str!("../../../libc-stubs/stdlib.c")),
+    ("stdio.c", include_str!("../../../libc-stubs/stdio.c")),
+    ("unistd.c", include_str!("../../../libc-stubs/unistd.c")),
+    ("socket.c", include_str!("../../../libc-stubs/socket.c")),
+    ("time.c", include_str!("../../../libc-stubs/time.c")),
+    ("getopt.c", include_str!("../../../libc-stubs/getopt.c")),
+    ("misc.c", include_str!("../../../libc-stubs/misc.c")),
 ];
 
 /// The name of the stub unit among [`STUB_FILES`].

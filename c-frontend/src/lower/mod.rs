@@ -15,7 +15,6 @@
 //! - `dump`: a textual rendering of a [`Program`] for tests and debugging.
 
 mod builder;
-mod dump;
 mod expr;
 mod stmt;
 mod types;
@@ -23,14 +22,12 @@ mod types;
 use rustc_hash::FxHashMap;
 use solver::ids::{Idx, IndexVec};
 
-use crate::ctypes::{StructId, StructKind, Type, TypeId, TypeTable};
+use crate::ir::ctypes::{StructId, StructKind, Type, TypeId, TypeTable};
 use crate::ir::{
     Base, Block, BlockId, Callee, FileId, Func, FuncId, FuncOrigin, Lval, Operand, Pos, Program,
     StmtKind, Term, Typing, Unanalysed, Var, VarId, VarKind,
 };
-use crate::srcmap::{FileTable, SourceMap};
-
-pub use dump::{dump, dump_func, dump_loops};
+use crate::syntax::srcmap::{FileTable, SourceMap};
 
 use builder::{Chunk, FuncBuilder};
 

@@ -15,10 +15,13 @@
 //! - a variable whose address may be taken (`&x`, an array, or a struct whose field address is
 //!   taken) has `address_taken` set; other locals cannot be shared between threads.
 
+pub mod ctypes;
+pub mod dump;
+
 use solver::define_id;
 use solver::ids::IndexVec;
 
-use crate::ctypes::{StructId, Type, TypeId, TypeTable};
+use crate::ir::ctypes::{StructId, Type, TypeId, TypeTable};
 
 define_id!(
     /// A source file named in line markers (an original file, not a preprocessed unit).

@@ -1,0 +1,1 @@
+//! What locksmith knows about library functions by name.
