@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use c_frontend::driver::{self, CheckOptions};
+use solver::Technique;
 
 /// The C files of a directory, sorted.
 fn c_files(dir: &Path) -> Vec<PathBuf> {
@@ -33,10 +34,10 @@ fn subdirs(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// Warnings of one run, or `None` when the run could not be done.
-fn warnings(files: &[PathBuf], off: Option<&str>) -> Option<usize> {
+fn warnings(files: &[PathBuf], off: Option<Technique>) -> Option<usize> {
     let mut options = CheckOptions::default();
     if let Some(t) = off {
-        assert!(options.disable(t), "{t} is a technique");
+        options.techniques.disable(t);
     }
     driver::check_on_large_stack(files.to_vec(), options)
         .ok()
@@ -57,12 +58,12 @@ fn main() {
         .collect();
     rows.push((format!("fixtures ({})", fixtures.len()), fixtures));
 
-    let columns: Vec<Option<&str>> = std::iter::once(None)
-        .chain(CheckOptions::TECHNIQUES.iter().map(|t| Some(*t)))
+    let columns: Vec<Option<Technique>> = std::iter::once(None)
+        .chain(Technique::ALL.into_iter().map(Some))
         .collect();
     print!("{:<16}", "program");
     for c in &columns {
-        let head = c.map_or("all on".to_string(), CheckOptions::switch_for);
+        let head = c.map_or("all on".to_string(), |t| format!("--{}", t.flag()));
         print!(" {head:>18}");
     }
     println!();

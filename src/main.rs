@@ -4,8 +4,9 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches, Parser, Subcommand, ValueEnum};
 use locksmith::lambda::{self, Format, LambdaOptions};
+use solver::{Technique, Techniques};
 
 #[derive(Parser)]
 #[command(
@@ -24,56 +25,42 @@ enum FormatArg {
     Json,
 }
 
-/// Switches that turn off one technique of the analysis each, to measure what it buys (the
-/// paper's table 3). None of them can hide a race: each can only make more accesses racy
-/// (`--field-insensitive` may also merge several warnings into one, as it merges locations).
-#[derive(Args, Debug, Clone, Copy)]
-struct Switches {
-    /// Let non-linear locks (allocated in loops, in arrays, conflated) count as held.
-    #[arg(long)]
-    no_linearity: bool,
-    /// Treat every pair of accesses as concurrent: every location with a write needs a lock.
-    #[arg(long)]
-    no_sharing: bool,
-    /// Check locations private to one run of a function at `main`, as if all runs shared them.
-    #[arg(long)]
-    no_down_fork: bool,
-    /// Ignore `pthread_join`: joined threads stay concurrent with what follows.
-    #[arg(long)]
-    no_joins: bool,
-    /// Count accesses through pointers to fresh, not yet published memory as shared.
-    #[arg(long)]
-    no_uniqueness: bool,
-    /// Conflate the memory of every cast between `T*` and `void*` (no per-type `void*` entries).
-    #[arg(long)]
-    no_void: bool,
-    /// Make all fields of a struct object one location.
-    #[arg(long)]
-    field_insensitive: bool,
-    /// Give each function one set of labels for all its calls (no instantiation per call).
-    #[arg(long)]
-    context_insensitive: bool,
-}
+/// The switches that turn off one technique of the analysis each, to measure what it buys (the
+/// paper's table 3): one `--…` flag per [`Technique`], named and explained by the enum itself.
+#[derive(Debug, Clone, Copy, Default)]
+struct TechniqueSwitches(Techniques);
 
-impl Switches {
-    /// Switches the chosen techniques off in `options`, by the names the library knows them by.
-    fn apply(self, options: &mut c_frontend::driver::CheckOptions) {
-        let off = [
-            (self.no_linearity, "linearity"),
-            (self.no_sharing, "sharing"),
-            (self.no_down_fork, "down-fork"),
-            (self.no_joins, "joins"),
-            (self.no_uniqueness, "uniqueness"),
-            (self.no_void, "void"),
-            (self.field_insensitive, "field"),
-            (self.context_insensitive, "context"),
-        ];
-        for (on, name) in off {
-            if on {
-                let known = options.disable(name);
-                debug_assert!(known, "{name} is a technique");
+impl FromArgMatches for TechniqueSwitches {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
+        let mut on = Techniques::all();
+        for t in Technique::ALL {
+            if matches.get_flag(t.flag()) {
+                on.disable(t);
             }
         }
+        Ok(TechniqueSwitches(on))
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+impl Args for TechniqueSwitches {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        Technique::ALL.into_iter().fold(cmd, |cmd, t| {
+            cmd.arg(
+                Arg::new(t.flag())
+                    .long(t.flag())
+                    .action(ArgAction::SetTrue)
+                    .help(t.help()),
+            )
+        })
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
     }
 }
 
@@ -104,7 +91,7 @@ enum Command {
         #[arg(long, value_enum, default_value = "text")]
         format: FormatArg,
         #[command(flatten)]
-        switches: Switches,
+        switches: TechniqueSwitches,
     },
     /// Type-check a program of the formal core language λ▷ (paper §2): exit 0 if it is
     /// consistently correlated and linear, 1 if not, 2 if it cannot be analysed.
@@ -142,7 +129,7 @@ fn main() -> ExitCode {
             format,
             switches,
         } => {
-            let mut options = c_frontend::driver::CheckOptions {
+            let options = c_frontend::driver::CheckOptions {
                 preprocess: c_frontend::syntax::preprocess::PreprocessOptions {
                     include_dirs: include,
                     defines: define,
@@ -151,9 +138,8 @@ fn main() -> ExitCode {
                     forced_includes: forced_include,
                     ..Default::default()
                 },
-                ..Default::default()
+                techniques: switches.0,
             };
-            switches.apply(&mut options);
             let format = match format {
                 FormatArg::Text => Format::Text,
                 FormatArg::Json => Format::Json,

@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use c_frontend::driver::{self, CheckOptions};
+use solver::Technique;
 use support::annotations::{self, Annotated};
 
 fn root() -> PathBuf {
@@ -20,10 +21,9 @@ type Lines = BTreeSet<(PathBuf, u32)>;
 fn warned(files: &[PathBuf], args: &[String]) -> (Lines, Vec<Lines>) {
     let mut options = CheckOptions::default();
     for a in args {
-        let known = a
-            .strip_prefix("--no-")
-            .is_some_and(|name| options.disable(name));
-        assert!(known, "unknown locksmith-args switch {a}");
+        let t =
+            Technique::from_flag(a).unwrap_or_else(|| panic!("unknown locksmith-args switch {a}"));
+        options.techniques.disable(t);
     }
     let result = driver::check_on_large_stack(files.to_vec(), options)
         .unwrap_or_else(|e| panic!("locksmith failed on {files:?}: {e}"));
@@ -86,12 +86,17 @@ fn ablation(path: &str) {
         .lines
         .values()
         .flat_map(|a| a.needs.iter().map(String::as_str))
-        .filter(|t| t.split('+').all(|t| CheckOptions::TECHNIQUES.contains(&t)))
+        .filter(|t| t.split('+').all(|t| Technique::from_tag(t).is_some()))
         .collect();
     let mut problems = Vec::new();
     for technique in named {
         let mut args = annotated.args.clone();
-        args.extend(technique.split('+').map(|t| format!("--no-{t}")));
+        args.extend(
+            technique
+                .split('+')
+                .filter_map(Technique::from_tag)
+                .map(|t| t.flag().to_string()),
+        );
         let (all, _) = warned(&files, &args);
         problems.extend(annotations::compare_ablation(&annotated, technique, &all));
     }

@@ -11,58 +11,15 @@ use crate::syntax::embedded;
 use crate::syntax::parse::{self, DroppedKind};
 use crate::syntax::preprocess::{self, PreprocessOptions};
 use crate::syntax::srcmap::{FileTable, SourceMap};
-use solver::threads::{self, Techniques, ThreadSolution};
+use solver::threads::{self, ThreadSolution};
+use solver::Techniques;
 
 /// Options of `locksmith check`.
 #[derive(Clone, Debug, Default)]
 pub struct CheckOptions {
     pub preprocess: PreprocessOptions,
-    /// The thread analysis's techniques.
+    /// The techniques that are on (all by default), for every phase.
     pub techniques: Techniques,
-    /// The constraint generator's techniques.
-    pub switches: constraints::Switches,
-}
-
-impl CheckOptions {
-    /// The techniques that can be switched off, by the names of the test annotations' `needs=`
-    /// tags: the `--no-…` switch without its prefix, `field` for `--field-insensitive` and
-    /// `context` for `--context-insensitive` ([`CheckOptions::switch_for`]).
-    pub const TECHNIQUES: [&'static str; 8] = [
-        "linearity",
-        "sharing",
-        "down-fork",
-        "joins",
-        "uniqueness",
-        "void",
-        "field",
-        "context",
-    ];
-
-    /// The command-line switch that turns `technique` off.
-    pub fn switch_for(technique: &str) -> String {
-        match technique {
-            "field" => "--field-insensitive".into(),
-            "context" => "--context-insensitive".into(),
-            t => format!("--no-{t}"),
-        }
-    }
-
-    /// Switches one technique off by its name in [`CheckOptions::TECHNIQUES`]; `false` for a
-    /// name that is not one of them.
-    pub fn disable(&mut self, technique: &str) -> bool {
-        match technique {
-            "linearity" => self.techniques.linearity = false,
-            "sharing" => self.techniques.sharing = false,
-            "down-fork" => self.techniques.down_fork = false,
-            "joins" => self.techniques.joins = false,
-            "uniqueness" => self.switches.uniqueness = false,
-            "void" => self.switches.void_model = false,
-            "field" => self.switches.field_sensitive = false,
-            "context" => self.switches.context_sensitive = false,
-            _ => return false,
-        }
-        true
-    }
 }
 
 /// A run that cannot be done: one line for the user, exit status 2.
@@ -156,7 +113,7 @@ pub fn check(inputs: &[PathBuf], options: &CheckOptions) -> Result<CheckResult, 
                 names.join(", ")
             ))
         })?;
-    let generated = constraints::generate(&program, main, options.switches);
+    let generated = constraints::generate(&program, main, options.techniques);
     let solution = threads::solve(
         &generated.constraints,
         &generated.threads,

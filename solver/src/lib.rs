@@ -17,8 +17,10 @@ pub mod locks;
 pub mod naive;
 pub mod scope;
 pub mod solve;
+pub mod technique;
 pub mod threads;
 
 pub use constraints::*;
 pub use scope::{Scope, ScopeTree};
 pub use solve::{solve, Solution, Violation};
+pub use technique::{Technique, Techniques};

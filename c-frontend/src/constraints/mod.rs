@@ -29,7 +29,7 @@ use solver::threads::{
     AccessId, AccessInfo, BoundCondition, Event, EventBlock, FnBody, FnId, ObjectId, ObjectInfo,
     ThreadHandle, ThreadProgram,
 };
-use solver::{Constraints, Lock, Rho, RhoKind, Scope, Site, SiteKind};
+use solver::{Constraints, Lock, Rho, RhoKind, Scope, Site, SiteKind, Technique, Techniques};
 
 /// How deep stub calls are inlined into each other before the rest is treated as unmodelled.
 const INLINE_DEPTH: u32 = 4;
@@ -157,7 +157,7 @@ struct Gen<'a> {
     /// The strongly connected component of each user function in the direct call graph, for
     /// functions that are recursive (a component of several functions, or one calling itself).
     recursive_scc: FxHashMap<FuncId, usize>,
-    switches: Switches,
+    techniques: Techniques,
     /// User functions that take values out of their own variadic arguments with `va_arg`.
     uses_va_arg: FxHashSet<FuncId>,
     /// Which creates and joins match (see [`crate::analyses::joins`]).
@@ -430,7 +430,7 @@ impl<'a> Gen<'a> {
         } else {
             (content, target_content)
         };
-        if !self.switches.void_model {
+        if !self.techniques.has(Technique::Void) {
             // The baseline: memory cast to or from `void*` is conflated, unless it is untyped
             // memory getting its first type.
             let fresh = void_from && matches!(self.t.shape(content), Shape::Var);
@@ -997,7 +997,7 @@ impl<'a> Gen<'a> {
             unique: FxHashSet::default(),
         };
         let (_, ret, _) = self.signature(f);
-        let unique = if self.switches.uniqueness {
+        let unique = if self.techniques.has(Technique::Uniqueness) {
             uniqueness::analyse(self.p, f)
         } else {
             uniqueness::Uniqueness::default()
@@ -1263,38 +1263,6 @@ fn recursive_components(p: &Program) -> FxHashMap<FuncId, usize> {
     out
 }
 
-/// The front end's techniques, each of which can be switched off to measure what it buys (the
-/// paper's table 3).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Switches {
-    /// Accesses through a local pointer to fresh, unescaped memory are not shared.
-    pub uniqueness: bool,
-    /// A `void*` keeps one entry per type class cast to or from it (paper §3.4). Off, every cast
-    /// between `T*` and `void*` conflates the `T` memory (the baseline of the paper's table 3),
-    /// except the first type given to memory that has none yet (a fresh allocation).
-    pub void_model: bool,
-    /// Each struct field is its own location (paper §3.4). Off, all fields of one struct object
-    /// share one location label (their contents, and the locks among them, stay apart).
-    pub field_sensitive: bool,
-    /// Each function is its own generalisation scope, so every call instantiates the callee's
-    /// labels afresh (paper §3.1, figure 6 \[Inst\]). Off, every label lives at the root: one
-    /// function's labels are the same at all of its calls (monomorphic, as the paper's
-    /// context-insensitive column of table 3), and a lock a function allocates stands for one
-    /// lock per run of it (see the solver's linearity).
-    pub context_sensitive: bool,
-}
-
-impl Default for Switches {
-    fn default() -> Self {
-        Switches {
-            uniqueness: true,
-            void_model: true,
-            field_sensitive: true,
-            context_sensitive: true,
-        }
-    }
-}
-
 /// The join-loop conditions of the plan (`joins::BoundCheck`), with the bound's label: the
 /// global's, or its member's (created here if no access made it). Every check becomes a
 /// condition, so none is lost: the plan only matches loops in user functions with bodies, which
@@ -1321,11 +1289,11 @@ fn bound_conditions(g: &mut Gen) -> Vec<BoundCondition> {
 }
 
 /// Generates the constraints and event graphs of a linked program whose entry is `main`.
-pub fn generate(p: &Program, main: FuncId, switches: Switches) -> Generated {
+pub fn generate(p: &Program, main: FuncId, techniques: Techniques) -> Generated {
     let mut c = Constraints::new();
     let mut t = LTypes::new(&p.types);
-    t.void_model = switches.void_model;
-    t.field_sensitive = switches.field_sensitive;
+    t.void_model = techniques.has(Technique::Void);
+    t.field_sensitive = techniques.has(Technique::FieldSensitivity);
     let mut scope_of = FxHashMap::default();
     let mut fn_of = FxHashMap::default();
     let mut fn_func = IndexVec::new();
@@ -1333,7 +1301,7 @@ pub fn generate(p: &Program, main: FuncId, switches: Switches) -> Generated {
         if !(func.defined && func.origin == FuncOrigin::User) {
             continue;
         }
-        let scope = if f == main || !switches.context_sensitive {
+        let scope = if f == main || !techniques.has(Technique::ContextSensitivity) {
             Scope::ROOT
         } else {
             c.new_scope(Scope::ROOT)
@@ -1367,7 +1335,7 @@ pub fn generate(p: &Program, main: FuncId, switches: Switches) -> Generated {
         recursive_scc: recursive_components(p),
         joins: joins::plan(p),
         uses_va_arg: functions_using_va_arg(p),
-        switches,
+        techniques,
         cur_stmt: None,
     };
 

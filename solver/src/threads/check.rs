@@ -28,6 +28,7 @@ use super::privacy::Homes;
 use super::{AccessId, FnId, ThreadProgram};
 use crate::constraints::{Lock, Rho, Site};
 use crate::ids::IndexVec;
+use crate::technique::{Technique, Techniques};
 
 /// One access of a racy location, as the thread analysis sees it at the location's home.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -46,16 +47,6 @@ pub struct RaceWarning {
     /// The function whose run the location belongs to (`main` for global memory).
     pub home: FnId,
     pub accesses: Vec<RaceAccess>,
-}
-
-/// How the check decides concurrency.
-#[derive(Copy, Clone, Debug)]
-pub struct CheckOptions {
-    /// Off (`--no-sharing`): every pair of accesses is concurrent, even in one thread.
-    pub sharing: bool,
-    /// Off (`--no-down-fork`): a callee's own location is one location for all its runs, so
-    /// internal copies ([`FactKey::internal`](super::facts::FactKey)) are compared too.
-    pub down_fork: bool,
 }
 
 /// What makes facts of one location interchangeable for the pairwise check: thread, point,
@@ -81,7 +72,7 @@ struct Checker<'a> {
     handle_sets: &'a HandleSets,
     site_sets: &'a SiteSets,
     facts: &'a IndexVec<CFactId, CFact>,
-    options: CheckOptions,
+    techniques: Techniques,
 }
 
 /// What the check reads.
@@ -93,7 +84,10 @@ pub struct CheckInputs<'a> {
     pub handle_sets: &'a HandleSets,
     pub site_sets: &'a SiteSets,
     pub facts: &'a IndexVec<CFactId, CFact>,
-    pub options: CheckOptions,
+    /// [`Technique::Sharing`] off: every pair of accesses is concurrent, even in one thread.
+    /// [`Technique::DownFork`] off: a callee's own location is one location for all its runs, so
+    /// internal copies ([`FactKey::internal`](super::facts::FactKey)) are compared too.
+    pub techniques: Techniques,
 }
 
 /// Checks every location of `p.checked` and returns the warnings, sorted.
@@ -106,7 +100,7 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
         handle_sets,
         site_sets,
         facts,
-        options,
+        techniques,
     } = inputs;
     let Some(main) = p.main else {
         return Vec::new();
@@ -140,7 +134,7 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
         handle_sets,
         site_sets,
         facts,
-        options,
+        techniques,
     };
     let mut warnings = Vec::new();
     for (rho, groups) in by_rho {
@@ -209,7 +203,7 @@ impl Checker<'_> {
                 }
                 // Two copies made by runs of a callee: different locations, or the same run,
                 // compared in the callee.
-                if self.options.down_fork && a.internal && b.internal {
+                if self.techniques.has(Technique::DownFork) && a.internal && b.internal {
                     continue;
                 }
                 if self.concurrent(home, a, b, i == j) {
@@ -252,7 +246,7 @@ impl Checker<'_> {
 
     /// Whether accesses of two classes may happen at the same time in one run of `home`.
     fn concurrent(&self, home: FnId, a: &Class, b: &Class, same: bool) -> bool {
-        if !self.options.sharing {
+        if !self.techniques.has(Technique::Sharing) {
             return true;
         }
         // A unique thread that the other access's thread has joined before it is over.

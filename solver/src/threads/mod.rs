@@ -149,32 +149,8 @@ pub mod structure;
 use crate::cfl;
 use crate::correlation::Index;
 use crate::locks;
+use crate::technique::{Technique, Techniques};
 use facts::CFact;
-
-/// Which of the analysis's techniques are on (each can be switched off to measure its effect).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Techniques {
-    /// Non-linear locks never count as held.
-    pub linearity: bool,
-    /// Only accesses that may happen at the same time in two threads need a common lock;
-    /// without it, every location with a write must be consistently correlated.
-    pub sharing: bool,
-    /// Labels private to a run of a function are checked there.
-    pub down_fork: bool,
-    /// Joins end threads.
-    pub joins: bool,
-}
-
-impl Default for Techniques {
-    fn default() -> Self {
-        Techniques {
-            linearity: true,
-            sharing: true,
-            down_fork: true,
-            joins: true,
-        }
-    }
-}
 
 /// The result of the thread analysis.
 pub struct ThreadSolution {
@@ -205,15 +181,15 @@ pub fn solve(
     let index = Index::new(c);
     let mut lock_table = locks::unify_all(c, &scopes);
     let s = structure::Structure::new(p);
-    let linearity = if techniques.linearity {
+    let linearity = if techniques.has(Technique::Linearity) {
         linearity::decide(c, &scopes, p, &s, &mut lock_table)
     } else {
         linearity::Linearity::all_linear()
     };
     let mut ls = locksets::compute(c, &scopes, &mut lock_table, &linearity, p, &s);
     let unwritten = bounds::failed_conditions(c, p, &s);
-    let mhp = mhp::Mhp::new(p, &s, techniques.joins, &unwritten);
-    let homes = if techniques.down_fork {
+    let mhp = mhp::Mhp::new(p, &s, techniques.has(Technique::Joins), &unwritten);
+    let homes = if techniques.has(Technique::DownFork) {
         privacy::decide(c, &scopes, p, &flow)
     } else {
         privacy::Homes::none(c)
@@ -230,10 +206,6 @@ pub fn solve(
         homes: &homes,
     };
     let (all_facts, handle_sets, site_sets) = facts::propagate(inputs, &mut lock_table, &mut ls);
-    let options = check::CheckOptions {
-        sharing: techniques.sharing,
-        down_fork: techniques.down_fork,
-    };
     let warnings = check::check(check::CheckInputs {
         p,
         mhp: &mhp,
@@ -242,7 +214,7 @@ pub fn solve(
         handle_sets: &handle_sets,
         site_sets: &site_sets,
         facts: &all_facts,
-        options,
+        techniques,
     });
     let lock_rep: IndexVec<Lock, Lock> = (0..lock_table.len())
         .map(|i| lock_table.find(Lock(i as u32)))
