@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, VecDeque};
 use std::fmt::Write as _;
 
 use c_frontend::constraints::RhoName;
+use c_frontend::diagnostics::UnsoundKind;
 use c_frontend::driver::CheckResult;
 use c_frontend::ir::{FuncId, Pos, Program};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -292,6 +293,22 @@ fn name_pos(p: &Program, name: &RhoName) -> Option<Pos> {
     }
 }
 
+/// What an unsound place does not model, in words.
+fn unsound_message(p: &Program, kind: UnsoundKind) -> String {
+    match kind {
+        UnsoundKind::InlineAsm => "inline assembly: its effects are not modelled".into(),
+        UnsoundKind::VaArgParameter => {
+            "va_arg on a va_list parameter: the values it yields are not tracked".into()
+        }
+        UnsoundKind::PointerToInteger => "a pointer converted to an integer is not tracked".into(),
+        UnsoundKind::LongJmp(f) => format!(
+            "{}: execution resuming at its setjmp is not followed (the code after the setjmp is \
+             analysed only as reached normally)",
+            p.funcs[f].name
+        ),
+    }
+}
+
 /// Renders the result of a check in the requested format.
 pub fn render(r: &CheckResult, format: Format) -> Rendered {
     let n = Namer::new(r);
@@ -363,9 +380,12 @@ fn text(n: &Namer, warnings: &[(Option<Pos>, String, &RaceWarning)]) -> String {
     }
     let unsound = &n.r.generated.unsound;
     if !unsound.is_empty() {
-        let mut by_what: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+        let mut by_what: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for u in unsound {
-            by_what.entry(&u.what).or_default().push(n.short(u.pos));
+            by_what
+                .entry(unsound_message(p, u.kind))
+                .or_default()
+                .push(n.short(u.pos));
         }
         for (what, places) in by_what {
             let shown: Vec<&String> = places.iter().take(5).collect();
@@ -437,7 +457,7 @@ fn json_report(n: &Namer, warnings: &[(Option<Pos>, String, &RaceWarning)]) -> V
         .generated
         .unsound
         .iter()
-        .map(|u| json!({ "file": p.files[u.pos.file], "line": u.pos.line, "column": u.pos.column, "what": u.what }))
+        .map(|u| json!({ "file": p.files[u.pos.file], "line": u.pos.line, "column": u.pos.column, "what": unsound_message(p, u.kind) }))
         .collect();
     json!({ "warnings": ws, "unanalysed": unanalysed, "unmodelled": unmodelled, "unsound": unsound })
 }

@@ -160,7 +160,7 @@ fn main() -> ExitCode {
                     stdout: if format == Format::Json {
                         format!(
                             "{:#}\n",
-                            serde_json::json!({ "error": { "message": fatal.0 } })
+                            serde_json::json!({ "error": { "message": fatal.message } })
                         )
                     } else {
                         String::new()

@@ -5,7 +5,8 @@
 use std::path::PathBuf;
 
 use crate::constraints::{self, Generated};
-use crate::ir::{FuncOrigin, Program, Unanalysed};
+use crate::diagnostics::{Fatal, FatalKind, Unanalysed, UnanalysedKind};
+use crate::ir::{FuncOrigin, Program};
 use crate::lower::Lowerer;
 use crate::syntax::embedded;
 use crate::syntax::parse::{self, DroppedKind};
@@ -20,16 +21,6 @@ pub struct CheckOptions {
     pub preprocess: PreprocessOptions,
     /// The techniques that are on (all by default), for every phase.
     pub techniques: Techniques,
-}
-
-/// A run that cannot be done: one line for the user, exit status 2.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Fatal(pub String);
-
-impl std::fmt::Display for Fatal {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
 }
 
 /// Everything a report needs.
@@ -48,7 +39,14 @@ fn add_unit(
     origin: FuncOrigin,
 ) -> Result<(), Fatal> {
     let name = pre.name.clone();
-    let parsed = parse::parse_unit(pre).map_err(|e| Fatal(e.message))?;
+    let parsed = parse::parse_unit(pre).map_err(|e| {
+        let kind = if e.internal {
+            FatalKind::Internal
+        } else {
+            FatalKind::NotC
+        };
+        Fatal::new(kind, e.message)
+    })?;
     let map = SourceMap::new(&parsed.text, &name, files);
     for d in &parsed.dropped {
         let kept = match d.kind {
@@ -59,6 +57,7 @@ fn add_unit(
         unanalysed.push(Unanalysed {
             name: d.name.clone(),
             pos: map.pos(d.offset),
+            kind: UnanalysedKind::ParseError,
             reason: format!("{}; {kept}", d.reason),
         });
     }
@@ -69,18 +68,26 @@ fn add_unit(
 /// Analyses the C program made of `inputs`.
 pub fn check(inputs: &[PathBuf], options: &CheckOptions) -> Result<CheckResult, Fatal> {
     if inputs.is_empty() {
-        return Err(Fatal("no input files".into()));
+        return Err(Fatal::new(FatalKind::NoInput, "no input files"));
     }
     let mut files = FileTable::new();
     let mut lowerer = Lowerer::new();
     let mut unanalysed = Vec::new();
 
     // The libc stubs, analysed with every program.
-    let dir = embedded::data_dir()
-        .map_err(|e| Fatal(format!("cannot write locksmith's data files: {e}")))?;
+    let dir = embedded::data_dir().map_err(|e| {
+        Fatal::new(
+            FatalKind::Internal,
+            format!("cannot write locksmith's data files: {e}"),
+        )
+    })?;
     let stub_path = dir.join("stubs").join(embedded::STUB_UNIT);
-    let stubs = preprocess::preprocess(&stub_path, &options.preprocess)
-        .map_err(|e| Fatal(format!("cannot preprocess the libc stubs: {}", e.message)))?;
+    let stubs = preprocess::preprocess(&stub_path, &options.preprocess).map_err(|e| {
+        Fatal::new(
+            FatalKind::Internal,
+            format!("cannot preprocess the libc stubs: {}", e.message),
+        )
+    })?;
     add_unit(
         &mut lowerer,
         &mut files,
@@ -90,8 +97,8 @@ pub fn check(inputs: &[PathBuf], options: &CheckOptions) -> Result<CheckResult, 
     )?;
 
     for path in inputs {
-        let pre =
-            preprocess::preprocess(path, &options.preprocess).map_err(|e| Fatal(e.message))?;
+        let pre = preprocess::preprocess(path, &options.preprocess)
+            .map_err(|e| Fatal::new(FatalKind::Preprocess, e.message))?;
         add_unit(
             &mut lowerer,
             &mut files,
@@ -108,7 +115,7 @@ pub fn check(inputs: &[PathBuf], options: &CheckOptions) -> Result<CheckResult, 
         .map(|(id, _)| id)
         .ok_or_else(|| {
             let names: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
-            Fatal(format!(
+            Fatal::new(FatalKind::NoMain, format!(
                 "no `main` function in {}: locksmith checks whole programs (add the file that defines main)",
                 names.join(", ")
             ))
@@ -135,7 +142,12 @@ pub fn check_on_large_stack(
         .name("locksmith-check".into())
         .stack_size(1 << 30)
         .spawn(move || check(&inputs, &options))
-        .map_err(|e| Fatal(format!("cannot start the analysis thread: {e}")))?
+        .map_err(|e| {
+            Fatal::new(
+                FatalKind::Internal,
+                format!("cannot start the analysis thread: {e}"),
+            )
+        })?
         .join()
         .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }

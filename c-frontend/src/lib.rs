@@ -9,13 +9,15 @@
 //! - [`analyses`]: front-end analyses on the IR (matching joins with creates, uniqueness);
 //! - [`constraints`]: labelled C types and the generation of LOCKSMITH's constraints and event
 //!   graphs into the shared `solver`;
-//! - [`driver`]: the whole pipeline for `locksmith check`.
+//! - [`driver`]: the whole pipeline for `locksmith check`, and [`diagnostics`], what it reports
+//!   besides races (not analysed, knowingly unsound, fatal), each with a stable code.
 //!
 //! It never prints reports and never decides races (the solver does); it returns analysis data
 //! for the command-line crate to render.
 
 pub mod analyses;
 pub mod constraints;
+pub mod diagnostics;
 pub mod driver;
 pub mod ir;
 pub mod lower;

@@ -18,6 +18,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::analyses::joins::{self, JoinPlan, StmtAt};
 use crate::analyses::uniqueness;
+use crate::diagnostics::{Unsound, UnsoundKind};
 use crate::ir::ctypes::{Type, TypeId};
 use crate::ir::{
     Base, BlockId, Callee, Func, FuncId, FuncOrigin, LoopBound, Lval, Operand, Pos, Program, Proj,
@@ -60,13 +61,6 @@ pub struct SiteInfo {
     pub caller: FuncId,
     pub callee: FuncId,
     pub fork: bool,
-}
-
-/// A place where the analysis is knowingly unsound.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Unsound {
-    pub pos: Pos,
-    pub what: String,
 }
 
 /// The result of constraint generation.
@@ -341,8 +335,7 @@ impl<'a> Gen<'a> {
                 // tracked.
                 self.unsound.push(Unsound {
                     pos: self.cur_pos,
-                    what: "va_arg on a va_list parameter: the values it yields are not tracked"
-                        .into(),
+                    kind: UnsoundKind::VaArgParameter,
                 });
                 Some(node)
             }
@@ -392,7 +385,7 @@ impl<'a> Gen<'a> {
                 if let Some(pos) = pos {
                     self.unsound.push(Unsound {
                         pos,
-                        what: "a pointer converted to an integer is not tracked".into(),
+                        kind: UnsoundKind::PointerToInteger,
                     });
                 }
                 None
@@ -787,10 +780,7 @@ impl<'a> Gen<'a> {
                 // Lowered as the end of the path; where control resumes is not followed.
                 self.unsound.push(Unsound {
                     pos,
-                    what: format!(
-                        "{name}: execution resuming at its setjmp is not followed (the code after \
-                         the setjmp is analysed only as reached normally)"
-                    ),
+                    kind: UnsoundKind::LongJmp(f),
                 });
             }
             _ if is_no_effect(&name) => {}
@@ -939,7 +929,7 @@ impl<'a> Gen<'a> {
             StmtKind::Asm { operands } => {
                 self.unsound.push(Unsound {
                     pos,
-                    what: "inline assembly: its effects are not modelled".into(),
+                    kind: UnsoundKind::InlineAsm,
                 });
                 for lv in operands {
                     let (rho, _, shareable) = self.place(frame, lv);

@@ -21,6 +21,7 @@ pub mod dump;
 use solver::define_id;
 use solver::ids::IndexVec;
 
+use crate::diagnostics::Unanalysed;
 use crate::ir::ctypes::{StructId, Type, TypeId, TypeTable};
 
 define_id!(
@@ -46,15 +47,6 @@ pub struct Pos {
     pub file: FileId,
     pub line: u32,
     pub column: u32,
-}
-
-/// A function the analysis could not use, with the reason (a parse failure, an unsupported
-/// construct). It is listed in reports; its body is not analysed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Unanalysed {
-    pub name: String,
-    pub pos: Pos,
-    pub reason: String,
 }
 
 /// Where a function comes from.

@@ -22,10 +22,11 @@ mod types;
 use rustc_hash::FxHashMap;
 use solver::ids::{Idx, IndexVec};
 
+use crate::diagnostics::Unanalysed;
 use crate::ir::ctypes::{StructId, StructKind, Type, TypeId, TypeTable};
 use crate::ir::{
     Base, Block, BlockId, Callee, FileId, Func, FuncId, FuncOrigin, Lval, Operand, Pos, Program,
-    StmtKind, Term, Typing, Unanalysed, Var, VarId, VarKind,
+    StmtKind, Term, Typing, Var, VarId, VarKind,
 };
 use crate::syntax::srcmap::{FileTable, SourceMap};
 

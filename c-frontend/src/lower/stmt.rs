@@ -13,10 +13,11 @@ use super::builder::{Chunk, FuncBuilder, SwitchCx};
 use super::expr::{has_reads, var_lval};
 use super::types::{Declared, Specs};
 use super::{unsupported, Binding, Lowerer, Member, UnitCx, Unsupported, R};
+use crate::diagnostics::{Unanalysed, UnanalysedKind};
 use crate::ir::ctypes::{StructId, Type, TypeId};
 use crate::ir::{
     CountedLoop, FuncId, FuncOrigin, LoopBound, LoopCmp, Lval, Operand, Pos, Proj, StmtKind, Term,
-    Unanalysed, VarId, VarKind,
+    VarId, VarKind,
 };
 use crate::syntax::srcmap::SourceMap;
 
@@ -77,6 +78,7 @@ impl<'a> UnitCx<'a> {
         self.lw.unanalysed.push(Unanalysed {
             name,
             pos: u.pos,
+            kind: UnanalysedKind::Unsupported,
             reason: u.reason,
         });
     }

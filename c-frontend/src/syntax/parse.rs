@@ -83,6 +83,8 @@ pub struct ParseError {
     pub message: String,
     /// The offset in the preprocessed text of the first error, when there is one.
     pub offset: Option<usize>,
+    /// Whether locksmith itself failed (the parser's thread), rather than the input.
+    pub internal: bool,
 }
 
 impl fmt::Display for ParseError {
@@ -109,11 +111,13 @@ pub fn parse_unit(pre: Preprocessed) -> Result<ParsedUnit, ParseError> {
             Err(ParseError {
                 message: format!("{name}: internal error: the C parser panicked"),
                 offset: None,
+                internal: true,
             })
         }),
         Err(e) => Err(ParseError {
             message: format!("{name}: cannot start the parser thread: {e}"),
             offset: None,
+            internal: true,
         }),
     }
 }
@@ -891,6 +895,7 @@ impl Recovery {
         ParseError {
             message: format!("{}{what}", self.name),
             offset,
+            internal: false,
         }
     }
 
@@ -1127,6 +1132,7 @@ impl Recovery {
                     self.name
                 ),
                 offset: first.map(|f| f.error_offset),
+                internal: false,
             });
         }
         let mut dropped: Vec<Dropped> = self

@@ -1,0 +1,123 @@
+//! The C front end's diagnostics, as data: what could not be done and where the analysis is
+//! knowingly unsound, each with a stable code (`unsound/inline-asm`, `unanalysed/parse-error`,
+//! `error/no-main`, …) that every report format can show and users can filter on.
+//!
+//! Diagnostics carry ids and positions; turning them into sentences is the renderers' job. Only
+//! the details that exist nowhere else (a parser's expectation, an I/O error) are kept as text.
+
+use crate::ir::{FuncId, Pos};
+
+/// A place where the analysis is knowingly unsound (README, "Where the analysis is knowingly
+/// unsound"): reported wherever it occurs, never silently.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Unsound {
+    pub pos: Pos,
+    pub kind: UnsoundKind,
+}
+
+/// What is not modelled at an [`Unsound`] place.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum UnsoundKind {
+    /// Inline assembly: its effects are not modelled (the lvalues it names are touched).
+    InlineAsm,
+    /// `va_arg` on a `va_list` received as a parameter: the values it yields are not tracked.
+    VaArgParameter,
+    /// A pointer converted to an integer: the integer is not tracked.
+    PointerToInteger,
+    /// A call of `longjmp` (the function named): execution resuming at its `setjmp` is not
+    /// followed.
+    LongJmp(FuncId),
+}
+
+impl UnsoundKind {
+    /// The stable code of this kind of unsoundness.
+    pub fn code(self) -> &'static str {
+        match self {
+            UnsoundKind::InlineAsm => "unsound/inline-asm",
+            UnsoundKind::VaArgParameter => "unsound/va-arg-parameter",
+            UnsoundKind::PointerToInteger => "unsound/pointer-to-integer",
+            UnsoundKind::LongJmp(_) => "unsound/longjmp",
+        }
+    }
+}
+
+/// A function or declaration the analysis could not use. It is listed in reports; the rest of
+/// the program is analysed without it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unanalysed {
+    pub name: String,
+    pub pos: Pos,
+    pub kind: UnanalysedKind,
+    /// What went wrong and what was kept instead, in words (the parser's or lowering's detail).
+    pub reason: String,
+}
+
+/// Why something was not analysed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum UnanalysedKind {
+    /// `lang-c` could not parse it; the recovery cut it out.
+    ParseError,
+    /// It parsed, but uses a construct the lowering does not support.
+    Unsupported,
+}
+
+impl UnanalysedKind {
+    /// The stable code of this kind of failure.
+    pub fn code(self) -> &'static str {
+        match self {
+            UnanalysedKind::ParseError => "unanalysed/parse-error",
+            UnanalysedKind::Unsupported => "unanalysed/unsupported",
+        }
+    }
+}
+
+/// A run that cannot be done: exit status 2, with one line for the user.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fatal {
+    pub kind: FatalKind,
+    /// The whole message, naming the file and what went wrong.
+    pub message: String,
+}
+
+/// Why a run cannot be done.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum FatalKind {
+    /// No input file was given.
+    NoInput,
+    /// An input cannot be read, or the preprocessor failed on it.
+    Preprocess,
+    /// An input is not C: binary, or no declaration in it parses.
+    NotC,
+    /// The program has no `main` to start from.
+    NoMain,
+    /// locksmith itself could not work: its data files, its threads.
+    Internal,
+}
+
+impl FatalKind {
+    /// The stable code of this kind of error.
+    pub fn code(self) -> &'static str {
+        match self {
+            FatalKind::NoInput => "error/no-input",
+            FatalKind::Preprocess => "error/preprocess",
+            FatalKind::NotC => "error/not-c",
+            FatalKind::NoMain => "error/no-main",
+            FatalKind::Internal => "error/internal",
+        }
+    }
+}
+
+impl Fatal {
+    pub fn new(kind: FatalKind, message: impl Into<String>) -> Fatal {
+        Fatal {
+            kind,
+            message: message.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for Fatal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
