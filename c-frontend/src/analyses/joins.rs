@@ -59,6 +59,7 @@ use crate::ir::{
     Base, BlockId, Callee, CountedLoop, Func, FuncId, FuncOrigin, LoopBound, LoopCmp, Lval,
     Operand, Program, Proj, StmtKind, Term, VarId, VarKind,
 };
+use crate::model::Kind;
 use solver::threads::ThreadHandle;
 
 /// A statement: function, block, index in the block.
@@ -597,20 +598,16 @@ struct Site {
 
 /// Finds the thread handles of a program.
 pub fn plan(p: &Program) -> JoinPlan {
-    let by_name = |name: &str| -> FxHashSet<FuncId> {
+    let of_kind = |wanted: fn(Kind) -> bool| -> FxHashSet<FuncId> {
         p.funcs
-            .iter_enumerated()
-            .filter(|(_, f)| f.name == name)
-            .map(|(id, _)| id)
+            .indices()
+            .filter(|&f| p.known_kind(f).is_some_and(wanted))
             .collect()
     };
-    let creates = by_name("pthread_create");
-    let joins = by_name("pthread_join");
-    let allocs: FxHashSet<FuncId> = by_name("malloc")
-        .into_iter()
-        .chain(by_name("calloc"))
-        .collect();
-    let frees = by_name("free");
+    let creates = of_kind(|k| matches!(k, Kind::Fork { .. }));
+    let joins = of_kind(|k| matches!(k, Kind::Join { .. }));
+    let allocs = of_kind(|k| k == Kind::Alloc);
+    let frees = of_kind(|k| matches!(k, Kind::Free { .. }));
 
     // Whole-program: everything that may change a thread id.
     let mut writers = Writers {

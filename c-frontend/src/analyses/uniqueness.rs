@@ -9,8 +9,8 @@
 //! The memory *escapes* — every variable with its tag leaves the set — when the pointer is
 //! stored anywhere but a tracked local, passed to a user function or to a library function that
 //! may keep it, returned, converted to an integer, or freed. Passing it to a library function
-//! from a fixed list of functions that only read or write through their arguments
-//! ([`non_capturing`]) does not escape it. Only variables whose address is never taken are
+//! that only reads or writes through its arguments (the library model's `non_capturing` flag,
+//! [`crate::model::Spec`]) does not escape it. Only variables whose address is never taken are
 //! tracked, so no store through another pointer can change them.
 
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -39,78 +39,6 @@ impl Uniqueness {
     pub fn at_term(&self, b: BlockId) -> &[VarId] {
         self.at_term.get(&b).map(Vec::as_slice).unwrap_or(&[])
     }
-}
-
-/// Functions that return fresh memory nobody else can reach.
-pub fn is_allocator(name: &str) -> bool {
-    matches!(
-        name,
-        "malloc"
-            | "calloc"
-            | "strdup"
-            | "strndup"
-            | "aligned_alloc"
-            | "valloc"
-            | "memalign"
-            | "__locksmith_alloc"
-    )
-}
-
-/// Library functions that only read or write the memory their pointer arguments point to, and
-/// keep no copy of the pointers (nor return one). `free` is one: freeing memory no other thread
-/// can reach is no race, and the pointer is dead afterwards.
-pub fn non_capturing(name: &str) -> bool {
-    matches!(
-        name,
-        "free"
-            | "memcpy"
-            | "memmove"
-            | "memset"
-            | "memcmp"
-            | "bzero"
-            | "explicit_bzero"
-            | "strlen"
-            | "strnlen"
-            | "strcpy"
-            | "strncpy"
-            | "strcat"
-            | "strncat"
-            | "strcmp"
-            | "strncmp"
-            | "strcasecmp"
-            | "strncasecmp"
-            | "strcoll"
-            | "sprintf"
-            | "snprintf"
-            | "vsprintf"
-            | "vsnprintf"
-            | "printf"
-            | "fprintf"
-            | "dprintf"
-            | "puts"
-            | "fputs"
-            | "fgets"
-            | "fread"
-            | "fwrite"
-            | "read"
-            | "write"
-            | "pread"
-            | "pwrite"
-            | "recv"
-            | "send"
-            | "atoi"
-            | "atol"
-            | "atoll"
-            | "sscanf"
-            | "pthread_mutex_init"
-            | "pthread_mutex_destroy"
-            | "pthread_cond_init"
-            | "pthread_cond_destroy"
-            | "pthread_rwlock_init"
-            | "pthread_spin_init"
-            | "clock_gettime"
-            | "gettimeofday"
-    )
 }
 
 /// The variable a pointer operand is computed from: `v`, `v + k`, `(T *)v`, `&v->f`. In pointer
@@ -247,17 +175,17 @@ impl Analysis<'_> {
                 }
             }
             StmtKind::Call { dst, callee, args } => {
-                let name = match callee {
-                    Callee::Direct(g) => Some(self.p.funcs[*g].name.as_str()),
+                // What the library model says about a direct callee (nothing for user functions).
+                let spec = match callee {
+                    Callee::Direct(g) => self.p.known(*g),
                     Callee::Indirect(_) => None,
                 };
-                let user = matches!(callee, Callee::Direct(g) if self.p.funcs[*g].defined && self.p.funcs[*g].origin == crate::ir::FuncOrigin::User);
                 if let Callee::Indirect(op) = callee {
                     self.escape_uses(state, op);
                 }
-                let keeps = |n: Option<&str>| user || !n.is_some_and(non_capturing);
+                let keeps = !spec.is_some_and(|s| s.non_capturing);
                 for a in args {
-                    if keeps(name) {
+                    if keeps {
                         self.escape_uses(state, a);
                     } else {
                         self.reads_only(state, a);
@@ -267,7 +195,7 @@ impl Analysis<'_> {
                     self.lval_uses(state, d);
                     if let (Base::Var(v), true) = (&d.base, d.proj.is_empty()) {
                         state.remove(v);
-                        if !user && name.is_some_and(is_allocator) && self.trackable(*v) {
+                        if spec.is_some_and(|s| s.fresh_result) && self.trackable(*v) {
                             state.insert(*v, at);
                         }
                     }

@@ -24,6 +24,7 @@ use crate::ir::{
     Base, BlockId, Callee, Func, FuncId, FuncOrigin, LoopBound, Lval, Operand, Pos, Program, Proj,
     StmtKind, Term, VarId, VarKind,
 };
+use crate::model::{Arg, Kind};
 use ltypes::{LTypes, Node, Pol, RhoOrigin, Shape};
 use solver::ids::IndexVec;
 use solver::threads::{
@@ -106,6 +107,18 @@ enum GenEvent {
         via: Option<String>,
         func: FuncId,
     },
+}
+
+/// A call of a function without a user body, as [`Gen::library_call`] models it.
+struct LibraryCall<'c> {
+    f: FuncId,
+    /// The arguments' values (`None` for constants).
+    args: &'c [Option<Node>],
+    /// The arguments as written, for uniqueness and types.
+    arg_ops: &'c [Operand],
+    /// Where the call's value goes, if it is used.
+    result: Option<Node>,
+    pos: Pos,
 }
 
 /// Per-function state while generating.
@@ -585,8 +598,9 @@ impl<'a> Gen<'a> {
             && uniqueness::base_var(self.p, op).is_some_and(|v| frame.unique.contains(&v))
     }
 
-    fn lock_arg(&mut self, args: &[Option<Node>], k: usize) -> Option<Lock> {
-        let v = args.get(k).copied().flatten()?;
+    /// The lock a pointer argument points to.
+    fn lock_arg(&mut self, args: &[Option<Node>], k: Arg) -> Option<Lock> {
+        let v = args.get(usize::from(k)).copied().flatten()?;
         let (_, content) = self.t.deref(&mut self.c, v);
         Some(self.t.lock_of(&mut self.c, content))
     }
@@ -601,7 +615,9 @@ impl<'a> Gen<'a> {
         self.whole_access(frame, rho, content, pos, write);
     }
 
-    fn new_object(&mut self, frame: &mut Frame, pos: Pos, by: &str) -> Node {
+    /// A fresh object allocated at a call of library function `by` (or of the stub being
+    /// inlined).
+    fn new_object(&mut self, frame: &mut Frame, pos: Pos, by: FuncId) -> Node {
         let scope = frame.scope;
         let rho = self
             .t
@@ -609,7 +625,7 @@ impl<'a> Gen<'a> {
         let content = self.t.var(scope);
         let (pos, by) = match &frame.inline {
             Some((name, at, _)) => (*at, name.clone()),
-            None => (pos, by.to_string()),
+            None => (pos, name_of(self.p, by).to_string()),
         };
         self.rho_names.insert(
             rho,
@@ -624,69 +640,59 @@ impl<'a> Gen<'a> {
         self.t.ptr(rho, content, scope)
     }
 
-    /// Models a call of a function without a user body: intrinsics, stubs, and the rest.
-    fn library_call(
-        &mut self,
-        frame: &mut Frame,
-        f: FuncId,
-        args: &[Option<Node>],
-        arg_ops: &[Operand],
-        result: Option<Node>,
-        pos: Pos,
-    ) {
-        let name = name_of(self.p, f).to_string();
-        let set_result = |g: &mut Gen, value: Node| {
-            if let Some(r) = result {
-                g.t.flow(&mut g.c, value, r);
-            }
+    /// Models a call of a function without a user body by what the library model says it does
+    /// ([`crate::model::Kind`]): locks, threads, allocation, the stubs' intrinsics; a function
+    /// modelled by a stub is inlined, and any other is unmodelled.
+    fn library_call(&mut self, frame: &mut Frame, call: LibraryCall<'_>) {
+        let LibraryCall {
+            f,
+            args,
+            arg_ops,
+            result,
+            pos,
+        } = call;
+        let arg = |k: Arg| args.get(usize::from(k)).copied().flatten();
+        let unique_arg = |g: &Gen, frame: &Frame, k: Arg| {
+            arg_ops
+                .get(usize::from(k))
+                .is_some_and(|op| g.is_unique(frame, op))
         };
-        match name.as_str() {
-            "pthread_mutex_lock"
-            | "pthread_mutex_timedlock"
-            | "pthread_spin_lock"
-            | "pthread_rwlock_rdlock"
-            | "pthread_rwlock_wrlock"
-            | "pthread_rwlock_timedrdlock"
-            | "pthread_rwlock_timedwrlock"
-            | "__locksmith_acquire" => {
-                if let Some(l) = self.lock_arg(args, 0) {
+        match self.p.known_kind(f) {
+            Some(Kind::Acquire { lock, .. }) => {
+                if let Some(l) = self.lock_arg(args, lock) {
                     self.current.push(GenEvent::Event(Event::Acquire(l)));
                 }
             }
-            "pthread_mutex_unlock"
-            | "pthread_spin_unlock"
-            | "pthread_rwlock_unlock"
-            | "__locksmith_release" => {
-                if let Some(l) = self.lock_arg(args, 0) {
+            Some(Kind::Release { lock }) => {
+                if let Some(l) = self.lock_arg(args, lock) {
                     self.current.push(GenEvent::Event(Event::Release(l)));
                 }
             }
-            "pthread_cond_wait" | "pthread_cond_timedwait" => {
-                if let Some(l) = self.lock_arg(args, 1) {
+            Some(Kind::Wait { lock }) => {
+                if let Some(l) = self.lock_arg(args, lock) {
                     self.current.push(GenEvent::Event(Event::Release(l)));
                     self.current.push(GenEvent::Event(Event::Acquire(l)));
                 }
             }
-            "pthread_create" => {
-                self.touch(frame, args.first().copied().flatten(), pos, true);
-                if let Some(fnode) = args.get(2).copied().flatten() {
-                    let arg = args.get(3).copied().flatten();
+            Some(Kind::Fork { id, func, arg: a }) => {
+                self.touch(frame, arg(id), pos, true);
+                if let Some(fnode) = arg(func) {
                     let handle = self
                         .user_stmt(frame)
                         .and_then(|at| self.joins.create.get(&at).copied());
-                    self.pending_call(frame, fnode, vec![arg], None, pos, true);
+                    self.pending_call(frame, fnode, vec![arg(a)], None, pos, true);
                     if let Some(last) = self.pending.last_mut() {
                         last.handle = handle;
                     }
                 }
             }
-            "signal" | "bsd_signal" | "sysv_signal" => {
-                if let Some(fnode) = args.get(1).copied().flatten() {
+            Some(Kind::SignalHandler { handler }) => {
+                if let Some(fnode) = arg(handler) {
                     self.pending_call(frame, fnode, Vec::new(), None, pos, true);
                 }
             }
-            "sigaction" => {
-                if let Some(act) = args.get(1).copied().flatten() {
+            Some(Kind::SigAction { act, old }) => {
+                if let Some(act) = arg(act) {
                     let (_, content) = self.t.deref(&mut self.c, act);
                     let handler = self.t.var(frame.scope);
                     let targets = self.t.funs_inside(content);
@@ -694,10 +700,10 @@ impl<'a> Gen<'a> {
                     self.t.unify(&mut self.c, handler, hnode);
                     self.pending_call(frame, handler, Vec::new(), None, pos, true);
                 }
-                self.touch(frame, args.get(2).copied().flatten(), pos, true);
+                self.touch(frame, arg(old), pos, true);
             }
-            "pthread_join" => {
-                self.touch(frame, args.get(1).copied().flatten(), pos, true);
+            Some(Kind::Join { out, .. }) => {
+                self.touch(frame, arg(out), pos, true);
                 if let Some(h) = self
                     .user_stmt(frame)
                     .and_then(|at| self.joins.join_after.get(&at).copied())
@@ -705,66 +711,63 @@ impl<'a> Gen<'a> {
                     self.current.push(GenEvent::Event(Event::Join(h)));
                 }
             }
-            "pthread_once" => {
-                if let Some(fnode) = args.get(1).copied().flatten() {
+            Some(Kind::CallOnce { func }) => {
+                if let Some(fnode) = arg(func) {
                     self.pending_call(frame, fnode, Vec::new(), None, pos, false);
                 }
             }
-            "pthread_key_create" => self.touch(frame, args.first().copied().flatten(), pos, true),
-            "pthread_getspecific" => {
+            Some(Kind::WritesArg { arg: a }) => self.touch(frame, arg(a), pos, true),
+            Some(Kind::ThreadPrivate) => {
                 // Thread-specific data is private to the calling thread.
                 if let Some(r) = result {
                     let fresh = self.t.var(frame.scope);
-                    let (_rho, _) = self.t.deref(&mut self.c, fresh);
+                    self.t.deref(&mut self.c, fresh);
                     self.t.flow(&mut self.c, fresh, r);
                 }
             }
-            "malloc" | "calloc" | "valloc" | "aligned_alloc" | "memalign" | "pvalloc"
-            | "__locksmith_alloc" => {
-                let obj = self.new_object(frame, pos, &name);
-                set_result(self, obj);
+            Some(Kind::Alloc) => {
+                let obj = self.new_object(frame, pos, f);
+                self.set_result(result, obj);
             }
-            "realloc" | "reallocarray" => {
-                let obj = self.new_object(frame, pos, &name);
-                if let Some(old) = args.first().copied().flatten() {
+            Some(Kind::Realloc { old }) => {
+                let obj = self.new_object(frame, pos, f);
+                if let Some(old) = arg(old) {
                     self.t.flow(&mut self.c, old, obj);
                 }
-                set_result(self, obj);
+                self.set_result(result, obj);
             }
-            "posix_memalign" => {
-                let obj = self.new_object(frame, pos, &name);
-                if let Some(out) = args.first().copied().flatten() {
+            Some(Kind::AllocInto { out }) => {
+                let obj = self.new_object(frame, pos, f);
+                if let Some(out) = arg(out) {
                     let (rho, content) = self.t.deref(&mut self.c, out);
                     self.access(frame, rho, pos, true);
                     self.t.flow(&mut self.c, obj, content);
                 }
             }
-            "__locksmith_read" | "__locksmith_write" | "free" => {
-                if !arg_ops.first().is_some_and(|op| self.is_unique(frame, op)) {
-                    let write = name != "__locksmith_read";
-                    self.touch(frame, args.first().copied().flatten(), pos, write);
+            Some(Kind::Free { ptr }) => {
+                if !unique_arg(self, frame, ptr) {
+                    self.touch(frame, arg(ptr), pos, true);
                 }
             }
-            "__locksmith_copy" => {
-                let (dst, src) = (
-                    args.first().copied().flatten(),
-                    args.get(1).copied().flatten(),
-                );
-                if !arg_ops.get(1).is_some_and(|op| self.is_unique(frame, op)) {
-                    self.touch(frame, src, pos, false);
+            Some(Kind::Access { ptr, write }) => {
+                if !unique_arg(self, frame, ptr) {
+                    self.touch(frame, arg(ptr), pos, write);
                 }
-                if !arg_ops.first().is_some_and(|op| self.is_unique(frame, op)) {
-                    self.touch(frame, dst, pos, true);
+            }
+            Some(Kind::Copy { dst, src }) => {
+                if !unique_arg(self, frame, src) {
+                    self.touch(frame, arg(src), pos, false);
                 }
-                if let (Some(d), Some(s)) = (dst, src) {
+                if !unique_arg(self, frame, dst) {
+                    self.touch(frame, arg(dst), pos, true);
+                }
+                if let (Some(d), Some(s)) = (arg(dst), arg(src)) {
                     let (_, dc) = self.t.deref(&mut self.c, d);
                     let (_, sc) = self.t.deref(&mut self.c, s);
                     self.t.flow(&mut self.c, sc, dc);
                 }
             }
-            "__locksmith_nondet" => {}
-            "__locksmith_read_varargs" | "__locksmith_write_varargs" => {
-                let write = name == "__locksmith_write_varargs";
+            Some(Kind::VarargsAccess { write }) => {
                 let extra = frame
                     .inline
                     .as_ref()
@@ -776,38 +779,62 @@ impl<'a> Gen<'a> {
                     }
                 }
             }
-            "longjmp" | "siglongjmp" | "_longjmp" => {
+            Some(Kind::LongJmp) => {
                 // Lowered as the end of the path; where control resumes is not followed.
                 self.unsound.push(Unsound {
                     pos,
                     kind: UnsoundKind::LongJmp(f),
                 });
             }
-            _ if is_no_effect(&name) => {}
-            _ => {
+            Some(
+                Kind::NoEffect
+                | Kind::TryAcquire { .. }
+                | Kind::ReturnsArg { .. }
+                | Kind::Unreachable,
+            ) => {}
+            Some(Kind::Stub) | None => {
                 let func = &self.p.funcs[f];
                 if func.defined && func.origin == FuncOrigin::Stub && frame.depth < INLINE_DEPTH {
                     self.inline_stub(frame, f, args, arg_ops, result, pos);
-                    return;
+                } else {
+                    self.unmodelled_call(frame, f, args, arg_ops, result, pos);
                 }
-                // An unmodelled function: it may write whatever its pointer arguments point to,
-                // and a pointer it returns points to fresh memory.
-                self.unmodelled.insert(name.clone());
-                for (k, v) in args.iter().enumerate() {
-                    let is_ptr = arg_ops
-                        .get(k)
-                        .map(|o| self.is_pointer(self.p.operand_type(o)))
-                        .unwrap_or(false);
-                    if is_ptr {
-                        self.touch(frame, *v, pos, true);
-                    }
-                }
-                if let Some(r) = result {
-                    if matches!(self.t.shape(r), Shape::Ptr { .. }) {
-                        let obj = self.new_object(frame, pos, &name);
-                        self.t.flow(&mut self.c, obj, r);
-                    }
-                }
+            }
+        }
+    }
+
+    /// Stores a call's value into its result node, if the result is used.
+    fn set_result(&mut self, result: Option<Node>, value: Node) {
+        if let Some(r) = result {
+            self.t.flow(&mut self.c, value, r);
+        }
+    }
+
+    /// A call of a function with neither a body nor a model: it may write whatever its pointer
+    /// arguments point to, and a pointer it returns points to fresh memory.
+    fn unmodelled_call(
+        &mut self,
+        frame: &mut Frame,
+        f: FuncId,
+        args: &[Option<Node>],
+        arg_ops: &[Operand],
+        result: Option<Node>,
+        pos: Pos,
+    ) {
+        self.unmodelled.insert(name_of(self.p, f).to_string());
+        for (k, v) in args.iter().enumerate() {
+            let is_ptr = arg_ops
+                .get(k)
+                .map(|o| self.is_pointer(self.p.operand_type(o)))
+                .unwrap_or(false);
+            if is_ptr {
+                self.touch(frame, *v, pos, true);
+            }
+        }
+        if let Some(r) = result {
+            if matches!(self.t.shape(r), Shape::Ptr { .. }) {
+                let obj = self.new_object(frame, pos, f);
+                self.t.flow(&mut self.c, obj, r);
             }
         }
     }
@@ -826,7 +853,7 @@ impl<'a> Gen<'a> {
         let func = &self.p.funcs[f];
         // A stub that only reads or writes through its arguments sees a unique argument as
         // unique too.
-        let unique: FxHashSet<VarId> = if uniqueness::non_capturing(&func.name) {
+        let unique: FxHashSet<VarId> = if self.p.known(f).is_some_and(|s| s.non_capturing) {
             func.params
                 .iter()
                 .zip(arg_ops)
@@ -959,7 +986,16 @@ impl<'a> Gen<'a> {
                         self.current
                             .push(GenEvent::Event(Event::Call { site, callee }));
                     }
-                    Callee::Direct(f) => self.library_call(frame, *f, &values, args, result, pos),
+                    Callee::Direct(f) => self.library_call(
+                        frame,
+                        LibraryCall {
+                            f: *f,
+                            args: &values,
+                            arg_ops: args,
+                            result,
+                            pos,
+                        },
+                    ),
                     Callee::Indirect(op) => {
                         if let Some(fnode) = self.eval(frame, op) {
                             self.pending_call(frame, fnode, values.clone(), result, pos, false);
@@ -1067,9 +1103,12 @@ impl<'a> Gen<'a> {
                     if !self.is_user_body(t) {
                         // A library function called through a pointer (a comparator such as
                         // `strcmp`): modelled as unmodelled, on the arguments.
-                        let name = name_of(self.p, t).to_string();
-                        if !is_no_effect(&name) {
-                            self.unmodelled.insert(name);
+                        let quiet = matches!(
+                            self.p.known_kind(t),
+                            Some(Kind::NoEffect | Kind::TryAcquire { .. } | Kind::LongJmp)
+                        );
+                        if !quiet {
+                            self.unmodelled.insert(name_of(self.p, t).to_string());
                         }
                         continue;
                     }
@@ -1106,60 +1145,6 @@ impl<'a> Gen<'a> {
                 .filter(|r| !tied.iter().any(|t| t.1 == *r)),
         );
     }
-}
-
-/// Library functions with no memory effect the analysis needs (thread attributes, condition
-/// variable signalling, lock initialisation, compiler builtins).
-fn is_no_effect(name: &str) -> bool {
-    name.starts_with("__builtin_")
-        || name.starts_with("pthread_attr_")
-        || name.starts_with("pthread_mutexattr_")
-        || name.starts_with("pthread_condattr_")
-        || name.starts_with("pthread_rwlockattr_")
-        || matches!(
-            name,
-            "pthread_mutex_init"
-                | "pthread_mutex_destroy"
-                | "pthread_mutex_trylock"
-                | "pthread_spin_init"
-                | "pthread_spin_destroy"
-                | "pthread_spin_trylock"
-                | "pthread_rwlock_init"
-                | "pthread_rwlock_destroy"
-                | "pthread_rwlock_tryrdlock"
-                | "pthread_rwlock_trywrlock"
-                | "pthread_cond_init"
-                | "pthread_cond_destroy"
-                | "pthread_cond_signal"
-                | "pthread_cond_broadcast"
-                | "pthread_self"
-                | "pthread_equal"
-                | "pthread_detach"
-                | "pthread_exit"
-                | "pthread_cancel"
-                | "pthread_kill"
-                | "pthread_sigmask"
-                | "pthread_setcancelstate"
-                | "pthread_setcanceltype"
-                | "pthread_testcancel"
-                | "pthread_setname_np"
-                | "pthread_yield"
-                | "pthread_key_delete"
-                | "pthread_setspecific"
-                | "sched_yield"
-                | "exit"
-                | "_exit"
-                | "_Exit"
-                | "abort"
-                | "quick_exit"
-                | "__assert_fail"
-                | "longjmp"
-                | "siglongjmp"
-                | "setjmp"
-                | "_setjmp"
-                | "sigsetjmp"
-                | "__sigsetjmp"
-        )
 }
 
 /// The user functions whose bodies use `va_arg`.

@@ -9,6 +9,8 @@ use rustc_hash::FxHashMap;
 use solver::define_id;
 use solver::ids::IndexVec;
 
+use crate::model::{self, TypeModel};
+
 define_id!(
     /// A type in the [`TypeTable`].
     pub struct TypeId, "ty";
@@ -222,10 +224,8 @@ impl TypeTable {
                 }
             }
             Type::Function { .. } => "function".into(),
-            Type::Lock(LockKind::Mutex) => "pthread_mutex_t".into(),
-            Type::Lock(LockKind::Spin) => "pthread_spinlock_t".into(),
-            Type::Lock(LockKind::RwLock) => "pthread_rwlock_t".into(),
-            Type::Cond => "pthread_cond_t".into(),
+            Type::Lock(kind) => model::typedef_name(TypeModel::Lock(*kind)).into(),
+            Type::Cond => model::typedef_name(TypeModel::Cond).into(),
         }
     }
 }

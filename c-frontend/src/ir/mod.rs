@@ -23,6 +23,7 @@ use solver::ids::IndexVec;
 
 use crate::diagnostics::Unanalysed;
 use crate::ir::ctypes::{StructId, Type, TypeId, TypeTable};
+use crate::model::{Kind, Spec};
 
 define_id!(
     /// A source file named in line markers (an original file, not a preprocessed unit).
@@ -69,6 +70,9 @@ pub struct Program {
     /// The synthetic function with the initializers of all globals (origin `GlobalInit`).
     pub global_init: FuncId,
     pub unanalysed: Vec<Unanalysed>,
+    /// What the library model says about each function the program calls but does not define
+    /// (see [`Program::known`]).
+    pub known: IndexVec<FuncId, Option<Spec>>,
 }
 
 #[derive(Clone, Debug)]
@@ -372,6 +376,18 @@ impl Typing<'_> {
 }
 
 impl Program {
+    /// What the library model says about function `f`: `None` for a function the program
+    /// defines itself or declares `static` (a user's own `malloc` is analysed as written), and
+    /// for library functions the model does not know.
+    pub fn known(&self, f: FuncId) -> Option<Spec> {
+        self.known[f]
+    }
+
+    /// What the model says `f` does, when it knows `f` (see [`Program::known`]).
+    pub fn known_kind(&self, f: FuncId) -> Option<Kind> {
+        self.known[f].map(|s| s.kind)
+    }
+
     fn typing(&self) -> Typing<'_> {
         Typing {
             types: &self.types,

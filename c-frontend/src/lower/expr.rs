@@ -13,38 +13,13 @@ use lang_c::ast::{
 use lang_c::span::Node;
 
 use super::types::ANON_MEMBER;
-use super::{unsupported, Binding, FuncInfo, UnitCx, ACQUIRE_NAME, R};
+use super::{unsupported, Binding, FuncInfo, UnitCx, R};
 use crate::ir::ctypes::{StructId, Type, TypeId};
 use crate::ir::{
     Base, BlockId, Callee, Func, FuncId, FuncOrigin, Lval, Operand, Pos, Proj, Stmt, StmtKind,
     Term, VarId, VarKind,
 };
-
-/// Try-lock functions: they return 0 exactly when they acquired the lock.
-const TRYLOCKS: &[&str] = &[
-    "pthread_mutex_trylock",
-    "pthread_spin_trylock",
-    "pthread_rwlock_tryrdlock",
-    "pthread_rwlock_trywrlock",
-];
-
-/// Library functions that never return, whatever their declaration says.
-const NORETURN: &[&str] = &[
-    "exit",
-    "_exit",
-    "_Exit",
-    "quick_exit",
-    "abort",
-    "pthread_exit",
-    "longjmp",
-    "siglongjmp",
-    "__assert_fail",
-    "err",
-    "errx",
-    "verr",
-    "verrx",
-    "__builtin_trap",
-];
+use crate::model::{Intrinsic, Kind, Spec};
 
 /// Predefined identifiers naming the current function (C11 6.4.2.2 and GNU spellings).
 fn is_function_name_ident(name: &str) -> bool {
@@ -236,7 +211,8 @@ impl<'a> UnitCx<'a> {
 
     /// The intrinsic called on the edge where a try-lock succeeded.
     fn acquire_func(&mut self, pos: Pos) -> FuncId {
-        if let Some(&f) = self.lw.global_funcs.get(ACQUIRE_NAME) {
+        let name = Intrinsic::Acquire.name();
+        if let Some(&f) = self.lw.global_funcs.get(name) {
             return f;
         }
         let void = self.lw.types.void();
@@ -247,17 +223,36 @@ impl<'a> UnitCx<'a> {
             variadic: false,
         });
         self.lw.types.pointer(ty);
-        let f = self
-            .lw
-            .new_func(ACQUIRE_NAME, ty, false, FuncOrigin::Stub, pos);
+        let f = self.lw.new_func(name, ty, false, FuncOrigin::Stub, pos);
         self.lw.func_info[f].prototyped = true;
-        self.lw.global_funcs.insert(ACQUIRE_NAME.to_string(), f);
+        self.lw.global_funcs.insert(name.to_string(), f);
         f
     }
 
+    /// Whether a call of `f` never returns: declared so, or a library function the model says
+    /// never returns (`exit`, `abort`, `pthread_exit`, `longjmp`).
     fn is_noreturn(&self, f: FuncId) -> bool {
         let func = &self.lw.funcs[f];
-        self.lw.func_info[f].noreturn || (!func.is_static && NORETURN.contains(&func.name.as_str()))
+        self.lw.func_info[f].noreturn
+            || (!func.is_static && self.model_spec(&func.name).is_some_and(|s| s.noreturn))
+    }
+
+    /// What the library model says about a function called by `name`.
+    fn model_spec(&self, name: &str) -> Option<Spec> {
+        self.lw.model.function(name)
+    }
+
+    /// For a call of a function that returns one of its arguments (`__builtin_expect`), that
+    /// argument.
+    fn returned_argument<'e>(
+        &self,
+        name: &str,
+        args: &'e [Node<Expression>],
+    ) -> Option<&'e Node<Expression>> {
+        match self.model_spec(name)?.kind {
+            Kind::ReturnsArg { arg } => args.get(usize::from(arg)),
+            _ => None,
+        }
     }
 
     // ----- values -----
@@ -735,18 +730,25 @@ impl<'a> UnitCx<'a> {
             let name = id.node.name.as_str();
             let binding = self.lookup(name);
             if matches!(binding, None | Some(Binding::Func(_))) {
-                match name {
-                    "__builtin_expect" if !args_e.is_empty() => {
-                        let v = self.expr(&args_e[0])?;
-                        for a in &args_e[1..] {
-                            self.effect(a)?;
+                match self.model_spec(name).map(|s| s.kind) {
+                    Some(Kind::ReturnsArg { arg }) if args_e.len() > usize::from(arg) => {
+                        let mut value = None;
+                        for (k, a) in args_e.iter().enumerate() {
+                            if k == usize::from(arg) {
+                                value = Some(self.expr(a)?);
+                            } else {
+                                self.effect(a)?;
+                            }
                         }
-                        return Ok((v, None));
+                        return Ok((value.expect("the argument exists"), None));
                     }
-                    "__builtin_unreachable" => {
+                    Some(Kind::Unreachable) => {
                         self.fb.terminate(Term::Exit);
                         return Ok((self.void_const(), None));
                     }
+                    _ => {}
+                }
+                match name {
                     "asm" | "__asm" | "__asm__" if binding.is_none() => {
                         self.emit(
                             StmtKind::Asm {
@@ -1098,11 +1100,10 @@ impl<'a> UnitCx<'a> {
             }
             Expression::Call(c) => {
                 if let Expression::Identifier(id) = &peel_designator(&c.node.callee).node {
-                    if id.node.name == "__builtin_expect"
-                        && !c.node.arguments.is_empty()
-                        && matches!(self.lookup(&id.node.name), None | Some(Binding::Func(_)))
-                    {
-                        return self.cond(&c.node.arguments[0], t, f);
+                    if let Some(arg) = self.returned_argument(&id.node.name, &c.node.arguments) {
+                        if matches!(self.lookup(&id.node.name), None | Some(Binding::Func(_))) {
+                            return self.cond(arg, t, f);
+                        }
                     }
                 }
             }
@@ -1130,8 +1131,10 @@ impl<'a> UnitCx<'a> {
         }
         match &peel_designator(&c.node.callee).node {
             Expression::Identifier(id) => {
-                TRYLOCKS.contains(&id.node.name.as_str())
-                    && matches!(self.lookup(&id.node.name), None | Some(Binding::Func(_)))
+                matches!(
+                    self.model_spec(&id.node.name).map(|s| s.kind),
+                    Some(Kind::TryAcquire { .. })
+                ) && matches!(self.lookup(&id.node.name), None | Some(Binding::Func(_)))
             }
             _ => false,
         }
@@ -1303,8 +1306,8 @@ impl<'a> UnitCx<'a> {
             Expression::Call(c) => {
                 let callee = peel_designator(&c.node.callee);
                 if let Expression::Identifier(id) = &callee.node {
-                    if id.node.name == "__builtin_expect" && !c.node.arguments.is_empty() {
-                        return self.type_of(&c.node.arguments[0]);
+                    if let Some(arg) = self.returned_argument(&id.node.name, &c.node.arguments) {
+                        return self.type_of(arg);
                     }
                     if self.lookup(&id.node.name).is_none() {
                         return Ok(int);

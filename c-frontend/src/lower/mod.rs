@@ -19,6 +19,8 @@ mod expr;
 mod stmt;
 mod types;
 
+use std::sync::Arc;
+
 use rustc_hash::FxHashMap;
 use solver::ids::{Idx, IndexVec};
 
@@ -28,6 +30,7 @@ use crate::ir::{
     Base, Block, BlockId, Callee, FileId, Func, FuncId, FuncOrigin, Lval, Operand, Pos, Program,
     StmtKind, Term, Typing, Var, VarId, VarKind,
 };
+use crate::model::Model;
 use crate::syntax::srcmap::{FileTable, SourceMap};
 
 use builder::{Chunk, FuncBuilder};
@@ -35,11 +38,11 @@ use builder::{Chunk, FuncBuilder};
 /// The name of the synthetic function holding the initializers of globals.
 pub const GLOBAL_INIT_NAME: &str = "<global-init>";
 
-/// The declaration-only function a successful try-lock calls on the edge where the lock is held.
-pub const ACQUIRE_NAME: &str = "__locksmith_acquire";
-
 /// Builds one [`Program`] from the translation units of a C program.
 pub struct Lowerer {
+    /// What the library functions called by name do (try-locks, no-return functions, the
+    /// lock typedefs); the finished program keeps each function's row.
+    model: Arc<Model>,
     types: TypeTable,
     vars: IndexVec<VarId, Var>,
     funcs: IndexVec<FuncId, Func>,
@@ -190,7 +193,13 @@ impl Default for Lowerer {
 }
 
 impl Lowerer {
+    /// A lowerer that knows the library functions of the built-in model.
     pub fn new() -> Lowerer {
+        Lowerer::with_model(Model::builtin())
+    }
+
+    /// A lowerer that knows the library functions of `model`.
+    pub fn with_model(model: Arc<Model>) -> Lowerer {
         let mut types = TypeTable::new();
         let void = types.void();
         let init_ty = types.intern(Type::Function {
@@ -223,6 +232,7 @@ impl Lowerer {
             ..FuncInfo::default()
         });
         Lowerer {
+            model,
             types,
             vars: IndexVec::new(),
             funcs,
@@ -260,6 +270,14 @@ impl Lowerer {
         self.complete_types_and_addresses();
         let mut all = unanalysed;
         all.append(&mut self.unanalysed);
+        let known = self
+            .funcs
+            .iter()
+            .map(|f| {
+                let own = f.is_static || (f.defined && f.origin == FuncOrigin::User);
+                (!own).then(|| self.model.function(&f.name)).flatten()
+            })
+            .collect();
         Program {
             files: files.names,
             types: self.types,
@@ -267,6 +285,7 @@ impl Lowerer {
             funcs: self.funcs,
             global_init: self.global_init,
             unanalysed: all,
+            known,
         }
     }
 

@@ -9,7 +9,8 @@ use lang_c::ast::{
 use lang_c::span::Node;
 
 use super::{unsupported, Binding, Member, StructInfo, UnitCx, R};
-use crate::ir::ctypes::{Field, LockKind, StructKind, Type, TypeId};
+use crate::ir::ctypes::{Field, StructKind, Type, TypeId};
+use crate::model::TypeModel;
 
 /// The name given to an anonymous struct or union member (C11 6.7.2.1 §13); no identifier can be
 /// spelled like this.
@@ -162,16 +163,14 @@ impl<'a> UnitCx<'a> {
     /// definition; other names resolve through the scopes.
     fn typedef_type(&mut self, id: &'a Node<Identifier>) -> R<TypeId> {
         let types = &mut self.lw.types;
-        let special = match id.node.name.as_str() {
-            "pthread_mutex_t" => Some(Type::Lock(LockKind::Mutex)),
-            "pthread_spinlock_t" => Some(Type::Lock(LockKind::Spin)),
-            "pthread_rwlock_t" => Some(Type::Lock(LockKind::RwLock)),
-            "pthread_cond_t" => Some(Type::Cond),
-            "__builtin_va_list" | "va_list" | "__gnuc_va_list" => {
+        let special = match self.lw.model.typedef(&id.node.name) {
+            Some(TypeModel::Lock(kind)) => Some(Type::Lock(kind)),
+            Some(TypeModel::Cond) => Some(Type::Cond),
+            Some(TypeModel::VaList) => {
                 let void = types.void();
                 Some(Type::Pointer(void))
             }
-            _ => None,
+            None => None,
         };
         if let Some(t) = special {
             return Ok(types.intern(t));

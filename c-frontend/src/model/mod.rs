@@ -1,1 +1,272 @@
-//! What locksmith knows about library functions by name.
+//! What locksmith knows about library functions and types by name: one row per known function
+//! (which argument is the lock a call acquires, which arguments a `pthread_create` takes the
+//! thread function and its argument from, which functions allocate, never return, or keep no
+//! copy of their pointer arguments), the closed set of the stubs' `__locksmith_*` intrinsics,
+//! and the typedef names that are locks.
+//!
+//! Every pass asks this module; no other file spells a library function's name. A new pthread
+//! primitive is one row in [`table`], plus one arm in the constraint generator when its
+//! [`Kind`] is new. The rows are data ([`Model`]), so a user's configuration can later add or
+//! override them.
+//!
+//! A row applies to a function only when the program does not define it: a user's own `malloc`
+//! is analysed as written ([`crate::ir::Program::known`]). Functions without a row are either
+//! modelled by a C stub (`libc-stubs/`) or *unmodelled*, which reports list.
+
+mod intrinsics;
+mod table;
+
+use std::sync::{Arc, OnceLock};
+
+use rustc_hash::FxHashMap;
+
+pub use intrinsics::Intrinsic;
+
+use crate::ir::ctypes::LockKind;
+
+/// An argument position (0-based) in a call of a modelled function.
+pub type Arg = u8;
+
+/// How a lock is held.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum LockMode {
+    /// Only the holder may run (a mutex, a spin lock, an rwlock's write side).
+    Exclusive,
+    /// Other readers may hold it too (an rwlock's read side).
+    Shared,
+}
+
+/// What a call of a known function does, for the analysis.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// Acquires the lock `*args[lock]` (paper §3.1, the state kind Acquire(ℓ)).
+    Acquire { lock: Arg, mode: LockMode },
+    /// Releases the lock `*args[lock]` (Release(ℓ)).
+    Release { lock: Arg },
+    /// Tries to acquire `*args[lock]` and returns 0 exactly when it did: the lowering turns a
+    /// test of the result into a branch whose success edge calls [`Intrinsic::Acquire`].
+    TryAcquire { lock: Arg, mode: LockMode },
+    /// Releases `*args[lock]` while it waits and holds it again when it returns
+    /// (`pthread_cond_wait`).
+    Wait { lock: Arg },
+    /// Starts a thread running `args[func](args[arg])` and stores its id in `*args[id]`.
+    Fork { id: Arg, func: Arg, arg: Arg },
+    /// Waits for the thread `args[id]` to end, storing its result in `*args[out]`.
+    Join { id: Arg, out: Arg },
+    /// Installs `args[handler]` as a signal handler: it runs as a thread of its own from then on.
+    SignalHandler { handler: Arg },
+    /// `sigaction`: installs the handler stored in `*args[act]`, writes the old one to
+    /// `*args[old]`.
+    SigAction { act: Arg, old: Arg },
+    /// Calls `args[func]()` now, in the calling thread (`pthread_once`).
+    CallOnce { func: Arg },
+    /// Writes the object `*args[arg]` (`pthread_key_create`).
+    WritesArg { arg: Arg },
+    /// Returns memory private to the calling thread (`pthread_getspecific`).
+    ThreadPrivate,
+    /// Returns a fresh object (`malloc`): an allocation site, one per calling context.
+    Alloc,
+    /// Returns a fresh object that takes over the contents of `*args[old]` (`realloc`).
+    Realloc { old: Arg },
+    /// Stores a fresh object's address in `*args[out]` (`posix_memalign`).
+    AllocInto { out: Arg },
+    /// Ends the life of `*args[ptr]`: a write of the whole object (`free`).
+    Free { ptr: Arg },
+    /// Reads (or writes) the whole object `*args[ptr]` ([`Intrinsic::Read`], [`Intrinsic::Write`]).
+    Access { ptr: Arg, write: bool },
+    /// Copies `*args[src]` into `*args[dst]` untyped ([`Intrinsic::Copy`]).
+    Copy { dst: Arg, src: Arg },
+    /// Reads (or writes) through every pointer among the calling stub's variadic arguments.
+    VarargsAccess { write: bool },
+    /// Resumes execution at a `setjmp`: not followed, reported as knowingly unsound.
+    LongJmp,
+    /// Returns its argument `arg` unchanged (`__builtin_expect`); the lowering uses the argument.
+    ReturnsArg { arg: Arg },
+    /// Control never reaches the call (`__builtin_unreachable`): the lowering ends the path
+    /// there without keeping the call.
+    Unreachable,
+    /// No memory effect the analysis needs (attributes, condition signalling, lock
+    /// initialisation, `exit`).
+    NoEffect,
+    /// Modelled by a C stub of `libc-stubs/` (or unmodelled without one): the row only carries
+    /// the flags of [`Spec`].
+    Stub,
+}
+
+/// Everything the model says about one function.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Spec {
+    pub kind: Kind,
+    /// Never returns (`exit`, `abort`, `pthread_exit`, `longjmp`): the path ends at the call.
+    pub noreturn: bool,
+    /// Only reads or writes the memory its pointer arguments point to, keeping no copy of the
+    /// pointers and returning none: fresh memory passed to it stays unpublished (uniqueness,
+    /// paper §3.2).
+    pub non_capturing: bool,
+    /// Returns fresh memory no other thread can reach yet (`malloc`, `strdup`).
+    pub fresh_result: bool,
+}
+
+impl Spec {
+    const fn new(kind: Kind) -> Spec {
+        Spec {
+            kind,
+            noreturn: false,
+            non_capturing: false,
+            fresh_result: false,
+        }
+    }
+}
+
+/// One row of the model: a function name and what it does.
+#[derive(Copy, Clone, Debug)]
+pub struct Row {
+    pub name: &'static str,
+    pub spec: Spec,
+}
+
+impl Row {
+    const fn new(name: &'static str, kind: Kind) -> Row {
+        Row {
+            name,
+            spec: Spec::new(kind),
+        }
+    }
+
+    const fn noreturn(mut self) -> Row {
+        self.spec.noreturn = true;
+        self
+    }
+
+    const fn non_capturing(mut self) -> Row {
+        self.spec.non_capturing = true;
+        self
+    }
+
+    const fn fresh_result(mut self) -> Row {
+        self.spec.fresh_result = true;
+        self
+    }
+}
+
+/// What a typedef name stands for, whatever the system headers define it as.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum TypeModel {
+    /// A lock object (paper §3: a `pthread_mutex_t` is a lock with label ℓ).
+    Lock(LockKind),
+    /// A condition variable: no labels.
+    Cond,
+    /// A `va_list`: a pointer to the variadic arguments.
+    VaList,
+}
+
+/// The name a program uses for a type the model recognises (the first of its spellings).
+pub fn typedef_name(t: TypeModel) -> &'static str {
+    table::TYPES
+        .iter()
+        .find(|&&(_, u)| u == t)
+        .map_or("<type>", |&(name, _)| name)
+}
+
+/// The known functions and types, by name.
+#[derive(Clone, Debug)]
+pub struct Model {
+    functions: FxHashMap<String, Spec>,
+    /// Specs of every function whose name starts with a prefix (`pthread_attr_…`), tried in
+    /// order after the exact names.
+    prefixes: Vec<(String, Spec)>,
+    types: FxHashMap<String, TypeModel>,
+}
+
+impl Model {
+    /// The model locksmith ships with: POSIX threads, allocation, the intrinsics.
+    pub fn builtin() -> Arc<Model> {
+        static BUILTIN: OnceLock<Arc<Model>> = OnceLock::new();
+        BUILTIN
+            .get_or_init(|| {
+                let rows = table::FUNCTIONS
+                    .iter()
+                    .copied()
+                    .chain(Intrinsic::ALL.iter().map(|i| i.row()));
+                Arc::new(Model {
+                    functions: rows.map(|r| (r.name.to_string(), r.spec)).collect(),
+                    prefixes: table::PREFIXES
+                        .iter()
+                        .map(|r| (r.name.to_string(), r.spec))
+                        .collect(),
+                    types: table::TYPES
+                        .iter()
+                        .map(|&(name, t)| (name.to_string(), t))
+                        .collect(),
+                })
+            })
+            .clone()
+    }
+
+    /// What the model says about the library function `name`, if anything.
+    pub fn function(&self, name: &str) -> Option<Spec> {
+        if let Some(&spec) = self.functions.get(name) {
+            return Some(spec);
+        }
+        self.prefixes
+            .iter()
+            .find(|(prefix, _)| name.starts_with(prefix.as_str()))
+            .map(|&(_, spec)| spec)
+    }
+
+    /// What the typedef name `name` stands for, if the model knows it.
+    pub fn typedef(&self, name: &str) -> Option<TypeModel> {
+        self.types.get(name).copied()
+    }
+
+    /// Every name the model knows (functions, prefixes and types), sorted: for tests that check
+    /// no other file spells one.
+    pub fn names(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = self
+            .functions
+            .keys()
+            .chain(self.prefixes.iter().map(|(p, _)| p))
+            .chain(self.types.keys())
+            .map(String::as_str)
+            .collect();
+        names.sort_unstable();
+        names
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_are_unique() {
+        let mut names: Vec<&str> = table::FUNCTIONS.iter().map(|r| r.name).collect();
+        names.extend(Intrinsic::ALL.iter().map(|i| i.name()));
+        let n = names.len();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), n, "a function has two rows");
+    }
+
+    #[test]
+    fn exact_rows_win_over_prefixes() {
+        let m = Model::builtin();
+        assert!(matches!(
+            m.function("pthread_mutex_lock").map(|s| s.kind),
+            Some(Kind::Acquire { lock: 0, .. })
+        ));
+        assert_eq!(
+            m.function("pthread_attr_setstacksize").map(|s| s.kind),
+            Some(Kind::NoEffect)
+        );
+        assert_eq!(m.function("frobnicate"), None);
+    }
+
+    #[test]
+    fn intrinsics_round_trip() {
+        for i in Intrinsic::ALL {
+            assert_eq!(Intrinsic::from_name(i.name()), Some(i));
+            assert!(Model::builtin().function(i.name()).is_some());
+        }
+    }
+}

@@ -1,0 +1,93 @@
+//! The analysis intrinsics of the libc stubs (`libc-stubs/locksmith_stubs.h`): functions the
+//! stubs call to say what plain C cannot (an untyped copy, a fresh object, an unknown value, an
+//! access through variadic arguments), and the acquire the lowering inserts on a try-lock's
+//! success edge. They are a closed set, declared and never defined.
+
+use super::{Kind, LockMode, Row};
+
+/// One `__locksmith_*` intrinsic.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Intrinsic {
+    /// Acquires the lock its argument points to (a try-lock that succeeded).
+    Acquire,
+    /// Releases the lock its argument points to.
+    Release,
+    /// A fresh heap object, one per calling context.
+    Alloc,
+    /// Reads the whole object its argument points to.
+    Read,
+    /// Writes the whole object its argument points to.
+    Write,
+    /// `*dst = *src` as an untyped copy.
+    Copy,
+    /// An unknown `int`.
+    Nondet,
+    /// Reads through every pointer among the calling stub's variadic arguments.
+    ReadVarargs,
+    /// Writes through every pointer among the calling stub's variadic arguments.
+    WriteVarargs,
+}
+
+impl Intrinsic {
+    pub const ALL: [Intrinsic; 9] = [
+        Intrinsic::Acquire,
+        Intrinsic::Release,
+        Intrinsic::Alloc,
+        Intrinsic::Read,
+        Intrinsic::Write,
+        Intrinsic::Copy,
+        Intrinsic::Nondet,
+        Intrinsic::ReadVarargs,
+        Intrinsic::WriteVarargs,
+    ];
+
+    /// The function name the stubs (and the lowering) call it by.
+    pub fn name(self) -> &'static str {
+        match self {
+            Intrinsic::Acquire => "__locksmith_acquire",
+            Intrinsic::Release => "__locksmith_release",
+            Intrinsic::Alloc => "__locksmith_alloc",
+            Intrinsic::Read => "__locksmith_read",
+            Intrinsic::Write => "__locksmith_write",
+            Intrinsic::Copy => "__locksmith_copy",
+            Intrinsic::Nondet => "__locksmith_nondet",
+            Intrinsic::ReadVarargs => "__locksmith_read_varargs",
+            Intrinsic::WriteVarargs => "__locksmith_write_varargs",
+        }
+    }
+
+    /// The intrinsic called `name`.
+    pub fn from_name(name: &str) -> Option<Intrinsic> {
+        Intrinsic::ALL.into_iter().find(|i| i.name() == name)
+    }
+
+    /// Its row in the model.
+    pub(super) fn row(self) -> Row {
+        let kind = match self {
+            Intrinsic::Acquire => Kind::Acquire {
+                lock: 0,
+                mode: LockMode::Exclusive,
+            },
+            Intrinsic::Release => Kind::Release { lock: 0 },
+            Intrinsic::Alloc => Kind::Alloc,
+            Intrinsic::Read => Kind::Access {
+                ptr: 0,
+                write: false,
+            },
+            Intrinsic::Write => Kind::Access {
+                ptr: 0,
+                write: true,
+            },
+            Intrinsic::Copy => Kind::Copy { dst: 0, src: 1 },
+            Intrinsic::Nondet => Kind::NoEffect,
+            Intrinsic::ReadVarargs => Kind::VarargsAccess { write: false },
+            Intrinsic::WriteVarargs => Kind::VarargsAccess { write: true },
+        };
+        let row = Row::new(self.name(), kind);
+        if self == Intrinsic::Alloc {
+            row.fresh_result()
+        } else {
+            row
+        }
+    }
+}

@@ -1,0 +1,190 @@
+//! The rows of the built-in model: POSIX threads, allocation, program exit and jumps, the libc
+//! functions whose stubs keep no copy of their pointer arguments, and the lock typedefs.
+//!
+//! One row per function; the flags after a row are [`Spec`](super::Spec)'s. Functions modelled
+//! only by a C stub need a row just for a flag.
+
+use super::{Kind, LockMode, Row, TypeModel};
+use crate::ir::ctypes::LockKind;
+
+use Kind::*;
+use LockMode::{Exclusive, Shared};
+
+/// Acquires `*args[0]` exclusively.
+const LOCK: Kind = Acquire {
+    lock: 0,
+    mode: Exclusive,
+};
+/// Acquires `*args[0]` as a reader.
+const READ_LOCK: Kind = Acquire {
+    lock: 0,
+    mode: Shared,
+};
+const UNLOCK: Kind = Release { lock: 0 };
+const TRY_LOCK: Kind = TryAcquire {
+    lock: 0,
+    mode: Exclusive,
+};
+const TRY_READ_LOCK: Kind = TryAcquire {
+    lock: 0,
+    mode: Shared,
+};
+
+/// Every known function, one row each.
+pub(super) const FUNCTIONS: &[Row] = &[
+    // Locks (paper §3.1: Acquire(ℓ) and Release(ℓ) state kinds).
+    Row::new("pthread_mutex_lock", LOCK),
+    Row::new("pthread_mutex_timedlock", LOCK),
+    Row::new("pthread_spin_lock", LOCK),
+    Row::new("pthread_rwlock_wrlock", LOCK),
+    Row::new("pthread_rwlock_timedwrlock", LOCK),
+    Row::new("pthread_rwlock_rdlock", READ_LOCK),
+    Row::new("pthread_rwlock_timedrdlock", READ_LOCK),
+    Row::new("pthread_mutex_unlock", UNLOCK),
+    Row::new("pthread_spin_unlock", UNLOCK),
+    Row::new("pthread_rwlock_unlock", UNLOCK),
+    Row::new("pthread_mutex_trylock", TRY_LOCK),
+    Row::new("pthread_spin_trylock", TRY_LOCK),
+    Row::new("pthread_rwlock_trywrlock", TRY_LOCK),
+    Row::new("pthread_rwlock_tryrdlock", TRY_READ_LOCK),
+    Row::new("pthread_cond_wait", Wait { lock: 1 }),
+    Row::new("pthread_cond_timedwait", Wait { lock: 1 }),
+    Row::new("pthread_mutex_init", NoEffect).non_capturing(),
+    Row::new("pthread_mutex_destroy", NoEffect).non_capturing(),
+    Row::new("pthread_spin_init", NoEffect).non_capturing(),
+    Row::new("pthread_spin_destroy", NoEffect).non_capturing(),
+    Row::new("pthread_rwlock_init", NoEffect).non_capturing(),
+    Row::new("pthread_rwlock_destroy", NoEffect).non_capturing(),
+    Row::new("pthread_cond_init", NoEffect).non_capturing(),
+    Row::new("pthread_cond_destroy", NoEffect).non_capturing(),
+    Row::new("pthread_cond_signal", NoEffect),
+    Row::new("pthread_cond_broadcast", NoEffect),
+    // Threads (§3.2: forks), joins, signal handlers as threads.
+    Row::new(
+        "pthread_create",
+        Fork {
+            id: 0,
+            func: 2,
+            arg: 3,
+        },
+    ),
+    Row::new("pthread_join", Join { id: 0, out: 1 }),
+    Row::new("pthread_once", CallOnce { func: 1 }),
+    Row::new("pthread_key_create", WritesArg { arg: 0 }),
+    Row::new("pthread_getspecific", ThreadPrivate),
+    Row::new("pthread_setspecific", NoEffect),
+    Row::new("pthread_key_delete", NoEffect),
+    Row::new("pthread_self", NoEffect),
+    Row::new("pthread_equal", NoEffect),
+    Row::new("pthread_detach", NoEffect),
+    Row::new("pthread_cancel", NoEffect),
+    Row::new("pthread_kill", NoEffect),
+    Row::new("pthread_sigmask", NoEffect),
+    Row::new("pthread_setcancelstate", NoEffect),
+    Row::new("pthread_setcanceltype", NoEffect),
+    Row::new("pthread_testcancel", NoEffect),
+    Row::new("pthread_setname_np", NoEffect),
+    Row::new("pthread_yield", NoEffect),
+    Row::new("sched_yield", NoEffect),
+    Row::new("signal", SignalHandler { handler: 1 }),
+    Row::new("bsd_signal", SignalHandler { handler: 1 }),
+    Row::new("sysv_signal", SignalHandler { handler: 1 }),
+    Row::new("sigaction", SigAction { act: 1, old: 2 }),
+    // Allocation.
+    Row::new("malloc", Alloc).fresh_result(),
+    Row::new("calloc", Alloc).fresh_result(),
+    Row::new("valloc", Alloc).fresh_result(),
+    Row::new("pvalloc", Alloc).fresh_result(),
+    Row::new("aligned_alloc", Alloc).fresh_result(),
+    Row::new("memalign", Alloc).fresh_result(),
+    Row::new("realloc", Realloc { old: 0 }),
+    Row::new("reallocarray", Realloc { old: 0 }),
+    Row::new("posix_memalign", AllocInto { out: 0 }),
+    Row::new("free", Free { ptr: 0 }).non_capturing(),
+    Row::new("strdup", Stub).fresh_result(),
+    Row::new("strndup", Stub).fresh_result(),
+    // Leaving the path: exits and jumps.
+    Row::new("exit", NoEffect).noreturn(),
+    Row::new("_exit", NoEffect).noreturn(),
+    Row::new("_Exit", NoEffect).noreturn(),
+    Row::new("quick_exit", NoEffect).noreturn(),
+    Row::new("abort", NoEffect).noreturn(),
+    Row::new("pthread_exit", NoEffect).noreturn(),
+    Row::new("__assert_fail", NoEffect).noreturn(),
+    Row::new("__builtin_trap", NoEffect).noreturn(),
+    Row::new("__builtin_unreachable", Unreachable),
+    Row::new("err", Stub).noreturn(),
+    Row::new("errx", Stub).noreturn(),
+    Row::new("verr", Stub).noreturn(),
+    Row::new("verrx", Stub).noreturn(),
+    Row::new("longjmp", LongJmp).noreturn(),
+    Row::new("siglongjmp", LongJmp).noreturn(),
+    Row::new("_longjmp", LongJmp).noreturn(),
+    Row::new("setjmp", NoEffect),
+    Row::new("_setjmp", NoEffect),
+    Row::new("sigsetjmp", NoEffect),
+    Row::new("__sigsetjmp", NoEffect),
+    Row::new("__builtin_expect", ReturnsArg { arg: 0 }),
+    // Stubbed functions that keep no copy of their pointer arguments (uniqueness, §3.2).
+    Row::new("memcpy", Stub).non_capturing(),
+    Row::new("memmove", Stub).non_capturing(),
+    Row::new("memset", Stub).non_capturing(),
+    Row::new("memcmp", Stub).non_capturing(),
+    Row::new("bzero", Stub).non_capturing(),
+    Row::new("explicit_bzero", Stub).non_capturing(),
+    Row::new("strlen", Stub).non_capturing(),
+    Row::new("strnlen", Stub).non_capturing(),
+    Row::new("strcpy", Stub).non_capturing(),
+    Row::new("strncpy", Stub).non_capturing(),
+    Row::new("strcat", Stub).non_capturing(),
+    Row::new("strncat", Stub).non_capturing(),
+    Row::new("strcmp", Stub).non_capturing(),
+    Row::new("strncmp", Stub).non_capturing(),
+    Row::new("strcasecmp", Stub).non_capturing(),
+    Row::new("strncasecmp", Stub).non_capturing(),
+    Row::new("strcoll", Stub).non_capturing(),
+    Row::new("sprintf", Stub).non_capturing(),
+    Row::new("snprintf", Stub).non_capturing(),
+    Row::new("vsprintf", Stub).non_capturing(),
+    Row::new("vsnprintf", Stub).non_capturing(),
+    Row::new("printf", Stub).non_capturing(),
+    Row::new("fprintf", Stub).non_capturing(),
+    Row::new("dprintf", Stub).non_capturing(),
+    Row::new("puts", Stub).non_capturing(),
+    Row::new("fputs", Stub).non_capturing(),
+    Row::new("fgets", Stub).non_capturing(),
+    Row::new("fread", Stub).non_capturing(),
+    Row::new("fwrite", Stub).non_capturing(),
+    Row::new("read", Stub).non_capturing(),
+    Row::new("write", Stub).non_capturing(),
+    Row::new("pread", Stub).non_capturing(),
+    Row::new("pwrite", Stub).non_capturing(),
+    Row::new("recv", Stub).non_capturing(),
+    Row::new("send", Stub).non_capturing(),
+    Row::new("atoi", Stub).non_capturing(),
+    Row::new("atol", Stub).non_capturing(),
+    Row::new("atoll", Stub).non_capturing(),
+    Row::new("sscanf", Stub).non_capturing(),
+    Row::new("clock_gettime", Stub).non_capturing(),
+    Row::new("gettimeofday", Stub).non_capturing(),
+];
+
+/// Families of functions known by a prefix of their name, tried after [`FUNCTIONS`].
+pub(super) const PREFIXES: &[Row] = &[
+    Row::new("__builtin_", NoEffect),
+    Row::new("pthread_attr_", NoEffect),
+    Row::new("pthread_mutexattr_", NoEffect),
+    Row::new("pthread_condattr_", NoEffect),
+    Row::new("pthread_rwlockattr_", NoEffect),
+];
+
+/// Typedef names the analysis recognises whatever the system headers define them as.
+pub(super) const TYPES: &[(&str, TypeModel)] = &[
+    ("pthread_mutex_t", TypeModel::Lock(LockKind::Mutex)),
+    ("pthread_spinlock_t", TypeModel::Lock(LockKind::Spin)),
+    ("pthread_rwlock_t", TypeModel::Lock(LockKind::RwLock)),
+    ("pthread_cond_t", TypeModel::Cond),
+    ("__builtin_va_list", TypeModel::VaList),
+    ("va_list", TypeModel::VaList),
+    ("__gnuc_va_list", TypeModel::VaList),
+];
