@@ -17,6 +17,7 @@
 
 pub mod ctypes;
 pub mod dump;
+pub mod visit;
 
 use solver::define_id;
 use solver::ids::IndexVec;
@@ -231,6 +232,22 @@ pub enum Term {
     /// The path ends without returning: `exit`, `abort`, `pthread_exit`, `longjmp`, a call to a
     /// `noreturn` function, or falling into `__builtin_unreachable`.
     Exit,
+}
+
+impl Term {
+    /// The blocks control may go to next, in the order the terminator names them.
+    pub fn successors(&self) -> Vec<BlockId> {
+        match self {
+            Term::Goto(t) => vec![*t],
+            Term::Branch {
+                then_block,
+                else_block,
+                ..
+            } => vec![*then_block, *else_block],
+            Term::Multi(ts) => ts.clone(),
+            Term::Return(..) | Term::Exit => Vec::new(),
+        }
+    }
 }
 
 #[derive(Clone, Debug)]

@@ -1,0 +1,204 @@
+//! Function bodies: each statement of a user function in order, with the front-end facts it
+//! needs (which pointers are unique, which joins end which threads), building the event blocks
+//! the thread analysis runs on; and the whole-program facts about bodies (recursion, `va_arg`).
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::ltypes::{Node, Shape};
+use super::{encode_pos, Frame, Gen, GenEvent, LibraryCall, Object};
+use crate::analyses::uniqueness;
+use crate::diagnostics::{Unsound, UnsoundKind};
+use crate::ir::ctypes::Type;
+use crate::ir::visit::{walk_func, FindsVaArg};
+use crate::ir::{BlockId, Callee, FuncId, FuncOrigin, Pos, Program, StmtKind, Term};
+use solver::threads::Event;
+use solver::Technique;
+
+impl Gen<'_> {
+    pub(super) fn is_user_body(&self, f: FuncId) -> bool {
+        let func = &self.p.funcs[f];
+        func.defined && func.origin == FuncOrigin::User
+    }
+
+    pub(super) fn stmt(&mut self, frame: &mut Frame, kind: &StmtKind, pos: Pos) {
+        self.cur_pos = pos;
+        self.t.at(encode_pos(pos));
+        match kind {
+            StmtKind::Assign { dst, src } => {
+                let value = self.eval(frame, src);
+                let from = self.p.operand_type(src);
+                self.store(frame, dst, value, Some(from));
+            }
+            StmtKind::Eval(op) => {
+                self.eval(frame, op);
+            }
+            StmtKind::Asm { operands } => {
+                self.unsound.push(Unsound {
+                    pos,
+                    kind: UnsoundKind::InlineAsm,
+                });
+                for lv in operands {
+                    let (rho, _, shareable) = self.place(frame, lv);
+                    if shareable {
+                        self.access(frame, rho, lv.pos, true);
+                    }
+                }
+            }
+            StmtKind::Call { dst, callee, args } => {
+                let values: Vec<Option<Node>> = args.iter().map(|a| self.eval(frame, a)).collect();
+                let result = dst.as_ref().map(|d| {
+                    let ty = self.p.lval_type(d);
+                    self.t.of_type(&mut self.c, ty, frame.scope)
+                });
+                match callee {
+                    Callee::Direct(f) if self.is_user_body(*f) => {
+                        let site = self.call_site(frame, *f, &values, result, pos, false);
+                        if !self.uses_va_arg.contains(f) {
+                            let fixed = self.signature(*f).0.len();
+                            for v in values.iter().skip(fixed).flatten() {
+                                if matches!(self.t.shape(*v), Shape::Ptr { .. }) {
+                                    self.touch(frame, Some(*v), pos, false);
+                                }
+                            }
+                        }
+                        let callee = self.fn_of[f];
+                        self.current
+                            .push(GenEvent::Event(Event::Call { site, callee }));
+                    }
+                    Callee::Direct(f) => self.library_call(
+                        frame,
+                        LibraryCall {
+                            f: *f,
+                            args: &values,
+                            arg_ops: args,
+                            result,
+                            pos,
+                        },
+                    ),
+                    Callee::Indirect(op) => {
+                        if let Some(fnode) = self.eval(frame, op) {
+                            self.pending_call(frame, fnode, values.clone(), result, pos, false);
+                        }
+                    }
+                }
+                if let (Some(d), Some(r)) = (dst, result) {
+                    self.store(frame, d, Some(r), None);
+                }
+            }
+        }
+    }
+
+    /// Generates one user function.
+    pub(super) fn function(&mut self, f: FuncId) {
+        let func = &self.p.funcs[f];
+        let scope = self.scope_of[&f];
+        let mut frame = Frame::new(f, scope);
+        let (_, ret, _) = self.signature(f);
+        let unique = if self.techniques.has(Technique::Uniqueness) {
+            uniqueness::analyse(self.p, f)
+        } else {
+            uniqueness::Uniqueness::default()
+        };
+        let mut out: Vec<Vec<GenEvent>> = Vec::new();
+        for (b, block) in func.blocks.iter_enumerated() {
+            self.current = Vec::new();
+            if b == BlockId(0) {
+                // Locals whose address is taken are objects created at each entry.
+                for &v in func.locals.iter().chain(&func.params) {
+                    if self.p.vars[v].address_taken {
+                        let (rho, node) = self.var(&frame, v);
+                        let array = self.is_array(self.p.vars[v].ty);
+                        let o = self.objects.push(Object {
+                            rho,
+                            content: node,
+                            array,
+                        });
+                        self.current.push(GenEvent::Event(Event::Alloc(o)));
+                    }
+                }
+            }
+            if let Some(handles) = self.joins.join_at_entry.get(&(f, b)) {
+                for &h in handles {
+                    self.current.push(GenEvent::Event(Event::Join(h)));
+                }
+            }
+            for (k, stmt) in block.stmts.iter().enumerate() {
+                self.cur_stmt = Some((f, b, k));
+                frame.unique = uniqueness::as_set(unique.before(b, k));
+                self.stmt(&mut frame, &stmt.kind, stmt.pos);
+            }
+            self.cur_stmt = None;
+            frame.unique = uniqueness::as_set(unique.at_term(b));
+            match &block.term {
+                Term::Branch { cond, .. } => {
+                    self.eval(&mut frame, cond);
+                }
+                Term::Return(Some(op), _) => {
+                    let value = self.eval(&mut frame, op);
+                    if let (Some(v), Some(r)) = (value, ret) {
+                        let from = self.p.operand_type(op);
+                        let to = match self.p.types.get(func.ty) {
+                            Type::Function { ret, .. } => *ret,
+                            _ => from,
+                        };
+                        if let Some(v) = self.convert(&mut frame, Some(v), from, to, None) {
+                            self.t.flow(&mut self.c, v, r);
+                        }
+                    }
+                }
+                _ => {}
+            }
+            out.push(std::mem::take(&mut self.current));
+        }
+        self.blocks.insert(f, out);
+    }
+}
+
+/// The user functions whose bodies use `va_arg`.
+pub(super) fn functions_using_va_arg(p: &Program) -> FxHashSet<FuncId> {
+    p.funcs
+        .iter_enumerated()
+        .filter(|(_, func)| {
+            let mut finds = FindsVaArg::default();
+            walk_func(&mut finds, func);
+            finds.found
+        })
+        .map(|(f, _)| f)
+        .collect()
+}
+
+/// The recursive components of the direct call graph of the user functions: each function on a
+/// cycle mapped to the index of its strongly connected component.
+pub(super) fn recursive_components(p: &Program) -> FxHashMap<FuncId, usize> {
+    let mut graph = petgraph::graphmap::DiGraphMap::<u32, (), rustc_hash::FxBuildHasher>::default();
+    let mut self_calls = FxHashSet::default();
+    for (f, func) in p.funcs.iter_enumerated() {
+        if !(func.defined && func.origin == FuncOrigin::User) {
+            continue;
+        }
+        graph.add_node(f.0);
+        for block in func.blocks.iter() {
+            for stmt in &block.stmts {
+                if let StmtKind::Call {
+                    callee: Callee::Direct(g),
+                    ..
+                } = &stmt.kind
+                {
+                    graph.add_edge(f.0, g.0, ());
+                    if *g == f {
+                        self_calls.insert(f.0);
+                    }
+                }
+            }
+        }
+    }
+    let mut out = FxHashMap::default();
+    for (k, component) in petgraph::algo::tarjan_scc(&graph).into_iter().enumerate() {
+        if component.len() > 1 || self_calls.contains(&component[0]) {
+            for f in component {
+                out.insert(FuncId(f), k);
+            }
+        }
+    }
+    out
+}

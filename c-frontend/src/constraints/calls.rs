@@ -1,0 +1,481 @@
+//! Calls (paper §3.1): a call of a user function is an instantiation site of its signature
+//! (figure 6 \[Inst\]: arguments negative, the result positive), a call of a library function
+//! is what the model says it does ([`crate::model::Kind`]), a stub is inlined at the call, and a
+//! call through a function pointer (or a fork) waits until flow has found its targets.
+//!
+//! It never reads a library function's name: the model does.
+
+use std::collections::BTreeSet;
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::ltypes::{Node, Pol, RhoOrigin, Shape};
+use super::{name_of, Frame, Gen, GenEvent, Inlining, LibraryCall, Pending, RhoName, SiteInfo};
+use crate::analyses::joins::StmtAt;
+use crate::diagnostics::{Unsound, UnsoundKind};
+use crate::ir::ctypes::Type;
+use crate::ir::{BlockId, Func, FuncId, FuncOrigin, Operand, Pos, Term, VarId};
+use crate::model::{Arg, Kind};
+use solver::threads::Event;
+use solver::{Lock, RhoKind, Scope, Site, SiteKind};
+
+/// How deep stub calls are inlined into each other before the rest is treated as unmodelled.
+const INLINE_DEPTH: u32 = 4;
+
+impl Gen<'_> {
+    /// Parameters, result and variadic node of a user function (created on first use).
+    pub(super) fn signature(&mut self, f: FuncId) -> (Vec<Node>, Option<Node>, Node) {
+        if let Some(s) = self.sig.get(&f) {
+            return s.clone();
+        }
+        let scope = self.scope_of.get(&f).copied().unwrap_or(Scope::ROOT);
+        let func: &Func = &self.p.funcs[f];
+        let mut params = Vec::new();
+        for &v in &func.params {
+            let node = match self.var_rho[v] {
+                Some((_, n)) => n,
+                None => {
+                    let ty = self.p.vars[v].ty;
+                    let kind = if self.p.vars[v].address_taken {
+                        RhoKind::Alloc
+                    } else {
+                        RhoKind::Plain
+                    };
+                    let rho = self.t.new_rho(&mut self.c, scope, kind, RhoOrigin::Object);
+                    let n = self.t.content_of_type(&mut self.c, ty, scope);
+                    self.var_rho[v] = Some((rho, n));
+                    self.rho_names.insert(rho, RhoName::Var(v));
+                    n
+                }
+            };
+            params.push(node);
+        }
+        let ret = match self.p.types.get(func.ty) {
+            Type::Function { ret, .. } if !matches!(self.p.types.get(*ret), Type::Void) => {
+                let ret = *ret;
+                Some(self.t.of_type(&mut self.c, ret, scope))
+            }
+            _ => None,
+        };
+        let va = self.t.var(scope);
+        let s = (params, ret, va);
+        self.sig.insert(f, s.clone());
+        s
+    }
+
+    /// A call of a user function at a new site: its signature instantiated against the
+    /// arguments and the result.
+    pub(super) fn call_site(
+        &mut self,
+        frame: &Frame,
+        callee: FuncId,
+        args: &[Option<Node>],
+        result: Option<Node>,
+        pos: Pos,
+        fork: bool,
+    ) -> Site {
+        let binder = self.scope_of.get(&callee).copied().unwrap_or(Scope::ROOT);
+        let site = self.c.new_site(binder, frame.scope, SiteKind::Inst);
+        self.sites.insert(
+            site,
+            SiteInfo {
+                pos,
+                caller: frame.func,
+                callee,
+                fork,
+            },
+        );
+        // A call inside a recursive cycle is monomorphic (as in the paper, where recursive
+        // functions are typed with a monomorphic fix): instantiating the callee's signature
+        // afresh at such a site would unfold recursive data structures without end.
+        if let (Some(a), Some(b)) = (
+            self.recursive_scc.get(&frame.func),
+            self.recursive_scc.get(&callee),
+        ) {
+            if a == b {
+                self.t.set_monomorphic(site);
+            }
+        }
+        let (params, ret, va) = self.signature(callee);
+        for (k, arg) in args.iter().enumerate() {
+            let Some(a) = *arg else { continue };
+            match params.get(k) {
+                Some(&p) => self.t.instantiate(&mut self.c, p, a, site, Pol::Neg),
+                // Variadic arguments reach the callee only through `va_arg`. For a callee that
+                // uses it, every argument that carries labels is an instance of the one variadic
+                // node (scalars carry none: instantiating them would only make a pointer and an
+                // integer meet and conflate). Other callees hand their `va_list` to the library
+                // (`vsnprintf`), which reads what the arguments point to: the caller reads them
+                // at the call instead (see `StmtKind::Call`).
+                None if self.uses_va_arg.contains(&callee)
+                    && !matches!(self.t.shape(a), Shape::Scalar) =>
+                {
+                    self.t.instantiate(&mut self.c, va, a, site, Pol::Neg);
+                }
+                None => {}
+            }
+        }
+        if let (Some(r), Some(res)) = (ret, result) {
+            self.t.instantiate(&mut self.c, r, res, site, Pol::Pos);
+        }
+        site
+    }
+
+    /// The user statement being generated, when `frame` is the user function itself (not a stub
+    /// inlined into it).
+    pub(super) fn user_stmt(&self, frame: &Frame) -> Option<StmtAt> {
+        if frame.inline.is_some() {
+            return None;
+        }
+        self.cur_stmt.filter(|(f, _, _)| *f == frame.func)
+    }
+
+    /// The lock a pointer argument points to.
+    pub(super) fn lock_arg(&mut self, args: &[Option<Node>], k: Arg) -> Option<Lock> {
+        let v = args.get(usize::from(k)).copied().flatten()?;
+        let (_, content) = self.t.deref(&mut self.c, v);
+        Some(self.t.lock_of(&mut self.c, content))
+    }
+
+    /// Models a call of a function without a user body by what the library model says it does
+    /// ([`crate::model::Kind`]): locks, threads, allocation, the stubs' intrinsics; a function
+    /// modelled by a stub is inlined, and any other is unmodelled.
+    pub(super) fn library_call(&mut self, frame: &mut Frame, call: LibraryCall<'_>) {
+        let LibraryCall {
+            f,
+            args,
+            arg_ops,
+            result,
+            pos,
+        } = call;
+        let arg = |k: Arg| args.get(usize::from(k)).copied().flatten();
+        let unique_arg = |g: &Gen, frame: &Frame, k: Arg| {
+            arg_ops
+                .get(usize::from(k))
+                .is_some_and(|op| g.is_unique(frame, op))
+        };
+        match self.p.known_kind(f) {
+            Some(Kind::Acquire { lock, .. }) => {
+                if let Some(l) = self.lock_arg(args, lock) {
+                    self.current.push(GenEvent::Event(Event::Acquire(l)));
+                }
+            }
+            Some(Kind::Release { lock }) => {
+                if let Some(l) = self.lock_arg(args, lock) {
+                    self.current.push(GenEvent::Event(Event::Release(l)));
+                }
+            }
+            Some(Kind::Wait { lock }) => {
+                if let Some(l) = self.lock_arg(args, lock) {
+                    self.current.push(GenEvent::Event(Event::Release(l)));
+                    self.current.push(GenEvent::Event(Event::Acquire(l)));
+                }
+            }
+            Some(Kind::Fork { id, func, arg: a }) => {
+                self.touch(frame, arg(id), pos, true);
+                if let Some(fnode) = arg(func) {
+                    let handle = self
+                        .user_stmt(frame)
+                        .and_then(|at| self.joins.create.get(&at).copied());
+                    self.pending_call(frame, fnode, vec![arg(a)], None, pos, true);
+                    if let Some(last) = self.pending.last_mut() {
+                        last.handle = handle;
+                    }
+                }
+            }
+            Some(Kind::SignalHandler { handler }) => {
+                if let Some(fnode) = arg(handler) {
+                    self.pending_call(frame, fnode, Vec::new(), None, pos, true);
+                }
+            }
+            Some(Kind::SigAction { act, old }) => {
+                if let Some(act) = arg(act) {
+                    let (_, content) = self.t.deref(&mut self.c, act);
+                    let handler = self.t.var(frame.scope);
+                    let targets = self.t.funs_inside(content);
+                    let hnode = self.t.fun(targets, frame.scope);
+                    self.t.unify(&mut self.c, handler, hnode);
+                    self.pending_call(frame, handler, Vec::new(), None, pos, true);
+                }
+                self.touch(frame, arg(old), pos, true);
+            }
+            Some(Kind::Join { out, .. }) => {
+                self.touch(frame, arg(out), pos, true);
+                if let Some(h) = self
+                    .user_stmt(frame)
+                    .and_then(|at| self.joins.join_after.get(&at).copied())
+                {
+                    self.current.push(GenEvent::Event(Event::Join(h)));
+                }
+            }
+            Some(Kind::CallOnce { func }) => {
+                if let Some(fnode) = arg(func) {
+                    self.pending_call(frame, fnode, Vec::new(), None, pos, false);
+                }
+            }
+            Some(Kind::WritesArg { arg: a }) => self.touch(frame, arg(a), pos, true),
+            Some(Kind::ThreadPrivate) => {
+                // Thread-specific data is private to the calling thread.
+                if let Some(r) = result {
+                    let fresh = self.t.var(frame.scope);
+                    self.t.deref(&mut self.c, fresh);
+                    self.t.flow(&mut self.c, fresh, r);
+                }
+            }
+            Some(Kind::Alloc) => {
+                let obj = self.new_object(frame, pos, f);
+                self.set_result(result, obj);
+            }
+            Some(Kind::Realloc { old }) => {
+                let obj = self.new_object(frame, pos, f);
+                if let Some(old) = arg(old) {
+                    self.t.flow(&mut self.c, old, obj);
+                }
+                self.set_result(result, obj);
+            }
+            Some(Kind::AllocInto { out }) => {
+                let obj = self.new_object(frame, pos, f);
+                if let Some(out) = arg(out) {
+                    let (rho, content) = self.t.deref(&mut self.c, out);
+                    self.access(frame, rho, pos, true);
+                    self.t.flow(&mut self.c, obj, content);
+                }
+            }
+            Some(Kind::Free { ptr }) => {
+                if !unique_arg(self, frame, ptr) {
+                    self.touch(frame, arg(ptr), pos, true);
+                }
+            }
+            Some(Kind::Access { ptr, write }) => {
+                if !unique_arg(self, frame, ptr) {
+                    self.touch(frame, arg(ptr), pos, write);
+                }
+            }
+            Some(Kind::Copy { dst, src }) => {
+                if !unique_arg(self, frame, src) {
+                    self.touch(frame, arg(src), pos, false);
+                }
+                if !unique_arg(self, frame, dst) {
+                    self.touch(frame, arg(dst), pos, true);
+                }
+                if let (Some(d), Some(s)) = (arg(dst), arg(src)) {
+                    let (_, dc) = self.t.deref(&mut self.c, d);
+                    let (_, sc) = self.t.deref(&mut self.c, s);
+                    self.t.flow(&mut self.c, sc, dc);
+                }
+            }
+            Some(Kind::VarargsAccess { write }) => {
+                let extra = frame
+                    .inline
+                    .as_ref()
+                    .map(|i| i.extra.clone())
+                    .unwrap_or_default();
+                for v in extra.into_iter().flatten() {
+                    if matches!(self.t.shape(v), Shape::Ptr { .. }) {
+                        self.touch(frame, Some(v), pos, write);
+                    }
+                }
+            }
+            Some(Kind::LongJmp) => {
+                // Lowered as the end of the path; where control resumes is not followed.
+                self.unsound.push(Unsound {
+                    pos,
+                    kind: UnsoundKind::LongJmp(f),
+                });
+            }
+            Some(
+                Kind::NoEffect
+                | Kind::TryAcquire { .. }
+                | Kind::ReturnsArg { .. }
+                | Kind::Unreachable,
+            ) => {}
+            Some(Kind::Stub) | None => {
+                let func = &self.p.funcs[f];
+                if func.defined && func.origin == FuncOrigin::Stub && frame.depth < INLINE_DEPTH {
+                    self.inline_stub(frame, f, args, arg_ops, result, pos);
+                } else {
+                    self.unmodelled_call(frame, f, args, arg_ops, result, pos);
+                }
+            }
+        }
+    }
+
+    /// Stores a call's value into its result node, if the result is used.
+    pub(super) fn set_result(&mut self, result: Option<Node>, value: Node) {
+        if let Some(r) = result {
+            self.t.flow(&mut self.c, value, r);
+        }
+    }
+
+    /// A call of a function with neither a body nor a model: it may write whatever its pointer
+    /// arguments point to, and a pointer it returns points to fresh memory.
+    pub(super) fn unmodelled_call(
+        &mut self,
+        frame: &mut Frame,
+        f: FuncId,
+        args: &[Option<Node>],
+        arg_ops: &[Operand],
+        result: Option<Node>,
+        pos: Pos,
+    ) {
+        self.unmodelled.insert(name_of(self.p, f).to_string());
+        for (k, v) in args.iter().enumerate() {
+            let is_ptr = arg_ops
+                .get(k)
+                .map(|o| self.is_pointer(self.p.operand_type(o)))
+                .unwrap_or(false);
+            if is_ptr {
+                self.touch(frame, *v, pos, true);
+            }
+        }
+        if let Some(r) = result {
+            if matches!(self.t.shape(r), Shape::Ptr { .. }) {
+                let obj = self.new_object(frame, pos, f);
+                self.t.flow(&mut self.c, obj, r);
+            }
+        }
+    }
+
+    /// Generates a stub's body in the caller: its variables are fresh in the caller's scope, its
+    /// parameters receive the arguments, and its accesses are reported at the call.
+    pub(super) fn inline_stub(
+        &mut self,
+        frame: &mut Frame,
+        f: FuncId,
+        args: &[Option<Node>],
+        arg_ops: &[Operand],
+        result: Option<Node>,
+        pos: Pos,
+    ) {
+        let func = &self.p.funcs[f];
+        // A stub that only reads or writes through its arguments sees a unique argument as
+        // unique too.
+        let unique: FxHashSet<VarId> = if self.p.known(f).is_some_and(|s| s.non_capturing) {
+            func.params
+                .iter()
+                .zip(arg_ops)
+                .filter(|(_, op)| self.is_unique(frame, op))
+                .map(|(&v, _)| v)
+                .collect()
+        } else {
+            FxHashSet::default()
+        };
+        let scope = frame.scope;
+        let mut vars = FxHashMap::default();
+        for &v in func.params.iter().chain(&func.locals) {
+            let ty = self.p.vars[v].ty;
+            let rho = self
+                .t
+                .new_rho(&mut self.c, scope, RhoKind::Plain, RhoOrigin::Object);
+            let node = self.t.content_of_type(&mut self.c, ty, scope);
+            vars.insert(v, (rho, node));
+        }
+        for (k, &v) in func.params.iter().enumerate() {
+            if let Some(a) = args.get(k).copied().flatten() {
+                let (_, node) = vars[&v];
+                self.t.flow(&mut self.c, a, node);
+            }
+        }
+        let extra: Vec<Option<Node>> = args.iter().skip(func.params.len()).copied().collect();
+        let (stub, at) = match &frame.inline {
+            Some(i) => (i.stub.clone(), i.at),
+            None => (func.name.clone(), pos),
+        };
+        let mut inner = Frame {
+            func: frame.func,
+            scope,
+            inline_vars: vars,
+            inline: Some(Inlining { stub, at, extra }),
+            depth: frame.depth + 1,
+            returned: Vec::new(),
+            unique,
+        };
+        let blocks: Vec<BlockId> = func.blocks.indices().collect();
+        for b in blocks {
+            let block = &self.p.funcs[f].blocks[b];
+            for stmt in &block.stmts {
+                self.stmt(&mut inner, &stmt.kind, stmt.pos);
+            }
+            match &block.term {
+                Term::Branch { cond, .. } => {
+                    self.eval(&mut inner, cond);
+                }
+                Term::Return(Some(op), _) => {
+                    if let Some(v) = self.eval(&mut inner, op) {
+                        inner.returned.push(v);
+                    }
+                }
+                _ => {}
+            }
+        }
+        if let Some(r) = result {
+            for v in inner.returned {
+                self.t.flow(&mut self.c, v, r);
+            }
+        }
+    }
+
+    pub(super) fn pending_call(
+        &mut self,
+        frame: &Frame,
+        node: Node,
+        args: Vec<Option<Node>>,
+        result: Option<Node>,
+        pos: Pos,
+        fork: bool,
+    ) {
+        let id = self.pending.len();
+        self.pending.push(Pending {
+            caller: frame.func,
+            fork,
+            handle: None,
+            node,
+            args,
+            result,
+            pos: frame.report_at(pos).0,
+            done: BTreeSet::new(),
+        });
+        self.current.push(GenEvent::Pending(id));
+    }
+
+    /// Resolves calls through function pointers and forks until no new target appears.
+    pub(super) fn resolve_pending(&mut self) -> Vec<Vec<(Site, FuncId)>> {
+        let mut expansions: Vec<Vec<(Site, FuncId)>> = vec![Vec::new(); self.pending.len()];
+        loop {
+            let mut progress = false;
+            for (id, expansion) in expansions.iter_mut().enumerate() {
+                let targets = self.t.targets(self.pending[id].node);
+                for t in targets {
+                    if self.pending[id].done.contains(&t) {
+                        continue;
+                    }
+                    self.pending[id].done.insert(t);
+                    progress = true;
+                    let pd = &self.pending[id];
+                    let (caller, pos, fork) = (pd.caller, pd.pos, pd.fork);
+                    let args = pd.args.clone();
+                    let result = pd.result;
+                    if !self.is_user_body(t) {
+                        // A library function called through a pointer (a comparator such as
+                        // `strcmp`): modelled as unmodelled, on the arguments.
+                        let quiet = matches!(
+                            self.p.known_kind(t),
+                            Some(Kind::NoEffect | Kind::TryAcquire { .. } | Kind::LongJmp)
+                        );
+                        if !quiet {
+                            self.unmodelled.insert(name_of(self.p, t).to_string());
+                        }
+                        continue;
+                    }
+                    let scope = self.scope_of.get(&caller).copied().unwrap_or(Scope::ROOT);
+                    let frame = Frame::new(caller, scope);
+                    let site = self.call_site(&frame, t, &args, result, pos, fork);
+                    expansion.push((site, t));
+                }
+            }
+            if !progress {
+                return expansions;
+            }
+        }
+    }
+}

@@ -1,0 +1,158 @@
+//! The event graphs the thread analysis runs on (paper §3.1: the state variables ψ with their
+//! kinds), read off the finished generator: a call through a pointer becomes one call or fork
+//! event per target flow found, an access to a whole struct one access per field it has, and
+//! every object gets the locks it holds and the labels to check.
+
+use super::ltypes::Node;
+use super::{AccessSite, Gen, GenEvent, Object};
+use crate::ir::{FuncId, LoopBound};
+use solver::threads::{
+    AccessInfo, BoundCondition, Event, EventBlock, FnBody, FnId, ObjectInfo, ThreadProgram,
+};
+use solver::{Rho, Site};
+
+impl Gen<'_> {
+    /// One event graph per user function, in [`FnId`] order; `expansions` are the targets each
+    /// pending call was resolved to ([`Gen::resolve_pending`]).
+    pub(super) fn event_graphs(&mut self, expansions: &[Vec<(Site, FuncId)>]) -> ThreadProgram {
+        let mut threads = ThreadProgram::default();
+        let fns: Vec<(FnId, FuncId)> = self
+            .fn_func
+            .iter_enumerated()
+            .map(|(i, &f)| (i, f))
+            .collect();
+        for (fid, f) in fns {
+            let func = &self.p.funcs[f];
+            let gen_blocks = self.blocks.remove(&f).unwrap_or_default();
+            let blocks = gen_blocks
+                .into_iter()
+                .zip(func.blocks.iter())
+                .map(|(events, block)| EventBlock {
+                    events: self.expand(events, expansions),
+                    succs: block.term.successors().iter().map(|b| b.0).collect(),
+                    returns: matches!(block.term, crate::ir::Term::Return(..)),
+                })
+                .collect();
+            let id = threads.funcs.push(FnBody {
+                scope: self.scope_of[&f],
+                blocks,
+            });
+            debug_assert_eq!(id, fid);
+        }
+        threads
+    }
+
+    /// The events of one block, with pending calls and whole-struct accesses expanded.
+    fn expand(&mut self, events: Vec<GenEvent>, expansions: &[Vec<(Site, FuncId)>]) -> Vec<Event> {
+        let mut out = Vec::with_capacity(events.len());
+        for e in events {
+            match e {
+                GenEvent::Event(ev) => out.push(ev),
+                GenEvent::Pending(id) => {
+                    let (fork, handle) = (self.pending[id].fork, self.pending[id].handle);
+                    for &(site, target) in &expansions[id] {
+                        let callee = self.fn_of[&target];
+                        out.push(if fork {
+                            Event::Fork {
+                                site,
+                                callee,
+                                handle,
+                            }
+                        } else {
+                            Event::Call { site, callee }
+                        });
+                    }
+                }
+                GenEvent::Whole {
+                    rho,
+                    content,
+                    pos,
+                    write,
+                    via,
+                    func,
+                } => {
+                    let tied = self.t.blob_ties(rho, content);
+                    for r in self.units(rho, content, &tied) {
+                        let a = self.accesses.push(AccessInfo { rho: r, write });
+                        self.access_sites.push(AccessSite {
+                            pos,
+                            func,
+                            write,
+                            via: via.clone(),
+                        });
+                        out.push(Event::Access(a));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Completes `threads` with what is known only now that every field used has been created:
+    /// each object's locks and checked labels, the thread-local labels, the join facts; returns
+    /// the objects, for naming labels.
+    pub(super) fn objects_into(&mut self, threads: &mut ThreadProgram) -> Vec<Object> {
+        let objects: Vec<Object> = std::mem::take(&mut self.objects).iter().copied().collect();
+        for o in &objects {
+            // A location holding conflated memory is the blob's label too (`LTypes::blob_ties`).
+            let tied = self.t.blob_ties(o.rho, o.content);
+            for &(at, blob) in &tied {
+                self.c.flow(at, blob);
+                self.c.flow(blob, at);
+            }
+            let locks = self.t.locks_inside(o.content);
+            threads.objects.push(ObjectInfo {
+                locks,
+                array: o.array,
+            });
+            threads.checked.extend(self.units(o.rho, o.content, &tied));
+        }
+        threads.checked.sort();
+        threads.checked.dedup();
+        threads.thread_local = self.thread_local.clone();
+        threads.global_handles = self.joins.global.clone();
+        threads.bound_conditions = self.bound_conditions();
+        threads.accesses = std::mem::take(&mut self.accesses);
+        objects
+    }
+
+    /// The location labels to check for an object: its own, and its fields' when its content is
+    /// a struct (recursively). A location holding conflated memory is one location with the blob
+    /// (`tied`, from [`super::ltypes::LTypes::blob_ties`]): only the outer label is checked, so a
+    /// race on it is reported once.
+    pub(super) fn units(&mut self, rho: Rho, content: Node, tied: &[(Rho, Rho)]) -> Vec<Rho> {
+        let mut out = vec![rho];
+        out.extend(
+            self.t
+                .field_labels(content)
+                .into_iter()
+                .filter(|r| !tied.iter().any(|t| t.1 == *r)),
+        );
+        out
+    }
+
+    /// The join-loop conditions of the plan (`joins::BoundCheck`), with the bound's label: the
+    /// global's, or its member's (created here if no access made it). Every check becomes a
+    /// condition, so none is lost: the plan only matches loops in user functions with bodies,
+    /// which all have an event graph.
+    fn bound_conditions(&mut self) -> Vec<BoundCondition> {
+        let checks = std::mem::take(&mut self.joins.bound_checks);
+        checks
+            .into_iter()
+            .map(|check| {
+                let bound = match check.bound {
+                    LoopBound::Var(v) => self.var_rho[v].map(|(rho, _)| rho),
+                    LoopBound::GlobalField { var, strukt, index } => self.var_rho[var]
+                        .map(|(rho, node)| self.t.field(&mut self.c, node, rho, strukt, index).0),
+                    LoopBound::Const(_) => None,
+                };
+                BoundCondition {
+                    handle: check.handle,
+                    func: self.fn_of[&check.func],
+                    bound,
+                    region: check.region.iter().map(|b| b.0).collect(),
+                }
+            })
+            .collect()
+    }
+}

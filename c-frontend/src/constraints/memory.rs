@@ -1,0 +1,382 @@
+//! Memory as the generator sees it: the location and content of every lvalue, the value of
+//! every operand, conversions between pointer types (the `void *` model of paper §3.4), and the
+//! accesses reads and writes make ([Deref] and [Assign], figure 5: each is a correlation
+//! `ρ ▷ ℓ` with the locks held, found later by the thread analysis from the access event).
+//!
+//! It creates labels and constraints through [`super::ltypes`]; it never decides sharing.
+
+use super::ltypes::{Node, RhoOrigin, Shape};
+use super::{name_of, AccessSite, Frame, Gen, GenEvent, Object, RhoName};
+use crate::analyses::uniqueness;
+use crate::constraints::views;
+use crate::diagnostics::{Unsound, UnsoundKind};
+use crate::ir::ctypes::{Type, TypeId};
+use crate::ir::{Base, FuncId, Lval, Operand, Pos, Proj, VarId, VarKind};
+use solver::threads::{AccessInfo, Event};
+use solver::{Rho, RhoKind, Scope, Technique};
+
+impl Gen<'_> {
+    /// The location and content of a variable in the current frame.
+    pub(super) fn var(&mut self, frame: &Frame, v: VarId) -> (Rho, Node) {
+        if let Some(&x) = frame.inline_vars.get(&v) {
+            return x;
+        }
+        if let Some(x) = self.var_rho[v] {
+            return x;
+        }
+        // A variable of a function not processed (a stub's local seen outside inlining).
+        let scope = frame.scope;
+        let ty = self.p.vars[v].ty;
+        let rho = self
+            .t
+            .new_rho(&mut self.c, scope, RhoKind::Plain, RhoOrigin::Object);
+        let node = self.t.content_of_type(&mut self.c, ty, scope);
+        self.var_rho[v] = Some((rho, node));
+        (rho, node)
+    }
+
+    pub(super) fn shareable(&self, frame: &Frame, v: VarId) -> bool {
+        if frame.inline_vars.contains_key(&v) {
+            return false;
+        }
+        let var = &self.p.vars[v];
+        match var.kind {
+            VarKind::Global { thread_local, .. } => !thread_local,
+            VarKind::StringLit => true,
+            VarKind::Local(_) | VarKind::Param(..) => var.address_taken,
+            VarKind::Temp(_) => var.address_taken,
+        }
+    }
+
+    pub(super) fn access(&mut self, frame: &Frame, rho: Rho, pos: Pos, write: bool) {
+        let (pos, via) = frame.report_at(pos);
+        let a = self.accesses.push(AccessInfo { rho, write });
+        self.access_sites.push(AccessSite {
+            pos,
+            func: frame.func,
+            write,
+            via,
+        });
+        self.current.push(GenEvent::Event(Event::Access(a)));
+    }
+
+    pub(super) fn whole_access(
+        &mut self,
+        frame: &Frame,
+        rho: Rho,
+        content: Node,
+        pos: Pos,
+        write: bool,
+    ) {
+        let (pos, via) = frame.report_at(pos);
+        self.current.push(GenEvent::Whole {
+            rho,
+            content,
+            pos,
+            write,
+            via,
+            func: frame.func,
+        });
+    }
+
+    /// The location an lvalue denotes and its content, recording the reads made to compute it.
+    pub(super) fn place(&mut self, frame: &mut Frame, lv: &Lval) -> (Rho, Node, bool) {
+        let (mut rho, mut node, shareable) = match &lv.base {
+            Base::Var(v) => {
+                let (r, n) = self.var(frame, *v);
+                (r, n, self.shareable(frame, *v))
+            }
+            Base::Deref(op) => {
+                let unique = self.is_unique(frame, op);
+                let value = self.eval(frame, op);
+                let value = match value {
+                    Some(v) => v,
+                    None => self.t.var(frame.scope),
+                };
+                let (r, n) = self.t.deref(&mut self.c, value);
+                (r, n, !unique)
+            }
+        };
+        for p in &lv.proj {
+            match *p {
+                Proj::Field { strukt, index } => {
+                    let (r, n) = self.t.field(&mut self.c, node, rho, strukt, index);
+                    rho = r;
+                    node = n;
+                }
+                Proj::Index(_) => {}
+            }
+        }
+        (rho, node, shareable)
+    }
+
+    /// Reads an lvalue: an access if it is memory other threads may see; returns its content.
+    pub(super) fn read(&mut self, frame: &mut Frame, lv: &Lval) -> Node {
+        let (rho, node, shareable) = self.place(frame, lv);
+        if shareable {
+            let ty = self.p.lval_type(lv);
+            if self.is_aggregate(ty) {
+                self.whole_access(frame, rho, node, lv.pos, false);
+            } else {
+                self.access(frame, rho, lv.pos, false);
+            }
+        }
+        node
+    }
+
+    pub(super) fn is_aggregate(&self, ty: TypeId) -> bool {
+        matches!(self.p.types.get(ty), Type::Struct(_) | Type::Union(_))
+    }
+
+    /// The value of an operand, or `None` for a constant (which carries no labels).
+    pub(super) fn eval(&mut self, frame: &mut Frame, op: &Operand) -> Option<Node> {
+        match op {
+            Operand::Const(_) => None,
+            Operand::Use(lv) => Some(self.read(frame, lv)),
+            Operand::AddrOf(lv) => {
+                let (rho, node, _) = self.place(frame, lv);
+                Some(self.t.ptr(rho, node, frame.scope))
+            }
+            Operand::Func(f) => Some(self.t.fun(vec![*f], frame.scope)),
+            Operand::Str(v) => {
+                let (rho, node) = self.var(frame, *v);
+                Some(self.t.ptr(rho, node, frame.scope))
+            }
+            Operand::Cast(ty, inner) => {
+                let from = self.p.operand_type(inner);
+                let value = self.eval(frame, inner);
+                let pos = self.cur_pos;
+                self.convert(frame, value, from, *ty, Some(pos))
+            }
+            Operand::Arith(ty, ops) => {
+                let values: Vec<Option<Node>> = ops.iter().map(|o| self.eval(frame, o)).collect();
+                if !self.is_pointer(*ty) {
+                    return None;
+                }
+                // Pointer arithmetic keeps labels: the result may point wherever a pointer
+                // operand points.
+                let result = self.t.of_type(&mut self.c, *ty, frame.scope);
+                for (o, v) in ops.iter().zip(values) {
+                    if let Some(v) = v {
+                        if self.is_pointer(self.p.operand_type(o)) {
+                            self.t.flow(&mut self.c, v, result);
+                        }
+                    }
+                }
+                Some(result)
+            }
+            Operand::VaArg(ty, ap) => {
+                self.eval(frame, ap);
+                let node = self.t.of_type(&mut self.c, *ty, frame.scope);
+                if frame.inline.is_some() {
+                    // A library stub taking a `va_list`: what it reads was read at the call of
+                    // the user's variadic function that handed the list on.
+                    return Some(node);
+                }
+                if self.is_variadic(frame.func) {
+                    let (_, _, va) = self.signature(frame.func);
+                    self.t.unify(&mut self.c, va, node);
+                    return Some(node);
+                }
+                // `va_arg` on a `va_list` received as a parameter: where it came from is not
+                // tracked.
+                self.unsound.push(Unsound {
+                    pos: self.cur_pos,
+                    kind: UnsoundKind::VaArgParameter,
+                });
+                Some(node)
+            }
+        }
+    }
+
+    pub(super) fn is_variadic(&self, f: FuncId) -> bool {
+        matches!(
+            self.p.types.get(self.p.funcs[f].ty),
+            Type::Function { variadic: true, .. }
+        )
+    }
+
+    pub(super) fn is_pointer(&self, ty: TypeId) -> bool {
+        matches!(self.p.types.get(ty), Type::Pointer(_) | Type::Array(_))
+    }
+
+    /// A value converted from type `from` to `to` (an explicit or implicit cast).
+    pub(super) fn convert(
+        &mut self,
+        frame: &mut Frame,
+        value: Option<Node>,
+        from: TypeId,
+        to: TypeId,
+        pos: Option<Pos>,
+    ) -> Option<Node> {
+        let value = value?;
+        let from_ptr = self.is_pointer(from)
+            || matches!(self.t.shape(value), Shape::Ptr { .. } | Shape::Fun(_));
+        let to_ptr = self.is_pointer(to);
+        match (from_ptr, to_ptr) {
+            (true, true) | (false, false) => {
+                if from_ptr {
+                    if let Some(v) = self.void_cast(value, from, to, frame.scope) {
+                        return Some(v);
+                    }
+                }
+                let target = self.t.of_type(&mut self.c, to, frame.scope);
+                self.t.flow(&mut self.c, value, target);
+                Some(target)
+            }
+            (false, true) => {
+                // An integer used as a pointer: it points into conflated memory.
+                Some(self.integer_pointer())
+            }
+            (true, false) => {
+                if let Some(pos) = pos {
+                    self.unsound.push(Unsound {
+                        pos,
+                        kind: UnsoundKind::PointerToInteger,
+                    });
+                }
+                None
+            }
+        }
+    }
+
+    /// A cast between `T*` and `void*` (paper §3.4): the pointer's label flows, and the `T`
+    /// memory is the `void*` content's entry for `T`'s class. `None` for any other pointer cast.
+    pub(super) fn void_cast(
+        &mut self,
+        value: Node,
+        from: TypeId,
+        to: TypeId,
+        scope: Scope,
+    ) -> Option<Node> {
+        let types = &self.p.types;
+        let (fp, tp) = (types.pointee(from)?, types.pointee(to)?);
+        let (void_from, void_to) = (
+            matches!(types.get(fp), Type::Void),
+            matches!(types.get(tp), Type::Void),
+        );
+        let typed = match (void_from, void_to) {
+            (false, true) => fp,
+            (true, false) => tp,
+            _ => return None,
+        };
+        let key = views::key_of_type(types, typed)?;
+        if !matches!(
+            self.t.shape(value),
+            Shape::Ptr { .. } | Shape::Var | Shape::Blob { .. }
+        ) {
+            return None;
+        }
+        let (rho, content) = self.t.deref(&mut self.c, value);
+        let target = self.t.of_type(&mut self.c, to, scope);
+        let (target_rho, target_content) = self.t.deref(&mut self.c, target);
+        self.c.flow(rho, target_rho);
+        let (void_content, typed_content) = if void_to {
+            (target_content, content)
+        } else {
+            (content, target_content)
+        };
+        if !self.techniques.has(Technique::Void) {
+            // The baseline: memory cast to or from `void*` is conflated, unless it is untyped
+            // memory getting its first type.
+            let fresh = void_from && matches!(self.t.shape(content), Shape::Var);
+            if !fresh {
+                self.t.conflate(&mut self.c, content);
+            }
+        }
+        let entry = self.t.view(&mut self.c, void_content, key, Some(typed));
+        self.t.unify(&mut self.c, entry, typed_content);
+        Some(target)
+    }
+
+    pub(super) fn integer_pointer(&mut self) -> Node {
+        if let Some(n) = self.int_blob {
+            return n;
+        }
+        let v = self.t.var(Scope::ROOT);
+        self.t.conflate(&mut self.c, v);
+        let (rho, content) = self.t.deref(&mut self.c, v);
+        let n = self.t.ptr(rho, content, Scope::ROOT);
+        self.int_blob = Some(n);
+        n
+    }
+
+    /// Stores a value into an lvalue (an assignment, a call's result).
+    pub(super) fn store(
+        &mut self,
+        frame: &mut Frame,
+        dst: &Lval,
+        value: Option<Node>,
+        from: Option<TypeId>,
+    ) {
+        let (rho, node, shareable) = self.place(frame, dst);
+        let ty = self.p.lval_type(dst);
+        if shareable {
+            if self.is_aggregate(ty) {
+                self.whole_access(frame, rho, node, dst.pos, true);
+            } else {
+                self.access(frame, rho, dst.pos, true);
+            }
+        }
+        if let Some(v) = value {
+            let v = match from {
+                Some(from_ty) if from_ty != ty => {
+                    self.convert(frame, Some(v), from_ty, ty, Some(dst.pos))
+                }
+                _ => Some(v),
+            };
+            if let Some(v) = v {
+                self.t.flow(&mut self.c, v, node);
+            }
+        }
+    }
+
+    /// Whether a pointer operand certainly points into memory no other thread can reach yet.
+    pub(super) fn is_unique(&self, frame: &Frame, op: &Operand) -> bool {
+        !frame.unique.is_empty()
+            && uniqueness::base_var(self.p, op).is_some_and(|v| frame.unique.contains(&v))
+    }
+
+    /// Accesses the whole object a pointer argument points to.
+    pub(super) fn touch(&mut self, frame: &mut Frame, arg: Option<Node>, pos: Pos, write: bool) {
+        let Some(v) = arg else { return };
+        if matches!(self.t.shape(v), Shape::Fun(_)) {
+            return;
+        }
+        let (rho, content) = self.t.deref(&mut self.c, v);
+        self.whole_access(frame, rho, content, pos, write);
+    }
+
+    /// A fresh object allocated at a call of library function `by` (or of the stub being
+    /// inlined).
+    pub(super) fn new_object(&mut self, frame: &mut Frame, pos: Pos, by: FuncId) -> Node {
+        let scope = frame.scope;
+        let rho = self
+            .t
+            .new_rho(&mut self.c, scope, RhoKind::Alloc, RhoOrigin::Object);
+        let content = self.t.var(scope);
+        let (pos, by) = match frame.report_at(pos) {
+            (at, Some(stub)) => (at, stub),
+            (pos, None) => (pos, name_of(self.p, by).to_string()),
+        };
+        self.rho_names.insert(
+            rho,
+            RhoName::Alloc {
+                pos,
+                func: frame.func,
+                by,
+            },
+        );
+        let o = self.objects.push(Object {
+            rho,
+            content,
+            array: false,
+        });
+        self.current.push(GenEvent::Event(Event::Alloc(o)));
+        self.t.ptr(rho, content, scope)
+    }
+
+    pub(super) fn is_array(&self, ty: TypeId) -> bool {
+        matches!(self.p.types.get(ty), Type::Array(_))
+    }
+}

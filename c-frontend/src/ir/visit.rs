@@ -1,0 +1,120 @@
+//! One walk over the IR for every pass that looks into operands and lvalues, in the style of
+//! rustc's `Visitor`: a pass overrides the `visit_…` methods it cares about and calls the
+//! matching `walk_…` function to go on into the children.
+//!
+//! The walk visits what an expression *names*: operands inside operands, the pointer operand of
+//! a dereference, and the variables used as a base or as an array index. It never changes the IR.
+
+use super::{Base, Block, Callee, Func, Lval, Operand, Proj, StmtKind, Term, VarId};
+
+/// A pass over operands and lvalues. Every method's default goes on into the children.
+pub trait Visitor {
+    fn visit_operand(&mut self, op: &Operand) {
+        walk_operand(self, op);
+    }
+
+    fn visit_lval(&mut self, lv: &Lval) {
+        walk_lval(self, lv);
+    }
+
+    /// A variable named as an lvalue's base or as an array index.
+    fn visit_var(&mut self, _v: VarId) {}
+}
+
+/// The children of an operand: the lvalue it reads or takes the address of, or its operands.
+pub fn walk_operand<V: Visitor + ?Sized>(v: &mut V, op: &Operand) {
+    match op {
+        Operand::Use(lv) | Operand::AddrOf(lv) => v.visit_lval(lv),
+        Operand::Cast(_, inner) | Operand::VaArg(_, inner) => v.visit_operand(inner),
+        Operand::Arith(_, ops) => ops.iter().for_each(|o| v.visit_operand(o)),
+        Operand::Const(_) | Operand::Func(_) | Operand::Str(_) => {}
+    }
+}
+
+/// The children of an lvalue: its base variable or dereferenced pointer, and its index variables.
+pub fn walk_lval<V: Visitor + ?Sized>(v: &mut V, lv: &Lval) {
+    match &lv.base {
+        Base::Var(x) => v.visit_var(*x),
+        Base::Deref(op) => v.visit_operand(op),
+    }
+    for p in &lv.proj {
+        if let Proj::Index(Some(x)) = p {
+            v.visit_var(*x);
+        }
+    }
+}
+
+/// Every operand and lvalue of a statement: destination, callee, arguments, sources.
+pub fn walk_stmt<V: Visitor + ?Sized>(v: &mut V, kind: &StmtKind) {
+    match kind {
+        StmtKind::Assign { dst, src } => {
+            v.visit_lval(dst);
+            v.visit_operand(src);
+        }
+        StmtKind::Call { dst, callee, args } => {
+            if let Some(d) = dst {
+                v.visit_lval(d);
+            }
+            if let Callee::Indirect(op) = callee {
+                v.visit_operand(op);
+            }
+            args.iter().for_each(|a| v.visit_operand(a));
+        }
+        StmtKind::Eval(op) => v.visit_operand(op),
+        StmtKind::Asm { operands } => operands.iter().for_each(|lv| v.visit_lval(lv)),
+    }
+}
+
+/// The operand a terminator evaluates, if any.
+pub fn walk_term<V: Visitor + ?Sized>(v: &mut V, term: &Term) {
+    match term {
+        Term::Branch { cond, .. } => v.visit_operand(cond),
+        Term::Return(Some(op), _) => v.visit_operand(op),
+        Term::Goto(_) | Term::Multi(_) | Term::Return(None, _) | Term::Exit => {}
+    }
+}
+
+/// Every statement and terminator of a block.
+pub fn walk_block<V: Visitor + ?Sized>(v: &mut V, block: &Block) {
+    block.stmts.iter().for_each(|s| walk_stmt(v, &s.kind));
+    walk_term(v, &block.term);
+}
+
+/// Every block of a function.
+pub fn walk_func<V: Visitor + ?Sized>(v: &mut V, func: &Func) {
+    func.blocks.iter().for_each(|b| walk_block(v, b));
+}
+
+/// How many times a variable is named (as a base or an index) in what a walk visits.
+pub struct Mentions {
+    pub var: VarId,
+    pub count: usize,
+}
+
+impl Mentions {
+    pub fn of(var: VarId) -> Mentions {
+        Mentions { var, count: 0 }
+    }
+}
+
+impl Visitor for Mentions {
+    fn visit_var(&mut self, v: VarId) {
+        self.count += usize::from(v == self.var);
+    }
+}
+
+/// Whether a walk meets a `va_arg`.
+#[derive(Default)]
+pub struct FindsVaArg {
+    pub found: bool,
+}
+
+impl Visitor for FindsVaArg {
+    fn visit_operand(&mut self, op: &Operand) {
+        if matches!(op, Operand::VaArg(..)) {
+            self.found = true;
+        } else {
+            walk_operand(self, op);
+        }
+    }
+}
