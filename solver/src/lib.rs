@@ -11,6 +11,7 @@
 pub mod cfl;
 pub mod constraints;
 pub mod correlation;
+pub mod dataflow;
 pub mod effects;
 pub mod ids;
 pub mod locks;

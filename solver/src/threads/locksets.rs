@@ -17,6 +17,7 @@ use super::linearity::Linearity;
 use super::structure::Structure;
 use super::{Event, FnId, ThreadProgram};
 use crate::constraints::{Constraints, Lock, Site};
+use crate::dataflow;
 use crate::ids::IndexVec;
 use crate::locks::LockTable;
 use crate::scope::ScopeTree;
@@ -237,32 +238,28 @@ impl Ctx<'_> {
             return (Vec::new(), State::ENTRY);
         }
         let n = blocks.len();
-        let mut input = vec![State::TOP; n];
-        input[0] = State::ENTRY;
-        let mut queued = vec![true; n];
-        let mut work: std::collections::VecDeque<usize> = (0..n).collect();
-        while let Some(b) = work.pop_front() {
-            queued[b] = false;
-            let mut st = input[b];
-            for e in &blocks[b].events {
-                st = self.step(st, e);
-            }
-            for &s in &blocks[b].succs {
-                let s = s as usize;
-                let joined = input[s].join(st, &mut self.sets);
-                if joined != input[s] {
-                    input[s] = joined;
-                    if !queued[s] {
-                        queued[s] = true;
-                        work.push_back(s);
-                    }
+        // ⊤ (`held: None`) is "no path": a block no path reaches has no state, and one whose end
+        // no path reaches passes nothing on.
+        let input = dataflow::forward(
+            self,
+            n,
+            |b| &blocks[b].succs,
+            State::ENTRY,
+            |ctx, b, mut st| {
+                for e in &blocks[b].events {
+                    st = ctx.step(st, e);
                 }
-            }
-        }
+                st.held.map(|_| st)
+            },
+            |ctx, into, incoming| {
+                let joined = into.join(*incoming, &mut ctx.sets);
+                std::mem::replace(into, joined) != joined
+            },
+        );
         let mut before = Vec::with_capacity(n);
         let mut summary = State::TOP;
         for (b, block) in blocks.iter().enumerate() {
-            let mut st = input[b];
+            let mut st = input[b].unwrap_or(State::TOP);
             let mut states = Vec::with_capacity(block.events.len());
             for e in &block.events {
                 states.push(st);

@@ -24,8 +24,9 @@ use std::collections::BTreeSet;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::structure::Structure;
-use super::{Event, FnId, ThreadHandle, ThreadProgram};
+use super::{Event, EventBlock, FnId, ThreadHandle, ThreadProgram};
 use crate::constraints::Site;
+use crate::dataflow;
 use crate::ids::{Idx, IndexVec};
 
 /// A position in a function: the index of an event, counting through the blocks in order.
@@ -460,9 +461,59 @@ fn handle_summaries(
     out
 }
 
-/// The handles a function joins on every path from its entry to a return: a forward *must*
-/// analysis (intersection at merges) in which a join adds its handle, a call adds what its callee
-/// joins before returning, and starting a thread of a handle again removes it.
+/// One event's effect on the handles of `keep` joined on every path so far: a join of one of them
+/// adds it, starting a thread of a handle again removes it, and a call removes the handles its
+/// callee may fork, then adds those (of `keep`) it joins before returning.
+fn join_step(
+    e: &Event,
+    keep: &FxHashSet<ThreadHandle>,
+    summary: &IndexVec<FnId, HandleSummary>,
+    joined: &mut BTreeSet<ThreadHandle>,
+) {
+    match *e {
+        Event::Join(h) if keep.contains(&h) => {
+            joined.insert(h);
+        }
+        Event::Fork {
+            handle: Some(h), ..
+        } => {
+            joined.remove(&h);
+        }
+        Event::Call { callee, .. } => {
+            for h in &summary[callee].forks {
+                joined.remove(h);
+            }
+            let joins = &summary[callee].joins_at_exit;
+            joined.extend(joins.iter().filter(|h| keep.contains(h)).copied());
+        }
+        _ => {}
+    }
+}
+
+/// The handles of `keep` joined on every path from the entry to the start of each block: a
+/// forward *must* analysis of [`join_step`] (`None` where no path leads).
+fn joined_entries(
+    blocks: &[EventBlock],
+    keep: &FxHashSet<ThreadHandle>,
+    summary: &IndexVec<FnId, HandleSummary>,
+) -> Vec<Option<BTreeSet<ThreadHandle>>> {
+    dataflow::forward(
+        &mut (),
+        blocks.len(),
+        |b| &blocks[b].succs,
+        BTreeSet::new(),
+        |_, b, mut joined| {
+            for e in &blocks[b].events {
+                join_step(e, keep, summary, &mut joined);
+            }
+            Some(joined)
+        },
+        |_, into, incoming| dataflow::intersect(into, incoming),
+    )
+}
+
+/// The handles a function joins on every path from its entry to a return ([`joined_entries`] of
+/// the valid handles, at the returns). A callee's `joins_at_exit` holds only valid handles.
 fn joined_on_every_path(
     p: &ThreadProgram,
     f: FnId,
@@ -470,75 +521,25 @@ fn joined_on_every_path(
     summary: &IndexVec<FnId, HandleSummary>,
 ) -> FxHashSet<ThreadHandle> {
     let blocks = &p.funcs[f].blocks;
-    if blocks.is_empty() {
-        return FxHashSet::default();
-    }
-    let transfer = |b: usize, mut joined: BTreeSet<ThreadHandle>| {
-        for e in &blocks[b].events {
-            match *e {
-                Event::Join(h) if valid.contains(&h) => {
-                    joined.insert(h);
-                }
-                Event::Fork {
-                    handle: Some(h), ..
-                } => {
-                    joined.remove(&h);
-                }
-                Event::Call { callee, .. } => {
-                    for h in &summary[callee].forks {
-                        joined.remove(h);
-                    }
-                    joined.extend(summary[callee].joins_at_exit.iter().copied());
-                }
-                _ => {}
-            }
-        }
-        joined
-    };
-    // `None` is "not reached yet" (the top of the must lattice).
-    let mut entry: Vec<Option<BTreeSet<ThreadHandle>>> = vec![None; blocks.len()];
-    entry[0] = Some(BTreeSet::new());
-    let mut work = vec![0usize];
-    while let Some(b) = work.pop() {
-        let Some(input) = entry[b].clone() else {
-            continue;
-        };
-        let out = transfer(b, input);
-        for &succ in &blocks[b].succs {
-            let succ = succ as usize;
-            if succ >= blocks.len() {
-                continue;
-            }
-            let next = match &entry[succ] {
-                None => out.clone(),
-                Some(e) => e.intersection(&out).copied().collect(),
-            };
-            if entry[succ].as_ref() != Some(&next) {
-                entry[succ] = Some(next);
-                work.push(succ);
-            }
-        }
-    }
+    let entry = joined_entries(blocks, valid, summary);
     let mut at_return: Option<BTreeSet<ThreadHandle>> = None;
-    for (b, block) in blocks.iter().enumerate() {
-        if !block.returns {
-            continue;
-        }
-        let Some(input) = entry[b].clone() else {
+    for (block, input) in blocks.iter().zip(entry) {
+        let Some(mut joined) = input.filter(|_| block.returns) else {
             continue;
         };
-        let out = transfer(b, input);
+        for e in &block.events {
+            join_step(e, valid, summary, &mut joined);
+        }
         at_return = Some(match at_return {
-            None => out,
-            Some(r) => r.intersection(&out).copied().collect(),
+            None => joined,
+            Some(r) => r.intersection(&joined).copied().collect(),
         });
     }
     at_return.unwrap_or_default().into_iter().collect()
 }
 
-/// The unique threads joined on every path to each point of `f` (the must analysis of
-/// [`joined_on_every_path`], recorded per event and restricted to `unique` handles), or `None`
-/// when the function joins none.
+/// The unique threads joined on every path to each point of `f` ([`joined_entries`] of the
+/// `unique` handles, recorded per event), or `None` when the function joins none.
 fn joined_points(
     p: &ThreadProgram,
     f: FnId,
@@ -560,62 +561,15 @@ fn joined_points(
     if !joins_any || blocks.is_empty() {
         return None;
     }
-    let step = |e: &Event, joined: &mut BTreeSet<ThreadHandle>| match *e {
-        Event::Join(h) if unique.contains(&h) => {
-            joined.insert(h);
-        }
-        Event::Fork {
-            handle: Some(h), ..
-        } => {
-            joined.remove(&h);
-        }
-        Event::Call { callee, .. } => {
-            for h in &summary[callee].forks {
-                joined.remove(h);
-            }
-            joined.extend(
-                summary[callee]
-                    .joins_at_exit
-                    .iter()
-                    .filter(|h| unique.contains(h))
-                    .copied(),
-            );
-        }
-        _ => {}
-    };
-    let mut entry: Vec<Option<BTreeSet<ThreadHandle>>> = vec![None; blocks.len()];
-    entry[0] = Some(BTreeSet::new());
-    let mut work = vec![0usize];
-    while let Some(b) = work.pop() {
-        let Some(mut state) = entry[b].clone() else {
-            continue;
-        };
-        for e in &blocks[b].events {
-            step(e, &mut state);
-        }
-        for &succ in &blocks[b].succs {
-            let succ = succ as usize;
-            if succ >= blocks.len() {
-                continue;
-            }
-            let next = match &entry[succ] {
-                None => state.clone(),
-                Some(e) => e.intersection(&state).copied().collect(),
-            };
-            if entry[succ].as_ref() != Some(&next) {
-                entry[succ] = Some(next);
-                work.push(succ);
-            }
-        }
-    }
+    let entry = joined_entries(blocks, unique, summary);
     let mut offsets = Vec::with_capacity(blocks.len());
     let mut before = Vec::new();
-    for (b, block) in blocks.iter().enumerate() {
+    for (block, input) in blocks.iter().zip(entry) {
         offsets.push(before.len() as u32);
-        let mut state = entry[b].clone().unwrap_or_default();
+        let mut joined = input.unwrap_or_default();
         for e in &block.events {
-            before.push(sets.intern(state.iter().copied().collect()));
-            step(e, &mut state);
+            before.push(sets.intern(joined.iter().copied().collect()));
+            join_step(e, unique, summary, &mut joined);
         }
     }
     Some(JoinedPoints { offsets, before })
@@ -903,47 +857,19 @@ fn analyse(
         live
     };
 
-    let mut entry: Vec<Option<FixedBitSet>> = vec![None; blocks.len()];
-    let mut work: Vec<usize> = Vec::new();
-    let mut queued = vec![false; blocks.len()];
-    if !blocks.is_empty() {
-        entry[0] = Some(FixedBitSet::with_capacity(width));
-        work.push(0);
-        queued[0] = true;
-    }
-    while let Some(b) = work.pop() {
-        queued[b] = false;
-        let Some(input) = entry[b].clone() else {
-            continue;
-        };
-        let out = transfer(b, input, &mut None);
-        for &succ in &blocks[b].succs {
-            let succ = succ as usize;
-            if succ >= blocks.len() {
-                continue;
-            }
-            let grew = match &mut entry[succ] {
-                Some(e) => {
-                    let before = e.count_ones(..);
-                    e.union_with(&out);
-                    e.count_ones(..) != before
-                }
-                slot @ None => {
-                    *slot = Some(out.clone());
-                    true
-                }
-            };
-            if grew && !queued[succ] {
-                queued[succ] = true;
-                work.push(succ);
-            }
-        }
-    }
+    let entry = dataflow::forward(
+        &mut (),
+        blocks.len(),
+        |b| &blocks[b].succs,
+        FixedBitSet::with_capacity(width),
+        |_, b, live| Some(transfer(b, live, &mut None)),
+        |_, into, incoming| dataflow::union_bits(into, incoming),
+    );
 
     let mut live_before = vec![FixedBitSet::with_capacity(width); total];
     let mut at_return = FixedBitSet::with_capacity(width);
-    for b in 0..blocks.len() {
-        let Some(input) = entry[b].clone() else {
+    for (b, input) in entry.into_iter().enumerate() {
+        let Some(input) = input else {
             continue;
         };
         let mut record = Some(&mut live_before);

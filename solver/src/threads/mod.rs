@@ -17,6 +17,7 @@
 //! - [`mhp`] computes which threads may be running at each point of a function, with joins.
 //! - [`check`] reports the locations with two accesses, one writing, that may happen at the same
 //!   time in two threads without a common lock.
+//! - [`naive`] has slow reference versions of the locksets and of [`mhp`], for tests only.
 
 pub mod bounds;
 pub mod check;
@@ -24,6 +25,7 @@ pub mod facts;
 pub mod linearity;
 pub mod locksets;
 pub mod mhp;
+pub mod naive;
 pub mod privacy;
 
 use crate::constraints::{Lock, Rho, Site};

@@ -1,0 +1,313 @@
+//! Obviously correct, slow references for the thread analysis, for property tests only
+//! (`solver/tests/naive_threads.rs`).
+//!
+//! Instead of summaries, relative sets and worklists, these *run* the event graphs: an explicit
+//! exploration of every reachable abstract state of one thread, with calls inlined on a call stack
+//! of at most `depth` frames (deeper calls are dropped, so with recursion the runs explored are
+//! only some of the runs: a sound comparison checks that whatever they find, the fast analysis
+//! finds too). Every branch is feasible, and a block that `returns` may also go on to its
+//! successors.
+//!
+//! - [`must_locksets`]: the locks held at each access, intersected over every explored run that
+//!   reaches it with the same call stack (plain lock ids, every lock linear).
+//! - [`live_threads`]: for each point of each function, the threads started during one run of
+//!   that function that may still be running there (the relation [`super::mhp`] computes).
+//!
+//! Thread handles are *local*, as the front end makes them: a `Join(h)` ends every thread that
+//! the same run of the same function has forked with handle `h` (and nothing else).
+
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+
+use super::{Event, FnId, ThreadHandle, ThreadProgram};
+use crate::constraints::{Lock, Site};
+use crate::ids::IndexVec;
+
+/// Where one frame of a call stack stands: before event `index` of `block` of `func`
+/// (`index == events.len()` at the end of the block). Every frame but the top one stands at the
+/// call it is waiting for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Pos {
+    pub func: FnId,
+    pub block: u32,
+    pub index: u32,
+}
+
+/// A control move of the top frame.
+enum Move {
+    /// Go past the current event.
+    Next,
+    /// Enter `callee` (its entry block), keeping the caller at the call.
+    Enter(FnId),
+    /// End of a block: go to a successor, or return to the caller (`None`).
+    Leave(Option<u32>),
+}
+
+/// The moves from the top frame of `stack`, given the event there (if any).
+fn moves(p: &ThreadProgram, stack: &[Pos], depth: usize) -> Vec<Move> {
+    let top = *stack.last().expect("a frame");
+    let block = &p.funcs[top.func].blocks[top.block as usize];
+    match block.events.get(top.index as usize) {
+        Some(Event::Call { callee, .. }) if !p.funcs[*callee].blocks.is_empty() => {
+            if stack.len() < depth {
+                vec![Move::Enter(*callee)]
+            } else {
+                Vec::new()
+            }
+        }
+        Some(_) => vec![Move::Next],
+        None => {
+            let mut v: Vec<Move> = block.succs.iter().map(|&s| Move::Leave(Some(s))).collect();
+            if block.returns {
+                v.push(Move::Leave(None));
+            }
+            v
+        }
+    }
+}
+
+/// Applies a move to a stack. Returning from the last frame leaves it empty.
+fn apply(stack: &mut Vec<Pos>, m: &Move) {
+    match *m {
+        Move::Next => stack.last_mut().expect("a frame").index += 1,
+        Move::Enter(callee) => stack.push(Pos {
+            func: callee,
+            block: 0,
+            index: 0,
+        }),
+        Move::Leave(Some(s)) => {
+            let top = stack.last_mut().expect("a frame");
+            top.block = s;
+            top.index = 0;
+        }
+        Move::Leave(None) => {
+            stack.pop();
+            if let Some(caller) = stack.last_mut() {
+                caller.index += 1;
+            }
+        }
+    }
+}
+
+/// For every call stack (bottom frame in `root`, top frame at an `Access` event) reached by a run
+/// of `root` started with no lock held: the locks held on *every* explored run reaching it.
+/// An acquire adds its lock, a release removes it, nothing else changes the set.
+pub fn must_locksets(
+    p: &ThreadProgram,
+    root: FnId,
+    depth: usize,
+) -> BTreeMap<Vec<Pos>, BTreeSet<Lock>> {
+    let mut out: BTreeMap<Vec<Pos>, BTreeSet<Lock>> = BTreeMap::new();
+    if p.funcs[root].blocks.is_empty() {
+        return out;
+    }
+    let start = Pos {
+        func: root,
+        block: 0,
+        index: 0,
+    };
+    let mut seen: HashSet<(Vec<Pos>, BTreeSet<Lock>)> = HashSet::new();
+    let mut todo = vec![(vec![start], BTreeSet::new())];
+    while let Some(state) = todo.pop() {
+        if !seen.insert(state.clone()) {
+            continue;
+        }
+        let (stack, held) = state;
+        let top = *stack.last().expect("a frame");
+        let event = p.funcs[top.func].blocks[top.block as usize]
+            .events
+            .get(top.index as usize);
+        let mut held_after = held.clone();
+        match event {
+            Some(Event::Access(_)) => {
+                out.entry(stack.clone())
+                    .and_modify(|s| s.retain(|l| held.contains(l)))
+                    .or_insert_with(|| held.clone());
+            }
+            Some(Event::Acquire(l)) => {
+                held_after.insert(*l);
+            }
+            Some(Event::Release(l)) => {
+                held_after.remove(l);
+            }
+            _ => {}
+        }
+        for m in moves(p, &stack, depth) {
+            let mut next = stack.clone();
+            apply(&mut next, &m);
+            if !next.is_empty() {
+                todo.push((next, held_after.clone()));
+            }
+        }
+    }
+    out
+}
+
+/// A thread started during the run being explored, as that run sees it.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+struct Started {
+    /// The point of the run's own function at which it started: the fork, or the call (of the
+    /// run's function) during which a callee forked it.
+    point: u32,
+    site: Site,
+    callee: FnId,
+    /// The frame (by stack height) that forked it and the handle it used, while that frame runs.
+    owner: Option<(usize, ThreadHandle)>,
+}
+
+/// One abstract state of a run of a function.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct RunState {
+    stack: Vec<Pos>,
+    /// Threads started by the run's thread that may still be running.
+    running: BTreeSet<Started>,
+    /// `(point, site)` of threads started by threads started by the run (at `point`), which
+    /// those may have left running when they ended: nobody can join them any more.
+    orphans: BTreeSet<(u32, Site)>,
+}
+
+/// Which threads started during one run of a function may be running at each of its points.
+#[derive(Clone, Debug)]
+pub struct LiveThreads {
+    /// Per function and point (events numbered through the blocks in order, as
+    /// [`super::mhp::Point`]): the `(point, site)` pairs of the threads, started by this run of
+    /// the function at `point`, that may be running before the event at that point executes.
+    pub before: IndexVec<FnId, Vec<BTreeSet<(u32, Site)>>>,
+    /// Per function: the fork sites of threads that may be running at some moment of a run of
+    /// it, having been started during that run (directly, by callees or by its threads).
+    pub during: IndexVec<FnId, BTreeSet<Site>>,
+    /// Per function: the fork sites of threads started during a run that may still be running
+    /// when it returns.
+    pub after: IndexVec<FnId, BTreeSet<Site>>,
+}
+
+/// Computes [`LiveThreads`] for every function. A thread keeps running until a join ends it: its
+/// own threads may be running whenever it is (it runs at its own pace), and those it leaves
+/// running when it ends run on. `during` and `after` of the threads' functions are computed
+/// together, from nothing until they stop growing (forks may be cyclic).
+pub fn live_threads(p: &ThreadProgram, depth: usize) -> LiveThreads {
+    let n = p.funcs.len();
+    let mut live = LiveThreads {
+        before: IndexVec::from_elem_n(Vec::new(), n),
+        during: IndexVec::from_elem_n(BTreeSet::new(), n),
+        after: IndexVec::from_elem_n(BTreeSet::new(), n),
+    };
+    loop {
+        let mut changed = false;
+        for f in p.funcs.indices() {
+            let (before, during, after) = explore_run(p, f, depth, &live);
+            changed |= during != live.during[f] || after != live.after[f];
+            live.before[f] = before;
+            live.during[f] = during;
+            live.after[f] = after;
+        }
+        if !changed {
+            return live;
+        }
+    }
+}
+
+/// The `(point, site)` pairs of the threads that a state says may be running.
+fn running_pairs(state: &RunState, live: &LiveThreads) -> BTreeSet<(u32, Site)> {
+    let mut out = state.orphans.clone();
+    for t in &state.running {
+        out.insert((t.point, t.site));
+        out.extend(live.during[t.callee].iter().map(|&s| (t.point, s)));
+    }
+    out
+}
+
+type RunResult = (Vec<BTreeSet<(u32, Site)>>, BTreeSet<Site>, BTreeSet<Site>);
+
+/// Explores every run of `f`, using `live.during` and `live.after` for the threads it starts.
+fn explore_run(p: &ThreadProgram, f: FnId, depth: usize, live: &LiveThreads) -> RunResult {
+    let blocks = &p.funcs[f].blocks;
+    let mut offsets = Vec::with_capacity(blocks.len());
+    let mut total = 0u32;
+    for b in blocks {
+        offsets.push(total);
+        total += b.events.len() as u32;
+    }
+    let mut before = vec![BTreeSet::new(); total as usize];
+    let mut during = BTreeSet::new();
+    let mut after = BTreeSet::new();
+    if blocks.is_empty() {
+        return (before, during, after);
+    }
+    let start = RunState {
+        stack: vec![Pos {
+            func: f,
+            block: 0,
+            index: 0,
+        }],
+        running: BTreeSet::new(),
+        orphans: BTreeSet::new(),
+    };
+    let mut seen: HashSet<RunState> = HashSet::new();
+    let mut todo = vec![start];
+    while let Some(state) = todo.pop() {
+        if !seen.insert(state.clone()) {
+            continue;
+        }
+        let pairs = running_pairs(&state, live);
+        during.extend(pairs.iter().map(|&(_, s)| s));
+        let height = state.stack.len();
+        let top = state.stack[height - 1];
+        let bottom = state.stack[0];
+        let point = offsets[bottom.block as usize] + bottom.index;
+        let event = p.funcs[top.func].blocks[top.block as usize]
+            .events
+            .get(top.index as usize);
+        if height == 1 && event.is_some() {
+            before[point as usize].extend(pairs.iter().copied());
+        }
+        let mut after_event = state.clone();
+        match event {
+            Some(&Event::Fork {
+                site,
+                callee,
+                handle,
+            }) => {
+                after_event.running.insert(Started {
+                    point,
+                    site,
+                    callee,
+                    owner: handle.map(|h| (height, h)),
+                });
+            }
+            Some(&Event::Join(h)) => {
+                let (ended, kept) = state
+                    .running
+                    .iter()
+                    .cloned()
+                    .partition(|t| t.owner == Some((height, h)));
+                after_event.running = kept;
+                for t in ended {
+                    let left = live.after[t.callee].iter().map(|&s| (t.point, s));
+                    after_event.orphans.extend(left);
+                }
+            }
+            _ => {}
+        }
+        for m in moves(p, &state.stack, depth) {
+            let mut next = after_event.clone();
+            if matches!(m, Move::Leave(None)) {
+                // The frame's threads outlive it, but nobody can join them any more.
+                next.running = next
+                    .running
+                    .into_iter()
+                    .map(|t| match t.owner {
+                        Some((h, _)) if h == height => Started { owner: None, ..t },
+                        _ => t,
+                    })
+                    .collect();
+            }
+            apply(&mut next.stack, &m);
+            if next.stack.is_empty() {
+                after.extend(running_pairs(&next, live).iter().map(|&(_, s)| s));
+            } else {
+                todo.push(next);
+            }
+        }
+    }
+    (before, during, after)
+}

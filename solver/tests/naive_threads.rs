@@ -1,0 +1,435 @@
+//! The thread analysis agrees with the naive references of `solver::threads::naive` on random
+//! small event graphs.
+//!
+//! Programs have two to four functions of up to four blocks of up to four events; `fn0` is
+//! `main`. Every function has its own scope and every lock is a plain lock of the root scope, so no
+//! lock is ever translated at a call and every lock is linear. Handles are local to the function
+//! that forks them, as the front end makes them: `fn f` uses handles `2f` and `2f + 1` and only
+//! `f` joins them. In *precise* recipes every call and fork goes to a later function (no
+//! recursion, no fork cycle) and every block lies on a path from the entry to a return.
+//!
+//! What is asserted:
+//!
+//! - locksets, for every function taken as a thread root and every call stack (at most [`DEPTH`]
+//!   frames) reaching an access in the naive runs: the fast analysis reaches it too (no ⊤ on the
+//!   way), and the locks it says are held there — the relative sets composed down the stack as
+//!   `facts` does it — are held on every run: `fast ⊆ naive`, and `fast = naive` when no function
+//!   is recursive;
+//! - may-happen-in-parallel, for every function `f`, point `at` of `f` and pair `(k, site)`: if
+//!   the naive runs of `f` find a thread of `site`, started at point `k`, running before `at`, then
+//!   so does the fast analysis, `Mhp::live_at(f, site, k, at, false)`: `naive ⊆ fast`, and
+//!   `fast = naive` on precise recipes. This is asserted on the programs outside the two known
+//!   soundness bugs, [`grandchild_bug`] and [`cyclic_joiner`] (each has a failing, ignored test at
+//!   the end); the ignored `mhp_sound_everywhere` asserts `naive ⊆ fast` on every program.
+
+use std::collections::BTreeSet;
+
+use proptest::prelude::*;
+use solver::ids::Idx;
+use solver::threads::linearity::Linearity;
+use solver::threads::mhp::Mhp;
+use solver::threads::naive::{self, LiveThreads, Pos};
+use solver::threads::structure::Structure;
+use solver::threads::{
+    locksets, AccessId, AccessInfo, Event, EventBlock, FnBody, FnId, ThreadHandle, ThreadProgram,
+};
+use solver::{Constraints, Lock, RhoKind, Scope, Site, SiteKind};
+
+/// The most frames the naive runs explore (deeper only with recursion).
+const DEPTH: usize = 4;
+const LOCKS: usize = 3;
+
+#[derive(Debug, Clone)]
+struct BlockRecipe {
+    /// (kind, target, handle) per event; see [`build`].
+    events: Vec<(u8, usize, usize)>,
+    succs: Vec<usize>,
+    /// An edge to the next block.
+    chain: bool,
+    returns: bool,
+}
+
+#[derive(Debug, Clone)]
+struct Recipe {
+    precise: bool,
+    /// The last function has no body.
+    external: bool,
+    funcs: Vec<Vec<BlockRecipe>>,
+}
+
+fn block() -> impl Strategy<Value = BlockRecipe> {
+    (
+        prop::collection::vec((0u8..10, 0usize..8, 0usize..8), 0..5),
+        prop::collection::vec(0usize..4, 0..2),
+        prop::bool::weighted(0.8),
+        prop::bool::weighted(0.2),
+    )
+        .prop_map(|(events, succs, chain, returns)| BlockRecipe {
+            events,
+            succs,
+            chain,
+            returns,
+        })
+}
+
+fn recipe() -> impl Strategy<Value = Recipe> {
+    (
+        any::<bool>(),
+        prop::bool::weighted(0.2),
+        prop::collection::vec(prop::collection::vec(block(), 1..5), 2..5),
+    )
+        .prop_map(|(precise, external, funcs)| Recipe {
+            precise,
+            external,
+            funcs,
+        })
+}
+
+/// Builds the constraints (scopes, locks, sites) and the event graphs of a recipe.
+fn build(r: &Recipe) -> (Constraints, ThreadProgram) {
+    let mut c = Constraints::new();
+    let nf = r.funcs.len();
+    let scopes: Vec<Scope> = (0..nf).map(|_| c.new_scope(Scope::ROOT)).collect();
+    for _ in 0..LOCKS {
+        c.new_lock(Scope::ROOT);
+    }
+    let rho = c.new_rho(Scope::ROOT, RhoKind::Plain);
+    let mut p = ThreadProgram {
+        main: Some(FnId(0)),
+        ..ThreadProgram::default()
+    };
+    for (f, recipe_blocks) in r.funcs.iter().enumerate() {
+        let mut blocks = Vec::new();
+        let nb = recipe_blocks.len();
+        let external = r.external && f == nf - 1;
+        for (b, br) in recipe_blocks.iter().enumerate().filter(|_| !external) {
+            let mut events = Vec::new();
+            for &(kind, target, handle) in &br.events {
+                let callee = if !r.precise {
+                    Some(target % nf)
+                } else if f + 1 < nf {
+                    Some(f + 1 + target % (nf - f - 1))
+                } else {
+                    None
+                };
+                let own = |j: usize| ThreadHandle((2 * f + j) as u32);
+                let e = match (kind, callee) {
+                    (0 | 1, _) => Event::Acquire(Lock::new(target % LOCKS)),
+                    (2 | 3, _) => Event::Release(Lock::new(target % LOCKS)),
+                    (5, Some(g)) => Event::Call {
+                        site: c.new_site(scopes[g], scopes[f], SiteKind::Inst),
+                        callee: FnId::new(g),
+                    },
+                    (6 | 7, Some(g)) => Event::Fork {
+                        site: c.new_site(scopes[g], scopes[f], SiteKind::Inst),
+                        callee: FnId::new(g),
+                        handle: (handle % 3 > 0).then(|| own(handle % 3 - 1)),
+                    },
+                    (8, _) => Event::Join(own(handle % 2)),
+                    _ => Event::Access(p.accesses.push(AccessInfo { rho, write: true })),
+                };
+                events.push(e);
+            }
+            let mut succs: Vec<u32> = br.succs.iter().map(|&s| (s % nb) as u32).collect();
+            let chain = r.precise || br.chain;
+            if chain && b + 1 < nb {
+                succs.push(b as u32 + 1);
+            }
+            succs.sort();
+            succs.dedup();
+            let returns = br.returns || (b + 1 == nb && (r.precise || br.chain));
+            blocks.push(EventBlock {
+                events,
+                succs,
+                returns,
+            });
+        }
+        p.funcs.push(FnBody {
+            scope: scopes[f],
+            blocks,
+        });
+    }
+    (c, p)
+}
+
+/// The fast analysis's locks held at an access reached with `stack`, relative to the bottom
+/// frame's entry: the relative lockset at the access, carried down through each call as
+/// `facts` does (`held ∪ (caller's held − released)`). `None` if a state on the way is ⊤
+/// (unreachable for the fast analysis).
+fn fast_lockset(ls: &locksets::Locksets, stack: &[Pos]) -> Option<BTreeSet<Lock>> {
+    let state = |pos: &Pos| ls.before[pos.func][pos.block as usize][pos.index as usize];
+    let set = |id| -> BTreeSet<Lock> { ls.sets.get(id).iter().copied().collect() };
+    let top = state(stack.last()?);
+    let mut held = set(top.held?);
+    let mut released = set(top.released);
+    for pos in stack.iter().rev().skip(1) {
+        let caller = state(pos);
+        held.extend(set(caller.held?).difference(&released));
+        let rel_kept: BTreeSet<Lock> = set(caller.released).difference(&held).copied().collect();
+        released.extend(rel_kept);
+    }
+    Some(held)
+}
+
+/// For `f`'s points: the `(k, site)` pairs the fast analysis says may be running there.
+fn fast_live(m: &Mhp, c: &Constraints, f: FnId, points: u32) -> Vec<BTreeSet<(u32, Site)>> {
+    (0..points)
+        .map(|at| {
+            let mut live = BTreeSet::new();
+            for k in 0..points {
+                for site in c.sites.indices() {
+                    if m.live_at(f, site, k, at, false) {
+                        live.insert((k, site));
+                    }
+                }
+            }
+            live
+        })
+        .collect()
+}
+
+/// The fast analysis's fork rule counts, among the threads a forked thread `t` starts, only
+/// those that `t` may leave running when it returns (`started ∖ joined_at_exit`): it forgets
+/// that they run while `t` does, so a thread that `t` joins, or starts in a loop that never
+/// ends, is missed when `t`'s function is analysed before its forker. Programs where some thread
+/// function may start a thread it does not leave running are where that rule is unsound.
+fn grandchild_bug(p: &ThreadProgram, live: &LiveThreads) -> bool {
+    p.funcs.iter().any(|body| {
+        body.blocks
+            .iter()
+            .flat_map(|b| &b.events)
+            .any(|e| match *e {
+                Event::Fork { callee, .. } => live.during[callee] != live.after[callee],
+                _ => false,
+            })
+    })
+}
+
+/// Whether a function that joins lies on a cycle of calls and forks: its joins then also end,
+/// for the fast analysis, threads of the same sites started by other runs of it.
+fn cyclic_joiner(p: &ThreadProgram) -> bool {
+    let targets = |f: FnId| -> Vec<FnId> {
+        p.funcs[f]
+            .blocks
+            .iter()
+            .flat_map(|b| &b.events)
+            .filter_map(|e| match *e {
+                Event::Call { callee, .. } | Event::Fork { callee, .. } => Some(callee),
+                _ => None,
+            })
+            .collect()
+    };
+    p.funcs.indices().any(|f| {
+        let joins = p.funcs[f]
+            .blocks
+            .iter()
+            .any(|b| b.events.iter().any(|e| matches!(e, Event::Join(_))));
+        let mut seen = BTreeSet::new();
+        let mut stack = targets(f);
+        while let Some(g) = stack.pop() {
+            if seen.insert(g) {
+                stack.extend(targets(g));
+            }
+        }
+        joins && seen.contains(&f)
+    })
+}
+
+fn points(p: &ThreadProgram, f: FnId) -> u32 {
+    p.funcs[f]
+        .blocks
+        .iter()
+        .map(|b| b.events.len() as u32)
+        .sum()
+}
+
+/// Checks the fast MHP against the naive one: `naive ⊆ fast`, and equality if `exact`.
+fn check_mhp(c: &Constraints, p: &ThreadProgram, exact: bool) -> Result<(), TestCaseError> {
+    let s = Structure::new(p);
+    let m = Mhp::new(p, &s, true, &Default::default());
+    let live = naive::live_threads(p, DEPTH);
+    for f in p.funcs.indices() {
+        let slow = &live.before[f];
+        if !m.may_fork[f] {
+            prop_assert!(slow.iter().all(BTreeSet::is_empty), "{:?} forks", f);
+            continue;
+        }
+        let fast = fast_live(&m, c, f, points(p, f));
+        for (at, (slow, fast)) in slow.iter().zip(&fast).enumerate() {
+            let missed: Vec<_> = slow.difference(fast).collect();
+            prop_assert!(
+                missed.is_empty(),
+                "{:?} point {}: missed {:?}",
+                f,
+                at,
+                missed
+            );
+            if exact {
+                prop_assert_eq!(slow, fast, "{:?} point {}", f, at);
+            }
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
+
+    /// Must-locksets: sound everywhere, exact without recursion.
+    #[test]
+    fn locksets_agree(r in recipe()) {
+        let (c, p) = build(&r);
+        let mut scopes = c.scopes.clone();
+        scopes.freeze();
+        let mut table = solver::locks::unify_all(&c, &scopes);
+        let s = Structure::new(&p);
+        let linear = Linearity::all_linear();
+        let ls = locksets::compute(&c, &scopes, &mut table, &linear, &p, &s);
+        let recursive = s.recursive.iter().any(|&r| r);
+        for root in p.funcs.indices() {
+            for (stack, slow) in naive::must_locksets(&p, root, DEPTH) {
+                let fast = fast_lockset(&ls, &stack);
+                prop_assert!(fast.is_some(), "{:?} unreachable for the fast analysis", stack);
+                let fast = fast.unwrap();
+                prop_assert!(fast.is_subset(&slow), "{:?}: {:?} not all held {:?}", stack, fast, slow);
+                if !recursive {
+                    prop_assert_eq!(fast, slow, "{:?}", stack);
+                }
+            }
+        }
+    }
+
+    /// May-happen-in-parallel outside the two known bugs: sound, and exact on precise recipes.
+    #[test]
+    fn mhp_agrees(r in recipe()) {
+        let (c, p) = build(&r);
+        let live = naive::live_threads(&p, DEPTH);
+        prop_assume!(!grandchild_bug(&p, &live));
+        prop_assume!(!cyclic_joiner(&p));
+        check_mhp(&c, &p, r.precise)?;
+    }
+
+    /// Soundness of may-happen-in-parallel on every program: fails on the known bugs.
+    #[test]
+    #[ignore = "fails on the soundness bugs of grandchild_bug and cyclic_joiner"]
+    fn mhp_sound_everywhere(r in recipe()) {
+        let (c, p) = build(&r);
+        check_mhp(&c, &p, false)?;
+    }
+}
+
+/// A block of a hand-written program.
+fn blk(events: Vec<Event>, succs: Vec<u32>, returns: bool) -> EventBlock {
+    EventBlock {
+        events,
+        succs,
+        returns,
+    }
+}
+
+/// The frame of a hand-written program: `nf` functions without blocks yet, each in its own scope,
+/// one write and one read of the checked location `ρ0`, and a site into the scope of each of
+/// `targets`.
+fn hand_written(
+    nf: usize,
+    main: u32,
+    targets: &[usize],
+) -> (Constraints, ThreadProgram, Vec<Site>) {
+    let mut c = Constraints::new();
+    let scopes: Vec<Scope> = (0..nf).map(|_| c.new_scope(Scope::ROOT)).collect();
+    let rho = c.new_rho(Scope::ROOT, RhoKind::Alloc);
+    let sites = targets
+        .iter()
+        .map(|&g| c.new_site(scopes[g], Scope::ROOT, SiteKind::Inst))
+        .collect();
+    let mut p = ThreadProgram {
+        main: Some(FnId(main)),
+        checked: vec![rho],
+        ..ThreadProgram::default()
+    };
+    p.accesses.push(AccessInfo { rho, write: true });
+    p.accesses.push(AccessInfo { rho, write: false });
+    for scope in scopes {
+        p.funcs.push(FnBody {
+            scope,
+            blocks: Vec::new(),
+        });
+    }
+    (c, p, sites)
+}
+
+fn fork(site: Site, callee: u32, handle: Option<u32>) -> Event {
+    Event::Fork {
+        site,
+        callee: FnId(callee),
+        handle: handle.map(ThreadHandle),
+    }
+}
+
+const WRITE: Event = Event::Access(AccessId(0));
+const READ: Event = Event::Access(AccessId(1));
+
+/// Soundness bug ([`grandchild_bug`]): a listener thread forks workers in a loop that never
+/// ends; `main` writes after starting the listener, a worker reads. The workers run while `main`
+/// writes, but the fork rule keeps only the threads the listener leaves running at its return
+/// (it never returns), so the fast analysis misses the race when it analyses the listener first
+/// (here `fn0`; numbered after `main` the race is found).
+#[test]
+#[ignore = "soundness bug in mhp: threads started by a thread that does not leave them running"]
+fn workers_of_a_listener_run_while_main_does() {
+    let (c, mut p, sites) = hand_written(3, 1, &[0, 2]);
+    let (s0, s1) = (sites[0], sites[1]);
+    // fn0, the listener: `for (;;) pthread_create(&t, 0, worker, 0);`
+    p.funcs[FnId(0)].blocks = vec![blk(vec![fork(s1, 2, Some(0))], vec![0], false)];
+    // fn1, main: `pthread_create(&l, 0, listener, 0); x = 1;`
+    p.funcs[FnId(1)].blocks = vec![blk(vec![fork(s0, 0, None), WRITE], vec![], true)];
+    // fn2, a worker: `… = x;`
+    p.funcs[FnId(2)].blocks = vec![blk(vec![READ], vec![], true)];
+    let live = naive::live_threads(&p, DEPTH);
+    assert!(live.before[FnId(1)][1].contains(&(0, s1)));
+    let s = Structure::new(&p);
+    let m = Mhp::new(&p, &s, true, &Default::default());
+    assert!(
+        m.live_at(FnId(1), s1, 0, 1, false),
+        "a worker is running at the write"
+    );
+    let sol = solver::threads::solve(&c, &p, solver::threads::Techniques::default());
+    assert_eq!(sol.warnings.len(), 1, "the race on ρ0");
+}
+
+/// Soundness bug ([`cyclic_joiner`]): a join ends, for the fast analysis, every thread of the
+/// handle's sites that it tracks — also those started by *other* runs of the function when
+/// forks (or calls) lead back to it. Here `f` forks `f` and joins its own child before writing;
+/// the child may return without joining the grandchild it forked, which writes too, at the same
+/// time as the outer run.
+#[test]
+#[ignore = "soundness bug in mhp: a join also ends threads of other runs of its function"]
+fn join_ends_only_the_threads_of_its_own_run() {
+    let (c, mut p, sites) = hand_written(2, 0, &[1, 1]);
+    let (call, s) = (sites[0], sites[1]);
+    // fn0, main: `f();`
+    p.funcs[FnId(0)].blocks = vec![blk(
+        vec![Event::Call {
+            site: call,
+            callee: FnId(1),
+        }],
+        vec![],
+        true,
+    )];
+    // fn1, f: `pthread_create(&t, 0, f, 0); if (…) { pthread_join(t, 0); x = 1; }`
+    p.funcs[FnId(1)].blocks = vec![
+        blk(vec![fork(s, 1, Some(0))], vec![1, 2], false),
+        blk(vec![Event::Join(ThreadHandle(0)), WRITE], vec![], true),
+        blk(vec![], vec![], true),
+    ];
+    let live = naive::live_threads(&p, DEPTH);
+    assert!(live.before[FnId(1)][2].contains(&(0, s)));
+    let st = Structure::new(&p);
+    let m = Mhp::new(&p, &st, true, &Default::default());
+    assert!(
+        m.live_at(FnId(1), s, 0, 2, false),
+        "a grandchild is running at the write"
+    );
+    let sol = solver::threads::solve(&c, &p, solver::threads::Techniques::default());
+    assert_eq!(sol.warnings.len(), 1, "the race on ρ0");
+}
