@@ -393,7 +393,7 @@ fn workers_of_a_listener_run_while_main_does() {
         m.live_at(FnId(1), s1, 0, 1, false),
         "a worker is running at the write"
     );
-    let sol = solver::threads::solve(&c, &p, solver::threads::Techniques::default());
+    let sol = solver::threads::solve(&c, &p, solver::Techniques::default());
     assert_eq!(sol.warnings.len(), 1, "the race on ρ0");
 }
 
@@ -430,6 +430,6 @@ fn join_ends_only_the_threads_of_its_own_run() {
         m.live_at(FnId(1), s, 0, 2, false),
         "a grandchild is running at the write"
     );
-    let sol = solver::threads::solve(&c, &p, solver::threads::Techniques::default());
+    let sol = solver::threads::solve(&c, &p, solver::Techniques::default());
     assert_eq!(sol.warnings.len(), 1, "the race on ρ0");
 }
