@@ -18,9 +18,9 @@
 //! - may-happen-in-parallel, for every function `f`, point `at` of `f` and pair `(k, site)`: if
 //!   the naive runs of `f` find a thread of `site`, started at point `k`, running before `at`, then
 //!   so does the fast analysis, `Mhp::live_at(f, site, k, at, false)`: `naive ⊆ fast`, and
-//!   `fast = naive` on precise recipes. This is asserted on the programs outside the two known
-//!   soundness bugs, [`grandchild_bug`] and [`cyclic_joiner`] (each has a failing, ignored test at
-//!   the end); the ignored `mhp_sound_everywhere` asserts `naive ⊆ fast` on every program.
+//!   `fast = naive` on precise recipes (`mhp_sound_everywhere` asserts `naive ⊆ fast` on every
+//!   program). The two soundness bugs this test found, threads started by a thread and joins
+//!   in recursive functions, each keep a hand-written regression test at the end.
 
 use std::collections::BTreeSet;
 
@@ -28,7 +28,7 @@ use proptest::prelude::*;
 use solver::ids::Idx;
 use solver::threads::linearity::Linearity;
 use solver::threads::mhp::Mhp;
-use solver::threads::naive::{self, LiveThreads, Pos};
+use solver::threads::naive::{self, Pos};
 use solver::threads::structure::Structure;
 use solver::threads::{
     locksets, AccessId, AccessInfo, Event, EventBlock, FnBody, FnId, ThreadHandle, ThreadProgram,
@@ -188,53 +188,6 @@ fn fast_live(m: &Mhp, c: &Constraints, f: FnId, points: u32) -> Vec<BTreeSet<(u3
         .collect()
 }
 
-/// The fast analysis's fork rule counts, among the threads a forked thread `t` starts, only
-/// those that `t` may leave running when it returns (`started ∖ joined_at_exit`): it forgets
-/// that they run while `t` does, so a thread that `t` joins, or starts in a loop that never
-/// ends, is missed when `t`'s function is analysed before its forker. Programs where some thread
-/// function may start a thread it does not leave running are where that rule is unsound.
-fn grandchild_bug(p: &ThreadProgram, live: &LiveThreads) -> bool {
-    p.funcs.iter().any(|body| {
-        body.blocks
-            .iter()
-            .flat_map(|b| &b.events)
-            .any(|e| match *e {
-                Event::Fork { callee, .. } => live.during[callee] != live.after[callee],
-                _ => false,
-            })
-    })
-}
-
-/// Whether a function that joins lies on a cycle of calls and forks: its joins then also end,
-/// for the fast analysis, threads of the same sites started by other runs of it.
-fn cyclic_joiner(p: &ThreadProgram) -> bool {
-    let targets = |f: FnId| -> Vec<FnId> {
-        p.funcs[f]
-            .blocks
-            .iter()
-            .flat_map(|b| &b.events)
-            .filter_map(|e| match *e {
-                Event::Call { callee, .. } | Event::Fork { callee, .. } => Some(callee),
-                _ => None,
-            })
-            .collect()
-    };
-    p.funcs.indices().any(|f| {
-        let joins = p.funcs[f]
-            .blocks
-            .iter()
-            .any(|b| b.events.iter().any(|e| matches!(e, Event::Join(_))));
-        let mut seen = BTreeSet::new();
-        let mut stack = targets(f);
-        while let Some(g) = stack.pop() {
-            if seen.insert(g) {
-                stack.extend(targets(g));
-            }
-        }
-        joins && seen.contains(&f)
-    })
-}
-
 fn points(p: &ThreadProgram, f: FnId) -> u32 {
     p.funcs[f]
         .blocks
@@ -299,19 +252,15 @@ proptest! {
         }
     }
 
-    /// May-happen-in-parallel outside the two known bugs: sound, and exact on precise recipes.
+    /// May-happen-in-parallel: sound, and exact on precise recipes.
     #[test]
     fn mhp_agrees(r in recipe()) {
         let (c, p) = build(&r);
-        let live = naive::live_threads(&p, DEPTH);
-        prop_assume!(!grandchild_bug(&p, &live));
-        prop_assume!(!cyclic_joiner(&p));
         check_mhp(&c, &p, r.precise)?;
     }
 
-    /// Soundness of may-happen-in-parallel on every program: fails on the known bugs.
+    /// Soundness of may-happen-in-parallel on every program, recursion and fork cycles included.
     #[test]
-    #[ignore = "fails on the soundness bugs of grandchild_bug and cyclic_joiner"]
     fn mhp_sound_everywhere(r in recipe()) {
         let (c, p) = build(&r);
         check_mhp(&c, &p, false)?;
@@ -369,13 +318,12 @@ fn fork(site: Site, callee: u32, handle: Option<u32>) -> Event {
 const WRITE: Event = Event::Access(AccessId(0));
 const READ: Event = Event::Access(AccessId(1));
 
-/// Soundness bug ([`grandchild_bug`]): a listener thread forks workers in a loop that never
-/// ends; `main` writes after starting the listener, a worker reads. The workers run while `main`
-/// writes, but the fork rule keeps only the threads the listener leaves running at its return
-/// (it never returns), so the fast analysis misses the race when it analyses the listener first
-/// (here `fn0`; numbered after `main` the race is found).
+/// A soundness bug this test found: a listener thread forks workers in a loop that never ends;
+/// `main` writes after starting the listener, a worker reads. The workers run while `main`
+/// writes, but the fork rule used to keep only the threads the listener leaves running at its
+/// return (it never returns), so the race was missed when the listener was analysed first
+/// (here `fn0`; numbered after `main` the race was found).
 #[test]
-#[ignore = "soundness bug in mhp: threads started by a thread that does not leave them running"]
 fn workers_of_a_listener_run_while_main_does() {
     let (c, mut p, sites) = hand_written(3, 1, &[0, 2]);
     let (s0, s1) = (sites[0], sites[1]);
@@ -397,13 +345,12 @@ fn workers_of_a_listener_run_while_main_does() {
     assert_eq!(sol.warnings.len(), 1, "the race on ρ0");
 }
 
-/// Soundness bug ([`cyclic_joiner`]): a join ends, for the fast analysis, every thread of the
-/// handle's sites that it tracks — also those started by *other* runs of the function when
-/// forks (or calls) lead back to it. Here `f` forks `f` and joins its own child before writing;
+/// A soundness bug this test found: a join used to end every thread of the handle's sites that
+/// the function tracks — also those started by *other* runs of the function when forks (or
+/// calls) lead back to it. Here `f` forks `f` and joins its own child before writing;
 /// the child may return without joining the grandchild it forked, which writes too, at the same
 /// time as the outer run.
 #[test]
-#[ignore = "soundness bug in mhp: a join also ends threads of other runs of its function"]
 fn join_ends_only_the_threads_of_its_own_run() {
     let (c, mut p, sites) = hand_written(2, 0, &[1, 1]);
     let (call, s) = (sites[0], sites[1]);

@@ -48,7 +48,7 @@ pub struct FnMhp {
     pub offsets: Vec<Point>,
     /// The items: (point, site).
     pub items: Vec<(Point, Site)>,
-    index_of: FxHashMap<(Point, Site), usize>,
+    index_of: FxHashMap<(Point, Site), Vec<usize>>,
     /// The items started at each point.
     at_point: FxHashMap<Point, Vec<usize>>,
     /// For each point: the items (as indexes into `items`) whose threads may be running.
@@ -170,6 +170,9 @@ struct Joins<'a> {
     on: bool,
     /// Handles that may end threads (global handles whose fork runs more than once may not).
     valid: FxHashSet<ThreadHandle>,
+    /// Handles whose thread id is a global: their joins may be anywhere, and end the threads of
+    /// any run that created them.
+    global: &'a FxHashSet<ThreadHandle>,
     summary: &'a IndexVec<FnId, HandleSummary>,
 }
 
@@ -225,6 +228,7 @@ impl Mhp {
             let ctx = Joins {
                 on: joins,
                 valid: valid.clone(),
+                global: &global,
                 summary: &summaries,
             };
             let mut funcs: IndexVec<FnId, FnMhp> = IndexVec::from_elem_n(FnMhp::default(), n);
@@ -233,8 +237,10 @@ impl Mhp {
             let mut site_self_overlap = FxHashMap::default();
             let mut overlapping: IndexVec<FnId, FxHashSet<Site>> =
                 IndexVec::from_elem_n(FxHashSet::default(), n);
-            // Callees before callers, so that each call sees its callee's exit summary.
-            for scc in &s.sccs {
+            // Callees and thread functions before the functions calling or starting them, so that
+            // each call and fork sees its target's exit summary (within a cycle, a target not
+            // analysed yet joins nothing, which is sound).
+            for scc in &s.thread_sccs {
                 for &f in scc {
                     if !may_fork[f] {
                         continue;
@@ -364,10 +370,11 @@ impl Mhp {
         }
         let m = &self.funcs[f];
         // No item: the call joins the site's threads before it returns.
-        let Some(&i) = m.index_of.get(&(k, site)) else {
+        let Some(items) = m.index_of.get(&(k, site)) else {
             return k == at && inside;
         };
-        m.live_before.get(at as usize).is_none_or(|b| b.contains(i))
+        let before = m.live_before.get(at as usize);
+        items.iter().any(|&i| before.is_none_or(|b| b.contains(i)))
     }
 
     /// The fork sites whose threads, started in this run of `f`, may be running at point `at`.
@@ -391,7 +398,10 @@ impl Mhp {
         let m = &self.funcs[f];
         // Whether a thread of `s` started by an earlier run of `k` may still run when `k` runs.
         let again = |s: Site| match m.index_of.get(&(k, s)) {
-            Some(&i) => m.live_before.get(k as usize).is_none_or(|b| b.contains(i)),
+            Some(items) => {
+                let before = m.live_before.get(k as usize);
+                items.iter().any(|&i| before.is_none_or(|b| b.contains(i)))
+            }
             None => false,
         };
         let own = m.fork_site.get(&k).copied();
@@ -753,6 +763,97 @@ fn may_fork(p: &ThreadProgram, s: &Structure) -> IndexVec<FnId, bool> {
     may
 }
 
+/// The thread-starting items of one function, numbered in event order.
+struct Items {
+    m: FnMhp,
+    /// The items of forks' own threads.
+    direct: Vec<usize>,
+    /// The items each valid handle's joins end.
+    handles: FxHashMap<ThreadHandle, Vec<usize>>,
+    /// The number of points (events) of the function.
+    total: usize,
+}
+
+/// The items of `f`: at a fork, its own thread and every thread that thread may start; at a
+/// call, the threads the callee may leave running. A join of a handle ends the threads of this
+/// run's forks of that handle, and with them the threads those children joined before they
+/// returned; a thread started by another run of a function — a callee, or a child — is ended
+/// only by the join of a global handle, whose creates never overlap (a local handle joined here
+/// may also name the threads a recursive run of this very function started, which this join
+/// does not end).
+fn items(
+    p: &ThreadProgram,
+    f: FnId,
+    site_handle: &FxHashMap<Site, ThreadHandle>,
+    joined_at_exit: &IndexVec<FnId, FxHashSet<Site>>,
+    started: &IndexVec<FnId, Vec<Site>>,
+    joins: &Joins<'_>,
+) -> Items {
+    let mut m = FnMhp::default();
+    let mut handles: FxHashMap<ThreadHandle, Vec<usize>> = FxHashMap::default();
+    let mut direct: Vec<usize> = Vec::new();
+    let valid = |h: Option<&ThreadHandle>| h.copied().filter(|h| joins.valid.contains(h));
+    let mut at: Point = 0;
+    for block in &p.funcs[f].blocks {
+        m.offsets.push(at);
+        for e in &block.events {
+            // (site, whether it is the fork's own thread, the handle whose join ends it here).
+            let mut new: Vec<(Site, bool, Option<ThreadHandle>)> = Vec::new();
+            match *e {
+                // The parent does not wait for the child, so every thread the child starts runs
+                // beside the parent, even those the child joins before it returns.
+                Event::Fork { site, callee, .. } => {
+                    m.callee.insert(at, callee);
+                    m.fork_site.insert(at, site);
+                    let own = valid(site_handle.get(&site));
+                    new.push((site, true, own));
+                    for &s in &started[callee] {
+                        let ender = if joined_at_exit[callee].contains(&s) {
+                            own
+                        } else {
+                            valid(site_handle.get(&s)).filter(|h| joins.global.contains(h))
+                        };
+                        new.push((s, false, ender));
+                    }
+                }
+                // Threads the callee starts and joins before returning are over when the call
+                // returns (accesses during the call are ordered by `inside`): no item.
+                Event::Call { callee, .. } => {
+                    if !started[callee].is_empty() {
+                        m.callee.insert(at, callee);
+                    }
+                    for &s in &started[callee] {
+                        if !joined_at_exit[callee].contains(&s) {
+                            let h = valid(site_handle.get(&s)).filter(|h| joins.global.contains(h));
+                            new.push((s, false, h));
+                        }
+                    }
+                }
+                _ => {}
+            }
+            for (site, own, ender) in new {
+                let i = m.items.len();
+                m.items.push((at, site));
+                m.index_of.entry((at, site)).or_default().push(i);
+                m.at_point.entry(at).or_default().push(i);
+                if own {
+                    direct.push(i);
+                }
+                if let Some(h) = ender {
+                    handles.entry(h).or_default().push(i);
+                }
+            }
+            at += 1;
+        }
+    }
+    Items {
+        m,
+        direct,
+        handles,
+        total: at as usize,
+    }
+}
+
 /// The live-thread analysis of one function that may fork, and the fork sites it joins before
 /// returning.
 fn analyse(
@@ -765,62 +866,13 @@ fn analyse(
     site_self_overlap: &mut FxHashMap<Site, bool>,
 ) -> (FnMhp, FxHashSet<Site>) {
     let blocks = &p.funcs[f].blocks;
-    let mut m = FnMhp::default();
-    // The items each valid handle's joins end.
-    let mut handles: FxHashMap<ThreadHandle, Vec<usize>> = FxHashMap::default();
-    let mut direct: Vec<usize> = Vec::new();
-    let mut at: Point = 0;
-    for block in blocks {
-        m.offsets.push(at);
-        for e in &block.events {
-            let sites: Vec<Site> = match *e {
-                // A fork starts its thread, and through it the threads that thread starts and does
-                // not join itself.
-                Event::Fork { site, callee, .. } => {
-                    m.callee.insert(at, callee);
-                    m.fork_site.insert(at, site);
-                    let mut v = vec![site];
-                    v.extend(
-                        started[callee]
-                            .iter()
-                            .copied()
-                            .filter(|s| !joined_at_exit[callee].contains(s)),
-                    );
-                    v
-                }
-                // Threads the callee starts and joins before returning are over when the call
-                // returns (accesses during the call are ordered by `inside`): no item.
-                Event::Call { callee, .. } => {
-                    if !started[callee].is_empty() {
-                        m.callee.insert(at, callee);
-                    }
-                    started[callee]
-                        .iter()
-                        .copied()
-                        .filter(|s| !joined_at_exit[callee].contains(s))
-                        .collect()
-                }
-                _ => Vec::new(),
-            };
-            for site in sites {
-                let i = m.items.len();
-                m.items.push((at, site));
-                m.index_of.insert((at, site), i);
-                m.at_point.entry(at).or_default().push(i);
-                if matches!(e, Event::Fork { site: own, .. } if *own == site) {
-                    direct.push(i);
-                }
-                if let Some(&h) = site_handle.get(&site) {
-                    if joins.valid.contains(&h) {
-                        handles.entry(h).or_default().push(i);
-                    }
-                }
-            }
-            at += 1;
-        }
-    }
+    let Items {
+        mut m,
+        direct,
+        handles,
+        total,
+    } = items(p, f, site_handle, joined_at_exit, started, joins);
     let width = m.items.len();
-    let total = at as usize;
 
     // The transfer of one block from its entry state; records states before events if asked.
     let transfer = |b: usize,
@@ -844,10 +896,14 @@ fn analyse(
                 live.insert(i);
             }
             match *e {
-                // The callee joins these before returning (a `stop` function).
+                // The callee joins these before returning (a `stop` function). Only a global
+                // handle's join ends threads this run started; a local handle the callee joins
+                // names its own run's threads.
                 Event::Call { callee, .. } => {
                     for &h in &joins.summary[callee].joins_at_exit {
-                        kill(&mut live, h);
+                        if joins.global.contains(&h) {
+                            kill(&mut live, h);
+                        }
                     }
                 }
                 Event::Join(h) => kill(&mut live, h),

@@ -27,8 +27,24 @@ pub struct Structure {
     pub recursive: IndexVec<FnId, bool>,
     /// Strongly connected components of the call graph, callees before callers.
     pub sccs: Vec<Vec<FnId>>,
+    /// Strongly connected components of the graph of calls and forks, callees and thread
+    /// functions before the functions that call or start them.
+    pub thread_sccs: Vec<Vec<FnId>>,
     /// Whether the function may run more than once in one run of the program.
     pub runs_multi: IndexVec<FnId, bool>,
+}
+
+/// The strongly connected components of a graph of functions, in reverse topological order
+/// (petgraph's Tarjan lists them so: targets first), each sorted.
+fn components(graph: &DiGraph<FnId, ()>) -> Vec<Vec<FnId>> {
+    petgraph::algo::tarjan_scc(graph)
+        .into_iter()
+        .map(|c| {
+            let mut v: Vec<FnId> = c.into_iter().map(|x| graph[x]).collect();
+            v.sort();
+            v
+        })
+        .collect()
 }
 
 impl Structure {
@@ -39,6 +55,7 @@ impl Structure {
         let mut forkers: IndexVec<FnId, Vec<CallPoint>> = IndexVec::from_elem_n(Vec::new(), n);
         let mut graph: DiGraph<FnId, ()> = DiGraph::with_capacity(n, 0);
         let nodes: Vec<NodeIndex> = (0..n).map(|i| graph.add_node(FnId::new(i))).collect();
+        let mut with_forks = graph.clone();
         for (f, body) in p.funcs.iter_enumerated() {
             cyclic.push(cyclic_blocks(&body.blocks));
             for (b, block) in body.blocks.iter().enumerate() {
@@ -53,22 +70,19 @@ impl Structure {
                         Event::Call { site, callee } => {
                             callers[callee].push(point(site));
                             graph.add_edge(nodes[f.index()], nodes[callee.index()], ());
+                            with_forks.add_edge(nodes[f.index()], nodes[callee.index()], ());
                         }
-                        Event::Fork { site, callee, .. } => forkers[callee].push(point(site)),
+                        Event::Fork { site, callee, .. } => {
+                            forkers[callee].push(point(site));
+                            with_forks.add_edge(nodes[f.index()], nodes[callee.index()], ());
+                        }
                         _ => {}
                     }
                 }
             }
         }
-        // petgraph's Tarjan lists components in reverse topological order: callees first.
-        let sccs: Vec<Vec<FnId>> = petgraph::algo::tarjan_scc(&graph)
-            .into_iter()
-            .map(|c| {
-                let mut v: Vec<FnId> = c.into_iter().map(|x| graph[x]).collect();
-                v.sort();
-                v
-            })
-            .collect();
+        let sccs = components(&graph);
+        let thread_sccs = components(&with_forks);
         let mut recursive = IndexVec::from_elem_n(false, n);
         for c in &sccs {
             let self_loop = c.len() == 1 && callers[c[0]].iter().any(|p| p.caller == c[0]);
@@ -84,6 +98,7 @@ impl Structure {
             forkers,
             recursive,
             sccs,
+            thread_sccs,
             runs_multi: IndexVec::new(),
         };
         s.runs_multi = s.compute_runs_multi(p);
