@@ -6,6 +6,8 @@
 //! `crate::render` do).
 
 pub mod check;
+#[cfg(test)]
+mod contract_tests;
 pub mod error;
 pub mod lambda;
 pub mod model;
