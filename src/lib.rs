@@ -1,5 +1,12 @@
-//! The locksmith command line: argument parsing and report rendering (text, JSON, DOT).
-//! It holds no analysis logic; that lives in `solver`, `lambda-core` and `c-frontend`.
+//! The locksmith command line: argument handling, the report model of both commands, and one
+//! renderer per output format (text, JSON, DOT). It holds no analysis logic; that lives in
+//! `solver`, `lambda-core` and `c-frontend`, whose `explain` modules answer what a report asks.
+//!
+//! - [`check`] and [`lambda`]: the two commands, wiring analysis, report and rendering;
+//! - [`report`]: the report model (the JSON contract) and its builders;
+//! - [`render`]: the formats.
 
 pub mod check;
 pub mod lambda;
+pub mod render;
+pub mod report;

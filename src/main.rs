@@ -1,11 +1,13 @@
-//! The `locksmith` binary: a thin `clap` layer over the library's commands.
+//! The `locksmith` binary: a thin `clap` layer over the library's commands. It parses arguments
+//! and prints what a command returns; it never analyses, builds reports or formats them.
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches, Parser, Subcommand, ValueEnum};
-use locksmith::lambda::{self, Format, LambdaOptions};
+use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches, Parser, Subcommand};
+use locksmith::lambda::{self, LambdaOptions};
+use locksmith::render::{Format, Outcome};
 use solver::{Technique, Techniques};
 
 #[derive(Parser)]
@@ -17,12 +19,6 @@ use solver::{Technique, Techniques};
 struct Cli {
     #[command(subcommand)]
     command: Command,
-}
-
-#[derive(Copy, Clone, Debug, ValueEnum)]
-enum FormatArg {
-    Text,
-    Json,
 }
 
 /// The switches that turn off one technique of the analysis each, to measure what it buys (the
@@ -89,7 +85,7 @@ enum Command {
         forced_include: Vec<PathBuf>,
         /// Output format of the report.
         #[arg(long, value_enum, default_value = "text")]
-        format: FormatArg,
+        format: Format,
         #[command(flatten)]
         switches: TechniqueSwitches,
     },
@@ -100,7 +96,7 @@ enum Command {
         file: PathBuf,
         /// Output format of the verdict.
         #[arg(long, value_enum, default_value = "text")]
-        format: FormatArg,
+        format: Format,
         /// Print the inferred type of every let-bound name, with its labels.
         #[arg(long)]
         types: bool,
@@ -140,36 +136,7 @@ fn main() -> ExitCode {
                 },
                 techniques: switches.0,
             };
-            let format = match format {
-                FormatArg::Text => Format::Text,
-                FormatArg::Json => Format::Json,
-            };
-            let outcome = match c_frontend::driver::check_on_large_stack(files, options) {
-                Ok(result) => {
-                    if std::env::var_os("LOCKSMITH_DEBUG").is_some() {
-                        eprint!("{}", c_frontend::driver::debug_dump(&result));
-                    }
-                    let r = locksmith::check::render(&result, format);
-                    lambda::Outcome {
-                        stdout: r.stdout,
-                        exit: r.exit,
-                        ..Default::default()
-                    }
-                }
-                Err(fatal) => lambda::Outcome {
-                    stdout: if format == Format::Json {
-                        format!(
-                            "{:#}\n",
-                            serde_json::json!({ "error": { "message": fatal.message } })
-                        )
-                    } else {
-                        String::new()
-                    },
-                    stderr: format!("locksmith: error: {fatal}\n"),
-                    exit: 2,
-                    dot: None,
-                },
-            };
+            let outcome = locksmith::check::run(files, options, format);
             finish(&outcome)
         }
         Command::Lambda {
@@ -181,43 +148,18 @@ fn main() -> ExitCode {
             no_existentials,
         } => {
             let options = LambdaOptions {
-                format: match format {
-                    FormatArg::Text => Format::Text,
-                    FormatArg::Json => Format::Json,
-                },
+                format,
                 types,
                 dot: dot.is_some(),
                 constraints,
                 no_existentials,
             };
-            let name = file.display().to_string();
-            let outcome = match std::fs::read(&file) {
-                Err(e) => lambda::Outcome {
-                    stderr: format!("locksmith: cannot read {name}: {e}\n"),
-                    exit: 2,
-                    ..Default::default()
-                },
-                Ok(bytes) => match String::from_utf8(bytes) {
-                    Err(_) => lambda::Outcome {
-                        stderr: format!("locksmith: {name} is not UTF-8 text\n"),
-                        exit: 2,
-                        ..Default::default()
-                    },
-                    Ok(text) => lambda::run(&name, &text, &options),
-                },
-            };
-            if let (Some(path), Some(graph)) = (dot, &outcome.dot) {
-                if let Err(e) = std::fs::write(&path, graph) {
-                    eprintln!("locksmith: cannot write {}: {e}", path.display());
-                    return ExitCode::from(2);
-                }
-            }
-            finish(&outcome)
+            finish(&lambda::run_file(&file, dot.as_deref(), &options))
         }
     }
 }
 
-fn finish(outcome: &lambda::Outcome) -> ExitCode {
+fn finish(outcome: &Outcome) -> ExitCode {
     let _ = std::io::stdout().write_all(outcome.stdout.as_bytes());
     let _ = std::io::stderr().write_all(outcome.stderr.as_bytes());
     ExitCode::from(outcome.exit as u8)

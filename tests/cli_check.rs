@@ -1,6 +1,7 @@
 //! `locksmith check` as a user runs it: the paper's C examples beside their exact output, bad
-//! input (one line, exit 2, never a panic or half-written JSON), the JSON contract of DESIGN.md §8,
-//! and byte-identical output across runs.
+//! input (one line, exit 2, never a panic or half-written JSON, one error shape shared with
+//! `lambda`), the JSON contract of README.md ("JSON output"), and byte-identical output across
+//! runs.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -345,4 +346,158 @@ fn locks_are_named_by_their_field() {
     );
     assert!(!run.stdout.contains("a lock (ℓ"), "{}", run.stdout);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every failed run prints, under `--format json`, the one error object of both commands:
+/// `{"error": {"code", "message", …}, "verdict": "error"}`, with the front end's code.
+#[test]
+fn errors_in_json_mode_have_the_shape_shared_with_lambda() {
+    let dir = temp_dir("error-shape");
+    let expected = [
+        ("missing", "error/preprocess"),
+        ("empty", "error/no-main"),
+        ("garbage", "error/not-c"),
+        ("prose", "error/not-c"),
+        ("preprocessor failure", "error/preprocess"),
+        ("no main", "error/no-main"),
+        ("unterminated #if", "error/preprocess"),
+    ];
+    let mut codes = Vec::new();
+    for (what, path) in bad_inputs(&dir) {
+        let p = path.to_string_lossy().to_string();
+        let run = check(&["--format", "json", &p]);
+        assert_eq!(run.exit, 2, "{what}");
+        let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON object");
+        let top: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(top, ["error", "verdict"], "{what}: {v}");
+        assert_eq!(v["verdict"], "error", "{what}: {v}");
+        let error = v["error"].as_object().expect("error is an object");
+        let keys: Vec<&str> = error.keys().map(String::as_str).collect();
+        assert_eq!(keys, ["code", "message"], "{what}: {v}");
+        let text = check(&[&p]);
+        assert_eq!(
+            text.stderr, run.stderr,
+            "{what}: the error line depends on the format"
+        );
+        codes.push((what, error["code"].as_str().unwrap().to_string()));
+    }
+    let codes: Vec<(&str, &str)> = codes
+        .iter()
+        .map(|(w, c)| (w.as_str(), c.as_str()))
+        .collect();
+    assert_eq!(codes, expected);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The field names README.md documents under "JSON output".
+fn documented_fields() -> std::collections::BTreeSet<String> {
+    let readme = include_str!("../README.md");
+    let start = readme
+        .find("\n## JSON output\n")
+        .expect("a JSON output section");
+    let section = &readme[start + 1..];
+    let end = section[3..].find("\n## ").map_or(section.len(), |i| i + 3);
+    section[..end]
+        .lines()
+        .filter_map(|l| l.strip_prefix("| "))
+        .flat_map(|row| {
+            let cell = row.split(" |").next().unwrap_or_default();
+            cell.split('`')
+                .skip(1)
+                .step_by(2)
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+fn collect_keys(v: &serde_json::Value, out: &mut std::collections::BTreeSet<String>) {
+    match v {
+        serde_json::Value::Object(map) => {
+            for (k, x) in map {
+                out.insert(k.clone());
+                collect_keys(x, out);
+            }
+        }
+        serde_json::Value::Array(items) => items.iter().for_each(|x| collect_keys(x, out)),
+        _ => {}
+    }
+}
+
+/// Every key of the reports on the paper's examples and a program with unanalysed, unmodelled
+/// and unsound parts is documented, and every diagnostic has its code.
+#[test]
+fn json_reports_use_only_documented_fields() {
+    let dir = temp_dir("documented");
+    let file = dir.join("mixed.c");
+    std::fs::write(
+        &file,
+        "#include <pthread.h>\n#include <string.h>\n\
+         int x; char buf[8];\n\
+         void *f(void *a) { x++; memset(buf, 0, 8); return a; }\n\
+         int main(void) {\n\
+             pthread_t t;\n\
+             __asm__ volatile(\"\" ::: \"memory\");\n\
+             pthread_create(&t, 0, f, 0);\n\
+             memset(buf, 1, 8);\n\
+             return frobnicate_the_widget(&x);\n\
+         }\n\
+         int broken(void) { return 0 +; }\n",
+    )
+    .unwrap();
+    let mut runs: Vec<String> = std::fs::read_dir(root().join("paper-examples/c"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "c"))
+        .map(|p| p.to_string_lossy().to_string())
+        .collect();
+    runs.sort();
+    runs.push(file.to_string_lossy().to_string());
+    let mut seen = std::collections::BTreeSet::new();
+    for p in &runs {
+        let run = check(&["--format", "json", p]);
+        let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("valid JSON");
+        for list in ["warnings", "unanalysed", "unsound"] {
+            for d in v[list].as_array().expect("a list") {
+                assert!(
+                    d["code"].as_str().is_some(),
+                    "{p}: {list} without a code: {d}"
+                );
+            }
+        }
+        collect_keys(&v, &mut seen);
+    }
+    let documented = documented_fields();
+    let undocumented: Vec<&String> = seen.difference(&documented).collect();
+    assert!(
+        undocumented.is_empty(),
+        "not documented in README: {undocumented:?}"
+    );
+    for key in ["via", "reason", "what", "code", "thread"] {
+        assert!(seen.contains(key), "no run shows `{key}`");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--format dot` draws each racy location with an edge from every thread that accesses it.
+#[test]
+fn dot_format_draws_the_races() {
+    let run = check(&[
+        "--format",
+        "dot",
+        "paper-examples/c/sec4_1_signal_handler.c",
+    ]);
+    assert_eq!(run.exit, 1);
+    assert!(run.stdout.starts_with("digraph races {"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("[shape=box, label=\"bwritten ("),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("holding bwritten_mutex\"]"),
+        "{}",
+        run.stdout
+    );
 }

@@ -8,6 +8,7 @@
 pub mod ast;
 pub mod check;
 pub mod erase;
+pub mod explain;
 pub mod infer;
 pub mod interp;
 pub mod shapes;

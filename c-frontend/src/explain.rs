@@ -1,0 +1,179 @@
+//! Queries that explain a check's result to a reader: which object a lock is named after, and the
+//! call path by which a thread reaches an access. They answer with ids and positions of the
+//! analysed program (lock labels, names, call points), never with sentences.
+//!
+//! This module only reads a finished [`CheckResult`]; it never changes the analysis, decides races
+//! or formats text. Every answer is deterministic: maps are used for lookups only and every search
+//! follows the program's id and list order.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use rustc_hash::{FxHashMap, FxHashSet};
+use solver::threads::facts::Thread;
+use solver::threads::structure::CallPoint;
+use solver::threads::FnId;
+use solver::{Lock, Site};
+
+use crate::constraints::RhoName;
+use crate::driver::CheckResult;
+use crate::ir::FuncId;
+
+/// The object or field path each lock class is named after, keyed by class representative (and by
+/// the images of named classes at calls).
+///
+/// A class takes the name of its lowest-numbered named member. A lock created in a callee (a mutex
+/// initialised in a constructor function) is held by callers under its image at the call: it is
+/// the same object, so the image gets the callee's name too, repeatedly until nothing changes.
+pub fn lock_names(r: &CheckResult) -> BTreeMap<Lock, &RhoName> {
+    let mut names: BTreeMap<Lock, &RhoName> = BTreeMap::new();
+    let mut named: Vec<(&Lock, &RhoName)> = r.generated.lock_names.iter().collect();
+    named.sort_by_key(|(l, _)| **l);
+    for (l, name) in named {
+        let rep = r.solution.lock_rep.get(*l).copied().unwrap_or(*l);
+        names.entry(rep).or_insert(name);
+    }
+    loop {
+        let mut changed = false;
+        for &(generic, image) in &r.solution.lock_images {
+            if names.contains_key(&image) {
+                continue;
+            }
+            if let Some(&name) = names.get(&generic) {
+                names.insert(image, name);
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    names
+}
+
+/// The thread an access is reported in, as seen from the root of the location's home.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ThreadOf {
+    /// The main thread (the location's home is `main`).
+    Main,
+    /// The thread running this function, to one run of which the location is private.
+    RunOf(FnId),
+    /// The thread started by the fork at this site.
+    Forked(Site),
+}
+
+/// How a thread reaches an access: the calls from the location's home function down to the
+/// accessing function, through the fork that started the thread when another thread accesses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AccessPath {
+    pub thread: ThreadOf,
+    /// The function the path starts from (the location's home).
+    pub home: FnId,
+    /// The calls (and the fork) in order from `home`. A stretch the call graph does not connect
+    /// is left out rather than guessed.
+    pub steps: Vec<CallPoint>,
+}
+
+/// Call paths through the call graph of one check (breadth-first, so each path is a shortest one).
+pub struct CallPaths<'a> {
+    r: &'a CheckResult,
+    /// The thread-analysis function of each user function that has one.
+    fn_of: FxHashMap<FuncId, FnId>,
+}
+
+impl<'a> CallPaths<'a> {
+    pub fn new(r: &'a CheckResult) -> CallPaths<'a> {
+        let fn_of = r
+            .generated
+            .fn_func
+            .iter_enumerated()
+            .map(|(id, &f)| (f, id))
+            .collect();
+        CallPaths { r, fn_of }
+    }
+
+    /// The function a call point calls, if it is a function the thread analysis knows.
+    pub fn callee_of(&self, pt: CallPoint) -> Option<FnId> {
+        let info = self.r.generated.sites.get(&pt.site)?;
+        self.fn_of.get(&info.callee).copied()
+    }
+
+    /// The call points from `root` down to `target`, or `None` when `root` does not reach it.
+    pub fn path_down(&self, root: FnId, target: FnId) -> Option<Vec<CallPoint>> {
+        let s = &self.r.solution.structure;
+        let mut prev: FxHashMap<FnId, CallPoint> = FxHashMap::default();
+        let mut seen = FxHashSet::default();
+        let mut queue = VecDeque::from([target]);
+        seen.insert(target);
+        // The search runs backwards from the target over callers, so the first time the root is
+        // met, following `prev` from it walks a shortest path forwards.
+        while let Some(f) = queue.pop_front() {
+            if f == root {
+                let mut out = Vec::new();
+                let mut cur = root;
+                while cur != target {
+                    let pt = *prev.get(&cur)?;
+                    out.push(pt);
+                    cur = self.callee_of(pt)?;
+                }
+                return Some(out);
+            }
+            for pt in &s.callers[f] {
+                if seen.insert(pt.caller) {
+                    prev.insert(pt.caller, *pt);
+                    queue.push_back(pt.caller);
+                }
+            }
+        }
+        None
+    }
+
+    /// The path of an access made in `func` by `thread`, for a location whose home is `home`:
+    /// from `home` (the root of the main thread, or of the run the location is private to), or
+    /// for another thread from `home` through the fork that started it, down to `func`.
+    pub fn access_path(&self, home: FnId, func: FuncId, thread: Thread) -> AccessPath {
+        let s = &self.r.solution.structure;
+        let mut steps = Vec::new();
+        let (thread, root) = match thread {
+            Thread::Current if Some(home) == self.r.generated.threads.main => {
+                (ThreadOf::Main, home)
+            }
+            Thread::Current => (ThreadOf::RunOf(home), home),
+            Thread::Forked(site) => {
+                let thread = ThreadOf::Forked(site);
+                let fork = s
+                    .forkers
+                    .iter()
+                    .flatten()
+                    .find(|pt| pt.site == site)
+                    .copied();
+                let Some(fork) = fork else {
+                    return AccessPath {
+                        thread,
+                        home,
+                        steps,
+                    };
+                };
+                steps.extend(self.path_down(home, fork.caller).unwrap_or_default());
+                steps.push(fork);
+                match self.callee_of(fork) {
+                    Some(root) => (thread, root),
+                    None => {
+                        return AccessPath {
+                            thread,
+                            home,
+                            steps,
+                        }
+                    }
+                }
+            }
+        };
+        if let Some(target) = self.fn_of.get(&func).copied() {
+            steps.extend(self.path_down(root, target).unwrap_or_default());
+        }
+        AccessPath {
+            thread,
+            home,
+            steps,
+        }
+    }
+}

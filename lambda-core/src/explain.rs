@@ -1,0 +1,151 @@
+//! Queries that explain a checked λ▷ program to a reader: which member of a lock class says best
+//! where the lock comes from, which `newlock` expressions a lock class stands for, which `ref`
+//! sites may reach a location, and which correlations and lock instantiations the constraint graph
+//! shows. They answer with labels, sites and spans, never with sentences.
+//!
+//! This module only reads a finished [`Checked`]; it never changes the constraints or the
+//! solution, and never formats text. Every answer is sorted or follows id order, so reports built
+//! from it are deterministic.
+
+use std::collections::BTreeSet;
+
+use solver::ids::{Idx, IndexVec};
+use solver::{Lock, Polarity, Rho, Site, SiteKind};
+
+use crate::ast::Span;
+use crate::check::Checked;
+use crate::infer::{Origin, Role};
+
+/// The most informative member of the class of `l` and its origin: a `newlock`, then a bound
+/// name, then an `unpack`, then anything else; the lowest-numbered member among equals.
+pub fn lock_origin(checked: &Checked, l: Lock) -> Option<(Lock, &Origin)> {
+    let sol = &checked.solution;
+    let rep = sol.rep(l);
+    let origins = &checked.analysis.lock_origin;
+    let rank = |o: &Origin| match o.role {
+        Role::Alloc => 0,
+        Role::Binder(_) => 1,
+        Role::Opened => 2,
+        _ => 3,
+    };
+    let mut best: Option<(Lock, &Origin)> = None;
+    for (m, o) in origins.iter_enumerated() {
+        if sol.rep(m) != rep {
+            continue;
+        }
+        if best.is_none_or(|(_, b)| rank(o) < rank(b)) {
+            best = Some((m, o));
+        }
+    }
+    best
+}
+
+/// The spans of the `newlock` expressions whose locks belong to the class of `l`, in source order.
+pub fn lock_allocations(checked: &Checked, l: Lock) -> Vec<Span> {
+    let sol = &checked.solution;
+    let mut spans: Vec<Span> = checked
+        .analysis
+        .lock_origin
+        .iter_enumerated()
+        .filter(|(m, o)| o.role == Role::Alloc && sol.rep(*m) == sol.rep(l))
+        .map(|(_, o)| o.span)
+        .collect();
+    spans.sort();
+    spans
+}
+
+/// For a lock the solver created for the locks a call allocates: the callee's generic lock and
+/// the call's site (the first such image in the class of `l`).
+pub fn materialised_from(checked: &Checked, l: Lock) -> Option<(Lock, Site)> {
+    let sol = &checked.solution;
+    sol.materialised
+        .iter()
+        .find(|&&(_, _, x)| sol.rep(x) == sol.rep(l))
+        .map(|&(generic, site, _)| (generic, site))
+}
+
+/// The `ref` sites whose locations may reach `r` (through flow, packages and instantiation in
+/// either polarity), in label order; `r` itself when it is a `ref` site.
+pub fn rho_allocations(checked: &Checked, r: Rho) -> Vec<Rho> {
+    let c = &checked.analysis.constraints;
+    let sol = &checked.solution;
+    let n = c.rhos.len();
+    let mut back: IndexVec<Rho, Vec<Rho>> = IndexVec::from_elem_n(Vec::new(), n);
+    for (x, preds) in sol.flow.preds.iter_enumerated() {
+        back[x].extend(preds.iter().copied());
+    }
+    for &(a, b) in &c.pack_flows {
+        back[b].push(a);
+    }
+    // An instantiation carries values from generic to instance at positive polarity and back at
+    // negative polarity, so the walk against the flow goes the other way.
+    for inst in &c.rho_insts {
+        match inst.polarity {
+            Polarity::Pos => back[inst.instance].push(inst.generic),
+            Polarity::Neg => back[inst.generic].push(inst.instance),
+        }
+    }
+    let mut seen = vec![false; n];
+    let mut stack = vec![r];
+    let mut out = BTreeSet::new();
+    seen[r.index()] = true;
+    while let Some(x) = stack.pop() {
+        if checked.analysis.rho_origin[x].role == Role::Alloc {
+            out.insert(x);
+        }
+        for &p in &back[x] {
+            if !seen[p.index()] {
+                seen[p.index()] = true;
+                stack.push(p);
+            }
+        }
+    }
+    out.into_iter().collect()
+}
+
+/// The `let rec` function whose effect variable is `var`: its name and where it is bound.
+pub fn recursive_function(checked: &Checked, var: solver::EffectVar) -> Option<(&str, Span)> {
+    checked
+        .analysis
+        .rec_effects
+        .iter()
+        .find(|(v, _, _)| *v == var)
+        .map(|(_, name, span)| (name.as_str(), *span))
+}
+
+/// The lock instantiations at call sites between class representatives, as
+/// `(instance, site, generic)`, sorted.
+pub fn lock_instantiations(checked: &Checked) -> BTreeSet<(Lock, Site, Lock)> {
+    let c = &checked.analysis.constraints;
+    let sol = &checked.solution;
+    sol.lock_images
+        .iter()
+        .filter(|&&(_, site, _)| c.sites[site].kind == SiteKind::Inst)
+        .map(|&(g, site, x)| (sol.rep(x), site, sol.rep(g)))
+        .collect()
+}
+
+/// The correlations `ρ ▷ ℓ` (lock classes by representative) that hold for the whole program,
+/// split into those generated by an access and those only derived by resolution; both sorted.
+pub struct Correlations {
+    pub generated: BTreeSet<(Rho, Lock)>,
+    pub derived: BTreeSet<(Rho, Lock)>,
+}
+
+/// The generated and the derived correlations of the program (see [`Correlations`]).
+pub fn correlations(checked: &Checked) -> Correlations {
+    let sol = &checked.solution;
+    let generated: BTreeSet<(Rho, Lock)> = checked
+        .analysis
+        .constraints
+        .accesses
+        .iter()
+        .map(|a| (a.rho, sol.rep(a.lock)))
+        .collect();
+    let derived = sol
+        .root_facts()
+        .map(|f| (f.rho, f.lock))
+        .filter(|pair| !generated.contains(pair))
+        .collect();
+    Correlations { generated, derived }
+}

@@ -1,0 +1,441 @@
+//! The text format: warnings and violations for a reader, each access with the source line it is
+//! on, then a summary line; and the one line on stderr of a run that failed.
+//!
+//! This renderer reads the report model and the source files it quotes (through [`Sources`]); it
+//! never looks at analysis results and never changes what the report says.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use crate::report::model::{
+    AtomRef, CheckReport, Constraint, EffectToken, ErrorCode, ErrorReport, LambdaAccess,
+    LambdaReport, NonlinearCause, Position, Sign, Solved, ViolationDetail,
+};
+use crate::report::Report;
+
+/// The source lines a text report quotes: files given in memory first, then read from disk once
+/// each (a file that cannot be read is quoted nowhere).
+#[derive(Debug, Default)]
+pub struct Sources {
+    files: RefCell<BTreeMap<String, Option<Vec<String>>>>,
+}
+
+impl Sources {
+    /// Sources read from disk when first quoted.
+    pub fn disk() -> Sources {
+        Sources::default()
+    }
+
+    /// Sources where `name` is `text` (a λ▷ program already in memory), the rest read from disk.
+    pub fn with_file(name: &str, text: &str) -> Sources {
+        let sources = Sources::default();
+        sources
+            .files
+            .borrow_mut()
+            .insert(name.to_string(), Some(split_lines(text)));
+        sources
+    }
+
+    /// The 1-based `line` of `file` without surrounding white space, if the file can be read and
+    /// has that line.
+    pub fn line(&self, file: &str, line: u32) -> Option<String> {
+        let mut files = self.files.borrow_mut();
+        let lines = files.entry(file.to_string()).or_insert_with(|| {
+            std::fs::read_to_string(file)
+                .ok()
+                .map(|text| split_lines(&text))
+        });
+        lines
+            .as_ref()?
+            .get(line.checked_sub(1)? as usize)
+            .map(|l| l.trim().to_string())
+    }
+}
+
+fn split_lines(text: &str) -> Vec<String> {
+    text.lines().map(str::to_string).collect()
+}
+
+/// The report for a reader; nothing on stdout for a failed run (its line goes to stderr).
+pub fn render(report: &Report, sources: &Sources) -> String {
+    match report {
+        Report::Check(c) => check(c, sources),
+        Report::Lambda(l) => lambda(l, sources),
+        Report::Error(_) => String::new(),
+    }
+}
+
+/// The one line on stderr of a failed run: `file:line:col: what: message` for an error at a place
+/// in a λ▷ program, `locksmith: error: message` for a front-end error of `check`, and
+/// `locksmith: message` for a file that cannot be read or written.
+pub fn error_line(e: &ErrorReport) -> String {
+    if let (Some(file), Some(line), Some(column)) = (&e.file, e.line, e.column) {
+        let what = match e.code {
+            ErrorCode::Syntax => "syntax error",
+            ErrorCode::Type => "type error",
+            _ => "error",
+        };
+        return format!("{file}:{line}:{column}: {what}: {}\n", e.message);
+    }
+    match e.code {
+        ErrorCode::Fatal(_) => format!("locksmith: error: {}\n", e.message),
+        _ => format!("locksmith: {}\n", e.message),
+    }
+}
+
+fn pos(p: &Position) -> String {
+    format!("{}:{}:{}", p.file, p.line, p.column)
+}
+
+fn plural(count: usize) -> &'static str {
+    if count == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+fn check(r: &CheckReport, sources: &Sources) -> String {
+    let mut s = String::new();
+    for w in &r.warnings {
+        let name = &w.location.name;
+        match &w.location.declared {
+            Some(d) => {
+                let _ = writeln!(
+                    s,
+                    "warning: possible data race on {name} (declared at {}:{})",
+                    d.file, d.line
+                );
+            }
+            None => {
+                let _ = writeln!(s, "warning: possible data race on {name}");
+            }
+        }
+        for a in &w.accesses {
+            let kind = if a.write { "write" } else { "read" };
+            let locks = if a.locks.is_empty() {
+                "no locks".to_string()
+            } else {
+                a.locks.join(", ")
+            };
+            let via = a
+                .via
+                .as_ref()
+                .map(|v| format!(" (inside {v})"))
+                .unwrap_or_default();
+            let _ = writeln!(s, "  {kind} at {}{via} holding {locks}", pos(&a.position));
+            if let Some(line) = sources.line(&a.position.file, a.position.line) {
+                let _ = writeln!(s, "      {:>5} | {line}", a.position.line);
+            }
+            let _ = writeln!(s, "      in {}: {}", a.thread, a.path.join(" -> "));
+        }
+        s.push('\n');
+    }
+    if !r.unanalysed.is_empty() {
+        let _ = writeln!(s, "not analysed:");
+        for u in &r.unanalysed {
+            let _ = writeln!(s, "  {} at {}:{}: {}", u.function, u.file, u.line, u.reason);
+        }
+    }
+    if !r.unmodelled.is_empty() {
+        let _ = writeln!(
+            s,
+            "library functions without a model (assumed to write through their pointer \
+             arguments): {}",
+            r.unmodelled.join(", ")
+        );
+    }
+    unsound(r, &mut s);
+    let count = r.warnings.len();
+    let _ = writeln!(s, "locksmith: {count} possible data race{}", plural(count));
+    s
+}
+
+/// One line per kind of unsoundness (in the order of its words), with its first five places.
+fn unsound(r: &CheckReport, s: &mut String) {
+    let mut by_what: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for u in &r.unsound {
+        by_what
+            .entry(&u.what)
+            .or_default()
+            .push(format!("{}:{}", u.position.file, u.position.line));
+    }
+    for (what, places) in by_what {
+        let more = if places.len() > 5 {
+            format!(" and {} more", places.len() - 5)
+        } else {
+            String::new()
+        };
+        let shown: Vec<&str> = places.iter().take(5).map(String::as_str).collect();
+        let _ = writeln!(s, "unsound: {what}: {}{more}", shown.join(", "));
+    }
+}
+
+fn lambda(r: &LambdaReport, sources: &Sources) -> String {
+    let mut s = String::new();
+    for v in &r.violations {
+        violation(&v.detail, sources, &mut s);
+    }
+    if let Some(bindings) = &r.types {
+        for b in bindings {
+            let prefix = if b.quantified.is_empty() {
+                String::new()
+            } else {
+                format!("∀{}. ", b.quantified.join(" "))
+            };
+            let _ = writeln!(
+                s,
+                "{} : {prefix}{}    ({}:{})",
+                b.name, b.ty, b.position.line, b.position.column
+            );
+        }
+    }
+    if let Some(listing) = &r.constraints {
+        s.push_str("constraints:\n");
+        for c in &listing.constraints {
+            let _ = writeln!(s, "  {}", constraint(c));
+        }
+        s.push_str("solution:\n");
+        for x in &listing.solution {
+            let _ = writeln!(s, "  {}", solved(x));
+        }
+    }
+    let count = r.violations.len();
+    if count == 0 {
+        let _ = writeln!(
+            s,
+            "{}: well typed, consistently correlated and linear",
+            r.file
+        );
+    } else {
+        let _ = writeln!(s, "{}: {count} violation{}", r.file, plural(count));
+    }
+    s
+}
+
+/// An access line of a λ▷ violation, with the source line it is on.
+fn lambda_access(a: &LambdaAccess, sources: &Sources, s: &mut String) {
+    let kind = if a.write { "write" } else { "read" };
+    let excerpt = sources
+        .line(&a.position.file, a.position.line)
+        .unwrap_or_default();
+    let _ = writeln!(s, "    {kind} at {}    {excerpt}", pos(&a.position));
+}
+
+fn violation(v: &ViolationDetail, sources: &Sources, s: &mut String) {
+    match v {
+        ViolationDetail::Inconsistent {
+            location,
+            allocations,
+            locks,
+        } => {
+            let _ = writeln!(
+                s,
+                "error: location {} is not consistently correlated",
+                location.description
+            );
+            // The allocations are worth a line unless the location is its only allocation.
+            let only_itself = allocations.len() == 1 && allocations[0].label == location.label;
+            if !allocations.is_empty() && !only_itself {
+                let list: Vec<&str> = allocations
+                    .iter()
+                    .take(4)
+                    .map(|a| a.description.as_str())
+                    .collect();
+                let _ = writeln!(s, "  it may be {}", list.join(", "));
+            }
+            for x in locks {
+                let _ = writeln!(s, "  holding {}:", x.lock.description);
+                for a in &x.accesses {
+                    lambda_access(a, sources, s);
+                }
+                if !x.path.is_empty() {
+                    let via: Vec<&str> = x.path.iter().map(|c| c.call.as_str()).collect();
+                    let _ = writeln!(s, "      via {}", via.join(" -> "));
+                }
+            }
+        }
+        ViolationDetail::ExistentialEscape {
+            location,
+            lock,
+            accesses,
+        } => {
+            let _ = writeln!(
+                s,
+                "error: {} guards location {}, which is not part of its package",
+                lock.description, location.description
+            );
+            for a in accesses {
+                lambda_access(a, sources, s);
+            }
+        }
+        ViolationDetail::Nonlinear { lock, at, cause } => {
+            let _ = writeln!(
+                s,
+                "error: {} may stand for two run-time locks (not linear)",
+                lock.description()
+            );
+            match cause {
+                NonlinearCause::Disjoint => {
+                    let excerpt = sources.line(&at.file, at.line).unwrap_or_default();
+                    let _ = writeln!(
+                        s,
+                        "  both sides of the expression at {} allocate it    {excerpt}",
+                        pos(at)
+                    );
+                }
+                NonlinearCause::Instantiation { call } => {
+                    let _ = writeln!(s, "  two different locks become one at {call}");
+                }
+            }
+        }
+        ViolationDetail::RecursiveEffect { locks, function } => {
+            match function {
+                Some(f) => {
+                    let _ = writeln!(
+                        s,
+                        "error: recursive function `{}` at {} allocates locks that escape a \
+                         call, so its effect is not empty",
+                        f.function,
+                        pos(&f.position)
+                    );
+                }
+                None => {
+                    let _ = writeln!(s, "error: a recursive function's effect is not empty");
+                }
+            }
+            let what: Vec<&str> = locks.iter().map(|l| l.description()).collect();
+            let _ = writeln!(s, "  it allocates {}", what.join(", "));
+        }
+        ViolationDetail::Saturated { location, limit } => {
+            let _ = writeln!(
+                s,
+                "error: location {} is correlated with more than {limit} locks in one context; \
+                 it is reported without further analysis",
+                location.description
+            );
+        }
+        ViolationDetail::NoConvergence => {
+            let _ = writeln!(
+                s,
+                "error: constraint resolution did not converge; the program is not accepted"
+            );
+        }
+    }
+}
+
+fn sign(s: Sign) -> &'static str {
+    match s {
+        Sign::Pos => "+",
+        Sign::Neg => "-",
+    }
+}
+
+fn effect(tokens: &[EffectToken]) -> String {
+    let mut out = String::new();
+    for t in tokens {
+        match t {
+            EffectToken::Empty => out.push('∅'),
+            EffectToken::Lock(l) => {
+                let _ = write!(out, "{{ℓ{l}}}");
+            }
+            EffectToken::Var(v) => {
+                let _ = write!(out, "χ{v}");
+            }
+            EffectToken::Open => out.push('('),
+            EffectToken::Close => out.push(')'),
+            EffectToken::Disjoint => out.push_str(" ⊎ "),
+            EffectToken::Union => out.push_str(" ∪ "),
+        }
+    }
+    out
+}
+
+/// A generated constraint in the paper's notation.
+fn constraint(c: &Constraint) -> String {
+    match c {
+        Constraint::Flow { from, to } => format!("ρ{from} ≤ ρ{to}"),
+        Constraint::PackageFlow { from, to } => format!("ρ{from} ≤ ρ{to}   (package)"),
+        Constraint::RhoInst {
+            generic,
+            sign: p,
+            site,
+            instance,
+        } => format!("ρ{generic} ⪯{}{site} ρ{instance}", sign(*p)),
+        Constraint::LockEq { a, b } => format!("ℓ{a} = ℓ{b}"),
+        Constraint::LockInst {
+            generic,
+            site,
+            instance,
+        } => format!("ℓ{generic} ⪯{site} ℓ{instance}"),
+        Constraint::PackLock { outer, site, inner } => {
+            format!("ℓ{outer} ⪯{site} ℓ{inner}   (pack)")
+        }
+        Constraint::PackRho { outer, site, inner } => {
+            format!("ρ{outer} ⪯{site} ρ{inner}   (pack)")
+        }
+        Constraint::Access {
+            rho,
+            lock,
+            write,
+            line,
+            column,
+        } => {
+            let kind = if *write { "write" } else { "read" };
+            format!("ρ{rho} ▷ ℓ{lock}   ({kind} at {line}:{column})")
+        }
+        Constraint::EffectBound { effect: e, var } => format!("{} ≤ χ{var}", effect(e)),
+        Constraint::Filter { effect: e, target } => format!("{} ≤_l⃗ χ{target}", effect(e)),
+        Constraint::EffectInst {
+            generic,
+            sign: p,
+            site,
+            instance,
+        } => format!("χ{generic} ⪯{}{site} χ{instance}", sign(*p)),
+        Constraint::EmptyEffect { var } => format!("effect(χ{var}) = ∅"),
+    }
+}
+
+/// A fact of the solution in the paper's notation.
+fn solved(x: &Solved) -> String {
+    match x {
+        Solved::LockClass { rep, members } => {
+            let names: Vec<String> = members.iter().map(|m| format!("ℓ{m}")).collect();
+            format!("ℓ{rep} = {{{}}}", names.join(", "))
+        }
+        Solved::MatchedFlow { from, to } => format!("ρ{from} ≤ ρ{to}   (matched flow)"),
+        Solved::FreshLock {
+            generic,
+            site,
+            image,
+        } => format!("ℓ{generic} ⪯{site} ℓ{image}   (fresh lock of the call)"),
+        Solved::Effect { var, atoms } => {
+            let atoms: Vec<String> = atoms
+                .iter()
+                .map(|a| {
+                    let name = match a.lock {
+                        AtomRef::Lock(l) => format!("ℓ{l}"),
+                        AtomRef::Fresh(site) => format!("fresh@{site}"),
+                    };
+                    if a.twice {
+                        format!("{name}×2")
+                    } else {
+                        name
+                    }
+                })
+                .collect();
+            format!("χ{var} = {{{}}}", atoms.join(", "))
+        }
+        Solved::RootFact {
+            rho,
+            lock,
+            copy_of: None,
+        } => format!("ρ{rho} ▷ ℓ{lock}   (at the root)"),
+        Solved::RootFact {
+            rho,
+            lock,
+            copy_of: Some(t),
+        } => format!("ρ{rho} ▷ ℓ{lock}   (at the root, copy of call {t})"),
+    }
+}

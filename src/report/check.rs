@@ -1,0 +1,235 @@
+//! Builds the report of `locksmith check` from a [`CheckResult`], modelled on the paper's §4.1
+//! warning for aget: the shared location with its declaration or allocation site, then every
+//! access with its position, whether it reads or writes, the locks held, and the call path from
+//! its thread's root.
+//!
+//! This module converts ids into names and positions and sorts them for the report; it never
+//! searches the program or the solution (those queries are in `c_frontend::explain`) and never
+//! formats output beyond the names themselves.
+
+use std::collections::BTreeMap;
+
+use c_frontend::constraints::RhoName;
+use c_frontend::diagnostics::UnsoundKind;
+use c_frontend::driver::CheckResult;
+use c_frontend::explain::{self, CallPaths, ThreadOf};
+use c_frontend::ir::{Pos, Program};
+use rustc_hash::FxHashSet;
+use solver::threads::check::RaceWarning;
+use solver::threads::structure::CallPoint;
+use solver::threads::FnId;
+use solver::{Lock, Site};
+
+use super::model::{
+    CheckReport, FileLine, Position, Race, RaceAccess, RaceLocation, Unanalysed, Unsound,
+    WarningKind, DATA_RACE,
+};
+
+/// The report on a checked C program.
+pub fn build(r: &CheckResult) -> CheckReport {
+    let b = Builder {
+        r,
+        lock_names: explain::lock_names(r),
+        paths: CallPaths::new(r),
+    };
+    let p = &r.program;
+    // Warnings are sorted by where their location is declared (in file-table order), then by name.
+    let mut warnings: Vec<(Option<Pos>, String, &RaceWarning)> = r
+        .solution
+        .warnings
+        .iter()
+        .map(|w| {
+            let name = &r.generated.rho_names[w.rho];
+            (name_pos(p, name), describe_name(p, name), w)
+        })
+        .collect();
+    warnings.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+    CheckReport {
+        warnings: warnings
+            .into_iter()
+            .map(|(pos, name, w)| Race {
+                code: DATA_RACE,
+                kind: WarningKind::Race,
+                location: RaceLocation {
+                    name,
+                    declared: pos.map(|pos| FileLine {
+                        file: p.files[pos.file].clone(),
+                        line: pos.line,
+                    }),
+                },
+                accesses: b.accesses(w),
+            })
+            .collect(),
+        unanalysed: p
+            .unanalysed
+            .iter()
+            .map(|u| Unanalysed {
+                code: u.kind.code(),
+                function: u.name.clone(),
+                file: p.files[u.pos.file].clone(),
+                line: u.pos.line,
+                reason: u.reason.clone(),
+            })
+            .collect(),
+        unmodelled: r.generated.unmodelled.iter().cloned().collect(),
+        unsound: r
+            .generated
+            .unsound
+            .iter()
+            .map(|u| Unsound {
+                code: u.kind.code(),
+                position: position(p, u.pos),
+                what: unsound_message(p, u.kind),
+            })
+            .collect(),
+    }
+}
+
+/// The naming context of one report.
+struct Builder<'a> {
+    r: &'a CheckResult,
+    lock_names: BTreeMap<Lock, &'a RhoName>,
+    paths: CallPaths<'a>,
+}
+
+impl Builder<'_> {
+    fn p(&self) -> &Program {
+        &self.r.program
+    }
+
+    fn short(&self, pos: Pos) -> String {
+        format!("{}:{}", self.p().files[pos.file], pos.line)
+    }
+
+    fn func_name(&self, f: FnId) -> &str {
+        &self.p().funcs[self.r.generated.fn_func[f]].name
+    }
+
+    fn lock(&self, l: Lock) -> String {
+        match self.lock_names.get(&l) {
+            Some(name) => describe_name(self.p(), name),
+            None => format!("a lock (ℓ{})", l.0),
+        }
+    }
+
+    /// A step of a call path: the callee and where it is called.
+    fn step(&self, pt: CallPoint) -> String {
+        match self.r.generated.sites.get(&pt.site) {
+            Some(info) => format!(
+                "{} ({})",
+                self.p().funcs[info.callee].name,
+                self.short(info.pos)
+            ),
+            None => "?".into(),
+        }
+    }
+
+    fn thread(&self, thread: ThreadOf) -> String {
+        match thread {
+            ThreadOf::Main => "the main thread".to_string(),
+            ThreadOf::RunOf(home) => format!(
+                "the thread running {} (the location is private to one run of it)",
+                self.func_name(home)
+            ),
+            ThreadOf::Forked(site) => self.forked_thread(site),
+        }
+    }
+
+    fn forked_thread(&self, site: Site) -> String {
+        match self.r.generated.sites.get(&site) {
+            Some(i) => format!(
+                "the thread running {} started at {}",
+                self.p().funcs[i.callee].name,
+                self.short(i.pos)
+            ),
+            None => "a thread".into(),
+        }
+    }
+
+    /// The accesses of a warning, each once per position, kind, locks and thread; sorted by
+    /// position (in file-table order), writes first, then by locks.
+    fn accesses(&self, w: &RaceWarning) -> Vec<RaceAccess> {
+        let mut out: Vec<(Pos, RaceAccess)> = Vec::new();
+        let mut seen = FxHashSet::default();
+        for a in &w.accesses {
+            let site = &self.r.generated.access_sites[a.access];
+            if !seen.insert((site.pos, site.write, a.held.clone(), a.thread)) {
+                continue;
+            }
+            let mut locks: Vec<String> = a.held.iter().map(|&l| self.lock(l)).collect();
+            locks.sort();
+            let found = self.paths.access_path(w.home, site.func, a.thread);
+            let mut path = vec![self.func_name(found.home).to_string()];
+            path.extend(found.steps.iter().map(|&pt| self.step(pt)));
+            out.push((
+                site.pos,
+                RaceAccess {
+                    position: position(self.p(), site.pos),
+                    write: site.write,
+                    locks,
+                    path,
+                    thread: self.thread(found.thread),
+                    via: site.via.clone(),
+                },
+            ));
+        }
+        out.sort_by(|(xp, x), (yp, y)| (xp, !x.write, &x.locks).cmp(&(yp, !y.write, &y.locks)));
+        out.into_iter().map(|(_, a)| a).collect()
+    }
+}
+
+fn position(p: &Program, pos: Pos) -> Position {
+    Position {
+        file: p.files[pos.file].clone(),
+        line: pos.line,
+        column: pos.column,
+    }
+}
+
+/// A name for a location: a variable, a field path, or an allocation site.
+fn describe_name(p: &Program, name: &RhoName) -> String {
+    match name {
+        RhoName::Var(v) => p.vars[*v].name.clone(),
+        RhoName::Alloc { pos, func, by } => {
+            format!(
+                "memory allocated by {by} at {}:{} in {}",
+                p.files[pos.file], pos.line, p.funcs[*func].name
+            )
+        }
+        RhoName::Field { parent, field } => {
+            let parent = describe_name(p, parent);
+            if parent.starts_with("memory ") {
+                format!("field `{field}` of {parent}")
+            } else {
+                format!("{parent}.{field}")
+            }
+        }
+        RhoName::Other => "a location".into(),
+    }
+}
+
+/// Where the object a location is named after is declared or allocated.
+fn name_pos(p: &Program, name: &RhoName) -> Option<Pos> {
+    match name {
+        RhoName::Var(v) => Some(p.vars[*v].pos),
+        RhoName::Alloc { pos, .. } => Some(*pos),
+        RhoName::Field { parent, .. } => name_pos(p, parent),
+        RhoName::Other => None,
+    }
+}
+
+/// What an unsound place does not model, in words.
+fn unsound_message(p: &Program, kind: UnsoundKind) -> String {
+    match kind {
+        UnsoundKind::InlineAsm => "inline assembly: its effects are not modelled".into(),
+        UnsoundKind::VaArgParameter => {
+            "va_arg on a va_list parameter: the values it yields are not tracked".into()
+        }
+        UnsoundKind::PointerToInteger => "a pointer converted to an integer is not tracked".into(),
+        UnsoundKind::LongJmp(f) => format!(
+            "{}: execution resuming at its setjmp is not followed (the code after the setjmp is \
+             analysed only as reached normally)",
+            p.funcs[f].name
+        ),
+    }
+}

@@ -1,0 +1,282 @@
+//! The JSON contract test: README.md's "JSON output" section lists every serialised model type
+//! with its fields, and this test serialises one fully populated sample of each type and checks
+//! that the keys are exactly the documented ones, in both directions.
+//!
+//! It only reads README.md and serialises samples; a failure means the model and its
+//! documentation disagree, and one of them must be fixed by hand.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use c_frontend::diagnostics::FatalKind;
+use serde::Serialize;
+use serde_json::Value;
+
+use super::model::*;
+
+const README: &str = include_str!("../../README.md");
+
+/// The fields README documents per type: `**`Type`**` lines, each followed by a table whose first
+/// column names the fields in backquotes.
+fn documented() -> BTreeMap<String, BTreeSet<String>> {
+    let start = README
+        .find("\n## JSON output\n")
+        .expect("README has a JSON output section");
+    let section = &README[start + 1..];
+    let end = section[3..].find("\n## ").map_or(section.len(), |i| i + 3);
+    let mut types: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut current: Option<String> = None;
+    for line in section[..end].lines() {
+        if let Some(rest) = line.strip_prefix("**`") {
+            let name = rest.split('`').next().unwrap_or_default().to_string();
+            types.entry(name.clone()).or_default();
+            current = Some(name);
+        } else if line.starts_with("###") {
+            current = None;
+        } else if let (Some(name), Some(row)) = (&current, line.strip_prefix("| ")) {
+            let cell = row.split(" |").next().unwrap_or_default();
+            let fields = types.get_mut(name).expect("the current type is listed");
+            // Backquoted words of the first cell are field names; the header row has none.
+            fields.extend(cell.split('`').skip(1).step_by(2).map(str::to_string));
+        }
+    }
+    types
+}
+
+fn keys(sample: impl Serialize) -> BTreeSet<String> {
+    match serde_json::to_value(sample).expect("samples serialise") {
+        Value::Object(map) => map.keys().cloned().collect(),
+        other => panic!("a sample is not an object: {other}"),
+    }
+}
+
+fn position() -> Position {
+    Position {
+        file: "f".into(),
+        line: 1,
+        column: 2,
+    }
+}
+
+fn location() -> LocationLabel {
+    LocationLabel {
+        label: "ρ0".into(),
+        description: "d".into(),
+        position: position(),
+    }
+}
+
+fn lock() -> LockLabel {
+    LockLabel {
+        label: "ℓ0".into(),
+        description: "d".into(),
+        position: Some(position()),
+    }
+}
+
+fn access() -> LambdaAccess {
+    LambdaAccess {
+        position: position(),
+        write: true,
+    }
+}
+
+fn fresh() -> FreshLocks {
+    FreshLocks {
+        description: "d".into(),
+        position: position(),
+    }
+}
+
+fn held() -> HeldLock {
+    HeldLock {
+        lock: lock(),
+        accesses: vec![access()],
+        path: vec![call()],
+    }
+}
+
+fn call() -> CallSite {
+    CallSite {
+        call: "c".into(),
+        position: position(),
+    }
+}
+
+fn violation(detail: ViolationDetail) -> BTreeSet<String> {
+    keys(Violation::new(detail))
+}
+
+/// A sample of every serialised type, with every optional field present, by README name.
+fn samples() -> BTreeMap<&'static str, BTreeSet<String>> {
+    let race_access = RaceAccess {
+        position: position(),
+        write: true,
+        locks: vec!["m".into()],
+        path: vec!["main".into()],
+        thread: "t".into(),
+        via: Some("memcpy".into()),
+    };
+    let race = Race {
+        code: DATA_RACE,
+        kind: WarningKind::Race,
+        location: RaceLocation {
+            name: "x".into(),
+            declared: Some(FileLine {
+                file: "f".into(),
+                line: 1,
+            }),
+        },
+        accesses: vec![race_access.clone()],
+    };
+    let unanalysed = Unanalysed {
+        code: "unanalysed/parse-error",
+        function: "f".into(),
+        file: "f".into(),
+        line: 1,
+        reason: "r".into(),
+    };
+    let unsound = Unsound {
+        code: "unsound/inline-asm",
+        position: position(),
+        what: "w".into(),
+    };
+    let binding = Binding {
+        name: "x".into(),
+        ty: "int".into(),
+        quantified: vec![],
+        position: position(),
+    };
+    let error = ErrorReport {
+        code: ErrorCode::Fatal(FatalKind::NoMain),
+        message: "m".into(),
+        file: Some("f".into()),
+        line: Some(1),
+        column: Some(2),
+    };
+    BTreeMap::from([
+        (
+            "CheckReport",
+            keys(CheckReport {
+                warnings: vec![race.clone()],
+                unanalysed: vec![unanalysed.clone()],
+                unmodelled: vec!["g".into()],
+                unsound: vec![unsound.clone()],
+            }),
+        ),
+        ("Race", keys(&race)),
+        ("RaceLocation", keys(&race.location)),
+        ("RaceAccess", keys(&race_access)),
+        ("Unanalysed", keys(&unanalysed)),
+        ("Unsound", keys(&unsound)),
+        (
+            "LambdaReport",
+            keys(LambdaReport {
+                file: "f".into(),
+                verdict: Verdict::Violations,
+                violations: vec![],
+                types: Some(vec![binding.clone()]),
+                constraints: Some(ConstraintListing::default()),
+                graph: Some(ConstraintGraph::default()),
+            }),
+        ),
+        (
+            "Inconsistent",
+            violation(ViolationDetail::Inconsistent {
+                location: location(),
+                allocations: vec![location()],
+                locks: vec![held()],
+            }),
+        ),
+        (
+            "ExistentialEscape",
+            violation(ViolationDetail::ExistentialEscape {
+                location: location(),
+                lock: lock(),
+                accesses: vec![access()],
+            }),
+        ),
+        (
+            "Nonlinear",
+            violation(ViolationDetail::Nonlinear {
+                lock: LockAtom::Fresh(fresh()),
+                at: position(),
+                cause: NonlinearCause::Disjoint,
+            }),
+        ),
+        (
+            "RecursiveEffect",
+            violation(ViolationDetail::RecursiveEffect {
+                locks: vec![LockAtom::Lock(lock())],
+                function: Some(RecursiveFunction {
+                    function: "f".into(),
+                    position: position(),
+                }),
+            }),
+        ),
+        (
+            "Saturated",
+            violation(ViolationDetail::Saturated {
+                location: location(),
+                limit: 16,
+            }),
+        ),
+        ("NoConvergence", violation(ViolationDetail::NoConvergence)),
+        ("LocationLabel", keys(location())),
+        ("LockLabel", keys(lock())),
+        ("FreshLocks", keys(fresh())),
+        ("HeldLock", keys(held())),
+        ("LambdaAccess", keys(access())),
+        ("CallSite", keys(call())),
+        ("Position", keys(position())),
+        ("Binding", keys(&binding)),
+        ("Failure", keys(Failure::new(error.clone()))),
+        ("ErrorReport", keys(&error)),
+    ])
+}
+
+#[test]
+fn readme_documents_exactly_the_serialised_fields() {
+    let documented = documented();
+    let samples = samples();
+    let doc_types: BTreeSet<&str> = documented.keys().map(String::as_str).collect();
+    let sample_types: BTreeSet<&str> = samples.keys().copied().collect();
+    assert_eq!(
+        doc_types, sample_types,
+        "README's JSON types and the model's samples differ"
+    );
+    for (name, fields) in &samples {
+        assert_eq!(
+            &documented[*name], fields,
+            "README's fields of `{name}` and its serialised keys differ"
+        );
+    }
+}
+
+/// Variants that serialise without a tag must not be mistaken for one another by a reader: a
+/// lock atom is a `LockLabel` exactly when it has a `label`.
+#[test]
+fn lock_atoms_are_told_apart_by_their_label() {
+    assert!(keys(LockAtom::Lock(lock())).contains("label"));
+    assert!(!keys(LockAtom::Fresh(fresh())).contains("label"));
+}
+
+/// The JSON renderer prints keys sorted, whatever the field declaration order.
+#[test]
+fn json_keys_come_out_sorted() {
+    let report = Report::Error(Failure::new(ErrorReport {
+        code: ErrorCode::Syntax,
+        message: "m".into(),
+        file: Some("f".into()),
+        line: Some(1),
+        column: Some(2),
+    }));
+    let text = crate::render::json::render(&report);
+    let keys: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix('"')?.split('"').next())
+        .collect();
+    assert_eq!(
+        keys,
+        ["error", "code", "column", "file", "line", "message", "verdict"]
+    );
+}

@@ -1,0 +1,580 @@
+//! The report model of both commands: what `locksmith check` and `locksmith lambda` have to say,
+//! as plain data. The JSON format is these types serialised (README.md, "JSON output", documents
+//! them field by field), so a field added, renamed or removed here changes the JSON contract.
+//!
+//! The model holds names, positions and codes only. It never computes anything (the builders in
+//! `report::check` and `report::lambda` fill it) and never formats output (the renderers in
+//! `render` do). Fields marked `#[serde(skip)]` feed the text and DOT formats only and are not
+//! part of the JSON contract.
+
+use c_frontend::diagnostics::FatalKind;
+use serde::{Serialize, Serializer};
+
+/// What one run of either command reports.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum Report {
+    Check(CheckReport),
+    Lambda(LambdaReport),
+    Error(Failure),
+}
+
+impl Report {
+    /// The exit status of the run: 0 nothing found, 1 warnings or violations, 2 no analysis.
+    pub fn exit_status(&self) -> i32 {
+        let found = match self {
+            Report::Check(c) => !c.warnings.is_empty(),
+            Report::Lambda(l) => !l.violations.is_empty(),
+            Report::Error(_) => return 2,
+        };
+        i32::from(found)
+    }
+}
+
+/// A position in a source file (lines and columns count from 1).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Position {
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+}
+
+/// A file and line, for where a location is declared.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FileLine {
+    pub file: String,
+    pub line: u32,
+}
+
+/// The stable code of a possible data race.
+pub const DATA_RACE: &str = "data-race";
+
+/// The report on a C program.
+#[derive(Clone, Debug, Serialize)]
+pub struct CheckReport {
+    /// The possible data races, by where their location is declared, then by name.
+    pub warnings: Vec<Race>,
+    /// Functions and declarations that could not be analysed.
+    pub unanalysed: Vec<Unanalysed>,
+    /// Called library functions with neither a body nor a model, sorted.
+    pub unmodelled: Vec<String>,
+    /// Places where the analysis is knowingly unsound, in program order.
+    pub unsound: Vec<Unsound>,
+}
+
+/// What a warning is about (only races today).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum WarningKind {
+    Race,
+}
+
+/// A location that may be accessed by two threads at once, with every access to it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Race {
+    /// Always [`DATA_RACE`].
+    pub code: &'static str,
+    pub kind: WarningKind,
+    pub location: RaceLocation,
+    /// Every access to the location (the protected ones show which lock the others forgot), by
+    /// position, writes first, then by locks held.
+    pub accesses: Vec<RaceAccess>,
+}
+
+/// The location of a race: a variable, a field path or an allocation site.
+#[derive(Clone, Debug, Serialize)]
+pub struct RaceLocation {
+    pub name: String,
+    /// Where it is declared or allocated, when known.
+    #[serde(flatten)]
+    pub declared: Option<FileLine>,
+}
+
+/// One access to a racy location.
+#[derive(Clone, Debug, Serialize)]
+pub struct RaceAccess {
+    #[serde(flatten)]
+    pub position: Position,
+    pub write: bool,
+    /// The names of the locks held, sorted.
+    pub locks: Vec<String>,
+    /// The call path from the thread's root: the root function, then `callee (file:line)` steps.
+    pub path: Vec<String>,
+    /// The thread that makes the access, in words.
+    pub thread: String,
+    /// The library function whose model makes the access, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub via: Option<String>,
+}
+
+/// A function or declaration that could not be analysed.
+#[derive(Clone, Debug, Serialize)]
+pub struct Unanalysed {
+    /// `unanalysed/parse-error` or `unanalysed/unsupported`.
+    pub code: &'static str,
+    pub function: String,
+    pub file: String,
+    pub line: u32,
+    pub reason: String,
+}
+
+/// A place where the analysis is knowingly unsound.
+#[derive(Clone, Debug, Serialize)]
+pub struct Unsound {
+    /// `unsound/inline-asm`, `unsound/va-arg-parameter`, `unsound/pointer-to-integer` or
+    /// `unsound/longjmp`.
+    pub code: &'static str,
+    #[serde(flatten)]
+    pub position: Position,
+    /// What is not modelled there, in words.
+    pub what: String,
+}
+
+/// The verdict of a run: `ok` and `violations` for λ▷ programs that type-check, `error` for runs
+/// of either command that could not analyse their input.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    Ok,
+    Violations,
+    Error,
+}
+
+/// The report on a λ▷ program that type-checks.
+#[derive(Clone, Debug, Serialize)]
+pub struct LambdaReport {
+    pub file: String,
+    /// `ok` or `violations`.
+    pub verdict: Verdict,
+    pub violations: Vec<Violation>,
+    /// The type of every `let`-bound name, in source order (under `--types` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub types: Option<Vec<Binding>>,
+    /// The generated constraints and their solution (under `--constraints`; text only).
+    #[serde(skip)]
+    pub constraints: Option<ConstraintListing>,
+    /// The constraint graph (for the DOT format and `--dot` only).
+    #[serde(skip)]
+    pub graph: Option<ConstraintGraph>,
+}
+
+/// A reason the program is rejected, with its stable code (the same word as its `kind`).
+#[derive(Clone, Debug, Serialize)]
+pub struct Violation {
+    pub code: &'static str,
+    #[serde(flatten)]
+    pub detail: ViolationDetail,
+}
+
+impl Violation {
+    pub fn new(detail: ViolationDetail) -> Violation {
+        let code = match &detail {
+            ViolationDetail::Inconsistent { .. } => "inconsistent",
+            ViolationDetail::ExistentialEscape { .. } => "existential-escape",
+            ViolationDetail::Nonlinear { .. } => "nonlinear",
+            ViolationDetail::RecursiveEffect { .. } => "recursive-effect",
+            ViolationDetail::Saturated { .. } => "saturated",
+            ViolationDetail::NoConvergence => "no-convergence",
+        };
+        Violation { code, detail }
+    }
+}
+
+/// What each kind of violation says; serialised with its `kind`.
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum ViolationDetail {
+    /// A location correlated with more than one lock.
+    Inconsistent {
+        location: LocationLabel,
+        /// The `ref` sites that may reach the location, in label order.
+        allocations: Vec<LocationLabel>,
+        /// Each lock held at some access, with those accesses and the calls they are made in.
+        locks: Vec<HeldLock>,
+    },
+    /// A lock opened by `unpack` guards a location outside its package.
+    ExistentialEscape {
+        location: LocationLabel,
+        lock: LockLabel,
+        accesses: Vec<LambdaAccess>,
+    },
+    /// A lock label that may stand for two run-time locks.
+    Nonlinear {
+        lock: LockAtom,
+        /// The expression or call where the two locks meet.
+        at: Position,
+        #[serde(skip)]
+        cause: NonlinearCause,
+    },
+    /// A `let rec` function whose effect is not empty.
+    RecursiveEffect {
+        /// The locks it allocates.
+        locks: Vec<LockAtom>,
+        #[serde(flatten)]
+        function: Option<RecursiveFunction>,
+    },
+    /// A location correlated with too many locks in one context to analyse further.
+    Saturated {
+        location: LocationLabel,
+        /// The most locks one context may correlate a location with.
+        #[serde(skip)]
+        limit: usize,
+    },
+    /// Resolution did not converge.
+    NoConvergence,
+}
+
+/// Where two run-time locks become one label.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NonlinearCause {
+    /// Both sides of a disjoint union (a sequence, an application) allocate the lock.
+    Disjoint,
+    /// An instantiation maps two different locks to one; the call, in words.
+    Instantiation { call: String },
+}
+
+/// A location label with what it stands for.
+#[derive(Clone, Debug, Serialize)]
+pub struct LocationLabel {
+    /// `ρN`.
+    pub label: String,
+    pub description: String,
+    #[serde(flatten)]
+    pub position: Position,
+}
+
+/// A lock label (its class representative) with what it stands for.
+#[derive(Clone, Debug, Serialize)]
+pub struct LockLabel {
+    /// `ℓN`.
+    pub label: String,
+    pub description: String,
+    /// Where the class's most informative member comes from, when it has an origin.
+    #[serde(flatten)]
+    pub position: Option<Position>,
+}
+
+/// A lock in an effect: a lock label, or the locks a call allocates without a label of their own.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum LockAtom {
+    Lock(LockLabel),
+    Fresh(FreshLocks),
+}
+
+impl LockAtom {
+    pub fn description(&self) -> &str {
+        match self {
+            LockAtom::Lock(l) => &l.description,
+            LockAtom::Fresh(f) => &f.description,
+        }
+    }
+}
+
+/// The locks allocated by a call, at the call.
+#[derive(Clone, Debug, Serialize)]
+pub struct FreshLocks {
+    pub description: String,
+    #[serde(flatten)]
+    pub position: Position,
+}
+
+/// A lock held at some accesses of an inconsistent location.
+#[derive(Clone, Debug, Serialize)]
+pub struct HeldLock {
+    #[serde(flatten)]
+    pub lock: LockLabel,
+    pub accesses: Vec<LambdaAccess>,
+    /// The calls, outermost first, through which the accesses are made.
+    pub path: Vec<CallSite>,
+}
+
+/// An access of a λ▷ program.
+#[derive(Clone, Debug, Serialize)]
+pub struct LambdaAccess {
+    #[serde(flatten)]
+    pub position: Position,
+    pub write: bool,
+}
+
+/// A use of a polymorphic name or a `pack`, in words and at its position.
+#[derive(Clone, Debug, Serialize)]
+pub struct CallSite {
+    pub call: String,
+    #[serde(flatten)]
+    pub position: Position,
+}
+
+/// The `let rec` function of a recursive-effect violation.
+#[derive(Clone, Debug, Serialize)]
+pub struct RecursiveFunction {
+    pub function: String,
+    #[serde(flatten)]
+    pub position: Position,
+}
+
+/// A `let`-bound name with its inferred type.
+#[derive(Clone, Debug, Serialize)]
+pub struct Binding {
+    pub name: String,
+    /// The type in the README's notation, without its quantifier.
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// The labels the type is generic in, sorted.
+    pub quantified: Vec<String>,
+    #[serde(flatten)]
+    pub position: Position,
+}
+
+/// The polarity of an instantiation.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Sign {
+    Pos,
+    Neg,
+}
+
+/// One token of an effect term, in written order (terms nest too deeply for a recursive tree).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum EffectToken {
+    Empty,
+    Lock(u32),
+    Var(u32),
+    Open,
+    Close,
+    /// `⊎`.
+    Disjoint,
+    /// `∪`.
+    Union,
+}
+
+/// A generated constraint, in the paper's notation (figure 4); labels by number.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Constraint {
+    Flow {
+        from: u32,
+        to: u32,
+    },
+    PackageFlow {
+        from: u32,
+        to: u32,
+    },
+    RhoInst {
+        generic: u32,
+        sign: Sign,
+        site: u32,
+        instance: u32,
+    },
+    LockEq {
+        a: u32,
+        b: u32,
+    },
+    LockInst {
+        generic: u32,
+        site: u32,
+        instance: u32,
+    },
+    PackLock {
+        outer: u32,
+        site: u32,
+        inner: u32,
+    },
+    PackRho {
+        outer: u32,
+        site: u32,
+        inner: u32,
+    },
+    Access {
+        rho: u32,
+        lock: u32,
+        write: bool,
+        line: u32,
+        column: u32,
+    },
+    EffectBound {
+        effect: Vec<EffectToken>,
+        var: u32,
+    },
+    Filter {
+        effect: Vec<EffectToken>,
+        target: u32,
+    },
+    EffectInst {
+        generic: u32,
+        sign: Sign,
+        site: u32,
+        instance: u32,
+    },
+    EmptyEffect {
+        var: u32,
+    },
+}
+
+/// A lock of a solved effect, and whether it occurs twice.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct EffectAtom {
+    pub lock: AtomRef,
+    pub twice: bool,
+}
+
+/// A lock label, or the fresh locks of the call at a site.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum AtomRef {
+    Lock(u32),
+    Fresh(u32),
+}
+
+/// A fact of the solution, in the paper's notation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Solved {
+    /// A lock class of more than one member.
+    LockClass {
+        rep: u32,
+        members: Vec<u32>,
+    },
+    MatchedFlow {
+        from: u32,
+        to: u32,
+    },
+    FreshLock {
+        generic: u32,
+        site: u32,
+        image: u32,
+    },
+    Effect {
+        var: u32,
+        atoms: Vec<EffectAtom>,
+    },
+    /// A correlation at the root, a copy of one made at a call when `copy_of` is set.
+    RootFact {
+        rho: u32,
+        lock: u32,
+        copy_of: Option<u32>,
+    },
+}
+
+/// The constraints as generated, then their solution.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ConstraintListing {
+    pub constraints: Vec<Constraint>,
+    pub solution: Vec<Solved>,
+}
+
+/// A node of the constraint graph: a label's number and what it stands for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GraphNode {
+    pub id: u32,
+    pub description: String,
+}
+
+/// An edge of the constraint graph.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum GraphEdge {
+    Flow {
+        from: u32,
+        to: u32,
+    },
+    PackageFlow {
+        from: u32,
+        to: u32,
+    },
+    Summary {
+        from: u32,
+        to: u32,
+    },
+    RhoInst {
+        generic: u32,
+        sign: Sign,
+        site: u32,
+        instance: u32,
+    },
+    LockInst {
+        instance: u32,
+        site: u32,
+        generic: u32,
+    },
+    /// A correlation generated by an access.
+    Generated {
+        rho: u32,
+        lock: u32,
+    },
+    /// A correlation derived by resolution.
+    Derived {
+        rho: u32,
+        lock: u32,
+    },
+}
+
+/// The constraint graph drawn like the paper's figure 3.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ConstraintGraph {
+    pub locations: Vec<GraphNode>,
+    /// Lock class representatives.
+    pub locks: Vec<GraphNode>,
+    pub edges: Vec<GraphEdge>,
+}
+
+/// A run that could not analyse its input: `{"error": {…}, "verdict": "error"}`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Failure {
+    pub error: ErrorReport,
+    /// Always [`Verdict::Error`].
+    pub verdict: Verdict,
+}
+
+impl Failure {
+    pub fn new(error: ErrorReport) -> Failure {
+        Failure {
+            error,
+            verdict: Verdict::Error,
+        }
+    }
+}
+
+/// Why a run could not be done, and where, when one place is to blame.
+#[derive(Clone, Debug, Serialize)]
+pub struct ErrorReport {
+    pub code: ErrorCode,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<u32>,
+}
+
+/// The stable code of an error, serialised as its string (`error/…`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ErrorCode {
+    /// The C front end's fatal errors, with their own codes.
+    Fatal(FatalKind),
+    /// A λ▷ syntax error.
+    Syntax,
+    /// An ordinary λ▷ type error (unbound name, shape mismatch).
+    Type,
+    /// The input file cannot be read.
+    Unreadable,
+    /// The input file is not UTF-8 text.
+    NotUtf8,
+    /// An output file (`--dot`) cannot be written.
+    Unwritable,
+}
+
+impl ErrorCode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::Fatal(kind) => kind.code(),
+            ErrorCode::Syntax => "error/syntax",
+            ErrorCode::Type => "error/type",
+            ErrorCode::Unreadable => "error/unreadable",
+            ErrorCode::NotUtf8 => "error/not-utf8",
+            ErrorCode::Unwritable => "error/unwritable",
+        }
+    }
+}
+
+impl Serialize for ErrorCode {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
