@@ -1,0 +1,333 @@
+//! How a thread id is named (a variable's field path and index, or an element of a heap block)
+//! and everything in the program that may change one: which ids a join can trust.
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::*;
+use crate::ir::visit::{walk_operand, Visitor};
+
+/// Where the memory holding a thread id is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) enum IdBase {
+    /// A variable.
+    Var(VarId),
+    /// The heap block a local pointer variable points to (its elements `w[i]`).
+    Heap(VarId),
+}
+
+/// How a thread id is named: a variable, its field path, and for arrays the index variable; or
+/// an element of the heap block a pointer points to (then the index is always there), with the
+/// field path inside the element.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(super) struct IdPath {
+    pub(super) base: IdBase,
+    pub(super) fields: Vec<(u32, u32)>,
+    pub(super) index: Option<VarId>,
+}
+
+impl IdPath {
+    /// The variable of a path rooted at a variable.
+    pub(super) fn var(&self) -> Option<VarId> {
+        match self.base {
+            IdBase::Var(v) => Some(v),
+            IdBase::Heap(_) => None,
+        }
+    }
+}
+
+/// One step of an lvalue's path from its variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) enum Step {
+    Field(u32, u32),
+    Index,
+}
+
+/// An lvalue rooted at a variable, as a path of steps.
+pub(super) type Place = (VarId, Vec<Step>);
+
+/// What a statement does to memory that may hold a thread id: the places whose address it takes
+/// (except the thread id of a `pthread_create`, reported separately), the places it assigns, the
+/// struct fields it assigns through a pointer, and the structs it assigns whole through one.
+#[derive(Default)]
+pub(super) struct Touched {
+    pub(super) addr: Vec<Place>,
+    pub(super) created: Option<Place>,
+    pub(super) written: Vec<Place>,
+    pub(super) fields_through_pointers: Vec<(u32, u32)>,
+    pub(super) structs_through_pointers: Vec<u32>,
+    /// Structs a library function (which may write through its arguments: `memset`, `memcpy`, or
+    /// one without a model) receives a pointer to.
+    pub(super) structs_to_library: Vec<u32>,
+}
+
+/// Everything in the program that may change a thread id, to decide which ids a join can trust.
+#[derive(Default)]
+pub(super) struct Writers {
+    pub(super) creates: FxHashMap<Place, usize>,
+    pub(super) written: FxHashMap<VarId, Vec<Vec<Step>>>,
+    pub(super) addr: FxHashMap<VarId, Vec<Vec<Step>>>,
+    pub(super) fields_through_pointers: FxHashSet<(u32, u32)>,
+    pub(super) structs_through_pointers: FxHashSet<u32>,
+    pub(super) structs_to_library: FxHashSet<u32>,
+    /// Structs that are unions: their members overlap, so a path through one is never trusted.
+    pub(super) unions: FxHashSet<u32>,
+}
+
+impl Writers {
+    /// Whether the thread id at `path` can only hold the thread of its one create: no other
+    /// create or assignment overlaps it, its address (or an address inside it) is not taken, and
+    /// if the address of an enclosing struct is taken, no code writes that field or one of those
+    /// structs through a pointer.
+    pub(super) fn trustworthy(&self, path: &IdPath) -> bool {
+        let Some(var) = path.var() else {
+            return false;
+        };
+        let steps: Vec<Step> = path
+            .fields
+            .iter()
+            .map(|&(s, i)| Step::Field(s, i))
+            .chain(path.index.map(|_| Step::Index))
+            .collect();
+        if self.creates.get(&(var, steps.clone())) != Some(&1) {
+            return false;
+        }
+        if self
+            .creates
+            .iter()
+            .any(|((v, other), _)| *v == var && *other != steps && overlaps(other, &steps))
+        {
+            return false;
+        }
+        if self
+            .written
+            .get(&var)
+            .is_some_and(|w| w.iter().any(|w| overlaps(w, &steps)))
+        {
+            return false;
+        }
+        let mut enclosing_escapes = false;
+        for a in self.addr.get(&var).map(Vec::as_slice).unwrap_or(&[]) {
+            if a.len() >= steps.len() {
+                if overlaps(a, &steps) {
+                    return false;
+                }
+            } else if overlaps(a, &steps) {
+                enclosing_escapes = true;
+            }
+        }
+        if path.fields.iter().any(|(s, _)| self.unions.contains(s)) {
+            return false;
+        }
+        if enclosing_escapes {
+            if path
+                .fields
+                .iter()
+                .any(|(s, _)| self.structs_to_library.contains(s))
+            {
+                return false;
+            }
+            let field_written = path
+                .fields
+                .last()
+                .is_some_and(|f| self.fields_through_pointers.contains(f));
+            let struct_written = path
+                .fields
+                .iter()
+                .any(|(s, _)| self.structs_through_pointers.contains(s));
+            if field_written || struct_written || path.index.is_some() {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+pub(super) fn id_path(lv: &Lval) -> Option<IdPath> {
+    let Base::Var(var) = lv.base else { return None };
+    let mut fields = Vec::new();
+    let mut index = None;
+    for p in &lv.proj {
+        match *p {
+            // A field after the index (`th[i].tid`) is not matched: the trust check compares
+            // paths with the index last.
+            Proj::Field { .. } if index.is_some() => return None,
+            Proj::Field { strukt, index: i } => fields.push((strukt.0, i)),
+            Proj::Index(Some(v)) if index.is_none() => index = Some(v),
+            Proj::Index(_) => return None,
+        }
+    }
+    Some(IdPath {
+        base: IdBase::Var(var),
+        fields,
+        index,
+    })
+}
+
+/// `w + i` (or `i + w`): the element `i` of what the local pointer `w` points to, where `w` is
+/// read directly (a cast of `w` could change the element size, which the IR's types do not
+/// keep) and `i` is an integer variable (casts of it are looked through, as for array indexes).
+pub(super) fn heap_element(p: &Program, op: &Operand) -> Option<(VarId, VarId)> {
+    let Operand::Arith(t, ops) = op else {
+        return None;
+    };
+    let [a, b] = ops.as_slice() else { return None };
+    let plain = |op: &Operand| match op {
+        Operand::Use(Lval {
+            base: Base::Var(v),
+            proj,
+            ..
+        }) if proj.is_empty() => Some(*v),
+        _ => None,
+    };
+    let is_pointer = |v: VarId| matches!(p.types.get(p.vars[v].ty), Type::Pointer(_));
+    let is_int = |v: VarId| matches!(p.types.get(p.vars[v].ty), Type::Int);
+    [(a, b), (b, a)].into_iter().find_map(|(w, i)| {
+        let w = plain(w)?;
+        let i = plain(strip(i))?;
+        (w != i && is_pointer(w) && is_int(i) && p.vars[w].ty == *t).then_some((w, i))
+    })
+}
+
+/// A thread id in a heap block: `*(w + i)` with a field path (`w[i]`, `w[i].tid`).
+pub(super) fn heap_path(p: &Program, lv: &Lval) -> Option<IdPath> {
+    let Base::Deref(ptr) = &lv.base else {
+        return None;
+    };
+    let (w, i) = heap_element(p, strip(ptr))?;
+    let fields = lv
+        .proj
+        .iter()
+        .map(|p| match *p {
+            Proj::Field { strukt, index } => Some((strukt.0, index)),
+            Proj::Index(_) => None,
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some(IdPath {
+        base: IdBase::Heap(w),
+        fields,
+        index: Some(i),
+    })
+}
+
+/// The thread id named by the first argument of a create (its address) or of a join (its
+/// value).
+pub(super) fn site_path(p: &Program, is_create: bool, arg: &Operand) -> Option<IdPath> {
+    match (is_create, strip(arg)) {
+        (true, Operand::AddrOf(lv)) | (false, Operand::Use(lv)) => {
+            id_path(lv).or_else(|| heap_path(p, lv))
+        }
+        (true, ptr @ Operand::Arith(..)) => {
+            let (w, i) = heap_element(p, ptr)?;
+            Some(IdPath {
+                base: IdBase::Heap(w),
+                fields: Vec::new(),
+                index: Some(i),
+            })
+        }
+        _ => None,
+    }
+}
+
+pub(super) fn strip(op: &Operand) -> &Operand {
+    match op {
+        Operand::Cast(_, inner) => strip(inner),
+        other => other,
+    }
+}
+
+pub(super) fn place_of(lv: &Lval) -> Option<Place> {
+    let Base::Var(v) = lv.base else { return None };
+    let steps = lv
+        .proj
+        .iter()
+        .map(|p| match *p {
+            Proj::Field { strukt, index } => Step::Field(strukt.0, index),
+            Proj::Index(_) => Step::Index,
+        })
+        .collect();
+    Some((v, steps))
+}
+
+/// Whether one path is a prefix of the other (the places overlap).
+pub(super) fn overlaps(a: &[Step], b: &[Step]) -> bool {
+    a.iter().zip(b).all(|(x, y)| x == y)
+}
+
+/// The places whose address an operand takes (the [`Touched::addr`] half of a statement).
+impl Visitor for Touched {
+    fn visit_operand(&mut self, op: &Operand) {
+        if let Operand::AddrOf(lv) = op {
+            if let Some(pl) = place_of(lv) {
+                self.addr.push(pl);
+            }
+        }
+        walk_operand(self, op);
+    }
+}
+
+/// What statement `kind` does to memory that may hold a thread id.
+pub(super) fn touched(p: &Program, kind: &StmtKind, calls: &ThreadCalls) -> Touched {
+    let dst_walk = |lv: &Lval, t: &mut Touched| {
+        match place_of(lv) {
+            Some(pl) => t.written.push(pl),
+            None => {
+                if let Some(Proj::Field { strukt, index }) = lv.proj.last() {
+                    t.fields_through_pointers.push((strukt.0, *index));
+                }
+                if let Type::Struct(sid) = p.types.get(p.lval_type(lv)) {
+                    t.structs_through_pointers.push(sid.0);
+                }
+            }
+        }
+        t.visit_lval(lv);
+    };
+    let mut t = Touched::default();
+    match kind {
+        StmtKind::Assign { dst, src } => {
+            dst_walk(dst, &mut t);
+            t.visit_operand(src);
+        }
+        StmtKind::Call { dst, callee, args } => {
+            if let Some(d) = dst {
+                dst_walk(d, &mut t);
+            }
+            let (direct, create_id) = match callee {
+                Callee::Indirect(op) => {
+                    t.visit_operand(op);
+                    (None, None)
+                }
+                Callee::Direct(c) => (Some(*c), calls.id_arg(*c, true)),
+            };
+            let library = direct.is_some_and(|c| {
+                let func = &p.funcs[c];
+                !(func.defined && func.origin == crate::ir::FuncOrigin::User)
+            });
+            if library && create_id.is_none() {
+                for a in args {
+                    let ty = p.operand_type(strip(a));
+                    if let Type::Pointer(e) = p.types.get(ty) {
+                        if let Type::Struct(sid) | Type::Union(sid) = p.types.get(*e) {
+                            t.structs_to_library.push(sid.0);
+                        }
+                    }
+                }
+            }
+            for (k, a) in args.iter().enumerate() {
+                // The thread id a create writes is recorded as created, not as an address taken.
+                if Some(k) == create_id {
+                    if let Operand::AddrOf(lv) = strip(a) {
+                        if let Some(pl) = place_of(lv) {
+                            t.created = Some(pl);
+                            t.visit_lval(lv);
+                            continue;
+                        }
+                    }
+                }
+                t.visit_operand(a);
+            }
+        }
+        StmtKind::Eval(op) => t.visit_operand(op),
+        StmtKind::Asm { operands } => operands.iter().for_each(|lv| dst_walk(lv, &mut t)),
+    }
+    t
+}

@@ -1,0 +1,609 @@
+//! Matching `pthread_join` with `pthread_create` (an extension beyond the paper; see
+//! `solver::threads::mhp`).
+//!
+//! A join ends threads only when it certainly joins *every* thread a create started; otherwise a
+//! race with a thread that is still running would be hidden. Two idioms are matched, within one
+//! function unless noted:
+//!
+//! - **Single**: `pthread_create(&t, …)` outside any loop, and `pthread_join(t, …)` on the same
+//!   variable (or the same field path of it). The join ends the thread right after the call. A
+//!   global `t` may be joined in another function (a `stop` function for a `start` function);
+//!   the thread analysis then also requires the create's function to run at most once.
+//! - **Loops**: `for (i = A; i < B; i++) pthread_create(&th[i], …)` and a join loop
+//!   `for (j = A; j < B; j++) pthread_join(th[j], …)` with the same start, comparison and bound
+//!   (an integer constant, or a local assigned once; or a global or an integer member of a global
+//!   struct, `cfg.nworkers`, whose address may be anywhere: such a match holds only under a
+//!   [`BoundCheck`] that the thread analysis decides with label flow, since only it sees writes
+//!   through pointers). The join loop must join on every iteration
+//!   (the join dominates the increment) and leave only through its condition; the threads are
+//!   ended where it exits.
+//!
+//!   The thread ids may also be the elements of a heap block, `pthread_t *w = calloc(n, …)`
+//!   with `pthread_create(&w[i], …)` (or `w + i`) and `pthread_join(w[j], …)` (or `*(w + j)`).
+//!   `w` must then be a local of the function, its address never taken, assigned exactly once,
+//!   outside any cycle, with the result of `malloc` or `calloc`; and its value must never leave
+//!   the function or be used to write the block: it may appear (through casts and arithmetic)
+//!   only in branch conditions, in reads of the elements, as `free(w)`, and as the thread id of
+//!   that one create (no other argument, assignment source, returned value, or destination of
+//!   an assignment). The block is then reachable only through `w`, and only the create writes
+//!   it. The loops must also start at a non-negative index (the IR does not keep whether a
+//!   pointer is added to or subtracted from, so `w - i` is only excluded as undefined behaviour).
+//!   The single idiom is not matched through a pointer: a constant index such as `w[1]` is
+//!   dropped by the lowering, so `&w[1]` and `w[0]` look the same.
+//!
+//! In both, the thread-id variable must be written only by that one create: no other create,
+//! assignment, or address taken anywhere in the program may change it, and the create loop's
+//! counter must change only in its increment. An id inside a union is never trusted (members
+//! overlap). When the address of a struct enclosing the id is taken (`&g_rep` handed to the
+//! thread), no assignment anywhere may write the id's field or such a struct through a pointer,
+//! and no library function (`memset`, `memcpy`, one without a model) may receive a pointer to
+//! one. A thread-id array that is a global is also subject to the create's function running
+//! once ([`JoinPlan::global`]). Anything else is left unmatched, which is sound: the threads
+//! simply stay running.
+//!
+//! Knowingly unsound: array indexes are compared after removing casts, so
+//! `th[(unsigned char)i]` over more than 256 threads is matched as `th[i]`.
+//!
+//! A join loop may contain paths that end the program or the thread (`exit`, `abort`, a call of
+//! a `noreturn` function such as `die("…")`, `pthread_exit`: blocks ending in [`Term::Exit`]),
+//! as in `if (pthread_join(th[i], NULL) != 0) die("join")`: the code after the loop never runs
+//! on such a path, so the loop still joins every thread wherever it is left. `longjmp` is also
+//! lowered to `Term::Exit`, and is accepted here although control may resume at its `setjmp`,
+//! possibly after the join loop with threads still running: this is one of the places where
+//! locksmith is knowingly unsound (`setjmp`/`longjmp` is not modelled).
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::ir::ctypes::Type;
+use crate::ir::{
+    Base, BlockId, Callee, CountedLoop, Func, FuncId, FuncOrigin, LoopBound, LoopCmp, Lval,
+    Operand, Program, Proj, StmtKind, Term, VarId, VarKind,
+};
+use crate::model::{Arg, Kind};
+use solver::threads::ThreadHandle;
+
+mod cfg;
+mod failed;
+mod heap;
+mod ids;
+mod loops;
+
+use cfg::*;
+use failed::*;
+use heap::*;
+use ids::*;
+use loops::*;
+
+/// A statement: function, block, index in the block.
+pub type StmtAt = (FuncId, BlockId, usize);
+
+/// Where the thread handles of a program are created and joined.
+#[derive(Clone, Debug, Default)]
+pub struct JoinPlan {
+    /// The `pthread_create` calls whose threads can be followed to a join.
+    pub create: FxHashMap<StmtAt, ThreadHandle>,
+    /// The `pthread_join` calls that end a single thread.
+    pub join_after: FxHashMap<StmtAt, ThreadHandle>,
+    /// Blocks on entry to which the threads of a create loop have all been joined.
+    pub join_at_entry: FxHashMap<(FuncId, BlockId), Vec<ThreadHandle>>,
+    /// Handles of threads whose id is in a global: a single id's joins may be in other functions,
+    /// and any of them is valid only if the create's function runs at most once.
+    pub global: Vec<ThreadHandle>,
+    /// Join loops whose bound is a global (or a member of one) the front end cannot prove
+    /// unchanged between the loops: each holds only if no write may change the bound while the
+    /// threads run, which the thread analysis decides with label flow.
+    pub bound_checks: Vec<BoundCheck>,
+    handles: u32,
+}
+
+/// A join loop's condition for ending the threads of `handle`: the global bound of its create
+/// and join loops (`nthreads`, `cfg.nworkers`) is written neither by code of `func` that may run
+/// between the start of the create loop and the exit of the join loop (`region`), nor by any
+/// function called there, nor by any thread.
+#[derive(Clone, Debug)]
+pub struct BoundCheck {
+    pub handle: ThreadHandle,
+    pub func: FuncId,
+    /// A [`LoopBound::Var`] of a global or a [`LoopBound::GlobalField`].
+    pub bound: LoopBound,
+    /// The blocks of `func` reachable from the create loop's head without passing the join
+    /// loop's exit, in order.
+    pub region: Vec<BlockId>,
+}
+
+/// The library functions that create, join, allocate and free, from the library model, with the
+/// argument that names the thread id of a create (its address) or of a join (its value).
+pub(super) struct ThreadCalls {
+    creates: FxHashMap<FuncId, Arg>,
+    joins: FxHashMap<FuncId, Arg>,
+    allocs: FxHashSet<FuncId>,
+    frees: FxHashSet<FuncId>,
+}
+
+impl ThreadCalls {
+    fn new(p: &Program) -> ThreadCalls {
+        let mut calls = ThreadCalls {
+            creates: FxHashMap::default(),
+            joins: FxHashMap::default(),
+            allocs: FxHashSet::default(),
+            frees: FxHashSet::default(),
+        };
+        for f in p.funcs.indices() {
+            match p.known_kind(f) {
+                Some(Kind::Fork { id, .. }) => {
+                    calls.creates.insert(f, id);
+                }
+                Some(Kind::Join { id, .. }) => {
+                    calls.joins.insert(f, id);
+                }
+                Some(Kind::Alloc) => {
+                    calls.allocs.insert(f);
+                }
+                Some(Kind::Free { .. }) => {
+                    calls.frees.insert(f);
+                }
+                _ => {}
+            }
+        }
+        calls
+    }
+
+    pub(super) fn is_create(&self, f: FuncId) -> bool {
+        self.creates.contains_key(&f)
+    }
+
+    /// The thread-id argument of a call of `f`, if `f` creates (`is_create`) or joins.
+    pub(super) fn id_arg(&self, f: FuncId, is_create: bool) -> Option<usize> {
+        let table = if is_create {
+            &self.creates
+        } else {
+            &self.joins
+        };
+        table.get(&f).map(|&k| usize::from(k))
+    }
+}
+
+/// Where a create or join call sits and what it names.
+struct Site {
+    at: StmtAt,
+    path: IdPath,
+    /// The counted loop it is in, if its index is that loop's counter.
+    in_loop: Option<usize>,
+    /// Whether the statement's block lies on any cycle.
+    cyclic: bool,
+}
+
+/// What the whole program says about thread ids before any create is matched.
+struct Planner<'p> {
+    p: &'p Program,
+    calls: ThreadCalls,
+    /// Everything that may change a thread id.
+    writers: Writers,
+    /// The assignments of each variable.
+    assigns: FxHashMap<VarId, Vec<StmtAt>>,
+    /// Joins of single global thread ids, in any function.
+    global_joins: Vec<(StmtAt, IdPath)>,
+    /// Join loops over global arrays, in any function.
+    global_join_loops: Vec<JoinLoop>,
+    plan: JoinPlan,
+}
+
+/// The facts of one function that matching its creates needs.
+struct FnFacts<'p> {
+    f: FuncId,
+    func: &'p Func,
+    cfg: Cfg,
+    /// Its counted loops with their blocks.
+    loops: Vec<(CountedLoop, FxHashSet<usize>)>,
+    /// Whether each block lies on a cycle.
+    cyclic: Vec<bool>,
+    /// The trusted heap blocks of thread ids, by pointer, with the block of its assignment.
+    heaps: FxHashMap<VarId, BlockId>,
+}
+
+/// Finds the thread handles of a program.
+pub fn plan(p: &Program) -> JoinPlan {
+    let calls = ThreadCalls::new(p);
+    let (writers, assigns) = writers(p, &calls);
+    let mut planner = Planner {
+        p,
+        calls,
+        writers,
+        assigns,
+        global_joins: Vec::new(),
+        global_join_loops: Vec::new(),
+        plan: JoinPlan::default(),
+    };
+    planner.global_joins = planner.global_joins();
+    planner.global_join_loops = planner.global_join_loops();
+    for (f, func) in p.funcs.iter_enumerated() {
+        if func.defined && func.origin == FuncOrigin::User {
+            planner.function(f, func);
+        }
+    }
+    planner.plan
+}
+
+/// Whole-program: everything that may change a thread id, and every variable's assignments.
+fn writers(p: &Program, calls: &ThreadCalls) -> (Writers, FxHashMap<VarId, Vec<StmtAt>>) {
+    let mut writers = Writers {
+        unions: p
+            .types
+            .structs
+            .iter_enumerated()
+            .filter(|(_, d)| d.kind == crate::ir::ctypes::StructKind::Union)
+            .map(|(sid, _)| sid.0)
+            .collect(),
+        ..Writers::default()
+    };
+    let mut assigns: FxHashMap<VarId, Vec<StmtAt>> = FxHashMap::default();
+    for (f, func) in p.funcs.iter_enumerated() {
+        for (b, block) in func.blocks.iter_enumerated() {
+            for (k, stmt) in block.stmts.iter().enumerate() {
+                let t = touched(p, &stmt.kind, calls);
+                for (v, steps) in t.written {
+                    assigns.entry(v).or_default().push((f, b, k));
+                    writers.written.entry(v).or_default().push(steps);
+                }
+                for (v, steps) in t.addr {
+                    writers.addr.entry(v).or_default().push(steps);
+                }
+                writers
+                    .fields_through_pointers
+                    .extend(t.fields_through_pointers);
+                writers
+                    .structs_through_pointers
+                    .extend(t.structs_through_pointers);
+                writers.structs_to_library.extend(t.structs_to_library);
+                if let Some(pl) = t.created {
+                    *writers.creates.entry(pl).or_default() += 1;
+                }
+            }
+        }
+    }
+    (writers, assigns)
+}
+
+impl<'p> Planner<'p> {
+    /// The calls of library function `kind` (a create or a join) in the user functions, with
+    /// their position and thread-id argument.
+    fn thread_calls(
+        &self,
+        is_create: bool,
+    ) -> impl Iterator<Item = (StmtAt, &'p Func, &'p Operand)> + '_ {
+        let p = self.p;
+        p.funcs
+            .iter_enumerated()
+            .filter(|(_, func)| func.defined && func.origin == FuncOrigin::User)
+            .flat_map(move |(f, func)| {
+                func.blocks.iter_enumerated().flat_map(move |(b, block)| {
+                    block
+                        .stmts
+                        .iter()
+                        .enumerate()
+                        .map(move |(k, stmt)| ((f, b, k), func, &stmt.kind))
+                })
+            })
+            .filter_map(move |(at, func, kind)| {
+                let StmtKind::Call {
+                    callee: Callee::Direct(c),
+                    args,
+                    ..
+                } = kind
+                else {
+                    return None;
+                };
+                let k = self.calls.id_arg(*c, is_create)?;
+                Some((at, func, args.get(k)?))
+            })
+    }
+
+    /// Joins of a global thread id (a single thread, not an array element) may be in any
+    /// function: the create's thread is unique in the program if its function runs once, which
+    /// the thread analysis checks (`JoinPlan::global`).
+    fn global_joins(&self) -> Vec<(StmtAt, IdPath)> {
+        let mut out = Vec::new();
+        for (at, _, id) in self.thread_calls(false) {
+            let Operand::Use(lv) = strip(id) else {
+                continue;
+            };
+            let Some(path) = id_path(lv) else { continue };
+            let Some(var) = path.var() else { continue };
+            if path.index.is_none() && self.writers.trustworthy(&path) && is_global(self.p, var) {
+                out.push((at, path));
+            }
+        }
+        out
+    }
+
+    /// Join loops over global arrays, in any function (a `stop` function for a `start` one).
+    fn global_join_loops(&self) -> Vec<JoinLoop> {
+        let p = self.p;
+        let mut out = Vec::new();
+        let mut cfgs: FxHashMap<FuncId, (Cfg, Vec<(CountedLoop, FxHashSet<usize>)>)> =
+            FxHashMap::default();
+        for ((f, b, _), func, id) in self.thread_calls(false) {
+            let Some(path) = site_path(p, false, id) else {
+                continue;
+            };
+            let IdBase::Var(var) = path.base else {
+                continue;
+            };
+            if !is_global(p, var) || !self.writers.trustworthy(&path) {
+                continue;
+            }
+            let Some(i) = path.index else { continue };
+            let (cfg, loops) = cfgs.entry(f).or_insert_with(|| {
+                let cfg = Cfg::new(func);
+                let loops = counted_loops(func, &cfg);
+                (cfg, loops)
+            });
+            let Some((l2, blocks2)) = loops
+                .iter()
+                .find(|(l, bl)| l.counter == i && bl.contains(&(b.0 as usize)))
+            else {
+                continue;
+            };
+            if join_loop_complete(p, func, f, cfg, l2, blocks2, b, &self.assigns) {
+                out.push(JoinLoop {
+                    func: f,
+                    path,
+                    l: *l2,
+                    blocks: blocks2.clone(),
+                });
+            }
+        }
+        out
+    }
+
+    /// Matches the creates of one function with their joins.
+    fn function(&mut self, f: FuncId, func: &'p Func) {
+        let cfg = Cfg::new(func);
+        let loops = counted_loops(func, &cfg);
+        let cyclic: Vec<bool> = (0..func.blocks.len())
+            .map(|b| on_any_cycle(&cfg, b))
+            .collect();
+        let heaps = trusted_heaps(self.p, f, func, &cyclic, &self.assigns, &self.calls);
+        let fx = FnFacts {
+            f,
+            func,
+            cfg,
+            loops,
+            cyclic,
+            heaps,
+        };
+        let (create_sites, join_sites) = self.sites(&fx);
+        for create in &create_sites {
+            let handle = ThreadHandle(self.plan.handles);
+            let used = match (create.path.index, create.in_loop) {
+                (None, _) if !create.cyclic => self.match_single(create, &join_sites, handle),
+                (Some(_), Some(li)) => self.match_loop(&fx, create, li, &join_sites, handle),
+                _ => false,
+            };
+            if used {
+                self.plan.create.insert(create.at, handle);
+                self.plan.handles += 1;
+            }
+            self.plan.global.dedup();
+        }
+        failed_creates(f, func, &fx.cfg, &fx.cyclic, &self.calls, &mut self.plan);
+    }
+
+    /// The creates and joins of a function whose thread id can be trusted.
+    fn sites(&self, fx: &FnFacts<'_>) -> (Vec<Site>, Vec<Site>) {
+        let mut creates = Vec::new();
+        let mut joins = Vec::new();
+        for (b, block) in fx.func.blocks.iter_enumerated() {
+            for (k, stmt) in block.stmts.iter().enumerate() {
+                let StmtKind::Call {
+                    callee: Callee::Direct(c),
+                    args,
+                    ..
+                } = &stmt.kind
+                else {
+                    continue;
+                };
+                let is_create = self.calls.is_create(*c);
+                let Some(id) = self.calls.id_arg(*c, is_create).and_then(|k| args.get(k)) else {
+                    continue;
+                };
+                let Some(path) = site_path(self.p, is_create, id) else {
+                    continue;
+                };
+                let trusted = match path.base {
+                    IdBase::Var(_) => self.writers.trustworthy(&path),
+                    IdBase::Heap(w) => fx.heaps.contains_key(&w),
+                };
+                if !trusted {
+                    continue;
+                }
+                let in_loop = path.index.and_then(|i| {
+                    fx.loops
+                        .iter()
+                        .position(|(l, blocks)| l.counter == i && blocks.contains(&(b.0 as usize)))
+                });
+                let site = Site {
+                    at: (fx.f, b, k),
+                    path,
+                    in_loop,
+                    cyclic: fx.cyclic[b.0 as usize],
+                };
+                if is_create {
+                    creates.push(site);
+                } else {
+                    joins.push(site);
+                }
+            }
+        }
+        (creates, joins)
+    }
+
+    /// A create outside any loop: joined by the joins of the same id, in this function for a
+    /// local id, anywhere for a global one (then only if its function runs once).
+    fn match_single(&mut self, create: &Site, join_sites: &[Site], handle: ThreadHandle) -> bool {
+        let Some(var) = create.path.var() else {
+            return false;
+        };
+        let mut used = false;
+        if is_global(self.p, var) {
+            for (at, _) in self
+                .global_joins
+                .iter()
+                .filter(|(_, path)| *path == create.path)
+            {
+                self.plan.join_after.insert(*at, handle);
+                self.plan.global.push(handle);
+                used = true;
+            }
+        } else {
+            for join in join_sites.iter().filter(|j| j.path == create.path) {
+                self.plan.join_after.insert(join.at, handle);
+                used = true;
+            }
+        }
+        used
+    }
+
+    /// A create loop (the `li`-th counted loop): joined where a join loop over the same array
+    /// and range, or over the count the create loop reached, exits.
+    fn match_loop(
+        &mut self,
+        fx: &FnFacts<'_>,
+        create: &Site,
+        li: usize,
+        join_sites: &[Site],
+        handle: ThreadHandle,
+    ) -> bool {
+        let (l1, blocks1) = &fx.loops[li];
+        if !loop_is_clean(self.p, fx.func, fx.f, l1, blocks1, &self.assigns)
+            || fx.cfg.on_other_cycle(create.at.1 .0 as usize, l1)
+            || fx.cfg.on_other_cycle(l1.head.0 as usize, l1)
+        {
+            return false;
+        }
+        // Through a pointer: its one assignment is before both loops (it is on no cycle, so in
+        // neither), and the indexes are not negative.
+        let heap_init = match create.path.base {
+            IdBase::Heap(w) => {
+                if l1.start < 0 {
+                    return false;
+                }
+                fx.heaps.get(&w).map(|b| b.0 as usize)
+            }
+            IdBase::Var(var) if is_global(self.p, var) => {
+                return self.match_global_array(fx, create, l1, blocks1, handle);
+            }
+            IdBase::Var(_) => None,
+        };
+        let mut used = false;
+        for join in join_sites {
+            let Some(lj) = join.in_loop else { continue };
+            let (l2, blocks2) = &fx.loops[lj];
+            let same_array = join.path.base == create.path.base
+                && join.path.fields == create.path.fields
+                && heap_init.is_none_or(|b| !blocks1.contains(&b) && !blocks2.contains(&b));
+            let fixed = bound_is_fixed(self.p, fx.f, l1, &self.assigns, blocks1, blocks2);
+            let same_range = l1.start == l2.start
+                && l1.op == l2.op
+                && l1.bound == l2.bound
+                && fixed != Fixed::No;
+            let created_count = !same_range
+                && joins_created_count(
+                    fx.func,
+                    fx.f,
+                    &fx.cfg,
+                    l1,
+                    blocks1,
+                    l2,
+                    create.at,
+                    &self.assigns,
+                    &self.calls,
+                );
+            if same_array
+                && (same_range || created_count)
+                && join_loop_complete(
+                    self.p,
+                    fx.func,
+                    fx.f,
+                    &fx.cfg,
+                    l2,
+                    blocks2,
+                    join.at.1,
+                    &self.assigns,
+                )
+            {
+                if same_range && fixed == Fixed::IfUnwritten {
+                    self.plan
+                        .bound_checks
+                        .push(bound_check(handle, fx.f, &fx.cfg, l1, l2));
+                }
+                self.plan
+                    .join_at_entry
+                    .entry((fx.f, l2.exit))
+                    .or_default()
+                    .push(handle);
+                used = true;
+            }
+        }
+        used
+    }
+
+    /// A create loop over a global array: its join loops may be anywhere; the bound must be the
+    /// same then as when the threads were created.
+    fn match_global_array(
+        &mut self,
+        fx: &FnFacts<'_>,
+        create: &Site,
+        l1: &CountedLoop,
+        blocks1: &FxHashSet<usize>,
+        handle: ThreadHandle,
+    ) -> bool {
+        let p = self.p;
+        let mut used = false;
+        for jl in &self.global_join_loops {
+            let same_range = l1.start == jl.l.start && l1.op == jl.l.op && l1.bound == jl.l.bound;
+            let fixed = match l1.bound {
+                LoopBound::Const(_) => Fixed::Proved,
+                LoopBound::Var(v)
+                    if is_global(p, v)
+                        && global_bound_fixed(p, v, fx.f, &fx.cfg, l1, &self.assigns) =>
+                {
+                    Fixed::Proved
+                }
+                _ if jl.func == fx.f => {
+                    bound_is_fixed(p, fx.f, l1, &self.assigns, blocks1, &jl.blocks)
+                }
+                _ => Fixed::No,
+            };
+            if jl.path.fields == create.path.fields
+                && jl.path.base == create.path.base
+                && same_range
+                && fixed != Fixed::No
+            {
+                if fixed == Fixed::IfUnwritten {
+                    self.plan
+                        .bound_checks
+                        .push(bound_check(handle, fx.f, &fx.cfg, l1, &jl.l));
+                }
+                self.plan
+                    .join_at_entry
+                    .entry((jl.func, jl.l.exit))
+                    .or_default()
+                    .push(handle);
+                // The array could be refilled by another run of the creating function (in
+                // another thread) before the join: only trusted when that function runs once.
+                self.plan.global.push(handle);
+                used = true;
+            }
+        }
+        used
+    }
+}
+
+/// The counted loops of a function with the blocks of each.
+fn counted_loops(func: &Func, cfg: &Cfg) -> Vec<(CountedLoop, FxHashSet<usize>)> {
+    func.counted_loops
+        .iter()
+        .map(|l| (*l, cfg.natural_loop(l)))
+        .collect()
+}
