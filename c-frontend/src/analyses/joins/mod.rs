@@ -194,7 +194,7 @@ struct FnFacts<'p> {
     func: &'p Func,
     cfg: Cfg,
     /// Its counted loops with their blocks.
-    loops: Vec<(CountedLoop, FxHashSet<usize>)>,
+    loops: CountedLoops,
     /// Whether each block lies on a cycle.
     cyclic: Vec<bool>,
     /// The trusted heap blocks of thread ids, by pointer, with the block of its assignment.
@@ -320,7 +320,7 @@ impl<'p> Planner<'p> {
     fn global_join_loops(&self) -> Vec<JoinLoop> {
         let p = self.p;
         let mut out = Vec::new();
-        let mut cfgs: FxHashMap<FuncId, (Cfg, Vec<(CountedLoop, FxHashSet<usize>)>)> =
+        let mut cfgs: FxHashMap<FuncId, (Cfg, CountedLoops)> =
             FxHashMap::default();
         for ((f, b, _), func, id) in self.thread_calls(false) {
             let Some(path) = site_path(p, false, id) else {
@@ -600,8 +600,11 @@ impl<'p> Planner<'p> {
     }
 }
 
+/// A function's counted loops, each with the blocks of its natural loop.
+type CountedLoops = Vec<(CountedLoop, FxHashSet<usize>)>;
+
 /// The counted loops of a function with the blocks of each.
-fn counted_loops(func: &Func, cfg: &Cfg) -> Vec<(CountedLoop, FxHashSet<usize>)> {
+fn counted_loops(func: &Func, cfg: &Cfg) -> CountedLoops {
     func.counted_loops
         .iter()
         .map(|l| (*l, cfg.natural_loop(l)))
