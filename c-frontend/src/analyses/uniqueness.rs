@@ -14,6 +14,7 @@
 //! tracked, so no store through another pointer can change them.
 
 use rustc_hash::{FxHashMap, FxHashSet};
+use solver::dataflow;
 
 use crate::ir::{
     Base, BlockId, Callee, Func, FuncId, Lval, Operand, Program, StmtKind, Term, VarId, VarKind,
@@ -232,18 +233,6 @@ pub fn analyse(p: &Program, f: FuncId) -> Uniqueness {
     if n == 0 {
         return out;
     }
-    let succs = |b: usize| -> Vec<usize> {
-        match &func.blocks[BlockId(b as u32)].term {
-            Term::Goto(t) => vec![t.0 as usize],
-            Term::Branch {
-                then_block,
-                else_block,
-                ..
-            } => vec![then_block.0 as usize, else_block.0 as usize],
-            Term::Multi(ts) => ts.iter().map(|t| t.0 as usize).collect(),
-            Term::Return(..) | Term::Exit => Vec::new(),
-        }
-    };
     let transfer = |b: usize, mut state: State, record: Option<&mut Uniqueness>| -> State {
         let block = &func.blocks[BlockId(b as u32)];
         let mut record = record;
@@ -267,33 +256,24 @@ pub fn analyse(p: &Program, f: FuncId) -> Uniqueness {
         a.term(&mut state, &block.term);
         state
     };
-    // `None` is "not reached yet", the top of the must lattice; merging intersects.
-    let mut entry: Vec<Option<State>> = vec![None; n];
-    entry[0] = Some(State::default());
-    let mut work = vec![0usize];
-    while let Some(b) = work.pop() {
-        let Some(input) = entry[b].clone() else {
-            continue;
-        };
-        let state = transfer(b, input, None);
-        for s in succs(b) {
-            if s >= n {
-                continue;
-            }
-            let next = match &entry[s] {
-                None => state.clone(),
-                Some(e) => e
-                    .iter()
-                    .filter(|(v, t)| state.get(v) == Some(t))
-                    .map(|(v, t)| (*v, *t))
-                    .collect(),
-            };
-            if entry[s].as_ref() != Some(&next) {
-                entry[s] = Some(next);
-                work.push(s);
-            }
-        }
-    }
+    let succs: Vec<Vec<u32>> = func
+        .blocks
+        .iter()
+        .map(|block| block.term.successors().iter().map(|t| t.0).collect())
+        .collect();
+    // A must analysis: a block no path reaches yet is ⊤, and merging intersects.
+    let entry = dataflow::forward(
+        &mut (),
+        n,
+        |b| &succs[b],
+        State::default(),
+        |_, b, state| Some(transfer(b, state, None)),
+        |_, into: &mut State, incoming: &State| {
+            let before = into.len();
+            into.retain(|v, t| incoming.get(v) == Some(t));
+            into.len() != before
+        },
+    );
     for (b, input) in entry.into_iter().enumerate() {
         if let Some(input) = input {
             transfer(b, input, Some(&mut out));

@@ -320,8 +320,7 @@ impl<'p> Planner<'p> {
     fn global_join_loops(&self) -> Vec<JoinLoop> {
         let p = self.p;
         let mut out = Vec::new();
-        let mut cfgs: FxHashMap<FuncId, (Cfg, CountedLoops)> =
-            FxHashMap::default();
+        let mut cfgs: FxHashMap<FuncId, (Cfg, CountedLoops)> = FxHashMap::default();
         for ((f, b, _), func, id) in self.thread_calls(false) {
             let Some(path) = site_path(p, false, id) else {
                 continue;
