@@ -1,0 +1,445 @@
+//! Checks that keep the architecture of ARCHITECTURE.md true, after rust-analyzer's `tidy`: the
+//! solver depends on no front end, library crates never print, every module says what it owns in
+//! a `//!` doc, every document a file refers to exists, no library function is named outside the
+//! library model, and no function grows past the length budget (the allowlist of longer ones may
+//! only shrink).
+
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The `.rs` files under `dir`, sorted, as paths relative to the repository root.
+fn rust_files(dir: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![root().join(dir)];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let path = e.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|x| x == "rs") {
+                out.push(path.strip_prefix(root()).unwrap().to_path_buf());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(root().join(path)).unwrap_or_else(|e| panic!("{path:?}: {e}"))
+}
+
+/// The library crates' sources (the command-line crate `src/` may print; they may not).
+const LIBRARY_SOURCES: [&str; 3] = ["solver/src", "lambda-core/src", "c-frontend/src"];
+
+/// Every crate's sources.
+const ALL_SOURCES: [&str; 4] = ["solver/src", "lambda-core/src", "c-frontend/src", "src"];
+
+/// The dependencies a crate's manifest lists in its `[dependencies]` table.
+fn dependencies(manifest: &str) -> Vec<String> {
+    let text = read(Path::new(manifest));
+    let mut out = Vec::new();
+    let mut inside = false;
+    for line in text.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            inside = line == "[dependencies]";
+            continue;
+        }
+        if inside {
+            if let Some((name, _)) = line.split_once('=') {
+                out.push(name.trim().to_string());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_solver_depends_on_no_front_end() {
+    let deps = dependencies("solver/Cargo.toml");
+    for front in ["lambda-core", "c-frontend", "lang-c"] {
+        assert!(
+            !deps.iter().any(|d| d == front),
+            "solver must not depend on {front}"
+        );
+    }
+    assert!(!dependencies("lambda-core/Cargo.toml")
+        .iter()
+        .any(|d| d == "c-frontend" || d == "lang-c"));
+    assert!(!dependencies("c-frontend/Cargo.toml")
+        .iter()
+        .any(|d| d == "lambda-core"));
+}
+
+/// The code of a file with comments and the contents of string and character literals blanked
+/// out (each replaced by spaces, newlines kept), so that searches see only code.
+fn code_only(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    let blank = |out: &mut Vec<u8>, x: &[u8]| {
+        out.extend(x.iter().map(|&c| if c == b'\n' { b'\n' } else { b' ' }));
+    };
+    while i < b.len() {
+        let rest = &b[i..];
+        let end = if rest.starts_with(b"//") {
+            rest.iter().position(|&c| c == b'\n').unwrap_or(rest.len())
+        } else if rest.starts_with(b"/*") {
+            let mut depth = 0;
+            let mut k = 0;
+            loop {
+                if k + 1 >= rest.len() {
+                    break rest.len();
+                }
+                if rest[k..].starts_with(b"/*") {
+                    depth += 1;
+                    k += 2;
+                } else if rest[k..].starts_with(b"*/") {
+                    depth -= 1;
+                    k += 2;
+                    if depth == 0 {
+                        break k;
+                    }
+                } else {
+                    k += 1;
+                }
+            }
+        } else if let Some(n) = raw_string_len(rest) {
+            n
+        } else if rest[0] == b'"' || rest.starts_with(b"b\"") {
+            let start = if rest[0] == b'b' { 2 } else { 1 };
+            let mut k = start;
+            while k < rest.len() && rest[k] != b'"' {
+                k += if rest[k] == b'\\' { 2 } else { 1 };
+            }
+            (k + 1).min(rest.len())
+        } else if rest[0] == b'\'' && is_char_literal(rest) {
+            let mut k = 1;
+            while k < rest.len() && rest[k] != b'\'' {
+                k += if rest[k] == b'\\' { 2 } else { 1 };
+            }
+            (k + 1).min(rest.len())
+        } else {
+            out.push(rest[0]);
+            i += 1;
+            continue;
+        };
+        blank(&mut out, &rest[..end]);
+        i += end;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The length of a raw string literal (`r"…"`, `r#"…"#`, `br"…"`) starting here.
+fn raw_string_len(rest: &[u8]) -> Option<usize> {
+    let start = if rest.starts_with(b"br") {
+        2
+    } else if rest.starts_with(b"r") {
+        1
+    } else {
+        return None;
+    };
+    let hashes = rest[start..].iter().take_while(|&&c| c == b'#').count();
+    if rest.get(start + hashes) != Some(&b'"') {
+        return None;
+    }
+    let mut close = vec![b'"'];
+    close.extend(std::iter::repeat_n(b'#', hashes));
+    let body = start + hashes + 1;
+    let end = rest[body..]
+        .windows(close.len())
+        .position(|w| w == close.as_slice())?;
+    Some(body + end + close.len())
+}
+
+/// Whether a `'` starts a character literal rather than a lifetime.
+fn is_char_literal(rest: &[u8]) -> bool {
+    match rest.get(1) {
+        Some(b'\\') => true,
+        // One character (of up to four UTF-8 bytes) and the closing quote.
+        Some(_) => (2..6).any(|k| rest.get(k) == Some(&b'\'') && !rest[1..k].contains(&b'\n')),
+        None => false,
+    }
+}
+
+/// Whether `word` occurs in `code` as a whole identifier.
+fn has_word(code: &str, word: &str) -> bool {
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    code.match_indices(word).any(|(at, _)| {
+        let before = code[..at].chars().next_back();
+        let after = code[at + word.len()..].chars().next();
+        !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
+    })
+}
+
+#[test]
+fn library_crates_never_print() {
+    let mut problems = Vec::new();
+    for dir in LIBRARY_SOURCES {
+        for file in rust_files(dir) {
+            let code = code_only(&read(&file));
+            for mac in ["println!", "eprintln!", "print!", "eprint!", "dbg!"] {
+                if has_word(&code, mac.trim_end_matches('!')) && code.contains(&format!("{mac}(")) {
+                    problems.push(format!("{}: {mac}", file.display()));
+                }
+            }
+            for stream in ["stdout()", "stderr()"] {
+                if code.contains(stream) {
+                    problems.push(format!("{}: {stream}", file.display()));
+                }
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "printing in a library crate:\n{}",
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn every_module_starts_with_a_doc() {
+    let mut problems = Vec::new();
+    for dir in ALL_SOURCES
+        .iter()
+        .chain(&["tests", "benches", "examples"])
+        .chain(&["solver/tests", "lambda-core/tests", "c-frontend/tests"])
+    {
+        for file in rust_files(dir) {
+            let text = read(&file);
+            if !text.trim_start().starts_with("//!") {
+                problems.push(file.display().to_string());
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "files without a `//!` doc:\n{}",
+        problems.join("\n")
+    );
+}
+
+/// The documents a text names: words ending in `.md`.
+fn documents_named(text: &str) -> Vec<String> {
+    let is_path = |c: char| c.is_alphanumeric() || "_-./".contains(c);
+    let mut out = Vec::new();
+    for (at, _) in text.match_indices(".md") {
+        if text[at + 3..]
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphanumeric())
+        {
+            continue;
+        }
+        let start = text[..at]
+            .char_indices()
+            .rev()
+            .take_while(|&(_, c)| is_path(c))
+            .last()
+            .map_or(at, |(k, _)| k);
+        if start < at {
+            out.push(text[start..at + 3].to_string());
+        }
+    }
+    out
+}
+
+#[test]
+fn every_document_referred_to_exists() {
+    let mut files: Vec<PathBuf> = Vec::new();
+    for dir in ALL_SOURCES
+        .iter()
+        .chain(&["tests", "benches", "examples"])
+        .chain(&["solver/tests", "lambda-core/tests", "c-frontend/tests"])
+    {
+        files.extend(rust_files(dir));
+    }
+    for doc in ["README.md", "ARCHITECTURE.md", "tests/README.md"] {
+        files.push(PathBuf::from(doc));
+    }
+    let mut problems = Vec::new();
+    for file in files {
+        let dir = root().join(&file).parent().unwrap().to_path_buf();
+        for name in documents_named(&read(&file)) {
+            let name = name.trim_start_matches('/');
+            if name.starts_with("../") && file.starts_with("tests/races") {
+                continue;
+            }
+            if !root().join(name).exists() && !dir.join(name).exists() {
+                problems.push(format!("{}: {name}", file.display()));
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "documents that do not exist:\n{}",
+        problems.join("\n")
+    );
+}
+
+/// Literals that are a library function's name but are not a use of the library function.
+const NAMES_ALLOWED: &[(&str, &str)] = &[
+    // The IR's notation for a path that ends (a `Term::Exit`).
+    ("c-frontend/src/ir/dump.rs", "exit"),
+    // The kind of an access, in words.
+    ("c-frontend/src/driver.rs", "read"),
+    ("c-frontend/src/driver.rs", "write"),
+    ("src/render/dot.rs", "read"),
+    ("src/render/dot.rs", "write"),
+    ("src/render/text.rs", "read"),
+    ("src/render/text.rs", "write"),
+    // A parser test: the name declared by `signal`'s declarator.
+    ("c-frontend/src/syntax/parse.rs", "signal"),
+    // A sample report naming the stub an access was made through.
+    ("src/report/contract_tests.rs", "memcpy"),
+];
+
+#[test]
+fn no_library_function_is_named_outside_the_model() {
+    let model = c_frontend::model::Model::builtin();
+    let mut problems = Vec::new();
+    for dir in ALL_SOURCES {
+        for file in rust_files(dir) {
+            if file.starts_with("c-frontend/src/model") {
+                continue;
+            }
+            let text = read(&file);
+            for name in model.names() {
+                let allowed = NAMES_ALLOWED
+                    .iter()
+                    .any(|&(f, n)| n == name && file == Path::new(f));
+                if !allowed && text.contains(&format!("\"{name}\"")) {
+                    problems.push(format!("{}: \"{name}\"", file.display()));
+                }
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "library names outside c-frontend/src/model (add a row to the model and ask it):\n{}",
+        problems.join("\n")
+    );
+}
+
+/// The most lines a function may have.
+const FUNCTION_BUDGET: usize = 150;
+
+/// Functions over the budget, with their length when they were listed: each is one `match` with
+/// an arm per rule (a typing rule, a statement kind, a model kind). This list may only shrink: a
+/// listed function may not grow, and one that fits the budget again must leave the list.
+const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
+    ("c-frontend/src/constraints/calls.rs", "library_call", 159),
+    ("c-frontend/src/lower/stmt.rs", "stmt", 171),
+    ("lambda-core/src/infer.rs", "expr", 278),
+    ("lambda-core/src/interp.rs", "resume", 188),
+    ("lambda-core/src/shapes.rs", "expr", 192),
+    ("lambda-core/src/syntax/print.rs", "expand", 178),
+    ("solver/src/effects.rs", "evaluate", 197),
+];
+
+/// Every function of a file with its length in lines (from its `fn` line to its closing brace).
+fn functions(text: &str) -> Vec<(String, usize)> {
+    let code = code_only(text);
+    let b = code.as_bytes();
+    let line_of = |at: usize| code[..at].bytes().filter(|&c| c == b'\n').count();
+    let mut out = Vec::new();
+    for (at, _) in code.match_indices("fn ") {
+        if at > 0 && (b[at - 1].is_ascii_alphanumeric() || b[at - 1] == b'_') {
+            continue;
+        }
+        let name: String = code[at + 3..]
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        if name.is_empty() {
+            continue;
+        }
+        // The body starts at the first `{` before any `;` (a declaration without a body).
+        let Some(open) = code[at..].find(['{', ';']).map(|k| at + k) else {
+            continue;
+        };
+        if b[open] == b';' {
+            continue;
+        }
+        let mut depth = 0usize;
+        let mut close = open;
+        for (k, &c) in b[open..].iter().enumerate() {
+            match c {
+                b'{' => depth += 1,
+                b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        close = open + k;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        out.push((name, line_of(close) - line_of(at) + 1));
+    }
+    out
+}
+
+#[test]
+fn functions_fit_the_length_budget() {
+    let mut problems = Vec::new();
+    let mut seen = Vec::new();
+    for dir in ALL_SOURCES {
+        for file in rust_files(dir) {
+            for (name, lines) in functions(&read(&file)) {
+                let listed = LONG_FUNCTIONS
+                    .iter()
+                    .find(|&&(f, n, _)| Path::new(f) == file && n == name);
+                match listed {
+                    Some(&(f, n, max)) => {
+                        seen.push((f, n));
+                        if lines > max {
+                            problems.push(format!(
+                                "{}: `{name}` grew to {lines} lines (listed at {max})",
+                                file.display()
+                            ));
+                        } else if lines <= FUNCTION_BUDGET {
+                            problems.push(format!(
+                                "{}: `{name}` fits the budget now: remove it from LONG_FUNCTIONS",
+                                file.display()
+                            ));
+                        }
+                    }
+                    None if lines > FUNCTION_BUDGET => problems.push(format!(
+                        "{}: `{name}` has {lines} lines (budget {FUNCTION_BUDGET}): split it",
+                        file.display()
+                    )),
+                    None => {}
+                }
+            }
+        }
+    }
+    for &(f, n, _) in LONG_FUNCTIONS {
+        if !seen.contains(&(f, n)) {
+            problems.push(format!(
+                "{f}: `{n}` no longer exists: remove it from LONG_FUNCTIONS"
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_checks_see_code_only() {
+    let text = "fn a() {\n    let s = \"}\"; // }\n    let c = '}';\n    let r = r#\"}\"#;\n    x::<'a>();\n}\n";
+    assert_eq!(functions(text), vec![("a".to_string(), 6)]);
+    assert_eq!(
+        documents_named("see ARCHITECTURE.md, and `tests/README.md`."),
+        vec!["ARCHITECTURE.md".to_string(), "tests/README.md".to_string()]
+    );
+    assert!(has_word(&code_only("let x = 1; dbg!(x);"), "dbg"));
+    assert!(!has_word(&code_only("// dbg!(x)"), "dbg"));
+}
