@@ -27,9 +27,11 @@ use std::collections::BTreeSet;
 use proptest::prelude::*;
 use solver::ids::Idx;
 use solver::threads::linearity::Linearity;
+use solver::threads::locksets::Held;
 use solver::threads::mhp::Mhp;
 use solver::threads::naive::{self, Pos};
 use solver::threads::structure::Structure;
+use solver::threads::Mode;
 use solver::threads::{
     locksets, AccessId, AccessInfo, Event, EventBlock, FnBody, FnId, ThreadHandle, ThreadProgram,
 };
@@ -114,7 +116,8 @@ fn build(r: &Recipe) -> (Constraints, ThreadProgram) {
                 };
                 let own = |j: usize| ThreadHandle((2 * f + j) as u32);
                 let e = match (kind, callee) {
-                    (0 | 1, _) => Event::Acquire(Lock::new(target % LOCKS)),
+                    (0, _) => Event::Acquire(Lock::new(target % LOCKS), Mode::Exclusive),
+                    (1, _) => Event::Acquire(Lock::new(target % LOCKS), Mode::Shared),
                     (2 | 3, _) => Event::Release(Lock::new(target % LOCKS)),
                     (5, Some(g)) => Event::Call {
                         site: c.new_site(scopes[g], scopes[f], SiteKind::Inst),
@@ -156,16 +159,16 @@ fn build(r: &Recipe) -> (Constraints, ThreadProgram) {
 /// frame's entry: the relative lockset at the access, carried down through each call as
 /// `facts` does (`held ∪ (caller's held − released)`). `None` if a state on the way is ⊤
 /// (unreachable for the fast analysis).
-fn fast_lockset(ls: &locksets::Locksets, stack: &[Pos]) -> Option<BTreeSet<Lock>> {
+fn fast_lockset(ls: &locksets::Locksets, stack: &[Pos]) -> Option<BTreeSet<Held>> {
     let state = |pos: &Pos| ls.before[pos.func][pos.block as usize][pos.index as usize];
-    let set = |id| -> BTreeSet<Lock> { ls.sets.get(id).iter().copied().collect() };
+    let set = |id| -> BTreeSet<Held> { ls.sets.get(id).iter().copied().collect() };
     let top = state(stack.last()?);
     let mut held = set(top.held?);
     let mut released = set(top.released);
     for pos in stack.iter().rev().skip(1) {
         let caller = state(pos);
         held.extend(set(caller.held?).difference(&released));
-        let rel_kept: BTreeSet<Lock> = set(caller.released).difference(&held).copied().collect();
+        let rel_kept: BTreeSet<Held> = set(caller.released).difference(&held).copied().collect();
         released.extend(rel_kept);
     }
     Some(held)

@@ -17,7 +17,7 @@ use c_frontend::ir::{Pos, Program};
 use rustc_hash::FxHashSet;
 use solver::threads::check::RaceWarning;
 use solver::threads::structure::CallPoint;
-use solver::threads::FnId;
+use solver::threads::{FnId, Mode};
 use solver::{Lock, Site};
 
 use super::model::{
@@ -156,7 +156,21 @@ impl Builder<'_> {
             if !seen.insert((site.pos, site.write, a.held.clone(), a.thread)) {
                 continue;
             }
-            let mut locks: Vec<String> = a.held.iter().map(|&l| self.lock(l)).collect();
+            let mut locks: Vec<String> = a
+                .held
+                .iter()
+                .filter(|h| {
+                    h.mode == Mode::Exclusive
+                        || !a
+                            .held
+                            .iter()
+                            .any(|x| x.lock == h.lock && x.mode == Mode::Exclusive)
+                })
+                .map(|h| match h.mode {
+                    Mode::Exclusive => self.lock(h.lock),
+                    Mode::Shared => format!("{} (for reading)", self.lock(h.lock)),
+                })
+                .collect();
             locks.sort();
             let found = self.paths.access_path(w.home, site.func, a.thread);
             let mut path = vec![self.func_name(found.home).to_string()];

@@ -15,7 +15,7 @@ use crate::analyses::joins::StmtAt;
 use crate::diagnostics::{Unsound, UnsoundKind};
 use crate::ir::ctypes::Type;
 use crate::ir::{BlockId, Func, FuncId, FuncOrigin, Operand, Pos, Term, VarId};
-use crate::model::{Arg, Kind};
+use crate::model::{Arg, Kind, LockMode};
 use solver::threads::Event;
 use solver::{Lock, RhoKind, Scope, Site, SiteKind};
 
@@ -155,9 +155,9 @@ impl Gen<'_> {
                 .is_some_and(|op| g.is_unique(frame, op))
         };
         match self.p.known_kind(f) {
-            Some(Kind::Acquire { lock, .. }) => {
+            Some(Kind::Acquire { lock, mode }) => {
                 if let Some(l) = self.lock_arg(args, lock) {
-                    self.current.push(GenEvent::Event(Event::Acquire(l)));
+                    self.current.push(GenEvent::Event(Event::Acquire(l, mode)));
                 }
             }
             Some(Kind::Release { lock }) => {
@@ -168,7 +168,8 @@ impl Gen<'_> {
             Some(Kind::Wait { lock }) => {
                 if let Some(l) = self.lock_arg(args, lock) {
                     self.current.push(GenEvent::Event(Event::Release(l)));
-                    self.current.push(GenEvent::Event(Event::Acquire(l)));
+                    self.current
+                        .push(GenEvent::Event(Event::Acquire(l, LockMode::Exclusive)));
                 }
             }
             Some(Kind::Fork { id, func, arg: a }) => {

@@ -19,7 +19,7 @@ use crate::ir::{
     Base, BlockId, Callee, Func, FuncId, FuncOrigin, Lval, Operand, Pos, Proj, Stmt, StmtKind,
     Term, VarId, VarKind,
 };
-use crate::model::{Intrinsic, Kind, Spec};
+use crate::model::{Intrinsic, Kind, LockMode, Spec};
 
 /// Predefined identifiers naming the current function (C11 6.4.2.2 and GNU spellings).
 fn is_function_name_ident(name: &str) -> bool {
@@ -107,6 +107,8 @@ struct TryLockTest<'e> {
     /// The condition is true exactly when the call returned 0 (so the lock is held on the
     /// true edge).
     zero_when_true: bool,
+    /// How the lock is held when the call succeeds.
+    mode: LockMode,
 }
 
 impl<'a> UnitCx<'a> {
@@ -209,9 +211,9 @@ impl<'a> UnitCx<'a> {
         f
     }
 
-    /// The intrinsic called on the edge where a try-lock succeeded.
-    fn acquire_func(&mut self, pos: Pos) -> FuncId {
-        let name = Intrinsic::Acquire.name();
+    /// The intrinsic called on the edge where a try-lock succeeded, acquiring in `mode`.
+    fn acquire_func(&mut self, pos: Pos, mode: LockMode) -> FuncId {
+        let name = Intrinsic::acquire(mode).name();
         if let Some(&f) = self.lw.global_funcs.get(name) {
             return f;
         }
@@ -1122,32 +1124,34 @@ impl<'a> UnitCx<'a> {
         Ok(())
     }
 
-    fn is_trylock_call(&self, e: &'a Node<Expression>) -> bool {
+    /// The mode in which a try-lock call acquires its lock, if `e` is one.
+    fn trylock_call(&self, e: &'a Node<Expression>) -> Option<LockMode> {
         let Expression::Call(c) = &e.node else {
-            return false;
+            return None;
         };
         if c.node.arguments.is_empty() {
-            return false;
+            return None;
         }
-        match &peel_designator(&c.node.callee).node {
-            Expression::Identifier(id) => {
-                matches!(
-                    self.model_spec(&id.node.name).map(|s| s.kind),
-                    Some(Kind::TryAcquire { .. })
-                ) && matches!(self.lookup(&id.node.name), None | Some(Binding::Func(_)))
-            }
-            _ => false,
+        let Expression::Identifier(id) = &peel_designator(&c.node.callee).node else {
+            return None;
+        };
+        if !matches!(self.lookup(&id.node.name), None | Some(Binding::Func(_))) {
+            return None;
+        }
+        match self.model_spec(&id.node.name)?.kind {
+            Kind::TryAcquire { mode, .. } => Some(mode),
+            _ => None,
         }
     }
 
-    /// A try-lock call, or `r = call`.
-    fn is_trylock(&self, e: &'a Node<Expression>) -> bool {
+    /// A try-lock call, or `r = call`: the mode in which it acquires.
+    fn trylock(&self, e: &'a Node<Expression>) -> Option<LockMode> {
         match &e.node {
-            Expression::Call(_) => self.is_trylock_call(e),
+            Expression::Call(_) => self.trylock_call(e),
             Expression::BinaryOperator(b) if b.node.operator.node == B::Assign => {
-                self.is_trylock_call(&b.node.rhs)
+                self.trylock_call(&b.node.rhs)
             }
-            _ => false,
+            _ => None,
         }
     }
 
@@ -1161,26 +1165,33 @@ impl<'a> UnitCx<'a> {
                 B::NotEquals => false,
                 _ => return None,
             };
-            if is_zero(&b.node.rhs) && self.is_trylock(&b.node.lhs) {
-                return Some(TryLockTest {
-                    side: &b.node.lhs,
-                    compare: Some(false),
-                    zero_when_true: eq,
-                });
+            if is_zero(&b.node.rhs) {
+                if let Some(mode) = self.trylock(&b.node.lhs) {
+                    return Some(TryLockTest {
+                        side: &b.node.lhs,
+                        compare: Some(false),
+                        zero_when_true: eq,
+                        mode,
+                    });
+                }
             }
-            if is_zero(&b.node.lhs) && self.is_trylock(&b.node.rhs) {
-                return Some(TryLockTest {
-                    side: &b.node.rhs,
-                    compare: Some(true),
-                    zero_when_true: eq,
-                });
+            if is_zero(&b.node.lhs) {
+                if let Some(mode) = self.trylock(&b.node.rhs) {
+                    return Some(TryLockTest {
+                        side: &b.node.rhs,
+                        compare: Some(true),
+                        zero_when_true: eq,
+                        mode,
+                    });
+                }
             }
             return None;
         }
-        self.is_trylock(e).then_some(TryLockTest {
+        self.trylock(e).map(|mode| TryLockTest {
             side: e,
             compare: None,
             zero_when_true: false,
+            mode,
         })
     }
 
@@ -1220,7 +1231,7 @@ impl<'a> UnitCx<'a> {
                 Operand::Arith(self.lw.types.int(), ops)
             }
         };
-        let acquire = self.acquire_func(pos);
+        let acquire = self.acquire_func(pos, test.mode);
         let acq = self.fb.new_block();
         let held = if test.zero_when_true { t } else { f };
         let call = StmtKind::Call {

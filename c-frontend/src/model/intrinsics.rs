@@ -10,6 +10,8 @@ use super::{Kind, LockMode, Row};
 pub enum Intrinsic {
     /// Acquires the lock its argument points to (a try-lock that succeeded).
     Acquire,
+    /// Acquires the lock its argument points to for reading (a read try-lock that succeeded).
+    AcquireShared,
     /// Releases the lock its argument points to.
     Release,
     /// A fresh heap object, one per calling context.
@@ -29,8 +31,9 @@ pub enum Intrinsic {
 }
 
 impl Intrinsic {
-    pub const ALL: [Intrinsic; 9] = [
+    pub const ALL: [Intrinsic; 10] = [
         Intrinsic::Acquire,
+        Intrinsic::AcquireShared,
         Intrinsic::Release,
         Intrinsic::Alloc,
         Intrinsic::Read,
@@ -41,10 +44,20 @@ impl Intrinsic {
         Intrinsic::WriteVarargs,
     ];
 
+    /// The intrinsic that acquires a lock in `mode`, which the lowering calls on the edge where a
+    /// try-lock succeeded.
+    pub fn acquire(mode: LockMode) -> Intrinsic {
+        match mode {
+            LockMode::Exclusive => Intrinsic::Acquire,
+            LockMode::Shared => Intrinsic::AcquireShared,
+        }
+    }
+
     /// The function name the stubs (and the lowering) call it by.
     pub fn name(self) -> &'static str {
         match self {
             Intrinsic::Acquire => "__locksmith_acquire",
+            Intrinsic::AcquireShared => "__locksmith_acquire_shared",
             Intrinsic::Release => "__locksmith_release",
             Intrinsic::Alloc => "__locksmith_alloc",
             Intrinsic::Read => "__locksmith_read",
@@ -67,6 +80,10 @@ impl Intrinsic {
             Intrinsic::Acquire => Kind::Acquire {
                 lock: 0,
                 mode: LockMode::Exclusive,
+            },
+            Intrinsic::AcquireShared => Kind::Acquire {
+                lock: 0,
+                mode: LockMode::Shared,
             },
             Intrinsic::Release => Kind::Release { lock: 0 },
             Intrinsic::Alloc => Kind::Alloc,

@@ -27,14 +27,9 @@ use crate::ir::ctypes::LockKind;
 /// An argument position (0-based) in a call of a modelled function.
 pub type Arg = u8;
 
-/// How a lock is held.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum LockMode {
-    /// Only the holder may run (a mutex, a spin lock, an rwlock's write side).
-    Exclusive,
-    /// Other readers may hold it too (an rwlock's read side).
-    Shared,
-}
+/// How a lock is held: exclusively (a mutex, a spin lock, an rwlock's write side) or shared
+/// with other readers (an rwlock's read side).
+pub use solver::threads::Mode as LockMode;
 
 /// What a call of a known function does, for the analysis.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

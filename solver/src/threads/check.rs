@@ -22,11 +22,11 @@ use std::collections::BTreeMap;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::facts::{witnesses, CFact, CFactId, Thread};
-use super::locksets::{LockSets, SetId};
+use super::locksets::{Held, LockSets, SetId};
 use super::mhp::{HandleSetId, HandleSets, Mhp, Point, SiteSetId, SiteSets};
 use super::privacy::Homes;
 use super::{AccessId, FnId, ThreadProgram};
-use crate::constraints::{Lock, Rho, Site};
+use crate::constraints::{Rho, Site};
 use crate::ids::IndexVec;
 use crate::technique::{Technique, Techniques};
 
@@ -34,8 +34,9 @@ use crate::technique::{Technique, Techniques};
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct RaceAccess {
     pub access: AccessId,
-    /// The locks held (linear lock class representatives).
-    pub held: Vec<Lock>,
+    /// The locks held (linear lock class representatives), as tokens: a lock held exclusively
+    /// has both of its tokens, one held for reading only its shared token.
+    pub held: Vec<Held>,
     /// The thread, relative to a run of `home`.
     pub thread: Thread,
 }
@@ -240,8 +241,7 @@ impl Checker<'_> {
     }
 
     fn common_lock(&self, a: SetId, b: SetId) -> bool {
-        let (a, b) = (self.sets.get(a), self.sets.get(b));
-        a.iter().any(|l| b.contains(l))
+        self.sets.common_lock(a, b)
     }
 
     /// Whether accesses of two classes may happen at the same time in one run of `home`.

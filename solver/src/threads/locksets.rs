@@ -10,12 +10,19 @@
 //! component iterates from "never returns" (⊤) down to its greatest fixpoint.
 //!
 //! Non-linear locks (see [`super::linearity`]) are never added to `held`.
+//!
+//! Read-write locks extend the paper's exclusive locks with a shared mode. A set holds *tokens*
+//! ([`Held`]): a lock held for reading is its shared token, a lock held exclusively (a mutex, an
+//! rwlock's write side) both tokens. The analysis is token-wise — a release drops both, a call
+//! passes on the tokens its callee acquires and drops — so an intersection of a write hold with a
+//! read hold keeps the read hold, and two accesses are ordered by a lock only if both hold it and
+//! one holds it exclusively ([`LockSets::common_lock`]).
 
 use rustc_hash::FxHashMap;
 
 use super::linearity::Linearity;
 use super::structure::Structure;
-use super::{Event, FnId, ThreadProgram};
+use super::{Event, FnId, Mode, ThreadProgram};
 use crate::constraints::{Constraints, Lock, Site};
 use crate::dataflow;
 use crate::ids::IndexVec;
@@ -23,15 +30,33 @@ use crate::locks::LockTable;
 use crate::scope::ScopeTree;
 
 crate::define_id!(
-    /// An interned set of lock class representatives.
+    /// An interned set of held lock tokens.
     pub struct SetId, "L";
 );
 
-/// Interned sorted sets of locks.
+/// A lock class representative held in one mode: an element of a lock set. A lock held
+/// exclusively is in a set with both of its tokens.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Held {
+    pub lock: Lock,
+    pub mode: Mode,
+}
+
+impl Held {
+    /// The tokens of holding a lock in `mode`: exclusive holds both.
+    pub fn tokens(mode: Mode) -> &'static [Mode] {
+        match mode {
+            Mode::Exclusive => &[Mode::Exclusive, Mode::Shared],
+            Mode::Shared => &[Mode::Shared],
+        }
+    }
+}
+
+/// Interned sorted sets of held lock tokens.
 #[derive(Default)]
 pub struct LockSets {
-    sets: IndexVec<SetId, Vec<Lock>>,
-    index: FxHashMap<Vec<Lock>, SetId>,
+    sets: IndexVec<SetId, Vec<Held>>,
+    index: FxHashMap<Vec<Held>, SetId>,
 }
 
 impl LockSets {
@@ -43,7 +68,7 @@ impl LockSets {
 
     pub const EMPTY: SetId = SetId(0);
 
-    pub fn intern(&mut self, mut v: Vec<Lock>) -> SetId {
+    pub fn intern(&mut self, mut v: Vec<Held>) -> SetId {
         v.sort();
         v.dedup();
         if let Some(&id) = self.index.get(&v) {
@@ -54,8 +79,19 @@ impl LockSets {
         id
     }
 
-    pub fn get(&self, id: SetId) -> &[Lock] {
+    pub fn get(&self, id: SetId) -> &[Held] {
         &self.sets[id]
+    }
+
+    /// Whether two sets order their holders: some lock is in both, exclusively in one of them
+    /// (two readers of an rwlock may run together).
+    pub fn common_lock(&self, a: SetId, b: SetId) -> bool {
+        let (a, b) = (self.get(a), self.get(b));
+        let holds = |set: &[Held], lock: Lock| set.iter().any(|h| h.lock == lock);
+        a.iter()
+            .any(|h| h.mode == Mode::Exclusive && holds(b, h.lock))
+            || b.iter()
+                .any(|h| h.mode == Mode::Exclusive && holds(a, h.lock))
     }
 
     pub fn union(&mut self, a: SetId, b: SetId) -> SetId {
@@ -65,7 +101,7 @@ impl LockSets {
         if a == Self::EMPTY {
             return b;
         }
-        let v: Vec<Lock> = self.sets[a].iter().chain(&self.sets[b]).copied().collect();
+        let v: Vec<Held> = self.sets[a].iter().chain(&self.sets[b]).copied().collect();
         self.intern(v)
     }
 
@@ -74,7 +110,7 @@ impl LockSets {
             return a;
         }
         let vb = &self.sets[b];
-        let v: Vec<Lock> = self.sets[a]
+        let v: Vec<Held> = self.sets[a]
             .iter()
             .copied()
             .filter(|x| vb.binary_search(x).is_ok())
@@ -87,7 +123,7 @@ impl LockSets {
             return a;
         }
         let vb = &self.sets[b];
-        let v: Vec<Lock> = self.sets[a]
+        let v: Vec<Held> = self.sets[a]
             .iter()
             .copied()
             .filter(|x| vb.binary_search(x).is_err())
@@ -95,22 +131,30 @@ impl LockSets {
         self.intern(v)
     }
 
-    pub fn insert(&mut self, a: SetId, l: Lock) -> SetId {
+    /// The set with the tokens of holding `lock` in `mode` added.
+    pub fn insert(&mut self, a: SetId, lock: Lock, mode: Mode) -> SetId {
         let mut v = self.sets[a].clone();
-        v.push(l);
+        v.extend(Held::tokens(mode).iter().map(|&mode| Held { lock, mode }));
         self.intern(v)
     }
 
-    pub fn remove(&mut self, a: SetId, l: Lock) -> SetId {
-        let v: Vec<Lock> = self.sets[a].iter().copied().filter(|&x| x != l).collect();
+    /// The set with the tokens of holding `lock` in `mode` removed.
+    pub fn remove(&mut self, a: SetId, lock: Lock, mode: Mode) -> SetId {
+        let tokens = Held::tokens(mode);
+        let v: Vec<Held> = self.sets[a]
+            .iter()
+            .copied()
+            .filter(|h| h.lock != lock || !tokens.contains(&h.mode))
+            .collect();
         self.intern(v)
     }
 
+    /// The set with every token's lock renamed by `f` (dropped where `f` gives `None`).
     pub fn map(&mut self, a: SetId, mut f: impl FnMut(Lock) -> Option<Lock>) -> SetId {
-        let v: Vec<Lock> = self.sets[a]
+        let v: Vec<Held> = self.sets[a]
             .clone()
             .into_iter()
-            .filter_map(&mut f)
+            .filter_map(|h| f(h.lock).map(|lock| Held { lock, mode: h.mode }))
             .collect();
         self.intern(v)
     }
@@ -187,23 +231,23 @@ impl Ctx<'_> {
     fn step(&mut self, state: State, e: &Event) -> State {
         let Some(held) = state.held else { return state };
         match *e {
-            Event::Acquire(l) => {
+            Event::Acquire(l, mode) => {
                 let l = self.locks.find(l);
                 let held = if self.linearity.is_linear(self.locks, l) {
-                    self.sets.insert(held, l)
+                    self.sets.insert(held, l, mode)
                 } else {
                     held
                 };
                 State {
                     held: Some(held),
-                    released: self.sets.remove(state.released, l),
+                    released: self.sets.remove(state.released, l, mode),
                 }
             }
             Event::Release(l) => {
                 let l = self.locks.find(l);
                 State {
-                    held: Some(self.sets.remove(held, l)),
-                    released: self.sets.insert(state.released, l),
+                    held: Some(self.sets.remove(held, l, Mode::Exclusive)),
+                    released: self.sets.insert(state.released, l, Mode::Exclusive),
                 }
             }
             Event::Call { site, callee } => {

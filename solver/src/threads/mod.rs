@@ -51,10 +51,18 @@ define_id!(
     pub struct ThreadHandle, "th";
 );
 
+/// How a lock is held. The paper's locks are exclusive; an rwlock's read side is shared: other
+/// readers may hold it at the same time.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Mode {
+    Exclusive,
+    Shared,
+}
+
 /// One step of a function's execution that matters for locking (the paper's state kinds).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Event {
-    Acquire(Lock),
+    Acquire(Lock, Mode),
     Release(Lock),
     Access(AccessId),
     /// A call of `callee`, instantiated at `site` (a split of the lock state).

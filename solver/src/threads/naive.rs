@@ -18,8 +18,9 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
+use super::locksets::Held;
 use super::{Event, FnId, ThreadHandle, ThreadProgram};
-use crate::constraints::{Lock, Site};
+use crate::constraints::Site;
 use crate::ids::IndexVec;
 
 /// Where one frame of a call stack stands: before event `index` of `block` of `func`
@@ -95,8 +96,8 @@ pub fn must_locksets(
     p: &ThreadProgram,
     root: FnId,
     depth: usize,
-) -> BTreeMap<Vec<Pos>, BTreeSet<Lock>> {
-    let mut out: BTreeMap<Vec<Pos>, BTreeSet<Lock>> = BTreeMap::new();
+) -> BTreeMap<Vec<Pos>, BTreeSet<Held>> {
+    let mut out: BTreeMap<Vec<Pos>, BTreeSet<Held>> = BTreeMap::new();
     if p.funcs[root].blocks.is_empty() {
         return out;
     }
@@ -105,7 +106,7 @@ pub fn must_locksets(
         block: 0,
         index: 0,
     };
-    let mut seen: HashSet<(Vec<Pos>, BTreeSet<Lock>)> = HashSet::new();
+    let mut seen: HashSet<(Vec<Pos>, BTreeSet<Held>)> = HashSet::new();
     let mut todo = vec![(vec![start], BTreeSet::new())];
     while let Some(state) = todo.pop() {
         if !seen.insert(state.clone()) {
@@ -123,11 +124,13 @@ pub fn must_locksets(
                     .and_modify(|s| s.retain(|l| held.contains(l)))
                     .or_insert_with(|| held.clone());
             }
-            Some(Event::Acquire(l)) => {
-                held_after.insert(*l);
+            Some(&Event::Acquire(lock, mode)) => {
+                for &mode in Held::tokens(mode) {
+                    held_after.insert(Held { lock, mode });
+                }
             }
-            Some(Event::Release(l)) => {
-                held_after.remove(l);
+            Some(&Event::Release(lock)) => {
+                held_after.retain(|h| h.lock != lock);
             }
             _ => {}
         }

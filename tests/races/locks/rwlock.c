@@ -1,5 +1,5 @@
 /* A pthread rwlock: the writer takes the write side, the readers the read
- * side, and locksmith treats both as holding the same lock. `table` and
+ * side; a write side excludes every other holder. `table` and
  * `version` are written only under the write lock and read only under the
  * read lock: NORACE. `reader_calls` is incremented by both readers with no
  * lock at all: RACE. */
