@@ -265,18 +265,7 @@ impl Gen<'_> {
                     self.t.flow(&mut self.c, sc, dc);
                 }
             }
-            Some(Kind::VarargsAccess { write }) => {
-                let extra = frame
-                    .inline
-                    .as_ref()
-                    .map(|i| i.extra.clone())
-                    .unwrap_or_default();
-                for v in extra.into_iter().flatten() {
-                    if matches!(self.t.shape(v), Shape::Ptr { .. }) {
-                        self.touch(frame, Some(v), pos, write);
-                    }
-                }
-            }
+            Some(Kind::VarargsAccess { write }) => self.touch_varargs(frame, pos, write),
             Some(Kind::LongJmp) => {
                 // Lowered as the end of the path; where control resumes is not followed.
                 self.unsound.push(Unsound {
@@ -297,6 +286,21 @@ impl Gen<'_> {
                 } else {
                     self.unmodelled_call(frame, f, args, arg_ops, result, pos);
                 }
+            }
+        }
+    }
+
+    /// Accesses through every pointer among the variadic arguments of the user's call of the stub
+    /// being inlined (printf's `%s`, scanf's `%d`).
+    fn touch_varargs(&mut self, frame: &mut Frame, pos: Pos, write: bool) {
+        let extra = frame
+            .inline
+            .as_ref()
+            .map(|i| i.extra.clone())
+            .unwrap_or_default();
+        for v in extra.into_iter().flatten() {
+            if matches!(self.t.shape(v), Shape::Ptr { .. }) {
+                self.touch(frame, Some(v), pos, write);
             }
         }
     }
