@@ -153,13 +153,19 @@ lldiv_t lldiv(long long num, long long den)
 
 /* ---- random numbers ---- */
 
+/* The seed rand and srand share (POSIX: rand need not be thread-safe, XSH 2.9.1). */
+static unsigned int rand_state;
+
 int rand(void)
 {
+    __locksmith_read(&rand_state);
+    __locksmith_write(&rand_state);
     return __locksmith_nondet();
 }
 
 void srand(unsigned int seed)
 {
+    rand_state = seed;
 }
 
 int rand_r(unsigned int *seed)
@@ -169,13 +175,19 @@ int rand_r(unsigned int *seed)
     return __locksmith_nondet();
 }
 
+/* The state random and srandom share. */
+static long random_state[32];
+
 long random(void)
 {
+    __locksmith_read(random_state);
+    __locksmith_write(random_state);
     return __locksmith_nondet();
 }
 
 void srandom(unsigned int seed)
 {
+    __locksmith_write(random_state);
 }
 
 /* BSD, in glibc since 2.36. */

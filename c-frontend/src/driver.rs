@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use crate::constraints::{self, Generated};
 use crate::diagnostics::{Fatal, FatalKind, Unanalysed, UnanalysedKind};
-use crate::ir::{FuncOrigin, Program};
+use crate::ir::{Origin, Program};
 use crate::lower::Lowerer;
 use crate::syntax::embedded;
 use crate::syntax::parse::{self, DroppedKind};
@@ -36,7 +36,7 @@ fn add_unit(
     files: &mut FileTable,
     unanalysed: &mut Vec<Unanalysed>,
     pre: preprocess::Preprocessed,
-    origin: FuncOrigin,
+    origin: Origin,
 ) -> Result<(), Fatal> {
     let name = pre.name.clone();
     let parsed = parse::parse_unit(pre).map_err(|e| {
@@ -93,25 +93,19 @@ pub fn check(inputs: &[PathBuf], options: &CheckOptions) -> Result<CheckResult, 
         &mut files,
         &mut Vec::new(),
         stubs,
-        FuncOrigin::Stub,
+        Origin::Stub,
     )?;
 
     for path in inputs {
         let pre = preprocess::preprocess(path, &options.preprocess)
             .map_err(|e| Fatal::new(FatalKind::Preprocess, e.message))?;
-        add_unit(
-            &mut lowerer,
-            &mut files,
-            &mut unanalysed,
-            pre,
-            FuncOrigin::User,
-        )?;
+        add_unit(&mut lowerer, &mut files, &mut unanalysed, pre, Origin::User)?;
     }
     let program = lowerer.finish(files, unanalysed);
     let main = program
         .funcs
         .iter_enumerated()
-        .find(|(_, f)| f.name == "main" && f.defined && f.origin == FuncOrigin::User)
+        .find(|(_, f)| f.name == "main" && f.defined && f.origin == Origin::User)
         .map(|(id, _)| id)
         .ok_or_else(|| {
             let names: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
@@ -160,7 +154,7 @@ pub fn debug_dump(r: &CheckResult) -> String {
     let mut out = String::new();
     let p = &r.program;
     for (f, func) in p.funcs.iter_enumerated() {
-        if func.defined && func.origin == FuncOrigin::User {
+        if func.defined && func.origin == Origin::User {
             out.push_str(&crate::ir::dump::dump_func(p, f));
         }
     }

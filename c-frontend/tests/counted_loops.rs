@@ -7,8 +7,8 @@ use std::path::PathBuf;
 
 use c_frontend::ir::dump::dump_loops;
 use c_frontend::ir::{
-    Base, CountedLoop, Func, FuncId, FuncOrigin, LoopBound, LoopCmp, Operand, Program, StmtKind,
-    Term, VarKind,
+    Base, CountedLoop, Func, FuncId, LoopBound, LoopCmp, Operand, Origin, Program, StmtKind, Term,
+    VarKind,
 };
 use c_frontend::lower::Lowerer;
 use c_frontend::syntax::parse::parse_unit;
@@ -36,7 +36,7 @@ fn lower(test: &str, text: &str) -> Program {
     let mut files = FileTable::new();
     let map = SourceMap::new(&parsed.text, &parsed.name, &mut files);
     let mut lw = Lowerer::new();
-    lw.add_unit(&parsed.unit, &map, FuncOrigin::User);
+    lw.add_unit(&parsed.unit, &map, Origin::User);
     let p = lw.finish(files, Vec::new());
     assert!(p.unanalysed.is_empty(), "unanalysed: {:?}", p.unanalysed);
     for f in p.funcs.indices() {

@@ -11,7 +11,7 @@
 use std::path::PathBuf;
 
 use c_frontend::analyses::joins::{plan, JoinPlan};
-use c_frontend::ir::{FuncOrigin, Program, StmtKind, Term};
+use c_frontend::ir::{Origin, Program, StmtKind, Term};
 use c_frontend::lower::Lowerer;
 use c_frontend::syntax::parse::parse_unit;
 use c_frontend::syntax::preprocess::{preprocess, PreprocessOptions};
@@ -46,7 +46,7 @@ fn lower(test: &str, text: &str) -> Program {
     let mut files = FileTable::new();
     let map = SourceMap::new(&parsed.text, &parsed.name, &mut files);
     let mut lw = Lowerer::new();
-    lw.add_unit(&parsed.unit, &map, FuncOrigin::User);
+    lw.add_unit(&parsed.unit, &map, Origin::User);
     let p = lw.finish(files, Vec::new());
     assert!(p.unanalysed.is_empty(), "unanalysed: {:?}", p.unanalysed);
     p

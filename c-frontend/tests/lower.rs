@@ -4,11 +4,11 @@
 
 use c_frontend::ir::ctypes::{LockKind, Type};
 use c_frontend::ir::dump::{dump, dump_func};
-use c_frontend::ir::{Base, FuncId, FuncOrigin, Operand, Program, StmtKind, Term, VarId, VarKind};
+use c_frontend::ir::{Base, FuncId, Operand, Origin, Program, StmtKind, Term, VarId, VarKind};
 use c_frontend::lower::Lowerer;
 use c_frontend::syntax::srcmap::{FileTable, SourceMap};
 
-fn lower_units(units: &[(&str, FuncOrigin)]) -> Program {
+fn lower_units(units: &[(&str, Origin)]) -> Program {
     let mut files = FileTable::new();
     let mut lw = Lowerer::new();
     for (i, (text, origin)) in units.iter().enumerate() {
@@ -26,7 +26,7 @@ fn lower_units(units: &[(&str, FuncOrigin)]) -> Program {
 }
 
 fn lower(text: &str) -> Program {
-    lower_units(&[(text, FuncOrigin::User)])
+    lower_units(&[(text, Origin::User)])
 }
 
 fn func_id(p: &Program, name: &str) -> FuncId {
@@ -508,13 +508,13 @@ fn globals_link_across_units() {
              _Thread_local int tls;
              static int helper(void) { return priv; }
              int user1(void) { shared = only_declared; return helper() + tentative; }",
-            FuncOrigin::User,
+            Origin::User,
         ),
         (
             "int shared = 3; int tentative; static int priv = 2; extern _Thread_local int tls;
              static int helper(void) { return priv + 1; }
              int user2(void) { return helper() + shared + tls; }",
-            FuncOrigin::User,
+            Origin::User,
         ),
     ]);
     check(
@@ -569,8 +569,8 @@ fn user_definitions_beat_stubs_in_either_order() {
     let user = "unsigned long strlen(const char *s) { int n = 0; return n; }
                 int main(void) { return strlen(\"a\") + stub_only(1); }";
     for units in [
-        [(stub, FuncOrigin::Stub), (user, FuncOrigin::User)],
-        [(user, FuncOrigin::User), (stub, FuncOrigin::Stub)],
+        [(stub, Origin::Stub), (user, Origin::User)],
+        [(user, Origin::User), (stub, Origin::Stub)],
     ] {
         let p = lower_units(&units);
         check(
@@ -584,16 +584,16 @@ fn user_definitions_beat_stubs_in_either_order() {
             return n
     "#,
         );
-        assert_eq!(p.funcs[func_id(&p, "stub_only")].origin, FuncOrigin::Stub);
+        assert_eq!(p.funcs[func_id(&p, "stub_only")].origin, Origin::Stub);
         assert_eq!(p.funcs.iter().filter(|f| f.name == "strlen").count(), 1);
         // The replaced stub body's variables are gone.
         assert!(vars_named(&p, "p").is_empty());
     }
     let p = lower_units(&[
-        ("int twice(void) { return 1; }", FuncOrigin::User),
+        ("int twice(void) { return 1; }", Origin::User),
         (
             "int twice(void) { return 2; } int other(void) { return twice(); }",
-            FuncOrigin::User,
+            Origin::User,
         ),
     ]);
     check(
@@ -1489,7 +1489,7 @@ fn positions_of_accesses_variables_and_functions() {
             .unwrap();
     let map = SourceMap::new(text, "unit.i", &mut files);
     let mut lw = Lowerer::new();
-    lw.add_unit(&parse.unit, &map, FuncOrigin::User);
+    lw.add_unit(&parse.unit, &map, Origin::User);
     let p = lw.finish(files, Vec::new());
     let at = |pos: c_frontend::ir::Pos| (p.files[pos.file].clone(), pos.line, pos.column);
     assert_eq!(at(p.vars[var(&p, "g")].pos), ("defs.h".into(), 1, 5));
@@ -1639,7 +1639,7 @@ fn corpus_lowers_without_unanalysed_functions() {
                     )
                     .unwrap_or_else(|e| panic!("{}: parse error {e:?}", path.display()));
                     let map = SourceMap::new(&text, &path.display().to_string(), &mut ft);
-                    lw.add_unit(&parse.unit, &map, FuncOrigin::User);
+                    lw.add_unit(&parse.unit, &map, Origin::User);
                 }
                 let p = lw.finish(ft, Vec::new());
                 for u in &p.unanalysed {

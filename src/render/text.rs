@@ -112,6 +112,9 @@ fn check(r: &CheckReport, sources: &Sources) -> String {
                 let _ = writeln!(s, "warning: possible data race on {name}");
             }
         }
+        if let Some(note) = &w.note {
+            let _ = writeln!(s, "  note: {note}");
+        }
         for a in &w.accesses {
             let kind = if a.write { "write" } else { "read" };
             let locks = if a.locks.is_empty() {

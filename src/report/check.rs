@@ -13,7 +13,7 @@ use c_frontend::constraints::RhoName;
 use c_frontend::diagnostics::UnsoundKind;
 use c_frontend::driver::CheckResult;
 use c_frontend::explain::{self, CallPaths, ThreadOf};
-use c_frontend::ir::{Pos, Program};
+use c_frontend::ir::{Origin, Pos, Program};
 use rustc_hash::FxHashSet;
 use solver::threads::check::RaceWarning;
 use solver::threads::structure::CallPoint;
@@ -34,20 +34,23 @@ pub fn build(r: &CheckResult) -> CheckReport {
     };
     let p = &r.program;
     // Warnings are sorted by where their location is declared (in file-table order), then by name.
-    let mut warnings: Vec<(Option<Pos>, String, &RaceWarning)> = r
+    let mut warnings: Vec<(Option<Pos>, String, Option<String>, &RaceWarning)> = r
         .solution
         .warnings
         .iter()
         .map(|w| {
             let name = &r.generated.rho_names[w.rho];
-            (name_pos(p, name), describe_name(p, name), w)
+            match library_state(r, name, w) {
+                Some((state, note)) => (None, state, Some(note), w),
+                None => (name_pos(p, name), describe_name(p, name), None, w),
+            }
         })
         .collect();
     warnings.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
     CheckReport {
         warnings: warnings
             .into_iter()
-            .map(|(pos, name, w)| Race {
+            .map(|(pos, name, note, w)| Race {
                 code: DATA_RACE,
                 kind: WarningKind::Race,
                 location: RaceLocation {
@@ -57,6 +60,7 @@ pub fn build(r: &CheckResult) -> CheckReport {
                         line: pos.line,
                     }),
                 },
+                note,
                 accesses: b.accesses(w),
             })
             .collect(),
@@ -220,6 +224,43 @@ fn describe_name(p: &Program, name: &RhoName) -> String {
         }
         RhoName::Other => "a location".into(),
     }
+}
+
+/// For a location inside a variable of locksmith's libc stubs — state a library function keeps
+/// for itself (`strtok`'s position, `localtime`'s result, the environment) — its name after the
+/// library functions whose calls race on it, and a note saying so.
+fn library_state(r: &CheckResult, name: &RhoName, w: &RaceWarning) -> Option<(String, String)> {
+    let mut root = name;
+    while let RhoName::Field { parent, .. } = root {
+        root = parent;
+    }
+    let RhoName::Var(v) = root else { return None };
+    if r.program.vars[*v].origin != Origin::Stub {
+        return None;
+    }
+    let mut functions: Vec<String> = w
+        .accesses
+        .iter()
+        .filter_map(|a| r.generated.access_sites[a.access].via.as_ref())
+        .map(|f| format!("`{f}`"))
+        .collect();
+    functions.sort();
+    functions.dedup();
+    let list = functions.join(", ");
+    let keeps = if functions.len() == 1 {
+        "keeps"
+    } else {
+        "keep"
+    };
+    Some((
+        format!(
+            "internal state of {list} ({})",
+            describe_name(&r.program, name)
+        ),
+        format!(
+            "{list} {keeps} internal state; called here from two threads without a common lock"
+        ),
+    ))
 }
 
 /// Where the object a location is named after is declared or allocated.

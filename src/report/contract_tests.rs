@@ -126,6 +126,7 @@ fn samples() -> BTreeMap<&'static str, BTreeSet<String>> {
                 line: 1,
             }),
         },
+        note: Some("n".into()),
         accesses: vec![race_access.clone()],
     };
     let unanalysed = Unanalysed {

@@ -76,6 +76,10 @@ pub struct Race {
     pub code: &'static str,
     pub kind: WarningKind,
     pub location: RaceLocation,
+    /// What the location is, when the name alone does not say: the state a library function
+    /// keeps for itself (POSIX XSH 2.9.1 lists the functions that need not be thread-safe).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
     /// Every access to the location (the protected ones show which lock the others forgot), by
     /// position, writes first, then by locks held.
     pub accesses: Vec<RaceAccess>,

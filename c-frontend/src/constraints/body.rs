@@ -10,14 +10,14 @@ use crate::analyses::uniqueness;
 use crate::diagnostics::{Unsound, UnsoundKind};
 use crate::ir::ctypes::Type;
 use crate::ir::visit::{walk_func, FindsVaArg};
-use crate::ir::{BlockId, Callee, FuncId, FuncOrigin, Pos, Program, StmtKind, Term};
+use crate::ir::{BlockId, Callee, FuncId, Origin, Pos, Program, StmtKind, Term};
 use solver::threads::Event;
 use solver::Technique;
 
 impl Gen<'_> {
     pub(super) fn is_user_body(&self, f: FuncId) -> bool {
         let func = &self.p.funcs[f];
-        func.defined && func.origin == FuncOrigin::User
+        func.defined && func.origin == Origin::User
     }
 
     pub(super) fn stmt(&mut self, frame: &mut Frame, kind: &StmtKind, pos: Pos) {
@@ -173,7 +173,7 @@ pub(super) fn recursive_components(p: &Program) -> FxHashMap<FuncId, usize> {
     let mut graph = petgraph::graphmap::DiGraphMap::<u32, (), rustc_hash::FxBuildHasher>::default();
     let mut self_calls = FxHashSet::default();
     for (f, func) in p.funcs.iter_enumerated() {
-        if !(func.defined && func.origin == FuncOrigin::User) {
+        if !(func.defined && func.origin == Origin::User) {
             continue;
         }
         graph.add_node(f.0);

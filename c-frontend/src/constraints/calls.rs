@@ -14,7 +14,7 @@ use super::{name_of, Frame, Gen, GenEvent, Inlining, LibraryCall, Pending, RhoNa
 use crate::analyses::joins::StmtAt;
 use crate::diagnostics::{Unsound, UnsoundKind};
 use crate::ir::ctypes::Type;
-use crate::ir::{BlockId, Func, FuncId, FuncOrigin, Operand, Pos, Term, VarId};
+use crate::ir::{BlockId, Func, FuncId, Operand, Origin, Pos, Term, VarId};
 use crate::model::{Arg, Kind, LockMode};
 use solver::threads::Event;
 use solver::{Lock, RhoKind, Scope, Site, SiteKind};
@@ -227,13 +227,7 @@ impl Gen<'_> {
                 let obj = self.new_object(frame, pos, f);
                 self.set_result(result, obj);
             }
-            Some(Kind::Realloc { old }) => {
-                let obj = self.new_object(frame, pos, f);
-                if let Some(old) = arg(old) {
-                    self.t.flow(&mut self.c, old, obj);
-                }
-                self.set_result(result, obj);
-            }
+            Some(Kind::Realloc { old }) => self.realloc(frame, &call, old),
             Some(Kind::AllocInto { out }) => {
                 let obj = self.new_object(frame, pos, f);
                 if let Some(out) = arg(out) {
@@ -281,13 +275,32 @@ impl Gen<'_> {
             ) => {}
             Some(Kind::Stub) | None => {
                 let func = &self.p.funcs[f];
-                if func.defined && func.origin == FuncOrigin::Stub && frame.depth < INLINE_DEPTH {
+                if func.defined && func.origin == Origin::Stub && frame.depth < INLINE_DEPTH {
                     self.inline_stub(frame, f, args, arg_ops, result, pos);
                 } else {
                     self.unmodelled_call(frame, f, args, arg_ops, result, pos);
                 }
             }
         }
+    }
+
+    /// `realloc`: the old block's contents are copied (a read) and the block is ended (a write,
+    /// as by `free`); the new block may be the old one, so the old block's pointers flow in.
+    fn realloc(&mut self, frame: &mut Frame, call: &LibraryCall<'_>, k: Arg) {
+        let old = call.args.get(usize::from(k)).copied().flatten();
+        let unique = call
+            .arg_ops
+            .get(usize::from(k))
+            .is_some_and(|op| self.is_unique(frame, op));
+        if !unique {
+            self.touch(frame, old, call.pos, false);
+            self.touch(frame, old, call.pos, true);
+        }
+        let obj = self.new_object(frame, call.pos, call.f);
+        if let Some(old) = old {
+            self.t.flow(&mut self.c, old, obj);
+        }
+        self.set_result(call.result, obj);
     }
 
     /// Accesses through every pointer among the variadic arguments of the user's call of the stub

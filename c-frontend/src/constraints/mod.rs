@@ -25,7 +25,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::analyses::joins::{self, JoinPlan, StmtAt};
 use crate::diagnostics::Unsound;
-use crate::ir::{FuncId, FuncOrigin, Operand, Pos, Program, VarId, VarKind};
+use crate::ir::{FuncId, Operand, Origin, Pos, Program, VarId, VarKind};
 use ltypes::{LTypes, Node, RhoOrigin};
 use solver::ids::IndexVec;
 use solver::threads::{AccessId, AccessInfo, Event, FnId, ObjectId, ThreadHandle, ThreadProgram};
@@ -280,7 +280,7 @@ impl<'a> Gen<'a> {
         let mut fn_of = FxHashMap::default();
         let mut fn_func = IndexVec::new();
         for (f, func) in p.funcs.iter_enumerated() {
-            if !(func.defined && func.origin == FuncOrigin::User) {
+            if !(func.defined && func.origin == Origin::User) {
                 continue;
             }
             let scope = if f == main || !techniques.has(Technique::ContextSensitivity) {

@@ -9,8 +9,8 @@ use std::fmt::Write;
 
 use crate::ir::ctypes::{Type, TypeId};
 use crate::ir::{
-    Base, Callee, CountedLoop, FuncId, FuncOrigin, LoopBound, LoopCmp, Lval, Operand, Program,
-    Proj, Stmt, StmtKind, Term, VarId, VarKind,
+    Base, Callee, CountedLoop, FuncId, LoopBound, LoopCmp, Lval, Operand, Origin, Program, Proj,
+    Stmt, StmtKind, Term, VarId, VarKind,
 };
 
 /// The whole program: globals and string literals, then every function followed by its counted
@@ -87,9 +87,9 @@ pub fn dump_func(p: &Program, f: FuncId) -> String {
     let func = &p.funcs[f];
     let mut out = String::new();
     let origin = match func.origin {
-        FuncOrigin::User => "",
-        FuncOrigin::Stub => " stub",
-        FuncOrigin::GlobalInit => " init",
+        Origin::User => "",
+        Origin::Stub => " stub",
+        Origin::GlobalInit => " init",
     };
     let _ = writeln!(
         out,

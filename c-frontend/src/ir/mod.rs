@@ -51,9 +51,9 @@ pub struct Pos {
     pub column: u32,
 }
 
-/// Where a function comes from.
+/// Where a function or variable comes from.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum FuncOrigin {
+pub enum Origin {
     /// The user's program.
     User,
     /// locksmith's libc stubs: accesses inside are reported at the user's call site.
@@ -83,6 +83,9 @@ pub struct Var {
     pub kind: VarKind,
     pub pos: Pos,
     pub address_taken: bool,
+    /// Whether the user's program declares it or locksmith's libc stubs do (a stub's `static`
+    /// is state the C library keeps for itself).
+    pub origin: Origin,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -116,7 +119,7 @@ pub struct Func {
     pub pos: Pos,
     pub defined: bool,
     pub is_static: bool,
-    pub origin: FuncOrigin,
+    pub origin: Origin,
     /// The `for` loops of the body that have the canonical counting form, outer loops before the
     /// loops they contain and otherwise in source order. They let a later pass pair a loop that
     /// creates threads with a loop that joins them over the same index range. Empty for a

@@ -16,8 +16,8 @@ use super::types::ANON_MEMBER;
 use super::{unsupported, Binding, FuncInfo, UnitCx, R};
 use crate::ir::ctypes::{StructId, Type, TypeId};
 use crate::ir::{
-    Base, BlockId, Callee, Func, FuncId, FuncOrigin, Lval, Operand, Pos, Proj, Stmt, StmtKind,
-    Term, VarId, VarKind,
+    Base, BlockId, Callee, Func, FuncId, Lval, Operand, Origin, Pos, Proj, Stmt, StmtKind, Term,
+    VarId, VarKind,
 };
 use crate::model::{Intrinsic, Kind, LockMode, Spec};
 
@@ -225,7 +225,7 @@ impl<'a> UnitCx<'a> {
             variadic: false,
         });
         self.lw.types.pointer(ty);
-        let f = self.lw.new_func(name, ty, false, FuncOrigin::Stub, pos);
+        let f = self.lw.new_func(name, ty, false, Origin::Stub, pos);
         self.lw.func_info[f].prototyped = true;
         self.lw.global_funcs.insert(name.to_string(), f);
         f
@@ -1459,6 +1459,7 @@ impl<'a> UnitCx<'a> {
                             kind: VarKind::Temp(owner),
                             pos,
                             address_taken: false,
+                            origin: self.origin,
                         });
                         self.bind(&n.node.name, Binding::Var(v));
                     }
@@ -1478,7 +1479,7 @@ impl super::Lowerer {
         name: &str,
         ty: TypeId,
         is_static: bool,
-        origin: FuncOrigin,
+        origin: Origin,
         pos: Pos,
     ) -> FuncId {
         let f = self.funcs.push(Func {

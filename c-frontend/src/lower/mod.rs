@@ -27,7 +27,7 @@ use solver::ids::{Idx, IndexVec};
 use crate::diagnostics::Unanalysed;
 use crate::ir::ctypes::{StructId, StructKind, Type, TypeId, TypeTable};
 use crate::ir::{
-    Base, Block, BlockId, Callee, FileId, Func, FuncId, FuncOrigin, Lval, Operand, Pos, Program,
+    Base, Block, BlockId, Callee, FileId, Func, FuncId, Lval, Operand, Origin, Pos, Program,
     StmtKind, Term, Typing, Var, VarId, VarKind,
 };
 use crate::model::Model;
@@ -76,7 +76,7 @@ struct FuncInfo {
     prototyped: bool,
     /// The origin of the first definition seen, even one that could not be lowered: it decides
     /// whether a later definition of the same name replaces it.
-    def_origin: Option<FuncOrigin>,
+    def_origin: Option<Origin>,
 }
 
 /// A member of a struct as declared, for positional initializers: bit-fields folded into one field
@@ -129,7 +129,7 @@ fn unsupported<T>(pos: Pos, reason: impl Into<String>) -> R<T> {
 struct UnitCx<'a> {
     lw: &'a mut Lowerer,
     map: &'a SourceMap,
-    origin: FuncOrigin,
+    origin: Origin,
     /// Ordinary identifiers, innermost scope last; `scopes[0]` is the file scope.
     scopes: Vec<FxHashMap<String, Binding>>,
     /// The body receiving statements: a function, or a chunk of the global-init function.
@@ -169,6 +169,7 @@ impl UnitCx<'_> {
             kind,
             pos,
             address_taken: false,
+            origin: self.origin,
         })
     }
 
@@ -223,12 +224,12 @@ impl Lowerer {
             pos: placeholder,
             defined: true,
             is_static: true,
-            origin: FuncOrigin::GlobalInit,
+            origin: Origin::GlobalInit,
         });
         let mut func_info = IndexVec::new();
         func_info.push(FuncInfo {
             prototyped: true,
-            def_origin: Some(FuncOrigin::GlobalInit),
+            def_origin: Some(Origin::GlobalInit),
             ..FuncInfo::default()
         });
         Lowerer {
@@ -249,12 +250,12 @@ impl Lowerer {
     }
 
     /// Lowers one parsed translation unit into the program being built. `map` turns lang-c span
-    /// offsets of this unit into positions. `origin` is `FuncOrigin::User` or `FuncOrigin::Stub`.
+    /// offsets of this unit into positions. `origin` is `Origin::User` or `Origin::Stub`.
     pub fn add_unit(
         &mut self,
         unit: &lang_c::ast::TranslationUnit,
         map: &SourceMap,
-        origin: FuncOrigin,
+        origin: Origin,
     ) {
         if self.init_pos.is_none() {
             self.init_pos = Some(map.pos(0));
@@ -274,7 +275,7 @@ impl Lowerer {
             .funcs
             .iter()
             .map(|f| {
-                let own = f.is_static || (f.defined && f.origin == FuncOrigin::User);
+                let own = f.is_static || (f.defined && f.origin == Origin::User);
                 (!own).then(|| self.model.function(&f.name)).flatten()
             })
             .collect();

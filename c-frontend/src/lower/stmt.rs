@@ -16,7 +16,7 @@ use super::{unsupported, Binding, Lowerer, Member, UnitCx, Unsupported, R};
 use crate::diagnostics::{Unanalysed, UnanalysedKind};
 use crate::ir::ctypes::{StructId, Type, TypeId};
 use crate::ir::{
-    CountedLoop, FuncId, FuncOrigin, LoopBound, LoopCmp, Lval, Operand, Pos, Proj, StmtKind, Term,
+    CountedLoop, FuncId, LoopBound, LoopCmp, Lval, Operand, Origin, Pos, Proj, StmtKind, Term,
     VarId, VarKind,
 };
 use crate::syntax::srcmap::SourceMap;
@@ -29,7 +29,7 @@ pub(super) fn lower_unit(
     lw: &mut Lowerer,
     unit: &TranslationUnit,
     map: &SourceMap,
-    origin: FuncOrigin,
+    origin: Origin,
 ) {
     let global_init = lw.global_init;
     let mut cx = UnitCx {
@@ -330,7 +330,7 @@ impl<'a> UnitCx<'a> {
         self.bind_file(&name, Binding::Func(f));
         let lower_it = match self.lw.func_info[f].def_origin {
             None => true,
-            Some(FuncOrigin::Stub) => self.origin == FuncOrigin::User,
+            Some(Origin::Stub) => self.origin == Origin::User,
             Some(_) => false,
         };
         if !lower_it {

@@ -300,7 +300,7 @@ pub(super) fn touched(p: &Program, kind: &StmtKind, calls: &ThreadCalls) -> Touc
             };
             let library = direct.is_some_and(|c| {
                 let func = &p.funcs[c];
-                !(func.defined && func.origin == crate::ir::FuncOrigin::User)
+                !(func.defined && func.origin == crate::ir::Origin::User)
             });
             if library && create_id.is_none() {
                 for a in args {

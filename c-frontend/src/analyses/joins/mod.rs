@@ -56,8 +56,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::ir::ctypes::Type;
 use crate::ir::{
-    Base, BlockId, Callee, CountedLoop, Func, FuncId, FuncOrigin, LoopBound, LoopCmp, Lval,
-    Operand, Program, Proj, StmtKind, Term, VarId, VarKind,
+    Base, BlockId, Callee, CountedLoop, Func, FuncId, LoopBound, LoopCmp, Lval, Operand, Origin,
+    Program, Proj, StmtKind, Term, VarId, VarKind,
 };
 use crate::model::{Arg, Kind};
 use solver::threads::ThreadHandle;
@@ -217,7 +217,7 @@ pub fn plan(p: &Program) -> JoinPlan {
     planner.global_joins = planner.global_joins();
     planner.global_join_loops = planner.global_join_loops();
     for (f, func) in p.funcs.iter_enumerated() {
-        if func.defined && func.origin == FuncOrigin::User {
+        if func.defined && func.origin == Origin::User {
             planner.function(f, func);
         }
     }
@@ -274,7 +274,7 @@ impl<'p> Planner<'p> {
         let p = self.p;
         p.funcs
             .iter_enumerated()
-            .filter(|(_, func)| func.defined && func.origin == FuncOrigin::User)
+            .filter(|(_, func)| func.defined && func.origin == Origin::User)
             .flat_map(move |(f, func)| {
                 func.blocks.iter_enumerated().flat_map(move |(b, block)| {
                     block
