@@ -135,7 +135,28 @@ fn bad_inputs(dir: &Path) -> Vec<(String, PathBuf)> {
             b"#include <pthread.h>\nint x;\nvoid *f(void *a) { x++; return a; }\n",
         ),
         write("unterminated #if", b"#if 1\nint main(void) { return 0; }\n"),
+        write(
+            "main does not parse",
+            b"int x;\nint main(void) { x = 1 @@ 2; return 0; }\n",
+        ),
     ]
+}
+
+#[test]
+fn a_main_that_does_not_parse_is_named_with_its_error() {
+    let dir = temp_dir("main-parse-error");
+    let path = dir.join("broken_main.c");
+    std::fs::write(&path, "int x;\nint main(void) { x = 1 @@ 2; return 0; }\n").unwrap();
+    let run = check(&[&path.to_string_lossy()]);
+    assert_eq!(run.exit, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("`main` at ") && run.stderr.contains("broken_main.c:2"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("syntax error"), "{}", run.stderr);
+    assert!(!run.stderr.contains("no `main`"), "{}", run.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -361,6 +382,7 @@ fn errors_in_json_mode_have_the_shape_shared_with_lambda() {
         ("preprocessor failure", "error/preprocess"),
         ("no main", "error/no-main"),
         ("unterminated #if", "error/preprocess"),
+        ("main does not parse", "error/no-main"),
     ];
     let mut codes = Vec::new();
     for (what, path) in bad_inputs(&dir) {

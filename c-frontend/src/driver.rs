@@ -107,13 +107,7 @@ pub fn check(inputs: &[PathBuf], options: &CheckOptions) -> Result<CheckResult, 
         .iter_enumerated()
         .find(|(_, f)| f.name == "main" && f.defined && f.origin == Origin::User)
         .map(|(id, _)| id)
-        .ok_or_else(|| {
-            let names: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
-            Fatal::new(FatalKind::NoMain, format!(
-                "no `main` function in {}: locksmith checks whole programs (add the file that defines main)",
-                names.join(", ")
-            ))
-        })?;
+        .ok_or_else(|| no_main(&program, inputs))?;
     let generated = constraints::generate(&program, main, options.techniques);
     let solution = threads::solve(
         &generated.constraints,
@@ -125,6 +119,28 @@ pub fn check(inputs: &[PathBuf], options: &CheckOptions) -> Result<CheckResult, 
         generated,
         solution,
     })
+}
+
+/// Why there is no `main` to start from: it could not be parsed or lowered (then the error is
+/// named), or no file defines it.
+fn no_main(program: &Program, inputs: &[PathBuf]) -> Fatal {
+    if let Some(u) = program.unanalysed.iter().find(|u| u.name == "main") {
+        return Fatal::new(
+            FatalKind::NoMain,
+            format!(
+                "`main` at {}:{} could not be analysed: {}; locksmith checks whole programs from `main`",
+                program.files[u.pos.file], u.pos.line, u.reason
+            ),
+        );
+    }
+    let names: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
+    Fatal::new(
+        FatalKind::NoMain,
+        format!(
+            "no `main` function in {}: locksmith checks whole programs (add the file that defines main)",
+            names.join(", ")
+        ),
+    )
 }
 
 /// [`check`] on a thread with a large stack: parsing and lowering recurse over deeply nested C.

@@ -1632,13 +1632,20 @@ fn corpus_lowers_without_unanalysed_functions() {
                 let mut ft = FileTable::new();
                 let mut lw = Lowerer::new();
                 for path in &units {
-                    let text = preprocess(path);
-                    let parse = lang_c::driver::parse_preprocessed(
-                        &lang_c::driver::Config::with_gcc(),
-                        text.clone(),
+                    let name = path.display().to_string();
+                    let parse = c_frontend::syntax::parse::parse_unit(
+                        c_frontend::syntax::preprocess::Preprocessed {
+                            name: name.clone(),
+                            text: preprocess(path),
+                        },
                     )
                     .unwrap_or_else(|e| panic!("{}: parse error {e:?}", path.display()));
-                    let map = SourceMap::new(&text, &path.display().to_string(), &mut ft);
+                    assert!(
+                        parse.dropped.is_empty(),
+                        "{name}: recovery dropped {:?}",
+                        parse.dropped
+                    );
+                    let map = SourceMap::new(&parse.text, &name, &mut ft);
                     lw.add_unit(&parse.unit, &map, Origin::User);
                 }
                 let p = lw.finish(ft, Vec::new());

@@ -6,9 +6,10 @@
 //! that really happen on it.
 
 use lang_c::ast::{
-    BinaryOperator as B, BinaryOperatorExpression, CallExpression, CompoundLiteral,
-    ConditionalExpression, Constant, Expression, GenericAssociation, GenericSelection,
-    MemberOperator, UnaryOperator as U, UnaryOperatorExpression,
+    ArraySize, BinaryOperator as B, BinaryOperatorExpression, CallExpression, CompoundLiteral,
+    ConditionalExpression, Constant, DeclaratorKind, DerivedDeclarator, Expression,
+    GenericAssociation, GenericSelection, MemberOperator, TypeName, UnaryOperator as U,
+    UnaryOperatorExpression,
 };
 use lang_c::span::Node;
 
@@ -257,6 +258,29 @@ impl<'a> UnitCx<'a> {
         }
     }
 
+    /// Evaluates, for their reads, the array sizes a type name spells: C evaluates the size
+    /// expressions of a variably modified type where `sizeof`, `_Alignof` or a cast names it
+    /// (C11 6.5.3.4p2, 6.7.6.2p5), so `sizeof(int[g])` reads `g`. A constant size reads nothing.
+    fn array_sizes(&mut self, tn: &'a Node<TypeName>) -> R<()> {
+        let mut declarator = tn.node.declarator.as_ref();
+        while let Some(d) = declarator {
+            for derived in &d.node.derived {
+                if let DerivedDeclarator::Array(a) = &derived.node {
+                    if let ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) =
+                        &a.node.size
+                    {
+                        self.effect(e)?;
+                    }
+                }
+            }
+            declarator = match &d.node.kind.node {
+                DeclaratorKind::Declarator(inner) => Some(inner),
+                _ => None,
+            };
+        }
+        Ok(())
+    }
+
     // ----- values -----
 
     /// Lowers `e` for its value.
@@ -285,13 +309,19 @@ impl<'a> UnitCx<'a> {
                 let lv = self.compound_literal(cl, pos)?;
                 Ok(self.lval_value(lv))
             }
-            Expression::SizeOfTy(_)
-            | Expression::SizeOfVal(_)
-            | Expression::AlignOf(_)
-            | Expression::OffsetOf(_) => Ok(self.int_const()),
+            Expression::SizeOfTy(t) => {
+                self.array_sizes(&t.node.0)?;
+                Ok(self.int_const())
+            }
+            Expression::AlignOf(t) => {
+                self.array_sizes(&t.node.0)?;
+                Ok(self.int_const())
+            }
+            Expression::SizeOfVal(_) | Expression::OffsetOf(_) => Ok(self.int_const()),
             Expression::UnaryOperator(u) => self.unary(u, pos),
             Expression::Cast(c) => {
                 let t = self.type_name(&c.node.type_name)?;
+                self.array_sizes(&c.node.type_name)?;
                 let op = self.expr(&c.node.expression)?;
                 Ok(Operand::Cast(t, Box::new(op)))
             }
@@ -857,7 +887,10 @@ impl<'a> UnitCx<'a> {
             Expression::Conditional(c) => {
                 self.conditional(c, pos, false)?;
             }
-            Expression::Cast(c) => self.effect(&c.node.expression)?,
+            Expression::Cast(c) => {
+                self.array_sizes(&c.node.type_name)?;
+                self.effect(&c.node.expression)?
+            }
             Expression::Statement(s) => {
                 self.stmt_expr(s, false)?;
             }

@@ -914,9 +914,35 @@ impl Recovery {
         }
     }
 
+    /// Replaces `$` inside identifiers (a GNU extension generated code uses, which `lang-c`
+    /// rejects) by `_`, outside string and character literals, which keeps offsets. Two
+    /// identifiers differing only there become one name, which can only merge what the analysis
+    /// keeps apart (more aliasing, never less).
+    fn dollar_identifiers(&mut self) {
+        let b = &mut self.bytes;
+        let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
+        let mut k = 0;
+        while k < b.len() {
+            match b[k] {
+                quote @ (b'"' | b'\'') => {
+                    k += 1;
+                    while k < b.len() && b[k] != quote && b[k] != b'\n' {
+                        k += if b[k] == b'\\' { 2 } else { 1 };
+                    }
+                }
+                b'$' if (k > 0 && ident(b[k - 1])) || b.get(k + 1).is_some_and(|&c| ident(c)) => {
+                    b[k] = b'_';
+                }
+                _ => {}
+            }
+            k += 1;
+        }
+    }
+
     /// Prepares the text for parsing and indexes its items.
     fn index(&mut self) {
         self.normalize_whitespace();
+        self.dollar_identifiers();
         self.items = scan_items(&self.bytes);
         self.states = vec![ItemState::Original; self.items.len()];
         self.failure_of = vec![None; self.items.len()];
