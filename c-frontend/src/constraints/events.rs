@@ -3,13 +3,16 @@
 //! event per target flow found, an access to a whole struct one access per field it has, and
 //! every object gets the locks it holds and the labels to check.
 
-use super::ltypes::Node;
+use rustc_hash::FxHashSet;
+
+use super::ltypes::{Node, Shape};
 use super::{AccessSite, Gen, GenEvent, Object};
+use crate::ir::ctypes::Type;
 use crate::ir::{FuncId, LoopBound};
 use solver::threads::{
     AccessInfo, BoundCondition, Event, EventBlock, FnBody, FnId, ObjectInfo, ThreadProgram,
 };
-use solver::{Rho, Site};
+use solver::{Lock, Rho, Site};
 
 impl Gen<'_> {
     /// One event graph per user function, in [`FnId`] order; `expansions` are the targets each
@@ -101,9 +104,11 @@ impl Gen<'_> {
                 self.c.flow(blob, at);
             }
             let locks = self.t.locks_inside(o.content);
+            let array_locks = self.array_locks(o.content);
             threads.objects.push(ObjectInfo {
                 locks,
                 array: o.array,
+                array_locks,
             });
             threads.checked.extend(self.units(o.rho, o.content, &tied));
         }
@@ -114,6 +119,47 @@ impl Gen<'_> {
         threads.bound_conditions = self.bound_conditions();
         threads.accesses = std::mem::take(&mut self.accesses);
         objects
+    }
+
+    /// The locks of a content that lie inside an array at some field path: the contents of a
+    /// struct field of array type (all elements are one node), and of a union with an array
+    /// member (its members share one node).
+    fn array_locks(&mut self, content: Node) -> Vec<Lock> {
+        let types = &self.p.types;
+        let is_array = |ty| matches!(types.get(ty), Type::Array(_));
+        let mut out = Vec::new();
+        let mut stack = vec![(content, false)];
+        let mut seen = FxHashSet::default();
+        while let Some((n, in_array)) = stack.pop() {
+            let n = self.t.representative(n);
+            if !seen.insert((n, in_array)) {
+                continue;
+            }
+            match self.t.shape(n) {
+                Shape::Lock(l) if in_array => out.push(l),
+                Shape::Blob { lock, .. } if in_array => out.push(lock),
+                Shape::Struct { sid, fields } => {
+                    for f in fields {
+                        let field_array = types.structs[sid]
+                            .fields
+                            .get(f.index as usize)
+                            .is_some_and(|x| is_array(x.ty));
+                        stack.push((f.content, in_array || field_array));
+                    }
+                }
+                Shape::Union { sid, inner } => {
+                    let member_array = types.structs[sid].fields.iter().any(|x| is_array(x.ty));
+                    stack.push((inner, in_array || member_array));
+                }
+                Shape::Void(entries) => {
+                    stack.extend(entries.into_iter().map(|(_, e)| (e, in_array)))
+                }
+                _ => {}
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
     }
 
     /// The location labels to check for an object: its own, and its fields' when its content is

@@ -4,7 +4,8 @@
 //!
 //! λ▷ proves linearity with effects; for C this module decides it from where lock objects are
 //! created. A lock class is non-linear when it holds locks of two different objects (conflated by
-//! flow), or of an object that is an array, or that is allocated in a loop or in a recursive
+//! flow), or of an object that is an array or lies in an array field (at any depth), or that is
+//! allocated in a loop or in a recursive
 //! function — or when it is the image at a call site of a lock allocated in the callee, and that
 //! call may happen several times (in a loop or recursion).
 //!
@@ -107,7 +108,8 @@ pub fn decide(
                 Some(&f) => kept.runs_multi(f, locks.scope(r)),
                 None => false,
             };
-            let m = object_multi.get(&o).copied().unwrap_or(false) || kept_twice;
+            let in_array = info.array_locks.contains(&l);
+            let m = object_multi.get(&o).copied().unwrap_or(false) || kept_twice || in_array;
             let entry = multi.entry((r, Origin::Object(o))).or_insert(false);
             *entry |= m;
         }

@@ -111,6 +111,9 @@ pub struct ObjectInfo {
     pub locks: Vec<Lock>,
     /// An array: its elements are many objects with one label.
     pub array: bool,
+    /// The locks of `locks` that lie inside an array at some field path (`c.m[i]` for a
+    /// `struct c { pthread_mutex_t m[10]; }`): each stands for several run-time locks.
+    pub array_locks: Vec<Lock>,
 }
 
 /// What the C front end hands to the thread analysis.
