@@ -147,6 +147,10 @@ struct NodeData {
     /// Whether this is (or was unified with) the memory a `void*` points to: where two
     /// dissimilar types meet here, they become entries of a [`Shape::Void`] instead of a blob.
     void_content: bool,
+    /// Whether this is (or was unified with) the memory of an object — an allocation site or a
+    /// variable. A generic object content of unknown shape takes the shape its callers give it,
+    /// so that the fields they use exist on the object itself, where races are checked.
+    object: bool,
 }
 
 /// Where a location label came from, for naming it in reports.
@@ -294,9 +298,16 @@ impl<'a> LTypes<'a> {
             depth,
             rels: Vec::new(),
             void_content: false,
+            object: false,
         });
         debug_assert_eq!(n.0 as usize + 1, self.data.len());
         n
+    }
+
+    /// Marks a content node as the memory of an object (see `NodeData::object`).
+    pub fn mark_object(&mut self, n: Node) {
+        let r = self.root(n);
+        self.data[r.0 as usize].object = true;
     }
 
     /// A node of unknown shape.
@@ -851,6 +862,7 @@ impl<'a> LTypes<'a> {
         let r = self.root(ra);
         let void_content =
             self.data[ra.0 as usize].void_content || self.data[rb.0 as usize].void_content;
+        let object = self.data[ra.0 as usize].object || self.data[rb.0 as usize].object;
         let shape = self.merge_shapes(c, da, db, scope, r, void_content);
         if matches!(shape, Shape::Fun(_) | Shape::Blob { .. }) {
             self.grown_funs.push(r);
@@ -861,6 +873,7 @@ impl<'a> LTypes<'a> {
             depth,
             rels,
             void_content,
+            object,
         };
         self.widen_inside(c, r, scope);
         self.one_instance_per_site(r);
@@ -1265,6 +1278,16 @@ impl<'a> LTypes<'a> {
         let gs = self.data[g.0 as usize].shape.clone();
         let mut is = self.data[i.0 as usize].shape.clone();
         match (&gs, &is) {
+            // An object the callee allocates without giving it a type (an allocation wrapper
+            // returning `void *`) is the memory every caller's copy is: it takes the shape a
+            // caller gives its copy, so the fields the callers use are created on the object
+            // itself (where its races are checked), and are then synchronised as usual.
+            (Shape::Var, _) if self.data[g.0 as usize].object && !matches!(is, Shape::Var) => {
+                let mirrored = self.mirror(c, &is, self.data[g.0 as usize].scope);
+                self.data[g.0 as usize].void_content |= self.data[i.0 as usize].void_content;
+                self.set_shape(g, mirrored);
+                return self.sync_structure(c, g, i, site, pol);
+            }
             // A generic content the callee never looks into (an uncast `void*`) stays related
             // to each caller's content; if the callee later gives it a shape, the relation is
             // synchronised again. Memory the callee stores such a pointer into is reachable from

@@ -355,6 +355,7 @@ impl Gen<'_> {
             .t
             .new_rho(&mut self.c, scope, RhoKind::Alloc, RhoOrigin::Object);
         let content = self.t.var(scope);
+        self.t.mark_object(content);
         let (pos, by) = match frame.report_at(pos) {
             (at, Some(stub)) => (at, stub),
             (pos, None) => (pos, name_of(self.p, by).to_string()),
