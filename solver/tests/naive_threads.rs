@@ -26,7 +26,7 @@ use std::collections::BTreeSet;
 
 use proptest::prelude::*;
 use solver::ids::Idx;
-use solver::threads::linearity::Linearity;
+use solver::threads::linearity::{Grounding, Linearity};
 use solver::threads::locksets::Held;
 use solver::threads::mhp::Mhp;
 use solver::threads::naive::{self, Pos};
@@ -239,7 +239,7 @@ proptest! {
         scopes.freeze();
         let mut table = solver::locks::unify_all(&c, &scopes);
         let s = Structure::new(&p);
-        let linear = Linearity::all_linear();
+        let linear = Linearity::all_linear(Grounding::everything());
         let ls = locksets::compute(&c, &scopes, &mut table, &linear, &p, &s);
         let recursive = s.recursive.iter().any(|&r| r);
         for root in p.funcs.indices() {

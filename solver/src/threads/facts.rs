@@ -192,6 +192,25 @@ impl Prop<'_> {
         })
     }
 
+    /// A released set as a caller sees it: translated through `site` (a lock local to the
+    /// callee means nothing there), or every lock if one of them is a lock that stands for no
+    /// lock the program made (`Linearity::is_ungrounded`).
+    fn translate_released(&mut self, set: SetId, site: Site) -> SetId {
+        let (c, scopes, linearity) = (self.c, self.scopes, self.linearity);
+        let locks = &mut *self.locks;
+        let mut releases_all = false;
+        let out = self.ls.sets.map(set, |l| {
+            let image = translate(c, scopes, locks, site, l);
+            releases_all |= image.is_some_and(|x| linearity.is_ungrounded(locks, x));
+            image
+        });
+        if releases_all {
+            LockSets::ALL
+        } else {
+            out
+        }
+    }
+
     fn run(&mut self) {
         let main = self.p.main;
         while let Some(id) = self.work.pop() {
@@ -234,7 +253,7 @@ impl Prop<'_> {
                 let held = self.translate_set(f.held, pt.site);
                 let (held, released) = match f.thread {
                     Thread::Current => {
-                        let released = self.translate_set(f.released, pt.site);
+                        let released = self.translate_released(f.released, pt.site);
                         let kept = self.ls.sets.minus(caller_held, released);
                         let held = self.ls.sets.union(held, kept);
                         let rel_kept = self.ls.sets.minus(state.released, held);

@@ -31,9 +31,67 @@ enum Origin {
     Copy(ObjectId, Site),
 }
 
-/// The locks that never count as held.
+/// The locks that never count as held, and those that stand for no lock the program made.
 pub struct Linearity {
     nonlinear: FxHashSet<Lock>,
+    grounding: Grounding,
+}
+
+/// Which lock classes stand for locks the program made: those an object's lock reaches,
+/// directly or as its image at a call, and the generic locks bound at calls (their releases are
+/// translated there). Any other class is the lock behind an uninitialised or unknown pointer.
+#[derive(Clone, Debug, Default)]
+pub struct Grounding {
+    grounded: FxHashSet<Lock>,
+    bound: FxHashSet<Lock>,
+    /// Every lock is a lock the program made (event graphs built by hand, without objects).
+    everything: bool,
+}
+
+impl Grounding {
+    pub fn new(p: &ThreadProgram, locks: &mut LockTable) -> Grounding {
+        let mut grounded: FxHashSet<Lock> = FxHashSet::default();
+        for info in p.objects.iter() {
+            for &l in &info.locks {
+                grounded.insert(locks.find(l));
+            }
+        }
+        let images = locks.all_images();
+        let mut bound: FxHashSet<Lock> = FxHashSet::default();
+        loop {
+            let before = grounded.len();
+            for &(g, _, x) in &images {
+                let (g, x) = (locks.find(g), locks.find(x));
+                bound.insert(g);
+                if grounded.contains(&g) {
+                    grounded.insert(x);
+                }
+            }
+            if grounded.len() == before {
+                break;
+            }
+        }
+        Grounding {
+            grounded,
+            bound,
+            everything: false,
+        }
+    }
+
+    /// Every lock stands for a lock the program made: for event graphs that name their locks
+    /// directly, without the objects that hold them.
+    pub fn everything() -> Grounding {
+        Grounding {
+            everything: true,
+            ..Grounding::default()
+        }
+    }
+
+    /// Whether `l` stands for no lock the program made.
+    fn is_ungrounded(&self, locks: &mut LockTable, l: Lock) -> bool {
+        let r = locks.find(l);
+        !self.everything && !self.grounded.contains(&r) && !self.bound.contains(&r)
+    }
 }
 
 impl Linearity {
@@ -42,10 +100,17 @@ impl Linearity {
         !self.nonlinear.contains(&locks.find(l))
     }
 
-    /// Everything linear (the `--no-linearity` switch).
-    pub fn all_linear() -> Linearity {
+    /// Whether a lock stands for no lock the program made (see [`Grounding`]): releasing it
+    /// may release any lock.
+    pub fn is_ungrounded(&self, locks: &mut LockTable, l: Lock) -> bool {
+        self.grounding.is_ungrounded(locks, l)
+    }
+
+    /// Everything linear (the `--no-linearity` switch); which locks are grounded is still known.
+    pub fn all_linear(grounding: Grounding) -> Linearity {
         Linearity {
             nonlinear: FxHashSet::default(),
+            grounding,
         }
     }
 }
@@ -157,7 +222,10 @@ pub fn decide(
             nonlinear.insert(*l);
         }
     }
-    Linearity { nonlinear }
+    Linearity {
+        nonlinear,
+        grounding: Grounding::new(p, locks),
+    }
 }
 
 /// Whether a function may run several times while a lock class is *kept* — not instantiated at

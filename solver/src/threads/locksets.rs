@@ -63,10 +63,21 @@ impl LockSets {
     pub fn new() -> LockSets {
         let mut s = LockSets::default();
         s.intern(Vec::new());
+        // The stand-in for every lock; no real set can equal it (no lock has this id).
+        let all = s.intern(vec![Held {
+            lock: Lock(u32::MAX),
+            mode: Mode::Exclusive,
+        }]);
+        debug_assert_eq!(all, Self::ALL);
         s
     }
 
     pub const EMPTY: SetId = SetId(0);
+
+    /// Every lock: what a release through a lock that stands for no known lock may drop (see
+    /// `Linearity::is_ungrounded`). Only *released* sets are ever `ALL`; the operations below
+    /// treat it as the set of every token.
+    pub const ALL: SetId = SetId(1);
 
     pub fn intern(&mut self, mut v: Vec<Held>) -> SetId {
         v.sort();
@@ -95,6 +106,9 @@ impl LockSets {
     }
 
     pub fn union(&mut self, a: SetId, b: SetId) -> SetId {
+        if a == Self::ALL || b == Self::ALL {
+            return Self::ALL;
+        }
         if a == b || b == Self::EMPTY {
             return a;
         }
@@ -106,8 +120,11 @@ impl LockSets {
     }
 
     pub fn intersect(&mut self, a: SetId, b: SetId) -> SetId {
-        if a == b {
+        if a == b || b == Self::ALL {
             return a;
+        }
+        if a == Self::ALL {
+            return b;
         }
         let vb = &self.sets[b];
         let v: Vec<Held> = self.sets[a]
@@ -119,8 +136,11 @@ impl LockSets {
     }
 
     pub fn minus(&mut self, a: SetId, b: SetId) -> SetId {
-        if b == Self::EMPTY {
+        if b == Self::EMPTY || a == Self::ALL {
             return a;
+        }
+        if b == Self::ALL {
+            return Self::EMPTY;
         }
         let vb = &self.sets[b];
         let v: Vec<Held> = self.sets[a]
@@ -133,6 +153,9 @@ impl LockSets {
 
     /// The set with the tokens of holding `lock` in `mode` added.
     pub fn insert(&mut self, a: SetId, lock: Lock, mode: Mode) -> SetId {
+        if a == Self::ALL {
+            return a;
+        }
         let mut v = self.sets[a].clone();
         v.extend(Held::tokens(mode).iter().map(|&mode| Held { lock, mode }));
         self.intern(v)
@@ -140,6 +163,9 @@ impl LockSets {
 
     /// The set with the tokens of holding `lock` in `mode` removed.
     pub fn remove(&mut self, a: SetId, lock: Lock, mode: Mode) -> SetId {
+        if a == Self::ALL {
+            return a;
+        }
         let tokens = Held::tokens(mode);
         let v: Vec<Held> = self.sets[a]
             .iter()
@@ -151,6 +177,9 @@ impl LockSets {
 
     /// The set with every token's lock renamed by `f` (dropped where `f` gives `None`).
     pub fn map(&mut self, a: SetId, mut f: impl FnMut(Lock) -> Option<Lock>) -> SetId {
+        if a == Self::ALL {
+            return a;
+        }
         let v: Vec<Held> = self.sets[a]
             .clone()
             .into_iter()
@@ -243,6 +272,12 @@ impl Ctx<'_> {
                     released: self.sets.remove(state.released, l, mode),
                 }
             }
+            // A release through a lock that stands for no lock the program made (an unknown
+            // or uninitialised pointer) may release any of them.
+            Event::Release(l) if self.linearity.is_ungrounded(self.locks, l) => State {
+                held: Some(LockSets::EMPTY),
+                released: LockSets::ALL,
+            },
             Event::Release(l) => {
                 let l = self.locks.find(l);
                 State {
@@ -260,9 +295,13 @@ impl Ctx<'_> {
                 let g_held = self.sets.map(g_held, |l| {
                     translate(c, scopes, locks, site, l).filter(|&x| linearity.is_linear(locks, x))
                 });
-                let g_rel = self
-                    .sets
-                    .map(s.released, |l| translate(c, scopes, locks, site, l));
+                let mut releases_all = false;
+                let g_rel = self.sets.map(s.released, |l| {
+                    let image = translate(c, scopes, locks, site, l);
+                    releases_all |= image.is_some_and(|x| linearity.is_ungrounded(locks, x));
+                    image
+                });
+                let g_rel = if releases_all { LockSets::ALL } else { g_rel };
                 let kept = self.sets.minus(held, g_rel);
                 let held = self.sets.union(kept, g_held);
                 let rel_kept = self.sets.minus(state.released, g_held);

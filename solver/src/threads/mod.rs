@@ -197,7 +197,7 @@ pub fn solve(
     let linearity = if techniques.has(Technique::Linearity) {
         linearity::decide(c, &scopes, p, &s, &mut lock_table)
     } else {
-        linearity::Linearity::all_linear()
+        linearity::Linearity::all_linear(linearity::Grounding::new(p, &mut lock_table))
     };
     let mut ls = locksets::compute(c, &scopes, &mut lock_table, &linearity, p, &s);
     let unwritten = bounds::failed_conditions(c, p, &s);
