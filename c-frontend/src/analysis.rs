@@ -132,6 +132,7 @@ pub fn check(inputs: &[PathBuf], options: &CheckOptions) -> Result<CheckResult, 
         FuncOrigin::Stub,
     )?;
 
+    let front = std::time::Instant::now();
     for path in inputs {
         let pre =
             preprocess::preprocess(path, &options.preprocess).map_err(|e| Fatal(e.message))?;
@@ -144,6 +145,9 @@ pub fn check(inputs: &[PathBuf], options: &CheckOptions) -> Result<CheckResult, 
         )?;
     }
     let program = lowerer.finish(files, unanalysed);
+    if solver::stats::enabled() {
+        solver::stats::record_seconds("preprocess, parse and lower", front.elapsed().as_secs_f64());
+    }
     let main = program
         .funcs
         .iter_enumerated()
@@ -156,12 +160,16 @@ pub fn check(inputs: &[PathBuf], options: &CheckOptions) -> Result<CheckResult, 
                 names.join(", ")
             ))
         })?;
-    let generated = gen::generate(&program, main, options.switches);
-    let solution = threads::solve(
-        &generated.constraints,
-        &generated.threads,
-        options.techniques,
-    );
+    let generated = solver::stats::time("generate", || {
+        gen::generate(&program, main, options.switches)
+    });
+    let solution = solver::stats::time("solve", || {
+        threads::solve(
+            &generated.constraints,
+            &generated.threads,
+            options.techniques,
+        )
+    });
     Ok(CheckResult {
         program,
         generated,

@@ -1116,6 +1116,19 @@ impl<'a> Gen<'a> {
     }
 }
 
+/// Records the sizes of the constraint store in the developer's statistics.
+fn record_constraint_stats(c: &Constraints) {
+    use solver::stats::count;
+    count("constraints: scopes", c.scopes.len());
+    count("constraints: rhos", c.rhos.len());
+    count("constraints: locks", c.locks.len());
+    count("constraints: sites", c.sites.len());
+    count("constraints: flows", c.flows.len());
+    count("constraints: rho insts", c.rho_insts.len());
+    count("constraints: lock eqs", c.lock_eqs.len());
+    count("constraints: lock insts", c.lock_insts.len());
+}
+
 /// Library functions with no memory effect the analysis needs (thread attributes, condition
 /// variable signalling, lock initialisation, compiler builtins).
 fn is_no_effect(name: &str) -> bool {
@@ -1420,10 +1433,13 @@ pub fn generate(p: &Program, main: FuncId, switches: Switches) -> Generated {
         g.current.clear();
     }
     let user: Vec<FuncId> = g.fn_func.iter().copied().collect();
-    for f in user {
-        g.function(f);
-    }
-    let expansions = g.resolve_pending();
+    solver::stats::time("generate: function bodies", || {
+        for f in user {
+            g.function(f);
+        }
+    });
+    let expansions = solver::stats::time("generate: indirect calls", || g.resolve_pending());
+    let events_start = std::time::Instant::now();
 
     // Event graphs.
     let mut threads = ThreadProgram::default();
@@ -1502,6 +1518,12 @@ pub fn generate(p: &Program, main: FuncId, switches: Switches) -> Generated {
     }
     threads.main = g.fn_of.get(&main).copied();
 
+    if solver::stats::enabled() {
+        solver::stats::record_seconds(
+            "generate: event graphs",
+            events_start.elapsed().as_secs_f64(),
+        );
+    }
     // Objects: their locks (known now that every field used has been created), checked units.
     let objects = std::mem::take(&mut g.objects);
     for (rho, content, array) in objects.iter().copied() {
@@ -1521,6 +1543,8 @@ pub fn generate(p: &Program, main: FuncId, switches: Switches) -> Generated {
     threads.global_handles = g.joins.global.clone();
     threads.bound_conditions = bound_conditions(&mut g);
     threads.accesses = std::mem::take(&mut g.accesses);
+    solver::stats::count("threads: accesses", threads.accesses.len());
+    solver::stats::count("threads: functions", threads.funcs.len());
 
     // Names of labels for reports: objects by variable or allocation site, fields by path.
     let mut rho_names: IndexVec<Rho, RhoName> =
@@ -1570,6 +1594,10 @@ pub fn generate(p: &Program, main: FuncId, switches: Switches) -> Generated {
                 .entry(l)
                 .or_insert_with(|| rho_names[*rho].clone());
         }
+    }
+    if solver::stats::enabled() {
+        g.t.record_stats();
+        record_constraint_stats(&g.c);
     }
     let mut unsound = std::mem::take(&mut g.unsound);
     unsound.sort();

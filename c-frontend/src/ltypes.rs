@@ -206,6 +206,8 @@ pub struct LTypes<'a> {
     /// Whether each field of a struct has its own location label (on by default); off
     /// (`--field-insensitive`), the fields of one struct node share the label of the first.
     pub field_sensitive: bool,
+    /// Work items processed, by kind (unify, sync, widen), for the developer's statistics.
+    work_done: [u64; 3],
 }
 
 /// Instantiations nested deeper than this unify instead of copying. Copies of recursive struct
@@ -232,7 +234,24 @@ impl<'a> LTypes<'a> {
             creating_depth: 0,
             void_model: true,
             field_sensitive: true,
+            work_done: [0; 3],
         }
+    }
+
+    /// Records the table's sizes and work in the developer's statistics ([`solver::stats`]).
+    pub fn record_stats(&self) {
+        use solver::stats::count;
+        count("ltypes: nodes", self.data.len());
+        count("ltypes: relations", self.rels.len());
+        let insts = self
+            .rels
+            .iter()
+            .filter(|r| matches!(r, Rel::Inst { .. }))
+            .count();
+        count("ltypes: instantiation relations", insts);
+        count("ltypes: unify work", self.work_done[0] as usize);
+        count("ltypes: sync work", self.work_done[1] as usize);
+        count("ltypes: widen work", self.work_done[2] as usize);
     }
 
     /// Makes the relations of `site` unify: used for calls between functions of one recursive
@@ -827,9 +846,18 @@ impl<'a> LTypes<'a> {
     fn run(&mut self, c: &mut Constraints) {
         while let Some(w) = self.work.pop() {
             match w {
-                Work::Unify(a, b) => self.do_unify(c, a, b),
-                Work::Sync(id) => self.do_sync(c, id),
-                Work::Widen(n, scope) => self.do_widen(c, n, scope),
+                Work::Unify(a, b) => {
+                    self.work_done[0] += 1;
+                    self.do_unify(c, a, b)
+                }
+                Work::Sync(id) => {
+                    self.work_done[1] += 1;
+                    self.do_sync(c, id)
+                }
+                Work::Widen(n, scope) => {
+                    self.work_done[2] += 1;
+                    self.do_widen(c, n, scope)
+                }
             }
         }
     }

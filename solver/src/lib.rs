@@ -17,6 +17,7 @@ pub mod locks;
 pub mod naive;
 pub mod scope;
 pub mod solve;
+pub mod stats;
 pub mod threads;
 
 pub use constraints::*;
