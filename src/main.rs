@@ -159,13 +159,10 @@ fn main() -> ExitCode {
                 FormatArg::Json => Format::Json,
             };
             if std::env::var_os("LOCKSMITH_STATS").is_some() {
-                solver::stats::enable();
+                solver::stats::enable(|name, value| eprintln!("stats: {name}: {value}"));
             }
             let outcome = match c_frontend::analysis::check_on_large_stack(files, options) {
                 Ok(result) => {
-                    for (name, value) in solver::stats::take() {
-                        eprintln!("stats: {name}: {value}");
-                    }
                     if std::env::var_os("LOCKSMITH_DEBUG").is_some() {
                         eprint!("{}", c_frontend::analysis::debug_dump(&result));
                     }

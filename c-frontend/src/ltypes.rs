@@ -168,6 +168,21 @@ pub enum RhoOrigin {
     Blob,
 }
 
+/// Whether a relation still needs synchronising. Unification makes relations redundant: two
+/// relations whose endpoints became the same pair of nodes (with the same site and polarity) say
+/// the same thing, and a relation between a node and itself has nothing to copy.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum RelState {
+    Live,
+    /// A duplicate of another live relation, or a flow from a node to itself: never synchronised
+    /// again (its endpoints' roots can only merge further, never split).
+    Dead,
+    /// An instantiation of a node by itself at a site: nothing to synchronise, but it still takes
+    /// part in [`LTypes::one_instance_per_site`] (the node is its own image there, so any other
+    /// image at that site is unified with it).
+    SelfInst,
+}
+
 /// Work items, processed in order so that deep structures never recurse on the Rust stack.
 #[derive(Copy, Clone, Debug)]
 enum Work {
@@ -183,6 +198,10 @@ pub struct LTypes<'a> {
     table: InPlaceUnificationTable<Node>,
     data: Vec<NodeData>,
     rels: Vec<Rel>,
+    /// Per relation: whether a [`Work::Sync`] of it is waiting in the work list.
+    queued: Vec<bool>,
+    /// Per relation: whether it is still synchronised ([`RelState`]).
+    rel_state: Vec<RelState>,
     rel_index: FxHashSet<Rel>,
     work: Vec<Work>,
     /// Nodes whose function-target sets grew since [`LTypes::take_grown_funs`] was last called.
@@ -221,6 +240,8 @@ impl<'a> LTypes<'a> {
             table: InPlaceUnificationTable::new(),
             data: Vec::new(),
             rels: Vec::new(),
+            queued: Vec::new(),
+            rel_state: Vec::new(),
             rel_index: FxHashSet::default(),
             work: Vec::new(),
             grown_funs: Vec::new(),
@@ -685,8 +706,52 @@ impl<'a> LTypes<'a> {
     fn resync(&mut self, r: Node) {
         for k in 0..self.data[r.0 as usize].rels.len() {
             let id = self.data[r.0 as usize].rels[k];
+            self.push_sync(id);
+        }
+    }
+
+    /// Schedules a synchronisation of relation `id`, unless one is already waiting: a sync reads
+    /// the current shapes of both endpoints when it runs, so one pending sync covers every change
+    /// made before it runs.
+    fn push_sync(&mut self, id: u32) {
+        let k = id as usize;
+        if self.rel_state[k] == RelState::Live && !self.queued[k] {
+            self.queued[k] = true;
             self.work.push(Work::Sync(id));
         }
+    }
+
+    /// The relations of a node that has just become the representative `r` of a unification,
+    /// without redundant ones: each relation is rewritten to its endpoints' representatives, and
+    /// a relation equal to another one, or a flow from `r` to itself, is dropped ([`RelState`]).
+    fn prune_rels(&mut self, rels: Vec<u32>) -> Vec<u32> {
+        let mut seen: FxHashSet<Rel> = FxHashSet::default();
+        let mut out = Vec::with_capacity(rels.len());
+        for id in rels {
+            let k = id as usize;
+            if self.rel_state[k] == RelState::Dead {
+                continue;
+            }
+            let rel = self.canonical(self.rels[k]);
+            if !seen.insert(rel) {
+                self.rel_state[k] = RelState::Dead;
+                continue;
+            }
+            match rel {
+                Rel::Flow { source, target } if source == target => {
+                    self.rel_state[k] = RelState::Dead;
+                    continue;
+                }
+                Rel::Inst {
+                    generic, instance, ..
+                } if generic == instance => self.rel_state[k] = RelState::SelfInst,
+                _ => {}
+            }
+            self.rels[k] = rel;
+            self.rel_index.insert(rel);
+            out.push(id);
+        }
+        out
     }
 
     /// `a = b` on contents.
@@ -752,6 +817,8 @@ impl<'a> LTypes<'a> {
         }
         let id = self.rels.len() as u32;
         self.rels.push(rel);
+        self.queued.push(false);
+        self.rel_state.push(RelState::Live);
         let (a, b) = match rel {
             Rel::Inst {
                 generic, instance, ..
@@ -762,7 +829,7 @@ impl<'a> LTypes<'a> {
         if b != a {
             self.data[b.0 as usize].rels.push(id);
         }
-        self.work.push(Work::Sync(id));
+        self.push_sync(id);
     }
 
     fn canonical(&mut self, rel: Rel) -> Rel {
@@ -852,6 +919,7 @@ impl<'a> LTypes<'a> {
                 }
                 Work::Sync(id) => {
                     self.work_done[1] += 1;
+                    self.queued[id as usize] = false;
                     self.do_sync(c, id)
                 }
                 Work::Widen(n, scope) => {
@@ -877,6 +945,7 @@ impl<'a> LTypes<'a> {
             .min(self.data[rb.0 as usize].depth);
         self.table.union(ra, rb);
         let r = self.root(ra);
+        let rels = self.prune_rels(rels);
         let void_content =
             self.data[ra.0 as usize].void_content || self.data[rb.0 as usize].void_content;
         let shape = self.merge_shapes(c, da, db, scope, r, void_content);

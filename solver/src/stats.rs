@@ -1,8 +1,9 @@
 //! Developer statistics: the wall time of each analysis phase and counts of what the phases built
 //! (nodes, relations, constraints of each kind, facts), for finding which phase grows faster than
 //! the program. Collection is off unless a front end calls [`enable`] (the command line does when
-//! the environment variable `LOCKSMITH_STATS` is set); the solver only records, the caller prints
-//! what [`take`] returns. Nothing recorded here influences the analysis.
+//! the environment variable `LOCKSMITH_STATS` is set); the solver only records, handing each
+//! record as it is made to the sink the caller gave (which prints it, so a run killed before
+//! the end still shows its finished phases). Nothing recorded here influences the analysis.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
@@ -10,8 +11,11 @@ use std::time::Instant;
 
 static ENABLED: AtomicBool = AtomicBool::new(false);
 
-/// The records so far, in the order they were made.
-static RECORDS: Mutex<Vec<(String, Value)>> = Mutex::new(Vec::new());
+/// A receiver of records.
+pub type Sink = fn(&str, Value);
+
+/// Where records go.
+static SINK: Mutex<Option<Sink>> = Mutex::new(None);
 
 /// One record: a phase's duration or a count.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -29,8 +33,11 @@ impl std::fmt::Display for Value {
     }
 }
 
-/// Turns collection on for the rest of the process.
-pub fn enable() {
+/// Turns collection on for the rest of the process, handing every record to `sink`.
+pub fn enable(sink: Sink) {
+    if let Ok(mut s) = SINK.lock() {
+        *s = Some(sink);
+    }
     ENABLED.store(true, Ordering::Relaxed);
 }
 
@@ -40,8 +47,9 @@ pub fn enabled() -> bool {
 }
 
 fn record(name: &str, value: Value) {
-    if let Ok(mut r) = RECORDS.lock() {
-        r.push((name.to_string(), value));
+    let sink = SINK.lock().ok().and_then(|s| *s);
+    if let Some(sink) = sink {
+        sink(name, value);
     }
 }
 
@@ -68,12 +76,4 @@ pub fn count(name: &str, n: usize) {
     if enabled() {
         record(name, Value::Count(n as u64));
     }
-}
-
-/// The records made so far, emptying the store.
-pub fn take() -> Vec<(String, Value)> {
-    RECORDS
-        .lock()
-        .map(|mut r| std::mem::take(&mut *r))
-        .unwrap_or_default()
 }
