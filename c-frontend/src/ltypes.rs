@@ -1064,6 +1064,18 @@ impl<'a> LTypes<'a> {
     }
 
     /// The shape of two unified nodes; sub-structure is unified through the work list.
+    ///
+    /// Two labels in the same place of both shapes (two pointers' targets, one field, two
+    /// blobs, two locks) become one location: they flow both ways (figure 7a, \[Sub-Ref\] in
+    /// both directions; `ℓ = ℓ'` for locks, \[Sub-Lock\]), one strongly connected component
+    /// for every rule of figure 8. The merged shape keeps the *older* label (the smaller id),
+    /// which is widened to the merged scope like any label of the shape. Which label of the
+    /// component later constraints name does not matter to the solver, but keeping the older
+    /// one makes a node's labels stable: a node that keeps absorbing new nodes (a global
+    /// unified with the view of every caller, memory conflated again and again) would otherwise
+    /// take the newcomer's labels each time, and every relation of the node would emit its
+    /// instantiations again under yet another name (automount: 55 million `ρ ⪯ᵢ ρ'` for 459
+    /// sites and 78 000 labels, 294 000 with the older label kept).
     fn merge_shapes(
         &mut self,
         c: &mut Constraints,
@@ -1098,7 +1110,10 @@ impl<'a> LTypes<'a> {
                 self.emit_flow(c, r1, r2);
                 self.emit_flow(c, r2, r1);
                 self.work.push(Work::Unify(t1, t2));
-                Shape::Ptr { rho: r1, to: t1 }
+                Shape::Ptr {
+                    rho: r1.min(r2),
+                    to: t1,
+                }
             }
             (
                 Shape::Struct {
@@ -1123,6 +1138,7 @@ impl<'a> LTypes<'a> {
                             self.emit_flow(c, f.rho, g.rho);
                             self.emit_flow(c, g.rho, f.rho);
                             self.work.push(Work::Unify(f.content, g.content));
+                            fields[k].rho = f.rho.min(g.rho);
                         }
                         Err(k) => fields.insert(k, g),
                     }
@@ -1137,13 +1153,38 @@ impl<'a> LTypes<'a> {
             }
             (Shape::Lock(l1), Shape::Lock(l2)) => {
                 c.lock_eq(l1, l2);
-                Shape::Lock(l1)
+                Shape::Lock(l1.min(l2))
             }
             (Shape::Fun(mut t1), Shape::Fun(t2)) => {
                 t1.extend(t2);
                 t1.sort();
                 t1.dedup();
                 Shape::Fun(t1)
+            }
+            (
+                Shape::Blob { rho, lock, funs },
+                Shape::Blob {
+                    rho: rho2,
+                    lock: lock2,
+                    funs: funs2,
+                },
+            ) => {
+                let funs = self.absorb(
+                    c,
+                    rho,
+                    lock,
+                    funs,
+                    Shape::Blob {
+                        rho: rho2,
+                        lock: lock2,
+                        funs: funs2,
+                    },
+                );
+                Shape::Blob {
+                    rho: rho.min(rho2),
+                    lock: lock.min(lock2),
+                    funs,
+                }
             }
             (Shape::Blob { rho, lock, funs }, other) | (other, Shape::Blob { rho, lock, funs }) => {
                 let funs = self.absorb(c, rho, lock, funs, other);
