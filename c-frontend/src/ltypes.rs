@@ -196,6 +196,8 @@ pub struct LTypes<'a> {
     /// The relation that gives each generic node its instance at a site (keyed by
     /// representatives, like `rel_index`), for [`LTypes::one_instance_per_site`].
     instance_at: FxHashMap<(Node, Site), u32>,
+    /// The content node of each blob, by the blob's location label ([`LTypes::blob_content`]).
+    blob_contents: FxHashMap<Rho, Node>,
     work: Vec<Work>,
     /// Nodes whose function-target sets grew since [`LTypes::take_grown_funs`] was last called.
     grown_funs: Vec<Node>,
@@ -237,6 +239,7 @@ impl<'a> LTypes<'a> {
             rel_state: Vec::new(),
             rel_index: FxHashMap::default(),
             instance_at: FxHashMap::default(),
+            blob_contents: FxHashMap::default(),
             work: Vec::new(),
             grown_funs: Vec::new(),
             emitted_flows: FxHashSet::default(),
@@ -1268,6 +1271,29 @@ impl<'a> LTypes<'a> {
         entries.iter().any(|&(_, n)| self.root(n) == r)
     }
 
+    /// The node of the memory inside the blob labelled `rho` (with lock `lock`): what its
+    /// pointers point to and its fields hold. Conflated memory is closed under dereference, so
+    /// this is one node per blob, made at the first absorption and kept in `blob_contents`;
+    /// like the blob's labels it lives at the root (a conflated location is never a copy).
+    /// A fresh node at every absorption would be the same memory split into unrelated nodes
+    /// with the same labels, each with its own relations and function targets (mt-daapd made
+    /// 372 000 of them before its first function was generated).
+    fn blob_content(&mut self, rho: Rho, lock: Lock) -> Node {
+        if let Some(&n) = self.blob_contents.get(&rho) {
+            return self.root(n);
+        }
+        let blob = self.node(
+            Shape::Blob {
+                rho,
+                lock,
+                funs: Vec::new(),
+            },
+            Scope::ROOT,
+        );
+        self.blob_contents.insert(rho, blob);
+        blob
+    }
+
     /// Absorbs a shape into the blob `(rho, lock, funs)`: all its labels become the blob's.
     fn absorb(
         &mut self,
@@ -1277,32 +1303,28 @@ impl<'a> LTypes<'a> {
         mut funs: Vec<FuncId>,
         s: Shape,
     ) -> Vec<FuncId> {
-        let blob = self.node(
-            Shape::Blob {
-                rho,
-                lock,
-                funs: Vec::new(),
-            },
-            Scope::ROOT,
-        );
         match s {
             Shape::Var | Shape::Scalar => {}
             Shape::Ptr { rho: r, to } => {
                 self.emit_flow(c, r, rho);
                 self.emit_flow(c, rho, r);
+                let blob = self.blob_content(rho, lock);
                 self.work.push(Work::Unify(to, blob));
             }
             Shape::Struct { fields, .. } => {
                 for f in fields {
                     self.emit_flow(c, f.rho, rho);
                     self.emit_flow(c, rho, f.rho);
+                    let blob = self.blob_content(rho, lock);
                     self.work.push(Work::Unify(f.content, blob));
                 }
             }
             Shape::Union { inner, .. } => {
+                let blob = self.blob_content(rho, lock);
                 self.work.push(Work::Unify(inner, blob));
             }
             Shape::Void(entries) => {
+                let blob = self.blob_content(rho, lock);
                 for (_, n) in entries {
                     self.work.push(Work::Unify(n, blob));
                 }
