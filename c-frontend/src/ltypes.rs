@@ -133,6 +133,10 @@ struct NodeData {
     /// Whether this is (or was unified with) the memory a `void*` points to: where two
     /// dissimilar types meet here, they become entries of a [`Shape::Void`] instead of a blob.
     void_content: bool,
+    /// For a pointer held in a field that exists only because a caller uses it (see
+    /// [`LTypes::field_slot`]): the pointer's C type, given to the node when the function itself
+    /// first uses the value. Until then the node is a `Var`, which instantiation does not copy.
+    pending: Option<TypeId>,
 }
 
 /// Where a location label came from, for naming it in reports.
@@ -342,6 +346,7 @@ impl<'a> LTypes<'a> {
             depth,
             rels: Vec::new(),
             void_content: false,
+            pending: None,
         });
         debug_assert_eq!(n.0 as usize + 1, self.data.len());
         n
@@ -431,10 +436,14 @@ impl<'a> LTypes<'a> {
         match self.data[r.0 as usize].shape.clone() {
             Shape::Struct { sid: s, fields } if s == sid => {
                 if let Ok(k) = fields.binary_search_by_key(&index, |f| f.index) {
-                    return (fields[k].rho, fields[k].content);
+                    let slot = fields[k];
+                    if self.materialise(c, slot.content) {
+                        self.run(c);
+                    }
+                    return (slot.rho, slot.content);
                 }
                 let scope = self.data[r.0 as usize].scope;
-                let slot = self.new_field(c, r, sid, index, scope);
+                let slot = self.new_field(c, r, sid, index, scope, false);
                 self.run(c);
                 (slot.rho, slot.content)
             }
@@ -495,6 +504,7 @@ impl<'a> LTypes<'a> {
         sid: StructId,
         index: u32,
         scope: Scope,
+        lazy: bool,
     ) -> FieldSlot {
         let shared = match &self.data[r.0 as usize].shape {
             Shape::Struct { fields, .. } if !self.field_sensitive => fields.first().map(|f| f.rho),
@@ -514,6 +524,11 @@ impl<'a> LTypes<'a> {
             ),
         };
         let content = match self.member_type(sid, index) {
+            Some(t) if lazy && self.is_data_pointer(t) => {
+                let n = self.var(scope);
+                self.data[n.0 as usize].pending = Some(t);
+                n
+            }
             Some(t) => self.content_of_type(c, t, scope),
             None => self.var(scope),
         };
@@ -528,6 +543,31 @@ impl<'a> LTypes<'a> {
         }
         self.resync(r);
         slot
+    }
+
+    /// Whether the content of a location of C type `ty` is a pointer to data (an array's content
+    /// is its element's).
+    fn is_data_pointer(&self, ty: TypeId) -> bool {
+        match self.types.get(ty) {
+            Type::Array(elem) => self.is_data_pointer(*elem),
+            Type::Pointer(to) => !matches!(self.types.get(*to), Type::Function { .. }),
+            _ => false,
+        }
+    }
+
+    /// Gives a pending pointer node ([`NodeData::pending`]) the shape of its C type, through the
+    /// work list; `false` when `n` is not pending.
+    fn materialise(&mut self, c: &mut Constraints, n: Node) -> bool {
+        let r = self.root(n);
+        let d = &self.data[r.0 as usize];
+        let Some(ty) = d.pending.filter(|_| matches!(d.shape, Shape::Var)) else {
+            return false;
+        };
+        let scope = d.scope;
+        self.data[r.0 as usize].pending = None;
+        let typed = self.content_of_type(c, ty, scope);
+        self.work.push(Work::Unify(r, typed));
+        true
     }
 
     /// The pointer view of a value node: its target location and content. An unknown value
@@ -967,6 +1007,9 @@ impl<'a> LTypes<'a> {
         rels.extend(self.rekey(moved));
         let void_content =
             self.data[ra.0 as usize].void_content || self.data[rb.0 as usize].void_content;
+        let pending = self.data[ra.0 as usize]
+            .pending
+            .or(self.data[rb.0 as usize].pending);
         let shape = self.merge_shapes(c, da, db, scope, r, void_content);
         if matches!(shape, Shape::Fun(_) | Shape::Blob { .. }) {
             self.grown_funs.push(r);
@@ -976,12 +1019,18 @@ impl<'a> LTypes<'a> {
             !same_view(&views[0].0, &shape) || views[0].1 != merged,
             !same_view(&views[1].0, &shape) || views[1].1 != merged,
         ];
+        let pending = if matches!(shape, Shape::Var) {
+            pending
+        } else {
+            None
+        };
         self.data[r.0 as usize] = NodeData {
             shape,
             scope,
             depth,
             rels,
             void_content,
+            pending,
         };
         self.widen_inside(c, r, scope);
         for (side, list) in [&rels_a, &rels_b].into_iter().enumerate() {
@@ -1364,6 +1413,12 @@ impl<'a> LTypes<'a> {
         if s == t {
             return;
         }
+        // A value flowing is used: a pending pointer gets its type first (the unification
+        // synchronises this relation again).
+        let pending_s = self.materialise(c, s);
+        if self.materialise(c, t) || pending_s {
+            return;
+        }
         let (ss, ts) = (
             self.data[s.0 as usize].shape.clone(),
             self.data[t.0 as usize].shape.clone(),
@@ -1396,11 +1451,11 @@ impl<'a> LTypes<'a> {
                     let scope_t = self.data[t.0 as usize].scope;
                     let a = match at_s {
                         Some(x) => x,
-                        None => self.new_field(c, s, s1, index, scope_s).content,
+                        None => self.new_field(c, s, s1, index, scope_s, false).content,
                     };
                     let b = match at_t {
                         Some(x) => x,
-                        None => self.new_field(c, t, s1, index, scope_t).content,
+                        None => self.new_field(c, t, s1, index, scope_t, false).content,
                     };
                     self.add_rel(Rel::Flow {
                         source: a,
@@ -1512,8 +1567,8 @@ impl<'a> LTypes<'a> {
                 let (scope_g, scope_i) =
                     (self.data[g.0 as usize].scope, self.data[i.0 as usize].scope);
                 for index in indices {
-                    let fg = self.field_slot(c, g, sid, index, scope_g);
-                    let fi = self.field_slot(c, i, sid, index, scope_i);
+                    let fg = self.field_slot(c, g, sid, index, scope_g, true);
+                    let fi = self.field_slot(c, i, sid, index, scope_i, false);
                     self.emit_rho_inst(c, fg.rho, site, Pol::Both, fi.rho);
                     self.add_rel(Rel::Inst {
                         generic: fg.content,
@@ -1601,6 +1656,20 @@ impl<'a> LTypes<'a> {
         self.work.push(Work::Unify(n, blob));
     }
 
+    /// The slot of field `index` of struct node `n`, created if missing. With `lazy`, a missing
+    /// field is created on the generic side of an instantiation because the instance has it
+    /// (figure 7b made lazy: a field the caller uses needs a generic pre-image, so that a caller
+    /// reaching an object the callee allocated reaches that object's field). When the field
+    /// holds a pointer, the callee has not used that pointer (it would have created the field),
+    /// so its value is left *pending*: a `Var`, which instantiation does not copy, until the
+    /// callee itself uses it ([`LTypes::materialise`]). This departs from copying the field's
+    /// whole type at once: the pending value's own labels (the pointer's target and below) are
+    /// not created, so no instantiation constraint is emitted for them; having no constraint in
+    /// the callee, they could only link the instances of different sites to each other, which
+    /// matched flow never does (`(ᵢ` closed by `)ⱼ`). What it saves: a caller whose structure
+    /// is cyclic (a list it walks) made the callee's acyclic view of it unfold one copy per
+    /// level, every pointer field a branch, until [`MAX_DEPTH`] (mt-daapd: 1.6 million nodes
+    /// made at the last level alone).
     fn field_slot(
         &mut self,
         c: &mut Constraints,
@@ -1608,6 +1677,7 @@ impl<'a> LTypes<'a> {
         sid: StructId,
         index: u32,
         scope: Scope,
+        lazy: bool,
     ) -> FieldSlot {
         let r = self.root(n);
         if let Shape::Struct { fields, .. } = &self.data[r.0 as usize].shape {
@@ -1615,7 +1685,7 @@ impl<'a> LTypes<'a> {
                 return fields[k];
             }
         }
-        self.new_field(c, r, sid, index, scope)
+        self.new_field(c, r, sid, index, scope, lazy)
     }
 
     /// A fresh shape of the same constructor as `s`, for an instance in `scope`.
