@@ -203,6 +203,7 @@ pub fn solve(
     let mut scopes = c.scopes.clone();
     scopes.freeze();
     let flow = time("solve: matched flow (cfl)", || cfl::close(c, &scopes));
+    let comps = time("solve: flow components", || flow.components());
     let index = Index::new(c);
     let mut lock_table = time("solve: lock unification", || locks::unify_all(c, &scopes));
     let s = time("solve: structure", || structure::Structure::new(p));
@@ -232,7 +233,7 @@ pub fn solve(
         scopes: &scopes,
         p,
         s: &s,
-        flow: &flow,
+        comps: &comps,
         index: &index,
         linearity: &linearity,
         mhp: &mhp,
@@ -255,6 +256,7 @@ pub fn solve(
             handle_sets: &handle_sets,
             site_sets: &site_sets,
             facts: &all_facts,
+            comps: &comps,
             options,
         })
     });
