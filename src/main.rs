@@ -136,6 +136,9 @@ fn main() -> ExitCode {
                 },
                 techniques: switches.0,
             };
+            if std::env::var_os("LOCKSMITH_STATS").is_some() {
+                solver::stats::enable(|name, value| eprintln!("stats: {name}: {value}"));
+            }
             let outcome = locksmith::check::run(files, options, format);
             finish(&outcome)
         }

@@ -96,24 +96,32 @@ pub fn check(inputs: &[PathBuf], options: &CheckOptions) -> Result<CheckResult, 
         Origin::Stub,
     )?;
 
+    let front = std::time::Instant::now();
     for path in inputs {
         let pre = preprocess::preprocess(path, &options.preprocess)
             .map_err(|e| Fatal::new(FatalKind::Preprocess, e.message))?;
         add_unit(&mut lowerer, &mut files, &mut unanalysed, pre, Origin::User)?;
     }
     let program = lowerer.finish(files, unanalysed);
+    if solver::stats::enabled() {
+        solver::stats::record_seconds("preprocess, parse and lower", front.elapsed().as_secs_f64());
+    }
     let main = program
         .funcs
         .iter_enumerated()
         .find(|(_, f)| f.name == "main" && f.defined && f.origin == Origin::User)
         .map(|(id, _)| id)
         .ok_or_else(|| no_main(&program, inputs))?;
-    let generated = constraints::generate(&program, main, options.techniques);
-    let solution = threads::solve(
-        &generated.constraints,
-        &generated.threads,
-        options.techniques,
-    );
+    let generated = solver::stats::time("generate", || {
+        constraints::generate(&program, main, options.techniques)
+    });
+    let solution = solver::stats::time("solve", || {
+        threads::solve(
+            &generated.constraints,
+            &generated.threads,
+            options.techniques,
+        )
+    });
     Ok(CheckResult {
         program,
         generated,

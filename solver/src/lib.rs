@@ -18,6 +18,7 @@ pub mod locks;
 pub mod naive;
 pub mod scope;
 pub mod solve;
+pub mod stats;
 pub mod technique;
 pub mod threads;
 

@@ -28,6 +28,7 @@ use crate::diagnostics::Unsound;
 use crate::ir::{FuncId, Operand, Origin, Pos, Program, VarId, VarKind};
 use ltypes::{LTypes, Node, RhoOrigin};
 use solver::ids::IndexVec;
+use solver::stats;
 use solver::threads::{AccessId, AccessInfo, Event, FnId, ObjectId, ThreadHandle, ThreadProgram};
 use solver::{Constraints, Lock, Rho, RhoKind, Scope, Site, Technique, Techniques};
 
@@ -237,13 +238,21 @@ pub fn generate(p: &Program, main: FuncId, techniques: Techniques) -> Generated 
     g.variables();
     g.global_initializers();
     let user: Vec<FuncId> = g.fn_func.iter().copied().collect();
-    for f in user {
-        g.function(f);
-    }
-    let expansions = g.resolve_pending();
-    let mut threads = g.event_graphs(&expansions);
+    stats::time("generate: function bodies", || {
+        for f in user {
+            g.function(f);
+        }
+    });
+    let expansions = stats::time("generate: indirect calls", || g.resolve_pending());
+    let mut threads = stats::time("generate: event graphs", || g.event_graphs(&expansions));
     threads.main = g.fn_of.get(&main).copied();
     let objects = g.objects_into(&mut threads);
+    stats::count("threads: accesses", threads.accesses.len());
+    stats::count("threads: functions", threads.funcs.len());
+    if stats::enabled() {
+        g.t.record_stats();
+        record_constraint_stats(&g.c);
+    }
     let LabelNames {
         rho_names,
         lock_names,
@@ -266,6 +275,18 @@ pub fn generate(p: &Program, main: FuncId, techniques: Techniques) -> Generated 
             .map(|(at, why)| (decode_pos(at), why))
             .collect(),
     }
+}
+
+/// Records the sizes of the constraint store in the developer's statistics.
+fn record_constraint_stats(c: &Constraints) {
+    stats::count("constraints: scopes", c.scopes.len());
+    stats::count("constraints: rhos", c.rhos.len());
+    stats::count("constraints: locks", c.locks.len());
+    stats::count("constraints: sites", c.sites.len());
+    stats::count("constraints: flows", c.flows.len());
+    stats::count("constraints: rho insts", c.rho_insts.len());
+    stats::count("constraints: lock eqs", c.lock_eqs.len());
+    stats::count("constraints: lock insts", c.lock_insts.len());
 }
 
 impl<'a> Gen<'a> {

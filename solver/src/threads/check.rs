@@ -26,6 +26,7 @@ use super::locksets::{Held, LockSets, SetId};
 use super::mhp::{HandleSetId, HandleSets, Mhp, Point, SiteSetId, SiteSets};
 use super::privacy::Homes;
 use super::{AccessId, FnId, ThreadProgram};
+use crate::cfl::Components;
 use crate::constraints::{Rho, Site};
 use crate::ids::IndexVec;
 use crate::technique::{Technique, Techniques};
@@ -85,6 +86,8 @@ pub struct CheckInputs<'a> {
     pub handle_sets: &'a HandleSets,
     pub site_sets: &'a SiteSets,
     pub facts: &'a IndexVec<CFactId, CFact>,
+    /// The flow components facts are kept at ([`super::facts::FactKey::rho`]).
+    pub comps: &'a Components,
     /// [`Technique::Sharing`] off: every pair of accesses is concurrent, even in one thread.
     /// [`Technique::DownFork`] off: a callee's own location is one location for all its runs, so
     /// internal copies ([`FactKey::internal`](super::facts::FactKey)) are compared too.
@@ -101,32 +104,49 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
         handle_sets,
         site_sets,
         facts,
+        comps,
         techniques,
     } = inputs;
     let Some(main) = p.main else {
         return Vec::new();
     };
-    let checked: FxHashSet<Rho> = p.checked.iter().copied().collect();
     let local: FxHashSet<Rho> = p.thread_local.iter().copied().collect();
+    // The facts of each component holding a checked label.
+    let mut checked: Vec<Rho> = p.checked.to_vec();
+    checked.sort();
+    checked.dedup();
+    let wanted: FxHashSet<Rho> = checked.iter().map(|&r| comps.of[r]).collect();
+    let mut of_comp: FxHashMap<Rho, Vec<CFactId>> = FxHashMap::default();
+    for (id, f) in facts.iter_enumerated() {
+        if wanted.contains(&f.rho) {
+            of_comp.entry(f.rho).or_default().push(id);
+        }
+    }
     // Facts at each label's home, by label, then by copy tag.
     let mut by_rho: BTreeMap<Rho, BTreeMap<Option<Site>, Vec<CFactId>>> = BTreeMap::new();
     // Labels checked at `main` that belong to another function are also checked there, where
     // the accesses of one run of it meet (above it they become internal copies).
     let mut at_owner: BTreeMap<Rho, Vec<CFactId>> = BTreeMap::new();
-    for (id, f) in facts.iter_enumerated() {
-        if !checked.contains(&f.rho) || local.contains(&f.rho) {
+    for &rho in &checked {
+        if local.contains(&rho) {
             continue;
         }
-        let home = homes.home_of(f.rho).unwrap_or(main);
-        if f.func == home {
-            by_rho
-                .entry(f.rho)
-                .or_default()
-                .entry(f.tag)
-                .or_default()
-                .push(id);
-        } else if home == main && homes.owner_of(f.rho) == Some(f.func) {
-            at_owner.entry(f.rho).or_default().push(id);
+        let Some(ids) = of_comp.get(&comps.of[rho]) else {
+            continue;
+        };
+        let home = homes.home_of(rho).unwrap_or(main);
+        for &id in ids {
+            let f = &facts[id];
+            if f.func == home {
+                by_rho
+                    .entry(rho)
+                    .or_default()
+                    .entry(f.tag)
+                    .or_default()
+                    .push(id);
+            } else if home == main && homes.owner_of(rho) == Some(f.func) {
+                at_owner.entry(rho).or_default().push(id);
+            }
         }
     }
     let checker = Checker {

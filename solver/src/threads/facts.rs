@@ -10,6 +10,12 @@
 //! the root, from a call's result back into the function that allocated it (tagged with the call,
 //! as for λ▷, so copies allocated by different calls stay apart).
 //!
+//! Every label of a strongly connected component of the flow graph has the same correlations
+//! (the first rule of figure 8b moves each along every edge into its label), so a fact is kept
+//! once per component, at its representative ([`Components`]); the rules that depend on the
+//! label itself (images at a site, the label's home, a result's generic labels) are applied to
+//! each member of the component, and their results are memoised per component.
+//!
 //! Each fact also records *where* in its function the access happens — the event itself, or the
 //! call or fork through which it was reached — so that the check can tell which threads may be
 //! running at that moment ([`super::mhp`]). A fact on a label private to a run of a function
@@ -25,7 +31,7 @@ use super::privacy::Homes;
 use super::structure::CallPoint;
 use super::structure::Structure;
 use super::{AccessId, Event, FnId, ThreadProgram};
-use crate::cfl::FlowGraph;
+use crate::cfl::Components;
 use crate::constraints::{Constraints, Rho, Site};
 use crate::correlation::Index;
 use crate::ids::IndexVec;
@@ -49,6 +55,8 @@ pub enum Thread {
 /// What identifies a fact: everything but its write flag and its derivations.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct FactKey {
+    /// The representative of the flow component of the accessed labels ([`Components`]): the
+    /// fact holds for each of its members.
     pub rho: Rho,
     pub held: SetId,
     /// Only meaningful while `thread` is `Current` (the caller may hold more locks).
@@ -122,7 +130,7 @@ struct Prop<'a> {
     scopes: &'a ScopeTree,
     p: &'a ThreadProgram,
     s: &'a Structure,
-    flow: &'a FlowGraph,
+    comps: &'a Components,
     index: &'a Index,
     locks: &'a mut LockTable,
     linearity: &'a Linearity,
@@ -134,6 +142,15 @@ struct Prop<'a> {
     facts: IndexVec<CFactId, CFact>,
     lookup: FxHashMap<FactKey, CFactId>,
     work: Vec<CFactId>,
+    /// Per component, site and callee: the components a fact of the callee reaches in the caller
+    /// through the site, each with whether it is an internal copy ([`Prop::translated`]).
+    translated_memo: FxHashMap<(Rho, Site, FnId), Vec<(Rho, bool)>>,
+    /// Per component at the root: the generic result labels' components of its members, with
+    /// the site ([`Prop::results`]).
+    results_memo: FxHashMap<Rho, Vec<(Site, Rho)>>,
+    /// Untagged facts at the root that reach a call's result: `(generic result component,
+    /// site, fact)` ([`Prop::tag_copies`]).
+    seeds: Vec<(Rho, Site, CFactId)>,
 }
 
 impl Prop<'_> {
@@ -217,29 +234,19 @@ impl Prop<'_> {
             let (f, writes) = (self.facts[id].key, self.facts[id].writes);
             let key_rest = |rho: Rho| FactKey { rho, ..f };
 
-            // Figure 8b, first rule: backwards along flow and summary edges.
-            let flow = self.flow;
-            for &pred in &flow.preds[f.rho] {
+            // Figure 8b, first rule: backwards along flow and summary edges (within a component
+            // the fact is already everywhere).
+            let comps = self.comps;
+            for &pred in &comps.preds[f.rho] {
                 self.add(key_rest(pred), writes, Err(id));
             }
 
             if Some(f.func) == main {
-                // At the root: from a call's result back into the function that made it.
-                let index = self.index;
-                if let Some(gens) = index.result_of.get(&f.rho) {
-                    for &(site, generic) in gens {
-                        let key = FactKey {
-                            rho: generic,
-                            tag: f.tag.or(Some(site)),
-                            ..f
-                        };
-                        self.add(key, writes, Err(id));
-                    }
+                // At the root: from a call's result back into the function that made it,
+                // tagged with the call ([`Prop::tag_copies`], once every root fact is known).
+                for (site, generic) in self.results(f.rho) {
+                    self.seeds.push((generic, site, id));
                 }
-                continue;
-            }
-            if self.homes.home_of(f.rho) == Some(f.func) {
-                // A location of this run of the function: its callers see other locations.
                 continue;
             }
 
@@ -271,8 +278,7 @@ impl Prop<'_> {
                     }
                     Thread::Forked(_) => self.site_sets.empty(),
                 };
-                let (images, internal) = self.images(f.rho, pt.site);
-                for rho in images {
+                for (rho, internal) in self.translated(f.rho, pt.site, f.func) {
                     let key = FactKey {
                         rho,
                         held,
@@ -297,8 +303,7 @@ impl Prop<'_> {
                 };
                 let point = self.mhp.point(pt.caller, pt.block, pt.index);
                 let joined = self.joined_through(pt, f.joined);
-                let (images, internal) = self.images(f.rho, pt.site);
-                for rho in images {
+                for (rho, internal) in self.translated(f.rho, pt.site, f.func) {
                     let key = FactKey {
                         rho,
                         held,
@@ -324,6 +329,120 @@ impl Prop<'_> {
         self.handle_sets.union(before, inside)
     }
 
+    /// The facts tagged with a call at the root (ARCHITECTURE.md, departure 2): an untagged
+    /// fact at the root reaching the result of a call at `site` moves into the function's
+    /// generic result labels, tagged with `site`, and from there backwards along flow and into
+    /// the results of further calls, keeping its tag. Facts at the root never leave it, and the
+    /// check reads tagged facts only at labels checked at the root, so instead of walking each
+    /// tagged fact through every component it reaches (mt-daapd: 440 tags times every rest of a
+    /// fact times 5 000 components), the components reachable from each generic result are found
+    /// once and each seed makes its tagged facts only at the checked ones among them. The facts
+    /// made there are those the walk would make, with the same derivations behind them.
+    fn tag_copies(&mut self) {
+        let main = self.p.main;
+        let (comps, homes) = (self.comps, self.homes);
+        let targets: rustc_hash::FxHashSet<Rho> = self
+            .p
+            .checked
+            .iter()
+            .filter(|&&r| homes.home_of(r).or(main) == main)
+            .map(|&r| comps.of[r])
+            .collect();
+        let mut seeds = std::mem::take(&mut self.seeds);
+        seeds.sort();
+        seeds.dedup();
+        let mut k = 0;
+        while k < seeds.len() {
+            let generic = seeds[k].0;
+            let reach = self.reach_at_root(generic, &targets);
+            while k < seeds.len() && seeds[k].0 == generic {
+                let (_, site, id) = seeds[k];
+                let (from, writes) = (self.facts[id].key, self.facts[id].writes);
+                for &rho in &reach {
+                    let key = FactKey {
+                        rho,
+                        tag: Some(site),
+                        ..from
+                    };
+                    self.add(key, writes, Err(id));
+                }
+                k += 1;
+            }
+        }
+        // Tagged facts at the root go nowhere else: everything they reach is done above.
+        self.work.clear();
+    }
+
+    /// The components in `targets` reachable at the root from component `start`: backwards
+    /// along flow and summary edges and from call results into their functions (sorted).
+    fn reach_at_root(&mut self, start: Rho, targets: &rustc_hash::FxHashSet<Rho>) -> Vec<Rho> {
+        let comps = self.comps;
+        let mut seen = rustc_hash::FxHashSet::default();
+        let mut stack = vec![start];
+        seen.insert(start);
+        let mut out = Vec::new();
+        while let Some(x) = stack.pop() {
+            if targets.contains(&x) {
+                out.push(x);
+            }
+            let results = self.results(x);
+            for y in comps.preds[x]
+                .iter()
+                .copied()
+                .chain(results.into_iter().map(|(_, g)| g))
+            {
+                if seen.insert(y) {
+                    stack.push(y);
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+
+    /// What a fact of component `comp` in function `callee` becomes in the caller at `site`: the
+    /// components of the images of its members (each with whether it is an internal copy,
+    /// [`Prop::images`]), sorted. A member whose home is `callee` is a location of one run of
+    /// the callee: its callers see other locations, so it has none.
+    fn translated(&mut self, comp: Rho, site: Site, callee: FnId) -> Vec<(Rho, bool)> {
+        if let Some(v) = self.translated_memo.get(&(comp, site, callee)) {
+            return v.clone();
+        }
+        let comps = self.comps;
+        let mut out = Vec::new();
+        for &member in &comps.members[comp] {
+            if self.homes.home_of(member) == Some(callee) {
+                continue;
+            }
+            let (images, internal) = self.images(member, site);
+            out.extend(images.into_iter().map(|r| (comps.of[r], internal)));
+        }
+        out.sort();
+        out.dedup();
+        self.translated_memo
+            .insert((comp, site, callee), out.clone());
+        out
+    }
+
+    /// For a fact of component `comp` at the root: the function's generic result labels that
+    /// its members are results of, as components, with the call's site (sorted).
+    fn results(&mut self, comp: Rho) -> Vec<(Site, Rho)> {
+        if let Some(v) = self.results_memo.get(&comp) {
+            return v.clone();
+        }
+        let (comps, index) = (self.comps, self.index);
+        let mut out = Vec::new();
+        for member in &comps.members[comp] {
+            if let Some(gens) = index.result_of.get(member) {
+                out.extend(gens.iter().map(|&(site, g)| (site, comps.of[g])));
+            }
+        }
+        out.sort();
+        out.dedup();
+        self.results_memo.insert(comp, out.clone());
+        out
+    }
+
     /// A callee's label as seen by the caller at `site`: its images. A label of the callee's own
     /// scope without an image (a local or an allocation of the callee that the caller cannot
     /// name) stays itself, but stands for a new location at each run of the callee: the fact is
@@ -347,7 +466,7 @@ pub struct Inputs<'a> {
     pub scopes: &'a ScopeTree,
     pub p: &'a ThreadProgram,
     pub s: &'a Structure,
-    pub flow: &'a FlowGraph,
+    pub comps: &'a Components,
     pub index: &'a Index,
     pub linearity: &'a Linearity,
     pub mhp: &'a Mhp,
@@ -366,7 +485,7 @@ pub fn propagate(
         scopes,
         p,
         s,
-        flow,
+        comps,
         index,
         linearity,
         mhp,
@@ -377,7 +496,7 @@ pub fn propagate(
         scopes,
         p,
         s,
-        flow,
+        comps,
         index,
         locks,
         linearity,
@@ -389,6 +508,9 @@ pub fn propagate(
         facts: IndexVec::new(),
         lookup: FxHashMap::default(),
         work: Vec::new(),
+        translated_memo: FxHashMap::default(),
+        results_memo: FxHashMap::default(),
+        seeds: Vec::new(),
     };
     for (f, body) in p.funcs.iter_enumerated() {
         for (b, block) in body.blocks.iter().enumerate() {
@@ -400,7 +522,7 @@ pub fn propagate(
                 let point = mhp.point(f, b as u32, k as u32);
                 let joined = mhp.joined_at(f, b as u32, k as u32);
                 let key = FactKey {
-                    rho: info.rho,
+                    rho: comps.of[info.rho],
                     held,
                     released: state.released,
                     func: f,
@@ -417,5 +539,6 @@ pub fn propagate(
     }
     prop.work.reverse();
     prop.run();
+    prop.tag_copies();
     (prop.facts, prop.handle_sets, prop.site_sets)
 }

@@ -188,46 +188,62 @@ pub fn solve(
     p: &ThreadProgram,
     techniques: Techniques,
 ) -> ThreadSolution {
+    use crate::stats::time;
     let mut scopes = c.scopes.clone();
     scopes.freeze();
-    let flow = cfl::close(c, &scopes);
+    let flow = time("solve: matched flow (cfl)", || cfl::close(c, &scopes));
+    let comps = time("solve: flow components", || flow.components());
     let index = Index::new(c);
-    let mut lock_table = locks::unify_all(c, &scopes);
-    let s = structure::Structure::new(p);
-    let linearity = if techniques.has(Technique::Linearity) {
-        linearity::decide(c, &scopes, p, &s, &mut lock_table)
-    } else {
-        linearity::Linearity::all_linear(linearity::Grounding::new(p, &mut lock_table))
-    };
-    let mut ls = locksets::compute(c, &scopes, &mut lock_table, &linearity, p, &s);
-    let unwritten = bounds::failed_conditions(c, p, &s);
-    let mhp = mhp::Mhp::new(p, &s, techniques.has(Technique::Joins), &unwritten);
-    let homes = if techniques.has(Technique::DownFork) {
-        privacy::decide(c, &scopes, p, &flow)
-    } else {
-        privacy::Homes::none(c)
-    };
+    let mut lock_table = time("solve: lock unification", || locks::unify_all(c, &scopes));
+    let s = time("solve: structure", || structure::Structure::new(p));
+    let linearity = time("solve: linearity", || {
+        if techniques.has(Technique::Linearity) {
+            linearity::decide(c, &scopes, p, &s, &mut lock_table)
+        } else {
+            linearity::Linearity::all_linear(linearity::Grounding::new(p, &mut lock_table))
+        }
+    });
+    let mut ls = time("solve: locksets", || {
+        locksets::compute(c, &scopes, &mut lock_table, &linearity, p, &s)
+    });
+    let unwritten = time("solve: bounds", || bounds::failed_conditions(c, p, &s));
+    let mhp = time("solve: mhp", || {
+        mhp::Mhp::new(p, &s, techniques.has(Technique::Joins), &unwritten)
+    });
+    let homes = time("solve: privacy", || {
+        if techniques.has(Technique::DownFork) {
+            privacy::decide(c, &scopes, p, &flow)
+        } else {
+            privacy::Homes::none(c)
+        }
+    });
     let inputs = facts::Inputs {
         c,
         scopes: &scopes,
         p,
         s: &s,
-        flow: &flow,
+        comps: &comps,
         index: &index,
         linearity: &linearity,
         mhp: &mhp,
         homes: &homes,
     };
-    let (all_facts, handle_sets, site_sets) = facts::propagate(inputs, &mut lock_table, &mut ls);
-    let warnings = check::check(check::CheckInputs {
-        p,
-        mhp: &mhp,
-        homes: &homes,
-        sets: &ls.sets,
-        handle_sets: &handle_sets,
-        site_sets: &site_sets,
-        facts: &all_facts,
-        techniques,
+    let (all_facts, handle_sets, site_sets) = time("solve: facts", || {
+        facts::propagate(inputs, &mut lock_table, &mut ls)
+    });
+    crate::stats::count("facts", all_facts.len());
+    let warnings = time("solve: check", || {
+        check::check(check::CheckInputs {
+            p,
+            mhp: &mhp,
+            homes: &homes,
+            sets: &ls.sets,
+            handle_sets: &handle_sets,
+            site_sets: &site_sets,
+            facts: &all_facts,
+            comps: &comps,
+            techniques,
+        })
     });
     let lock_rep: IndexVec<Lock, Lock> = (0..lock_table.len())
         .map(|i| lock_table.find(Lock(i as u32)))

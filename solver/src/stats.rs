@@ -1,0 +1,79 @@
+//! Developer statistics: the wall time of each analysis phase and counts of what the phases built
+//! (nodes, relations, constraints of each kind, facts), for finding which phase grows faster than
+//! the program. Collection is off unless a front end calls [`enable`] (the command line does when
+//! the environment variable `LOCKSMITH_STATS` is set); the solver only records, handing each
+//! record as it is made to the sink the caller gave (which prints it, so a run killed before
+//! the end still shows its finished phases). Nothing recorded here influences the analysis.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+static ENABLED: AtomicBool = AtomicBool::new(false);
+
+/// A receiver of records.
+pub type Sink = fn(&str, Value);
+
+/// Where records go.
+static SINK: Mutex<Option<Sink>> = Mutex::new(None);
+
+/// One record: a phase's duration or a count.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Value {
+    Seconds(f64),
+    Count(u64),
+}
+
+impl std::fmt::Display for Value {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Value::Seconds(s) => write!(f, "{s:.3} s"),
+            Value::Count(n) => write!(f, "{n}"),
+        }
+    }
+}
+
+/// Turns collection on for the rest of the process, handing every record to `sink`.
+pub fn enable(sink: Sink) {
+    if let Ok(mut s) = SINK.lock() {
+        *s = Some(sink);
+    }
+    ENABLED.store(true, Ordering::Relaxed);
+}
+
+/// Whether statistics are being collected (callers skip computing costly counts otherwise).
+pub fn enabled() -> bool {
+    ENABLED.load(Ordering::Relaxed)
+}
+
+fn record(name: &str, value: Value) {
+    let sink = SINK.lock().ok().and_then(|s| *s);
+    if let Some(sink) = sink {
+        sink(name, value);
+    }
+}
+
+/// Runs `f` as the phase `name`, recording its wall time when collection is on.
+pub fn time<T>(name: &str, f: impl FnOnce() -> T) -> T {
+    if !enabled() {
+        return f();
+    }
+    let start = Instant::now();
+    let out = f();
+    record(name, Value::Seconds(start.elapsed().as_secs_f64()));
+    out
+}
+
+/// Records the duration of a phase timed by the caller.
+pub fn record_seconds(name: &str, seconds: f64) {
+    if enabled() {
+        record(name, Value::Seconds(seconds));
+    }
+}
+
+/// Records the count `name` when collection is on.
+pub fn count(name: &str, n: usize) {
+    if enabled() {
+        record(name, Value::Count(n as u64));
+    }
+}
