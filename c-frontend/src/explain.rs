@@ -73,11 +73,18 @@ pub struct AccessPath {
     pub steps: Vec<CallPoint>,
 }
 
+/// The call points of a path, in order.
+type CallChain = Vec<CallPoint>;
+
 /// Call paths through the call graph of one check (breadth-first, so each path is a shortest one).
 pub struct CallPaths<'a> {
     r: &'a CheckResult,
     /// The thread-analysis function of each user function that has one.
     fn_of: FxHashMap<FuncId, FnId>,
+    /// The fork that starts each fork site's thread.
+    fork_of: FxHashMap<Site, CallPoint>,
+    /// Paths already found, by (root, target): a warning lists many accesses from few places.
+    found: std::cell::RefCell<FxHashMap<(FnId, FnId), Option<CallChain>>>,
 }
 
 impl<'a> CallPaths<'a> {
@@ -88,7 +95,16 @@ impl<'a> CallPaths<'a> {
             .iter_enumerated()
             .map(|(id, &f)| (f, id))
             .collect();
-        CallPaths { r, fn_of }
+        let mut fork_of = FxHashMap::default();
+        for pt in r.solution.structure.forkers.iter().flatten() {
+            fork_of.entry(pt.site).or_insert(*pt);
+        }
+        CallPaths {
+            r,
+            fn_of,
+            fork_of,
+            found: Default::default(),
+        }
     }
 
     /// The function a call point calls, if it is a function the thread analysis knows.
@@ -99,6 +115,16 @@ impl<'a> CallPaths<'a> {
 
     /// The call points from `root` down to `target`, or `None` when `root` does not reach it.
     pub fn path_down(&self, root: FnId, target: FnId) -> Option<Vec<CallPoint>> {
+        if let Some(found) = self.found.borrow().get(&(root, target)) {
+            return found.clone();
+        }
+        let path = self.search(root, target);
+        self.found.borrow_mut().insert((root, target), path.clone());
+        path
+    }
+
+    /// [`CallPaths::path_down`], searched.
+    fn search(&self, root: FnId, target: FnId) -> Option<Vec<CallPoint>> {
         let s = &self.r.solution.structure;
         let mut prev: FxHashMap<FnId, CallPoint> = FxHashMap::default();
         let mut seen = FxHashSet::default();
@@ -131,7 +157,6 @@ impl<'a> CallPaths<'a> {
     /// from `home` (the root of the main thread, or of the run the location is private to), or
     /// for another thread from `home` through the fork that started it, down to `func`.
     pub fn access_path(&self, home: FnId, func: FuncId, thread: Thread) -> AccessPath {
-        let s = &self.r.solution.structure;
         let mut steps = Vec::new();
         let (thread, root) = match thread {
             Thread::Current if Some(home) == self.r.generated.threads.main => {
@@ -140,12 +165,7 @@ impl<'a> CallPaths<'a> {
             Thread::Current => (ThreadOf::RunOf(home), home),
             Thread::Forked(site) => {
                 let thread = ThreadOf::Forked(site);
-                let fork = s
-                    .forkers
-                    .iter()
-                    .flatten()
-                    .find(|pt| pt.site == site)
-                    .copied();
+                let fork = self.fork_of.get(&site).copied();
                 let Some(fork) = fork else {
                     return AccessPath {
                         thread,

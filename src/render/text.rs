@@ -132,6 +132,15 @@ fn check(r: &CheckReport, sources: &Sources) -> String {
                 let _ = writeln!(s, "      {:>5} | {line}", a.position.line);
             }
             let _ = writeln!(s, "      in {}: {}", a.thread, a.path.join(" -> "));
+            match a.also_in.as_slice() {
+                [] => {}
+                [one] => {
+                    let _ = writeln!(s, "      and in {one}");
+                }
+                [first, rest @ ..] => {
+                    let _ = writeln!(s, "      and in {first} and {} other threads", rest.len());
+                }
+            }
         }
         s.push('\n');
     }
@@ -144,8 +153,8 @@ fn check(r: &CheckReport, sources: &Sources) -> String {
     if !r.unmodelled.is_empty() {
         let _ = writeln!(
             s,
-            "library functions without a model (assumed to write through their pointer \
-             arguments): {}",
+            "functions locksmith cannot see (modelled with external memory: they may touch what \
+             they are handed, keep what they get through a void *, call back what they get): {}",
             r.unmodelled.join(", ")
         );
     }

@@ -13,7 +13,7 @@ use c_frontend::constraints::RhoName;
 use c_frontend::diagnostics::UnsoundKind;
 use c_frontend::driver::CheckResult;
 use c_frontend::explain::{self, CallPaths, ThreadOf};
-use c_frontend::ir::{Origin, Pos, Program};
+use c_frontend::ir::{FuncId, Origin, Pos, Program};
 use rustc_hash::FxHashSet;
 use solver::threads::check::RaceWarning;
 use solver::threads::structure::CallPoint;
@@ -150,49 +150,84 @@ impl Builder<'_> {
         }
     }
 
-    /// The accesses of a warning, each once per position, kind, locks and thread; sorted by
-    /// position (in file-table order), writes first, then by locks.
+    /// The accesses of a warning, each once per position, kind and locks (DESIGN §8: accesses
+    /// at one position with the same locks are one entry naming their threads); sorted by
+    /// position (in file-table order), writes first, then by locks. An entry's path is that of
+    /// its first thread; the others are named in `also_in`.
     fn accesses(&self, w: &RaceWarning) -> Vec<RaceAccess> {
-        let mut out: Vec<(Pos, RaceAccess)> = Vec::new();
+        struct Seen<'w> {
+            pos: Pos,
+            write: bool,
+            locks: Vec<String>,
+            via: &'w Option<String>,
+            func: FuncId,
+            thread: solver::threads::facts::Thread,
+        }
+        let mut all: Vec<Seen> = Vec::new();
         let mut seen = FxHashSet::default();
         for a in &w.accesses {
             let site = &self.r.generated.access_sites[a.access];
             if !seen.insert((site.pos, site.write, a.held.clone(), a.thread)) {
                 continue;
             }
-            let mut locks: Vec<String> = a
-                .held
-                .iter()
-                .filter(|h| {
-                    h.mode == Mode::Exclusive
-                        || !a
-                            .held
-                            .iter()
-                            .any(|x| x.lock == h.lock && x.mode == Mode::Exclusive)
-                })
-                .map(|h| match h.mode {
-                    Mode::Exclusive => self.lock(h.lock),
-                    Mode::Shared => format!("{} (for reading)", self.lock(h.lock)),
-                })
-                .collect();
-            locks.sort();
-            let found = self.paths.access_path(w.home, site.func, a.thread);
+            all.push(Seen {
+                pos: site.pos,
+                write: site.write,
+                locks: self.lock_list(&a.held),
+                via: &site.via,
+                func: site.func,
+                thread: a.thread,
+            });
+        }
+        // A stable sort: equal accesses keep the order of the facts, so the first thread named
+        // is the same on every run.
+        all.sort_by(|x, y| (x.pos, !x.write, &x.locks).cmp(&(y.pos, !y.write, &y.locks)));
+        let mut out: Vec<RaceAccess> = Vec::new();
+        let mut last: Option<(Pos, bool, Vec<String>, &Option<String>)> = None;
+        for a in all {
+            let found = self.paths.access_path(w.home, a.func, a.thread);
+            let thread = self.thread(found.thread);
+            let key = (a.pos, a.write, a.locks, a.via);
+            if last.as_ref() == Some(&key) {
+                let entry = out.last_mut().expect("an entry per key");
+                if entry.thread != thread && !entry.also_in.contains(&thread) {
+                    entry.also_in.push(thread);
+                }
+                continue;
+            }
             let mut path = vec![self.func_name(found.home).to_string()];
             path.extend(found.steps.iter().map(|&pt| self.step(pt)));
-            out.push((
-                site.pos,
-                RaceAccess {
-                    position: position(self.p(), site.pos),
-                    write: site.write,
-                    locks,
-                    path,
-                    thread: self.thread(found.thread),
-                    via: site.via.clone(),
-                },
-            ));
+            out.push(RaceAccess {
+                position: position(self.p(), key.0),
+                write: key.1,
+                locks: key.2.clone(),
+                path,
+                thread,
+                also_in: Vec::new(),
+                via: key.3.clone(),
+            });
+            last = Some(key);
         }
-        out.sort_by(|(xp, x), (yp, y)| (xp, !x.write, &x.locks).cmp(&(yp, !y.write, &y.locks)));
-        out.into_iter().map(|(_, a)| a).collect()
+        out
+    }
+
+    /// The names of the locks of a held set, sorted: a lock held for reading only says so.
+    fn lock_list(&self, held: &[solver::threads::locksets::Held]) -> Vec<String> {
+        let mut locks: Vec<String> = held
+            .iter()
+            .filter(|h| {
+                h.mode == Mode::Exclusive
+                    || !held
+                        .iter()
+                        .any(|x| x.lock == h.lock && x.mode == Mode::Exclusive)
+            })
+            .map(|h| match h.mode {
+                Mode::Exclusive => self.lock(h.lock),
+                Mode::Shared => format!("{} (for reading)", self.lock(h.lock)),
+            })
+            .collect();
+        locks.sort();
+        locks
     }
 }
 
@@ -216,12 +251,14 @@ fn describe_name(p: &Program, name: &RhoName) -> String {
         }
         RhoName::Field { parent, field } => {
             let parent = describe_name(p, parent);
-            if parent.starts_with("memory ") {
+            if parent.starts_with("memory ") || parent.starts_with("external memory") {
                 format!("field `{field}` of {parent}")
             } else {
                 format!("{parent}.{field}")
             }
         }
+        RhoName::External => "external memory (of code locksmith cannot see)".into(),
+        RhoName::UnknownState => "state of code locksmith cannot see".into(),
         RhoName::Other => "a location".into(),
     }
 }
@@ -269,7 +306,7 @@ fn name_pos(p: &Program, name: &RhoName) -> Option<Pos> {
         RhoName::Var(v) => Some(p.vars[*v].pos),
         RhoName::Alloc { pos, .. } => Some(*pos),
         RhoName::Field { parent, .. } => name_pos(p, parent),
-        RhoName::Other => None,
+        RhoName::External | RhoName::UnknownState | RhoName::Other => None,
     }
 }
 

@@ -114,6 +114,7 @@ fn samples() -> BTreeMap<&'static str, BTreeSet<String>> {
         locks: vec!["m".into()],
         path: vec!["main".into()],
         thread: "t".into(),
+        also_in: vec!["u".into()],
         via: Some("memcpy".into()),
     };
     let race = Race {

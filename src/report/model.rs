@@ -106,6 +106,9 @@ pub struct RaceAccess {
     pub path: Vec<String>,
     /// The thread that makes the access, in words.
     pub thread: String,
+    /// Other threads that make the same access (same position, kind and locks), in words.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub also_in: Vec<String>,
     /// The library function whose model makes the access, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub via: Option<String>,

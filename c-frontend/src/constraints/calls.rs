@@ -10,14 +10,17 @@ use std::collections::BTreeSet;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::ltypes::{Node, Pol, RhoOrigin, Shape};
-use super::{name_of, Frame, Gen, GenEvent, Inlining, LibraryCall, Pending, RhoName, SiteInfo};
+use super::{
+    name_of, Callers, Frame, Gen, GenEvent, Inlining, LibraryCall, Object, Pending, RhoName,
+    SiteInfo,
+};
 use crate::analyses::joins::StmtAt;
 use crate::diagnostics::{Unsound, UnsoundKind};
 use crate::ir::ctypes::Type;
 use crate::ir::{BlockId, Func, FuncId, Operand, Origin, Pos, Term, VarId};
 use crate::model::{Arg, Kind, LockMode};
 use solver::threads::Event;
-use solver::{Lock, RhoKind, Scope, Site, SiteKind};
+use solver::{Lock, Rho, RhoKind, Scope, Site, SiteKind};
 
 /// How deep stub calls are inlined into each other before the rest is treated as unmodelled.
 const INLINE_DEPTH: u32 = 4;
@@ -325,8 +328,16 @@ impl Gen<'_> {
         }
     }
 
-    /// A call of a function with neither a body nor a model: it may write whatever its pointer
-    /// arguments point to, and a pointer it returns points to fresh memory.
+    /// A call of a function with neither a body nor a model: code locksmith cannot see, modelled
+    /// as real libraries behave (see [`super::ltypes::LTypes::mark_external`] for *external
+    /// memory*, the memory of unknown code, one object per type class, shared by all threads).
+    /// It reads and writes its own state (one location for all unknown code) and the objects its
+    /// pointer arguments point to; an object handed to it through a `void *` becomes external
+    /// memory (it may keep it and hand it back: a context, a stored item); a pointer it returns
+    /// points into external memory; and a function passed to it may
+    /// run, as a thread started at this call, with external arguments (callback registration,
+    /// `atexit`). Functions it can reach through the structs and arrays it is given are stored
+    /// in external memory; [`Gen::external_callbacks`] starts them.
     pub(super) fn unmodelled_call(
         &mut self,
         frame: &mut Frame,
@@ -336,22 +347,130 @@ impl Gen<'_> {
         result: Option<Node>,
         pos: Pos,
     ) {
-        self.unmodelled.insert(name_of(self.p, f).to_string());
+        let name = name_of(self.p, f).to_string();
+        self.unmodelled.insert(name.clone());
+        let callbacks = self.t.fun(Vec::new(), frame.scope);
         for (k, v) in args.iter().enumerate() {
-            let is_ptr = arg_ops
-                .get(k)
-                .map(|o| self.is_pointer(self.p.operand_type(o)))
-                .unwrap_or(false);
-            if is_ptr {
-                self.touch(frame, *v, pos, true);
+            let (Some(v), Some(op)) = (*v, arg_ops.get(k)) else {
+                continue;
+            };
+            if matches!(self.t.shape(v), Shape::Fun(_)) {
+                self.t.flow(&mut self.c, v, callbacks);
+                continue;
+            }
+            let ty = self.p.operand_type(op);
+            if !self.is_pointer(ty) {
+                continue;
+            }
+            self.touch_as(frame, Some(v), pos, false, &name);
+            self.touch_as(frame, Some(v), pos, true, &name);
+            // An untyped pointer is what libraries keep (a context, a stored item): its object
+            // becomes external memory. A typed pointer is taken as used during the call only.
+            let declared = match self.p.types.get(self.p.funcs[f].ty) {
+                Type::Function { params, .. } => params.get(k).copied(),
+                _ => None,
+            };
+            let untyped = [Some(ty), declared].into_iter().flatten().any(|t| {
+                self.p
+                    .types
+                    .pointee(t)
+                    .is_some_and(|t| matches!(self.p.types.get(t), Type::Void))
+            });
+            if untyped {
+                let kept = self.t.of_type(&mut self.c, ty, Scope::ROOT);
+                self.t.mark_external(&mut self.c, kept);
+                self.t.flow(&mut self.c, v, kept);
             }
         }
         if let Some(r) = result {
-            if matches!(self.t.shape(r), Shape::Ptr { .. }) {
-                let obj = self.new_object(frame, pos, f);
-                self.t.flow(&mut self.c, obj, r);
-            }
+            self.t.mark_external(&mut self.c, r);
         }
+        let (state, state_content) = self.unknown_state();
+        let state_ptr = self.t.ptr(state, state_content, Scope::ROOT);
+        self.touch_as(frame, Some(state_ptr), pos, false, &name);
+        self.touch_as(frame, Some(state_ptr), pos, true, &name);
+        self.pending_call(frame, callbacks, Vec::new(), None, pos, true);
+        if let Some(last) = self.pending.last_mut() {
+            last.callers = Callers::Unknown;
+        }
+    }
+
+    /// Accesses the whole object a pointer points to on behalf of the library function `name`:
+    /// reported at the user's call, inside `name` (or the stub being inlined).
+    fn touch_as(&mut self, frame: &Frame, arg: Option<Node>, pos: Pos, write: bool, name: &str) {
+        let Some(v) = arg else { return };
+        let (rho, content) = self.t.deref(&mut self.c, v);
+        let (at, via) = frame.report_at(pos);
+        self.current.push(GenEvent::Whole {
+            rho,
+            content,
+            pos: at,
+            write,
+            via: Some(via.unwrap_or_else(|| name.to_string())),
+            func: frame.func,
+        });
+    }
+
+    /// The state of code locksmith cannot see (a library's own globals): one location, made at
+    /// the first call of unknown code.
+    fn unknown_state(&mut self) -> (Rho, Node) {
+        if let Some(x) = self.unknown_state {
+            return x;
+        }
+        let rho = self
+            .t
+            .new_rho(&mut self.c, Scope::ROOT, RhoKind::Alloc, RhoOrigin::Object);
+        let content = self.t.scalar(Scope::ROOT);
+        self.rho_names.insert(rho, RhoName::UnknownState);
+        self.objects.push(Object {
+            rho,
+            content,
+            array: true,
+        });
+        self.unknown_state = Some((rho, content));
+        (rho, content)
+    }
+
+    /// The functions stored in external memory (the callbacks of structs handed to unknown
+    /// code) may be called by unknown code at any time, in any thread: they run as threads
+    /// started when `main` starts, with external arguments. (Started earlier than at the call
+    /// that hands them over, which is sound; knowing which call that is would take a fork site
+    /// per call of unknown code and stored function.)
+    pub(super) fn external_callbacks(&mut self, main: FuncId) {
+        let node = self.t.fun(Vec::new(), Scope::ROOT);
+        let id = self.pending.len();
+        self.pending.push(Pending {
+            caller: main,
+            fork: true,
+            handle: None,
+            node,
+            args: Vec::new(),
+            result: None,
+            pos: self.p.funcs[main].pos,
+            done: BTreeSet::new(),
+            callers: Callers::UnknownFromExternalMemory,
+        });
+        if let Some(entry) = self.blocks.get_mut(&main).and_then(|b| b.first_mut()) {
+            entry.insert(0, GenEvent::Pending(id));
+        }
+    }
+
+    /// Values unknown code could pass to a callback `f`: for each pointer parameter, a pointer
+    /// into external memory.
+    fn external_arguments(&mut self, f: FuncId) -> Vec<Option<Node>> {
+        let params = self.p.funcs[f].params.clone();
+        params
+            .into_iter()
+            .map(|v| {
+                let ty = self.p.vars[v].ty;
+                if !self.is_pointer(ty) {
+                    return None;
+                }
+                let x = self.t.of_type(&mut self.c, ty, Scope::ROOT);
+                self.t.mark_external(&mut self.c, x);
+                Some(x)
+            })
+            .collect()
     }
 
     /// Generates a stub's body in the caller: its variables are fresh in the caller's scope, its
@@ -452,6 +571,7 @@ impl Gen<'_> {
             result,
             pos: frame.report_at(pos).0,
             done: BTreeSet::new(),
+            callers: Callers::Program,
         });
         self.current.push(GenEvent::Pending(id));
     }
@@ -462,7 +582,14 @@ impl Gen<'_> {
         loop {
             let mut progress = false;
             for (id, expansion) in expansions.iter_mut().enumerate() {
-                let targets = self.t.targets(self.pending[id].node);
+                let mut targets = self.t.targets(self.pending[id].node);
+                if self.pending[id].callers == Callers::UnknownFromExternalMemory {
+                    for (_, _, n) in self.t.external_objects().to_vec() {
+                        targets.extend(self.t.funs_inside(n));
+                    }
+                    targets.sort();
+                    targets.dedup();
+                }
                 for t in targets {
                     if self.pending[id].done.contains(&t) {
                         continue;
@@ -471,8 +598,12 @@ impl Gen<'_> {
                     progress = true;
                     let pd = &self.pending[id];
                     let (caller, pos, fork) = (pd.caller, pd.pos, pd.fork);
-                    let args = pd.args.clone();
-                    let result = pd.result;
+                    let (external, result) = (pd.callers != Callers::Program, pd.result);
+                    let args = if external && self.is_user_body(t) {
+                        self.external_arguments(t)
+                    } else {
+                        self.pending[id].args.clone()
+                    };
                     if !self.is_user_body(t) {
                         // A library function called through a pointer (a comparator such as
                         // `strcmp`): modelled as unmodelled, on the arguments.

@@ -6,7 +6,7 @@
 use rustc_hash::FxHashSet;
 
 use super::ltypes::{Node, Shape};
-use super::{AccessSite, Gen, GenEvent, Object};
+use super::{AccessSite, Gen, GenEvent, Object, RhoName};
 use crate::ir::ctypes::Type;
 use crate::ir::{FuncId, LoopBound};
 use solver::threads::{
@@ -95,6 +95,15 @@ impl Gen<'_> {
     /// each object's locks and checked labels, the thread-local labels, the join facts; returns
     /// the objects, for naming labels.
     pub(super) fn objects_into(&mut self, threads: &mut ThreadProgram) -> Vec<Object> {
+        // External memory's objects: each stands for the memory of many objects.
+        for &(_, rho, content) in self.t.external_objects().to_vec().iter() {
+            self.rho_names.insert(rho, RhoName::External);
+            self.objects.push(Object {
+                rho,
+                content,
+                array: true,
+            });
+        }
         let objects: Vec<Object> = std::mem::take(&mut self.objects).iter().copied().collect();
         for o in &objects {
             // A location holding conflated memory is the blob's label too (`LTypes::blob_ties`).

@@ -141,6 +141,9 @@ struct NodeData {
     /// [`LTypes::field_slot`]): the pointer's C type, given to the node when the function itself
     /// first uses the value. Until then the node is a `Var`, which instantiation does not copy.
     pending: Option<TypeId>,
+    /// Whether this is part of *external memory* (see [`LTypes::mark_external`]): its pointers
+    /// point to external memory, its fields and members are external again.
+    external: bool,
 }
 
 /// Where a location label came from, for naming it in reports.
@@ -182,6 +185,8 @@ enum RelState {
 enum Work {
     Unify(Node, Node),
     Sync(u32),
+    /// The node is external memory: its pointers and members are linked to it.
+    External(Node),
     /// The node is reachable from this scope: it and everything below it live there too.
     Widen(Node, Scope),
 }
@@ -230,6 +235,8 @@ pub struct LTypes<'a> {
     pub field_sensitive: bool,
     /// Work items processed, by kind (unify, sync, widen), for the developer's statistics.
     work_done: [u64; 3],
+    /// The external object of each type class made so far (see [`LTypes::mark_external`]).
+    external: Vec<(ViewKey, Rho, Node)>,
 }
 
 /// Instantiations nested deeper than this unify instead of copying. Copies of recursive struct
@@ -261,6 +268,7 @@ impl<'a> LTypes<'a> {
             void_model: true,
             field_sensitive: true,
             work_done: [0; 3],
+            external: Vec::new(),
         }
     }
 
@@ -352,9 +360,91 @@ impl<'a> LTypes<'a> {
             void_content: false,
             object: false,
             pending: None,
+            external: false,
         });
         debug_assert_eq!(n.0 as usize + 1, self.data.len());
         n
+    }
+
+    /// Makes a node part of *external memory*: the memory of code locksmith cannot see. Per
+    /// type class (as in the `void*` model, but only the exact class: a byte view does not merge
+    /// the classes here) external memory is one object, at the root, that pointers from unknown
+    /// code point to and objects handed to unknown code belong to. A node marked external is
+    /// unified with its class's object once its shape says its class; a pointer marked external
+    /// carries the label of that object and points to external memory again, so everything
+    /// reachable from external memory is external. The objects made so far are in
+    /// [`LTypes::external_objects`].
+    pub fn mark_external(&mut self, c: &mut Constraints, n: Node) {
+        self.flag_external(n);
+        self.run(c);
+    }
+
+    /// The external object of each type class made so far: its class, location label and
+    /// content, in the order they were made.
+    pub fn external_objects(&self) -> &[(ViewKey, Rho, Node)] {
+        &self.external
+    }
+
+    fn flag_external(&mut self, n: Node) {
+        let r = self.root(n);
+        if !self.data[r.0 as usize].external {
+            self.data[r.0 as usize].external = true;
+            self.work.push(Work::External(r));
+        }
+    }
+
+    /// The external object of class `key`, made on first use.
+    fn external_object(&mut self, c: &mut Constraints, key: ViewKey) -> (Rho, Node) {
+        if let Some(&(_, rho, n)) = self.external.iter().find(|e| e.0 == key) {
+            return (rho, n);
+        }
+        let rho = self.new_rho(c, Scope::ROOT, RhoKind::Alloc, RhoOrigin::Object);
+        let n = self.node_of_key(c, key, Scope::ROOT);
+        let r = self.root(n);
+        self.data[r.0 as usize].external = true;
+        self.data[r.0 as usize].object = true;
+        self.external.push((key, rho, r));
+        self.work.push(Work::External(r));
+        (rho, r)
+    }
+
+    /// Links an external node to external memory by its shape: memory of a class is that class's
+    /// object; a pointer carries the label of the object of its target's class and its target is
+    /// external; the members of a struct or union, and the entries of a `void*` content, are
+    /// external. A node of unknown shape waits until it has one.
+    fn do_external(&mut self, c: &mut Constraints, n: Node) {
+        let r = self.root(n);
+        let shape = self.data[r.0 as usize].shape.clone();
+        if let Some(key) = shape.view_key().filter(|k| *k != ViewKey::Char) {
+            let (_, obj) = self.external_object(c, key);
+            if self.root(obj) != r {
+                self.work.push(Work::Unify(r, obj));
+                return;
+            }
+        }
+        match shape {
+            Shape::Ptr { rho, to } => {
+                self.flag_external(to);
+                let t = self.root(to);
+                if let Some(key) = self.data[t.0 as usize].shape.view_key() {
+                    let (ext_rho, _) = self.external_object(c, key);
+                    self.emit_flow(c, ext_rho, rho);
+                    self.emit_flow(c, rho, ext_rho);
+                }
+            }
+            Shape::Struct { fields, .. } => {
+                for f in fields {
+                    self.flag_external(f.content);
+                }
+            }
+            Shape::Union { inner, .. } => self.flag_external(inner),
+            Shape::Void(entries) => {
+                for (_, e) in entries {
+                    self.flag_external(e);
+                }
+            }
+            Shape::Var | Shape::Scalar | Shape::Lock(_) | Shape::Fun(_) | Shape::Blob { .. } => {}
+        }
     }
 
     /// Marks a content node as the memory of an object (see `NodeData::object`).
@@ -763,6 +853,9 @@ impl<'a> LTypes<'a> {
     }
 
     fn resync(&mut self, r: Node) {
+        if self.data[r.0 as usize].external {
+            self.work.push(Work::External(r));
+        }
         for k in 0..self.data[r.0 as usize].rels.len() {
             let id = self.data[r.0 as usize].rels[k];
             self.push_sync(id);
@@ -973,6 +1066,7 @@ impl<'a> LTypes<'a> {
                     self.work_done[2] += 1;
                     self.do_widen(c, n, scope)
                 }
+                Work::External(n) => self.do_external(c, n),
             }
         }
     }
@@ -1022,6 +1116,7 @@ impl<'a> LTypes<'a> {
         let pending = self.data[ra.0 as usize]
             .pending
             .or(self.data[rb.0 as usize].pending);
+        let external = self.data[ra.0 as usize].external || self.data[rb.0 as usize].external;
         let shape = self.merge_shapes(c, da, db, scope, r, void_content);
         if matches!(shape, Shape::Fun(_) | Shape::Blob { .. }) {
             self.grown_funs.push(r);
@@ -1044,8 +1139,12 @@ impl<'a> LTypes<'a> {
             void_content,
             object,
             pending,
+            external,
         };
         self.widen_inside(c, r, scope);
+        if external {
+            self.work.push(Work::External(r));
+        }
         for (side, list) in [&rels_a, &rels_b].into_iter().enumerate() {
             if changed[side] {
                 for &id in list {
@@ -1656,6 +1755,25 @@ impl<'a> LTypes<'a> {
                 self.conflate_later(c, i);
             }
             (_, Shape::Blob { .. }) => self.conflate_later(c, g),
+            // An untyped object of the callee (an allocation wrapper's `malloc`) that callers
+            // use at different types: each caller's copy is an instance of the object's entry
+            // for its own type, so the object holds every caller's fields while each copy keeps
+            // only its own (unifying them would give every caller every other caller's type).
+            (gs, is)
+                if self.data[g.0 as usize].object
+                    && self.data[g.0 as usize].void_content
+                    && is.view_key().is_some()
+                    && gs.view_key() != is.view_key() =>
+            {
+                let key = is.view_key().expect("checked above");
+                let e = self.view_entry(c, g, key, None);
+                self.add_rel(Rel::Inst {
+                    generic: e,
+                    instance: i,
+                    site,
+                    pol: Pol::Both,
+                });
+            }
             // Anything else — among them a callee's `void*` content meeting the caller's typed
             // memory without a cast on either side (an argument the generator could not convert)
             // — is one node, where a typed shape becomes the entry of its type (`void*` stays

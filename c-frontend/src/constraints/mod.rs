@@ -46,8 +46,19 @@ pub struct AccessSite {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RhoName {
     Var(VarId),
-    Alloc { pos: Pos, func: FuncId, by: String },
-    Field { parent: Box<RhoName>, field: String },
+    Alloc {
+        pos: Pos,
+        func: FuncId,
+        by: String,
+    },
+    Field {
+        parent: Box<RhoName>,
+        field: String,
+    },
+    /// External memory of one type class: the memory of code locksmith cannot see.
+    External,
+    /// The state code locksmith cannot see keeps for itself.
+    UnknownState,
     Other,
 }
 
@@ -88,6 +99,20 @@ struct Pending {
     result: Option<Node>,
     pos: Pos,
     done: BTreeSet<FuncId>,
+    /// Who calls the targets: the program, or code locksmith cannot see (see [`Callers`]).
+    callers: Callers,
+}
+
+/// Who calls the targets of a pending call.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Callers {
+    /// The program, with the call's arguments.
+    Program,
+    /// Code locksmith cannot see, with external arguments: a callback passed to it.
+    Unknown,
+    /// Code locksmith cannot see, with external arguments, calling any function stored in
+    /// external memory: the callbacks of structs handed to unknown code.
+    UnknownFromExternalMemory,
 }
 
 /// An event, or a placeholder for the calls a pending call will expand to.
@@ -210,6 +235,8 @@ struct Gen<'a> {
     joins: JoinPlan,
     /// The user statement being generated (`None` inside an inlined stub).
     cur_stmt: Option<StmtAt>,
+    /// The state of unknown code, made at its first call: its label and content.
+    unknown_state: Option<(Rho, Node)>,
 }
 
 fn name_of(p: &Program, f: FuncId) -> &str {
@@ -243,6 +270,7 @@ pub fn generate(p: &Program, main: FuncId, techniques: Techniques) -> Generated 
             g.function(f);
         }
     });
+    g.external_callbacks(main);
     let expansions = stats::time("generate: indirect calls", || g.resolve_pending());
     let mut threads = stats::time("generate: event graphs", || g.event_graphs(&expansions));
     threads.main = g.fn_of.get(&main).copied();
@@ -340,6 +368,7 @@ impl<'a> Gen<'a> {
             uses_va_arg: functions_using_va_arg(p),
             techniques,
             cur_stmt: None,
+            unknown_state: None,
         }
     }
 
