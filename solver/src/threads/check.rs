@@ -169,13 +169,20 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
                 copies.push(merged);
             }
         }
-        // One warning per location: the first copy that races, with all its racing accesses.
-        let mut found = None;
+        // One warning per location, listing the accesses of every copy that races: two objects
+        // made by one allocation site, each raced on by its own threads, are both reported.
+        let mut found: Option<RaceWarning> = None;
         for group in copies {
             if let Some(w) = checker.racy(rho, home, &group) {
-                found = Some(w);
-                break;
+                match &mut found {
+                    None => found = Some(w),
+                    Some(all) => all.accesses.extend(w.accesses),
+                }
             }
+        }
+        if let Some(w) = &mut found {
+            w.accesses.sort();
+            w.accesses.dedup();
         }
         if found.is_none() {
             if let (Some(owner), Some(group)) = (homes.owner_of(rho), at_owner.get(&rho)) {
