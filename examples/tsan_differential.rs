@@ -179,15 +179,20 @@ fn summary(done: &[Outcome], elapsed: Duration, a: &Args) {
         "{misses} missed race(s) in {} program(s)",
         done.iter().filter(|o| !o.misses.is_empty()).count()
     );
-    // Misses grouped by the idioms they go through, with the first seed of each group.
-    let mut patterns: BTreeMap<&str, (usize, u64)> = BTreeMap::new();
+    // Misses grouped by cause, then by the idioms they go through, with the first seed of each.
+    let mut causes: BTreeMap<&str, BTreeMap<&str, (usize, u64)>> = BTreeMap::new();
     for o in done {
         for m in &o.misses {
-            patterns.entry(&m.pattern).or_insert((0, o.seed)).0 += 1;
+            let group = causes.entry(m.cause).or_default();
+            group.entry(&m.pattern).or_insert((0, o.seed)).0 += 1;
         }
     }
-    for (pattern, (count, seed)) in &patterns {
-        println!("  {count:5} miss(es): {pattern} (first: seed {seed})");
+    for (cause, patterns) in &causes {
+        let total: usize = patterns.values().map(|(n, _)| n).sum();
+        println!("  {total} miss(es): {cause}");
+        for (pattern, (count, seed)) in patterns {
+            println!("    {count:5}: {pattern} (first: seed {seed})");
+        }
     }
     for o in done {
         let saved = o
@@ -197,10 +202,11 @@ fn summary(done: &[Outcome], elapsed: Duration, a: &Args) {
             .unwrap_or_default();
         for m in &o.misses {
             println!(
-                "  miss: seed {}: {} [{}] {saved}",
+                "  miss: seed {}: {} [{}; {}] {saved}",
                 o.seed,
                 m.race.describe(),
-                m.pattern
+                m.pattern,
+                m.cause
             );
         }
         for p in &o.problems {

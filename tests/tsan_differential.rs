@@ -41,10 +41,11 @@ fn failures(o: &Outcome) -> Vec<String> {
         .iter()
         .map(|m| {
             format!(
-                "seed {}: locksmith misses {} [{}], saved in {saved}",
+                "seed {}: locksmith misses {} [{}; {}], saved in {saved}",
                 o.seed,
                 m.race.describe(),
-                m.pattern
+                m.pattern,
+                m.cause
             )
         })
         .collect();

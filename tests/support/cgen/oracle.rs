@@ -25,8 +25,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use c_frontend::driver::{self, CheckOptions};
+use solver::Technique;
 
-use super::tsan::{self, Access, Race};
+use super::tsan::{self, Access, Frame, Race};
 use super::{generate, Options, Program};
 
 /// How to run the oracle.
@@ -95,8 +96,8 @@ pub struct Observed {
     pub location: String,
     /// The functions that allocated it (a heap block), innermost first.
     pub allocated_by: Vec<String>,
-    /// The functions of `main.c` and `lib.c` on either access's stack.
-    pub functions: BTreeSet<String>,
+    /// The frames in `main.c` and `lib.c` of either access's stack.
+    pub frames: Vec<Frame>,
     pub report: String,
 }
 
@@ -144,11 +145,11 @@ pub fn observed(races: &[Race]) -> (Vec<Observed>, usize) {
                 second,
                 location: race.location.clone(),
                 allocated_by: race.allocated_by.clone(),
-                functions: [&race.current, &race.previous]
+                frames: [&race.current, &race.previous]
                     .iter()
                     .flat_map(|a| &a.frames)
                     .filter(|f| f.file == "main.c" || f.file == "lib.c")
-                    .map(|f| f.function.clone())
+                    .cloned()
                     .collect(),
                 report: race.text.clone(),
             });
@@ -176,7 +177,12 @@ pub struct Verdict {
 
 /// Runs locksmith in process on `main_c` alone.
 pub fn locksmith(main_c: &Path) -> Result<Verdict, String> {
-    let result = driver::check_on_large_stack(vec![main_c.to_path_buf()], CheckOptions::default())
+    locksmith_with(main_c, CheckOptions::default())
+}
+
+/// Runs locksmith in process on `main_c` alone, with `options`.
+pub fn locksmith_with(main_c: &Path, options: CheckOptions) -> Result<Verdict, String> {
+    let result = driver::check_on_large_stack(vec![main_c.to_path_buf()], options)
         .map_err(|e| format!("locksmith failed: {e:?}"))?;
     let in_main = |file: &str| Path::new(file).file_name().is_some_and(|n| n == "main.c");
     let warnings = result
@@ -208,8 +214,10 @@ pub fn locksmith(main_c: &Path) -> Result<Verdict, String> {
 #[derive(Clone, Debug)]
 pub struct Miss {
     pub race: Observed,
-    /// The idioms it goes through (see [`pattern`]), to group misses by cause.
+    /// The idioms it goes through (see [`pattern`]).
     pub pattern: String,
+    /// Why it was missed (see [`diagnose`]).
+    pub cause: &'static str,
 }
 
 /// The text of a function of `main_c`, from its header line to its closing brace.
@@ -232,7 +240,8 @@ fn function_text<'a>(main_c: &'a str, name: &str) -> Option<&'a str> {
 /// The idioms a race goes through, to group misses by cause: the memory (heap, heap allocated
 /// through `xmalloc`, a global of the program or of the library), the library functions on
 /// either access's stack (`lib_add`, `lib_tick`, `lib_apply`), an access through the
-/// `lib_stats()` getter, and (for heap memory) an object a function got from `lib_load()`.
+/// `lib_stats()` getter, and an object a function got from `lib_load()`: its memory (for a heap
+/// block) or its callback field.
 pub fn pattern(race: &Observed, main_c: &str) -> String {
     let memory = if race.location == "heap block" {
         if race.allocated_by.iter().any(|f| f == "xmalloc") {
@@ -247,19 +256,23 @@ pub fn pattern(race: &Observed, main_c: &str) -> String {
     } else {
         race.location.clone()
     };
+    let line_text = |line: u32| main_c.lines().nth(line as usize - 1).unwrap_or("");
     let mut features = BTreeSet::new();
-    for f in &race.functions {
-        if f.starts_with("lib_") {
-            features.insert(format!("through {f}"));
-        } else if memory.starts_with("heap")
-            && function_text(main_c, f).is_some_and(|t| t.contains("lib_load()"))
-        {
+    for f in &race.frames {
+        if f.function.starts_with("lib_") {
+            features.insert(format!("through {}", f.function));
+            continue;
+        }
+        let from_library =
+            function_text(main_c, &f.function).is_some_and(|t| t.contains("lib_load()"));
+        if from_library && f.file == "main.c" && line_text(f.line).contains("->cb(") {
+            features.insert("callback of an object from lib_load".to_string());
+        } else if from_library && memory.starts_with("heap") {
             features.insert("object from lib_load".to_string());
         }
     }
     for line in [race.first.line, race.second.line] {
-        let text = main_c.lines().nth(line as usize - 1).unwrap_or("");
-        if text.contains("lib_stats()") {
+        if line_text(line).contains("lib_stats()") {
             features.insert("through lib_stats".to_string());
         }
     }
@@ -269,6 +282,39 @@ pub fn pattern(race: &Observed, main_c: &str) -> String {
     } else {
         format!("{memory}, {}", features.join(", "))
     }
+}
+
+/// Why locksmith missed a race, found by running it again on variants of the program: the
+/// same program with `malloc` called instead of `xmalloc` (same lines), then with
+/// `--context-insensitive`; a miss that neither explains and that goes through the library is
+/// put down to the library.
+pub fn diagnose(main_c: &str, race: &Observed, pattern: &str, dir: &Path) -> &'static str {
+    let covered_by = |text: &str, options: CheckOptions| {
+        let variant = dir.join("variant");
+        let path = variant.join("main.c");
+        std::fs::create_dir_all(&variant).is_ok()
+            && std::fs::write(&path, text).is_ok()
+            && locksmith_with(&path, options).is_ok_and(|v| covered(race, &v.warnings))
+    };
+    if main_c.contains("xmalloc(sizeof")
+        && covered_by(
+            &main_c.replace("xmalloc(sizeof", "malloc(sizeof"),
+            CheckOptions::default(),
+        )
+    {
+        return "a struct allocated through the void * wrapper xmalloc";
+    }
+    let mut insensitive = CheckOptions::default();
+    insensitive
+        .techniques
+        .disable(Technique::ContextSensitivity);
+    if covered_by(main_c, insensitive) {
+        return "found only with --context-insensitive";
+    }
+    if pattern.contains("lib_") {
+        return "goes through lib.c";
+    }
+    "unexplained"
 }
 
 /// Everything the oracle learnt about one program.
@@ -329,9 +375,15 @@ pub fn check(seed: u64, options: Options, config: &Config) -> Outcome {
                         .observed
                         .iter()
                         .filter(|r| !covered(r, &v.warnings))
-                        .map(|r| Miss {
-                            race: r.clone(),
-                            pattern: pattern(r, &program.sources.main_c),
+                        .map(|r| {
+                            let main_c = &program.sources.main_c;
+                            let pattern = pattern(r, main_c);
+                            let cause = diagnose(main_c, r, &pattern, &dir);
+                            Miss {
+                                race: r.clone(),
+                                pattern,
+                                cause,
+                            }
                         })
                         .collect();
                     verdict = Some(v);
@@ -386,7 +438,13 @@ fn save(
         let _ = writeln!(text, "problem: {p}");
     }
     for m in &out.misses {
-        let _ = writeln!(text, "missed: {} [{}]", m.race.describe(), m.pattern);
+        let _ = writeln!(
+            text,
+            "missed: {} [{}; {}]",
+            m.race.describe(),
+            m.pattern,
+            m.cause
+        );
     }
     if let Some(v) = verdict {
         let _ = writeln!(text, "\nlocksmith's warnings (main.c lines):");
