@@ -148,6 +148,8 @@ fn main() {
     for w in workers {
         let _ = w.join();
     }
+    // Each program's directory is gone already; the now empty work directory goes too.
+    let _ = std::fs::remove_dir(&config.work);
     summary(&done, started.elapsed(), &a);
 }
 

@@ -89,6 +89,7 @@ fn every_race_tsan_observes_is_among_locksmiths_warnings() {
             .flat_map(|h| h.join().expect("an oracle thread panicked"))
             .collect()
     });
+    let _ = std::fs::remove_dir(&config.work);
     let observed: usize = outcomes.iter().map(|o| o.observed.len()).sum();
     let racy = outcomes.iter().filter(|o| !o.observed.is_empty()).count();
     println!(
