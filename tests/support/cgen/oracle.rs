@@ -27,6 +27,7 @@ use std::time::{Duration, Instant};
 use c_frontend::driver::{self, CheckOptions};
 use solver::Technique;
 
+use super::emit::Sources;
 use super::tsan::{self, Access, Frame, Race};
 use super::{generate, Options, Program};
 
@@ -284,37 +285,87 @@ pub fn pattern(race: &Observed, main_c: &str) -> String {
     }
 }
 
-/// Why locksmith missed a race, found by running it again on variants of the program: the
-/// same program with `malloc` called instead of `xmalloc` (same lines), then with
-/// `--context-insensitive`; a miss that neither explains and that goes through the library is
-/// put down to the library.
-pub fn diagnose(main_c: &str, race: &Observed, pattern: &str, dir: &Path) -> &'static str {
-    let covered_by = |text: &str, options: CheckOptions| {
-        let variant = dir.join("variant");
-        let path = variant.join("main.c");
-        std::fs::create_dir_all(&variant).is_ok()
-            && std::fs::write(&path, text).is_ok()
-            && locksmith_with(&path, options).is_ok_and(|v| covered(race, &v.warnings))
+/// The causes [`diagnose`] tells apart.
+pub const CAUSE_XMALLOC: &str = "a struct allocated through the void * wrapper xmalloc";
+pub const CAUSE_LIBRARY: &str = "code locksmith is not given (found when given lib.c too)";
+pub const CAUSE_BOTH: &str = "xmalloc and lib.c together";
+pub const CAUSE_CONTEXT: &str = "found only with --context-insensitive";
+pub const CAUSE_UNEXPLAINED: &str = "unexplained";
+
+/// Every warning of locksmith on `files`, as the `file:line` of each access it lists.
+fn warned_sites(files: &[PathBuf], options: CheckOptions) -> Option<Vec<BTreeSet<String>>> {
+    let result = driver::check_on_large_stack(files.to_vec(), options).ok()?;
+    let name = |file: &str| {
+        Path::new(file)
+            .file_name()
+            .map_or(String::new(), |n| n.to_string_lossy().into_owned())
     };
-    if main_c.contains("xmalloc(sizeof")
-        && covered_by(
-            &main_c.replace("xmalloc(sizeof", "malloc(sizeof"),
-            CheckOptions::default(),
-        )
-    {
-        return "a struct allocated through the void * wrapper xmalloc";
-    }
-    let mut insensitive = CheckOptions::default();
-    insensitive
-        .techniques
-        .disable(Technique::ContextSensitivity);
-    if covered_by(main_c, insensitive) {
-        return "found only with --context-insensitive";
-    }
-    if pattern.contains("lib_") {
-        return "goes through lib.c";
-    }
-    "unexplained"
+    let sites = result.solution.warnings.iter().map(|w| {
+        w.accesses
+            .iter()
+            .map(|a| &result.generated.access_sites[a.access])
+            .map(|s| format!("{}:{}", name(&result.program.files[s.pos.file]), s.pos.line))
+            .collect()
+    });
+    Some(sites.collect())
+}
+
+/// Why locksmith missed a race, found by running it again on variants of the program, the first
+/// that covers the race naming the cause: `malloc` in place of `xmalloc` (same lines); `lib.c`
+/// given too, where the race must be covered at its sites (`lib.c:60` rather than the `main.c`
+/// call); both; and `--context-insensitive`.
+pub fn diagnose(sources: &Sources, race: &Observed, dir: &Path) -> &'static str {
+    let variant = dir.join("variant");
+    let covered_by = |main_c: &str, with_library: bool, options: CheckOptions| {
+        let mut files = vec![variant.join("main.c")];
+        if with_library {
+            files.push(variant.join("lib.c"));
+        }
+        let written = std::fs::create_dir_all(&variant).is_ok()
+            && std::fs::write(&files[0], main_c).is_ok()
+            && (!with_library || std::fs::write(&files[1], &sources.lib_c).is_ok());
+        let sites = [&race.first.site, &race.second.site];
+        written
+            && warned_sites(&files, options).is_some_and(|warnings| {
+                if with_library {
+                    warnings
+                        .iter()
+                        .any(|w| sites.iter().all(|s| w.contains(*s)))
+                } else {
+                    let lines = |w: &BTreeSet<String>| {
+                        w.iter()
+                            .filter_map(|s| s.strip_prefix("main.c:")?.parse().ok())
+                            .map(|l| (l, false))
+                            .collect::<Warning>()
+                    };
+                    covered(race, &warnings.iter().map(lines).collect::<Vec<_>>())
+                }
+            })
+    };
+    let main_c = &sources.main_c;
+    let malloc = main_c.replace("xmalloc(sizeof", "malloc(sizeof");
+    let wrapper = main_c.contains("xmalloc(sizeof");
+    let library = !sources.lib_c.is_empty();
+    let default = CheckOptions::default;
+    let cause = if wrapper && covered_by(&malloc, false, default()) {
+        CAUSE_XMALLOC
+    } else if library && covered_by(main_c, true, default()) {
+        CAUSE_LIBRARY
+    } else if wrapper && library && covered_by(&malloc, true, default()) {
+        CAUSE_BOTH
+    } else {
+        let mut insensitive = default();
+        insensitive
+            .techniques
+            .disable(Technique::ContextSensitivity);
+        if covered_by(main_c, false, insensitive) {
+            CAUSE_CONTEXT
+        } else {
+            CAUSE_UNEXPLAINED
+        }
+    };
+    let _ = std::fs::remove_dir_all(&variant);
+    cause
 }
 
 /// Everything the oracle learnt about one program.
@@ -378,7 +429,7 @@ pub fn check(seed: u64, options: Options, config: &Config) -> Outcome {
                         .map(|r| {
                             let main_c = &program.sources.main_c;
                             let pattern = pattern(r, main_c);
-                            let cause = diagnose(main_c, r, &pattern, &dir);
+                            let cause = diagnose(&program.sources, r, &dir);
                             Miss {
                                 race: r.clone(),
                                 pattern,
