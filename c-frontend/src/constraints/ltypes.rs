@@ -144,6 +144,11 @@ struct NodeData {
     /// Whether this is part of *external memory* (see [`LTypes::mark_external`]): its pointers
     /// point to external memory, its fields and members are external again.
     external: bool,
+    /// The structs this memory is a field of: (struct node, its struct, the field's index). C
+    /// lets a pointer to a member be turned back into a pointer to the enclosing struct
+    /// (`container_of`, a cast to the type of the first member's struct), which must reach that
+    /// very struct and its other fields.
+    parents: Vec<(Node, StructId, u32)>,
 }
 
 /// Where a location label came from, for naming it in reports.
@@ -361,6 +366,7 @@ impl<'a> LTypes<'a> {
             object: false,
             pending: None,
             external: false,
+            parents: Vec::new(),
         });
         debug_assert_eq!(n.0 as usize + 1, self.data.len());
         n
@@ -638,12 +644,123 @@ impl<'a> LTypes<'a> {
             rho,
             content,
         };
+        self.data[content.0 as usize].parents.push((r, sid, index));
         if let Shape::Struct { fields, .. } = &mut self.data[r.0 as usize].shape {
             let at = fields.partition_point(|f| f.index < index);
             fields.insert(at, slot);
         }
         self.resync(r);
         slot
+    }
+
+    /// The struct of type `sid` enclosing memory `n`: the one `n` is known to be a field of, or,
+    /// for conflated memory (bytes reached through a character pointer, as `container_of` does),
+    /// a struct made for it, which the relations at call sites connect with the struct the
+    /// caller's memory belongs to. `None` for other memory not known to be a member.
+    pub fn container_of(&mut self, c: &mut Constraints, n: Node, sid: StructId) -> Option<Node> {
+        if let Some(p) = self.parent_of(n, sid) {
+            return Some(p);
+        }
+        let r = self.root(n);
+        // Bytes (a character pointer's arithmetic) may be any member; a struct may be the first
+        // member of a struct of the target type (C11 6.7.2.1p15).
+        let first_member = match self.data[r.0 as usize].shape {
+            Shape::Struct { sid: inner, .. } => self.types.structs[sid]
+                .fields
+                .first()
+                .is_some_and(|f| *self.types.get(f.ty) == Type::Struct(inner)),
+            Shape::Blob { .. } => true,
+            _ => false,
+        };
+        if !first_member {
+            return None;
+        }
+        let scope = self.data[r.0 as usize].scope;
+        let parent = self.node(
+            Shape::Struct {
+                sid,
+                fields: Vec::new(),
+            },
+            scope,
+        );
+        // The member is somewhere inside: which field is not known (the offset is a constant
+        // the IR does not keep), so the link names none.
+        self.data[r.0 as usize]
+            .parents
+            .push((parent, sid, u32::MAX));
+        self.resync(r);
+        self.run(c);
+        Some(parent)
+    }
+
+    /// The nodes a relation between `g` and `i` really relates: when one side is a struct and
+    /// the other a member of a struct of that type (a step back from a member to its struct on
+    /// one side of a call), the struct enclosing the member.
+    fn containers(&mut self, g: Node, i: Node) -> (Node, Node) {
+        let (g, i) = (self.root(g), self.root(i));
+        let sid_of = |t: &Self, n: Node| match t.data[n.0 as usize].shape {
+            Shape::Struct { sid, .. } => Some(sid),
+            _ => None,
+        };
+        if let (Some(sg), Some(si)) = (sid_of(self, g), sid_of(self, i)) {
+            if sg != si {
+                if let Some(p) = self.parent_of(i, sg) {
+                    return (g, p);
+                }
+                if let Some(p) = self.parent_of(g, si) {
+                    return (p, i);
+                }
+            }
+        }
+        (g, i)
+    }
+
+    /// Relates the enclosing structs of two related nodes: the struct the callee made around
+    /// memory it stepped back from ([`LTypes::container_of`]) is the caller's struct around the
+    /// same memory. (Structs around a field are related already, through the field.)
+    fn sync_parents(&mut self, g: Node, i: Node, site: Site) {
+        let gp: Vec<(Node, StructId, u32)> = self.data[g.0 as usize]
+            .parents
+            .iter()
+            .copied()
+            .filter(|p| p.2 == u32::MAX)
+            .collect();
+        if gp.is_empty() {
+            return;
+        }
+        let ip = self.data[i.0 as usize].parents.clone();
+        for &(pg, sid, _) in &gp {
+            for &(pi, _, _) in ip.iter().filter(|p| p.1 == sid) {
+                self.add_rel(Rel::Inst {
+                    generic: pg,
+                    instance: pi,
+                    site,
+                    pol: Pol::Both,
+                });
+            }
+        }
+    }
+
+    /// For memory `r` seen at class `key`: the enclosing struct, when `key` is the struct `r` is
+    /// a field of.
+    fn member_of(&mut self, r: Node, key: ViewKey) -> Option<Node> {
+        match key {
+            ViewKey::Struct(sid) => self.parent_of(r, sid),
+            _ => None,
+        }
+    }
+
+    /// The struct of type `sid` that memory `n` is a field of, if any (C11 6.7.2.1p15: a
+    /// pointer to a struct's first member, suitably converted, points to the struct, and
+    /// `container_of` steps back from any member).
+    pub fn parent_of(&mut self, n: Node, sid: StructId) -> Option<Node> {
+        let r = self.root(n);
+        let parent = self.data[r.0 as usize]
+            .parents
+            .iter()
+            .find(|p| p.1 == sid)
+            .map(|p| p.0)?;
+        Some(self.root(parent))
     }
 
     /// Whether the content of a location of C type `ty` is a pointer to data (an array's content
@@ -760,6 +877,11 @@ impl<'a> LTypes<'a> {
             }
             typed => match typed.view_key() {
                 Some(k) if k == key => return r,
+                // Memory that is a member of a struct seen as that struct (the first member's
+                // struct, or `container_of`): the struct itself, not a merge of the two views.
+                Some(_) if self.member_of(r, key).is_some() => {
+                    return self.member_of(r, key).expect("checked above");
+                }
                 Some(k) if !self.void_model || views::overlap(self.types, k, key) => {
                     self.note_conflation(format!("void* viewed as {k:?} and {key:?}"));
                     let e = fresh(self, c);
@@ -1080,7 +1202,8 @@ impl<'a> LTypes<'a> {
     /// that brings nothing new, this visits the small side's relations only, instead of all of
     /// them at every unification (mt-daapd: 1 165 syncs per unification before).
     fn do_unify(&mut self, c: &mut Constraints, a: Node, b: Node) {
-        let (ra, rb) = (self.root(a), self.root(b));
+        // A struct meeting a member of a struct of its type is that enclosing struct.
+        let (ra, rb) = self.containers(a, b);
         if ra == rb {
             return;
         }
@@ -1117,6 +1240,10 @@ impl<'a> LTypes<'a> {
             .pending
             .or(self.data[rb.0 as usize].pending);
         let external = self.data[ra.0 as usize].external || self.data[rb.0 as usize].external;
+        let mut parents = std::mem::take(&mut self.data[ra.0 as usize].parents);
+        parents.append(&mut self.data[rb.0 as usize].parents);
+        parents.sort();
+        parents.dedup();
         let shape = self.merge_shapes(c, da, db, scope, r, void_content);
         if matches!(shape, Shape::Fun(_) | Shape::Blob { .. }) {
             self.grown_funs.push(r);
@@ -1140,6 +1267,7 @@ impl<'a> LTypes<'a> {
             object,
             pending,
             external,
+            parents,
         };
         self.widen_inside(c, r, scope);
         if external {
@@ -1597,7 +1725,7 @@ impl<'a> LTypes<'a> {
         site: Site,
         pol: Pol,
     ) {
-        let (g, i) = (self.root(generic), self.root(instance));
+        let (g, i) = self.containers(generic, instance);
         if g == i {
             return;
         }
@@ -1636,6 +1764,7 @@ impl<'a> LTypes<'a> {
     }
 
     fn sync_structure(&mut self, c: &mut Constraints, g: Node, i: Node, site: Site, pol: Pol) {
+        self.sync_parents(g, i, site);
         let gs = self.data[g.0 as usize].shape.clone();
         let mut is = self.data[i.0 as usize].shape.clone();
         match (&gs, &is) {

@@ -219,6 +219,9 @@ impl Gen<'_> {
                     if let Some(v) = self.void_cast(value, from, to, frame.scope) {
                         return Some(v);
                     }
+                    if let Some(v) = self.container_cast(value, to, frame.scope) {
+                        return Some(v);
+                    }
                 }
                 let target = self.t.of_type(&mut self.c, to, frame.scope);
                 self.t.flow(&mut self.c, value, target);
@@ -238,6 +241,27 @@ impl Gen<'_> {
                 None
             }
         }
+    }
+
+    /// A cast of a pointer to a struct member back to the struct (`(struct S *)&s.first`, or
+    /// `container_of`'s `(struct S *)((char *)p - offsetof(struct S, m))`): a pointer to the
+    /// struct the member belongs to, so the struct's other fields are the object's own. `None`
+    /// when the memory is not known to be a member of a struct of the target type.
+    fn container_cast(&mut self, value: Node, to: TypeId, scope: Scope) -> Option<Node> {
+        let Type::Struct(sid) = self.p.types.get(self.p.types.pointee(to)?) else {
+            return None;
+        };
+        let sid = *sid;
+        if !matches!(self.t.shape(value), Shape::Ptr { .. } | Shape::Blob { .. }) {
+            return None;
+        }
+        let (rho, content) = self.t.deref(&mut self.c, value);
+        let parent = self.t.container_of(&mut self.c, content, sid)?;
+        let target = self
+            .t
+            .new_rho(&mut self.c, scope, RhoKind::Plain, RhoOrigin::Target);
+        self.c.flow(rho, target);
+        Some(self.t.ptr(target, parent, scope))
     }
 
     /// A cast between `T*` and `void*` (paper §3.4): the pointer's label flows, and the `T`
