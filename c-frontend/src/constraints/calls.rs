@@ -332,8 +332,9 @@ impl Gen<'_> {
     /// as real libraries behave (see [`super::ltypes::LTypes::mark_external`] for *external
     /// memory*, the memory of unknown code, one object per type class, shared by all threads).
     /// It reads and writes its own state (one location for all unknown code) and the objects its
-    /// pointer arguments point to; an object handed to it through a `void *` becomes external
-    /// memory (it may keep it and hand it back: a context, a stored item); a pointer it returns
+    /// pointer arguments point to; an object handed to it through a `void *`, or handed to it
+    /// together with a function to call, becomes external memory (it may keep it and hand it
+    /// back, or pass it to the function); a pointer it returns
     /// points into external memory; and a function passed to it may
     /// run, as a thread started at this call, with external arguments (callback registration,
     /// `atexit`). Functions it can reach through the structs and arrays it is given are stored
@@ -350,6 +351,11 @@ impl Gen<'_> {
         let name = name_of(self.p, f).to_string();
         self.unmodelled.insert(name.clone());
         let callbacks = self.t.fun(Vec::new(), frame.scope);
+        // Given a function to call, unknown code may hand it anything else it is given.
+        let calls_back = args
+            .iter()
+            .flatten()
+            .any(|&v| matches!(self.t.shape(v), Shape::Fun(_)));
         for (k, v) in args.iter().enumerate() {
             let (Some(v), Some(op)) = (*v, arg_ops.get(k)) else {
                 continue;
@@ -376,7 +382,7 @@ impl Gen<'_> {
                     .pointee(t)
                     .is_some_and(|t| matches!(self.p.types.get(t), Type::Void))
             });
-            if untyped {
+            if untyped || calls_back {
                 let kept = self.t.of_type(&mut self.c, ty, Scope::ROOT);
                 self.t.mark_external(&mut self.c, kept);
                 self.t.flow(&mut self.c, v, kept);
