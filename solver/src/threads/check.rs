@@ -75,6 +75,8 @@ struct Checker<'a> {
     site_sets: &'a SiteSets,
     facts: &'a IndexVec<CFactId, CFact>,
     techniques: Techniques,
+    /// The accesses behind each fact listed so far (facts share their derivations).
+    witnessed: std::cell::RefCell<FxHashMap<CFactId, std::rc::Rc<[AccessId]>>>,
 }
 
 /// What the check reads.
@@ -156,6 +158,7 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
         site_sets,
         facts,
         techniques,
+        witnessed: Default::default(),
     };
     let mut warnings = Vec::new();
     for (rho, groups) in by_rho {
@@ -169,20 +172,16 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
                 copies.push(merged);
             }
         }
-        // One warning per location, listing the accesses of every copy that races: two objects
-        // made by one allocation site, each raced on by its own threads, are both reported.
-        let mut found: Option<RaceWarning> = None;
-        for group in copies {
-            if let Some(w) = checker.racy(rho, home, &group) {
-                match &mut found {
-                    None => found = Some(w),
-                    Some(all) => all.accesses.extend(w.accesses),
-                }
-            }
-        }
-        if let Some(w) = &mut found {
-            w.accesses.sort();
-            w.accesses.dedup();
+        // One warning per location as soon as one copy races, listing the accesses of every
+        // copy: two objects made by one allocation site, each raced on by its own threads, are
+        // both in it. (The check stops at the first racing copy; the listing takes them all.)
+        let racing = copies.iter().any(|group| checker.racy(rho, home, group).is_some());
+        let mut found = None;
+        if racing {
+            let mut all: Vec<CFactId> = groups.values().flatten().copied().collect();
+            all.sort();
+            all.dedup();
+            found = Some(checker.listing(rho, home, &all));
         }
         if found.is_none() {
             if let (Some(owner), Some(group)) = (homes.owner_of(rho), at_owner.get(&rho)) {
@@ -222,7 +221,6 @@ impl Checker<'_> {
             });
             classes[k].facts.push(id);
         }
-        let mut racing = vec![false; classes.len()];
         for i in 0..classes.len() {
             for j in i..classes.len() {
                 let (a, b) = (&classes[i], &classes[j]);
@@ -235,36 +233,89 @@ impl Checker<'_> {
                     continue;
                 }
                 if self.concurrent(home, a, b, i == j) {
-                    racing[i] = true;
-                    racing[j] = true;
+                    let ids: Vec<CFactId> =
+                        classes.iter().flat_map(|c| c.facts.iter().copied()).collect();
+                    return Some(self.listing(rho, home, &ids));
                 }
             }
         }
-        if !racing.iter().any(|&r| r) {
-            return None;
-        }
-        // The warning lists every access of the location (not only those of the conflicting
-        // pairs): a maintainer needs to see where it is protected to see where it is not.
+        None
+    }
+
+    /// The warning for a racy location: every access of its facts `ids` (not only those of the
+    /// conflicting pairs: a maintainer needs to see where it is protected to see where it is
+    /// not), with the locks held and the thread.
+    fn listing(&self, rho: Rho, home: FnId, ids: &[CFactId]) -> RaceWarning {
         let mut accesses: Vec<RaceAccess> = Vec::new();
-        for class in &classes {
-            let held = self.sets.get(class.held).to_vec();
-            for &id in &class.facts {
-                for a in witnesses(self.facts, id) {
-                    accesses.push(RaceAccess {
-                        access: a,
-                        held: held.clone(),
-                        thread: class.thread,
-                    });
-                }
+        for &id in ids {
+            let f = &self.facts[id];
+            let held = self.sets.get(f.held).to_vec();
+            for &a in self.witnesses(id).iter() {
+                accesses.push(RaceAccess {
+                    access: a,
+                    held: held.clone(),
+                    thread: f.thread,
+                });
             }
         }
         accesses.sort();
         accesses.dedup();
-        Some(RaceWarning {
+        RaceWarning {
             rho,
             home,
             accesses,
-        })
+        }
+    }
+
+    /// Every access behind a fact ([`witnesses`]), once per fact: a fact's accesses are its
+    /// origin's and those of the facts it was derived from, computed after theirs.
+    fn witnesses(&self, fact: CFactId) -> std::rc::Rc<[AccessId]> {
+        if let Some(w) = self.witnessed.borrow().get(&fact) {
+            return w.clone();
+        }
+        // Post-order over the derivation, so every parent is done before its children.
+        let mut order = Vec::new();
+        let mut stack = vec![(fact, false)];
+        let mut seen = FxHashSet::default();
+        while let Some((id, expanded)) = stack.pop() {
+            if expanded {
+                order.push(id);
+                continue;
+            }
+            if self.witnessed.borrow().contains_key(&id) || !seen.insert(id) {
+                continue;
+            }
+            stack.push((id, true));
+            for &parent in &self.facts[id].origin.parents {
+                stack.push((parent, false));
+            }
+        }
+        for id in order {
+            let origin = &self.facts[id].origin;
+            let mut out: Vec<AccessId> = origin.accesses.clone();
+            let mut complete = true;
+            for parent in &origin.parents {
+                match self.witnessed.borrow().get(parent) {
+                    Some(w) => out.extend(w.iter().copied()),
+                    // A parent on a cycle back to `id` is not done yet: walk the whole
+                    // derivation instead.
+                    None => complete = false,
+                }
+            }
+            let out: std::rc::Rc<[AccessId]> = if complete {
+                out.sort();
+                out.dedup();
+                out.into()
+            } else {
+                witnesses(self.facts, id).into()
+            };
+            self.witnessed.borrow_mut().insert(id, out);
+        }
+        self.witnessed
+            .borrow()
+            .get(&fact)
+            .cloned()
+            .unwrap_or_else(|| witnesses(self.facts, fact).into())
     }
 
     fn common_lock(&self, a: SetId, b: SetId) -> bool {
