@@ -7,20 +7,25 @@ use std::path::PathBuf;
 
 use c_frontend::driver::{self, CheckOptions};
 
+use solver::stats::{self, Phase};
+
 use crate::render::{self, Format, Outcome, Sources};
 use crate::report::{self, Report};
 
 /// Checks the C program made of `files` and renders the report in `format`. With the
 /// environment variable `LOCKSMITH_DEBUG` set, the front end's debug dump goes to stderr first.
 pub fn run(files: Vec<PathBuf>, options: CheckOptions, format: Format) -> Outcome {
-    let report = match driver::check_on_large_stack(files, options) {
-        Ok(result) => {
-            if std::env::var_os("LOCKSMITH_DEBUG").is_some() {
-                eprint!("{}", driver::debug_dump(&result));
+    let result = driver::check_on_large_stack(files, options);
+    stats::phase(Phase::Report, || {
+        let report = match result {
+            Ok(result) => {
+                if std::env::var_os("LOCKSMITH_DEBUG").is_some() {
+                    eprint!("{}", driver::debug_dump(&result));
+                }
+                Report::Check(report::check::build(&result))
             }
-            Report::Check(report::check::build(&result))
-        }
-        Err(fatal) => report::error::fatal(&fatal),
-    };
-    render::outcome(&report, format, &Sources::disk())
+            Err(fatal) => report::error::fatal(&fatal),
+        };
+        render::outcome(&report, format, &Sources::disk())
+    })
 }

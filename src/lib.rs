@@ -8,5 +8,6 @@
 
 pub mod check;
 pub mod lambda;
+pub mod progress;
 pub mod render;
 pub mod report;

@@ -88,6 +88,9 @@ enum Command {
         format: Format,
         #[command(flatten)]
         switches: TechniqueSwitches,
+        /// Print the wall time and peak memory of each phase to stderr.
+        #[arg(long)]
+        timings: bool,
     },
     /// Type-check a program of the formal core language λ▷ (paper §2): exit 0 if it is
     /// consistently correlated and linear, 1 if not, 2 if it cannot be analysed.
@@ -124,6 +127,7 @@ fn main() -> ExitCode {
             forced_include,
             format,
             switches,
+            timings,
         } => {
             let options = c_frontend::driver::CheckOptions {
                 preprocess: c_frontend::syntax::preprocess::PreprocessOptions {
@@ -136,10 +140,12 @@ fn main() -> ExitCode {
                 },
                 techniques: switches.0,
             };
-            if std::env::var_os("LOCKSMITH_STATS").is_some() {
-                solver::stats::enable(|name, value| eprintln!("stats: {name}: {value}"));
-            }
+            let running = locksmith::progress::start(locksmith::progress::Show {
+                timings,
+                statistics: std::env::var_os("LOCKSMITH_STATS").is_some(),
+            });
             let outcome = locksmith::check::run(files, options, format);
+            drop(running);
             finish(&outcome)
         }
         Command::Lambda {

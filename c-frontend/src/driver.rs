@@ -9,10 +9,11 @@ use crate::diagnostics::{Fatal, FatalKind, Unanalysed, UnanalysedKind};
 use crate::ir::{Origin, Program};
 use crate::lower::Lowerer;
 use crate::syntax::embedded;
-use crate::syntax::parse::{self, DroppedKind};
-use crate::syntax::preprocess::{self, PreprocessOptions};
+use crate::syntax::parse::{self, DroppedKind, ParsedUnit};
+use crate::syntax::preprocess::{self, PreprocessOptions, Preprocessed};
 use crate::syntax::srcmap::{FileTable, SourceMap};
 use solver::threads::{self, ThreadSolution};
+use solver::stats::{self, Phase};
 use solver::Techniques;
 
 /// Options of `locksmith check`.
@@ -30,24 +31,8 @@ pub struct CheckResult {
     pub solution: ThreadSolution,
 }
 
-/// Adds one preprocessed-and-parsed unit to the program being lowered.
-fn add_unit(
-    lowerer: &mut Lowerer,
-    files: &mut FileTable,
-    unanalysed: &mut Vec<Unanalysed>,
-    pre: preprocess::Preprocessed,
-    origin: Origin,
-) -> Result<(), Fatal> {
-    let name = pre.name.clone();
-    let parsed = parse::parse_unit(pre).map_err(|e| {
-        let kind = if e.internal {
-            FatalKind::Internal
-        } else {
-            FatalKind::NotC
-        };
-        Fatal::new(kind, e.message)
-    })?;
-    let map = SourceMap::new(&parsed.text, &name, files);
+/// Records, for a unit recovery cut pieces out of, what was not analysed.
+fn dropped_items(parsed: &ParsedUnit, map: &SourceMap, unanalysed: &mut Vec<Unanalysed>) {
     for d in &parsed.dropped {
         let kept = match d.kind {
             DroppedKind::FunctionBody => "its body is not analysed",
@@ -61,8 +46,97 @@ fn add_unit(
             reason: format!("{}; {kept}", d.reason),
         });
     }
-    lowerer.add_unit(&parsed.unit, &map, origin);
-    Ok(())
+}
+
+/// Runs `f` on every item, on up to as many threads as the machine has cores, and returns the
+/// results in the items' order (so the output never depends on the thread count).
+fn in_parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(items.len())
+        .max(1);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<std::sync::Mutex<Option<R>>> =
+        items.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(item) = items.get(k) else { break };
+                let r = f(item);
+                if let Ok(mut slot) = results[k].lock() {
+                    *slot = Some(r);
+                }
+            });
+        }
+    });
+    results
+        .into_iter()
+        .map(|m| {
+            m.into_inner()
+                .ok()
+                .flatten()
+                .expect("every item was processed")
+        })
+        .collect()
+}
+
+/// The preprocessed and parsed units of a program: the libc stubs first, then the inputs in
+/// order. Files are preprocessed, then parsed, in parallel; the first failure in input order is
+/// the one reported.
+fn parse_units(inputs: &[PathBuf], options: &CheckOptions) -> Result<Vec<ParsedUnit>, Fatal> {
+    let dir = embedded::data_dir().map_err(|e| {
+        Fatal::new(
+            FatalKind::Internal,
+            format!("cannot write locksmith's data files: {e}"),
+        )
+    })?;
+    let mut paths = vec![dir.join("stubs").join(embedded::STUB_UNIT)];
+    paths.extend(inputs.iter().cloned());
+    let preprocessed = stats::phase(Phase::Preprocess, || {
+        in_parallel(&paths, |path| {
+            preprocess::preprocess(path, &options.preprocess)
+        })
+    });
+    let mut units = Vec::with_capacity(preprocessed.len());
+    for (k, pre) in preprocessed.into_iter().enumerate() {
+        units.push(pre.map_err(|e| {
+            if k == 0 {
+                Fatal::new(
+                    FatalKind::Internal,
+                    format!("cannot preprocess the libc stubs: {}", e.message),
+                )
+            } else {
+                Fatal::new(FatalKind::Preprocess, e.message)
+            }
+        })?);
+    }
+    let parsed = stats::phase(Phase::Parse, || {
+        let units: Vec<std::sync::Mutex<Option<Preprocessed>>> = units
+            .into_iter()
+            .map(|u| std::sync::Mutex::new(Some(u)))
+            .collect();
+        in_parallel(&units, |u| {
+            let unit = u.lock().ok().and_then(|mut u| u.take());
+            unit.map(parse::parse_unit)
+        })
+    });
+    parsed
+        .into_iter()
+        .map(|p| match p {
+            Some(Ok(unit)) => Ok(unit),
+            Some(Err(e)) => {
+                let kind = if e.internal {
+                    FatalKind::Internal
+                } else {
+                    FatalKind::NotC
+                };
+                Err(Fatal::new(kind, e.message))
+            }
+            None => Err(Fatal::new(FatalKind::Internal, "a unit was parsed twice")),
+        })
+        .collect()
 }
 
 /// Analyses the C program made of `inputs`.
@@ -70,58 +144,35 @@ pub fn check(inputs: &[PathBuf], options: &CheckOptions) -> Result<CheckResult, 
     if inputs.is_empty() {
         return Err(Fatal::new(FatalKind::NoInput, "no input files"));
     }
-    let mut files = FileTable::new();
-    let mut lowerer = Lowerer::new();
-    let mut unanalysed = Vec::new();
-
-    // The libc stubs, analysed with every program.
-    let dir = embedded::data_dir().map_err(|e| {
-        Fatal::new(
-            FatalKind::Internal,
-            format!("cannot write locksmith's data files: {e}"),
-        )
-    })?;
-    let stub_path = dir.join("stubs").join(embedded::STUB_UNIT);
-    let stubs = preprocess::preprocess(&stub_path, &options.preprocess).map_err(|e| {
-        Fatal::new(
-            FatalKind::Internal,
-            format!("cannot preprocess the libc stubs: {}", e.message),
-        )
-    })?;
-    add_unit(
-        &mut lowerer,
-        &mut files,
-        &mut Vec::new(),
-        stubs,
-        Origin::Stub,
-    )?;
-
-    let front = std::time::Instant::now();
-    for path in inputs {
-        let pre = preprocess::preprocess(path, &options.preprocess)
-            .map_err(|e| Fatal::new(FatalKind::Preprocess, e.message))?;
-        add_unit(&mut lowerer, &mut files, &mut unanalysed, pre, Origin::User)?;
-    }
-    let program = lowerer.finish(files, unanalysed);
-    if solver::stats::enabled() {
-        solver::stats::record_seconds("preprocess, parse and lower", front.elapsed().as_secs_f64());
-    }
+    let units = parse_units(inputs, options)?;
+    let program = stats::phase(Phase::Lower, || {
+        let mut files = FileTable::new();
+        let mut lowerer = Lowerer::new();
+        let mut unanalysed = Vec::new();
+        for (k, parsed) in units.into_iter().enumerate() {
+            let map = SourceMap::new(&parsed.text, &parsed.name, &mut files);
+            let origin = if k == 0 { Origin::Stub } else { Origin::User };
+            if origin == Origin::User {
+                dropped_items(&parsed, &map, &mut unanalysed);
+            }
+            lowerer.add_unit(&parsed.unit, &map, origin);
+        }
+        lowerer.finish(files, unanalysed)
+    });
     let main = program
         .funcs
         .iter_enumerated()
         .find(|(_, f)| f.name == "main" && f.defined && f.origin == Origin::User)
         .map(|(id, _)| id)
         .ok_or_else(|| no_main(&program, inputs))?;
-    let generated = solver::stats::time("generate", || {
+    let generated = stats::phase(Phase::Generate, || {
         constraints::generate(&program, main, options.techniques)
     });
-    let solution = solver::stats::time("solve", || {
-        threads::solve(
-            &generated.constraints,
-            &generated.threads,
-            options.techniques,
-        )
-    });
+    let solution = threads::solve(
+        &generated.constraints,
+        &generated.threads,
+        options.techniques,
+    );
     Ok(CheckResult {
         program,
         generated,

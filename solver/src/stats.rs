@@ -17,11 +17,63 @@ pub type Sink = fn(&str, Value);
 /// Where records go.
 static SINK: Mutex<Option<Sink>> = Mutex::new(None);
 
-/// One record: a phase's duration or a count.
+/// One record: a phase's duration or a count, or the start and end of a [`Phase`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Value {
     Seconds(f64),
     Count(u64),
+    /// A phase of [`Phase`] has started.
+    Started(Phase),
+    /// A phase of [`Phase`] has ended after this many seconds.
+    Finished(Phase, f64),
+}
+
+/// The phases of `locksmith check` as its users see them (`--timings`, the progress
+/// indicator), in the order they run.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Phase {
+    Preprocess,
+    Parse,
+    Lower,
+    /// Constraint generation (paper §3): labelled types, constraints, event graphs.
+    Generate,
+    /// Label resolution (figure 8a): matched flow, lock unification, linearity.
+    Resolve,
+    /// Relative locksets (§3.1).
+    Locksets,
+    /// Sharing (§3.2): which threads may run where, Down-Fork, correlations carried to roots.
+    Sharing,
+    /// The consistent-correlation check.
+    Check,
+    Report,
+}
+
+impl Phase {
+    pub const ALL: [Phase; 9] = [
+        Phase::Preprocess,
+        Phase::Parse,
+        Phase::Lower,
+        Phase::Generate,
+        Phase::Resolve,
+        Phase::Locksets,
+        Phase::Sharing,
+        Phase::Check,
+        Phase::Report,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Preprocess => "preprocess",
+            Phase::Parse => "parse",
+            Phase::Lower => "lower",
+            Phase::Generate => "constraint generation",
+            Phase::Resolve => "label resolution",
+            Phase::Locksets => "locksets",
+            Phase::Sharing => "sharing",
+            Phase::Check => "check",
+            Phase::Report => "report",
+        }
+    }
 }
 
 impl std::fmt::Display for Value {
@@ -29,6 +81,8 @@ impl std::fmt::Display for Value {
         match self {
             Value::Seconds(s) => write!(f, "{s:.3} s"),
             Value::Count(n) => write!(f, "{n}"),
+            Value::Started(p) => write!(f, "{} started", p.name()),
+            Value::Finished(p, s) => write!(f, "{} {s:.3} s", p.name()),
         }
     }
 }
@@ -61,6 +115,19 @@ pub fn time<T>(name: &str, f: impl FnOnce() -> T) -> T {
     let start = Instant::now();
     let out = f();
     record(name, Value::Seconds(start.elapsed().as_secs_f64()));
+    out
+}
+
+/// Runs `f` as the user-visible phase `p`, recording its start and its end (with its wall time)
+/// when collection is on. Phases that run in pieces (the solver's) record each piece.
+pub fn phase<T>(p: Phase, f: impl FnOnce() -> T) -> T {
+    if !enabled() {
+        return f();
+    }
+    record(p.name(), Value::Started(p));
+    let start = Instant::now();
+    let out = f();
+    record(p.name(), Value::Finished(p, start.elapsed().as_secs_f64()));
     out
 }
 

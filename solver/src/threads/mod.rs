@@ -188,51 +188,61 @@ pub fn solve(
     p: &ThreadProgram,
     techniques: Techniques,
 ) -> ThreadSolution {
-    use crate::stats::time;
+    use crate::stats::{phase, time, Phase};
     let mut scopes = c.scopes.clone();
     scopes.freeze();
-    let flow = time("solve: matched flow (cfl)", || cfl::close(c, &scopes));
-    let comps = time("solve: flow components", || flow.components());
-    let index = Index::new(c);
-    let mut lock_table = time("solve: lock unification", || locks::unify_all(c, &scopes));
-    let s = time("solve: structure", || structure::Structure::new(p));
-    let linearity = time("solve: linearity", || {
-        if techniques.has(Technique::Linearity) {
-            linearity::decide(c, &scopes, p, &s, &mut lock_table)
-        } else {
-            linearity::Linearity::all_linear(linearity::Grounding::new(p, &mut lock_table))
-        }
+    // Label resolution (figure 8a) and what depends only on it.
+    let (flow, comps, index, mut lock_table, s, linearity) = phase(Phase::Resolve, || {
+        let flow = time("solve: matched flow (cfl)", || cfl::close(c, &scopes));
+        let comps = time("solve: flow components", || flow.components());
+        let index = Index::new(c);
+        let mut lock_table = time("solve: lock unification", || locks::unify_all(c, &scopes));
+        let s = time("solve: structure", || structure::Structure::new(p));
+        let linearity = time("solve: linearity", || {
+            if techniques.has(Technique::Linearity) {
+                linearity::decide(c, &scopes, p, &s, &mut lock_table)
+            } else {
+                linearity::Linearity::all_linear(linearity::Grounding::new(p, &mut lock_table))
+            }
+        });
+        (flow, comps, index, lock_table, s, linearity)
     });
-    let mut ls = time("solve: locksets", || {
-        locksets::compute(c, &scopes, &mut lock_table, &linearity, p, &s)
+    let mut ls = phase(Phase::Locksets, || {
+        time("solve: locksets", || {
+            locksets::compute(c, &scopes, &mut lock_table, &linearity, p, &s)
+        })
     });
-    let unwritten = time("solve: bounds", || bounds::failed_conditions(c, p, &s));
-    let mhp = time("solve: mhp", || {
-        mhp::Mhp::new(p, &s, techniques.has(Technique::Joins), &unwritten)
+    // Sharing (§3.2): which threads run where, Down-Fork, correlations carried to the roots.
+    let (mhp, homes, all_facts, handle_sets, site_sets) = phase(Phase::Sharing, || {
+        let unwritten = time("solve: bounds", || bounds::failed_conditions(c, p, &s));
+        let mhp = time("solve: mhp", || {
+            mhp::Mhp::new(p, &s, techniques.has(Technique::Joins), &unwritten)
+        });
+        let homes = time("solve: privacy", || {
+            if techniques.has(Technique::DownFork) {
+                privacy::decide(c, &scopes, p, &flow)
+            } else {
+                privacy::Homes::none(c)
+            }
+        });
+        let inputs = facts::Inputs {
+            c,
+            scopes: &scopes,
+            p,
+            s: &s,
+            comps: &comps,
+            index: &index,
+            linearity: &linearity,
+            mhp: &mhp,
+            homes: &homes,
+        };
+        let (all_facts, handle_sets, site_sets) = time("solve: facts", || {
+            facts::propagate(inputs, &mut lock_table, &mut ls)
+        });
+        crate::stats::count("facts", all_facts.len());
+        (mhp, homes, all_facts, handle_sets, site_sets)
     });
-    let homes = time("solve: privacy", || {
-        if techniques.has(Technique::DownFork) {
-            privacy::decide(c, &scopes, p, &flow)
-        } else {
-            privacy::Homes::none(c)
-        }
-    });
-    let inputs = facts::Inputs {
-        c,
-        scopes: &scopes,
-        p,
-        s: &s,
-        comps: &comps,
-        index: &index,
-        linearity: &linearity,
-        mhp: &mhp,
-        homes: &homes,
-    };
-    let (all_facts, handle_sets, site_sets) = time("solve: facts", || {
-        facts::propagate(inputs, &mut lock_table, &mut ls)
-    });
-    crate::stats::count("facts", all_facts.len());
-    let warnings = time("solve: check", || {
+    let warnings = phase(Phase::Check, || {
         check::check(check::CheckInputs {
             p,
             mhp: &mhp,
