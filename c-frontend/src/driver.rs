@@ -12,8 +12,8 @@ use crate::syntax::embedded;
 use crate::syntax::parse::{self, DroppedKind, ParsedUnit};
 use crate::syntax::preprocess::{self, PreprocessOptions, Preprocessed};
 use crate::syntax::srcmap::{FileTable, SourceMap};
-use solver::threads::{self, ThreadSolution};
 use solver::stats::{self, Phase};
+use solver::threads::{self, ThreadSolution};
 use solver::Techniques;
 
 /// Options of `locksmith check`.

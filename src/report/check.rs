@@ -239,27 +239,38 @@ fn position(p: &Program, pos: Pos) -> Position {
     }
 }
 
-/// A name for a location: a variable, a field path, or an allocation site.
+/// A name for a location: a variable, a field path, or an allocation site. A field path inside
+/// heap or external memory reads "field `in.a` of memory allocated by …"; inside a variable,
+/// `v.in.a`.
 fn describe_name(p: &Program, name: &RhoName) -> String {
-    match name {
-        RhoName::Var(v) => p.vars[*v].name.clone(),
-        RhoName::Alloc { pos, func, by } => {
-            format!(
-                "memory allocated by {by} at {}:{} in {}",
-                p.files[pos.file], pos.line, p.funcs[*func].name
-            )
+    let mut path = Vec::new();
+    let mut root = name;
+    while let RhoName::Field { parent, field } = root {
+        path.push(field.as_str());
+        root = parent;
+    }
+    path.reverse();
+    let base = match root {
+        RhoName::Var(v) => {
+            let var = p.vars[*v].name.clone();
+            return std::iter::once(var.as_str())
+                .chain(path.iter().copied())
+                .collect::<Vec<_>>()
+                .join(".");
         }
-        RhoName::Field { parent, field } => {
-            let parent = describe_name(p, parent);
-            if parent.starts_with("memory ") || parent.starts_with("external memory") {
-                format!("field `{field}` of {parent}")
-            } else {
-                format!("{parent}.{field}")
-            }
-        }
+        RhoName::Alloc { pos, func, by } => format!(
+            "memory allocated by {by} at {}:{} in {}",
+            p.files[pos.file], pos.line, p.funcs[*func].name
+        ),
         RhoName::External => "external memory (of code locksmith cannot see)".into(),
         RhoName::UnknownState => "state of code locksmith cannot see".into(),
-        RhoName::Other => "a location".into(),
+        // The loop above walked every field to its root.
+        RhoName::Other | RhoName::Field { .. } => "a location".into(),
+    };
+    if path.is_empty() {
+        base
+    } else {
+        format!("field `{}` of {base}", path.join("."))
     }
 }
 

@@ -241,7 +241,18 @@ pub struct LTypes<'a> {
     /// Work items processed, by kind (unify, sync, widen), for the developer's statistics.
     work_done: [u64; 3],
     /// The external object of each type class made so far (see [`LTypes::mark_external`]).
-    external: Vec<(ViewKey, Rho, Node)>,
+    external: Vec<(ExternalClass, Rho, Node)>,
+    /// External pointers whose target had no shape yet, by the target's representative: their
+    /// label is linked to external memory once the target's class is known.
+    external_waiting: FxHashMap<Node, Vec<Node>>,
+}
+
+/// A type class of external memory: a class of the `void*` model, or the untyped memory a
+/// `void*` of unknown code points to (one object holding every class stored through one).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ExternalClass {
+    View(ViewKey),
+    Untyped,
 }
 
 /// Instantiations nested deeper than this unify instead of copying. Copies of recursive struct
@@ -274,6 +285,7 @@ impl<'a> LTypes<'a> {
             field_sensitive: true,
             work_done: [0; 3],
             external: Vec::new(),
+            external_waiting: FxHashMap::default(),
         }
     }
 
@@ -387,7 +399,7 @@ impl<'a> LTypes<'a> {
 
     /// The external object of each type class made so far: its class, location label and
     /// content, in the order they were made.
-    pub fn external_objects(&self) -> &[(ViewKey, Rho, Node)] {
+    pub fn external_objects(&self) -> &[(ExternalClass, Rho, Node)] {
         &self.external
     }
 
@@ -399,30 +411,55 @@ impl<'a> LTypes<'a> {
         }
     }
 
-    /// The external object of class `key`, made on first use.
-    fn external_object(&mut self, c: &mut Constraints, key: ViewKey) -> (Rho, Node) {
-        if let Some(&(_, rho, n)) = self.external.iter().find(|e| e.0 == key) {
+    /// The external object of class `class`, made on first use.
+    fn external_object(&mut self, c: &mut Constraints, class: ExternalClass) -> (Rho, Node) {
+        if let Some(&(_, rho, n)) = self.external.iter().find(|e| e.0 == class) {
             return (rho, n);
         }
         let rho = self.new_rho(c, Scope::ROOT, RhoKind::Alloc, RhoOrigin::Object);
-        let n = self.node_of_key(c, key, Scope::ROOT);
+        let n = match class {
+            ExternalClass::View(key) => self.node_of_key(c, key, Scope::ROOT),
+            ExternalClass::Untyped => self.node(Shape::Void(Vec::new()), Scope::ROOT),
+        };
         let r = self.root(n);
         self.data[r.0 as usize].external = true;
         self.data[r.0 as usize].object = true;
-        self.external.push((key, rho, r));
+        self.external.push((class, rho, r));
         self.work.push(Work::External(r));
         (rho, r)
     }
 
+    /// The class of external memory a content of this shape belongs to, if its shape says.
+    fn external_class(shape: &Shape) -> Option<ExternalClass> {
+        match shape {
+            Shape::Void(_) => Some(ExternalClass::Untyped),
+            other => other.view_key().map(ExternalClass::View),
+        }
+    }
+
     /// Links an external node to external memory by its shape: memory of a class is that class's
-    /// object; a pointer carries the label of the object of its target's class and its target is
-    /// external; the members of a struct or union, and the entries of a `void*` content, are
-    /// external. A node of unknown shape waits until it has one.
+    /// object (a character, which has no inside, and a pointer, whose targets of different types
+    /// must not meet, excepted); a pointer carries the label of the object of its target's class
+    /// (once the target has a shape) and its target is external; the members of a struct or
+    /// union, and the entries of a `void*` content, are external. A node of unknown shape waits
+    /// until it has one.
     fn do_external(&mut self, c: &mut Constraints, n: Node) {
         let r = self.root(n);
         let shape = self.data[r.0 as usize].shape.clone();
-        if let Some(key) = shape.view_key().filter(|k| *k != ViewKey::Char) {
-            let (_, obj) = self.external_object(c, key);
+        if !matches!(shape, Shape::Var) {
+            // Pointers that waited for this target's shape can be linked now.
+            if let Some(waiting) = self.external_waiting.remove(&r) {
+                self.work.extend(waiting.into_iter().map(Work::External));
+            }
+        }
+        let own_class = Self::external_class(&shape).filter(|k| {
+            !matches!(
+                k,
+                ExternalClass::View(ViewKey::Char) | ExternalClass::View(ViewKey::Ptr)
+            )
+        });
+        if let Some(class) = own_class {
+            let (_, obj) = self.external_object(c, class);
             if self.root(obj) != r {
                 self.work.push(Work::Unify(r, obj));
                 return;
@@ -432,10 +469,13 @@ impl<'a> LTypes<'a> {
             Shape::Ptr { rho, to } => {
                 self.flag_external(to);
                 let t = self.root(to);
-                if let Some(key) = self.data[t.0 as usize].shape.view_key() {
-                    let (ext_rho, _) = self.external_object(c, key);
-                    self.emit_flow(c, ext_rho, rho);
-                    self.emit_flow(c, rho, ext_rho);
+                match Self::external_class(&self.data[t.0 as usize].shape) {
+                    Some(class) => {
+                        let (ext_rho, _) = self.external_object(c, class);
+                        self.emit_flow(c, ext_rho, rho);
+                        self.emit_flow(c, rho, ext_rho);
+                    }
+                    None => self.external_waiting.entry(t).or_default().push(r),
                 }
             }
             Shape::Struct { fields, .. } => {
@@ -1225,6 +1265,9 @@ impl<'a> LTypes<'a> {
         let r = if a_stays { ra } else { rb };
         let absorbed = if a_stays { rb } else { ra };
         self.parent[absorbed.0 as usize] = r;
+        if let Some(waiting) = self.external_waiting.remove(&absorbed) {
+            self.external_waiting.entry(r).or_default().extend(waiting);
+        }
         let (kept, moved) = if a_stays {
             (&rels_a, &rels_b)
         } else {

@@ -175,7 +175,9 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
         // One warning per location as soon as one copy races, listing the accesses of every
         // copy: two objects made by one allocation site, each raced on by its own threads, are
         // both in it. (The check stops at the first racing copy; the listing takes them all.)
-        let racing = copies.iter().any(|group| checker.racy(rho, home, group).is_some());
+        let racing = copies
+            .iter()
+            .any(|group| checker.racy(rho, home, group).is_some());
         let mut found = None;
         if racing {
             let mut all: Vec<CFactId> = groups.values().flatten().copied().collect();
@@ -233,8 +235,10 @@ impl Checker<'_> {
                     continue;
                 }
                 if self.concurrent(home, a, b, i == j) {
-                    let ids: Vec<CFactId> =
-                        classes.iter().flat_map(|c| c.facts.iter().copied()).collect();
+                    let ids: Vec<CFactId> = classes
+                        .iter()
+                        .flat_map(|c| c.facts.iter().copied())
+                        .collect();
                     return Some(self.listing(rho, home, &ids));
                 }
             }
