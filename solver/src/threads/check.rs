@@ -75,8 +75,6 @@ struct Checker<'a> {
     site_sets: &'a SiteSets,
     facts: &'a IndexVec<CFactId, CFact>,
     techniques: Techniques,
-    /// The accesses behind each fact listed so far (facts share their derivations).
-    witnessed: std::cell::RefCell<FxHashMap<CFactId, std::rc::Rc<[AccessId]>>>,
 }
 
 /// What the check reads.
@@ -158,7 +156,6 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
         site_sets,
         facts,
         techniques,
-        witnessed: Default::default(),
     };
     let mut warnings = Vec::new();
     for (rho, groups) in by_rho {
@@ -248,17 +245,22 @@ impl Checker<'_> {
 
     /// The warning for a racy location: every access of its facts `ids` (not only those of the
     /// conflicting pairs: a maintainer needs to see where it is protected to see where it is
-    /// not), with the locks held and the thread.
+    /// not), with the locks held and the thread. The facts are grouped by thread and locks, and
+    /// the derivations of each group walked once ([`witnesses`]).
     fn listing(&self, rho: Rho, home: FnId, ids: &[CFactId]) -> RaceWarning {
-        let mut accesses: Vec<RaceAccess> = Vec::new();
+        let mut groups: BTreeMap<(Thread, SetId), Vec<CFactId>> = BTreeMap::new();
         for &id in ids {
             let f = &self.facts[id];
-            let held = self.sets.get(f.held).to_vec();
-            for &a in self.witnesses(id).iter() {
+            groups.entry((f.thread, f.held)).or_default().push(id);
+        }
+        let mut accesses: Vec<RaceAccess> = Vec::new();
+        for ((thread, held), group) in groups {
+            let held = self.sets.get(held).to_vec();
+            for a in witnesses(self.facts, &group) {
                 accesses.push(RaceAccess {
                     access: a,
                     held: held.clone(),
-                    thread: f.thread,
+                    thread,
                 });
             }
         }
@@ -269,57 +271,6 @@ impl Checker<'_> {
             home,
             accesses,
         }
-    }
-
-    /// Every access behind a fact ([`witnesses`]), once per fact: a fact's accesses are its
-    /// origin's and those of the facts it was derived from, computed after theirs.
-    fn witnesses(&self, fact: CFactId) -> std::rc::Rc<[AccessId]> {
-        if let Some(w) = self.witnessed.borrow().get(&fact) {
-            return w.clone();
-        }
-        // Post-order over the derivation, so every parent is done before its children.
-        let mut order = Vec::new();
-        let mut stack = vec![(fact, false)];
-        let mut seen = FxHashSet::default();
-        while let Some((id, expanded)) = stack.pop() {
-            if expanded {
-                order.push(id);
-                continue;
-            }
-            if self.witnessed.borrow().contains_key(&id) || !seen.insert(id) {
-                continue;
-            }
-            stack.push((id, true));
-            for &parent in &self.facts[id].origin.parents {
-                stack.push((parent, false));
-            }
-        }
-        for id in order {
-            let origin = &self.facts[id].origin;
-            let mut out: Vec<AccessId> = origin.accesses.clone();
-            let mut complete = true;
-            for parent in &origin.parents {
-                match self.witnessed.borrow().get(parent) {
-                    Some(w) => out.extend(w.iter().copied()),
-                    // A parent on a cycle back to `id` is not done yet: walk the whole
-                    // derivation instead.
-                    None => complete = false,
-                }
-            }
-            let out: std::rc::Rc<[AccessId]> = if complete {
-                out.sort();
-                out.dedup();
-                out.into()
-            } else {
-                witnesses(self.facts, id).into()
-            };
-            self.witnessed.borrow_mut().insert(id, out);
-        }
-        self.witnessed
-            .borrow()
-            .get(&fact)
-            .cloned()
-            .unwrap_or_else(|| witnesses(self.facts, fact).into())
     }
 
     fn common_lock(&self, a: SetId, b: SetId) -> bool {

@@ -107,13 +107,14 @@ pub struct Origin {
     pub parents: Vec<CFactId>,
 }
 
-/// Every access behind `fact`, sorted.
-pub fn witnesses(facts: &IndexVec<CFactId, CFact>, fact: CFactId) -> Vec<AccessId> {
-    let mut seen = rustc_hash::FxHashSet::default();
-    let mut stack = vec![fact];
+/// Every access behind any of `facts_from`, sorted: one walk over their derivations, so a
+/// derivation shared by many facts is walked once.
+pub fn witnesses(facts: &IndexVec<CFactId, CFact>, facts_from: &[CFactId]) -> Vec<AccessId> {
+    let mut seen = fixedbitset::FixedBitSet::with_capacity(facts.len());
+    let mut stack = facts_from.to_vec();
     let mut out = Vec::new();
     while let Some(id) = stack.pop() {
-        if !seen.insert(id) {
+        if seen.put(crate::ids::Idx::index(id)) {
             continue;
         }
         let origin = &facts[id].origin;
