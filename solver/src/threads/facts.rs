@@ -22,6 +22,8 @@
 //! ([`super::privacy`]) stops at that function: above it, the runs of the function would be
 //! confused with one another.
 
+use std::collections::BTreeMap;
+
 use rustc_hash::FxHashMap;
 
 use super::linearity::Linearity;
@@ -36,7 +38,7 @@ use crate::constraints::{Constraints, Rho, Site};
 use crate::correlation::Index;
 use crate::ids::IndexVec;
 use crate::locks::LockTable;
-use crate::scope::ScopeTree;
+use crate::scope::{Scope, ScopeTree};
 
 crate::define_id!(
     /// A derived C correlation fact.
@@ -126,6 +128,12 @@ pub fn witnesses(facts: &IndexVec<CFactId, CFact>, facts_from: &[CFactId]) -> Ve
     out
 }
 
+/// How many members of a component have one scope and home.
+type MemberGroup = ((Scope, Option<FnId>), usize);
+
+/// Components with more members than this are translated by [`Prop::translated_large`].
+const LARGE_COMPONENT: usize = 64;
+
 struct Prop<'a> {
     c: &'a Constraints,
     scopes: &'a ScopeTree,
@@ -149,6 +157,10 @@ struct Prop<'a> {
     /// Per component at the root: the generic result labels' components of its members, with
     /// the site ([`Prop::results`]).
     results_memo: FxHashMap<Rho, Vec<(Site, Rho)>>,
+    /// The images at each site, by generic label (built on first use, for large components).
+    images_at: FxHashMap<Site, Vec<(Rho, Vec<Rho>)>>,
+    /// The members of each large component counted by scope and home.
+    groups: FxHashMap<Rho, Vec<MemberGroup>>,
     /// Untagged facts at the root that reach a call's result: `(generic result component,
     /// site, fact)` ([`Prop::tag_copies`]).
     seeds: Vec<(Rho, Site, CFactId)>,
@@ -411,18 +423,75 @@ impl Prop<'_> {
         }
         let comps = self.comps;
         let mut out = Vec::new();
-        for &member in &comps.members[comp] {
-            if self.homes.home_of(member) == Some(callee) {
-                continue;
+        if comps.members[comp].len() <= LARGE_COMPONENT {
+            for &member in &comps.members[comp] {
+                if self.homes.home_of(member) == Some(callee) {
+                    continue;
+                }
+                let (images, internal) = self.images(member, site);
+                out.extend(images.into_iter().map(|r| (comps.of[r], internal)));
             }
-            let (images, internal) = self.images(member, site);
-            out.extend(images.into_iter().map(|r| (comps.of[r], internal)));
+        } else {
+            self.translated_large(comp, site, callee, &mut out);
         }
         out.sort();
         out.dedup();
         self.translated_memo
             .insert((comp, site, callee), out.clone());
         out
+    }
+
+    /// [`Prop::translated`] for a large component, without visiting each member: the members
+    /// with an image at `site` are found in the site's images, and the others stay themselves,
+    /// an internal copy when generic at the site's binder. Those depend only on a member's
+    /// scope and home, so the members are counted by (scope, home) once per component, and a
+    /// group contributes the component itself when some member of it has no image at `site`.
+    fn translated_large(
+        &mut self,
+        comp: Rho,
+        site: Site,
+        callee: FnId,
+        out: &mut Vec<(Rho, bool)>,
+    ) {
+        let (c, comps, homes, scopes) = (self.c, self.comps, self.homes, self.scopes);
+        if self.images_at.is_empty() {
+            for (&(generic, s), images) in &self.index.rho_images {
+                self.images_at
+                    .entry(s)
+                    .or_default()
+                    .push((generic, images.clone()));
+            }
+            for v in self.images_at.values_mut() {
+                v.sort();
+            }
+        }
+        let groups = self.groups.entry(comp).or_insert_with(|| {
+            let mut g: BTreeMap<(Scope, Option<FnId>), usize> = BTreeMap::new();
+            for &m in &comps.members[comp] {
+                *g.entry((c.rhos[m].scope, homes.home_of(m))).or_default() += 1;
+            }
+            g.into_iter().collect()
+        });
+        let mut with_image: FxHashMap<(Scope, Option<FnId>), usize> = FxHashMap::default();
+        for (m, images) in self.images_at.get(&site).map(Vec::as_slice).unwrap_or(&[]) {
+            if comps.of[*m] != comp {
+                continue;
+            }
+            let home = homes.home_of(*m);
+            *with_image.entry((c.rhos[*m].scope, home)).or_default() += 1;
+            if home != Some(callee) {
+                out.extend(images.iter().map(|&r| (comps.of[r], false)));
+            }
+        }
+        let binder = c.sites[site].binder;
+        for &((scope, home), count) in groups.iter() {
+            if home == Some(callee) || with_image.get(&(scope, home)).copied().unwrap_or(0) >= count
+            {
+                continue;
+            }
+            let generic = binder != Scope::ROOT && scopes.within(scope, binder);
+            out.push((comp, generic));
+        }
     }
 
     /// For a fact of component `comp` at the root: the function's generic result labels that
@@ -453,8 +522,8 @@ impl Prop<'_> {
             Some(v) => (v.clone(), false),
             None => {
                 let binder = self.c.sites[site].binder;
-                let generic = binder != crate::scope::Scope::ROOT
-                    && self.scopes.within(self.c.rhos[rho].scope, binder);
+                let generic =
+                    binder != Scope::ROOT && self.scopes.within(self.c.rhos[rho].scope, binder);
                 (vec![rho], generic)
             }
         }
@@ -511,6 +580,8 @@ pub fn propagate(
         work: Vec::new(),
         translated_memo: FxHashMap::default(),
         results_memo: FxHashMap::default(),
+        images_at: FxHashMap::default(),
+        groups: FxHashMap::default(),
         seeds: Vec::new(),
     };
     for (f, body) in p.funcs.iter_enumerated() {
