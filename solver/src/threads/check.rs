@@ -55,6 +55,9 @@ pub struct RaceWarning {
 /// joined handles, sites inside, internal copy, lockset and whether it writes.
 type ClassKey = (Thread, Point, HandleSetId, SiteSetId, bool, SetId, bool);
 
+/// A racy location's verdict: the function it was found racing in, and its accesses.
+type Verdict = (FnId, Vec<RaceAccess>);
+
 /// The accesses of one location that behave alike: same thread, position, locks and kind.
 #[derive(Clone, Debug)]
 struct Class {
@@ -111,42 +114,15 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
         return Vec::new();
     };
     let local: FxHashSet<Rho> = p.thread_local.iter().copied().collect();
-    // The facts of each component holding a checked label.
     let mut checked: Vec<Rho> = p.checked.to_vec();
     checked.sort();
     checked.dedup();
+    // The facts of each component holding a checked label, by the function they are in.
     let wanted: FxHashSet<Rho> = checked.iter().map(|&r| comps.of[r]).collect();
-    let mut of_comp: FxHashMap<Rho, Vec<CFactId>> = FxHashMap::default();
+    let mut of_comp: FxHashMap<(Rho, FnId), Vec<CFactId>> = FxHashMap::default();
     for (id, f) in facts.iter_enumerated() {
         if wanted.contains(&f.rho) {
-            of_comp.entry(f.rho).or_default().push(id);
-        }
-    }
-    // Facts at each label's home, by label, then by copy tag.
-    let mut by_rho: BTreeMap<Rho, BTreeMap<Option<Site>, Vec<CFactId>>> = BTreeMap::new();
-    // Labels checked at `main` that belong to another function are also checked there, where
-    // the accesses of one run of it meet (above it they become internal copies).
-    let mut at_owner: BTreeMap<Rho, Vec<CFactId>> = BTreeMap::new();
-    for &rho in &checked {
-        if local.contains(&rho) {
-            continue;
-        }
-        let Some(ids) = of_comp.get(&comps.of[rho]) else {
-            continue;
-        };
-        let home = homes.home_of(rho).unwrap_or(main);
-        for &id in ids {
-            let f = &facts[id];
-            if f.func == home {
-                by_rho
-                    .entry(rho)
-                    .or_default()
-                    .entry(f.tag)
-                    .or_default()
-                    .push(id);
-            } else if home == main && homes.owner_of(rho) == Some(f.func) {
-                at_owner.entry(rho).or_default().push(id);
-            }
+            of_comp.entry((f.rho, f.func)).or_default().push(id);
         }
     }
     let checker = Checker {
@@ -157,46 +133,74 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
         facts,
         techniques,
     };
+    // Labels of one component have the same facts: those checked at the same home (and, at
+    // `main`, with the same owner) get the same verdict, computed once.
+    let mut verdicts: FxHashMap<(Rho, FnId, Option<FnId>), Option<Verdict>> = FxHashMap::default();
     let mut warnings = Vec::new();
-    for (rho, groups) in by_rho {
+    for &rho in &checked {
+        if local.contains(&rho) {
+            continue;
+        }
+        let comp = comps.of[rho];
         let home = homes.home_of(rho).unwrap_or(main);
-        let every_copy: Vec<CFactId> = groups.get(&None).cloned().unwrap_or_default();
-        let mut copies: Vec<Vec<CFactId>> = vec![every_copy.clone()];
-        for (tag, group) in &groups {
-            if tag.is_some() {
-                let mut merged = every_copy.clone();
-                merged.extend(group.iter().copied());
-                copies.push(merged);
-            }
+        // Labels checked at `main` that belong to another function are also checked there,
+        // where the accesses of one run of it meet (above it they become internal copies).
+        let owner = if home == main {
+            homes.owner_of(rho)
+        } else {
+            None
+        };
+        let Some(at_home) = of_comp.get(&(comp, home)) else {
+            continue;
+        };
+        let verdict = verdicts
+            .entry((comp, home, owner))
+            .or_insert_with(|| {
+                // Facts at the label's home by copy tag: untagged facts hold for every copy.
+                let mut groups: BTreeMap<Option<Site>, Vec<CFactId>> = BTreeMap::new();
+                for &id in at_home {
+                    groups.entry(facts[id].tag).or_default().push(id);
+                }
+                let every_copy: Vec<CFactId> = groups.get(&None).cloned().unwrap_or_default();
+                let racing = checker.racy(home, &every_copy)
+                    || groups.iter().any(|(tag, group)| {
+                        tag.is_some() && {
+                            let mut merged = every_copy.clone();
+                            merged.extend(group.iter().copied());
+                            checker.racy(home, &merged)
+                        }
+                    });
+                // One warning per location as soon as one copy races, listing the accesses of
+                // every copy: two objects made by one allocation site, each raced on by its own
+                // threads, are both in it.
+                if racing {
+                    return Some((home, checker.listing(at_home)));
+                }
+                let owner = owner?;
+                let group = of_comp.get(&(comp, owner))?;
+                checker
+                    .racy(owner, group)
+                    .then(|| (owner, checker.listing(group)))
+            })
+            .clone();
+        if let Some((home, accesses)) = verdict {
+            warnings.push(RaceWarning {
+                rho,
+                home,
+                accesses,
+            });
         }
-        // One warning per location as soon as one copy races, listing the accesses of every
-        // copy: two objects made by one allocation site, each raced on by its own threads, are
-        // both in it. (The check stops at the first racing copy; the listing takes them all.)
-        let racing = copies
-            .iter()
-            .any(|group| checker.racy(rho, home, group).is_some());
-        let mut found = None;
-        if racing {
-            let mut all: Vec<CFactId> = groups.values().flatten().copied().collect();
-            all.sort();
-            all.dedup();
-            found = Some(checker.listing(rho, home, &all));
-        }
-        if found.is_none() {
-            if let (Some(owner), Some(group)) = (homes.owner_of(rho), at_owner.get(&rho)) {
-                found = checker.racy(rho, owner, group);
-            }
-        }
-        warnings.extend(found);
     }
     warnings.sort();
     warnings
 }
 
 impl Checker<'_> {
-    fn racy(&self, rho: Rho, home: FnId, ids: &[CFactId]) -> Option<RaceWarning> {
+    /// Whether two accesses among the facts `ids` of a location at `home` race: stops at the
+    /// first racing pair of classes.
+    fn racy(&self, home: FnId, ids: &[CFactId]) -> bool {
         if !ids.iter().any(|&id| self.facts[id].writes) {
-            return None;
+            return false;
         }
         let mut index: FxHashMap<ClassKey, usize> = FxHashMap::default();
         let mut classes: Vec<Class> = Vec::new();
@@ -232,22 +236,18 @@ impl Checker<'_> {
                     continue;
                 }
                 if self.concurrent(home, a, b, i == j) {
-                    let ids: Vec<CFactId> = classes
-                        .iter()
-                        .flat_map(|c| c.facts.iter().copied())
-                        .collect();
-                    return Some(self.listing(rho, home, &ids));
+                    return true;
                 }
             }
         }
-        None
+        false
     }
 
     /// The warning for a racy location: every access of its facts `ids` (not only those of the
     /// conflicting pairs: a maintainer needs to see where it is protected to see where it is
     /// not), with the locks held and the thread. The facts are grouped by thread and locks, and
     /// the derivations of each group walked once ([`witnesses`]).
-    fn listing(&self, rho: Rho, home: FnId, ids: &[CFactId]) -> RaceWarning {
+    fn listing(&self, ids: &[CFactId]) -> Vec<RaceAccess> {
         let mut groups: BTreeMap<(Thread, SetId), Vec<CFactId>> = BTreeMap::new();
         for &id in ids {
             let f = &self.facts[id];
@@ -266,11 +266,7 @@ impl Checker<'_> {
         }
         accesses.sort();
         accesses.dedup();
-        RaceWarning {
-            rho,
-            home,
-            accesses,
-        }
+        accesses
     }
 
     fn common_lock(&self, a: SetId, b: SetId) -> bool {
