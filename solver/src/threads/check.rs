@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::facts::{witnesses, CFact, CFactId, Thread};
+use super::facts::{witnesses, CFact, CFactId, Tagged, Thread};
 use super::locksets::{Held, LockSets, SetId};
 use super::mhp::{HandleSetId, HandleSets, Mhp, Point, SiteSetId, SiteSets};
 use super::privacy::Homes;
@@ -89,6 +89,8 @@ pub struct CheckInputs<'a> {
     pub handle_sets: &'a HandleSets,
     pub site_sets: &'a SiteSets,
     pub facts: &'a IndexVec<CFactId, CFact>,
+    /// The facts tagged with a call at the root.
+    pub tagged: &'a Tagged,
     /// The flow components facts are kept at ([`super::facts::FactKey::rho`]).
     pub comps: &'a Components,
     /// [`Technique::Sharing`] off: every pair of accesses is concurrent, even in one thread.
@@ -107,6 +109,7 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
         handle_sets,
         site_sets,
         facts,
+        tagged,
         comps,
         techniques,
     } = inputs;
@@ -150,31 +153,37 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
         } else {
             None
         };
-        let Some(at_home) = of_comp.get(&(comp, home)) else {
-            continue;
+        // A label without facts at its home (untagged, or tagged at the root) is not checked.
+        let at_home = match of_comp.get(&(comp, home)) {
+            Some(ids) => ids.clone(),
+            None if home == main && tagged.reaches(comp) => Vec::new(),
+            None => continue,
         };
         let verdict = verdicts
             .entry((comp, home, owner))
             .or_insert_with(|| {
-                // Facts at the label's home by copy tag: untagged facts hold for every copy.
-                let mut groups: BTreeMap<Option<Site>, Vec<CFactId>> = BTreeMap::new();
-                for &id in at_home {
-                    groups.entry(facts[id].tag).or_default().push(id);
-                }
-                let every_copy: Vec<CFactId> = groups.get(&None).cloned().unwrap_or_default();
-                let racing = checker.racy(home, &every_copy)
-                    || groups.iter().any(|(tag, group)| {
-                        tag.is_some() && {
-                            let mut merged = every_copy.clone();
-                            merged.extend(group.iter().copied());
-                            checker.racy(home, &merged)
-                        }
+                // Facts at the label's home are untagged: they hold for every copy. Then each
+                // copy made by a call at the root, tags ascending ([`Tagged`]): tagged facts are
+                // their sources' (a source standing for a tagged fact gives the check the same
+                // classes, write flags and accesses).
+                let copies = if home == main {
+                    tagged.copies(comp)
+                } else {
+                    BTreeMap::new()
+                };
+                let racing = checker.racy(home, &at_home)
+                    || copies.values().any(|group| {
+                        let mut merged = at_home.clone();
+                        merged.extend(group.iter().copied());
+                        checker.racy(home, &merged)
                     });
                 // One warning per location as soon as one copy races, listing the accesses of
                 // every copy: two objects made by one allocation site, each raced on by its own
                 // threads, are both in it.
                 if racing {
-                    return Some((home, checker.listing(at_home)));
+                    let mut all = at_home.clone();
+                    all.extend(copies.into_values().flatten());
+                    return Some((home, checker.listing(&all)));
                 }
                 let owner = owner?;
                 let group = of_comp.get(&(comp, owner))?;

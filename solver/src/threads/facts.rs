@@ -109,6 +109,41 @@ pub struct Origin {
     pub parents: Vec<CFactId>,
 }
 
+/// The facts tagged with a call at the root ([`CFact::tag`](FactKey::tag)), kept as the untagged
+/// facts they come from. A tagged fact is an untagged fact at the root moved to another label,
+/// with the call's site as its tag: everything else about it — thread, point, joined and inside
+/// sets, internal flag, locks, write flag, the accesses behind it — is its source's.
+#[derive(Clone, Debug, Default)]
+pub struct Tagged {
+    /// For each generic result component reached at the root: `(site, source fact)`, sorted.
+    seeds: FxHashMap<Rho, Vec<(Site, CFactId)>>,
+    /// For each component checked at the root: the generic result components reaching it.
+    sources: FxHashMap<Rho, Vec<Rho>>,
+}
+
+impl Tagged {
+    /// Whether some tagged fact is at component `comp`.
+    pub fn reaches(&self, comp: Rho) -> bool {
+        self.sources.contains_key(&comp)
+    }
+
+    /// The tagged facts at component `comp` as their source facts, by tag (tags ascending,
+    /// each group sorted).
+    pub fn copies(&self, comp: Rho) -> BTreeMap<Site, Vec<CFactId>> {
+        let mut out: BTreeMap<Site, Vec<CFactId>> = BTreeMap::new();
+        for generic in self.sources.get(&comp).map(Vec::as_slice).unwrap_or(&[]) {
+            for &(site, id) in &self.seeds[generic] {
+                out.entry(site).or_default().push(id);
+            }
+        }
+        for v in out.values_mut() {
+            v.sort();
+            v.dedup();
+        }
+        out
+    }
+}
+
 /// Every access behind any of `facts_from`, sorted: one walk over their derivations, so a
 /// derivation shared by many facts is walked once.
 pub fn witnesses(facts: &IndexVec<CFactId, CFact>, facts_from: &[CFactId]) -> Vec<AccessId> {
@@ -162,7 +197,7 @@ struct Prop<'a> {
     /// The members of each large component counted by scope and home.
     groups: FxHashMap<Rho, Vec<MemberGroup>>,
     /// Untagged facts at the root that reach a call's result: `(generic result component,
-    /// site, fact)` ([`Prop::tag_copies`]).
+    /// site, fact)` ([`Prop::tagged`]).
     seeds: Vec<(Rho, Site, CFactId)>,
 }
 
@@ -256,7 +291,7 @@ impl Prop<'_> {
 
             if Some(f.func) == main {
                 // At the root: from a call's result back into the function that made it,
-                // tagged with the call ([`Prop::tag_copies`], once every root fact is known).
+                // tagged with the call ([`Prop::tagged`], once every root fact is known).
                 for (site, generic) in self.results(f.rho) {
                     self.seeds.push((generic, site, id));
                 }
@@ -346,12 +381,12 @@ impl Prop<'_> {
     /// fact at the root reaching the result of a call at `site` moves into the function's
     /// generic result labels, tagged with `site`, and from there backwards along flow and into
     /// the results of further calls, keeping its tag. Facts at the root never leave it, and the
-    /// check reads tagged facts only at labels checked at the root, so instead of walking each
-    /// tagged fact through every component it reaches (mt-daapd: 440 tags times every rest of a
-    /// fact times 5 000 components), the components reachable from each generic result are found
-    /// once and each seed makes its tagged facts only at the checked ones among them. The facts
-    /// made there are those the walk would make, with the same derivations behind them.
-    fn tag_copies(&mut self) {
+    /// check reads tagged facts only at labels checked at the root, and only when the untagged
+    /// facts there do not race already. So instead of walking each tagged fact through every
+    /// component it reaches (mt-daapd: 440 tags times every context of a fact times 5 000
+    /// components), the components reachable from each generic result are found once, and
+    /// the check asks [`Tagged::copies`] for the tagged facts of a component when it needs them.
+    fn tagged(&mut self) -> Tagged {
         let main = self.p.main;
         let (comps, homes) = (self.comps, self.homes);
         let targets: rustc_hash::FxHashSet<Rho> = self
@@ -364,26 +399,18 @@ impl Prop<'_> {
         let mut seeds = std::mem::take(&mut self.seeds);
         seeds.sort();
         seeds.dedup();
-        let mut k = 0;
-        while k < seeds.len() {
-            let generic = seeds[k].0;
-            let reach = self.reach_at_root(generic, &targets);
-            while k < seeds.len() && seeds[k].0 == generic {
-                let (_, site, id) = seeds[k];
-                let (from, writes) = (self.facts[id].key, self.facts[id].writes);
-                for &rho in &reach {
-                    let key = FactKey {
-                        rho,
-                        tag: Some(site),
-                        ..from
-                    };
-                    self.add(key, writes, Err(id));
-                }
-                k += 1;
+        let mut tagged = Tagged::default();
+        for &(generic, site, id) in &seeds {
+            tagged.seeds.entry(generic).or_default().push((site, id));
+        }
+        let mut generics: Vec<Rho> = tagged.seeds.keys().copied().collect();
+        generics.sort();
+        for generic in generics {
+            for rho in self.reach_at_root(generic, &targets) {
+                tagged.sources.entry(rho).or_default().push(generic);
             }
         }
-        // Tagged facts at the root go nowhere else: everything they reach is done above.
-        self.work.clear();
+        tagged
     }
 
     /// The components in `targets` reachable at the root from component `start`: backwards
@@ -549,7 +576,7 @@ pub fn propagate(
     inputs: Inputs<'_>,
     locks: &mut LockTable,
     ls: &mut Locksets,
-) -> (IndexVec<CFactId, CFact>, HandleSets, SiteSets) {
+) -> (IndexVec<CFactId, CFact>, HandleSets, SiteSets, Tagged) {
     let Inputs {
         c,
         scopes,
@@ -611,6 +638,6 @@ pub fn propagate(
     }
     prop.work.reverse();
     prop.run();
-    prop.tag_copies();
-    (prop.facts, prop.handle_sets, prop.site_sets)
+    let tagged = prop.tagged();
+    (prop.facts, prop.handle_sets, prop.site_sets, tagged)
 }

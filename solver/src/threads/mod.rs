@@ -213,7 +213,7 @@ pub fn solve(
         })
     });
     // Sharing (§3.2): which threads run where, Down-Fork, correlations carried to the roots.
-    let (mhp, homes, all_facts, handle_sets, site_sets) = phase(Phase::Sharing, || {
+    let (mhp, homes, all_facts, handle_sets, site_sets, tagged) = phase(Phase::Sharing, || {
         let unwritten = time("solve: bounds", || bounds::failed_conditions(c, p, &s));
         let mhp = time("solve: mhp", || {
             mhp::Mhp::new(p, &s, techniques.has(Technique::Joins), &unwritten)
@@ -236,11 +236,11 @@ pub fn solve(
             mhp: &mhp,
             homes: &homes,
         };
-        let (all_facts, handle_sets, site_sets) = time("solve: facts", || {
+        let (all_facts, handle_sets, site_sets, tagged) = time("solve: facts", || {
             facts::propagate(inputs, &mut lock_table, &mut ls)
         });
         crate::stats::count("facts", all_facts.len());
-        (mhp, homes, all_facts, handle_sets, site_sets)
+        (mhp, homes, all_facts, handle_sets, site_sets, tagged)
     });
     let warnings = phase(Phase::Check, || {
         check::check(check::CheckInputs {
@@ -251,6 +251,7 @@ pub fn solve(
             handle_sets: &handle_sets,
             site_sets: &site_sets,
             facts: &all_facts,
+            tagged: &tagged,
             comps: &comps,
             techniques,
         })
