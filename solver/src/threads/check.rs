@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::facts::{witnesses, CFact, CFactId, Tagged, Thread};
+use super::facts::{witnesses, CFact, CFactId, Derivations, Tagged, Thread};
 use super::locksets::{Held, LockSets, SetId};
 use super::mhp::{HandleSetId, HandleSets, Mhp, Point, SiteSetId, SiteSets};
 use super::privacy::Homes;
@@ -77,6 +77,7 @@ struct Checker<'a> {
     handle_sets: &'a HandleSets,
     site_sets: &'a SiteSets,
     facts: &'a IndexVec<CFactId, CFact>,
+    derivations: &'a Derivations,
     techniques: Techniques,
 }
 
@@ -89,6 +90,8 @@ pub struct CheckInputs<'a> {
     pub handle_sets: &'a HandleSets,
     pub site_sets: &'a SiteSets,
     pub facts: &'a IndexVec<CFactId, CFact>,
+    /// How the facts were derived (for the accesses behind them).
+    pub derivations: &'a Derivations,
     /// The facts tagged with a call at the root.
     pub tagged: &'a Tagged,
     /// The flow components facts are kept at ([`super::facts::FactKey::rho`]).
@@ -109,6 +112,7 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
         handle_sets,
         site_sets,
         facts,
+        derivations,
         tagged,
         comps,
         techniques,
@@ -134,6 +138,7 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
         handle_sets,
         site_sets,
         facts,
+        derivations,
         techniques,
     };
     // Labels of one component have the same facts: those checked at the same home (and, at
@@ -265,7 +270,7 @@ impl Checker<'_> {
         let mut accesses: Vec<RaceAccess> = Vec::new();
         for ((thread, held), group) in groups {
             let held = self.sets.get(held).to_vec();
-            for a in witnesses(self.facts, &group) {
+            for a in witnesses(self.derivations, &group) {
                 accesses.push(RaceAccess {
                     access: a,
                     held: held.clone(),

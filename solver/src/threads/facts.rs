@@ -23,6 +23,7 @@
 //! confused with one another.
 
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
 
@@ -88,11 +89,6 @@ pub struct FactKey {
 pub struct CFact {
     pub key: FactKey,
     pub writes: bool,
-    /// How the fact was derived: the accesses it stands for directly, and the facts it was
-    /// translated from. The accesses behind a fact are found by walking these back
-    /// ([`witnesses`]) only for the facts that end up in a warning, so propagation never revisits
-    /// a fact to grow a witness list.
-    pub origin: Origin,
 }
 
 impl std::ops::Deref for CFact {
@@ -102,11 +98,56 @@ impl std::ops::Deref for CFact {
     }
 }
 
-/// The derivations of a [`CFact`].
+/// How the facts were derived: the accesses each fact stands for directly, and the facts it was
+/// translated from. The accesses behind a fact are found by walking these back ([`witnesses`])
+/// only for the facts that end up in a warning, so propagation never revisits a fact to grow a
+/// witness list. They are kept as flat lists of pairs, grouped by fact once propagation is over,
+/// rather than two vectors per fact (millions of small allocations on a large program).
 #[derive(Clone, Debug, Default)]
-pub struct Origin {
-    pub accesses: Vec<AccessId>,
-    pub parents: Vec<CFactId>,
+pub struct Derivations {
+    /// `(fact, access)`, then grouped by fact.
+    accesses: Vec<(CFactId, AccessId)>,
+    /// `(fact, parent)`, then grouped by fact.
+    parents: Vec<(CFactId, CFactId)>,
+    /// Where each fact's pairs start in `accesses` and `parents` (one more entry than facts).
+    access_start: Vec<u32>,
+    parent_start: Vec<u32>,
+    /// While propagating: the last parent recorded for each fact, to skip repeating it.
+    last_parent: Vec<CFactId>,
+}
+
+impl Derivations {
+    /// How many facts have derivations here.
+    pub fn len(&self) -> usize {
+        self.access_start.len().saturating_sub(1)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Groups the pairs by fact (keeping the order they were found in).
+    fn finish(&mut self, facts: usize) {
+        fn group<T: Copy>(pairs: &mut [(CFactId, T)], facts: usize) -> Vec<u32> {
+            pairs.sort_by_key(|p| p.0);
+            let mut start = vec![0u32; facts + 1];
+            for p in pairs.iter() {
+                start[p.0 .0 as usize + 1] += 1;
+            }
+            for k in 0..facts {
+                start[k + 1] += start[k];
+            }
+            start
+        }
+        self.access_start = group(&mut self.accesses, facts);
+        self.parent_start = group(&mut self.parents, facts);
+        self.last_parent = Vec::new();
+    }
+
+    fn range(start: &[u32], fact: CFactId) -> std::ops::Range<usize> {
+        let k = fact.0 as usize;
+        start[k] as usize..start[k + 1] as usize
+    }
 }
 
 /// The facts tagged with a call at the root ([`CFact::tag`](FactKey::tag)), kept as the untagged
@@ -146,25 +187,47 @@ impl Tagged {
 
 /// Every access behind any of `facts_from`, sorted: one walk over their derivations, so a
 /// derivation shared by many facts is walked once.
-pub fn witnesses(facts: &IndexVec<CFactId, CFact>, facts_from: &[CFactId]) -> Vec<AccessId> {
-    let mut seen = fixedbitset::FixedBitSet::with_capacity(facts.len());
+pub fn witnesses(derivations: &Derivations, facts_from: &[CFactId]) -> Vec<AccessId> {
+    let d = derivations;
+    let mut seen = fixedbitset::FixedBitSet::with_capacity(d.len());
     let mut stack = facts_from.to_vec();
     let mut out = Vec::new();
     while let Some(id) = stack.pop() {
         if seen.put(crate::ids::Idx::index(id)) {
             continue;
         }
-        let origin = &facts[id].origin;
-        out.extend(origin.accesses.iter().copied());
-        stack.extend(origin.parents.iter().copied());
+        let accesses = &d.accesses[Derivations::range(&d.access_start, id)];
+        out.extend(accesses.iter().map(|p| p.1));
+        let parents = &d.parents[Derivations::range(&d.parent_start, id)];
+        stack.extend(parents.iter().map(|p| p.1));
     }
     out.sort();
     out.dedup();
     out
 }
 
+/// A fact's context as seen in a caller ([`Prop::caller_view`]).
+#[derive(Copy, Clone, Debug)]
+struct Caller {
+    held: SetId,
+    released: SetId,
+    point: Point,
+    joined: HandleSetId,
+    inside: SiteSetId,
+}
+
+/// What [`Prop::caller_view`] depends on: the fact's function, which of its calls, its locks,
+/// whether it is the current thread's, its point, joined threads and threads started inside.
+type CallerKey = (FnId, u32, SetId, SetId, bool, Point, HandleSetId, SiteSetId);
+
 /// How many members of a component have one scope and home.
 type MemberGroup = ((Scope, Option<FnId>), usize);
+
+/// The components a fact reaches in a caller, each with whether it is an internal copy.
+type Images = Rc<[(Rho, bool)]>;
+
+/// No fact: the last parent of a fact that has none yet.
+const NO_FACT: CFactId = CFactId(u32::MAX);
 
 /// Components with more members than this are translated by [`Prop::translated_large`].
 const LARGE_COMPONENT: usize = 64;
@@ -185,10 +248,13 @@ struct Prop<'a> {
     site_sets: SiteSets,
     facts: IndexVec<CFactId, CFact>,
     lookup: FxHashMap<FactKey, CFactId>,
+    derivations: Derivations,
     work: Vec<CFactId>,
     /// Per component, site and callee: the components a fact of the callee reaches in the caller
     /// through the site, each with whether it is an internal copy ([`Prop::translated`]).
-    translated_memo: FxHashMap<(Rho, Site, FnId), Vec<(Rho, bool)>>,
+    translated_memo: FxHashMap<(Rho, Site, FnId), Images>,
+    /// [`Prop::caller_view`], by the fact's function, the call's index, and the fact's context.
+    caller_memo: FxHashMap<CallerKey, Option<Caller>>,
     /// Per component at the root: the generic result labels' components of its members, with
     /// the site ([`Prop::results`]).
     results_memo: FxHashMap<Rho, Vec<(Site, Rho)>>,
@@ -205,38 +271,30 @@ impl Prop<'_> {
     /// Records `key`, derived from `origin` (an access, or the fact being propagated). A known
     /// fact is revisited only when it learns that it covers a write.
     fn add(&mut self, key: FactKey, writes: bool, origin: Result<AccessId, CFactId>) {
-        if let Some(&id) = self.lookup.get(&key) {
-            let f = &mut self.facts[id];
-            match origin {
-                Ok(a) => f.origin.accesses.push(a),
-                Err(parent) if f.origin.parents.last() != Some(&parent) => {
-                    f.origin.parents.push(parent)
-                }
-                Err(_) => {}
+        let (id, new) = match self.lookup.get(&key) {
+            Some(&id) => (id, false),
+            None => {
+                let id = self.facts.push(CFact { key, writes });
+                self.lookup.insert(key, id);
+                self.derivations.last_parent.push(NO_FACT);
+                (id, true)
             }
-            if writes && !f.writes {
-                f.writes = true;
-                self.work.push(id);
-            }
-            return;
-        }
-        let origin = match origin {
-            Ok(a) => Origin {
-                accesses: vec![a],
-                parents: Vec::new(),
-            },
-            Err(parent) => Origin {
-                accesses: Vec::new(),
-                parents: vec![parent],
-            },
         };
-        let id = self.facts.push(CFact {
-            key,
-            writes,
-            origin,
-        });
-        self.lookup.insert(key, id);
-        self.work.push(id);
+        let d = &mut self.derivations;
+        match origin {
+            Ok(a) => d.accesses.push((id, a)),
+            Err(parent) if d.last_parent[id.0 as usize] != parent => {
+                d.last_parent[id.0 as usize] = parent;
+                d.parents.push((id, parent));
+            }
+            Err(_) => {}
+        }
+        if new {
+            self.work.push(id);
+        } else if writes && !self.facts[id].writes {
+            self.facts[id].writes = true;
+            self.work.push(id);
+        }
     }
 
     fn state_at(&self, f: FnId, block: u32, index: u32) -> State {
@@ -300,33 +358,19 @@ impl Prop<'_> {
 
             // Through every call of the fact's function: the caller's view.
             let s = self.s;
-            for pt in &s.callers[f.func] {
-                let state = self.state_at(pt.caller, pt.block, pt.index);
-                let Some(caller_held) = state.held else {
+            for (k, pt) in s.callers[f.func].iter().enumerate() {
+                let Some(Caller {
+                    held,
+                    released,
+                    point,
+                    joined,
+                    inside,
+                }) = self.caller_view(&f, k, pt)
+                else {
                     continue;
                 };
-                let held = self.translate_set(f.held, pt.site);
-                let (held, released) = match f.thread {
-                    Thread::Current => {
-                        let released = self.translate_released(f.released, pt.site);
-                        let kept = self.ls.sets.minus(caller_held, released);
-                        let held = self.ls.sets.union(held, kept);
-                        let rel_kept = self.ls.sets.minus(state.released, held);
-                        (held, self.ls.sets.union(rel_kept, released))
-                    }
-                    Thread::Forked(_) => (held, LockSets::EMPTY),
-                };
-                let point = self.mhp.point(pt.caller, pt.block, pt.index);
-                let joined = self.joined_through(pt, f.joined);
-                let inside = match f.thread {
-                    Thread::Current => {
-                        let here = self.mhp.live_sites(f.func, f.point);
-                        let here = self.site_sets.intern(here);
-                        self.site_sets.union(f.inside, here)
-                    }
-                    Thread::Forked(_) => self.site_sets.empty(),
-                };
-                for (rho, internal) in self.translated(f.rho, pt.site, f.func) {
+                let images = self.translated(f.rho, pt.site, f.func);
+                for &(rho, internal) in images.iter() {
                     let key = FactKey {
                         rho,
                         held,
@@ -351,7 +395,8 @@ impl Prop<'_> {
                 };
                 let point = self.mhp.point(pt.caller, pt.block, pt.index);
                 let joined = self.joined_through(pt, f.joined);
-                for (rho, internal) in self.translated(f.rho, pt.site, f.func) {
+                let images = self.translated(f.rho, pt.site, f.func);
+                for &(rho, internal) in images.iter() {
                     let key = FactKey {
                         rho,
                         held,
@@ -368,6 +413,54 @@ impl Prop<'_> {
                 }
             }
         }
+    }
+
+    /// What a fact's context (locks, point, joined threads, threads started inside) becomes in
+    /// the caller at `pt`, the `k`-th call of the fact's function; `None` where the call is
+    /// unreachable. It does not depend on the fact's label, so it is computed once for the
+    /// facts of every label that share it.
+    fn caller_view(&mut self, f: &FactKey, k: usize, pt: &CallPoint) -> Option<Caller> {
+        let current = matches!(f.thread, Thread::Current);
+        let memo_key = (
+            f.func, k as u32, f.held, f.released, current, f.point, f.joined, f.inside,
+        );
+        if let Some(v) = self.caller_memo.get(&memo_key) {
+            return *v;
+        }
+        let state = self.state_at(pt.caller, pt.block, pt.index);
+        let view = match state.held {
+            None => None,
+            Some(caller_held) => {
+                let held = self.translate_set(f.held, pt.site);
+                let (held, released) = if current {
+                    let released = self.translate_released(f.released, pt.site);
+                    let kept = self.ls.sets.minus(caller_held, released);
+                    let held = self.ls.sets.union(held, kept);
+                    let rel_kept = self.ls.sets.minus(state.released, held);
+                    (held, self.ls.sets.union(rel_kept, released))
+                } else {
+                    (held, LockSets::EMPTY)
+                };
+                let point = self.mhp.point(pt.caller, pt.block, pt.index);
+                let joined = self.joined_through(pt, f.joined);
+                let inside = if current {
+                    let here = self.mhp.live_sites(f.func, f.point);
+                    let here = self.site_sets.intern(here);
+                    self.site_sets.union(f.inside, here)
+                } else {
+                    self.site_sets.empty()
+                };
+                Some(Caller {
+                    held,
+                    released,
+                    point,
+                    joined,
+                    inside,
+                })
+            }
+        };
+        self.caller_memo.insert(memo_key, view);
+        view
     }
 
     /// The unique threads joined before an access, as seen from a caller (or forker): those the
@@ -444,7 +537,7 @@ impl Prop<'_> {
     /// components of the images of its members (each with whether it is an internal copy,
     /// [`Prop::images`]), sorted. A member whose home is `callee` is a location of one run of
     /// the callee: its callers see other locations, so it has none.
-    fn translated(&mut self, comp: Rho, site: Site, callee: FnId) -> Vec<(Rho, bool)> {
+    fn translated(&mut self, comp: Rho, site: Site, callee: FnId) -> Images {
         if let Some(v) = self.translated_memo.get(&(comp, site, callee)) {
             return v.clone();
         }
@@ -463,6 +556,7 @@ impl Prop<'_> {
         }
         out.sort();
         out.dedup();
+        let out: Images = out.into();
         self.translated_memo
             .insert((comp, site, callee), out.clone());
         out
@@ -572,11 +666,7 @@ pub struct Inputs<'a> {
 
 /// Propagates every access of `p` up to `main`, or to the home of its label, and returns all
 /// facts.
-pub fn propagate(
-    inputs: Inputs<'_>,
-    locks: &mut LockTable,
-    ls: &mut Locksets,
-) -> (IndexVec<CFactId, CFact>, HandleSets, SiteSets, Tagged) {
+pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -> Propagated {
     let Inputs {
         c,
         scopes,
@@ -604,8 +694,10 @@ pub fn propagate(
         site_sets: SiteSets::default(),
         facts: IndexVec::new(),
         lookup: FxHashMap::default(),
+        derivations: Derivations::default(),
         work: Vec::new(),
         translated_memo: FxHashMap::default(),
+        caller_memo: FxHashMap::default(),
         results_memo: FxHashMap::default(),
         images_at: FxHashMap::default(),
         groups: FxHashMap::default(),
@@ -639,5 +731,22 @@ pub fn propagate(
     prop.work.reverse();
     prop.run();
     let tagged = prop.tagged();
-    (prop.facts, prop.handle_sets, prop.site_sets, tagged)
+    let mut derivations = std::mem::take(&mut prop.derivations);
+    derivations.finish(prop.facts.len());
+    Propagated {
+        facts: prop.facts,
+        derivations,
+        handle_sets: prop.handle_sets,
+        site_sets: prop.site_sets,
+        tagged,
+    }
+}
+
+/// The result of [`propagate`].
+pub struct Propagated {
+    pub facts: IndexVec<CFactId, CFact>,
+    pub derivations: Derivations,
+    pub handle_sets: HandleSets,
+    pub site_sets: SiteSets,
+    pub tagged: Tagged,
 }

@@ -213,7 +213,7 @@ pub fn solve(
         })
     });
     // Sharing (§3.2): which threads run where, Down-Fork, correlations carried to the roots.
-    let (mhp, homes, all_facts, handle_sets, site_sets, tagged) = phase(Phase::Sharing, || {
+    let (mhp, homes, propagated) = phase(Phase::Sharing, || {
         let unwritten = time("solve: bounds", || bounds::failed_conditions(c, p, &s));
         let mhp = time("solve: mhp", || {
             mhp::Mhp::new(p, &s, techniques.has(Technique::Joins), &unwritten)
@@ -236,12 +236,19 @@ pub fn solve(
             mhp: &mhp,
             homes: &homes,
         };
-        let (all_facts, handle_sets, site_sets, tagged) = time("solve: facts", || {
+        let propagated = time("solve: facts", || {
             facts::propagate(inputs, &mut lock_table, &mut ls)
         });
-        crate::stats::count("facts", all_facts.len());
-        (mhp, homes, all_facts, handle_sets, site_sets, tagged)
+        crate::stats::count("facts", propagated.facts.len());
+        (mhp, homes, propagated)
     });
+    let facts::Propagated {
+        facts: all_facts,
+        derivations,
+        handle_sets,
+        site_sets,
+        tagged,
+    } = propagated;
     let warnings = phase(Phase::Check, || {
         check::check(check::CheckInputs {
             p,
@@ -251,6 +258,7 @@ pub fn solve(
             handle_sets: &handle_sets,
             site_sets: &site_sets,
             facts: &all_facts,
+            derivations: &derivations,
             tagged: &tagged,
             comps: &comps,
             techniques,
