@@ -248,6 +248,9 @@ struct Prop<'a> {
     site_sets: SiteSets,
     facts: IndexVec<CFactId, CFact>,
     lookup: FxHashMap<FactKey, CFactId>,
+    /// Per component representative: whether facts there can lead to a checked label
+    /// ([`useful_components`]); no fact is made elsewhere.
+    useful: Vec<bool>,
     derivations: Derivations,
     work: Vec<CFactId>,
     /// Per component, site and callee: the components a fact of the callee reaches in the caller
@@ -271,6 +274,9 @@ impl Prop<'_> {
     /// Records `key`, derived from `origin` (an access, or the fact being propagated). A known
     /// fact is revisited only when it learns that it covers a write.
     fn add(&mut self, key: FactKey, writes: bool, origin: Result<AccessId, CFactId>) {
+        if !self.useful[key.rho.0 as usize] {
+            return;
+        }
         let (id, new) = match self.lookup.get(&key) {
             Some(&id) => (id, false),
             None => {
@@ -694,6 +700,7 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
         site_sets: SiteSets::default(),
         facts: IndexVec::new(),
         lookup: FxHashMap::default(),
+        useful: useful_components(p, comps, index),
         derivations: Derivations::default(),
         work: Vec::new(),
         translated_memo: FxHashMap::default(),
@@ -740,6 +747,49 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
         site_sets: prop.site_sets,
         tagged,
     }
+}
+
+/// Which components a fact can lead from to a checked label: those from which a checked label's
+/// component is reachable by the moves of propagation — backwards along flow and summary edges,
+/// to the images of a member at a site (or the component itself, for members without one), and
+/// at the root from a call's result to the function's generic result. A fact anywhere else has
+/// no descendant the check reads, and is no ancestor of one (an ancestor reaches its descendants
+/// by these moves), so neither the check's facts nor the accesses behind them change when it is
+/// not made. About 40 % of the facts were such dead ends (a local's label a value flowed
+/// through, a parameter copied nowhere).
+fn useful_components(p: &ThreadProgram, comps: &Components, index: &Index) -> Vec<bool> {
+    let n = comps.of.len();
+    // The moves, reversed: for each component, the components a fact can move to it from.
+    let mut from: Vec<Vec<Rho>> = vec![Vec::new(); n];
+    for (x, preds) in comps.preds.iter_enumerated() {
+        for &pred in preds {
+            from[pred.0 as usize].push(x);
+        }
+    }
+    for (&(generic, _), images) in &index.rho_images {
+        for &image in images {
+            from[comps.of[image].0 as usize].push(comps.of[generic]);
+        }
+    }
+    for (&result, generics) in &index.result_of {
+        for &(_, generic) in generics {
+            from[comps.of[generic].0 as usize].push(comps.of[result]);
+        }
+    }
+    let mut useful = vec![false; n];
+    let mut stack: Vec<Rho> = p.checked.iter().map(|&r| comps.of[r]).collect();
+    for &x in &stack {
+        useful[x.0 as usize] = true;
+    }
+    while let Some(x) = stack.pop() {
+        for &y in &from[x.0 as usize] {
+            if !useful[y.0 as usize] {
+                useful[y.0 as usize] = true;
+                stack.push(y);
+            }
+        }
+    }
+    useful
 }
 
 /// The result of [`propagate`].
