@@ -116,7 +116,7 @@ fn races(r: &CheckReport) -> String {
             None => race.location.name.clone(),
         };
         let _ = writeln!(s, "  w{w} [shape=box, label=\"{}\"];", escape(&label));
-        for a in &race.accesses {
+        for a in race.accesses.iter() {
             let kind = if a.write { "write" } else { "read" };
             let locks = if a.locks.is_empty() {
                 "no locks".to_string()

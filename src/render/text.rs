@@ -115,7 +115,7 @@ fn check(r: &CheckReport, sources: &Sources) -> String {
         if let Some(note) = &w.note {
             let _ = writeln!(s, "  note: {note}");
         }
-        for a in &w.accesses {
+        for a in w.accesses.iter() {
             let kind = if a.write { "write" } else { "read" };
             let locks = if a.locks.is_empty() {
                 "no locks".to_string()

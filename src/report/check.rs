@@ -14,6 +14,8 @@ use c_frontend::diagnostics::UnsoundKind;
 use c_frontend::driver::CheckResult;
 use c_frontend::explain::{self, CallPaths, ThreadOf};
 use c_frontend::ir::{FuncId, Origin, Pos, Program};
+use std::rc::Rc;
+
 use rustc_hash::FxHashSet;
 use solver::threads::check::RaceWarning;
 use solver::threads::structure::CallPoint;
@@ -33,6 +35,10 @@ pub fn build(r: &CheckResult) -> CheckReport {
         paths: CallPaths::new(r),
     };
     let p = &r.program;
+    // Locations with one verdict (labels of one flow component checked in one place) share
+    // their list of accesses.
+    let mut built: BTreeMap<(FnId, &[solver::threads::check::RaceAccess]), Rc<[RaceAccess]>> =
+        BTreeMap::new();
     // Warnings are sorted by where their location is declared (in file-table order), then by name.
     let mut warnings: Vec<(Option<Pos>, String, Option<String>, &RaceWarning)> = r
         .solution
@@ -61,7 +67,10 @@ pub fn build(r: &CheckResult) -> CheckReport {
                     }),
                 },
                 note,
-                accesses: b.accesses(w),
+                accesses: built
+                    .entry((w.home, w.accesses.as_slice()))
+                    .or_insert_with(|| b.accesses(w).into())
+                    .clone(),
             })
             .collect(),
         unanalysed: p

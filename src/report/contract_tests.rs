@@ -90,7 +90,7 @@ fn fresh() -> FreshLocks {
 fn held() -> HeldLock {
     HeldLock {
         lock: lock(),
-        accesses: vec![access()],
+        accesses: vec![access()].into(),
         path: vec![call()],
     }
 }
@@ -128,7 +128,7 @@ fn samples() -> BTreeMap<&'static str, BTreeSet<String>> {
             }),
         },
         note: Some("n".into()),
-        accesses: vec![race_access.clone()],
+        accesses: vec![race_access.clone()].into(),
     };
     let unanalysed = Unanalysed {
         code: "unanalysed/parse-error",
@@ -194,7 +194,7 @@ fn samples() -> BTreeMap<&'static str, BTreeSet<String>> {
             violation(ViolationDetail::ExistentialEscape {
                 location: location(),
                 lock: lock(),
-                accesses: vec![access()],
+                accesses: vec![access()].into(),
             }),
         ),
         (

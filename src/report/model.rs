@@ -81,8 +81,9 @@ pub struct Race {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
     /// Every access to the location (the protected ones show which lock the others forgot), by
-    /// position, writes first, then by locks held.
-    pub accesses: Vec<RaceAccess>,
+    /// position, writes first, then by locks held. Shared: the locations of one flow component
+    /// checked in one place have the same accesses, listed once in memory.
+    pub accesses: std::rc::Rc<[RaceAccess]>,
 }
 
 /// The location of a race: a variable, a field path or an allocation site.
