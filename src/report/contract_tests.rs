@@ -90,7 +90,7 @@ fn fresh() -> FreshLocks {
 fn held() -> HeldLock {
     HeldLock {
         lock: lock(),
-        accesses: vec![access()].into(),
+        accesses: vec![access()],
         path: vec![call()],
     }
 }
@@ -194,7 +194,7 @@ fn samples() -> BTreeMap<&'static str, BTreeSet<String>> {
             violation(ViolationDetail::ExistentialEscape {
                 location: location(),
                 lock: lock(),
-                accesses: vec![access()].into(),
+                accesses: vec![access()],
             }),
         ),
         (
