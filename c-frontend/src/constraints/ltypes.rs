@@ -24,6 +24,8 @@
 //!   integer) are *conflated* into a local blob: one location label and one lock label for
 //!   everything inside, closed under dereference.
 
+use std::collections::BTreeSet;
+
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::constraints::views::{self, ViewKey};
@@ -148,7 +150,7 @@ struct NodeData {
     /// lets a pointer to a member be turned back into a pointer to the enclosing struct
     /// (`container_of`, a cast to the type of the first member's struct), which must reach that
     /// very struct and its other fields.
-    parents: Vec<(Node, StructId, u32)>,
+    parents: BTreeSet<(Node, StructId, u32)>,
 }
 
 /// Where a location label came from, for naming it in reports.
@@ -378,7 +380,7 @@ impl<'a> LTypes<'a> {
             object: false,
             pending: None,
             external: false,
-            parents: Vec::new(),
+            parents: BTreeSet::new(),
         });
         debug_assert_eq!(n.0 as usize + 1, self.data.len());
         n
@@ -684,7 +686,9 @@ impl<'a> LTypes<'a> {
             rho,
             content,
         };
-        self.data[content.0 as usize].parents.push((r, sid, index));
+        self.data[content.0 as usize]
+            .parents
+            .insert((r, sid, index));
         if let Shape::Struct { fields, .. } = &mut self.data[r.0 as usize].shape {
             let at = fields.partition_point(|f| f.index < index);
             fields.insert(at, slot);
@@ -727,7 +731,7 @@ impl<'a> LTypes<'a> {
         // the IR does not keep), so the link names none.
         self.data[r.0 as usize]
             .parents
-            .push((parent, sid, u32::MAX));
+            .insert((parent, sid, u32::MAX));
         self.resync(r);
         self.run(c);
         Some(parent)
@@ -1283,10 +1287,13 @@ impl<'a> LTypes<'a> {
             .pending
             .or(self.data[rb.0 as usize].pending);
         let external = self.data[ra.0 as usize].external || self.data[rb.0 as usize].external;
+        // The smaller set goes into the larger: a large blob's set is never rebuilt.
         let mut parents = std::mem::take(&mut self.data[ra.0 as usize].parents);
-        parents.append(&mut self.data[rb.0 as usize].parents);
-        parents.sort();
-        parents.dedup();
+        let mut other = std::mem::take(&mut self.data[rb.0 as usize].parents);
+        if other.len() > parents.len() {
+            std::mem::swap(&mut parents, &mut other);
+        }
+        parents.extend(other);
         let shape = self.merge_shapes(c, da, db, scope, r, void_content);
         if matches!(shape, Shape::Fun(_) | Shape::Blob { .. }) {
             self.grown_funs.push(r);
