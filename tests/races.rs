@@ -31,7 +31,7 @@ fn warned(files: &[PathBuf], args: &[String]) -> (Lines, Vec<Lines>) {
     let mut per = Vec::new();
     for w in &result.solution.warnings {
         let mut lines = BTreeSet::new();
-        for a in &w.accesses {
+        for a in w.accesses.iter() {
             let site = &result.generated.access_sites[a.access];
             let file = PathBuf::from(&result.program.files[site.pos.file]);
             let file = if file.is_absolute() {

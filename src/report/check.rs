@@ -68,7 +68,7 @@ pub fn build(r: &CheckResult) -> CheckReport {
                 },
                 note,
                 accesses: built
-                    .entry((w.home, w.accesses.as_slice()))
+                    .entry((w.home, &w.accesses[..]))
                     .or_insert_with(|| b.accesses(w).into())
                     .clone(),
             })
@@ -174,7 +174,7 @@ impl Builder<'_> {
         }
         let mut all: Vec<Seen> = Vec::new();
         let mut seen = FxHashSet::default();
-        for a in &w.accesses {
+        for a in w.accesses.iter() {
             let site = &self.r.generated.access_sites[a.access];
             if !seen.insert((site.pos, site.write, a.held.clone(), a.thread)) {
                 continue;

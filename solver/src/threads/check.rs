@@ -48,15 +48,16 @@ pub struct RaceWarning {
     pub rho: Rho,
     /// The function whose run the location belongs to (`main` for global memory).
     pub home: FnId,
-    pub accesses: Vec<RaceAccess>,
+    /// Shared by the locations of one flow component found racing in the same function.
+    pub accesses: Accesses,
 }
 
 /// What makes facts of one location interchangeable for the pairwise check: thread, point,
 /// joined handles, sites inside, internal copy, lockset and whether it writes.
 type ClassKey = (Thread, Point, HandleSetId, SiteSetId, bool, SetId, bool);
 
-/// A racy location's verdict: the function it was found racing in, and its accesses.
-type Verdict = (FnId, Vec<RaceAccess>);
+/// The accesses of a racy location, shared by the locations with the same verdict.
+pub type Accesses = std::sync::Arc<[RaceAccess]>;
 
 /// The accesses of one location that behave alike: same thread, position, locks and kind.
 #[derive(Clone, Debug)]
@@ -141,9 +142,11 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
         derivations,
         techniques,
     };
-    // Labels of one component have the same facts: those checked at the same home (and, at
-    // `main`, with the same owner) get the same verdict, computed once.
-    let mut verdicts: FxHashMap<(Rho, FnId, Option<FnId>), Option<Verdict>> = FxHashMap::default();
+    // Labels of one component have the same facts: those checked at the same home get the same
+    // verdict there, and those with the same owner the same verdict at the owner, each computed
+    // once; the warnings of one verdict share its list of accesses.
+    let mut at_home_verdicts: FxHashMap<(Rho, FnId), Option<Accesses>> = FxHashMap::default();
+    let mut owner_verdicts: FxHashMap<(Rho, FnId), Option<Accesses>> = FxHashMap::default();
     let mut warnings = Vec::new();
     for &rho in &checked {
         if local.contains(&rho) {
@@ -151,21 +154,14 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
         }
         let comp = comps.of[rho];
         let home = homes.home_of(rho).unwrap_or(main);
-        // Labels checked at `main` that belong to another function are also checked there,
-        // where the accesses of one run of it meet (above it they become internal copies).
-        let owner = if home == main {
-            homes.owner_of(rho)
-        } else {
-            None
-        };
         // A label without facts at its home (untagged, or tagged at the root) is not checked.
         let at_home = match of_comp.get(&(comp, home)) {
-            Some(ids) => ids.clone(),
-            None if home == main && tagged.reaches(comp) => Vec::new(),
+            Some(ids) => ids.as_slice(),
+            None if home == main && tagged.reaches(comp) => &[],
             None => continue,
         };
-        let verdict = verdicts
-            .entry((comp, home, owner))
+        let found = at_home_verdicts
+            .entry((comp, home))
             .or_insert_with(|| {
                 // Facts at the label's home are untagged: they hold for every copy. Then each
                 // copy made by a call at the root, tags ascending ([`Tagged`]): tagged facts are
@@ -176,28 +172,39 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
                 } else {
                     BTreeMap::new()
                 };
-                let racing = checker.racy(home, &at_home)
+                let racing = checker.racy(home, at_home)
                     || copies.values().any(|group| {
-                        let mut merged = at_home.clone();
+                        let mut merged = at_home.to_vec();
                         merged.extend(group.iter().copied());
                         checker.racy(home, &merged)
                     });
                 // One warning per location as soon as one copy races, listing the accesses of
                 // every copy: two objects made by one allocation site, each raced on by its own
                 // threads, are both in it.
-                if racing {
-                    let mut all = at_home.clone();
+                racing.then(|| {
+                    let mut all = at_home.to_vec();
                     all.extend(copies.into_values().flatten());
-                    return Some((home, checker.listing(&all)));
-                }
-                let owner = owner?;
-                let group = of_comp.get(&(comp, owner))?;
-                checker
-                    .racy(owner, group)
-                    .then(|| (owner, checker.listing(group)))
+                    checker.listing(&all).into()
+                })
             })
-            .clone();
-        if let Some((home, accesses)) = verdict {
+            .clone()
+            .map(|accesses| (home, accesses));
+        // Labels checked at `main` that belong to another function are also checked there,
+        // where the accesses of one run of it meet (above it they become internal copies).
+        let found = found.or_else(|| {
+            let owner = homes.owner_of(rho).filter(|_| home == main)?;
+            owner_verdicts
+                .entry((comp, owner))
+                .or_insert_with(|| {
+                    let group = of_comp.get(&(comp, owner))?;
+                    checker
+                        .racy(owner, group)
+                        .then(|| checker.listing(group).into())
+                })
+                .clone()
+                .map(|accesses| (owner, accesses))
+        });
+        if let Some((home, accesses)) = found {
             warnings.push(RaceWarning {
                 rho,
                 home,
