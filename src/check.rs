@@ -12,9 +12,15 @@ use solver::stats::{self, Phase};
 use crate::render::{self, Format, Outcome, Sources};
 use crate::report::{self, Report};
 
-/// Checks the C program made of `files` and renders the report in `format`. With the
-/// environment variable `LOCKSMITH_DEBUG` set, the front end's debug dump goes to stderr first.
-pub fn run(files: Vec<PathBuf>, options: CheckOptions, format: Format) -> Outcome {
+/// Checks the C program made of `files` and renders the report in `format` to `out` as it is
+/// made (the returned outcome's `stdout` is empty). With the environment variable
+/// `LOCKSMITH_DEBUG` set, the front end's debug dump goes to stderr first.
+pub fn run(
+    files: Vec<PathBuf>,
+    options: CheckOptions,
+    format: Format,
+    out: &mut dyn std::fmt::Write,
+) -> Outcome {
     let result = driver::check_on_large_stack(files, options);
     stats::phase(Phase::Report, || {
         let report = match result {
@@ -26,6 +32,6 @@ pub fn run(files: Vec<PathBuf>, options: CheckOptions, format: Format) -> Outcom
             }
             Err(fatal) => report::error::fatal(&fatal),
         };
-        render::outcome(&report, format, &Sources::disk())
+        render::outcome_to(&report, format, &Sources::disk(), out)
     })
 }

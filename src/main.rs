@@ -144,7 +144,13 @@ fn main() -> ExitCode {
                 timings,
                 statistics: std::env::var_os("LOCKSMITH_STATS").is_some(),
             });
-            let outcome = locksmith::check::run(files, options, format);
+            // The report goes to stdout as it is rendered: a large one is never held whole.
+            let mut out = locksmith::render::IoWriter::new(std::io::BufWriter::with_capacity(
+                1 << 20,
+                std::io::stdout().lock(),
+            ));
+            let outcome = locksmith::check::run(files, options, format, &mut out);
+            out.finish();
             drop(running);
             finish(&outcome)
         }

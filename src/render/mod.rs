@@ -30,10 +30,20 @@ impl Format {
     /// The report as this format prints it on stdout. `sources` gives the text renderer the
     /// source lines it quotes.
     pub fn render(self, report: &Report, sources: &Sources) -> String {
+        let mut out = String::new();
+        self.render_to(report, sources, &mut out);
+        out
+    }
+
+    /// [`Format::render`], written to `out` as it is made (a large report need not be held
+    /// whole in memory before it is printed).
+    pub fn render_to(self, report: &Report, sources: &Sources, out: &mut dyn std::fmt::Write) {
         match self {
-            Format::Text => text::render(report, sources),
-            Format::Json => json::render(report),
-            Format::Dot => dot::render(report),
+            Format::Text => text::render_to(report, sources, out),
+            Format::Json => json::render_to(report, out),
+            Format::Dot => {
+                let _ = out.write_str(&dot::render(report));
+            }
         }
     }
 }
@@ -47,6 +57,60 @@ pub struct Outcome {
     pub exit: i32,
     /// The Graphviz rendering, when requested.
     pub dot: Option<String>,
+}
+
+/// Renders `report` in `format` to `out`, and returns the rest of the outcome (its `stdout` is
+/// empty): the error line (if any) for stderr, and the report's exit status.
+pub fn outcome_to(
+    report: &Report,
+    format: Format,
+    sources: &Sources,
+    out: &mut dyn std::fmt::Write,
+) -> Outcome {
+    format.render_to(report, sources, out);
+    let stderr = match report {
+        Report::Error(failure) => text::error_line(&failure.error),
+        _ => String::new(),
+    };
+    Outcome {
+        stdout: String::new(),
+        stderr,
+        exit: report.exit_status(),
+        dot: None,
+    }
+}
+
+/// A [`std::fmt::Write`] over an [`std::io::Write`] (standard output): the renderers write text,
+/// the process writes bytes. A write that fails (a closed pipe) ends the writing quietly, as
+/// for any Unix filter.
+pub struct IoWriter<W: std::io::Write> {
+    inner: W,
+    failed: bool,
+}
+
+impl<W: std::io::Write> IoWriter<W> {
+    pub fn new(inner: W) -> IoWriter<W> {
+        IoWriter {
+            inner,
+            failed: false,
+        }
+    }
+
+    /// Flushes what is buffered.
+    pub fn finish(mut self) {
+        if !self.failed {
+            let _ = self.inner.flush();
+        }
+    }
+}
+
+impl<W: std::io::Write> std::fmt::Write for IoWriter<W> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        if !self.failed && self.inner.write_all(s.as_bytes()).is_err() {
+            self.failed = true;
+        }
+        Ok(())
+    }
 }
 
 /// Renders `report` in `format`: stdout in the format, the error line (if any) on stderr, and the

@@ -6,11 +6,13 @@
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
+use std::fmt::Write;
+
+use rustc_hash::FxHashMap;
 
 use crate::report::model::{
     AtomRef, CheckReport, Constraint, EffectToken, ErrorCode, ErrorReport, LambdaAccess,
-    LambdaReport, NonlinearCause, Position, Sign, Solved, ViolationDetail,
+    LambdaReport, NonlinearCause, Position, RaceAccess, Sign, Solved, ViolationDetail,
 };
 use crate::report::Report;
 
@@ -59,10 +61,19 @@ fn split_lines(text: &str) -> Vec<String> {
 
 /// The report for a reader; nothing on stdout for a failed run (its line goes to stderr).
 pub fn render(report: &Report, sources: &Sources) -> String {
+    let mut out = String::new();
+    render_to(report, sources, &mut out);
+    out
+}
+
+/// [`render`], written to `out` as it is made.
+pub fn render_to(report: &Report, sources: &Sources, out: &mut dyn Write) {
     match report {
-        Report::Check(c) => check(c, sources),
-        Report::Lambda(l) => lambda(l, sources),
-        Report::Error(_) => String::new(),
+        Report::Check(c) => check(c, sources, out),
+        Report::Lambda(l) => {
+            let _ = out.write_str(&lambda(l, sources));
+        }
+        Report::Error(_) => {}
     }
 }
 
@@ -96,8 +107,10 @@ fn plural(count: usize) -> &'static str {
     }
 }
 
-fn check(r: &CheckReport, sources: &Sources) -> String {
-    let mut s = String::new();
+/// The text of a check report, written to `s` warning by warning. The block of accesses of a
+/// list shared by several warnings ([`Race::accesses`]) is made once.
+fn check(r: &CheckReport, sources: &Sources, s: &mut dyn Write) {
+    let mut blocks: FxHashMap<*const RaceAccess, String> = FxHashMap::default();
     for w in &r.warnings {
         let name = &w.location.name;
         match &w.location.declared {
@@ -115,52 +128,72 @@ fn check(r: &CheckReport, sources: &Sources) -> String {
         if let Some(note) = &w.note {
             let _ = writeln!(s, "  note: {note}");
         }
-        for a in w.accesses.iter() {
-            let kind = if a.write { "write" } else { "read" };
-            let locks = if a.locks.is_empty() {
-                "no locks".to_string()
-            } else {
-                a.locks.join(", ")
-            };
-            let via = a
-                .via
-                .as_ref()
-                .map(|v| format!(" (inside {v})"))
-                .unwrap_or_default();
-            let _ = writeln!(s, "  {kind} at {}{via} holding {locks}", pos(&a.position));
-            if let Some(line) = sources.line(&a.position.file, a.position.line) {
-                let _ = writeln!(s, "      {:>5} | {line}", a.position.line);
-            }
-            let _ = writeln!(s, "      in {}: {}", a.thread, a.path.join(" -> "));
-            match a.also_in.as_slice() {
-                [] => {}
-                [one] => {
-                    let _ = writeln!(s, "      and in {one}");
-                }
-                [first, rest @ ..] => {
-                    let _ = writeln!(s, "      and in {first} and {} other threads", rest.len());
-                }
-            }
-        }
-        s.push('\n');
+        let block = blocks
+            .entry(w.accesses.as_ptr())
+            .or_insert_with(|| accesses(&w.accesses, sources));
+        let _ = s.write_str(block);
+        let _ = s.write_char('\n');
     }
+    let mut tail = String::new();
     if !r.unanalysed.is_empty() {
-        let _ = writeln!(s, "not analysed:");
+        let _ = writeln!(tail, "not analysed:");
         for u in &r.unanalysed {
-            let _ = writeln!(s, "  {} at {}:{}: {}", u.function, u.file, u.line, u.reason);
+            let _ = writeln!(
+                tail,
+                "  {} at {}:{}: {}",
+                u.function, u.file, u.line, u.reason
+            );
         }
     }
     if !r.unmodelled.is_empty() {
         let _ = writeln!(
-            s,
+            tail,
             "functions locksmith cannot see (modelled with external memory: they may touch what \
              they are handed, keep what they get through a void *, call back what they get): {}",
             r.unmodelled.join(", ")
         );
     }
-    unsound(r, &mut s);
+    unsound(r, &mut tail);
     let count = r.warnings.len();
-    let _ = writeln!(s, "locksmith: {count} possible data race{}", plural(count));
+    let _ = writeln!(
+        tail,
+        "locksmith: {count} possible data race{}",
+        plural(count)
+    );
+    let _ = s.write_str(&tail);
+}
+
+/// The lines of a warning's accesses: each with its position, the locks held, the source line
+/// and the thread with its call path.
+fn accesses(list: &[RaceAccess], sources: &Sources) -> String {
+    let mut s = String::new();
+    for a in list {
+        let kind = if a.write { "write" } else { "read" };
+        let locks = if a.locks.is_empty() {
+            "no locks".to_string()
+        } else {
+            a.locks.join(", ")
+        };
+        let via = a
+            .via
+            .as_ref()
+            .map(|v| format!(" (inside {v})"))
+            .unwrap_or_default();
+        let _ = writeln!(s, "  {kind} at {}{via} holding {locks}", pos(&a.position));
+        if let Some(line) = sources.line(&a.position.file, a.position.line) {
+            let _ = writeln!(s, "      {:>5} | {line}", a.position.line);
+        }
+        let _ = writeln!(s, "      in {}: {}", a.thread, a.path.join(" -> "));
+        match a.also_in.as_slice() {
+            [] => {}
+            [one] => {
+                let _ = writeln!(s, "      and in {one}");
+            }
+            [first, rest @ ..] => {
+                let _ = writeln!(s, "      and in {first} and {} other threads", rest.len());
+            }
+        }
+    }
     s
 }
 
