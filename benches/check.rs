@@ -23,14 +23,15 @@
 //! or gcc on it; it needs no locksmith binary.
 
 mod gen_pthreads;
+// Each bench compiles the shared module on its own and uses part of it.
+#[allow(dead_code)]
+mod measure;
 
-use std::io::Read;
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
-use std::sync::mpsc;
-use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use measure::{first_line, locksmith_binary, run_check, Output, RunStatus};
 
 /// The seed of every generated program, so that runs of the bench compare the same inputs.
 const SEED: u64 = 2006;
@@ -159,25 +160,6 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// `target/release/locksmith`: the bench executable lives in `target/release/deps/`.
-fn locksmith_binary() -> Result<PathBuf, String> {
-    let exe =
-        std::env::current_exe().map_err(|e| format!("cannot find the bench executable: {e}"))?;
-    let release = exe
-        .parent()
-        .and_then(Path::parent)
-        .ok_or("the bench executable has no grandparent directory")?;
-    let binary = release.join(format!("locksmith{}", std::env::consts::EXE_SUFFIX));
-    if binary.is_file() {
-        Ok(binary)
-    } else {
-        Err(format!(
-            "{} is missing: this bench runs the release binary, build it first with `cargo build --release`",
-            binary.display()
-        ))
-    }
-}
-
 fn write_program(dir: &Path, files: &[(String, String)]) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     for (name, text) in files {
@@ -211,7 +193,7 @@ fn bench_size(binary: &Path, size: usize, timeout: Duration) {
     let mut rss_bound = false;
     let mut outcome = Ok((0, 0, 0));
     for _ in 0..runs_for(size) {
-        match run_check(binary, &sources, timeout) {
+        match run_check(binary, &sources, timeout, Output::Json) {
             Ok(run) => {
                 times.push(run.wall);
                 peak_kib = peak_kib.max(run.max_rss_kib);
@@ -287,158 +269,6 @@ fn preprocessed_lines(sources: &[PathBuf]) -> Result<usize, String> {
     Ok(total)
 }
 
-enum RunStatus {
-    Exited(i32),
-    Signalled(i32),
-    TimedOut,
-}
-
-impl std::fmt::Display for RunStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            RunStatus::Exited(c) => write!(f, "exit {c}"),
-            RunStatus::Signalled(s) => write!(f, "signal {s}"),
-            RunStatus::TimedOut => write!(f, "timed out"),
-        }
-    }
-}
-
-struct Run {
-    wall: Duration,
-    max_rss_kib: i64,
-    /// The child's peak was not above this process's own, so `max_rss_kib` is only an upper
-    /// bound (see [`run_check`]).
-    rss_is_bound: bool,
-    status: RunStatus,
-    stdout: Vec<u8>,
-    stderr: Vec<u8>,
-}
-
-/// Runs `locksmith check` once and reaps it with `wait4`, whose resource usage is that of this
-/// child alone (not of the gcc processes the bench ran before). A watchdog kills it after
-/// `timeout`; the child is first waited for without being reaped, so the watchdog can never signal
-/// a recycled process id.
-///
-/// Linux carries the peak resident size of the memory image a process leaves at `exec` into its
-/// `ru_maxrss`, and a child started with `posix_spawn` leaves this bench's image. So a child whose
-/// reported peak is not above this process's own peak may have used less: the table marks such a
-/// figure with `<=`; an unmarked figure is the child's own peak.
-fn run_check(binary: &Path, sources: &[PathBuf], timeout: Duration) -> Result<Run, String> {
-    let own_peak_kib = own_peak_rss_kib();
-    let start = Instant::now();
-    let mut child = Command::new(binary)
-        .arg("check")
-        .args(sources)
-        .args(["--format", "json"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0)
-        .spawn()
-        .map_err(|e| format!("cannot run {}: {e}", binary.display()))?;
-    let pid = child.id() as libc::pid_t;
-    let stdout = drain(child.stdout.take());
-    let stderr = drain(child.stderr.take());
-
-    let (done, finished) = mpsc::channel::<()>();
-    let watchdog = thread::spawn(move || {
-        if finished.recv_timeout(timeout).is_err() {
-            // SAFETY: `pid` is our own child, which leads its own process group, and it is not
-            // reaped before this thread has been joined (the main thread waits with WNOWAIT
-            // first), so the group id cannot name other processes; a signal to a zombie is
-            // harmless. Killing the group also ends any process the child started, which would
-            // otherwise keep its pipes open.
-            unsafe {
-                libc::kill(-pid, libc::SIGKILL);
-            }
-            true
-        } else {
-            false
-        }
-    });
-
-    let exited = loop {
-        // SAFETY: an all-zero `siginfo_t` is a valid value of this plain C struct.
-        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
-        // SAFETY: `info` is valid for writes and `pid` is a child of this process; WNOWAIT leaves
-        // it unreaped.
-        let r = unsafe {
-            libc::waitid(
-                libc::P_PID,
-                pid as libc::id_t,
-                &mut info,
-                libc::WEXITED | libc::WNOWAIT,
-            )
-        };
-        if r == 0 {
-            break Ok(());
-        }
-        let err = std::io::Error::last_os_error();
-        if err.kind() != std::io::ErrorKind::Interrupted {
-            break Err(format!("waitid: {err}"));
-        }
-    };
-    let wall = start.elapsed();
-    let _ = done.send(());
-    let timed_out = watchdog.join().unwrap_or(false);
-    exited?;
-
-    let mut status: libc::c_int = 0;
-    // SAFETY: an all-zero `rusage` is a valid value of this plain C struct.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    loop {
-        // SAFETY: `status` and `usage` are valid for writes, and `pid` is an exited, unreaped
-        // child of this process.
-        let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-        if r == pid {
-            break;
-        }
-        let err = std::io::Error::last_os_error();
-        if err.kind() != std::io::ErrorKind::Interrupted {
-            return Err(format!("wait4: {err}"));
-        }
-    }
-
-    let status = if timed_out {
-        RunStatus::TimedOut
-    } else if libc::WIFEXITED(status) {
-        RunStatus::Exited(libc::WEXITSTATUS(status))
-    } else {
-        RunStatus::Signalled(libc::WTERMSIG(status))
-    };
-    Ok(Run {
-        wall,
-        max_rss_kib: usage.ru_maxrss,
-        rss_is_bound: usage.ru_maxrss <= own_peak_kib,
-        status,
-        stdout: stdout.join().unwrap_or_default(),
-        stderr: stderr.join().unwrap_or_default(),
-    })
-}
-
-/// The peak resident size of this process so far, in KiB.
-fn own_peak_rss_kib() -> i64 {
-    // SAFETY: an all-zero `rusage` is a valid value of this plain C struct.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: `usage` is valid for writes.
-    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } == 0 {
-        usage.ru_maxrss
-    } else {
-        0
-    }
-}
-
-/// Reads a child's pipe to its end on a thread, so a full pipe never blocks the child.
-fn drain<R: Read + Send + 'static>(pipe: Option<R>) -> thread::JoinHandle<Vec<u8>> {
-    thread::spawn(move || {
-        let mut buf = Vec::new();
-        if let Some(mut p) = pipe {
-            let _ = p.read_to_end(&mut buf);
-        }
-        buf
-    })
-}
-
 /// The length of the `warnings` array of a JSON report, if the output is one, and how many of
 /// its warnings are on a planted race (a module's `_unsafe_hits` counter).
 fn warning_count(stdout: &[u8]) -> Option<(usize, usize)> {
@@ -453,12 +283,4 @@ fn warning_count(stdout: &[u8]) -> Option<(usize, usize)> {
         })
         .count();
     Some((warnings.len(), planted))
-}
-
-fn first_line(bytes: &[u8]) -> String {
-    let text = String::from_utf8_lossy(bytes);
-    match text.lines().find(|l| !l.trim().is_empty()) {
-        Some(line) => line.trim().chars().take(100).collect(),
-        None => "(no stderr)".to_string(),
-    }
 }

@@ -94,9 +94,15 @@ fn parse_units(inputs: &[PathBuf], options: &CheckOptions) -> Result<Vec<ParsedU
     })?;
     let mut paths = vec![dir.join("stubs").join(embedded::STUB_UNIT)];
     paths.extend(inputs.iter().cloned());
+    // The stubs are the same unit on every run: their preprocessed text is cached in the data
+    // directory (`preprocess_cached`).
     let preprocessed = stats::phase(Phase::Preprocess, || {
         in_parallel(&paths, |path| {
-            preprocess::preprocess(path, &options.preprocess)
+            if path == &paths[0] {
+                preprocess::preprocess_cached(path, &options.preprocess, &dir.join("cache"))
+            } else {
+                preprocess::preprocess(path, &options.preprocess)
+            }
         })
     });
     let mut units = Vec::with_capacity(preprocessed.len());

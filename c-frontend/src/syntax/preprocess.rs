@@ -121,6 +121,95 @@ pub fn preprocess(
     Ok(Preprocessed { name, text })
 }
 
+/// [`preprocess`] for a unit that is the same on every run (locksmith's own libc stubs): its
+/// output is kept in `cache_dir` and reused while it is valid, so a small program does not pay
+/// for preprocessing the stubs again on every run. An entry is named after the compiler and the
+/// whole command line, and records the size and modification time of the compiler and of every
+/// file the output came from (each `# N "file"` marker): a changed header or compiler makes it
+/// stale, and it is made again. A cache that cannot be read or written is only not used.
+pub fn preprocess_cached(
+    path: &Path,
+    options: &PreprocessOptions,
+    cache_dir: &Path,
+) -> Result<Preprocessed, PreprocessError> {
+    let include_dir = embedded::data_dir()
+        .map(|d| d.join("include"))
+        .unwrap_or_default();
+    let key = {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        options.compiler.hash(&mut h);
+        arguments(path, &include_dir, options).hash(&mut h);
+        h.finish()
+    };
+    let entry = cache_dir.join(format!("preprocessed-{key:016x}.i"));
+    let stamps = entry.with_extension("stamps");
+    let name = path.display().to_string();
+    if let (Ok(text), Ok(recorded)) = (
+        std::fs::read_to_string(&entry),
+        std::fs::read_to_string(&stamps),
+    ) {
+        if recorded == file_stamps(&text, &options.compiler) {
+            return Ok(Preprocessed { name, text });
+        }
+    }
+    let fresh = preprocess(path, options)?;
+    // Written beside the entry and renamed, so a concurrent run never reads half a file.
+    let tmp = |p: &Path| {
+        let mut name = p.as_os_str().to_owned();
+        name.push(format!(".tmp{}", std::process::id()));
+        PathBuf::from(name)
+    };
+    let stamped = file_stamps(&fresh.text, &options.compiler);
+    let written = std::fs::create_dir_all(cache_dir)
+        .and_then(|()| std::fs::write(tmp(&entry), &fresh.text))
+        .and_then(|()| std::fs::write(tmp(&stamps), stamped))
+        .and_then(|()| std::fs::rename(tmp(&entry), &entry))
+        .and_then(|()| std::fs::rename(tmp(&stamps), &stamps));
+    if written.is_err() {
+        let _ = std::fs::remove_file(tmp(&entry));
+        let _ = std::fs::remove_file(tmp(&stamps));
+    }
+    Ok(fresh)
+}
+
+/// The size and modification time of the compiler (found on `PATH` when it is a bare name) and
+/// of every file named by a line marker of `text`, one per line, sorted.
+fn file_stamps(text: &str, compiler: &str) -> String {
+    let mut files: std::collections::BTreeSet<PathBuf> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("# "))
+        .filter_map(|l| l.split_once(" \""))
+        .filter_map(|(_, rest)| rest.split_once('"').map(|(f, _)| f))
+        .filter(|f| !f.starts_with('<'))
+        .map(PathBuf::from)
+        .collect();
+    let compiler_path = if compiler.contains('/') {
+        Some(PathBuf::from(compiler))
+    } else {
+        std::env::var_os("PATH").and_then(|paths| {
+            std::env::split_paths(&paths)
+                .map(|d| d.join(compiler))
+                .find(|p| p.is_file())
+        })
+    };
+    files.extend(compiler_path);
+    let mut out = String::new();
+    for f in files {
+        let stamp = std::fs::metadata(&f).ok().map(|m| {
+            let modified = m
+                .modified()
+                .ok()
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map(|d| d.as_nanos())
+                .unwrap_or(0);
+            (m.len(), modified)
+        });
+        out.push_str(&format!("{} {:?}\n", f.display(), stamp));
+    }
+    out
+}
+
 /// Checks that `path` is a readable regular file, so that these common mistakes get a message of
 /// ours rather than whatever the preprocessor would print.
 fn check_input(path: &Path, name: &str) -> Result<(), PreprocessError> {
@@ -249,6 +338,35 @@ mod tests {
             compiler: "gcc".into(),
             ..PreprocessOptions::default()
         }
+    }
+
+    /// The cached output is reused while the files it came from are unchanged, and made again
+    /// when one of them changes.
+    #[test]
+    fn cached_output_follows_its_headers() {
+        let dir = std::env::temp_dir().join(format!("locksmith-pp-cache-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let header = dir.join("h.h");
+        let unit = dir.join("u.c");
+        std::fs::write(&header, "int from_header_one;\n").unwrap();
+        std::fs::write(&unit, "#include \"h.h\"\nint in_unit;\n").unwrap();
+        let cache = dir.join("cache");
+        let first = preprocess_cached(&unit, &options(), &cache).unwrap();
+        assert!(first.text.contains("from_header_one"));
+        let again = preprocess_cached(&unit, &options(), &cache).unwrap();
+        assert_eq!(again.text, first.text);
+        assert_eq!(
+            std::fs::read_dir(&cache).unwrap().count(),
+            2,
+            "one entry and its stamps"
+        );
+        // A different length is a different stamp even within one clock tick.
+        std::fs::write(&header, "int from_header_number_two;\n").unwrap();
+        let changed = preprocess_cached(&unit, &options(), &cache).unwrap();
+        assert!(changed.text.contains("from_header_number_two"));
+        assert!(!changed.text.contains("from_header_one"));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
