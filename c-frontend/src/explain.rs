@@ -8,7 +8,8 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
+use solver::ids::Idx;
 use solver::threads::facts::Thread;
 use solver::threads::structure::CallPoint;
 use solver::threads::FnId;
@@ -85,6 +86,18 @@ pub struct CallPaths<'a> {
     fork_of: FxHashMap<Site, CallPoint>,
     /// Paths already found, by (root, target): a warning lists many accesses from few places.
     found: std::cell::RefCell<FxHashMap<(FnId, FnId), Option<CallChain>>>,
+    /// The tables of [`CallPaths::search`], kept between searches.
+    scratch: std::cell::RefCell<Scratch>,
+}
+
+/// Per function: the number of the last search that visited it, and the call it was reached
+/// through; the search's queue.
+#[derive(Default)]
+struct Scratch {
+    stamp: u32,
+    mark: Vec<u32>,
+    prev: Vec<Option<CallPoint>>,
+    queue: VecDeque<FnId>,
 }
 
 impl<'a> CallPaths<'a> {
@@ -104,6 +117,7 @@ impl<'a> CallPaths<'a> {
             fn_of,
             fork_of,
             found: Default::default(),
+            scratch: Default::default(),
         }
     }
 
@@ -123,30 +137,43 @@ impl<'a> CallPaths<'a> {
         path
     }
 
-    /// [`CallPaths::path_down`], searched.
+    /// [`CallPaths::path_down`], searched. The search's tables are indexed by function and
+    /// reused from one search to the next (a visit is marked with the search's number), so a
+    /// search costs what it visits, with no hashing or allocation.
     fn search(&self, root: FnId, target: FnId) -> Option<Vec<CallPoint>> {
         let s = &self.r.solution.structure;
-        let mut prev: FxHashMap<FnId, CallPoint> = FxHashMap::default();
-        let mut seen = FxHashSet::default();
-        let mut queue = VecDeque::from([target]);
-        seen.insert(target);
+        let mut guard = self.scratch.borrow_mut();
+        let scratch = &mut *guard;
+        let n = s.callers.len();
+        if scratch.mark.len() != n {
+            scratch.mark = vec![0; n];
+            scratch.prev = vec![None; n];
+        }
+        scratch.stamp += 1;
+        let stamp = scratch.stamp;
+        scratch.queue.clear();
+        scratch.queue.push_back(target);
+        scratch.mark[target.index()] = stamp;
+        scratch.prev[target.index()] = None;
         // The search runs backwards from the target over callers, so the first time the root is
         // met, following `prev` from it walks a shortest path forwards.
-        while let Some(f) = queue.pop_front() {
+        while let Some(f) = scratch.queue.pop_front() {
             if f == root {
                 let mut out = Vec::new();
                 let mut cur = root;
                 while cur != target {
-                    let pt = *prev.get(&cur)?;
+                    let pt = scratch.prev[cur.index()]?;
                     out.push(pt);
                     cur = self.callee_of(pt)?;
                 }
                 return Some(out);
             }
             for pt in &s.callers[f] {
-                if seen.insert(pt.caller) {
-                    prev.insert(pt.caller, *pt);
-                    queue.push_back(pt.caller);
+                let c = pt.caller.index();
+                if scratch.mark[c] != stamp {
+                    scratch.mark[c] = stamp;
+                    scratch.prev[c] = Some(*pt);
+                    scratch.queue.push_back(pt.caller);
                 }
             }
         }
