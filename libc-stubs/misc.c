@@ -233,6 +233,28 @@ int fstat(int fd, struct stat *buf)
     return __locksmith_nondet();
 }
 
+/* The versioned entry points that stat, lstat and fstat were inline wrappers of in glibc before
+ * 2.33: code preprocessed with those headers calls them. */
+int __xstat(int ver, const char *path, struct stat *buf)
+{
+    __locksmith_read(path);
+    __locksmith_write(buf);
+    return __locksmith_nondet();
+}
+
+int __lxstat(int ver, const char *path, struct stat *buf)
+{
+    __locksmith_read(path);
+    __locksmith_write(buf);
+    return __locksmith_nondet();
+}
+
+int __fxstat(int ver, int fd, struct stat *buf)
+{
+    __locksmith_write(buf);
+    return __locksmith_nondet();
+}
+
 int fstatat(int dirfd, const char *restrict path, struct stat *restrict buf, int flags)
 {
     __locksmith_read(path);

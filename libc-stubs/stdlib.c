@@ -46,6 +46,39 @@ long strtol(const char *restrict s, char **restrict end, int base)
     return __locksmith_nondet();
 }
 
+/* glibc's internal names of the strto* family, which its headers before 2.x inlined calls to. */
+long __strtol_internal(const char *s, char **end, int base, int group)
+{
+    __locksmith_read(s);
+    if (end != NULL)
+        *end = (char *)s;
+    return __locksmith_nondet();
+}
+
+unsigned long __strtoul_internal(const char *s, char **end, int base, int group)
+{
+    __locksmith_read(s);
+    if (end != NULL)
+        *end = (char *)s;
+    return __locksmith_nondet();
+}
+
+long long __strtoll_internal(const char *s, char **end, int base, int group)
+{
+    __locksmith_read(s);
+    if (end != NULL)
+        *end = (char *)s;
+    return __locksmith_nondet();
+}
+
+unsigned long long __strtoull_internal(const char *s, char **end, int base, int group)
+{
+    __locksmith_read(s);
+    if (end != NULL)
+        *end = (char *)s;
+    return __locksmith_nondet();
+}
+
 unsigned long strtoul(const char *restrict s, char **restrict end, int base)
 {
     __locksmith_read(s);

@@ -295,6 +295,22 @@ char *strndup(const char *s, size_t n)
     return d;
 }
 
+/* glibc's own names of strdup and strndup, which its headers (and code preprocessed with them)
+ * call when optimising. */
+char *__strdup(const char *s)
+{
+    char *d = __locksmith_alloc();
+    __locksmith_copy(d, s);
+    return d;
+}
+
+char *__strndup(const char *s, size_t n)
+{
+    char *d = __locksmith_alloc();
+    __locksmith_copy(d, s);
+    return d;
+}
+
 /* ---- tokenising: the string is modified in place (separators become NULs) ---- */
 
 static char *strtok_position;

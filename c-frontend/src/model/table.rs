@@ -103,6 +103,8 @@ pub(super) const FUNCTIONS: &[Row] = &[
     Row::new("free", Free { ptr: 0 }).non_capturing(),
     Row::new("strdup", Stub).fresh_result(),
     Row::new("strndup", Stub).fresh_result(),
+    Row::new("__strdup", Stub).fresh_result(),
+    Row::new("__strndup", Stub).fresh_result(),
     // Leaving the path: exits and jumps.
     Row::new("exit", NoEffect).noreturn(),
     Row::new("_exit", NoEffect).noreturn(),
