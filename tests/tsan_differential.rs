@@ -5,11 +5,10 @@
 //! and the directory the program was saved to (`$LOCKSMITH_ORACLE_SAVE`, by default
 //! `locksmith-oracle-misses` in the temporary directory).
 //!
-//! The programs of this test are generated *without* the library idioms (no `lib.c`): locksmith
-//! is known to miss races through code it is not given (external memory and callbacks are not
-//! modelled yet), while every race of a program it sees whole must be found. So this test passes
-//! exactly when locksmith finds every race TSan observes in these programs. The library idioms
-//! are exercised by `cargo run --release --example tsan_differential`.
+//! Thirty programs are generated without the library idioms and twenty with them (a `lib.c` that
+//! locksmith is not given: getters of shared objects, stored pointers, callbacks; modelled by
+//! external memory). The test passes exactly when locksmith finds every race TSan observes in
+//! them. Long runs are `cargo run --release --example tsan_differential -- --programs N`.
 //!
 //! The test skips (prints why and passes) when `gcc -fsanitize=thread` cannot build and run a
 //! trivial program on this machine.
@@ -24,10 +23,13 @@ use cgen::oracle::{self, Anchored, Config, Observed, Outcome};
 use cgen::tsan;
 use cgen::Options;
 
-/// The seeds of the programs checked: each takes about a second (build, four runs, locksmith).
-const SEEDS: std::ops::Range<u64> = 0..30;
-
-const NO_LIBRARY: Options = Options { library: false };
+/// The programs checked, by seed and options: each takes about a second (build, four runs,
+/// locksmith).
+fn cases() -> Vec<(u64, Options)> {
+    let plain = (0..30).map(|seed| (seed, Options { library: false }));
+    let library = (1000..1020).map(|seed| (seed, Options { library: true }));
+    plain.chain(library).collect()
+}
 
 /// What went wrong with one program, or nothing.
 fn failures(o: &Outcome) -> Vec<String> {
@@ -70,16 +72,16 @@ fn every_race_tsan_observes_is_among_locksmiths_warnings() {
         config.save = PathBuf::from(dir);
     }
     // Two programs at a time: most of the time is spent waiting for gcc and the TSan runs.
-    let seeds: Vec<u64> = SEEDS.collect();
+    let cases = cases();
     let outcomes: Vec<Outcome> = std::thread::scope(|s| {
-        let halves: Vec<_> = seeds
-            .chunks(seeds.len().div_ceil(2))
+        let halves: Vec<_> = cases
+            .chunks(cases.len().div_ceil(2))
             .map(|chunk| {
                 let config = &config;
                 s.spawn(move || {
                     chunk
                         .iter()
-                        .map(|&seed| oracle::check(seed, NO_LIBRARY, config))
+                        .map(|&(seed, options)| oracle::check(seed, options, config))
                         .collect::<Vec<_>>()
                 })
             })
@@ -116,15 +118,15 @@ fn a_seed_always_gives_the_same_program() {
         }
     }
     assert_ne!(
-        cgen::generate(1, NO_LIBRARY).sources,
-        cgen::generate(2, NO_LIBRARY).sources
+        cgen::generate(1, Options { library: false }).sources,
+        cgen::generate(2, Options { library: false }).sources
     );
 }
 
 #[test]
 fn programs_without_the_library_option_use_no_library_idiom() {
     for seed in 0..100 {
-        let p = cgen::generate(seed, NO_LIBRARY).sources;
+        let p = cgen::generate(seed, Options { library: false }).sources;
         assert!(p.lib_c.is_empty(), "seed {seed} has a lib.c");
         assert!(!p.main_c.contains("lib_"), "seed {seed} calls the library");
     }

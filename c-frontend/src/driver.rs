@@ -82,10 +82,12 @@ fn in_parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec
         .collect()
 }
 
-/// The preprocessed and parsed units of a program: the libc stubs first, then the inputs in
-/// order. Files are preprocessed, then parsed, in parallel; the first failure in input order is
-/// the one reported.
-fn parse_units(inputs: &[PathBuf], options: &CheckOptions) -> Result<Vec<ParsedUnit>, Fatal> {
+/// The preprocessed units of a program: the libc stubs first, then the inputs in order,
+/// preprocessed in parallel; the first failure in input order is the one reported.
+fn preprocess_units(
+    inputs: &[PathBuf],
+    options: &CheckOptions,
+) -> Result<Vec<Preprocessed>, Fatal> {
     let dir = embedded::data_dir().map_err(|e| {
         Fatal::new(
             FatalKind::Internal,
@@ -118,31 +120,64 @@ fn parse_units(inputs: &[PathBuf], options: &CheckOptions) -> Result<Vec<ParsedU
             }
         })?);
     }
-    let parsed = stats::phase(Phase::Parse, || {
-        let units: Vec<std::sync::Mutex<Option<Preprocessed>>> = units
-            .into_iter()
-            .map(|u| std::sync::Mutex::new(Some(u)))
-            .collect();
-        in_parallel(&units, |u| {
-            let unit = u.lock().ok().and_then(|mut u| u.take());
-            unit.map(parse::parse_unit)
-        })
-    });
-    parsed
+    Ok(units)
+}
+
+/// Parses the units and lowers them into one linked program, in input order. Units are parsed
+/// in parallel a few at a time (as many as there are cores) and each syntax tree is dropped as
+/// soon as its unit is lowered, so the trees of a large program are never all in memory at once
+/// (they were its peak: 1.15 GiB of 3.2 for a million lines). The first unit in input order that
+/// does not parse is the error.
+fn parse_and_lower(units: Vec<Preprocessed>) -> Result<Program, Fatal> {
+    let mut parse = stats::PhaseClock::new(Phase::Parse);
+    let mut lower = stats::PhaseClock::new(Phase::Lower);
+    let batch = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .max(1);
+    let units: Vec<std::sync::Mutex<Option<Preprocessed>>> = units
         .into_iter()
-        .map(|p| match p {
-            Some(Ok(unit)) => Ok(unit),
-            Some(Err(e)) => {
-                let kind = if e.internal {
-                    FatalKind::Internal
-                } else {
-                    FatalKind::NotC
-                };
-                Err(Fatal::new(kind, e.message))
-            }
-            None => Err(Fatal::new(FatalKind::Internal, "a unit was parsed twice")),
-        })
-        .collect()
+        .map(|u| std::sync::Mutex::new(Some(u)))
+        .collect();
+    let mut files = FileTable::new();
+    let mut lowerer = Lowerer::new();
+    let mut unanalysed = Vec::new();
+    let mut k = 0;
+    for chunk in units.chunks(batch) {
+        let parsed = parse.run(|| {
+            in_parallel(chunk, |u| {
+                let unit = u.lock().ok().and_then(|mut u| u.take());
+                unit.map(parse::parse_unit)
+            })
+        });
+        for p in parsed {
+            let parsed = match p {
+                Some(Ok(unit)) => unit,
+                Some(Err(e)) => {
+                    let kind = if e.internal {
+                        FatalKind::Internal
+                    } else {
+                        FatalKind::NotC
+                    };
+                    return Err(Fatal::new(kind, e.message));
+                }
+                None => return Err(Fatal::new(FatalKind::Internal, "a unit was parsed twice")),
+            };
+            lower.run(|| {
+                let map = SourceMap::new(&parsed.text, &parsed.name, &mut files);
+                let origin = if k == 0 { Origin::Stub } else { Origin::User };
+                if origin == Origin::User {
+                    dropped_items(&parsed, &map, &mut unanalysed);
+                }
+                lowerer.add_unit(&parsed.unit, &map, origin);
+            });
+            k += 1;
+        }
+    }
+    let program = lower.run(|| lowerer.finish(files, unanalysed));
+    parse.finish();
+    lower.finish();
+    Ok(program)
 }
 
 /// Analyses the C program made of `inputs`.
@@ -150,21 +185,8 @@ pub fn check(inputs: &[PathBuf], options: &CheckOptions) -> Result<CheckResult, 
     if inputs.is_empty() {
         return Err(Fatal::new(FatalKind::NoInput, "no input files"));
     }
-    let units = parse_units(inputs, options)?;
-    let program = stats::phase(Phase::Lower, || {
-        let mut files = FileTable::new();
-        let mut lowerer = Lowerer::new();
-        let mut unanalysed = Vec::new();
-        for (k, parsed) in units.into_iter().enumerate() {
-            let map = SourceMap::new(&parsed.text, &parsed.name, &mut files);
-            let origin = if k == 0 { Origin::Stub } else { Origin::User };
-            if origin == Origin::User {
-                dropped_items(&parsed, &map, &mut unanalysed);
-            }
-            lowerer.add_unit(&parsed.unit, &map, origin);
-        }
-        lowerer.finish(files, unanalysed)
-    });
+    let units = preprocess_units(inputs, options)?;
+    let program = parse_and_lower(units)?;
     let main = program
         .funcs
         .iter_enumerated()

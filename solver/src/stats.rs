@@ -131,6 +131,48 @@ pub fn phase<T>(p: Phase, f: impl FnOnce() -> T) -> T {
     out
 }
 
+/// A user-visible phase that runs in pieces interleaved with another's (parsing and lowering
+/// unit by unit, so that no more than a few syntax trees are alive at once): its start is
+/// recorded at its first piece, and its end, with the total time of its pieces, by
+/// [`PhaseClock::finish`].
+pub struct PhaseClock {
+    phase: Phase,
+    seconds: f64,
+    started: bool,
+}
+
+impl PhaseClock {
+    pub fn new(phase: Phase) -> PhaseClock {
+        PhaseClock {
+            phase,
+            seconds: 0.0,
+            started: false,
+        }
+    }
+
+    /// Runs one piece of the phase.
+    pub fn run<T>(&mut self, f: impl FnOnce() -> T) -> T {
+        if !enabled() {
+            return f();
+        }
+        if !self.started {
+            self.started = true;
+            record(self.phase.name(), Value::Started(self.phase));
+        }
+        let start = Instant::now();
+        let out = f();
+        self.seconds += start.elapsed().as_secs_f64();
+        out
+    }
+
+    /// Records the end of the phase with the total time of its pieces.
+    pub fn finish(self) {
+        if enabled() {
+            record(self.phase.name(), Value::Finished(self.phase, self.seconds));
+        }
+    }
+}
+
 /// Records the duration of a phase timed by the caller.
 pub fn record_seconds(name: &str, seconds: f64) {
     if enabled() {
