@@ -1,0 +1,124 @@
+//! External memory: the memory of code locksmith cannot see, one object per type class at the
+//! root ([`LTypes::mark_external`]). This module owns the external objects, flags nodes as
+//! external and links each external node to its class's object once its shape says its class:
+//! memory of a class becomes that object, a pointer carries the object's label, and everything
+//! reachable from external memory is external again.
+//!
+//! It never decides which memory is external (the generator marks it), and it never unifies two
+//! nodes directly: every link is a unification put on the work list or an emitted flow, so the
+//! work list stays the one order in which the table changes.
+
+use super::{ExternalClass, LTypes, Node, RhoOrigin, Shape, Work};
+use crate::constraints::views::ViewKey;
+use solver::{Constraints, Rho, RhoKind, Scope};
+
+impl LTypes<'_> {
+    /// Makes a node part of *external memory*: the memory of code locksmith cannot see. Per
+    /// type class (as in the `void*` model, but only the exact class: a byte view does not merge
+    /// the classes here) external memory is one object, at the root, that pointers from unknown
+    /// code point to and objects handed to unknown code belong to. A node marked external is
+    /// unified with its class's object once its shape says its class; a pointer marked external
+    /// carries the label of that object and points to external memory again, so everything
+    /// reachable from external memory is external. The objects made so far are in
+    /// [`LTypes::external_objects`].
+    pub fn mark_external(&mut self, c: &mut Constraints, n: Node) {
+        self.flag_external(n);
+        self.run(c);
+    }
+
+    /// The external object of each type class made so far: its class, location label and
+    /// content, in the order they were made.
+    pub fn external_objects(&self) -> &[(ExternalClass, Rho, Node)] {
+        &self.external
+    }
+
+    fn flag_external(&mut self, n: Node) {
+        let r = self.root(n);
+        if !self.data[r.0 as usize].external {
+            self.data[r.0 as usize].external = true;
+            self.work.push(Work::External(r));
+        }
+    }
+
+    /// The external object of class `class`, made on first use.
+    fn external_object(&mut self, c: &mut Constraints, class: ExternalClass) -> (Rho, Node) {
+        if let Some(&(_, rho, n)) = self.external.iter().find(|e| e.0 == class) {
+            return (rho, n);
+        }
+        let rho = self.new_rho(c, Scope::ROOT, RhoKind::Alloc, RhoOrigin::Object);
+        let n = match class {
+            ExternalClass::View(key) => self.node_of_key(c, key, Scope::ROOT),
+            ExternalClass::Untyped => self.node(Shape::Void(Vec::new()), Scope::ROOT),
+        };
+        let r = self.root(n);
+        self.data[r.0 as usize].external = true;
+        self.data[r.0 as usize].object = true;
+        self.external.push((class, rho, r));
+        self.work.push(Work::External(r));
+        (rho, r)
+    }
+
+    /// The class of external memory a content of this shape belongs to, if its shape says.
+    fn external_class(shape: &Shape) -> Option<ExternalClass> {
+        match shape {
+            Shape::Void(_) => Some(ExternalClass::Untyped),
+            other => other.view_key().map(ExternalClass::View),
+        }
+    }
+
+    /// Links an external node to external memory by its shape: memory of a class is that class's
+    /// object (a character, which has no inside, and a pointer, whose targets of different types
+    /// must not meet, excepted); a pointer carries the label of the object of its target's class
+    /// (once the target has a shape) and its target is external; the members of a struct or
+    /// union, and the entries of a `void*` content, are external. A node of unknown shape waits
+    /// until it has one.
+    pub(super) fn do_external(&mut self, c: &mut Constraints, n: Node) {
+        let r = self.root(n);
+        let shape = self.data[r.0 as usize].shape.clone();
+        if !matches!(shape, Shape::Var) {
+            // Pointers that waited for this target's shape can be linked now.
+            if let Some(waiting) = self.external_waiting.remove(&r) {
+                self.work.extend(waiting.into_iter().map(Work::External));
+            }
+        }
+        let own_class = Self::external_class(&shape).filter(|k| {
+            !matches!(
+                k,
+                ExternalClass::View(ViewKey::Char) | ExternalClass::View(ViewKey::Ptr)
+            )
+        });
+        if let Some(class) = own_class {
+            let (_, obj) = self.external_object(c, class);
+            if self.root(obj) != r {
+                self.work.push(Work::Unify(r, obj));
+                return;
+            }
+        }
+        match shape {
+            Shape::Ptr { rho, to } => {
+                self.flag_external(to);
+                let t = self.root(to);
+                match Self::external_class(&self.data[t.0 as usize].shape) {
+                    Some(class) => {
+                        let (ext_rho, _) = self.external_object(c, class);
+                        self.emit_flow(c, ext_rho, rho);
+                        self.emit_flow(c, rho, ext_rho);
+                    }
+                    None => self.external_waiting.entry(t).or_default().push(r),
+                }
+            }
+            Shape::Struct { fields, .. } => {
+                for f in fields {
+                    self.flag_external(f.content);
+                }
+            }
+            Shape::Union { inner, .. } => self.flag_external(inner),
+            Shape::Void(entries) => {
+                for (_, e) in entries {
+                    self.flag_external(e);
+                }
+            }
+            Shape::Var | Shape::Scalar | Shape::Lock(_) | Shape::Fun(_) | Shape::Blob { .. } => {}
+        }
+    }
+}

@@ -1,0 +1,289 @@
+//! Instantiation at call and fork sites (figure 7b made lazy): synchronising a relation
+//! `generic ⪯ᵢᵖ instance` gives the caller's node the structure of the callee's generic node as
+//! either side gains structure, emitting `ρ ⪯ᵢᵖ ρ'` and `ℓ ⪯ᵢ ℓ'` into the solver. A node the
+//! site does not quantify, a monomorphic (recursive) site and a copy nested deeper than
+//! [`MAX_DEPTH`] give a flow or a unification instead of a copy.
+//!
+//! It must never copy a generic node whose shape is still unknown (the relation waits until it
+//! has one), and never give a field's pointer a shape on the generic side before the callee
+//! uses it (such a field stays pending).
+
+use super::{FieldSlot, LTypes, Node, Pol, Rel, RhoOrigin, Shape, Work, MAX_DEPTH};
+use crate::constraints::views::ViewKey;
+use crate::ir::ctypes::StructId;
+use solver::{Constraints, RhoKind, Scope, Site};
+
+impl LTypes<'_> {
+    pub(super) fn sync_inst(
+        &mut self,
+        c: &mut Constraints,
+        generic: Node,
+        instance: Node,
+        site: Site,
+        pol: Pol,
+    ) {
+        let (g, i) = self.containers(generic, instance);
+        if g == i {
+            return;
+        }
+        let binder = c.sites[site].binder;
+        let g_scope = self.data[g.0 as usize].scope;
+        let depth = self.data[g.0 as usize]
+            .depth
+            .max(self.data[i.0 as usize].depth);
+        if binder == Scope::ROOT
+            || !c.scopes.within(g_scope, binder)
+            || self.monomorphic.contains(&site)
+            || depth >= MAX_DEPTH
+        {
+            // Not quantified at this site: its image is itself (`l⃗ ⪯ᵢ l⃗`), so the instantiation
+            // is plain subtyping with the generic's own labels — the argument flows into the
+            // parameter, the result out of the return (\[Sub\], figure 7a); contents, which are
+            // invariant, are unified. Monomorphic (recursive) sites and deep copies are treated
+            // the same way: a recursive call passing a local buffer as the parameter then does
+            // not make the buffer and every caller's argument one location.
+            match pol {
+                Pol::Neg => self.add_rel(Rel::Flow {
+                    source: i,
+                    target: g,
+                }),
+                Pol::Pos => self.add_rel(Rel::Flow {
+                    source: g,
+                    target: i,
+                }),
+                Pol::Both => self.work.push(Work::Unify(g, i)),
+            }
+            return;
+        }
+        self.creating_depth = depth + 1;
+        self.sync_structure(c, g, i, site, pol);
+        self.creating_depth = 0;
+    }
+
+    fn sync_structure(&mut self, c: &mut Constraints, g: Node, i: Node, site: Site, pol: Pol) {
+        self.sync_parents(g, i, site);
+        let gs = self.data[g.0 as usize].shape.clone();
+        let mut is = self.data[i.0 as usize].shape.clone();
+        match (&gs, &is) {
+            // An object the callee allocates without giving it a type (an allocation wrapper
+            // returning `void *`) is the memory every caller's copy is: it takes the shape a
+            // caller gives its copy, so the fields the callers use are created on the object
+            // itself (where its races are checked), and are then synchronised as usual.
+            (Shape::Var, _) if self.data[g.0 as usize].object && !matches!(is, Shape::Var) => {
+                let mirrored = self.mirror(c, &is, self.data[g.0 as usize].scope);
+                self.data[g.0 as usize].void_content |= self.data[i.0 as usize].void_content;
+                self.set_shape(g, mirrored);
+                return self.sync_structure(c, g, i, site, pol);
+            }
+            // A generic content the callee never looks into (an uncast `void*`) stays related
+            // to each caller's content; if the callee later gives it a shape, the relation is
+            // synchronised again. Memory the callee stores such a pointer into is reachable from
+            // an outer scope, so it is widened there and unified, not copied (`do_widen`).
+            (Shape::Var, _) => return,
+            (_, Shape::Var) => {
+                is = self.mirror(c, &gs, self.data[i.0 as usize].scope);
+                self.data[i.0 as usize].void_content |= self.data[g.0 as usize].void_content;
+                self.set_shape(i, is.clone());
+            }
+            _ => {}
+        }
+        match (gs, is) {
+            (Shape::Scalar, Shape::Scalar) => {}
+            (Shape::Ptr { rho: rg, to: tg }, Shape::Ptr { rho: ri, to: ti }) => {
+                self.emit_rho_inst(c, rg, site, pol, ri);
+                self.add_rel(Rel::Inst {
+                    generic: tg,
+                    instance: ti,
+                    site,
+                    pol: Pol::Both,
+                });
+            }
+            (
+                Shape::Struct { sid, fields },
+                Shape::Struct {
+                    sid: si,
+                    fields: fields_i,
+                },
+            ) if sid == si => {
+                // Lazy fields are created on both sides: a field the caller uses must have a
+                // generic pre-image too, or the caller's label would be cut off from the object
+                // the callee allocated (and the check, which looks at that object, would miss it).
+                let mut indices: Vec<u32> =
+                    fields.iter().chain(&fields_i).map(|f| f.index).collect();
+                indices.sort();
+                indices.dedup();
+                let (scope_g, scope_i) =
+                    (self.data[g.0 as usize].scope, self.data[i.0 as usize].scope);
+                for index in indices {
+                    let fg = self.field_slot(c, g, sid, index, scope_g, true);
+                    let fi = self.field_slot(c, i, sid, index, scope_i, false);
+                    self.emit_rho_inst(c, fg.rho, site, Pol::Both, fi.rho);
+                    self.add_rel(Rel::Inst {
+                        generic: fg.content,
+                        instance: fi.content,
+                        site,
+                        pol: Pol::Both,
+                    });
+                }
+            }
+            (Shape::Union { sid, inner: ig }, Shape::Union { sid: si, inner: ii }) if sid == si => {
+                self.add_rel(Rel::Inst {
+                    generic: ig,
+                    instance: ii,
+                    site,
+                    pol: Pol::Both,
+                });
+            }
+            (Shape::Lock(lg), Shape::Lock(li)) => self.emit_lock_inst(c, lg, site, li),
+            (Shape::Fun(tg), Shape::Fun(ti)) => match pol {
+                Pol::Pos => self.add_funs(i, &tg),
+                Pol::Neg => self.add_funs(g, &ti),
+                Pol::Both => {
+                    self.add_funs(i, &tg);
+                    self.add_funs(g, &ti);
+                }
+            },
+            (
+                Shape::Blob {
+                    rho: rg,
+                    lock: lg,
+                    funs: fg,
+                },
+                Shape::Blob {
+                    rho: ri,
+                    lock: li,
+                    funs: fi,
+                },
+            ) => {
+                self.emit_rho_inst(c, rg, site, Pol::Both, ri);
+                self.emit_lock_inst(c, lg, site, li);
+                self.add_funs(i, &fg);
+                self.add_funs(g, &fi);
+            }
+            (Shape::Void(ge), Shape::Void(ie)) => {
+                // Entry by entry, created on both sides as lazy fields are.
+                let mut keys: Vec<ViewKey> = ge.iter().chain(&ie).map(|e| e.0).collect();
+                keys.sort();
+                keys.dedup();
+                for key in keys {
+                    let a = self.view_entry(c, g, key, None);
+                    let b = self.view_entry(c, i, key, None);
+                    self.add_rel(Rel::Inst {
+                        generic: a,
+                        instance: b,
+                        site,
+                        pol: Pol::Both,
+                    });
+                }
+            }
+            (Shape::Blob { .. }, _) => {
+                // The caller's view of conflated memory is conflated too.
+                self.conflate_later(c, i);
+            }
+            (_, Shape::Blob { .. }) => self.conflate_later(c, g),
+            // An untyped object of the callee (an allocation wrapper's `malloc`) that callers
+            // use at different types: each caller's copy is an instance of the object's entry
+            // for its own type, so the object holds every caller's fields while each copy keeps
+            // only its own (unifying them would give every caller every other caller's type).
+            (gs, is)
+                if self.data[g.0 as usize].object
+                    && self.data[g.0 as usize].void_content
+                    && is.view_key().is_some()
+                    && gs.view_key() != is.view_key() =>
+            {
+                let key = is.view_key().expect("checked above");
+                let e = self.view_entry(c, g, key, None);
+                self.add_rel(Rel::Inst {
+                    generic: e,
+                    instance: i,
+                    site,
+                    pol: Pol::Both,
+                });
+            }
+            // Anything else — among them a callee's `void*` content meeting the caller's typed
+            // memory without a cast on either side (an argument the generator could not convert)
+            // — is one node, where a typed shape becomes the entry of its type (`void*` stays
+            // monomorphic there, as in the paper's basic model).
+            _ => self.work.push(Work::Unify(g, i)),
+        }
+    }
+
+    fn conflate_later(&mut self, c: &mut Constraints, n: Node) {
+        let scope = self.data[n.0 as usize].scope;
+        let rho = self.new_rho(c, scope, RhoKind::Plain, RhoOrigin::Blob);
+        let lock = c.new_lock(scope);
+        let blob = self.node(
+            Shape::Blob {
+                rho,
+                lock,
+                funs: Vec::new(),
+            },
+            scope,
+        );
+        self.work.push(Work::Unify(n, blob));
+    }
+
+    /// The slot of field `index` of struct node `n`, created if missing. With `lazy`, a missing
+    /// field is created on the generic side of an instantiation because the instance has it
+    /// (figure 7b made lazy: a field the caller uses needs a generic pre-image, so that a caller
+    /// reaching an object the callee allocated reaches that object's field). When the field
+    /// holds a pointer, the callee has not used that pointer (it would have created the field),
+    /// so its value is left *pending*: a `Var`, which instantiation does not copy, until the
+    /// callee itself uses it ([`LTypes::materialise`]). This departs from copying the field's
+    /// whole type at once: the pending value's own labels (the pointer's target and below) are
+    /// not created, so no instantiation constraint is emitted for them; having no constraint in
+    /// the callee, they could only link the instances of different sites to each other, which
+    /// matched flow never does (`(ᵢ` closed by `)ⱼ`). What it saves: a caller whose structure
+    /// is cyclic (a list it walks) made the callee's acyclic view of it unfold one copy per
+    /// level, every pointer field a branch, until [`MAX_DEPTH`] (mt-daapd: 1.6 million nodes
+    /// made at the last level alone).
+    fn field_slot(
+        &mut self,
+        c: &mut Constraints,
+        n: Node,
+        sid: StructId,
+        index: u32,
+        scope: Scope,
+        lazy: bool,
+    ) -> FieldSlot {
+        let r = self.root(n);
+        if let Shape::Struct { fields, .. } = &self.data[r.0 as usize].shape {
+            if let Ok(k) = fields.binary_search_by_key(&index, |f| f.index) {
+                return fields[k];
+            }
+        }
+        self.new_field(c, r, sid, index, scope, lazy)
+    }
+
+    /// A fresh shape of the same constructor as `s`, for an instance in `scope`.
+    fn mirror(&mut self, c: &mut Constraints, s: &Shape, scope: Scope) -> Shape {
+        match s {
+            Shape::Var => Shape::Var,
+            Shape::Scalar => Shape::Scalar,
+            Shape::Ptr { .. } => {
+                let rho = self.new_rho(c, scope, RhoKind::Plain, RhoOrigin::Instance);
+                let to = self.var(scope);
+                Shape::Ptr { rho, to }
+            }
+            Shape::Struct { sid, .. } => Shape::Struct {
+                sid: *sid,
+                fields: Vec::new(),
+            },
+            Shape::Union { sid, .. } => {
+                let inner = self.var(scope);
+                Shape::Union { sid: *sid, inner }
+            }
+            Shape::Lock(_) => Shape::Lock(c.new_lock(scope)),
+            Shape::Fun(_) => Shape::Fun(Vec::new()),
+            Shape::Void(_) => Shape::Void(Vec::new()),
+            Shape::Blob { .. } => {
+                let rho = self.new_rho(c, scope, RhoKind::Plain, RhoOrigin::Blob);
+                Shape::Blob {
+                    rho,
+                    lock: c.new_lock(scope),
+                    funs: Vec::new(),
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,253 @@
+//! The relations between nodes: flows (`source ≤ target`) and instantiations
+//! (`generic ⪯ᵢᵖ instance`). This module keeps the relation table (each relation once, in its
+//! current form, with redundant ones dropped and one instance per generic node and site),
+//! schedules synchronisations, and synchronises flows; instantiations are synchronised in
+//! [`super::instances`].
+//!
+//! A relation is only added or rewritten in its canonical form (both endpoints
+//! representatives), and is only ever synchronised from the work list, never recursively.
+
+use super::{LTypes, Node, Rel, RelState, Shape, Work};
+use crate::ir::FuncId;
+use solver::Constraints;
+
+impl LTypes<'_> {
+    /// Schedules a synchronisation of relation `id`, unless one is already waiting: a sync reads
+    /// the current shapes of both endpoints when it runs, so one pending sync covers every change
+    /// made before it runs.
+    pub(super) fn push_sync(&mut self, id: u32) {
+        let k = id as usize;
+        if self.rel_state[k] == RelState::Live && !self.queued[k] {
+            self.queued[k] = true;
+            self.work.push(Work::Sync(id));
+        }
+    }
+
+    /// The relations of the absorbed side of a unification, rewritten to their endpoints'
+    /// representatives ([`LTypes::canonical`]), without redundant ones: a relation equal to
+    /// another live one, or a flow from a node to itself, is dropped ([`RelState`]). Relations of
+    /// the side that stays the representative keep their form, so only this side is visited.
+    pub(super) fn rekey(&mut self, rels: Vec<u32>) -> Vec<u32> {
+        let mut out = Vec::with_capacity(rels.len());
+        for id in rels {
+            let k = id as usize;
+            if self.rel_state[k] == RelState::Dead {
+                continue;
+            }
+            let rel = self.canonical(self.rels[k]);
+            match self.rel_index.get(&rel) {
+                Some(&other) if other != id && self.rel_state[other as usize] != RelState::Dead => {
+                    self.rel_state[k] = RelState::Dead;
+                    continue;
+                }
+                _ => {}
+            }
+            match rel {
+                Rel::Flow { source, target } if source == target => {
+                    self.rel_state[k] = RelState::Dead;
+                    continue;
+                }
+                Rel::Inst {
+                    generic, instance, ..
+                } if generic == instance => self.rel_state[k] = RelState::SelfInst,
+                _ => {}
+            }
+            self.rels[k] = rel;
+            self.rel_index.insert(rel, id);
+            self.one_instance_per_site(id);
+            out.push(id);
+        }
+        out
+    }
+
+    pub(super) fn add_rel(&mut self, rel: Rel) {
+        let rel = self.canonical(rel);
+        if let Rel::Flow { source, target } = rel {
+            if source == target {
+                // A node's values flow to itself: nothing to synchronise.
+                return;
+            }
+        }
+        if let Some(&other) = self.rel_index.get(&rel) {
+            if self.rel_state[other as usize] != RelState::Dead {
+                return;
+            }
+        }
+        let id = self.rels.len() as u32;
+        self.rels.push(rel);
+        self.queued.push(false);
+        self.rel_state.push(RelState::Live);
+        self.rel_index.insert(rel, id);
+        self.one_instance_per_site(id);
+        let (a, b) = match rel {
+            Rel::Inst {
+                generic, instance, ..
+            } => (generic, instance),
+            Rel::Flow { source, target } => (source, target),
+        };
+        self.data[a.0 as usize].rels.push(id);
+        if b != a {
+            self.data[b.0 as usize].rels.push(id);
+        }
+        self.push_sync(id);
+    }
+
+    fn canonical(&mut self, rel: Rel) -> Rel {
+        match rel {
+            Rel::Inst {
+                generic,
+                instance,
+                site,
+                pol,
+            } => Rel::Inst {
+                generic: self.root(generic),
+                instance: self.root(instance),
+                site,
+                pol,
+            },
+            Rel::Flow { source, target } => Rel::Flow {
+                source: self.root(source),
+                target: self.root(target),
+            },
+        }
+    }
+
+    pub(super) fn add_funs(&mut self, r: Node, more: &[FuncId]) {
+        let data = &mut self.data[r.0 as usize];
+        let list = match &mut data.shape {
+            Shape::Fun(t) => t,
+            Shape::Blob { funs, .. } => funs,
+            _ => return,
+        };
+        let before = list.len();
+        list.extend_from_slice(more);
+        list.sort();
+        list.dedup();
+        if list.len() != before {
+            self.grown_funs.push(r);
+            self.resync(r);
+        }
+    }
+
+    /// Semi-unification for nodes: the substitution at a site is a function, so a generic node
+    /// has one instance per site; two instances at one site are unified. Without this a recursive
+    /// struct would unfold forever at a call site. Called for relation `id` in its current form
+    /// whenever it is added or rewritten: the first relation seen for a generic node and site
+    /// stands for that pair, and the instance of every other one is unified with its instance.
+    fn one_instance_per_site(&mut self, id: u32) {
+        let Rel::Inst {
+            generic,
+            instance,
+            site,
+            ..
+        } = self.rels[id as usize]
+        else {
+            return;
+        };
+        match self.instance_at.get(&(generic, site)) {
+            Some(&other) if other != id => {
+                let Rel::Inst {
+                    generic: g2,
+                    instance: i2,
+                    ..
+                } = self.rels[other as usize]
+                else {
+                    unreachable!("instance_at holds instantiations only");
+                };
+                if self.root(g2) == generic {
+                    let i2 = self.root(i2);
+                    if i2 != instance {
+                        self.work.push(Work::Unify(i2, instance));
+                    }
+                    return;
+                }
+                self.instance_at.insert((generic, site), id);
+            }
+            Some(_) => {}
+            None => {
+                self.instance_at.insert((generic, site), id);
+            }
+        }
+    }
+
+    pub(super) fn do_sync(&mut self, c: &mut Constraints, id: u32) {
+        match self.rels[id as usize] {
+            Rel::Flow { source, target } => self.sync_flow(c, source, target),
+            Rel::Inst {
+                generic,
+                instance,
+                site,
+                pol,
+            } => self.sync_inst(c, generic, instance, site, pol),
+        }
+    }
+
+    fn sync_flow(&mut self, c: &mut Constraints, source: Node, target: Node) {
+        let (s, t) = (self.root(source), self.root(target));
+        if s == t {
+            return;
+        }
+        // A value flowing is used: a pending pointer gets its type first (the unification
+        // synchronises this relation again).
+        let pending_s = self.materialise(c, s);
+        if self.materialise(c, t) || pending_s {
+            return;
+        }
+        let (ss, ts) = (
+            self.data[s.0 as usize].shape.clone(),
+            self.data[t.0 as usize].shape.clone(),
+        );
+        match (ss, ts) {
+            (Shape::Var, Shape::Var) => {}
+            (Shape::Scalar, Shape::Scalar) => {}
+            (Shape::Ptr { rho: r1, to: t1 }, Shape::Ptr { rho: r2, to: t2 }) => {
+                self.emit_flow(c, r1, r2);
+                self.work.push(Work::Unify(t1, t2));
+            }
+            (
+                Shape::Struct {
+                    sid: s1,
+                    fields: f1,
+                },
+                Shape::Struct {
+                    sid: s2,
+                    fields: f2,
+                },
+            ) if s1 == s2 => {
+                // A struct copy: every field's value flows, for the fields either side uses.
+                let mut indices: Vec<u32> = f1.iter().chain(&f2).map(|f| f.index).collect();
+                indices.sort();
+                indices.dedup();
+                for index in indices {
+                    let at_s = f1.iter().find(|f| f.index == index).map(|f| f.content);
+                    let at_t = f2.iter().find(|f| f.index == index).map(|f| f.content);
+                    let scope_s = self.data[s.0 as usize].scope;
+                    let scope_t = self.data[t.0 as usize].scope;
+                    let a = match at_s {
+                        Some(x) => x,
+                        None => self.new_field(c, s, s1, index, scope_s, false).content,
+                    };
+                    let b = match at_t {
+                        Some(x) => x,
+                        None => self.new_field(c, t, s1, index, scope_t, false).content,
+                    };
+                    self.add_rel(Rel::Flow {
+                        source: a,
+                        target: b,
+                    });
+                }
+            }
+            (Shape::Union { sid: s1, inner: i1 }, Shape::Union { sid: s2, inner: i2 })
+                if s1 == s2 =>
+            {
+                self.add_rel(Rel::Flow {
+                    source: i1,
+                    target: i2,
+                });
+            }
+            (Shape::Fun(t1), Shape::Fun(_)) => self.add_funs(t, &t1),
+            (Shape::Lock(l1), Shape::Lock(l2)) => c.lock_eq(l1, l2),
+            _ => self.work.push(Work::Unify(s, t)),
+        }
+    }
+}

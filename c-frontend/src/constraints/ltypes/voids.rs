@@ -1,0 +1,130 @@
+//! The memory a `void*` points to (paper §3.4): the entries of a [`Shape::Void`], one node per
+//! type class the memory is cast to or from, made on demand by [`LTypes::view`], and the merge
+//! of two entry lists when their contents become one node.
+//!
+//! Which classes may overlap is decided by [`crate::constraints::views`], never here; this module
+//! only keeps the entries and unifies those that overlap (all of them under `--no-void`). An
+//! entry must never be the `void*` content's own node: `merge_shapes` conflates such a content
+//! before its entries are merged.
+
+use super::{LTypes, Node, RhoOrigin, Shape, Work};
+use crate::constraints::views::{self, ViewKey};
+use crate::ir::ctypes::TypeId;
+use solver::{Constraints, RhoKind, Scope};
+
+impl LTypes<'_> {
+    /// The node of the memory `n` at type class `key` (paper §3.4): `n` is the content of a
+    /// `void*` and `key` the class of a type it is cast to or from (`ty`, when the C type is
+    /// known, gives the entry its exact shape). Casts at one class meet at one entry; an entry is
+    /// unified with every entry C lets it overlap, and with every other entry under `--no-void`.
+    pub fn view(&mut self, c: &mut Constraints, n: Node, key: ViewKey, ty: Option<TypeId>) -> Node {
+        let e = self.view_entry(c, n, key, ty);
+        self.run(c);
+        self.root(e)
+    }
+
+    /// [`LTypes::view`] without running the work list.
+    pub(super) fn view_entry(
+        &mut self,
+        c: &mut Constraints,
+        n: Node,
+        key: ViewKey,
+        ty: Option<TypeId>,
+    ) -> Node {
+        let r = self.root(n);
+        let scope = self.data[r.0 as usize].scope;
+        let fresh = |t: &mut Self, c: &mut Constraints| match ty {
+            Some(ty) => t.content_of_type(c, ty, scope),
+            None => t.node_of_key(c, key, scope),
+        };
+        let entries = match self.data[r.0 as usize].shape.clone() {
+            Shape::Void(entries) => entries,
+            Shape::Blob { .. } => return r,
+            // Memory seen at one class only is simply of that class: the entry structure is
+            // built when a second class arrives, so single-typed `void*` contents keep the
+            // context-sensitive treatment of any typed content.
+            Shape::Var => {
+                let e = fresh(self, c);
+                self.work.push(Work::Unify(r, e));
+                return r;
+            }
+            typed => match typed.view_key() {
+                Some(k) if k == key => return r,
+                // Memory that is a member of a struct seen as that struct (the first member's
+                // struct, or `container_of`): the struct itself, not a merge of the two views.
+                Some(_) if self.member_of(r, key).is_some() => {
+                    return self.member_of(r, key).expect("checked above");
+                }
+                Some(k) if !self.void_model || views::overlap(self.types, k, key) => {
+                    self.note_conflation(format!("void* viewed as {k:?} and {key:?}"));
+                    let e = fresh(self, c);
+                    self.work.push(Work::Unify(r, e));
+                    return r;
+                }
+                // A typed content seen at a second, separate class: its shape becomes an entry.
+                Some(k) => vec![(k, self.node(typed, scope))],
+                None => return r,
+            },
+        };
+        if let Ok(k) = entries.binary_search_by_key(&key, |e| e.0) {
+            return entries[k].1;
+        }
+        let e = fresh(self, c);
+        let entries = self.merge_views(entries, vec![(key, e)]);
+        self.set_shape(r, Shape::Void(entries));
+        e
+    }
+
+    /// A fresh content node of type class `key`.
+    pub(super) fn node_of_key(&mut self, c: &mut Constraints, key: ViewKey, scope: Scope) -> Node {
+        let shape = match key {
+            ViewKey::Char | ViewKey::Int | ViewKey::Float => Shape::Scalar,
+            ViewKey::Ptr => {
+                let rho = self.new_rho(c, scope, RhoKind::Plain, RhoOrigin::Target);
+                let to = self.var(scope);
+                Shape::Ptr { rho, to }
+            }
+            ViewKey::Fun => Shape::Fun(Vec::new()),
+            ViewKey::Lock => Shape::Lock(c.new_lock(scope)),
+            ViewKey::Struct(sid) => Shape::Struct {
+                sid,
+                fields: Vec::new(),
+            },
+            ViewKey::Union(sid) => {
+                let inner = self.var(scope);
+                Shape::Union { sid, inner }
+            }
+        };
+        self.node(shape, scope)
+    }
+
+    /// The entries of two `void*` contents that became one: entries of one class are unified, and
+    /// each new class is unified with the classes it overlaps (all of them without the `void*`
+    /// model). No entry is the merged node itself: `merge_shapes` conflates such a content
+    /// (`views_itself`) before it gets here, and a stored `Void` shape never holds one.
+    pub(super) fn merge_views(
+        &mut self,
+        mut into: Vec<(ViewKey, Node)>,
+        more: Vec<(ViewKey, Node)>,
+    ) -> Vec<(ViewKey, Node)> {
+        let mut added = Vec::new();
+        for (key, n) in more {
+            match into.binary_search_by_key(&key, |e| e.0) {
+                Ok(k) => self.work.push(Work::Unify(into[k].1, n)),
+                Err(k) => {
+                    into.insert(k, (key, n));
+                    added.push((key, n));
+                }
+            }
+        }
+        for (key, n) in added {
+            for &(other, m) in &into {
+                if other != key && (!self.void_model || views::overlap(self.types, key, other)) {
+                    self.note_conflation(format!("void* viewed as {key:?} and {other:?}"));
+                    self.work.push(Work::Unify(n, m));
+                }
+            }
+        }
+        into
+    }
+}
