@@ -323,8 +323,6 @@ impl<'a> LTypes<'a> {
         count("ltypes: widen work", self.work_done[2] as usize);
     }
 
-    /// Makes the relations of `site` unify: used for calls between functions of one recursive
-    /// cycle, where polymorphic recursion over recursive struct types would not terminate.
     /// Records the position being generated (an opaque number for the debug output).
     pub fn at(&mut self, position: u64) {
         self.position = position;
@@ -336,6 +334,8 @@ impl<'a> LTypes<'a> {
         }
     }
 
+    /// Makes the relations of `site` unify: used for calls between functions of one recursive
+    /// cycle, where polymorphic recursion over recursive struct types would not terminate.
     pub fn set_monomorphic(&mut self, site: Site) {
         self.monomorphic.insert(site);
     }
