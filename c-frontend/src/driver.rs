@@ -59,16 +59,28 @@ fn in_parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec
     let next = std::sync::atomic::AtomicUsize::new(0);
     let results: Vec<std::sync::Mutex<Option<R>>> =
         items.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    let work = || loop {
+        let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let Some(item) = items.get(k) else { break };
+        let r = f(item);
+        if let Ok(mut slot) = results[k].lock() {
+            *slot = Some(r);
+        }
+    };
     std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| loop {
-                let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(item) = items.get(k) else { break };
-                let r = f(item);
-                if let Ok(mut slot) = results[k].lock() {
-                    *slot = Some(r);
-                }
-            });
+        // Parsing recurses over deeply nested C, as on the analysis thread
+        // (`check_on_large_stack`), so the workers get its kind of stack. When none can be
+        // started, the items are done here.
+        let started = (0..threads)
+            .filter(|_| {
+                std::thread::Builder::new()
+                    .stack_size(1 << 28)
+                    .spawn_scoped(scope, work)
+                    .is_ok()
+            })
+            .count();
+        if started == 0 {
+            work();
         }
     });
     results
