@@ -69,6 +69,7 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/random.h>
+#include <pthread.h>
 
 #include "locksmith_stubs.h"
 
@@ -81,3 +82,4 @@
 #include "time.c"
 #include "getopt.c"
 #include "misc.c"
+#include "verifier.c"

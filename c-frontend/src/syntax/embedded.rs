@@ -33,6 +33,7 @@ pub const STUB_FILES: &[(&str, &str)] = &[
     ("time.c", include_str!("../../../libc-stubs/time.c")),
     ("getopt.c", include_str!("../../../libc-stubs/getopt.c")),
     ("misc.c", include_str!("../../../libc-stubs/misc.c")),
+    ("verifier.c", include_str!("../../../libc-stubs/verifier.c")),
 ];
 
 /// The name of the stub unit among [`STUB_FILES`].
