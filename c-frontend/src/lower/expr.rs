@@ -758,8 +758,11 @@ impl<'a> UnitCx<'a> {
     ) -> R<(Operand, Option<Operand>)> {
         let args_e = &c.node.arguments;
         let mut direct = None;
+        // The calls that bracket this one when it runs as an atomic section.
+        let mut section = None;
         if let Expression::Identifier(id) = &peel_designator(&c.node.callee).node {
             let name = id.node.name.as_str();
+            section = self.lw.model.atomic_section(name);
             let binding = self.lookup(name);
             if matches!(binding, None | Some(Binding::Func(_))) {
                 match self.model_spec(name).map(|s| s.kind) {
@@ -828,7 +831,23 @@ impl<'a> UnitCx<'a> {
             None => self.void_const(),
         };
         let first = args.first().cloned();
+        let section = section
+            .map(|(begin, end)| (self.implicit_func(begin, pos), self.implicit_func(end, pos)));
+        let bracket = |this: &mut Self, f: FuncId| {
+            let call = StmtKind::Call {
+                dst: None,
+                callee: Callee::Direct(f),
+                args: Vec::new(),
+            };
+            this.emit(call, pos);
+        };
+        if let Some((begin, _)) = section {
+            bracket(self, begin);
+        }
         self.emit(StmtKind::Call { dst, callee, args }, pos);
+        if let Some((_, end)) = section {
+            bracket(self, end);
+        }
         if direct.is_some_and(|f| self.is_noreturn(f)) {
             self.fb.terminate(Term::Exit);
         }

@@ -214,15 +214,24 @@ impl Model {
         self.types.get(name).copied()
     }
 
+    /// For a call of `name` that runs as an atomic section (the verification tasks' convention,
+    /// [`table::ATOMIC_SECTION`]), the functions to call just before and just after it.
+    pub fn atomic_section(&self, name: &str) -> Option<(&'static str, &'static str)> {
+        let (prefix, begin, end) = table::ATOMIC_SECTION;
+        (name.starts_with(prefix) && name != begin && name != end).then_some((begin, end))
+    }
+
     /// Every name the model knows (functions, prefixes and types), sorted: for tests that check
     /// no other file spells one.
     pub fn names(&self) -> Vec<&str> {
+        let (prefix, begin, end) = table::ATOMIC_SECTION;
         let mut names: Vec<&str> = self
             .functions
             .keys()
             .chain(self.prefixes.iter().map(|(p, _)| p))
             .chain(self.types.keys())
             .map(String::as_str)
+            .chain([prefix, begin, end])
             .collect();
         names.sort_unstable();
         names

@@ -180,6 +180,15 @@ pub(super) const PREFIXES: &[Row] = &[
     Row::new("pthread_rwlockattr_", NoEffect),
 ];
 
+/// The convention of verification tasks that a function whose name starts with the first string
+/// runs atomically, as if between calls of the other two (which the stubs model as taking and
+/// releasing one mutex of their own).
+pub(super) const ATOMIC_SECTION: (&str, &str, &str) = (
+    "__VERIFIER_atomic_",
+    "__VERIFIER_atomic_begin",
+    "__VERIFIER_atomic_end",
+);
+
 /// Typedef names the analysis recognises whatever the system headers define them as.
 pub(super) const TYPES: &[(&str, TypeModel)] = &[
     ("pthread_mutex_t", TypeModel::Lock(LockKind::Mutex)),
