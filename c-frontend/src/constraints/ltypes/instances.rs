@@ -14,6 +14,10 @@ use crate::ir::ctypes::StructId;
 use solver::{Constraints, RhoKind, Scope, Site};
 
 impl LTypes<'_> {
+    /// Synchronises `generic ⪯ᵢᵖ instance` at `site` (\[Inst\] of figure 7b, made lazy): when
+    /// the generic node is quantified at the site, the instance gets a copy of its structure
+    /// with instantiated labels; otherwise the relation is plain subtyping (\[Sub\], figure 7a)
+    /// or, for contents, unification.
     pub(super) fn sync_inst(
         &mut self,
         c: &mut Constraints,
@@ -210,16 +214,8 @@ impl LTypes<'_> {
 
     fn conflate_later(&mut self, c: &mut Constraints, n: Node) {
         let scope = self.data[n.0 as usize].scope;
-        let rho = self.new_rho(c, scope, RhoKind::Plain, RhoOrigin::Blob);
-        let lock = c.new_lock(scope);
-        let blob = self.node(
-            Shape::Blob {
-                rho,
-                lock,
-                funs: Vec::new(),
-            },
-            scope,
-        );
+        let blob = self.empty_blob(c, scope);
+        let blob = self.node(blob, scope);
         self.work.push(Work::Unify(n, blob));
     }
 
@@ -276,14 +272,7 @@ impl LTypes<'_> {
             Shape::Lock(_) => Shape::Lock(c.new_lock(scope)),
             Shape::Fun(_) => Shape::Fun(Vec::new()),
             Shape::Void(_) => Shape::Void(Vec::new()),
-            Shape::Blob { .. } => {
-                let rho = self.new_rho(c, scope, RhoKind::Plain, RhoOrigin::Blob);
-                Shape::Blob {
-                    rho,
-                    lock: c.new_lock(scope),
-                    funs: Vec::new(),
-                }
-            }
+            Shape::Blob { .. } => self.empty_blob(c, scope),
         }
     }
 }

@@ -20,18 +20,22 @@ impl LTypes<'_> {
             return;
         }
         let scope = self.data[r.0 as usize].scope;
-        let rho = self.new_rho(c, scope, RhoKind::Plain, RhoOrigin::Blob);
-        let lock = c.new_lock(scope);
-        let blob = self.node(
-            Shape::Blob {
-                rho,
-                lock,
-                funs: Vec::new(),
-            },
-            scope,
-        );
+        let blob = self.empty_blob(c, scope);
+        let blob = self.node(blob, scope);
         self.work.push(Work::Unify(r, blob));
         self.run(c);
+    }
+
+    /// A blob with a fresh location and lock of its own and no functions yet: what conflated
+    /// memory starts as before it absorbs the structures that met.
+    pub(super) fn empty_blob(&mut self, c: &mut Constraints, scope: Scope) -> Shape {
+        let rho = self.new_rho(c, scope, RhoKind::Plain, RhoOrigin::Blob);
+        let lock = c.new_lock(scope);
+        Shape::Blob {
+            rho,
+            lock,
+            funs: Vec::new(),
+        }
     }
 
     /// Unifies two nodes (their contents are one, figure 7a's invariant reference contents).
