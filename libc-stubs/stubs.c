@@ -83,3 +83,4 @@
 #include "getopt.c"
 #include "misc.c"
 #include "verifier.c"
+#include "atomic.c"

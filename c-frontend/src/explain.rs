@@ -51,6 +51,19 @@ pub fn lock_names(r: &CheckResult) -> BTreeMap<Lock, &RhoName> {
     names
 }
 
+/// Whether a lock class is the one atomic operations take ([`crate::model::ATOMIC_ACCESS`]):
+/// an access holding it is an atomic access, and the lock is not one the program holds.
+pub fn is_atomic_lock(r: &CheckResult, names: &BTreeMap<Lock, &RhoName>, l: Lock) -> bool {
+    let (_, _, lock) = crate::model::ATOMIC_ACCESS;
+    match names.get(&l) {
+        Some(RhoName::Var(v)) => {
+            let var = &r.program.vars[*v];
+            var.origin == crate::ir::Origin::Stub && var.name == lock
+        }
+        _ => false,
+    }
+}
+
 /// The thread an access is reported in, as seen from the root of the location's home.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum ThreadOf {

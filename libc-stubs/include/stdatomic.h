@@ -3,12 +3,12 @@
  * gcc's own header expands atomic_load and friends into statement expressions declaring
  * `__auto_type` variables, which the C parser used by locksmith rejects. This shim keeps the same
  * names but maps them onto gcc's `__atomic_*` builtins directly, so a program using <stdatomic.h>
- * still preprocesses to C that both gcc and locksmith accept. The atomic types are plain `volatile`
- * typedefs (no `_Atomic`): locksmith reasons about locks, not about the memory model, and the
- * builtins accept pointers to volatile objects of any integer or pointer type.
+ * still preprocesses to C that both gcc and locksmith accept. The atomic types are `_Atomic`
+ * typedefs, so that `++`, `+=` and `=` on an atomic_* object are atomic accesses, as in C11.
  *
  * Differences from C11 that do not matter for analysis: `atomic_fetch_add` on a pointer type adds
- * bytes (as gcc's builtin does), and plain `++`/`=` on an atomic_* variable is not atomic. */
+ * bytes (as gcc's builtin does), and `atomic_init` is an atomic store (C11 makes it a plain one,
+ * which could race with an atomic access made at the same time). */
 #ifndef LOCKSMITH_STDATOMIC_H
 #define LOCKSMITH_STDATOMIC_H
 
@@ -24,47 +24,47 @@ typedef enum memory_order {
     memory_order_seq_cst = __ATOMIC_SEQ_CST
 } memory_order;
 
-typedef volatile _Bool atomic_bool;
-typedef volatile char atomic_char;
-typedef volatile signed char atomic_schar;
-typedef volatile unsigned char atomic_uchar;
-typedef volatile short atomic_short;
-typedef volatile unsigned short atomic_ushort;
-typedef volatile int atomic_int;
-typedef volatile unsigned int atomic_uint;
-typedef volatile long atomic_long;
-typedef volatile unsigned long atomic_ulong;
-typedef volatile long long atomic_llong;
-typedef volatile unsigned long long atomic_ullong;
-typedef volatile __CHAR16_TYPE__ atomic_char16_t;
-typedef volatile __CHAR32_TYPE__ atomic_char32_t;
-typedef volatile __WCHAR_TYPE__ atomic_wchar_t;
-typedef volatile int_least8_t atomic_int_least8_t;
-typedef volatile uint_least8_t atomic_uint_least8_t;
-typedef volatile int_least16_t atomic_int_least16_t;
-typedef volatile uint_least16_t atomic_uint_least16_t;
-typedef volatile int_least32_t atomic_int_least32_t;
-typedef volatile uint_least32_t atomic_uint_least32_t;
-typedef volatile int_least64_t atomic_int_least64_t;
-typedef volatile uint_least64_t atomic_uint_least64_t;
-typedef volatile int_fast8_t atomic_int_fast8_t;
-typedef volatile uint_fast8_t atomic_uint_fast8_t;
-typedef volatile int_fast16_t atomic_int_fast16_t;
-typedef volatile uint_fast16_t atomic_uint_fast16_t;
-typedef volatile int_fast32_t atomic_int_fast32_t;
-typedef volatile uint_fast32_t atomic_uint_fast32_t;
-typedef volatile int_fast64_t atomic_int_fast64_t;
-typedef volatile uint_fast64_t atomic_uint_fast64_t;
-typedef volatile intptr_t atomic_intptr_t;
-typedef volatile uintptr_t atomic_uintptr_t;
-typedef volatile size_t atomic_size_t;
-typedef volatile ptrdiff_t atomic_ptrdiff_t;
-typedef volatile intmax_t atomic_intmax_t;
-typedef volatile uintmax_t atomic_uintmax_t;
+typedef _Atomic _Bool atomic_bool;
+typedef _Atomic char atomic_char;
+typedef _Atomic signed char atomic_schar;
+typedef _Atomic unsigned char atomic_uchar;
+typedef _Atomic short atomic_short;
+typedef _Atomic unsigned short atomic_ushort;
+typedef _Atomic int atomic_int;
+typedef _Atomic unsigned int atomic_uint;
+typedef _Atomic long atomic_long;
+typedef _Atomic unsigned long atomic_ulong;
+typedef _Atomic long long atomic_llong;
+typedef _Atomic unsigned long long atomic_ullong;
+typedef _Atomic __CHAR16_TYPE__ atomic_char16_t;
+typedef _Atomic __CHAR32_TYPE__ atomic_char32_t;
+typedef _Atomic __WCHAR_TYPE__ atomic_wchar_t;
+typedef _Atomic int_least8_t atomic_int_least8_t;
+typedef _Atomic uint_least8_t atomic_uint_least8_t;
+typedef _Atomic int_least16_t atomic_int_least16_t;
+typedef _Atomic uint_least16_t atomic_uint_least16_t;
+typedef _Atomic int_least32_t atomic_int_least32_t;
+typedef _Atomic uint_least32_t atomic_uint_least32_t;
+typedef _Atomic int_least64_t atomic_int_least64_t;
+typedef _Atomic uint_least64_t atomic_uint_least64_t;
+typedef _Atomic int_fast8_t atomic_int_fast8_t;
+typedef _Atomic uint_fast8_t atomic_uint_fast8_t;
+typedef _Atomic int_fast16_t atomic_int_fast16_t;
+typedef _Atomic uint_fast16_t atomic_uint_fast16_t;
+typedef _Atomic int_fast32_t atomic_int_fast32_t;
+typedef _Atomic uint_fast32_t atomic_uint_fast32_t;
+typedef _Atomic int_fast64_t atomic_int_fast64_t;
+typedef _Atomic uint_fast64_t atomic_uint_fast64_t;
+typedef _Atomic intptr_t atomic_intptr_t;
+typedef _Atomic uintptr_t atomic_uintptr_t;
+typedef _Atomic size_t atomic_size_t;
+typedef _Atomic ptrdiff_t atomic_ptrdiff_t;
+typedef _Atomic intmax_t atomic_intmax_t;
+typedef _Atomic uintmax_t atomic_uintmax_t;
 
 /* A flag is a struct so that it cannot be used as a plain integer by mistake, as in C11. */
 typedef struct atomic_flag {
-    volatile unsigned char __locksmith_flag;
+    _Atomic unsigned char __locksmith_flag;
 } atomic_flag;
 
 #define ATOMIC_BOOL_LOCK_FREE 2

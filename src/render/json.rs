@@ -109,6 +109,7 @@ mod tests {
                 column: 3,
             },
             write,
+            atomic: false,
             locks: vec!["m".into()],
             path: vec!["main".into(), "worker (a.c:9)".into()],
             thread: "the main thread".into(),

@@ -168,7 +168,12 @@ fn check(r: &CheckReport, sources: &Sources, s: &mut dyn Write) {
 fn accesses(list: &[RaceAccess], sources: &Sources) -> String {
     let mut s = String::new();
     for a in list {
-        let kind = if a.write { "write" } else { "read" };
+        let kind = match (a.atomic, a.write) {
+            (true, true) => "atomic write",
+            (true, false) => "atomic read",
+            (false, true) => "write",
+            (false, false) => "read",
+        };
         let locks = if a.locks.is_empty() {
             "no locks".to_string()
         } else {

@@ -98,6 +98,10 @@ pub fn build(r: &CheckResult) -> CheckReport {
     }
 }
 
+/// What makes two accesses one entry of a warning: position, write, atomic, locks, and the
+/// library function making it.
+type EntryKey<'w> = (Pos, bool, bool, Vec<String>, &'w Option<String>);
+
 /// The naming context of one report.
 struct Builder<'a> {
     r: &'a CheckResult,
@@ -167,6 +171,7 @@ impl Builder<'_> {
         struct Seen<'w> {
             pos: Pos,
             write: bool,
+            atomic: bool,
             locks: Vec<String>,
             via: &'w Option<String>,
             func: FuncId,
@@ -179,9 +184,11 @@ impl Builder<'_> {
             if !seen.insert((site.pos, site.write, a.held.clone(), a.thread)) {
                 continue;
             }
+            let atomic = a.held.iter().any(|h| self.is_atomic(h.lock));
             all.push(Seen {
                 pos: site.pos,
                 write: site.write,
+                atomic,
                 locks: self.lock_list(&a.held),
                 via: &site.via,
                 func: site.func,
@@ -190,13 +197,15 @@ impl Builder<'_> {
         }
         // A stable sort: equal accesses keep the order of the facts, so the first thread named
         // is the same on every run.
-        all.sort_by(|x, y| (x.pos, !x.write, &x.locks).cmp(&(y.pos, !y.write, &y.locks)));
+        all.sort_by(|x, y| {
+            (x.pos, !x.write, x.atomic, &x.locks).cmp(&(y.pos, !y.write, y.atomic, &y.locks))
+        });
         let mut out: Vec<RaceAccess> = Vec::new();
-        let mut last: Option<(Pos, bool, Vec<String>, &Option<String>)> = None;
+        let mut last: Option<EntryKey> = None;
         for a in all {
             let found = self.paths.access_path(w.home, a.func, a.thread);
             let thread = self.thread(found.thread);
-            let key = (a.pos, a.write, a.locks, a.via);
+            let key = (a.pos, a.write, a.atomic, a.locks, a.via);
             if last.as_ref() == Some(&key) {
                 let entry = out.last_mut().expect("an entry per key");
                 if entry.thread != thread && !entry.also_in.contains(&thread) {
@@ -209,21 +218,28 @@ impl Builder<'_> {
             out.push(RaceAccess {
                 position: position(self.p(), key.0),
                 write: key.1,
-                locks: key.2.clone(),
+                atomic: key.2,
+                locks: key.3.clone(),
                 path,
                 thread,
                 also_in: Vec::new(),
-                via: key.3.clone(),
+                via: key.4.clone(),
             });
             last = Some(key);
         }
         out
     }
 
-    /// The names of the locks of a held set, sorted: a lock held for reading only says so.
+    fn is_atomic(&self, l: Lock) -> bool {
+        explain::is_atomic_lock(self.r, &self.lock_names, l)
+    }
+
+    /// The names of the locks of a held set, sorted: a lock held for reading only says so. The
+    /// lock of atomic accesses is not listed (the access says it is atomic).
     fn lock_list(&self, held: &[solver::threads::locksets::Held]) -> Vec<String> {
         let mut locks: Vec<String> = held
             .iter()
+            .filter(|h| !self.is_atomic(h.lock))
             .filter(|h| {
                 h.mode == Mode::Exclusive
                     || !held

@@ -111,6 +111,7 @@ fn samples() -> BTreeMap<&'static str, BTreeSet<String>> {
     let race_access = RaceAccess {
         position: position(),
         write: true,
+        atomic: true,
         locks: vec!["m".into()],
         path: vec!["main".into()],
         thread: "t".into(),

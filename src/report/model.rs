@@ -101,6 +101,10 @@ pub struct RaceAccess {
     #[serde(flatten)]
     pub position: Position,
     pub write: bool,
+    /// An atomic access (C11 atomics, gcc's `__atomic`/`__sync` builtins): it races only with
+    /// accesses that are not atomic.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub atomic: bool,
     /// The names of the locks held, sorted.
     pub locks: Vec<String>,
     /// The call path from the thread's root: the root function, then `callee (file:line)` steps.

@@ -263,6 +263,12 @@ impl Gen<'_> {
                 }
             }
             Some(Kind::VarargsAccess { write }) => self.touch_varargs(frame, pos, write),
+            Some(Kind::Atomic(atomic)) => {
+                // The lowering expands every direct call of an atomic operation into its
+                // accesses; one reached otherwise reads and writes its object plainly.
+                self.touch(frame, arg(atomic.ptr), pos, false);
+                self.touch(frame, arg(atomic.ptr), pos, true);
+            }
             Some(Kind::LongJmp) => {
                 // Lowered as the end of the path; where control resumes is not followed.
                 self.unsound.push(Unsound {

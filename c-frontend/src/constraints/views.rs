@@ -109,6 +109,7 @@ mod tests {
             .map(|(i, &ty)| Field {
                 name: format!("f{i}"),
                 ty,
+                atomic: false,
             })
             .collect();
         t.structs[sid].complete = true;
@@ -155,10 +156,12 @@ mod tests {
             Field {
                 name: "i".into(),
                 ty: int,
+                atomic: false,
             },
             Field {
                 name: "d".into(),
                 ty: float,
+                atomic: false,
             },
         ];
         let u = ViewKey::Union(sid);

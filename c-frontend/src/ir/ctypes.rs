@@ -64,6 +64,8 @@ pub enum StructKind {
 pub struct Field {
     pub name: String,
     pub ty: TypeId,
+    /// Declared `_Atomic`: its reads and writes are atomic accesses, as for [`super::Var`].
+    pub atomic: bool,
 }
 
 /// A struct or union. Consecutive bit-fields that share a storage unit are one memory location in

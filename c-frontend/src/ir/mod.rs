@@ -86,6 +86,9 @@ pub struct Var {
     /// Whether the user's program declares it or locksmith's libc stubs do (a stub's `static`
     /// is state the C library keeps for itself).
     pub origin: Origin,
+    /// Declared `_Atomic` (C11 6.7.3), directly or through a typedef: its reads and writes are
+    /// atomic accesses ([`crate::model::Atomic`]). Arrays of atomic elements count.
+    pub atomic: bool,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -20,7 +20,7 @@ use crate::ir::{
     Base, BlockId, Callee, Func, FuncId, Lval, Operand, Origin, Pos, Proj, Stmt, StmtKind, Term,
     VarId, VarKind,
 };
-use crate::model::{Intrinsic, Kind, LockMode, Spec};
+use crate::model::{Atomic, AtomicOp, Intrinsic, Kind, LockMode, Spec, ATOMIC_ACCESS};
 
 /// Predefined identifiers naming the current function (C11 6.4.2.2 and GNU spellings).
 fn is_function_name_ident(name: &str) -> bool {
@@ -153,13 +153,74 @@ impl<'a> UnitCx<'a> {
         Operand::Func(f)
     }
 
-    /// The value of an lvalue: arrays decay to the address of their elements.
+    /// The value of an lvalue: arrays decay to the address of their elements; the read of an
+    /// atomic object is an atomic access, made into a temporary.
     fn lval_value(&mut self, lv: Lval) -> Operand {
         let t = self.lval_type(&lv);
         match self.lw.types.get(t) {
             Type::Array(_) => self.addr_of(lv),
+            _ if self.is_atomic(&lv) => {
+                let pos = lv.pos;
+                let tmp = var_lval(self.new_temp(t, pos), pos);
+                self.atomic_bracket(pos, false);
+                let read = StmtKind::Assign {
+                    dst: tmp.clone(),
+                    src: Operand::Use(lv),
+                };
+                self.emit(read, pos);
+                self.atomic_bracket(pos, true);
+                Operand::Use(tmp)
+            }
             _ => Operand::Use(lv),
         }
+    }
+
+    /// Whether an lvalue denotes an atomic object: a variable or member declared `_Atomic`
+    /// (or an element of an array of them). An object reached through a pointer to an atomic
+    /// type is not recognised (the pointee's qualifier is not kept): its accesses count as
+    /// plain, which can only add warnings.
+    fn is_atomic(&self, lv: &Lval) -> bool {
+        let mut atomic = match &lv.base {
+            Base::Var(v) => self.lw.vars[*v].atomic,
+            Base::Deref(_) => false,
+        };
+        for p in &lv.proj {
+            if let Proj::Field { strukt, index } = p {
+                atomic = self.lw.types.structs[*strukt].fields[*index as usize].atomic;
+            }
+        }
+        atomic
+    }
+
+    /// A call of the function that begins (or, with `end`, ends) an atomic access
+    /// ([`ATOMIC_ACCESS`]): the statements between the two are one atomic operation.
+    fn atomic_bracket(&mut self, pos: Pos, end: bool) {
+        let (begin_name, end_name, _) = ATOMIC_ACCESS;
+        let f = self.implicit_func(if end { end_name } else { begin_name }, pos);
+        let call = StmtKind::Call {
+            dst: None,
+            callee: Callee::Direct(f),
+            args: Vec::new(),
+        };
+        self.emit(call, pos);
+    }
+
+    /// `src` with its reads made first, into a temporary, when it has any: the value an atomic
+    /// access stores is read before the access, not as part of it.
+    fn read_first(&mut self, src: Operand, pos: Pos) -> Operand {
+        if !has_reads(&src) {
+            return src;
+        }
+        let t = self.op_type(&src);
+        let tmp = var_lval(self.new_temp(t, pos), pos);
+        self.emit(
+            StmtKind::Assign {
+                dst: tmp.clone(),
+                src,
+            },
+            pos,
+        );
+        Operand::Use(tmp)
     }
 
     /// `*op`, simplifying `*&lv` to `lv` (and `*array` to its element).
@@ -352,7 +413,7 @@ impl<'a> UnitCx<'a> {
             Some(Binding::Var(v)) => Ok(self.lval_value(var_lval(v, pos))),
             Some(Binding::Func(f)) => Ok(self.func_operand(f)),
             Some(Binding::Enum(_)) => Ok(self.int_const()),
-            Some(Binding::Typedef(_)) => {
+            Some(Binding::Typedef { .. }) => {
                 unsupported(pos, format!("type name `{name}` used as a value"))
             }
             None if is_function_name_ident(name) => Ok(Operand::Str(self.function_name_lit(pos))),
@@ -428,6 +489,10 @@ impl<'a> UnitCx<'a> {
         let lv = self.lval(x)?;
         let t = self.lval_type(&lv);
         let one = self.int_const();
+        if self.is_atomic(&lv) {
+            // `++` and `--` of an atomic object are atomic read-modify-writes (C11 6.5.2.4p2).
+            return Ok(self.atomic_update(lv, t, one, post, pos, want));
+        }
         if post && want {
             let tmp = var_lval(self.new_temp(t, pos), pos);
             self.emit(
@@ -531,6 +596,20 @@ impl<'a> UnitCx<'a> {
     ) -> R<Option<Operand>> {
         let lv = self.lval(&b.node.lhs)?;
         let src = self.expr(&b.node.rhs)?;
+        if self.is_atomic(&lv) {
+            // An atomic store; its value is the value stored, not a re-read.
+            let src = self.read_first(src, pos);
+            self.atomic_bracket(pos, false);
+            self.emit(
+                StmtKind::Assign {
+                    dst: lv,
+                    src: src.clone(),
+                },
+                pos,
+            );
+            self.atomic_bracket(pos, true);
+            return Ok(want.then_some(src));
+        }
         self.emit(
             StmtKind::Assign {
                 dst: lv.clone(),
@@ -556,6 +635,11 @@ impl<'a> UnitCx<'a> {
             t if self.is_pointer(t) => t,
             _ => lt,
         };
+        if self.is_atomic(&lv) {
+            // An atomic read-modify-write (C11 6.5.16.2p3).
+            let r = self.read_first(r, pos);
+            return Ok(self.atomic_update(lv, t, r, false, pos, want));
+        }
         let src = Operand::Arith(t, vec![Operand::Use(lv.clone()), r]);
         self.emit(
             StmtKind::Assign {
@@ -565,6 +649,39 @@ impl<'a> UnitCx<'a> {
             pos,
         );
         Ok(want.then_some(Operand::Use(lv)))
+    }
+
+    /// `lv = lv op r` as one atomic access; its value is the old value (`post`) or the new one.
+    fn atomic_update(
+        &mut self,
+        lv: Lval,
+        t: TypeId,
+        r: Operand,
+        post: bool,
+        pos: Pos,
+        want: bool,
+    ) -> Option<Operand> {
+        let lt = self.lval_type(&lv);
+        let old = var_lval(self.new_temp(lt, pos), pos);
+        let new = var_lval(self.new_temp(t, pos), pos);
+        self.atomic_bracket(pos, false);
+        let read = StmtKind::Assign {
+            dst: old.clone(),
+            src: Operand::Use(lv.clone()),
+        };
+        self.emit(read, pos);
+        let combine = StmtKind::Assign {
+            dst: new.clone(),
+            src: Operand::Arith(t, vec![Operand::Use(old.clone()), r]),
+        };
+        self.emit(combine, pos);
+        let write = StmtKind::Assign {
+            dst: lv,
+            src: Operand::Use(new.clone()),
+        };
+        self.emit(write, pos);
+        self.atomic_bracket(pos, true);
+        want.then_some(Operand::Use(if post { old } else { new }))
     }
 
     /// `a && b` or `a || b` as a value: short-circuit control flow storing 1 or 0 in a temporary.
@@ -781,6 +898,7 @@ impl<'a> UnitCx<'a> {
                         self.fb.terminate(Term::Exit);
                         return Ok((self.void_const(), None));
                     }
+                    Some(Kind::Atomic(atomic)) => return self.atomic_call(atomic, args_e, pos),
                     _ => {}
                 }
                 match name {
@@ -852,6 +970,84 @@ impl<'a> UnitCx<'a> {
             self.fb.terminate(Term::Exit);
         }
         Ok((value, first))
+    }
+
+    /// An atomic operation ([`Atomic`]): its reads and writes of the atomic object, between
+    /// calls of the two functions of [`ATOMIC_ACCESS`] (whose stubs take a lock nothing else
+    /// takes, so two atomic accesses are never a race and an atomic and a plain one still are,
+    /// C11 5.1.2.4p25). The value stored is evaluated before, and the expected value of a
+    /// compare-exchange is read before and written after, as plain accesses.
+    fn atomic_call(
+        &mut self,
+        atomic: Atomic,
+        args_e: &'a [Node<Expression>],
+        pos: Pos,
+    ) -> R<(Operand, Option<Operand>)> {
+        let mut args = Vec::with_capacity(args_e.len());
+        for a in args_e {
+            args.push(self.expr(a)?);
+        }
+        let arg = |k: u8| args.get(usize::from(k)).cloned();
+        let Some(ptr) = arg(atomic.ptr) else {
+            return unsupported(pos, "atomic operation without its object");
+        };
+        let obj = self.deref(ptr.clone(), pos);
+        let t = match self.lw.types.get(self.lval_type(&obj)) {
+            Type::Void | Type::Function { .. } => self.lw.types.int(),
+            _ => self.lval_type(&obj),
+        };
+        let value = match atomic.value.and_then(arg) {
+            Some(v) if atomic.by_ref => Operand::Use(self.deref(v, pos)),
+            Some(v) => v,
+            None => self.int_const(),
+        };
+        let value = self.read_first(value, pos);
+        let expected = match atomic.op {
+            AtomicOp::CompareExchange { expected } => arg(expected).map(|e| self.deref(e, pos)),
+            _ => None,
+        };
+        if let Some(e) = &expected {
+            self.emit(StmtKind::Eval(Operand::Use(e.clone())), pos);
+        }
+        let old = var_lval(self.new_temp(t, pos), pos);
+        self.atomic_bracket(pos, false);
+        if atomic.op != AtomicOp::Store {
+            let read = StmtKind::Assign {
+                dst: old.clone(),
+                src: Operand::Use(obj.clone()),
+            };
+            self.emit(read, pos);
+        }
+        let stored = match atomic.op {
+            AtomicOp::Load => None,
+            AtomicOp::Update => Some(Operand::Arith(t, vec![Operand::Use(old.clone()), value])),
+            _ => Some(value),
+        };
+        if let Some(src) = stored {
+            self.emit(StmtKind::Assign { dst: obj, src }, pos);
+        }
+        self.atomic_bracket(pos, true);
+        if let Some(e) = expected {
+            let back = StmtKind::Assign {
+                dst: e,
+                src: Operand::Use(old.clone()),
+            };
+            self.emit(back, pos);
+        }
+        if let Some(out) = atomic.out.and_then(arg) {
+            let out = self.deref(out, pos);
+            let back = StmtKind::Assign {
+                dst: out,
+                src: Operand::Use(old.clone()),
+            };
+            self.emit(back, pos);
+        }
+        let result = match atomic.op {
+            AtomicOp::Store => self.void_const(),
+            AtomicOp::CompareExchange { .. } | AtomicOp::CompareSwap => self.int_const(),
+            AtomicOp::Load | AtomicOp::Exchange | AtomicOp::Update => Operand::Use(old),
+        };
+        Ok((result, Some(ptr)))
     }
 
     // ----- effects -----
@@ -1512,6 +1708,7 @@ impl<'a> UnitCx<'a> {
                             pos,
                             address_taken: false,
                             origin: self.origin,
+                            atomic: false,
                         });
                         self.bind(&n.node.name, Binding::Var(v));
                     }

@@ -103,7 +103,12 @@ enum Binding {
     Func(FuncId),
     /// An enumeration constant, with its value when it could be computed.
     Enum(Option<i64>),
-    Typedef(TypeId),
+    /// A typedef name, and whether it names an atomic type (`typedef _Atomic int counter_t;`):
+    /// [`crate::ir::ctypes::Type`] has no qualifiers, so atomicity travels beside it.
+    Typedef {
+        ty: TypeId,
+        atomic: bool,
+    },
 }
 
 /// Why a construct could not be lowered: the enclosing function (or global declaration) is then
@@ -170,6 +175,7 @@ impl UnitCx<'_> {
             pos,
             address_taken: false,
             origin: self.origin,
+            atomic: false,
         })
     }
 

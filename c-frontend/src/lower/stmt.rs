@@ -124,7 +124,14 @@ impl<'a> UnitCx<'a> {
         let name = name_node.node.name.as_str();
         let pos = self.pos(name_node.span);
         if specs.storage == Some(StorageClassSpecifier::Typedef) {
-            self.bind(name, Binding::Typedef(decl.ty));
+            let atomic = self.declares_atomic(specs.atomic, specs.ty, decl.ty);
+            self.bind(
+                name,
+                Binding::Typedef {
+                    ty: decl.ty,
+                    atomic,
+                },
+            );
             return Ok(());
         }
         if self.is_function_type(decl.ty) {
@@ -145,6 +152,9 @@ impl<'a> UnitCx<'a> {
             specs.thread_local,
             pos,
         );
+        if self.declares_atomic(specs.atomic, specs.ty, decl.ty) {
+            self.lw.vars[v].atomic = true;
+        }
         if let Some(init) = init {
             let chunks = self.initializer_chunk(v, decl.ty, init, pos)?;
             self.lw.init_chunks.extend(chunks);
@@ -887,7 +897,8 @@ impl<'a> UnitCx<'a> {
         let pos = self.pos(name_node.span);
         let ty = decl.ty;
         if specs.storage == Some(StorageClassSpecifier::Typedef) {
-            self.bind(name, Binding::Typedef(ty));
+            let atomic = self.declares_atomic(specs.atomic, specs.ty, ty);
+            self.bind(name, Binding::Typedef { ty, atomic });
             return Ok(());
         }
         if self.is_function_type(ty) {
@@ -915,6 +926,7 @@ impl<'a> UnitCx<'a> {
                     is_static: true,
                 };
                 let v = self.new_var(format!("{}.{}", self.func_name, name), ty, kind, pos);
+                self.lw.vars[v].atomic = self.declares_atomic(specs.atomic, specs.ty, ty);
                 self.bind(name, Binding::Var(v));
                 if let Some(init) = init {
                     let chunks = self.initializer_chunk(v, ty, init, pos)?;
@@ -924,6 +936,7 @@ impl<'a> UnitCx<'a> {
         } else {
             {
                 let v = self.new_var(name.to_string(), ty, VarKind::Local(self.fb.func), pos);
+                self.lw.vars[v].atomic = self.declares_atomic(specs.atomic, specs.ty, ty);
                 self.fb.locals.push(v);
                 self.bind(name, Binding::Var(v));
                 for size in decl.array_sizes.iter().flatten() {

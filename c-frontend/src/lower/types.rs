@@ -4,7 +4,8 @@
 use lang_c::ast::{
     ArraySize, DeclarationSpecifier, Declarator, DeclaratorKind, DerivedDeclarator, EnumType,
     Expression, Extension, FunctionDeclarator, FunctionSpecifier, Identifier, SpecifierQualifier,
-    StorageClassSpecifier, StructDeclaration, StructType, TypeName, TypeOf, TypeSpecifier,
+    StorageClassSpecifier, StructDeclaration, StructType, TypeName, TypeOf, TypeQualifier,
+    TypeSpecifier,
 };
 use lang_c::span::Node;
 
@@ -23,6 +24,9 @@ pub(super) struct Specs {
     pub storage: Option<StorageClassSpecifier>,
     pub thread_local: bool,
     pub noreturn: bool,
+    /// `_Atomic`, as a qualifier, a specifier or through a typedef name: an object declared
+    /// with these specifiers is atomic unless its declarator makes it a pointer or function.
+    pub atomic: bool,
 }
 
 /// A parameter of a function declarator.
@@ -63,6 +67,7 @@ impl<'a> UnitCx<'a> {
         let mut storage = None;
         let mut thread_local = false;
         let mut noreturn = false;
+        let mut atomic = false;
         let mut tspecs = Vec::new();
         for s in specs {
             match &s.node {
@@ -75,9 +80,11 @@ impl<'a> UnitCx<'a> {
                     noreturn |= f.node == FunctionSpecifier::Noreturn
                 }
                 DeclarationSpecifier::Extension(exts) => noreturn |= has_noreturn_attr(exts),
-                DeclarationSpecifier::TypeQualifier(_) | DeclarationSpecifier::Alignment(_) => {}
+                DeclarationSpecifier::TypeQualifier(q) => atomic |= q.node == TypeQualifier::Atomic,
+                DeclarationSpecifier::Alignment(_) => {}
             }
         }
+        atomic |= self.atomic_specifiers(&tspecs);
         let hint = if storage == Some(StorageClassSpecifier::Typedef) {
             typedef_name
         } else {
@@ -89,7 +96,49 @@ impl<'a> UnitCx<'a> {
             storage,
             thread_local,
             noreturn,
+            atomic,
         })
+    }
+
+    /// Whether type specifiers name an atomic type: `_Atomic(T)` or an atomic typedef name.
+    fn atomic_specifiers(&self, tspecs: &[&'a Node<TypeSpecifier>]) -> bool {
+        tspecs.iter().any(|t| match &t.node {
+            TypeSpecifier::Atomic(_) => true,
+            TypeSpecifier::TypedefName(id) => matches!(
+                self.lookup(&id.node.name),
+                Some(Binding::Typedef { atomic: true, .. })
+            ),
+            _ => false,
+        })
+    }
+
+    /// Whether a specifier-qualifier list (of a struct member) makes the member atomic.
+    fn spec_qual_atomic(&self, specs: &'a [Node<SpecifierQualifier>]) -> bool {
+        let tspecs: Vec<&Node<TypeSpecifier>> = specs
+            .iter()
+            .filter_map(|s| match &s.node {
+                SpecifierQualifier::TypeSpecifier(t) => Some(t),
+                _ => None,
+            })
+            .collect();
+        let qualified = specs.iter().any(|s| {
+            matches!(&s.node, SpecifierQualifier::TypeQualifier(q) if q.node == TypeQualifier::Atomic)
+        });
+        qualified || self.atomic_specifiers(&tspecs)
+    }
+
+    /// Whether an object of type `declared`, declared with specifiers naming `base` that are
+    /// atomic, is itself atomic: its declarator added only array dimensions (`_Atomic int *p`
+    /// is a plain pointer to atomic integers).
+    pub(super) fn declares_atomic(&self, atomic: bool, base: TypeId, declared: TypeId) -> bool {
+        let mut t = declared;
+        while t != base {
+            match self.lw.types.get(t) {
+                Type::Array(elem) => t = *elem,
+                _ => return false,
+            }
+        }
+        atomic
     }
 
     /// The type named by a specifier-qualifier list (struct members, type names).
@@ -176,7 +225,7 @@ impl<'a> UnitCx<'a> {
             return Ok(types.intern(t));
         }
         match self.lookup(&id.node.name) {
-            Some(Binding::Typedef(t)) => Ok(t),
+            Some(Binding::Typedef { ty, .. }) => Ok(ty),
             _ => unsupported(
                 self.pos(id.span),
                 format!("unknown type name `{}`", id.node.name),
@@ -375,6 +424,7 @@ impl<'a> UnitCx<'a> {
                 }
             });
             let ty = self.spec_qual_type_named(&f.node.specifiers, member_key.as_deref())?;
+            let atomic = self.spec_qual_atomic(&f.node.specifiers);
             if f.node.declarators.is_empty() {
                 run = None;
                 if self.is_anonymous_member(&f.node.specifiers) {
@@ -382,6 +432,7 @@ impl<'a> UnitCx<'a> {
                     fields.push(Field {
                         name: ANON_MEMBER.to_string(),
                         ty,
+                        atomic: false,
                     });
                     info.members.push(Member {
                         name: None,
@@ -419,6 +470,7 @@ impl<'a> UnitCx<'a> {
                             fields.push(Field {
                                 name: n.clone(),
                                 ty: int,
+                                atomic: false,
                             });
                             info.members.push(Member {
                                 name: Some(n),
@@ -438,6 +490,7 @@ impl<'a> UnitCx<'a> {
                     fields.push(Field {
                         name: n.clone(),
                         ty: fty,
+                        atomic: self.declares_atomic(atomic, ty, fty),
                     });
                     info.members.push(Member {
                         name: Some(n),

@@ -86,7 +86,55 @@ pub enum Kind {
     /// Modelled by a C stub of `libc-stubs/` (or unmodelled without one): the row only carries
     /// the flags of [`Spec`].
     Stub,
+    /// An atomic operation on `*args[ptr]` (C11 7.17.7, gcc's `__atomic_*` and `__sync_*`
+    /// builtins): the lowering makes its accesses of `*args[ptr]` atomic ([`Atomic`]).
+    Atomic(Atomic),
 }
+
+/// What an atomic builtin does to the object its pointer argument points to.
+///
+/// C11 5.1.2.4p25: two accesses of one location race unless both are atomic, or one happens
+/// before the other. The lowering brackets the accesses an atomic operation makes of `*ptr`
+/// with the calls of [`ATOMIC_ACCESS`]'s begin and end, which the stubs model as taking and
+/// releasing one lock that nothing else takes: two atomic accesses then always hold a common
+/// lock, an atomic and a plain access never do through it, and no other access is protected,
+/// so the consistent-correlation check decides exactly C11's rule. Every other argument
+/// (the value stored, the expected value a compare-exchange reads and writes back) is an
+/// ordinary access outside the bracket.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Atomic {
+    pub op: AtomicOp,
+    /// The argument pointing to the atomic object.
+    pub ptr: Arg,
+    /// The argument holding the value stored (`None`: a constant, as `__atomic_clear` stores).
+    pub value: Option<Arg>,
+    /// The value is passed by address (`__atomic_store(p, &v, order)`).
+    pub by_ref: bool,
+    /// The argument the old value is stored through (`__atomic_load(p, &ret, order)`).
+    pub out: Option<Arg>,
+}
+
+/// The shape of an atomic operation on its object.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum AtomicOp {
+    /// Reads the object and returns its value.
+    Load,
+    /// Writes the value.
+    Store,
+    /// Reads the object, writes the value and returns the old value (`exchange`,
+    /// `test_and_set`, `__sync_val_compare_and_swap`).
+    Exchange,
+    /// Reads the object and writes it combined with the value (`fetch_add`, `or_fetch`).
+    Update,
+    /// `compare_exchange`: reads the object and `*args[expected]`, may write the value to the
+    /// object or the old value to `*args[expected]`, and returns whether it swapped.
+    CompareExchange { expected: Arg },
+    /// `__sync_bool_compare_and_swap`: reads the object, may write the value, returns a flag.
+    CompareSwap,
+}
+
+/// The functions whose calls bracket an atomic access, and the lock their stubs take.
+pub use table::ATOMIC_ACCESS;
 
 /// Everything the model says about one function.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -225,13 +273,14 @@ impl Model {
     /// no other file spells one.
     pub fn names(&self) -> Vec<&str> {
         let (prefix, begin, end) = table::ATOMIC_SECTION;
+        let (atomic_begin, atomic_end, atomic_lock) = table::ATOMIC_ACCESS;
         let mut names: Vec<&str> = self
             .functions
             .keys()
             .chain(self.prefixes.iter().map(|(p, _)| p))
             .chain(self.types.keys())
             .map(String::as_str)
-            .chain([prefix, begin, end])
+            .chain([prefix, begin, end, atomic_begin, atomic_end, atomic_lock])
             .collect();
         names.sort_unstable();
         names

@@ -4,7 +4,7 @@
 //! One row per function; the flags after a row are [`Spec`](super::Spec)'s. Functions modelled
 //! only by a C stub need a row just for a flag.
 
-use super::{Kind, LockMode, Row, TypeModel};
+use super::{Atomic, AtomicOp, Kind, LockMode, Row, TypeModel};
 use crate::ir::ctypes::LockKind;
 
 use Kind::*;
@@ -29,6 +29,35 @@ const TRY_READ_LOCK: Kind = TryAcquire {
     lock: 0,
     mode: Shared,
 };
+
+/// An atomic operation on `*args[0]` with the value in `args[value]`.
+const fn atomic(op: AtomicOp, value: Option<u8>) -> Kind {
+    Kind::Atomic(Atomic {
+        op,
+        ptr: 0,
+        value,
+        by_ref: false,
+        out: None,
+    })
+}
+
+/// An atomic operation of gcc's generic forms, which pass the value by address in
+/// `args[value]` and store the old value through `args[out]`.
+const fn atomic_by_ref(op: AtomicOp, value: Option<u8>, out: Option<u8>) -> Kind {
+    Kind::Atomic(Atomic {
+        op,
+        ptr: 0,
+        value,
+        by_ref: true,
+        out,
+    })
+}
+
+const ATOMIC_LOAD: Kind = atomic(AtomicOp::Load, None);
+const ATOMIC_STORE: Kind = atomic(AtomicOp::Store, Some(1));
+const ATOMIC_UPDATE: Kind = atomic(AtomicOp::Update, Some(1));
+const ATOMIC_EXCHANGE: Kind = atomic(AtomicOp::Exchange, Some(1));
+const ATOMIC_CAS: Kind = atomic(AtomicOp::CompareExchange { expected: 1 }, Some(2));
 
 /// Every known function, one row each.
 pub(super) const FUNCTIONS: &[Row] = &[
@@ -90,6 +119,68 @@ pub(super) const FUNCTIONS: &[Row] = &[
     Row::new("bsd_signal", SignalHandler { handler: 1 }),
     Row::new("sysv_signal", SignalHandler { handler: 1 }),
     Row::new("sigaction", SigAction { act: 1, old: 2 }),
+    // Atomic operations (C11 7.17.7 through the `<stdatomic.h>` shim, and gcc's builtins).
+    Row::new("__atomic_load_n", ATOMIC_LOAD),
+    Row::new(
+        "__atomic_load",
+        atomic_by_ref(AtomicOp::Load, None, Some(1)),
+    ),
+    Row::new("__atomic_store_n", ATOMIC_STORE),
+    Row::new(
+        "__atomic_store",
+        atomic_by_ref(AtomicOp::Store, Some(1), None),
+    ),
+    Row::new("__atomic_exchange_n", ATOMIC_EXCHANGE),
+    Row::new(
+        "__atomic_exchange",
+        atomic_by_ref(AtomicOp::Exchange, Some(1), Some(2)),
+    ),
+    Row::new("__atomic_compare_exchange_n", ATOMIC_CAS),
+    Row::new(
+        "__atomic_compare_exchange",
+        atomic_by_ref(AtomicOp::CompareExchange { expected: 1 }, Some(2), None),
+    ),
+    Row::new("__atomic_add_fetch", ATOMIC_UPDATE),
+    Row::new("__atomic_sub_fetch", ATOMIC_UPDATE),
+    Row::new("__atomic_and_fetch", ATOMIC_UPDATE),
+    Row::new("__atomic_xor_fetch", ATOMIC_UPDATE),
+    Row::new("__atomic_or_fetch", ATOMIC_UPDATE),
+    Row::new("__atomic_nand_fetch", ATOMIC_UPDATE),
+    Row::new("__atomic_fetch_add", ATOMIC_UPDATE),
+    Row::new("__atomic_fetch_sub", ATOMIC_UPDATE),
+    Row::new("__atomic_fetch_and", ATOMIC_UPDATE),
+    Row::new("__atomic_fetch_xor", ATOMIC_UPDATE),
+    Row::new("__atomic_fetch_or", ATOMIC_UPDATE),
+    Row::new("__atomic_fetch_nand", ATOMIC_UPDATE),
+    Row::new("__atomic_test_and_set", atomic(AtomicOp::Exchange, None)),
+    Row::new("__atomic_clear", atomic(AtomicOp::Store, None)),
+    Row::new("__atomic_thread_fence", NoEffect),
+    Row::new("__atomic_signal_fence", NoEffect),
+    Row::new("__atomic_always_lock_free", NoEffect),
+    Row::new("__atomic_is_lock_free", NoEffect),
+    Row::new("__sync_fetch_and_add", ATOMIC_UPDATE),
+    Row::new("__sync_fetch_and_sub", ATOMIC_UPDATE),
+    Row::new("__sync_fetch_and_or", ATOMIC_UPDATE),
+    Row::new("__sync_fetch_and_and", ATOMIC_UPDATE),
+    Row::new("__sync_fetch_and_xor", ATOMIC_UPDATE),
+    Row::new("__sync_fetch_and_nand", ATOMIC_UPDATE),
+    Row::new("__sync_add_and_fetch", ATOMIC_UPDATE),
+    Row::new("__sync_sub_and_fetch", ATOMIC_UPDATE),
+    Row::new("__sync_or_and_fetch", ATOMIC_UPDATE),
+    Row::new("__sync_and_and_fetch", ATOMIC_UPDATE),
+    Row::new("__sync_xor_and_fetch", ATOMIC_UPDATE),
+    Row::new("__sync_nand_and_fetch", ATOMIC_UPDATE),
+    Row::new(
+        "__sync_val_compare_and_swap",
+        atomic(AtomicOp::Exchange, Some(2)),
+    ),
+    Row::new(
+        "__sync_bool_compare_and_swap",
+        atomic(AtomicOp::CompareSwap, Some(2)),
+    ),
+    Row::new("__sync_lock_test_and_set", ATOMIC_EXCHANGE),
+    Row::new("__sync_lock_release", atomic(AtomicOp::Store, None)),
+    Row::new("__sync_synchronize", NoEffect),
     // Allocation.
     Row::new("malloc", Alloc).fresh_result(),
     Row::new("calloc", Alloc).fresh_result(),
@@ -187,6 +278,14 @@ pub(super) const ATOMIC_SECTION: (&str, &str, &str) = (
     "__VERIFIER_atomic_",
     "__VERIFIER_atomic_begin",
     "__VERIFIER_atomic_end",
+);
+
+/// The calls the lowering brackets an atomic access with ([`super::Atomic`]), and the lock
+/// their stubs (`libc-stubs/atomic.c`) take, which reports show as "atomic" instead of a lock.
+pub const ATOMIC_ACCESS: (&str, &str, &str) = (
+    "__locksmith_atomic_begin",
+    "__locksmith_atomic_end",
+    "__locksmith_atomic",
 );
 
 /// Typedef names the analysis recognises whatever the system headers define them as.
