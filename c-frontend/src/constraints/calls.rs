@@ -212,10 +212,8 @@ impl Gen<'_> {
                     self.current.push(GenEvent::Event(Event::Join(h)));
                 }
             }
-            Some(Kind::CallOnce { func }) => {
-                if let Some(fnode) = arg(func) {
-                    self.pending_call(frame, fnode, Vec::new(), None, pos, false);
-                }
+            Some(Kind::CallOnce { control, func }) => {
+                self.call_once(frame, args, control, func, pos)
             }
             Some(Kind::WritesArg { arg: a }) => self.touch(frame, arg(a), pos, true),
             Some(Kind::ThreadPrivate) => {
@@ -290,6 +288,35 @@ impl Gen<'_> {
                     self.unmodelled_call(frame, f, args, arg_ops, result, pos);
                 }
             }
+        }
+    }
+
+    /// `pthread_once(c, f)`: `f` runs once, holding the control `c` as a lock, and every call
+    /// returns only after it has run. So the calling thread goes on holding `c` shared: `f`'s
+    /// accesses (under `c` held exclusively) are ordered before every access that follows a
+    /// call on the same control, and accesses that follow such calls in two threads exclude
+    /// nothing (shared with shared), as they should. A control that is not linear protects
+    /// nothing, as any lock.
+    fn call_once(
+        &mut self,
+        frame: &Frame,
+        args: &[Option<Node>],
+        control: Arg,
+        func: Arg,
+        pos: Pos,
+    ) {
+        let once = self.lock_arg(args, control);
+        if let Some(l) = once {
+            self.current
+                .push(GenEvent::Event(Event::Acquire(l, LockMode::Exclusive)));
+        }
+        if let Some(fnode) = args.get(usize::from(func)).copied().flatten() {
+            self.pending_call(frame, fnode, Vec::new(), None, pos, false);
+        }
+        if let Some(l) = once {
+            self.current.push(GenEvent::Event(Event::Release(l)));
+            self.current
+                .push(GenEvent::Event(Event::Acquire(l, LockMode::Shared)));
         }
     }
 

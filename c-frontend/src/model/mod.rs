@@ -53,8 +53,9 @@ pub enum Kind {
     /// `sigaction`: installs the handler stored in `*args[act]`, writes the old one to
     /// `*args[old]`.
     SigAction { act: Arg, old: Arg },
-    /// Calls `args[func]()` now, in the calling thread (`pthread_once`).
-    CallOnce { func: Arg },
+    /// Calls `args[func]()` now, in the calling thread, once per control `*args[control]`
+    /// (`pthread_once`); the control is held as a lock (see the constraint generator).
+    CallOnce { control: Arg, func: Arg },
     /// Writes the object `*args[arg]` (`pthread_key_create`).
     WritesArg { arg: Arg },
     /// Returns memory private to the calling thread (`pthread_getspecific`).
@@ -197,7 +198,7 @@ impl Row {
 pub enum TypeModel {
     /// A lock object (paper §3: a `pthread_mutex_t` is a lock with label ℓ).
     Lock(LockKind),
-    /// A condition variable: no labels.
+    /// A condition variable or a barrier: synchronisation that holds no data, no labels.
     Cond,
     /// A `va_list`: a pointer to the variadic arguments.
     VaList,

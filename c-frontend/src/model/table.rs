@@ -86,6 +86,9 @@ pub(super) const FUNCTIONS: &[Row] = &[
     Row::new("pthread_rwlock_destroy", NoEffect).non_capturing(),
     Row::new("pthread_cond_init", NoEffect).non_capturing(),
     Row::new("pthread_cond_destroy", NoEffect).non_capturing(),
+    Row::new("pthread_barrier_init", NoEffect).non_capturing(),
+    Row::new("pthread_barrier_destroy", NoEffect).non_capturing(),
+    Row::new("pthread_barrier_wait", NoEffect),
     Row::new("pthread_cond_signal", NoEffect),
     Row::new("pthread_cond_broadcast", NoEffect),
     // Threads (§3.2: forks), joins, signal handlers as threads.
@@ -98,7 +101,13 @@ pub(super) const FUNCTIONS: &[Row] = &[
         },
     ),
     Row::new("pthread_join", Join { id: 0, out: 1 }),
-    Row::new("pthread_once", CallOnce { func: 1 }),
+    Row::new(
+        "pthread_once",
+        CallOnce {
+            control: 0,
+            func: 1,
+        },
+    ),
     Row::new("pthread_key_create", WritesArg { arg: 0 }),
     Row::new("pthread_getspecific", ThreadPrivate),
     Row::new("pthread_setspecific", NoEffect),
@@ -269,6 +278,7 @@ pub(super) const PREFIXES: &[Row] = &[
     Row::new("pthread_mutexattr_", NoEffect),
     Row::new("pthread_condattr_", NoEffect),
     Row::new("pthread_rwlockattr_", NoEffect),
+    Row::new("pthread_barrierattr_", NoEffect),
 ];
 
 /// The convention of verification tasks that a function whose name starts with the first string
@@ -294,6 +304,10 @@ pub(super) const TYPES: &[(&str, TypeModel)] = &[
     ("pthread_spinlock_t", TypeModel::Lock(LockKind::Spin)),
     ("pthread_rwlock_t", TypeModel::Lock(LockKind::RwLock)),
     ("pthread_cond_t", TypeModel::Cond),
+    // A barrier orders the phases of the threads that wait on it, which the analysis does not
+    // follow (accesses in different phases may still be reported); the object itself is
+    // synchronisation, never data.
+    ("pthread_barrier_t", TypeModel::Cond),
     ("__builtin_va_list", TypeModel::VaList),
     ("va_list", TypeModel::VaList),
     ("__gnuc_va_list", TypeModel::VaList),
