@@ -9,7 +9,8 @@
 use rustc_hash::FxHashMap;
 use solver::ids::Idx;
 
-use crate::ir::{Block, BlockId, CountedLoop, FuncId, Pos, Stmt, Term, VarId};
+use crate::ir::{Block, BlockId, CountedLoop, FuncId, Operand, Pos, Stmt, Term, VarId};
+use crate::model::LockMode;
 
 /// A piece of the global-init function: the blocks lowering one initializer produced (entry
 /// first; its `Return` terminators mean "continue with the next chunk") and its temporaries.
@@ -67,6 +68,22 @@ pub(super) struct FuncBuilder {
     /// lowering created for them, `body` and `exit` are ignored (`finish` reads them from the
     /// cleaned head's terminator).
     pub counted_loops: Vec<CountedLoop>,
+    /// Local variables holding a try-lock's result (`r = pthread_mutex_trylock(&m)`), which
+    /// later tests of the variable treat as tests of the call.
+    pub trylock_results: FxHashMap<VarId, SavedTryLock>,
+}
+
+/// A try-lock result saved in a local variable: the lock operand, the mode, and the blocks that
+/// acquire the lock on the edges where a test of the variable found it 0. A second assignment
+/// to the variable (or taking its address) makes every such test unknown again: those blocks
+/// are emptied, since the value tested may then come from elsewhere (through a loop).
+#[derive(Clone, Debug)]
+pub(super) struct SavedTryLock {
+    pub lock: Operand,
+    pub mode: LockMode,
+    pub acquires: Vec<BlockId>,
+    /// Assigned again: no longer a try-lock result.
+    pub spoiled: bool,
 }
 
 impl FuncBuilder {
@@ -83,6 +100,7 @@ impl FuncBuilder {
             statics: Vec::new(),
             temps: 0,
             counted_loops: Vec::new(),
+            trylock_results: FxHashMap::default(),
         };
         let entry = b.new_block();
         b.cur = Some(entry);
@@ -148,6 +166,11 @@ impl FuncBuilder {
     }
 
     /// Appends a statement to a block other than the current one.
+    /// Drops the statements of a block (an acquire a later assignment showed unfounded).
+    pub fn clear_block(&mut self, b: BlockId) {
+        self.blocks[b.index()].0.clear();
+    }
+
     pub fn emit_to(&mut self, b: BlockId, stmt: Stmt) {
         self.blocks[b.index()].0.push(stmt);
     }

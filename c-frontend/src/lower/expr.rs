@@ -13,6 +13,7 @@ use lang_c::ast::{
 };
 use lang_c::span::Node;
 
+use super::builder::SavedTryLock;
 use super::types::ANON_MEMBER;
 use super::{unsupported, Binding, FuncInfo, UnitCx, R};
 use crate::ir::ctypes::{StructId, Type, TypeId};
@@ -203,6 +204,46 @@ impl<'a> UnitCx<'a> {
             args: Vec::new(),
         };
         self.emit(call, pos);
+    }
+
+    /// Notes an assignment to `lv` (or its address being taken): a local variable assigned a
+    /// try-lock's result (`trylock`, with the lock operand and mode) becomes a saved result
+    /// that tests of it may use, and any other assignment to a variable that held one spoils
+    /// it, emptying the acquires its tests made ([`SavedTryLock`]).
+    pub(super) fn assigned(&mut self, lv: &Lval, trylock: Option<(Operand, LockMode)>) {
+        let Base::Var(v) = lv.base else {
+            return;
+        };
+        if !lv.proj.is_empty() || !matches!(self.lw.vars[v].kind, VarKind::Local(_)) {
+            return;
+        }
+        match self.fb.trylock_results.get_mut(&v) {
+            Some(saved) => {
+                saved.spoiled = true;
+                for b in std::mem::take(&mut saved.acquires) {
+                    self.fb.clear_block(b);
+                }
+            }
+            None => {
+                if let Some((lock, mode)) = trylock {
+                    let saved = SavedTryLock {
+                        lock,
+                        mode,
+                        acquires: Vec::new(),
+                        spoiled: false,
+                    };
+                    self.fb.trylock_results.insert(v, saved);
+                }
+            }
+        }
+    }
+
+    /// The try-lock result a local variable holds, if it holds one.
+    fn saved_trylock(&self, name: &str) -> Option<&SavedTryLock> {
+        match self.lookup(name) {
+            Some(Binding::Var(v)) => self.fb.trylock_results.get(&v).filter(|s| !s.spoiled),
+            _ => None,
+        }
     }
 
     /// `src` with its reads made first, into a temporary, when it has any: the value an atomic
@@ -468,6 +509,7 @@ impl<'a> UnitCx<'a> {
             _ => {}
         }
         let lv = self.lval(x)?;
+        self.assigned(&lv, None);
         let t = self.lval_type(&lv);
         if matches!(self.lw.types.get(t), Type::Function { .. }) {
             if let (Base::Deref(op), true) = (&lv.base, lv.proj.is_empty()) {
@@ -487,6 +529,7 @@ impl<'a> UnitCx<'a> {
         want: bool,
     ) -> R<Option<Operand>> {
         let lv = self.lval(x)?;
+        self.assigned(&lv, None);
         let t = self.lval_type(&lv);
         let one = self.int_const();
         if self.is_atomic(&lv) {
@@ -595,7 +638,18 @@ impl<'a> UnitCx<'a> {
         want: bool,
     ) -> R<Option<Operand>> {
         let lv = self.lval(&b.node.lhs)?;
-        let src = self.expr(&b.node.rhs)?;
+        let src = match (&b.node.rhs.node, self.trylock_call(&b.node.rhs)) {
+            (Expression::Call(c), Some(mode)) => {
+                let (value, lock) = self.call(c, self.pos(b.node.rhs.span), true)?;
+                self.assigned(&lv, lock.map(|l| (l, mode)));
+                value
+            }
+            _ => {
+                let src = self.expr(&b.node.rhs)?;
+                self.assigned(&lv, None);
+                src
+            }
+        };
         if self.is_atomic(&lv) {
             // An atomic store; its value is the value stored, not a re-read.
             let src = self.read_first(src, pos);
@@ -628,6 +682,7 @@ impl<'a> UnitCx<'a> {
         want: bool,
     ) -> R<Option<Operand>> {
         let lv = self.lval(&b.node.lhs)?;
+        self.assigned(&lv, None);
         let r = self.expr(&b.node.rhs)?;
         let lt = self.lval_type(&lv);
         let rt = self.op_type(&r);
@@ -1373,7 +1428,7 @@ impl<'a> UnitCx<'a> {
     }
 
     /// The mode in which a try-lock call acquires its lock, if `e` is one.
-    fn trylock_call(&self, e: &'a Node<Expression>) -> Option<LockMode> {
+    pub(super) fn trylock_call(&self, e: &'a Node<Expression>) -> Option<LockMode> {
         let Expression::Call(c) = &e.node else {
             return None;
         };
@@ -1392,20 +1447,24 @@ impl<'a> UnitCx<'a> {
         }
     }
 
-    /// A try-lock call, or `r = call`: the mode in which it acquires.
+    /// A try-lock call, `r = call`, or a variable holding a saved result: the mode in which it
+    /// acquires.
     fn trylock(&self, e: &'a Node<Expression>) -> Option<LockMode> {
         match &e.node {
             Expression::Call(_) => self.trylock_call(e),
             Expression::BinaryOperator(b) if b.node.operator.node == B::Assign => {
                 self.trylock_call(&b.node.rhs)
             }
+            Expression::Identifier(id) => self.saved_trylock(&id.node.name).map(|s| s.mode),
             _ => None,
         }
     }
 
     /// Recognises `f(m) == 0`, `0 == f(m)`, `f(m) != 0`, `0 != f(m)` and `f(m)` for a try-lock
     /// `f` (with `f(m)` possibly `(r = f(m))`); `!`, `&&` and `||` around them are handled by
-    /// [`UnitCx::cond`] swapping and splitting targets.
+    /// [`UnitCx::cond`] swapping and splitting targets. A comparison with a nonzero constant
+    /// (`f(m) == EBUSY`) tests for the failure it names: the lock is held where the result is
+    /// not that code, as a valid lock's try-lock returns 0 or `EBUSY`.
     fn trylock_test(&self, e: &'a Node<Expression>) -> Option<TryLockTest<'a>> {
         if let Expression::BinaryOperator(b) = &e.node {
             let eq = match b.node.operator.node {
@@ -1413,22 +1472,24 @@ impl<'a> UnitCx<'a> {
                 B::NotEquals => false,
                 _ => return None,
             };
-            if is_zero(&b.node.rhs) {
-                if let Some(mode) = self.trylock(&b.node.lhs) {
-                    return Some(TryLockTest {
-                        side: &b.node.lhs,
-                        compare: Some(false),
-                        zero_when_true: eq,
-                        mode,
-                    });
+            // `Some(true)` for 0, `Some(false)` for a failure code.
+            let constant = |x: &Node<Expression>| {
+                if is_zero(x) {
+                    Some(true)
+                } else {
+                    self.const_eval(x).map(|v| v == 0)
                 }
-            }
-            if is_zero(&b.node.lhs) {
-                if let Some(mode) = self.trylock(&b.node.rhs) {
+            };
+            let sides = [
+                (&b.node.lhs, &b.node.rhs, false),
+                (&b.node.rhs, &b.node.lhs, true),
+            ];
+            for (call, other, zero_first) in sides {
+                if let (Some(zero), Some(mode)) = (constant(other), self.trylock(call)) {
                     return Some(TryLockTest {
-                        side: &b.node.rhs,
-                        compare: Some(true),
-                        zero_when_true: eq,
+                        side: call,
+                        compare: Some(zero_first),
+                        zero_when_true: eq == zero,
                         mode,
                     });
                 }
@@ -1462,11 +1523,18 @@ impl<'a> UnitCx<'a> {
                     },
                     side_pos,
                 );
+                self.assigned(&lv, lock.clone().map(|l| (l, test.mode)));
                 (Operand::Use(lv), lock)
+            }
+            Expression::Identifier(id) => {
+                let saved = self.saved_trylock(&id.node.name).map(|s| s.lock.clone());
+                (self.ident_value(&id.node.name, side_pos)?, saved)
             }
             _ => return unsupported(side_pos, "malformed try-lock test"),
         };
-        let lock = lock.expect("try-lock calls have an argument");
+        let Some(lock) = lock else {
+            return unsupported(side_pos, "try-lock call without its lock");
+        };
         let cond = match test.compare {
             None => value,
             Some(zero_first) => {
@@ -1495,6 +1563,13 @@ impl<'a> UnitCx<'a> {
             },
         );
         self.fb.set_term(acq, Term::Goto(held));
+        if let Expression::Identifier(id) = &test.side.node {
+            if let Some(Binding::Var(v)) = self.lookup(&id.node.name) {
+                if let Some(saved) = self.fb.trylock_results.get_mut(&v) {
+                    saved.acquires.push(acq);
+                }
+            }
+        }
         let (then_block, else_block) = if test.zero_when_true {
             (acq, f)
         } else {

@@ -997,7 +997,18 @@ impl<'a> UnitCx<'a> {
                 }
             }
             _ => {
-                let src = self.expr(e)?;
+                let src = match (&e.node, self.trylock_call(e)) {
+                    (Expression::Call(c), Some(mode)) => {
+                        let (value, lock) = self.call(c, pos, true)?;
+                        self.assigned(lv, lock.map(|l| (l, mode)));
+                        value
+                    }
+                    _ => {
+                        let src = self.expr(e)?;
+                        self.assigned(lv, None);
+                        src
+                    }
+                };
                 self.emit(
                     StmtKind::Assign {
                         dst: lv.clone(),

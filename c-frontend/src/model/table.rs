@@ -63,12 +63,12 @@ const ATOMIC_CAS: Kind = atomic(AtomicOp::CompareExchange { expected: 1 }, Some(
 pub(super) const FUNCTIONS: &[Row] = &[
     // Locks (paper §3.1: Acquire(ℓ) and Release(ℓ) state kinds).
     Row::new("pthread_mutex_lock", LOCK),
-    Row::new("pthread_mutex_timedlock", LOCK),
+    Row::new("pthread_mutex_timedlock", TRY_LOCK),
     Row::new("pthread_spin_lock", LOCK),
     Row::new("pthread_rwlock_wrlock", LOCK),
-    Row::new("pthread_rwlock_timedwrlock", LOCK),
+    Row::new("pthread_rwlock_timedwrlock", TRY_LOCK),
     Row::new("pthread_rwlock_rdlock", READ_LOCK),
-    Row::new("pthread_rwlock_timedrdlock", READ_LOCK),
+    Row::new("pthread_rwlock_timedrdlock", TRY_READ_LOCK),
     Row::new("pthread_mutex_unlock", UNLOCK),
     Row::new("pthread_spin_unlock", UNLOCK),
     Row::new("pthread_rwlock_unlock", UNLOCK),
@@ -214,6 +214,9 @@ pub(super) const FUNCTIONS: &[Row] = &[
     Row::new("pthread_exit", NoEffect).noreturn(),
     Row::new("__assert_fail", NoEffect).noreturn(),
     Row::new("__builtin_trap", NoEffect).noreturn(),
+    // Verification tasks end a path that reaches an error with these (when only declared).
+    Row::new("reach_error", NoEffect).noreturn(),
+    Row::new("__VERIFIER_error", NoEffect).noreturn(),
     Row::new("__builtin_unreachable", Unreachable),
     Row::new("err", Stub).noreturn(),
     Row::new("errx", Stub).noreturn(),
