@@ -523,3 +523,75 @@ fn dot_format_draws_the_races() {
         run.stdout
     );
 }
+
+/// A warning lists the racing accesses; the protected and ordered ones are its context; two
+/// names of one racing object are one warning; a semaphore is listed as synchronisation that
+/// locksmith does not follow.
+#[test]
+fn warnings_separate_racing_accesses_from_context() {
+    let dir = temp_dir("racing-context");
+    let file = dir.join("shared.c");
+    std::fs::write(
+        &file,
+        "#include <pthread.h>\n#include <semaphore.h>\n\
+         int a, b, hits;\n\
+         int *either;\n\
+         sem_t ready;\n\
+         pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\n\
+         void *worker(void *arg) {\n\
+             *either = 1;\n\
+             hits++;\n\
+             sem_post(&ready);\n\
+             return arg;\n\
+         }\n\
+         int main(int argc, char **argv) {\n\
+             pthread_t t, u;\n\
+             either = argc > 1 ? &a : &b;\n\
+             hits = 0;\n\
+             pthread_create(&t, NULL, worker, NULL);\n\
+             pthread_create(&u, NULL, worker, NULL);\n\
+             sem_wait(&ready);\n\
+             pthread_join(t, NULL);\n\
+             pthread_join(u, NULL);\n\
+             return hits + argv[0][0];\n\
+         }\n",
+    )
+    .unwrap();
+    let p = file.to_string_lossy().to_string();
+    let run = check(&[&p, "--format", "json"]);
+    assert_eq!(run.exit, 1, "{}", run.stdout);
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let warnings = report["warnings"].as_array().unwrap();
+    let lines = |w: &serde_json::Value, key: &str| -> Vec<u64> {
+        w[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a["line"].as_u64().unwrap())
+            .collect()
+    };
+    let hits = warnings
+        .iter()
+        .find(|w| w["location"]["name"] == "hits")
+        .expect("a warning on hits");
+    assert_eq!(lines(hits, "accesses"), [9, 9], "{hits:#}");
+    assert_eq!(lines(hits, "context"), [16, 22], "{hits:#}");
+    let named: Vec<&serde_json::Value> = warnings
+        .iter()
+        .filter(|w| w["location"]["name"] == "a" || w["location"]["name"] == "b")
+        .collect();
+    assert_eq!(named.len(), 1, "a and b are one warning: {warnings:#?}");
+    assert_eq!(named[0]["aliases"].as_array().map(Vec::len), Some(1));
+    assert_eq!(
+        report["unordered"],
+        serde_json::json!(["sem_post", "sem_wait"])
+    );
+    let text = check(&[&p]).stdout;
+    assert!(text.contains("  also accessed at:\n"), "{text}");
+    assert!(text.contains("  also named: "), "{text}");
+    assert!(
+        text.contains("synchronisation locksmith does not follow"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -17,7 +17,8 @@ fn root() -> PathBuf {
 /// Source lines, as (file, line).
 type Lines = BTreeSet<(PathBuf, u32)>;
 
-/// Runs locksmith on `files` and returns every warned (file, line), and per warning its lines.
+/// Runs locksmith on `files` and returns every warned (file, line), and per warning its lines:
+/// the lines of its racing accesses (the context of a warning is not a claim of a race).
 fn warned(files: &[PathBuf], args: &[String]) -> (Lines, Vec<Lines>) {
     let mut options = CheckOptions::default();
     for a in args {
@@ -31,7 +32,7 @@ fn warned(files: &[PathBuf], args: &[String]) -> (Lines, Vec<Lines>) {
     let mut per = Vec::new();
     for w in &result.solution.warnings {
         let mut lines = BTreeSet::new();
-        for a in w.accesses.iter() {
+        for a in w.accesses.iter().filter(|a| a.racing) {
             let site = &result.generated.access_sites[a.access];
             let file = PathBuf::from(&result.program.files[site.pos.file]);
             let file = if file.is_absolute() {

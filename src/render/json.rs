@@ -56,10 +56,12 @@ fn indent(text: &str, by: &str) -> String {
 }
 
 /// A check report: the object without its warnings (`warnings` is the last key), then each
-/// warning without its accesses (`accesses` is its first key), then each list of accesses.
+/// warning without its lists of accesses (`accesses` and `context` emptied), then each list,
+/// spliced in where it was emptied.
 fn render_check(check: &CheckReport, out: &mut dyn Write) {
     const WARNINGS_EMPTY: &str = "\"warnings\": []";
     const ACCESSES_EMPTY: &str = "\"accesses\": []";
+    const CONTEXT_EMPTY: &str = "\"context\": []";
     let no_warnings = CheckReport {
         warnings: Vec::new(),
         ..check.clone()
@@ -81,13 +83,22 @@ fn render_check(check: &CheckReport, out: &mut dyn Write) {
     for (k, race) in check.warnings.iter().enumerate() {
         let bare = Race {
             accesses: Rc::from(Vec::new()),
+            context: Rc::from(Vec::new()),
             ..race.clone()
         };
-        let warning = pretty(&bare);
-        let accesses = lists
-            .entry(race.accesses.as_ptr())
-            .or_insert_with(|| indent(&pretty(&race.accesses[..]), "  "));
-        let warning = warning.replacen(ACCESSES_EMPTY, &format!("\"accesses\": {accesses}"), 1);
+        let mut warning = pretty(&bare);
+        for (empty, key, list) in [
+            (ACCESSES_EMPTY, "accesses", &race.accesses),
+            (CONTEXT_EMPTY, "context", &race.context),
+        ] {
+            if list.is_empty() {
+                continue;
+            }
+            let text = lists
+                .entry(list.as_ptr())
+                .or_insert_with(|| indent(&pretty(&list[..]), "  "));
+            warning = warning.replacen(empty, &format!("\"{key}\": {text}"), 1);
+        }
         let _ = out.write_str(if k == 0 { "\n    " } else { ",\n    " });
         let _ = out.write_str(&indent(&warning, "    "));
     }
@@ -119,6 +130,11 @@ mod tests {
     }
 
     fn race(name: &str, accesses: Rc<[RaceAccess]>) -> Race {
+        let context: Rc<[RaceAccess]> = if name == "h" {
+            vec![access(9, false)].into()
+        } else {
+            Rc::from(Vec::new())
+        };
         Race {
             code: crate::report::model::DATA_RACE,
             kind: WarningKind::Race,
@@ -129,8 +145,12 @@ mod tests {
                     line: 1,
                 }),
             },
-            note: Some("a \"quoted\" note\nwith \"accesses\": [] inside".into()),
+            aliases: Vec::new(),
+            note: Some(
+                "a \"quoted\" note\nwith \"accesses\": [] and \"context\": [] inside".into(),
+            ),
             accesses,
+            context,
         }
     }
 
@@ -152,6 +172,7 @@ mod tests {
                 warnings,
                 unanalysed: Vec::new(),
                 unmodelled: vec!["lib_f".into()],
+                unordered: Vec::new(),
                 unsound: Vec::new(),
             };
             let report = Report::Check(report);

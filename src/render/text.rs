@@ -12,7 +12,8 @@ use rustc_hash::FxHashMap;
 
 use crate::report::model::{
     AtomRef, CheckReport, Constraint, EffectToken, ErrorCode, ErrorReport, LambdaAccess,
-    LambdaReport, NonlinearCause, Position, RaceAccess, Sign, Solved, ViolationDetail,
+    LambdaReport, NonlinearCause, Position, RaceAccess, RaceLocation, Sign, Solved,
+    ViolationDetail,
 };
 use crate::report::Report;
 
@@ -107,23 +108,27 @@ fn plural(count: usize) -> &'static str {
     }
 }
 
+/// A location's name, with where it is declared.
+fn location(l: &RaceLocation) -> String {
+    match &l.declared {
+        Some(d) => format!("{} (declared at {}:{})", l.name, d.file, d.line),
+        None => l.name.clone(),
+    }
+}
+
 /// The text of a check report, written to `s` warning by warning. The block of accesses of a
 /// list shared by several warnings ([`Race::accesses`]) is made once.
 fn check(r: &CheckReport, sources: &Sources, s: &mut dyn Write) {
     let mut blocks: FxHashMap<*const RaceAccess, String> = FxHashMap::default();
     for w in &r.warnings {
-        let name = &w.location.name;
-        match &w.location.declared {
-            Some(d) => {
-                let _ = writeln!(
-                    s,
-                    "warning: possible data race on {name} (declared at {}:{})",
-                    d.file, d.line
-                );
-            }
-            None => {
-                let _ = writeln!(s, "warning: possible data race on {name}");
-            }
+        let _ = writeln!(
+            s,
+            "warning: possible data race on {}",
+            location(&w.location)
+        );
+        if !w.aliases.is_empty() {
+            let names: Vec<String> = w.aliases.iter().map(location).collect();
+            let _ = writeln!(s, "  also named: {}", names.join(", "));
         }
         if let Some(note) = &w.note {
             let _ = writeln!(s, "  note: {note}");
@@ -132,6 +137,13 @@ fn check(r: &CheckReport, sources: &Sources, s: &mut dyn Write) {
             .entry(w.accesses.as_ptr())
             .or_insert_with(|| accesses(&w.accesses, sources));
         let _ = s.write_str(block);
+        if !w.context.is_empty() {
+            let _ = writeln!(s, "  also accessed at:");
+            let block = blocks
+                .entry(w.context.as_ptr())
+                .or_insert_with(|| accesses(&w.context, sources));
+            let _ = s.write_str(block);
+        }
         let _ = s.write_char('\n');
     }
     let mut tail = String::new();
@@ -151,6 +163,13 @@ fn check(r: &CheckReport, sources: &Sources, s: &mut dyn Write) {
             "functions locksmith cannot see (modelled with external memory: they may touch what \
              they are handed, keep what they get through a void *, call back what they get): {}",
             r.unmodelled.join(", ")
+        );
+    }
+    if !r.unordered.is_empty() {
+        let _ = writeln!(
+            tail,
+            "synchronisation locksmith does not follow (what it orders may still be reported): {}",
+            r.unordered.join(", ")
         );
     }
     unsound(r, &mut tail);

@@ -36,9 +36,8 @@ pub fn build(r: &CheckResult) -> CheckReport {
     };
     let p = &r.program;
     // Locations with one verdict (labels of one flow component checked in one place) share
-    // their list of accesses.
-    let mut built: BTreeMap<(FnId, &[solver::threads::check::RaceAccess]), Rc<[RaceAccess]>> =
-        BTreeMap::new();
+    // their lists of accesses.
+    let mut built: BTreeMap<(FnId, &[solver::threads::check::RaceAccess]), Lists> = BTreeMap::new();
     // Warnings are sorted by where their location is declared (in file-table order), then by name.
     let mut warnings: Vec<(Option<Pos>, String, Option<String>, &RaceWarning)> = r
         .solution
@@ -53,26 +52,42 @@ pub fn build(r: &CheckResult) -> CheckReport {
         })
         .collect();
     warnings.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+    // Locations with the same verdict and note are one warning, under the first name.
+    let mut races: Vec<Race> = Vec::new();
+    let mut first_of: BTreeMap<
+        (FnId, &[solver::threads::check::RaceAccess], Option<String>),
+        usize,
+    > = BTreeMap::new();
+    for (pos, name, note, w) in warnings {
+        let location = RaceLocation {
+            name,
+            declared: pos.map(|pos| FileLine {
+                file: p.files[pos.file].clone(),
+                line: pos.line,
+            }),
+        };
+        let key = (w.home, &w.accesses[..], note.clone());
+        if let Some(&k) = first_of.get(&key) {
+            races[k].aliases.push(location);
+            continue;
+        }
+        first_of.insert(key, races.len());
+        let (accesses, context) = built
+            .entry((w.home, &w.accesses[..]))
+            .or_insert_with(|| b.accesses(w))
+            .clone();
+        races.push(Race {
+            code: DATA_RACE,
+            kind: WarningKind::Race,
+            location,
+            aliases: Vec::new(),
+            note,
+            accesses,
+            context,
+        });
+    }
     CheckReport {
-        warnings: warnings
-            .into_iter()
-            .map(|(pos, name, note, w)| Race {
-                code: DATA_RACE,
-                kind: WarningKind::Race,
-                location: RaceLocation {
-                    name,
-                    declared: pos.map(|pos| FileLine {
-                        file: p.files[pos.file].clone(),
-                        line: pos.line,
-                    }),
-                },
-                note,
-                accesses: built
-                    .entry((w.home, &w.accesses[..]))
-                    .or_insert_with(|| b.accesses(w).into())
-                    .clone(),
-            })
-            .collect(),
+        warnings: races,
         unanalysed: p
             .unanalysed
             .iter()
@@ -85,6 +100,7 @@ pub fn build(r: &CheckResult) -> CheckReport {
             })
             .collect(),
         unmodelled: r.generated.unmodelled.iter().cloned().collect(),
+        unordered: r.generated.unordered.iter().cloned().collect(),
         unsound: r
             .generated
             .unsound
@@ -97,6 +113,9 @@ pub fn build(r: &CheckResult) -> CheckReport {
             .collect(),
     }
 }
+
+/// A warning's racing accesses and its context.
+type Lists = (Rc<[RaceAccess]>, Rc<[RaceAccess]>);
 
 /// What makes two accesses one entry of a warning: position, write, atomic, locks, and the
 /// library function making it.
@@ -152,8 +171,16 @@ impl Builder<'_> {
         }
     }
 
+    /// A thread started at a fork site; one of several when the site may start a thread while
+    /// another it started still runs (a create in a loop).
     fn forked_thread(&self, site: Site) -> String {
+        let several = self.r.solution.mhp.site_self_overlap.get(&site) == Some(&true);
         match self.r.generated.sites.get(&site) {
+            Some(i) if several => format!(
+                "one of the threads running {} started in a loop at {}",
+                self.p().funcs[i.callee].name,
+                self.short(i.pos)
+            ),
             Some(i) => format!(
                 "the thread running {} started at {}",
                 self.p().funcs[i.callee].name,
@@ -163,11 +190,38 @@ impl Builder<'_> {
         }
     }
 
-    /// The accesses of a warning, each once per position, kind and locks (DESIGN §8: accesses
+    /// The racing accesses of a warning and its context (the other accesses, without those at a
+    /// position, kind and locks that already race).
+    fn accesses(&self, w: &RaceWarning) -> Lists {
+        let racing = self.entries(w.home, w.accesses.iter().filter(|a| a.racing));
+        let mut context = self.entries(w.home, w.accesses.iter().filter(|a| !a.racing));
+        let key = |a: &RaceAccess| {
+            let p = &a.position;
+            let (file, line, column) = (p.file.clone(), p.line, p.column);
+            (
+                file,
+                line,
+                column,
+                a.write,
+                a.atomic,
+                a.locks.clone(),
+                a.via.clone(),
+            )
+        };
+        let races: FxHashSet<_> = racing.iter().map(key).collect();
+        context.retain(|c| !races.contains(&key(c)));
+        (racing.into(), context.into())
+    }
+
+    /// Accesses as warning entries, each once per position, kind and locks (DESIGN §8: accesses
     /// at one position with the same locks are one entry naming their threads); sorted by
     /// position (in file-table order), writes first, then by locks. An entry's path is that of
     /// its first thread; the others are named in `also_in`.
-    fn accesses(&self, w: &RaceWarning) -> Vec<RaceAccess> {
+    fn entries<'w>(
+        &self,
+        home: FnId,
+        accesses: impl Iterator<Item = &'w solver::threads::check::RaceAccess>,
+    ) -> Vec<RaceAccess> {
         struct Seen<'w> {
             pos: Pos,
             write: bool,
@@ -179,7 +233,7 @@ impl Builder<'_> {
         }
         let mut all: Vec<Seen> = Vec::new();
         let mut seen = FxHashSet::default();
-        for a in w.accesses.iter() {
+        for a in accesses {
             let site = &self.r.generated.access_sites[a.access];
             if !seen.insert((site.pos, site.write, a.held.clone(), a.thread)) {
                 continue;
@@ -203,7 +257,7 @@ impl Builder<'_> {
         let mut out: Vec<RaceAccess> = Vec::new();
         let mut last: Option<EntryKey> = None;
         for a in all {
-            let found = self.paths.access_path(w.home, a.func, a.thread);
+            let found = self.paths.access_path(home, a.func, a.thread);
             let thread = self.thread(found.thread);
             let key = (a.pos, a.write, a.atomic, a.locks, a.via);
             if last.as_ref() == Some(&key) {

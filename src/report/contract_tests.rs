@@ -128,8 +128,13 @@ fn samples() -> BTreeMap<&'static str, BTreeSet<String>> {
                 line: 1,
             }),
         },
+        aliases: vec![RaceLocation {
+            name: "y".into(),
+            declared: None,
+        }],
         note: Some("n".into()),
         accesses: vec![race_access.clone()].into(),
+        context: vec![race_access.clone()].into(),
     };
     let unanalysed = Unanalysed {
         code: "unanalysed/parse-error",
@@ -163,6 +168,7 @@ fn samples() -> BTreeMap<&'static str, BTreeSet<String>> {
                 warnings: vec![race.clone()],
                 unanalysed: vec![unanalysed.clone()],
                 unmodelled: vec!["g".into()],
+                unordered: vec!["s".into()],
                 unsound: vec![unsound.clone()],
             }),
         ),

@@ -58,6 +58,9 @@ pub struct CheckReport {
     pub unanalysed: Vec<Unanalysed>,
     /// Called library functions with neither a body nor a model, sorted.
     pub unmodelled: Vec<String>,
+    /// Called synchronisation functions whose ordering the analysis does not follow (semaphores,
+    /// barriers), sorted: accesses they order may still be reported.
+    pub unordered: Vec<String>,
     /// Places where the analysis is knowingly unsound, in program order.
     pub unsound: Vec<Unsound>,
 }
@@ -69,21 +72,30 @@ pub enum WarningKind {
     Race,
 }
 
-/// A location that may be accessed by two threads at once, with every access to it.
+/// A location that may be accessed by two threads at once: the accesses that race, and the
+/// others as context.
 #[derive(Clone, Debug, Serialize)]
 pub struct Race {
     /// Always [`DATA_RACE`].
     pub code: &'static str,
     pub kind: WarningKind,
     pub location: RaceLocation,
+    /// Other names of the same racing memory: locations whose warnings would list exactly the
+    /// same accesses (one object the analysis cannot tell apart, reached under several names).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<RaceLocation>,
     /// What the location is, when the name alone does not say: the state a library function
     /// keeps for itself (POSIX XSH 2.9.1 lists the functions that need not be thread-safe).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
-    /// Every access to the location (the protected ones show which lock the others forgot), by
-    /// position, writes first, then by locks held. Shared: the locations of one flow component
-    /// checked in one place have the same accesses, listed once in memory.
+    /// The accesses in at least one racing pair (two accesses that may happen at the same
+    /// time, one writing, without a common lock), by position, writes first, then by locks
+    /// held. Shared: the locations of one flow component checked in one place have the same
+    /// accesses, listed once in memory.
     pub accesses: std::rc::Rc<[RaceAccess]>,
+    /// The location's other accesses (protected, or ordered with every other access): they
+    /// show which lock the racing ones forgot. Same order and sharing as `accesses`.
+    pub context: std::rc::Rc<[RaceAccess]>,
 }
 
 /// The location of a race: a variable, a field path or an allocation site.

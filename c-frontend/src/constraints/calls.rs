@@ -151,6 +151,9 @@ impl Gen<'_> {
             result,
             pos,
         } = call;
+        if self.p.known[f].is_some_and(|s| s.unordered) {
+            self.unordered.insert(name_of(self.p, f).to_string());
+        }
         let arg = |k: Arg| args.get(usize::from(k)).copied().flatten();
         let unique_arg = |g: &Gen, frame: &Frame, k: Arg| {
             arg_ops

@@ -83,6 +83,9 @@ pub struct Generated {
     /// The user function behind each thread-analysis function.
     pub fn_func: IndexVec<FnId, FuncId>,
     pub unmodelled: BTreeSet<String>,
+    /// The synchronisation functions called whose ordering the analysis does not follow
+    /// ([`crate::model::Spec::unordered`]).
+    pub unordered: BTreeSet<String>,
     pub unsound: Vec<Unsound>,
     /// Where memory was conflated and why (for the developer's debug output).
     pub conflations: Vec<(Pos, String)>,
@@ -220,6 +223,7 @@ struct Gen<'a> {
     rho_names: FxHashMap<Rho, RhoName>,
     sites: FxHashMap<Site, SiteInfo>,
     unmodelled: BTreeSet<String>,
+    unordered: BTreeSet<String>,
     unsound: Vec<Unsound>,
     thread_local: Vec<Rho>,
     int_blob: Option<Node>,
@@ -297,6 +301,7 @@ pub fn generate(p: &Program, main: FuncId, techniques: Techniques) -> Generated 
         sites: g.sites,
         fn_func: g.fn_func,
         unmodelled: g.unmodelled,
+        unordered: g.unordered,
         unsound,
         conflations: std::mem::take(&mut g.t.conflations)
             .into_iter()
@@ -359,6 +364,7 @@ impl<'a> Gen<'a> {
             rho_names: FxHashMap::default(),
             sites: FxHashMap::default(),
             unmodelled: BTreeSet::new(),
+            unordered: BTreeSet::new(),
             unsound: Vec::new(),
             thread_local: Vec::new(),
             int_blob: None,

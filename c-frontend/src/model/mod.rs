@@ -149,6 +149,9 @@ pub struct Spec {
     pub non_capturing: bool,
     /// Returns fresh memory no other thread can reach yet (`malloc`, `strdup`).
     pub fresh_result: bool,
+    /// Synchronises threads in a way the analysis does not follow (a semaphore, a barrier):
+    /// accesses it orders may still be reported, and reports list the functions called.
+    pub unordered: bool,
 }
 
 impl Spec {
@@ -158,6 +161,7 @@ impl Spec {
             noreturn: false,
             non_capturing: false,
             fresh_result: false,
+            unordered: false,
         }
     }
 }
@@ -189,6 +193,11 @@ impl Row {
 
     const fn fresh_result(mut self) -> Row {
         self.spec.fresh_result = true;
+        self
+    }
+
+    const fn unordered(mut self) -> Row {
+        self.spec.unordered = true;
         self
     }
 }

@@ -88,7 +88,12 @@ pub(super) const FUNCTIONS: &[Row] = &[
     Row::new("pthread_cond_destroy", NoEffect).non_capturing(),
     Row::new("pthread_barrier_init", NoEffect).non_capturing(),
     Row::new("pthread_barrier_destroy", NoEffect).non_capturing(),
-    Row::new("pthread_barrier_wait", NoEffect),
+    Row::new("pthread_barrier_wait", NoEffect).unordered(),
+    // Semaphores are modelled by their stubs (no memory effect) and order nothing.
+    Row::new("sem_wait", Stub).unordered(),
+    Row::new("sem_trywait", Stub).unordered(),
+    Row::new("sem_timedwait", Stub).unordered(),
+    Row::new("sem_post", Stub).unordered(),
     Row::new("pthread_cond_signal", NoEffect),
     Row::new("pthread_cond_broadcast", NoEffect),
     // Threads (§3.2: forks), joins, signal handlers as threads.

@@ -40,6 +40,9 @@ pub struct RaceAccess {
     pub held: Vec<Held>,
     /// The thread, relative to a run of `home`.
     pub thread: Thread,
+    /// In a racing pair: this access and another may happen at the same time, one of them
+    /// writing, without a common lock. The other accesses of the location are context.
+    pub racing: bool,
 }
 
 /// A location that two threads may access without a common lock.
@@ -172,19 +175,19 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
                 } else {
                     BTreeMap::new()
                 };
-                let racing = checker.racy(home, at_home)
-                    || copies.values().any(|group| {
-                        let mut merged = at_home.to_vec();
-                        merged.extend(group.iter().copied());
-                        checker.racy(home, &merged)
-                    });
+                let mut racing = checker.racing(home, at_home);
+                for group in copies.values() {
+                    let mut merged = at_home.to_vec();
+                    merged.extend(group.iter().copied());
+                    racing.extend(checker.racing(home, &merged));
+                }
                 // One warning per location as soon as one copy races, listing the accesses of
                 // every copy: two objects made by one allocation site, each raced on by its own
                 // threads, are both in it.
-                racing.then(|| {
+                (!racing.is_empty()).then(|| {
                     let mut all = at_home.to_vec();
                     all.extend(copies.into_values().flatten());
-                    checker.listing(&all).into()
+                    checker.listing(&all, &racing).into()
                 })
             })
             .clone()
@@ -197,9 +200,8 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
                 .entry((comp, owner))
                 .or_insert_with(|| {
                     let group = of_comp.get(&(comp, owner))?;
-                    checker
-                        .racy(owner, group)
-                        .then(|| checker.listing(group).into())
+                    let racing = checker.racing(owner, group);
+                    (!racing.is_empty()).then(|| checker.listing(group, &racing).into())
                 })
                 .clone()
                 .map(|accesses| (owner, accesses))
@@ -217,11 +219,13 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
 }
 
 impl Checker<'_> {
-    /// Whether two accesses among the facts `ids` of a location at `home` race: stops at the
-    /// first racing pair of classes.
-    fn racy(&self, home: FnId, ids: &[CFactId]) -> bool {
+    /// The facts among `ids` (of one location at `home`) in a racing pair: two accesses that
+    /// may happen at the same time, one writing, without a common lock. Empty when the location
+    /// is consistently correlated. A pair of classes already known to race is not compared
+    /// again.
+    fn racing(&self, home: FnId, ids: &[CFactId]) -> FxHashSet<CFactId> {
         if !ids.iter().any(|&id| self.facts[id].writes) {
-            return false;
+            return FxHashSet::default();
         }
         let mut index: FxHashMap<ClassKey, usize> = FxHashMap::default();
         let mut classes: Vec<Class> = Vec::new();
@@ -245,8 +249,12 @@ impl Checker<'_> {
             });
             classes[k].facts.push(id);
         }
+        let mut racing = vec![false; classes.len()];
         for i in 0..classes.len() {
             for j in i..classes.len() {
+                if racing[i] && racing[j] {
+                    continue;
+                }
                 let (a, b) = (&classes[i], &classes[j]);
                 if !(a.writes || b.writes) || self.common_lock(a.held, b.held) {
                     continue;
@@ -257,36 +265,48 @@ impl Checker<'_> {
                     continue;
                 }
                 if self.concurrent(home, a, b, i == j) {
-                    return true;
+                    racing[i] = true;
+                    racing[j] = true;
                 }
             }
         }
-        false
+        classes
+            .iter()
+            .zip(racing)
+            .filter(|(_, r)| *r)
+            .flat_map(|(c, _)| c.facts.iter().copied())
+            .collect()
     }
 
-    /// The warning for a racy location: every access of its facts `ids` (not only those of the
-    /// conflicting pairs: a maintainer needs to see where it is protected to see where it is
-    /// not), with the locks held and the thread. The facts are grouped by thread and locks, and
-    /// the derivations of each group walked once ([`witnesses`]).
-    fn listing(&self, ids: &[CFactId]) -> Vec<RaceAccess> {
-        let mut groups: BTreeMap<(Thread, SetId), Vec<CFactId>> = BTreeMap::new();
+    /// The warning for a racy location: every access of its facts `ids`, those behind a fact of
+    /// `racing` marked as racing (the others are context: a maintainer needs to see where it is
+    /// protected to see where it is not), with the locks held and the thread. The facts are
+    /// grouped by thread, locks and whether they race, and the derivations of each group walked
+    /// once ([`witnesses`]). An access behind both kinds of facts is racing.
+    fn listing(&self, ids: &[CFactId], racing: &FxHashSet<CFactId>) -> Vec<RaceAccess> {
+        let mut groups: BTreeMap<(Thread, SetId, bool), Vec<CFactId>> = BTreeMap::new();
         for &id in ids {
             let f = &self.facts[id];
-            groups.entry((f.thread, f.held)).or_default().push(id);
+            let key = (f.thread, f.held, !racing.contains(&id));
+            groups.entry(key).or_default().push(id);
         }
         let mut accesses: Vec<RaceAccess> = Vec::new();
-        for ((thread, held), group) in groups {
+        for ((thread, held, context), group) in groups {
             let held = self.sets.get(held).to_vec();
             for a in witnesses(self.derivations, &group) {
                 accesses.push(RaceAccess {
                     access: a,
                     held: held.clone(),
                     thread,
+                    racing: !context,
                 });
             }
         }
-        accesses.sort();
-        accesses.dedup();
+        // Racing first among equal accesses, so that the dedup keeps it.
+        accesses.sort_by(|x, y| {
+            (x.access, &x.held, x.thread, !x.racing).cmp(&(y.access, &y.held, y.thread, !y.racing))
+        });
+        accesses.dedup_by(|x, y| (x.access, &x.held, x.thread) == (y.access, &y.held, y.thread));
         accesses
     }
 

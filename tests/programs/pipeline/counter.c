@@ -140,11 +140,11 @@ void word_table_finish(void)
 void word_table_info(struct table_info *ti)
 {
     pthread_mutex_lock(&table_lock);
-    ti->distinct = table.nwords;                // NORACE needs=field: table_lock
-    ti->buckets = table.nbuckets;               // NORACE needs=field: table_lock
-    ti->total = table.total;                    // NORACE needs=field: table_lock
-    ti->failed = table.failed;                  // NORACE needs=field: table_lock
-    ti->done = table.done;                      // NORACE needs=field: table_lock
+    ti->distinct = table.nwords;                // NORACE: table_lock
+    ti->buckets = table.nbuckets;               // NORACE: table_lock
+    ti->total = table.total;                    // NORACE: table_lock
+    ti->failed = table.failed;                  // NORACE: table_lock
+    ti->done = table.done;                      // NORACE: table_lock
     pthread_mutex_unlock(&table_lock);
 }
 
@@ -170,10 +170,10 @@ size_t word_table_topk(struct word_count *out, size_t k)
     if (k == 0)
         return 0;
     pthread_mutex_lock(&table_lock);
-    for (i = 0; i < table.nbuckets; i++) {      // NORACE needs=field: table_lock
+    for (i = 0; i < table.nbuckets; i++) {      // NORACE: table_lock
         const struct word_entry *e;
 
-        for (e = table.buckets[i]; e != NULL; e = e->next) {   // NORACE needs=field: table_lock
+        for (e = table.buckets[i]; e != NULL; e = e->next) {   // NORACE: table_lock
             unsigned long count = e->count;     // NORACE: table_lock
             size_t j;
 

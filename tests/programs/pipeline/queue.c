@@ -123,9 +123,9 @@ void *queue_pop(struct queue *q)
         return NULL;
     }
 
-    item = q->slots[q->head];                   // NORACE needs=context,field: q->lock (one lock per queue)
-    q->slots[q->head] = NULL;                   // NORACE needs=context,field: q->lock
-    q->head = (q->head + 1) % q->cap;           // NORACE needs=context,field: q->lock
+    item = q->slots[q->head];                   // NORACE needs=context: q->lock (one lock per queue)
+    q->slots[q->head] = NULL;                   // NORACE needs=context: q->lock
+    q->head = (q->head + 1) % q->cap;           // NORACE needs=context: q->lock
     q->count--;
 
     pthread_cond_signal(&q->not_full);

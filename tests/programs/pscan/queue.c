@@ -110,7 +110,7 @@ int queue_pop(struct work_queue *q, char *buf, size_t bufsz)
 
     pthread_mutex_lock(&q->lock);
     while (q->count == 0) { // NORACE
-        if (q->closed) { // RACE(q_closed)
+        if (q->closed) { // NORACE: read under q->lock, which queue_close's write holds too
             pthread_mutex_unlock(&q->lock);
             return 0;
         }

@@ -65,7 +65,7 @@ void stats_snapshot(struct scan_stats *out)
     out->errors = g_stats.errors; // NORACE
     out->bytes_scanned = g_stats.bytes_scanned; // NORACE
     out->matches = g_stats.matches; // NORACE
-    out->largest_size = g_stats.largest_size; // RACE(largest)
+    out->largest_size = g_stats.largest_size; // NORACE: read under g_stats_lock, as the write
     memcpy(out->largest_path, g_stats.largest_path, sizeof out->largest_path); // NORACE
     pthread_mutex_unlock(&g_stats_lock);
 }

@@ -56,9 +56,9 @@ void queue_destroy(struct conn_queue *q)
     if (q == NULL)
         return;
     pthread_mutex_lock(&q->lock);
-    free(q->items); // FALSE-ALARM: q->lock held; listed because the peer address, cast to struct sockaddr * for accept(), makes the listener's and workers' conn_item copies one conflated location with the queue's slots
-    q->items = NULL; // NORACE needs=joins: q->lock held; free(q) runs after the workers are joined by a loop bounded by g_cfg.nworkers, which nothing writes while they run
-    q->count = 0; // NORACE needs=joins: q->lock held; free(q) runs after the workers are joined by a loop bounded by g_cfg.nworkers, which nothing writes while they run
+    free(q->items); // NORACE: q->lock held; in a warning's context because the peer address, cast to struct sockaddr * for accept(), makes the listener's and workers' conn_item copies one conflated location with the queue's slots
+    q->items = NULL; // NORACE: q->lock held; free(q) runs after the workers are joined by a loop bounded by g_cfg.nworkers, which nothing writes while they run
+    q->count = 0; // NORACE: q->lock held; free(q) runs after the workers are joined by a loop bounded by g_cfg.nworkers, which nothing writes while they run
     pthread_mutex_unlock(&q->lock);
     pthread_cond_destroy(&q->not_empty);
     pthread_mutex_destroy(&q->lock);

@@ -44,7 +44,7 @@ int main(void)
     pthread_join(a, NULL);
     pthread_join(b, NULL);
     pthread_mutex_lock(&s->lock);
-    printf("%ld %ld\n", s->count, s->sum); // NORACE needs=field: s->lock held
+    printf("%ld %ld\n", s->count, s->sum); // NORACE: s->lock held
     pthread_mutex_unlock(&s->lock);
     pthread_mutex_destroy(&s->lock);
     free(s);

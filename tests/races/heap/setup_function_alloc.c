@@ -64,7 +64,7 @@ int main(void)
     pthread_join(a, NULL);
     pthread_join(b, NULL);
     pthread_mutex_lock(&p->lock);
-    printf("%ld\n", p->grants); // NORACE needs=field: p->lock held
+    printf("%ld\n", p->grants); // NORACE: p->lock held
     pthread_mutex_unlock(&p->lock);
     return 0;
 }

@@ -32,8 +32,8 @@ static void *worker(void *arg)
 int main(void)
 {
     pthread_t a, b;
-    cfg.rate = 3; // NORACE needs=sharing,field: before the first fork
-    cfg.size = 64; // NORACE needs=sharing,field: before the first fork
+    cfg.rate = 3; // NORACE needs=sharing: before the first fork
+    cfg.size = 64; // NORACE needs=sharing: before the first fork
     cfg.epoch = 0;
     pthread_create(&a, NULL, worker, NULL);
     pthread_create(&b, NULL, worker, NULL);

@@ -41,7 +41,7 @@ int main(void)
     pthread_join(t1, NULL);
     pthread_join(t2, NULL);
     pthread_mutex_lock(&table_m);
-    printf("%ld\n", slots[0].count); // NORACE needs=field: table_m held
+    printf("%ld\n", slots[0].count); // NORACE: table_m held
     pthread_mutex_unlock(&table_m);
     return 0;
 }

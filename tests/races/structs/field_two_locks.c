@@ -41,7 +41,7 @@ int main(void)
     pthread_join(t1, NULL);
     pthread_join(t2, NULL);
     pthread_mutex_lock(&A);
-    printf("%ld\n", s.a); // NORACE needs=field: A held
+    printf("%ld\n", s.a); // NORACE: A held
     pthread_mutex_unlock(&A);
     return 0;
 }

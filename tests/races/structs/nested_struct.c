@@ -45,7 +45,7 @@ int main(void)
     pthread_join(t1, NULL);
     pthread_join(t2, NULL);
     pthread_mutex_lock(&B);
-    printf("%ld\n", o.in.y); // NORACE needs=field: B held
+    printf("%ld\n", o.in.y); // NORACE: B held
     pthread_mutex_unlock(&B);
     return 0;
 }

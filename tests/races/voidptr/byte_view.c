@@ -40,11 +40,11 @@ static void *scrubber(void *arg)
 int main(void)
 {
     pthread_t a, b;
-    the_rec.owner = 7; // FALSE-ALARM: before the threads; listed because the byte view makes the record one location
+    the_rec.owner = 7; // NORACE: before the threads (in the warning's context: the byte view makes the record one location)
     pthread_create(&a, NULL, stamper, NULL);
     pthread_create(&b, NULL, scrubber, NULL);
     pthread_join(a, NULL);
     pthread_join(b, NULL);
-    printf("%ld %d\n", the_rec.seq, the_rec.owner); // FALSE-ALARM: after the joins; listed because the byte view makes the record one location
+    printf("%ld %d\n", the_rec.seq, the_rec.owner); // NORACE: after the joins (in the warning's context: the byte view makes the record one location)
     return 0;
 }

@@ -53,7 +53,7 @@ int main(void)
     pthread_join(a, NULL);
     pthread_join(b, NULL);
     pthread_mutex_lock(&c->lock);
-    printf("%ld %ld\n", c->hits, c->odd); // NORACE needs=field: c->lock held
+    printf("%ld %ld\n", c->hits, c->odd); // NORACE: c->lock held
     pthread_mutex_unlock(&c->lock);
     return 0;
 }
