@@ -117,6 +117,24 @@ impl TypeTable {
         &self.types[id]
     }
 
+    /// Makes every struct and union type name the struct `canon` maps its own to
+    /// ([`super::compatible`]). Two ids may then stand for one type: ids are compared after
+    /// this only through what they stand for.
+    pub fn redirect_structs(&mut self, canon: &IndexVec<StructId, StructId>) {
+        for t in self.types.iter_mut() {
+            match t {
+                Type::Struct(s) | Type::Union(s) => *s = canon[*s],
+                _ => {}
+            }
+        }
+        self.interned = self
+            .types
+            .iter_enumerated()
+            .rev()
+            .map(|(id, t)| (t.clone(), id))
+            .collect();
+    }
+
     /// The id of `t` if it has been interned.
     pub fn lookup(&self, t: &Type) -> Option<TypeId> {
         self.interned.get(t).copied()

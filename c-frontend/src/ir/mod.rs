@@ -15,6 +15,7 @@
 //! - a variable whose address may be taken (`&x`, an array, or a struct whose field address is
 //!   taken) has `address_taken` set; other locals cannot be shared between threads.
 
+pub mod compatible;
 pub mod ctypes;
 pub mod dump;
 pub mod visit;

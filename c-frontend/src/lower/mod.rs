@@ -285,7 +285,7 @@ impl Lowerer {
                 (!own).then(|| self.model.function(&f.name)).flatten()
             })
             .collect();
-        Program {
+        let mut program = Program {
             files: files.names,
             types: self.types,
             vars: self.vars,
@@ -293,7 +293,9 @@ impl Lowerer {
             global_init: self.global_init,
             unanalysed: all,
             known,
-        }
+        };
+        crate::ir::compatible::merge_compatible_structs(&mut program);
+        program
     }
 
     /// Joins the initializer chunks into one body: each chunk falls through into the next, and

@@ -1,0 +1,240 @@
+//! Struct and union types that are one type under two names.
+//!
+//! C11 6.2.7 makes two struct types of different translation units compatible when their tags
+//! and members agree. Tools that merge a program into one file (CIL, as the merged real programs
+//! are) rename the tags of the copies (`fd_set___0`), and a program may convert between two
+//! declarations of one layout; the analysis would then conflate the two shapes into one blob
+//! (and every object reaching it). Here the members decide, not the tag: complete structs (or
+//! unions) whose members have the same names and compatible types, recursively, are one type,
+//! named after the first.
+//!
+//! Merging is sound: it never merges two objects, only lets a value converted between the two
+//! names keep its fields apart, which their identical layout guarantees. Incomplete types and
+//! structs whose members differ in any name or type stay apart.
+//!
+//! This pass rewrites the finished [`Program`] before constraint generation; it never looks at
+//! statements except to rename the struct of a member access.
+
+use std::collections::BTreeMap;
+
+use solver::ids::{Idx, IndexVec};
+
+use super::ctypes::{StructId, StructKind, Type, TypeId, TypeTable};
+use super::{Base, LoopBound, Lval, Operand, Program, Proj, StmtKind, Term};
+
+/// The class of each struct: the smallest id of the structs it is one type with.
+pub fn compatible_classes(types: &TypeTable) -> IndexVec<StructId, StructId> {
+    // Start from what needs no recursion: kind, completeness and member names. An incomplete
+    // struct is a class of its own.
+    let mut class: Vec<usize> = {
+        let keys: Vec<(bool, bool, Vec<&str>, usize)> = types
+            .structs
+            .iter_enumerated()
+            .map(|(s, d)| {
+                let names = d.fields.iter().map(|f| f.name.as_str()).collect();
+                let own = if d.complete { 0 } else { s.index() + 1 };
+                (d.complete, d.kind == StructKind::Union, names, own)
+            })
+            .collect();
+        number(&keys)
+    };
+    // Refine by the members' types, seen through the current classes, until stable (the
+    // coarsest partition in which members of one class have types of one class).
+    loop {
+        let keys: Vec<(usize, Vec<String>)> = types
+            .structs
+            .iter()
+            .enumerate()
+            .map(|(s, d)| {
+                let sigs = d
+                    .fields
+                    .iter()
+                    .map(|f| signature(types, f.ty, &class, 0))
+                    .collect();
+                (class[s], sigs)
+            })
+            .collect();
+        let refined = number(&keys);
+        let before = class
+            .iter()
+            .collect::<std::collections::BTreeSet<_>>()
+            .len();
+        let after = refined
+            .iter()
+            .collect::<std::collections::BTreeSet<_>>()
+            .len();
+        class = refined;
+        if after == before {
+            break;
+        }
+    }
+    let mut first: BTreeMap<usize, StructId> = BTreeMap::new();
+    for (s, &k) in class.iter().enumerate() {
+        first.entry(k).or_insert(StructId::new(s));
+    }
+    class.iter().map(|k| first[k]).collect()
+}
+
+/// Numbers distinct keys in order of first appearance.
+fn number<K: Ord + Clone>(keys: &[K]) -> Vec<usize> {
+    let mut ids: BTreeMap<K, usize> = BTreeMap::new();
+    keys.iter()
+        .map(|k| {
+            let next = ids.len();
+            *ids.entry(k.clone()).or_insert(next)
+        })
+        .collect()
+}
+
+/// A type's structure with struct and union types replaced by their class: equal signatures
+/// are compatible types. Recursion only goes through pointers, arrays and function types, whose
+/// depth the declarations bound (a struct stops it).
+fn signature(types: &TypeTable, t: TypeId, class: &[usize], depth: u32) -> String {
+    if depth > 32 {
+        return "?".into();
+    }
+    let inner = |u: TypeId| signature(types, u, class, depth + 1);
+    match types.get(t) {
+        Type::Void => "v".into(),
+        Type::Char => "c".into(),
+        Type::Int => "i".into(),
+        Type::Float => "f".into(),
+        Type::Pointer(u) => format!("*{}", inner(*u)),
+        Type::Array(u) => format!("[{}", inner(*u)),
+        Type::Struct(s) => format!("s{}", class[s.index()]),
+        Type::Union(s) => format!("u{}", class[s.index()]),
+        Type::Function {
+            ret,
+            params,
+            variadic,
+        } => {
+            let params: Vec<String> = params.iter().map(|&p| inner(p)).collect();
+            format!("({}:{}{})", inner(*ret), params.join(","), variadic)
+        }
+        Type::Lock(k) => format!("L{k:?}"),
+        Type::Cond => "C".into(),
+    }
+}
+
+/// Makes every use of a struct type use its class's representative: the types naming it and
+/// the member accesses of the IR. Returns how many structs were merged into another.
+pub fn merge_compatible_structs(p: &mut Program) -> usize {
+    let canon = compatible_classes(&p.types);
+    let merged = canon.iter_enumerated().filter(|(s, c)| s != *c).count();
+    if merged == 0 {
+        return 0;
+    }
+    p.types.redirect_structs(&canon);
+    for func in p.funcs.iter_mut() {
+        for block in func.blocks.iter_mut() {
+            for stmt in &mut block.stmts {
+                match &mut stmt.kind {
+                    StmtKind::Assign { dst, src } => {
+                        lval(dst, &canon);
+                        operand(src, &canon);
+                    }
+                    StmtKind::Call { dst, callee, args } => {
+                        if let Some(dst) = dst {
+                            lval(dst, &canon);
+                        }
+                        if let super::Callee::Indirect(op) = callee {
+                            operand(op, &canon);
+                        }
+                        args.iter_mut().for_each(|a| operand(a, &canon));
+                    }
+                    StmtKind::Eval(op) => operand(op, &canon),
+                    StmtKind::Asm { operands } => operands.iter_mut().for_each(|l| lval(l, &canon)),
+                }
+            }
+            match &mut block.term {
+                Term::Branch { cond, .. } => operand(cond, &canon),
+                Term::Return(Some(op), _) => operand(op, &canon),
+                _ => {}
+            }
+        }
+        for l in &mut func.counted_loops {
+            if let LoopBound::GlobalField { strukt, .. } = &mut l.bound {
+                *strukt = canon[*strukt];
+            }
+        }
+    }
+    merged
+}
+
+fn operand(op: &mut Operand, canon: &IndexVec<StructId, StructId>) {
+    match op {
+        Operand::Use(lv) | Operand::AddrOf(lv) => lval(lv, canon),
+        Operand::Cast(_, inner) | Operand::VaArg(_, inner) => operand(inner, canon),
+        Operand::Arith(_, ops) => ops.iter_mut().for_each(|o| operand(o, canon)),
+        Operand::Const(_) | Operand::Func(_) | Operand::Str(_) => {}
+    }
+}
+
+fn lval(lv: &mut Lval, canon: &IndexVec<StructId, StructId>) {
+    if let Base::Deref(op) = &mut lv.base {
+        operand(op, canon);
+    }
+    for p in &mut lv.proj {
+        if let Proj::Field { strukt, .. } = p {
+            *strukt = canon[*strukt];
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::ctypes::Field;
+
+    fn define(t: &mut TypeTable, tag: &str, fields: &[(&str, TypeId)]) -> StructId {
+        let sid = t.struct_named(StructKind::Struct, tag);
+        t.structs[sid].fields = fields
+            .iter()
+            .map(|&(name, ty)| Field {
+                name: name.into(),
+                ty,
+                atomic: false,
+            })
+            .collect();
+        t.structs[sid].complete = true;
+        sid
+    }
+
+    #[test]
+    fn renamed_copies_are_one_type_and_different_layouts_stay_apart() {
+        let mut t = TypeTable::new();
+        let int = t.int();
+        let chr = t.intern(Type::Char);
+        // Two renamed copies of a linked list node, each pointing to its own kind.
+        let a = t.struct_named(StructKind::Struct, "node");
+        let b = t.struct_named(StructKind::Struct, "node___0");
+        let pa = {
+            let s = t.struct_type(a);
+            t.pointer(s)
+        };
+        let pb = {
+            let s = t.struct_type(b);
+            t.pointer(s)
+        };
+        define(&mut t, "node", &[("next", pa), ("value", int)]);
+        define(&mut t, "node___0", &[("next", pb), ("value", int)]);
+        // Same names, a member of another type: not the same layout.
+        let c = define(&mut t, "node___1", &[("next", pa), ("value", chr)]);
+        // Same types, another member name.
+        let d = define(&mut t, "pair", &[("first", pa), ("value", int)]);
+        let canon = compatible_classes(&t);
+        assert_eq!(canon[b], a);
+        assert_eq!(canon[a], a);
+        assert_eq!(canon[c], c);
+        assert_eq!(canon[d], d);
+    }
+
+    #[test]
+    fn incomplete_structs_are_never_merged() {
+        let mut t = TypeTable::new();
+        let a = t.struct_named(StructKind::Struct, "opaque");
+        let b = t.struct_named(StructKind::Struct, "hidden");
+        let canon = compatible_classes(&t);
+        assert_eq!((canon[a], canon[b]), (a, b));
+    }
+}
