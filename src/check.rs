@@ -5,6 +5,7 @@
 
 use std::path::PathBuf;
 
+use c_frontend::diagnostics::{panic_message, Fatal, FatalKind};
 use c_frontend::driver::{self, CheckOptions};
 
 use solver::stats::{self, Phase};
@@ -22,8 +23,11 @@ pub fn run(
     out: &mut dyn std::fmt::Write,
 ) -> Outcome {
     let result = driver::check_on_large_stack(files, options);
-    stats::phase(Phase::Report, || {
-        let report = match result {
+    let mut clock = stats::PhaseClock::new(Phase::Report);
+    // The report is built whole before any of it is written, so an internal error while
+    // building it is one error, never half a report.
+    let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        clock.run(|| match result {
             Ok(result) => {
                 if std::env::var_os("LOCKSMITH_DEBUG").is_some() {
                     eprint!("{}", driver::debug_dump(&result));
@@ -31,7 +35,18 @@ pub fn run(
                 Report::Check(report::check::build(&result))
             }
             Err(fatal) => report::error::fatal(&fatal),
-        };
-        render::outcome_to(&report, format, &Sources::disk(), out)
-    })
+        })
+    }));
+    let report = built.unwrap_or_else(|panic| {
+        report::error::fatal(&Fatal::new(
+            FatalKind::Internal,
+            format!(
+                "internal error in report: {}",
+                panic_message(panic.as_ref())
+            ),
+        ))
+    });
+    let outcome = clock.run(|| render::outcome_to(&report, format, &Sources::disk(), out));
+    clock.finish();
+    outcome
 }

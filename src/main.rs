@@ -116,6 +116,12 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // An internal error (a panic) is contained where it happens and reported by the command as
+    // one line with exit status 2 (or, in one function, as that function not analysed); the
+    // default message and backtrace on stderr are for developers, who set RUST_BACKTRACE.
+    if std::env::var_os("RUST_BACKTRACE").is_none_or(|v| v.is_empty() || v == "0") {
+        std::panic::set_hook(Box::new(|_| {}));
+    }
     let cli = Cli::parse();
     match cli.command {
         Command::Check {

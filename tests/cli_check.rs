@@ -595,3 +595,57 @@ fn warnings_separate_racing_accesses_from_context() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Runs `locksmith check ARGS…` with a panic injected at `place` and without RUST_BACKTRACE.
+fn check_with_panic(place: &str, args: &[&str]) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_locksmith"))
+        .current_dir(root())
+        .env("LOCKSMITH_INJECT_PANIC", place)
+        .env_remove("RUST_BACKTRACE")
+        .arg("check")
+        .args(args)
+        .output()
+        .expect("locksmith runs");
+    Run {
+        exit: out.status.code().expect("locksmith exits, not killed"),
+        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    }
+}
+
+/// A panic in one function lists it as not analysed (code `unanalysed/internal-error`) and the
+/// rest is checked; a panic in a whole-program phase is one line naming the phase, exit 2, and
+/// under `--format json` one error object; never a backtrace.
+#[test]
+fn internal_errors_are_contained() {
+    let program = "paper-examples/c/sec4_1_signal_handler.c";
+    for place in ["lower:sigint_handler", "generate:sigint_handler"] {
+        let run = check_with_panic(place, &[program, "--format", "json"]);
+        assert!(run.exit == 0 || run.exit == 1, "{place}: {}", run.stderr);
+        assert!(!run.stderr.contains("panicked"), "{place}: {}", run.stderr);
+        let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+        let unanalysed = report["unanalysed"].as_array().unwrap();
+        assert!(
+            unanalysed.iter().any(|u| u["function"] == "sigint_handler"
+                && u["code"] == "unanalysed/internal-error"
+                && u["reason"].as_str().unwrap().contains("internal error")),
+            "{place}: {report:#}"
+        );
+    }
+    for phase in ["parse", "label resolution", "sharing", "check", "report"] {
+        let run = check_with_panic(&format!("phase:{phase}"), &[program]);
+        assert_eq!(run.exit, 2, "{phase}: {}", run.stderr);
+        assert_eq!(run.stdout, "", "{phase}");
+        assert_eq!(
+            run.stderr.trim_end(),
+            format!("locksmith: error: internal error in {phase}: injected at phase:{phase}"),
+        );
+        let json = check_with_panic(&format!("phase:{phase}"), &[program, "--format", "json"]);
+        assert_eq!(json.exit, 2);
+        let error: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+        assert_eq!(
+            error["error"]["code"], "error/internal",
+            "{phase}: {error:#}"
+        );
+    }
+}

@@ -59,6 +59,8 @@ pub enum UnanalysedKind {
     ParseError,
     /// It parsed, but uses a construct the lowering does not support.
     Unsupported,
+    /// locksmith failed on it (a panic, contained): the rest of the program is still checked.
+    Internal,
 }
 
 impl UnanalysedKind {
@@ -67,7 +69,19 @@ impl UnanalysedKind {
         match self {
             UnanalysedKind::ParseError => "unanalysed/parse-error",
             UnanalysedKind::Unsupported => "unanalysed/unsupported",
+            UnanalysedKind::Internal => "unanalysed/internal-error",
         }
+    }
+}
+
+/// The message a panic carried (its payload is a `&str` or a `String` when made by `panic!`).
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "a panic without a message".to_string()
     }
 }
 

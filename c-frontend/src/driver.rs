@@ -258,7 +258,16 @@ pub fn check_on_large_stack(
             )
         })?
         .join()
-        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        .unwrap_or_else(|panic| {
+            let phase = solver::stats::current_phase().map_or("setup", |p| p.name());
+            Err(Fatal::new(
+                FatalKind::Internal,
+                format!(
+                    "internal error in {phase}: {}",
+                    crate::diagnostics::panic_message(panic.as_ref())
+                ),
+            ))
+        })
 }
 
 /// A developer's view of a result (printed by `locksmith check` to stderr when the environment

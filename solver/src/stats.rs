@@ -118,9 +118,38 @@ pub fn time<T>(name: &str, f: impl FnOnce() -> T) -> T {
     out
 }
 
+/// The phase running now (`u8::MAX` before the first), so that an internal error can say in
+/// which phase it happened.
+static CURRENT: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(u8::MAX);
+
+/// Notes that `p` runs now; entering a phase is where an injected panic happens.
+fn enter(p: Phase) {
+    let k = Phase::ALL.iter().position(|&q| q == p).unwrap_or(0) as u8;
+    if CURRENT.swap(k, Ordering::Relaxed) != k {
+        inject_panic(&format!("phase:{}", p.name()));
+    }
+}
+
+/// The phase that was running last (the one an internal error happened in).
+pub fn current_phase() -> Option<Phase> {
+    Phase::ALL
+        .get(usize::from(CURRENT.load(Ordering::Relaxed)))
+        .copied()
+}
+
+/// Panics when the environment variable `LOCKSMITH_INJECT_PANIC` is `place` (`phase:sharing`,
+/// `lower:f`, `generate:f`): the tests of contained internal errors make one happen where they
+/// want it. Nothing else ever sets the variable.
+pub fn inject_panic(place: &str) {
+    if std::env::var_os("LOCKSMITH_INJECT_PANIC").is_some_and(|v| v == place) {
+        panic!("injected at {place}");
+    }
+}
+
 /// Runs `f` as the user-visible phase `p`, recording its start and its end (with its wall time)
 /// when collection is on. Phases that run in pieces (the solver's) record each piece.
 pub fn phase<T>(p: Phase, f: impl FnOnce() -> T) -> T {
+    enter(p);
     if !enabled() {
         return f();
     }
@@ -152,6 +181,7 @@ impl PhaseClock {
 
     /// Runs one piece of the phase.
     pub fn run<T>(&mut self, f: impl FnOnce() -> T) -> T {
+        enter(self.phase);
         if !enabled() {
             return f();
         }

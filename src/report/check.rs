@@ -91,6 +91,7 @@ pub fn build(r: &CheckResult) -> CheckReport {
         unanalysed: p
             .unanalysed
             .iter()
+            .chain(&r.generated.unanalysed)
             .map(|u| Unanalysed {
                 code: u.kind.code(),
                 function: u.name.clone(),

@@ -24,7 +24,7 @@ use std::collections::BTreeSet;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::analyses::joins::{self, JoinPlan, StmtAt};
-use crate::diagnostics::Unsound;
+use crate::diagnostics::{Unanalysed, UnanalysedKind, Unsound};
 use crate::ir::{FuncId, Operand, Origin, Pos, Program, VarId, VarKind};
 use ltypes::{LTypes, Node, RhoOrigin};
 use solver::ids::IndexVec;
@@ -86,6 +86,8 @@ pub struct Generated {
     /// The synchronisation functions called whose ordering the analysis does not follow
     /// ([`crate::model::Spec::unordered`]).
     pub unordered: BTreeSet<String>,
+    /// The functions whose constraint generation failed (contained internal errors).
+    pub unanalysed: Vec<Unanalysed>,
     pub unsound: Vec<Unsound>,
     /// Where memory was conflated and why (for the developer's debug output).
     pub conflations: Vec<(Pos, String)>,
@@ -269,9 +271,27 @@ pub fn generate(p: &Program, main: FuncId, techniques: Techniques) -> Generated 
     g.variables();
     g.global_initializers();
     let user: Vec<FuncId> = g.fn_func.iter().copied().collect();
+    let mut failed = Vec::new();
     stats::time("generate: function bodies", || {
         for f in user {
-            g.function(f);
+            // A panic in one function's constraints is contained: the function is listed as
+            // not analysed (what it had generated stays) and the others are generated.
+            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                stats::inject_panic(&format!("generate:{}", p.funcs[f].name));
+                g.function(f)
+            }));
+            if let Err(panic) = run {
+                let func = &p.funcs[f];
+                failed.push(Unanalysed {
+                    name: func.name.clone(),
+                    pos: func.pos,
+                    kind: UnanalysedKind::Internal,
+                    reason: format!(
+                        "internal error while generating its constraints: {}",
+                        crate::diagnostics::panic_message(panic.as_ref())
+                    ),
+                });
+            }
         }
     });
     g.external_callbacks(main);
@@ -302,6 +322,7 @@ pub fn generate(p: &Program, main: FuncId, techniques: Techniques) -> Generated 
         fn_func: g.fn_func,
         unmodelled: g.unmodelled,
         unordered: g.unordered,
+        unanalysed: failed,
         unsound,
         conflations: std::mem::take(&mut g.t.conflations)
             .into_iter()

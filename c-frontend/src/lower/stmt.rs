@@ -75,10 +75,14 @@ pub(super) fn declarator_name(d: &lang_c::ast::Declarator) -> Option<&Node<Ident
 
 impl<'a> UnitCx<'a> {
     fn report(&mut self, name: String, u: Unsupported) {
+        self.report_as(name, u, UnanalysedKind::Unsupported);
+    }
+
+    fn report_as(&mut self, name: String, u: Unsupported, kind: UnanalysedKind) {
         self.lw.unanalysed.push(Unanalysed {
             name,
             pos: u.pos,
-            kind: UnanalysedKind::Unsupported,
+            kind,
             reason: u.reason,
         });
     }
@@ -295,7 +299,25 @@ impl<'a> UnitCx<'a> {
     /// Lowers a function definition; one that cannot be lowered stays declared only and is
     /// reported at its name, with the offending construct's position in the reason.
     fn function_definition(&mut self, fd: &'a Node<FunctionDefinition>) {
-        if let Err(u) = self.function_definition_inner(fd) {
+        // A panic while lowering one function is contained: the function is listed as not
+        // analysed, with the panic's message, and the rest of the program is lowered.
+        let lowered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.function_definition_inner(fd)
+        }));
+        let (lowered, kind) = match lowered {
+            Ok(r) => (r, UnanalysedKind::Unsupported),
+            Err(panic) => {
+                let failed = Unsupported {
+                    reason: format!(
+                        "internal error: {}",
+                        crate::diagnostics::panic_message(panic.as_ref())
+                    ),
+                    pos: self.pos(fd.span),
+                };
+                (Err(Box::new(failed)), UnanalysedKind::Internal)
+            }
+        };
+        if let Err(u) = lowered {
             let (name, pos) = match declarator_name(&fd.node.declarator.node) {
                 Some(n) => (n.node.name.clone(), self.pos(n.span)),
                 None => ("<function>".to_string(), u.pos),
@@ -308,7 +330,7 @@ impl<'a> UnitCx<'a> {
                     u.reason, u.pos.line, u.pos.column
                 )
             };
-            self.report(name, Unsupported { reason, pos });
+            self.report_as(name, Unsupported { reason, pos }, kind);
         }
         self.scopes.truncate(1);
     }
@@ -338,6 +360,7 @@ impl<'a> UnitCx<'a> {
         let is_static = specs.storage == Some(StorageClassSpecifier::Static);
         let f = self.declare_func(&name, &decl, is_static, specs.noreturn, pos);
         self.bind_file(&name, Binding::Func(f));
+        solver::stats::inject_panic(&format!("lower:{name}"));
         let lower_it = match self.lw.func_info[f].def_origin {
             None => true,
             Some(Origin::Stub) => self.origin == Origin::User,
