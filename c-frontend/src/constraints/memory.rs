@@ -233,8 +233,9 @@ impl Gen<'_> {
             }
             (true, false) => {
                 if let Some(pos) = pos {
+                    // Inside an inlined stub, the user's call is the place to show.
                     self.unsound.push(Unsound {
-                        pos,
+                        pos: frame.report_at(pos).0,
                         kind: UnsoundKind::PointerToInteger,
                     });
                 }
