@@ -1,8 +1,10 @@
 //! Front-end analyses on the IR that the constraint generator consults: which `pthread_join`
-//! calls certainly end which threads ([`joins`]), and which local pointers certainly hold fresh,
-//! unpublished memory ([`uniqueness`]).
+//! calls certainly end which threads ([`joins`]), which local pointers certainly hold fresh,
+//! unpublished memory ([`uniqueness`]), and which semaphores behave as mutexes
+//! ([`semaphores`]).
 //!
 //! They read the IR and the library model only; they never create labels or constraints.
 
 pub mod joins;
+pub mod semaphores;
 pub mod uniqueness;

@@ -195,17 +195,7 @@ impl Gen<'_> {
                     self.pending_call(frame, fnode, Vec::new(), None, pos, true);
                 }
             }
-            Some(Kind::SigAction { act, old }) => {
-                if let Some(act) = arg(act) {
-                    let (_, content) = self.t.deref(&mut self.c, act);
-                    let handler = self.t.var(frame.scope);
-                    let targets = self.t.funs_inside(content);
-                    let hnode = self.t.fun(targets, frame.scope);
-                    self.t.unify(&mut self.c, handler, hnode);
-                    self.pending_call(frame, handler, Vec::new(), None, pos, true);
-                }
-                self.touch(frame, arg(old), pos, true);
-            }
+            Some(Kind::SigAction { act, old }) => self.sig_action(frame, arg(act), arg(old), pos),
             Some(Kind::Join { out, .. }) => {
                 self.touch(frame, arg(out), pos, true);
                 if let Some(h) = self
@@ -218,6 +208,8 @@ impl Gen<'_> {
             Some(Kind::CallOnce { control, func }) => {
                 self.call_once(frame, args, control, func, pos)
             }
+            Some(Kind::SemWait { sem }) => self.semaphore(f, args, arg_ops, sem, true),
+            Some(Kind::SemPost { sem }) => self.semaphore(f, args, arg_ops, sem, false),
             Some(Kind::WritesArg { arg: a }) => self.touch(frame, arg(a), pos, true),
             Some(Kind::ThreadPrivate) => {
                 // Thread-specific data is private to the calling thread.
@@ -279,6 +271,7 @@ impl Gen<'_> {
             }
             Some(
                 Kind::NoEffect
+                | Kind::SemInit { .. }
                 | Kind::TryAcquire { .. }
                 | Kind::ReturnsArg { .. }
                 | Kind::Unreachable,
@@ -290,6 +283,48 @@ impl Gen<'_> {
                 } else {
                     self.unmodelled_call(frame, f, args, arg_ops, result, pos);
                 }
+            }
+        }
+    }
+
+    /// `sigaction`: the handler stored in `*act` runs as a thread from here on; the old action is
+    /// written to `*old`.
+    fn sig_action(&mut self, frame: &mut Frame, act: Option<Node>, old: Option<Node>, pos: Pos) {
+        if let Some(act) = act {
+            let (_, content) = self.t.deref(&mut self.c, act);
+            let handler = self.t.var(frame.scope);
+            let targets = self.t.funs_inside(content);
+            let hnode = self.t.fun(targets, frame.scope);
+            self.t.unify(&mut self.c, handler, hnode);
+            self.pending_call(frame, handler, Vec::new(), None, pos, true);
+        }
+        self.touch(frame, old, pos, true);
+    }
+
+    /// `sem_wait` (`wait`) or `sem_post` of a semaphore that behaves as a mutex is an acquire or
+    /// a release of it; of any other semaphore it orders nothing, and reports say so.
+    fn semaphore(
+        &mut self,
+        f: FuncId,
+        args: &[Option<Node>],
+        arg_ops: &[Operand],
+        sem: Arg,
+        wait: bool,
+    ) {
+        let key = arg_ops
+            .get(usize::from(sem))
+            .and_then(crate::analyses::semaphores::sem_key);
+        let lock = match key {
+            Some(k) if self.mutex_sems.contains(&k) => self.lock_arg(args, sem),
+            _ => None,
+        };
+        match lock {
+            Some(l) if wait => self
+                .current
+                .push(GenEvent::Event(Event::Acquire(l, LockMode::Exclusive))),
+            Some(l) => self.current.push(GenEvent::Event(Event::Release(l))),
+            None => {
+                self.unordered.insert(name_of(self.p, f).to_string());
             }
         }
     }

@@ -239,6 +239,8 @@ struct Gen<'a> {
     uses_va_arg: FxHashSet<FuncId>,
     /// Which creates and joins match (see [`crate::analyses::joins`]).
     joins: JoinPlan,
+    /// The semaphores that behave as mutexes ([`crate::analyses::semaphores`]).
+    mutex_sems: FxHashSet<crate::analyses::semaphores::SemKey>,
     /// The user statement being generated (`None` inside an inlined stub).
     cur_stmt: Option<StmtAt>,
     /// The state of unknown code, made at its first call: its label and content.
@@ -392,6 +394,7 @@ impl<'a> Gen<'a> {
             cur_pos: p.funcs[main].pos,
             recursive_scc: recursive_components(p),
             joins: joins::plan(p),
+            mutex_sems: crate::analyses::semaphores::mutex_semaphores(p),
             uses_va_arg: functions_using_va_arg(p),
             techniques,
             cur_stmt: None,

@@ -75,6 +75,9 @@ pub struct Program {
     /// What the library model says about each function the program calls but does not define
     /// (see [`Program::known`]).
     pub known: IndexVec<FuncId, Option<Spec>>,
+    /// For each position of a `sem_init` call ([`crate::model::Kind::SemInit`]), the constant
+    /// value of its value argument in each call written there (`None`: not a constant).
+    pub sem_init_values: rustc_hash::FxHashMap<Pos, Vec<Option<i64>>>,
 }
 
 #[derive(Clone, Debug)]

@@ -51,6 +51,9 @@ pub struct Lowerer {
     global_init: FuncId,
     /// Non-`static` globals of the whole program, by name (lookups only).
     global_vars: FxHashMap<String, VarId>,
+    /// The constant value argument of each `sem_init` call, by position
+    /// ([`crate::ir::Program::sem_init_values`]).
+    sem_init_values: FxHashMap<Pos, Vec<Option<i64>>>,
     /// Non-`static` functions of the whole program, by name (lookups only).
     global_funcs: FxHashMap<String, FuncId>,
     /// The initializers of globals and function-`static` locals, in source order; `finish` joins
@@ -246,6 +249,7 @@ impl Lowerer {
             func_info,
             global_init,
             global_vars: FxHashMap::default(),
+            sem_init_values: FxHashMap::default(),
             global_funcs: FxHashMap::default(),
             init_chunks: Vec::new(),
             unanalysed: Vec::new(),
@@ -293,6 +297,7 @@ impl Lowerer {
             global_init: self.global_init,
             unanalysed: all,
             known,
+            sem_init_values: std::mem::take(&mut self.sem_init_values),
         };
         crate::ir::compatible::merge_compatible_structs(&mut program);
         program

@@ -87,6 +87,13 @@ pub enum Kind {
     /// Modelled by a C stub of `libc-stubs/` (or unmodelled without one): the row only carries
     /// the flags of [`Spec`].
     Stub,
+    /// `sem_init(args[sem], _, args[value])`: the lowering records the value's constant.
+    SemInit { sem: Arg, value: Arg },
+    /// `sem_wait(args[sem])`: acquires the semaphore when it behaves as a mutex
+    /// ([`crate::analyses::semaphores`]); otherwise it orders nothing.
+    SemWait { sem: Arg },
+    /// `sem_post(args[sem])`: releases the semaphore when it behaves as a mutex.
+    SemPost { sem: Arg },
     /// An atomic operation on `*args[ptr]` (C11 7.17.7, gcc's `__atomic_*` and `__sync_*`
     /// builtins): the lowering makes its accesses of `*args[ptr]` atomic ([`Atomic`]).
     Atomic(Atomic),

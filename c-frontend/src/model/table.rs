@@ -89,11 +89,13 @@ pub(super) const FUNCTIONS: &[Row] = &[
     Row::new("pthread_barrier_init", NoEffect).non_capturing(),
     Row::new("pthread_barrier_destroy", NoEffect).non_capturing(),
     Row::new("pthread_barrier_wait", NoEffect).unordered(),
-    // Semaphores are modelled by their stubs (no memory effect) and order nothing.
-    Row::new("sem_wait", Stub).unordered(),
+    // Semaphores: one initialised to 1 and posted only after a wait by the same thread is a
+    // mutex; the others order nothing.
+    Row::new("sem_init", SemInit { sem: 0, value: 2 }).non_capturing(),
+    Row::new("sem_wait", SemWait { sem: 0 }),
+    Row::new("sem_post", SemPost { sem: 0 }),
     Row::new("sem_trywait", Stub).unordered(),
     Row::new("sem_timedwait", Stub).unordered(),
-    Row::new("sem_post", Stub).unordered(),
     Row::new("pthread_cond_signal", NoEffect),
     Row::new("pthread_cond_broadcast", NoEffect),
     // Threads (§3.2: forks), joins, signal handlers as threads.
@@ -316,6 +318,8 @@ pub(super) const TYPES: &[(&str, TypeModel)] = &[
     // follow (accesses in different phases may still be reported); the object itself is
     // synchronisation, never data.
     ("pthread_barrier_t", TypeModel::Cond),
+    // A semaphore is synchronisation, never data; one that behaves as a mutex is a lock.
+    ("sem_t", TypeModel::Lock(LockKind::Mutex)),
     ("__builtin_va_list", TypeModel::VaList),
     ("va_list", TypeModel::VaList),
     ("__gnuc_va_list", TypeModel::VaList),
