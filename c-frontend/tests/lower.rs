@@ -846,6 +846,7 @@ fn try_lock_tests_acquire_on_the_success_edge() {
           bb1:
             return
           bb2:
+            call __locksmith_acquire(&rw)
             g = #int
             goto bb1
     "#,

@@ -73,16 +73,17 @@ pub(super) struct FuncBuilder {
     pub trylock_results: FxHashMap<VarId, SavedTryLock>,
 }
 
-/// A try-lock result saved in a local variable: the lock operand, the mode, and the blocks that
-/// acquire the lock on the edges where a test of the variable found it 0. A second assignment
-/// to the variable (or taking its address) makes every such test unknown again: those blocks
-/// are emptied, since the value tested may then come from elsewhere (through a loop).
+/// A try-lock result saved in a local variable: the lock operand, the mode, and the block that
+/// acquires the lock on the edge where the first test of the variable found it 0. Only the
+/// first test acquires: by a later one the lock may have been released again. A second
+/// assignment to the variable (or taking its address) makes the test unknown again: the block
+/// is emptied, since the value tested may then come from elsewhere (through a loop).
 #[derive(Clone, Debug)]
 pub(super) struct SavedTryLock {
     pub lock: Operand,
     pub mode: LockMode,
     pub acquires: Vec<BlockId>,
-    /// Assigned again: no longer a try-lock result.
+    /// Assigned again, or tested already: no longer a try-lock result for a new test.
     pub spoiled: bool,
 }
 

@@ -1476,6 +1476,15 @@ impl<'a> UnitCx<'a> {
             let eq = match b.node.operator.node {
                 B::Equals => true,
                 B::NotEquals => false,
+                // `(r = f(m))` tested alone.
+                B::Assign => {
+                    return self.trylock(e).map(|mode| TryLockTest {
+                        side: e,
+                        compare: None,
+                        zero_when_true: false,
+                        mode,
+                    })
+                }
                 _ => return None,
             };
             // `Some(true)` for 0, `Some(false)` for a failure code.
@@ -1529,7 +1538,8 @@ impl<'a> UnitCx<'a> {
                     },
                     side_pos,
                 );
-                self.assigned(&lv, lock.clone().map(|l| (l, test.mode)));
+                // This test is the result's first; later tests of the variable are plain.
+                self.assigned(&lv, None);
                 (Operand::Use(lv), lock)
             }
             Expression::Identifier(id) => {
@@ -1573,6 +1583,7 @@ impl<'a> UnitCx<'a> {
             if let Some(Binding::Var(v)) = self.lookup(&id.node.name) {
                 if let Some(saved) = self.fb.trylock_results.get_mut(&v) {
                     saved.acquires.push(acq);
+                    saved.spoiled = true;
                 }
             }
         }

@@ -2,9 +2,11 @@
  * returned 0: tested directly against 0, against EBUSY (a valid mutex's
  * only failure), through `!`, or through a local variable holding the
  * result. A timed lock is a try-lock: held only where it returned 0.
- * `spoiled` shows a saved result that does not decide anything: the variable
- * is assigned again in the loop, so the test may see another value, and the
- * write under it is unprotected: RACE. `unchecked` is written after a timed
+ * A result saved and tested in one condition counts too; only the first test
+ * of a saved result holds the lock (by a later one it may have been
+ * released: `retested` is RACE). `spoiled` shows a saved result that does
+ * not decide anything: the variable is assigned again in the loop, so the
+ * test may see another value, and the write under it is unprotected: RACE. `unchecked` is written after a timed
  * lock whose result is ignored (it may have timed out): RACE. */
 #include <errno.h>
 #include <pthread.h>
@@ -14,7 +16,7 @@
 #define ROUNDS 20000
 
 pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
-long direct, busy, saved, declared, timed, spoiled, unchecked;
+long direct, busy, saved, declared, timed, spoiled, unchecked, inline_saved, retested;
 
 static void *worker(void *arg)
 {
@@ -47,6 +49,13 @@ static void *worker(void *arg)
             timed++; // NORACE: held when the timed lock returned 0
             pthread_mutex_unlock(&m);
         }
+        int again;
+        if ((again = pthread_mutex_trylock(&m)) == 0) {
+            inline_saved++; // NORACE: saved and tested in one condition
+            pthread_mutex_unlock(&m);
+        }
+        if (again == 0)
+            retested++; // RACE: tested again after the unlock
         int r = pthread_mutex_trylock(&m);
         for (int k = 0; k < 2; k++) {
             if (r == 0) {
@@ -76,6 +85,7 @@ int main(void)
     pthread_create(&b, NULL, worker, NULL);
     pthread_join(a, NULL);
     pthread_join(b, NULL);
-    printf("%ld %ld %ld %ld %ld %ld %ld\n", direct, busy, saved, declared, timed, spoiled, unchecked);
+    printf("%ld %ld %ld %ld %ld %ld %ld %ld %ld\n", direct, busy, saved, declared, timed, spoiled,
+           unchecked, inline_saved, retested);
     return 0;
 }
