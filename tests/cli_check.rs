@@ -649,3 +649,22 @@ fn internal_errors_are_contained() {
         );
     }
 }
+
+/// `--format short` prints one `file:line:col: warning: …` line per warning, at its first racing
+/// access, and nothing else.
+#[test]
+fn short_format_is_one_line_per_warning() {
+    let run = check(&[
+        "paper-examples/c/sec4_1_signal_handler.c",
+        "--format",
+        "short",
+    ]);
+    assert_eq!(run.exit, 1);
+    assert_eq!(
+        run.stdout,
+        "paper-examples/c/sec4_1_signal_handler.c:24:16: warning: possible data race on \
+         bwritten [data-race]\n"
+    );
+    let quiet = check(&["paper-examples/c/fig1_munge.c", "--format", "short"]);
+    assert_eq!((quiet.exit, quiet.stdout.as_str()), (0, ""));
+}

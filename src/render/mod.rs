@@ -8,6 +8,7 @@
 
 pub mod dot;
 pub mod json;
+pub mod short;
 pub mod text;
 
 pub use text::Sources;
@@ -24,6 +25,8 @@ pub enum Format {
     Json,
     /// A Graphviz graph: the races of `check`, the constraint graph of `lambda`.
     Dot,
+    /// One line per finding, `file:line:col: warning: …`, for editors and `grep`.
+    Short,
 }
 
 impl Format {
@@ -44,6 +47,7 @@ impl Format {
             Format::Dot => {
                 let _ = out.write_str(&dot::render(report));
             }
+            Format::Short => short::render_to(report, out),
         }
     }
 }

@@ -1,0 +1,73 @@
+//! The short format: one line per finding, `file:line:col: warning: …`, the shape compilers
+//! print, for editors' error lists and `grep`. A check's warning is placed at its first racing
+//! access; a λ▷ violation at its location or where the locks meet. Nothing else is printed: no
+//! source lines, no summary (an error's one line goes to stderr as in every format).
+
+use std::fmt::Write;
+
+use crate::report::model::{CheckReport, LambdaReport, Position, ViolationDetail};
+use crate::report::Report;
+
+/// The report, one line per finding.
+pub fn render_to(report: &Report, out: &mut dyn Write) {
+    match report {
+        Report::Check(check) => render_check(check, out),
+        Report::Lambda(lambda) => render_lambda(lambda, out),
+        Report::Error(_) => {}
+    }
+}
+
+fn at(p: &Position) -> String {
+    format!("{}:{}:{}", p.file, p.line, p.column)
+}
+
+fn render_check(r: &CheckReport, out: &mut dyn Write) {
+    for w in &r.warnings {
+        let Some(first) = w.accesses.first() else {
+            continue;
+        };
+        let others = match w.aliases.len() {
+            0 => String::new(),
+            n => format!(" (and {n} other name{})", if n == 1 { "" } else { "s" }),
+        };
+        let _ = writeln!(
+            out,
+            "{}: warning: possible data race on {}{others} [{}]",
+            at(&first.position),
+            w.location.name,
+            w.code
+        );
+    }
+}
+
+fn render_lambda(r: &LambdaReport, out: &mut dyn Write) {
+    for v in &r.violations {
+        let (place, what) = match &v.detail {
+            ViolationDetail::Inconsistent { location, .. } => (
+                Some(&location.position),
+                format!(
+                    "{} is not consistently correlated with one lock",
+                    location.label
+                ),
+            ),
+            ViolationDetail::ExistentialEscape { location, lock, .. } => (
+                Some(&location.position),
+                format!("{} escapes the package of {}", location.label, lock.label),
+            ),
+            ViolationDetail::Nonlinear { at, .. } => {
+                (Some(at), "a lock that may stand for two locks".to_string())
+            }
+            ViolationDetail::RecursiveEffect { function, .. } => (
+                function.as_ref().map(|f| &f.position),
+                "a recursive function with an effect".to_string(),
+            ),
+            ViolationDetail::Saturated { location, .. } => (
+                Some(&location.position),
+                format!("{} is correlated with too many locks", location.label),
+            ),
+            ViolationDetail::NoConvergence => (None, "resolution did not converge".to_string()),
+        };
+        let place = place.map_or_else(|| r.file.clone(), at);
+        let _ = writeln!(out, "{place}: error: {what} [{}]", v.code);
+    }
+}
