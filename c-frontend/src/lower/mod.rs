@@ -27,8 +27,8 @@ use solver::ids::{Idx, IndexVec};
 use crate::diagnostics::Unanalysed;
 use crate::ir::ctypes::{StructId, StructKind, Type, TypeId, TypeTable};
 use crate::ir::{
-    Base, Block, BlockId, Callee, FileId, Func, FuncId, Lval, Operand, Origin, Pos, Program,
-    StmtKind, Term, Typing, Var, VarId, VarKind,
+    Base, Block, BlockId, Callee, FileId, Func, FuncId, LoopBound, Lval, Operand, Origin, Pos,
+    Program, Proj, StmtKind, Term, Typing, Var, VarId, VarKind,
 };
 use crate::model::Model;
 use crate::syntax::srcmap::{FileTable, SourceMap};
@@ -388,6 +388,15 @@ impl Lowerer {
             for b in f.blocks.iter_mut() {
                 rename_block_vars(b, &map);
             }
+            // The counted loops name their counter and bound by variable too (a fuzzed program
+            // found them left with the old numbers, past the end of the table).
+            for l in f.counted_loops.iter_mut() {
+                l.counter = map(l.counter);
+                match &mut l.bound {
+                    LoopBound::Var(v) | LoopBound::GlobalField { var: v, .. } => *v = map(*v),
+                    LoopBound::Const(_) => {}
+                }
+            }
         }
     }
 
@@ -567,6 +576,12 @@ fn rename_block_vars(b: &mut Block, map: &dyn Fn(VarId) -> VarId) {
         match &mut lv.base {
             Base::Var(v) => *v = map(*v),
             Base::Deref(op) => operand(op, map),
+        }
+        // An index variable is named too (a join loop is matched with its create loop by it).
+        for p in &mut lv.proj {
+            if let Proj::Index(Some(v)) = p {
+                *v = map(*v);
+            }
         }
     }
     fn operand(op: &mut Operand, map: &dyn Fn(VarId) -> VarId) {
