@@ -20,7 +20,13 @@
 //!   so does the fast analysis, `Mhp::live_at(f, site, k, at, false)`: `naive ⊆ fast`, and
 //!   `fast = naive` on precise recipes (`mhp_sound_everywhere` asserts `naive ⊆ fast` on every
 //!   program). The two soundness bugs this test found, threads started by a thread and joins
-//!   in recursive functions, each keep a hand-written regression test at the end.
+//!   in recursive functions, each keep a hand-written regression test at the end;
+//! - races, on programs without locks whose accesses read and write [`RHOS`] locations: every
+//!   location on which two threads of some interleaving (at most [`THREADS`] threads, calls
+//!   [`DEPTH`] deep) stand at accesses at the same moment, one writing, is reported by the whole
+//!   thread analysis (`naive ⊆ fast`). This checks the check's ordering of accesses, not only
+//!   [`Mhp`]. `main` is never called or forked in these programs: the analysis takes it as the
+//!   root and follows no call or fork of it.
 
 use std::collections::BTreeSet;
 
@@ -35,11 +41,17 @@ use solver::threads::Mode;
 use solver::threads::{
     locksets, AccessId, AccessInfo, Event, EventBlock, FnBody, FnId, ThreadHandle, ThreadProgram,
 };
-use solver::{Constraints, Lock, RhoKind, Scope, Site, SiteKind};
+use solver::{Constraints, Lock, Rho, RhoKind, Scope, Site, SiteKind};
 
 /// The most frames the naive runs explore (deeper only with recursion).
 const DEPTH: usize = 4;
 const LOCKS: usize = 3;
+/// The locations of a recipe without locks.
+const RHOS: usize = 3;
+/// The most threads (`main` included) of the runs the race check explores.
+const THREADS: usize = 4;
+/// The most states of one program the race check explores.
+const STATES: usize = 100_000;
 
 #[derive(Debug, Clone)]
 struct BlockRecipe {
@@ -54,6 +66,9 @@ struct BlockRecipe {
 #[derive(Debug, Clone)]
 struct Recipe {
     precise: bool,
+    /// Lock events; without them, the accesses are spread over [`RHOS`] locations, reads and
+    /// writes, for the race check.
+    locks: bool,
     /// The last function has no body.
     external: bool,
     funcs: Vec<Vec<BlockRecipe>>,
@@ -82,9 +97,15 @@ fn recipe() -> impl Strategy<Value = Recipe> {
     )
         .prop_map(|(precise, external, funcs)| Recipe {
             precise,
+            locks: true,
             external,
             funcs,
         })
+}
+
+/// A recipe without lock events (see [`Recipe::locks`]).
+fn race_recipe() -> impl Strategy<Value = Recipe> {
+    recipe().prop_map(|r| Recipe { locks: false, ..r })
 }
 
 /// Builds the constraints (scopes, locks, sites) and the event graphs of a recipe.
@@ -95,9 +116,12 @@ fn build(r: &Recipe) -> (Constraints, ThreadProgram) {
     for _ in 0..LOCKS {
         c.new_lock(Scope::ROOT);
     }
-    let rho = c.new_rho(Scope::ROOT, RhoKind::Plain);
+    let rhos: Vec<Rho> = (0..RHOS)
+        .map(|_| c.new_rho(Scope::ROOT, RhoKind::Plain))
+        .collect();
     let mut p = ThreadProgram {
         main: Some(FnId(0)),
+        checked: rhos.clone(),
         ..ThreadProgram::default()
     };
     for (f, recipe_blocks) in r.funcs.iter().enumerate() {
@@ -107,14 +131,19 @@ fn build(r: &Recipe) -> (Constraints, ThreadProgram) {
         for (b, br) in recipe_blocks.iter().enumerate().filter(|_| !external) {
             let mut events = Vec::new();
             for &(kind, target, handle) in &br.events {
-                let callee = if !r.precise {
+                let callee = if !r.precise && r.locks {
                     Some(target % nf)
+                } else if !r.precise {
+                    // `main` is the root: the analysis never follows a call or a fork of it
+                    // (no C program calls or starts `main`).
+                    Some(1 + target % (nf - 1))
                 } else if f + 1 < nf {
                     Some(f + 1 + target % (nf - f - 1))
                 } else {
                     None
                 };
                 let own = |j: usize| ThreadHandle((2 * f + j) as u32);
+                let kind = if r.locks || kind > 3 { kind } else { 9 };
                 let e = match (kind, callee) {
                     (0, _) => Event::Acquire(Lock::new(target % LOCKS), Mode::Exclusive),
                     (1, _) => Event::Acquire(Lock::new(target % LOCKS), Mode::Shared),
@@ -129,7 +158,14 @@ fn build(r: &Recipe) -> (Constraints, ThreadProgram) {
                         handle: (handle % 3 > 0).then(|| own(handle % 3 - 1)),
                     },
                     (8, _) => Event::Join(own(handle % 2)),
-                    _ => Event::Access(p.accesses.push(AccessInfo { rho, write: true })),
+                    _ if r.locks => Event::Access(p.accesses.push(AccessInfo {
+                        rho: rhos[0],
+                        write: true,
+                    })),
+                    _ => Event::Access(p.accesses.push(AccessInfo {
+                        rho: rhos[target % RHOS],
+                        write: handle % 2 == 0,
+                    })),
                 };
                 events.push(e);
             }
@@ -267,6 +303,18 @@ proptest! {
     fn mhp_sound_everywhere(r in recipe()) {
         let (c, p) = build(&r);
         check_mhp(&c, &p, false)?;
+    }
+
+    /// Soundness of the whole thread analysis: every location on which two threads of some
+    /// interleaving race is reported, recursion and fork cycles included.
+    #[test]
+    fn races_sound_everywhere(r in race_recipe()) {
+        let (c, p) = build(&r);
+        let slow = naive::races(&p, DEPTH, THREADS, STATES);
+        let sol = solver::threads::solve(&c, &p, solver::Techniques::default());
+        let fast: BTreeSet<Rho> = sol.warnings.iter().map(|w| w.rho).collect();
+        let missed: Vec<&Rho> = slow.difference(&fast).collect();
+        prop_assert!(missed.is_empty(), "missed races on {:?}", missed);
     }
 }
 

@@ -12,6 +12,9 @@
 //!   reaches it with the same call stack (plain lock ids, every lock linear).
 //! - [`live_threads`]: for each point of each function, the threads started during one run of
 //!   that function that may still be running there (the relation [`super::mhp`] computes).
+//! - [`races`]: the locations two threads of a whole-program run may access at the same moment,
+//!   found by running every interleaving of the program's threads (what [`super::check`]
+//!   decides, without locks).
 //!
 //! Thread handles are *local*, as the front end makes them: a `Join(h)` ends every thread that
 //! the same run of the same function has forked with handle `h` (and nothing else).
@@ -313,4 +316,120 @@ fn explore_run(p: &ThreadProgram, f: FnId, depth: usize, live: &LiveThreads) -> 
         }
     }
     (before, during, after)
+}
+
+/// One thread of a whole-program run ([`races`]).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct SimThread {
+    /// Its call stack; empty once the thread has ended.
+    stack: Vec<Pos>,
+    /// The frames that can join it, as (thread, stack height, handle): a `Join(handle)` run by
+    /// that frame waits for it. A frame that returns can join nothing any more.
+    owners: Vec<(usize, usize, ThreadHandle)>,
+}
+
+/// The locations on which the interleavings of a whole program race: two different threads stand
+/// at accesses to one location at the same moment, at least one of them writing. Every thread is
+/// run as the program runs it — `main` first, a fork starting a thread at its function's entry,
+/// a `Join(h)` waiting until every thread its frame forked with `h` has ended — with calls
+/// inlined on stacks of at most `depth` frames and at most `max_threads` threads in all (a
+/// thread that would go deeper or start one more waits forever: the runs explored are some of
+/// the program's runs, so whatever race they find, a sound analysis finds too). Every branch is
+/// feasible, and a block that `returns` may also go on to its successors. Lock events are
+/// ignored: the programs compared with this have none. The exploration stops after `max_states`
+/// states (what it found by then are races all the same).
+pub fn races(
+    p: &ThreadProgram,
+    depth: usize,
+    max_threads: usize,
+    max_states: usize,
+) -> BTreeSet<crate::Rho> {
+    let mut out = BTreeSet::new();
+    let Some(main) = p.main else { return out };
+    if p.funcs[main].blocks.is_empty() {
+        return out;
+    }
+    let entry = |func: FnId| Pos {
+        func,
+        block: 0,
+        index: 0,
+    };
+    let start = vec![SimThread {
+        stack: vec![entry(main)],
+        owners: Vec::new(),
+    }];
+    let event_at = |pos: &Pos| -> Option<Event> {
+        p.funcs[pos.func].blocks[pos.block as usize]
+            .events
+            .get(pos.index as usize)
+            .copied()
+    };
+    let mut seen: HashSet<Vec<SimThread>> = HashSet::new();
+    let mut todo = vec![start];
+    while let Some(world) = todo.pop() {
+        if seen.len() >= max_states {
+            break;
+        }
+        if !seen.insert(world.clone()) {
+            continue;
+        }
+        // The accesses every live thread is about to make.
+        let at: Vec<(usize, super::AccessId)> = world
+            .iter()
+            .enumerate()
+            .filter_map(|(t, th)| match th.stack.last().and_then(event_at) {
+                Some(Event::Access(a)) => Some((t, a)),
+                _ => None,
+            })
+            .collect();
+        for (i, &(t1, a1)) in at.iter().enumerate() {
+            for &(t2, a2) in &at[i + 1..] {
+                let (x, y) = (p.accesses[a1], p.accesses[a2]);
+                if t1 != t2 && x.rho == y.rho && (x.write || y.write) {
+                    out.insert(x.rho);
+                }
+            }
+        }
+        for t in 0..world.len() {
+            let Some(&top) = world[t].stack.last() else {
+                continue;
+            };
+            let height = world[t].stack.len();
+            let mut after = world.clone();
+            match event_at(&top) {
+                Some(Event::Fork { callee, handle, .. }) => {
+                    if world.len() >= max_threads {
+                        continue;
+                    }
+                    let stack = if p.funcs[callee].blocks.is_empty() {
+                        Vec::new()
+                    } else {
+                        vec![entry(callee)]
+                    };
+                    let owners = handle.map(|h| (t, height, h)).into_iter().collect();
+                    after.push(SimThread { stack, owners });
+                }
+                Some(Event::Join(h)) => {
+                    let waits = world
+                        .iter()
+                        .any(|u| !u.stack.is_empty() && u.owners.contains(&(t, height, h)));
+                    if waits {
+                        continue;
+                    }
+                }
+                _ => {}
+            }
+            for m in moves(p, &world[t].stack, depth) {
+                let mut next = after.clone();
+                if matches!(m, Move::Leave(None)) {
+                    for u in next.iter_mut() {
+                        u.owners.retain(|&(ot, oh, _)| (ot, oh) != (t, height));
+                    }
+                }
+                apply(&mut next[t].stack, &m);
+                todo.push(next);
+            }
+        }
+    }
+    out
 }
