@@ -51,7 +51,7 @@ const RHOS: usize = 3;
 /// The most threads (`main` included) of the runs the race check explores.
 const THREADS: usize = 4;
 /// The most states of one program the race check explores.
-const STATES: usize = 100_000;
+const STATES: usize = 50_000;
 
 #[derive(Debug, Clone)]
 struct BlockRecipe {
@@ -106,6 +106,22 @@ fn recipe() -> impl Strategy<Value = Recipe> {
 /// A recipe without lock events (see [`Recipe::locks`]).
 fn race_recipe() -> impl Strategy<Value = Recipe> {
     recipe().prop_map(|r| Recipe { locks: false, ..r })
+}
+
+/// A recipe without lock events where forks and joins are three times as frequent, so that
+/// threads often start threads and join them between accesses.
+fn nested_race_recipe() -> impl Strategy<Value = Recipe> {
+    const KINDS: [u8; 10] = [9, 9, 9, 6, 6, 7, 8, 8, 8, 5];
+    race_recipe().prop_map(|mut r| {
+        for blocks in &mut r.funcs {
+            for b in blocks {
+                for e in &mut b.events {
+                    e.0 = KINDS[e.0 as usize];
+                }
+            }
+        }
+        r
+    })
 }
 
 /// Builds the constraints (scopes, locks, sites) and the event graphs of a recipe.
@@ -235,6 +251,17 @@ fn points(p: &ThreadProgram, f: FnId) -> u32 {
         .sum()
 }
 
+/// Checks that the thread analysis reports every race the naive runs find.
+fn check_races(r: &Recipe) -> Result<(), TestCaseError> {
+    let (c, p) = build(r);
+    let slow = naive::races(&p, DEPTH, THREADS, STATES);
+    let sol = solver::threads::solve(&c, &p, solver::Techniques::default());
+    let fast: BTreeSet<Rho> = sol.warnings.iter().map(|w| w.rho).collect();
+    let missed: Vec<&Rho> = slow.difference(&fast).collect();
+    prop_assert!(missed.is_empty(), "missed races on {:?}", missed);
+    Ok(())
+}
+
 /// Checks the fast MHP against the naive one: `naive ⊆ fast`, and equality if `exact`.
 fn check_mhp(c: &Constraints, p: &ThreadProgram, exact: bool) -> Result<(), TestCaseError> {
     let s = Structure::new(p);
@@ -309,12 +336,13 @@ proptest! {
     /// interleaving race is reported, recursion and fork cycles included.
     #[test]
     fn races_sound_everywhere(r in race_recipe()) {
-        let (c, p) = build(&r);
-        let slow = naive::races(&p, DEPTH, THREADS, STATES);
-        let sol = solver::threads::solve(&c, &p, solver::Techniques::default());
-        let fast: BTreeSet<Rho> = sol.warnings.iter().map(|w| w.rho).collect();
-        let missed: Vec<&Rho> = slow.difference(&fast).collect();
-        prop_assert!(missed.is_empty(), "missed races on {:?}", missed);
+        check_races(&r)?;
+    }
+
+    /// The same with threads that start and join threads of their own.
+    #[test]
+    fn nested_races_sound_everywhere(r in nested_race_recipe()) {
+        check_races(&r)?;
     }
 }
 

@@ -17,6 +17,12 @@
 //!
 //! The analysis is a forward *may* analysis: a point is live after a fork on some path that does
 //! not join it again; merging is union, so a join on only one branch does not kill.
+//!
+//! The same items also say when two threads that one event of a function starts — a fork run
+//! again in a loop, a call that starts several — may overlap together with the threads they
+//! start ([`Mhp::tree_overlap`]). When they cannot, an access under one of them meets an access
+//! under another never, and the check orders accesses under the same one as that thread's own
+//! function does ([`super::nest`]).
 
 use fixedbitset::FixedBitSet;
 use std::collections::BTreeSet;
@@ -73,6 +79,13 @@ pub struct Mhp {
     pub overlapping: IndexVec<FnId, FxHashSet<Site>>,
     /// The fork sites each function may start threads at, directly or through calls (sorted).
     started: IndexVec<FnId, Vec<Site>>,
+    /// The functions each fork site may start a thread running.
+    site_callees: FxHashMap<Site, Vec<FnId>>,
+    /// Per function: the pairs `(site, alive)` such that one run of it may itself start two
+    /// threads of `site` (by its own thread, in it or its callees) while a thread of `alive`
+    /// started under the first (it, or one it started, and so on) may still be running when the
+    /// second starts ([`Mhp::tree_overlap`]).
+    tree_overlapping: IndexVec<FnId, FxHashSet<(Site, Site)>>,
     /// The handle of each fork site whose threads all end at any join of it (a trusted global
     /// handle).
     pub unique_handle: FxHashMap<Site, ThreadHandle>,
@@ -309,6 +322,8 @@ impl Mhp {
                     joined_before[f] = joined_points(p, f, &trusted, &summaries, &mut handle_sets);
                 }
             }
+            let site_callees = site_callees(p);
+            let tree_overlapping = tree_overlapping_sites(p, s, &funcs, &started, &site_callees);
             return Mhp {
                 may_fork,
                 funcs,
@@ -316,6 +331,8 @@ impl Mhp {
                 site_self_overlap,
                 overlapping,
                 started,
+                site_callees,
+                tree_overlapping,
                 unique_handle,
                 handle_sets,
                 joined_before,
@@ -387,6 +404,57 @@ impl Mhp {
             return self.started[f].clone();
         };
         live.ones().map(|i| m.items[i].1).collect()
+    }
+
+    /// Whether an access under a thread of fork site `site` may meet an access under *another*
+    /// thread of `site`, both threads started through the event at point `k` of one run of `f` by
+    /// the thread running `f` (the fork itself, or a call during which that thread forks them),
+    /// the two accesses being made by threads of the sites `threads`. When they cannot, two such
+    /// accesses are either under one and the same thread of `site`, which orders them by what it
+    /// does (see `check`), or never at the same time.
+    ///
+    /// The thread of `site` that starts second is started while the first one's subtree runs.
+    /// Its access, made after that start, can meet the other access only if the thread making
+    /// that one, or a thread between it and the first thread of `site` (of which it descends),
+    /// is still running then: a thread of a site [`Mhp::on_the_way`] from `site` to one of
+    /// `threads`. Such a thread left by an earlier run of `k` is one of `k`'s items live before
+    /// `k`; two started by one run of a call are the callee's own [`Mhp::tree_overlapping`].
+    pub fn tree_overlap(&self, f: FnId, site: Site, k: Point, threads: [Site; 2]) -> bool {
+        if k == NO_POINT || !self.may_fork[f] {
+            return true;
+        }
+        let m = &self.funcs[f];
+        let Some(before) = m.live_before.get(k as usize) else {
+            return true;
+        };
+        let between = |alive: Site| threads.iter().any(|&t| self.on_the_way(site, alive, t));
+        let again = m
+            .at_point
+            .get(&k)
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+            .iter()
+            .any(|&i| before.contains(i) && between(m.items[i].1));
+        if again {
+            return true;
+        }
+        match (m.fork_site.get(&k), m.callee.get(&k)) {
+            // One run of a fork starts one thread.
+            (Some(_), _) => false,
+            (None, Some(&g)) => self.tree_overlapping[g]
+                .iter()
+                .any(|&(s, alive)| s == site && between(alive)),
+            (None, None) => true,
+        }
+    }
+
+    /// Whether a thread of `other` started under a thread of `site` may be the thread of
+    /// `target`, or one that a thread of `target` descends from: `other` is `site` or a site
+    /// its threads may start threads at, and is `target` or may lead to it.
+    pub fn on_the_way(&self, site: Site, other: Site, target: Site) -> bool {
+        let (started, callees) = (&self.started, &self.site_callees);
+        subtree_contains(started, callees, site, other)
+            && subtree_contains(started, callees, other, target)
     }
 
     /// Whether the threads of `site` started at point `k` of `f` may overlap each other: a later
@@ -619,6 +687,143 @@ fn overlapping_sites(
         };
         if live.ones().any(|j| m.items[j].1 == site) {
             out.insert(site);
+        }
+    }
+    out
+}
+
+/// The functions each fork site may start a thread running (several for a fork through a
+/// function pointer with several targets).
+fn site_callees(p: &ThreadProgram) -> FxHashMap<Site, Vec<FnId>> {
+    let mut out: FxHashMap<Site, Vec<FnId>> = FxHashMap::default();
+    for body in p.funcs.iter() {
+        for block in &body.blocks {
+            for e in &block.events {
+                if let Event::Fork { site, callee, .. } = *e {
+                    out.entry(site).or_default().push(callee);
+                }
+            }
+        }
+    }
+    for v in out.values_mut() {
+        v.sort();
+        v.dedup();
+    }
+    out
+}
+
+/// Whether `other` is `site` or a site that a thread of `site` may start threads at.
+fn subtree_contains(
+    started: &IndexVec<FnId, Vec<Site>>,
+    site_callees: &FxHashMap<Site, Vec<FnId>>,
+    site: Site,
+    other: Site,
+) -> bool {
+    site == other
+        || site_callees
+            .get(&site)
+            .is_some_and(|gs| gs.iter().any(|&g| started[g].binary_search(&other).is_ok()))
+}
+
+/// The fork sites each function's own thread may start threads at, in it or in its callees
+/// (not in the threads it starts), sorted.
+fn own_started_sites(p: &ThreadProgram, s: &Structure) -> IndexVec<FnId, Vec<Site>> {
+    let mut out: IndexVec<FnId, Vec<Site>> = IndexVec::from_elem_n(Vec::new(), p.funcs.len());
+    for scc in &s.sccs {
+        loop {
+            let mut changed = false;
+            for &f in scc {
+                let mut v: Vec<Site> = Vec::new();
+                for block in &p.funcs[f].blocks {
+                    for e in &block.events {
+                        match *e {
+                            Event::Fork { site, .. } => v.push(site),
+                            Event::Call { callee, .. } => v.extend(out[callee].iter().copied()),
+                            _ => {}
+                        }
+                    }
+                }
+                v.sort();
+                v.dedup();
+                if v != out[f] {
+                    out[f] = v;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// [`Mhp::tree_overlapping`]: for each function, the pairs `(s, alive)` such that one run of it
+/// may itself start two threads of `s` while a thread of `alive`, started under the first, may
+/// still be running. Callees come first (the call graph's components in reverse topological
+/// order). In a recursive function, every site `s` its thread starts counts, with every site
+/// under it (the runs nested in one run are not told apart). Otherwise: the pairs of a callee's
+/// run, and each site `s` started through two points `k₁` and `k₂` (the same point again in a
+/// loop) with an item `(k₁, alive)` live before `k₂` and `alive` under `s` — the items of `k₁`
+/// cover every thread started through `k₁`.
+fn tree_overlapping_sites(
+    p: &ThreadProgram,
+    s: &Structure,
+    funcs: &IndexVec<FnId, FnMhp>,
+    started: &IndexVec<FnId, Vec<Site>>,
+    site_callees: &FxHashMap<Site, Vec<FnId>>,
+) -> IndexVec<FnId, FxHashSet<(Site, Site)>> {
+    let own = own_started_sites(p, s);
+    let mut out: IndexVec<FnId, FxHashSet<(Site, Site)>> =
+        IndexVec::from_elem_n(FxHashSet::default(), p.funcs.len());
+    let under = |site: Site| -> Vec<Site> {
+        let mut v = vec![site];
+        for &g in site_callees.get(&site).map(Vec::as_slice).unwrap_or(&[]) {
+            v.extend(started[g].iter().copied());
+        }
+        v
+    };
+    for scc in &s.sccs {
+        for &f in scc {
+            if s.recursive[f] {
+                out[f] = own[f]
+                    .iter()
+                    .flat_map(|&site| under(site).into_iter().map(move |a| (site, a)))
+                    .collect();
+                continue;
+            }
+            let m = &funcs[f];
+            // The sites the thread running `f` starts threads at through point `k`.
+            let own_sites = |k: Point| -> &[Site] {
+                match (m.fork_site.get(&k), m.callee.get(&k)) {
+                    (Some(site), _) => std::slice::from_ref(site),
+                    (None, Some(&g)) => &own[g],
+                    (None, None) => &[],
+                }
+            };
+            let mut set = FxHashSet::default();
+            for (&k2, &g) in &m.callee {
+                if !m.fork_site.contains_key(&k2) {
+                    set.extend(out[g].iter().copied());
+                }
+                let Some(before) = m.live_before.get(k2 as usize) else {
+                    for &site in own_sites(k2) {
+                        set.extend(under(site).into_iter().map(|a| (site, a)));
+                    }
+                    continue;
+                };
+                for j in before.ones() {
+                    let (k1, alive) = m.items[j];
+                    for &site in own_sites(k1) {
+                        if own_sites(k2).contains(&site)
+                            && subtree_contains(started, site_callees, site, alive)
+                        {
+                            set.insert((site, alive));
+                        }
+                    }
+                }
+            }
+            out[f] = set;
         }
     }
     out

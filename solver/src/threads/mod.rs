@@ -15,6 +15,7 @@
 //!   without the parent's locks.
 //! - [`privacy`] finds the labels private to one run of a function (checked there, not at `main`).
 //! - [`mhp`] computes which threads may be running at each point of a function, with joins.
+//! - [`nest`] keeps, for a fact that left a thread, where it was in that thread's function.
 //! - [`check`] reports the locations with two accesses, one writing, that may happen at the same
 //!   time in two threads without a common lock.
 //! - [`naive`] has slow reference versions of the locksets and of [`mhp`], for tests only.
@@ -26,6 +27,7 @@ pub mod linearity;
 pub mod locksets;
 pub mod mhp;
 pub mod naive;
+pub mod nest;
 pub mod privacy;
 
 use crate::constraints::{Lock, Rho, Site};
@@ -175,9 +177,10 @@ pub struct ThreadSolution {
     pub structure: structure::Structure,
     pub mhp: mhp::Mhp,
     pub homes: privacy::Homes,
-    /// The sets facts' `joined` and `inside` ids stand for.
+    /// The sets facts' `joined` and `inside` ids stand for, and their nests.
     pub handle_sets: mhp::HandleSets,
     pub site_sets: mhp::SiteSets,
+    pub nests: nest::Nests,
     pub facts: IndexVec<facts::CFactId, CFact>,
     pub sets: locksets::LockSets,
 }
@@ -247,6 +250,7 @@ pub fn solve(
         derivations,
         handle_sets,
         site_sets,
+        nests,
         tagged,
     } = propagated;
     let warnings = phase(Phase::Check, || {
@@ -257,6 +261,7 @@ pub fn solve(
             sets: &ls.sets,
             handle_sets: &handle_sets,
             site_sets: &site_sets,
+            nests: &nests,
             facts: &all_facts,
             derivations: &derivations,
             tagged: &tagged,
@@ -286,6 +291,7 @@ pub fn solve(
         homes,
         handle_sets,
         site_sets,
+        nests,
         facts: all_facts,
         sets: ls.sets,
     }

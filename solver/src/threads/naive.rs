@@ -365,14 +365,9 @@ pub fn races(
             .copied()
     };
     let mut seen: HashSet<Vec<SimThread>> = HashSet::new();
+    seen.insert(start.clone());
     let mut todo = vec![start];
     while let Some(world) = todo.pop() {
-        if seen.len() >= max_states {
-            break;
-        }
-        if !seen.insert(world.clone()) {
-            continue;
-        }
         // The accesses every live thread is about to make.
         let at: Vec<(usize, super::AccessId)> = world
             .iter()
@@ -427,7 +422,9 @@ pub fn races(
                     }
                 }
                 apply(&mut next[t].stack, &m);
-                todo.push(next);
+                if seen.len() < max_states && seen.insert(next.clone()) {
+                    todo.push(next);
+                }
             }
         }
     }
