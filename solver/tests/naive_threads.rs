@@ -69,6 +69,9 @@ struct Recipe {
     /// Lock events; without them, the accesses are spread over [`RHOS`] locations, reads and
     /// writes, for the race check.
     locks: bool,
+    /// Create wrappers: calls with a handle of the caller, and forks with the function's
+    /// wrapped handle ([`wrapped`]), which no join names.
+    wrappers: bool,
     /// The last function has no body.
     external: bool,
     funcs: Vec<Vec<BlockRecipe>>,
@@ -98,6 +101,7 @@ fn recipe() -> impl Strategy<Value = Recipe> {
         .prop_map(|(precise, external, funcs)| Recipe {
             precise,
             locks: true,
+            wrappers: false,
             external,
             funcs,
         })
@@ -105,7 +109,11 @@ fn recipe() -> impl Strategy<Value = Recipe> {
 
 /// A recipe without lock events (see [`Recipe::locks`]).
 fn race_recipe() -> impl Strategy<Value = Recipe> {
-    recipe().prop_map(|r| Recipe { locks: false, ..r })
+    recipe().prop_map(|r| Recipe {
+        locks: false,
+        wrappers: true,
+        ..r
+    })
 }
 
 /// A recipe without lock events where forks and joins are three times as frequent, so that
@@ -124,6 +132,11 @@ fn nested_race_recipe() -> impl Strategy<Value = Recipe> {
     })
 }
 
+/// The handle of function `f`'s forks as a create wrapper ([`ThreadProgram::wrapped`]).
+fn wrapped(f: usize) -> ThreadHandle {
+    ThreadHandle((100 + f) as u32)
+}
+
 /// Builds the constraints (scopes, locks, sites) and the event graphs of a recipe.
 fn build(r: &Recipe) -> (Constraints, ThreadProgram) {
     let mut c = Constraints::new();
@@ -138,6 +151,7 @@ fn build(r: &Recipe) -> (Constraints, ThreadProgram) {
     let mut p = ThreadProgram {
         main: Some(FnId(0)),
         checked: rhos.clone(),
+        wrapped: (0..nf).map(wrapped).collect(),
         ..ThreadProgram::default()
     };
     for (f, recipe_blocks) in r.funcs.iter().enumerate() {
@@ -167,11 +181,16 @@ fn build(r: &Recipe) -> (Constraints, ThreadProgram) {
                     (5, Some(g)) => Event::Call {
                         site: c.new_site(scopes[g], scopes[f], SiteKind::Inst),
                         callee: FnId::new(g),
+                        handle: (r.wrappers && handle >= 5).then(|| own(handle % 2)),
                     },
                     (6 | 7, Some(g)) => Event::Fork {
                         site: c.new_site(scopes[g], scopes[f], SiteKind::Inst),
                         callee: FnId::new(g),
-                        handle: (handle % 3 > 0).then(|| own(handle % 3 - 1)),
+                        handle: if r.wrappers && handle == 7 {
+                            Some(wrapped(f))
+                        } else {
+                            (handle % 3 > 0).then(|| own(handle % 3 - 1))
+                        },
                     },
                     (8, _) => Event::Join(own(handle % 2)),
                     _ if r.locks => Event::Access(p.accesses.push(AccessInfo {
@@ -332,6 +351,13 @@ proptest! {
         check_mhp(&c, &p, false)?;
     }
 
+    /// Soundness of may-happen-in-parallel with create wrappers.
+    #[test]
+    fn mhp_sound_with_wrappers(r in race_recipe()) {
+        let (c, p) = build(&r);
+        check_mhp(&c, &p, false)?;
+    }
+
     /// Soundness of the whole thread analysis: every location on which two threads of some
     /// interleaving race is reported, recursion and fork cycles included.
     #[test]
@@ -438,6 +464,7 @@ fn join_ends_only_the_threads_of_its_own_run() {
         vec![Event::Call {
             site: call,
             callee: FnId(1),
+            handle: None,
         }],
         vec![],
         true,
@@ -458,4 +485,48 @@ fn join_ends_only_the_threads_of_its_own_run() {
     );
     let sol = solver::threads::solve(&c, &p, solver::Techniques::default());
     assert_eq!(sol.warnings.len(), 1, "the race on ρ0");
+}
+
+/// A create wrapper: `main` calls `spawn(&t)`, which starts `child` (whose id is `t`), and then
+/// joins `t`. The join ends `child`, but not the grandchild `child` starts and leaves running:
+/// the grandchild still runs at `main`'s write.
+#[test]
+fn wrapper_join_ends_its_thread_not_a_grandchild() {
+    let (_, mut p, sites) = hand_written(4, 0, &[1, 2, 3]);
+    let (call, s_child, s_grand) = (sites[0], sites[1], sites[2]);
+    let h = ThreadHandle(0);
+    p.wrapped = vec![ThreadHandle(1)];
+    // fn0, main: `spawn(&t); pthread_join(t, 0); x = 1;`
+    p.funcs[FnId(0)].blocks = vec![blk(
+        vec![
+            Event::Call {
+                site: call,
+                callee: FnId(1),
+                handle: Some(h),
+            },
+            Event::Join(h),
+            WRITE,
+        ],
+        vec![],
+        true,
+    )];
+    // fn1, spawn: `pthread_create(t, 0, child, 0);`
+    p.funcs[FnId(1)].blocks = vec![blk(vec![fork(s_child, 2, Some(1))], vec![], true)];
+    // fn2, child: `pthread_create(&g, 0, grandchild, 0); … = x;`
+    p.funcs[FnId(2)].blocks = vec![blk(vec![fork(s_grand, 3, None), READ], vec![], true)];
+    // fn3, grandchild: `… = x;`
+    p.funcs[FnId(3)].blocks = vec![blk(vec![READ], vec![], true)];
+    let live = naive::live_threads(&p, DEPTH);
+    assert!(!live.before[FnId(0)][2].contains(&(0, s_child)));
+    assert!(live.before[FnId(0)][2].contains(&(0, s_grand)));
+    let s = Structure::new(&p);
+    let m = Mhp::new(&p, &s, true, &Default::default());
+    assert!(
+        !m.live_at(FnId(0), s_child, 0, 2, false),
+        "the child was joined"
+    );
+    assert!(
+        m.live_at(FnId(0), s_grand, 0, 2, false),
+        "the grandchild runs"
+    );
 }

@@ -416,11 +416,17 @@ impl Prop<'_> {
                 };
                 let cyclic = s.thread_scc_of[pt.caller] == s.thread_scc_of[f.func];
                 let nest = if self.mhp.may_fork[f.func] && !cyclic {
+                    // The child's own accesses at points that start no thread are told apart
+                    // only by the threads running there.
+                    let point = match f.thread {
+                        Thread::Current => self.mhp.same_threads_point(f.func, f.point),
+                        Thread::Forked(_) => f.point,
+                    };
                     let level = Level {
                         site: pt.site,
                         func: f.func,
                         thread: f.thread,
-                        point: f.point,
+                        point,
                         joined: f.joined,
                         inside: f.inside,
                     };

@@ -8,7 +8,8 @@
 //! a point is running until a *must-join* of it: a [`Event::Join`] of its handle (the front end
 //! matches `pthread_join` with `pthread_create` on the same thread-id variable, or a join loop
 //! with a create loop), or, for threads started inside a call, the return of a callee that joins
-//! them before returning ([`Mhp::joined_at_exit`]).
+//! them before returning ([`Mhp::joined_at_exit`]), or a join of the handle of the call, when the
+//! callee is a create wrapper that starts them for its caller ([`Event::Call`]).
 //!
 //! This goes beyond the paper, whose main false alarms on real servers came from data read by
 //! `main` after joining its workers. A join that may miss a thread (a join of one of two threads
@@ -63,6 +64,9 @@ pub struct FnMhp {
     callee: FxHashMap<Point, FnId>,
     /// For a point that is a fork: its own site.
     fork_site: FxHashMap<Point, Site>,
+    /// For each point that starts no thread: the first such point with the same live items
+    /// ([`Mhp::same_threads_point`]).
+    same_live: Vec<Point>,
 }
 
 /// May-happen-in-parallel information for every function.
@@ -187,6 +191,10 @@ struct Joins<'a> {
     /// any run that created them.
     global: &'a FxHashSet<ThreadHandle>,
     summary: &'a IndexVec<FnId, HandleSummary>,
+    /// The handles of creates inside create wrappers ([`ThreadProgram::wrapped`]).
+    wrapped: &'a FxHashSet<ThreadHandle>,
+    /// Per function and block: whether the block lies on a cycle.
+    cyclic: &'a IndexVec<FnId, Vec<bool>>,
 }
 
 impl Joins<'_> {
@@ -207,23 +215,8 @@ impl Mhp {
     ) -> Mhp {
         let may_fork = may_fork(p, s);
         let n = p.funcs.len();
-        let mut site_handle: FxHashMap<Site, ThreadHandle> = FxHashMap::default();
-        let mut handle_fn: FxHashMap<ThreadHandle, FnId> = FxHashMap::default();
-        for (f, body) in p.funcs.iter_enumerated() {
-            for block in &body.blocks {
-                for e in &block.events {
-                    if let Event::Fork {
-                        site,
-                        handle: Some(h),
-                        ..
-                    } = *e
-                    {
-                        handle_fn.insert(h, f);
-                        site_handle.insert(site, h);
-                    }
-                }
-            }
-        }
+        let (site_handle, handle_fn) = handles(p);
+        let wrapped: FxHashSet<ThreadHandle> = p.wrapped.iter().copied().collect();
         let started = started_sites(p, s);
         // A global handle's ids live in one global place: its threads are those of the latest
         // create only if creates never overlap. Code that threads run may run twice at once, so
@@ -243,6 +236,8 @@ impl Mhp {
                 valid: valid.clone(),
                 global: &global,
                 summary: &summaries,
+                wrapped: &wrapped,
+                cyclic: &s.cyclic,
             };
             let mut funcs: IndexVec<FnId, FnMhp> = IndexVec::from_elem_n(FnMhp::default(), n);
             let mut joined_at_exit: IndexVec<FnId, FxHashSet<Site>> =
@@ -394,6 +389,22 @@ impl Mhp {
         items.iter().any(|&i| before.is_none_or(|b| b.contains(i)))
     }
 
+    /// A point of `f` at which the threads of this run of `f` that may be running are the same as
+    /// at `at`, the same one for every such `at`: for an access by `f`'s thread at a point that
+    /// starts no thread, only those threads tell what it may meet ([`Mhp::live_at`] of any other
+    /// point), so accesses at two such points are interchangeable. A point that starts threads
+    /// is itself.
+    pub fn same_threads_point(&self, f: FnId, at: Point) -> Point {
+        if at == NO_POINT || !self.may_fork[f] {
+            return at;
+        }
+        self.funcs[f]
+            .same_live
+            .get(at as usize)
+            .copied()
+            .unwrap_or(at)
+    }
+
     /// The fork sites whose threads, started in this run of `f`, may be running at point `at`.
     pub fn live_sites(&self, f: FnId, at: Point) -> Vec<Site> {
         if at == NO_POINT || !self.may_fork[f] {
@@ -513,8 +524,9 @@ fn handle_summaries(
                             } => {
                                 forks.insert(h);
                             }
-                            Event::Call { callee, .. } => {
-                                forks.extend(out[callee].forks.iter().copied())
+                            Event::Call { callee, handle, .. } => {
+                                forks.extend(out[callee].forks.iter().copied());
+                                forks.extend(handle);
                             }
                             _ => {}
                         }
@@ -557,8 +569,8 @@ fn join_step(
         } => {
             joined.remove(&h);
         }
-        Event::Call { callee, .. } => {
-            for h in &summary[callee].forks {
+        Event::Call { callee, handle, .. } => {
+            for h in summary[callee].forks.iter().chain(&handle) {
                 joined.remove(h);
             }
             let joins = &summary[callee].joins_at_exit;
@@ -690,6 +702,36 @@ fn overlapping_sites(
         }
     }
     out
+}
+
+/// The handle of each fork site that has one, and the function whose forks or calls name the
+/// threads of each handle (a create wrapper's call names its threads by the call's handle).
+fn handles(p: &ThreadProgram) -> (FxHashMap<Site, ThreadHandle>, FxHashMap<ThreadHandle, FnId>) {
+    let mut site_handle: FxHashMap<Site, ThreadHandle> = FxHashMap::default();
+    let mut handle_fn: FxHashMap<ThreadHandle, FnId> = FxHashMap::default();
+    for (f, body) in p.funcs.iter_enumerated() {
+        for block in &body.blocks {
+            for e in &block.events {
+                match *e {
+                    Event::Fork {
+                        site,
+                        handle: Some(h),
+                        ..
+                    } => {
+                        handle_fn.insert(h, f);
+                        site_handle.insert(site, h);
+                    }
+                    Event::Call {
+                        handle: Some(h), ..
+                    } => {
+                        handle_fn.insert(h, f);
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    (site_handle, handle_fn)
 }
 
 /// The functions each fork site may start a thread running (several for a fork through a
@@ -1022,14 +1064,24 @@ fn items(
                     }
                 }
                 // Threads the callee starts and joins before returning are over when the call
-                // returns (accesses during the call are ordered by `inside`): no item.
-                Event::Call { callee, .. } => {
+                // returns (accesses during the call are ordered by `inside`): no item. The
+                // threads a create wrapper starts for this call end at the joins of its handle.
+                Event::Call { callee, handle, .. } => {
                     if !started[callee].is_empty() {
                         m.callee.insert(at, callee);
                     }
+                    let own = valid(handle.as_ref());
+                    let named = match own {
+                        Some(_) => wrapped_sites(p, callee, joined_at_exit, started, joins),
+                        None => FxHashSet::default(),
+                    };
                     for &s in &started[callee] {
                         if !joined_at_exit[callee].contains(&s) {
-                            let h = valid(site_handle.get(&s)).filter(|h| joins.global.contains(h));
+                            let h = if named.contains(&s) {
+                                own
+                            } else {
+                                valid(site_handle.get(&s)).filter(|h| joins.global.contains(h))
+                            };
                             new.push((s, false, h));
                         }
                     }
@@ -1057,6 +1109,53 @@ fn items(
         handles,
         total: at as usize,
     }
+}
+
+/// The fork sites all of whose threads that a run of create wrapper `w` may leave running are
+/// started by its wrapped forks ([`ThreadProgram::wrapped`]) during that run: the fork's own
+/// site, and the sites its thread joins before it ends (as for a fork's own handle, see
+/// [`items`]). A site that the run may also start another way — another fork, a wrapped fork on
+/// a cycle (several threads, of which the caller's id names one), a call, or a thread the
+/// wrapped thread leaves running — is not named by the call's handle: its join would miss them.
+fn wrapped_sites(
+    p: &ThreadProgram,
+    w: FnId,
+    joined_at_exit: &IndexVec<FnId, FxHashSet<Site>>,
+    started: &IndexVec<FnId, Vec<Site>>,
+    joins: &Joins<'_>,
+) -> FxHashSet<Site> {
+    let mut named = FxHashSet::default();
+    let mut other = FxHashSet::default();
+    for (b, block) in p.funcs[w].blocks.iter().enumerate() {
+        let cyclic = joins.cyclic[w].get(b).copied().unwrap_or(true);
+        for e in &block.events {
+            match *e {
+                Event::Fork {
+                    site,
+                    callee,
+                    handle,
+                } => {
+                    let wrapped = !cyclic && handle.is_some_and(|h| joins.wrapped.contains(&h));
+                    if wrapped {
+                        named.insert(site);
+                    } else {
+                        other.insert(site);
+                    }
+                    for &s in &started[callee] {
+                        if wrapped && joined_at_exit[callee].contains(&s) {
+                            named.insert(s);
+                        } else {
+                            other.insert(s);
+                        }
+                    }
+                }
+                Event::Call { callee, .. } => other.extend(started[callee].iter().copied()),
+                _ => {}
+            }
+        }
+    }
+    named.retain(|s| !other.contains(s));
+    named
 }
 
 /// The live-thread analysis of one function that may fork, and the fork sites it joins before
@@ -1140,6 +1239,15 @@ fn analyse(
         }
     }
     m.live_before = live_before;
+    let mut first: FxHashMap<&FixedBitSet, Point> = FxHashMap::default();
+    m.same_live = (0..total as Point)
+        .map(|at| {
+            if m.callee.contains_key(&at) {
+                return at;
+            }
+            *first.entry(&m.live_before[at as usize]).or_insert(at)
+        })
+        .collect();
 
     // Exit summary: the sites started here (directly or by callees) none of whose items is live
     // at a return.

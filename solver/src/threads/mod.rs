@@ -67,10 +67,15 @@ pub enum Event {
     Acquire(Lock, Mode),
     Release(Lock),
     Access(AccessId),
-    /// A call of `callee`, instantiated at `site` (a split of the lock state).
+    /// A call of `callee`, instantiated at `site` (a split of the lock state). With a handle,
+    /// the callee is a create wrapper: the threads that its forks with a handle of
+    /// [`ThreadProgram::wrapped`] start during this call are this run's threads of `handle`, which
+    /// its joins end. The front end gives a call a handle only when the wrapper's own forks of
+    /// such a handle start at most one thread per call, whose id is the one the caller names.
     Call {
         site: Site,
         callee: FnId,
+        handle: Option<ThreadHandle>,
     },
     /// A new thread running `callee`, instantiated at `site`; `handle` names it for joins.
     Fork {
@@ -134,6 +139,10 @@ pub struct ThreadProgram {
     /// Handles whose thread id is a global, joined possibly in other functions than the create:
     /// they end threads only if the function that forks them runs at most once.
     pub global_handles: Vec<ThreadHandle>,
+    /// The handles of the creates inside create wrappers, whose thread id is the wrapper's
+    /// parameter: their threads are named by the handle of the wrapper's call
+    /// ([`Event::Call`]). No join names them.
+    pub wrapped: Vec<ThreadHandle>,
     /// Must-joins that hold only while a location (a join loop's bound) is not written: see
     /// [`bounds`].
     pub bound_conditions: Vec<BoundCondition>,

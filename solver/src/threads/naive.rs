@@ -17,7 +17,8 @@
 //!   decides, without locks).
 //!
 //! Thread handles are *local*, as the front end makes them: a `Join(h)` ends every thread that
-//! the same run of the same function has forked with handle `h` (and nothing else).
+//! the same run of the same function has forked with handle `h` (and nothing else), or that a
+//! create wrapper it called with handle `h` forked with a handle of [`ThreadProgram::wrapped`].
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
@@ -34,6 +35,32 @@ pub struct Pos {
     pub func: FnId,
     pub block: u32,
     pub index: u32,
+}
+
+/// The frame (by stack height) whose joins of a handle end a thread forked by the top frame of
+/// `stack` with `handle`: the fork's own frame, or for a wrapped fork ([`ThreadProgram::wrapped`])
+/// in a frame entered by a call with a handle, the caller's frame with the call's handle.
+fn owner(
+    p: &ThreadProgram,
+    stack: &[Pos],
+    handle: Option<ThreadHandle>,
+) -> Option<(usize, ThreadHandle)> {
+    let h = handle?;
+    let height = stack.len();
+    if p.wrapped.contains(&h) && height >= 2 {
+        let caller = stack[height - 2];
+        let call = p.funcs[caller.func].blocks[caller.block as usize]
+            .events
+            .get(caller.index as usize);
+        if let Some(&Event::Call {
+            handle: Some(named),
+            ..
+        }) = call
+        {
+            return Some((height - 1, named));
+        }
+    }
+    Some((height, h))
 }
 
 /// A control move of the top frame.
@@ -277,7 +304,7 @@ fn explore_run(p: &ThreadProgram, f: FnId, depth: usize, live: &LiveThreads) -> 
                     point,
                     site,
                     callee,
-                    owner: handle.map(|h| (height, h)),
+                    owner: owner(p, &state.stack, handle),
                 });
             }
             Some(&Event::Join(h)) => {
@@ -401,7 +428,10 @@ pub fn races(
                     } else {
                         vec![entry(callee)]
                     };
-                    let owners = handle.map(|h| (t, height, h)).into_iter().collect();
+                    let owners = owner(p, &world[t].stack, handle)
+                        .map(|(height, h)| (t, height, h))
+                        .into_iter()
+                        .collect();
                     after.push(SimThread { stack, owners });
                 }
                 Some(Event::Join(h)) => {

@@ -69,7 +69,7 @@ impl Structure {
                         site,
                     };
                     match *e {
-                        Event::Call { site, callee } => {
+                        Event::Call { site, callee, .. } => {
                             callers[callee].push(point(site));
                             graph.add_edge(nodes[f.index()], nodes[callee.index()], ());
                             with_forks.add_edge(nodes[f.index()], nodes[callee.index()], ());
