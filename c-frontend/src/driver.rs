@@ -347,6 +347,16 @@ pub fn debug_dump(r: &CheckResult) -> String {
             r.solution.site_sets.get(f.inside),
             if f.writes { "writes" } else { "reads" }
         );
+        for level in solver::threads::nest::levels(&r.solution.nests, f.nest) {
+            let _ = writeln!(
+                out,
+                "  under {:?} in {}: {:?} at {}",
+                level.site,
+                p.funcs[r.generated.fn_func[level.func]].name,
+                level.thread,
+                level.point
+            );
+        }
     }
     out
 }

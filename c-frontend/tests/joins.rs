@@ -4,6 +4,9 @@
 //! program, and the many near misses that must stay unmatched because the join might miss a
 //! thread.
 //!
+//! Wrappers: a call of a create wrapper is a create like `pthread_create` (`C…` on the call), a
+//! call of a join wrapper a join; the create inside a create wrapper shows as `W… (wrapped)`.
+//!
 //! Each program marks lines with a trailing `// NAME` comment: `C…` on a create, `J…` on a single
 //! join or on the `for` line of a join loop. A plan is summarised as `create -> join` lines, a
 //! global handle (joinable in another function) followed by ` (global)`.
@@ -84,6 +87,11 @@ fn summarise(p: &Program, jp: &JoinPlan, text: &str) -> Vec<String> {
     for (&(f, b, k), &h) in &jp.create {
         let func = &p.funcs[f];
         let create = marker(text, func.blocks[b].stmts[k].pos.line);
+        // The create inside a create wrapper: its threads are joined by its callers' handles.
+        if jp.wrapped.contains(&h) {
+            out.push(format!("{create} (wrapped)"));
+            continue;
+        }
         let global = if jp.global.contains(&h) {
             " (global)"
         } else {
@@ -1142,6 +1150,87 @@ fn global_array_loops_are_global() {
            return shared;
          }",
         &["C1 -> J1 (global)"],
+    );
+}
+
+// ----- create and join wrappers -----
+
+#[test]
+fn wrappers_create_and_join() {
+    check(
+        "wrappers",
+        "static int spawn(pthread_t *t, void *(*f)(void *), void *a) {
+           return pthread_create(t, NULL, f, a); // W1
+         }
+         static void wait_for(pthread_t t) { pthread_join(t, NULL); }
+         static void wait_twice(pthread_t t) { shared++; wait_for(t); }
+         int main(void) {
+           pthread_t t, u, v[4];
+           spawn(&t, worker, NULL); // C1
+           spawn(&u, worker, NULL); // C2
+           wait_for(t); // J1
+           wait_twice(u); // J2
+           for (int i = 0; i < 4; i++) spawn(&v[i], worker, NULL); // C3
+           for (int i = 0; i < 4; i++) wait_for(v[i]); // J3
+           return shared;
+         }",
+        &["C1 -> J1", "C2 -> J2", "C3 -> J3", "W1 (wrapped)"],
+    );
+}
+
+#[test]
+fn wrappers_the_library_join_of_a_wrapper_create() {
+    check(
+        "wrapper_then_pthread_join",
+        "static void spawn(pthread_t *t) {
+           if (pthread_create(t, NULL, worker, NULL) != 0) // W1
+             die(\"create\");
+         }
+         int main(void) {
+           pthread_t t;
+           spawn(&t); // C1
+           pthread_join(t, NULL); // J1
+           return shared;
+         }",
+        &["C1 -> J1", "W1 (wrapped)"],
+    );
+}
+
+/// Functions that are not wrappers (the pointer kept, the create in a loop, the pointer moved,
+/// a join on one branch only, the parameter overwritten), and calls of real wrappers that match
+/// nothing: a global id, an id whose address a non-wrapper took, a failure branch of a wrapper.
+#[test]
+fn wrappers_that_are_not() {
+    check(
+        "not_wrappers",
+        "pthread_t saved, g;
+         static void keeps(pthread_t *t) {
+           pthread_create(t, NULL, worker, NULL);
+           saved = *t;
+         }
+         static void looping(pthread_t *t) {
+           for (int i = 0; i < 2; i++) pthread_create(t, NULL, worker, NULL);
+         }
+         static void moves(pthread_t *t) {
+           t++;
+           pthread_create(t, NULL, worker, NULL);
+         }
+         static void maybe_wait(pthread_t t, int c) { if (c) pthread_join(t, NULL); }
+         static void wait_other(pthread_t t) { t = saved; pthread_join(t, NULL); }
+         static int spawn(pthread_t *t) { return pthread_create(t, NULL, worker, NULL); } // W1
+         static void wait_for(pthread_t t) { pthread_join(t, NULL); }
+         int main(int argc, char **argv) {
+           pthread_t a, b, c, d, e;
+           keeps(&a); wait_for(a);
+           looping(&b); wait_for(b);
+           moves(&c); wait_for(c);
+           spawn(&d); maybe_wait(d, argc);
+           spawn(&e); wait_other(e);
+           spawn(&g); wait_for(g);
+           if (spawn(&a)) return 1;
+           return shared;
+         }",
+        &["W1 (wrapped)"],
     );
 }
 

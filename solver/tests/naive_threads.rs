@@ -20,7 +20,13 @@
 //!   so does the fast analysis, `Mhp::live_at(f, site, k, at, false)`: `naive ⊆ fast`, and
 //!   `fast = naive` on precise recipes (`mhp_sound_everywhere` asserts `naive ⊆ fast` on every
 //!   program). The two soundness bugs this test found, threads started by a thread and joins
-//!   in recursive functions, each keep a hand-written regression test at the end.
+//!   in recursive functions, each keep a hand-written regression test at the end;
+//! - races, on programs without locks whose accesses read and write [`RHOS`] locations: every
+//!   location on which two threads of some interleaving (at most [`THREADS`] threads, calls
+//!   [`DEPTH`] deep) stand at accesses at the same moment, one writing, is reported by the whole
+//!   thread analysis (`naive ⊆ fast`). This checks the check's ordering of accesses, not only
+//!   [`Mhp`]. `main` is never called or forked in these programs: the analysis takes it as the
+//!   root and follows no call or fork of it.
 
 use std::collections::BTreeSet;
 
@@ -35,11 +41,17 @@ use solver::threads::Mode;
 use solver::threads::{
     locksets, AccessId, AccessInfo, Event, EventBlock, FnBody, FnId, ThreadHandle, ThreadProgram,
 };
-use solver::{Constraints, Lock, RhoKind, Scope, Site, SiteKind};
+use solver::{Constraints, Lock, Rho, RhoKind, Scope, Site, SiteKind};
 
 /// The most frames the naive runs explore (deeper only with recursion).
 const DEPTH: usize = 4;
 const LOCKS: usize = 3;
+/// The locations of a recipe without locks.
+const RHOS: usize = 3;
+/// The most threads (`main` included) of the runs the race check explores.
+const THREADS: usize = 4;
+/// The most states of one program the race check explores.
+const STATES: usize = 50_000;
 
 #[derive(Debug, Clone)]
 struct BlockRecipe {
@@ -54,6 +66,12 @@ struct BlockRecipe {
 #[derive(Debug, Clone)]
 struct Recipe {
     precise: bool,
+    /// Lock events; without them, the accesses are spread over [`RHOS`] locations, reads and
+    /// writes, for the race check.
+    locks: bool,
+    /// Create wrappers: calls with a handle of the caller, and forks with the function's
+    /// wrapped handle ([`wrapped`]), which no join names.
+    wrappers: bool,
     /// The last function has no body.
     external: bool,
     funcs: Vec<Vec<BlockRecipe>>,
@@ -82,9 +100,41 @@ fn recipe() -> impl Strategy<Value = Recipe> {
     )
         .prop_map(|(precise, external, funcs)| Recipe {
             precise,
+            locks: true,
+            wrappers: false,
             external,
             funcs,
         })
+}
+
+/// A recipe without lock events (see [`Recipe::locks`]).
+fn race_recipe() -> impl Strategy<Value = Recipe> {
+    recipe().prop_map(|r| Recipe {
+        locks: false,
+        wrappers: true,
+        ..r
+    })
+}
+
+/// A recipe without lock events where forks and joins are three times as frequent, so that
+/// threads often start threads and join them between accesses.
+fn nested_race_recipe() -> impl Strategy<Value = Recipe> {
+    const KINDS: [u8; 10] = [9, 9, 9, 6, 6, 7, 8, 8, 8, 5];
+    race_recipe().prop_map(|mut r| {
+        for blocks in &mut r.funcs {
+            for b in blocks {
+                for e in &mut b.events {
+                    e.0 = KINDS[e.0 as usize];
+                }
+            }
+        }
+        r
+    })
+}
+
+/// The handle of function `f`'s forks as a create wrapper ([`ThreadProgram::wrapped`]).
+fn wrapped(f: usize) -> ThreadHandle {
+    ThreadHandle((100 + f) as u32)
 }
 
 /// Builds the constraints (scopes, locks, sites) and the event graphs of a recipe.
@@ -95,9 +145,13 @@ fn build(r: &Recipe) -> (Constraints, ThreadProgram) {
     for _ in 0..LOCKS {
         c.new_lock(Scope::ROOT);
     }
-    let rho = c.new_rho(Scope::ROOT, RhoKind::Plain);
+    let rhos: Vec<Rho> = (0..RHOS)
+        .map(|_| c.new_rho(Scope::ROOT, RhoKind::Plain))
+        .collect();
     let mut p = ThreadProgram {
         main: Some(FnId(0)),
+        checked: rhos.clone(),
+        wrapped: (0..nf).map(wrapped).collect(),
         ..ThreadProgram::default()
     };
     for (f, recipe_blocks) in r.funcs.iter().enumerate() {
@@ -107,14 +161,19 @@ fn build(r: &Recipe) -> (Constraints, ThreadProgram) {
         for (b, br) in recipe_blocks.iter().enumerate().filter(|_| !external) {
             let mut events = Vec::new();
             for &(kind, target, handle) in &br.events {
-                let callee = if !r.precise {
+                let callee = if !r.precise && r.locks {
                     Some(target % nf)
+                } else if !r.precise {
+                    // `main` is the root: the analysis never follows a call or a fork of it
+                    // (no C program calls or starts `main`).
+                    Some(1 + target % (nf - 1))
                 } else if f + 1 < nf {
                     Some(f + 1 + target % (nf - f - 1))
                 } else {
                     None
                 };
                 let own = |j: usize| ThreadHandle((2 * f + j) as u32);
+                let kind = if r.locks || kind > 3 { kind } else { 9 };
                 let e = match (kind, callee) {
                     (0, _) => Event::Acquire(Lock::new(target % LOCKS), Mode::Exclusive),
                     (1, _) => Event::Acquire(Lock::new(target % LOCKS), Mode::Shared),
@@ -122,14 +181,26 @@ fn build(r: &Recipe) -> (Constraints, ThreadProgram) {
                     (5, Some(g)) => Event::Call {
                         site: c.new_site(scopes[g], scopes[f], SiteKind::Inst),
                         callee: FnId::new(g),
+                        handle: (r.wrappers && handle >= 5).then(|| own(handle % 2)),
                     },
                     (6 | 7, Some(g)) => Event::Fork {
                         site: c.new_site(scopes[g], scopes[f], SiteKind::Inst),
                         callee: FnId::new(g),
-                        handle: (handle % 3 > 0).then(|| own(handle % 3 - 1)),
+                        handle: if r.wrappers && handle == 7 {
+                            Some(wrapped(f))
+                        } else {
+                            (handle % 3 > 0).then(|| own(handle % 3 - 1))
+                        },
                     },
                     (8, _) => Event::Join(own(handle % 2)),
-                    _ => Event::Access(p.accesses.push(AccessInfo { rho, write: true })),
+                    _ if r.locks => Event::Access(p.accesses.push(AccessInfo {
+                        rho: rhos[0],
+                        write: true,
+                    })),
+                    _ => Event::Access(p.accesses.push(AccessInfo {
+                        rho: rhos[target % RHOS],
+                        write: handle % 2 == 0,
+                    })),
                 };
                 events.push(e);
             }
@@ -197,6 +268,17 @@ fn points(p: &ThreadProgram, f: FnId) -> u32 {
         .iter()
         .map(|b| b.events.len() as u32)
         .sum()
+}
+
+/// Checks that the thread analysis reports every race the naive runs find.
+fn check_races(r: &Recipe) -> Result<(), TestCaseError> {
+    let (c, p) = build(r);
+    let slow = naive::races(&p, DEPTH, THREADS, STATES);
+    let sol = solver::threads::solve(&c, &p, solver::Techniques::default());
+    let fast: BTreeSet<Rho> = sol.warnings.iter().map(|w| w.rho).collect();
+    let missed: Vec<&Rho> = slow.difference(&fast).collect();
+    prop_assert!(missed.is_empty(), "missed races on {:?}", missed);
+    Ok(())
 }
 
 /// Checks the fast MHP against the naive one: `naive ⊆ fast`, and equality if `exact`.
@@ -267,6 +349,26 @@ proptest! {
     fn mhp_sound_everywhere(r in recipe()) {
         let (c, p) = build(&r);
         check_mhp(&c, &p, false)?;
+    }
+
+    /// Soundness of may-happen-in-parallel with create wrappers.
+    #[test]
+    fn mhp_sound_with_wrappers(r in race_recipe()) {
+        let (c, p) = build(&r);
+        check_mhp(&c, &p, false)?;
+    }
+
+    /// Soundness of the whole thread analysis: every location on which two threads of some
+    /// interleaving race is reported, recursion and fork cycles included.
+    #[test]
+    fn races_sound_everywhere(r in race_recipe()) {
+        check_races(&r)?;
+    }
+
+    /// The same with threads that start and join threads of their own.
+    #[test]
+    fn nested_races_sound_everywhere(r in nested_race_recipe()) {
+        check_races(&r)?;
     }
 }
 
@@ -362,6 +464,7 @@ fn join_ends_only_the_threads_of_its_own_run() {
         vec![Event::Call {
             site: call,
             callee: FnId(1),
+            handle: None,
         }],
         vec![],
         true,
@@ -382,4 +485,48 @@ fn join_ends_only_the_threads_of_its_own_run() {
     );
     let sol = solver::threads::solve(&c, &p, solver::Techniques::default());
     assert_eq!(sol.warnings.len(), 1, "the race on ρ0");
+}
+
+/// A create wrapper: `main` calls `spawn(&t)`, which starts `child` (whose id is `t`), and then
+/// joins `t`. The join ends `child`, but not the grandchild `child` starts and leaves running:
+/// the grandchild still runs at `main`'s write.
+#[test]
+fn wrapper_join_ends_its_thread_not_a_grandchild() {
+    let (_, mut p, sites) = hand_written(4, 0, &[1, 2, 3]);
+    let (call, s_child, s_grand) = (sites[0], sites[1], sites[2]);
+    let h = ThreadHandle(0);
+    p.wrapped = vec![ThreadHandle(1)];
+    // fn0, main: `spawn(&t); pthread_join(t, 0); x = 1;`
+    p.funcs[FnId(0)].blocks = vec![blk(
+        vec![
+            Event::Call {
+                site: call,
+                callee: FnId(1),
+                handle: Some(h),
+            },
+            Event::Join(h),
+            WRITE,
+        ],
+        vec![],
+        true,
+    )];
+    // fn1, spawn: `pthread_create(t, 0, child, 0);`
+    p.funcs[FnId(1)].blocks = vec![blk(vec![fork(s_child, 2, Some(1))], vec![], true)];
+    // fn2, child: `pthread_create(&g, 0, grandchild, 0); … = x;`
+    p.funcs[FnId(2)].blocks = vec![blk(vec![fork(s_grand, 3, None), READ], vec![], true)];
+    // fn3, grandchild: `… = x;`
+    p.funcs[FnId(3)].blocks = vec![blk(vec![READ], vec![], true)];
+    let live = naive::live_threads(&p, DEPTH);
+    assert!(!live.before[FnId(0)][2].contains(&(0, s_child)));
+    assert!(live.before[FnId(0)][2].contains(&(0, s_grand)));
+    let s = Structure::new(&p);
+    let m = Mhp::new(&p, &s, true, &Default::default());
+    assert!(
+        !m.live_at(FnId(0), s_child, 0, 2, false),
+        "the child was joined"
+    );
+    assert!(
+        m.live_at(FnId(0), s_grand, 0, 2, false),
+        "the grandchild runs"
+    );
 }

@@ -62,8 +62,18 @@ impl Gen<'_> {
                             }
                         }
                         let callee = self.fn_of[f];
-                        self.current
-                            .push(GenEvent::Event(Event::Call { site, callee }));
+                        // A create wrapper's call names the threads it starts; a join wrapper's
+                        // call ends the threads of its handle once it returns.
+                        let at = self.user_stmt(frame);
+                        let handle = at.and_then(|at| self.joins.create.get(&at).copied());
+                        self.current.push(GenEvent::Event(Event::Call {
+                            site,
+                            callee,
+                            handle,
+                        }));
+                        if let Some(h) = at.and_then(|at| self.joins.join_after.get(&at).copied()) {
+                            self.current.push(GenEvent::Event(Event::Join(h)));
+                        }
                     }
                     Callee::Direct(f) => self.library_call(
                         frame,

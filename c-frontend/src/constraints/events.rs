@@ -62,7 +62,11 @@ impl Gen<'_> {
                                 handle,
                             }
                         } else {
-                            Event::Call { site, callee }
+                            Event::Call {
+                                site,
+                                callee,
+                                handle: None,
+                            }
                         });
                     }
                 }
@@ -125,6 +129,7 @@ impl Gen<'_> {
         threads.checked.dedup();
         threads.thread_local = self.thread_local.clone();
         threads.global_handles = self.joins.global.clone();
+        threads.wrapped = self.joins.wrapped.clone();
         threads.bound_conditions = self.bound_conditions();
         threads.accesses = std::mem::take(&mut self.accesses);
         objects

@@ -9,7 +9,10 @@
 //! ([`super::mhp`]): a thread started at a point is concurrent with what its parent does while
 //! it runs, with the threads started while it runs, and with itself when it is started again
 //! before it is joined. This is the paper's sharing rule — only what the parent does after the
-//! fork meets the child — kept per access instead of per location, and with joins.
+//! fork meets the child — kept per access instead of per location, and with joins. It holds in
+//! every thread, not only in the home's: two accesses under one thread the home started are
+//! also compared as that thread's function orders them, what it did before starting a child or
+//! after joining it ([`super::nest`], `Checker::ordered_below`).
 //!
 //! The paper then requires one lock held at *all* accesses of a shared location,
 //! `|⋂ S(C, ρ)| ≥ 1`. Here the lock sets are compared per conflicting pair instead: a location
@@ -24,6 +27,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::facts::{witnesses, CFact, CFactId, Derivations, Tagged, Thread};
 use super::locksets::{Held, LockSets, SetId};
 use super::mhp::{HandleSetId, HandleSets, Mhp, Point, SiteSetId, SiteSets};
+use super::nest::{Level, NestId, Nests};
 use super::privacy::Homes;
 use super::{AccessId, FnId, ThreadProgram};
 use crate::cfl::Components;
@@ -55,20 +59,40 @@ pub struct RaceWarning {
     pub accesses: Accesses,
 }
 
-/// What makes facts of one location interchangeable for the pairwise check: thread, point,
-/// joined handles, sites inside, internal copy, lockset and whether it writes.
-type ClassKey = (Thread, Point, HandleSetId, SiteSetId, bool, SetId, bool);
+/// What makes facts of one location interchangeable for the pairwise check: their context,
+/// internal copy, lockset and whether it writes.
+type ClassKey = (Ctx, bool, SetId, bool);
 
 /// The accesses of a racy location, shared by the locations with the same verdict.
 pub type Accesses = std::sync::Arc<[RaceAccess]>;
 
-/// The accesses of one location that behave alike: same thread, position, locks and kind.
-#[derive(Clone, Debug)]
-struct Class {
+/// Which thread accesses, where, and after what, in one function: what orders two accesses.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+struct Ctx {
     thread: Thread,
     point: Point,
     joined: HandleSetId,
     inside: SiteSetId,
+    nest: NestId,
+}
+
+impl Ctx {
+    /// A fact's context in the function of a thread it came out of, with its deeper levels.
+    fn of_level(level: &Level, nest: NestId) -> Ctx {
+        Ctx {
+            thread: level.thread,
+            point: level.point,
+            joined: level.joined,
+            inside: level.inside,
+            nest,
+        }
+    }
+}
+
+/// The accesses of one location that behave alike: same context, locks and kind.
+#[derive(Clone, Debug)]
+struct Class {
+    ctx: Ctx,
     internal: bool,
     held: SetId,
     writes: bool,
@@ -80,6 +104,7 @@ struct Checker<'a> {
     sets: &'a LockSets,
     handle_sets: &'a HandleSets,
     site_sets: &'a SiteSets,
+    nests: &'a Nests,
     facts: &'a IndexVec<CFactId, CFact>,
     derivations: &'a Derivations,
     techniques: Techniques,
@@ -93,6 +118,8 @@ pub struct CheckInputs<'a> {
     pub sets: &'a LockSets,
     pub handle_sets: &'a HandleSets,
     pub site_sets: &'a SiteSets,
+    /// The facts' nests ([`super::nest`]).
+    pub nests: &'a Nests,
     pub facts: &'a IndexVec<CFactId, CFact>,
     /// How the facts were derived (for the accesses behind them).
     pub derivations: &'a Derivations,
@@ -115,6 +142,7 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
         sets,
         handle_sets,
         site_sets,
+        nests,
         facts,
         derivations,
         tagged,
@@ -141,6 +169,7 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
         sets,
         handle_sets,
         site_sets,
+        nests,
         facts,
         derivations,
         techniques,
@@ -231,15 +260,17 @@ impl Checker<'_> {
         let mut classes: Vec<Class> = Vec::new();
         for &id in ids {
             let f = &self.facts[id];
-            let key = (
-                f.thread, f.point, f.joined, f.inside, f.internal, f.held, f.writes,
-            );
+            let ctx = Ctx {
+                thread: f.thread,
+                point: f.point,
+                joined: f.joined,
+                inside: f.inside,
+                nest: f.nest,
+            };
+            let key = (ctx, f.internal, f.held, f.writes);
             let k = *index.entry(key).or_insert_with(|| {
                 classes.push(Class {
-                    thread: f.thread,
-                    point: f.point,
-                    joined: f.joined,
-                    inside: f.inside,
+                    ctx,
                     internal: f.internal,
                     held: f.held,
                     writes: f.writes,
@@ -264,7 +295,7 @@ impl Checker<'_> {
                 if self.techniques.has(Technique::DownFork) && a.internal && b.internal {
                     continue;
                 }
-                if self.concurrent(home, a, b, i == j) {
+                if self.concurrent(home, &a.ctx, &b.ctx, i == j) {
                     racing[i] = true;
                     racing[j] = true;
                 }
@@ -314,13 +345,57 @@ impl Checker<'_> {
         self.sets.common_lock(a, b)
     }
 
-    /// Whether accesses of two classes may happen at the same time in one run of `home`.
-    fn concurrent(&self, home: FnId, a: &Class, b: &Class, same: bool) -> bool {
+    /// Whether accesses in two contexts may happen at the same time in one run of `home`: as far
+    /// as `home` can tell, and then as the thread under which both happen orders them
+    /// ([`Checker::ordered_below`]).
+    fn concurrent(&self, home: FnId, a: &Ctx, b: &Ctx, same: bool) -> bool {
         if !self.techniques.has(Technique::Sharing) {
             return true;
         }
+        self.concurrent_here(home, a, b, same) && !self.ordered_below(home, a, b)
+    }
+
+    /// Whether two accesses under threads that `home`'s thread started through one event are
+    /// ordered by those threads (the "thread structure in every thread"; the paper's
+    /// sharing rule, which only orders a parent's accesses before a fork with its child, applied
+    /// in each thread rather than only in `main`). At `home`, a thread `P` started at point `k`
+    /// and a child `C` that `P` starts are both `Forked` facts of point `k`; `P`'s write before
+    /// it starts `C`, or after it joins `C`, is ordered with `C`'s accesses only in `P`'s own
+    /// function, which the facts' nests keep ([`super::nest`]). When both facts left `home`'s
+    /// thread through the same fork site at `k`, they happen under threads of that site: under
+    /// two different ones, which can only meet if two such threads (with what they start) may
+    /// overlap ([`Mhp::tree_overlap`]: a fork in a loop not joined before it runs again, a
+    /// function starting it called twice, …), or under one and the same, where they are
+    /// compared as that thread's function sees them, level by level.
+    fn ordered_below(&self, home: FnId, a: &Ctx, b: &Ctx) -> bool {
+        let (Thread::Forked(ta), Thread::Forked(tb)) = (a.thread, b.thread) else {
+            return false;
+        };
+        if a.point != b.point {
+            return false;
+        }
+        let (Some((x, x_inner)), Some((y, y_inner))) =
+            (self.nests.get(a.nest), self.nests.get(b.nest))
+        else {
+            return false;
+        };
+        let threads = [ta, tb];
+        if x.site != y.site || self.mhp.tree_overlap(home, x.site, a.point, threads) {
+            return false;
+        }
+        // Threads of one fork site running different functions are different threads.
+        if x.func != y.func {
+            return true;
+        }
+        let (cx, cy) = (Ctx::of_level(&x, x_inner), Ctx::of_level(&y, y_inner));
+        !self.concurrent(x.func, &cx, &cy, cx == cy)
+    }
+
+    /// Whether accesses in two contexts may happen at the same time in one run of `home`, from
+    /// what `home` sees: which threads it started may be running where.
+    fn concurrent_here(&self, home: FnId, a: &Ctx, b: &Ctx, same: bool) -> bool {
         // A unique thread that the other access's thread has joined before it is over.
-        let joined = |x: &Class, y: &Class| match y.thread {
+        let joined = |x: &Ctx, y: &Ctx| match y.thread {
             Thread::Forked(site) => self.mhp.joined_thread(self.handle_sets, site, x.joined),
             Thread::Current => false,
         };

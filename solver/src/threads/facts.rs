@@ -18,7 +18,10 @@
 //!
 //! Each fact also records *where* in its function the access happens — the event itself, or the
 //! call or fork through which it was reached — so that the check can tell which threads may be
-//! running at that moment ([`super::mhp`]). A fact on a label private to a run of a function
+//! running at that moment ([`super::mhp`]). A fact that crosses a fork keeps that position as
+//! the child's function saw it, with the positions it kept from deeper forks ([`super::nest`]):
+//! at the home, where the child is only a thread the home started, they still order it with
+//! what the child's own children do. A fact on a label private to a run of a function
 //! ([`super::privacy`]) stops at that function: above it, the runs of the function would be
 //! confused with one another.
 
@@ -30,6 +33,7 @@ use rustc_hash::FxHashMap;
 use super::linearity::Linearity;
 use super::locksets::{translate, LockSets, Locksets, SetId, State};
 use super::mhp::{HandleSetId, HandleSets, Mhp, Point, SiteSetId, SiteSets};
+use super::nest::{Level, NestId, Nests};
 use super::privacy::Homes;
 use super::structure::CallPoint;
 use super::structure::Structure;
@@ -82,6 +86,10 @@ pub struct FactKey {
     /// its own), and two of different runs are about different copies, so above the callee an
     /// internal fact is only compared with facts that are not.
     pub internal: bool,
+    /// For a `Forked` fact: its context in the function of the thread it left through the fork it
+    /// crossed last, and deeper ([`super::nest`]), so that the check can order it with another
+    /// fact under the same thread as that thread does.
+    pub nest: NestId,
 }
 
 /// A correlation `ρ ▷ held` of one or more accesses, as seen from `key.func`.
@@ -246,6 +254,7 @@ struct Prop<'a> {
     homes: &'a Homes,
     handle_sets: HandleSets,
     site_sets: SiteSets,
+    nests: Nests,
     facts: IndexVec<CFactId, CFact>,
     lookup: FxHashMap<FactKey, CFactId>,
     /// Per component representative: whether facts there can lead to a checked label
@@ -388,16 +397,42 @@ impl Prop<'_> {
                         joined,
                         inside,
                         internal: f.internal || internal,
+                        nest: f.nest,
                     };
                     self.add(key, writes, Err(id));
                 }
             }
             // Through every fork of the fact's function: the child thread starts with no locks.
+            // The fact keeps where it was in the child's function ([`super::nest`]), unless that
+            // function starts no thread (every fact in it is then the child's own, and nothing
+            // is ordered there) or the fork is on a cycle of calls and forks (the child may start
+            // threads that start its like again: nests would only grow, one level per turn, and
+            // multiply the facts by the positions of each level).
             for pt in &s.forkers[f.func] {
                 let held = self.translate_set(f.held, pt.site);
                 let thread = match f.thread {
                     Thread::Current => Thread::Forked(pt.site),
                     t => t,
+                };
+                let cyclic = s.thread_scc_of[pt.caller] == s.thread_scc_of[f.func];
+                let nest = if self.mhp.may_fork[f.func] && !cyclic {
+                    // The child's own accesses at points that start no thread are told apart
+                    // only by the threads running there.
+                    let point = match f.thread {
+                        Thread::Current => self.mhp.same_threads_point(f.func, f.point),
+                        Thread::Forked(_) => f.point,
+                    };
+                    let level = Level {
+                        site: pt.site,
+                        func: f.func,
+                        thread: f.thread,
+                        point,
+                        joined: f.joined,
+                        inside: f.inside,
+                    };
+                    self.nests.push(level, f.nest)
+                } else {
+                    NestId::NONE
                 };
                 let point = self.mhp.point(pt.caller, pt.block, pt.index);
                 let joined = self.joined_through(pt, f.joined);
@@ -414,6 +449,7 @@ impl Prop<'_> {
                         joined,
                         inside: self.site_sets.empty(),
                         internal: f.internal || internal,
+                        nest,
                     };
                     self.add(key, writes, Err(id));
                 }
@@ -698,6 +734,7 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
         homes,
         handle_sets: mhp.handle_sets.clone(),
         site_sets: SiteSets::default(),
+        nests: Nests::default(),
         facts: IndexVec::new(),
         lookup: FxHashMap::default(),
         useful: useful_components(p, comps, index),
@@ -730,6 +767,7 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
                     joined,
                     inside: prop.site_sets.empty(),
                     internal: false,
+                    nest: NestId::NONE,
                 };
                 prop.add(key, info.write, Ok(a));
             }
@@ -745,6 +783,7 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
         derivations,
         handle_sets: prop.handle_sets,
         site_sets: prop.site_sets,
+        nests: prop.nests,
         tagged,
     }
 }
@@ -798,5 +837,6 @@ pub struct Propagated {
     pub derivations: Derivations,
     pub handle_sets: HandleSets,
     pub site_sets: SiteSets,
+    pub nests: Nests,
     pub tagged: Tagged,
 }

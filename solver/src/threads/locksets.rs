@@ -285,7 +285,7 @@ impl Ctx<'_> {
                     released: self.sets.insert(state.released, l, Mode::Exclusive),
                 }
             }
-            Event::Call { site, callee } => {
+            Event::Call { site, callee, .. } => {
                 let s = self.summary[callee];
                 let Some(g_held) = s.held else {
                     return State::TOP;

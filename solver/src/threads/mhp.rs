@@ -8,7 +8,8 @@
 //! a point is running until a *must-join* of it: a [`Event::Join`] of its handle (the front end
 //! matches `pthread_join` with `pthread_create` on the same thread-id variable, or a join loop
 //! with a create loop), or, for threads started inside a call, the return of a callee that joins
-//! them before returning ([`Mhp::joined_at_exit`]).
+//! them before returning ([`Mhp::joined_at_exit`]), or a join of the handle of the call, when the
+//! callee is a create wrapper that starts them for its caller ([`Event::Call`]).
 //!
 //! This goes beyond the paper, whose main false alarms on real servers came from data read by
 //! `main` after joining its workers. A join that may miss a thread (a join of one of two threads
@@ -17,6 +18,12 @@
 //!
 //! The analysis is a forward *may* analysis: a point is live after a fork on some path that does
 //! not join it again; merging is union, so a join on only one branch does not kill.
+//!
+//! The same items also say when two threads that one event of a function starts — a fork run
+//! again in a loop, a call that starts several — may overlap together with the threads they
+//! start ([`Mhp::tree_overlap`]). When they cannot, an access under one of them meets an access
+//! under another never, and the check orders accesses under the same one as that thread's own
+//! function does ([`super::nest`]).
 
 use fixedbitset::FixedBitSet;
 use std::collections::BTreeSet;
@@ -57,6 +64,9 @@ pub struct FnMhp {
     callee: FxHashMap<Point, FnId>,
     /// For a point that is a fork: its own site.
     fork_site: FxHashMap<Point, Site>,
+    /// For each point that starts no thread: the first such point with the same live items
+    /// ([`Mhp::same_threads_point`]).
+    same_live: Vec<Point>,
 }
 
 /// May-happen-in-parallel information for every function.
@@ -73,6 +83,13 @@ pub struct Mhp {
     pub overlapping: IndexVec<FnId, FxHashSet<Site>>,
     /// The fork sites each function may start threads at, directly or through calls (sorted).
     started: IndexVec<FnId, Vec<Site>>,
+    /// The functions each fork site may start a thread running.
+    site_callees: FxHashMap<Site, Vec<FnId>>,
+    /// Per function: the pairs `(site, alive)` such that one run of it may itself start two
+    /// threads of `site` (by its own thread, in it or its callees) while a thread of `alive`
+    /// started under the first (it, or one it started, and so on) may still be running when the
+    /// second starts ([`Mhp::tree_overlap`]).
+    tree_overlapping: IndexVec<FnId, FxHashSet<(Site, Site)>>,
     /// The handle of each fork site whose threads all end at any join of it (a trusted global
     /// handle).
     pub unique_handle: FxHashMap<Site, ThreadHandle>,
@@ -174,6 +191,10 @@ struct Joins<'a> {
     /// any run that created them.
     global: &'a FxHashSet<ThreadHandle>,
     summary: &'a IndexVec<FnId, HandleSummary>,
+    /// The handles of creates inside create wrappers ([`ThreadProgram::wrapped`]).
+    wrapped: &'a FxHashSet<ThreadHandle>,
+    /// Per function and block: whether the block lies on a cycle.
+    cyclic: &'a IndexVec<FnId, Vec<bool>>,
 }
 
 impl Joins<'_> {
@@ -194,23 +215,8 @@ impl Mhp {
     ) -> Mhp {
         let may_fork = may_fork(p, s);
         let n = p.funcs.len();
-        let mut site_handle: FxHashMap<Site, ThreadHandle> = FxHashMap::default();
-        let mut handle_fn: FxHashMap<ThreadHandle, FnId> = FxHashMap::default();
-        for (f, body) in p.funcs.iter_enumerated() {
-            for block in &body.blocks {
-                for e in &block.events {
-                    if let Event::Fork {
-                        site,
-                        handle: Some(h),
-                        ..
-                    } = *e
-                    {
-                        handle_fn.insert(h, f);
-                        site_handle.insert(site, h);
-                    }
-                }
-            }
-        }
+        let (site_handle, handle_fn) = handles(p);
+        let wrapped: FxHashSet<ThreadHandle> = p.wrapped.iter().copied().collect();
         let started = started_sites(p, s);
         // A global handle's ids live in one global place: its threads are those of the latest
         // create only if creates never overlap. Code that threads run may run twice at once, so
@@ -230,6 +236,8 @@ impl Mhp {
                 valid: valid.clone(),
                 global: &global,
                 summary: &summaries,
+                wrapped: &wrapped,
+                cyclic: &s.cyclic,
             };
             let mut funcs: IndexVec<FnId, FnMhp> = IndexVec::from_elem_n(FnMhp::default(), n);
             let mut joined_at_exit: IndexVec<FnId, FxHashSet<Site>> =
@@ -309,6 +317,8 @@ impl Mhp {
                     joined_before[f] = joined_points(p, f, &trusted, &summaries, &mut handle_sets);
                 }
             }
+            let site_callees = site_callees(p);
+            let tree_overlapping = tree_overlapping_sites(p, s, &funcs, &started, &site_callees);
             return Mhp {
                 may_fork,
                 funcs,
@@ -316,6 +326,8 @@ impl Mhp {
                 site_self_overlap,
                 overlapping,
                 started,
+                site_callees,
+                tree_overlapping,
                 unique_handle,
                 handle_sets,
                 joined_before,
@@ -377,6 +389,22 @@ impl Mhp {
         items.iter().any(|&i| before.is_none_or(|b| b.contains(i)))
     }
 
+    /// A point of `f` at which the threads of this run of `f` that may be running are the same as
+    /// at `at`, the same one for every such `at`: for an access by `f`'s thread at a point that
+    /// starts no thread, only those threads tell what it may meet ([`Mhp::live_at`] of any other
+    /// point), so accesses at two such points are interchangeable. A point that starts threads
+    /// is itself.
+    pub fn same_threads_point(&self, f: FnId, at: Point) -> Point {
+        if at == NO_POINT || !self.may_fork[f] {
+            return at;
+        }
+        self.funcs[f]
+            .same_live
+            .get(at as usize)
+            .copied()
+            .unwrap_or(at)
+    }
+
     /// The fork sites whose threads, started in this run of `f`, may be running at point `at`.
     pub fn live_sites(&self, f: FnId, at: Point) -> Vec<Site> {
         if at == NO_POINT || !self.may_fork[f] {
@@ -387,6 +415,57 @@ impl Mhp {
             return self.started[f].clone();
         };
         live.ones().map(|i| m.items[i].1).collect()
+    }
+
+    /// Whether an access under a thread of fork site `site` may meet an access under *another*
+    /// thread of `site`, both threads started through the event at point `k` of one run of `f` by
+    /// the thread running `f` (the fork itself, or a call during which that thread forks them),
+    /// the two accesses being made by threads of the sites `threads`. When they cannot, two such
+    /// accesses are either under one and the same thread of `site`, which orders them by what it
+    /// does (see `check`), or never at the same time.
+    ///
+    /// The thread of `site` that starts second is started while the first one's subtree runs.
+    /// Its access, made after that start, can meet the other access only if the thread making
+    /// that one, or a thread between it and the first thread of `site` (of which it descends),
+    /// is still running then: a thread of a site [`Mhp::on_the_way`] from `site` to one of
+    /// `threads`. Such a thread left by an earlier run of `k` is one of `k`'s items live before
+    /// `k`; two started by one run of a call are the callee's own [`Mhp::tree_overlapping`].
+    pub fn tree_overlap(&self, f: FnId, site: Site, k: Point, threads: [Site; 2]) -> bool {
+        if k == NO_POINT || !self.may_fork[f] {
+            return true;
+        }
+        let m = &self.funcs[f];
+        let Some(before) = m.live_before.get(k as usize) else {
+            return true;
+        };
+        let between = |alive: Site| threads.iter().any(|&t| self.on_the_way(site, alive, t));
+        let again = m
+            .at_point
+            .get(&k)
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+            .iter()
+            .any(|&i| before.contains(i) && between(m.items[i].1));
+        if again {
+            return true;
+        }
+        match (m.fork_site.get(&k), m.callee.get(&k)) {
+            // One run of a fork starts one thread.
+            (Some(_), _) => false,
+            (None, Some(&g)) => self.tree_overlapping[g]
+                .iter()
+                .any(|&(s, alive)| s == site && between(alive)),
+            (None, None) => true,
+        }
+    }
+
+    /// Whether a thread of `other` started under a thread of `site` may be the thread of
+    /// `target`, or one that a thread of `target` descends from: `other` is `site` or a site
+    /// its threads may start threads at, and is `target` or may lead to it.
+    pub fn on_the_way(&self, site: Site, other: Site, target: Site) -> bool {
+        let (started, callees) = (&self.started, &self.site_callees);
+        subtree_contains(started, callees, site, other)
+            && subtree_contains(started, callees, other, target)
     }
 
     /// Whether the threads of `site` started at point `k` of `f` may overlap each other: a later
@@ -445,8 +524,9 @@ fn handle_summaries(
                             } => {
                                 forks.insert(h);
                             }
-                            Event::Call { callee, .. } => {
-                                forks.extend(out[callee].forks.iter().copied())
+                            Event::Call { callee, handle, .. } => {
+                                forks.extend(out[callee].forks.iter().copied());
+                                forks.extend(handle);
                             }
                             _ => {}
                         }
@@ -489,8 +569,8 @@ fn join_step(
         } => {
             joined.remove(&h);
         }
-        Event::Call { callee, .. } => {
-            for h in &summary[callee].forks {
+        Event::Call { callee, handle, .. } => {
+            for h in summary[callee].forks.iter().chain(&handle) {
                 joined.remove(h);
             }
             let joins = &summary[callee].joins_at_exit;
@@ -619,6 +699,173 @@ fn overlapping_sites(
         };
         if live.ones().any(|j| m.items[j].1 == site) {
             out.insert(site);
+        }
+    }
+    out
+}
+
+/// The handle of each fork site that has one, and the function whose forks or calls name the
+/// threads of each handle (a create wrapper's call names its threads by the call's handle).
+fn handles(p: &ThreadProgram) -> (FxHashMap<Site, ThreadHandle>, FxHashMap<ThreadHandle, FnId>) {
+    let mut site_handle: FxHashMap<Site, ThreadHandle> = FxHashMap::default();
+    let mut handle_fn: FxHashMap<ThreadHandle, FnId> = FxHashMap::default();
+    for (f, body) in p.funcs.iter_enumerated() {
+        for block in &body.blocks {
+            for e in &block.events {
+                match *e {
+                    Event::Fork {
+                        site,
+                        handle: Some(h),
+                        ..
+                    } => {
+                        handle_fn.insert(h, f);
+                        site_handle.insert(site, h);
+                    }
+                    Event::Call {
+                        handle: Some(h), ..
+                    } => {
+                        handle_fn.insert(h, f);
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    (site_handle, handle_fn)
+}
+
+/// The functions each fork site may start a thread running (several for a fork through a
+/// function pointer with several targets).
+fn site_callees(p: &ThreadProgram) -> FxHashMap<Site, Vec<FnId>> {
+    let mut out: FxHashMap<Site, Vec<FnId>> = FxHashMap::default();
+    for body in p.funcs.iter() {
+        for block in &body.blocks {
+            for e in &block.events {
+                if let Event::Fork { site, callee, .. } = *e {
+                    out.entry(site).or_default().push(callee);
+                }
+            }
+        }
+    }
+    for v in out.values_mut() {
+        v.sort();
+        v.dedup();
+    }
+    out
+}
+
+/// Whether `other` is `site` or a site that a thread of `site` may start threads at.
+fn subtree_contains(
+    started: &IndexVec<FnId, Vec<Site>>,
+    site_callees: &FxHashMap<Site, Vec<FnId>>,
+    site: Site,
+    other: Site,
+) -> bool {
+    site == other
+        || site_callees
+            .get(&site)
+            .is_some_and(|gs| gs.iter().any(|&g| started[g].binary_search(&other).is_ok()))
+}
+
+/// The fork sites each function's own thread may start threads at, in it or in its callees
+/// (not in the threads it starts), sorted.
+fn own_started_sites(p: &ThreadProgram, s: &Structure) -> IndexVec<FnId, Vec<Site>> {
+    let mut out: IndexVec<FnId, Vec<Site>> = IndexVec::from_elem_n(Vec::new(), p.funcs.len());
+    for scc in &s.sccs {
+        loop {
+            let mut changed = false;
+            for &f in scc {
+                let mut v: Vec<Site> = Vec::new();
+                for block in &p.funcs[f].blocks {
+                    for e in &block.events {
+                        match *e {
+                            Event::Fork { site, .. } => v.push(site),
+                            Event::Call { callee, .. } => v.extend(out[callee].iter().copied()),
+                            _ => {}
+                        }
+                    }
+                }
+                v.sort();
+                v.dedup();
+                if v != out[f] {
+                    out[f] = v;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// [`Mhp::tree_overlapping`]: for each function, the pairs `(s, alive)` such that one run of it
+/// may itself start two threads of `s` while a thread of `alive`, started under the first, may
+/// still be running. Callees come first (the call graph's components in reverse topological
+/// order). In a recursive function, every site `s` its thread starts counts, with every site
+/// under it (the runs nested in one run are not told apart). Otherwise: the pairs of a callee's
+/// run, and each site `s` started through two points `k₁` and `k₂` (the same point again in a
+/// loop) with an item `(k₁, alive)` live before `k₂` and `alive` under `s` — the items of `k₁`
+/// cover every thread started through `k₁`.
+fn tree_overlapping_sites(
+    p: &ThreadProgram,
+    s: &Structure,
+    funcs: &IndexVec<FnId, FnMhp>,
+    started: &IndexVec<FnId, Vec<Site>>,
+    site_callees: &FxHashMap<Site, Vec<FnId>>,
+) -> IndexVec<FnId, FxHashSet<(Site, Site)>> {
+    let own = own_started_sites(p, s);
+    let mut out: IndexVec<FnId, FxHashSet<(Site, Site)>> =
+        IndexVec::from_elem_n(FxHashSet::default(), p.funcs.len());
+    let under = |site: Site| -> Vec<Site> {
+        let mut v = vec![site];
+        for &g in site_callees.get(&site).map(Vec::as_slice).unwrap_or(&[]) {
+            v.extend(started[g].iter().copied());
+        }
+        v
+    };
+    for scc in &s.sccs {
+        for &f in scc {
+            if s.recursive[f] {
+                out[f] = own[f]
+                    .iter()
+                    .flat_map(|&site| under(site).into_iter().map(move |a| (site, a)))
+                    .collect();
+                continue;
+            }
+            let m = &funcs[f];
+            // The sites the thread running `f` starts threads at through point `k`.
+            let own_sites = |k: Point| -> &[Site] {
+                match (m.fork_site.get(&k), m.callee.get(&k)) {
+                    (Some(site), _) => std::slice::from_ref(site),
+                    (None, Some(&g)) => &own[g],
+                    (None, None) => &[],
+                }
+            };
+            let mut set = FxHashSet::default();
+            for (&k2, &g) in &m.callee {
+                if !m.fork_site.contains_key(&k2) {
+                    set.extend(out[g].iter().copied());
+                }
+                let Some(before) = m.live_before.get(k2 as usize) else {
+                    for &site in own_sites(k2) {
+                        set.extend(under(site).into_iter().map(|a| (site, a)));
+                    }
+                    continue;
+                };
+                for j in before.ones() {
+                    let (k1, alive) = m.items[j];
+                    for &site in own_sites(k1) {
+                        if own_sites(k2).contains(&site)
+                            && subtree_contains(started, site_callees, site, alive)
+                        {
+                            set.insert((site, alive));
+                        }
+                    }
+                }
+            }
+            out[f] = set;
         }
     }
     out
@@ -817,14 +1064,24 @@ fn items(
                     }
                 }
                 // Threads the callee starts and joins before returning are over when the call
-                // returns (accesses during the call are ordered by `inside`): no item.
-                Event::Call { callee, .. } => {
+                // returns (accesses during the call are ordered by `inside`): no item. The
+                // threads a create wrapper starts for this call end at the joins of its handle.
+                Event::Call { callee, handle, .. } => {
                     if !started[callee].is_empty() {
                         m.callee.insert(at, callee);
                     }
+                    let own = valid(handle.as_ref());
+                    let named = match own {
+                        Some(_) => wrapped_sites(p, callee, joined_at_exit, started, joins),
+                        None => FxHashSet::default(),
+                    };
                     for &s in &started[callee] {
                         if !joined_at_exit[callee].contains(&s) {
-                            let h = valid(site_handle.get(&s)).filter(|h| joins.global.contains(h));
+                            let h = if named.contains(&s) {
+                                own
+                            } else {
+                                valid(site_handle.get(&s)).filter(|h| joins.global.contains(h))
+                            };
                             new.push((s, false, h));
                         }
                     }
@@ -852,6 +1109,53 @@ fn items(
         handles,
         total: at as usize,
     }
+}
+
+/// The fork sites all of whose threads that a run of create wrapper `w` may leave running are
+/// started by its wrapped forks ([`ThreadProgram::wrapped`]) during that run: the fork's own
+/// site, and the sites its thread joins before it ends (as for a fork's own handle, see
+/// [`items`]). A site that the run may also start another way — another fork, a wrapped fork on
+/// a cycle (several threads, of which the caller's id names one), a call, or a thread the
+/// wrapped thread leaves running — is not named by the call's handle: its join would miss them.
+fn wrapped_sites(
+    p: &ThreadProgram,
+    w: FnId,
+    joined_at_exit: &IndexVec<FnId, FxHashSet<Site>>,
+    started: &IndexVec<FnId, Vec<Site>>,
+    joins: &Joins<'_>,
+) -> FxHashSet<Site> {
+    let mut named = FxHashSet::default();
+    let mut other = FxHashSet::default();
+    for (b, block) in p.funcs[w].blocks.iter().enumerate() {
+        let cyclic = joins.cyclic[w].get(b).copied().unwrap_or(true);
+        for e in &block.events {
+            match *e {
+                Event::Fork {
+                    site,
+                    callee,
+                    handle,
+                } => {
+                    let wrapped = !cyclic && handle.is_some_and(|h| joins.wrapped.contains(&h));
+                    if wrapped {
+                        named.insert(site);
+                    } else {
+                        other.insert(site);
+                    }
+                    for &s in &started[callee] {
+                        if wrapped && joined_at_exit[callee].contains(&s) {
+                            named.insert(s);
+                        } else {
+                            other.insert(s);
+                        }
+                    }
+                }
+                Event::Call { callee, .. } => other.extend(started[callee].iter().copied()),
+                _ => {}
+            }
+        }
+    }
+    named.retain(|s| !other.contains(s));
+    named
 }
 
 /// The live-thread analysis of one function that may fork, and the fork sites it joins before
@@ -935,6 +1239,15 @@ fn analyse(
         }
     }
     m.live_before = live_before;
+    let mut first: FxHashMap<&FixedBitSet, Point> = FxHashMap::default();
+    m.same_live = (0..total as Point)
+        .map(|at| {
+            if m.callee.contains_key(&at) {
+                return at;
+            }
+            *first.entry(&m.live_before[at as usize]).or_insert(at)
+        })
+        .collect();
 
     // Exit summary: the sites started here (directly or by callees) none of whose items is live
     // at a return.

@@ -15,6 +15,7 @@
 //!   without the parent's locks.
 //! - [`privacy`] finds the labels private to one run of a function (checked there, not at `main`).
 //! - [`mhp`] computes which threads may be running at each point of a function, with joins.
+//! - [`nest`] keeps, for a fact that left a thread, where it was in that thread's function.
 //! - [`check`] reports the locations with two accesses, one writing, that may happen at the same
 //!   time in two threads without a common lock.
 //! - [`naive`] has slow reference versions of the locksets and of [`mhp`], for tests only.
@@ -26,6 +27,7 @@ pub mod linearity;
 pub mod locksets;
 pub mod mhp;
 pub mod naive;
+pub mod nest;
 pub mod privacy;
 
 use crate::constraints::{Lock, Rho, Site};
@@ -65,10 +67,15 @@ pub enum Event {
     Acquire(Lock, Mode),
     Release(Lock),
     Access(AccessId),
-    /// A call of `callee`, instantiated at `site` (a split of the lock state).
+    /// A call of `callee`, instantiated at `site` (a split of the lock state). With a handle,
+    /// the callee is a create wrapper: the threads that its forks with a handle of
+    /// [`ThreadProgram::wrapped`] start during this call are this run's threads of `handle`, which
+    /// its joins end. The front end gives a call a handle only when the wrapper's own forks of
+    /// such a handle start at most one thread per call, whose id is the one the caller names.
     Call {
         site: Site,
         callee: FnId,
+        handle: Option<ThreadHandle>,
     },
     /// A new thread running `callee`, instantiated at `site`; `handle` names it for joins.
     Fork {
@@ -132,6 +139,10 @@ pub struct ThreadProgram {
     /// Handles whose thread id is a global, joined possibly in other functions than the create:
     /// they end threads only if the function that forks them runs at most once.
     pub global_handles: Vec<ThreadHandle>,
+    /// The handles of the creates inside create wrappers, whose thread id is the wrapper's
+    /// parameter: their threads are named by the handle of the wrapper's call
+    /// ([`Event::Call`]). No join names them.
+    pub wrapped: Vec<ThreadHandle>,
     /// Must-joins that hold only while a location (a join loop's bound) is not written: see
     /// [`bounds`].
     pub bound_conditions: Vec<BoundCondition>,
@@ -175,9 +186,10 @@ pub struct ThreadSolution {
     pub structure: structure::Structure,
     pub mhp: mhp::Mhp,
     pub homes: privacy::Homes,
-    /// The sets facts' `joined` and `inside` ids stand for.
+    /// The sets facts' `joined` and `inside` ids stand for, and their nests.
     pub handle_sets: mhp::HandleSets,
     pub site_sets: mhp::SiteSets,
+    pub nests: nest::Nests,
     pub facts: IndexVec<facts::CFactId, CFact>,
     pub sets: locksets::LockSets,
 }
@@ -247,6 +259,7 @@ pub fn solve(
         derivations,
         handle_sets,
         site_sets,
+        nests,
         tagged,
     } = propagated;
     let warnings = phase(Phase::Check, || {
@@ -257,6 +270,7 @@ pub fn solve(
             sets: &ls.sets,
             handle_sets: &handle_sets,
             site_sets: &site_sets,
+            nests: &nests,
             facts: &all_facts,
             derivations: &derivations,
             tagged: &tagged,
@@ -286,6 +300,7 @@ pub fn solve(
         homes,
         handle_sets,
         site_sets,
+        nests,
         facts: all_facts,
         sets: ls.sets,
     }

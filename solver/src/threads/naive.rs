@@ -12,9 +12,13 @@
 //!   reaches it with the same call stack (plain lock ids, every lock linear).
 //! - [`live_threads`]: for each point of each function, the threads started during one run of
 //!   that function that may still be running there (the relation [`super::mhp`] computes).
+//! - [`races`]: the locations two threads of a whole-program run may access at the same moment,
+//!   found by running every interleaving of the program's threads (what [`super::check`]
+//!   decides, without locks).
 //!
 //! Thread handles are *local*, as the front end makes them: a `Join(h)` ends every thread that
-//! the same run of the same function has forked with handle `h` (and nothing else).
+//! the same run of the same function has forked with handle `h` (and nothing else), or that a
+//! create wrapper it called with handle `h` forked with a handle of [`ThreadProgram::wrapped`].
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
@@ -31,6 +35,32 @@ pub struct Pos {
     pub func: FnId,
     pub block: u32,
     pub index: u32,
+}
+
+/// The frame (by stack height) whose joins of a handle end a thread forked by the top frame of
+/// `stack` with `handle`: the fork's own frame, or for a wrapped fork ([`ThreadProgram::wrapped`])
+/// in a frame entered by a call with a handle, the caller's frame with the call's handle.
+fn owner(
+    p: &ThreadProgram,
+    stack: &[Pos],
+    handle: Option<ThreadHandle>,
+) -> Option<(usize, ThreadHandle)> {
+    let h = handle?;
+    let height = stack.len();
+    if p.wrapped.contains(&h) && height >= 2 {
+        let caller = stack[height - 2];
+        let call = p.funcs[caller.func].blocks[caller.block as usize]
+            .events
+            .get(caller.index as usize);
+        if let Some(&Event::Call {
+            handle: Some(named),
+            ..
+        }) = call
+        {
+            return Some((height - 1, named));
+        }
+    }
+    Some((height, h))
 }
 
 /// A control move of the top frame.
@@ -274,7 +304,7 @@ fn explore_run(p: &ThreadProgram, f: FnId, depth: usize, live: &LiveThreads) -> 
                     point,
                     site,
                     callee,
-                    owner: handle.map(|h| (height, h)),
+                    owner: owner(p, &state.stack, handle),
                 });
             }
             Some(&Event::Join(h)) => {
@@ -313,4 +343,120 @@ fn explore_run(p: &ThreadProgram, f: FnId, depth: usize, live: &LiveThreads) -> 
         }
     }
     (before, during, after)
+}
+
+/// One thread of a whole-program run ([`races`]).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct SimThread {
+    /// Its call stack; empty once the thread has ended.
+    stack: Vec<Pos>,
+    /// The frames that can join it, as (thread, stack height, handle): a `Join(handle)` run by
+    /// that frame waits for it. A frame that returns can join nothing any more.
+    owners: Vec<(usize, usize, ThreadHandle)>,
+}
+
+/// The locations on which the interleavings of a whole program race: two different threads stand
+/// at accesses to one location at the same moment, at least one of them writing. Every thread is
+/// run as the program runs it — `main` first, a fork starting a thread at its function's entry,
+/// a `Join(h)` waiting until every thread its frame forked with `h` has ended — with calls
+/// inlined on stacks of at most `depth` frames and at most `max_threads` threads in all (a
+/// thread that would go deeper or start one more waits forever: the runs explored are some of
+/// the program's runs, so whatever race they find, a sound analysis finds too). Every branch is
+/// feasible, and a block that `returns` may also go on to its successors. Lock events are
+/// ignored: the programs compared with this have none. The exploration stops after `max_states`
+/// states (what it found by then are races all the same).
+pub fn races(
+    p: &ThreadProgram,
+    depth: usize,
+    max_threads: usize,
+    max_states: usize,
+) -> BTreeSet<crate::Rho> {
+    let mut out = BTreeSet::new();
+    let Some(main) = p.main else { return out };
+    if p.funcs[main].blocks.is_empty() {
+        return out;
+    }
+    let entry = |func: FnId| Pos {
+        func,
+        block: 0,
+        index: 0,
+    };
+    let start = vec![SimThread {
+        stack: vec![entry(main)],
+        owners: Vec::new(),
+    }];
+    let event_at = |pos: &Pos| -> Option<Event> {
+        p.funcs[pos.func].blocks[pos.block as usize]
+            .events
+            .get(pos.index as usize)
+            .copied()
+    };
+    let mut seen: HashSet<Vec<SimThread>> = HashSet::new();
+    seen.insert(start.clone());
+    let mut todo = vec![start];
+    while let Some(world) = todo.pop() {
+        // The accesses every live thread is about to make.
+        let at: Vec<(usize, super::AccessId)> = world
+            .iter()
+            .enumerate()
+            .filter_map(|(t, th)| match th.stack.last().and_then(event_at) {
+                Some(Event::Access(a)) => Some((t, a)),
+                _ => None,
+            })
+            .collect();
+        for (i, &(t1, a1)) in at.iter().enumerate() {
+            for &(t2, a2) in &at[i + 1..] {
+                let (x, y) = (p.accesses[a1], p.accesses[a2]);
+                if t1 != t2 && x.rho == y.rho && (x.write || y.write) {
+                    out.insert(x.rho);
+                }
+            }
+        }
+        for t in 0..world.len() {
+            let Some(&top) = world[t].stack.last() else {
+                continue;
+            };
+            let height = world[t].stack.len();
+            let mut after = world.clone();
+            match event_at(&top) {
+                Some(Event::Fork { callee, handle, .. }) => {
+                    if world.len() >= max_threads {
+                        continue;
+                    }
+                    let stack = if p.funcs[callee].blocks.is_empty() {
+                        Vec::new()
+                    } else {
+                        vec![entry(callee)]
+                    };
+                    let owners = owner(p, &world[t].stack, handle)
+                        .map(|(height, h)| (t, height, h))
+                        .into_iter()
+                        .collect();
+                    after.push(SimThread { stack, owners });
+                }
+                Some(Event::Join(h)) => {
+                    let waits = world
+                        .iter()
+                        .any(|u| !u.stack.is_empty() && u.owners.contains(&(t, height, h)));
+                    if waits {
+                        continue;
+                    }
+                }
+                _ => {}
+            }
+            for m in moves(p, &world[t].stack, depth) {
+                let mut next = after.clone();
+                if matches!(m, Move::Leave(None)) {
+                    for u in next.iter_mut() {
+                        u.owners.retain(|&(ot, oh, _)| (ot, oh) != (t, height));
+                    }
+                }
+                apply(&mut next[t].stack, &m);
+                if seen.len() < max_states && seen.insert(next.clone()) {
+                    todo.push(next);
+                }
+            }
+        }
+    }
+    out
 }

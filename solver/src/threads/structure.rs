@@ -30,6 +30,8 @@ pub struct Structure {
     /// Strongly connected components of the graph of calls and forks, callees and thread
     /// functions before the functions that call or start them.
     pub thread_sccs: Vec<Vec<FnId>>,
+    /// The index in `thread_sccs` of each function's component.
+    pub thread_scc_of: IndexVec<FnId, usize>,
     /// Whether the function may run more than once in one run of the program.
     pub runs_multi: IndexVec<FnId, bool>,
 }
@@ -67,7 +69,7 @@ impl Structure {
                         site,
                     };
                     match *e {
-                        Event::Call { site, callee } => {
+                        Event::Call { site, callee, .. } => {
                             callers[callee].push(point(site));
                             graph.add_edge(nodes[f.index()], nodes[callee.index()], ());
                             with_forks.add_edge(nodes[f.index()], nodes[callee.index()], ());
@@ -83,6 +85,12 @@ impl Structure {
         }
         let sccs = components(&graph);
         let thread_sccs = components(&with_forks);
+        let mut thread_scc_of = IndexVec::from_elem_n(0, n);
+        for (k, c) in thread_sccs.iter().enumerate() {
+            for &f in c {
+                thread_scc_of[f] = k;
+            }
+        }
         let mut recursive = IndexVec::from_elem_n(false, n);
         for c in &sccs {
             let self_loop = c.len() == 1 && callers[c[0]].iter().any(|p| p.caller == c[0]);
@@ -99,6 +107,7 @@ impl Structure {
             recursive,
             sccs,
             thread_sccs,
+            thread_scc_of,
             runs_multi: IndexVec::new(),
         };
         s.runs_multi = s.compute_runs_multi(p);

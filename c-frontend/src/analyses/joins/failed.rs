@@ -79,7 +79,7 @@ pub(super) fn result_branch(
     else {
         return None;
     };
-    if !calls.is_create(*c) || !dst.proj.is_empty() {
+    if !calls.is_library_create(*c) || !dst.proj.is_empty() {
         return None;
     }
     let Base::Var(result) = dst.base else {

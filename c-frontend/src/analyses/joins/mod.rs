@@ -31,6 +31,10 @@
 //!   The single idiom is not matched through a pointer: a constant index such as `w[1]` is
 //!   dropped by the lowering, so `&w[1]` and `w[0]` look the same.
 //!
+//! A call of a create or join wrapper, a user function that calls `pthread_create` or
+//! `pthread_join` for its caller with a thread id the caller hands over (`spawn(&t, …)`,
+//! `wait_for(t)`), is matched as a create or join itself ([`wrappers`]).
+//!
 //! In both, the thread-id variable must be written only by that one create: no other create,
 //! assignment, or address taken anywhere in the program may change it, and the create loop's
 //! counter must change only in its increment. An id inside a union is never trusted (members
@@ -67,6 +71,7 @@ mod failed;
 mod heap;
 mod ids;
 mod loops;
+mod wrappers;
 
 use cfg::*;
 use failed::*;
@@ -89,6 +94,10 @@ pub struct JoinPlan {
     /// Handles of threads whose id is in a global: a single id's joins may be in other functions,
     /// and any of them is valid only if the create's function runs at most once.
     pub global: Vec<ThreadHandle>,
+    /// The handles of the creates inside create wrappers ([`wrappers`]): the threads they start
+    /// during a call of the wrapper that has a handle of its own are the caller's threads of
+    /// that handle.
+    pub wrapped: Vec<ThreadHandle>,
     /// Join loops whose bound is a global (or a member of one) the front end cannot prove
     /// unchanged between the loops: each holds only if no write may change the bound while the
     /// threads run, which the thread analysis decides with label flow.
@@ -111,11 +120,16 @@ pub struct BoundCheck {
     pub region: Vec<BlockId>,
 }
 
-/// The library functions that create, join, allocate and free, from the library model, with the
-/// argument that names the thread id of a create (its address) or of a join (its value).
+/// The functions that create, join, allocate and free — from the library model, and the user's
+/// create and join wrappers ([`wrappers`]) — with the argument that names the thread id of a
+/// create (its address) or of a join (its value).
 pub(super) struct ThreadCalls {
     creates: FxHashMap<FuncId, Arg>,
     joins: FxHashMap<FuncId, Arg>,
+    /// The library's creates (not the wrappers): only their result says whether they failed.
+    library_creates: FxHashSet<FuncId>,
+    /// The create statement inside each create wrapper.
+    wrapped: Vec<StmtAt>,
     allocs: FxHashSet<FuncId>,
     frees: FxHashSet<FuncId>,
 }
@@ -125,6 +139,8 @@ impl ThreadCalls {
         let mut calls = ThreadCalls {
             creates: FxHashMap::default(),
             joins: FxHashMap::default(),
+            library_creates: FxHashSet::default(),
+            wrapped: Vec::new(),
             allocs: FxHashSet::default(),
             frees: FxHashSet::default(),
         };
@@ -145,11 +161,24 @@ impl ThreadCalls {
                 _ => {}
             }
         }
+        calls.library_creates = calls.creates.keys().copied().collect();
+        let found = wrappers::find(p, &calls.creates, &calls.joins);
+        for (f, (k, at)) in found.creates {
+            calls.creates.insert(f, k);
+            calls.wrapped.push(at);
+        }
+        calls.wrapped.sort();
+        calls.joins.extend(found.joins);
         calls
     }
 
     pub(super) fn is_create(&self, f: FuncId) -> bool {
         self.creates.contains_key(&f)
+    }
+
+    /// Whether `f` is the library's `pthread_create` (not a wrapper).
+    pub(super) fn is_library_create(&self, f: FuncId) -> bool {
+        self.library_creates.contains(&f)
     }
 
     /// The thread-id argument of a call of `f`, if `f` creates (`is_create`) or joins.
@@ -171,6 +200,8 @@ struct Site {
     in_loop: Option<usize>,
     /// Whether the statement's block lies on any cycle.
     cyclic: bool,
+    /// A call of a create wrapper (not of `pthread_create` itself).
+    wrapper: bool,
 }
 
 /// What the whole program says about thread ids before any create is matched.
@@ -216,6 +247,14 @@ pub fn plan(p: &Program) -> JoinPlan {
     };
     planner.global_joins = planner.global_joins();
     planner.global_join_loops = planner.global_join_loops();
+    // The create inside each wrapper gets a handle that names no join: its threads are ended by
+    // the joins of the handle of the wrapper's call.
+    for &at in &planner.calls.wrapped {
+        let handle = ThreadHandle(planner.plan.handles);
+        planner.plan.handles += 1;
+        planner.plan.create.insert(at, handle);
+        planner.plan.wrapped.push(handle);
+    }
     for (f, func) in p.funcs.iter_enumerated() {
         if func.defined && func.origin == Origin::User {
             planner.function(f, func);
@@ -426,6 +465,7 @@ impl<'p> Planner<'p> {
                     path,
                     in_loop,
                     cyclic: fx.cyclic[b.0 as usize],
+                    wrapper: is_create && !self.calls.is_library_create(*c),
                 };
                 if is_create {
                     creates.push(site);
@@ -444,6 +484,9 @@ impl<'p> Planner<'p> {
             return false;
         };
         let mut used = false;
+        if is_global(self.p, var) && create.wrapper {
+            return false;
+        }
         if is_global(self.p, var) {
             for (at, _) in self
                 .global_joins
@@ -490,7 +533,7 @@ impl<'p> Planner<'p> {
                 fx.heaps.get(&w).map(|b| b.0 as usize)
             }
             IdBase::Var(var) if is_global(self.p, var) => {
-                return self.match_global_array(fx, create, l1, blocks1, handle);
+                return !create.wrapper && self.match_global_array(fx, create, l1, blocks1, handle);
             }
             IdBase::Var(_) => None,
         };
