@@ -67,7 +67,7 @@ type ClassKey = (Ctx, bool, SetId, bool);
 pub type Accesses = std::sync::Arc<[RaceAccess]>;
 
 /// Which thread accesses, where, and after what, in one function: what orders two accesses.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 struct Ctx {
     thread: Thread,
     point: Point,
@@ -87,16 +87,6 @@ impl Ctx {
             nest,
         }
     }
-}
-
-/// The accesses of one location that behave alike: same context, locks and kind.
-#[derive(Clone, Debug)]
-struct Class {
-    ctx: Ctx,
-    internal: bool,
-    held: SetId,
-    writes: bool,
-    facts: Vec<CFactId>,
 }
 
 struct Checker<'a> {
@@ -204,11 +194,14 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
                 } else {
                     BTreeMap::new()
                 };
-                let mut racing = checker.racing(home, at_home);
+                let mut memo = FxHashMap::default();
+                let keys = checker.racing_keys(home, at_home, &mut memo);
+                let mut racing = checker.facts_of(at_home, &keys);
                 for group in copies.values() {
                     let mut merged = at_home.to_vec();
                     merged.extend(group.iter().copied());
-                    racing.extend(checker.racing(home, &merged));
+                    let keys = checker.racing_keys(home, &merged, &mut memo);
+                    racing.extend(checker.facts_of(&merged, &keys));
                 }
                 // One warning per location as soon as one copy races, listing the accesses of
                 // every copy: two objects made by one allocation site, each raced on by its own
@@ -229,8 +222,11 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
                 .entry((comp, owner))
                 .or_insert_with(|| {
                     let group = of_comp.get(&(comp, owner))?;
-                    let racing = checker.racing(owner, group);
-                    (!racing.is_empty()).then(|| checker.listing(group, &racing).into())
+                    let racing = checker.racing_keys(owner, group, &mut FxHashMap::default());
+                    (!racing.is_empty()).then(|| {
+                        let racing = checker.facts_of(group, &racing);
+                        checker.listing(group, &racing).into()
+                    })
                 })
                 .clone()
                 .map(|accesses| (owner, accesses))
@@ -248,64 +244,96 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
 }
 
 impl Checker<'_> {
-    /// The facts among `ids` (of one location at `home`) in a racing pair: two accesses that
-    /// may happen at the same time, one writing, without a common lock. Empty when the location
-    /// is consistently correlated. A pair of classes already known to race is not compared
-    /// again.
-    fn racing(&self, home: FnId, ids: &[CFactId]) -> FxHashSet<CFactId> {
+    /// The class key of a fact: what makes facts interchangeable for the pairwise check.
+    fn key(&self, id: CFactId) -> ClassKey {
+        let f = &self.facts[id];
+        let ctx = Ctx {
+            thread: f.thread,
+            point: f.point,
+            joined: f.joined,
+            inside: f.inside,
+            nest: f.nest,
+        };
+        (ctx, f.internal, f.held, f.writes)
+    }
+
+    /// The facts among `ids` (of one location at `home`) in a racing pair — two accesses that
+    /// may happen at the same time, one writing, without a common lock — as the keys of their
+    /// classes. Empty when the location is consistently correlated. The answer depends only on
+    /// the set of classes, which the copies of one allocation often share: `memo` keeps it per
+    /// set.
+    fn racing_keys(
+        &self,
+        home: FnId,
+        ids: &[CFactId],
+        memo: &mut FxHashMap<Vec<ClassKey>, Vec<ClassKey>>,
+    ) -> Vec<ClassKey> {
         if !ids.iter().any(|&id| self.facts[id].writes) {
-            return FxHashSet::default();
+            return Vec::new();
         }
-        let mut index: FxHashMap<ClassKey, usize> = FxHashMap::default();
-        let mut classes: Vec<Class> = Vec::new();
-        for &id in ids {
-            let f = &self.facts[id];
-            let ctx = Ctx {
-                thread: f.thread,
-                point: f.point,
-                joined: f.joined,
-                inside: f.inside,
-                nest: f.nest,
-            };
-            let key = (ctx, f.internal, f.held, f.writes);
-            let k = *index.entry(key).or_insert_with(|| {
-                classes.push(Class {
-                    ctx,
-                    internal: f.internal,
-                    held: f.held,
-                    writes: f.writes,
-                    facts: Vec::new(),
-                });
-                classes.len() - 1
-            });
-            classes[k].facts.push(id);
+        let mut keys: Vec<ClassKey> = ids.iter().map(|&id| self.key(id)).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        if let Some(found) = memo.get(&keys) {
+            return found.clone();
         }
-        let mut racing = vec![false; classes.len()];
-        for i in 0..classes.len() {
-            for j in i..classes.len() {
-                if racing[i] && racing[j] {
+        let found = self.racing_classes(home, &keys);
+        memo.insert(keys, found.clone());
+        found
+    }
+
+    /// The classes of `keys` in a racing pair. Classes are compared by lock set first, so that
+    /// two sets with a common lock skip every pair of their classes at once (a location's
+    /// classes are many, its lock sets few); a pair already known to race is not compared again.
+    fn racing_classes(&self, home: FnId, keys: &[ClassKey]) -> Vec<ClassKey> {
+        let mut by_held: BTreeMap<SetId, Vec<usize>> = BTreeMap::new();
+        for (k, key) in keys.iter().enumerate() {
+            by_held.entry(key.2).or_default().push(k);
+        }
+        let groups: Vec<(SetId, Vec<usize>)> = by_held.into_iter().collect();
+        let mut racing = vec![false; keys.len()];
+        for (g, (held_g, members_g)) in groups.iter().enumerate() {
+            for (held_h, members_h) in &groups[g..] {
+                if self.common_lock(*held_g, *held_h) {
                     continue;
                 }
-                let (a, b) = (&classes[i], &classes[j]);
-                if !(a.writes || b.writes) || self.common_lock(a.held, b.held) {
-                    continue;
-                }
-                // Two copies made by runs of a callee: different locations, or the same run,
-                // compared in the callee.
-                if self.techniques.has(Technique::DownFork) && a.internal && b.internal {
-                    continue;
-                }
-                if self.concurrent(home, &a.ctx, &b.ctx, i == j) {
-                    racing[i] = true;
-                    racing[j] = true;
+                for &i in members_g {
+                    for &j in members_h {
+                        // Within one group, each unordered pair once.
+                        if (held_g == held_h && j < i) || (racing[i] && racing[j]) {
+                            continue;
+                        }
+                        let ((a, a_internal, _, a_writes), (b, b_internal, _, b_writes)) =
+                            (&keys[i], &keys[j]);
+                        if !(*a_writes || *b_writes) {
+                            continue;
+                        }
+                        // Two copies made by runs of a callee: different locations, or the same
+                        // run, compared in the callee.
+                        if self.techniques.has(Technique::DownFork) && *a_internal && *b_internal {
+                            continue;
+                        }
+                        if self.concurrent(home, a, b, i == j) {
+                            racing[i] = true;
+                            racing[j] = true;
+                        }
+                    }
                 }
             }
         }
-        classes
-            .iter()
+        keys.iter()
             .zip(racing)
             .filter(|(_, r)| *r)
-            .flat_map(|(c, _)| c.facts.iter().copied())
+            .map(|(k, _)| *k)
+            .collect()
+    }
+
+    /// The facts of `ids` whose class is one of `keys`.
+    fn facts_of(&self, ids: &[CFactId], keys: &[ClassKey]) -> FxHashSet<CFactId> {
+        let keys: FxHashSet<ClassKey> = keys.iter().copied().collect();
+        ids.iter()
+            .copied()
+            .filter(|&id| keys.contains(&self.key(id)))
             .collect()
     }
 
