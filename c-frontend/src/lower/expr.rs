@@ -316,7 +316,12 @@ impl<'a> UnitCx<'a> {
 
     /// The intrinsic called on the edge where a try-lock succeeded, acquiring in `mode`.
     fn acquire_func(&mut self, pos: Pos, mode: LockMode) -> FuncId {
-        let name = Intrinsic::acquire(mode).name();
+        self.intrinsic_func(pos, Intrinsic::acquire(mode))
+    }
+
+    /// The function of a lock intrinsic (`void f(void *)`), declared on first use.
+    pub(super) fn intrinsic_func(&mut self, pos: Pos, intrinsic: Intrinsic) -> FuncId {
+        let name = intrinsic.name();
         if let Some(&f) = self.lw.global_funcs.get(name) {
             return f;
         }

@@ -19,6 +19,7 @@ use crate::ir::{
     CountedLoop, FuncId, LoopBound, LoopCmp, Lval, Operand, Origin, Pos, Proj, StmtKind, Term,
     VarId, VarKind,
 };
+use crate::model::Intrinsic;
 use crate::syntax::srcmap::SourceMap;
 
 /// The parameters of a function definition: their names (if any) and adjusted types.
@@ -454,10 +455,112 @@ impl<'a> UnitCx<'a> {
                 for item in items {
                     self.block_item(item)?;
                 }
+                self.flag_lock(items, pos)?;
             }
             _ => self.stmt(&fd.node.statement)?,
         }
         Ok(vars)
+    }
+
+    /// A function that runs as an atomic section (the verification tasks' convention) and whose
+    /// body is `assume(v == 0); v = K;` (K a nonzero constant) waits until the flag `v` is free
+    /// and takes it atomically: it acquires a lock, the flag's own. One whose body is
+    /// `[assume(v == K);] v = 0;` releases it. The intrinsic call is added at the end of the body,
+    /// so the function's summary acquires or releases the flag's lock for its callers; the
+    /// flag's accesses stay plain accesses (inside the section).
+    fn flag_lock(&mut self, items: &'a [Node<BlockItem>], pos: Pos) -> R<()> {
+        if self.lw.model.atomic_section(&self.func_name).is_none() {
+            return Ok(());
+        }
+        let stmts: Option<Vec<&'a Node<Expression>>> = items
+            .iter()
+            .map(|i| match &i.node {
+                BlockItem::Statement(s) => match &s.node {
+                    Statement::Expression(Some(e)) => Some(&**e),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect();
+        let Some(stmts) = stmts else {
+            return Ok(());
+        };
+        let found = match stmts.as_slice() {
+            [test, set] => match (self.assumed_flag(test), self.flag_store(set)) {
+                (Some((v, false)), Some((w, true))) if v == w => Some((v, Intrinsic::Acquire)),
+                (Some((v, true)), Some((w, false))) if v == w => Some((v, Intrinsic::Release)),
+                _ => None,
+            },
+            [clear] => match self.flag_store(clear) {
+                Some((v, false)) => Some((v, Intrinsic::Release)),
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some((flag, intrinsic)) = found else {
+            return Ok(());
+        };
+        let f = self.intrinsic_func(pos, intrinsic);
+        let lv = var_lval(flag, pos);
+        let arg = self.addr_of(lv);
+        self.emit(
+            StmtKind::Call {
+                dst: None,
+                callee: crate::ir::Callee::Direct(f),
+                args: vec![arg],
+            },
+            pos,
+        );
+        Ok(())
+    }
+
+    /// `assume(v == C)` for a global `v` and a constant `C`: `(v, C != 0)`.
+    fn assumed_flag(&self, e: &'a Node<Expression>) -> Option<(VarId, bool)> {
+        let Expression::Call(c) = &e.node else {
+            return None;
+        };
+        let Expression::Identifier(id) = &c.node.callee.node else {
+            return None;
+        };
+        if !self.lw.model.is_assume(&id.node.name) {
+            return None;
+        }
+        let [arg] = c.node.arguments.as_slice() else {
+            return None;
+        };
+        let Expression::BinaryOperator(b) = &arg.node else {
+            return None;
+        };
+        if b.node.operator.node != lang_c::ast::BinaryOperator::Equals {
+            return None;
+        }
+        let v = self.global_flag(&b.node.lhs)?;
+        Some((v, self.const_eval(&b.node.rhs)? != 0))
+    }
+
+    /// `v = C` for a global `v` and a constant `C`: `(v, C != 0)`.
+    fn flag_store(&self, e: &'a Node<Expression>) -> Option<(VarId, bool)> {
+        let Expression::BinaryOperator(b) = &e.node else {
+            return None;
+        };
+        if b.node.operator.node != lang_c::ast::BinaryOperator::Assign {
+            return None;
+        }
+        let v = self.global_flag(&b.node.lhs)?;
+        Some((v, self.const_eval(&b.node.rhs)? != 0))
+    }
+
+    /// The global integer variable an expression names.
+    fn global_flag(&self, e: &'a Node<Expression>) -> Option<VarId> {
+        let Expression::Identifier(id) = &e.node else {
+            return None;
+        };
+        match self.lookup(&id.node.name) {
+            Some(Binding::Var(v)) if matches!(self.lw.vars[v].kind, VarKind::Global { .. }) => {
+                Some(v)
+            }
+            _ => None,
+        }
     }
 
     // ----- statements -----

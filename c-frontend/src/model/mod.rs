@@ -286,6 +286,12 @@ impl Model {
         (name.starts_with(prefix) && name != begin && name != end).then_some((begin, end))
     }
 
+    /// Whether `name` is a function that waits (or ends the path) until its argument holds
+    /// (`__VERIFIER_assume`).
+    pub fn is_assume(&self, name: &str) -> bool {
+        table::ASSUMES.contains(&name)
+    }
+
     /// Every name the model knows (functions, prefixes and types), sorted: for tests that check
     /// no other file spells one.
     pub fn names(&self) -> Vec<&str> {
@@ -298,6 +304,7 @@ impl Model {
             .chain(self.types.keys())
             .map(String::as_str)
             .chain([prefix, begin, end, atomic_begin, atomic_end, atomic_lock])
+            .chain(table::ASSUMES.iter().copied())
             .collect();
         names.sort_unstable();
         names

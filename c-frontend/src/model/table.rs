@@ -300,6 +300,10 @@ pub(super) const ATOMIC_SECTION: (&str, &str, &str) = (
     "__VERIFIER_atomic_end",
 );
 
+/// Functions that block (or end the path) until their argument is true: inside an atomic
+/// section, `assume(v == 0); v = 1;` waits for a flag and takes it, which is a lock.
+pub(super) const ASSUMES: &[&str] = &["__VERIFIER_assume", "assume_abort_if_not"];
+
 /// The calls the lowering brackets an atomic access with ([`super::Atomic`]), and the lock
 /// their stubs (`libc-stubs/atomic.c`) take, which reports show as "atomic" instead of a lock.
 pub const ATOMIC_ACCESS: (&str, &str, &str) = (
