@@ -62,7 +62,7 @@ pub fn build(r: &CheckResult) -> CheckReport {
         let location = RaceLocation {
             name,
             declared: pos.map(|pos| FileLine {
-                file: p.files[pos.file].clone(),
+                file: display_file(&p.files[pos.file]),
                 line: pos.line,
             }),
         };
@@ -95,7 +95,7 @@ pub fn build(r: &CheckResult) -> CheckReport {
             .map(|u| Unanalysed {
                 code: u.kind.code(),
                 function: u.name.clone(),
-                file: p.files[u.pos.file].clone(),
+                file: display_file(&p.files[u.pos.file]),
                 line: u.pos.line,
                 reason: u.reason.clone(),
             })
@@ -135,7 +135,7 @@ impl Builder<'_> {
     }
 
     fn short(&self, pos: Pos) -> String {
-        format!("{}:{}", self.p().files[pos.file], pos.line)
+        format!("{}:{}", display_file(&self.p().files[pos.file]), pos.line)
     }
 
     fn func_name(&self, f: FnId) -> &str {
@@ -313,9 +313,23 @@ impl Builder<'_> {
 
 fn position(p: &Program, pos: Pos) -> Position {
     Position {
-        file: p.files[pos.file].clone(),
+        file: display_file(&p.files[pos.file]),
         line: pos.line,
         column: pos.column,
+    }
+}
+
+/// A file as reports name it: a file of locksmith's own libc stubs (written to a private data
+/// directory at run time) by its place in locksmith's sources, `libc-stubs/NAME`, never by the
+/// temporary path.
+fn display_file(file: &str) -> String {
+    let stubs = c_frontend::syntax::embedded::data_dir().map(|d| d.join("stubs"));
+    match stubs {
+        Ok(dir) => match std::path::Path::new(file).strip_prefix(&dir) {
+            Ok(rest) => format!("libc-stubs/{}", rest.display()),
+            Err(_) => file.to_string(),
+        },
+        Err(_) => file.to_string(),
     }
 }
 
@@ -340,7 +354,9 @@ fn describe_name(p: &Program, name: &RhoName) -> String {
         }
         RhoName::Alloc { pos, func, by } => format!(
             "memory allocated by {by} at {}:{} in {}",
-            p.files[pos.file], pos.line, p.funcs[*func].name
+            display_file(&p.files[pos.file]),
+            pos.line,
+            p.funcs[*func].name
         ),
         RhoName::External => "external memory (of code locksmith cannot see)".into(),
         RhoName::UnknownState => "state of code locksmith cannot see".into(),
