@@ -217,7 +217,7 @@ impl Mhp {
         let n = p.funcs.len();
         let (site_handle, handle_fn) = handles(p);
         let wrapped: FxHashSet<ThreadHandle> = p.wrapped.iter().copied().collect();
-        let started = started_sites(p, s);
+        let started = started_sites(p);
         // A global handle's ids live in one global place: its threads are those of the latest
         // create only if creates never overlap. Code that threads run may run twice at once, so
         // a create there is never trusted; the rest is checked on the result below, dropping
@@ -775,18 +775,7 @@ fn own_started_sites(p: &ThreadProgram, s: &Structure) -> IndexVec<FnId, Vec<Sit
         loop {
             let mut changed = false;
             for &f in scc {
-                let mut v: Vec<Site> = Vec::new();
-                for block in &p.funcs[f].blocks {
-                    for e in &block.events {
-                        match *e {
-                            Event::Fork { site, .. } => v.push(site),
-                            Event::Call { callee, .. } => v.extend(out[callee].iter().copied()),
-                            _ => {}
-                        }
-                    }
-                }
-                v.sort();
-                v.dedup();
+                let v = sites_of(p, f, &out, false);
                 if v != out[f] {
                     out[f] = v;
                     changed = true;
@@ -940,29 +929,43 @@ fn overlapping_creates(
     bad
 }
 
+/// The fork sites of `f`'s own forks and of its callees' (`known` for each callee), sorted; with
+/// `through_forks`, also those of the threads it starts (`known` for each thread function).
+fn sites_of(
+    p: &ThreadProgram,
+    f: FnId,
+    known: &IndexVec<FnId, Vec<Site>>,
+    through_forks: bool,
+) -> Vec<Site> {
+    let mut v: Vec<Site> = Vec::new();
+    for block in &p.funcs[f].blocks {
+        for e in &block.events {
+            match *e {
+                Event::Fork { site, callee, .. } => {
+                    v.push(site);
+                    if through_forks {
+                        v.extend(known[callee].iter().copied());
+                    }
+                }
+                Event::Call { callee, .. } => v.extend(known[callee].iter().copied()),
+                _ => {}
+            }
+        }
+    }
+    v.sort();
+    v.dedup();
+    v
+}
+
 /// The fork sites each function may start threads at, directly or through its callees.
-fn started_sites(p: &ThreadProgram, _s: &Structure) -> IndexVec<FnId, Vec<Site>> {
+fn started_sites(p: &ThreadProgram) -> IndexVec<FnId, Vec<Site>> {
     let mut out: IndexVec<FnId, Vec<Site>> = IndexVec::from_elem_n(Vec::new(), p.funcs.len());
     // Forks are not call edges, so the call graph's component order does not cover them: iterate
     // over all functions until nothing grows.
     loop {
         let mut changed = false;
         for f in p.funcs.indices() {
-            let mut v: Vec<Site> = Vec::new();
-            for block in &p.funcs[f].blocks {
-                for e in &block.events {
-                    match *e {
-                        Event::Fork { site, callee, .. } => {
-                            v.push(site);
-                            v.extend(out[callee].iter().copied());
-                        }
-                        Event::Call { callee, .. } => v.extend(out[callee].iter().copied()),
-                        _ => {}
-                    }
-                }
-            }
-            v.sort();
-            v.dedup();
+            let v = sites_of(p, f, &out, true);
             if v != out[f] {
                 out[f] = v;
                 changed = true;
