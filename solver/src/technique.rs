@@ -33,11 +33,15 @@ pub enum Technique {
     /// Each function is its own generalisation scope, instantiated at each call (figure 6
     /// \[Inst\]); off, every label lives at the root (one set of labels for all calls).
     ContextSensitivity,
+    /// An access inside its own object while that object's lock is held is correlated with the
+    /// object's own lock, as inside an `unpack` of an existential package (§3.3): inferred
+    /// unpacks in C. Off, a lock protects only while its label is linear.
+    Existentials,
 }
 
 impl Technique {
     /// Every technique, in the order of the paper's table 3 columns as locksmith prints them.
-    pub const ALL: [Technique; 8] = [
+    pub const ALL: [Technique; 9] = [
         Technique::Linearity,
         Technique::Sharing,
         Technique::DownFork,
@@ -46,6 +50,7 @@ impl Technique {
         Technique::Void,
         Technique::FieldSensitivity,
         Technique::ContextSensitivity,
+        Technique::Existentials,
     ];
 
     /// The name of the technique in the fixtures' `needs=` tags.
@@ -59,6 +64,7 @@ impl Technique {
             Technique::Void => "void",
             Technique::FieldSensitivity => "field",
             Technique::ContextSensitivity => "context",
+            Technique::Existentials => "existentials",
         }
     }
 
@@ -73,6 +79,7 @@ impl Technique {
             Technique::Void => "no-void",
             Technique::FieldSensitivity => "field-insensitive",
             Technique::ContextSensitivity => "context-insensitive",
+            Technique::Existentials => "no-existentials",
         }
     }
 
@@ -98,6 +105,9 @@ impl Technique {
             Technique::FieldSensitivity => "Make all fields of a struct object one location",
             Technique::ContextSensitivity => {
                 "Give each function one set of labels for all its calls (no instantiation per call)"
+            }
+            Technique::Existentials => {
+                "Infer no unpacks: an object's own lock protects its data only when that lock is linear"
             }
         }
     }

@@ -360,6 +360,10 @@ fn describe_name(p: &Program, name: &RhoName) -> String {
         ),
         RhoName::External => "external memory (of code locksmith cannot see)".into(),
         RhoName::UnknownState => "state of code locksmith cannot see".into(),
+        // The opened lock of a package: the lock of the object the access lies in.
+        RhoName::OwnLock { strukt } => {
+            return format!("the own `{}` of each `struct {strukt}`", path.join("."))
+        }
         // The loop above walked every field to its root.
         RhoName::Other | RhoName::Field { .. } => "a location".into(),
     };
@@ -413,7 +417,9 @@ fn name_pos(p: &Program, name: &RhoName) -> Option<Pos> {
         RhoName::Var(v) => Some(p.vars[*v].pos),
         RhoName::Alloc { pos, .. } => Some(*pos),
         RhoName::Field { parent, .. } => name_pos(p, parent),
-        RhoName::External | RhoName::UnknownState | RhoName::Other => None,
+        RhoName::External | RhoName::UnknownState | RhoName::OwnLock { .. } | RhoName::Other => {
+            None
+        }
     }
 }
 

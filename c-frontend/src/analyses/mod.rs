@@ -1,10 +1,11 @@
 //! Front-end analyses on the IR that the constraint generator consults: which `pthread_join`
 //! calls certainly end which threads ([`joins`]), which local pointers certainly hold fresh,
-//! unpublished memory ([`uniqueness`]), and which semaphores behave as mutexes
-//! ([`semaphores`]).
+//! unpublished memory ([`uniqueness`]), which semaphores behave as mutexes ([`semaphores`]),
+//! and where a function holds the lock of the object it accesses ([`unpacks`]).
 //!
 //! They read the IR and the library model only; they never create labels or constraints.
 
 pub mod joins;
 pub mod semaphores;
 pub mod uniqueness;
+pub mod unpacks;

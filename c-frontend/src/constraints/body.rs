@@ -6,7 +6,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::ltypes::{Node, Shape};
 use super::{encode_pos, Frame, Gen, GenEvent, LibraryCall, Object};
-use crate::analyses::uniqueness;
+use crate::analyses::{uniqueness, unpacks};
 use crate::diagnostics::{Unsound, UnsoundKind};
 use crate::ir::ctypes::Type;
 use crate::ir::visit::{walk_func, FindsVaArg};
@@ -109,6 +109,10 @@ impl Gen<'_> {
         } else {
             uniqueness::Uniqueness::default()
         };
+        let unpacks = match &self.releasers {
+            Some(releasers) => unpacks::analyse(self.p, f, releasers),
+            None => unpacks::Unpacks::default(),
+        };
         let mut out: Vec<Vec<GenEvent>> = Vec::new();
         for (b, block) in func.blocks.iter_enumerated() {
             self.current = Vec::new();
@@ -135,10 +139,12 @@ impl Gen<'_> {
             for (k, stmt) in block.stmts.iter().enumerate() {
                 self.cur_stmt = Some((f, b, k));
                 frame.unique = uniqueness::as_set(unique.before(b, k));
+                frame.own = unpacks.before(b, k).to_vec();
                 self.stmt(&mut frame, &stmt.kind, stmt.pos);
             }
             self.cur_stmt = None;
             frame.unique = uniqueness::as_set(unique.at_term(b));
+            frame.own = unpacks.at_term(b).to_vec();
             match &block.term {
                 Term::Branch { cond, .. } => {
                     self.eval(&mut frame, cond);

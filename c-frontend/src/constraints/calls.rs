@@ -603,6 +603,7 @@ impl Gen<'_> {
             depth: frame.depth + 1,
             returned: Vec::new(),
             unique,
+            own: Vec::new(),
         };
         let blocks: Vec<BlockId> = func.blocks.indices().collect();
         for b in blocks {

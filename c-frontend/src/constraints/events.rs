@@ -125,6 +125,15 @@ impl Gen<'_> {
             });
             threads.checked.extend(self.units(o.rho, o.content, &tied));
         }
+        // Each package's opened lock (§3.3) is a lock of its own, made once: linear, and held
+        // only around the accesses inside its unpacks.
+        for &(_, l) in &self.opened {
+            threads.objects.push(ObjectInfo {
+                locks: vec![l],
+                array: false,
+                array_locks: Vec::new(),
+            });
+        }
         threads.checked.sort();
         threads.checked.dedup();
         threads.thread_local = self.thread_local.clone();

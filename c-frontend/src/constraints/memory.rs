@@ -7,13 +7,13 @@
 
 use super::ltypes::{Node, RhoOrigin, Shape};
 use super::{name_of, AccessSite, Frame, Gen, GenEvent, Object, RhoName};
-use crate::analyses::uniqueness;
+use crate::analyses::{uniqueness, unpacks};
 use crate::constraints::views;
 use crate::diagnostics::{Unsound, UnsoundKind};
 use crate::ir::ctypes::{Type, TypeId};
 use crate::ir::{Base, FuncId, Lval, Operand, Pos, Proj, VarId, VarKind};
-use solver::threads::{AccessInfo, Event};
-use solver::{Rho, RhoKind, Scope, Technique};
+use solver::threads::{AccessInfo, Event, Mode as LockMode};
+use solver::{Lock, Rho, RhoKind, Scope, Technique};
 
 impl Gen<'_> {
     /// The location and content of a variable in the current frame.
@@ -114,14 +114,47 @@ impl Gen<'_> {
     pub(super) fn read(&mut self, frame: &mut Frame, lv: &Lval) -> Node {
         let (rho, node, shareable) = self.place(frame, lv);
         if shareable {
-            let ty = self.p.lval_type(lv);
-            if self.is_aggregate(ty) {
-                self.whole_access(frame, rho, node, lv.pos, false);
-            } else {
-                self.access(frame, rho, lv.pos, false);
-            }
+            self.shared_access(frame, lv, rho, node, false);
         }
         node
+    }
+
+    /// An access of shareable memory at `lv` (its location and content already found): of each
+    /// field when it is a struct, and inside an unpack when `lv` lies in an object whose own
+    /// lock is held ([`crate::analyses::unpacks`]): [Unpack] of figure 10 opens the package,
+    /// and the access is correlated with the package's opened lock ℓ′, which the generator
+    /// holds around it.
+    fn shared_access(&mut self, frame: &Frame, lv: &Lval, rho: Rho, node: Node, write: bool) {
+        let opened = self.opened_lock(frame, lv);
+        if let Some((l, mode)) = opened {
+            self.current.push(GenEvent::Event(Event::Acquire(l, mode)));
+        }
+        if self.is_aggregate(self.p.lval_type(lv)) {
+            self.whole_access(frame, rho, node, lv.pos, write);
+        } else {
+            self.access(frame, rho, lv.pos, write);
+        }
+        if let Some((l, _)) = opened {
+            self.current.push(GenEvent::Event(Event::Release(l)));
+        }
+    }
+
+    /// The opened lock of the unpack `lv` lies in, made at the package's first unpack, with the
+    /// mode its object's lock is held in.
+    fn opened_lock(&mut self, frame: &Frame, lv: &Lval) -> Option<(Lock, LockMode)> {
+        if frame.inline.is_some() {
+            return None;
+        }
+        let own = unpacks::enclosing(self.p, frame.func, &frame.own, lv)?;
+        let lock = match self.opened.iter().find(|(p, _)| *p == own.package) {
+            Some(&(_, l)) => l,
+            None => {
+                let l = self.c.new_lock(Scope::ROOT);
+                self.opened.push((own.package.clone(), l));
+                l
+            }
+        };
+        Some((lock, own.mode))
     }
 
     pub(super) fn is_aggregate(&self, ty: TypeId) -> bool {
@@ -337,11 +370,7 @@ impl Gen<'_> {
         let (rho, node, shareable) = self.place(frame, dst);
         let ty = self.p.lval_type(dst);
         if shareable {
-            if self.is_aggregate(ty) {
-                self.whole_access(frame, rho, node, dst.pos, true);
-            } else {
-                self.access(frame, rho, dst.pos, true);
-            }
+            self.shared_access(frame, dst, rho, node, true);
         }
         if let Some(v) = value {
             let v = match from {

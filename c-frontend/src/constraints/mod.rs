@@ -24,6 +24,7 @@ use std::collections::BTreeSet;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::analyses::joins::{self, JoinPlan, StmtAt};
+use crate::analyses::unpacks::{OwnLock, Package};
 use crate::diagnostics::{Unanalysed, UnanalysedKind, Unsound};
 use crate::ir::{FuncId, Operand, Origin, Pos, Program, VarId, VarKind};
 use ltypes::{LTypes, Node, RhoOrigin};
@@ -59,6 +60,12 @@ pub enum RhoName {
     External,
     /// The state code locksmith cannot see keeps for itself.
     UnknownState,
+    /// Each object of a struct type, as the root of the field path of its own lock: the name
+    /// of a package's opened lock (paper §3.3), which stands for the lock of whichever object
+    /// an access lies in.
+    OwnLock {
+        strukt: String,
+    },
     Other,
 }
 
@@ -170,6 +177,9 @@ struct Frame {
     /// Pointer variables that certainly point into memory no other thread can reach yet
     /// ([`crate::analyses::uniqueness`]): accesses through them are not shared.
     unique: FxHashSet<VarId>,
+    /// The locks held in their own objects ([`crate::analyses::unpacks`]): accesses inside
+    /// those objects are inside an unpack.
+    own: Vec<OwnLock>,
 }
 
 /// A stub being inlined into a user function: accesses it makes are reported at the user's call.
@@ -193,6 +203,7 @@ impl Frame {
             depth: 0,
             returned: Vec::new(),
             unique: FxHashSet::default(),
+            own: Vec::new(),
         }
     }
 
@@ -245,6 +256,12 @@ struct Gen<'a> {
     cur_stmt: Option<StmtAt>,
     /// The state of unknown code, made at its first call: its label and content.
     unknown_state: Option<(Rho, Node)>,
+    /// The functions whose calls may release a lock ([`crate::analyses::unpacks::releasers`]);
+    /// `None` when existentials are off.
+    releasers: Option<FxHashSet<FuncId>>,
+    /// The opened lock of each package (paper §3.3: the fresh lock ℓ′ an unpack binds), made
+    /// at its first unpack, in generation order.
+    opened: Vec<(Package, Lock)>,
 }
 
 fn name_of(p: &Program, f: FuncId) -> &str {
@@ -399,6 +416,10 @@ impl<'a> Gen<'a> {
             techniques,
             cur_stmt: None,
             unknown_state: None,
+            releasers: techniques
+                .has(Technique::Existentials)
+                .then(|| crate::analyses::unpacks::releasers(p)),
+            opened: Vec::new(),
         }
     }
 

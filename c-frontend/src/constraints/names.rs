@@ -6,6 +6,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::ltypes::Shape;
 use super::{Gen, Object, RhoName};
+use crate::analyses::unpacks::Package;
 use solver::ids::IndexVec;
 use solver::threads::{ObjectId, ThreadProgram};
 use solver::{Lock, Rho};
@@ -73,9 +74,36 @@ impl Gen<'_> {
                     .or_insert_with(|| rho_names[object.rho].clone());
             }
         }
+        for (package, l) in &self.opened {
+            lock_names.insert(*l, self.package_name(package));
+        }
         LabelNames {
             rho_names,
             lock_names,
         }
+    }
+
+    /// The name of a package's opened lock: the field path of the lock in objects of its struct
+    /// type.
+    fn package_name(&self, package: &Package) -> RhoName {
+        let structs = &self.p.types.structs;
+        let first = package.lock.first().map(|&(s, _)| s);
+        let mut name = RhoName::OwnLock {
+            strukt: first
+                .and_then(|s| structs[s].tag.clone())
+                .unwrap_or_else(|| "(anonymous)".into()),
+        };
+        for &(s, i) in &package.lock {
+            let field = structs[s]
+                .fields
+                .get(i as usize)
+                .map(|x| x.name.clone())
+                .unwrap_or_default();
+            name = RhoName::Field {
+                parent: Box::new(name),
+                field,
+            };
+        }
+        name
     }
 }

@@ -95,16 +95,16 @@ void queue_push(struct queue *q, void *item)
     pthread_mutex_lock(&q->lock);
     assert(!q->closed);
     if (q->count == q->cap)
-        q->full_waits++;                        // NORACE needs=context,field: q->lock
+        q->full_waits++;                        // NORACE needs=context+existentials,field: q->lock
     while (q->count == q->cap)
         pthread_cond_wait(&q->not_full, &q->lock);
 
     q->slots[q->tail] = item;                   // NORACE needs=context,field: q->lock (one lock per queue)
-    q->tail = (q->tail + 1) % q->cap;           // NORACE needs=context,field: q->lock
+    q->tail = (q->tail + 1) % q->cap;           // NORACE needs=context+existentials,field: q->lock
     q->count++;                                 // RACE(qdepth): q_in's count is also read by queue_len() without the lock
     if (q->count > q->high_water)
         q->high_water = q->count;
-    q->pushed++;                                // NORACE needs=context,field: q->lock
+    q->pushed++;                                // NORACE needs=context+existentials,field: q->lock
 
     pthread_cond_signal(&q->not_empty);
     pthread_mutex_unlock(&q->lock);
@@ -125,7 +125,7 @@ void *queue_pop(struct queue *q)
 
     item = q->slots[q->head];                   // NORACE needs=context: q->lock (one lock per queue)
     q->slots[q->head] = NULL;                   // NORACE needs=context: q->lock
-    q->head = (q->head + 1) % q->cap;           // NORACE needs=context: q->lock
+    q->head = (q->head + 1) % q->cap;           // NORACE needs=context+existentials: q->lock
     q->count--;
 
     pthread_cond_signal(&q->not_full);
@@ -136,7 +136,7 @@ void *queue_pop(struct queue *q)
 void queue_close(struct queue *q)
 {
     pthread_mutex_lock(&q->lock);
-    q->closed = 1;                              // NORACE needs=context,field: q->lock
+    q->closed = 1;                              // NORACE needs=context+existentials,field: q->lock
     pthread_cond_broadcast(&q->not_empty);
     pthread_cond_broadcast(&q->not_full);
     pthread_mutex_unlock(&q->lock);

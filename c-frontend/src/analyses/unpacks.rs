@@ -1,0 +1,411 @@
+//! Inferred unpacks (paper §3.3, figure 10, taken further): where a function certainly holds the
+//! lock that lies in the *same object* as the data it accesses.
+//!
+//! The paper packs a struct that holds a lock with the data it guards into an existential
+//! package; inside an `unpack` the lock and the data get fresh labels ℓ′ and ρ′ that stand for
+//! *this* object's lock and data only, so an access of ρ′ holding ℓ′ is correlated with its own
+//! lock even when the objects are many (allocated in a loop, kept in a list) and their lock label
+//! is therefore not linear. LOCKSMITH needed the packs and unpacks written by hand; here they are
+//! inferred for the common shape, *lock the object, use the object*:
+//!
+//! ```c
+//! pthread_mutex_lock(&n->lock);   // unpack n: its lock is held
+//! n->count++;                     // ρ′ ▷ ℓ′: n's own count under n's own lock
+//! pthread_mutex_unlock(&n->lock);
+//! ```
+//!
+//! An *object path* names one object without reading memory: `*v` for a local pointer `v` whose
+//! address is never taken (so no store through another pointer can change it), or a variable,
+//! followed by fields and by indices that are such locals. A flow-sensitive *must* analysis
+//! over the IR keeps the [`OwnLock`]s certainly held: an acquire of `&O.f` (the lock at field
+//! path `f` of the object `O`) adds one; it is removed when any variable of `O` is assigned,
+//! and by every release that may release it — any release, except one of a variable's own lock
+//! that `O` does not lie in, and any call that may release a lock (a user function that
+//! releases, or calls one that does, a call through a pointer, code locksmith cannot see).
+//! An access whose lvalue lies inside `O` (its path extends `O`'s) while `O`'s lock is held is
+//! *inside the unpack*: the generator brackets it with the package's opened lock, one lock per
+//! [`Package`] (struct type and field path of the lock), linear and held nowhere else.
+//!
+//! Why that is sound: two accesses of one memory cell that both hold their package's lock
+//! (`S`, `f`) each lie in an object of type `S` that contains the cell, and each hold that
+//! object's lock at `f`; two distinct objects of one struct type never overlap in a well-typed
+//! program (the assumption the `void *` model already makes), so it is the same object and the
+//! same lock. An access that is not inside an unpack does not hold the opened lock, so it still
+//! races with the others: a field written after the unlock, another node's data written under
+//! this node's lock, a pointer to a guarded field used elsewhere, a publication before the
+//! initialisation is complete.
+//!
+//! This module reads the IR and the library model only; it never creates labels.
+
+use rustc_hash::FxHashSet;
+use solver::dataflow;
+
+use crate::ir::ctypes::{StructId, TypeId};
+use crate::ir::{Base, BlockId, Callee, FuncId, Lval, Operand, Program, Proj, StmtKind, VarId};
+use crate::ir::{Term, VarKind};
+use crate::model::{Kind, LockMode};
+
+/// One step of an object path.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Step {
+    Field(StructId, u32),
+    /// An index by a local no other code can change.
+    Index(VarId),
+    /// An index by anything else: the path names no single object past it.
+    AnyIndex,
+}
+
+/// Where an lvalue lies: `*var` (through a pointer of type `ty`) or the variable itself, then
+/// the steps.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+struct Path {
+    deref: Option<TypeId>,
+    var: VarId,
+    steps: Vec<Step>,
+}
+
+impl Path {
+    /// Whether the path reads the variable `v` to find its object.
+    fn mentions(&self, v: VarId) -> bool {
+        (self.deref.is_some() && self.var == v) || self.steps.contains(&Step::Index(v))
+    }
+
+    /// Whether `self` lies inside the object `object` (its path extends the object's).
+    fn inside(&self, object: &Path) -> bool {
+        self.deref == object.deref
+            && self.var == object.var
+            && self.steps.len() >= object.steps.len()
+            && self.steps[..object.steps.len()] == object.steps[..]
+    }
+}
+
+/// The package of an opened lock (the existential type of §3.3): the lock at field path `lock`
+/// of objects of the struct (or union) type its first field belongs to. Every access inside an
+/// unpack of one package holds the package's one opened lock.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Package {
+    pub lock: Vec<(StructId, u32)>,
+}
+
+/// A lock certainly held in its own object: `object`'s lock at field path `package.lock`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct OwnLock {
+    object: Path,
+    pub package: Package,
+    pub mode: LockMode,
+}
+
+/// The own locks held before each statement and at each block's terminator of one function.
+#[derive(Clone, Debug, Default)]
+pub struct Unpacks {
+    before: rustc_hash::FxHashMap<(BlockId, usize), Vec<OwnLock>>,
+    at_term: rustc_hash::FxHashMap<BlockId, Vec<OwnLock>>,
+}
+
+impl Unpacks {
+    /// The own locks held before statement `k` of block `b`.
+    pub fn before(&self, b: BlockId, k: usize) -> &[OwnLock] {
+        self.before.get(&(b, k)).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// The own locks held when block `b`'s terminator is evaluated.
+    pub fn at_term(&self, b: BlockId) -> &[OwnLock] {
+        self.at_term.get(&b).map(Vec::as_slice).unwrap_or(&[])
+    }
+}
+
+/// The unpack an access of `lv` in function `f` lies in, given the own locks `held` before its
+/// statement: the held lock (exclusive before shared) of an object `lv` lies inside, when `lv`
+/// is not that lock itself.
+pub fn enclosing<'h>(
+    p: &Program,
+    f: FuncId,
+    held: &'h [OwnLock],
+    lv: &Lval,
+) -> Option<&'h OwnLock> {
+    if held.is_empty() {
+        return None;
+    }
+    let path = path_of(p, f, lv)?;
+    held.iter()
+        .filter(|h| path.inside(&h.object))
+        .filter(|h| {
+            let rest = &path.steps[h.object.steps.len()..];
+            let lock: Vec<Step> = h
+                .package
+                .lock
+                .iter()
+                .map(|&(s, i)| Step::Field(s, i))
+                .collect();
+            !rest.starts_with(&lock)
+        })
+        .min_by_key(|h| h.mode == LockMode::Shared)
+}
+
+/// Whether a variable can be part of an object path of `f`: a local, parameter or temporary of
+/// `f` whose address is never taken, so only `f`'s own assignments change it.
+fn stable_local(p: &Program, f: FuncId, v: VarId) -> bool {
+    let var = &p.vars[v];
+    !var.address_taken
+        && matches!(var.kind, VarKind::Local(g) | VarKind::Temp(g) | VarKind::Param(g, _) if g == f)
+}
+
+/// The path of an lvalue, when its object is named without reading memory.
+fn path_of(p: &Program, f: FuncId, lv: &Lval) -> Option<Path> {
+    let (deref, var) = match &lv.base {
+        Base::Var(v) => match p.vars[*v].kind {
+            VarKind::StringLit => return None,
+            _ => (None, *v),
+        },
+        Base::Deref(op) => {
+            let ty = p.operand_type(op);
+            let mut inner: &Operand = op;
+            while let Operand::Cast(_, x) = inner {
+                inner = x;
+            }
+            match inner {
+                Operand::Use(Lval {
+                    base: Base::Var(v),
+                    proj,
+                    ..
+                }) if proj.is_empty() && stable_local(p, f, *v) => (Some(ty), *v),
+                _ => return None,
+            }
+        }
+    };
+    let steps = lv
+        .proj
+        .iter()
+        .map(|s| match *s {
+            Proj::Field { strukt, index } => Step::Field(strukt, index),
+            Proj::Index(Some(i)) if stable_local(p, f, i) => Step::Index(i),
+            Proj::Index(_) => Step::AnyIndex,
+        })
+        .collect();
+    Some(Path { deref, var, steps })
+}
+
+/// The own lock an acquire of the lock operand `arg` takes: the object is the lock's path up to
+/// its last index (each element of an array is an object of its own), the package the fields
+/// after it, which must not be empty (a lock that is a whole object guards nothing in it).
+fn own_lock(p: &Program, f: FuncId, arg: &Operand, mode: LockMode) -> Option<OwnLock> {
+    let mut op = arg;
+    while let Operand::Cast(_, x) = op {
+        op = x;
+    }
+    let Operand::AddrOf(lv) = op else {
+        return None;
+    };
+    let path = path_of(p, f, lv)?;
+    if path.steps.contains(&Step::AnyIndex) {
+        return None;
+    }
+    let cut = path
+        .steps
+        .iter()
+        .rposition(|s| matches!(s, Step::Index(_)))
+        .map_or(0, |i| i + 1);
+    let lock: Vec<(StructId, u32)> = path.steps[cut..]
+        .iter()
+        .map(|s| match *s {
+            Step::Field(s, i) => Some((s, i)),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    if lock.is_empty() {
+        return None;
+    }
+    let object = Path {
+        steps: path.steps[..cut].to_vec(),
+        ..path
+    };
+    Some(OwnLock {
+        object,
+        package: Package { lock },
+        mode,
+    })
+}
+
+/// The functions that may release a lock when called: a user function (or stub) that calls a
+/// release, or calls a function that may, or calls through a pointer, or calls code locksmith
+/// cannot see (which may call back into the program).
+pub fn releasers(p: &Program) -> FxHashSet<FuncId> {
+    let mut out: FxHashSet<FuncId> = FxHashSet::default();
+    loop {
+        let before = out.len();
+        for (f, func) in p.funcs.iter_enumerated() {
+            if out.contains(&f) {
+                continue;
+            }
+            let releases = func.blocks.iter().flat_map(|b| &b.stmts).any(|s| {
+                matches!(&s.kind, StmtKind::Call { callee, .. } if call_releases(p, &out, callee))
+                    || matches!(s.kind, StmtKind::Asm { .. })
+            });
+            if releases {
+                out.insert(f);
+            }
+        }
+        if out.len() == before {
+            return out;
+        }
+    }
+}
+
+/// Whether a call may release a lock, as far as `releasers` knows yet.
+fn call_releases(p: &Program, releasers: &FxHashSet<FuncId>, callee: &Callee) -> bool {
+    let g = match callee {
+        Callee::Direct(g) => *g,
+        Callee::Indirect(_) => return true,
+    };
+    match p.known_kind(g) {
+        Some(Kind::Release { .. } | Kind::SemPost { .. } | Kind::CallOnce { .. }) => true,
+        Some(Kind::Stub) | None => {
+            if p.funcs[g].blocks.is_empty() {
+                // Code locksmith cannot see.
+                true
+            } else {
+                releasers.contains(&g)
+            }
+        }
+        Some(_) => false,
+    }
+}
+
+struct Analysis<'a> {
+    p: &'a Program,
+    f: FuncId,
+    releasers: &'a FxHashSet<FuncId>,
+}
+
+type State = Vec<OwnLock>;
+
+impl Analysis<'_> {
+    /// `v` is assigned: the objects found through it are other objects now.
+    fn assigned(state: &mut State, lv: &Lval) {
+        if let (Base::Var(v), true) = (&lv.base, lv.proj.is_empty()) {
+            state.retain(|h| !h.object.mentions(*v));
+        }
+    }
+
+    /// A release of the lock `arg` points to: every own lock it may be loses its place. Only a
+    /// variable's own lock (`&g` or `&g.f`, no pointer, no index) is known not to be a lock of
+    /// an object that does not lie in that variable.
+    fn release(&self, state: &mut State, arg: &Operand) {
+        let mut op = arg;
+        while let Operand::Cast(_, x) = op {
+            op = x;
+        }
+        let own_var = match op {
+            Operand::AddrOf(Lval {
+                base: Base::Var(v),
+                proj,
+                ..
+            }) if proj.iter().all(|s| matches!(s, Proj::Field { .. })) => Some(*v),
+            _ => None,
+        };
+        match own_var {
+            Some(v) => state.retain(|h| h.object.deref.is_some() || h.object.var != v),
+            None => state.clear(),
+        }
+    }
+
+    fn step(&self, state: &mut State, kind: &StmtKind) {
+        match kind {
+            StmtKind::Assign { dst, .. } => Self::assigned(state, dst),
+            StmtKind::Eval(_) => {}
+            StmtKind::Asm { .. } => state.clear(),
+            StmtKind::Call { dst, callee, args } => {
+                let kind = match callee {
+                    Callee::Direct(g) => self.p.known_kind(*g),
+                    Callee::Indirect(_) => None,
+                };
+                match kind {
+                    Some(Kind::Release { lock }) => {
+                        if let Some(a) = args.get(lock as usize) {
+                            self.release(state, a);
+                        } else {
+                            state.clear();
+                        }
+                    }
+                    _ if call_releases(self.p, self.releasers, callee) => state.clear(),
+                    _ => {}
+                }
+                if let Some(d) = dst {
+                    Self::assigned(state, d);
+                }
+                if let Some(Kind::Acquire { lock, mode }) = kind {
+                    let held = args
+                        .get(lock as usize)
+                        .and_then(|a| own_lock(self.p, self.f, a, mode));
+                    if let Some(h) = held {
+                        if !state.contains(&h) {
+                            state.push(h);
+                            state.sort();
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Runs the analysis on one function of the program (`releasers` from [`releasers`]).
+pub fn analyse(p: &Program, f: FuncId, releasers: &FxHashSet<FuncId>) -> Unpacks {
+    let func = &p.funcs[f];
+    let a = Analysis { p, f, releasers };
+    let n = func.blocks.len();
+    let mut out = Unpacks::default();
+    // Nothing to find in a function that acquires no lock of its own.
+    let acquires = func.blocks.iter().flat_map(|b| &b.stmts).any(|s| {
+        matches!(&s.kind, StmtKind::Call { callee: Callee::Direct(g), .. }
+            if matches!(p.known_kind(*g), Some(Kind::Acquire { .. })))
+    });
+    if n == 0 || !acquires {
+        return out;
+    }
+    let transfer = |b: usize, mut state: State, record: Option<&mut Unpacks>| -> State {
+        let block = &func.blocks[BlockId(b as u32)];
+        let mut record = record;
+        for (k, stmt) in block.stmts.iter().enumerate() {
+            if let Some(r) = record.as_deref_mut() {
+                if !state.is_empty() {
+                    r.before.insert((BlockId(b as u32), k), state.clone());
+                }
+            }
+            a.step(&mut state, &stmt.kind);
+        }
+        if let Some(r) = record {
+            if !state.is_empty() {
+                r.at_term.insert(BlockId(b as u32), state.clone());
+            }
+        }
+        state
+    };
+    let succs: Vec<Vec<u32>> = func
+        .blocks
+        .iter()
+        .map(|block| match block.term {
+            Term::Exit => Vec::new(),
+            ref t => t.successors().iter().map(|t| t.0).collect(),
+        })
+        .collect();
+    // A must analysis: a block no path reaches yet is ⊤, and merging intersects.
+    let entry = dataflow::forward(
+        &mut (),
+        n,
+        |b| &succs[b],
+        State::default(),
+        |_, b, state| Some(transfer(b, state, None)),
+        |_, into: &mut State, incoming: &State| {
+            let before = into.len();
+            into.retain(|h| incoming.contains(h));
+            into.len() != before
+        },
+    );
+    for (b, input) in entry.into_iter().enumerate() {
+        if let Some(input) = input {
+            transfer(b, input, Some(&mut out));
+        }
+    }
+    out
+}
