@@ -37,7 +37,7 @@
 //!
 //! This module reads the IR and the library model only; it never creates labels.
 
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 use solver::dataflow;
 
 use crate::ir::ctypes::{StructId, TypeId};
@@ -98,8 +98,8 @@ pub struct OwnLock {
 /// The own locks held before each statement and at each block's terminator of one function.
 #[derive(Clone, Debug, Default)]
 pub struct Unpacks {
-    before: rustc_hash::FxHashMap<(BlockId, usize), Vec<OwnLock>>,
-    at_term: rustc_hash::FxHashMap<BlockId, Vec<OwnLock>>,
+    before: FxHashMap<(BlockId, usize), Vec<OwnLock>>,
+    at_term: FxHashMap<BlockId, Vec<OwnLock>>,
 }
 
 impl Unpacks {
@@ -277,7 +277,8 @@ struct Analysis<'a> {
     releasers: &'a FxHashSet<FuncId>,
 }
 
-type State = Vec<OwnLock>;
+/// The own locks held, sorted.
+pub type State = Vec<OwnLock>;
 
 impl Analysis<'_> {
     /// `v` is assigned: the objects found through it are other objects now.
@@ -349,18 +350,180 @@ impl Analysis<'_> {
     }
 }
 
-/// Runs the analysis on one function of the program (`releasers` from [`releasers`]).
-pub fn analyse(p: &Program, f: FuncId, releasers: &FxHashSet<FuncId>) -> Unpacks {
+/// The analysis of every function with a body, each started from the own locks all its callers
+/// hold when they call it.
+///
+/// A callee's unpack may begin in its caller: `lock(&n->lock); bump(n); unlock(&n->lock);`
+/// with `bump(struct node *n) { n->count++; }`. An own lock held at a call whose object is
+/// `*v`, with `v` passed unchanged as a parameter of the same pointer type, is held at the
+/// callee's entry on that parameter; a variable's own lock (no pointer, no index) is the same
+/// lock in the callee. A function's entry holds what every call of it holds, so the functions
+/// are analysed callers first (reverse post-order of the direct call graph); a function whose
+/// address is taken (it may run as a thread or be called through a pointer), a recursive one,
+/// `main` and a function nobody calls hold nothing at entry.
+pub fn analyse_program(
+    p: &Program,
+    main: FuncId,
+    releasers: &FxHashSet<FuncId>,
+) -> FxHashMap<FuncId, Unpacks> {
+    let mut addressed = Addressed::default();
+    for func in p.funcs.iter() {
+        crate::ir::visit::walk_func(&mut addressed, func);
+    }
+    let order = callers_first(p);
+    let mut entry: FxHashMap<FuncId, Option<State>> = FxHashMap::default();
+    let mut out = FxHashMap::default();
+    for &(f, recursive) in &order {
+        let start = match entry.remove(&f) {
+            Some(Some(s)) if !recursive && f != main && !addressed.0.contains(&f) => s,
+            _ => Vec::new(),
+        };
+        let result = analyse(p, f, releasers, start);
+        for (b, block) in p.funcs[f].blocks.iter_enumerated() {
+            for (k, stmt) in block.stmts.iter().enumerate() {
+                let StmtKind::Call {
+                    callee: Callee::Direct(g),
+                    args,
+                    ..
+                } = &stmt.kind
+                else {
+                    continue;
+                };
+                if p.funcs[*g].blocks.is_empty() || p.funcs[*g].origin != crate::ir::Origin::User {
+                    continue;
+                }
+                let passed = passed_on(p, &p.funcs[*g].params, result.before(b, k), args);
+                match entry.entry(*g).or_insert(None) {
+                    Some(held) => held.retain(|h| passed.contains(h)),
+                    slot @ None => *slot = Some(passed),
+                }
+            }
+        }
+        out.insert(f, result);
+    }
+    out
+}
+
+/// The functions whose address is taken anywhere (a thread's start routine, a callback, a
+/// function pointer's target).
+#[derive(Default)]
+struct Addressed(FxHashSet<FuncId>);
+
+impl crate::ir::visit::Visitor for Addressed {
+    fn visit_operand(&mut self, op: &Operand) {
+        if let Operand::Func(g) = op {
+            self.0.insert(*g);
+        }
+        crate::ir::visit::walk_operand(self, op);
+    }
+}
+
+/// Every function with a body, callers before callees (reverse post-order of a depth-first walk
+/// of the direct call graph, from each function in id order), each with whether it lies on a
+/// cycle of direct calls.
+fn callers_first(p: &Program) -> Vec<(FuncId, bool)> {
+    let callees = |f: FuncId| -> Vec<FuncId> {
+        let mut out: Vec<FuncId> = p.funcs[f]
+            .blocks
+            .iter()
+            .flat_map(|b| &b.stmts)
+            .filter_map(|s| match &s.kind {
+                StmtKind::Call {
+                    callee: Callee::Direct(g),
+                    ..
+                } if !p.funcs[*g].blocks.is_empty() => Some(*g),
+                _ => None,
+            })
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    };
+    let n = p.funcs.len();
+    let mut state = vec![0u8; n]; // 0 unseen, 1 on the stack, 2 finished
+    let mut post: Vec<FuncId> = Vec::new();
+    let mut cyclic: FxHashSet<FuncId> = FxHashSet::default();
+    for (root, func) in p.funcs.iter_enumerated() {
+        if func.blocks.is_empty() || state[root.0 as usize] != 0 {
+            continue;
+        }
+        let mut stack: Vec<(FuncId, Vec<FuncId>)> = vec![(root, callees(root))];
+        state[root.0 as usize] = 1;
+        while let Some((f, next)) = stack.last_mut() {
+            let f = *f;
+            match next.pop() {
+                Some(g) => match state[g.0 as usize] {
+                    0 => {
+                        state[g.0 as usize] = 1;
+                        let cs = callees(g);
+                        stack.push((g, cs));
+                    }
+                    1 => {
+                        // A back edge: every function on the stack from g up is on a cycle.
+                        let from = stack.iter().position(|(h, _)| *h == g).unwrap_or(0);
+                        cyclic.extend(stack[from..].iter().map(|(h, _)| *h));
+                    }
+                    _ => {}
+                },
+                None => {
+                    state[f.0 as usize] = 2;
+                    post.push(f);
+                    stack.pop();
+                }
+            }
+        }
+    }
+    post.reverse();
+    post.into_iter().map(|f| (f, cyclic.contains(&f))).collect()
+}
+
+/// The own locks a call hands to its callee's entry, named by the callee's parameters.
+fn passed_on(p: &Program, params: &[VarId], held: &[OwnLock], args: &[Operand]) -> State {
+    let mut out: State = Vec::new();
+    for h in held {
+        if h.object.steps.iter().any(|s| !matches!(s, Step::Field(..))) {
+            continue;
+        }
+        let Some(ty) = h.object.deref else {
+            if matches!(p.vars[h.object.var].kind, VarKind::Global { .. }) {
+                out.push(h.clone());
+            }
+            continue;
+        };
+        for (j, a) in args.iter().enumerate() {
+            let same = matches!(a, Operand::Use(Lval { base: Base::Var(v), proj, .. })
+                if *v == h.object.var && proj.is_empty());
+            let Some(&param) = params.get(j) else { break };
+            if same && p.vars[param].ty == ty {
+                out.push(OwnLock {
+                    object: Path {
+                        deref: Some(ty),
+                        var: param,
+                        steps: h.object.steps.clone(),
+                    },
+                    ..h.clone()
+                });
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Runs the analysis on one function (`releasers` from [`releasers`]), from the own locks
+/// `entry` held when it is called.
+pub fn analyse(p: &Program, f: FuncId, releasers: &FxHashSet<FuncId>, entry: State) -> Unpacks {
     let func = &p.funcs[f];
     let a = Analysis { p, f, releasers };
     let n = func.blocks.len();
     let mut out = Unpacks::default();
-    // Nothing to find in a function that acquires no lock of its own.
+    // Nothing to find in a function that acquires no lock of its own and holds none at entry.
     let acquires = func.blocks.iter().flat_map(|b| &b.stmts).any(|s| {
         matches!(&s.kind, StmtKind::Call { callee: Callee::Direct(g), .. }
             if matches!(p.known_kind(*g), Some(Kind::Acquire { .. })))
     });
-    if n == 0 || !acquires {
+    if n == 0 || (!acquires && entry.is_empty()) {
         return out;
     }
     let transfer = |b: usize, mut state: State, record: Option<&mut Unpacks>| -> State {
@@ -394,7 +557,7 @@ pub fn analyse(p: &Program, f: FuncId, releasers: &FxHashSet<FuncId>) -> Unpacks
         &mut (),
         n,
         |b| &succs[b],
-        State::default(),
+        entry,
         |_, b, state| Some(transfer(b, state, None)),
         |_, into: &mut State, incoming: &State| {
             let before = into.len();

@@ -6,7 +6,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::ltypes::{Node, Shape};
 use super::{encode_pos, Frame, Gen, GenEvent, LibraryCall, Object};
-use crate::analyses::{uniqueness, unpacks};
+use crate::analyses::uniqueness;
 use crate::diagnostics::{Unsound, UnsoundKind};
 use crate::ir::ctypes::Type;
 use crate::ir::visit::{walk_func, FindsVaArg};
@@ -109,10 +109,7 @@ impl Gen<'_> {
         } else {
             uniqueness::Uniqueness::default()
         };
-        let unpacks = match &self.releasers {
-            Some(releasers) => unpacks::analyse(self.p, f, releasers),
-            None => unpacks::Unpacks::default(),
-        };
+        let unpacks = self.unpacks.remove(&f).unwrap_or_default();
         let mut out: Vec<Vec<GenEvent>> = Vec::new();
         for (b, block) in func.blocks.iter_enumerated() {
             self.current = Vec::new();

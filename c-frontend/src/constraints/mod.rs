@@ -258,7 +258,9 @@ struct Gen<'a> {
     unknown_state: Option<(Rho, Node)>,
     /// The functions whose calls may release a lock ([`crate::analyses::unpacks::releasers`]);
     /// `None` when existentials are off.
-    releasers: Option<FxHashSet<FuncId>>,
+    /// The own locks held at each statement of each function
+    /// ([`crate::analyses::unpacks::analyse_program`]); empty when existentials are off.
+    unpacks: FxHashMap<FuncId, crate::analyses::unpacks::Unpacks>,
     /// The opened lock of each package (paper §3.3: the fresh lock ℓ′ an unpack binds), made
     /// at its first unpack, in generation order.
     opened: Vec<(Package, Lock)>,
@@ -416,9 +418,12 @@ impl<'a> Gen<'a> {
             techniques,
             cur_stmt: None,
             unknown_state: None,
-            releasers: techniques
-                .has(Technique::Existentials)
-                .then(|| crate::analyses::unpacks::releasers(p)),
+            unpacks: if techniques.has(Technique::Existentials) {
+                let releasers = crate::analyses::unpacks::releasers(p);
+                crate::analyses::unpacks::analyse_program(p, main, &releasers)
+            } else {
+                FxHashMap::default()
+            },
             opened: Vec::new(),
         }
     }
