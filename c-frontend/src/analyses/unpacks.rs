@@ -187,16 +187,26 @@ fn path_of(p: &Program, f: FuncId, lv: &Lval) -> Option<Path> {
 
 /// The own lock an acquire of the lock operand `arg` takes: the object is the lock's path up to
 /// its last index (each element of an array is an object of its own), the package the fields
-/// after it, which must not be empty (a lock that is a whole object guards nothing in it).
+/// after it. A lock that is a whole object (`*m` for a lock pointer `m`) guards nothing in it;
+/// it is kept only so that a lock wrapper taking `m` can be summarised (see [`left_held`]).
 fn own_lock(p: &Program, f: FuncId, arg: &Operand, mode: LockMode) -> Option<OwnLock> {
     let mut op = arg;
     while let Operand::Cast(_, x) = op {
         op = x;
     }
-    let Operand::AddrOf(lv) = op else {
-        return None;
+    let path = match op {
+        Operand::AddrOf(lv) => path_of(p, f, lv)?,
+        Operand::Use(Lval {
+            base: Base::Var(v),
+            proj,
+            ..
+        }) if proj.is_empty() && stable_local(p, f, *v) => Path {
+            deref: Some(p.operand_type(op)),
+            var: *v,
+            steps: Vec::new(),
+        },
+        _ => return None,
     };
-    let path = path_of(p, f, lv)?;
     if path.steps.contains(&Step::AnyIndex) {
         return None;
     }
@@ -212,7 +222,7 @@ fn own_lock(p: &Program, f: FuncId, arg: &Operand, mode: LockMode) -> Option<Own
             _ => None,
         })
         .collect::<Option<_>>()?;
-    if lock.is_empty() {
+    if lock.is_empty() && !(path.deref.is_some() && path.steps.is_empty()) {
         return None;
     }
     let object = Path {
@@ -275,6 +285,8 @@ struct Analysis<'a> {
     p: &'a Program,
     f: FuncId,
     releasers: &'a FxHashSet<FuncId>,
+    /// What each lock wrapper leaves held ([`left_held`]).
+    exits: &'a FxHashMap<FuncId, State>,
 }
 
 /// The own locks held, sorted.
@@ -310,6 +322,52 @@ impl Analysis<'_> {
         }
     }
 
+    /// The own locks a call of the lock wrapper `g` leaves held, named in this function: a
+    /// parameter's object is the object of the argument passed for it, when that argument is a
+    /// stable local of the parameter's type.
+    fn wrapped(&self, g: FuncId, left: &State, args: &[Operand]) -> State {
+        let params = &self.p.funcs[g].params;
+        let mut out = Vec::new();
+        for h in left {
+            if h.object.deref.is_none() {
+                out.push(h.clone());
+                continue;
+            }
+            let Some(j) = params.iter().position(|&x| x == h.object.var) else {
+                continue;
+            };
+            if h.package.lock.is_empty() {
+                // A wrapper that takes the lock its parameter points to: the call acquires
+                // the argument's lock.
+                out.extend(
+                    args.get(j)
+                        .and_then(|a| own_lock(self.p, self.f, a, h.mode)),
+                );
+                continue;
+            }
+            if let Some(Operand::Use(Lval {
+                base: Base::Var(v),
+                proj,
+                ..
+            })) = args.get(j)
+            {
+                if proj.is_empty()
+                    && stable_local(self.p, self.f, *v)
+                    && Some(self.p.vars[*v].ty) == h.object.deref
+                {
+                    out.push(OwnLock {
+                        object: Path {
+                            var: *v,
+                            ..h.object.clone()
+                        },
+                        ..h.clone()
+                    });
+                }
+            }
+        }
+        out
+    }
+
     fn step(&self, state: &mut State, kind: &StmtKind) {
         match kind {
             StmtKind::Assign { dst, .. } => Self::assigned(state, dst),
@@ -334,17 +392,24 @@ impl Analysis<'_> {
                 if let Some(d) = dst {
                     Self::assigned(state, d);
                 }
+                let mut taken: State = Vec::new();
                 if let Some(Kind::Acquire { lock, mode }) = kind {
                     let held = args
                         .get(lock as usize)
                         .and_then(|a| own_lock(self.p, self.f, a, mode));
-                    if let Some(h) = held {
-                        if !state.contains(&h) {
-                            state.push(h);
-                            state.sort();
-                        }
+                    taken.extend(held);
+                }
+                if let Callee::Direct(g) = callee {
+                    if let Some(left) = self.exits.get(g) {
+                        taken.extend(self.wrapped(*g, left, args));
                     }
                 }
+                for h in taken {
+                    if !state.contains(&h) {
+                        state.push(h);
+                    }
+                }
+                state.sort();
             }
         }
     }
@@ -371,6 +436,20 @@ pub fn analyse_program(
         crate::ir::visit::walk_func(&mut addressed, func);
     }
     let order = callers_first(p);
+    // Lock wrappers first, callees before callers: what each function certainly leaves held
+    // in its parameters' objects when it returns (computed from an empty entry, which can only
+    // leave less held).
+    let mut exits: FxHashMap<FuncId, State> = FxHashMap::default();
+    for &(f, recursive) in order.iter().rev() {
+        if recursive {
+            continue;
+        }
+        let result = analyse(p, f, releasers, &exits, Vec::new());
+        let left = left_held(p, f, &result);
+        if !left.is_empty() {
+            exits.insert(f, left);
+        }
+    }
     let mut entry: FxHashMap<FuncId, Option<State>> = FxHashMap::default();
     let mut out = FxHashMap::default();
     for &(f, recursive) in &order {
@@ -378,7 +457,7 @@ pub fn analyse_program(
             Some(Some(s)) if !recursive && f != main && !addressed.0.contains(&f) => s,
             _ => Vec::new(),
         };
-        let result = analyse(p, f, releasers, start);
+        let result = analyse(p, f, releasers, &exits, start);
         for (b, block) in p.funcs[f].blocks.iter_enumerated() {
             for (k, stmt) in block.stmts.iter().enumerate() {
                 let StmtKind::Call {
@@ -477,6 +556,52 @@ fn callers_first(p: &Program) -> Vec<(FuncId, bool)> {
     post.into_iter().map(|f| (f, cyclic.contains(&f))).collect()
 }
 
+/// The own locks `f` leaves held at every return, in objects found through a parameter it never
+/// assigns or in a global variable: a lock wrapper's summary.
+fn left_held(p: &Program, f: FuncId, result: &Unpacks) -> State {
+    let func = &p.funcs[f];
+    let mut assigned: FxHashSet<VarId> = FxHashSet::default();
+    for s in func.blocks.iter().flat_map(|b| &b.stmts) {
+        let dst = match &s.kind {
+            StmtKind::Assign { dst, .. } => Some(dst),
+            StmtKind::Call { dst, .. } => dst.as_ref(),
+            _ => None,
+        };
+        if let Some(Lval {
+            base: Base::Var(v),
+            proj,
+            ..
+        }) = dst
+        {
+            if proj.is_empty() {
+                assigned.insert(*v);
+            }
+        }
+    }
+    let mut out: Option<State> = None;
+    for (b, block) in func.blocks.iter_enumerated() {
+        if !matches!(block.term, Term::Return(..)) {
+            continue;
+        }
+        let held = result.at_term(b);
+        match &mut out {
+            Some(o) => o.retain(|h| held.contains(h)),
+            None => out = Some(held.to_vec()),
+        }
+    }
+    let mut out = out.unwrap_or_default();
+    out.retain(|h| {
+        let fields_only = h.object.steps.iter().all(|s| matches!(s, Step::Field(..)));
+        let through_param = h.object.deref.is_some()
+            && func.params.contains(&h.object.var)
+            && !assigned.contains(&h.object.var);
+        let global =
+            h.object.deref.is_none() && matches!(p.vars[h.object.var].kind, VarKind::Global { .. });
+        fields_only && (through_param || global)
+    });
+    out
+}
+
 /// The own locks a call hands to its callee's entry, named by the callee's parameters.
 fn passed_on(p: &Program, params: &[VarId], held: &[OwnLock], args: &[Operand]) -> State {
     let mut out: State = Vec::new();
@@ -512,16 +637,27 @@ fn passed_on(p: &Program, params: &[VarId], held: &[OwnLock], args: &[Operand]) 
 }
 
 /// Runs the analysis on one function (`releasers` from [`releasers`]), from the own locks
-/// `entry` held when it is called.
-pub fn analyse(p: &Program, f: FuncId, releasers: &FxHashSet<FuncId>, entry: State) -> Unpacks {
+/// `entry` held when it is called, with the lock wrappers' summaries `exits`.
+fn analyse(
+    p: &Program,
+    f: FuncId,
+    releasers: &FxHashSet<FuncId>,
+    exits: &FxHashMap<FuncId, State>,
+    entry: State,
+) -> Unpacks {
     let func = &p.funcs[f];
-    let a = Analysis { p, f, releasers };
+    let a = Analysis {
+        p,
+        f,
+        releasers,
+        exits,
+    };
     let n = func.blocks.len();
     let mut out = Unpacks::default();
     // Nothing to find in a function that acquires no lock of its own and holds none at entry.
     let acquires = func.blocks.iter().flat_map(|b| &b.stmts).any(|s| {
         matches!(&s.kind, StmtKind::Call { callee: Callee::Direct(g), .. }
-            if matches!(p.known_kind(*g), Some(Kind::Acquire { .. })))
+            if matches!(p.known_kind(*g), Some(Kind::Acquire { .. })) || exits.contains_key(g))
     });
     if n == 0 || (!acquires && entry.is_empty()) {
         return out;
