@@ -364,6 +364,7 @@ fn describe_name(p: &Program, name: &RhoName) -> String {
         RhoName::OwnLock { strukt } => {
             return format!("the own `{}` of each `struct {strukt}`", path.join("."))
         }
+        RhoName::ThreadArgument => return "its thread's own argument object".into(),
         // The loop above walked every field to its root.
         RhoName::Other | RhoName::Field { .. } => "a location".into(),
     };
@@ -417,9 +418,11 @@ fn name_pos(p: &Program, name: &RhoName) -> Option<Pos> {
         RhoName::Var(v) => Some(p.vars[*v].pos),
         RhoName::Alloc { pos, .. } => Some(*pos),
         RhoName::Field { parent, .. } => name_pos(p, parent),
-        RhoName::External | RhoName::UnknownState | RhoName::OwnLock { .. } | RhoName::Other => {
-            None
-        }
+        RhoName::External
+        | RhoName::UnknownState
+        | RhoName::OwnLock { .. }
+        | RhoName::ThreadArgument
+        | RhoName::Other => None,
     }
 }
 

@@ -70,24 +70,42 @@ impl Path {
         (self.deref.is_some() && self.var == v) || self.steps.contains(&Step::Index(v))
     }
 
-    /// Whether `self` lies inside the object `object` (its path extends the object's).
-    fn inside(&self, object: &Path) -> bool {
-        self.deref == object.deref
+    /// Whether `self` lies inside the object `object` (its path extends the object's). With
+    /// `any_view`, the pointer may be converted to another type on the way: the object is a
+    /// whole allocation, which every view through the pointer stays inside.
+    fn inside(&self, object: &Path, any_view: bool) -> bool {
+        (self.deref == object.deref || (any_view && self.deref.is_some() && object.deref.is_some()))
             && self.var == object.var
             && self.steps.len() >= object.steps.len()
             && self.steps[..object.steps.len()] == object.steps[..]
     }
 }
 
-/// The package of an opened lock (the existential type of §3.3): the lock at field path `lock`
-/// of objects of the struct (or union) type its first field belongs to. Every access inside an
-/// unpack of one package holds the package's one opened lock.
+/// The package of an opened lock (the existential type of §3.3). Every access inside an unpack
+/// of one package holds the package's one opened lock.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Package {
-    pub lock: Vec<(StructId, u32)>,
+pub enum Package {
+    /// The lock at this field path of objects of the struct (or union) type its first field
+    /// belongs to (empty for a lock pointer's own object, which guards nothing).
+    Lock(Vec<(StructId, u32)>),
+    /// An object handed over to a thread at its creation: fresh, reachable by no other thread,
+    /// and never touched again by its creator, it belongs to the thread, whose accesses
+    /// through its argument are all inside this unpack (see [`analyse_program`]).
+    Thread,
 }
 
-/// A lock certainly held in its own object: `object`'s lock at field path `package.lock`.
+impl Package {
+    /// The field path of the lock, for a lock package.
+    fn lock_steps(&self) -> Option<Vec<Step>> {
+        match self {
+            Package::Lock(fields) => Some(fields.iter().map(|&(s, i)| Step::Field(s, i)).collect()),
+            Package::Thread => None,
+        }
+    }
+}
+
+/// A lock certainly held in its own object: `object`'s lock at `package`'s field path, or the
+/// ownership of a thread's argument object.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct OwnLock {
     object: Path,
@@ -128,16 +146,13 @@ pub fn enclosing<'h>(
     }
     let path = path_of(p, f, lv)?;
     held.iter()
-        .filter(|h| path.inside(&h.object))
+        .filter(|h| path.inside(&h.object, h.package == Package::Thread))
         .filter(|h| {
             let rest = &path.steps[h.object.steps.len()..];
-            let lock: Vec<Step> = h
-                .package
-                .lock
-                .iter()
-                .map(|&(s, i)| Step::Field(s, i))
-                .collect();
-            !rest.starts_with(&lock)
+            match h.package.lock_steps() {
+                Some(lock) => !rest.starts_with(&lock),
+                None => true,
+            }
         })
         .min_by_key(|h| h.mode == LockMode::Shared)
 }
@@ -231,7 +246,7 @@ fn own_lock(p: &Program, f: FuncId, arg: &Operand, mode: LockMode) -> Option<Own
     };
     Some(OwnLock {
         object,
-        package: Package { lock },
+        package: Package::Lock(lock),
         mode,
     })
 }
@@ -240,25 +255,41 @@ fn own_lock(p: &Program, f: FuncId, arg: &Operand, mode: LockMode) -> Option<Own
 /// release, or calls a function that may, or calls through a pointer, or calls code locksmith
 /// cannot see (which may call back into the program).
 pub fn releasers(p: &Program) -> FxHashSet<FuncId> {
+    // Those that release by themselves, then their callers, transitively (a walk up the
+    // direct calls).
+    let none = FxHashSet::default();
+    let mut callers: FxHashMap<FuncId, Vec<FuncId>> = FxHashMap::default();
     let mut out: FxHashSet<FuncId> = FxHashSet::default();
-    loop {
-        let before = out.len();
-        for (f, func) in p.funcs.iter_enumerated() {
-            if out.contains(&f) {
-                continue;
-            }
-            let releases = func.blocks.iter().flat_map(|b| &b.stmts).any(|s| {
-                matches!(&s.kind, StmtKind::Call { callee, .. } if call_releases(p, &out, callee))
-                    || matches!(s.kind, StmtKind::Asm { .. })
-            });
-            if releases {
-                out.insert(f);
+    let mut work = Vec::new();
+    for (f, func) in p.funcs.iter_enumerated() {
+        let mut releases = false;
+        for s in func.blocks.iter().flat_map(|b| &b.stmts) {
+            match &s.kind {
+                StmtKind::Call { callee, .. } => {
+                    if let Callee::Direct(g) = callee {
+                        if !p.funcs[*g].blocks.is_empty() {
+                            callers.entry(*g).or_default().push(f);
+                            continue;
+                        }
+                    }
+                    releases |= call_releases(p, &none, callee);
+                }
+                StmtKind::Asm { .. } => releases = true,
+                _ => {}
             }
         }
-        if out.len() == before {
-            return out;
+        if releases && out.insert(f) {
+            work.push(f);
         }
     }
+    while let Some(g) = work.pop() {
+        for &f in callers.get(&g).map(Vec::as_slice).unwrap_or(&[]) {
+            if out.insert(f) {
+                work.push(f);
+            }
+        }
+    }
+    out
 }
 
 /// Whether a call may release a lock, as far as `releasers` knows yet.
@@ -300,6 +331,58 @@ impl Analysis<'_> {
         }
     }
 
+    /// `v = u` (possibly converted) for stable locals: the object `*u` is the object `*v` too.
+    fn copied(&self, state: &mut State, dst: &Lval, src: &Operand) {
+        let Lval {
+            base: Base::Var(v),
+            proj,
+            ..
+        } = dst
+        else {
+            return;
+        };
+        if !proj.is_empty() || !stable_local(self.p, self.f, *v) {
+            return;
+        }
+        let mut op = src;
+        while let Operand::Cast(_, x) = op {
+            op = x;
+        }
+        let Operand::Use(Lval {
+            base: Base::Var(u),
+            proj,
+            ..
+        }) = op
+        else {
+            return;
+        };
+        if !proj.is_empty() || u == v {
+            return;
+        }
+        let ty = self.p.vars[*v].ty;
+        let copies: Vec<OwnLock> = state
+            .iter()
+            .filter(|h| h.object.deref.is_some() && h.object.var == *u && h.object.steps.is_empty())
+            // A lock's object keeps its type: another view of the memory may reach past it. A
+            // thread's argument is a whole allocation of its own, whatever the view.
+            .filter(|h| h.package == Package::Thread || h.object.deref == Some(ty))
+            .map(|h| OwnLock {
+                object: Path {
+                    deref: Some(ty),
+                    var: *v,
+                    steps: Vec::new(),
+                },
+                ..h.clone()
+            })
+            .collect();
+        for h in copies {
+            if !state.contains(&h) {
+                state.push(h);
+            }
+        }
+        state.sort();
+    }
+
     /// A release of the lock `arg` points to: every own lock it may be loses its place. Only a
     /// variable's own lock (`&g` or `&g.f`, no pointer, no index) is known not to be a lock of
     /// an object that does not lie in that variable.
@@ -318,8 +401,13 @@ impl Analysis<'_> {
         };
         match own_var {
             Some(v) => state.retain(|h| h.object.deref.is_some() || h.object.var != v),
-            None => state.clear(),
+            None => Self::release_all(state),
         }
+    }
+
+    /// Any lock may have been released: only the threads' ownership of their arguments stays.
+    fn release_all(state: &mut State) {
+        state.retain(|h| h.package == Package::Thread);
     }
 
     /// The own locks a call of the lock wrapper `g` leaves held, named in this function: a
@@ -336,7 +424,7 @@ impl Analysis<'_> {
             let Some(j) = params.iter().position(|&x| x == h.object.var) else {
                 continue;
             };
-            if h.package.lock.is_empty() {
+            if h.package == Package::Lock(Vec::new()) {
                 // A wrapper that takes the lock its parameter points to: the call acquires
                 // the argument's lock.
                 out.extend(
@@ -370,7 +458,10 @@ impl Analysis<'_> {
 
     fn step(&self, state: &mut State, kind: &StmtKind) {
         match kind {
-            StmtKind::Assign { dst, .. } => Self::assigned(state, dst),
+            StmtKind::Assign { dst, src } => {
+                Self::assigned(state, dst);
+                self.copied(state, dst, src);
+            }
             StmtKind::Eval(_) => {}
             StmtKind::Asm { .. } => state.clear(),
             StmtKind::Call { dst, callee, args } => {
@@ -383,10 +474,10 @@ impl Analysis<'_> {
                         if let Some(a) = args.get(lock as usize) {
                             self.release(state, a);
                         } else {
-                            state.clear();
+                            Self::release_all(state);
                         }
                     }
-                    _ if call_releases(self.p, self.releasers, callee) => state.clear(),
+                    _ if call_releases(self.p, self.releasers, callee) => Self::release_all(state),
                     _ => {}
                 }
                 if let Some(d) = dst {
@@ -431,10 +522,8 @@ pub fn analyse_program(
     main: FuncId,
     releasers: &FxHashSet<FuncId>,
 ) -> FxHashMap<FuncId, Unpacks> {
-    let mut addressed = Addressed::default();
-    for func in p.funcs.iter() {
-        crate::ir::visit::walk_func(&mut addressed, func);
-    }
+    let uses = FunctionUses::of(p);
+    let owning = uses.owning_threads(p);
     let order = callers_first(p);
     // Lock wrappers first, callees before callers: what each function certainly leaves held
     // in its parameters' objects when it returns (computed from an empty entry, which can only
@@ -454,7 +543,8 @@ pub fn analyse_program(
     let mut out = FxHashMap::default();
     for &(f, recursive) in &order {
         let start = match entry.remove(&f) {
-            Some(Some(s)) if !recursive && f != main && !addressed.0.contains(&f) => s,
+            _ if owning.contains(&f) => thread_entry(p, f),
+            Some(Some(s)) if !recursive && f != main && !uses.addressed.contains(&f) => s,
             _ => Vec::new(),
         };
         let result = analyse(p, f, releasers, &exits, start);
@@ -483,18 +573,129 @@ pub fn analyse_program(
     out
 }
 
-/// The functions whose address is taken anywhere (a thread's start routine, a callback, a
-/// function pointer's target).
+/// How the program uses each function as a value.
 #[derive(Default)]
-struct Addressed(FxHashSet<FuncId>);
+struct FunctionUses {
+    /// Functions whose address is taken anywhere (a thread's start routine, a callback, a
+    /// function pointer's target): they may run from where no call names them.
+    addressed: FxHashSet<FuncId>,
+    /// Functions whose address is taken somewhere else than as the start routine of a direct
+    /// `pthread_create`, or that are called directly.
+    other_use: FxHashSet<FuncId>,
+    /// The creates that start each function: where, and the argument handed to the thread.
+    forks: FxHashMap<FuncId, Vec<(FuncId, BlockId, usize, Operand)>>,
+}
 
-impl crate::ir::visit::Visitor for Addressed {
+impl crate::ir::visit::Visitor for FunctionUses {
     fn visit_operand(&mut self, op: &Operand) {
         if let Operand::Func(g) = op {
-            self.0.insert(*g);
+            self.addressed.insert(*g);
+            self.other_use.insert(*g);
         }
         crate::ir::visit::walk_operand(self, op);
     }
+}
+
+impl FunctionUses {
+    fn of(p: &Program) -> FunctionUses {
+        use crate::ir::visit::{walk_stmt, walk_term, Visitor};
+        let mut uses = FunctionUses::default();
+        for (f, func) in p.funcs.iter_enumerated() {
+            for (b, block) in func.blocks.iter_enumerated() {
+                for (k, stmt) in block.stmts.iter().enumerate() {
+                    let StmtKind::Call { dst, callee, args } = &stmt.kind else {
+                        walk_stmt(&mut uses, &stmt.kind);
+                        continue;
+                    };
+                    let fork = match callee {
+                        Callee::Direct(g) => match p.known_kind(*g) {
+                            Some(Kind::Fork { func, arg, .. }) => Some((func, arg)),
+                            _ => {
+                                uses.other_use.insert(*g);
+                                None
+                            }
+                        },
+                        Callee::Indirect(op) => {
+                            uses.visit_operand(op);
+                            None
+                        }
+                    };
+                    if let Some(d) = dst {
+                        uses.visit_lval(d);
+                    }
+                    for (j, a) in args.iter().enumerate() {
+                        let mut routine = a;
+                        while let Operand::Cast(_, x) = routine {
+                            routine = x;
+                        }
+                        match (fork, routine) {
+                            (Some((func, arg)), Operand::Func(g)) if j == func as usize => {
+                                uses.addressed.insert(*g);
+                                let handed = args.get(arg as usize).cloned();
+                                if let Some(handed) = handed {
+                                    uses.forks.entry(*g).or_default().push((f, b, k, handed));
+                                } else {
+                                    uses.other_use.insert(*g);
+                                }
+                            }
+                            _ => uses.visit_operand(a),
+                        }
+                    }
+                }
+                walk_term(&mut uses, &block.term);
+            }
+        }
+        uses
+    }
+
+    /// The start routines that own their argument: every create that starts them hands over a
+    /// pointer to fresh memory no other thread can reach yet ([`uniqueness`]), they run from
+    /// nowhere else, and they have a parameter to receive it. Their creator cannot touch that
+    /// memory afterwards without the access being shared (the create published it), so each
+    /// thread's argument object is its own.
+    ///
+    /// [`uniqueness`]: crate::analyses::uniqueness
+    fn owning_threads(&self, p: &Program) -> FxHashSet<FuncId> {
+        let mut unique_in: FxHashMap<FuncId, crate::analyses::uniqueness::Uniqueness> =
+            FxHashMap::default();
+        let mut out = FxHashSet::default();
+        let mut started: Vec<&FuncId> = self.forks.keys().collect();
+        started.sort();
+        for &g in started {
+            let param = p.funcs[g].params.first();
+            if self.other_use.contains(&g)
+                || p.funcs[g].blocks.is_empty()
+                || !param.is_some_and(|&x| stable_local(p, g, x))
+            {
+                continue;
+            }
+            let all_fresh = self.forks[&g].iter().all(|(f, b, k, handed)| {
+                let unique = unique_in
+                    .entry(*f)
+                    .or_insert_with(|| crate::analyses::uniqueness::analyse(p, *f));
+                crate::analyses::uniqueness::base_var(p, handed)
+                    .is_some_and(|v| unique.before(*b, *k).contains(&v))
+            });
+            if all_fresh {
+                out.insert(g);
+            }
+        }
+        out
+    }
+}
+
+/// The entry of a thread that owns its argument: the object its first parameter points to.
+fn thread_entry(p: &Program, g: FuncId) -> State {
+    let param = p.funcs[g].params[0];
+    vec![OwnLock {
+        object: Path {
+            deref: Some(p.vars[param].ty),
+            var: param,
+            steps: Vec::new(),
+        },
+        package: Package::Thread,
+        mode: LockMode::Exclusive,
+    }]
 }
 
 /// Every function with a body, callers before callees (reverse post-order of a depth-first walk

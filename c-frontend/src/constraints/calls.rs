@@ -155,6 +155,7 @@ impl Gen<'_> {
             self.unordered.insert(name_of(self.p, f).to_string());
         }
         let arg = |k: Arg| args.get(usize::from(k)).copied().flatten();
+        let op = |k: Arg| arg_ops.get(usize::from(k));
         let unique_arg = |g: &Gen, frame: &Frame, k: Arg| {
             arg_ops
                 .get(usize::from(k))
@@ -234,20 +235,20 @@ impl Gen<'_> {
             }
             Some(Kind::Free { ptr }) => {
                 if !unique_arg(self, frame, ptr) {
-                    self.touch(frame, arg(ptr), pos, true);
+                    self.touch_through(frame, op(ptr), arg(ptr), pos, true);
                 }
             }
             Some(Kind::Access { ptr, write }) => {
                 if !unique_arg(self, frame, ptr) {
-                    self.touch(frame, arg(ptr), pos, write);
+                    self.touch_through(frame, op(ptr), arg(ptr), pos, write);
                 }
             }
             Some(Kind::Copy { dst, src }) => {
                 if !unique_arg(self, frame, src) {
-                    self.touch(frame, arg(src), pos, false);
+                    self.touch_through(frame, op(src), arg(src), pos, false);
                 }
                 if !unique_arg(self, frame, dst) {
-                    self.touch(frame, arg(dst), pos, true);
+                    self.touch_through(frame, op(dst), arg(dst), pos, true);
                 }
                 if let (Some(d), Some(s)) = (arg(dst), arg(src)) {
                     let (_, dc) = self.t.deref(&mut self.c, d);

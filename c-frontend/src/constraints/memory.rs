@@ -391,6 +391,33 @@ impl Gen<'_> {
             && uniqueness::base_var(self.p, op).is_some_and(|v| frame.unique.contains(&v))
     }
 
+    /// Accesses the whole object the pointer operand `op` (whose value is `arg`) points to, as
+    /// a library call does: inside an unpack when `*op` lies in one, like [`Gen::read`].
+    pub(super) fn touch_through(
+        &mut self,
+        frame: &mut Frame,
+        op: Option<&Operand>,
+        arg: Option<Node>,
+        pos: Pos,
+        write: bool,
+    ) {
+        let opened = op.and_then(|op| {
+            let lv = Lval {
+                base: Base::Deref(Box::new(op.clone())),
+                proj: Vec::new(),
+                pos,
+            };
+            self.opened_lock(frame, &lv)
+        });
+        if let Some((l, mode)) = opened {
+            self.current.push(GenEvent::Event(Event::Acquire(l, mode)));
+        }
+        self.touch(frame, arg, pos, write);
+        if let Some((l, _)) = opened {
+            self.current.push(GenEvent::Event(Event::Release(l)));
+        }
+    }
+
     /// Accesses the whole object a pointer argument points to.
     pub(super) fn touch(&mut self, frame: &mut Frame, arg: Option<Node>, pos: Pos, write: bool) {
         let Some(v) = arg else { return };

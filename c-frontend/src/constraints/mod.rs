@@ -66,6 +66,9 @@ pub enum RhoName {
     OwnLock {
         strukt: String,
     },
+    /// The ownership a thread has of the fresh object it was created with: the name of the
+    /// thread package's opened lock.
+    ThreadArgument,
     Other,
 }
 

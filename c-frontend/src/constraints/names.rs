@@ -87,13 +87,17 @@ impl Gen<'_> {
     /// type.
     fn package_name(&self, package: &Package) -> RhoName {
         let structs = &self.p.types.structs;
-        let first = package.lock.first().map(|&(s, _)| s);
+        let fields = match package {
+            Package::Lock(fields) => fields,
+            Package::Thread => return RhoName::ThreadArgument,
+        };
+        let first = fields.first().map(|&(s, _)| s);
         let mut name = RhoName::OwnLock {
             strukt: first
                 .and_then(|s| structs[s].tag.clone())
                 .unwrap_or_else(|| "(anonymous)".into()),
         };
-        for &(s, i) in &package.lock {
+        for &(s, i) in fields {
             let field = structs[s]
                 .fields
                 .get(i as usize)
