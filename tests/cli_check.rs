@@ -668,3 +668,52 @@ fn short_format_is_one_line_per_warning() {
     let quiet = check(&["paper-examples/c/fig1_munge.c", "--format", "short"]);
     assert_eq!((quiet.exit, quiet.stdout.as_str()), (0, ""));
 }
+
+/// A warning on a field kept beside a lock says which racing access was outside its object's
+/// own lock (issue 13, part 4); accesses inside an unpack name the opened lock; under
+/// `--no-existentials` the per-object lock protects nothing (nodes are allocated in a loop).
+#[test]
+fn warnings_beside_a_lock_say_why_the_own_lock_did_not_protect() {
+    let fixture = "tests/races/existentials/list_node_locks.c";
+    let run = check(&["--format", "json", fixture]);
+    assert_eq!(run.exit, 1, "{}", run.stderr);
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let warnings = report["warnings"].as_array().unwrap();
+    let stamp = warnings
+        .iter()
+        .find(|w| w["location"]["name"].as_str().unwrap().contains("`stamp`"))
+        .expect("the race on stamp is reported");
+    let note = stamp["note"].as_str().unwrap();
+    assert!(
+        note.contains("`struct node` keeps a lock, `lock`")
+            && note.contains("list_node_locks.c:35:5"),
+        "{note}"
+    );
+    let locks: Vec<&str> = stamp["accesses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|a| a["locks"].as_array().unwrap())
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    assert!(
+        locks.contains(&"the own `lock` of each `struct node`"),
+        "{locks:?}"
+    );
+    let names = |run: &Run| -> Vec<String> {
+        let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+        report["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| w["location"]["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert!(!names(&run).iter().any(|n| n.contains("`hits`")));
+    let without = check(&["--format", "json", "--no-existentials", fixture]);
+    assert!(
+        names(&without).iter().any(|n| n.contains("`hits`")),
+        "{}",
+        without.stdout
+    );
+}

@@ -47,7 +47,12 @@ pub fn build(r: &CheckResult) -> CheckReport {
             let name = &r.generated.rho_names[w.rho];
             match library_state(r, name, w) {
                 Some((state, note)) => (None, state, Some(note), w),
-                None => (name_pos(p, name), describe_name(p, name), None, w),
+                None => (
+                    name_pos(p, name),
+                    describe_name(p, name),
+                    own_lock_note(r, w),
+                    w,
+                ),
             }
         })
         .collect();
@@ -409,6 +414,43 @@ fn library_state(r: &CheckResult, name: &RhoName, w: &RaceWarning) -> Option<(St
         format!(
             "{list} {keeps} internal state; called here from two threads without a common lock"
         ),
+    ))
+}
+
+/// Why the lock kept beside a racing field did not protect it (issue 13, part 4): the first
+/// racing access of a field of a struct that has a lock field, made outside every unpack, and
+/// what locksmith needs to see to count that lock as the object's own.
+fn own_lock_note(r: &CheckResult, w: &RaceWarning) -> Option<String> {
+    let p = &r.program;
+    let (site, (strukt, lock)) = w
+        .accesses
+        .iter()
+        .filter(|a| a.racing)
+        .map(|a| &r.generated.access_sites[a.access])
+        .filter_map(|s| s.beside_lock.map(|b| (s, b)))
+        .min_by_key(|(s, _)| (s.pos, !s.write))?;
+    let def = &p.types.structs[strukt];
+    let tag = def.tag.as_deref().unwrap_or("(anonymous)");
+    let lock = def
+        .fields
+        .get(lock as usize)
+        .map(|f| f.name.as_str())
+        .unwrap_or("?");
+    let at = position(p, site.pos);
+    Some(format!(
+        concat!(
+            "`struct {tag}` keeps a lock, `{lock}`, beside this field, but the {} {}:{}:{} ",
+            "is not made while its own object's `{lock}` is certainly held; an object's lock ",
+            "protects the accesses through the pointer it was locked through (`p` in ",
+            "`lock(&p->{lock})`, a local not assigned before the unlock), also in functions ",
+            "called with `p` and through lock wrappers"
+        ),
+        if site.write { "write at" } else { "read at" },
+        at.file,
+        at.line,
+        at.column,
+        tag = tag,
+        lock = lock,
     ))
 }
 

@@ -86,6 +86,7 @@ impl Gen<'_> {
                             func,
                             write,
                             via: via.clone(),
+                            beside_lock: None,
                         });
                         out.push(Event::Access(a));
                     }

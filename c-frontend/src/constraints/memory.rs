@@ -56,6 +56,7 @@ impl Gen<'_> {
             func: frame.func,
             write,
             via,
+            beside_lock: None,
         });
         self.current.push(GenEvent::Event(Event::Access(a)));
     }
@@ -133,10 +134,38 @@ impl Gen<'_> {
             self.whole_access(frame, rho, node, lv.pos, write);
         } else {
             self.access(frame, rho, lv.pos, write);
+            if opened.is_none() && frame.inline.is_none() {
+                let beside = self.lock_beside(lv);
+                if let Some(site) = self.access_sites.iter_mut().next_back() {
+                    site.beside_lock = beside;
+                }
+            }
         }
         if let Some((l, _)) = opened {
             self.current.push(GenEvent::Event(Event::Release(l)));
         }
+    }
+
+    /// The lock kept beside the field `lv` names last: another field of the same struct whose
+    /// type is a lock (or an array of locks).
+    fn lock_beside(&self, lv: &Lval) -> Option<(crate::ir::ctypes::StructId, u32)> {
+        let Some(&Proj::Field { strukt, index }) = lv.proj.last() else {
+            return None;
+        };
+        let types = &self.p.types;
+        let is_lock = |mut ty| loop {
+            match types.get(ty) {
+                Type::Lock(_) => return true,
+                Type::Array(inner) => ty = *inner,
+                _ => return false,
+            }
+        };
+        types.structs[strukt]
+            .fields
+            .iter()
+            .enumerate()
+            .find(|(i, f)| *i as u32 != index && is_lock(f.ty))
+            .map(|(i, _)| (strukt, i as u32))
     }
 
     /// The opened lock of the unpack `lv` lies in, made at the package's first unpack, with the

@@ -41,6 +41,10 @@ pub struct AccessSite {
     pub write: bool,
     /// The library function whose stub made the access, if any.
     pub via: Option<String>,
+    /// For an access of a field of a struct that keeps a lock beside it, made outside every
+    /// unpack ([`crate::analyses::unpacks`]): the struct and the field index of that lock, so
+    /// that a report can say why the object's own lock was not found to protect it.
+    pub beside_lock: Option<(crate::ir::ctypes::StructId, u32)>,
 }
 
 /// What a location label stands for, for reports.
