@@ -29,6 +29,49 @@ pub enum UnsoundKind {
     LongJmp(FuncId),
 }
 
+/// A misuse of the existential annotations of `locksmith.h` (paper §3.3), at its position.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Annotation {
+    pub pos: Pos,
+    pub kind: AnnotationKind,
+}
+
+/// What is wrong with an annotation, or with the code it annotates.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum AnnotationKind {
+    /// `LOCKSMITH_EXISTENTIAL(tag, lock)` names no struct with a body, or no field of it.
+    UnknownField { strukt: String, field: String },
+    /// A pack or unpack of a pointer to a struct not declared existential (`None`: not a
+    /// pointer to a struct at all).
+    NotDeclared { strukt: Option<String> },
+    /// `LOCKSMITH_END_UNPACK(p)` where no unpack of `p` is certainly open.
+    EndWithoutStart { var: String },
+    /// A pointer whose unpack is open is assigned before the unpack ends.
+    AssignedInUnpack { var: String },
+    /// A field of a declared struct accessed, where another thread may see it, outside every
+    /// unpack (no unpack written, and its object's lock not held through the same pointer).
+    OutsideUnpack { strukt: String, field: String },
+    /// The address of a guarded field taken: the data escapes its package.
+    Escape { strukt: String, field: String },
+    /// A pack of an object other threads may already reach.
+    PackAfterPublish,
+}
+
+impl AnnotationKind {
+    /// The stable code of this kind of misuse.
+    pub fn code(&self) -> &'static str {
+        match self {
+            AnnotationKind::UnknownField { .. } => "existential/unknown-field",
+            AnnotationKind::NotDeclared { .. } => "existential/not-declared",
+            AnnotationKind::EndWithoutStart { .. } => "existential/end-without-start",
+            AnnotationKind::AssignedInUnpack { .. } => "existential/assigned-in-unpack",
+            AnnotationKind::OutsideUnpack { .. } => "existential/outside-unpack",
+            AnnotationKind::Escape { .. } => "existential/escape",
+            AnnotationKind::PackAfterPublish => "existential/pack-after-publish",
+        }
+    }
+}
+
 impl UnsoundKind {
     /// The stable code of this kind of unsoundness.
     pub fn code(self) -> &'static str {

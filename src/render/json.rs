@@ -174,6 +174,7 @@ mod tests {
                 unmodelled: vec!["lib_f".into()],
                 unordered: Vec::new(),
                 unsound: Vec::new(),
+                annotations: Vec::new(),
             };
             let report = Report::Check(report);
             assert_eq!(render(&report), whole(&report));

@@ -38,6 +38,15 @@ fn render_check(r: &CheckReport, out: &mut dyn Write) {
             w.code
         );
     }
+    for a in &r.annotations {
+        let _ = writeln!(
+            out,
+            "{}: warning: {} [{}]",
+            at(&a.position),
+            a.message,
+            a.code
+        );
+    }
 }
 
 fn render_lambda(r: &LambdaReport, out: &mut dyn Write) {

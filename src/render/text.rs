@@ -173,10 +173,23 @@ fn check(r: &CheckReport, sources: &Sources, s: &mut dyn Write) {
         );
     }
     unsound(r, &mut tail);
+    for a in &r.annotations {
+        let _ = writeln!(
+            tail,
+            "annotation: {}: {} [{}]",
+            pos(&a.position),
+            a.message,
+            a.code
+        );
+    }
     let count = r.warnings.len();
+    let problems = match r.annotations.len() {
+        0 => String::new(),
+        n => format!(", {n} annotation problem{}", plural(n)),
+    };
     let _ = writeln!(
         tail,
-        "locksmith: {count} possible data race{}",
+        "locksmith: {count} possible data race{}{problems}",
         plural(count)
     );
     let _ = s.write_str(&tail);

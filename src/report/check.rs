@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 
 use c_frontend::constraints::RhoName;
-use c_frontend::diagnostics::UnsoundKind;
+use c_frontend::diagnostics::{AnnotationKind, UnsoundKind};
 use c_frontend::driver::CheckResult;
 use c_frontend::explain::{self, CallPaths, ThreadOf};
 use c_frontend::ir::{FuncId, Origin, Pos, Program};
@@ -23,8 +23,8 @@ use solver::threads::{FnId, Mode};
 use solver::{Lock, Site};
 
 use super::model::{
-    CheckReport, FileLine, Position, Race, RaceAccess, RaceLocation, Unanalysed, Unsound,
-    WarningKind, DATA_RACE,
+    AnnotationProblem, CheckReport, FileLine, Position, Race, RaceAccess, RaceLocation, Unanalysed,
+    Unsound, WarningKind, DATA_RACE,
 };
 
 /// The report on a checked C program.
@@ -115,6 +115,16 @@ pub fn build(r: &CheckResult) -> CheckReport {
                 code: u.kind.code(),
                 position: position(p, u.pos),
                 what: unsound_message(p, u.kind),
+            })
+            .collect(),
+        annotations: r
+            .generated
+            .annotations
+            .iter()
+            .map(|a| AnnotationProblem {
+                code: a.kind.code(),
+                position: position(p, a.pos),
+                message: annotation_message(&a.kind),
             })
             .collect(),
     }
@@ -469,6 +479,39 @@ fn name_pos(p: &Program, name: &RhoName) -> Option<Pos> {
 }
 
 /// What an unsound place does not model, in words.
+/// What is wrong with an annotation, in words.
+fn annotation_message(kind: &AnnotationKind) -> String {
+    match kind {
+        AnnotationKind::UnknownField { strukt, field } => format!(
+            "LOCKSMITH_EXISTENTIAL({strukt}, {field}): no `struct {strukt}` with a field `{field}`"
+        ),
+        AnnotationKind::NotDeclared { strukt: Some(s) } => format!(
+            "pack or unpack of a `struct {s}`, which is not declared with LOCKSMITH_EXISTENTIAL"
+        ),
+        AnnotationKind::NotDeclared { strukt: None } => {
+            "pack or unpack of something that is not a pointer to a struct".into()
+        }
+        AnnotationKind::EndWithoutStart { var } => {
+            format!("LOCKSMITH_END_UNPACK({var}) where no unpack of `{var}` is certainly open")
+        }
+        AnnotationKind::AssignedInUnpack { var } => {
+            format!("`{var}` is assigned while its unpack is open: it would name another object")
+        }
+        AnnotationKind::OutsideUnpack { strukt, field } => format!(
+            "field `{field}` of existential `struct {strukt}` is accessed where other threads \
+             may see it, outside every unpack (written, or its object's lock held through the \
+             same pointer)"
+        ),
+        AnnotationKind::Escape { strukt, field } => format!(
+            "the address of field `{field}` of existential `struct {strukt}` is taken: its data \
+             escapes the package"
+        ),
+        AnnotationKind::PackAfterPublish => {
+            "pack of an object other threads may already reach: pack it before publishing it".into()
+        }
+    }
+}
+
 fn unsound_message(p: &Program, kind: UnsoundKind) -> String {
     match kind {
         UnsoundKind::InlineAsm => "inline assembly: its effects are not modelled".into(),

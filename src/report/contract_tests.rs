@@ -148,6 +148,11 @@ fn samples() -> BTreeMap<&'static str, BTreeSet<String>> {
         position: position(),
         what: "w".into(),
     };
+    let annotation = AnnotationProblem {
+        code: "existential/escape",
+        position: position(),
+        message: "m".into(),
+    };
     let binding = Binding {
         name: "x".into(),
         ty: "int".into(),
@@ -170,6 +175,7 @@ fn samples() -> BTreeMap<&'static str, BTreeSet<String>> {
                 unmodelled: vec!["g".into()],
                 unordered: vec!["s".into()],
                 unsound: vec![unsound.clone()],
+                annotations: vec![annotation.clone()],
             }),
         ),
         ("Race", keys(&race)),
@@ -177,6 +183,7 @@ fn samples() -> BTreeMap<&'static str, BTreeSet<String>> {
         ("RaceAccess", keys(&race_access)),
         ("Unanalysed", keys(&unanalysed)),
         ("Unsound", keys(&unsound)),
+        ("AnnotationProblem", keys(&annotation)),
         (
             "LambdaReport",
             keys(LambdaReport {

@@ -23,7 +23,7 @@ impl Report {
     /// The exit status of the run: 0 nothing found, 1 warnings or violations, 2 no analysis.
     pub fn exit_status(&self) -> i32 {
         let found = match self {
-            Report::Check(c) => !c.warnings.is_empty(),
+            Report::Check(c) => !c.warnings.is_empty() || !c.annotations.is_empty(),
             Report::Lambda(l) => !l.violations.is_empty(),
             Report::Error(_) => return 2,
         };
@@ -63,6 +63,21 @@ pub struct CheckReport {
     pub unordered: Vec<String>,
     /// Places where the analysis is knowingly unsound, in program order.
     pub unsound: Vec<Unsound>,
+    /// Misused existential annotations of `locksmith.h`, in program order.
+    pub annotations: Vec<AnnotationProblem>,
+}
+
+/// A misuse of an annotation of `locksmith.h`, or code that breaks what it declares.
+#[derive(Clone, Debug, Serialize)]
+pub struct AnnotationProblem {
+    /// `existential/unknown-field`, `existential/not-declared`, `existential/end-without-start`,
+    /// `existential/assigned-in-unpack`, `existential/outside-unpack`, `existential/escape` or
+    /// `existential/pack-after-publish`.
+    pub code: &'static str,
+    #[serde(flatten)]
+    pub position: Position,
+    /// What is wrong, in words.
+    pub message: String,
 }
 
 /// What a warning is about (only races today).

@@ -92,6 +92,10 @@ pub enum Package {
     /// and never touched again by its creator, it belongs to the thread, whose accesses
     /// through its argument are all inside this unpack (see [`analyse_program`]).
     Thread,
+    /// An unpack written with `LOCKSMITH_UNPACK(p)` (`locksmith.h`) and not yet ended. It opens
+    /// no lock by itself: it says where the program means the object's fields to be used, for
+    /// the checks of the annotations.
+    Written,
 }
 
 impl Package {
@@ -99,7 +103,7 @@ impl Package {
     fn lock_steps(&self) -> Option<Vec<Step>> {
         match self {
             Package::Lock(fields) => Some(fields.iter().map(|&(s, i)| Step::Field(s, i)).collect()),
-            Package::Thread => None,
+            Package::Thread | Package::Written => None,
         }
     }
 }
@@ -146,6 +150,7 @@ pub fn enclosing<'h>(
     }
     let path = path_of(p, f, lv)?;
     held.iter()
+        .filter(|h| h.package != Package::Written)
         .filter(|h| path.inside(&h.object, h.package == Package::Thread))
         .filter(|h| {
             let rest = &path.steps[h.object.steps.len()..];
@@ -155,6 +160,38 @@ pub fn enclosing<'h>(
             }
         })
         .min_by_key(|h| h.mode == LockMode::Shared)
+}
+
+/// Whether `lv` lies inside an object whose written unpack is open in `held`.
+pub fn in_written_unpack(p: &Program, f: FuncId, held: &[OwnLock], lv: &Lval) -> bool {
+    let Some(path) = path_of(p, f, lv) else {
+        return false;
+    };
+    held.iter()
+        .any(|h| h.package == Package::Written && path.inside(&h.object, false))
+}
+
+/// Whether the written unpack of the object `*v` is open in `held`.
+pub fn unpack_open(held: &[OwnLock], v: VarId) -> bool {
+    held.iter()
+        .any(|h| h.package == Package::Written && h.object.var == v && h.object.deref.is_some())
+}
+
+/// The variable an annotation's pointer argument names (`p`, `(void *)p`), when it is a stable
+/// local of `f`, with the pointer's type.
+pub fn annotated_pointer(p: &Program, f: FuncId, arg: &Operand) -> Option<(VarId, TypeId)> {
+    let mut op = arg;
+    while let Operand::Cast(_, x) = op {
+        op = x;
+    }
+    match op {
+        Operand::Use(Lval {
+            base: Base::Var(v),
+            proj,
+            ..
+        }) if proj.is_empty() && stable_local(p, f, *v) => Some((*v, p.vars[*v].ty)),
+        _ => None,
+    }
 }
 
 /// Whether a variable can be part of an object path of `f`: a local, parameter or temporary of
@@ -405,9 +442,10 @@ impl Analysis<'_> {
         }
     }
 
-    /// Any lock may have been released: only the threads' ownership of their arguments stays.
+    /// Any lock may have been released: only the threads' ownership of their arguments and the
+    /// written unpacks stay.
     fn release_all(state: &mut State) {
-        state.retain(|h| h.package == Package::Thread);
+        state.retain(|h| matches!(h.package, Package::Thread | Package::Written));
     }
 
     /// The own locks a call of the lock wrapper `g` leaves held, named in this function: a
@@ -456,6 +494,40 @@ impl Analysis<'_> {
         out
     }
 
+    /// `LOCKSMITH_UNPACK(p)` opens the written unpack of `*p`; `LOCKSMITH_END_UNPACK(p)` ends
+    /// it.
+    fn annotation(&self, state: &mut State, g: FuncId, args: &[Operand]) {
+        use crate::model::Intrinsic;
+        let which = Intrinsic::from_name(&self.p.funcs[g].name);
+        let Some((v, ty)) = args
+            .first()
+            .and_then(|a| annotated_pointer(self.p, self.f, a))
+        else {
+            return;
+        };
+        match which {
+            Some(Intrinsic::Unpack) => {
+                let h = OwnLock {
+                    object: Path {
+                        deref: Some(ty),
+                        var: v,
+                        steps: Vec::new(),
+                    },
+                    package: Package::Written,
+                    mode: LockMode::Exclusive,
+                };
+                if !state.contains(&h) {
+                    state.push(h);
+                    state.sort();
+                }
+            }
+            Some(Intrinsic::EndUnpack) => {
+                state.retain(|h| !(h.package == Package::Written && h.object.var == v))
+            }
+            _ => {}
+        }
+    }
+
     fn step(&self, state: &mut State, kind: &StmtKind) {
         match kind {
             StmtKind::Assign { dst, src } => {
@@ -482,6 +554,9 @@ impl Analysis<'_> {
                 }
                 if let Some(d) = dst {
                     Self::assigned(state, d);
+                }
+                if let Callee::Direct(g) = callee {
+                    self.annotation(state, *g, args);
                 }
                 let mut taken: State = Vec::new();
                 if let Some(Kind::Acquire { lock, mode }) = kind {
@@ -792,6 +867,9 @@ fn left_held(p: &Program, f: FuncId, result: &Unpacks) -> State {
     }
     let mut out = out.unwrap_or_default();
     out.retain(|h| {
+        if h.package == Package::Written {
+            return false;
+        }
         let fields_only = h.object.steps.iter().all(|s| matches!(s, Step::Field(..)));
         let through_param = h.object.deref.is_some()
             && func.params.contains(&h.object.var)
@@ -807,7 +885,9 @@ fn left_held(p: &Program, f: FuncId, result: &Unpacks) -> State {
 fn passed_on(p: &Program, params: &[VarId], held: &[OwnLock], args: &[Operand]) -> State {
     let mut out: State = Vec::new();
     for h in held {
-        if h.object.steps.iter().any(|s| !matches!(s, Step::Field(..))) {
+        if h.package == Package::Written
+            || h.object.steps.iter().any(|s| !matches!(s, Step::Field(..)))
+        {
             continue;
         }
         let Some(ty) = h.object.deref else {
@@ -858,7 +938,10 @@ fn analyse(
     // Nothing to find in a function that acquires no lock of its own and holds none at entry.
     let acquires = func.blocks.iter().flat_map(|b| &b.stmts).any(|s| {
         matches!(&s.kind, StmtKind::Call { callee: Callee::Direct(g), .. }
-            if matches!(p.known_kind(*g), Some(Kind::Acquire { .. })) || exits.contains_key(g))
+            if matches!(p.known_kind(*g), Some(Kind::Acquire { .. }))
+                || exits.contains_key(g)
+                || crate::model::Intrinsic::from_name(&p.funcs[*g].name)
+                    == Some(crate::model::Intrinsic::Unpack))
     });
     if n == 0 || (!acquires && entry.is_empty()) {
         return out;

@@ -151,6 +151,7 @@ impl Gen<'_> {
             result,
             pos,
         } = call;
+        self.annotation_call(frame, f, arg_ops, pos);
         if self.p.known[f].is_some_and(|s| s.unordered) {
             self.unordered.insert(name_of(self.p, f).to_string());
         }

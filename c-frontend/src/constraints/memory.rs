@@ -135,6 +135,7 @@ impl Gen<'_> {
         } else {
             self.access(frame, rho, lv.pos, write);
             if opened.is_none() && frame.inline.is_none() {
+                self.annotation_access(frame, lv);
                 let beside = self.lock_beside(lv);
                 if let Some(site) = self.access_sites.iter_mut().next_back() {
                     site.beside_lock = beside;
@@ -196,6 +197,7 @@ impl Gen<'_> {
             Operand::Const(_) => None,
             Operand::Use(lv) => Some(self.read(frame, lv)),
             Operand::AddrOf(lv) => {
+                self.annotation_address(frame, lv);
                 let (rho, node, _) = self.place(frame, lv);
                 Some(self.t.ptr(rho, node, frame.scope))
             }
@@ -396,6 +398,7 @@ impl Gen<'_> {
         value: Option<Node>,
         from: Option<TypeId>,
     ) {
+        self.annotation_store(frame, dst);
         let (rho, node, shareable) = self.place(frame, dst);
         let ty = self.p.lval_type(dst);
         if shareable {

@@ -9,6 +9,7 @@
 //! position. Calls through function pointers and `pthread_create`'s thread function are resolved
 //! by flow: each target reached becomes a call or fork site, until no new target appears.
 
+mod annotations;
 mod body;
 mod events;
 mod names;
@@ -103,6 +104,8 @@ pub struct Generated {
     /// The functions whose constraint generation failed (contained internal errors).
     pub unanalysed: Vec<Unanalysed>,
     pub unsound: Vec<Unsound>,
+    /// Misused annotations of `locksmith.h`, sorted.
+    pub annotations: Vec<crate::diagnostics::Annotation>,
     /// Where memory was conflated and why (for the developer's debug output).
     pub conflations: Vec<(Pos, String)>,
 }
@@ -271,6 +274,11 @@ struct Gen<'a> {
     /// The opened lock of each package (paper §3.3: the fresh lock ℓ′ an unpack binds), made
     /// at its first unpack, in generation order.
     opened: Vec<(Package, Lock)>,
+    /// The structs declared existential, with their guarded fields ([`Program::existentials`]);
+    /// empty when existentials are off.
+    existential: FxHashMap<crate::ir::ctypes::StructId, Vec<u32>>,
+    /// Misused annotations, in generation order.
+    annotations: Vec<crate::diagnostics::Annotation>,
 }
 
 fn name_of(p: &Program, f: FuncId) -> &str {
@@ -340,6 +348,12 @@ pub fn generate(p: &Program, main: FuncId, techniques: Techniques) -> Generated 
     let mut unsound = std::mem::take(&mut g.unsound);
     unsound.sort();
     unsound.dedup();
+    let mut annotations = std::mem::take(&mut g.annotations);
+    if techniques.has(Technique::Existentials) {
+        annotations.extend(p.annotations.iter().cloned());
+    }
+    annotations.sort();
+    annotations.dedup();
     Generated {
         constraints: g.c,
         threads,
@@ -352,6 +366,7 @@ pub fn generate(p: &Program, main: FuncId, techniques: Techniques) -> Generated 
         unordered: g.unordered,
         unanalysed: failed,
         unsound,
+        annotations,
         conflations: std::mem::take(&mut g.t.conflations)
             .into_iter()
             .map(|(at, why)| (decode_pos(at), why))
@@ -432,6 +447,17 @@ impl<'a> Gen<'a> {
                 FxHashMap::default()
             },
             opened: Vec::new(),
+            existential: if techniques.has(Technique::Existentials) {
+                // Several declarations of one struct guard the union of their fields.
+                let mut m: FxHashMap<crate::ir::ctypes::StructId, Vec<u32>> = FxHashMap::default();
+                for e in &p.existentials {
+                    m.entry(e.strukt).or_default().extend(&e.guarded);
+                }
+                m
+            } else {
+                FxHashMap::default()
+            },
+            annotations: Vec::new(),
         }
     }
 

@@ -90,6 +90,8 @@ impl Gen<'_> {
         let fields = match package {
             Package::Lock(fields) => fields,
             Package::Thread => return RhoName::ThreadArgument,
+            // A written unpack opens no lock of its own.
+            Package::Written => return RhoName::Other,
         };
         let first = fields.first().map(|&(s, _)| s);
         let mut name = RhoName::OwnLock {

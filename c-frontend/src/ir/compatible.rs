@@ -125,6 +125,9 @@ pub fn merge_compatible_structs(p: &mut Program) -> usize {
         return 0;
     }
     p.types.redirect_structs(&canon);
+    for e in &mut p.existentials {
+        e.strukt = canon[e.strukt];
+    }
     for func in p.funcs.iter_mut() {
         for block in func.blocks.iter_mut() {
             for stmt in &mut block.stmts {

@@ -78,6 +78,21 @@ pub struct Program {
     /// For each position of a `sem_init` call ([`crate::model::Kind::SemInit`]), the constant
     /// value of its value argument in each call written there (`None`: not a constant).
     pub sem_init_values: rustc_hash::FxHashMap<Pos, Vec<Option<i64>>>,
+    /// The structs declared existential with `LOCKSMITH_EXISTENTIAL` (`locksmith.h`, paper
+    /// §3.3).
+    pub existentials: Vec<Existential>,
+    /// Misused annotations found while lowering (a declaration naming no such field).
+    pub annotations: Vec<crate::diagnostics::Annotation>,
+}
+
+/// A struct declared existential (paper §3.3): its lock field and the fields that lock guards,
+/// by index.
+#[derive(Clone, Debug)]
+pub struct Existential {
+    pub strukt: StructId,
+    pub lock: u32,
+    pub guarded: Vec<u32>,
+    pub pos: Pos,
 }
 
 #[derive(Clone, Debug)]

@@ -54,6 +54,9 @@ pub struct Lowerer {
     /// The constant value argument of each `sem_init` call, by position
     /// ([`crate::ir::Program::sem_init_values`]).
     sem_init_values: FxHashMap<Pos, Vec<Option<i64>>>,
+    /// The existential declarations and misused annotations ([`Program::existentials`]).
+    existentials: Vec<crate::ir::Existential>,
+    annotations: Vec<crate::diagnostics::Annotation>,
     /// Non-`static` functions of the whole program, by name (lookups only).
     global_funcs: FxHashMap<String, FuncId>,
     /// The initializers of globals and function-`static` locals, in source order; `finish` joins
@@ -250,6 +253,8 @@ impl Lowerer {
             global_init,
             global_vars: FxHashMap::default(),
             sem_init_values: FxHashMap::default(),
+            existentials: Vec::new(),
+            annotations: Vec::new(),
             global_funcs: FxHashMap::default(),
             init_chunks: Vec::new(),
             unanalysed: Vec::new(),
@@ -298,6 +303,8 @@ impl Lowerer {
             unanalysed: all,
             known,
             sem_init_values: std::mem::take(&mut self.sem_init_values),
+            existentials: std::mem::take(&mut self.existentials),
+            annotations: std::mem::take(&mut self.annotations),
         };
         crate::ir::compatible::merge_compatible_structs(&mut program);
         program

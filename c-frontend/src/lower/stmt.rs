@@ -44,9 +44,83 @@ pub(super) fn lower_unit(
     for ext in &unit.0 {
         match &ext.node {
             ExternalDeclaration::Declaration(d) => cx.file_declaration(d),
-            ExternalDeclaration::StaticAssert(_) => {}
+            ExternalDeclaration::StaticAssert(sa) => cx.static_assert(&sa.node, ext.span),
             ExternalDeclaration::FunctionDefinition(fd) => cx.function_definition(fd),
         }
+    }
+}
+
+impl UnitCx<'_> {
+    /// A file-scope `_Static_assert`: `LOCKSMITH_EXISTENTIAL(tag, lock, fields…)` of
+    /// `locksmith.h` is one whose message reads `locksmith:existential:TAG:LOCK:F1, F2`; the
+    /// rest are ignored.
+    fn static_assert(&mut self, sa: &lang_c::ast::StaticAssert, span: lang_c::span::Span) {
+        let text: String = sa
+            .message
+            .node
+            .iter()
+            .map(|piece| piece.trim_matches('"'))
+            .collect();
+        let Some(rest) = text.strip_prefix("locksmith:existential:") else {
+            return;
+        };
+        let pos = self.pos(span);
+        let mut parts = rest.splitn(3, ':');
+        let tag = parts.next().unwrap_or("");
+        let field = parts.next().unwrap_or("");
+        let guarded: Vec<&str> = parts
+            .next()
+            .unwrap_or("")
+            .split(',')
+            .map(str::trim)
+            .filter(|f| !f.is_empty())
+            .collect();
+        let sid = self
+            .lw
+            .types
+            .structs
+            .iter_enumerated()
+            .find(|(_, d)| {
+                d.complete
+                    && d.kind == crate::ir::ctypes::StructKind::Struct
+                    && d.tag.as_deref() == Some(tag)
+            })
+            .map(|(s, _)| s);
+        let unknown = |field: &str| crate::diagnostics::Annotation {
+            pos,
+            kind: crate::diagnostics::AnnotationKind::UnknownField {
+                strukt: tag.to_string(),
+                field: field.to_string(),
+            },
+        };
+        let Some(s) = sid else {
+            self.lw.annotations.push(unknown(field));
+            return;
+        };
+        let def = &self.lw.types.structs[s];
+        let Some(lock) = def.field(field) else {
+            self.lw.annotations.push(unknown(field));
+            return;
+        };
+        let mut indices = Vec::new();
+        for g in &guarded {
+            match def.field(g) {
+                Some(i) if i != lock => indices.push(i),
+                _ => self.lw.annotations.push(unknown(g)),
+            }
+        }
+        if guarded.is_empty() {
+            // No field named: the lock guards every other field.
+            indices = (0..def.fields.len() as u32)
+                .filter(|&i| i != lock)
+                .collect();
+        }
+        self.lw.existentials.push(crate::ir::Existential {
+            strukt: s,
+            lock,
+            guarded: indices,
+            pos,
+        });
     }
 }
 

@@ -1,7 +1,8 @@
 //! The analysis intrinsics of the libc stubs (`libc-stubs/locksmith_stubs.h`): functions the
 //! stubs call to say what plain C cannot (an untyped copy, a fresh object, an unknown value, an
 //! access through variadic arguments), and the acquire the lowering inserts on a try-lock's
-//! success edge. They are a closed set, declared and never defined.
+//! success edge, and the existential annotations of `locksmith.h` (pack, unpack, end of unpack).
+//! They are a closed set, declared and never defined.
 
 use super::{Kind, LockMode, Row};
 
@@ -28,10 +29,16 @@ pub enum Intrinsic {
     ReadVarargs,
     /// Writes through every pointer among the calling stub's variadic arguments.
     WriteVarargs,
+    /// `LOCKSMITH_PACK(p)` of `locksmith.h`: the object `p` points to is complete (§3.3 pack).
+    Pack,
+    /// `LOCKSMITH_UNPACK(p)`: an unpack of the object `p` points to begins.
+    Unpack,
+    /// `LOCKSMITH_END_UNPACK(p)`: that unpack ends.
+    EndUnpack,
 }
 
 impl Intrinsic {
-    pub const ALL: [Intrinsic; 10] = [
+    pub const ALL: [Intrinsic; 13] = [
         Intrinsic::Acquire,
         Intrinsic::AcquireShared,
         Intrinsic::Release,
@@ -42,6 +49,9 @@ impl Intrinsic {
         Intrinsic::Nondet,
         Intrinsic::ReadVarargs,
         Intrinsic::WriteVarargs,
+        Intrinsic::Pack,
+        Intrinsic::Unpack,
+        Intrinsic::EndUnpack,
     ];
 
     /// The intrinsic that acquires a lock in `mode`, which the lowering calls on the edge where a
@@ -66,6 +76,9 @@ impl Intrinsic {
             Intrinsic::Nondet => "__locksmith_nondet",
             Intrinsic::ReadVarargs => "__locksmith_read_varargs",
             Intrinsic::WriteVarargs => "__locksmith_write_varargs",
+            Intrinsic::Pack => "__locksmith_pack",
+            Intrinsic::Unpack => "__locksmith_unpack",
+            Intrinsic::EndUnpack => "__locksmith_end_unpack",
         }
     }
 
@@ -99,6 +112,8 @@ impl Intrinsic {
             Intrinsic::Nondet => Kind::NoEffect,
             Intrinsic::ReadVarargs => Kind::VarargsAccess { write: false },
             Intrinsic::WriteVarargs => Kind::VarargsAccess { write: true },
+            // The annotations have no effect of their own: the unpack analysis reads them.
+            Intrinsic::Pack | Intrinsic::Unpack | Intrinsic::EndUnpack => Kind::NoEffect,
         };
         let row = Row::new(self.name(), kind);
         if self == Intrinsic::Alloc {
