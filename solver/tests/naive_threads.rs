@@ -196,10 +196,12 @@ fn build(r: &Recipe) -> (Constraints, ThreadProgram) {
                     _ if r.locks => Event::Access(p.accesses.push(AccessInfo {
                         rho: rhos[0],
                         write: true,
+                        opened: None,
                     })),
                     _ => Event::Access(p.accesses.push(AccessInfo {
                         rho: rhos[target % RHOS],
                         write: handle % 2 == 0,
+                        opened: None,
                     })),
                 };
                 events.push(e);
@@ -401,8 +403,16 @@ fn hand_written(
         checked: vec![rho],
         ..ThreadProgram::default()
     };
-    p.accesses.push(AccessInfo { rho, write: true });
-    p.accesses.push(AccessInfo { rho, write: false });
+    p.accesses.push(AccessInfo {
+        rho,
+        write: true,
+        opened: None,
+    });
+    p.accesses.push(AccessInfo {
+        rho,
+        write: false,
+        opened: None,
+    });
     for scope in scopes {
         p.funcs.push(FnBody {
             scope,

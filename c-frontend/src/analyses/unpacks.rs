@@ -288,71 +288,258 @@ fn own_lock(p: &Program, f: FuncId, arg: &Operand, mode: LockMode) -> Option<Own
     })
 }
 
-/// The functions that may release a lock when called: a user function (or stub) that calls a
-/// release, or calls a function that may, or calls through a pointer, or calls code locksmith
-/// cannot see (which may call back into the program).
-pub fn releasers(p: &Program) -> FxHashSet<FuncId> {
-    // Those that release by themselves, then their callers, transitively (a walk up the
-    // direct calls).
-    let none = FxHashSet::default();
-    let mut callers: FxHashMap<FuncId, Vec<FuncId>> = FxHashMap::default();
-    let mut out: FxHashSet<FuncId> = FxHashSet::default();
-    let mut work = Vec::new();
-    for (f, func) in p.funcs.iter_enumerated() {
-        let mut releases = false;
-        for s in func.blocks.iter().flat_map(|b| &b.stmts) {
-            match &s.kind {
-                StmtKind::Call { callee, .. } => {
-                    if let Callee::Direct(g) = callee {
-                        if !p.funcs[*g].blocks.is_empty() {
-                            callers.entry(*g).or_default().push(f);
-                            continue;
+/// Which locks a call may release: only locks lying in these variables (`unlock(&g)`,
+/// `unlock(&g.f)`) or reached through these parameters of the function called (`unlock(m)`,
+/// `unlock(&s->lock)` for parameters `m`, `s` it never assigns), or any lock.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Releases {
+    Some(Vec<Released>),
+    Any,
+}
+
+/// One lock a function may release, named as its caller can translate it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Released {
+    /// A lock lying in this variable.
+    Var(VarId),
+    /// A lock reached through the pointer passed as this parameter.
+    Param(u32),
+}
+
+impl Releases {
+    const NONE: Releases = Releases::Some(Vec::new());
+
+    fn join(&mut self, other: &Releases) -> bool {
+        match (&mut *self, other) {
+            (Releases::Any, _) => false,
+            (_, Releases::Any) => {
+                *self = Releases::Any;
+                true
+            }
+            (Releases::Some(a), Releases::Some(b)) => {
+                let before = a.len();
+                a.extend(b);
+                a.sort();
+                a.dedup();
+                a.len() != before
+            }
+        }
+    }
+}
+
+/// The variable whose own lock a lock operand names (`&g`, `&g.f`: no pointer, no index).
+fn own_variable(arg: &Operand) -> Option<VarId> {
+    let mut op = arg;
+    while let Operand::Cast(_, x) = op {
+        op = x;
+    }
+    match op {
+        Operand::AddrOf(Lval {
+            base: Base::Var(v),
+            proj,
+            ..
+        }) if proj.iter().all(|s| matches!(s, Proj::Field { .. })) => Some(*v),
+        _ => None,
+    }
+}
+
+/// The parameters of each function that it never assigns (so a pointer parameter still
+/// points where its caller's argument did).
+struct Params<'p> {
+    p: &'p Program,
+    unassigned: FxHashMap<FuncId, Vec<VarId>>,
+}
+
+impl<'p> Params<'p> {
+    fn new(p: &'p Program) -> Params<'p> {
+        Params {
+            p,
+            unassigned: FxHashMap::default(),
+        }
+    }
+
+    fn unassigned(&mut self, f: FuncId) -> &[VarId] {
+        let p = self.p;
+        self.unassigned.entry(f).or_insert_with(|| {
+            let func = &p.funcs[f];
+            let assigned: FxHashSet<VarId> = func
+                .blocks
+                .iter()
+                .flat_map(|b| &b.stmts)
+                .filter_map(|s| match &s.kind {
+                    StmtKind::Assign { dst, .. } => Some(dst),
+                    StmtKind::Call { dst, .. } => dst.as_ref(),
+                    _ => None,
+                })
+                .filter_map(|d| match (&d.base, d.proj.is_empty()) {
+                    (Base::Var(v), true) => Some(*v),
+                    _ => None,
+                })
+                .collect();
+            func.params
+                .iter()
+                .copied()
+                .filter(|v| !assigned.contains(v) && !p.vars[*v].address_taken)
+                .collect()
+        })
+    }
+
+    /// How function `f` names the lock operand `arg` it releases (or passes on to be released).
+    fn name(&mut self, f: FuncId, arg: &Operand) -> Option<Released> {
+        if let Some(v) = own_variable(arg) {
+            return Some(Released::Var(v));
+        }
+        let v = crate::analyses::uniqueness::base_var(self.p, arg)?;
+        let j = self.p.funcs[f].params.iter().position(|&x| x == v)?;
+        self.unassigned(f)
+            .contains(&v)
+            .then_some(Released::Param(j as u32))
+    }
+
+    /// What a call in `f` releases, in `f`'s names (`None`: nothing).
+    fn at_call(
+        &mut self,
+        f: FuncId,
+        summaries: &FxHashMap<FuncId, Releases>,
+        callee: &Callee,
+        args: &[Operand],
+    ) -> Option<Releases> {
+        let p = self.p;
+        let g = match callee {
+            Callee::Direct(g) => *g,
+            Callee::Indirect(_) => return Some(Releases::Any),
+        };
+        let translate = |this: &mut Self, list: &[Released]| -> Releases {
+            let mut out = Vec::new();
+            for r in list {
+                match *r {
+                    Released::Var(v) => out.push(Released::Var(v)),
+                    Released::Param(j) => {
+                        match args.get(j as usize).and_then(|a| this.name(f, a)) {
+                            Some(x) => out.push(x),
+                            None => return Releases::Any,
                         }
                     }
-                    releases |= call_releases(p, &none, callee);
                 }
-                StmtKind::Asm { .. } => releases = true,
+            }
+            let mut out = Releases::Some(out);
+            out.join(&Releases::NONE);
+            out
+        };
+        match p.known_kind(g) {
+            Some(Kind::Release { lock }) => Some(match args.get(lock as usize) {
+                Some(a) => match self.name(f, a) {
+                    Some(x) => Releases::Some(vec![x]),
+                    None => Releases::Any,
+                },
+                None => Releases::Any,
+            }),
+            Some(Kind::SemPost { .. } | Kind::CallOnce { .. }) => Some(Releases::Any),
+            Some(Kind::Stub) | None => {
+                if p.funcs[g].blocks.is_empty() {
+                    // Code locksmith cannot see.
+                    Some(Releases::Any)
+                } else {
+                    match summaries.get(&g) {
+                        Some(Releases::Any) => Some(Releases::Any),
+                        Some(Releases::Some(list)) => Some(translate(self, list)),
+                        None => None,
+                    }
+                }
+            }
+            Some(_) => None,
+        }
+    }
+}
+
+/// What each function with a body may release when called, directly or in what it calls, in
+/// the names its callers can translate ([`Released`]): a release, a call through a pointer,
+/// code locksmith cannot see (which may call back into the program) or inline assembly may
+/// release any lock. Functions that release nothing are absent.
+pub fn releasers(p: &Program) -> FxHashMap<FuncId, Releases> {
+    let mut params = Params::new(p);
+    let mut callers: FxHashMap<FuncId, Vec<FuncId>> = FxHashMap::default();
+    for (f, func) in p.funcs.iter_enumerated() {
+        for s in func.blocks.iter().flat_map(|b| &b.stmts) {
+            if let StmtKind::Call {
+                callee: Callee::Direct(g),
+                ..
+            } = &s.kind
+            {
+                callers.entry(*g).or_default().push(f);
+            }
+        }
+    }
+    let mut out: FxHashMap<FuncId, Releases> = FxHashMap::default();
+    let mut work: Vec<FuncId> = p.funcs.indices().rev().collect();
+    let mut queued: FxHashSet<FuncId> = work.iter().copied().collect();
+    // Each function's set is recomputed from its statements whenever a callee's grew; sets
+    // only grow, so this ends.
+    while let Some(f) = work.pop() {
+        queued.remove(&f);
+        let mut now = Releases::NONE;
+        for s in p.funcs[f].blocks.iter().flat_map(|b| &b.stmts) {
+            match &s.kind {
+                StmtKind::Call { callee, args, .. } => {
+                    if let Some(r) = params.at_call(f, &out, callee, args) {
+                        now.join(&r);
+                    }
+                }
+                StmtKind::Asm { .. } => {
+                    now.join(&Releases::Any);
+                }
                 _ => {}
             }
         }
-        if releases && out.insert(f) {
-            work.push(f);
-        }
-    }
-    while let Some(g) = work.pop() {
-        for &f in callers.get(&g).map(Vec::as_slice).unwrap_or(&[]) {
-            if out.insert(f) {
-                work.push(f);
+        let changed = match out.get_mut(&f) {
+            Some(old) => old.join(&now),
+            None if now != Releases::NONE => {
+                out.insert(f, now);
+                true
+            }
+            None => false,
+        };
+        if changed {
+            for &c in callers.get(&f).map(Vec::as_slice).unwrap_or(&[]) {
+                if queued.insert(c) {
+                    work.push(c);
+                }
             }
         }
     }
     out
 }
 
-/// Whether a call may release a lock, as far as `releasers` knows yet.
-fn call_releases(p: &Program, releasers: &FxHashSet<FuncId>, callee: &Callee) -> bool {
-    let g = match callee {
-        Callee::Direct(g) => *g,
-        Callee::Indirect(_) => return true,
-    };
-    match p.known_kind(g) {
-        Some(Kind::Release { .. } | Kind::SemPost { .. } | Kind::CallOnce { .. }) => true,
-        Some(Kind::Stub) | None => {
-            if p.funcs[g].blocks.is_empty() {
-                // Code locksmith cannot see.
-                true
-            } else {
-                releasers.contains(&g)
-            }
+/// Whether the memory of variable `v` may hold an object of type `t` (`v` itself, or a member
+/// or element of it at any depth): a lock released as `v`'s may be the lock of such an object
+/// reached through a pointer.
+fn may_contain(p: &Program, v: VarId, t: TypeId) -> bool {
+    let types = &p.types;
+    let mut stack = vec![p.vars[v].ty];
+    let mut seen = FxHashSet::default();
+    while let Some(ty) = stack.pop() {
+        if ty == t {
+            return true;
         }
-        Some(_) => false,
+        if !seen.insert(ty) {
+            continue;
+        }
+        match types.get(ty) {
+            crate::ir::ctypes::Type::Array(inner) => stack.push(*inner),
+            crate::ir::ctypes::Type::Struct(s) | crate::ir::ctypes::Type::Union(s) => {
+                stack.extend(types.structs[*s].fields.iter().map(|f| f.ty))
+            }
+            _ => {}
+        }
     }
+    false
 }
 
 struct Analysis<'a> {
     p: &'a Program,
     f: FuncId,
-    releasers: &'a FxHashSet<FuncId>,
+    releasers: &'a FxHashMap<FuncId, Releases>,
+    params: std::cell::RefCell<Params<'a>>,
     /// What each lock wrapper leaves held ([`left_held`]).
     exits: &'a FxHashMap<FuncId, State>,
 }
@@ -420,26 +607,30 @@ impl Analysis<'_> {
         state.sort();
     }
 
-    /// A release of the lock `arg` points to: every own lock it may be loses its place. Only a
-    /// variable's own lock (`&g` or `&g.f`, no pointer, no index) is known not to be a lock of
-    /// an object that does not lie in that variable.
-    fn release(&self, state: &mut State, arg: &Operand) {
-        let mut op = arg;
-        while let Operand::Cast(_, x) = op {
-            op = x;
-        }
-        let own_var = match op {
-            Operand::AddrOf(Lval {
-                base: Base::Var(v),
-                proj,
-                ..
-            }) if proj.iter().all(|s| matches!(s, Proj::Field { .. })) => Some(*v),
-            _ => None,
+    /// A call that may release `released`: every own lock it may release loses its place. A
+    /// variable's own lock (`&g` or `&g.f`) can only be the lock of an object lying in that
+    /// variable: one named through the variable, or reached through a pointer to a type the
+    /// variable's memory contains.
+    fn release(&self, state: &mut State, released: &Releases) {
+        let Releases::Some(list) = released else {
+            return Self::release_all(state);
         };
-        match own_var {
-            Some(v) => state.retain(|h| h.object.deref.is_some() || h.object.var != v),
-            None => Self::release_all(state),
+        let mut vars = Vec::new();
+        for r in list {
+            match *r {
+                Released::Var(v) => vars.push(v),
+                // A lock reached through one of this function's parameters: any object's.
+                Released::Param(_) => return Self::release_all(state),
+            }
         }
+        let p = self.p;
+        state.retain(|h| {
+            matches!(h.package, Package::Thread | Package::Written)
+                || vars.iter().all(|&v| match h.object.deref {
+                    None => h.object.var != v,
+                    Some(ptr) => !p.types.pointee(ptr).is_some_and(|t| may_contain(p, v, t)),
+                })
+        });
     }
 
     /// Any lock may have been released: only the threads' ownership of their arguments and the
@@ -541,16 +732,12 @@ impl Analysis<'_> {
                     Callee::Direct(g) => self.p.known_kind(*g),
                     Callee::Indirect(_) => None,
                 };
-                match kind {
-                    Some(Kind::Release { lock }) => {
-                        if let Some(a) = args.get(lock as usize) {
-                            self.release(state, a);
-                        } else {
-                            Self::release_all(state);
-                        }
-                    }
-                    _ if call_releases(self.p, self.releasers, callee) => Self::release_all(state),
-                    _ => {}
+                let released =
+                    self.params
+                        .borrow_mut()
+                        .at_call(self.f, self.releasers, callee, args);
+                if let Some(released) = released {
+                    self.release(state, &released);
                 }
                 if let Some(d) = dst {
                     Self::assigned(state, d);
@@ -595,7 +782,7 @@ impl Analysis<'_> {
 pub fn analyse_program(
     p: &Program,
     main: FuncId,
-    releasers: &FxHashSet<FuncId>,
+    releasers: &FxHashMap<FuncId, Releases>,
 ) -> FxHashMap<FuncId, Unpacks> {
     let uses = FunctionUses::of(p);
     let owning = uses.owning_threads(p);
@@ -922,7 +1109,7 @@ fn passed_on(p: &Program, params: &[VarId], held: &[OwnLock], args: &[Operand]) 
 fn analyse(
     p: &Program,
     f: FuncId,
-    releasers: &FxHashSet<FuncId>,
+    releasers: &FxHashMap<FuncId, Releases>,
     exits: &FxHashMap<FuncId, State>,
     entry: State,
 ) -> Unpacks {
@@ -931,6 +1118,7 @@ fn analyse(
         p,
         f,
         releasers,
+        params: std::cell::RefCell::new(Params::new(p)),
         exits,
     };
     let n = func.blocks.len();

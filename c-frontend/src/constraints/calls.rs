@@ -487,6 +487,7 @@ impl Gen<'_> {
             write,
             via: Some(via.unwrap_or_else(|| name.to_string())),
             func: frame.func,
+            opened: None,
         });
     }
 

@@ -77,10 +77,15 @@ impl Gen<'_> {
                     write,
                     via,
                     func,
+                    opened,
                 } => {
                     let tied = self.t.blob_ties(rho, content);
                     for r in self.units(rho, content, &tied) {
-                        let a = self.accesses.push(AccessInfo { rho: r, write });
+                        let a = self.accesses.push(AccessInfo {
+                            rho: r,
+                            write,
+                            opened,
+                        });
                         self.access_sites.push(AccessSite {
                             pos,
                             func,

@@ -50,7 +50,11 @@ impl Gen<'_> {
 
     pub(super) fn access(&mut self, frame: &Frame, rho: Rho, pos: Pos, write: bool) {
         let (pos, via) = frame.report_at(pos);
-        let a = self.accesses.push(AccessInfo { rho, write });
+        let a = self.accesses.push(AccessInfo {
+            rho,
+            write,
+            opened: self.opening,
+        });
         self.access_sites.push(AccessSite {
             pos,
             func: frame.func,
@@ -77,6 +81,7 @@ impl Gen<'_> {
             write,
             via,
             func: frame.func,
+            opened: self.opening,
         });
     }
 
@@ -123,13 +128,10 @@ impl Gen<'_> {
     /// An access of shareable memory at `lv` (its location and content already found): of each
     /// field when it is a struct, and inside an unpack when `lv` lies in an object whose own
     /// lock is held ([`crate::analyses::unpacks`]): [Unpack] of figure 10 opens the package,
-    /// and the access is correlated with the package's opened lock ℓ′, which the generator
-    /// holds around it.
+    /// and the access is correlated with the package's opened lock ℓ′ (`AccessInfo::opened`).
     fn shared_access(&mut self, frame: &Frame, lv: &Lval, rho: Rho, node: Node, write: bool) {
         let opened = self.opened_lock(frame, lv);
-        if let Some((l, mode)) = opened {
-            self.current.push(GenEvent::Event(Event::Acquire(l, mode)));
-        }
+        self.opening = opened;
         if self.is_aggregate(self.p.lval_type(lv)) {
             self.whole_access(frame, rho, node, lv.pos, write);
         } else {
@@ -142,9 +144,7 @@ impl Gen<'_> {
                 }
             }
         }
-        if let Some((l, _)) = opened {
-            self.current.push(GenEvent::Event(Event::Release(l)));
-        }
+        self.opening = None;
     }
 
     /// The lock kept beside the field `lv` names last: another field of the same struct whose
@@ -433,7 +433,7 @@ impl Gen<'_> {
         pos: Pos,
         write: bool,
     ) {
-        let opened = op.and_then(|op| {
+        self.opening = op.and_then(|op| {
             let lv = Lval {
                 base: Base::Deref(Box::new(op.clone())),
                 proj: Vec::new(),
@@ -441,13 +441,8 @@ impl Gen<'_> {
             };
             self.opened_lock(frame, &lv)
         });
-        if let Some((l, mode)) = opened {
-            self.current.push(GenEvent::Event(Event::Acquire(l, mode)));
-        }
         self.touch(frame, arg, pos, write);
-        if let Some((l, _)) = opened {
-            self.current.push(GenEvent::Event(Event::Release(l)));
-        }
+        self.opening = None;
     }
 
     /// Accesses the whole object a pointer argument points to.

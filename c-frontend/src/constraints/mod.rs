@@ -149,6 +149,8 @@ enum GenEvent {
         write: bool,
         via: Option<String>,
         func: FuncId,
+        /// The opened lock the access holds (`AccessInfo::opened`).
+        opened: Option<(Lock, solver::threads::Mode)>,
     },
 }
 
@@ -274,6 +276,9 @@ struct Gen<'a> {
     /// The opened lock of each package (paper §3.3: the fresh lock ℓ′ an unpack binds), made
     /// at its first unpack, in generation order.
     opened: Vec<(Package, Lock)>,
+    /// The opened lock of the access being generated, if it lies in an unpack: every
+    /// `AccessInfo` made meanwhile holds it.
+    opening: Option<(Lock, solver::threads::Mode)>,
     /// The structs declared existential, with their guarded fields ([`Program::existentials`]);
     /// empty when existentials are off.
     existential: FxHashMap<crate::ir::ctypes::StructId, Vec<u32>>,
@@ -447,6 +452,7 @@ impl<'a> Gen<'a> {
                 FxHashMap::default()
             },
             opened: Vec::new(),
+            opening: None,
             existential: if techniques.has(Technique::Existentials) {
                 // Several declarations of one struct guard the union of their fields.
                 let mut m: FxHashMap<crate::ir::ctypes::StructId, Vec<u32>> = FxHashMap::default();

@@ -265,6 +265,9 @@ struct Prop<'a> {
     /// Per component, site and callee: the components a fact of the callee reaches in the caller
     /// through the site, each with whether it is an internal copy ([`Prop::translated`]).
     translated_memo: FxHashMap<(Rho, Site, FnId), Images>,
+    /// [`Prop::translate_set`] and [`Prop::translate_released`] by (set, site): the same few
+    /// lock sets cross each call site again and again.
+    set_memo: FxHashMap<(SetId, Site, bool), SetId>,
     /// [`Prop::caller_view`], by the fact's function, the call's index, and the fact's context.
     caller_memo: FxHashMap<CallerKey, Option<Caller>>,
     /// Per component at the root: the generic result labels' components of its members, with
@@ -323,17 +326,37 @@ impl Prop<'_> {
     /// A callee's lockset as seen by the caller at `site`. A linear lock of the callee may have
     /// a non-linear image (two objects' locks meet in the caller), which never counts as held.
     fn translate_set(&mut self, set: SetId, site: Site) -> SetId {
+        if set == LockSets::EMPTY {
+            return set;
+        }
+        if let Some(&out) = self.set_memo.get(&(set, site, true)) {
+            return out;
+        }
         let (c, scopes, linearity) = (self.c, self.scopes, self.linearity);
         let locks = &mut *self.locks;
-        self.ls.sets.map(set, |l| {
+        let out = self.ls.sets.map(set, |l| {
             translate(c, scopes, locks, site, l).filter(|&x| linearity.is_linear(locks, x))
-        })
+        });
+        self.set_memo.insert((set, site, true), out);
+        out
     }
 
     /// A released set as a caller sees it: translated through `site` (a lock local to the
     /// callee means nothing there), or every lock if one of them is a lock that stands for no
     /// lock the program made (`Linearity::is_ungrounded`).
     fn translate_released(&mut self, set: SetId, site: Site) -> SetId {
+        if set == LockSets::EMPTY {
+            return set;
+        }
+        if let Some(&out) = self.set_memo.get(&(set, site, false)) {
+            return out;
+        }
+        let out = self.translate_released_uncached(set, site);
+        self.set_memo.insert((set, site, false), out);
+        out
+    }
+
+    fn translate_released_uncached(&mut self, set: SetId, site: Site) -> SetId {
         let (c, scopes, linearity) = (self.c, self.scopes, self.linearity);
         let locks = &mut *self.locks;
         let mut releases_all = false;
@@ -741,6 +764,7 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
         derivations: Derivations::default(),
         work: Vec::new(),
         translated_memo: FxHashMap::default(),
+        set_memo: FxHashMap::default(),
         caller_memo: FxHashMap::default(),
         results_memo: FxHashMap::default(),
         images_at: FxHashMap::default(),
@@ -754,6 +778,13 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
                 let state = prop.state_at(f, b as u32, k as u32);
                 let Some(held) = state.held else { continue };
                 let info = p.accesses[a];
+                let held = match info.opened {
+                    Some((l, mode)) => {
+                        let l = prop.locks.find(l);
+                        prop.ls.sets.insert(held, l, mode)
+                    }
+                    None => held,
+                };
                 let point = mhp.point(f, b as u32, k as u32);
                 let joined = mhp.joined_at(f, b as u32, k as u32);
                 let key = FactKey {

@@ -109,6 +109,10 @@ pub struct FnBody {
 pub struct AccessInfo {
     pub rho: Rho,
     pub write: bool,
+    /// The opened lock ℓ′ of the existential package the access lies in (paper §3.3, figure 10
+    /// \[Unpack\]), held for this access only: the access is correlated with it besides the
+    /// locks its function holds. It is never part of the lock state of what follows.
+    pub opened: Option<(Lock, Mode)>,
 }
 
 /// An object that holds lock labels.

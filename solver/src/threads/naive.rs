@@ -149,10 +149,16 @@ pub fn must_locksets(
             .get(top.index as usize);
         let mut held_after = held.clone();
         match event {
-            Some(Event::Access(_)) => {
+            Some(&Event::Access(a)) => {
+                let mut held = held.clone();
+                if let Some((lock, mode)) = p.accesses[a].opened {
+                    for &mode in Held::tokens(mode) {
+                        held.insert(Held { lock, mode });
+                    }
+                }
                 out.entry(stack.clone())
                     .and_modify(|s| s.retain(|l| held.contains(l)))
-                    .or_insert_with(|| held.clone());
+                    .or_insert_with(|| held);
             }
             Some(&Event::Acquire(lock, mode)) => {
                 for &mode in Held::tokens(mode) {
