@@ -60,5 +60,5 @@ int main(void) {
     }
     pthread_join(a, NULL);
     pthread_join(b, NULL);
-    return finished;
+    return finished < 0;
 }
