@@ -274,14 +274,14 @@ fn arrays_decay_and_indexing() {
             p = &a
             eval i
             a[] = *(arith<int*>(p, i))
-            *p = a[]
+            *p = a[0]
             eval i
             p = &m[]
-            i = m[][]
-            i = a[]
+            i = m[1][2]
+            i = a[2]
             eval i
             p = &a[]
-            st.q = &st.arr[]
+            st.q = &st.arr[1]
             eval i
             i = (*sp).arr[]
             i = a[]
@@ -721,7 +721,7 @@ fn local_initializers_are_assignments_in_place() {
             pt.p = &g
             name[] = #int
             eval arith<int>(n, g)
-            g = arith<int>(arith<int>(a, pt.x), vla[])
+            g = arith<int>(arith<int>(a, pt.x), vla[0])
             return
     "#,
     );

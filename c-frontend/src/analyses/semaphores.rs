@@ -46,7 +46,7 @@ pub fn sem_key(op: &Operand) -> Option<SemKey> {
                 .iter()
                 .filter_map(|p| match p {
                     Proj::Field { strukt, index } => Some((strukt.0, *index)),
-                    Proj::Index(_) => None,
+                    Proj::Index(_) | Proj::ConstIndex(_) => None,
                 })
                 .collect(),
         }),

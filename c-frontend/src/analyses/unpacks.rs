@@ -51,6 +51,8 @@ enum Step {
     Field(StructId, u32),
     /// An index by a local no other code can change.
     Index(VarId),
+    /// An index by an integer constant.
+    Const(i64),
     /// An index by anything else: the path names no single object past it.
     AnyIndex,
 }
@@ -231,6 +233,7 @@ fn path_of(p: &Program, f: FuncId, lv: &Lval) -> Option<Path> {
         .map(|s| match *s {
             Proj::Field { strukt, index } => Step::Field(strukt, index),
             Proj::Index(Some(i)) if stable_local(p, f, i) => Step::Index(i),
+            Proj::ConstIndex(k) => Step::Const(k),
             Proj::Index(_) => Step::AnyIndex,
         })
         .collect();
@@ -265,7 +268,7 @@ fn own_lock(p: &Program, f: FuncId, arg: &Operand, mode: LockMode) -> Option<Own
     let cut = path
         .steps
         .iter()
-        .rposition(|s| matches!(s, Step::Index(_)))
+        .rposition(|s| matches!(s, Step::Index(_) | Step::Const(_)))
         .map_or(0, |i| i + 1);
     let lock: Vec<(StructId, u32)> = path.steps[cut..]
         .iter()

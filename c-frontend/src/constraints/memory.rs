@@ -110,7 +110,7 @@ impl Gen<'_> {
                     rho = r;
                     node = n;
                 }
-                Proj::Index(_) => {}
+                Proj::Index(_) | Proj::ConstIndex(_) => {}
             }
         }
         (rho, node, shareable)

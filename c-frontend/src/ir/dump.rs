@@ -236,6 +236,9 @@ fn lval(p: &Program, lv: &Lval) -> String {
                 let _ = write!(out, ".{name}");
             }
             Proj::Index(_) => out.push_str("[]"),
+            Proj::ConstIndex(k) => {
+                let _ = write!(out, "[{k}]");
+            }
         }
     }
     out

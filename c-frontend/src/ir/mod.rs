@@ -331,6 +331,10 @@ pub enum Proj {
     /// which variable it is, when it is a plain variable (to match a `pthread_join` loop with the
     /// `pthread_create` loop over the same array).
     Index(Option<VarId>),
+    /// `[k]` on an array with an integer constant expression `k`: one location with the other
+    /// elements too, but the element is known (to match `pthread_join(t[0])` with
+    /// `pthread_create(&t[0], …)`).
+    ConstIndex(i64),
 }
 
 #[derive(Clone, Debug)]
@@ -380,8 +384,9 @@ impl Typing<'_> {
                     .get(*index as usize)
                     .map(|f| f.ty)
                     .unwrap_or(t),
-                (Proj::Index(_), Type::Array(e)) | (Proj::Index(_), Type::Pointer(e)) => *e,
-                (Proj::Index(_), _) => t,
+                (Proj::Index(_) | Proj::ConstIndex(_), Type::Array(e))
+                | (Proj::Index(_) | Proj::ConstIndex(_), Type::Pointer(e)) => *e,
+                (Proj::Index(_) | Proj::ConstIndex(_), _) => t,
             };
         }
         t

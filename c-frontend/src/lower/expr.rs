@@ -1264,23 +1264,27 @@ impl<'a> UnitCx<'a> {
     ) -> R<Lval> {
         let ao = self.expr(a)?;
         let io = self.expr(i)?;
-        let (base, idx) =
-            if !self.is_pointer(self.op_type(&ao)) && self.is_pointer(self.op_type(&io)) {
-                (io, ao)
-            } else {
-                (ao, io)
-            };
+        let swapped = !self.is_pointer(self.op_type(&ao)) && self.is_pointer(self.op_type(&io));
+        let (base, idx, idx_expr) = if swapped { (io, ao, a) } else { (ao, io, i) };
         if let Operand::AddrOf(lv) = &base {
             let t = self.lval_type(lv);
             if matches!(self.lw.types.get(t), Type::Array(_)) {
                 let var = index_var(&idx);
+                let constant = if var.is_none() && !has_reads(&idx) {
+                    self.const_eval(idx_expr)
+                } else {
+                    None
+                };
                 if has_reads(&idx) {
                     self.emit(StmtKind::Eval(idx), pos);
                 }
                 let Operand::AddrOf(mut lv) = base else {
                     unreachable!("matched above")
                 };
-                lv.proj.push(Proj::Index(var));
+                lv.proj.push(match constant {
+                    Some(k) => Proj::ConstIndex(k),
+                    None => Proj::Index(var),
+                });
                 lv.pos = pos;
                 return Ok(lv);
             }

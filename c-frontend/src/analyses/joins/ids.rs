@@ -40,6 +40,9 @@ impl IdPath {
 pub(super) enum Step {
     Field(u32, u32),
     Index,
+    /// An index by this constant: only the same constant, or an index not known, is the same
+    /// element.
+    Const(u32),
 }
 
 /// An lvalue rooted at a variable, as a path of steps.
@@ -85,7 +88,13 @@ impl Writers {
         let steps: Vec<Step> = path
             .fields
             .iter()
-            .map(|&(s, i)| Step::Field(s, i))
+            .map(|&(s, i)| {
+                if s == CONST_ELEMENT {
+                    Step::Const(i)
+                } else {
+                    Step::Field(s, i)
+                }
+            })
             .chain(path.index.map(|_| Step::Index))
             .collect();
         if self.creates.get(&(var, steps.clone())) != Some(&1) {
@@ -142,6 +151,10 @@ impl Writers {
     }
 }
 
+/// The "struct" of a constant index's step in [`IdPath::fields`]: no struct has this id, so no
+/// write of a field through a pointer is taken for it.
+pub(super) const CONST_ELEMENT: u32 = u32::MAX;
+
 pub(super) fn id_path(lv: &Lval) -> Option<IdPath> {
     let Base::Var(var) = lv.base else { return None };
     let mut fields = Vec::new();
@@ -153,7 +166,11 @@ pub(super) fn id_path(lv: &Lval) -> Option<IdPath> {
             Proj::Field { .. } if index.is_some() => return None,
             Proj::Field { strukt, index: i } => fields.push((strukt.0, i)),
             Proj::Index(Some(v)) if index.is_none() => index = Some(v),
-            Proj::Index(_) => return None,
+            // A constant index names one element, as a field names one member.
+            Proj::ConstIndex(k) if index.is_none() => {
+                fields.push((CONST_ELEMENT, u32::try_from(k).ok()?));
+            }
+            Proj::Index(_) | Proj::ConstIndex(_) => return None,
         }
     }
     Some(IdPath {
@@ -199,7 +216,7 @@ pub(super) fn heap_path(p: &Program, lv: &Lval) -> Option<IdPath> {
         .iter()
         .map(|p| match *p {
             Proj::Field { strukt, index } => Some((strukt.0, index)),
-            Proj::Index(_) => None,
+            Proj::Index(_) | Proj::ConstIndex(_) => None,
         })
         .collect::<Option<Vec<_>>>()?;
     Some(IdPath {
@@ -243,6 +260,7 @@ pub(super) fn place_of(lv: &Lval) -> Option<Place> {
         .map(|p| match *p {
             Proj::Field { strukt, index } => Step::Field(strukt.0, index),
             Proj::Index(_) => Step::Index,
+            Proj::ConstIndex(k) => u32::try_from(k).map_or(Step::Index, Step::Const),
         })
         .collect();
     Some((v, steps))
@@ -250,7 +268,10 @@ pub(super) fn place_of(lv: &Lval) -> Option<Place> {
 
 /// Whether one path is a prefix of the other (the places overlap).
 pub(super) fn overlaps(a: &[Step], b: &[Step]) -> bool {
-    a.iter().zip(b).all(|(x, y)| x == y)
+    a.iter().zip(b).all(|(x, y)| match (x, y) {
+        (Step::Index, Step::Index | Step::Const(_)) | (Step::Const(_), Step::Index) => true,
+        _ => x == y,
+    })
 }
 
 /// The places whose address an operand takes (the [`Touched::addr`] half of a statement).

@@ -410,11 +410,15 @@ impl<'p> Planner<'p> {
             cyclic,
             heaps,
         };
-        let (create_sites, join_sites) = self.sites(&fx);
+        let (create_sites, join_sites, indexed_joins) = self.sites(&fx);
         for create in &create_sites {
             let handle = ThreadHandle(self.plan.handles);
             let used = match (create.path.index, create.in_loop) {
-                (None, _) if !create.cyclic => self.match_single(create, &join_sites, handle),
+                (None, _) if !create.cyclic => {
+                    let single = self.match_single(create, &join_sites, handle);
+                    let element = self.match_element(&fx, create, &indexed_joins, handle);
+                    single || element
+                }
                 (Some(_), Some(li)) => self.match_loop(&fx, create, li, &join_sites, handle),
                 _ => false,
             };
@@ -427,10 +431,13 @@ impl<'p> Planner<'p> {
         failed_creates(f, func, &fx.cfg, &fx.cyclic, &self.calls, &mut self.plan);
     }
 
-    /// The creates and joins of a function whose thread id can be trusted.
-    fn sites(&self, fx: &FnFacts<'_>) -> (Vec<Site>, Vec<Site>) {
+    /// The creates and joins of a function whose thread id can be trusted, and the joins in a
+    /// counted loop of an element of a local array indexed by its counter, trusted or not (see
+    /// [`Planner::match_element`]).
+    fn sites(&self, fx: &FnFacts<'_>) -> (Vec<Site>, Vec<Site>, Vec<Site>) {
         let mut creates = Vec::new();
         let mut joins = Vec::new();
+        let mut indexed_joins = Vec::new();
         for (b, block) in fx.func.blocks.iter_enumerated() {
             for (k, stmt) in block.stmts.iter().enumerate() {
                 let StmtKind::Call {
@@ -452,14 +459,23 @@ impl<'p> Planner<'p> {
                     IdBase::Var(_) => self.writers.trustworthy(&path),
                     IdBase::Heap(w) => fx.heaps.contains_key(&w),
                 };
-                if !trusted {
-                    continue;
-                }
                 let in_loop = path.index.and_then(|i| {
                     fx.loops
                         .iter()
                         .position(|(l, blocks)| l.counter == i && blocks.contains(&(b.0 as usize)))
                 });
+                if !is_create && in_loop.is_some() && matches!(path.base, IdBase::Var(_)) {
+                    indexed_joins.push(Site {
+                        at: (fx.f, b, k),
+                        path: path.clone(),
+                        in_loop,
+                        cyclic: fx.cyclic[b.0 as usize],
+                        wrapper: false,
+                    });
+                }
+                if !trusted {
+                    continue;
+                }
                 let site = Site {
                     at: (fx.f, b, k),
                     path,
@@ -474,7 +490,67 @@ impl<'p> Planner<'p> {
                 }
             }
         }
-        (creates, joins)
+        (creates, joins, indexed_joins)
+    }
+
+    /// A create outside any loop of one element of a local array by a constant index
+    /// (`pthread_create(&t[1], …)`), joined by a join loop over that array whose constant range
+    /// contains the index (`for (i = 0; i < 2; i++) pthread_join(t[i], …)`): the loop's
+    /// iteration for that index joins the element, which only its create writes (the create's
+    /// path is trusted), so the thread has ended where the loop exits. Other elements may hold
+    /// anything: they are other iterations' business.
+    fn match_element(
+        &mut self,
+        fx: &FnFacts<'_>,
+        create: &Site,
+        indexed_joins: &[Site],
+        handle: ThreadHandle,
+    ) -> bool {
+        let Some(var) = create.path.var() else {
+            return false;
+        };
+        let Some((&(marker, element), outer)) = create.path.fields.split_last() else {
+            return false;
+        };
+        if marker != ids::CONST_ELEMENT || is_global(self.p, var) || create.wrapper {
+            return false;
+        }
+        let k = i64::from(element);
+        let mut used = false;
+        for join in indexed_joins {
+            let Some(lj) = join.in_loop else { continue };
+            let (l2, blocks2) = &fx.loops[lj];
+            let LoopBound::Const(bound) = l2.bound else {
+                continue;
+            };
+            let covers = l2.start <= k
+                && match l2.op {
+                    LoopCmp::Lt | LoopCmp::Ne => k < bound,
+                    LoopCmp::Le => k <= bound,
+                };
+            if join.path.base == create.path.base
+                && join.path.fields == outer
+                && covers
+                && join_loop_complete(
+                    self.p,
+                    fx.func,
+                    fx.f,
+                    &fx.cfg,
+                    l2,
+                    blocks2,
+                    join.at.1,
+                    &self.assigns,
+                )
+            {
+                self.plan
+                    .join_at_entry
+                    .entry((fx.f, l2.exit))
+                    .or_default()
+                    .push(handle);
+                used = true;
+            }
+        }
+        used
     }
 
     /// A create outside any loop: joined by the joins of the same id, in this function for a
