@@ -20,6 +20,7 @@ pub fn run(
     files: Vec<PathBuf>,
     options: CheckOptions,
     format: Format,
+    sources: Sources,
     out: &mut dyn std::fmt::Write,
 ) -> Outcome {
     let result = driver::check_on_large_stack(files, options);
@@ -46,7 +47,7 @@ pub fn run(
             ),
         ))
     });
-    let outcome = clock.run(|| render::outcome_to(&report, format, &Sources::disk(), out));
+    let outcome = clock.run(|| render::outcome_to(&report, format, &sources, out));
     clock.finish();
     outcome
 }

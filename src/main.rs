@@ -91,6 +91,9 @@ enum Command {
         /// Print the wall time and peak memory of each phase to stderr.
         #[arg(long)]
         timings: bool,
+        /// The directory SARIF output names files relative to (default: the current directory).
+        #[arg(long, value_name = "DIR")]
+        source_root: Option<PathBuf>,
     },
     /// Type-check a program of the formal core language λ▷ (paper §2): exit 0 if it is
     /// consistently correlated and linear, 1 if not, 2 if it cannot be analysed.
@@ -134,6 +137,7 @@ fn main() -> ExitCode {
             format,
             switches,
             timings,
+            source_root,
         } => {
             let options = c_frontend::driver::CheckOptions {
                 preprocess: c_frontend::syntax::preprocess::PreprocessOptions {
@@ -155,7 +159,8 @@ fn main() -> ExitCode {
                 1 << 20,
                 std::io::stdout().lock(),
             ));
-            let outcome = locksmith::check::run(files, options, format, &mut out);
+            let sources = locksmith::render::Sources::disk().rooted(source_root);
+            let outcome = locksmith::check::run(files, options, format, sources, &mut out);
             out.finish();
             drop(running);
             finish(&outcome)

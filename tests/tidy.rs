@@ -295,6 +295,8 @@ const NAMES_ALLOWED: &[(&str, &str)] = &[
     ("src/render/dot.rs", "write"),
     ("src/render/text.rs", "read"),
     ("src/render/text.rs", "write"),
+    ("src/report/model.rs", "read"),
+    ("src/report/model.rs", "write"),
     // A parser test: the name declared by `signal`'s declarator.
     ("c-frontend/src/syntax/parse.rs", "signal"),
     // A sample report naming the stub an access was made through.

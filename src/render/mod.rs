@@ -8,6 +8,7 @@
 
 pub mod dot;
 pub mod json;
+pub mod sarif;
 pub mod short;
 pub mod text;
 
@@ -27,6 +28,8 @@ pub enum Format {
     Dot,
     /// One line per finding, `file:line:col: warning: …`, for editors and `grep`.
     Short,
+    /// SARIF 2.1.0, for code scanning and editors (files relative to `--source-root`).
+    Sarif,
 }
 
 impl Format {
@@ -48,6 +51,7 @@ impl Format {
                 let _ = out.write_str(&dot::render(report));
             }
             Format::Short => short::render_to(report, out),
+            Format::Sarif => sarif::render_to(report, sources, out),
         }
     }
 }

@@ -49,33 +49,38 @@ fn render_check(r: &CheckReport, out: &mut dyn Write) {
     }
 }
 
+/// Where a λ▷ violation is placed, and what it is in words.
+pub(super) fn violation_place(detail: &ViolationDetail) -> (Option<&Position>, String) {
+    match detail {
+        ViolationDetail::Inconsistent { location, .. } => (
+            Some(&location.position),
+            format!(
+                "{} is not consistently correlated with one lock",
+                location.label
+            ),
+        ),
+        ViolationDetail::ExistentialEscape { location, lock, .. } => (
+            Some(&location.position),
+            format!("{} escapes the package of {}", location.label, lock.label),
+        ),
+        ViolationDetail::Nonlinear { at, .. } => {
+            (Some(at), "a lock that may stand for two locks".to_string())
+        }
+        ViolationDetail::RecursiveEffect { function, .. } => (
+            function.as_ref().map(|f| &f.position),
+            "a recursive function with an effect".to_string(),
+        ),
+        ViolationDetail::Saturated { location, .. } => (
+            Some(&location.position),
+            format!("{} is correlated with too many locks", location.label),
+        ),
+        ViolationDetail::NoConvergence => (None, "resolution did not converge".to_string()),
+    }
+}
+
 fn render_lambda(r: &LambdaReport, out: &mut dyn Write) {
     for v in &r.violations {
-        let (place, what) = match &v.detail {
-            ViolationDetail::Inconsistent { location, .. } => (
-                Some(&location.position),
-                format!(
-                    "{} is not consistently correlated with one lock",
-                    location.label
-                ),
-            ),
-            ViolationDetail::ExistentialEscape { location, lock, .. } => (
-                Some(&location.position),
-                format!("{} escapes the package of {}", location.label, lock.label),
-            ),
-            ViolationDetail::Nonlinear { at, .. } => {
-                (Some(at), "a lock that may stand for two locks".to_string())
-            }
-            ViolationDetail::RecursiveEffect { function, .. } => (
-                function.as_ref().map(|f| &f.position),
-                "a recursive function with an effect".to_string(),
-            ),
-            ViolationDetail::Saturated { location, .. } => (
-                Some(&location.position),
-                format!("{} is correlated with too many locks", location.label),
-            ),
-            ViolationDetail::NoConvergence => (None, "resolution did not converge".to_string()),
-        };
+        let (place, what) = violation_place(&v.detail);
         let place = place.map_or_else(|| r.file.clone(), at);
         let _ = writeln!(out, "{place}: error: {what} [{}]", v.code);
     }

@@ -22,9 +22,28 @@ use crate::report::Report;
 #[derive(Debug, Default)]
 pub struct Sources {
     files: RefCell<BTreeMap<String, Option<Vec<String>>>>,
+    /// The directory reports name files relative to (SARIF's `SRCROOT`); the current directory
+    /// when not given.
+    root: Option<std::path::PathBuf>,
 }
 
 impl Sources {
+    /// The same sources, with files named relative to `root`.
+    pub fn rooted(mut self, root: Option<std::path::PathBuf>) -> Sources {
+        self.root = root;
+        self
+    }
+
+    /// The directory files are named relative to, absolute.
+    pub fn source_root(&self) -> std::path::PathBuf {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        match &self.root {
+            Some(r) if r.is_absolute() => r.clone(),
+            Some(r) => cwd.join(r),
+            None => cwd,
+        }
+    }
+
     /// Sources read from disk when first quoted.
     pub fn disk() -> Sources {
         Sources::default()
@@ -200,12 +219,7 @@ fn check(r: &CheckReport, sources: &Sources, s: &mut dyn Write) {
 fn accesses(list: &[RaceAccess], sources: &Sources) -> String {
     let mut s = String::new();
     for a in list {
-        let kind = match (a.atomic, a.write) {
-            (true, true) => "atomic write",
-            (true, false) => "atomic read",
-            (false, true) => "write",
-            (false, false) => "read",
-        };
+        let kind = a.kind();
         let locks = if a.locks.is_empty() {
             "no locks".to_string()
         } else {

@@ -146,6 +146,18 @@ pub struct RaceAccess {
     pub via: Option<String>,
 }
 
+impl RaceAccess {
+    /// The kind of the access, in words: `write`, `read`, `atomic write` or `atomic read`.
+    pub fn kind(&self) -> &'static str {
+        match (self.atomic, self.write) {
+            (true, true) => "atomic write",
+            (true, false) => "atomic read",
+            (false, true) => "write",
+            (false, false) => "read",
+        }
+    }
+}
+
 /// A function or declaration that could not be analysed.
 #[derive(Clone, Debug, Serialize)]
 pub struct Unanalysed {

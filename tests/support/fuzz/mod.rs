@@ -237,8 +237,13 @@ pub fn check_text(text: &str, dir: &Path, name: &str, limit: Duration) -> Findin
     let input = path.clone();
     std::thread::spawn(move || {
         let mut out = String::new();
-        let outcome =
-            locksmith::check::run(vec![input], CheckOptions::default(), Format::Json, &mut out);
+        let outcome = locksmith::check::run(
+            vec![input],
+            CheckOptions::default(),
+            Format::Json,
+            locksmith::render::Sources::disk(),
+            &mut out,
+        );
         let _ = tx.send((outcome.exit, out, outcome.stderr));
     });
     let Ok((exit, out, stderr)) = rx.recv_timeout(limit) else {

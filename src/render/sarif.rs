@@ -1,0 +1,587 @@
+//! SARIF 2.1.0 (OASIS, "Static Analysis Results Interchange Format"), the format code-scanning
+//! services and editors read: one `run` of locksmith, one `result` per finding.
+//!
+//! A data race is a result of rule `data-race` whose primary location is its first racing
+//! access; the other racing accesses are its related locations, and each racing access's call
+//! path from its thread's start is one thread flow of its code flow. Annotation misuse, places
+//! where the analysis is knowingly unsound and functions not analysed are results of their own
+//! codes (the last two at level `note`). Files are named relative to the source root
+//! (`--source-root`, the current directory by default), through the `uriBaseId` `SRCROOT`.
+//! Each result has a `partialFingerprints` entry computed from what does not move when lines do
+//! (the rule, the location's name without line numbers, the accessing functions and access
+//! kinds), so code scanning follows a finding across commits.
+//!
+//! The document is built from typed structs (below, which also deserialise, for the tests); this
+//! module reads the report model only.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::short::violation_place;
+use super::Sources;
+use crate::report::model::{CheckReport, LambdaReport, Position, Race, RaceAccess};
+use crate::report::Report;
+
+/// The schema every document names.
+pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct SarifLog {
+    #[serde(rename = "$schema")]
+    pub schema: String,
+    pub version: String,
+    pub runs: Vec<Run>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Run {
+    pub tool: Tool,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub original_uri_base_ids: BTreeMap<String, ArtifactLocation>,
+    pub results: Vec<SarifResult>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Tool {
+    pub driver: ToolComponent,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolComponent {
+    pub name: String,
+    pub version: String,
+    pub information_uri: String,
+    pub rules: Vec<ReportingDescriptor>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ReportingDescriptor {
+    pub id: String,
+    pub short_description: Message,
+    pub default_configuration: Configuration,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Configuration {
+    pub level: String,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Message {
+    pub text: String,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct SarifResult {
+    pub rule_id: String,
+    pub rule_index: usize,
+    pub level: String,
+    pub message: Message,
+    pub locations: Vec<Location>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub related_locations: Vec<Location>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub code_flows: Vec<CodeFlow>,
+    pub partial_fingerprints: BTreeMap<String, String>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Location {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub physical_location: Option<PhysicalLocation>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<Message>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct PhysicalLocation {
+    pub artifact_location: ArtifactLocation,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub region: Option<Region>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ArtifactLocation {
+    pub uri: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uri_base_id: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Region {
+    pub start_line: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_column: Option<u32>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct CodeFlow {
+    pub thread_flows: Vec<ThreadFlow>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ThreadFlow {
+    pub message: Message,
+    pub locations: Vec<ThreadFlowLocation>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ThreadFlowLocation {
+    pub location: Location,
+}
+
+/// The base id files are named relative to.
+const ROOT: &str = "SRCROOT";
+
+/// The rules results may name: id, what it is, default level.
+const RULES: &[(&str, &str, &str)] = &[
+    (
+        "data-race",
+        "Two threads may access a location at the same time, one writing, without a common lock",
+        "warning",
+    ),
+    (
+        "inconsistent",
+        "A λ▷ location is accessed under two locks",
+        "error",
+    ),
+    (
+        "existential-escape",
+        "A λ▷ location opened by one unpack is accessed under another package's lock",
+        "error",
+    ),
+    (
+        "nonlinear",
+        "A λ▷ lock label may stand for two run-time locks",
+        "error",
+    ),
+    (
+        "recursive-effect",
+        "A λ▷ recursive function has an effect",
+        "error",
+    ),
+    (
+        "saturated",
+        "A location is correlated with too many locks to analyse",
+        "error",
+    ),
+    ("no-convergence", "Resolution did not converge", "error"),
+    (
+        "existential/unknown-field",
+        "LOCKSMITH_EXISTENTIAL names no such struct field",
+        "warning",
+    ),
+    (
+        "existential/not-declared",
+        "Pack or unpack of a struct not declared existential",
+        "warning",
+    ),
+    (
+        "existential/end-without-start",
+        "LOCKSMITH_END_UNPACK without its LOCKSMITH_UNPACK",
+        "warning",
+    ),
+    (
+        "existential/assigned-in-unpack",
+        "The unpacked pointer is assigned before the unpack ends",
+        "warning",
+    ),
+    (
+        "existential/outside-unpack",
+        "A guarded field is accessed outside every unpack",
+        "warning",
+    ),
+    (
+        "existential/escape",
+        "The address of a guarded field is taken",
+        "warning",
+    ),
+    (
+        "existential/pack-after-publish",
+        "An object is packed after it was published",
+        "warning",
+    ),
+    (
+        "unsound/inline-asm",
+        "Inline assembly: its effects are not modelled",
+        "note",
+    ),
+    (
+        "unsound/va-arg-parameter",
+        "va_arg on a va_list parameter is not tracked",
+        "note",
+    ),
+    (
+        "unsound/pointer-to-integer",
+        "A pointer converted to an integer is not tracked",
+        "note",
+    ),
+    (
+        "unsound/longjmp",
+        "longjmp: execution resuming at its setjmp is not followed",
+        "note",
+    ),
+    (
+        "unanalysed/parse-error",
+        "A declaration does not parse: it is not analysed",
+        "note",
+    ),
+    (
+        "unanalysed/unsupported",
+        "A construct locksmith does not support: its function is not analysed",
+        "note",
+    ),
+    (
+        "unanalysed/internal-error",
+        "locksmith failed on a function: it is not analysed",
+        "note",
+    ),
+];
+
+/// The report as one SARIF document.
+pub fn render_to(report: &Report, sources: &Sources, out: &mut dyn Write) {
+    if let Some(log) = log(report, sources) {
+        let text = serde_json::to_string_pretty(&log).unwrap_or_default();
+        let _ = writeln!(out, "{text}");
+    }
+}
+
+/// The document of a report (`None` for a run that failed: the error line says why).
+pub fn log(report: &Report, sources: &Sources) -> Option<SarifLog> {
+    let root = sources.source_root();
+    let mut b = Builder {
+        root: &root,
+        results: Vec::new(),
+    };
+    match report {
+        Report::Check(c) => b.check(c),
+        Report::Lambda(l) => b.lambda(l),
+        Report::Error(_) => return None,
+    }
+    let base = ArtifactLocation {
+        uri: file_uri(&root),
+        uri_base_id: None,
+    };
+    Some(SarifLog {
+        schema: SCHEMA.into(),
+        version: "2.1.0".into(),
+        runs: vec![Run {
+            tool: Tool {
+                driver: ToolComponent {
+                    name: "locksmith".into(),
+                    version: env!("CARGO_PKG_VERSION").into(),
+                    information_uri: "https://doi.org/10.1145/1133981.1134019".into(),
+                    rules: RULES
+                        .iter()
+                        .map(|&(id, what, level)| ReportingDescriptor {
+                            id: id.into(),
+                            short_description: Message { text: what.into() },
+                            default_configuration: Configuration {
+                                level: level.into(),
+                            },
+                        })
+                        .collect(),
+                },
+            },
+            original_uri_base_ids: BTreeMap::from([(ROOT.to_string(), base)]),
+            results: b.results,
+        }],
+    })
+}
+
+/// A directory as a `file:` URI ending in `/`.
+fn file_uri(dir: &Path) -> String {
+    let mut s = String::from("file://");
+    for part in dir.to_string_lossy().split('/').filter(|p| !p.is_empty()) {
+        s.push('/');
+        s.push_str(&percent_encode(part));
+    }
+    s.push('/');
+    s
+}
+
+/// The characters of a path segment a URI may not hold literally, escaped.
+fn percent_encode(segment: &str) -> String {
+    let mut out = String::new();
+    for b in segment.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~+@".contains(&b) {
+            out.push(b as char);
+        } else {
+            let _ = write!(out, "%{b:02X}");
+        }
+    }
+    out
+}
+
+struct Builder<'a> {
+    root: &'a Path,
+    results: Vec<SarifResult>,
+}
+
+impl Builder<'_> {
+    fn physical(&self, file: &str, line: u32, column: Option<u32>) -> PhysicalLocation {
+        let path = Path::new(file);
+        let absolute = if path.is_absolute() {
+            path.to_path_buf()
+        } else {
+            std::env::current_dir()
+                .map(|d| d.join(path))
+                .unwrap_or_else(|_| path.to_path_buf())
+        };
+        let artifact = match absolute.strip_prefix(self.root) {
+            Ok(rel) => ArtifactLocation {
+                uri: rel
+                    .to_string_lossy()
+                    .split('/')
+                    .map(percent_encode)
+                    .collect::<Vec<_>>()
+                    .join("/"),
+                uri_base_id: Some(ROOT.into()),
+            },
+            Err(_) => ArtifactLocation {
+                uri: file_uri(&absolute).trim_end_matches('/').to_string(),
+                uri_base_id: None,
+            },
+        };
+        PhysicalLocation {
+            artifact_location: artifact,
+            region: (line > 0).then_some(Region {
+                start_line: line,
+                start_column: column.filter(|&c| c > 0),
+            }),
+        }
+    }
+
+    fn at(&self, p: &Position, message: Option<String>) -> Location {
+        Location {
+            id: None,
+            physical_location: Some(self.physical(&p.file, p.line, Some(p.column))),
+            message: message.map(|text| Message { text }),
+        }
+    }
+
+    fn push(&mut self, rule: &str, message: String, locations: Vec<Location>, key: &str) {
+        let (index, level) = RULES
+            .iter()
+            .enumerate()
+            .find(|(_, r)| r.0 == rule)
+            .map(|(i, r)| (i, r.2))
+            .unwrap_or((0, "warning"));
+        self.results.push(SarifResult {
+            rule_id: rule.into(),
+            rule_index: index,
+            level: level.into(),
+            message: Message { text: message },
+            locations,
+            related_locations: Vec::new(),
+            code_flows: Vec::new(),
+            partial_fingerprints: BTreeMap::from([(
+                "locksmith/v1".to_string(),
+                fingerprint(&format!("{rule}|{key}")),
+            )]),
+        });
+    }
+
+    fn check(&mut self, r: &CheckReport) {
+        for w in &r.warnings {
+            self.race(w);
+        }
+        for a in &r.annotations {
+            let loc = self.at(&a.position, None);
+            self.push(a.code, a.message.clone(), vec![loc], &a.message);
+        }
+        for u in &r.unsound {
+            let loc = self.at(&u.position, None);
+            self.push(u.code, u.what.clone(), vec![loc], &u.what);
+        }
+        for u in &r.unanalysed {
+            let loc = Location {
+                id: None,
+                physical_location: Some(self.physical(&u.file, u.line, None)),
+                message: None,
+            };
+            let text = format!("{} is not analysed: {}", u.function, u.reason);
+            self.push(u.code, text, vec![loc], &u.function);
+        }
+    }
+
+    fn race(&mut self, w: &Race) {
+        let Some(first) = w.accesses.first() else {
+            return;
+        };
+        let describe = |a: &RaceAccess| {
+            let kind = a.kind();
+            let locks = if a.locks.is_empty() {
+                "no locks".to_string()
+            } else {
+                a.locks.join(", ")
+            };
+            format!("{kind} holding {locks}, in {}", a.thread)
+        };
+        let mut message = format!(
+            "possible data race on {}: {} at {}:{}:{}",
+            w.location.name,
+            describe(first),
+            first.position.file,
+            first.position.line,
+            first.position.column
+        );
+        for a in &w.accesses[1..] {
+            let _ = write!(
+                message,
+                "; {} at {}:{}:{}",
+                describe(a),
+                a.position.file,
+                a.position.line,
+                a.position.column
+            );
+        }
+        if let Some(note) = &w.note {
+            let _ = write!(message, ". {note}");
+        }
+        let mut key_parts: Vec<String> = w
+            .accesses
+            .iter()
+            .map(|a| {
+                let func = a
+                    .path
+                    .last()
+                    .map(|s| s.split(" (").next().unwrap_or(s).to_string())
+                    .unwrap_or_default();
+                format!("{func}:{}", a.write)
+            })
+            .collect();
+        key_parts.sort();
+        key_parts.dedup();
+        let key = format!(
+            "{}|{}",
+            without_line_numbers(&w.location.name),
+            key_parts.join(",")
+        );
+        let primary = self.at(&first.position, Some(describe(first)));
+        self.push("data-race", message, vec![primary], &key);
+        let related: Vec<Location> = w.accesses[1..]
+            .iter()
+            .enumerate()
+            .map(|(i, a)| Location {
+                id: Some(i + 1),
+                ..self.at(&a.position, Some(describe(a)))
+            })
+            .collect();
+        let flows: Vec<ThreadFlow> = w
+            .accesses
+            .iter()
+            .map(|a| {
+                let mut locations: Vec<ThreadFlowLocation> = a
+                    .path
+                    .iter()
+                    .map(|step| ThreadFlowLocation {
+                        location: Location {
+                            id: None,
+                            physical_location: None,
+                            message: Some(Message { text: step.clone() }),
+                        },
+                    })
+                    .collect();
+                locations.push(ThreadFlowLocation {
+                    location: self.at(&a.position, Some(describe(a))),
+                });
+                ThreadFlow {
+                    message: Message {
+                        text: a.thread.clone(),
+                    },
+                    locations,
+                }
+            })
+            .collect();
+        if let Some(last) = self.results.last_mut() {
+            last.related_locations = related;
+            last.code_flows = vec![CodeFlow {
+                thread_flows: flows,
+            }];
+        }
+    }
+
+    fn lambda(&mut self, r: &LambdaReport) {
+        for v in &r.violations {
+            let (place, what) = violation_place(&v.detail);
+            let loc = match place {
+                Some(p) => self.at(p, None),
+                None => Location {
+                    id: None,
+                    physical_location: Some(self.physical(&r.file, 0, None)),
+                    message: None,
+                },
+            };
+            self.push(
+                v.code,
+                what.clone(),
+                vec![loc],
+                &without_line_numbers(&what),
+            );
+        }
+    }
+}
+
+/// `name` with every `:digits` removed (the lines and columns in allocation sites' names).
+fn without_line_numbers(name: &str) -> String {
+    let mut out = String::new();
+    let mut chars = name.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == ':' && chars.peek().is_some_and(char::is_ascii_digit) {
+            while chars.peek().is_some_and(char::is_ascii_digit) {
+                chars.next();
+            }
+            continue;
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A stable 64-bit FNV-1a hash, in hex.
+fn fingerprint(key: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in key.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fingerprints_ignore_line_numbers_only() {
+        let a = without_line_numbers("memory allocated by malloc at x.c:12 in main");
+        let b = without_line_numbers("memory allocated by malloc at x.c:40 in main");
+        assert_eq!(a, b);
+        assert_eq!(fingerprint(&a), fingerprint(&b));
+        assert_ne!(
+            fingerprint("data-race|x|f:true"),
+            fingerprint("data-race|y|f:true")
+        );
+    }
+
+    #[test]
+    fn uris_escape_what_a_path_segment_cannot_hold() {
+        assert_eq!(file_uri(Path::new("/a b/c")), "file:///a%20b/c/");
+        assert_eq!(percent_encode("x#1.c"), "x%231.c");
+    }
+}

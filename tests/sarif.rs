@@ -1,0 +1,201 @@
+//! `--format sarif` (issue 14, part 3): the document deserialises into the typed SARIF model of
+//! `src/render/sarif.rs`, holds one result per finding with the racing accesses, call paths and
+//! line-independent fingerprints, names files relative to `--source-root`, and Microsoft's SARIF
+//! validator finds no error or warning in it on the bundled examples (installed with `npm` into
+//! a temporary folder; skipped with a message when npm or the network is missing).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use locksmith::render::sarif::SarifLog;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn run(dir: &Path, args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_locksmith"))
+        .current_dir(dir)
+        .arg("check")
+        .args(args)
+        .output()
+        .expect("locksmith runs");
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+    )
+}
+
+fn sarif(dir: &Path, args: &[&str]) -> SarifLog {
+    let mut all = vec!["--format", "sarif"];
+    all.extend_from_slice(args);
+    let (_, out) = run(dir, &all);
+    serde_json::from_str(&out).expect("the SARIF document deserialises into the typed model")
+}
+
+/// The bundled examples: the C paper examples and a fixture with races and annotation problems.
+fn examples() -> Vec<String> {
+    let mut out: Vec<String> = std::fs::read_dir(root().join("paper-examples/c"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "c"))
+        .map(|p| {
+            p.strip_prefix(root())
+                .unwrap()
+                .to_string_lossy()
+                .to_string()
+        })
+        .collect();
+    out.sort();
+    out.push("tests/races/existentials/list_node_locks.c".into());
+    out.push("tests/annotations/misused.c".into());
+    out
+}
+
+#[test]
+fn one_result_per_finding_with_its_accesses_and_paths() {
+    for file in examples() {
+        let log = sarif(&root(), &[&file]);
+        let (_, json) = run(&root(), &["--format", "json", &file]);
+        let report: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(log.version, "2.1.0");
+        let results = &log.runs[0].results;
+        let count = |key: &str| report[key].as_array().map_or(0, Vec::len);
+        assert_eq!(
+            results.len(),
+            count("warnings") + count("annotations") + count("unsound") + count("unanalysed"),
+            "{file}"
+        );
+        let races: Vec<_> = results
+            .iter()
+            .filter(|r| r.rule_id == "data-race")
+            .collect();
+        assert_eq!(races.len(), count("warnings"), "{file}");
+        for (r, w) in races.iter().zip(report["warnings"].as_array().unwrap()) {
+            let accesses = w["accesses"].as_array().unwrap();
+            let first = &accesses[0];
+            let region = r.locations[0]
+                .physical_location
+                .as_ref()
+                .unwrap()
+                .region
+                .as_ref()
+                .unwrap();
+            assert_eq!(
+                u64::from(region.start_line),
+                first["line"].as_u64().unwrap()
+            );
+            assert_eq!(region.start_column.map(u64::from), first["column"].as_u64());
+            assert_eq!(r.related_locations.len(), accesses.len() - 1);
+            let flows = &r.code_flows[0].thread_flows;
+            assert_eq!(flows.len(), accesses.len());
+            for (flow, a) in flows.iter().zip(accesses) {
+                assert_eq!(
+                    flow.locations.len(),
+                    a["path"].as_array().unwrap().len() + 1
+                );
+            }
+            assert!(r
+                .message
+                .text
+                .contains(w["location"]["name"].as_str().unwrap()));
+            let rule = &log.runs[0].tool.driver.rules[r.rule_index];
+            assert_eq!(rule.id, "data-race");
+        }
+    }
+}
+
+#[test]
+fn files_are_relative_to_the_source_root_and_fingerprints_ignore_lines() {
+    let dir = std::env::temp_dir().join(format!("locksmith-sarif-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    let original =
+        std::fs::read_to_string(root().join("tests/races/existentials/list_node_locks.c")).unwrap();
+    std::fs::write(dir.join("src/munge.c"), &original).unwrap();
+    let before = sarif(&dir, &["--source-root", ".", "src/munge.c"]);
+    std::fs::write(dir.join("src/munge.c"), format!("\n\n\n{original}")).unwrap();
+    let after = sarif(&dir, &["--source-root", ".", "src/munge.c"]);
+    let (b, a) = (&before.runs[0].results, &after.runs[0].results);
+    assert!(!b.is_empty());
+    assert_eq!(b.len(), a.len());
+    for (x, y) in b.iter().zip(a) {
+        assert_eq!(x.partial_fingerprints, y.partial_fingerprints);
+        let (px, py) = (
+            x.locations[0].physical_location.as_ref().unwrap(),
+            y.locations[0].physical_location.as_ref().unwrap(),
+        );
+        assert_eq!(px.artifact_location.uri, "src/munge.c");
+        assert_eq!(px.artifact_location.uri_base_id.as_deref(), Some("SRCROOT"));
+        assert_eq!(
+            px.region.as_ref().unwrap().start_line + 3,
+            py.region.as_ref().unwrap().start_line
+        );
+    }
+    let base = &before.runs[0].original_uri_base_ids["SRCROOT"].uri;
+    assert!(
+        base.starts_with("file:///") && base.ends_with('/'),
+        "{base}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn microsofts_validator_finds_no_error_or_warning() {
+    let dir =
+        std::env::temp_dir().join(format!("locksmith-sarif-validator-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    let install = Command::new("npm")
+        .args(["install", "--no-audit", "--no-fund", "--prefix"])
+        .arg(&dir)
+        .arg("@microsoft/sarif-multitool-linux")
+        .output();
+    let tool = dir.join("node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool");
+    match install {
+        Ok(out) if out.status.success() && tool.exists() => {}
+        Ok(out) => {
+            eprintln!(
+                "skipped: npm could not install the SARIF validator: {}",
+                String::from_utf8_lossy(&out.stderr)
+                    .lines()
+                    .last()
+                    .unwrap_or("")
+            );
+            return;
+        }
+        Err(_) => {
+            eprintln!("skipped: npm is not installed");
+            return;
+        }
+    }
+    let _ = Command::new("chmod").arg("u+x").arg(&tool).status();
+    for (k, file) in examples().iter().enumerate() {
+        let (_, text) = run(&root(), &["--format", "sarif", file]);
+        let input = dir.join(format!("example{k}.sarif"));
+        let output = dir.join(format!("example{k}.validation.sarif"));
+        std::fs::write(&input, text).unwrap();
+        let _ = std::fs::remove_file(&output);
+        let status = Command::new(&tool)
+            .env("DOTNET_SYSTEM_GLOBALIZATION_INVARIANT", "1")
+            .arg("validate")
+            .arg(&input)
+            .arg("-o")
+            .arg(&output)
+            .args(["--level", "Error;Warning;Note"])
+            .output()
+            .expect("the validator runs");
+        assert!(status.status.success(), "{file}: {status:?}");
+        let found: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&output).unwrap()).unwrap();
+        let problems: Vec<String> = found["runs"][0]["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["level"].as_str().unwrap_or("warning") != "note")
+            .map(|r| r.to_string())
+            .collect();
+        assert!(problems.is_empty(), "{file}:\n{}", problems.join("\n"));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
