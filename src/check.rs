@@ -23,6 +23,33 @@ pub fn run(
     sources: Sources,
     out: &mut dyn std::fmt::Write,
 ) -> Outcome {
+    run_triaged(files, options, format, sources, &Triage::default(), out)
+}
+
+/// What a team has triaged ([`report::triage`]): the baseline to leave out, and where to write
+/// the baseline of this run's warnings.
+#[derive(Clone, Debug, Default)]
+pub struct Triage {
+    pub baseline: Option<PathBuf>,
+    pub write_baseline: Option<PathBuf>,
+}
+
+/// [`run`], with suppression comments and baselines applied.
+pub fn run_triaged(
+    files: Vec<PathBuf>,
+    options: CheckOptions,
+    format: Format,
+    sources: Sources,
+    triage: &Triage,
+    out: &mut dyn std::fmt::Write,
+) -> Outcome {
+    // A baseline that cannot be read is an error before any analysis.
+    let baseline = match triage.baseline.as_deref().map(read_baseline).transpose() {
+        Ok(b) => b,
+        Err(fatal) => {
+            return render::outcome_to(&report::error::fatal(&fatal), format, &sources, out)
+        }
+    };
     let result = driver::check_on_large_stack(files, options);
     let mut clock = stats::PhaseClock::new(Phase::Report);
     // The report is built whole before any of it is written, so an internal error while
@@ -33,7 +60,15 @@ pub fn run(
                 if std::env::var_os("LOCKSMITH_DEBUG").is_some() {
                     eprint!("{}", driver::debug_dump(&result));
                 }
-                Report::Check(report::check::build(&result))
+                let mut check = report::check::build(&result);
+                report::triage::apply(&mut check, None);
+                if let Some(path) = &triage.write_baseline {
+                    if let Err(fatal) = write_baseline(path, &check) {
+                        return report::error::fatal(&fatal);
+                    }
+                }
+                report::triage::apply(&mut check, baseline.as_ref());
+                Report::Check(check)
             }
             Err(fatal) => report::error::fatal(&fatal),
         })
@@ -50,4 +85,26 @@ pub fn run(
     let outcome = clock.run(|| render::outcome_to(&report, format, &sources, out));
     clock.finish();
     outcome
+}
+
+fn read_baseline(path: &std::path::Path) -> Result<report::triage::Baseline, Fatal> {
+    let fail = |why: String| {
+        Fatal::new(
+            FatalKind::Baseline,
+            format!("{}: not a baseline: {why}", path.display()),
+        )
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| fail(e.to_string()))?;
+    serde_json::from_str(&text).map_err(|e| fail(e.to_string()))
+}
+
+fn write_baseline(path: &std::path::Path, check: &report::model::CheckReport) -> Result<(), Fatal> {
+    let baseline = report::triage::Baseline::of(check);
+    let text = serde_json::to_string_pretty(&baseline).unwrap_or_default();
+    std::fs::write(path, text + "\n").map_err(|e| {
+        Fatal::new(
+            FatalKind::Baseline,
+            format!("{}: cannot write the baseline: {e}", path.display()),
+        )
+    })
 }

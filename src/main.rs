@@ -94,6 +94,12 @@ enum Command {
         /// The directory SARIF output names files relative to (default: the current directory).
         #[arg(long, value_name = "DIR")]
         source_root: Option<PathBuf>,
+        /// Leave out the warnings this baseline records (written by `--write-baseline`).
+        #[arg(long, value_name = "FILE")]
+        baseline: Option<PathBuf>,
+        /// Write the baseline of this run's warnings (those no comment silences) to FILE.
+        #[arg(long, value_name = "FILE")]
+        write_baseline: Option<PathBuf>,
     },
     /// Type-check a program of the formal core language λ▷ (paper §2): exit 0 if it is
     /// consistently correlated and linear, 1 if not, 2 if it cannot be analysed.
@@ -138,6 +144,8 @@ fn main() -> ExitCode {
             switches,
             timings,
             source_root,
+            baseline,
+            write_baseline,
         } => {
             let options = c_frontend::driver::CheckOptions {
                 preprocess: c_frontend::syntax::preprocess::PreprocessOptions {
@@ -160,7 +168,12 @@ fn main() -> ExitCode {
                 std::io::stdout().lock(),
             ));
             let sources = locksmith::render::Sources::disk().rooted(source_root);
-            let outcome = locksmith::check::run(files, options, format, sources, &mut out);
+            let triage = locksmith::check::Triage {
+                baseline,
+                write_baseline,
+            };
+            let outcome =
+                locksmith::check::run_triaged(files, options, format, sources, &triage, &mut out);
             out.finish();
             drop(running);
             finish(&outcome)

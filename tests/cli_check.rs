@@ -740,3 +740,62 @@ fn figure_10_gets_the_same_verdict_in_lambda_and_in_c() {
     assert_eq!(lambda(&["--no-existentials", lam]), Some(1));
     assert_eq!(check(&["--no-existentials", c]).exit, 1);
 }
+
+/// Suppression comments and baselines (issue 14, part 7): a comment on a racing access's line or
+/// on the declaration silences its warning, a baseline written by one run leaves out the same
+/// warnings in the next even after lines move, everything left out is counted, and the exit
+/// status is 0 when nothing is left; a file that is not a baseline is an error (exit 2).
+#[test]
+fn comments_and_baselines_leave_out_triaged_warnings() {
+    let dir = temp_dir("triage");
+    let file = dir.join("t.c");
+    let program = "#include <pthread.h>\n\
+                   int hits; // locksmith: ignore data-race — approximate statistics\n\
+                   int count;\n\
+                   int other;\n\
+                   void *w(void *a) {\n\
+                       hits++;\n\
+                       count++; /* locksmith: ignore data-race: a hint only */\n\
+                       other++;\n\
+                       return a;\n\
+                   }\n\
+                   int main(void) {\n\
+                       pthread_t t1, t2;\n\
+                       pthread_create(&t1, 0, w, 0);\n\
+                       pthread_create(&t2, 0, w, 0);\n\
+                       return 0;\n\
+                   }\n";
+    std::fs::write(&file, program).unwrap();
+    let f = file.to_string_lossy().to_string();
+    let baseline = dir.join("baseline.json").to_string_lossy().to_string();
+    let first = check(&["--format", "json", "--write-baseline", &baseline, &f]);
+    assert_eq!(first.exit, 1, "{}", first.stdout);
+    let report: serde_json::Value = serde_json::from_str(&first.stdout).unwrap();
+    let names: Vec<&str> = report["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["location"]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["other"]);
+    assert_eq!(report["suppressed"], 2);
+    // Lines move; the baseline still names the warning.
+    std::fs::write(&file, format!("\n\n{program}")).unwrap();
+    let second = check(&["--format", "json", "--baseline", &baseline, &f]);
+    assert_eq!(second.exit, 0, "{}", second.stdout);
+    let report: serde_json::Value = serde_json::from_str(&second.stdout).unwrap();
+    assert!(report["warnings"].as_array().unwrap().is_empty());
+    assert_eq!(report["baselined"], 1);
+    let text = check(&["--baseline", &baseline, &f]);
+    assert!(
+        text.stdout
+            .contains("0 possible data races (2 suppressed by comments, 1 in the baseline)"),
+        "{}",
+        text.stdout
+    );
+    std::fs::write(&baseline, "{").unwrap();
+    let bad = check(&["--baseline", &baseline, &f]);
+    assert_eq!(bad.exit, 2);
+    assert!(bad.stderr.contains("not a baseline"), "{}", bad.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+}

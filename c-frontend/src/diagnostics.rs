@@ -149,6 +149,8 @@ pub enum FatalKind {
     NoMain,
     /// locksmith itself could not work: its data files, its threads.
     Internal,
+    /// A baseline file cannot be read, is not a baseline, or cannot be written.
+    Baseline,
 }
 
 impl FatalKind {
@@ -160,6 +162,7 @@ impl FatalKind {
             FatalKind::NotC => "error/not-c",
             FatalKind::NoMain => "error/no-main",
             FatalKind::Internal => "error/internal",
+            FatalKind::Baseline => "error/baseline",
         }
     }
 }

@@ -175,6 +175,8 @@ mod tests {
                 unordered: Vec::new(),
                 unsound: Vec::new(),
                 annotations: Vec::new(),
+                suppressed: 0,
+                baselined: 0,
             };
             let report = Report::Check(report);
             assert_eq!(render(&report), whole(&report));

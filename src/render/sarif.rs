@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 use super::short::violation_place;
 use super::Sources;
 use crate::report::model::{CheckReport, LambdaReport, Position, Race, RaceAccess};
+use crate::report::triage::without_line_numbers;
 use crate::report::Report;
 
 /// The schema every document names.
@@ -453,25 +454,9 @@ impl Builder<'_> {
         if let Some(note) = &w.note {
             let _ = write!(message, ". {note}");
         }
-        let mut key_parts: Vec<String> = w
-            .accesses
-            .iter()
-            .map(|a| {
-                let func = a
-                    .path
-                    .last()
-                    .map(|s| s.split(" (").next().unwrap_or(s).to_string())
-                    .unwrap_or_default();
-                format!("{func}:{}", a.write)
-            })
-            .collect();
-        key_parts.sort();
-        key_parts.dedup();
-        let key = format!(
-            "{}|{}",
-            without_line_numbers(&w.location.name),
-            key_parts.join(",")
-        );
+        // What identifies the warning across edits is what a baseline records of it.
+        let entry = crate::report::triage::entry(w);
+        let key = format!("{}|{}", entry.location, entry.accesses.join(","));
         let primary = self.at(&first.position, Some(describe(first)));
         self.push("data-race", message, vec![primary], &key);
         let related: Vec<Location> = w.accesses[1..]
@@ -535,22 +520,6 @@ impl Builder<'_> {
             );
         }
     }
-}
-
-/// `name` with every `:digits` removed (the lines and columns in allocation sites' names).
-fn without_line_numbers(name: &str) -> String {
-    let mut out = String::new();
-    let mut chars = name.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == ':' && chars.peek().is_some_and(char::is_ascii_digit) {
-            while chars.peek().is_some_and(char::is_ascii_digit) {
-                chars.next();
-            }
-            continue;
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// A stable 64-bit FNV-1a hash, in hex.

@@ -202,10 +202,19 @@ fn check(r: &CheckReport, sources: &Sources, s: &mut dyn Write) {
         );
     }
     let count = r.warnings.len();
-    let problems = match r.annotations.len() {
+    let mut problems = match r.annotations.len() {
         0 => String::new(),
         n => format!(", {n} annotation problem{}", plural(n)),
     };
+    if r.suppressed > 0 {
+        let _ = write!(problems, " ({} suppressed by comments", r.suppressed);
+        if r.baselined > 0 {
+            let _ = write!(problems, ", {} in the baseline", r.baselined);
+        }
+        problems.push(')');
+    } else if r.baselined > 0 {
+        let _ = write!(problems, " ({} in the baseline)", r.baselined);
+    }
     let _ = writeln!(
         tail,
         "locksmith: {count} possible data race{}{problems}",

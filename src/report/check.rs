@@ -127,6 +127,8 @@ pub fn build(r: &CheckResult) -> CheckReport {
                 message: annotation_message(&a.kind),
             })
             .collect(),
+        suppressed: 0,
+        baselined: 0,
     }
 }
 

@@ -176,6 +176,8 @@ fn samples() -> BTreeMap<&'static str, BTreeSet<String>> {
                 unordered: vec!["s".into()],
                 unsound: vec![unsound.clone()],
                 annotations: vec![annotation.clone()],
+                suppressed: 1,
+                baselined: 1,
             }),
         ),
         ("Race", keys(&race)),

@@ -11,5 +11,6 @@ mod contract_tests;
 pub mod error;
 pub mod lambda;
 pub mod model;
+pub mod triage;
 
 pub use model::Report;

@@ -65,6 +65,16 @@ pub struct CheckReport {
     pub unsound: Vec<Unsound>,
     /// Misused existential annotations of `locksmith.h`, in program order.
     pub annotations: Vec<AnnotationProblem>,
+    /// Warnings left out because a comment silences them ([`super::triage`]).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub suppressed: usize,
+    /// Warnings left out because the baseline records them.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub baselined: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// A misuse of an annotation of `locksmith.h`, or code that breaks what it declares.

@@ -1,0 +1,188 @@
+//! What a team has already triaged: warnings silenced in the source by a comment, and warnings
+//! recorded in a baseline file. Both are applied to a built [`CheckReport`], which then counts
+//! what it left out; neither changes the analysis.
+//!
+//! - A comment `locksmith: ignore data-race` (or `locksmith: ignore`, for every code) on the line
+//!   of a warning's racing access, or on the line where its location is declared, silences that
+//!   warning. Text after it is the reason, for the reader: `// locksmith: ignore data-race —
+//!   approximate statistics`.
+//! - A baseline (`--write-baseline FILE`) records each warning by what survives edits: its code,
+//!   its location's name without line numbers, and the functions making its racing accesses with
+//!   their kinds. `--baseline FILE` then leaves out the warnings it records.
+//!
+//! This module reads the source files the warnings name (for the comments); it never prints.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use super::model::{CheckReport, Race};
+
+/// The marker of a suppression comment.
+const IGNORE: &str = "locksmith: ignore";
+
+/// The warnings a team has accepted, as written by `--write-baseline`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Baseline {
+    /// The format of the file, 1.
+    pub version: u32,
+    pub warnings: BTreeSet<BaselineEntry>,
+}
+
+/// One accepted warning, named so that moving lines does not change it.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct BaselineEntry {
+    pub code: String,
+    /// The location's name, with every `:LINE` left out.
+    pub location: String,
+    /// `function:kind` of each racing access (the function it is made in, `read` or `write`),
+    /// sorted and without repeats.
+    pub accesses: Vec<String>,
+}
+
+impl Baseline {
+    /// The baseline of the warnings of `report`.
+    pub fn of(report: &CheckReport) -> Baseline {
+        Baseline {
+            version: 1,
+            warnings: report.warnings.iter().map(entry).collect(),
+        }
+    }
+}
+
+/// A warning's baseline entry.
+pub fn entry(w: &Race) -> BaselineEntry {
+    let mut accesses: Vec<String> = w
+        .accesses
+        .iter()
+        .map(|a| {
+            let function = a
+                .path
+                .last()
+                .map(|step| step.split(" (").next().unwrap_or(step))
+                .unwrap_or("");
+            format!("{function}:{}", a.kind())
+        })
+        .collect();
+    accesses.sort();
+    accesses.dedup();
+    BaselineEntry {
+        code: w.code.to_string(),
+        location: without_line_numbers(&w.location.name),
+        accesses,
+    }
+}
+
+/// `name` with every `:digits` left out (the lines in allocation sites' names).
+pub fn without_line_numbers(name: &str) -> String {
+    let mut out = String::new();
+    let mut chars = name.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == ':' && chars.peek().is_some_and(char::is_ascii_digit) {
+            while chars.peek().is_some_and(char::is_ascii_digit) {
+                chars.next();
+            }
+            continue;
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Leaves out of `report` the warnings a comment silences and those `baseline` records, and
+/// counts them.
+pub fn apply(report: &mut CheckReport, baseline: Option<&Baseline>) {
+    let mut files = SourceLines::default();
+    let warnings = std::mem::take(&mut report.warnings);
+    for w in warnings {
+        if silenced(&mut files, &w) {
+            report.suppressed += 1;
+        } else if baseline.is_some_and(|b| b.warnings.contains(&entry(&w))) {
+            report.baselined += 1;
+        } else {
+            report.warnings.push(w);
+        }
+    }
+}
+
+/// Whether a suppression comment for the warning's code is on its declaration's line or on a
+/// racing access's line.
+fn silenced(files: &mut SourceLines, w: &Race) -> bool {
+    let declared = w.location.declared.iter().map(|d| (&d.file, d.line));
+    let accessed = w
+        .accesses
+        .iter()
+        .map(|a| (&a.position.file, a.position.line));
+    declared
+        .chain(accessed)
+        .any(|(file, line)| files.line(file, line).is_some_and(|l| ignores(l, w.code)))
+}
+
+/// Whether a line holds a suppression comment for `code` (or for every code).
+fn ignores(line: &str, code: &str) -> bool {
+    let Some(at) = line.find(IGNORE) else {
+        return false;
+    };
+    let rest = line[at + IGNORE.len()..].trim_start();
+    let first = rest.split(|c: char| c.is_whitespace() || c == ',').next();
+    match first {
+        Some(word)
+            if !word.is_empty()
+                && word
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c == '-' || c == '/') =>
+        {
+            word == code
+        }
+        _ => true,
+    }
+}
+
+/// Source files read once each, by the name reports give them.
+#[derive(Default)]
+struct SourceLines {
+    files: BTreeMap<String, Option<Vec<String>>>,
+}
+
+impl SourceLines {
+    fn line(&mut self, file: &str, line: u32) -> Option<&str> {
+        let lines = self.files.entry(file.to_string()).or_insert_with(|| {
+            std::fs::read_to_string(file)
+                .ok()
+                .map(|t| t.lines().map(str::to_string).collect())
+        });
+        lines
+            .as_ref()?
+            .get((line as usize).checked_sub(1)?)
+            .map(String::as_str)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_comment_names_its_code_or_every_code() {
+        assert!(ignores(
+            "x++; // locksmith: ignore data-race — approximate",
+            "data-race"
+        ));
+        assert!(ignores("x++; /* locksmith: ignore */", "data-race"));
+        assert!(ignores("x++; // locksmith: ignore: counters", "data-race"));
+        assert!(!ignores("x++; // locksmith: ignore deadlock", "data-race"));
+        assert!(!ignores(
+            "x++; // locksmith ignores nothing here",
+            "data-race"
+        ));
+    }
+
+    #[test]
+    fn names_lose_their_line_numbers_only() {
+        assert_eq!(
+            without_line_numbers("memory allocated by malloc at a.c:12 in main"),
+            "memory allocated by malloc at a.c in main"
+        );
+        assert_eq!(without_line_numbers("q.count"), "q.count");
+    }
+}
