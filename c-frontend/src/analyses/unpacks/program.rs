@@ -1,0 +1,348 @@
+//! The unpack analysis of a whole program ([`super`]): function by function, callers first, with
+//! what each lock wrapper leaves held, what each call hands to its callee's entry, and which
+//! start routines own the fresh object they are created with. It reads the IR and the library
+//! model only.
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::releases::Releases;
+use super::{analyse, stable_local, OwnLock, Package, Path, State, Step, Unpacks};
+use crate::ir::VarKind;
+use crate::ir::{Base, BlockId, Callee, FuncId, Lval, Operand, Program, StmtKind, Term, VarId};
+use crate::model::{Kind, LockMode};
+
+/// The analysis of every function with a body, each started from the own locks all its callers
+/// hold when they call it.
+///
+/// A callee's unpack may begin in its caller: `lock(&n->lock); bump(n); unlock(&n->lock);`
+/// with `bump(struct node *n) { n->count++; }`. An own lock held at a call whose object is
+/// `*v`, with `v` passed unchanged as a parameter of the same pointer type, is held at the
+/// callee's entry on that parameter; a variable's own lock (no pointer, no index) is the same
+/// lock in the callee. A function's entry holds what every call of it holds, so the functions
+/// are analysed callers first (reverse post-order of the direct call graph); a function whose
+/// address is taken (it may run as a thread or be called through a pointer), a recursive one,
+/// `main` and a function nobody calls hold nothing at entry.
+pub fn analyse_program(
+    p: &Program,
+    main: FuncId,
+    releasers: &FxHashMap<FuncId, Releases>,
+) -> FxHashMap<FuncId, Unpacks> {
+    let uses = FunctionUses::of(p);
+    let owning = uses.owning_threads(p);
+    let order = callers_first(p);
+    // Lock wrappers first, callees before callers: what each function certainly leaves held
+    // in its parameters' objects when it returns (computed from an empty entry, which can only
+    // leave less held).
+    let mut exits: FxHashMap<FuncId, State> = FxHashMap::default();
+    for &(f, recursive) in order.iter().rev() {
+        if recursive {
+            continue;
+        }
+        let result = analyse(p, f, releasers, &exits, Vec::new());
+        let left = left_held(p, f, &result);
+        if !left.is_empty() {
+            exits.insert(f, left);
+        }
+    }
+    let mut entry: FxHashMap<FuncId, Option<State>> = FxHashMap::default();
+    let mut out = FxHashMap::default();
+    for &(f, recursive) in &order {
+        let start = match entry.remove(&f) {
+            _ if owning.contains(&f) => thread_entry(p, f),
+            Some(Some(s)) if !recursive && f != main && !uses.addressed.contains(&f) => s,
+            _ => Vec::new(),
+        };
+        let result = analyse(p, f, releasers, &exits, start);
+        for (b, block) in p.funcs[f].blocks.iter_enumerated() {
+            for (k, stmt) in block.stmts.iter().enumerate() {
+                let StmtKind::Call {
+                    callee: Callee::Direct(g),
+                    args,
+                    ..
+                } = &stmt.kind
+                else {
+                    continue;
+                };
+                if p.funcs[*g].blocks.is_empty() || p.funcs[*g].origin != crate::ir::Origin::User {
+                    continue;
+                }
+                let passed = passed_on(p, &p.funcs[*g].params, result.before(b, k), args);
+                match entry.entry(*g).or_insert(None) {
+                    Some(held) => held.retain(|h| passed.contains(h)),
+                    slot @ None => *slot = Some(passed),
+                }
+            }
+        }
+        out.insert(f, result);
+    }
+    out
+}
+
+/// How the program uses each function as a value.
+#[derive(Default)]
+struct FunctionUses {
+    /// Functions whose address is taken anywhere (a thread's start routine, a callback, a
+    /// function pointer's target): they may run from where no call names them.
+    addressed: FxHashSet<FuncId>,
+    /// Functions whose address is taken somewhere else than as the start routine of a direct
+    /// `pthread_create`, or that are called directly.
+    other_use: FxHashSet<FuncId>,
+    /// The creates that start each function: where, and the argument handed to the thread.
+    forks: FxHashMap<FuncId, Vec<(FuncId, BlockId, usize, Operand)>>,
+}
+
+impl crate::ir::visit::Visitor for FunctionUses {
+    fn visit_operand(&mut self, op: &Operand) {
+        if let Operand::Func(g) = op {
+            self.addressed.insert(*g);
+            self.other_use.insert(*g);
+        }
+        crate::ir::visit::walk_operand(self, op);
+    }
+}
+
+impl FunctionUses {
+    fn of(p: &Program) -> FunctionUses {
+        use crate::ir::visit::{walk_stmt, walk_term, Visitor};
+        let mut uses = FunctionUses::default();
+        for (f, func) in p.funcs.iter_enumerated() {
+            for (b, block) in func.blocks.iter_enumerated() {
+                for (k, stmt) in block.stmts.iter().enumerate() {
+                    let StmtKind::Call { dst, callee, args } = &stmt.kind else {
+                        walk_stmt(&mut uses, &stmt.kind);
+                        continue;
+                    };
+                    let fork = match callee {
+                        Callee::Direct(g) => match p.known_kind(*g) {
+                            Some(Kind::Fork { func, arg, .. }) => Some((func, arg)),
+                            _ => {
+                                uses.other_use.insert(*g);
+                                None
+                            }
+                        },
+                        Callee::Indirect(op) => {
+                            uses.visit_operand(op);
+                            None
+                        }
+                    };
+                    if let Some(d) = dst {
+                        uses.visit_lval(d);
+                    }
+                    for (j, a) in args.iter().enumerate() {
+                        let mut routine = a;
+                        while let Operand::Cast(_, x) = routine {
+                            routine = x;
+                        }
+                        match (fork, routine) {
+                            (Some((func, arg)), Operand::Func(g)) if j == func as usize => {
+                                uses.addressed.insert(*g);
+                                let handed = args.get(arg as usize).cloned();
+                                if let Some(handed) = handed {
+                                    uses.forks.entry(*g).or_default().push((f, b, k, handed));
+                                } else {
+                                    uses.other_use.insert(*g);
+                                }
+                            }
+                            _ => uses.visit_operand(a),
+                        }
+                    }
+                }
+                walk_term(&mut uses, &block.term);
+            }
+        }
+        uses
+    }
+
+    /// The start routines that own their argument: every create that starts them hands over a
+    /// pointer to fresh memory no other thread can reach yet ([`uniqueness`]), they run from
+    /// nowhere else, and they have a parameter to receive it. Their creator cannot touch that
+    /// memory afterwards without the access being shared (the create published it), so each
+    /// thread's argument object is its own.
+    ///
+    /// [`uniqueness`]: crate::analyses::uniqueness
+    fn owning_threads(&self, p: &Program) -> FxHashSet<FuncId> {
+        let mut unique_in: FxHashMap<FuncId, crate::analyses::uniqueness::Uniqueness> =
+            FxHashMap::default();
+        let mut out = FxHashSet::default();
+        let mut started: Vec<&FuncId> = self.forks.keys().collect();
+        started.sort();
+        for &g in started {
+            let param = p.funcs[g].params.first();
+            if self.other_use.contains(&g)
+                || p.funcs[g].blocks.is_empty()
+                || !param.is_some_and(|&x| stable_local(p, g, x))
+            {
+                continue;
+            }
+            let all_fresh = self.forks[&g].iter().all(|(f, b, k, handed)| {
+                let unique = unique_in
+                    .entry(*f)
+                    .or_insert_with(|| crate::analyses::uniqueness::analyse(p, *f));
+                crate::analyses::uniqueness::base_var(p, handed)
+                    .is_some_and(|v| unique.before(*b, *k).contains(&v))
+            });
+            if all_fresh {
+                out.insert(g);
+            }
+        }
+        out
+    }
+}
+
+/// The entry of a thread that owns its argument: the object its first parameter points to.
+fn thread_entry(p: &Program, g: FuncId) -> State {
+    let param = p.funcs[g].params[0];
+    vec![OwnLock {
+        object: Path {
+            deref: Some(p.vars[param].ty),
+            var: param,
+            steps: Vec::new(),
+        },
+        package: Package::Thread,
+        mode: LockMode::Exclusive,
+    }]
+}
+
+/// Every function with a body, callers before callees (reverse post-order of a depth-first walk
+/// of the direct call graph, from each function in id order), each with whether it lies on a
+/// cycle of direct calls.
+fn callers_first(p: &Program) -> Vec<(FuncId, bool)> {
+    let callees = |f: FuncId| -> Vec<FuncId> {
+        let mut out: Vec<FuncId> = p.funcs[f]
+            .blocks
+            .iter()
+            .flat_map(|b| &b.stmts)
+            .filter_map(|s| match &s.kind {
+                StmtKind::Call {
+                    callee: Callee::Direct(g),
+                    ..
+                } if !p.funcs[*g].blocks.is_empty() => Some(*g),
+                _ => None,
+            })
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    };
+    let n = p.funcs.len();
+    let mut state = vec![0u8; n]; // 0 unseen, 1 on the stack, 2 finished
+    let mut post: Vec<FuncId> = Vec::new();
+    let mut cyclic: FxHashSet<FuncId> = FxHashSet::default();
+    for (root, func) in p.funcs.iter_enumerated() {
+        if func.blocks.is_empty() || state[root.0 as usize] != 0 {
+            continue;
+        }
+        let mut stack: Vec<(FuncId, Vec<FuncId>)> = vec![(root, callees(root))];
+        state[root.0 as usize] = 1;
+        while let Some((f, next)) = stack.last_mut() {
+            let f = *f;
+            match next.pop() {
+                Some(g) => match state[g.0 as usize] {
+                    0 => {
+                        state[g.0 as usize] = 1;
+                        let cs = callees(g);
+                        stack.push((g, cs));
+                    }
+                    1 => {
+                        // A back edge: every function on the stack from g up is on a cycle.
+                        let from = stack.iter().position(|(h, _)| *h == g).unwrap_or(0);
+                        cyclic.extend(stack[from..].iter().map(|(h, _)| *h));
+                    }
+                    _ => {}
+                },
+                None => {
+                    state[f.0 as usize] = 2;
+                    post.push(f);
+                    stack.pop();
+                }
+            }
+        }
+    }
+    post.reverse();
+    post.into_iter().map(|f| (f, cyclic.contains(&f))).collect()
+}
+
+/// The own locks `f` leaves held at every return, in objects found through a parameter it never
+/// assigns or in a global variable: a lock wrapper's summary.
+fn left_held(p: &Program, f: FuncId, result: &Unpacks) -> State {
+    let func = &p.funcs[f];
+    let mut assigned: FxHashSet<VarId> = FxHashSet::default();
+    for s in func.blocks.iter().flat_map(|b| &b.stmts) {
+        let dst = match &s.kind {
+            StmtKind::Assign { dst, .. } => Some(dst),
+            StmtKind::Call { dst, .. } => dst.as_ref(),
+            _ => None,
+        };
+        if let Some(Lval {
+            base: Base::Var(v),
+            proj,
+            ..
+        }) = dst
+        {
+            if proj.is_empty() {
+                assigned.insert(*v);
+            }
+        }
+    }
+    let mut out: Option<State> = None;
+    for (b, block) in func.blocks.iter_enumerated() {
+        if !matches!(block.term, Term::Return(..)) {
+            continue;
+        }
+        let held = result.at_term(b);
+        match &mut out {
+            Some(o) => o.retain(|h| held.contains(h)),
+            None => out = Some(held.to_vec()),
+        }
+    }
+    let mut out = out.unwrap_or_default();
+    out.retain(|h| {
+        if h.package == Package::Written {
+            return false;
+        }
+        let fields_only = h.object.steps.iter().all(|s| matches!(s, Step::Field(..)));
+        let through_param = h.object.deref.is_some()
+            && func.params.contains(&h.object.var)
+            && !assigned.contains(&h.object.var);
+        let global =
+            h.object.deref.is_none() && matches!(p.vars[h.object.var].kind, VarKind::Global { .. });
+        fields_only && (through_param || global)
+    });
+    out
+}
+
+/// The own locks a call hands to its callee's entry, named by the callee's parameters.
+fn passed_on(p: &Program, params: &[VarId], held: &[OwnLock], args: &[Operand]) -> State {
+    let mut out: State = Vec::new();
+    for h in held {
+        if h.package == Package::Written
+            || h.object.steps.iter().any(|s| !matches!(s, Step::Field(..)))
+        {
+            continue;
+        }
+        let Some(ty) = h.object.deref else {
+            if matches!(p.vars[h.object.var].kind, VarKind::Global { .. }) {
+                out.push(h.clone());
+            }
+            continue;
+        };
+        for (j, a) in args.iter().enumerate() {
+            let same = matches!(a, Operand::Use(Lval { base: Base::Var(v), proj, .. })
+                if *v == h.object.var && proj.is_empty());
+            let Some(&param) = params.get(j) else { break };
+            if same && p.vars[param].ty == ty {
+                out.push(OwnLock {
+                    object: Path {
+                        deref: Some(ty),
+                        var: param,
+                        steps: h.object.steps.clone(),
+                    },
+                    ..h.clone()
+                });
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
