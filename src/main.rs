@@ -94,6 +94,13 @@ enum Command {
         /// The directory SARIF output names files relative to (default: the current directory).
         #[arg(long, value_name = "DIR")]
         source_root: Option<PathBuf>,
+        /// Check a program without `main`: these functions may each be called by any number of
+        /// threads at once, with arguments from code locksmith cannot see.
+        #[arg(long, value_name = "F,G", value_delimiter = ',')]
+        entry: Vec<String>,
+        /// Check a library: every function other files could call is such an entry point.
+        #[arg(long, conflicts_with = "entry")]
+        library: bool,
         /// Leave out the warnings this baseline records (written by `--write-baseline`).
         #[arg(long, value_name = "FILE")]
         baseline: Option<PathBuf>,
@@ -144,6 +151,8 @@ fn main() -> ExitCode {
             switches,
             timings,
             source_root,
+            entry,
+            library,
             baseline,
             write_baseline,
         } => {
@@ -157,6 +166,13 @@ fn main() -> ExitCode {
                     ..Default::default()
                 },
                 techniques: switches.0,
+                entries: if library {
+                    c_frontend::entries::Entries::Library
+                } else if entry.is_empty() {
+                    c_frontend::entries::Entries::Main
+                } else {
+                    c_frontend::entries::Entries::Named(entry)
+                },
             };
             let running = locksmith::progress::start(locksmith::progress::Show {
                 timings,

@@ -799,3 +799,65 @@ fn comments_and_baselines_leave_out_triaged_warnings() {
     assert!(bad.stderr.contains("not a baseline"), "{}", bad.stderr);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Programs without `main` (issue 14, part 2): `--library` starts every function other files
+/// could call as any number of threads with unknown arguments, `--entry` the named ones; without
+/// either, the error says how to choose.
+#[test]
+fn libraries_are_checked_from_their_entry_points() {
+    let dir = temp_dir("library");
+    let file = dir.join("lib.c");
+    std::fs::write(
+        &file,
+        "#include <pthread.h>\n\
+         static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\n\
+         static long total;\n\
+         static long unsafe_count;\n\
+         void add(long v) { pthread_mutex_lock(&m); total += v; pthread_mutex_unlock(&m); }\n\
+         long get(void) { long v; pthread_mutex_lock(&m); v = total; pthread_mutex_unlock(&m); return v; }\n\
+         void bump(void) { unsafe_count++; }\n\
+         static void reset(void) { unsafe_count = 0; }\n\
+         void reset_all(void) { reset(); }\n",
+    )
+    .unwrap();
+    let f = file.to_string_lossy().to_string();
+    let names = |run: &Run| -> Vec<String> {
+        let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+        report["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| w["location"]["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let library = check(&["--format", "json", "--library", &f]);
+    assert_eq!(library.exit, 1, "{}", library.stdout);
+    assert_eq!(names(&library), ["unsafe_count"]);
+    let lines: Vec<u64> = serde_json::from_str::<serde_json::Value>(&library.stdout).unwrap()
+        ["warnings"][0]["accesses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["line"].as_u64().unwrap())
+        .collect();
+    assert!(lines.contains(&7) && lines.contains(&8), "{lines:?}");
+    let entries = check(&["--format", "json", "--entry", "add,get", &f]);
+    assert_eq!(entries.exit, 0, "{}", entries.stdout);
+    let one = check(&["--entry", "bump", &f]);
+    assert_eq!(one.exit, 1, "bump races with itself: {}", one.stdout);
+    let none = check(&[&f]);
+    assert_eq!(none.exit, 2);
+    assert!(
+        none.stderr.contains("--entry") && none.stderr.contains("--library"),
+        "{}",
+        none.stderr
+    );
+    let unknown = check(&["--entry", "nope", &f]);
+    assert_eq!(unknown.exit, 2);
+    assert!(
+        unknown.stderr.contains("no function `nope`"),
+        "{}",
+        unknown.stderr
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -22,6 +22,8 @@ pub struct CheckOptions {
     pub preprocess: PreprocessOptions,
     /// The techniques that are on (all by default), for every phase.
     pub techniques: Techniques,
+    /// Where the check starts: `main`, or entry points called by any number of threads.
+    pub entries: crate::entries::Entries,
 }
 
 /// Everything a report needs.
@@ -198,13 +200,20 @@ pub fn check(inputs: &[PathBuf], options: &CheckOptions) -> Result<CheckResult, 
         return Err(Fatal::new(FatalKind::NoInput, "no input files"));
     }
     let units = preprocess_units(inputs, options)?;
-    let program = parse_and_lower(units)?;
-    let main = program
-        .funcs
-        .iter_enumerated()
-        .find(|(_, f)| f.name == "main" && f.defined && f.origin == Origin::User)
-        .map(|(id, _)| id)
-        .ok_or_else(|| no_main(&program, inputs))?;
+    let mut program = parse_and_lower(units)?;
+    let main = match &options.entries {
+        crate::entries::Entries::Main => program
+            .funcs
+            .iter_enumerated()
+            .find(|(_, f)| f.name == "main" && f.defined && f.origin == Origin::User)
+            .map(|(id, _)| id)
+            .ok_or_else(|| no_main(&program, inputs))?,
+        how => {
+            let entries = crate::entries::choose(&program, how)
+                .map_err(|message| Fatal::new(FatalKind::NoMain, message))?;
+            crate::entries::harness(&mut program, &entries)
+        }
+    };
     let generated = stats::phase(Phase::Generate, || {
         constraints::generate(&program, main, options.techniques)
     });
@@ -236,7 +245,9 @@ fn no_main(program: &Program, inputs: &[PathBuf]) -> Fatal {
     Fatal::new(
         FatalKind::NoMain,
         format!(
-            "no `main` function in {}: locksmith checks whole programs (add the file that defines main)",
+            "no `main` function in {}: locksmith checks whole programs (add the file that defines \
+             main), or name the functions other threads call with --entry f,g, or check every \
+             function other files could call with --library",
             names.join(", ")
         ),
     )

@@ -19,6 +19,7 @@ pub mod analyses;
 pub mod constraints;
 pub mod diagnostics;
 pub mod driver;
+pub mod entries;
 pub mod explain;
 pub mod ir;
 pub mod lower;

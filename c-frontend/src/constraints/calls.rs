@@ -264,6 +264,18 @@ impl Gen<'_> {
                 self.touch(frame, arg(atomic.ptr), pos, false);
                 self.touch(frame, arg(atomic.ptr), pos, true);
             }
+            Some(Kind::StartsEntries) => {
+                let entries = self.t.fun(Vec::new(), frame.scope);
+                for &v in args.iter().flatten() {
+                    if matches!(self.t.shape(v), Shape::Fun(_)) {
+                        self.t.flow(&mut self.c, v, entries);
+                    }
+                }
+                self.pending_call(frame, entries, Vec::new(), None, pos, true);
+                if let Some(last) = self.pending.last_mut() {
+                    last.callers = Callers::Unknown;
+                }
+            }
             Some(Kind::LongJmp) => {
                 // Lowered as the end of the path; where control resumes is not followed.
                 self.unsound.push(Unsound {

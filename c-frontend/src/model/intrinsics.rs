@@ -35,10 +35,13 @@ pub enum Intrinsic {
     Unpack,
     /// `LOCKSMITH_END_UNPACK(p)`: that unpack ends.
     EndUnpack,
+    /// Starts the entry points it is given as threads ([`Kind::StartsEntries`]); only the
+    /// harness of `--entry` and `--library` calls it.
+    StartEntries,
 }
 
 impl Intrinsic {
-    pub const ALL: [Intrinsic; 13] = [
+    pub const ALL: [Intrinsic; 14] = [
         Intrinsic::Acquire,
         Intrinsic::AcquireShared,
         Intrinsic::Release,
@@ -52,6 +55,7 @@ impl Intrinsic {
         Intrinsic::Pack,
         Intrinsic::Unpack,
         Intrinsic::EndUnpack,
+        Intrinsic::StartEntries,
     ];
 
     /// The intrinsic that acquires a lock in `mode`, which the lowering calls on the edge where a
@@ -79,6 +83,7 @@ impl Intrinsic {
             Intrinsic::Pack => "__locksmith_pack",
             Intrinsic::Unpack => "__locksmith_unpack",
             Intrinsic::EndUnpack => "__locksmith_end_unpack",
+            Intrinsic::StartEntries => "__locksmith_start_entries",
         }
     }
 
@@ -114,6 +119,7 @@ impl Intrinsic {
             Intrinsic::WriteVarargs => Kind::VarargsAccess { write: true },
             // The annotations have no effect of their own: the unpack analysis reads them.
             Intrinsic::Pack | Intrinsic::Unpack | Intrinsic::EndUnpack => Kind::NoEffect,
+            Intrinsic::StartEntries => Kind::StartsEntries,
         };
         let row = Row::new(self.name(), kind);
         if self == Intrinsic::Alloc {

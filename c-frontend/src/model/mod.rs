@@ -97,6 +97,10 @@ pub enum Kind {
     /// An atomic operation on `*args[ptr]` (C11 7.17.7, gcc's `__atomic_*` and `__sync_*`
     /// builtins): the lowering makes its accesses of `*args[ptr]` atomic ([`Atomic`]).
     Atomic(Atomic),
+    /// Starts every function among its arguments as threads, any number of each, called with
+    /// arguments from code locksmith cannot see: the caller of a library's entry points
+    /// (`--entry`, `--library`, [`crate::entries`]).
+    StartsEntries,
 }
 
 /// What an atomic builtin does to the object its pointer argument points to.
