@@ -264,18 +264,7 @@ impl Gen<'_> {
                 self.touch(frame, arg(atomic.ptr), pos, false);
                 self.touch(frame, arg(atomic.ptr), pos, true);
             }
-            Some(Kind::StartsEntries) => {
-                let entries = self.t.fun(Vec::new(), frame.scope);
-                for &v in args.iter().flatten() {
-                    if matches!(self.t.shape(v), Shape::Fun(_)) {
-                        self.t.flow(&mut self.c, v, entries);
-                    }
-                }
-                self.pending_call(frame, entries, Vec::new(), None, pos, true);
-                if let Some(last) = self.pending.last_mut() {
-                    last.callers = Callers::Unknown;
-                }
-            }
+            Some(Kind::StartsEntries) => self.start_entries(frame, args, pos),
             Some(Kind::LongJmp) => {
                 // Lowered as the end of the path; where control resumes is not followed.
                 self.unsound.push(Unsound {
@@ -298,6 +287,21 @@ impl Gen<'_> {
                     self.unmodelled_call(frame, f, args, arg_ops, result, pos);
                 }
             }
+        }
+    }
+
+    /// The harness of `--entry`/`--library` ([`crate::entries`]): every function argument starts
+    /// as threads of code locksmith cannot see, with external arguments.
+    fn start_entries(&mut self, frame: &mut Frame, args: &[Option<Node>], pos: Pos) {
+        let entries = self.t.fun(Vec::new(), frame.scope);
+        for &v in args.iter().flatten() {
+            if matches!(self.t.shape(v), Shape::Fun(_)) {
+                self.t.flow(&mut self.c, v, entries);
+            }
+        }
+        self.pending_call(frame, entries, Vec::new(), None, pos, true);
+        if let Some(last) = self.pending.last_mut() {
+            last.callers = Callers::Unknown;
         }
     }
 
