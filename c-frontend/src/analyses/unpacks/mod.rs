@@ -16,15 +16,16 @@
 //!
 //! An *object path* names one object without reading memory: `*v` for a local pointer `v` whose
 //! address is never taken (so no store through another pointer can change it), or a variable,
-//! followed by fields and by indices that are such locals. A flow-sensitive *must* analysis
-//! over the IR keeps the [`OwnLock`]s certainly held: an acquire of `&O.f` (the lock at field
-//! path `f` of the object `O`) adds one; it is removed when any variable of `O` is assigned,
-//! and by every release that may release it — any release, except one of a variable's own lock
-//! that `O` does not lie in, and any call that may release a lock (a user function that
-//! releases, or calls one that does, a call through a pointer, code locksmith cannot see).
+//! followed by fields and by indices that are such locals or constants. A flow-sensitive *must*
+//! analysis over the IR keeps the [`OwnLock`]s certainly held: an acquire of `&O.f` (the lock at
+//! field path `f` of the object `O`), directly or through a lock wrapper, adds one; it is removed
+//! when any variable of `O` is assigned, and by every call that may release it ([`releases`]:
+//! a release of a variable's own lock removes only the own locks that may lie in that
+//! variable; a call through a pointer or into code locksmith cannot see removes them all).
 //! An access whose lvalue lies inside `O` (its path extends `O`'s) while `O`'s lock is held is
-//! *inside the unpack*: the generator brackets it with the package's opened lock, one lock per
-//! [`Package`] (struct type and field path of the lock), linear and held nowhere else.
+//! *inside the unpack*: the access carries the package's opened lock (`AccessInfo::opened`), one
+//! lock per [`Package`] (struct type and field path of the lock), linear and held nowhere else.
+//! [`program`] extends this across calls, and to the fresh objects threads are created with.
 //!
 //! Why that is sound: two accesses of one memory cell that both hold their package's lock
 //! (`S`, `f`) each lie in an object of type `S` that contains the cell, and each hold that
