@@ -132,7 +132,7 @@ impl Gen<'_> {
             threads.checked.extend(self.units(o.rho, o.content, &tied));
         }
         // Each package's opened lock (§3.3) is a lock of its own, made once: linear, and held
-        // only around the accesses inside its unpacks.
+        // only by the accesses inside its unpacks (`AccessInfo::opened`).
         for &(_, l) in &self.opened {
             threads.objects.push(ObjectInfo {
                 locks: vec![l],
