@@ -53,6 +53,10 @@ impl Gen<'_> {
                 GenEvent::Event(ev) => out.push(ev),
                 GenEvent::Pending(id) => {
                     let (fork, handle) = (self.pending[id].fork, self.pending[id].handle);
+                    if !fork && expansions[id].len() > 1 {
+                        self.alternatives
+                            .extend(expansions[id].iter().map(|&(site, _)| site));
+                    }
                     for &(site, target) in &expansions[id] {
                         let callee = self.fn_of[&target];
                         out.push(if fork {
@@ -145,6 +149,9 @@ impl Gen<'_> {
         threads.thread_local = self.thread_local.clone();
         threads.global_handles = self.joins.global.clone();
         threads.wrapped = self.joins.wrapped.clone();
+        threads.alternatives = std::mem::take(&mut self.alternatives);
+        threads.alternatives.sort();
+        threads.alternatives.dedup();
         threads.bound_conditions = self.bound_conditions();
         threads.accesses = std::mem::take(&mut self.accesses);
         objects

@@ -279,6 +279,8 @@ struct Gen<'a> {
     /// The opened lock of the access being generated, if it lies in an unpack: every
     /// `AccessInfo` made meanwhile holds it.
     opening: Option<(Lock, solver::threads::Mode)>,
+    /// The sites of calls through a pointer with several targets ([`ThreadProgram::alternatives`]).
+    alternatives: Vec<Site>,
     /// The structs declared existential, with their guarded fields ([`Program::existentials`]);
     /// empty when existentials are off.
     existential: FxHashMap<crate::ir::ctypes::StructId, Vec<u32>>,
@@ -453,6 +455,7 @@ impl<'a> Gen<'a> {
             },
             opened: Vec::new(),
             opening: None,
+            alternatives: Vec::new(),
             existential: if techniques.has(Technique::Existentials) {
                 // Several declarations of one struct guard the union of their fields.
                 let mut m: FxHashMap<crate::ir::ctypes::StructId, Vec<u32>> = FxHashMap::default();

@@ -254,6 +254,8 @@ struct Ctx<'a> {
     linearity: &'a Linearity,
     sets: LockSets,
     summary: IndexVec<FnId, State>,
+    /// [`ThreadProgram::alternatives`].
+    alternatives: &'a [Site],
 }
 
 impl Ctx<'_> {
@@ -288,6 +290,10 @@ impl Ctx<'_> {
             Event::Call { site, callee, .. } => {
                 let s = self.summary[callee];
                 let Some(g_held) = s.held else {
+                    // A target that never returns ends the path only if it is the one callee.
+                    if self.alternatives.binary_search(&site).is_ok() {
+                        return state;
+                    }
                     return State::TOP;
                 };
                 let (c, scopes, linearity) = (self.c, self.scopes, self.linearity);
@@ -374,6 +380,7 @@ pub fn compute(
         linearity,
         sets: LockSets::new(),
         summary: IndexVec::from_elem_n(State::TOP, n),
+        alternatives: &p.alternatives,
     };
     let mut before: IndexVec<FnId, Vec<Vec<State>>> = IndexVec::from_elem_n(Vec::new(), n);
     for scc in &s.sccs {

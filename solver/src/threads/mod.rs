@@ -147,6 +147,10 @@ pub struct ThreadProgram {
     /// parameter: their threads are named by the handle of the wrapper's call
     /// ([`Event::Call`]). No join names them.
     pub wrapped: Vec<ThreadHandle>,
+    /// The call sites that are one of several targets of one call through a pointer, sorted.
+    /// Their calls are events in sequence, but only one of them happens: a target that never
+    /// returns does not end the path, since another target may have been called.
+    pub alternatives: Vec<Site>,
     /// Must-joins that hold only while a location (a join loop's bound) is not written: see
     /// [`bounds`].
     pub bound_conditions: Vec<BoundCondition>,
