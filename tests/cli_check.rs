@@ -35,6 +35,17 @@ fn check(args: &[&str]) -> Run {
     }
 }
 
+/// The location names of the warnings of a `--format json` run.
+fn warning_names(run: &Run) -> Vec<String> {
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    report["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["location"]["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
 /// A fresh directory of this test process, one per test (tests run in parallel).
 fn temp_dir(test: &str) -> PathBuf {
     let dir =
@@ -700,19 +711,10 @@ fn warnings_beside_a_lock_say_why_the_own_lock_did_not_protect() {
         locks.contains(&"the own `lock` of each `struct node`"),
         "{locks:?}"
     );
-    let names = |run: &Run| -> Vec<String> {
-        let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
-        report["warnings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|w| w["location"]["name"].as_str().unwrap().to_string())
-            .collect()
-    };
-    assert!(!names(&run).iter().any(|n| n.contains("`hits`")));
+    assert!(!warning_names(&run).iter().any(|n| n.contains("`hits`")));
     let without = check(&["--format", "json", "--no-existentials", fixture]);
     assert!(
-        names(&without).iter().any(|n| n.contains("`hits`")),
+        warning_names(&without).iter().any(|n| n.contains("`hits`")),
         "{}",
         without.stdout
     );
@@ -771,13 +773,7 @@ fn comments_and_baselines_leave_out_triaged_warnings() {
     let first = check(&["--format", "json", "--write-baseline", &baseline, &f]);
     assert_eq!(first.exit, 1, "{}", first.stdout);
     let report: serde_json::Value = serde_json::from_str(&first.stdout).unwrap();
-    let names: Vec<&str> = report["warnings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|w| w["location"]["name"].as_str().unwrap())
-        .collect();
-    assert_eq!(names, ["other"]);
+    assert_eq!(warning_names(&first), ["other"]);
     assert_eq!(report["suppressed"], 2);
     // Lines move; the baseline still names the warning.
     std::fs::write(&file, format!("\n\n{program}")).unwrap();
@@ -821,18 +817,9 @@ fn libraries_are_checked_from_their_entry_points() {
     )
     .unwrap();
     let f = file.to_string_lossy().to_string();
-    let names = |run: &Run| -> Vec<String> {
-        let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
-        report["warnings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|w| w["location"]["name"].as_str().unwrap().to_string())
-            .collect()
-    };
     let library = check(&["--format", "json", "--library", &f]);
     assert_eq!(library.exit, 1, "{}", library.stdout);
-    assert_eq!(names(&library), ["unsafe_count"]);
+    assert_eq!(warning_names(&library), ["unsafe_count"]);
     let lines: Vec<u64> = serde_json::from_str::<serde_json::Value>(&library.stdout).unwrap()
         ["warnings"][0]["accesses"]
         .as_array()

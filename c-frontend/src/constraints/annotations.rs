@@ -55,10 +55,7 @@ impl Gen<'_> {
             return;
         }
         let Some(arg) = args.first() else { return };
-        let mut inner = arg;
-        while let Operand::Cast(_, x) = inner {
-            inner = x;
-        }
+        let inner = arg.without_casts();
         let pointee = self.p.types.pointee(self.p.operand_type(inner));
         let strukt = pointee.and_then(|t| match self.p.types.get(t) {
             Type::Struct(s) => Some(*s),

@@ -359,6 +359,16 @@ pub enum Operand {
     VaArg(TypeId, Box<Operand>),
 }
 
+impl Operand {
+    /// The operand inside any conversions (`(T *)(void *)p` is `p`).
+    pub fn without_casts(&self) -> &Operand {
+        match self {
+            Operand::Cast(_, inner) => inner.without_casts(),
+            other => other,
+        }
+    }
+}
+
 /// The C types of lvalues and operands, over the tables the lowering builds and the program then
 /// keeps (both ask through this one view).
 pub struct Typing<'a> {

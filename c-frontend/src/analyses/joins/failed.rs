@@ -52,7 +52,7 @@ pub(super) fn result_branch(
     k: usize,
     calls: &ThreadCalls,
 ) -> Option<(BlockId, BlockId)> {
-    let plain = |op: &Operand| match strip(op) {
+    let plain = |op: &Operand| match op.without_casts() {
         Operand::Use(Lval {
             base: Base::Var(v),
             proj,

@@ -74,7 +74,7 @@ pub(super) fn trusted_heaps(
             StmtKind::Assign { dst, src } => {
                 matches!(dst.base, Base::Var(d) if d == w)
                     && dst.proj.is_empty()
-                    && match strip(src) {
+                    && match src.without_casts() {
                         Operand::Use(Lval {
                             base: Base::Var(tmp),
                             proj,
@@ -154,7 +154,7 @@ pub(super) fn trusted_heaps(
                                 base: Base::Var(_),
                                 proj,
                                 ..
-                            }) = strip(arg)
+                            }) = arg.without_casts()
                             {
                                 if proj.is_empty() {
                                     continue;

@@ -200,7 +200,7 @@ pub(super) fn heap_element(p: &Program, op: &Operand) -> Option<(VarId, VarId)> 
     let is_int = |v: VarId| matches!(p.types.get(p.vars[v].ty), Type::Int);
     [(a, b), (b, a)].into_iter().find_map(|(w, i)| {
         let w = plain(w)?;
-        let i = plain(strip(i))?;
+        let i = plain(i.without_casts())?;
         (w != i && is_pointer(w) && is_int(i) && p.vars[w].ty == *t).then_some((w, i))
     })
 }
@@ -210,7 +210,7 @@ pub(super) fn heap_path(p: &Program, lv: &Lval) -> Option<IdPath> {
     let Base::Deref(ptr) = &lv.base else {
         return None;
     };
-    let (w, i) = heap_element(p, strip(ptr))?;
+    let (w, i) = heap_element(p, ptr.without_casts())?;
     let fields = lv
         .proj
         .iter()
@@ -229,7 +229,7 @@ pub(super) fn heap_path(p: &Program, lv: &Lval) -> Option<IdPath> {
 /// The thread id named by the first argument of a create (its address) or of a join (its
 /// value).
 pub(super) fn site_path(p: &Program, is_create: bool, arg: &Operand) -> Option<IdPath> {
-    match (is_create, strip(arg)) {
+    match (is_create, arg.without_casts()) {
         (true, Operand::AddrOf(lv)) | (false, Operand::Use(lv)) => {
             id_path(lv).or_else(|| heap_path(p, lv))
         }
@@ -242,13 +242,6 @@ pub(super) fn site_path(p: &Program, is_create: bool, arg: &Operand) -> Option<I
             })
         }
         _ => None,
-    }
-}
-
-pub(super) fn strip(op: &Operand) -> &Operand {
-    match op {
-        Operand::Cast(_, inner) => strip(inner),
-        other => other,
     }
 }
 
@@ -325,7 +318,7 @@ pub(super) fn touched(p: &Program, kind: &StmtKind, calls: &ThreadCalls) -> Touc
             });
             if library && create_id.is_none() {
                 for a in args {
-                    let ty = p.operand_type(strip(a));
+                    let ty = p.operand_type(a.without_casts());
                     if let Type::Pointer(e) = p.types.get(ty) {
                         if let Type::Struct(sid) | Type::Union(sid) = p.types.get(*e) {
                             t.structs_to_library.push(sid.0);
@@ -336,7 +329,7 @@ pub(super) fn touched(p: &Program, kind: &StmtKind, calls: &ThreadCalls) -> Touc
             for (k, a) in args.iter().enumerate() {
                 // The thread id a create writes is recorded as created, not as an address taken.
                 if Some(k) == create_id {
-                    if let Operand::AddrOf(lv) = strip(a) {
+                    if let Operand::AddrOf(lv) = a.without_casts() {
                         if let Some(pl) = place_of(lv) {
                             t.created = Some(pl);
                             t.visit_lval(lv);

@@ -343,7 +343,7 @@ impl<'p> Planner<'p> {
     fn global_joins(&self) -> Vec<(StmtAt, IdPath)> {
         let mut out = Vec::new();
         for (at, _, id) in self.thread_calls(false) {
-            let Operand::Use(lv) = strip(id) else {
+            let Operand::Use(lv) = id.without_casts() else {
                 continue;
             };
             let Some(path) = id_path(lv) else { continue };

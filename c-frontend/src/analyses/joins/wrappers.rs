@@ -55,7 +55,7 @@ fn param_read(p: &Program, func: &Func, op: &Operand) -> Option<Arg> {
         base: Base::Var(v),
         proj,
         ..
-    }) = strip(op)
+    }) = op.without_casts()
     else {
         return None;
     };

@@ -191,10 +191,7 @@ pub fn unpack_open(held: &[OwnLock], v: VarId) -> bool {
 /// The variable an annotation's pointer argument names (`p`, `(void *)p`), when it is a stable
 /// local of `f`, with the pointer's type.
 pub fn annotated_pointer(p: &Program, f: FuncId, arg: &Operand) -> Option<(VarId, TypeId)> {
-    let mut op = arg;
-    while let Operand::Cast(_, x) = op {
-        op = x;
-    }
+    let op = arg.without_casts();
     match op {
         Operand::Use(Lval {
             base: Base::Var(v),
@@ -222,11 +219,7 @@ fn path_of(p: &Program, f: FuncId, lv: &Lval) -> Option<Path> {
         },
         Base::Deref(op) => {
             let ty = p.operand_type(op);
-            let mut inner: &Operand = op;
-            while let Operand::Cast(_, x) = inner {
-                inner = x;
-            }
-            match inner {
+            match op.without_casts() {
                 Operand::Use(Lval {
                     base: Base::Var(v),
                     proj,
@@ -254,10 +247,7 @@ fn path_of(p: &Program, f: FuncId, lv: &Lval) -> Option<Path> {
 /// after it. A lock that is a whole object (`*m` for a lock pointer `m`) guards nothing in it;
 /// it is kept only so that a lock wrapper taking `m` can be summarised (see `program::left_held`).
 fn own_lock(p: &Program, f: FuncId, arg: &Operand, mode: LockMode) -> Option<OwnLock> {
-    let mut op = arg;
-    while let Operand::Cast(_, x) = op {
-        op = x;
-    }
+    let op = arg.without_casts();
     let path = match op {
         Operand::AddrOf(lv) => path_of(p, f, lv)?,
         Operand::Use(Lval {
@@ -333,10 +323,7 @@ impl Analysis<'_> {
         if !proj.is_empty() || !stable_local(self.p, self.f, *v) {
             return;
         }
-        let mut op = src;
-        while let Operand::Cast(_, x) = op {
-            op = x;
-        }
+        let op = src.without_casts();
         let Operand::Use(Lval {
             base: Base::Var(u),
             proj,

@@ -129,10 +129,7 @@ impl FunctionUses {
                         uses.visit_lval(d);
                     }
                     for (j, a) in args.iter().enumerate() {
-                        let mut routine = a;
-                        while let Operand::Cast(_, x) = routine {
-                            routine = x;
-                        }
+                        let routine = a.without_casts();
                         match (fork, routine) {
                             (Some((func, arg)), Operand::Func(g)) if j == func as usize => {
                                 uses.addressed.insert(*g);

@@ -50,11 +50,7 @@ impl Releases {
 
 /// The variable whose own lock a lock operand names (`&g`, `&g.f`: no pointer, no index).
 fn own_variable(arg: &Operand) -> Option<VarId> {
-    let mut op = arg;
-    while let Operand::Cast(_, x) = op {
-        op = x;
-    }
-    match op {
+    match arg.without_casts() {
         Operand::AddrOf(Lval {
             base: Base::Var(v),
             proj,
