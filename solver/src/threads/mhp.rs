@@ -468,6 +468,15 @@ impl Mhp {
             && subtree_contains(started, callees, other, target)
     }
 
+    /// Whether a thread of `site` may start, itself or through the threads it starts, another
+    /// thread of `site`.
+    fn restarts(&self, site: Site) -> bool {
+        self.site_callees.get(&site).is_some_and(|gs| {
+            gs.iter()
+                .any(|&g| self.started[g].binary_search(&site).is_ok())
+        })
+    }
+
     /// Whether the threads of `site` started at point `k` of `f` may overlap each other: a later
     /// run of `k` while an earlier thread still runs, or several threads started by one call.
     pub fn self_overlap(&self, f: FnId, site: Site, k: Point) -> bool {
@@ -484,9 +493,13 @@ impl Mhp {
             None => false,
         };
         let own = m.fork_site.get(&k).copied();
-        // A fork's own thread: only a previous run of the same fork can overlap it.
+        // A fork's own thread: a previous run of the same fork can overlap it, and so can a
+        // thread of the same site that it starts itself, directly or further down (a thread
+        // function that starts, through calls or threads of its own, its like again). The
+        // facts of the two are the same facts here, because the nests of a fork on such a
+        // cycle are not kept (see `facts`).
         if own == Some(site) {
-            return again(site);
+            return again(site) || self.restarts(site);
         }
         match m.callee.get(&k) {
             None => again(site),
@@ -685,8 +698,14 @@ fn overlapping_sites(
         out.extend(overlapping[*g].iter().copied());
     }
     for &(k, site) in &m.items {
+        // A fork whose thread may start, itself or further down, another thread of the same
+        // site: the two run at once, each starting its own threads.
+        let restarts = m
+            .callee
+            .get(&k)
+            .is_some_and(|&t| started[t].binary_search(&site).is_ok());
         if m.fork_site.get(&k) == Some(&site)
-            && site_self_overlap.get(&site).copied().unwrap_or(true)
+            && (restarts || site_self_overlap.get(&site).copied().unwrap_or(true))
         {
             out.insert(site);
             // Two runs of this thread at once each start their own threads.
