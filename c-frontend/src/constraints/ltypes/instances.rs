@@ -204,10 +204,37 @@ impl LTypes<'_> {
                     pol: Pol::Both,
                 });
             }
-            // Anything else — among them a callee's `void*` content meeting the caller's typed
-            // memory without a cast on either side (an argument the generator could not convert)
-            // — is one node, where a typed shape becomes the entry of its type (`void*` stays
-            // monomorphic there, as in the paper's basic model).
+            // A `void*` content on one side and typed memory on the other (a callee's untyped
+            // parameter given an object without a cast the generator could see, or a typed
+            // callee given untyped memory): the typed side is an instance of the `void*`
+            // content's entry for its type, as a cast there would make it. When both sides are
+            // `void*` contents later, they are related entry by entry above. Unifying the two
+            // instead made the caller's typed node the callee's `void*` content itself, so that
+            // an object whose typed view was also passed on as `void *` (one object given to a
+            // create wrapper and to a helper taking its type) became one of its own views,
+            // which conflates it, and lost the function targets of its callbacks (a missed
+            // race).
+            (Shape::Void(_), typed) if typed.view_key().is_some() => {
+                let key = typed.view_key().expect("checked by the guard");
+                let e = self.view_entry(c, g, key, None);
+                self.add_rel(Rel::Inst {
+                    generic: e,
+                    instance: i,
+                    site,
+                    pol,
+                });
+            }
+            (typed, Shape::Void(_)) if typed.view_key().is_some() => {
+                let key = typed.view_key().expect("checked by the guard");
+                let e = self.view_entry(c, i, key, None);
+                self.add_rel(Rel::Inst {
+                    generic: g,
+                    instance: e,
+                    site,
+                    pol,
+                });
+            }
+            // Anything else is one node, where a typed shape becomes the entry of its type.
             _ => self.work.push(Work::Unify(g, i)),
         }
     }

@@ -156,6 +156,10 @@ impl LTypes<'_> {
                 };
                 if self.root(g2) == generic {
                     let i2 = self.root(i2);
+                    let (i2, instance) = (
+                        self.typed_instance(generic, i2),
+                        self.typed_instance(generic, instance),
+                    );
                     if i2 != instance {
                         self.work.push(Work::Unify(i2, instance));
                     }
@@ -167,6 +171,29 @@ impl LTypes<'_> {
             None => {
                 self.instance_at.insert((generic, site), id);
             }
+        }
+    }
+
+    /// What an instance `i` of a typed generic node stands for: `i` itself, or, when `i` is a
+    /// `void*` content, its entry for the generic's type (the instance a relation between the
+    /// two is synchronised to, see `sync_structure`). Two relations of one generic node at one
+    /// site, one made before the instance became untyped memory and one after, then name the
+    /// same instance, and the memory is not unified with one of its own views.
+    fn typed_instance(&mut self, generic: Node, i: Node) -> Node {
+        let g = self.root(generic);
+        let Some(key) = self.data[g.0 as usize].shape.view_key() else {
+            return i;
+        };
+        let r = self.root(i);
+        match &self.data[r.0 as usize].shape {
+            Shape::Void(entries) => match entries.binary_search_by_key(&key, |e| e.0) {
+                Ok(k) => {
+                    let e = entries[k].1;
+                    self.root(e)
+                }
+                Err(_) => r,
+            },
+            _ => r,
         }
     }
 
