@@ -16,7 +16,7 @@ use super::{
 };
 use crate::analyses::joins::StmtAt;
 use crate::diagnostics::{Unsound, UnsoundKind};
-use crate::ir::ctypes::Type;
+use crate::ir::ctypes::{LockKind, Type};
 use crate::ir::{BlockId, Func, FuncId, Operand, Origin, Pos, Term, VarId};
 use crate::model::{Arg, Kind, LockMode};
 use solver::threads::Event;
@@ -140,6 +140,26 @@ impl Gen<'_> {
         Some(self.t.lock_of(&mut self.c, content))
     }
 
+    /// Records lock `l`, acquired or released through `op`, in
+    /// [`solver::threads::ThreadProgram::relock_fails`] unless `op` is a pointer to a mutex or a
+    /// spin lock and no mutex of the program may be error-checking: read-write locks, locks of
+    /// unknown type (a `void *`, a flag of a verification task's atomic section) and
+    /// `pthread_once` controls keep the plain lock sets.
+    fn note_relock(&mut self, l: Lock, op: Option<&Operand>) {
+        let types = &self.p.types;
+        let counts = !self.p.relock_may_fail
+            && op.is_some_and(|op| {
+                let pointee = types.pointee(self.p.operand_type(op));
+                matches!(
+                    pointee.map(|t| types.get(t)),
+                    Some(Type::Lock(LockKind::Mutex | LockKind::Spin))
+                )
+            });
+        if !counts {
+            self.relock_fails.push(l);
+        }
+    }
+
     /// Models a call of a function without a user body by what the library model says it does
     /// ([`crate::model::Kind`]): locks, threads, allocation, the stubs' intrinsics; a function
     /// modelled by a stub is inlined, and any other is unmodelled.
@@ -165,16 +185,19 @@ impl Gen<'_> {
         match self.p.known_kind(f) {
             Some(Kind::Acquire { lock, mode }) => {
                 if let Some(l) = self.lock_arg(args, lock) {
+                    self.note_relock(l, op(lock));
                     self.current.push(GenEvent::Event(Event::Acquire(l, mode)));
                 }
             }
             Some(Kind::Release { lock }) => {
                 if let Some(l) = self.lock_arg(args, lock) {
+                    self.note_relock(l, op(lock));
                     self.current.push(GenEvent::Event(Event::Release(l)));
                 }
             }
             Some(Kind::Wait { lock }) => {
                 if let Some(l) = self.lock_arg(args, lock) {
+                    self.note_relock(l, op(lock));
                     self.current.push(GenEvent::Event(Event::Release(l)));
                     self.current
                         .push(GenEvent::Event(Event::Acquire(l, LockMode::Exclusive)));
@@ -275,6 +298,7 @@ impl Gen<'_> {
             Some(
                 Kind::NoEffect
                 | Kind::SemInit { .. }
+                | Kind::MutexType { .. }
                 | Kind::TryAcquire { .. }
                 | Kind::ReturnsArg { .. }
                 | Kind::Unreachable,

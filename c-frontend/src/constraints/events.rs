@@ -152,6 +152,9 @@ impl Gen<'_> {
         threads.alternatives = std::mem::take(&mut self.alternatives);
         threads.alternatives.sort();
         threads.alternatives.dedup();
+        threads.relock_fails = std::mem::take(&mut self.relock_fails);
+        threads.relock_fails.sort();
+        threads.relock_fails.dedup();
         threads.bound_conditions = self.bound_conditions();
         threads.accesses = std::mem::take(&mut self.accesses);
         objects

@@ -281,6 +281,8 @@ struct Gen<'a> {
     opening: Option<(Lock, solver::threads::Mode)>,
     /// The sites of calls through a pointer with several targets ([`ThreadProgram::alternatives`]).
     alternatives: Vec<Site>,
+    /// [`ThreadProgram::relock_fails`].
+    relock_fails: Vec<Lock>,
     /// The structs declared existential, with their guarded fields ([`Program::existentials`]);
     /// empty when existentials are off.
     existential: FxHashMap<crate::ir::ctypes::StructId, Vec<u32>>,
@@ -456,6 +458,7 @@ impl<'a> Gen<'a> {
             opened: Vec::new(),
             opening: None,
             alternatives: Vec::new(),
+            relock_fails: Vec::new(),
             existential: if techniques.has(Technique::Existentials) {
                 // Several declarations of one struct guard the union of their fields.
                 let mut m: FxHashMap<crate::ir::ctypes::StructId, Vec<u32>> = FxHashMap::default();

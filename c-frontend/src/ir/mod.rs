@@ -78,6 +78,9 @@ pub struct Program {
     /// For each position of a `sem_init` call ([`crate::model::Kind::SemInit`]), the constant
     /// value of its value argument in each call written there (`None`: not a constant).
     pub sem_init_values: rustc_hash::FxHashMap<Pos, Vec<Option<i64>>>,
+    /// Whether some `pthread_mutexattr_settype` call may make an error-checking mutex
+    /// ([`crate::model::relock_may_fail`]): then no mutex counts its holds.
+    pub relock_may_fail: bool,
     /// The structs declared existential with `LOCKSMITH_EXISTENTIAL` (`locksmith.h`, paper
     /// §3.3).
     pub existentials: Vec<Existential>,

@@ -965,6 +965,12 @@ impl<'a> UnitCx<'a> {
                             .and_then(|e| self.const_eval(e));
                         self.lw.sem_init_values.entry(pos).or_default().push(v);
                     }
+                    Some(Kind::MutexType { kind }) => {
+                        let v = args_e
+                            .get(usize::from(kind))
+                            .and_then(|e| self.const_eval(e));
+                        self.lw.relock_may_fail |= crate::model::relock_may_fail(v);
+                    }
                     _ => {}
                 }
                 match name {

@@ -54,6 +54,8 @@ pub struct Lowerer {
     /// The constant value argument of each `sem_init` call, by position
     /// ([`crate::ir::Program::sem_init_values`]).
     sem_init_values: FxHashMap<Pos, Vec<Option<i64>>>,
+    /// ([`crate::ir::Program::relock_may_fail`]).
+    relock_may_fail: bool,
     /// The existential declarations and misused annotations ([`Program::existentials`]).
     existentials: Vec<crate::ir::Existential>,
     annotations: Vec<crate::diagnostics::Annotation>,
@@ -253,6 +255,7 @@ impl Lowerer {
             global_init,
             global_vars: FxHashMap::default(),
             sem_init_values: FxHashMap::default(),
+            relock_may_fail: false,
             existentials: Vec::new(),
             annotations: Vec::new(),
             global_funcs: FxHashMap::default(),
@@ -303,6 +306,7 @@ impl Lowerer {
             unanalysed: all,
             known,
             sem_init_values: std::mem::take(&mut self.sem_init_values),
+            relock_may_fail: self.relock_may_fail,
             existentials: std::mem::take(&mut self.existentials),
             annotations: std::mem::take(&mut self.annotations),
         };

@@ -89,6 +89,9 @@ pub enum Kind {
     Stub,
     /// `sem_init(args[sem], _, args[value])`: the lowering records the value's constant.
     SemInit { sem: Arg, value: Arg },
+    /// `pthread_mutexattr_settype(_, args[kind])`: the lowering records whether the kind is one
+    /// whose mutexes may fail to lock again ([`relock_may_fail`]).
+    MutexType { kind: Arg },
     /// `sem_wait(args[sem])`: acquires the semaphore when it behaves as a mutex
     /// ([`crate::analyses::semaphores`]); otherwise it orders nothing.
     SemWait { sem: Arg },
@@ -101,6 +104,15 @@ pub enum Kind {
     /// arguments from code locksmith cannot see: the caller of a library's entry points
     /// (`--entry`, `--library`, [`crate::entries`]).
     StartsEntries,
+}
+
+/// Whether a mutex of the kind `value` (a constant given to `pthread_mutexattr_settype`, in
+/// glibc's numbering), locked again by the thread holding it, may return without holding it
+/// once more: an error-checking mutex (2) returns `EDEADLK`, and an unknown kind may be one.
+/// A normal (0, also the default), recursive (1) or adaptive (3) mutex blocks forever or
+/// counts the holds.
+pub fn relock_may_fail(value: Option<i64>) -> bool {
+    !matches!(value, Some(0 | 1 | 3))
 }
 
 /// What an atomic builtin does to the object its pointer argument points to.

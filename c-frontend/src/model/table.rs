@@ -92,6 +92,7 @@ pub(super) const FUNCTIONS: &[Row] = &[
     // Semaphores: one initialised to 1 and posted only after a wait by the same thread is a
     // mutex; the others order nothing.
     Row::new("sem_init", SemInit { sem: 0, value: 2 }).non_capturing(),
+    Row::new("pthread_mutexattr_settype", MutexType { kind: 1 }).non_capturing(),
     Row::new("sem_wait", SemWait { sem: 0 }),
     Row::new("sem_post", SemPost { sem: 0 }),
     Row::new("sem_trywait", Stub).unordered(),

@@ -351,7 +351,13 @@ impl Checker<'_> {
         }
         let mut accesses: Vec<RaceAccess> = Vec::new();
         for ((thread, held, context), group) in groups {
-            let held = self.sets.get(held).to_vec();
+            let held: Vec<Held> = self
+                .sets
+                .get(held)
+                .iter()
+                .copied()
+                .filter(|h| !h.again)
+                .collect();
             for a in witnesses(self.derivations, &group) {
                 accesses.push(RaceAccess {
                     access: a,

@@ -17,8 +17,16 @@
 //! passes on the tokens its callee acquires and drops — so an intersection of a write hold with a
 //! read hold keeps the read hold, and two accesses are ordered by a lock only if both hold it and
 //! one holds it exclusively ([`LockSets::common_lock`]).
+//!
+//! Beyond the paper, locks count their holds unless locking them again may fail and return
+//! ([`ThreadProgram::relock_fails`]): a lock held exclusively and locked again is held twice (a
+//! second token, [`Held::again`]), and a release of a lock the function holds (acquired since
+//! its entry) undoes that acquisition without releasing a hold of its caller. This is what a
+//! recursive mutex does; for a normal mutex or a spin lock, locking it again blocks forever,
+//! so what follows is never reached and any answer there is sound. A helper that locks and
+//! unlocks the recursive mutex its caller holds then leaves it held.
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::linearity::Linearity;
 use super::structure::Structure;
@@ -40,9 +48,22 @@ crate::define_id!(
 pub struct Held {
     pub lock: Lock,
     pub mode: Mode,
+    /// A second exclusive hold of a lock already held (a recursive mutex locked again by its
+    /// holder): one release leaves the lock held. Only with the exclusive token of the same
+    /// lock; it orders nothing by itself.
+    pub again: bool,
 }
 
 impl Held {
+    /// The token of holding `lock` once in `mode`.
+    pub fn new(lock: Lock, mode: Mode) -> Held {
+        Held {
+            lock,
+            mode,
+            again: false,
+        }
+    }
+
     /// The tokens of holding a lock in `mode`: exclusive holds both.
     pub fn tokens(mode: Mode) -> &'static [Mode] {
         match mode {
@@ -64,10 +85,7 @@ impl LockSets {
         let mut s = LockSets::default();
         s.intern(Vec::new());
         // The stand-in for every lock; no real set can equal it (no lock has this id).
-        let all = s.intern(vec![Held {
-            lock: Lock(u32::MAX),
-            mode: Mode::Exclusive,
-        }]);
+        let all = s.intern(vec![Held::new(Lock(u32::MAX), Mode::Exclusive)]);
         debug_assert_eq!(all, Self::ALL);
         s
     }
@@ -98,11 +116,10 @@ impl LockSets {
     /// (two readers of an rwlock may run together).
     pub fn common_lock(&self, a: SetId, b: SetId) -> bool {
         let (a, b) = (self.get(a), self.get(b));
-        let holds = |set: &[Held], lock: Lock| set.iter().any(|h| h.lock == lock);
-        a.iter()
-            .any(|h| h.mode == Mode::Exclusive && holds(b, h.lock))
-            || b.iter()
-                .any(|h| h.mode == Mode::Exclusive && holds(a, h.lock))
+        let holds = |set: &[Held], lock: Lock| set.iter().any(|h| h.lock == lock && !h.again);
+        let exclusive = |h: &&Held| h.mode == Mode::Exclusive && !h.again;
+        a.iter().filter(exclusive).any(|h| holds(b, h.lock))
+            || b.iter().filter(exclusive).any(|h| holds(a, h.lock))
     }
 
     pub fn union(&mut self, a: SetId, b: SetId) -> SetId {
@@ -135,6 +152,8 @@ impl LockSets {
         self.intern(v)
     }
 
+    /// The tokens of `a` not in `b`; a second hold ([`Held::again`]) goes with its lock's
+    /// exclusive token.
     pub fn minus(&mut self, a: SetId, b: SetId) -> SetId {
         if b == Self::EMPTY || a == Self::ALL {
             return a;
@@ -146,7 +165,7 @@ impl LockSets {
         let v: Vec<Held> = self.sets[a]
             .iter()
             .copied()
-            .filter(|x| vb.binary_search(x).is_err())
+            .filter(|x| vb.binary_search(&Held::new(x.lock, x.mode)).is_err())
             .collect();
         self.intern(v)
     }
@@ -157,7 +176,38 @@ impl LockSets {
             return a;
         }
         let mut v = self.sets[a].clone();
-        v.extend(Held::tokens(mode).iter().map(|&mode| Held { lock, mode }));
+        v.extend(Held::tokens(mode).iter().map(|&mode| Held::new(lock, mode)));
+        self.intern(v)
+    }
+
+    /// Whether `a` holds `lock` exclusively.
+    pub fn holds_exclusively(&self, a: SetId, lock: Lock) -> bool {
+        a != Self::ALL && self.sets[a].contains(&Held::new(lock, Mode::Exclusive))
+    }
+
+    /// Whether `a` holds `lock` twice ([`Held::again`]).
+    fn holds_again(&self, a: SetId, lock: Lock) -> bool {
+        a != Self::ALL && self.sets[a].iter().any(|h| h.lock == lock && h.again)
+    }
+
+    /// The set with the second hold of `lock` added, or removed.
+    fn set_again(&mut self, a: SetId, lock: Lock, again: bool) -> SetId {
+        if a == Self::ALL {
+            return a;
+        }
+        let token = Held {
+            lock,
+            mode: Mode::Exclusive,
+            again: true,
+        };
+        let mut v: Vec<Held> = self.sets[a]
+            .iter()
+            .copied()
+            .filter(|h| *h != token)
+            .collect();
+        if again {
+            v.push(token);
+        }
         self.intern(v)
     }
 
@@ -183,7 +233,7 @@ impl LockSets {
         let v: Vec<Held> = self.sets[a]
             .clone()
             .into_iter()
-            .filter_map(|h| f(h.lock).map(|lock| Held { lock, mode: h.mode }))
+            .filter_map(|h| f(h.lock).map(|lock| Held { lock, ..h }))
             .collect();
         self.intern(v)
     }
@@ -256,18 +306,27 @@ struct Ctx<'a> {
     summary: IndexVec<FnId, State>,
     /// [`ThreadProgram::alternatives`].
     alternatives: &'a [Site],
+    /// [`ThreadProgram::relock_fails`], as lock class representatives.
+    relock_fails: FxHashSet<Lock>,
 }
 
 impl Ctx<'_> {
     fn step(&mut self, state: State, e: &Event) -> State {
         let Some(held) = state.held else { return state };
         match *e {
+            // Locking again a lock that counts its holds (a recursive mutex) holds it twice.
+            // Holds beyond the second are not counted, so their releases may end the hold too
+            // early, which only drops locks.
             Event::Acquire(l, mode) => {
                 let l = self.locks.find(l);
-                let held = if self.linearity.is_linear(self.locks, l) {
-                    self.sets.insert(held, l, mode)
-                } else {
+                let counts = !self.relock_fails.contains(&l);
+                let held = if !self.linearity.is_linear(self.locks, l) {
                     held
+                } else if counts && mode == Mode::Exclusive && self.sets.holds_exclusively(held, l)
+                {
+                    self.sets.set_again(held, l, true)
+                } else {
+                    self.sets.insert(held, l, mode)
                 };
                 State {
                     held: Some(held),
@@ -280,6 +339,26 @@ impl Ctx<'_> {
                 held: Some(LockSets::EMPTY),
                 released: LockSets::ALL,
             },
+            // The release of a counting lock this function holds twice, or acquired itself,
+            // undoes that acquisition: the exclusive hold the caller had is still there (with a
+            // recursive mutex), or this point is never reached (a normal mutex or spin lock
+            // locked by its holder blocks forever). So the caller's exclusive hold is not
+            // released; a shared one, which is not counted, is.
+            Event::Release(l)
+                if !self.relock_fails.contains(&self.locks.find(l))
+                    && self.sets.holds_exclusively(held, self.locks.find(l)) =>
+            {
+                let l = self.locks.find(l);
+                let held = if self.sets.holds_again(held, l) {
+                    self.sets.set_again(held, l, false)
+                } else {
+                    self.sets.remove(held, l, Mode::Exclusive)
+                };
+                State {
+                    held: Some(held),
+                    released: self.sets.insert(state.released, l, Mode::Shared),
+                }
+            }
             Event::Release(l) => {
                 let l = self.locks.find(l);
                 State {
@@ -381,7 +460,9 @@ pub fn compute(
         sets: LockSets::new(),
         summary: IndexVec::from_elem_n(State::TOP, n),
         alternatives: &p.alternatives,
+        relock_fails: FxHashSet::default(),
     };
+    ctx.relock_fails = p.relock_fails.iter().map(|&l| ctx.locks.find(l)).collect();
     let mut before: IndexVec<FnId, Vec<Vec<State>>> = IndexVec::from_elem_n(Vec::new(), n);
     for scc in &s.sccs {
         loop {

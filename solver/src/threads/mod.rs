@@ -154,6 +154,12 @@ pub struct ThreadProgram {
     /// Must-joins that hold only while a location (a join loop's bound) is not written: see
     /// [`bounds`].
     pub bound_conditions: Vec<BoundCondition>,
+    /// The locks that a thread already holding them may lock again without blocking and
+    /// without holding them once more: read-write locks (a second write lock fails with
+    /// `EDEADLK`), error-checking mutexes, locks of unknown kind. Every other lock counts its
+    /// holds, as a recursive mutex does, or blocks forever when locked again (a normal mutex,
+    /// a spin lock), which ends the path; see [`locksets`].
+    pub relock_fails: Vec<Lock>,
 }
 
 /// The join loop of `handle` in `func` ends its threads only if no write may change `bound`

@@ -121,7 +121,9 @@ fn apply(stack: &mut Vec<Pos>, m: &Move) {
 
 /// For every call stack (bottom frame in `root`, top frame at an `Access` event) reached by a run
 /// of `root` started with no lock held: the locks held on *every* explored run reaching it.
-/// An acquire adds its lock, a release removes it, nothing else changes the set.
+/// An acquire adds its lock, a release removes it, nothing else changes the set — except that a
+/// lock not in [`ThreadProgram::relock_fails`] counts its exclusive holds (exactly, up to
+/// [`MAX_HOLDS`]): locked again while held exclusively, it takes one more release to let go.
 pub fn must_locksets(
     p: &ThreadProgram,
     root: FnId,
@@ -136,13 +138,22 @@ pub fn must_locksets(
         block: 0,
         index: 0,
     };
-    let mut seen: HashSet<(Vec<Pos>, BTreeSet<Held>)> = HashSet::new();
-    let mut todo = vec![(vec![start], BTreeSet::new())];
+    let counts = |lock| !p.relock_fails.contains(&lock);
+    // A run's state: its call stack, the tokens it holds, and the holds beyond the first of
+    // the locks held more than once.
+    type RunState = (
+        Vec<Pos>,
+        BTreeSet<Held>,
+        BTreeMap<crate::constraints::Lock, u8>,
+    );
+    let mut seen: HashSet<RunState> = HashSet::new();
+    let mut todo: Vec<RunState> = vec![(vec![start], BTreeSet::new(), BTreeMap::new())];
     while let Some(state) = todo.pop() {
         if !seen.insert(state.clone()) {
             continue;
         }
-        let (stack, held) = state;
+        let (stack, held, extra) = state;
+        let mut extra_after = extra.clone();
         let top = *stack.last().expect("a frame");
         let event = p.funcs[top.func].blocks[top.block as usize]
             .events
@@ -153,7 +164,7 @@ pub fn must_locksets(
                 let mut held = held.clone();
                 if let Some((lock, mode)) = p.accesses[a].opened {
                     for &mode in Held::tokens(mode) {
-                        held.insert(Held { lock, mode });
+                        held.insert(Held::new(lock, mode));
                     }
                 }
                 out.entry(stack.clone())
@@ -161,25 +172,38 @@ pub fn must_locksets(
                     .or_insert_with(|| held);
             }
             Some(&Event::Acquire(lock, mode)) => {
+                let exclusive = Held::new(lock, super::Mode::Exclusive);
+                if counts(lock) && mode == super::Mode::Exclusive && held.contains(&exclusive) {
+                    let extra = extra_after.entry(lock).or_insert(0);
+                    *extra = (*extra + 1).min(MAX_HOLDS);
+                }
                 for &mode in Held::tokens(mode) {
-                    held_after.insert(Held { lock, mode });
+                    held_after.insert(Held::new(lock, mode));
                 }
             }
-            Some(&Event::Release(lock)) => {
-                held_after.retain(|h| h.lock != lock);
-            }
+            Some(&Event::Release(lock)) => match extra_after.get_mut(&lock) {
+                Some(extra) if *extra > 1 => *extra -= 1,
+                Some(_) => {
+                    extra_after.remove(&lock);
+                }
+                None => held_after.retain(|h| h.lock != lock),
+            },
             _ => {}
         }
         for m in moves(p, &stack, depth) {
             let mut next = stack.clone();
             apply(&mut next, &m);
             if !next.is_empty() {
-                todo.push((next, held_after.clone()));
+                todo.push((next, held_after.clone(), extra_after.clone()));
             }
         }
     }
     out
 }
+
+/// The most holds beyond the first that [`must_locksets`] counts of one lock (more are not
+/// counted, which can only drop the lock early).
+pub const MAX_HOLDS: u8 = 16;
 
 /// A thread started during the run being explored, as that run sees it.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

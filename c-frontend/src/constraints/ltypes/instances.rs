@@ -147,39 +147,10 @@ impl LTypes<'_> {
                     self.add_funs(g, &ti);
                 }
             },
-            (
-                Shape::Blob {
-                    rho: rg,
-                    lock: lg,
-                    funs: fg,
-                },
-                Shape::Blob {
-                    rho: ri,
-                    lock: li,
-                    funs: fi,
-                },
-            ) => {
-                self.emit_rho_inst(c, rg, site, Pol::Both, ri);
-                self.emit_lock_inst(c, lg, site, li);
-                self.add_funs(i, &fg);
-                self.add_funs(g, &fi);
+            (gb @ Shape::Blob { .. }, ib @ Shape::Blob { .. }) => {
+                self.sync_blobs(c, (g, gb), (i, ib), site)
             }
-            (Shape::Void(ge), Shape::Void(ie)) => {
-                // Entry by entry, created on both sides as lazy fields are.
-                let mut keys: Vec<ViewKey> = ge.iter().chain(&ie).map(|e| e.0).collect();
-                keys.sort();
-                keys.dedup();
-                for key in keys {
-                    let a = self.view_entry(c, g, key, None);
-                    let b = self.view_entry(c, i, key, None);
-                    self.add_rel(Rel::Inst {
-                        generic: a,
-                        instance: b,
-                        site,
-                        pol: Pol::Both,
-                    });
-                }
-            }
+            (Shape::Void(ge), Shape::Void(ie)) => self.sync_views(c, (g, &ge), (i, &ie), site),
             (Shape::Blob { .. }, _) => {
                 // The caller's view of conflated memory is conflated too.
                 self.conflate_later(c, i);
@@ -215,8 +186,7 @@ impl LTypes<'_> {
             // which conflates it, and lost the function targets of its callbacks (a missed
             // race).
             (Shape::Void(_), typed) if typed.view_key().is_some() => {
-                let key = typed.view_key().expect("checked by the guard");
-                let e = self.view_entry(c, g, key, None);
+                let e = self.view_entry(c, g, typed.view_key().expect("by the guard"), None);
                 self.add_rel(Rel::Inst {
                     generic: e,
                     instance: i,
@@ -225,8 +195,7 @@ impl LTypes<'_> {
                 });
             }
             (typed, Shape::Void(_)) if typed.view_key().is_some() => {
-                let key = typed.view_key().expect("checked by the guard");
-                let e = self.view_entry(c, i, key, None);
+                let e = self.view_entry(c, i, typed.view_key().expect("by the guard"), None);
                 self.add_rel(Rel::Inst {
                     generic: g,
                     instance: e,
@@ -236,6 +205,60 @@ impl LTypes<'_> {
             }
             // Anything else is one node, where a typed shape becomes the entry of its type.
             _ => self.work.push(Work::Unify(g, i)),
+        }
+    }
+
+    /// Two blobs related at `site`: their labels are instantiated, their function targets flow
+    /// both ways.
+    fn sync_blobs(
+        &mut self,
+        c: &mut Constraints,
+        (g, gb): (Node, Shape),
+        (i, ib): (Node, Shape),
+        site: Site,
+    ) {
+        let (
+            Shape::Blob {
+                rho: rg,
+                lock: lg,
+                funs: fg,
+            },
+            Shape::Blob {
+                rho: ri,
+                lock: li,
+                funs: fi,
+            },
+        ) = (gb, ib)
+        else {
+            return;
+        };
+        self.emit_rho_inst(c, rg, site, Pol::Both, ri);
+        self.emit_lock_inst(c, lg, site, li);
+        self.add_funs(i, &fg);
+        self.add_funs(g, &fi);
+    }
+
+    /// Two `void*` contents related at `site`: entry by entry, created on both sides as lazy
+    /// fields are.
+    fn sync_views(
+        &mut self,
+        c: &mut Constraints,
+        (g, ge): (Node, &[(ViewKey, Node)]),
+        (i, ie): (Node, &[(ViewKey, Node)]),
+        site: Site,
+    ) {
+        let mut keys: Vec<ViewKey> = ge.iter().chain(ie).map(|e| e.0).collect();
+        keys.sort();
+        keys.dedup();
+        for key in keys {
+            let a = self.view_entry(c, g, key, None);
+            let b = self.view_entry(c, i, key, None);
+            self.add_rel(Rel::Inst {
+                generic: a,
+                instance: b,
+                site,
+                pol: Pol::Both,
+            });
         }
     }
 
