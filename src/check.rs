@@ -3,21 +3,50 @@
 //! This module only wires the steps together (analysis in `c_frontend::driver`, the report in
 //! `crate::report`, the output in `crate::render`); it neither analyses nor formats.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use c_frontend::diagnostics::{panic_message, Fatal, FatalKind};
-use c_frontend::driver::{self, CheckOptions};
+use c_frontend::driver::{self, CheckOptions, Input};
+use c_frontend::syntax::preprocess::PreprocessOptions;
 
 use solver::stats::{self, Phase};
 
+use crate::compdb;
 use crate::render::{self, Format, Outcome, Sources};
 use crate::report::{self, Report};
 
-/// Checks the C program made of `files` and renders the report in `format` to `out` as it is
-/// made (the returned outcome's `stdout` is empty). With the environment variable
-/// `LOCKSMITH_DEBUG` set, the front end's debug dump goes to stderr first.
-pub fn run(
+/// What the command line asks to check: its `files`, which share the `global` flags, or, given a
+/// compilation `database`, its C translation units that `files` select (all when there are none).
+pub fn inputs(
     files: Vec<PathBuf>,
+    database: Option<&Path>,
+    global: &PreprocessOptions,
+) -> Result<compdb::Selected, Fatal> {
+    match database {
+        Some(database) => compdb::load(database, &files, global),
+        None => Ok(compdb::Selected {
+            inputs: files.into_iter().map(Input::from).collect(),
+            notes: Vec::new(),
+        }),
+    }
+}
+
+/// The outcome of a run that could not start: `fatal` rendered in `format`.
+pub fn failed(
+    fatal: &Fatal,
+    format: Format,
+    sources: &Sources,
+    out: &mut dyn std::fmt::Write,
+) -> Outcome {
+    render::outcome_to(&report::error::fatal(fatal), format, sources, out)
+}
+
+/// Checks the C program made of `files` (paths sharing the global flags, or [`Input`]s with
+/// their own) and renders the report in `format` to `out` as it is made (the returned outcome's
+/// `stdout` is empty). With the environment variable `LOCKSMITH_DEBUG` set, the front end's debug
+/// dump goes to stderr first.
+pub fn run(
+    files: Vec<impl Into<Input>>,
     options: CheckOptions,
     format: Format,
     sources: Sources,
@@ -36,7 +65,7 @@ pub struct Triage {
 
 /// [`run`], with suppression comments and baselines applied.
 pub fn run_triaged(
-    files: Vec<PathBuf>,
+    files: Vec<impl Into<Input>>,
     options: CheckOptions,
     format: Format,
     sources: Sources,
@@ -46,9 +75,7 @@ pub fn run_triaged(
     // A baseline that cannot be read is an error before any analysis.
     let baseline = match triage.baseline.as_deref().map(read_baseline).transpose() {
         Ok(b) => b,
-        Err(fatal) => {
-            return render::outcome_to(&report::error::fatal(&fatal), format, &sources, out)
-        }
+        Err(fatal) => return failed(&fatal, format, &sources, out),
     };
     let result = driver::check_on_large_stack(files, options);
     let mut clock = stats::PhaseClock::new(Phase::Report);

@@ -3,10 +3,14 @@
 //! `solver`, `lambda-core` and `c-frontend`, whose `explain` modules answer what a report asks.
 //!
 //! - [`check`] and [`lambda`]: the two commands, wiring analysis, report and rendering;
+//! - [`args`] and [`compdb`]: what `check` is given: response files, a build's compilation
+//!   database;
 //! - [`report`]: the report model (the JSON contract) and its builders;
 //! - [`render`]: the formats.
 
+pub mod args;
 pub mod check;
+pub mod compdb;
 pub mod lambda;
 pub mod progress;
 pub mod render;

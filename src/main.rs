@@ -60,54 +60,73 @@ impl Args for TechniqueSwitches {
     }
 }
 
+/// The arguments of `locksmith check`.
+#[derive(Args)]
+struct CheckArgs {
+    /// The C files of one program (`.i` files are taken as already preprocessed); with `-p` or
+    /// `--compile-commands`, the files, directories or quoted glob patterns of the build to check.
+    #[arg(required_unless_present_any = ["build_dir", "compile_commands"])]
+    files: Vec<PathBuf>,
+    /// Check the C translation units of a build, each with its own flags: those of
+    /// BUILD_DIR/compile_commands.json (or of BUILD_DIR, when it is that file).
+    #[arg(
+        short = 'p',
+        value_name = "BUILD_DIR",
+        conflicts_with = "compile_commands"
+    )]
+    build_dir: Option<PathBuf>,
+    /// Check the C translation units of this compilation database (as `-p`).
+    #[arg(long, value_name = "FILE")]
+    compile_commands: Option<PathBuf>,
+    /// Say on stderr what a compilation database's entries had that locksmith left out.
+    #[arg(long, short = 'v')]
+    verbose: bool,
+    /// Add a directory to the preprocessor's include path.
+    #[arg(short = 'I', value_name = "DIR")]
+    include: Vec<PathBuf>,
+    /// Define a preprocessor macro (`NAME` or `NAME=VALUE`).
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    define: Vec<String>,
+    /// Undefine a preprocessor macro.
+    #[arg(short = 'U', value_name = "NAME")]
+    undefine: Vec<String>,
+    /// The C standard passed to the preprocessor (e.g. `gnu11`).
+    #[arg(long = "std", value_name = "STD")]
+    std: Option<String>,
+    /// Include this file before each input (`gcc -include`).
+    #[arg(long = "include", value_name = "FILE")]
+    forced_include: Vec<PathBuf>,
+    /// Output format of the report.
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+    #[command(flatten)]
+    switches: TechniqueSwitches,
+    /// Print the wall time and peak memory of each phase to stderr.
+    #[arg(long)]
+    timings: bool,
+    /// The directory SARIF output names files relative to (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    source_root: Option<PathBuf>,
+    /// Check a program without `main`: these functions may each be called by any number of
+    /// threads at once, with arguments from code locksmith cannot see.
+    #[arg(long, value_name = "F,G", value_delimiter = ',')]
+    entry: Vec<String>,
+    /// Check a library: every function other files could call is such an entry point.
+    #[arg(long, conflicts_with = "entry")]
+    library: bool,
+    /// Leave out the warnings this baseline records (written by `--write-baseline`).
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
+    /// Write the baseline of this run's warnings (those no comment silences) to FILE.
+    #[arg(long, value_name = "FILE")]
+    write_baseline: Option<PathBuf>,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Check POSIX-threads C programs for data races (consistent correlation, paper §3): exit 0
     /// if no warning, 1 if warnings, 2 if the program cannot be analysed.
-    Check {
-        /// The C files of one program (`.i` files are taken as already preprocessed).
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
-        /// Add a directory to the preprocessor's include path.
-        #[arg(short = 'I', value_name = "DIR")]
-        include: Vec<PathBuf>,
-        /// Define a preprocessor macro (`NAME` or `NAME=VALUE`).
-        #[arg(short = 'D', value_name = "NAME[=VALUE]")]
-        define: Vec<String>,
-        /// Undefine a preprocessor macro.
-        #[arg(short = 'U', value_name = "NAME")]
-        undefine: Vec<String>,
-        /// The C standard passed to the preprocessor (e.g. `gnu11`).
-        #[arg(long = "std", value_name = "STD")]
-        std: Option<String>,
-        /// Include this file before each input (`gcc -include`).
-        #[arg(long = "include", value_name = "FILE")]
-        forced_include: Vec<PathBuf>,
-        /// Output format of the report.
-        #[arg(long, value_enum, default_value = "text")]
-        format: Format,
-        #[command(flatten)]
-        switches: TechniqueSwitches,
-        /// Print the wall time and peak memory of each phase to stderr.
-        #[arg(long)]
-        timings: bool,
-        /// The directory SARIF output names files relative to (default: the current directory).
-        #[arg(long, value_name = "DIR")]
-        source_root: Option<PathBuf>,
-        /// Check a program without `main`: these functions may each be called by any number of
-        /// threads at once, with arguments from code locksmith cannot see.
-        #[arg(long, value_name = "F,G", value_delimiter = ',')]
-        entry: Vec<String>,
-        /// Check a library: every function other files could call is such an entry point.
-        #[arg(long, conflicts_with = "entry")]
-        library: bool,
-        /// Leave out the warnings this baseline records (written by `--write-baseline`).
-        #[arg(long, value_name = "FILE")]
-        baseline: Option<PathBuf>,
-        /// Write the baseline of this run's warnings (those no comment silences) to FILE.
-        #[arg(long, value_name = "FILE")]
-        write_baseline: Option<PathBuf>,
-    },
+    Check(Box<CheckArgs>),
     /// Type-check a program of the formal core language λ▷ (paper §2): exit 0 if it is
     /// consistently correlated and linear, 1 if not, 2 if it cannot be analysed.
     Lambda {
@@ -138,62 +157,17 @@ fn main() -> ExitCode {
     if std::env::var_os("RUST_BACKTRACE").is_none_or(|v| v.is_empty() || v == "0") {
         std::panic::set_hook(Box::new(|_| {}));
     }
-    let cli = Cli::parse();
-    match cli.command {
-        Command::Check {
-            files,
-            include,
-            define,
-            undefine,
-            std,
-            forced_include,
-            format,
-            switches,
-            timings,
-            source_root,
-            entry,
-            library,
-            baseline,
-            write_baseline,
-        } => {
-            let options = c_frontend::driver::CheckOptions {
-                preprocess: c_frontend::syntax::preprocess::PreprocessOptions {
-                    include_dirs: include,
-                    defines: define,
-                    undefines: undefine,
-                    std,
-                    forced_includes: forced_include,
-                    ..Default::default()
-                },
-                techniques: switches.0,
-                entries: if library {
-                    c_frontend::entries::Entries::Library
-                } else if entry.is_empty() {
-                    c_frontend::entries::Entries::Main
-                } else {
-                    c_frontend::entries::Entries::Named(entry)
-                },
-            };
-            let running = locksmith::progress::start(locksmith::progress::Show {
-                timings,
-                statistics: std::env::var_os("LOCKSMITH_STATS").is_some(),
-            });
-            // The report goes to stdout as it is rendered: a large one is never held whole.
-            let mut out = locksmith::render::IoWriter::new(std::io::BufWriter::with_capacity(
-                1 << 20,
-                std::io::stdout().lock(),
-            ));
-            let sources = locksmith::render::Sources::disk().rooted(source_root);
-            let triage = locksmith::check::Triage {
-                baseline,
-                write_baseline,
-            };
-            let outcome =
-                locksmith::check::run_triaged(files, options, format, sources, &triage, &mut out);
-            out.finish();
-            drop(running);
-            finish(&outcome)
+    // `@file` arguments are expanded before parsing, so that they can hold any argument.
+    let args = match locksmith::args::expand(std::env::args_os()) {
+        Ok(args) => args,
+        Err(message) => {
+            eprintln!("locksmith: error: {message}");
+            return ExitCode::from(2);
         }
+    };
+    let cli = Cli::parse_from(args);
+    match cli.command {
+        Command::Check(args) => check(*args),
         Command::Lambda {
             file,
             format,
@@ -212,6 +186,66 @@ fn main() -> ExitCode {
             finish(&lambda::run_file(&file, dot.as_deref(), &options))
         }
     }
+}
+
+fn check(args: CheckArgs) -> ExitCode {
+    let options = c_frontend::driver::CheckOptions {
+        preprocess: c_frontend::syntax::preprocess::PreprocessOptions {
+            include_dirs: args.include,
+            defines: args.define,
+            undefines: args.undefine,
+            std: args.std,
+            forced_includes: args.forced_include,
+            ..Default::default()
+        },
+        techniques: args.switches.0,
+        entries: if args.library {
+            c_frontend::entries::Entries::Library
+        } else if args.entry.is_empty() {
+            c_frontend::entries::Entries::Main
+        } else {
+            c_frontend::entries::Entries::Named(args.entry)
+        },
+    };
+    // The report goes to stdout as it is rendered: a large one is never held whole.
+    let mut out = locksmith::render::IoWriter::new(std::io::BufWriter::with_capacity(
+        1 << 20,
+        std::io::stdout().lock(),
+    ));
+    let sources = locksmith::render::Sources::disk().rooted(args.source_root);
+    let database = args
+        .build_dir
+        .map(|build| locksmith::compdb::locate(&build))
+        .or(args.compile_commands);
+    let inputs =
+        match locksmith::check::inputs(args.files, database.as_deref(), &options.preprocess) {
+            Ok(selected) => {
+                if args.verbose {
+                    for note in &selected.notes {
+                        eprintln!("locksmith: note: {note}");
+                    }
+                }
+                selected.inputs
+            }
+            Err(fatal) => {
+                let outcome = locksmith::check::failed(&fatal, args.format, &sources, &mut out);
+                out.finish();
+                return finish(&outcome);
+            }
+        };
+    let running = locksmith::progress::start(locksmith::progress::Show {
+        timings: args.timings,
+        statistics: std::env::var_os("LOCKSMITH_STATS").is_some(),
+    });
+    let triage = locksmith::check::Triage {
+        baseline: args.baseline,
+        write_baseline: args.write_baseline,
+    };
+    let outcome =
+        locksmith::check::run_triaged(inputs, options, args.format, sources, &triage, &mut out);
+    out.finish();
+    drop(running);
+    finish(&outcome)
 }
 
 fn finish(outcome: &Outcome) -> ExitCode {

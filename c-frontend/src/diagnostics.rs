@@ -151,6 +151,8 @@ pub enum FatalKind {
     Internal,
     /// A baseline file cannot be read, is not a baseline, or cannot be written.
     Baseline,
+    /// A build's compilation database is missing or malformed, or selects no C file.
+    CompileCommands,
 }
 
 impl FatalKind {
@@ -163,6 +165,7 @@ impl FatalKind {
             FatalKind::NoMain => "error/no-main",
             FatalKind::Internal => "error/internal",
             FatalKind::Baseline => "error/baseline",
+            FatalKind::CompileCommands => "error/compile-commands",
         }
     }
 }

@@ -26,6 +26,32 @@ pub struct CheckOptions {
     pub entries: crate::entries::Entries,
 }
 
+/// One translation unit of the program: a file, and the preprocessing flags it is built with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Input {
+    /// The file, named as reports will name it.
+    pub path: PathBuf,
+    /// The unit's own flags and working directory (a build's compilation database entry), or
+    /// `None` for the run's global flags ([`CheckOptions::preprocess`], which the files of the
+    /// command line share).
+    pub preprocess: Option<PreprocessOptions>,
+}
+
+impl From<PathBuf> for Input {
+    fn from(path: PathBuf) -> Input {
+        Input {
+            path,
+            preprocess: None,
+        }
+    }
+}
+
+impl From<&std::path::Path> for Input {
+    fn from(path: &std::path::Path) -> Input {
+        Input::from(path.to_path_buf())
+    }
+}
+
 /// Everything a report needs.
 pub struct CheckResult {
     pub program: Program,
@@ -98,26 +124,26 @@ fn in_parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec
 
 /// The preprocessed units of a program: the libc stubs first, then the inputs in order,
 /// preprocessed in parallel; the first failure in input order is the one reported.
-fn preprocess_units(
-    inputs: &[PathBuf],
-    options: &CheckOptions,
-) -> Result<Vec<Preprocessed>, Fatal> {
+fn preprocess_units(inputs: &[Input], options: &CheckOptions) -> Result<Vec<Preprocessed>, Fatal> {
     let dir = embedded::data_dir().map_err(|e| {
         Fatal::new(
             FatalKind::Internal,
             format!("cannot write locksmith's data files: {e}"),
         )
     })?;
-    let mut paths = vec![dir.join("stubs").join(embedded::STUB_UNIT)];
-    paths.extend(inputs.iter().cloned());
+    let stubs = Input::from(dir.join("stubs").join(embedded::STUB_UNIT));
+    let units: Vec<(bool, &Input)> = std::iter::once((true, &stubs))
+        .chain(inputs.iter().map(|i| (false, i)))
+        .collect();
     // The stubs are the same unit on every run: their preprocessed text is cached in the data
-    // directory (`preprocess_cached`).
+    // directory (`preprocess_cached`). They are preprocessed with the global flags.
     let preprocessed = stats::phase(Phase::Preprocess, || {
-        in_parallel(&paths, |path| {
-            if path == &paths[0] {
-                preprocess::preprocess_cached(path, &options.preprocess, &dir.join("cache"))
+        in_parallel(&units, |&(is_stubs, unit)| {
+            let flags = unit.preprocess.as_ref().unwrap_or(&options.preprocess);
+            if is_stubs {
+                preprocess::preprocess_cached(&unit.path, flags, &dir.join("cache"))
             } else {
-                preprocess::preprocess(path, &options.preprocess)
+                preprocess::preprocess(&unit.path, flags)
             }
         })
     });
@@ -195,7 +221,7 @@ fn parse_and_lower(units: Vec<Preprocessed>) -> Result<Program, Fatal> {
 }
 
 /// Analyses the C program made of `inputs`.
-pub fn check(inputs: &[PathBuf], options: &CheckOptions) -> Result<CheckResult, Fatal> {
+pub fn check(inputs: &[Input], options: &CheckOptions) -> Result<CheckResult, Fatal> {
     if inputs.is_empty() {
         return Err(Fatal::new(FatalKind::NoInput, "no input files"));
     }
@@ -231,7 +257,7 @@ pub fn check(inputs: &[PathBuf], options: &CheckOptions) -> Result<CheckResult, 
 
 /// Why there is no `main` to start from: it could not be parsed or lowered (then the error is
 /// named), or no file defines it.
-fn no_main(program: &Program, inputs: &[PathBuf]) -> Fatal {
+fn no_main(program: &Program, inputs: &[Input]) -> Fatal {
     if let Some(u) = program.unanalysed.iter().find(|u| u.name == "main") {
         return Fatal::new(
             FatalKind::NoMain,
@@ -241,7 +267,10 @@ fn no_main(program: &Program, inputs: &[PathBuf]) -> Fatal {
             ),
         );
     }
-    let names: Vec<String> = inputs.iter().map(|p| p.display().to_string()).collect();
+    let names: Vec<String> = inputs
+        .iter()
+        .map(|i| i.path.display().to_string())
+        .collect();
     Fatal::new(
         FatalKind::NoMain,
         format!(
@@ -254,10 +283,12 @@ fn no_main(program: &Program, inputs: &[PathBuf]) -> Fatal {
 }
 
 /// [`check`] on a thread with a large stack: parsing and lowering recurse over deeply nested C.
+/// The inputs are [`Input`]s, or paths that share the global flags.
 pub fn check_on_large_stack(
-    inputs: Vec<PathBuf>,
+    inputs: Vec<impl Into<Input>>,
     options: CheckOptions,
 ) -> Result<CheckResult, Fatal> {
+    let inputs: Vec<Input> = inputs.into_iter().map(Into::into).collect();
     std::thread::Builder::new()
         .name("locksmith-check".into())
         .stack_size(1 << 30)

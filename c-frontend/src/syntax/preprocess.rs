@@ -9,6 +9,10 @@
 //!
 //! Files whose name ends in `.i` are already preprocessed and are read as they are.
 //!
+//! Each unit can have its own flags and working directory (a build's compilation database gives
+//! every translation unit its own); the preprocessor then runs in that directory, as the build's
+//! compiler did.
+//!
 //! The preprocessor's output, and a `.i` file, is decoded as UTF-8 *lossily*: bytes that are not
 //! UTF-8 (typically Latin-1 text inside string literals) become U+FFFD. Offsets are always offsets
 //! into the decoded text, which is the text every later stage sees, so they stay consistent; only
@@ -39,13 +43,18 @@ const WORKAROUND_DEFINES: &[&str] = &[
     "__builtin_types_compatible_p(a,b)=0",
 ];
 
-/// How to run the preprocessor: the compiler and the user's preprocessing flags.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// How to run the preprocessor: the compiler and the user's preprocessing flags, either the run's
+/// global ones or those of one translation unit of a build (a compilation database entry).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PreprocessOptions {
     /// The compiler run with `-E`; the default is `$LOCKSMITH_CC`, or `gcc` when that is unset.
     pub compiler: String,
     /// Directories searched for `#include` (`-I`), after locksmith's own include directory.
     pub include_dirs: Vec<PathBuf>,
+    /// Directories searched for `#include "…"` only (`-iquote`).
+    pub quote_dirs: Vec<PathBuf>,
+    /// Directories searched after the `-I` ones, as system headers (`-isystem`).
+    pub system_dirs: Vec<PathBuf>,
     /// Macro definitions (`-D`), each `NAME` or `NAME=VALUE`.
     pub defines: Vec<String>,
     /// Macros to undefine (`-U`).
@@ -54,6 +63,9 @@ pub struct PreprocessOptions {
     pub std: Option<String>,
     /// Files included before the unit (`-include`).
     pub forced_includes: Vec<PathBuf>,
+    /// The directory the preprocessor runs in (a build's directory, which relative paths of its
+    /// command line are relative to); `None` runs it in locksmith's own.
+    pub working_dir: Option<PathBuf>,
 }
 
 impl Default for PreprocessOptions {
@@ -65,10 +77,13 @@ impl Default for PreprocessOptions {
         PreprocessOptions {
             compiler,
             include_dirs: Vec::new(),
+            quote_dirs: Vec::new(),
+            system_dirs: Vec::new(),
             defines: Vec::new(),
             undefines: Vec::new(),
             std: None,
             forced_includes: Vec::new(),
+            working_dir: None,
         }
     }
 }
@@ -139,6 +154,7 @@ pub fn preprocess_cached(
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
         options.compiler.hash(&mut h);
+        options.working_dir.hash(&mut h);
         arguments(path, &include_dir, options).hash(&mut h);
         h.finish()
     };
@@ -241,6 +257,15 @@ fn arguments(
     for dir in &options.include_dirs {
         args.push(flag_path("-I", dir));
     }
+    for (flag, dirs) in [
+        ("-iquote", &options.quote_dirs),
+        ("-isystem", &options.system_dirs),
+    ] {
+        for dir in dirs {
+            args.push(flag.into());
+            args.push(dir.into());
+        }
+    }
     args.extend(options.defines.iter().map(|d| format!("-D{d}").into()));
     args.extend(options.undefines.iter().map(|u| format!("-U{u}").into()));
     if let Some(std) = &options.std {
@@ -275,7 +300,18 @@ fn run_preprocessor(
         ))
     })?;
     let compiler = &options.compiler;
-    let output = Command::new(compiler)
+    let mut command = Command::new(compiler);
+    if let Some(dir) = &options.working_dir {
+        // A missing directory would otherwise read as a missing compiler.
+        if !dir.is_dir() {
+            return Err(error(format!(
+                "{name}: its build directory {} does not exist",
+                dir.display()
+            )));
+        }
+        command.current_dir(dir);
+    }
+    let output = command
         .args(arguments(path, &data.join("include"), options))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -373,6 +409,8 @@ mod tests {
     fn arguments_are_in_the_documented_order() {
         let opts = PreprocessOptions {
             include_dirs: vec!["inc".into()],
+            quote_dirs: vec!["quoted".into()],
+            system_dirs: vec!["sys".into()],
             defines: vec!["A=1".into()],
             undefines: vec!["B".into()],
             std: Some("gnu11".into()),
@@ -390,7 +428,11 @@ mod tests {
         };
         assert_eq!(args[0], "-E");
         assert!(at("-I/data/include") < at("-Iinc"));
-        assert!(at("-Iinc") < at("-DA=1"));
+        assert!(at("-Iinc") < at("-iquote"));
+        assert_eq!(args[at("-iquote") + 1], "quoted");
+        assert!(at("-iquote") < at("-isystem"));
+        assert_eq!(args[at("-isystem") + 1], "sys");
+        assert!(at("-isystem") < at("-DA=1"));
         assert!(at("-DA=1") < at("-UB"));
         assert!(at("-UB") < at("-std=gnu11"));
         assert!(at("-std=gnu11") < at("-include"));
@@ -398,6 +440,31 @@ mod tests {
         assert!(at("pre.h") < at("-D__LOCKSMITH__"));
         assert!(at("-D__LOCKSMITH__") < at("-D__builtin_types_compatible_p(a,b)=0"));
         assert_eq!(args.last().map(String::as_str), Some("./-odd.c"));
+    }
+
+    /// A unit with its own working directory finds what its relative flags name there, and a
+    /// working directory that does not exist is named as such.
+    #[test]
+    fn units_run_in_their_working_directory() {
+        let dir = std::env::temp_dir().join(format!("locksmith-pp-cwd-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("build/inc")).unwrap();
+        std::fs::write(dir.join("build/inc/h.h"), "int from_relative_dir;\n").unwrap();
+        std::fs::write(dir.join("build/pre.h"), "int from_forced_include;\n").unwrap();
+        let unit = dir.join("u.c");
+        std::fs::write(&unit, "#include \"h.h\"\nint in_unit;\n").unwrap();
+        let mut opts = PreprocessOptions {
+            include_dirs: vec!["inc".into()],
+            forced_includes: vec!["pre.h".into()],
+            working_dir: Some(dir.join("build")),
+            ..options()
+        };
+        let text = preprocess(&unit, &opts).unwrap().text;
+        assert!(text.contains("from_relative_dir") && text.contains("from_forced_include"));
+        opts.working_dir = Some(dir.join("gone"));
+        let e = preprocess(&unit, &opts).unwrap_err();
+        assert!(e.message.contains("build directory"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[cfg(unix)]
