@@ -107,6 +107,9 @@ struct CheckArgs {
     /// The directory SARIF output names files relative to (default: the current directory).
     #[arg(long, value_name = "DIR")]
     source_root: Option<PathBuf>,
+    /// The directory `--format html` writes its report into (created if needed).
+    #[arg(short = 'o', long = "output", value_name = "DIR")]
+    output: Option<PathBuf>,
     /// Check a program without `main`: these functions may each be called by any number of
     /// threads at once, with arguments from code locksmith cannot see.
     #[arg(long, value_name = "F,G", value_delimiter = ',')]
@@ -176,6 +179,9 @@ fn main() -> ExitCode {
             constraints,
             no_existentials,
         } => {
+            if format == Format::Html {
+                usage_error("lambda", "`--format html` is for `locksmith check` only");
+            }
             let options = LambdaOptions {
                 format,
                 types,
@@ -189,6 +195,7 @@ fn main() -> ExitCode {
 }
 
 fn check(args: CheckArgs) -> ExitCode {
+    check_output_usage(args.format, args.output.is_some());
     let options = c_frontend::driver::CheckOptions {
         preprocess: c_frontend::syntax::preprocess::PreprocessOptions {
             include_dirs: args.include,
@@ -212,7 +219,9 @@ fn check(args: CheckArgs) -> ExitCode {
         1 << 20,
         std::io::stdout().lock(),
     ));
-    let sources = locksmith::render::Sources::disk().rooted(args.source_root);
+    let sources = locksmith::render::Sources::disk()
+        .rooted(args.source_root)
+        .writing_to(args.output);
     let database = args
         .build_dir
         .map(|build| locksmith::compdb::locate(&build))
@@ -246,6 +255,34 @@ fn check(args: CheckArgs) -> ExitCode {
     out.finish();
     drop(running);
     finish(&outcome)
+}
+
+/// `--format html` writes a directory, which `-o DIR` names; `-o` means nothing to the formats
+/// that print on stdout. Either mistake is a usage error (exit status 2).
+fn check_output_usage(format: Format, output: bool) {
+    if format == Format::Html && !output {
+        usage_error(
+            "check",
+            "`--format html` writes a directory: give it with `-o DIR`",
+        );
+    }
+    if format != Format::Html && output {
+        usage_error(
+            "check",
+            "`-o DIR` is for `--format html`, which writes a directory; other formats print on \
+             stdout",
+        );
+    }
+}
+
+/// Exits with clap's usage error for `subcommand` (the message, its usage line, exit status 2).
+fn usage_error(subcommand: &str, message: &str) -> ! {
+    use clap::CommandFactory;
+    let mut cli = Cli::command().bin_name("locksmith");
+    cli.build();
+    let mut cmd = cli.find_subcommand(subcommand).cloned().unwrap_or(cli);
+    cmd.error(clap::error::ErrorKind::ArgumentConflict, message)
+        .exit()
 }
 
 fn finish(outcome: &Outcome) -> ExitCode {

@@ -4,9 +4,11 @@
 //!
 //! Renderers read the report model only; they never look at analysis results and never decide
 //! the exit status (the report does). The one line an error prints on stderr is the same in
-//! every format and is written here.
+//! every format and is written here, and so are the files of the one format that writes files
+//! (HTML, into the directory [`Sources::output_dir`] names).
 
 pub mod dot;
+pub mod html;
 pub mod json;
 pub mod sarif;
 pub mod short;
@@ -14,6 +16,7 @@ pub mod text;
 
 pub use text::Sources;
 
+use crate::report::model::{CheckReport, ErrorCode};
 use crate::report::Report;
 
 /// The output format of a report (`--format`).
@@ -30,6 +33,9 @@ pub enum Format {
     Short,
     /// SARIF 2.1.0, for code scanning and editors (files relative to `--source-root`).
     Sarif,
+    /// A self-contained HTML report, written into the directory given with `-o DIR` (`check`
+    /// only).
+    Html,
 }
 
 impl Format {
@@ -52,6 +58,7 @@ impl Format {
             }
             Format::Short => short::render_to(report, out),
             Format::Sarif => sarif::render_to(report, sources, out),
+            Format::Html => html::render_to(report, sources, out),
         }
     }
 }
@@ -68,13 +75,17 @@ pub struct Outcome {
 }
 
 /// Renders `report` in `format` to `out`, and returns the rest of the outcome (its `stdout` is
-/// empty): the error line (if any) for stderr, and the report's exit status.
+/// empty): the error line (if any) for stderr, and the report's exit status. The HTML format
+/// writes its pages into the output directory and only says where on `out`.
 pub fn outcome_to(
     report: &Report,
     format: Format,
     sources: &Sources,
     out: &mut dyn std::fmt::Write,
 ) -> Outcome {
+    if let (Format::Html, Report::Check(check)) = (format, report) {
+        return html_outcome(check, report, sources, out);
+    }
     format.render_to(report, sources, out);
     let stderr = match report {
         Report::Error(failure) => text::error_line(&failure.error),
@@ -83,6 +94,52 @@ pub fn outcome_to(
     Outcome {
         stdout: String::new(),
         stderr,
+        exit: report.exit_status(),
+        dot: None,
+    }
+}
+
+/// Writes the pages of the HTML report on `check` into the output directory (created if
+/// needed; other files in it are left alone) and one line on `out` saying where. A directory
+/// that is not given or cannot be written is an error of the run (exit status 2), as for any
+/// file that cannot be written.
+fn html_outcome(
+    check: &CheckReport,
+    report: &Report,
+    sources: &Sources,
+    out: &mut dyn std::fmt::Write,
+) -> Outcome {
+    let failed = |message: String, dir: &str, out: &mut dyn std::fmt::Write| {
+        let error = crate::report::error::about_file(ErrorCode::Unwritable, dir, message);
+        outcome_to(&error, Format::Text, sources, out)
+    };
+    let Some(dir) = sources.output_dir() else {
+        let message = "the HTML format writes a directory: give it with -o DIR".to_string();
+        return failed(message, ".", out);
+    };
+    let shown = dir.display().to_string();
+    let written = std::fs::create_dir_all(dir).and_then(|()| {
+        html::pages(check, sources)
+            .iter()
+            .try_for_each(|page| std::fs::write(dir.join(&page.name), &page.html))
+    });
+    if let Err(e) = written {
+        return failed(
+            format!("cannot write the HTML report into {shown}: {e}"),
+            &shown,
+            out,
+        );
+    }
+    let count = check.warnings.len();
+    let _ = writeln!(
+        out,
+        "locksmith: {count} possible data race{}; report written to {}",
+        if count == 1 { "" } else { "s" },
+        dir.join(html::INDEX).display()
+    );
+    Outcome {
+        stdout: String::new(),
+        stderr: String::new(),
         exit: report.exit_status(),
         dot: None,
     }

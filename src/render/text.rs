@@ -25,6 +25,8 @@ pub struct Sources {
     /// The directory reports name files relative to (SARIF's `SRCROOT`); the current directory
     /// when not given.
     root: Option<std::path::PathBuf>,
+    /// The directory the formats that write files (HTML) write into (`-o DIR`).
+    output: Option<std::path::PathBuf>,
 }
 
 impl Sources {
@@ -32,6 +34,17 @@ impl Sources {
     pub fn rooted(mut self, root: Option<std::path::PathBuf>) -> Sources {
         self.root = root;
         self
+    }
+
+    /// The same sources, for a format that writes its files into `dir`.
+    pub fn writing_to(mut self, dir: Option<std::path::PathBuf>) -> Sources {
+        self.output = dir;
+        self
+    }
+
+    /// The directory the HTML format writes into, when given.
+    pub fn output_dir(&self) -> Option<&std::path::Path> {
+        self.output.as_deref()
     }
 
     /// The directory files are named relative to, absolute.
@@ -62,16 +75,22 @@ impl Sources {
     /// The 1-based `line` of `file` without surrounding white space, if the file can be read and
     /// has that line.
     pub fn line(&self, file: &str, line: u32) -> Option<String> {
+        self.with_lines(file, |lines| {
+            lines
+                .get(line.checked_sub(1)? as usize)
+                .map(|l| l.trim().to_string())
+        })?
+    }
+
+    /// `f` of the lines of `file` as written (white space kept), if the file can be read.
+    pub fn with_lines<R>(&self, file: &str, f: impl FnOnce(&[String]) -> R) -> Option<R> {
         let mut files = self.files.borrow_mut();
         let lines = files.entry(file.to_string()).or_insert_with(|| {
             std::fs::read_to_string(file)
                 .ok()
                 .map(|text| split_lines(&text))
         });
-        lines
-            .as_ref()?
-            .get(line.checked_sub(1)? as usize)
-            .map(|l| l.trim().to_string())
+        lines.as_deref().map(f)
     }
 }
 
