@@ -382,6 +382,14 @@ fn describe_name(p: &Program, name: &RhoName) -> String {
             return format!("the own `{}` of each `struct {strukt}`", path.join("."))
         }
         RhoName::ThreadArgument => return "its thread's own argument object".into(),
+        RhoName::StripeLock { array, fields } => {
+            let mut name = p.vars[*array].name.clone();
+            for f in fields {
+                name.push('.');
+                name.push_str(f);
+            }
+            return format!("the element of `{name}` at the same index");
+        }
         // The loop above walked every field to its root.
         RhoName::Other | RhoName::Field { .. } => "a location".into(),
     };
@@ -475,6 +483,7 @@ fn name_pos(p: &Program, name: &RhoName) -> Option<Pos> {
         RhoName::External
         | RhoName::UnknownState
         | RhoName::OwnLock { .. }
+        | RhoName::StripeLock { .. }
         | RhoName::ThreadArgument
         | RhoName::Other => None,
     }

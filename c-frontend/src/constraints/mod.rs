@@ -74,6 +74,13 @@ pub enum RhoName {
     /// The ownership a thread has of the fresh object it was created with: the name of the
     /// thread package's opened lock.
     ThreadArgument,
+    /// The element of a global array of locks at the index of the access (lock striping): the
+    /// name of a stripe package's opened lock.
+    StripeLock {
+        array: VarId,
+        /// The field path of the array of locks in the variable.
+        fields: Vec<String>,
+    },
     Other,
 }
 

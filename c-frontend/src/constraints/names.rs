@@ -90,6 +90,22 @@ impl Gen<'_> {
         let fields = match package {
             Package::Lock(fields) => fields,
             Package::Thread => return RhoName::ThreadArgument,
+            Package::Stripe(array, path) => {
+                let fields = path
+                    .iter()
+                    .map(|&(s, i)| {
+                        structs[s]
+                            .fields
+                            .get(i as usize)
+                            .map(|x| x.name.clone())
+                            .unwrap_or_default()
+                    })
+                    .collect();
+                return RhoName::StripeLock {
+                    array: *array,
+                    fields,
+                };
+            }
             // A written unpack opens no lock of its own.
             Package::Written => return RhoName::Other,
         };

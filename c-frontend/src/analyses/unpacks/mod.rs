@@ -26,6 +26,8 @@
 //! *inside the unpack*: the access carries the package's opened lock (`AccessInfo::opened`), one
 //! lock per [`Package`] (struct type and field path of the lock), linear and held nowhere else.
 //! [`program`] extends this across calls, and to the fresh objects threads are created with.
+//! Lock striping (`lock(&m[i]); d[i]++`, a global array of locks `m`) is a package too
+//! ([`Package::Stripe`]): the lock is the element of `m` at the index of the access.
 //!
 //! Why that is sound: two accesses of one memory cell that both hold their package's lock
 //! (`S`, `f`) each lie in an object of type `S` that contains the cell, and each hold that
@@ -107,6 +109,10 @@ pub enum Package {
     /// no lock by itself: it says where the program means the object's fields to be used, for
     /// the checks of the annotations.
     Written,
+    /// Lock striping: the element at some index of this array of locks (a global, or an array
+    /// field of one at this field path) guards the elements at the same index of other arrays
+    /// (`lock(&m[i]); d[i]++`, `lock(&t.locks[i]); t.data[i]++`), see `in_stripe`.
+    Stripe(VarId, Vec<(StructId, u32)>),
 }
 
 impl Package {
@@ -114,7 +120,7 @@ impl Package {
     fn lock_steps(&self) -> Option<Vec<Step>> {
         match self {
             Package::Lock(fields) => Some(fields.iter().map(|&(s, i)| Step::Field(s, i)).collect()),
-            Package::Thread | Package::Written => None,
+            Package::Thread | Package::Written | Package::Stripe(..) => None,
         }
     }
 }
@@ -162,15 +168,38 @@ pub fn enclosing<'h>(
     let path = path_of(p, f, lv)?;
     held.iter()
         .filter(|h| h.package != Package::Written)
-        .filter(|h| path.inside(&h.object, h.package == Package::Thread))
-        .filter(|h| {
-            let rest = &path.steps[h.object.steps.len()..];
-            match h.package.lock_steps() {
-                Some(lock) => !rest.starts_with(&lock),
-                None => true,
-            }
+        .filter(|h| match h.package {
+            Package::Stripe(..) => in_stripe(&path, &h.object),
+            _ => path.inside(&h.object, h.package == Package::Thread),
+        })
+        // The lock itself is not inside its own unpack.
+        .filter(|h| match h.package.lock_steps() {
+            Some(lock) => !path.steps[h.object.steps.len()..].starts_with(&lock),
+            None => true,
         })
         .min_by_key(|h| h.mode == LockMode::Shared)
+}
+
+/// Whether an access at `path` lies in the stripe of the lock `lock` (`locks[k]`, an element of
+/// an array of locks named by a global and fields): it is, or lies inside, the element at the
+/// same index `k` (the same stable local, or the same constant) of another array named by a
+/// variable and fields. Why that is sound: two accesses of one cell in the stripes of one
+/// array of locks are in one array at one index (an index projection is only ever made on an
+/// array, whose elements at different indices never overlap), so they hold the same element of
+/// the lock array, one lock: the global array is one object for every thread (and a local
+/// data array is one run's, which only its own run names).
+fn in_stripe(path: &Path, lock: &Path) -> bool {
+    let Some(k) = path
+        .steps
+        .iter()
+        .position(|s| !matches!(s, Step::Field(..)))
+    else {
+        return false;
+    };
+    let (lock_fields, lock_index) = lock.steps.split_at(lock.steps.len() - 1);
+    path.deref.is_none()
+        && path.steps[k] == lock_index[0]
+        && (path.var, &path.steps[..k]) != (lock.var, lock_fields)
 }
 
 /// Whether `lv` lies inside an object whose written unpack is open in `held`.
@@ -263,6 +292,26 @@ fn own_lock(p: &Program, f: FuncId, arg: &Operand, mode: LockMode) -> Option<Own
     };
     if path.steps.contains(&Step::AnyIndex) {
         return None;
+    }
+    // An element of an array of locks named by a global and fields, by a stable index: a
+    // stripe lock.
+    if let Some((Step::Index(_) | Step::Const(_), fields)) = path.steps.split_last() {
+        let fields: Option<Vec<(StructId, u32)>> = fields
+            .iter()
+            .map(|s| match *s {
+                Step::Field(s, i) => Some((s, i)),
+                _ => None,
+            })
+            .collect();
+        if let (Some(fields), None, VarKind::Global { .. }) =
+            (fields, path.deref, p.vars[path.var].kind)
+        {
+            return Some(OwnLock {
+                package: Package::Stripe(path.var, fields),
+                object: path,
+                mode,
+            });
+        }
     }
     let cut = path
         .steps
