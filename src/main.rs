@@ -62,8 +62,9 @@ impl Args for TechniqueSwitches {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Check POSIX-threads C programs for data races (consistent correlation, paper §3): exit 0
-    /// if no warning, 1 if warnings, 2 if the program cannot be analysed.
+    /// Check POSIX-threads C programs for data races (consistent correlation, paper §3) and
+    /// potential deadlocks: exit 0 if no warning, 1 if warnings, 2 if the program cannot be
+    /// analysed.
     Check {
         /// The C files of one program (`.i` files are taken as already preprocessed).
         #[arg(required = true)]
@@ -107,6 +108,9 @@ enum Command {
         /// Write the baseline of this run's warnings (those no comment silences) to FILE.
         #[arg(long, value_name = "FILE")]
         write_baseline: Option<PathBuf>,
+        /// Skip the deadlock check (cycles in the lock order, self-deadlocks).
+        #[arg(long)]
+        no_deadlocks: bool,
     },
     /// Type-check a program of the formal core language λ▷ (paper §2): exit 0 if it is
     /// consistently correlated and linear, 1 if not, 2 if it cannot be analysed.
@@ -155,6 +159,7 @@ fn main() -> ExitCode {
             library,
             baseline,
             write_baseline,
+            no_deadlocks,
         } => {
             let options = c_frontend::driver::CheckOptions {
                 preprocess: c_frontend::syntax::preprocess::PreprocessOptions {
@@ -166,6 +171,7 @@ fn main() -> ExitCode {
                     ..Default::default()
                 },
                 techniques: switches.0,
+                no_deadlocks,
                 entries: if library {
                     c_frontend::entries::Entries::Library
                 } else if entry.is_empty() {

@@ -9,7 +9,10 @@
 //! computed over the call graph's strongly connected components, callees first; a recursive
 //! component iterates from "never returns" (⊤) down to its greatest fixpoint.
 //!
-//! Non-linear locks (see [`super::linearity`]) are never added to `held`.
+//! Non-linear locks (see [`super::linearity`]) are never added to `held`, when the sets are
+//! computed for what protects accesses ([`Holds::Protection`]). The deadlock check computes them
+//! a second time for the lock order ([`Holds::Order`]), where a non-linear lock held is some
+//! lock of its label, and a lock is held only when a lock call took it.
 //!
 //! Read-write locks extend the paper's exclusive locks with a shared mode. A set holds *tokens*
 //! ([`Held`]): a lock held for reading is its shared token, a lock held exclusively (a mutex, an
@@ -189,6 +192,19 @@ impl LockSets {
     }
 }
 
+/// What the lock sets are computed for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Holds {
+    /// The locks that protect accesses (the race check): linear locks only, a lock that stands
+    /// for several run-time locks protects nothing.
+    Protection,
+    /// The locks a thread holds when it makes a lock call (the deadlock check's lock order):
+    /// every lock a lock call took ([`super::Event::Acquire`] with its call), linear or not, a
+    /// non-linear one standing for some lock of its label. A lock that stands for no lock the
+    /// program made ([`Linearity::is_ungrounded`]) is never held: it names no lock to order.
+    Order,
+}
+
 /// The lock state at a program point, relative to the function's entry.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct State {
@@ -256,15 +272,26 @@ struct Ctx<'a> {
     summary: IndexVec<FnId, State>,
     /// [`ThreadProgram::alternatives`].
     alternatives: &'a [Site],
+    holds: Holds,
+}
+
+/// Whether a lock (a class representative, or a callee's lock's image) is ever held in sets
+/// computed for `holds`.
+fn counted(holds: Holds, linearity: &Linearity, locks: &mut LockTable, l: Lock) -> bool {
+    match holds {
+        Holds::Protection => linearity.is_linear(locks, l),
+        Holds::Order => !linearity.is_ungrounded(locks, l),
+    }
 }
 
 impl Ctx<'_> {
     fn step(&mut self, state: State, e: &Event) -> State {
         let Some(held) = state.held else { return state };
         match *e {
-            Event::Acquire(l, mode) => {
+            Event::Acquire(l, mode, call) => {
                 let l = self.locks.find(l);
-                let held = if self.linearity.is_linear(self.locks, l) {
+                let lock_call = call.is_some() || self.holds == Holds::Protection;
+                let held = if lock_call && counted(self.holds, self.linearity, self.locks, l) {
                     self.sets.insert(held, l, mode)
                 } else {
                     held
@@ -296,10 +323,12 @@ impl Ctx<'_> {
                     }
                     return State::TOP;
                 };
-                let (c, scopes, linearity) = (self.c, self.scopes, self.linearity);
+                let (c, scopes, linearity, holds) =
+                    (self.c, self.scopes, self.linearity, self.holds);
                 let locks = &mut *self.locks;
                 let g_held = self.sets.map(g_held, |l| {
-                    translate(c, scopes, locks, site, l).filter(|&x| linearity.is_linear(locks, x))
+                    translate(c, scopes, locks, site, l)
+                        .filter(|&x| counted(holds, linearity, locks, x))
                 });
                 let mut releases_all = false;
                 let g_rel = self.sets.map(s.released, |l| {
@@ -363,7 +392,7 @@ impl Ctx<'_> {
     }
 }
 
-/// Computes the locksets of every function of `p`.
+/// Computes the locksets of every function of `p`, for what `holds` says.
 pub fn compute(
     c: &Constraints,
     scopes: &ScopeTree,
@@ -371,6 +400,7 @@ pub fn compute(
     linearity: &Linearity,
     p: &ThreadProgram,
     s: &Structure,
+    holds: Holds,
 ) -> Locksets {
     let n = p.funcs.len();
     let mut ctx = Ctx {
@@ -381,6 +411,7 @@ pub fn compute(
         sets: LockSets::new(),
         summary: IndexVec::from_elem_n(State::TOP, n),
         alternatives: &p.alternatives,
+        holds,
     };
     let mut before: IndexVec<FnId, Vec<Vec<State>>> = IndexVec::from_elem_n(Vec::new(), n);
     for scc in &s.sccs {

@@ -160,7 +160,7 @@ pub fn must_locksets(
                     .and_modify(|s| s.retain(|l| held.contains(l)))
                     .or_insert_with(|| held);
             }
-            Some(&Event::Acquire(lock, mode)) => {
+            Some(&Event::Acquire(lock, mode, _)) => {
                 for &mode in Held::tokens(mode) {
                     held_after.insert(Held { lock, mode });
                 }
