@@ -260,3 +260,46 @@ fn fixtures_compile_cleanly() {
     }
     let _ = std::fs::remove_file(&out);
 }
+
+/// A deadlock is silenced by a comment on one of its lock calls' lines, and left out by a
+/// baseline that records it.
+#[test]
+fn deadlocks_are_triaged_like_races() {
+    let dir =
+        std::env::temp_dir().join(format!("locksmith-deadlock-triage-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let original = std::fs::read_to_string(root().join(ABBA)).unwrap();
+    let file = dir.join("abba.c");
+    let silenced: Vec<String> = original
+        .lines()
+        .enumerate()
+        .map(|(i, l)| match i + 1 {
+            13 => format!("{l} locksmith: ignore deadlock — the audit never runs with deposits"),
+            _ => l.to_string(),
+        })
+        .collect();
+    std::fs::write(&file, silenced.join("\n") + "\n").unwrap();
+    let path = file.to_str().unwrap();
+    let (status, json) = locksmith(&["--format", "json", path]);
+    let report: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(status, 0, "{json}");
+    assert_eq!(report["suppressed"], 1);
+    std::fs::write(&file, &original).unwrap();
+    let baseline = dir.join("baseline.json");
+    let (status, _) = locksmith(&["--write-baseline", baseline.to_str().unwrap(), path]);
+    assert_eq!(status, 1);
+    let recorded = std::fs::read_to_string(&baseline).unwrap();
+    assert!(recorded.contains("\"accounts -> journal\""), "{recorded}");
+    let (status, json) = locksmith(&[
+        "--format",
+        "json",
+        "--baseline",
+        baseline.to_str().unwrap(),
+        path,
+    ]);
+    let report: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(status, 0, "{json}");
+    assert_eq!(report["baselined"], 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
