@@ -1,6 +1,7 @@
-//! Generates one test function per annotated C fixture (`tests/races/<group>/<name>.c`) and per
-//! multi-file test program (`tests/programs/<name>/`), so that every fixture is its own test and
-//! adding a fixture needs no code change. Fixtures and programs whose annotations name techniques
+//! Generates one test function per annotated C fixture (`tests/races/<group>/<name>.c`), per
+//! multi-file test program (`tests/programs/<name>/`) and per deadlock fixture
+//! (`tests/deadlocks/<name>.c`), so that every fixture is its own test and adding a fixture needs
+//! no code change. Fixtures and programs whose annotations name techniques
 //! (`needs=`) also get an ablation test.
 
 use std::fmt::Write as _;
@@ -22,6 +23,32 @@ fn ident(s: &str) -> String {
 fn has_technique_tags(path: &Path) -> bool {
     path.extension().is_some_and(|e| e == "c")
         && std::fs::read_to_string(path).is_ok_and(|text| text.contains("needs="))
+}
+
+/// One test per annotated deadlock fixture (`tests/deadlocks/<name>.c`).
+fn deadlock_tests(root: &Path) -> String {
+    let dir = root.join("tests/deadlocks");
+    println!("cargo:rerun-if-changed={}", dir.display());
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|e| e == "c"))
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    let mut out = String::new();
+    for f in &files {
+        let rel = f.strip_prefix(root).unwrap().to_string_lossy().to_string();
+        let name = f.file_stem().unwrap().to_string_lossy().to_string();
+        let _ = writeln!(
+            out,
+            "#[test]\nfn {}() {{ check_fixture({rel:?}); }}\n",
+            ident(&name)
+        );
+    }
+    out
 }
 
 fn main() {
@@ -111,5 +138,10 @@ fn main() {
     }
     let dir = std::env::var("OUT_DIR").unwrap();
     std::fs::write(Path::new(&dir).join("race_fixtures.rs"), out).unwrap();
+    std::fs::write(
+        Path::new(&dir).join("deadlock_fixtures.rs"),
+        deadlock_tests(root),
+    )
+    .unwrap();
     std::fs::write(Path::new(&dir).join("race_programs.rs"), program_tests).unwrap();
 }

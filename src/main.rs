@@ -123,12 +123,16 @@ struct CheckArgs {
     /// Write the baseline of this run's warnings (those no comment silences) to FILE.
     #[arg(long, value_name = "FILE")]
     write_baseline: Option<PathBuf>,
+    /// Skip the deadlock check (cycles in the lock order, self-deadlocks).
+    #[arg(long)]
+    no_deadlocks: bool,
 }
 
 #[derive(Subcommand)]
 enum Command {
-    /// Check POSIX-threads C programs for data races (consistent correlation, paper §3): exit 0
-    /// if no warning, 1 if warnings, 2 if the program cannot be analysed.
+    /// Check POSIX-threads C programs for data races (consistent correlation, paper §3) and
+    /// potential deadlocks: exit 0 if no warning, 1 if warnings, 2 if the program cannot be
+    /// analysed.
     Check(Box<CheckArgs>),
     /// Type-check a program of the formal core language λ▷ (paper §2): exit 0 if it is
     /// consistently correlated and linear, 1 if not, 2 if it cannot be analysed.
@@ -206,6 +210,7 @@ fn check(args: CheckArgs) -> ExitCode {
             ..Default::default()
         },
         techniques: args.switches.0,
+        no_deadlocks: args.no_deadlocks,
         entries: if args.library {
             c_frontend::entries::Entries::Library
         } else if args.entry.is_empty() {

@@ -425,3 +425,46 @@ fn usage_errors_exit_with_status_2() {
         "{stderr}"
     );
 }
+
+/// A deadlock opens to its lock calls: each names the lock it waits for and links its line, and
+/// the summary counts it apart from the races.
+#[test]
+fn deadlocks_open_to_their_lock_calls() {
+    let dir = temp_dir("deadlocks");
+    let out = dir.join("r");
+    let (pages, json) = report(&root(), &out, &["tests/deadlocks/abba.c"]);
+    let docs = parse(&pages);
+    let index = &docs["index.html"];
+    let warnings = json["warnings"].as_array().unwrap();
+    let deadlocks: Vec<&serde_json::Value> = warnings
+        .iter()
+        .filter(|w| w["kind"] == "deadlock")
+        .collect();
+    assert!(!deadlocks.is_empty(), "abba.c has a deadlock");
+    let shown: Vec<ElementRef> = index.select(&sel("details.warning")).collect();
+    assert_eq!(shown.len(), warnings.len());
+    for (d, w) in shown.iter().zip(warnings) {
+        if w["kind"] != "deadlock" {
+            continue;
+        }
+        let summary = text(d.select(&sel("summary")).next().unwrap());
+        assert!(summary.contains("possible deadlock"), "{summary}");
+        let items: Vec<ElementRef> = d.select(&sel("ol.accesses > li")).collect();
+        let calls = w["acquisitions"].as_array().unwrap();
+        assert_eq!(items.len(), calls.len());
+        for (item, call) in items.iter().zip(calls) {
+            let what = text(item.select(&sel("p.what")).next().unwrap());
+            assert!(what.contains(call["lock"].as_str().unwrap()), "{what}");
+            let line = call["line"].as_u64().unwrap();
+            assert!(
+                what.contains(&format!(":{line}:")),
+                "{what} names line {line}"
+            );
+        }
+    }
+    let counts = text(index.select(&sel("table.counts")).next().unwrap());
+    assert!(
+        counts.contains(&format!("possible deadlocks{}", deadlocks.len())),
+        "{counts}"
+    );
+}

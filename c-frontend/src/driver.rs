@@ -24,6 +24,8 @@ pub struct CheckOptions {
     pub techniques: Techniques,
     /// Where the check starts: `main`, or entry points called by any number of threads.
     pub entries: crate::entries::Entries,
+    /// Skip the deadlock check (`--no-deadlocks`).
+    pub no_deadlocks: bool,
 }
 
 /// One translation unit of the program: a file, and the preprocessing flags it is built with.
@@ -243,10 +245,11 @@ pub fn check(inputs: &[Input], options: &CheckOptions) -> Result<CheckResult, Fa
     let generated = stats::phase(Phase::Generate, || {
         constraints::generate(&program, main, options.techniques)
     });
-    let solution = threads::solve(
+    let solution = threads::solve_with(
         &generated.constraints,
         &generated.threads,
         options.techniques,
+        !options.no_deadlocks,
     );
     Ok(CheckResult {
         program,

@@ -45,11 +45,13 @@ pub enum Phase {
     Sharing,
     /// The consistent-correlation check.
     Check,
+    /// The lock order and its cycles (potential deadlocks).
+    Deadlocks,
     Report,
 }
 
 impl Phase {
-    pub const ALL: [Phase; 9] = [
+    pub const ALL: [Phase; 10] = [
         Phase::Preprocess,
         Phase::Parse,
         Phase::Lower,
@@ -58,6 +60,7 @@ impl Phase {
         Phase::Locksets,
         Phase::Sharing,
         Phase::Check,
+        Phase::Deadlocks,
         Phase::Report,
     ];
 
@@ -71,6 +74,7 @@ impl Phase {
             Phase::Locksets => "locksets",
             Phase::Sharing => "sharing",
             Phase::Check => "check",
+            Phase::Deadlocks => "deadlocks",
             Phase::Report => "report",
         }
     }

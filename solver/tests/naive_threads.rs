@@ -175,8 +175,8 @@ fn build(r: &Recipe) -> (Constraints, ThreadProgram) {
                 let own = |j: usize| ThreadHandle((2 * f + j) as u32);
                 let kind = if r.locks || kind > 3 { kind } else { 9 };
                 let e = match (kind, callee) {
-                    (0, _) => Event::Acquire(Lock::new(target % LOCKS), Mode::Exclusive),
-                    (1, _) => Event::Acquire(Lock::new(target % LOCKS), Mode::Shared),
+                    (0, _) => Event::Acquire(Lock::new(target % LOCKS), Mode::Exclusive, None),
+                    (1, _) => Event::Acquire(Lock::new(target % LOCKS), Mode::Shared, None),
                     (2 | 3, _) => Event::Release(Lock::new(target % LOCKS)),
                     (5, Some(g)) => Event::Call {
                         site: c.new_site(scopes[g], scopes[f], SiteKind::Inst),
@@ -342,7 +342,15 @@ proptest! {
                 (0..LOCKS).map(Lock::new).collect()
             };
             let mut table = solver::locks::unify_all(&c, &scopes);
-            let ls = locksets::compute(&c, &scopes, &mut table, &linear, &p, &s);
+            let ls = locksets::compute(
+                &c,
+                &scopes,
+                &mut table,
+                &linear,
+                &p,
+                &s,
+                locksets::Holds::Protection,
+            );
             for root in p.funcs.indices() {
                 for (stack, slow) in naive::must_locksets(&p, root, DEPTH) {
                     let fast = fast_lockset(&ls, &stack);

@@ -2,7 +2,7 @@
 //! figure 3: location and lock labels as nodes, flow edges solid, instantiation edges labelled
 //! `(i` / `)i`, lock instantiations labelled `i`, correlations undirected (generated ones solid,
 //! derived ones dashed). For `locksmith check` it draws each race's location with an edge from
-//! every thread that accesses it.
+//! every thread that accesses it; deadlocks are not drawn (the other formats list them).
 //!
 //! This renderer reads the report model only; nodes and edges come out in the model's order, so
 //! the graph is deterministic. It never looks at analysis results.
@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use crate::report::model::{CheckReport, ConstraintGraph, GraphEdge, LambdaReport, Sign};
+use crate::report::model::{CheckReport, ConstraintGraph, GraphEdge, LambdaReport, Sign, Warning};
 use crate::report::Report;
 
 const HEADER: &str = "  rankdir=LR;\n  node [fontname=\"Helvetica\", fontsize=10];\n  edge [fontname=\"Helvetica\", fontsize=9];\n";
@@ -101,6 +101,7 @@ fn races(r: &CheckReport) -> String {
         let mut names: Vec<&str> = r
             .warnings
             .iter()
+            .filter_map(Warning::race)
             .flat_map(|w| w.accesses.iter().map(|a| a.thread.as_str()))
             .collect();
         names.sort();
@@ -110,7 +111,7 @@ fn races(r: &CheckReport) -> String {
     for (thread, i) in &threads {
         let _ = writeln!(s, "  t{i} [shape=ellipse, label=\"{}\"];", escape(thread));
     }
-    for (w, race) in r.warnings.iter().enumerate() {
+    for (w, race) in r.warnings.iter().filter_map(Warning::race).enumerate() {
         let label = match &race.location.declared {
             Some(d) => format!("{} ({}:{})", race.location.name, d.file, d.line),
             None => race.location.name.clone(),

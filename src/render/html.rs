@@ -18,7 +18,9 @@ use std::fmt::{self, Display, Write};
 use rustc_hash::FxHashMap;
 
 use super::Sources;
-use crate::report::model::{CheckReport, Position, Race, RaceAccess, RaceLocation};
+use crate::report::model::{
+    CheckReport, Deadlock, Position, Race, RaceAccess, RaceLocation, Warning,
+};
 use crate::report::Report;
 
 /// The lines shown before and after an access in a warning's excerpt.
@@ -154,6 +156,15 @@ impl Files {
                 .insert(m);
         };
         for (i, w) in r.warnings.iter().enumerate() {
+            let w = match w {
+                Warning::Race(w) => w,
+                Warning::Deadlock(d) => {
+                    for a in &d.acquisitions {
+                        mark(&a.position.file, a.position.line, Mark::Race(i));
+                    }
+                    continue;
+                }
+            };
             for a in w.accesses.iter() {
                 mark(&a.position.file, a.position.line, Mark::Race(i));
             }
@@ -236,12 +247,17 @@ fn plural(count: usize, one: &str, many: &str) -> String {
 }
 
 /// The one-line verdict, as the text format's summary says it.
-fn verdict(r: &CheckReport) -> String {
-    let mut s = plural(
-        r.warnings.len(),
-        "possible data race",
-        "possible data races",
-    );
+pub fn verdict(r: &CheckReport) -> String {
+    let races = r.warnings.iter().filter(|w| w.race().is_some()).count();
+    let mut s = plural(races, "possible data race", "possible data races");
+    let deadlocks = r.warnings.len() - races;
+    if deadlocks > 0 {
+        let _ = write!(
+            s,
+            ", {}",
+            plural(deadlocks, "possible deadlock", "possible deadlocks")
+        );
+    }
     if !r.annotations.is_empty() {
         let _ = write!(
             s,
@@ -291,7 +307,16 @@ fn index(r: &CheckReport, files: &Files, sources: &Sources) -> String {
 fn summary(r: &CheckReport, files: &Files, s: &mut String) {
     s.push_str("<section id=\"summary\">\n<h2>Summary</h2>\n<table class=\"counts\">\n");
     let counts = [
-        ("possible data races", r.warnings.len(), "#warnings"),
+        (
+            "possible data races",
+            r.warnings.iter().filter(|w| w.race().is_some()).count(),
+            "#warnings",
+        ),
+        (
+            "possible deadlocks",
+            r.warnings.iter().filter(|w| w.deadlock().is_some()).count(),
+            "#warnings",
+        ),
         ("suppressed by comments", r.suppressed, ""),
         ("in the baseline", r.baselined, ""),
         ("annotation problems", r.annotations.len(), "#annotations"),
@@ -458,7 +483,7 @@ fn location(l: &RaceLocation, files: &Files) -> String {
 fn warnings(r: &CheckReport, files: &Files, sources: &Sources, s: &mut String) {
     s.push_str("<section id=\"warnings\">\n<h2>Warnings</h2>\n");
     if r.warnings.is_empty() {
-        s.push_str("<p>No possible data race.</p>\n");
+        s.push_str("<p>No possible data race or deadlock.</p>\n");
     } else {
         s.push_str(
             "<p class=\"dim\">Each warning opens to its racing accesses (two of them may run at \
@@ -468,6 +493,13 @@ fn warnings(r: &CheckReport, files: &Files, sources: &Sources, s: &mut String) {
     }
     let mut blocks: FxHashMap<*const RaceAccess, String> = FxHashMap::default();
     for (i, w) in r.warnings.iter().enumerate() {
+        let w = match w {
+            Warning::Race(w) => w,
+            Warning::Deadlock(d) => {
+                deadlock(i, d, files, sources, s);
+                continue;
+            }
+        };
         warning(i, w, files, s);
         let block = blocks
             .entry(w.accesses.as_ptr())
@@ -511,6 +543,65 @@ fn warning(i: usize, w: &Race, files: &Files, s: &mut String) {
     }
 }
 
+/// A potential deadlock's `<details>`: its cycle of locks, then each lock call with the lock it
+/// waits for, the locks it holds, its source excerpt, thread and call path.
+fn deadlock(i: usize, d: &Deadlock, files: &Files, sources: &Sources, s: &mut String) {
+    let title = if d.self_deadlock {
+        format!("possible self-deadlock on {}", Esc(&d.locks.join(", ")))
+    } else {
+        let mut cycle: Vec<String> = d.locks.iter().map(|l| Esc(l).to_string()).collect();
+        cycle.extend(d.locks.first().map(|l| Esc(l).to_string()));
+        format!("possible deadlock: {}", cycle.join(" → "))
+    };
+    let _ = write!(
+        s,
+        "<details class=\"warning\" id=\"w{n}\">\n<summary><span class=\"num\">#{n}</span> \
+         {title} <span class=\"badge\">{}</span></summary>\n",
+        plural(d.acquisitions.len(), "lock call", "lock calls"),
+        n = i + 1,
+    );
+    if let Some(note) = &d.note {
+        let _ = writeln!(s, "<p class=\"note\">Note: {}</p>", Esc(note));
+    }
+    s.push_str("<h4>Lock calls</h4>\n<ol class=\"accesses\">\n");
+    for a in &d.acquisitions {
+        let p = &a.position;
+        let where_ = linked(
+            files,
+            &p.file,
+            p.line,
+            &format!("{}:{}:{}", p.file, p.line, p.column),
+        );
+        let _ = write!(
+            s,
+            "<li class=\"is-write\">\n<p class=\"what\">waits for <span class=\"lock\">{}</span> \
+             at {where_} holding {}</p>\n",
+            Esc(&a.lock),
+            lock_chips(&a.locks)
+        );
+        excerpt(p, files, sources, s);
+        let _ = write!(
+            s,
+            "<p class=\"thread\">in {}:</p>\n<p class=\"path\">{}</p>\n</li>\n",
+            Esc(&a.thread),
+            path(&a.path, files)
+        );
+    }
+    s.push_str("</ol>\n</details>\n");
+}
+
+/// The locks held, each a chip, or "no locks".
+fn lock_chips(locks: &[String]) -> String {
+    if locks.is_empty() {
+        return "<span class=\"nolock\">no locks</span>".to_string();
+    }
+    let l: Vec<String> = locks
+        .iter()
+        .map(|l| format!("<span class=\"lock\">{}</span>", Esc(l)))
+        .collect();
+    l.join(" ")
+}
+
 /// The items of a list of accesses: each with its kind, position, locks, source excerpt, thread
 /// and call path.
 fn accesses(list: &[RaceAccess], files: &Files, sources: &Sources) -> String {
@@ -530,16 +621,7 @@ fn accesses(list: &[RaceAccess], files: &Files, sources: &Sources) -> String {
             .as_ref()
             .map(|v| format!(" inside <code>{}</code>", Esc(v)))
             .unwrap_or_default();
-        let locks = if a.locks.is_empty() {
-            "<span class=\"nolock\">no locks</span>".to_string()
-        } else {
-            let l: Vec<String> = a
-                .locks
-                .iter()
-                .map(|l| format!("<span class=\"lock\">{}</span>", Esc(l)))
-                .collect();
-            l.join(" ")
-        };
+        let locks = lock_chips(&a.locks);
         let _ = write!(
             s,
             "<li class=\"{class}\">\n<p class=\"what\"><span class=\"kind {class}\">{}</span> at \
@@ -707,11 +789,14 @@ fn badges(r: &CheckReport, marks: &BTreeSet<Mark>) -> String {
         if !warned.insert(i) {
             continue;
         }
-        let title = format!(
-            "{what} of {} (warning #{})",
-            r.warnings[i].location.name,
-            i + 1
-        );
+        let name = match &r.warnings[i] {
+            Warning::Race(w) => w.location.name.clone(),
+            Warning::Deadlock(d) => format!(
+                "a lock call of a possible deadlock on {}",
+                d.locks.join(", ")
+            ),
+        };
+        let title = format!("{what} of {name} (warning #{})", i + 1);
         let _ = write!(
             out,
             "<a class=\"b {}\" href=\"{INDEX}#w{n}\" title=\"{}\">{n}</a>",

@@ -15,7 +15,7 @@ use std::rc::Rc;
 use rustc_hash::FxHashMap;
 use serde::Serialize;
 
-use crate::report::model::{CheckReport, Race};
+use crate::report::model::{CheckReport, Race, Warning};
 use crate::report::Report;
 
 /// The report as one pretty-printed JSON object, with a final newline.
@@ -80,7 +80,15 @@ fn render_check(check: &CheckReport, out: &mut dyn Write) {
     // as an element of `warnings` after the splice).
     let mut lists: FxHashMap<*const crate::report::model::RaceAccess, String> =
         FxHashMap::default();
-    for (k, race) in check.warnings.iter().enumerate() {
+    for (k, warning) in check.warnings.iter().enumerate() {
+        let _ = out.write_str(if k == 0 { "\n    " } else { ",\n    " });
+        let race = match warning {
+            Warning::Race(race) => race,
+            Warning::Deadlock(d) => {
+                let _ = out.write_str(&indent(&pretty(d), "    "));
+                continue;
+            }
+        };
         let bare = Race {
             accesses: Rc::from(Vec::new()),
             context: Rc::from(Vec::new()),
@@ -99,7 +107,6 @@ fn render_check(check: &CheckReport, out: &mut dyn Write) {
                 .or_insert_with(|| indent(&pretty(&list[..]), "  "));
             warning = warning.replacen(empty, &format!("\"{key}\": {text}"), 1);
         }
-        let _ = out.write_str(if k == 0 { "\n    " } else { ",\n    " });
         let _ = out.write_str(&indent(&warning, "    "));
     }
     let _ = out.write_str("\n  ]");
@@ -110,7 +117,9 @@ fn render_check(check: &CheckReport, out: &mut dyn Write) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::model::{FileLine, Position, RaceAccess, RaceLocation, WarningKind};
+    use crate::report::model::{
+        Acquisition, Deadlock, FileLine, Position, RaceAccess, RaceLocation, WarningKind,
+    };
 
     fn access(line: u32, write: bool) -> RaceAccess {
         RaceAccess {
@@ -129,13 +138,37 @@ mod tests {
         }
     }
 
-    fn race(name: &str, accesses: Rc<[RaceAccess]>) -> Race {
+    /// A deadlock between the locks `a` and `b`.
+    fn deadlock() -> Warning {
+        let call = |lock: &str, held: &str, line: u32| Acquisition {
+            position: Position {
+                file: "a.c".into(),
+                line,
+                column: 5,
+            },
+            lock: lock.into(),
+            locks: vec![held.into()],
+            path: vec!["main".into(), "worker (a.c:9)".into()],
+            thread: "the thread running worker started at a.c:9".into(),
+            via: None,
+        };
+        Warning::Deadlock(Deadlock {
+            code: crate::report::model::DEADLOCK,
+            kind: WarningKind::Deadlock,
+            locks: vec!["a".into(), "b".into()],
+            self_deadlock: false,
+            note: None,
+            acquisitions: vec![call("b", "a", 20), call("a", "b", 30)],
+        })
+    }
+
+    fn race(name: &str, accesses: Rc<[RaceAccess]>) -> Warning {
         let context: Rc<[RaceAccess]> = if name == "h" {
             vec![access(9, false)].into()
         } else {
             Rc::from(Vec::new())
         };
-        Race {
+        Warning::Race(Race {
             code: crate::report::model::DATA_RACE,
             kind: WarningKind::Race,
             location: RaceLocation {
@@ -151,7 +184,7 @@ mod tests {
             ),
             accesses,
             context,
-        }
+        })
     }
 
     /// Rendering warning by warning, with shared lists spliced in, gives exactly the text of
@@ -166,6 +199,12 @@ mod tests {
                 race("g", shared.clone()),
                 race("h", shared.clone()),
                 race("k", vec![access(12, true)].into()),
+            ],
+            vec![deadlock()],
+            vec![
+                race("g", shared.clone()),
+                deadlock(),
+                race("h", shared.clone()),
             ],
         ] {
             let report = CheckReport {

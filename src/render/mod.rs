@@ -130,11 +130,10 @@ fn html_outcome(
             out,
         );
     }
-    let count = check.warnings.len();
     let _ = writeln!(
         out,
-        "locksmith: {count} possible data race{}; report written to {}",
-        if count == 1 { "" } else { "s" },
+        "locksmith: {}; report written to {}",
+        html::verdict(check),
         dir.join(html::INDEX).display()
     );
     Outcome {

@@ -3,7 +3,8 @@
 //!
 //! A data race is a result of rule `data-race` whose primary location is its first racing
 //! access; the other racing accesses are its related locations, and each racing access's call
-//! path from its thread's start is one thread flow of its code flow. Annotation misuse, places
+//! path from its thread's start is one thread flow of its code flow. A potential deadlock is a
+//! result of rule `deadlock` placed in the same way at its lock calls. Annotation misuse, places
 //! where the analysis is knowingly unsound and functions not analysed are results of their own
 //! codes (the last two at level `note`). Files are named relative to the source root
 //! (`--source-root`, the current directory by default), through the `uriBaseId` `SRCROOT`.
@@ -22,7 +23,9 @@ use serde::{Deserialize, Serialize};
 
 use super::short::violation_place;
 use super::Sources;
-use crate::report::model::{CheckReport, LambdaReport, Position, Race, RaceAccess};
+use crate::report::model::{
+    Acquisition, CheckReport, Deadlock, LambdaReport, Position, Race, RaceAccess, Warning, DEADLOCK,
+};
 use crate::report::triage::without_line_numbers;
 use crate::report::Report;
 
@@ -251,6 +254,11 @@ const RULES: &[(&str, &str, &str)] = &[
         "locksmith failed on a function: it is not analysed",
         "note",
     ),
+    (
+        "deadlock",
+        "Threads may each hold a lock while waiting for the next of a cycle, or a thread may wait for a lock it holds",
+        "warning",
+    ),
 ];
 
 /// The report as one SARIF document.
@@ -399,7 +407,10 @@ impl Builder<'_> {
 
     fn check(&mut self, r: &CheckReport) {
         for w in &r.warnings {
-            self.race(w);
+            match w {
+                Warning::Race(race) => self.race(race),
+                Warning::Deadlock(d) => self.deadlock(d),
+            }
         }
         for a in &r.annotations {
             let loc = self.at(&a.position, None);
@@ -455,7 +466,7 @@ impl Builder<'_> {
             let _ = write!(message, ". {note}");
         }
         // What identifies the warning across edits is what a baseline records of it.
-        let entry = crate::report::triage::entry(w);
+        let entry = crate::report::triage::race_entry(w);
         let key = format!("{}|{}", entry.location, entry.accesses.join(","));
         let primary = self.at(&first.position, Some(describe(first)));
         self.push("data-race", message, vec![primary], &key);
@@ -470,34 +481,94 @@ impl Builder<'_> {
         let flows: Vec<ThreadFlow> = w
             .accesses
             .iter()
-            .map(|a| {
-                let mut locations: Vec<ThreadFlowLocation> = a
-                    .path
-                    .iter()
-                    .map(|step| ThreadFlowLocation {
-                        location: Location {
-                            id: None,
-                            physical_location: None,
-                            message: Some(Message { text: step.clone() }),
-                        },
-                    })
-                    .collect();
-                locations.push(ThreadFlowLocation {
-                    location: self.at(&a.position, Some(describe(a))),
-                });
-                ThreadFlow {
-                    message: Message {
-                        text: a.thread.clone(),
-                    },
-                    locations,
-                }
-            })
+            .map(|a| self.thread_flow(&a.path, &a.thread, self.at(&a.position, Some(describe(a)))))
             .collect();
         if let Some(last) = self.results.last_mut() {
             last.related_locations = related;
             last.code_flows = vec![CodeFlow {
                 thread_flows: flows,
             }];
+        }
+    }
+
+    /// A deadlock: a result of rule `deadlock` at its first lock call, the others related, and
+    /// one thread flow per lock call.
+    fn deadlock(&mut self, d: &Deadlock) {
+        let Some(first) = d.acquisitions.first() else {
+            return;
+        };
+        let describe = |a: &Acquisition| {
+            let locks = if a.locks.is_empty() {
+                "no locks".to_string()
+            } else {
+                a.locks.join(", ")
+            };
+            format!("waits for {} holding {locks}, in {}", a.lock, a.thread)
+        };
+        let mut message = if d.self_deadlock {
+            format!("possible self-deadlock on {}", d.locks.join(", "))
+        } else {
+            let mut cycle = d.locks.clone();
+            cycle.extend(d.locks.first().cloned());
+            format!("possible deadlock: {}", cycle.join(" -> "))
+        };
+        for a in &d.acquisitions {
+            let p = &a.position;
+            let _ = write!(
+                message,
+                "; {} at {}:{}:{}",
+                describe(a),
+                p.file,
+                p.line,
+                p.column
+            );
+        }
+        if let Some(note) = &d.note {
+            let _ = write!(message, ". {note}");
+        }
+        let entry = crate::report::triage::deadlock_entry(d);
+        let key = format!("{}|{}", entry.location, entry.accesses.join(","));
+        let primary = self.at(&first.position, Some(describe(first)));
+        self.push(DEADLOCK, message, vec![primary], &key);
+        let related: Vec<Location> = d.acquisitions[1..]
+            .iter()
+            .enumerate()
+            .map(|(i, a)| Location {
+                id: Some(i + 1),
+                ..self.at(&a.position, Some(describe(a)))
+            })
+            .collect();
+        let flows: Vec<ThreadFlow> = d
+            .acquisitions
+            .iter()
+            .map(|a| self.thread_flow(&a.path, &a.thread, self.at(&a.position, Some(describe(a)))))
+            .collect();
+        if let Some(last) = self.results.last_mut() {
+            last.related_locations = related;
+            last.code_flows = vec![CodeFlow {
+                thread_flows: flows,
+            }];
+        }
+    }
+
+    /// A thread flow: the steps of a call path, then the place it leads to.
+    fn thread_flow(&self, path: &[String], thread: &str, place: Location) -> ThreadFlow {
+        let mut locations: Vec<ThreadFlowLocation> = path
+            .iter()
+            .map(|step| ThreadFlowLocation {
+                location: Location {
+                    id: None,
+                    physical_location: None,
+                    message: Some(Message { text: step.clone() }),
+                },
+            })
+            .collect();
+        locations.push(ThreadFlowLocation { location: place });
+        ThreadFlow {
+            message: Message {
+                text: thread.to_string(),
+            },
+            locations,
         }
     }
 

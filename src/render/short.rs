@@ -1,11 +1,14 @@
 //! The short format: one line per finding, `file:line:col: warning: …`, the shape compilers
 //! print, for editors' error lists and `grep`. A check's warning is placed at its first racing
-//! access; a λ▷ violation at its location or where the locks meet. Nothing else is printed: no
-//! source lines, no summary (an error's one line goes to stderr as in every format).
+//! access (a deadlock at its first lock call); a λ▷ violation at its location or where the
+//! locks meet. Nothing else is printed: no source lines, no summary (an error's one line goes to
+//! stderr as in every format).
 
 use std::fmt::Write;
 
-use crate::report::model::{CheckReport, LambdaReport, Position, ViolationDetail};
+use crate::report::model::{
+    CheckReport, Deadlock, LambdaReport, Position, ViolationDetail, Warning,
+};
 use crate::report::Report;
 
 /// The report, one line per finding.
@@ -21,8 +24,30 @@ fn at(p: &Position) -> String {
     format!("{}:{}:{}", p.file, p.line, p.column)
 }
 
+/// A deadlock's one line, at its first lock call.
+fn deadlock_line(d: &Deadlock, out: &mut dyn Write) {
+    let Some(first) = d.acquisitions.first() else {
+        return;
+    };
+    let what = if d.self_deadlock {
+        format!("possible self-deadlock on {}", d.locks.join(", "))
+    } else {
+        let mut cycle = d.locks.clone();
+        cycle.extend(d.locks.first().cloned());
+        format!("possible deadlock: {}", cycle.join(" -> "))
+    };
+    let _ = writeln!(out, "{}: warning: {what} [{}]", at(&first.position), d.code);
+}
+
 fn render_check(r: &CheckReport, out: &mut dyn Write) {
     for w in &r.warnings {
+        let w = match w {
+            Warning::Race(race) => race,
+            Warning::Deadlock(d) => {
+                deadlock_line(d, out);
+                continue;
+            }
+        };
         let Some(first) = w.accesses.first() else {
             continue;
         };

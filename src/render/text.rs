@@ -11,9 +11,9 @@ use std::fmt::Write;
 use rustc_hash::FxHashMap;
 
 use crate::report::model::{
-    AtomRef, CheckReport, Constraint, EffectToken, ErrorCode, ErrorReport, LambdaAccess,
+    AtomRef, CheckReport, Constraint, Deadlock, EffectToken, ErrorCode, ErrorReport, LambdaAccess,
     LambdaReport, NonlinearCause, Position, RaceAccess, RaceLocation, Sign, Solved,
-    ViolationDetail,
+    ViolationDetail, Warning,
 };
 use crate::report::Report;
 
@@ -159,6 +159,13 @@ fn location(l: &RaceLocation) -> String {
 fn check(r: &CheckReport, sources: &Sources, s: &mut dyn Write) {
     let mut blocks: FxHashMap<*const RaceAccess, String> = FxHashMap::default();
     for w in &r.warnings {
+        let w = match w {
+            Warning::Race(race) => race,
+            Warning::Deadlock(d) => {
+                deadlock(d, sources, s);
+                continue;
+            }
+        };
         let _ = writeln!(
             s,
             "warning: possible data race on {}",
@@ -220,11 +227,16 @@ fn check(r: &CheckReport, sources: &Sources, s: &mut dyn Write) {
             a.code
         );
     }
-    let count = r.warnings.len();
-    let mut problems = match r.annotations.len() {
+    let count = r.warnings.iter().filter(|w| w.race().is_some()).count();
+    let deadlocks = r.warnings.len() - count;
+    let mut problems = match deadlocks {
         0 => String::new(),
-        n => format!(", {n} annotation problem{}", plural(n)),
+        n => format!(", {n} possible deadlock{}", plural(n)),
     };
+    if !r.annotations.is_empty() {
+        let n = r.annotations.len();
+        let _ = write!(problems, ", {n} annotation problem{}", plural(n));
+    }
     if r.suppressed > 0 {
         let _ = write!(problems, " ({} suppressed by comments", r.suppressed);
         if r.baselined > 0 {
@@ -240,6 +252,48 @@ fn check(r: &CheckReport, sources: &Sources, s: &mut dyn Write) {
         plural(count)
     );
     let _ = s.write_str(&tail);
+}
+
+/// A potential deadlock: its cycle of locks, then each lock call with the lock it waits for,
+/// the locks held, the source line and the thread with its call path.
+fn deadlock(d: &Deadlock, sources: &Sources, s: &mut dyn Write) {
+    if d.self_deadlock {
+        let _ = writeln!(
+            s,
+            "warning: possible self-deadlock on {}",
+            d.locks.join(", ")
+        );
+    } else {
+        let mut cycle = d.locks.clone();
+        cycle.extend(d.locks.first().cloned());
+        let _ = writeln!(s, "warning: possible deadlock: {}", cycle.join(" -> "));
+    }
+    if let Some(note) = &d.note {
+        let _ = writeln!(s, "  note: {note}");
+    }
+    for a in &d.acquisitions {
+        let locks = if a.locks.is_empty() {
+            "no locks".to_string()
+        } else {
+            a.locks.join(", ")
+        };
+        let via = a
+            .via
+            .as_ref()
+            .map(|v| format!(" (inside {v})"))
+            .unwrap_or_default();
+        let _ = writeln!(
+            s,
+            "  waits for {} at {}{via} holding {locks}",
+            a.lock,
+            pos(&a.position)
+        );
+        if let Some(line) = sources.line(&a.position.file, a.position.line) {
+            let _ = writeln!(s, "      {:>5} | {line}", a.position.line);
+        }
+        let _ = writeln!(s, "      in {}: {}", a.thread, a.path.join(" -> "));
+    }
+    let _ = s.write_char('\n');
 }
 
 /// The lines of a warning's accesses: each with its position, the locks held, the source line

@@ -18,13 +18,15 @@ use std::rc::Rc;
 
 use rustc_hash::FxHashSet;
 use solver::threads::check::RaceWarning;
+use solver::threads::deadlock::DeadlockWarning;
+use solver::threads::facts::Thread;
 use solver::threads::structure::CallPoint;
 use solver::threads::{FnId, Mode};
 use solver::{Lock, Site};
 
 use super::model::{
-    AnnotationProblem, CheckReport, FileLine, Position, Race, RaceAccess, RaceLocation, Unanalysed,
-    Unsound, WarningKind, DATA_RACE,
+    Acquisition, AnnotationProblem, CheckReport, Deadlock, FileLine, Position, Race, RaceAccess,
+    RaceLocation, Unanalysed, Unsound, Warning, WarningKind, DATA_RACE, DEADLOCK,
 };
 
 /// The report on a checked C program.
@@ -91,8 +93,10 @@ pub fn build(r: &CheckResult) -> CheckReport {
             context,
         });
     }
+    let mut warnings: Vec<Warning> = races.into_iter().map(Warning::Race).collect();
+    warnings.extend(b.deadlocks().into_iter().map(Warning::Deadlock));
     CheckReport {
-        warnings: races,
+        warnings,
         unanalysed: p
             .unanalysed
             .iter()
@@ -300,6 +304,86 @@ impl Builder<'_> {
             last = Some(key);
         }
         out
+    }
+
+    /// The potential deadlocks, sorted by their first lock call's position, then by locks.
+    fn deadlocks(&self) -> Vec<Deadlock> {
+        let mut out: Vec<(Option<Pos>, Deadlock)> = self
+            .r
+            .solution
+            .deadlocks
+            .iter()
+            .map(|w| {
+                let first = w
+                    .acquisitions
+                    .iter()
+                    .map(|a| self.r.generated.acquire_sites[a.acq].pos)
+                    .min();
+                (first, self.deadlock(w))
+            })
+            .collect();
+        out.sort_by(|a, b| (a.0, &a.1.locks).cmp(&(b.0, &b.1.locks)));
+        out.into_iter().map(|(_, d)| d).collect()
+    }
+
+    fn deadlock(&self, w: &DeadlockWarning) -> Deadlock {
+        let locks: Vec<String> = w.locks.iter().map(|&l| self.lock(l)).collect();
+        let several: Vec<String> = w.several.iter().map(|&l| self.lock(l)).collect();
+        let note = match several.as_slice() {
+            [] => None,
+            [one] => Some(format!(
+                "{one} stands for several locks (an array of locks, or the locks of objects \
+                 made in a loop or kept in a list): the cycle is between two of them"
+            )),
+            many => Some(format!(
+                "{} each stand for several locks (an array of locks, or the locks of objects \
+                 made in a loop or kept in a list)",
+                many.join(", ")
+            )),
+        };
+        let acquisitions = w
+            .acquisitions
+            .iter()
+            .map(|a| self.acquisition(w.level, a))
+            .collect();
+        Deadlock {
+            code: DEADLOCK,
+            kind: WarningKind::Deadlock,
+            locks,
+            self_deadlock: w.self_deadlock,
+            note,
+            acquisitions,
+        }
+    }
+
+    /// A lock call of a deadlock seen from `level`, with its thread and call path from there.
+    fn acquisition(&self, level: FnId, a: &solver::threads::deadlock::Acquisition) -> Acquisition {
+        let site = &self.r.generated.acquire_sites[a.acq];
+        let thread = match a.thread {
+            Thread::Forked(site) => self.forked_thread(site),
+            Thread::Current if Some(level) == self.r.generated.threads.main => {
+                self.thread(ThreadOf::Main)
+            }
+            Thread::Current => format!(
+                "the thread running {} (the locks are those of one run of it)",
+                self.func_name(level)
+            ),
+        };
+        // The path along which the lock call holds its locks, not merely a shortest one.
+        let mut path = vec![self.func_name(level).to_string()];
+        path.extend(a.steps.iter().map(|&pt| self.step(pt)));
+        let lock = match a.mode {
+            Mode::Exclusive => self.lock(a.lock),
+            Mode::Shared => format!("{} (for reading)", self.lock(a.lock)),
+        };
+        Acquisition {
+            position: position(self.p(), site.pos),
+            lock,
+            locks: self.lock_list(&a.held),
+            path,
+            thread,
+            via: site.via.clone(),
+        }
     }
 
     fn is_atomic(&self, l: Lock) -> bool {

@@ -102,12 +102,7 @@ fn call() -> CallSite {
     }
 }
 
-fn violation(detail: ViolationDetail) -> BTreeSet<String> {
-    keys(Violation::new(detail))
-}
-
-/// A sample of every serialised type, with every optional field present, by README name.
-fn samples() -> BTreeMap<&'static str, BTreeSet<String>> {
+fn race() -> Race {
     let race_access = RaceAccess {
         position: position(),
         write: true,
@@ -118,7 +113,7 @@ fn samples() -> BTreeMap<&'static str, BTreeSet<String>> {
         also_in: vec!["u".into()],
         via: Some("memcpy".into()),
     };
-    let race = Race {
+    Race {
         code: DATA_RACE,
         kind: WarningKind::Race,
         location: RaceLocation {
@@ -135,7 +130,40 @@ fn samples() -> BTreeMap<&'static str, BTreeSet<String>> {
         note: Some("n".into()),
         accesses: vec![race_access.clone()].into(),
         context: vec![race_access.clone()].into(),
+    }
+}
+
+fn deadlock() -> Deadlock {
+    let acquisition = Acquisition {
+        position: position(),
+        lock: "b".into(),
+        locks: vec!["a".into()],
+        path: vec!["main".into()],
+        thread: "t".into(),
+        via: Some("lock_wrapper".into()),
     };
+    Deadlock {
+        code: DEADLOCK,
+        kind: WarningKind::Deadlock,
+        locks: vec!["a".into(), "b".into()],
+        self_deadlock: true,
+        note: Some("n".into()),
+        acquisitions: vec![acquisition],
+    }
+}
+
+fn violation(detail: ViolationDetail) -> BTreeSet<String> {
+    keys(Violation::new(detail))
+}
+
+/// A sample of every serialised type, with every optional field present, by README name.
+fn samples() -> BTreeMap<&'static str, BTreeSet<String>> {
+    let race = race();
+    let deadlock = deadlock();
+    let warnings = vec![
+        Warning::Race(race.clone()),
+        Warning::Deadlock(deadlock.clone()),
+    ];
     let unanalysed = Unanalysed {
         code: "unanalysed/parse-error",
         function: "f".into(),
@@ -170,7 +198,7 @@ fn samples() -> BTreeMap<&'static str, BTreeSet<String>> {
         (
             "CheckReport",
             keys(CheckReport {
-                warnings: vec![race.clone()],
+                warnings,
                 unanalysed: vec![unanalysed.clone()],
                 unmodelled: vec!["g".into()],
                 unordered: vec!["s".into()],
@@ -182,7 +210,9 @@ fn samples() -> BTreeMap<&'static str, BTreeSet<String>> {
         ),
         ("Race", keys(&race)),
         ("RaceLocation", keys(&race.location)),
-        ("RaceAccess", keys(&race_access)),
+        ("RaceAccess", keys(&race.accesses[0])),
+        ("Deadlock", keys(&deadlock)),
+        ("Acquisition", keys(&deadlock.acquisitions[0])),
         ("Unanalysed", keys(&unanalysed)),
         ("Unsound", keys(&unsound)),
         ("AnnotationProblem", keys(&annotation)),

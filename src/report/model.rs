@@ -49,11 +49,15 @@ pub struct FileLine {
 /// The stable code of a possible data race.
 pub const DATA_RACE: &str = "data-race";
 
+/// The stable code of a potential deadlock (a cycle in the lock order, or a self-deadlock).
+pub const DEADLOCK: &str = "deadlock";
+
 /// The report on a C program.
 #[derive(Clone, Debug, Serialize)]
 pub struct CheckReport {
-    /// The possible data races, by where their location is declared, then by name.
-    pub warnings: Vec<Race>,
+    /// The possible data races, by where their location is declared, then by name; then the
+    /// potential deadlocks, by their first lock call.
+    pub warnings: Vec<Warning>,
     /// Functions and declarations that could not be analysed.
     pub unanalysed: Vec<Unanalysed>,
     /// Called library functions with neither a body nor a model, sorted.
@@ -90,11 +94,87 @@ pub struct AnnotationProblem {
     pub message: String,
 }
 
-/// What a warning is about (only races today).
+/// What a warning is about.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum WarningKind {
     Race,
+    Deadlock,
+}
+
+/// A warning of a C program: serialised as the race or the deadlock itself, whose `kind` says
+/// which.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum Warning {
+    Race(Race),
+    Deadlock(Deadlock),
+}
+
+impl Warning {
+    /// The warning's stable code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Warning::Race(r) => r.code,
+            Warning::Deadlock(d) => d.code,
+        }
+    }
+
+    pub fn race(&self) -> Option<&Race> {
+        match self {
+            Warning::Race(r) => Some(r),
+            Warning::Deadlock(_) => None,
+        }
+    }
+
+    pub fn deadlock(&self) -> Option<&Deadlock> {
+        match self {
+            Warning::Race(_) => None,
+            Warning::Deadlock(d) => Some(d),
+        }
+    }
+}
+
+/// A potential deadlock: threads that may each hold a lock of a cycle while waiting for the
+/// next one, or a thread waiting for a lock it holds itself.
+#[derive(Clone, Debug, Serialize)]
+pub struct Deadlock {
+    /// Always [`DEADLOCK`].
+    pub code: &'static str,
+    /// Always [`WarningKind::Deadlock`].
+    pub kind: WarningKind,
+    /// The names of the cycle's locks, in order: each is held while the next (the first, after
+    /// the last) is waited for. One lock for a self-deadlock, and for two locks of one name
+    /// (an array of locks) taken in opposite orders.
+    pub locks: Vec<String>,
+    /// A thread waits for a lock it already holds.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub self_deadlock: bool,
+    /// What the locks are, when a name stands for several locks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// The lock calls of the cycle: those that wait for the second lock holding the first, then
+    /// for the third, …, each group by position.
+    pub acquisitions: Vec<Acquisition>,
+}
+
+/// A lock call of a deadlock: a race access's fields (without `write`), plus the lock it waits
+/// for.
+#[derive(Clone, Debug, Serialize)]
+pub struct Acquisition {
+    #[serde(flatten)]
+    pub position: Position,
+    /// The lock the call waits for.
+    pub lock: String,
+    /// The names of the locks held, sorted.
+    pub locks: Vec<String>,
+    /// The call path from the thread's root: the root function, then `callee (file:line)` steps.
+    pub path: Vec<String>,
+    /// The thread that makes the call, in words.
+    pub thread: String,
+    /// The library function whose model makes the call, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub via: Option<String>,
 }
 
 /// A location that may be accessed by two threads at once: the accesses that race, and the

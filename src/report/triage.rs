@@ -4,7 +4,8 @@
 //!
 //! - A comment `locksmith: ignore data-race` (or `locksmith: ignore`, for every code) on the line
 //!   of a warning's racing access, or on the line where its location is declared, silences that
-//!   warning. Text after it is the reason, for the reader: `// locksmith: ignore data-race —
+//!   warning; `locksmith: ignore deadlock` on the line of one of a deadlock's lock calls
+//!   silences the deadlock. Text after it is the reason, for the reader: `// locksmith: ignore data-race —
 //!   approximate statistics`.
 //! - A baseline (`--write-baseline FILE`) records each warning by what survives edits: its code,
 //!   its location's name without line numbers, and the functions making its racing accesses with
@@ -16,7 +17,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use super::model::{CheckReport, Race};
+use super::model::{CheckReport, Deadlock, Race, Warning};
 
 /// The marker of a suppression comment.
 const IGNORE: &str = "locksmith: ignore";
@@ -33,10 +34,11 @@ pub struct Baseline {
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct BaselineEntry {
     pub code: String,
-    /// The location's name, with every `:LINE` left out.
+    /// The location's name, with every `:LINE` left out; for a deadlock, its locks joined by
+    /// ` -> `.
     pub location: String,
     /// `function:kind` of each racing access (the function it is made in, `read` or `write`),
-    /// sorted and without repeats.
+    /// sorted and without repeats; for a deadlock, `function:lock` of each lock call.
     pub accesses: Vec<String>,
 }
 
@@ -51,18 +53,48 @@ impl Baseline {
 }
 
 /// A warning's baseline entry.
-pub fn entry(w: &Race) -> BaselineEntry {
+pub fn entry(w: &Warning) -> BaselineEntry {
+    match w {
+        Warning::Race(r) => race_entry(r),
+        Warning::Deadlock(d) => deadlock_entry(d),
+    }
+}
+
+/// The function a call path ends in.
+fn last_function(path: &[String]) -> &str {
+    path.last()
+        .map(|step| step.split(" (").next().unwrap_or(step))
+        .unwrap_or("")
+}
+
+/// A deadlock's baseline entry.
+pub fn deadlock_entry(d: &Deadlock) -> BaselineEntry {
+    let mut accesses: Vec<String> = d
+        .acquisitions
+        .iter()
+        .map(|a| {
+            format!(
+                "{}:{}",
+                last_function(&a.path),
+                without_line_numbers(&a.lock)
+            )
+        })
+        .collect();
+    accesses.sort();
+    accesses.dedup();
+    BaselineEntry {
+        code: d.code.to_string(),
+        location: without_line_numbers(&d.locks.join(" -> ")),
+        accesses,
+    }
+}
+
+/// A race's baseline entry.
+pub fn race_entry(w: &Race) -> BaselineEntry {
     let mut accesses: Vec<String> = w
         .accesses
         .iter()
-        .map(|a| {
-            let function = a
-                .path
-                .last()
-                .map(|step| step.split(" (").next().unwrap_or(step))
-                .unwrap_or("");
-            format!("{function}:{}", a.kind())
-        })
+        .map(|a| format!("{}:{}", last_function(&a.path), a.kind()))
         .collect();
     accesses.sort();
     accesses.dedup();
@@ -106,16 +138,27 @@ pub fn apply(report: &mut CheckReport, baseline: Option<&Baseline>) {
 }
 
 /// Whether a suppression comment for the warning's code is on its declaration's line or on a
-/// racing access's line.
-fn silenced(files: &mut SourceLines, w: &Race) -> bool {
-    let declared = w.location.declared.iter().map(|d| (&d.file, d.line));
-    let accessed = w
-        .accesses
-        .iter()
-        .map(|a| (&a.position.file, a.position.line));
-    declared
-        .chain(accessed)
-        .any(|(file, line)| files.line(file, line).is_some_and(|l| ignores(l, w.code)))
+/// racing access's line; for a deadlock, on one of its lock calls' lines.
+fn silenced(files: &mut SourceLines, w: &Warning) -> bool {
+    let lines: Vec<(&String, u32)> = match w {
+        Warning::Race(r) => {
+            let declared = r.location.declared.iter().map(|d| (&d.file, d.line));
+            let accessed = r
+                .accesses
+                .iter()
+                .map(|a| (&a.position.file, a.position.line));
+            declared.chain(accessed).collect()
+        }
+        Warning::Deadlock(d) => d
+            .acquisitions
+            .iter()
+            .map(|a| (&a.position.file, a.position.line))
+            .collect(),
+    };
+    let code = w.code();
+    lines
+        .into_iter()
+        .any(|(file, line)| files.line(file, line).is_some_and(|l| ignores(l, code)))
 }
 
 /// Whether a line holds a suppression comment for `code` (or for every code).

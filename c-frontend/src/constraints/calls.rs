@@ -11,15 +11,15 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::ltypes::{Node, Pol, RhoOrigin, Shape};
 use super::{
-    name_of, Callers, Frame, Gen, GenEvent, Inlining, LibraryCall, Object, Pending, RhoName,
-    SiteInfo,
+    name_of, AcquireSite, Callers, Frame, Gen, GenEvent, Inlining, LibraryCall, Object, Pending,
+    RhoName, SiteInfo,
 };
 use crate::analyses::joins::StmtAt;
 use crate::diagnostics::{Unsound, UnsoundKind};
 use crate::ir::ctypes::{LockKind, Type};
 use crate::ir::{BlockId, Func, FuncId, Operand, Origin, Pos, Term, VarId};
 use crate::model::{Arg, Kind, LockMode};
-use solver::threads::Event;
+use solver::threads::{AcquireInfo, Event};
 use solver::{Lock, Rho, RhoKind, Scope, Site, SiteKind};
 
 /// How deep stub calls are inlined into each other before the rest is treated as unmodelled.
@@ -183,12 +183,13 @@ impl Gen<'_> {
                 .is_some_and(|op| g.is_unique(frame, op))
         };
         match self.p.known_kind(f) {
-            Some(Kind::Acquire { lock, mode }) => {
+            Some(Kind::Acquire { lock, mode, waits }) => {
                 if let Some(l) = self.lock_arg(args, lock) {
                     self.note_relock(l, op(lock));
-                    self.current.push(GenEvent::Event(Event::Acquire(l, mode)));
+                    self.lock_call(frame, l, mode, waits, pos);
                 }
             }
+            Some(Kind::LockInit { lock, attr }) => self.lock_init(&call, lock, attr),
             Some(Kind::Release { lock }) => {
                 if let Some(l) = self.lock_arg(args, lock) {
                     self.note_relock(l, op(lock));
@@ -199,8 +200,7 @@ impl Gen<'_> {
                 if let Some(l) = self.lock_arg(args, lock) {
                     self.note_relock(l, op(lock));
                     self.current.push(GenEvent::Event(Event::Release(l)));
-                    self.current
-                        .push(GenEvent::Event(Event::Acquire(l, LockMode::Exclusive)));
+                    self.lock_call(frame, l, LockMode::Exclusive, true, pos);
                 }
             }
             Some(Kind::Fork { id, func, arg: a }) => {
@@ -233,8 +233,8 @@ impl Gen<'_> {
             Some(Kind::CallOnce { control, func }) => {
                 self.call_once(frame, args, control, func, pos)
             }
-            Some(Kind::SemWait { sem }) => self.semaphore(f, args, arg_ops, sem, true),
-            Some(Kind::SemPost { sem }) => self.semaphore(f, args, arg_ops, sem, false),
+            Some(Kind::SemWait { sem }) => self.semaphore(frame, &call, sem, true),
+            Some(Kind::SemPost { sem }) => self.semaphore(frame, &call, sem, false),
             Some(Kind::WritesArg { arg: a }) => self.touch(frame, arg(a), pos, true),
             Some(Kind::ThreadPrivate) => {
                 // Thread-specific data is private to the calling thread.
@@ -345,14 +345,8 @@ impl Gen<'_> {
 
     /// `sem_wait` (`wait`) or `sem_post` of a semaphore that behaves as a mutex is an acquire or
     /// a release of it; of any other semaphore it orders nothing, and reports say so.
-    fn semaphore(
-        &mut self,
-        f: FuncId,
-        args: &[Option<Node>],
-        arg_ops: &[Operand],
-        sem: Arg,
-        wait: bool,
-    ) {
+    fn semaphore(&mut self, frame: &Frame, call: &LibraryCall<'_>, sem: Arg, wait: bool) {
+        let (f, args, arg_ops) = (call.f, call.args, call.arg_ops);
         let key = arg_ops
             .get(usize::from(sem))
             .and_then(crate::analyses::semaphores::sem_key);
@@ -361,9 +355,7 @@ impl Gen<'_> {
             _ => None,
         };
         match lock {
-            Some(l) if wait => self
-                .current
-                .push(GenEvent::Event(Event::Acquire(l, LockMode::Exclusive))),
+            Some(l) if wait => self.lock_call(frame, l, LockMode::Exclusive, true, call.pos),
             Some(l) => self.current.push(GenEvent::Event(Event::Release(l))),
             None => {
                 self.unordered.insert(name_of(self.p, f).to_string());
@@ -387,17 +379,44 @@ impl Gen<'_> {
     ) {
         let once = self.lock_arg(args, control);
         if let Some(l) = once {
-            self.current
-                .push(GenEvent::Event(Event::Acquire(l, LockMode::Exclusive)));
+            self.lock_call(frame, l, LockMode::Exclusive, true, pos);
         }
         if let Some(fnode) = args.get(usize::from(func)).copied().flatten() {
             self.pending_call(frame, fnode, Vec::new(), None, pos, false);
         }
         if let Some(l) = once {
+            // The shared hold that orders what follows after the function has run is no
+            // lock call: nothing waits for it, and it orders no locks.
             self.current.push(GenEvent::Event(Event::Release(l)));
             self.current
-                .push(GenEvent::Event(Event::Acquire(l, LockMode::Shared)));
+                .push(GenEvent::Event(Event::Acquire(l, LockMode::Shared, None)));
         }
+    }
+
+    /// `pthread_mutex_init(&m, attr)`: with an attribute object (not a null constant), `m` may
+    /// be a recursive mutex ([`solver::threads::ThreadProgram::attributed_locks`]).
+    fn lock_init(&mut self, call: &LibraryCall<'_>, lock: Arg, attr: Arg) {
+        let attributes = call
+            .arg_ops
+            .get(usize::from(attr))
+            .is_some_and(|a| !matches!(a.without_casts(), Operand::Const(_)));
+        if let Some(l) = self.lock_arg(call.args, lock).filter(|_| attributes) {
+            self.attributed_locks.push(l);
+        }
+    }
+
+    /// A lock call that acquires `l` in `mode` at `pos`: its acquire event, with the call
+    /// recorded for the deadlock check. `waits`: the call blocks until the lock is free.
+    fn lock_call(&mut self, frame: &Frame, l: Lock, mode: LockMode, waits: bool, pos: Pos) {
+        let (pos, via) = frame.report_at(pos);
+        let acq = self.acquisitions.push(AcquireInfo { waits });
+        self.acquire_sites.push(AcquireSite {
+            pos,
+            func: frame.func,
+            via,
+        });
+        self.current
+            .push(GenEvent::Event(Event::Acquire(l, mode, Some(acq))));
     }
 
     /// `realloc`: the old block's contents are copied (a read) and the block is ended (a write,
@@ -730,7 +749,12 @@ impl Gen<'_> {
                         // `strcmp`): modelled as unmodelled, on the arguments.
                         let quiet = matches!(
                             self.p.known_kind(t),
-                            Some(Kind::NoEffect | Kind::TryAcquire { .. } | Kind::LongJmp)
+                            Some(
+                                Kind::NoEffect
+                                    | Kind::LockInit { .. }
+                                    | Kind::TryAcquire { .. }
+                                    | Kind::LongJmp
+                            )
                         );
                         if !quiet {
                             self.unmodelled.insert(name_of(self.p, t).to_string());

@@ -157,6 +157,10 @@ impl Gen<'_> {
         threads.relock_fails.dedup();
         threads.bound_conditions = self.bound_conditions();
         threads.accesses = std::mem::take(&mut self.accesses);
+        threads.acquisitions = std::mem::take(&mut self.acquisitions);
+        threads.attributed_locks = std::mem::take(&mut self.attributed_locks);
+        threads.attributed_locks.sort();
+        threads.attributed_locks.dedup();
         objects
     }
 

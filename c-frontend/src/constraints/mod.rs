@@ -31,7 +31,9 @@ use crate::ir::{FuncId, Operand, Origin, Pos, Program, VarId, VarKind};
 use ltypes::{LTypes, Node, RhoOrigin};
 use solver::ids::IndexVec;
 use solver::stats;
-use solver::threads::{AccessId, AccessInfo, Event, FnId, ObjectId, ThreadHandle, ThreadProgram};
+use solver::threads::{
+    AccessId, AccessInfo, AcqId, AcquireInfo, Event, FnId, ObjectId, ThreadHandle, ThreadProgram,
+};
 use solver::{Constraints, Lock, Rho, RhoKind, Scope, Site, Technique, Techniques};
 
 /// Where an access happens, for reports.
@@ -46,6 +48,15 @@ pub struct AccessSite {
     /// unpack ([`crate::analyses::unpacks`]): the struct and the field index of that lock, so
     /// that a report can say why the object's own lock was not found to protect it.
     pub beside_lock: Option<(crate::ir::ctypes::StructId, u32)>,
+}
+
+/// Where a lock call happens, for reports of deadlocks.
+#[derive(Clone, Debug)]
+pub struct AcquireSite {
+    pub pos: Pos,
+    pub func: FuncId,
+    /// The library function whose stub makes the call, if any.
+    pub via: Option<String>,
 }
 
 /// What a location label stands for, for reports.
@@ -98,6 +109,8 @@ pub struct Generated {
     pub constraints: Constraints,
     pub threads: ThreadProgram,
     pub access_sites: IndexVec<AccessId, AccessSite>,
+    /// Where each lock call of [`ThreadProgram::acquisitions`] is.
+    pub acquire_sites: IndexVec<AcqId, AcquireSite>,
     pub rho_names: IndexVec<Rho, RhoName>,
     /// The objects and field paths holding each lock label, for naming locks.
     pub lock_names: FxHashMap<Lock, RhoName>,
@@ -251,6 +264,11 @@ struct Gen<'a> {
     pending: Vec<Pending>,
     accesses: IndexVec<AccessId, AccessInfo>,
     access_sites: IndexVec<AccessId, AccessSite>,
+    /// The lock calls ([`ThreadProgram::acquisitions`]) and where they are.
+    acquisitions: IndexVec<AcqId, AcquireInfo>,
+    acquire_sites: IndexVec<AcqId, AcquireSite>,
+    /// The locks initialised with an attribute object ([`ThreadProgram::attributed_locks`]).
+    attributed_locks: Vec<Lock>,
     objects: IndexVec<ObjectId, Object>,
     rho_names: FxHashMap<Rho, RhoName>,
     sites: FxHashMap<Site, SiteInfo>,
@@ -374,6 +392,7 @@ pub fn generate(p: &Program, main: FuncId, techniques: Techniques) -> Generated 
         constraints: g.c,
         threads,
         access_sites: g.access_sites,
+        acquire_sites: g.acquire_sites,
         rho_names,
         lock_names,
         sites: g.sites,
@@ -440,6 +459,9 @@ impl<'a> Gen<'a> {
             pending: Vec::new(),
             accesses: IndexVec::new(),
             access_sites: IndexVec::new(),
+            acquisitions: IndexVec::new(),
+            acquire_sites: IndexVec::new(),
+            attributed_locks: Vec::new(),
             objects: IndexVec::new(),
             rho_names: FxHashMap::default(),
             sites: FxHashMap::default(),

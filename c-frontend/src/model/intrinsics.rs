@@ -95,13 +95,16 @@ impl Intrinsic {
     /// Its row in the model.
     pub(super) fn row(self) -> Row {
         let kind = match self {
+            // On a try-lock's success edge: the lock was free, nothing waited.
             Intrinsic::Acquire => Kind::Acquire {
                 lock: 0,
                 mode: LockMode::Exclusive,
+                waits: false,
             },
             Intrinsic::AcquireShared => Kind::Acquire {
                 lock: 0,
                 mode: LockMode::Shared,
+                waits: false,
             },
             Intrinsic::Release => Kind::Release { lock: 0 },
             Intrinsic::Alloc => Kind::Alloc,

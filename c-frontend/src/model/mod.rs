@@ -34,8 +34,14 @@ pub use solver::threads::Mode as LockMode;
 /// What a call of a known function does, for the analysis.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
-    /// Acquires the lock `*args[lock]` (paper §3.1, the state kind Acquire(ℓ)).
-    Acquire { lock: Arg, mode: LockMode },
+    /// Acquires the lock `*args[lock]` (paper §3.1, the state kind Acquire(ℓ)). `waits`: the
+    /// call blocks until the lock is free, so it can take part in a deadlock; the acquire on a
+    /// try-lock's success edge does not wait.
+    Acquire {
+        lock: Arg,
+        mode: LockMode,
+        waits: bool,
+    },
     /// Releases the lock `*args[lock]` (Release(ℓ)).
     Release { lock: Arg },
     /// Tries to acquire `*args[lock]` and returns 0 exactly when it did: the lowering turns a
@@ -81,6 +87,10 @@ pub enum Kind {
     /// Control never reaches the call (`__builtin_unreachable`): the lowering ends the path
     /// there without keeping the call.
     Unreachable,
+    /// Initialises the lock `*args[lock]` with the attribute object `args[attr]`
+    /// (`pthread_mutex_init`): a lock initialised with attributes may be a recursive mutex,
+    /// which its holder may lock again (the deadlock check does not call that a self-deadlock).
+    LockInit { lock: Arg, attr: Arg },
     /// No memory effect the analysis needs (attributes, condition signalling, lock
     /// initialisation, `exit`).
     NoEffect,

@@ -14,11 +14,13 @@ use LockMode::{Exclusive, Shared};
 const LOCK: Kind = Acquire {
     lock: 0,
     mode: Exclusive,
+    waits: true,
 };
 /// Acquires `*args[0]` as a reader.
 const READ_LOCK: Kind = Acquire {
     lock: 0,
     mode: Shared,
+    waits: true,
 };
 const UNLOCK: Kind = Release { lock: 0 };
 const TRY_LOCK: Kind = TryAcquire {
@@ -78,7 +80,7 @@ pub(super) const FUNCTIONS: &[Row] = &[
     Row::new("pthread_rwlock_tryrdlock", TRY_READ_LOCK),
     Row::new("pthread_cond_wait", Wait { lock: 1 }),
     Row::new("pthread_cond_timedwait", Wait { lock: 1 }),
-    Row::new("pthread_mutex_init", NoEffect).non_capturing(),
+    Row::new("pthread_mutex_init", LockInit { lock: 0, attr: 1 }).non_capturing(),
     Row::new("pthread_mutex_destroy", NoEffect).non_capturing(),
     Row::new("pthread_spin_init", NoEffect).non_capturing(),
     Row::new("pthread_spin_destroy", NoEffect).non_capturing(),

@@ -66,14 +66,15 @@ type ClassKey = (Ctx, bool, SetId, bool);
 /// The accesses of a racy location, shared by the locations with the same verdict.
 pub type Accesses = std::sync::Arc<[RaceAccess]>;
 
-/// Which thread accesses, where, and after what, in one function: what orders two accesses.
+/// Which thread accesses, where, and after what, in one function: what orders two accesses
+/// (or two lock calls, for the deadlock check).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-struct Ctx {
-    thread: Thread,
-    point: Point,
-    joined: HandleSetId,
-    inside: SiteSetId,
-    nest: NestId,
+pub struct Ctx {
+    pub thread: Thread,
+    pub point: Point,
+    pub joined: HandleSetId,
+    pub inside: SiteSetId,
+    pub nest: NestId,
 }
 
 impl Ctx {
@@ -90,14 +91,23 @@ impl Ctx {
 }
 
 struct Checker<'a> {
-    mhp: &'a Mhp,
+    conc: Concurrency<'a>,
     sets: &'a LockSets,
-    handle_sets: &'a HandleSets,
-    site_sets: &'a SiteSets,
-    nests: &'a Nests,
     facts: &'a IndexVec<CFactId, CFact>,
     derivations: &'a Derivations,
     techniques: Techniques,
+}
+
+/// Whether two contexts of one function may be at the same time in two threads: what the race
+/// check asks of two accesses, and the deadlock check of two lock calls.
+pub struct Concurrency<'a> {
+    pub mhp: &'a Mhp,
+    /// The sets the contexts' `joined`, `inside` and `nest` ids stand for.
+    pub handle_sets: &'a HandleSets,
+    pub site_sets: &'a SiteSets,
+    pub nests: &'a Nests,
+    /// [`Technique::Sharing`] off: every two contexts are concurrent.
+    pub techniques: Techniques,
 }
 
 /// What the check reads.
@@ -155,11 +165,14 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
         }
     }
     let checker = Checker {
-        mhp,
+        conc: Concurrency {
+            mhp,
+            handle_sets,
+            site_sets,
+            nests,
+            techniques,
+        },
         sets,
-        handle_sets,
-        site_sets,
-        nests,
         facts,
         derivations,
         techniques,
@@ -313,7 +326,7 @@ impl Checker<'_> {
                         if self.techniques.has(Technique::DownFork) && *a_internal && *b_internal {
                             continue;
                         }
-                        if self.concurrent(home, a, b, i == j) {
+                        if self.conc.concurrent(home, a, b, i == j) {
                             racing[i] = true;
                             racing[j] = true;
                         }
@@ -378,11 +391,13 @@ impl Checker<'_> {
     fn common_lock(&self, a: SetId, b: SetId) -> bool {
         self.sets.common_lock(a, b)
     }
+}
 
+impl Concurrency<'_> {
     /// Whether accesses in two contexts may happen at the same time in one run of `home`: as far
     /// as `home` can tell, and then as the thread under which both happen orders them
     /// ([`Checker::ordered_below`]).
-    fn concurrent(&self, home: FnId, a: &Ctx, b: &Ctx, same: bool) -> bool {
+    pub fn concurrent(&self, home: FnId, a: &Ctx, b: &Ctx, same: bool) -> bool {
         if !self.techniques.has(Technique::Sharing) {
             return true;
         }

@@ -9,7 +9,10 @@
 //! computed over the call graph's strongly connected components, callees first; a recursive
 //! component iterates from "never returns" (⊤) down to its greatest fixpoint.
 //!
-//! Non-linear locks (see [`super::linearity`]) are never added to `held`.
+//! Non-linear locks (see [`super::linearity`]) are never added to `held`, when the sets are
+//! computed for what protects accesses ([`Holds::Protection`]). The deadlock check computes them
+//! a second time for the lock order ([`Holds::Order`]), where a non-linear lock held is some
+//! lock of its label, and a lock is held only when a lock call took it.
 //!
 //! Read-write locks extend the paper's exclusive locks with a shared mode. A set holds *tokens*
 //! ([`Held`]): a lock held for reading is its shared token, a lock held exclusively (a mutex, an
@@ -239,6 +242,19 @@ impl LockSets {
     }
 }
 
+/// What the lock sets are computed for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Holds {
+    /// The locks that protect accesses (the race check): linear locks only, a lock that stands
+    /// for several run-time locks protects nothing.
+    Protection,
+    /// The locks a thread holds when it makes a lock call (the deadlock check's lock order):
+    /// every lock a lock call took ([`super::Event::Acquire`] with its call), linear or not, a
+    /// non-linear one standing for some lock of its label. A lock that stands for no lock the
+    /// program made ([`Linearity::is_ungrounded`]) is never held: it names no lock to order.
+    Order,
+}
+
 /// The lock state at a program point, relative to the function's entry.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct State {
@@ -308,6 +324,16 @@ struct Ctx<'a> {
     alternatives: &'a [Site],
     /// [`ThreadProgram::relock_fails`], as lock class representatives.
     relock_fails: FxHashSet<Lock>,
+    holds: Holds,
+}
+
+/// Whether a lock (a class representative, or a callee's lock's image) is ever held in sets
+/// computed for `holds`.
+fn counted(holds: Holds, linearity: &Linearity, locks: &mut LockTable, l: Lock) -> bool {
+    match holds {
+        Holds::Protection => linearity.is_linear(locks, l),
+        Holds::Order => !linearity.is_ungrounded(locks, l),
+    }
 }
 
 impl Ctx<'_> {
@@ -317,10 +343,11 @@ impl Ctx<'_> {
             // Locking again a lock that counts its holds (a recursive mutex) holds it twice.
             // Holds beyond the second are not counted, so their releases may end the hold too
             // early, which only drops locks.
-            Event::Acquire(l, mode) => {
+            Event::Acquire(l, mode, call) => {
                 let l = self.locks.find(l);
                 let counts = !self.relock_fails.contains(&l);
-                let held = if !self.linearity.is_linear(self.locks, l) {
+                let lock_call = call.is_some() || self.holds == Holds::Protection;
+                let held = if !(lock_call && counted(self.holds, self.linearity, self.locks, l)) {
                     held
                 } else if counts && mode == Mode::Exclusive && self.sets.holds_exclusively(held, l)
                 {
@@ -375,10 +402,12 @@ impl Ctx<'_> {
                     }
                     return State::TOP;
                 };
-                let (c, scopes, linearity) = (self.c, self.scopes, self.linearity);
+                let (c, scopes, linearity, holds) =
+                    (self.c, self.scopes, self.linearity, self.holds);
                 let locks = &mut *self.locks;
                 let g_held = self.sets.map(g_held, |l| {
-                    translate(c, scopes, locks, site, l).filter(|&x| linearity.is_linear(locks, x))
+                    translate(c, scopes, locks, site, l)
+                        .filter(|&x| counted(holds, linearity, locks, x))
                 });
                 let mut releases_all = false;
                 let g_rel = self.sets.map(s.released, |l| {
@@ -442,7 +471,7 @@ impl Ctx<'_> {
     }
 }
 
-/// Computes the locksets of every function of `p`.
+/// Computes the locksets of every function of `p`, for what `holds` says.
 pub fn compute(
     c: &Constraints,
     scopes: &ScopeTree,
@@ -450,6 +479,7 @@ pub fn compute(
     linearity: &Linearity,
     p: &ThreadProgram,
     s: &Structure,
+    holds: Holds,
 ) -> Locksets {
     let n = p.funcs.len();
     let mut ctx = Ctx {
@@ -461,6 +491,7 @@ pub fn compute(
         summary: IndexVec::from_elem_n(State::TOP, n),
         alternatives: &p.alternatives,
         relock_fails: FxHashSet::default(),
+        holds,
     };
     ctx.relock_fails = p.relock_fails.iter().map(|&l| ctx.locks.find(l)).collect();
     let mut before: IndexVec<FnId, Vec<Vec<State>>> = IndexVec::from_elem_n(Vec::new(), n);

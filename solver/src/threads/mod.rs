@@ -18,16 +18,20 @@
 //! - [`nest`] keeps, for a fact that left a thread, where it was in that thread's function.
 //! - [`check`] reports the locations with two accesses, one writing, that may happen at the same
 //!   time in two threads without a common lock.
+//! - [`order`] carries every lock call, with the locks held, up every call chain (the lock
+//!   order), and [`deadlock`] reports its cycles among threads and the self-deadlocks.
 //! - [`naive`] has slow reference versions of the locksets and of [`mhp`], for tests only.
 
 pub mod bounds;
 pub mod check;
+pub mod deadlock;
 pub mod facts;
 pub mod linearity;
 pub mod locksets;
 pub mod mhp;
 pub mod naive;
 pub mod nest;
+pub mod order;
 pub mod privacy;
 
 use crate::constraints::{Lock, Rho, Site};
@@ -53,6 +57,11 @@ define_id!(
     pub struct ThreadHandle, "th";
 );
 
+define_id!(
+    /// A lock call of the analysed program: an acquisition the deadlock check may report.
+    pub struct AcqId, "acq";
+);
+
 /// How a lock is held. The paper's locks are exclusive; an rwlock's read side is shared: other
 /// readers may hold it at the same time.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -64,7 +73,10 @@ pub enum Mode {
 /// One step of a function's execution that matters for locking (the paper's state kinds).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Event {
-    Acquire(Lock, Mode),
+    /// The lock is held from here on; the lock call that takes it, when it is one the lock
+    /// order knows ([`ThreadProgram::acquisitions`]). A hold without one (the shared hold of a
+    /// `pthread_once` control after the call) protects accesses but orders no locks.
+    Acquire(Lock, Mode, Option<AcqId>),
     Release(Lock),
     Access(AccessId),
     /// A call of `callee`, instantiated at `site` (a split of the lock state). With a handle,
@@ -115,6 +127,15 @@ pub struct AccessInfo {
     pub opened: Option<(Lock, Mode)>,
 }
 
+/// A lock call, for the deadlock check ([`deadlock`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct AcquireInfo {
+    /// The call waits until the lock is free (`pthread_mutex_lock`, the re-acquisition of
+    /// `pthread_cond_wait`). A try-lock's success never waits: it orders the locks acquired
+    /// after it, but no lock held before it waits for it.
+    pub waits: bool,
+}
+
 /// An object that holds lock labels.
 #[derive(Clone, Debug)]
 pub struct ObjectInfo {
@@ -134,6 +155,11 @@ pub struct ThreadProgram {
     /// The program's entry; its scope is the root.
     pub main: Option<FnId>,
     pub accesses: IndexVec<AccessId, AccessInfo>,
+    /// The lock calls, for the deadlock check.
+    pub acquisitions: IndexVec<AcqId, AcquireInfo>,
+    /// Lock labels initialised with a mutex attribute object (`pthread_mutex_init(&m, &attr)`):
+    /// they may be recursive mutexes, which the thread that holds them may lock again.
+    pub attributed_locks: Vec<Lock>,
     pub objects: IndexVec<ObjectId, ObjectInfo>,
     /// Location labels to check for consistent correlation: variables, allocation sites and the
     /// fields of their contents.
@@ -193,6 +219,8 @@ use facts::CFact;
 /// The result of the thread analysis.
 pub struct ThreadSolution {
     pub warnings: Vec<check::RaceWarning>,
+    /// The potential deadlocks (empty when the deadlock check is not run).
+    pub deadlocks: Vec<deadlock::DeadlockWarning>,
     pub lock_rep: IndexVec<Lock, Lock>,
     /// `(generic, instance)` class pairs: `instance` is the image of `generic` at some site (a
     /// lock of a callee as its caller sees it), for naming locks in reports.
@@ -208,11 +236,22 @@ pub struct ThreadSolution {
     pub sets: locksets::LockSets,
 }
 
-/// Runs the whole thread analysis on the constraints and event graphs of a C program.
+/// Runs the whole thread analysis on the constraints and event graphs of a C program, with the
+/// deadlock check.
 pub fn solve(
     c: &crate::constraints::Constraints,
     p: &ThreadProgram,
     techniques: Techniques,
+) -> ThreadSolution {
+    solve_with(c, p, techniques, true)
+}
+
+/// [`solve`], with the deadlock check only when `deadlocks` is set.
+pub fn solve_with(
+    c: &crate::constraints::Constraints,
+    p: &ThreadProgram,
+    techniques: Techniques,
+    deadlocks: bool,
 ) -> ThreadSolution {
     use crate::stats::{phase, time, Phase};
     let mut scopes = c.scopes.clone();
@@ -235,7 +274,15 @@ pub fn solve(
     });
     let mut ls = phase(Phase::Locksets, || {
         time("solve: locksets", || {
-            locksets::compute(c, &scopes, &mut lock_table, &linearity, p, &s)
+            locksets::compute(
+                c,
+                &scopes,
+                &mut lock_table,
+                &linearity,
+                p,
+                &s,
+                locksets::Holds::Protection,
+            )
         })
     });
     // Sharing (§3.2): which threads run where, Down-Fork, correlations carried to the roots.
@@ -292,6 +339,21 @@ pub fn solve(
             techniques,
         })
     });
+    let deadlocks = if deadlocks {
+        let inputs = order::Inputs {
+            c,
+            scopes: &scopes,
+            p,
+            s: &s,
+            linearity: &linearity,
+            mhp: &mhp,
+        };
+        phase(Phase::Deadlocks, || {
+            deadlocks_of(inputs, &mut lock_table, techniques)
+        })
+    } else {
+        Vec::new()
+    };
     let lock_rep: IndexVec<Lock, Lock> = (0..lock_table.len())
         .map(|i| lock_table.find(Lock(i as u32)))
         .collect();
@@ -307,6 +369,7 @@ pub fn solve(
     lock_images.dedup();
     ThreadSolution {
         warnings,
+        deadlocks,
         lock_rep,
         lock_images,
         structure: s,
@@ -318,4 +381,27 @@ pub fn solve(
         facts: all_facts,
         sets: ls.sets,
     }
+}
+
+/// The deadlock check: the lock order ([`order`]), then its cycles ([`deadlock`]).
+fn deadlocks_of(
+    inputs: order::Inputs<'_>,
+    lock_table: &mut locks::LockTable,
+    techniques: Techniques,
+) -> Vec<deadlock::DeadlockWarning> {
+    use crate::stats::time;
+    let order = time("solve: lock order", || order::propagate(inputs, lock_table));
+    time("solve: deadlocks", || {
+        deadlock::check(
+            deadlock::Inputs {
+                p: inputs.p,
+                s: inputs.s,
+                mhp: inputs.mhp,
+                linearity: inputs.linearity,
+                order: &order,
+                techniques,
+            },
+            lock_table,
+        )
+    })
 }

@@ -171,7 +171,7 @@ pub fn must_locksets(
                     .and_modify(|s| s.retain(|l| held.contains(l)))
                     .or_insert_with(|| held);
             }
-            Some(&Event::Acquire(lock, mode)) => {
+            Some(&Event::Acquire(lock, mode, _)) => {
                 let exclusive = Held::new(lock, super::Mode::Exclusive);
                 if counts(lock) && mode == super::Mode::Exclusive && held.contains(&exclusive) {
                     let extra = extra_after.entry(lock).or_insert(0);

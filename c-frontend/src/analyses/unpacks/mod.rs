@@ -547,7 +547,7 @@ impl Analysis<'_> {
                     self.annotation(state, *g, args);
                 }
                 let mut taken: State = Vec::new();
-                if let Some(Kind::Acquire { lock, mode }) = kind {
+                if let Some(Kind::Acquire { lock, mode, .. }) = kind {
                     let held = args
                         .get(lock as usize)
                         .and_then(|a| own_lock(self.p, self.f, a, mode));

@@ -1,0 +1,562 @@
+//! Potential deadlocks (RacerX §4, seed `000_…`): cycles in the lock order, and lock calls that
+//! wait for a lock their own thread holds.
+//!
+//! The lock order comes from [`super::order`]: each lock call that waits, seen from every
+//! function up its call chains, with the locks held. In one function (a *level*), a call fact
+//! that waits for `B` while holding `A` is an edge `A → B` of that level's lock-order graph. A
+//! cycle `L₀ → L₁ → … → L₀` is a potential deadlock when one call fact per edge can be chosen
+//! such that
+//!
+//! - every two of them may be made at the same time, by two different threads (the race
+//!   check's rule for two accesses, [`Concurrency`]): a thread cannot wait for itself, so the
+//!   facts come from at least two thread instances, and a thread started in a loop counts as
+//!   several;
+//! - each one waits for a lock the next one holds in a mode that excludes it (a reader waiting
+//!   for a lock another reader holds does not wait);
+//! - no *gate lock* is held by all of them: a linear lock in every held set, held exclusively by
+//!   at least one, lets only one of them in at a time.
+//!
+//! A non-linear lock (one label for many run-time locks: an array of mutexes, the mutexes of
+//! list nodes) held while its own label is acquired is some lock of the label waiting for
+//! another: an edge `a → a`. One thread doing that is not a deadlock (it may take `a[0]` then
+//! `a[1]`), so such an edge makes a cycle only with a second one — another lock call, or the
+//! same one made by a second thread instance — that may be made at the same time: two elements
+//! locked in opposite orders by two threads. This is sound (a lock order by index or address is
+//! not seen, and such code is reported). A linear lock acquired while held is a *self-deadlock*
+//! of one thread, unless the call does not wait (a try-lock makes no call fact), the lock is held
+//! and taken for reading, or it may be a recursive mutex (initialised with an attribute object,
+//! [`ThreadProgram::attributed_locks`]).
+//!
+//! Each deadlock is reported once, at the level closest to `main` that sees it (`main` itself
+//! for global locks); the same lock calls seen again below are not repeated. Cycles are searched
+//! up to [`MAX_LOCKS`] locks and [`MAX_WALK`] steps per level (a cycle beyond is not found), and
+//! at most [`MAX_STEPS`] choices of facts per cycle: beyond that, every fact of the cycle's edges
+//! is taken as part of it (reported, never dropped).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::check::{Concurrency, Ctx};
+use super::facts::Thread;
+use super::linearity::Linearity;
+use super::locksets::{Held, LockSets, SetId};
+use super::order::{CallFact, Order};
+use super::structure::{CallPoint, Structure};
+use super::{AcqId, FnId, Mode, ThreadProgram};
+use crate::constraints::Lock;
+use crate::locks::LockTable;
+use crate::technique::{Technique, Techniques};
+
+/// The most locks of a cycle searched for (RacerX's `n`).
+pub const MAX_LOCKS: usize = 6;
+
+/// The most choices of call facts tried per cycle.
+pub const MAX_STEPS: usize = 20_000;
+
+/// One lock call of a deadlock, as its level sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Acquisition {
+    pub acq: AcqId,
+    /// The lock it waits for (a class representative at the level).
+    pub lock: Lock,
+    pub mode: Mode,
+    /// The locks held when it is made, as tokens ([`Held`]).
+    pub held: Vec<Held>,
+    /// The thread making it, relative to a run of the level.
+    pub thread: Thread,
+    /// The calls (and the fork, for another thread) from the level down to the lock call,
+    /// along which it holds these locks.
+    pub steps: Vec<CallPoint>,
+}
+
+impl Acquisition {
+    /// What makes two lock calls of a warning one entry.
+    fn key(&self) -> (AcqId, &[Held], Thread) {
+        (self.acq, &self.held, self.thread)
+    }
+}
+
+/// A potential deadlock.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeadlockWarning {
+    /// The function of one run of which the threads and locks are seen (`main` for global
+    /// locks).
+    pub level: FnId,
+    /// The cycle: each lock is held while the next one (the first, after the last) is waited
+    /// for. One lock for a self-deadlock, and for a cycle between two locks of one non-linear
+    /// label.
+    pub locks: Vec<Lock>,
+    /// The locks of the cycle that stand for several run-time locks, sorted.
+    pub several: Vec<Lock>,
+    /// A lock call waits for a lock its own thread holds (`locks` is that lock).
+    pub self_deadlock: bool,
+    /// The lock calls of the cycle: those that wait for `locks[1]` holding `locks[0]`, then for
+    /// `locks[2]`, …; each group sorted.
+    pub acquisitions: Vec<Acquisition>,
+}
+
+/// What the check reads.
+pub struct Inputs<'a> {
+    pub p: &'a ThreadProgram,
+    pub s: &'a Structure,
+    pub mhp: &'a super::mhp::Mhp,
+    pub linearity: &'a Linearity,
+    pub order: &'a Order,
+    pub techniques: Techniques,
+}
+
+/// The edges of one level's lock-order graph: `(from, to)` → the facts (indexes into the
+/// order's facts) that wait for `to` holding `from`.
+type Edges = BTreeMap<(Lock, Lock), Vec<usize>>;
+
+struct Checker<'a> {
+    inputs: Inputs<'a>,
+    conc: Concurrency<'a>,
+    locks: &'a mut LockTable,
+    /// The lock classes that may be recursive mutexes.
+    recursive: BTreeSet<Lock>,
+}
+
+/// Finds the potential deadlocks of a program from its lock order: per level (`main` first,
+/// then callers before callees), its self-deadlocks, then its cycles, each in lock order.
+pub fn check(inputs: Inputs<'_>, locks: &mut LockTable) -> Vec<DeadlockWarning> {
+    let order = inputs.order;
+    let conc = Concurrency {
+        mhp: inputs.mhp,
+        handle_sets: &order.handle_sets,
+        site_sets: &order.site_sets,
+        nests: &order.nests,
+        techniques: inputs.techniques,
+    };
+    let recursive = maybe_recursive(inputs.p, locks);
+    let mut checker = Checker {
+        inputs,
+        conc,
+        locks,
+        recursive,
+    };
+    let mut by_level: BTreeMap<FnId, Vec<usize>> = BTreeMap::new();
+    for (k, f) in order.facts.iter().enumerate() {
+        by_level.entry(f.func).or_default().push(k);
+    }
+    let mut levels: Vec<FnId> = by_level.keys().copied().collect();
+    let (p, s) = (checker.inputs.p, checker.inputs.s);
+    levels.sort_by_key(|&f| (Some(f) != p.main, std::cmp::Reverse(s.thread_scc_of[f]), f));
+    let mut warnings: Vec<DeadlockWarning> = Vec::new();
+    let mut reported: Vec<BTreeSet<AcqId>> = Vec::new();
+    let mut self_reported: BTreeSet<AcqId> = BTreeSet::new();
+    for level in levels {
+        let ids = &by_level[&level];
+        warnings.extend(checker.self_deadlocks(level, ids, &mut self_reported));
+        for w in checker.cycles(level, ids) {
+            let calls: BTreeSet<AcqId> = w.acquisitions.iter().map(|a| a.acq).collect();
+            if reported.iter().any(|r| calls.is_subset(r)) {
+                continue;
+            }
+            reported.push(calls);
+            warnings.push(w);
+        }
+    }
+    warnings
+}
+
+/// The lock classes initialised with an attribute object, with every class related to one by
+/// an image at a call (both ways: the helper's lock parameter and the caller's lock), so that
+/// each level's name of such a lock is among them.
+fn maybe_recursive(p: &ThreadProgram, locks: &mut LockTable) -> BTreeSet<Lock> {
+    let mut out: BTreeSet<Lock> = p.attributed_locks.iter().map(|&l| locks.find(l)).collect();
+    if out.is_empty() {
+        return out;
+    }
+    let pairs = locks.all_images();
+    loop {
+        let before = out.len();
+        for &(generic, _, image) in &pairs {
+            if out.contains(&generic) || out.contains(&image) {
+                out.insert(generic);
+                out.insert(image);
+            }
+        }
+        if out.len() == before {
+            return out;
+        }
+    }
+}
+
+impl Checker<'_> {
+    fn sets(&self) -> &LockSets {
+        &self.inputs.order.sets
+    }
+
+    fn fact(&self, k: usize) -> &CallFact {
+        &self.inputs.order.facts[k]
+    }
+
+    fn linear(&mut self, l: Lock) -> bool {
+        self.inputs.linearity.is_linear(self.locks, l)
+    }
+
+    /// The locks of a held set, each once.
+    fn held_locks(&self, held: SetId) -> Vec<Lock> {
+        let mut v: Vec<Lock> = self.sets().get(held).iter().map(|h| h.lock).collect();
+        v.dedup();
+        v
+    }
+
+    /// How a fact holds `lock`: `Some(Exclusive)` when exclusively, `Some(Shared)` for reading.
+    fn holds(&self, k: usize, lock: Lock) -> Option<Mode> {
+        let held = self.sets().get(self.fact(k).held);
+        let mut modes = held.iter().filter(|h| h.lock == lock).map(|h| h.mode);
+        let first = modes.next()?;
+        Some(
+            if first == Mode::Exclusive || modes.any(|m| m == Mode::Exclusive) {
+                Mode::Exclusive
+            } else {
+                Mode::Shared
+            },
+        )
+    }
+
+    fn acquisition(&self, k: usize) -> Acquisition {
+        let f = self.fact(k);
+        Acquisition {
+            acq: f.acq,
+            lock: f.lock,
+            mode: f.mode,
+            held: self.sets().get(f.held).to_vec(),
+            thread: f.ctx.thread,
+            steps: self.inputs.order.steps(k),
+        }
+    }
+
+    /// The lock calls of `facts` (ascending), one entry per lock call, locks and thread: the
+    /// first fact's, derived first, with the shortest path.
+    fn acquisitions(&self, facts: impl Iterator<Item = usize>) -> Vec<Acquisition> {
+        let mut out: Vec<Acquisition> = facts.map(|k| self.acquisition(k)).collect();
+        // A stable sort: among equal keys the first fact stays first.
+        out.sort_by(|a, b| a.key().cmp(&b.key()));
+        out.dedup_by(|a, b| a.key() == b.key());
+        out
+    }
+
+    /// The lock calls at `level` that wait for a linear lock their own thread holds, each lock
+    /// call once over all levels (`done`).
+    fn self_deadlocks(
+        &mut self,
+        level: FnId,
+        ids: &[usize],
+        done: &mut BTreeSet<AcqId>,
+    ) -> Vec<DeadlockWarning> {
+        let mut found: BTreeMap<AcqId, Vec<usize>> = BTreeMap::new();
+        for &k in ids {
+            let f = *self.fact(k);
+            let Some(held) = self.holds(k, f.lock) else {
+                continue;
+            };
+            let shared = f.mode == Mode::Shared && held == Mode::Shared;
+            if shared || done.contains(&f.acq) || self.recursive.contains(&f.lock) {
+                continue;
+            }
+            if self.linear(f.lock) {
+                found.entry(f.acq).or_default().push(k);
+            }
+        }
+        done.extend(found.keys().copied());
+        // One entry per lock call: its first context.
+        found
+            .into_values()
+            .filter_map(|facts| self.acquisitions(facts.into_iter()).into_iter().next())
+            .map(|a| DeadlockWarning {
+                level,
+                locks: vec![a.lock],
+                several: Vec::new(),
+                self_deadlock: true,
+                acquisitions: vec![a],
+            })
+            .collect()
+    }
+
+    /// The cycles of `level`'s lock-order graph that are potential deadlocks.
+    fn cycles(&mut self, level: FnId, ids: &[usize]) -> Vec<DeadlockWarning> {
+        // Two lock calls of one thread never wait for each other: a level whose facts are all
+        // its own thread's has no deadlock among threads.
+        let sharing = self.inputs.techniques.has(Technique::Sharing);
+        if sharing
+            && ids
+                .iter()
+                .all(|&k| self.fact(k).ctx.thread == Thread::Current)
+        {
+            return Vec::new();
+        }
+        let mut edges: Edges = BTreeMap::new();
+        for &k in ids {
+            let f = *self.fact(k);
+            for a in self.held_locks(f.held) {
+                if a != f.lock || !self.linear(a) {
+                    edges.entry((a, f.lock)).or_default().push(k);
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for cycle in elementary_cycles(&edges) {
+            if let Some(w) = self.deadlock(level, &cycle, &edges) {
+                out.push(w);
+            }
+        }
+        out
+    }
+
+    /// The warning for a cycle of locks, if some choice of its facts may deadlock.
+    fn deadlock(&mut self, level: FnId, cycle: &[Lock], edges: &Edges) -> Option<DeadlockWarning> {
+        // A cycle of one non-linear lock needs two of its edges: two locks of the label.
+        let path: Vec<Lock> = if cycle.len() == 1 {
+            vec![cycle[0], cycle[0]]
+        } else {
+            cycle.to_vec()
+        };
+        let n = path.len();
+        // Facts that differ only in their lock call are interchangeable for the search, which
+        // runs on one of each class (context, held locks, mode): a class chosen stands for all.
+        let classes: Vec<BTreeMap<usize, Vec<usize>>> = (0..n)
+            .map(|i| self.classes(&edges[&(path[i], path[(i + 1) % n])]))
+            .collect();
+        let groups: Vec<Vec<usize>> = classes
+            .iter()
+            .map(|c| c.keys().copied().collect())
+            .collect();
+        let mut search = Search {
+            level,
+            path: &path,
+            groups: &groups,
+            chosen: Vec::with_capacity(n),
+            used: vec![BTreeSet::new(); n],
+            steps: 0,
+        };
+        self.choose(&mut search);
+        if search.steps > MAX_STEPS {
+            for (i, g) in groups.iter().enumerate() {
+                search.used[i].extend(g.iter().copied());
+            }
+        }
+        if search.used.iter().all(BTreeSet::is_empty) {
+            return None;
+        }
+        let members = |i: usize| -> Vec<usize> {
+            let mut v: Vec<usize> = search.used[i]
+                .iter()
+                .flat_map(|r| classes[i][r].iter().copied())
+                .collect();
+            v.sort_unstable();
+            v
+        };
+        let acquisitions = if cycle.len() == 1 {
+            let both: BTreeSet<usize> = (0..n).flat_map(members).collect();
+            self.acquisitions(both.into_iter())
+        } else {
+            (0..n)
+                .flat_map(|i| self.acquisitions(members(i).into_iter()))
+                .collect()
+        };
+        let mut several: Vec<Lock> = cycle.iter().copied().filter(|&l| !self.linear(l)).collect();
+        several.sort();
+        several.dedup();
+        Some(DeadlockWarning {
+            level,
+            locks: cycle.to_vec(),
+            several,
+            self_deadlock: false,
+            acquisitions,
+        })
+    }
+
+    /// The facts of one edge by class: the first fact of each (context, held locks, mode),
+    /// with every fact of its class.
+    fn classes(&self, facts: &[usize]) -> BTreeMap<usize, Vec<usize>> {
+        let mut by_key: BTreeMap<(Ctx, SetId, Mode), Vec<usize>> = BTreeMap::new();
+        for &k in facts {
+            let f = self.fact(k);
+            by_key.entry((f.ctx, f.held, f.mode)).or_default().push(k);
+        }
+        by_key.into_values().map(|v| (v[0], v)).collect()
+    }
+
+    /// Extends `search.chosen` with a fact for the next edge, in every way that may still
+    /// deadlock, recording the facts of each complete choice.
+    fn choose(&mut self, search: &mut Search<'_>) {
+        search.steps += 1;
+        if search.steps > MAX_STEPS {
+            return;
+        }
+        let i = search.chosen.len();
+        let n = search.path.len();
+        if i == n {
+            if self.blocks(search.chosen[n - 1], search.chosen[0], search.path[0])
+                && !self.gated(&search.chosen)
+            {
+                for (e, &k) in search.chosen.iter().enumerate() {
+                    search.used[e].insert(k);
+                }
+            }
+            return;
+        }
+        for &k in &search.groups[i] {
+            let fits = (i == 0 || self.blocks(search.chosen[i - 1], k, search.path[i]))
+                && search
+                    .chosen
+                    .iter()
+                    .all(|&j| self.together(search.level, j, k));
+            if fits {
+                search.chosen.push(k);
+                self.choose(search);
+                search.chosen.pop();
+            }
+        }
+    }
+
+    /// Whether the call of fact `waiter` waits for `lock` while the thread of fact `holder`
+    /// holds it: unless both are readers.
+    fn blocks(&self, waiter: usize, holder: usize, lock: Lock) -> bool {
+        self.fact(waiter).mode == Mode::Exclusive
+            || self.holds(holder, lock) == Some(Mode::Exclusive)
+    }
+
+    /// Whether two facts' lock calls may be made at the same time by two threads.
+    fn together(&self, level: FnId, a: usize, b: usize) -> bool {
+        let (x, y) = (&self.fact(a).ctx, &self.fact(b).ctx);
+        self.conc.concurrent(level, x, y, x == y)
+    }
+
+    /// Whether a gate lock orders the chosen facts: a linear lock held by all of them,
+    /// exclusively by one at least.
+    fn gated(&mut self, chosen: &[usize]) -> bool {
+        let first = self.held_locks(self.fact(chosen[0]).held);
+        first.into_iter().any(|g| {
+            let modes: Option<Vec<Mode>> = chosen.iter().map(|&k| self.holds(k, g)).collect();
+            modes.is_some_and(|m| m.contains(&Mode::Exclusive)) && self.linear(g)
+        })
+    }
+}
+
+/// The state of the search for the facts of one cycle.
+struct Search<'s> {
+    level: FnId,
+    /// The cycle's locks (a non-linear lock's self-cycle twice).
+    path: &'s [Lock],
+    /// Per edge `path[i] → path[i + 1]`: one fact of each class of its facts.
+    groups: &'s [Vec<usize>],
+    chosen: Vec<usize>,
+    /// Per edge: the facts of some complete choice that may deadlock.
+    used: Vec<BTreeSet<usize>>,
+    steps: usize,
+}
+
+/// The elementary cycles of a lock-order graph of at most [`MAX_LOCKS`] locks, each once,
+/// starting from its least lock; self-loops are cycles of one lock. Only edges inside a
+/// strongly connected component can be on a cycle, so the walk follows those only, and it
+/// stops after [`MAX_WALK`] steps.
+fn elementary_cycles(edges: &Edges) -> Vec<Vec<Lock>> {
+    let mut graph: petgraph::graph::DiGraph<Lock, ()> = petgraph::graph::DiGraph::new();
+    let mut node: BTreeMap<Lock, petgraph::graph::NodeIndex> = BTreeMap::new();
+    for &(a, b) in edges.keys() {
+        let x = *node.entry(a).or_insert_with(|| graph.add_node(a));
+        let y = *node.entry(b).or_insert_with(|| graph.add_node(b));
+        graph.add_edge(x, y, ());
+    }
+    let mut component: BTreeMap<Lock, usize> = BTreeMap::new();
+    for (k, scc) in petgraph::algo::tarjan_scc(&graph).into_iter().enumerate() {
+        component.extend(scc.into_iter().map(|x| (graph[x], k)));
+    }
+    let mut succs: BTreeMap<Lock, Vec<Lock>> = BTreeMap::new();
+    for &(a, b) in edges.keys() {
+        if component[&a] == component[&b] {
+            succs.entry(a).or_default().push(b);
+        }
+    }
+    let mut walk = Walk {
+        succs: &succs,
+        path: Vec::new(),
+        out: Vec::new(),
+        steps: 0,
+    };
+    for &start in succs.keys() {
+        walk.path = vec![start];
+        walk.from(start);
+    }
+    if walk.steps > MAX_WALK {
+        crate::stats::count("deadlocks: lock-order walks cut short", 1);
+    }
+    walk.out
+}
+
+/// The most steps of the search for the cycles of one function's lock order.
+pub const MAX_WALK: usize = 1_000_000;
+
+/// The search for elementary cycles.
+struct Walk<'w> {
+    succs: &'w BTreeMap<Lock, Vec<Lock>>,
+    path: Vec<Lock>,
+    out: Vec<Vec<Lock>>,
+    steps: usize,
+}
+
+impl Walk<'_> {
+    /// Extends the path (from its least lock `start`) along locks greater than `start`,
+    /// recording the cycles that come back to it.
+    fn from(&mut self, start: Lock) {
+        let last = *self.path.last().expect("a path has its start");
+        let succs = self.succs;
+        for &next in succs.get(&last).map(Vec::as_slice).unwrap_or(&[]) {
+            self.steps += 1;
+            if self.steps > MAX_WALK {
+                return;
+            }
+            if next == start {
+                self.out.push(self.path.clone());
+            } else if next > start && !self.path.contains(&next) && self.path.len() < MAX_LOCKS {
+                self.path.push(next);
+                self.from(start);
+                self.path.pop();
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn edges(pairs: &[(u32, u32)]) -> Edges {
+        pairs
+            .iter()
+            .map(|&(a, b)| ((Lock(a), Lock(b)), vec![0]))
+            .collect()
+    }
+
+    fn cycles(pairs: &[(u32, u32)]) -> Vec<Vec<u32>> {
+        elementary_cycles(&edges(pairs))
+            .into_iter()
+            .map(|c| c.into_iter().map(|l| l.0).collect())
+            .collect()
+    }
+
+    #[test]
+    fn each_elementary_cycle_once_from_its_least_lock() {
+        assert_eq!(cycles(&[(1, 2), (2, 3)]), Vec::<Vec<u32>>::new());
+        assert_eq!(cycles(&[(1, 2), (2, 1)]), vec![vec![1, 2]]);
+        assert_eq!(cycles(&[(3, 1), (1, 2), (2, 3)]), vec![vec![1, 2, 3]]);
+        assert_eq!(cycles(&[(4, 4), (1, 2)]), vec![vec![4]]);
+        // Two cycles through 1, and an edge out of them that is on none.
+        assert_eq!(
+            cycles(&[(1, 2), (2, 1), (2, 3), (3, 1), (3, 9)]),
+            vec![vec![1, 2], vec![1, 2, 3]]
+        );
+    }
+
+    #[test]
+    fn cycles_longer_than_the_limit_are_not_searched() {
+        let n = MAX_LOCKS as u32 + 1;
+        let ring: Vec<(u32, u32)> = (0..n).map(|i| (i, (i + 1) % n)).collect();
+        assert!(cycles(&ring).is_empty());
+        let ring: Vec<(u32, u32)> = (0..n - 1).map(|i| (i, (i + 1) % (n - 1))).collect();
+        assert_eq!(cycles(&ring).len(), 1);
+    }
+}

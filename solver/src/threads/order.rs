@@ -1,0 +1,354 @@
+//! The lock order: every lock call, with the locks held when it is made, carried up every call
+//! chain to `main` as [`super::facts`] carries accesses — the input of the deadlock check
+//! ([`super::deadlock`]).
+//!
+//! A *call fact* says that a thread, running a function, makes a lock call that waits for a lock
+//! while it holds others (`held`, relative to the function's entry as in [`super::locksets`],
+//! computed for the lock order: [`Holds::Order`]). Through each call of the function the fact
+//! takes the caller's view — the lock and the held locks renamed by their images at the call's
+//! site, the caller's locks added unless the callee may release them — and through each fork it
+//! becomes the child thread's, with none of the parent's locks. Like an access, it keeps which
+//! thread makes it, where and after what ([`Ctx`]), so that the check can ask whether two lock
+//! calls may be made at the same time ([`super::check::Concurrency`]).
+//!
+//! A fact stops where its lock stops meaning one lock: a lock of the callee's own run (a mutex
+//! local to it, or allocated there and never stored where the caller can name it) has no image,
+//! and above the call each run's lock is a different one. Its deadlocks, if any, are among the
+//! threads that run saw, and are found at that function. Try-locks never wait: they hold their
+//! lock for what follows, but make no fact.
+//!
+//! This module never decides a deadlock and never names a lock for a reader.
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::check::Ctx;
+use super::facts::Thread;
+use super::linearity::Linearity;
+use super::locksets::{translate, LockSets, Locksets, SetId, State};
+use super::mhp::{HandleSets, Mhp, SiteSets};
+use super::nest::{Level, NestId, Nests};
+use super::structure::{CallPoint, Structure};
+use super::{AcqId, Event, FnId, Mode, ThreadProgram};
+use crate::constraints::{Constraints, Lock, Site};
+use crate::locks::LockTable;
+use crate::scope::ScopeTree;
+
+/// A lock call as seen from one function: which call, the lock it waits for and how, the locks
+/// held (and, for the function's own thread, those it may have released since its entry).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct CallFact {
+    pub func: FnId,
+    pub acq: AcqId,
+    /// The lock's class representative, as `func` names it.
+    pub lock: Lock,
+    pub mode: Mode,
+    pub held: SetId,
+    /// Only meaningful while the thread is `Current` (the caller may hold more locks).
+    pub released: SetId,
+    pub ctx: Ctx,
+}
+
+/// The lock order of a program: every call fact, and the tables their ids stand for.
+pub struct Order {
+    pub facts: Vec<CallFact>,
+    /// Per fact: the fact it was first derived from and the call or fork it crossed (`None`
+    /// for a lock call seen from its own function). Following them down gives a call path
+    /// along which the fact holds, with its locks.
+    pub derived: Vec<Option<(usize, CallPoint)>>,
+    pub sets: LockSets,
+    pub handle_sets: HandleSets,
+    pub site_sets: SiteSets,
+    pub nests: Nests,
+}
+
+/// What propagation reads.
+#[derive(Copy, Clone)]
+pub struct Inputs<'a> {
+    pub c: &'a Constraints,
+    pub scopes: &'a ScopeTree,
+    pub p: &'a ThreadProgram,
+    pub s: &'a Structure,
+    pub linearity: &'a Linearity,
+    pub mhp: &'a Mhp,
+}
+
+struct Prop<'a> {
+    inputs: Inputs<'a>,
+    locks: &'a mut LockTable,
+    ls: Locksets,
+    handle_sets: HandleSets,
+    site_sets: SiteSets,
+    nests: Nests,
+    facts: Vec<CallFact>,
+    derived: Vec<Option<(usize, CallPoint)>>,
+    seen: FxHashSet<CallFact>,
+    work: Vec<usize>,
+    /// Held sets translated through a site (`true`) and released sets (`false`).
+    set_memo: FxHashMap<(SetId, Site, bool), SetId>,
+}
+
+/// Computes the lock order of `p`: the lock sets for the order, then every lock call's facts.
+pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable) -> Order {
+    let Inputs {
+        c,
+        scopes,
+        p,
+        s,
+        linearity,
+        mhp,
+    } = inputs;
+    let ls = super::locksets::compute(
+        c,
+        scopes,
+        locks,
+        linearity,
+        p,
+        s,
+        super::locksets::Holds::Order,
+    );
+    let mut prop = Prop {
+        handle_sets: mhp.handle_sets.clone(),
+        inputs,
+        locks,
+        ls,
+        site_sets: SiteSets::default(),
+        nests: Nests::default(),
+        facts: Vec::new(),
+        derived: Vec::new(),
+        seen: FxHashSet::default(),
+        work: Vec::new(),
+        set_memo: FxHashMap::default(),
+    };
+    for (f, body) in p.funcs.iter_enumerated() {
+        for (b, block) in body.blocks.iter().enumerate() {
+            for (k, e) in block.events.iter().enumerate() {
+                let Event::Acquire(l, mode, Some(acq)) = *e else {
+                    continue;
+                };
+                if !p.acquisitions[acq].waits {
+                    continue;
+                }
+                let lock = prop.locks.find(l);
+                if linearity.is_ungrounded(prop.locks, lock) {
+                    continue;
+                }
+                let state = prop.state_at(f, b as u32, k as u32);
+                let Some(held) = state.held else { continue };
+                let ctx = Ctx {
+                    thread: Thread::Current,
+                    point: mhp.point(f, b as u32, k as u32),
+                    joined: mhp.joined_at(f, b as u32, k as u32),
+                    inside: prop.site_sets.empty(),
+                    nest: NestId::NONE,
+                };
+                let fact = CallFact {
+                    func: f,
+                    acq,
+                    lock,
+                    mode,
+                    held,
+                    released: state.released,
+                    ctx,
+                };
+                prop.add(fact, None);
+            }
+        }
+    }
+    prop.work.reverse();
+    prop.run();
+    crate::stats::count("lock-call facts", prop.facts.len());
+    Order {
+        facts: prop.facts,
+        derived: prop.derived,
+        sets: prop.ls.sets,
+        handle_sets: prop.handle_sets,
+        site_sets: prop.site_sets,
+        nests: prop.nests,
+    }
+}
+
+impl Order {
+    /// The calls and forks from fact `k`'s function down to its lock call, outermost first.
+    pub fn steps(&self, mut k: usize) -> Vec<CallPoint> {
+        let mut out = Vec::new();
+        while let Some((from, pt)) = self.derived[k] {
+            out.push(pt);
+            k = from;
+        }
+        out
+    }
+}
+
+impl Prop<'_> {
+    fn add(&mut self, fact: CallFact, from: Option<(usize, CallPoint)>) {
+        if self.seen.insert(fact) {
+            self.work.push(self.facts.len());
+            self.facts.push(fact);
+            self.derived.push(from);
+        }
+    }
+
+    fn state_at(&self, f: FnId, block: u32, index: u32) -> State {
+        self.ls.before[f]
+            .get(block as usize)
+            .and_then(|b| b.get(index as usize))
+            .copied()
+            .unwrap_or(State::TOP)
+    }
+
+    /// A callee's lock as the caller at `site` names it; `None` for a lock of one run of the
+    /// callee, or one that names no lock.
+    fn translate_lock(&mut self, l: Lock, site: Site) -> Option<Lock> {
+        let Inputs {
+            c,
+            scopes,
+            linearity,
+            ..
+        } = self.inputs;
+        translate(c, scopes, self.locks, site, l)
+            .filter(|&x| !linearity.is_ungrounded(self.locks, x))
+    }
+
+    /// A callee's held set (`held`) or released set as the caller at `site` sees it: locks of
+    /// one run of the callee mean nothing there; a release of a lock that names no lock may
+    /// release any.
+    fn translate_set(&mut self, set: SetId, site: Site, held: bool) -> SetId {
+        if set == LockSets::EMPTY {
+            return set;
+        }
+        if let Some(&out) = self.set_memo.get(&(set, site, held)) {
+            return out;
+        }
+        let Inputs {
+            c,
+            scopes,
+            linearity,
+            ..
+        } = self.inputs;
+        let locks = &mut *self.locks;
+        let mut releases_all = false;
+        let mapped = self.ls.sets.map(set, |l| {
+            let image = translate(c, scopes, locks, site, l);
+            let ungrounded = image.is_some_and(|x| linearity.is_ungrounded(locks, x));
+            releases_all |= ungrounded;
+            image.filter(|_| !(held && ungrounded))
+        });
+        let out = if releases_all && !held {
+            LockSets::ALL
+        } else {
+            mapped
+        };
+        self.set_memo.insert((set, site, held), out);
+        out
+    }
+
+    fn run(&mut self) {
+        let (p, s) = (self.inputs.p, self.inputs.s);
+        while let Some(k) = self.work.pop() {
+            let f = self.facts[k];
+            if Some(f.func) == p.main {
+                continue;
+            }
+            for pt in &s.callers[f.func] {
+                if let Some(up) = self.through_call(&f, pt) {
+                    self.add(up, Some((k, *pt)));
+                }
+            }
+            for pt in &s.forkers[f.func] {
+                if let Some(up) = self.through_fork(&f, pt) {
+                    self.add(up, Some((k, *pt)));
+                }
+            }
+        }
+    }
+
+    /// The fact as the caller at `pt` sees it (as [`super::facts`] takes an access's): `None`
+    /// where the call is unreachable or the lock is one of a run of the callee.
+    fn through_call(&mut self, f: &CallFact, pt: &CallPoint) -> Option<CallFact> {
+        let mhp = self.inputs.mhp;
+        let state = self.state_at(pt.caller, pt.block, pt.index);
+        let caller_held = state.held?;
+        let lock = self.translate_lock(f.lock, pt.site)?;
+        let held = self.translate_set(f.held, pt.site, true);
+        let current = f.ctx.thread == Thread::Current;
+        let (held, released) = if current {
+            let released = self.translate_set(f.released, pt.site, false);
+            let kept = self.ls.sets.minus(caller_held, released);
+            let held = self.ls.sets.union(held, kept);
+            let rel_kept = self.ls.sets.minus(state.released, held);
+            (held, self.ls.sets.union(rel_kept, released))
+        } else {
+            (held, LockSets::EMPTY)
+        };
+        let inside = if current {
+            let here = mhp.live_sites(f.func, f.ctx.point);
+            let here = self.site_sets.intern(here);
+            self.site_sets.union(f.ctx.inside, here)
+        } else {
+            self.site_sets.empty()
+        };
+        let before = mhp.joined_at(pt.caller, pt.block, pt.index);
+        let ctx = Ctx {
+            thread: f.ctx.thread,
+            point: mhp.point(pt.caller, pt.block, pt.index),
+            joined: self.handle_sets.union(before, f.ctx.joined),
+            inside,
+            nest: f.ctx.nest,
+        };
+        Some(CallFact {
+            func: pt.caller,
+            lock,
+            held,
+            released,
+            ctx,
+            ..*f
+        })
+    }
+
+    /// The fact as the thread that forks `f.func` at `pt` sees it: the child's, with none of the
+    /// parent's locks, keeping where it was in the child's function (its nest, as
+    /// [`super::facts`] keeps an access's).
+    fn through_fork(&mut self, f: &CallFact, pt: &CallPoint) -> Option<CallFact> {
+        let (mhp, s) = (self.inputs.mhp, self.inputs.s);
+        let lock = self.translate_lock(f.lock, pt.site)?;
+        let held = self.translate_set(f.held, pt.site, true);
+        let thread = match f.ctx.thread {
+            Thread::Current => Thread::Forked(pt.site),
+            t => t,
+        };
+        let cyclic = s.thread_scc_of[pt.caller] == s.thread_scc_of[f.func];
+        let nest = if mhp.may_fork[f.func] && !cyclic {
+            let point = match f.ctx.thread {
+                Thread::Current => mhp.same_threads_point(f.func, f.ctx.point),
+                Thread::Forked(_) => f.ctx.point,
+            };
+            let level = Level {
+                site: pt.site,
+                func: f.func,
+                thread: f.ctx.thread,
+                point,
+                joined: f.ctx.joined,
+                inside: f.ctx.inside,
+            };
+            self.nests.push(level, f.ctx.nest)
+        } else {
+            NestId::NONE
+        };
+        let before = mhp.joined_at(pt.caller, pt.block, pt.index);
+        let ctx = Ctx {
+            thread,
+            point: mhp.point(pt.caller, pt.block, pt.index),
+            joined: self.handle_sets.union(before, f.ctx.joined),
+            inside: self.site_sets.empty(),
+            nest,
+        };
+        Some(CallFact {
+            func: pt.caller,
+            lock,
+            held,
+            released: LockSets::EMPTY,
+            ctx,
+            ..*f
+        })
+    }
+}
