@@ -10,7 +10,7 @@ use crate::analyses::uniqueness;
 use crate::diagnostics::{Unsound, UnsoundKind};
 use crate::ir::ctypes::Type;
 use crate::ir::visit::{walk_func, FindsVaArg};
-use crate::ir::{BlockId, Callee, FuncId, Origin, Pos, Program, StmtKind, Term};
+use crate::ir::{BlockId, Callee, FuncId, Operand, Origin, Pos, Program, StmtKind, Term};
 use solver::threads::Event;
 use solver::Technique;
 
@@ -53,6 +53,17 @@ impl Gen<'_> {
                 match callee {
                     Callee::Direct(f) if self.is_user_body(*f) => {
                         let site = self.call_site(frame, *f, &values, result, pos, false);
+                        let named: Vec<(u32, FuncId)> = args
+                            .iter()
+                            .enumerate()
+                            .filter_map(|(k, a)| match a.without_casts() {
+                                Operand::Func(g) => Some((k as u32, *g)),
+                                _ => None,
+                            })
+                            .collect();
+                        if !named.is_empty() {
+                            self.call_functions.insert(site, named);
+                        }
                         if !self.uses_va_arg.contains(f) {
                             let fixed = self.signature(*f).0.len();
                             for v in values.iter().skip(fixed).flatten() {

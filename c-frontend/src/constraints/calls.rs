@@ -140,6 +140,38 @@ impl Gen<'_> {
         Some(self.t.lock_of(&mut self.c, content))
     }
 
+    /// The index of the parameter of the function running in `frame` that `op` reads, when that
+    /// parameter is never assigned and its address never taken: its value is the argument of
+    /// every call. Not for a stub's frame, whose parameters are the stub's.
+    fn unchanged_param(&self, frame: &Frame, op: &Operand) -> Option<u32> {
+        let Operand::Use(lv) = op.without_casts() else {
+            return None;
+        };
+        let (crate::ir::Base::Var(v), true) = (&lv.base, lv.proj.is_empty()) else {
+            return None;
+        };
+        let var = &self.p.vars[*v];
+        let crate::ir::VarKind::Param(f, index) = var.kind else {
+            return None;
+        };
+        if f != frame.func || var.address_taken || self.p.funcs[f].origin != Origin::User {
+            return None;
+        }
+        let assigned = self.p.funcs[f]
+            .blocks
+            .iter()
+            .flat_map(|b| &b.stmts)
+            .any(|s| {
+                let dst = match &s.kind {
+                    crate::ir::StmtKind::Assign { dst, .. } => Some(dst),
+                    crate::ir::StmtKind::Call { dst, .. } => dst.as_ref(),
+                    _ => None,
+                };
+                dst.is_some_and(|d| matches!(d.base, crate::ir::Base::Var(w) if w == *v))
+            });
+        (!assigned).then_some(index)
+    }
+
     /// Records lock `l`, acquired or released through `op`, in
     /// [`solver::threads::ThreadProgram::relock_fails`] unless `op` is a pointer to a mutex or a
     /// spin lock and no mutex of the program may be error-checking: read-write locks, locks of
@@ -209,9 +241,11 @@ impl Gen<'_> {
                     let handle = self
                         .user_stmt(frame)
                         .and_then(|at| self.joins.create.get(&at).copied());
+                    let through_param = op(func).and_then(|o| self.unchanged_param(frame, o));
                     self.pending_call(frame, fnode, vec![arg(a)], None, pos, true);
                     if let Some(last) = self.pending.last_mut() {
                         last.handle = handle;
+                        last.through_param = through_param;
                     }
                 }
             }
@@ -582,6 +616,7 @@ impl Gen<'_> {
             caller: main,
             fork: true,
             handle: None,
+            through_param: None,
             node,
             args: Vec::new(),
             result: None,
@@ -706,6 +741,7 @@ impl Gen<'_> {
             caller: frame.func,
             fork,
             handle: None,
+            through_param: None,
             node,
             args,
             result,

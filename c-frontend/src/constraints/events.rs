@@ -3,7 +3,7 @@
 //! event per target flow found, an access to a whole struct one access per field it has, and
 //! every object gets the locks it holds and the labels to check.
 
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::ltypes::{Node, Shape};
 use super::{AccessSite, Gen, GenEvent, Object, RhoName};
@@ -42,7 +42,55 @@ impl Gen<'_> {
             });
             debug_assert_eq!(id, fid);
         }
+        threads.untaken_forks = self.untaken_forks(&threads, expansions);
         threads
+    }
+
+    /// [`ThreadProgram::untaken_forks`]: for each direct call of a create wrapper that passes a
+    /// function by name for the parameter the wrapper starts as a thread, the wrapper's forks
+    /// of that parameter running any other function.
+    fn untaken_forks(
+        &self,
+        threads: &ThreadProgram,
+        expansions: &[Vec<(Site, FuncId)>],
+    ) -> Vec<(Site, Site)> {
+        // Per wrapper: (fork site, parameter index, function started).
+        let mut by_param: FxHashMap<FuncId, Vec<(Site, u32, FuncId)>> = FxHashMap::default();
+        for (id, pending) in self.pending.iter().enumerate() {
+            if let (true, Some(index)) = (pending.fork, pending.through_param) {
+                for &(site, target) in &expansions[id] {
+                    by_param
+                        .entry(pending.caller)
+                        .or_default()
+                        .push((site, index, target));
+                }
+            }
+        }
+        let mut out = Vec::new();
+        if by_param.is_empty() {
+            return out;
+        }
+        for body in &threads.funcs {
+            for event in body.blocks.iter().flat_map(|b| &b.events) {
+                let Event::Call { site, callee, .. } = *event else {
+                    continue;
+                };
+                let (Some(forks), Some(named)) = (
+                    by_param.get(&self.fn_func[callee]),
+                    self.call_functions.get(&site),
+                ) else {
+                    continue;
+                };
+                for &(fork, index, target) in forks {
+                    if named.iter().any(|&(k, g)| k == index && g != target) {
+                        out.push((site, fork));
+                    }
+                }
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
     }
 
     /// The events of one block, with pending calls and whole-struct accesses expanded.

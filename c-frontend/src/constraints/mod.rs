@@ -136,6 +136,10 @@ struct Pending {
     fork: bool,
     /// For a fork: the handle a join can name it by.
     handle: Option<ThreadHandle>,
+    /// For a fork whose function is the caller's own parameter (never assigned, address never
+    /// taken): its index, so that a call passing a known function for it starts only that one
+    /// ([`ThreadProgram::untaken_forks`]).
+    through_param: Option<u32>,
     node: Node,
     args: Vec<Option<Node>>,
     result: Option<Node>,
@@ -308,6 +312,9 @@ struct Gen<'a> {
     alternatives: Vec<Site>,
     /// [`ThreadProgram::relock_fails`].
     relock_fails: Vec<Lock>,
+    /// The functions the direct calls of user functions pass by name, by call site: (parameter
+    /// index, function), for [`ThreadProgram::untaken_forks`].
+    call_functions: FxHashMap<Site, Vec<(u32, FuncId)>>,
     /// The structs declared existential, with their guarded fields ([`Program::existentials`]);
     /// empty when existentials are off.
     existential: FxHashMap<crate::ir::ctypes::StructId, Vec<u32>>,
@@ -488,6 +495,7 @@ impl<'a> Gen<'a> {
             opening: None,
             alternatives: Vec::new(),
             relock_fails: Vec::new(),
+            call_functions: FxHashMap::default(),
             existential: if techniques.has(Technique::Existentials) {
                 // Several declarations of one struct guard the union of their fields.
                 let mut m: FxHashMap<crate::ir::ctypes::StructId, Vec<u32>> = FxHashMap::default();

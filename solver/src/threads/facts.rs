@@ -28,7 +28,7 @@
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::linearity::Linearity;
 use super::locksets::{translate, LockSets, Locksets, SetId, State};
@@ -252,6 +252,9 @@ struct Prop<'a> {
     ls: &'a mut Locksets,
     mhp: &'a Mhp,
     homes: &'a Homes,
+    /// The `(call site, fork site)` pairs of [`ThreadProgram::untaken_forks`] that no fact of
+    /// the fork's threads crosses ([`untaken`]).
+    untaken: FxHashSet<(Site, Site)>,
     handle_sets: HandleSets,
     site_sets: SiteSets,
     nests: Nests,
@@ -394,9 +397,15 @@ impl Prop<'_> {
                 continue;
             }
 
-            // Through every call of the fact's function: the caller's view.
+            // Through every call of the fact's function: the caller's view; a thread the call
+            // never starts ([`ThreadProgram::untaken_forks`]) has no facts there.
             let s = self.s;
             for (k, pt) in s.callers[f.func].iter().enumerate() {
+                if let Thread::Forked(fork) = f.thread {
+                    if self.untaken.contains(&(pt.site, fork)) {
+                        continue;
+                    }
+                }
                 let Some(Caller {
                     held,
                     released,
@@ -716,6 +725,42 @@ impl Prop<'_> {
     }
 }
 
+/// The pairs `(c, s)` of [`ThreadProgram::untaken_forks`] such that a fact of a thread of fork
+/// site `s` in the callee `w` of call `c` can only have come through `w`'s own fork `s`, which
+/// `c` never takes: no other fork of `w` starts threads that may start `s` in turn, and no
+/// function `w` calls may start it. (A fact keeps the site of the thread that made it, not of
+/// the fork it left `w` through: a child that a thread started by another fork of `w` starts
+/// through `w` again, `spawn` used at two levels, has the site of the child.)
+fn untaken(p: &ThreadProgram, s: &Structure, mhp: &Mhp) -> FxHashSet<(Site, Site)> {
+    if p.untaken_forks.is_empty() {
+        return FxHashSet::default();
+    }
+    let mut callee_of: FxHashMap<Site, FnId> = FxHashMap::default();
+    for (f, points) in s.callers.iter_enumerated() {
+        for pt in points {
+            callee_of.insert(pt.site, f);
+        }
+    }
+    p.untaken_forks
+        .iter()
+        .filter(|&&(call, fork)| {
+            let Some(&w) = callee_of.get(&call) else {
+                return false;
+            };
+            p.funcs[w]
+                .blocks
+                .iter()
+                .flat_map(|b| &b.events)
+                .all(|e| match *e {
+                    Event::Fork { site, .. } => site == fork || !mhp.on_the_way(site, fork, fork),
+                    Event::Call { callee, .. } => !mhp.may_start(callee, fork),
+                    _ => true,
+                })
+        })
+        .copied()
+        .collect()
+}
+
 /// The read-only inputs of propagation.
 pub struct Inputs<'a> {
     pub c: &'a Constraints,
@@ -755,6 +800,7 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
         ls,
         mhp,
         homes,
+        untaken: untaken(p, s, mhp),
         handle_sets: mhp.handle_sets.clone(),
         site_sets: SiteSets::default(),
         nests: Nests::default(),

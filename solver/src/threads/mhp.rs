@@ -468,6 +468,12 @@ impl Mhp {
             && subtree_contains(started, callees, other, target)
     }
 
+    /// Whether a run of `f` may start a thread at `site`, in it, its callees or the threads they
+    /// start.
+    pub fn may_start(&self, f: FnId, site: Site) -> bool {
+        self.started[f].binary_search(&site).is_ok()
+    }
+
     /// Whether a thread of `site` may start, itself or through the threads it starts, another
     /// thread of `site`.
     fn restarts(&self, site: Site) -> bool {

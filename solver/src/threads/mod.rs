@@ -186,6 +186,12 @@ pub struct ThreadProgram {
     /// holds, as a recursive mutex does, or blocks forever when locked again (a normal mutex,
     /// a spin lock), which ends the path; see [`locksets`].
     pub relock_fails: Vec<Lock>,
+    /// `(call site, fork site)` pairs, sorted: the call (of a create wrapper, which passes its
+    /// function-pointer parameter to `pthread_create`) never starts a thread at the fork site,
+    /// because the call passes another function for that parameter. Facts of such a fork's
+    /// threads do not cross the call (`facts`), so `spawn(&t, producer, q); spawn(&u,
+    /// consumer, q)` does not start two producers.
+    pub untaken_forks: Vec<(Site, Site)>,
 }
 
 /// The join loop of `handle` in `func` ends its threads only if no write may change `bound`
