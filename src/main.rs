@@ -173,6 +173,8 @@ fn main() -> ExitCode {
                 } else {
                     c_frontend::entries::Entries::Named(entry)
                 },
+                configured: Vec::new(),
+                configuration: None,
             };
             let running = locksmith::progress::start(locksmith::progress::Show {
                 timings,
