@@ -87,6 +87,17 @@ pub fn run_triaged(
     outcome
 }
 
+/// The outcome of a run that fails before any analysis (a configuration that cannot be used),
+/// rendered in `format` like every other error.
+pub fn fail(
+    fatal: &Fatal,
+    format: Format,
+    sources: &Sources,
+    out: &mut dyn std::fmt::Write,
+) -> Outcome {
+    render::outcome_to(&report::error::fatal(fatal), format, sources, out)
+}
+
 fn read_baseline(path: &std::path::Path) -> Result<report::triage::Baseline, Fatal> {
     let fail = |why: String| {
         Fatal::new(

@@ -3,10 +3,12 @@
 //! `solver`, `lambda-core` and `c-frontend`, whose `explain` modules answer what a report asks.
 //!
 //! - [`check`] and [`lambda`]: the two commands, wiring analysis, report and rendering;
+//! - [`config`]: the configuration file `locksmith.toml` of `check`;
 //! - [`report`]: the report model (the JSON contract) and its builders;
 //! - [`render`]: the formats.
 
 pub mod check;
+pub mod config;
 pub mod lambda;
 pub mod progress;
 pub mod render;

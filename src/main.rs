@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches, Parser, Subcommand};
+use locksmith::config::{self, CommandLine, Which};
 use locksmith::lambda::{self, LambdaOptions};
 use locksmith::render::{Format, Outcome};
 use solver::{Technique, Techniques};
@@ -60,54 +61,65 @@ impl Args for TechniqueSwitches {
     }
 }
 
+// The arguments of `locksmith check`, boxed in `Command` since they are most of its size.
+#[derive(Args)]
+struct CheckArgs {
+    /// The C files of one program (`.i` files are taken as already preprocessed).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Add a directory to the preprocessor's include path.
+    #[arg(short = 'I', value_name = "DIR")]
+    include: Vec<PathBuf>,
+    /// Define a preprocessor macro (`NAME` or `NAME=VALUE`).
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    define: Vec<String>,
+    /// Undefine a preprocessor macro.
+    #[arg(short = 'U', value_name = "NAME")]
+    undefine: Vec<String>,
+    /// The C standard passed to the preprocessor (e.g. `gnu11`).
+    #[arg(long = "std", value_name = "STD")]
+    std: Option<String>,
+    /// Include this file before each input (`gcc -include`).
+    #[arg(long = "include", value_name = "FILE")]
+    forced_include: Vec<PathBuf>,
+    /// Output format of the report.
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+    #[command(flatten)]
+    switches: TechniqueSwitches,
+    /// Print the wall time and peak memory of each phase to stderr.
+    #[arg(long)]
+    timings: bool,
+    /// The directory SARIF output names files relative to (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    source_root: Option<PathBuf>,
+    /// Check a program without `main`: these functions may each be called by any number of
+    /// threads at once, with arguments from code locksmith cannot see.
+    #[arg(long, value_name = "F,G", value_delimiter = ',')]
+    entry: Vec<String>,
+    /// Check a library: every function other files could call is such an entry point.
+    #[arg(long, conflicts_with = "entry")]
+    library: bool,
+    /// Leave out the warnings this baseline records (written by `--write-baseline`).
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
+    /// Write the baseline of this run's warnings (those no comment silences) to FILE.
+    #[arg(long, value_name = "FILE")]
+    write_baseline: Option<PathBuf>,
+    /// Read this configuration file instead of the first `locksmith.toml` found from the
+    /// current directory upwards.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Read no configuration file.
+    #[arg(long, conflicts_with = "config")]
+    no_config: bool,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Check POSIX-threads C programs for data races (consistent correlation, paper §3): exit 0
     /// if no warning, 1 if warnings, 2 if the program cannot be analysed.
-    Check {
-        /// The C files of one program (`.i` files are taken as already preprocessed).
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
-        /// Add a directory to the preprocessor's include path.
-        #[arg(short = 'I', value_name = "DIR")]
-        include: Vec<PathBuf>,
-        /// Define a preprocessor macro (`NAME` or `NAME=VALUE`).
-        #[arg(short = 'D', value_name = "NAME[=VALUE]")]
-        define: Vec<String>,
-        /// Undefine a preprocessor macro.
-        #[arg(short = 'U', value_name = "NAME")]
-        undefine: Vec<String>,
-        /// The C standard passed to the preprocessor (e.g. `gnu11`).
-        #[arg(long = "std", value_name = "STD")]
-        std: Option<String>,
-        /// Include this file before each input (`gcc -include`).
-        #[arg(long = "include", value_name = "FILE")]
-        forced_include: Vec<PathBuf>,
-        /// Output format of the report.
-        #[arg(long, value_enum, default_value = "text")]
-        format: Format,
-        #[command(flatten)]
-        switches: TechniqueSwitches,
-        /// Print the wall time and peak memory of each phase to stderr.
-        #[arg(long)]
-        timings: bool,
-        /// The directory SARIF output names files relative to (default: the current directory).
-        #[arg(long, value_name = "DIR")]
-        source_root: Option<PathBuf>,
-        /// Check a program without `main`: these functions may each be called by any number of
-        /// threads at once, with arguments from code locksmith cannot see.
-        #[arg(long, value_name = "F,G", value_delimiter = ',')]
-        entry: Vec<String>,
-        /// Check a library: every function other files could call is such an entry point.
-        #[arg(long, conflicts_with = "entry")]
-        library: bool,
-        /// Leave out the warnings this baseline records (written by `--write-baseline`).
-        #[arg(long, value_name = "FILE")]
-        baseline: Option<PathBuf>,
-        /// Write the baseline of this run's warnings (those no comment silences) to FILE.
-        #[arg(long, value_name = "FILE")]
-        write_baseline: Option<PathBuf>,
-    },
+    Check(Box<CheckArgs>),
     /// Type-check a program of the formal core language λ▷ (paper §2): exit 0 if it is
     /// consistently correlated and linear, 1 if not, 2 if it cannot be analysed.
     Lambda {
@@ -140,52 +152,58 @@ fn main() -> ExitCode {
     }
     let cli = Cli::parse();
     match cli.command {
-        Command::Check {
-            files,
-            include,
-            define,
-            undefine,
-            std,
-            forced_include,
-            format,
-            switches,
-            timings,
-            source_root,
-            entry,
-            library,
-            baseline,
-            write_baseline,
-        } => {
-            let options = c_frontend::driver::CheckOptions {
-                preprocess: c_frontend::syntax::preprocess::PreprocessOptions {
-                    include_dirs: include,
-                    defines: define,
-                    undefines: undefine,
-                    std,
-                    forced_includes: forced_include,
-                    ..Default::default()
-                },
-                techniques: switches.0,
-                entries: if library {
-                    c_frontend::entries::Entries::Library
-                } else if entry.is_empty() {
-                    c_frontend::entries::Entries::Main
-                } else {
-                    c_frontend::entries::Entries::Named(entry)
-                },
-                configured: Vec::new(),
-                configuration: None,
-            };
-            let running = locksmith::progress::start(locksmith::progress::Show {
+        Command::Check(args) => {
+            let CheckArgs {
+                files,
+                include,
+                define,
+                undefine,
+                std,
+                forced_include,
+                format,
+                switches,
                 timings,
-                statistics: std::env::var_os("LOCKSMITH_STATS").is_some(),
-            });
+                source_root,
+                entry,
+                library,
+                baseline,
+                write_baseline,
+                config,
+                no_config,
+            } = *args;
+            let which = match (config, no_config) {
+                (_, true) => Which::Ignore,
+                (Some(file), false) => Which::File(file),
+                (None, false) => Which::Find(std::env::current_dir().unwrap_or_default()),
+            };
+            let command_line = CommandLine {
+                include,
+                define,
+                undefine,
+                std,
+                forced_include,
+                entry,
+                library,
+                techniques: switches.0,
+            };
+            let sources = locksmith::render::Sources::disk().rooted(source_root);
             // The report goes to stdout as it is rendered: a large one is never held whole.
             let mut out = locksmith::render::IoWriter::new(std::io::BufWriter::with_capacity(
                 1 << 20,
                 std::io::stdout().lock(),
             ));
-            let sources = locksmith::render::Sources::disk().rooted(source_root);
+            let options = match config::load(&which) {
+                Ok(found) => config::check_options(command_line, found),
+                Err(fatal) => {
+                    let outcome = locksmith::check::fail(&fatal, format, &sources, &mut out);
+                    out.finish();
+                    return finish(&outcome);
+                }
+            };
+            let running = locksmith::progress::start(locksmith::progress::Show {
+                timings,
+                statistics: std::env::var_os("LOCKSMITH_STATS").is_some(),
+            });
             let triage = locksmith::check::Triage {
                 baseline,
                 write_baseline,

@@ -23,8 +23,8 @@ use solver::threads::{FnId, Mode};
 use solver::{Lock, Site};
 
 use super::model::{
-    AnnotationProblem, CheckReport, FileLine, Position, Race, RaceAccess, RaceLocation, Unanalysed,
-    Unsound, WarningKind, DATA_RACE,
+    AnnotationProblem, CheckReport, ConfiguredFunction, FileLine, Position, Race, RaceAccess,
+    RaceLocation, Unanalysed, Unsound, WarningKind, DATA_RACE,
 };
 
 /// The report on a checked C program.
@@ -129,6 +129,16 @@ pub fn build(r: &CheckResult) -> CheckReport {
             .collect(),
         suppressed: 0,
         baselined: 0,
+        configuration: r.configuration.clone(),
+        configured: p
+            .configured
+            .iter()
+            .map(|&f| ConfiguredFunction {
+                function: p.funcs[f].name.clone(),
+                file: display_file(&p.files[p.funcs[f].pos.file]),
+                line: p.funcs[f].pos.line,
+            })
+            .collect(),
     }
 }
 
