@@ -31,7 +31,8 @@ pub fn inputs(
     }
 }
 
-/// The outcome of a run that could not start: `fatal` rendered in `format`.
+/// The outcome of a run that could not start (a compilation database or a configuration that
+/// cannot be used): `fatal` rendered in `format`, like every other error.
 pub fn failed(
     fatal: &Fatal,
     format: Format,

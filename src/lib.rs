@@ -5,12 +5,14 @@
 //! - [`check`] and [`lambda`]: the two commands, wiring analysis, report and rendering;
 //! - [`args`] and [`compdb`]: what `check` is given: response files, a build's compilation
 //!   database;
+//! - [`config`]: the configuration file `locksmith.toml` of `check`;
 //! - [`report`]: the report model (the JSON contract) and its builders;
 //! - [`render`]: the formats.
 
 pub mod args;
 pub mod check;
 pub mod compdb;
+pub mod config;
 pub mod lambda;
 pub mod progress;
 pub mod render;

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches, Parser, Subcommand};
+use locksmith::config::{self, CommandLine, Which};
 use locksmith::lambda::{self, LambdaOptions};
 use locksmith::render::{Format, Outcome};
 use solver::{Technique, Techniques};
@@ -126,6 +127,13 @@ struct CheckArgs {
     /// Skip the deadlock check (cycles in the lock order, self-deadlocks).
     #[arg(long)]
     no_deadlocks: bool,
+    /// Read this configuration file instead of the first `locksmith.toml` found from the
+    /// current directory upwards.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Read no configuration file.
+    #[arg(long, conflicts_with = "config")]
+    no_config: bool,
 }
 
 #[derive(Subcommand)]
@@ -200,24 +208,21 @@ fn main() -> ExitCode {
 
 fn check(args: CheckArgs) -> ExitCode {
     check_output_usage(args.format, args.output.is_some());
-    let options = c_frontend::driver::CheckOptions {
-        preprocess: c_frontend::syntax::preprocess::PreprocessOptions {
-            include_dirs: args.include,
-            defines: args.define,
-            undefines: args.undefine,
-            std: args.std,
-            forced_includes: args.forced_include,
-            ..Default::default()
-        },
+    let which = match (args.config, args.no_config) {
+        (_, true) => Which::Ignore,
+        (Some(file), false) => Which::File(file),
+        (None, false) => Which::Find(std::env::current_dir().unwrap_or_default()),
+    };
+    let command_line = CommandLine {
+        include: args.include,
+        define: args.define,
+        undefine: args.undefine,
+        std: args.std,
+        forced_include: args.forced_include,
+        entry: args.entry,
+        library: args.library,
         techniques: args.switches.0,
         no_deadlocks: args.no_deadlocks,
-        entries: if args.library {
-            c_frontend::entries::Entries::Library
-        } else if args.entry.is_empty() {
-            c_frontend::entries::Entries::Main
-        } else {
-            c_frontend::entries::Entries::Named(args.entry)
-        },
     };
     // The report goes to stdout as it is rendered: a large one is never held whole.
     let mut out = locksmith::render::IoWriter::new(std::io::BufWriter::with_capacity(
@@ -227,6 +232,14 @@ fn check(args: CheckArgs) -> ExitCode {
     let sources = locksmith::render::Sources::disk()
         .rooted(args.source_root)
         .writing_to(args.output);
+    let options = match config::load(&which) {
+        Ok(found) => config::check_options(command_line, found),
+        Err(fatal) => {
+            let outcome = locksmith::check::failed(&fatal, args.format, &sources, &mut out);
+            out.finish();
+            return finish(&outcome);
+        }
+    };
     let database = args
         .build_dir
         .map(|build| locksmith::compdb::locate(&build))

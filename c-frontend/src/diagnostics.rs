@@ -132,8 +132,20 @@ pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fatal {
     pub kind: FatalKind,
-    /// The whole message, naming the file and what went wrong.
+    /// The whole message, naming the file and what went wrong (when `at` is given, the message
+    /// does not repeat it).
     pub message: String,
+    /// Where in a file the error is, when it is at one place (a key of the configuration).
+    pub at: Option<Place>,
+}
+
+/// A place in a file that is not C source (the configuration file): its name as the user gave
+/// it, a 1-based line and a 1-based column counted in characters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Place {
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
 }
 
 /// Why a run cannot be done.
@@ -153,6 +165,9 @@ pub enum FatalKind {
     Baseline,
     /// A build's compilation database is missing or malformed, or selects no C file.
     CompileCommands,
+    /// The configuration file (`locksmith.toml`) cannot be read, is not valid TOML, or says
+    /// something locksmith cannot use.
+    Config,
 }
 
 impl FatalKind {
@@ -166,6 +181,7 @@ impl FatalKind {
             FatalKind::Internal => "error/internal",
             FatalKind::Baseline => "error/baseline",
             FatalKind::CompileCommands => "error/compile-commands",
+            FatalKind::Config => "error/config",
         }
     }
 }
@@ -175,6 +191,16 @@ impl Fatal {
         Fatal {
             kind,
             message: message.into(),
+            at: None,
+        }
+    }
+
+    /// An error at a place in a file.
+    pub fn at(kind: FatalKind, place: Place, message: impl Into<String>) -> Fatal {
+        Fatal {
+            kind,
+            message: message.into(),
+            at: Some(place),
         }
     }
 }

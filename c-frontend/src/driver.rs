@@ -8,6 +8,7 @@ use crate::constraints::{self, Generated};
 use crate::diagnostics::{Fatal, FatalKind, Unanalysed, UnanalysedKind};
 use crate::ir::{Origin, Program};
 use crate::lower::Lowerer;
+use crate::model::Model;
 use crate::syntax::embedded;
 use crate::syntax::parse::{self, DroppedKind, ParsedUnit};
 use crate::syntax::preprocess::{self, PreprocessOptions, Preprocessed};
@@ -26,6 +27,11 @@ pub struct CheckOptions {
     pub entries: crate::entries::Entries,
     /// Skip the deadlock check (`--no-deadlocks`).
     pub no_deadlocks: bool,
+    /// The functions the user's configuration models, layered over the built-in library model
+    /// for this run only ([`crate::model::user`]).
+    pub configured: Vec<crate::model::Configured>,
+    /// The configuration file the options were read from, if any: only named in reports.
+    pub configuration: Option<String>,
 }
 
 /// One translation unit of the program: a file, and the preprocessing flags it is built with.
@@ -59,6 +65,8 @@ pub struct CheckResult {
     pub program: Program,
     pub generated: Generated,
     pub solution: ThreadSolution,
+    /// The configuration file read ([`CheckOptions::configuration`]).
+    pub configuration: Option<String>,
 }
 
 /// Records, for a unit recovery cut pieces out of, what was not analysed.
@@ -170,7 +178,7 @@ fn preprocess_units(inputs: &[Input], options: &CheckOptions) -> Result<Vec<Prep
 /// soon as its unit is lowered, so the trees of a large program are never all in memory at once
 /// (they were its peak: 1.15 GiB of 3.2 for a million lines). The first unit in input order that
 /// does not parse is the error.
-fn parse_and_lower(units: Vec<Preprocessed>) -> Result<Program, Fatal> {
+fn parse_and_lower(units: Vec<Preprocessed>, options: &CheckOptions) -> Result<Program, Fatal> {
     let mut parse = stats::PhaseClock::new(Phase::Parse);
     let mut lower = stats::PhaseClock::new(Phase::Lower);
     let batch = std::thread::available_parallelism()
@@ -182,7 +190,7 @@ fn parse_and_lower(units: Vec<Preprocessed>) -> Result<Program, Fatal> {
         .map(|u| std::sync::Mutex::new(Some(u)))
         .collect();
     let mut files = FileTable::new();
-    let mut lowerer = Lowerer::new();
+    let mut lowerer = Lowerer::with_model(Model::with_configured(&options.configured));
     let mut unanalysed = Vec::new();
     let mut k = 0;
     for chunk in units.chunks(batch) {
@@ -216,6 +224,7 @@ fn parse_and_lower(units: Vec<Preprocessed>) -> Result<Program, Fatal> {
             k += 1;
         }
     }
+    lowerer.check_configured()?;
     let program = lower.run(|| lowerer.finish(files, unanalysed));
     parse.finish();
     lower.finish();
@@ -228,7 +237,7 @@ pub fn check(inputs: &[Input], options: &CheckOptions) -> Result<CheckResult, Fa
         return Err(Fatal::new(FatalKind::NoInput, "no input files"));
     }
     let units = preprocess_units(inputs, options)?;
-    let mut program = parse_and_lower(units)?;
+    let mut program = parse_and_lower(units, options)?;
     let main = match &options.entries {
         crate::entries::Entries::Main => program
             .funcs
@@ -255,6 +264,7 @@ pub fn check(inputs: &[Input], options: &CheckOptions) -> Result<CheckResult, Fa
         program,
         generated,
         solution,
+        configuration: options.configuration.clone(),
     })
 }
 

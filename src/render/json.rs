@@ -216,6 +216,8 @@ mod tests {
                 annotations: Vec::new(),
                 suppressed: 0,
                 baselined: 0,
+                configuration: None,
+                configured: Vec::new(),
             };
             let report = Report::Check(report);
             assert_eq!(render(&report), whole(&report));

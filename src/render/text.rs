@@ -217,6 +217,18 @@ fn check(r: &CheckReport, sources: &Sources, s: &mut dyn Write) {
             r.unordered.join(", ")
         );
     }
+    if !r.configured.is_empty() {
+        let names: Vec<String> = r
+            .configured
+            .iter()
+            .map(|c| format!("{} ({}:{})", c.function, c.file, c.line))
+            .collect();
+        let _ = writeln!(
+            tail,
+            "functions the configuration models in place of their bodies (not analysed): {}",
+            names.join(", ")
+        );
+    }
     unsound(r, &mut tail);
     for a in &r.annotations {
         let _ = writeln!(
@@ -245,6 +257,9 @@ fn check(r: &CheckReport, sources: &Sources, s: &mut dyn Write) {
         problems.push(')');
     } else if r.baselined > 0 {
         let _ = write!(problems, " ({} in the baseline)", r.baselined);
+    }
+    if let Some(file) = &r.configuration {
+        let _ = writeln!(tail, "configuration: {file}");
     }
     let _ = writeln!(
         tail,

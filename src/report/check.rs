@@ -25,8 +25,8 @@ use solver::threads::{FnId, Mode};
 use solver::{Lock, Site};
 
 use super::model::{
-    Acquisition, AnnotationProblem, CheckReport, Deadlock, FileLine, Position, Race, RaceAccess,
-    RaceLocation, Unanalysed, Unsound, Warning, WarningKind, DATA_RACE, DEADLOCK,
+    Acquisition, AnnotationProblem, CheckReport, ConfiguredFunction, Deadlock, FileLine, Position,
+    Race, RaceAccess, RaceLocation, Unanalysed, Unsound, Warning, WarningKind, DATA_RACE, DEADLOCK,
 };
 
 /// The report on a checked C program.
@@ -133,6 +133,16 @@ pub fn build(r: &CheckResult) -> CheckReport {
             .collect(),
         suppressed: 0,
         baselined: 0,
+        configuration: r.configuration.clone(),
+        configured: p
+            .configured
+            .iter()
+            .map(|&f| ConfiguredFunction {
+                function: p.funcs[f].name.clone(),
+                file: display_file(&p.files[p.funcs[f].pos.file]),
+                line: p.funcs[f].pos.line,
+            })
+            .collect(),
     }
 }
 

@@ -57,6 +57,14 @@ fn position() -> Position {
     }
 }
 
+fn configured_function() -> ConfiguredFunction {
+    ConfiguredFunction {
+        function: "f".into(),
+        file: "f".into(),
+        line: 1,
+    }
+}
+
 fn location() -> LocationLabel {
     LocationLabel {
         label: "ρ0".into(),
@@ -206,8 +214,11 @@ fn samples() -> BTreeMap<&'static str, BTreeSet<String>> {
                 annotations: vec![annotation.clone()],
                 suppressed: 1,
                 baselined: 1,
+                configuration: Some("locksmith.toml".into()),
+                configured: vec![configured_function()],
             }),
         ),
+        ("ConfiguredFunction", keys(configured_function())),
         ("Race", keys(&race)),
         ("RaceLocation", keys(&race.location)),
         ("RaceAccess", keys(&race.accesses[0])),

@@ -10,14 +10,16 @@ use lambda_core::ast::{SourceFile, Span};
 
 use super::model::{ErrorCode, ErrorReport, Failure, Report};
 
-/// A fatal error of the C front end (its message names the file).
+/// A fatal error of the C front end (its message names the file), or of the configuration (at
+/// its file, line and column).
 pub fn fatal(fatal: &Fatal) -> Report {
+    let at = fatal.at.as_ref();
     Report::Error(Failure::new(ErrorReport {
         code: ErrorCode::Fatal(fatal.kind),
         message: fatal.message.clone(),
-        file: None,
-        line: None,
-        column: None,
+        file: at.map(|p| p.file.clone()),
+        line: at.map(|p| p.line),
+        column: at.map(|p| p.column),
     }))
 }
 

@@ -75,6 +75,21 @@ pub struct CheckReport {
     /// Warnings left out because the baseline records them.
     #[serde(skip_serializing_if = "is_zero")]
     pub baselined: usize,
+    /// The configuration file read (`locksmith.toml`), as found or given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub configuration: Option<String>,
+    /// Functions the program defines whose calls follow the configuration instead of their
+    /// bodies, which are not analysed; in program order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub configured: Vec<ConfiguredFunction>,
+}
+
+/// A function the program defines that the configuration models: its body is not analysed.
+#[derive(Clone, Debug, Serialize)]
+pub struct ConfiguredFunction {
+    pub function: String,
+    pub file: String,
+    pub line: u32,
 }
 
 fn is_zero(n: &usize) -> bool {

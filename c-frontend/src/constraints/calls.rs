@@ -133,6 +133,29 @@ impl Gen<'_> {
         self.cur_stmt.filter(|(f, _, _)| *f == frame.func)
     }
 
+    /// The lock a lock function's pointer argument points to: the lock object itself, or, for
+    /// a pointer to a struct, its first lock member ([`TypeTable::first_lock_member`]).
+    ///
+    /// [`TypeTable::first_lock_member`]: crate::ir::ctypes::TypeTable::first_lock_member
+    fn held_lock_arg(
+        &mut self,
+        args: &[Option<Node>],
+        arg_ops: &[Operand],
+        k: Arg,
+    ) -> Option<Lock> {
+        let v = args.get(usize::from(k)).copied().flatten()?;
+        let (mut rho, mut content) = self.t.deref(&mut self.c, v);
+        let ty = arg_ops
+            .get(usize::from(k))
+            .map(|op| self.p.operand_type(op));
+        if let Some(pointee) = ty.and_then(|t| self.p.types.pointee(t)) {
+            for (sid, index) in self.p.types.first_lock_member(pointee) {
+                (rho, content) = self.t.field(&mut self.c, content, rho, sid, index);
+            }
+        }
+        Some(self.t.lock_of(&mut self.c, content))
+    }
+
     /// The lock a pointer argument points to.
     pub(super) fn lock_arg(&mut self, args: &[Option<Node>], k: Arg) -> Option<Lock> {
         let v = args.get(usize::from(k)).copied().flatten()?;
@@ -216,33 +239,31 @@ impl Gen<'_> {
         };
         match self.p.known_kind(f) {
             Some(Kind::Acquire { lock, mode, waits }) => {
-                if let Some(l) = self.lock_arg(args, lock) {
+                if let Some(l) = self.held_lock_arg(args, arg_ops, lock) {
                     self.note_relock(l, op(lock));
                     self.lock_call(frame, l, mode, waits, pos);
                 }
             }
             Some(Kind::LockInit { lock, attr }) => self.lock_init(&call, lock, attr),
-            Some(Kind::Release { lock }) => {
-                if let Some(l) = self.lock_arg(args, lock) {
+            // A condition wait releases its mutex and waits for it again.
+            Some(kind @ (Kind::Release { lock } | Kind::Wait { lock })) => {
+                if let Some(l) = self.held_lock_arg(args, arg_ops, lock) {
                     self.note_relock(l, op(lock));
                     self.current.push(GenEvent::Event(Event::Release(l)));
-                }
-            }
-            Some(Kind::Wait { lock }) => {
-                if let Some(l) = self.lock_arg(args, lock) {
-                    self.note_relock(l, op(lock));
-                    self.current.push(GenEvent::Event(Event::Release(l)));
-                    self.lock_call(frame, l, LockMode::Exclusive, true, pos);
+                    if matches!(kind, Kind::Wait { .. }) {
+                        self.lock_call(frame, l, LockMode::Exclusive, true, pos);
+                    }
                 }
             }
             Some(Kind::Fork { id, func, arg: a }) => {
-                self.touch(frame, arg(id), pos, true);
+                self.touch(frame, id.and_then(arg), pos, true);
                 if let Some(fnode) = arg(func) {
                     let handle = self
                         .user_stmt(frame)
                         .and_then(|at| self.joins.create.get(&at).copied());
                     let through_param = op(func).and_then(|o| self.unchanged_param(frame, o));
-                    self.pending_call(frame, fnode, vec![arg(a)], None, pos, true);
+                    let handed = a.map(arg).into_iter().collect();
+                    self.pending_call(frame, fnode, handed, None, pos, true);
                     if let Some(last) = self.pending.last_mut() {
                         last.handle = handle;
                         last.through_param = through_param;
@@ -256,7 +277,7 @@ impl Gen<'_> {
             }
             Some(Kind::SigAction { act, old }) => self.sig_action(frame, arg(act), arg(old), pos),
             Some(Kind::Join { out, .. }) => {
-                self.touch(frame, arg(out), pos, true);
+                self.touch(frame, out.and_then(arg), pos, true);
                 if let Some(h) = self
                     .user_stmt(frame)
                     .and_then(|at| self.joins.join_after.get(&at).copied())

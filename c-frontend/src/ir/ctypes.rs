@@ -207,6 +207,34 @@ impl TypeTable {
         }
     }
 
+    /// The path of struct members from an object of type `t` to its first lock member, searching
+    /// members in declaration order and nested structs depth first: empty when `t` is not a
+    /// struct or has no lock member. A lock function handed a pointer to such a struct (a
+    /// configured `my_lock(struct mylock *)`) takes that lock, the one its body would take.
+    pub fn first_lock_member(&self, t: TypeId) -> Vec<(StructId, u32)> {
+        let mut path = Vec::new();
+        self.find_lock_member(t, &mut path);
+        path
+    }
+
+    fn find_lock_member(&self, t: TypeId, path: &mut Vec<(StructId, u32)>) -> bool {
+        let Type::Struct(sid) = *self.get(t) else {
+            return matches!(self.get(t), Type::Lock(_)) && !path.is_empty();
+        };
+        // A struct cannot contain itself by value, but a bound keeps a malformed table finite.
+        if path.len() > 16 {
+            return false;
+        }
+        for (k, field) in self.structs[sid].fields.iter().enumerate() {
+            path.push((sid, k as u32));
+            if self.find_lock_member(field.ty, path) {
+                return true;
+            }
+            path.pop();
+        }
+        false
+    }
+
     /// Whether values of type `t` can hold pointers (directly or in fields).
     pub fn is_scalar(&self, t: TypeId) -> bool {
         matches!(

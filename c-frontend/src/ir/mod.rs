@@ -72,8 +72,8 @@ pub struct Program {
     /// The synthetic function with the initializers of all globals (origin `GlobalInit`).
     pub global_init: FuncId,
     pub unanalysed: Vec<Unanalysed>,
-    /// What the library model says about each function the program calls but does not define
-    /// (see [`Program::known`]).
+    /// What the library model says about each function the program calls but does not define,
+    /// and about each function the user's configuration names (see [`Program::known`]).
     pub known: IndexVec<FuncId, Option<Spec>>,
     /// For each position of a `sem_init` call ([`crate::model::Kind::SemInit`]), the constant
     /// value of its value argument in each call written there (`None`: not a constant).
@@ -86,6 +86,10 @@ pub struct Program {
     pub existentials: Vec<Existential>,
     /// Misused annotations found while lowering (a declaration naming no such field).
     pub annotations: Vec<crate::diagnostics::Annotation>,
+    /// Functions the program defines whose body the user's configuration replaced
+    /// ([`crate::model::user`]): their calls do what it says, and their bodies are not
+    /// analysed. In id order.
+    pub configured: Vec<FuncId>,
 }
 
 /// A struct declared existential (paper §3.3): its lock field and the fields that lock guards,
@@ -437,8 +441,8 @@ impl Typing<'_> {
 
 impl Program {
     /// What the library model says about function `f`: `None` for a function the program
-    /// defines itself or declares `static` (a user's own `malloc` is analysed as written), and
-    /// for library functions the model does not know.
+    /// defines itself or declares `static` (a user's own `malloc` is analysed as written) unless
+    /// the user's configuration names it, and for library functions the model does not know.
     pub fn known(&self, f: FuncId) -> Option<Spec> {
         self.known[f]
     }

@@ -10,7 +10,7 @@ use rustc_hash::FxHashMap;
 use solver::ids::Idx;
 
 use crate::ir::{Block, BlockId, CountedLoop, FuncId, Operand, Pos, Stmt, Term, VarId};
-use crate::model::LockMode;
+use crate::model::{LockMode, TrySuccess};
 
 /// A piece of the global-init function: the blocks lowering one initializer produced (entry
 /// first; its `Return` terminators mean "continue with the next chunk") and its temporaries.
@@ -73,6 +73,14 @@ pub(super) struct FuncBuilder {
     pub trylock_results: FxHashMap<VarId, SavedTryLock>,
 }
 
+/// How a try-lock call acquires: the mode its lock is then held in, and the result that says it
+/// did.
+#[derive(Copy, Clone, Debug)]
+pub(super) struct TryHow {
+    pub mode: LockMode,
+    pub success: TrySuccess,
+}
+
 /// A try-lock result saved in a local variable: the lock operand, the mode, and the block that
 /// acquires the lock on the edge where the first test of the variable found it 0. Only the
 /// first test acquires: by a later one the lock may have been released again. A second
@@ -81,7 +89,7 @@ pub(super) struct FuncBuilder {
 #[derive(Clone, Debug)]
 pub(super) struct SavedTryLock {
     pub lock: Operand,
-    pub mode: LockMode,
+    pub how: TryHow,
     pub acquires: Vec<BlockId>,
     /// Assigned again, or tested already: no longer a try-lock result for a new test.
     pub spoiled: bool,

@@ -13,7 +13,7 @@ use lang_c::ast::{
 };
 use lang_c::span::Node;
 
-use super::builder::SavedTryLock;
+use super::builder::{SavedTryLock, TryHow};
 use super::types::ANON_MEMBER;
 use super::{unsupported, Binding, FuncInfo, UnitCx, R};
 use crate::ir::ctypes::{StructId, Type, TypeId};
@@ -21,7 +21,7 @@ use crate::ir::{
     Base, BlockId, Callee, Func, FuncId, Lval, Operand, Origin, Pos, Proj, Stmt, StmtKind, Term,
     VarId, VarKind,
 };
-use crate::model::{Atomic, AtomicOp, Intrinsic, Kind, LockMode, Spec, ATOMIC_ACCESS};
+use crate::model::{Atomic, AtomicOp, Intrinsic, Kind, LockMode, Spec, TrySuccess, ATOMIC_ACCESS};
 
 /// Predefined identifiers naming the current function (C11 6.4.2.2 and GNU spellings).
 fn is_function_name_ident(name: &str) -> bool {
@@ -107,10 +107,10 @@ struct TryLockTest<'e> {
     /// `Some(zero_first)` when compared with 0 (`== 0` or `!= 0`); `None` when tested alone.
     compare: Option<bool>,
     /// The condition is true exactly when the call returned 0 (so the lock is held on the
-    /// true edge).
+    /// true edge of a try-lock that returns 0 when it succeeds).
     zero_when_true: bool,
-    /// How the lock is held when the call succeeds.
-    mode: LockMode,
+    /// How the lock is held when the call succeeds, and what it then returns.
+    how: TryHow,
 }
 
 impl<'a> UnitCx<'a> {
@@ -207,10 +207,10 @@ impl<'a> UnitCx<'a> {
     }
 
     /// Notes an assignment to `lv` (or its address being taken): a local variable assigned a
-    /// try-lock's result (`trylock`, with the lock operand and mode) becomes a saved result
+    /// try-lock's result (`trylock`, with the lock operand and how it acquires) becomes a saved result
     /// that tests of it may use, and any other assignment to a variable that held one spoils
     /// it, emptying the acquires its tests made ([`SavedTryLock`]).
-    pub(super) fn assigned(&mut self, lv: &Lval, trylock: Option<(Operand, LockMode)>) {
+    pub(super) fn assigned(&mut self, lv: &Lval, trylock: Option<(Operand, TryHow)>) {
         let Base::Var(v) = lv.base else {
             return;
         };
@@ -225,10 +225,10 @@ impl<'a> UnitCx<'a> {
                 }
             }
             None => {
-                if let Some((lock, mode)) = trylock {
+                if let Some((lock, how)) = trylock {
                     let saved = SavedTryLock {
                         lock,
-                        mode,
+                        how,
                         acquires: Vec::new(),
                         spoiled: false,
                     };
@@ -339,12 +339,14 @@ impl<'a> UnitCx<'a> {
         f
     }
 
-    /// Whether a call of `f` never returns: declared so, or a library function the model says
-    /// never returns (`exit`, `abort`, `pthread_exit`, `longjmp`).
+    /// Whether a call of `f` never returns: declared so, a library function the model says
+    /// never returns (`exit`, `abort`, `pthread_exit`, `longjmp`), or one the user's
+    /// configuration says never returns, `static` or not.
     fn is_noreturn(&self, f: FuncId) -> bool {
         let func = &self.lw.funcs[f];
+        let named = !func.is_static || self.lw.model.configured(&func.name).is_some();
         self.lw.func_info[f].noreturn
-            || (!func.is_static && self.model_spec(&func.name).is_some_and(|s| s.noreturn))
+            || (named && self.model_spec(&func.name).is_some_and(|s| s.noreturn))
     }
 
     /// What the library model says about a function called by `name`.
@@ -644,9 +646,9 @@ impl<'a> UnitCx<'a> {
     ) -> R<Option<Operand>> {
         let lv = self.lval(&b.node.lhs)?;
         let src = match (&b.node.rhs.node, self.trylock_call(&b.node.rhs)) {
-            (Expression::Call(c), Some(mode)) => {
+            (Expression::Call(c), Some(how)) => {
                 let (value, lock) = self.call(c, self.pos(b.node.rhs.span), true)?;
-                self.assigned(&lv, lock.map(|l| (l, mode)));
+                self.assigned(&lv, lock.map(|l| (l, how)));
                 value
             }
             _ => {
@@ -1448,8 +1450,8 @@ impl<'a> UnitCx<'a> {
         Ok(())
     }
 
-    /// The mode in which a try-lock call acquires its lock, if `e` is one.
-    pub(super) fn trylock_call(&self, e: &'a Node<Expression>) -> Option<LockMode> {
+    /// How a try-lock call acquires its lock, if `e` is one.
+    pub(super) fn trylock_call(&self, e: &'a Node<Expression>) -> Option<TryHow> {
         let Expression::Call(c) = &e.node else {
             return None;
         };
@@ -1463,20 +1465,19 @@ impl<'a> UnitCx<'a> {
             return None;
         }
         match self.model_spec(&id.node.name)?.kind {
-            Kind::TryAcquire { mode, .. } => Some(mode),
+            Kind::TryAcquire { mode, success, .. } => Some(TryHow { mode, success }),
             _ => None,
         }
     }
 
-    /// A try-lock call, `r = call`, or a variable holding a saved result: the mode in which it
-    /// acquires.
-    fn trylock(&self, e: &'a Node<Expression>) -> Option<LockMode> {
+    /// A try-lock call, `r = call`, or a variable holding a saved result: how it acquires.
+    fn trylock(&self, e: &'a Node<Expression>) -> Option<TryHow> {
         match &e.node {
             Expression::Call(_) => self.trylock_call(e),
             Expression::BinaryOperator(b) if b.node.operator.node == B::Assign => {
                 self.trylock_call(&b.node.rhs)
             }
-            Expression::Identifier(id) => self.saved_trylock(&id.node.name).map(|s| s.mode),
+            Expression::Identifier(id) => self.saved_trylock(&id.node.name).map(|s| s.how),
             _ => None,
         }
     }
@@ -1484,8 +1485,10 @@ impl<'a> UnitCx<'a> {
     /// Recognises `f(m) == 0`, `0 == f(m)`, `f(m) != 0`, `0 != f(m)` and `f(m)` for a try-lock
     /// `f` (with `f(m)` possibly `(r = f(m))`); `!`, `&&` and `||` around them are handled by
     /// [`UnitCx::cond`] swapping and splitting targets. A comparison with a nonzero constant
-    /// (`f(m) == EBUSY`) tests for the failure it names: the lock is held where the result is
-    /// not that code, as a valid lock's try-lock returns 0 or `EBUSY`.
+    /// (`f(m) == EBUSY`) is read as a test of the result being nonzero: for a try-lock that
+    /// returns 0 on success it names a failure, and the lock is held where the result is not
+    /// that code, as a valid lock's try-lock returns 0 or `EBUSY`; for one that returns nonzero
+    /// on success (`f(m) == 1`, `f(m) == true`) it names the success.
     fn trylock_test(&self, e: &'a Node<Expression>) -> Option<TryLockTest<'a>> {
         if let Expression::BinaryOperator(b) = &e.node {
             let eq = match b.node.operator.node {
@@ -1493,11 +1496,11 @@ impl<'a> UnitCx<'a> {
                 B::NotEquals => false,
                 // `(r = f(m))` tested alone.
                 B::Assign => {
-                    return self.trylock(e).map(|mode| TryLockTest {
+                    return self.trylock(e).map(|how| TryLockTest {
                         side: e,
                         compare: None,
                         zero_when_true: false,
-                        mode,
+                        how,
                     })
                 }
                 _ => return None,
@@ -1515,22 +1518,22 @@ impl<'a> UnitCx<'a> {
                 (&b.node.rhs, &b.node.lhs, true),
             ];
             for (call, other, zero_first) in sides {
-                if let (Some(zero), Some(mode)) = (constant(other), self.trylock(call)) {
+                if let (Some(zero), Some(how)) = (constant(other), self.trylock(call)) {
                     return Some(TryLockTest {
                         side: call,
                         compare: Some(zero_first),
                         zero_when_true: eq == zero,
-                        mode,
+                        how,
                     });
                 }
             }
             return None;
         }
-        self.trylock(e).map(|mode| TryLockTest {
+        self.trylock(e).map(|how| TryLockTest {
             side: e,
             compare: None,
             zero_when_true: false,
-            mode,
+            how,
         })
     }
 
@@ -1578,9 +1581,12 @@ impl<'a> UnitCx<'a> {
                 Operand::Arith(self.lw.types.int(), ops)
             }
         };
-        let acquire = self.acquire_func(pos, test.mode);
+        let acquire = self.acquire_func(pos, test.how.mode);
         let acq = self.fb.new_block();
-        let held = if test.zero_when_true { t } else { f };
+        // The lock is held on the edge where the result is the success value: 0 for POSIX's
+        // try-locks, anything else for those that return "got it".
+        let success_when_true = test.zero_when_true == (test.how.success == TrySuccess::Zero);
+        let held = if success_when_true { t } else { f };
         let call = StmtKind::Call {
             dst: None,
             callee: Callee::Direct(acquire),
@@ -1602,7 +1608,7 @@ impl<'a> UnitCx<'a> {
                 }
             }
         }
-        let (then_block, else_block) = if test.zero_when_true {
+        let (then_block, else_block) = if success_when_true {
             (acq, f)
         } else {
             (t, acq)

@@ -24,13 +24,13 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 use solver::ids::{Idx, IndexVec};
 
-use crate::diagnostics::Unanalysed;
+use crate::diagnostics::{Fatal, FatalKind, Unanalysed};
 use crate::ir::ctypes::{StructId, StructKind, Type, TypeId, TypeTable};
 use crate::ir::{
     Base, Block, BlockId, Callee, FileId, Func, FuncId, LoopBound, Lval, Operand, Origin, Pos,
     Program, Proj, StmtKind, Term, Typing, Var, VarId, VarKind,
 };
-use crate::model::Model;
+use crate::model::{Expect, Model};
 use crate::syntax::srcmap::{FileTable, SourceMap};
 
 use builder::{Chunk, FuncBuilder};
@@ -289,12 +289,19 @@ impl Lowerer {
         self.complete_types_and_addresses();
         let mut all = unanalysed;
         all.append(&mut self.unanalysed);
+        let configured = self.replace_configured_bodies(&mut all);
         let known = self
             .funcs
             .iter()
             .map(|f| {
                 let own = f.is_static || (f.defined && f.origin == Origin::User);
-                (!own).then(|| self.model.function(&f.name)).flatten()
+                let replaced = self
+                    .model
+                    .configured(&f.name)
+                    .is_some_and(|role| role.replaces_body());
+                (!own || replaced)
+                    .then(|| self.model.function(&f.name))
+                    .flatten()
             })
             .collect();
         let mut program = Program {
@@ -309,9 +316,95 @@ impl Lowerer {
             relock_may_fail: self.relock_may_fail,
             existentials: std::mem::take(&mut self.existentials),
             annotations: std::mem::take(&mut self.annotations),
+            configured,
         };
         crate::ir::compatible::merge_compatible_structs(&mut program);
         program
+    }
+
+    /// What a parameter of type `t` should have been, when it is not what `expect` asks.
+    fn unexpected_parameter(&self, t: TypeId, expect: Expect) -> Option<&'static str> {
+        let pointee = self.types.pointee(t).map(|p| self.types.get(p));
+        match expect {
+            Expect::Any => None,
+            Expect::Pointer => pointee.is_none().then_some("a pointer"),
+            Expect::Function => (!matches!(pointee, Some(Type::Function { .. } | Type::Void)))
+                .then_some("a pointer to a function"),
+        }
+    }
+
+    /// Drops the bodies of the functions the program defines whose configured role replaces
+    /// them ([`crate::model::Role::replaces_body`]): their calls then do what the configuration
+    /// says, as a library function's do, and nothing in the body is analysed. A body that could
+    /// not be lowered is no longer listed as not analysed, since it is not needed. Returns the
+    /// functions whose body was dropped, in id order.
+    fn replace_configured_bodies(&mut self, unanalysed: &mut Vec<Unanalysed>) -> Vec<FuncId> {
+        let mut replaced = Vec::new();
+        for f in self.funcs.indices() {
+            let func = &mut self.funcs[f];
+            let replaces = self
+                .model
+                .configured(&func.name)
+                .is_some_and(|role| role.replaces_body());
+            if !replaces || self.func_info[f].def_origin != Some(Origin::User) {
+                continue;
+            }
+            func.blocks = IndexVec::new();
+            func.counted_loops.clear();
+            func.defined = false;
+            unanalysed.retain(|u| u.name != func.name);
+            replaced.push(f);
+        }
+        replaced
+    }
+
+    /// Checks the argument positions of the configured rows against the declarations of the
+    /// functions they name: a position past the last parameter of a function declared with a
+    /// prototype (and not variadic) is an error, and so is a lock or handle position whose
+    /// parameter is not a pointer, or a routine position whose parameter is not a function
+    /// pointer (or a `void *`). The error names the place in the configuration.
+    pub fn check_configured(&self) -> Result<(), Fatal> {
+        for row in self.model.configured_rows() {
+            for (f, func) in self.funcs.iter_enumerated() {
+                if func.name != row.name || !self.func_info[f].prototyped {
+                    continue;
+                }
+                let Type::Function {
+                    params, variadic, ..
+                } = self.types.get(func.ty)
+                else {
+                    continue;
+                };
+                for arg in &row.args {
+                    let k = usize::from(arg.index);
+                    let problem = match params.get(k) {
+                        None if *variadic => None,
+                        None => Some(format!(
+                            "`{} = {}`: `{}` is declared with {} parameter{} (positions count \
+                             from 0)",
+                            arg.key,
+                            arg.index,
+                            row.name,
+                            params.len(),
+                            if params.len() == 1 { "" } else { "s" }
+                        )),
+                        Some(&t) => self.unexpected_parameter(t, arg.expect).map(|what| {
+                            format!(
+                                "`{} = {}`: parameter {} of `{}` is not {what}",
+                                arg.key, arg.index, arg.index, row.name
+                            )
+                        }),
+                    };
+                    if let Some(message) = problem {
+                        return Err(match &arg.at {
+                            Some(place) => Fatal::at(FatalKind::Config, place.clone(), message),
+                            None => Fatal::new(FatalKind::Config, message),
+                        });
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Joins the initializer chunks into one body: each chunk falls through into the next, and

@@ -1198,9 +1198,9 @@ impl<'a> UnitCx<'a> {
             }
             _ => {
                 let src = match (&e.node, self.trylock_call(e)) {
-                    (Expression::Call(c), Some(mode)) => {
+                    (Expression::Call(c), Some(how)) => {
                         let (value, lock) = self.call(c, pos, true)?;
-                        self.assigned(lv, lock.map(|l| (l, mode)));
+                        self.assigned(lv, lock.map(|l| (l, how)));
                         value
                     }
                     _ => {

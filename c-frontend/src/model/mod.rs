@@ -6,21 +6,24 @@
 //!
 //! Every pass asks this module; no other file spells a library function's name. A new pthread
 //! primitive is one row in [`table`], plus one arm in the constraint generator when its
-//! [`Kind`] is new. The rows are data ([`Model`]), so a user's configuration can later add or
-//! override them.
+//! [`Kind`] is new. The rows are data ([`Model`]): a user's configuration adds or overrides
+//! them ([`user`], [`Model::with_configured`]), one model per run, passed down to the lowering.
 //!
-//! A row applies to a function only when the program does not define it: a user's own `malloc`
-//! is analysed as written ([`crate::ir::Program::known`]). Functions without a row are either
-//! modelled by a C stub (`libc-stubs/`) or *unmodelled*, which reports list.
+//! A built-in row applies to a function only when the program does not define it: a user's own
+//! `malloc` is analysed as written ([`crate::ir::Program::known`]). A configured row applies
+//! whether or not the program defines the function ([`user`]). Functions without a row are
+//! either modelled by a C stub (`libc-stubs/`) or *unmodelled*, which reports list.
 
 mod intrinsics;
 mod table;
+pub mod user;
 
 use std::sync::{Arc, OnceLock};
 
 use rustc_hash::FxHashMap;
 
 pub use intrinsics::Intrinsic;
+pub use user::{Configured, ConfiguredArg, Expect, Role};
 
 use crate::ir::ctypes::LockKind;
 
@@ -44,16 +47,25 @@ pub enum Kind {
     },
     /// Releases the lock `*args[lock]` (Release(ℓ)).
     Release { lock: Arg },
-    /// Tries to acquire `*args[lock]` and returns 0 exactly when it did: the lowering turns a
-    /// test of the result into a branch whose success edge calls [`Intrinsic::Acquire`].
-    TryAcquire { lock: Arg, mode: LockMode },
+    /// Tries to acquire `*args[lock]` and returns `success` exactly when it did: the lowering
+    /// turns a test of the result into a branch whose success edge calls [`Intrinsic::Acquire`].
+    TryAcquire {
+        lock: Arg,
+        mode: LockMode,
+        success: TrySuccess,
+    },
     /// Releases `*args[lock]` while it waits and holds it again when it returns
     /// (`pthread_cond_wait`).
     Wait { lock: Arg },
-    /// Starts a thread running `args[func](args[arg])` and stores its id in `*args[id]`.
-    Fork { id: Arg, func: Arg, arg: Arg },
-    /// Waits for the thread `args[id]` to end, storing its result in `*args[out]`.
-    Join { id: Arg, out: Arg },
+    /// Starts a thread running `args[func](args[arg])` (`args[func]()` without `arg`) and stores
+    /// its id in `*args[id]` (without `id`, the thread has no handle a join could name).
+    Fork {
+        id: Option<Arg>,
+        func: Arg,
+        arg: Option<Arg>,
+    },
+    /// Waits for the thread `args[id]` to end, storing its result in `*args[out]` (if any).
+    Join { id: Arg, out: Option<Arg> },
     /// Installs `args[handler]` as a signal handler: it runs as a thread of its own from then on.
     SignalHandler { handler: Arg },
     /// `sigaction`: installs the handler stored in `*args[act]`, writes the old one to
@@ -123,6 +135,14 @@ pub enum Kind {
 /// counts the holds.
 pub fn relock_may_fail(value: Option<i64>) -> bool {
     !matches!(value, Some(0 | 1 | 3))
+}
+
+/// What a try-lock returns when it acquired its lock: 0 (POSIX's try-locks, which return an
+/// error code otherwise), or any nonzero value (a `bool` "got it").
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TrySuccess {
+    Zero,
+    Nonzero,
 }
 
 /// What an atomic builtin does to the object its pointer argument points to.
@@ -262,6 +282,10 @@ pub struct Model {
     /// order after the exact names.
     prefixes: Vec<(String, Spec)>,
     types: FxHashMap<String, TypeModel>,
+    /// The rows of the user's configuration, as given (their specs are also in `functions`).
+    configured: Vec<Configured>,
+    /// The role of each configured function, by name (lookups only).
+    roles: FxHashMap<String, Role>,
 }
 
 impl Model {
@@ -284,9 +308,46 @@ impl Model {
                         .iter()
                         .map(|&(name, t)| (name.to_string(), t))
                         .collect(),
+                    configured: Vec::new(),
+                    roles: FxHashMap::default(),
                 })
             })
             .clone()
+    }
+
+    /// The built-in model with the user's rows layered over it: a configured function's row
+    /// replaces a built-in row of the same name, and a later row for a name replaces an earlier
+    /// one. Each run builds its own, so nothing one run configures is seen by another.
+    pub fn with_configured(rows: &[Configured]) -> Arc<Model> {
+        let builtin = Model::builtin();
+        if rows.is_empty() {
+            return builtin;
+        }
+        let mut model = Model::clone(&builtin);
+        for row in rows {
+            model.functions.insert(row.name.clone(), row.role.spec());
+            model.roles.insert(row.name.clone(), row.role);
+        }
+        model.configured = rows.to_vec();
+        Arc::new(model)
+    }
+
+    /// Whether `name` is one of locksmith's own functions (the stubs' intrinsics, the calls
+    /// bracketing atomic accesses), which a configuration may not redefine.
+    pub fn is_intrinsic(name: &str) -> bool {
+        let (atomic_begin, atomic_end, atomic_lock) = table::ATOMIC_ACCESS;
+        Intrinsic::from_name(name).is_some()
+            || [atomic_begin, atomic_end, atomic_lock].contains(&name)
+    }
+
+    /// The role the user's configuration gives `name`, if it names it.
+    pub fn configured(&self, name: &str) -> Option<Role> {
+        self.roles.get(name).copied()
+    }
+
+    /// The rows of the user's configuration, in the order given.
+    pub fn configured_rows(&self) -> &[Configured] {
+        &self.configured
     }
 
     /// What the model says about the library function `name`, if anything.
@@ -363,6 +424,41 @@ mod tests {
             Some(Kind::NoEffect)
         );
         assert_eq!(m.function("frobnicate"), None);
+    }
+
+    #[test]
+    fn configured_rows_win_in_their_own_model_only() {
+        let unlock = Configured {
+            name: "pthread_mutex_lock".into(),
+            role: Role::Release { lock: 0 },
+            args: Vec::new(),
+            at: None,
+        };
+        let pool = Configured {
+            name: "pool_get".into(),
+            role: Role::Allocator,
+            args: Vec::new(),
+            at: None,
+        };
+        let m = Model::with_configured(&[unlock, pool]);
+        assert_eq!(
+            m.function("pthread_mutex_lock").map(|s| s.kind),
+            Some(Kind::Release { lock: 0 })
+        );
+        assert!(m.function("pool_get").is_some_and(|s| s.fresh_result));
+        assert_eq!(m.configured("pool_get"), Some(Role::Allocator));
+        assert_eq!(m.configured_rows().len(), 2);
+        // The built-in model, and so every other run, is unchanged.
+        let builtin = Model::builtin();
+        assert!(matches!(
+            builtin.function("pthread_mutex_lock").map(|s| s.kind),
+            Some(Kind::Acquire { lock: 0, .. })
+        ));
+        assert_eq!(builtin.function("pool_get"), None);
+        assert_eq!(builtin.configured("pool_get"), None);
+        assert!(Arc::ptr_eq(&Model::with_configured(&[]), &builtin));
+        assert!(Model::is_intrinsic(Intrinsic::Acquire.name()));
+        assert!(!Model::is_intrinsic("pool_get"));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! One row per function; the flags after a row are [`Spec`](super::Spec)'s. Functions modelled
 //! only by a C stub need a row just for a flag.
 
-use super::{Atomic, AtomicOp, Kind, LockMode, Row, TypeModel};
+use super::{Atomic, AtomicOp, Kind, LockMode, Row, TrySuccess, TypeModel};
 use crate::ir::ctypes::LockKind;
 
 use Kind::*;
@@ -26,10 +26,12 @@ const UNLOCK: Kind = Release { lock: 0 };
 const TRY_LOCK: Kind = TryAcquire {
     lock: 0,
     mode: Exclusive,
+    success: TrySuccess::Zero,
 };
 const TRY_READ_LOCK: Kind = TryAcquire {
     lock: 0,
     mode: Shared,
+    success: TrySuccess::Zero,
 };
 
 /// An atomic operation on `*args[0]` with the value in `args[value]`.
@@ -105,12 +107,18 @@ pub(super) const FUNCTIONS: &[Row] = &[
     Row::new(
         "pthread_create",
         Fork {
-            id: 0,
+            id: Some(0),
             func: 2,
-            arg: 3,
+            arg: Some(3),
         },
     ),
-    Row::new("pthread_join", Join { id: 0, out: 1 }),
+    Row::new(
+        "pthread_join",
+        Join {
+            id: 0,
+            out: Some(1),
+        },
+    ),
     Row::new(
         "pthread_once",
         CallOnce {

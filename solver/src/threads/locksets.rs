@@ -355,9 +355,17 @@ impl Ctx<'_> {
                 } else {
                     self.sets.insert(held, l, mode)
                 };
+                // A counting lock released since entry stays released: the caller's hold is gone
+                // even if this function takes the lock again, and the release that undoes this
+                // acquisition (below) must not bring it back.
+                let released = if counts {
+                    state.released
+                } else {
+                    self.sets.remove(state.released, l, mode)
+                };
                 State {
                     held: Some(held),
-                    released: self.sets.remove(state.released, l, mode),
+                    released,
                 }
             }
             // A release through a lock that stands for no lock the program made (an unknown
@@ -418,7 +426,13 @@ impl Ctx<'_> {
                 let g_rel = if releases_all { LockSets::ALL } else { g_rel };
                 let kept = self.sets.minus(held, g_rel);
                 let held = self.sets.union(kept, g_held);
-                let rel_kept = self.sets.minus(state.released, g_held);
+                // As at an acquire: a counting lock released before the call stays released
+                // when the callee takes it again.
+                let relock_fails = &self.relock_fails;
+                let retaken = self
+                    .sets
+                    .map(g_held, |l| relock_fails.contains(&l).then_some(l));
+                let rel_kept = self.sets.minus(state.released, retaken);
                 State {
                     held: Some(held),
                     released: self.sets.union(rel_kept, g_rel),

@@ -146,7 +146,7 @@ impl ThreadCalls {
         };
         for f in p.funcs.indices() {
             match p.known_kind(f) {
-                Some(Kind::Fork { id, .. }) => {
+                Some(Kind::Fork { id: Some(id), .. }) => {
                     calls.creates.insert(f, id);
                 }
                 Some(Kind::Join { id, .. }) => {

@@ -133,7 +133,7 @@ impl FunctionUses {
                         match (fork, routine) {
                             (Some((func, arg)), Operand::Func(g)) if j == func as usize => {
                                 uses.addressed.insert(*g);
-                                let handed = args.get(arg as usize).cloned();
+                                let handed = arg.and_then(|a| args.get(usize::from(a))).cloned();
                                 if let Some(handed) = handed {
                                     uses.forks.entry(*g).or_default().push((f, b, k, handed));
                                 } else {
