@@ -110,6 +110,7 @@ fn violation(detail: ViolationDetail) -> BTreeSet<String> {
 fn samples() -> BTreeMap<&'static str, BTreeSet<String>> {
     let race_access = RaceAccess {
         position: position(),
+        end_column: Some(3),
         write: true,
         atomic: true,
         locks: vec!["m".into()],
