@@ -1,14 +1,14 @@
 //! The `locksmith` binary: a thin `clap` layer over the library's commands. It parses arguments
 //! and prints what a command returns; it never analyses, builds reports or formats them.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches, Parser, Subcommand};
 use locksmith::config::{self, CommandLine, Which};
 use locksmith::lambda::{self, LambdaOptions};
-use locksmith::render::{Format, Outcome};
+use locksmith::render::{ColorChoice, Format, Outcome};
 use solver::{Technique, Techniques};
 
 #[derive(Parser)]
@@ -100,6 +100,10 @@ struct CheckArgs {
     /// Output format of the report.
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
+    /// Colour the text format: `auto` when stdout is a terminal and NO_COLOR is not set,
+    /// `always` (even with NO_COLOR) or `never`. Other formats are never coloured.
+    #[arg(long, value_enum, value_name = "WHEN", default_value = "auto")]
+    color: ColorChoice,
     #[command(flatten)]
     switches: TechniqueSwitches,
     /// Print the wall time and peak memory of each phase to stderr.
@@ -229,9 +233,14 @@ fn check(args: CheckArgs) -> ExitCode {
         1 << 20,
         std::io::stdout().lock(),
     ));
+    let color = args.color.enabled(
+        std::io::stdout().is_terminal(),
+        std::env::var_os("NO_COLOR").as_deref(),
+    );
     let sources = locksmith::render::Sources::disk()
         .rooted(args.source_root)
-        .writing_to(args.output);
+        .writing_to(args.output)
+        .colored(color);
     let options = match config::load(&which) {
         Ok(found) => config::check_options(command_line, found),
         Err(fatal) => {

@@ -598,8 +598,11 @@ fn warnings_separate_racing_accesses_from_context() {
         serde_json::json!(["sem_post", "sem_wait"])
     );
     let text = check(&[&p]).stdout;
-    assert!(text.contains("  also accessed at:\n"), "{text}");
-    assert!(text.contains("  also named: "), "{text}");
+    assert!(
+        text.contains("note: also accessed, protected or ordered\n"),
+        "{text}"
+    );
+    assert!(text.contains("note: also named: "), "{text}");
     assert!(
         text.contains("synchronisation locksmith does not follow"),
         "{text}"

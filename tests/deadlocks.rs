@@ -137,7 +137,8 @@ fn a_deadlock_is_a_warning_unless_skipped() {
     let (status, text) = locksmith(&[ABBA]);
     assert_eq!(status, 1, "{text}");
     assert!(text.contains("warning: possible deadlock: accounts -> journal -> accounts"));
-    assert!(text.contains("waits for journal at tests/deadlocks/abba.c:13:5 holding accounts"));
+    assert!(text.contains("--> tests/deadlocks/abba.c:13:5"), "{text}");
+    assert!(text.contains("^^^^^^^^^^^^^^^^^^ waits for journal holding accounts"));
     assert!(text.ends_with("locksmith: 0 possible data races, 1 possible deadlock\n"));
     let (status, text) = locksmith(&["--no-deadlocks", ABBA]);
     assert_eq!(status, 0, "{text}");

@@ -1818,3 +1818,50 @@ fn address_of_dereference_and_struct_values() {
     assert!(p.vars[var(&p, "g")].address_taken);
     assert!(!p.vars[var(&p, "q")].address_taken);
 }
+
+/// Where accessed expressions end (`Program::extents`): the longest lvalue or call starting at a
+/// position, without the white space lang-c's spans take in after an identifier, and nothing
+/// for an expression continued on the next line.
+#[test]
+fn extents_end_each_accessed_expression() {
+    let text = "struct s { int x; int y[3]; struct s *n; };\n\
+                struct s g, *gp; int v, *q;\n\
+                int f(int a);\n\
+                void h(void) {\n\
+                v = 1; v += 2 ; *q = 3;\n\
+                (*gp).x = 4; gp->y[1] = 5; gp->n->x = v ;\n\
+                g . x = f(v) + f(\n\
+                2);\n\
+                }\n";
+    let p = lower(text);
+    let lines: Vec<&str> = text.lines().collect();
+    let mut extents: Vec<(u32, String)> = p
+        .extents
+        .iter()
+        .map(|(pos, &end)| {
+            let line = lines[pos.line as usize - 1];
+            let range = pos.column as usize - 1..end as usize - 1;
+            (pos.line, line[range].to_string())
+        })
+        .collect();
+    extents.sort();
+    let shown: Vec<String> = extents.iter().map(|(l, e)| format!("{l}: {e}")).collect();
+    assert_eq!(
+        shown,
+        [
+            "5: *q",
+            "5: q",
+            "5: v",
+            "5: v",
+            "6: (*gp).x",
+            "6: gp",
+            "6: gp->n->x",
+            "6: gp->y[1]",
+            "6: v",
+            "7: f(v)",
+            "7: g . x",
+            "7: v",
+        ],
+        "{extents:?}"
+    );
+}

@@ -128,6 +128,7 @@ mod tests {
                 line,
                 column: 3,
             },
+            end_column: None,
             write,
             atomic: false,
             locks: vec!["m".into()],

@@ -1,12 +1,14 @@
 //! The output formats: one renderer per format, each in its own file, each rendering the report
 //! of either command. Adding a format is a new renderer file and one [`Format`] variant (with its
-//! arm in [`Format::render`]).
+//! arm in [`Format::render`]). The text format draws its diagnostics with the helpers of
+//! `diagnostic`, in colour when [`ColorChoice`] says so.
 //!
 //! Renderers read the report model only; they never look at analysis results and never decide
 //! the exit status (the report does). The one line an error prints on stderr is the same in
 //! every format and is written here, and so are the files of the one format that writes files
 //! (HTML, into the directory [`Sources::output_dir`] names).
 
+pub mod diagnostic;
 pub mod dot;
 pub mod html;
 pub mod json;
@@ -59,6 +61,31 @@ impl Format {
             Format::Short => short::render_to(report, out),
             Format::Sarif => sarif::render_to(report, sources, out),
             Format::Html => html::render_to(report, sources, out),
+        }
+    }
+}
+
+/// Whether the text format is coloured (`--color`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// Colour when stdout is a terminal and `NO_COLOR` is not set to a non-empty value.
+    #[default]
+    Auto,
+    /// Colour, even with `NO_COLOR` set: a flag given on the command line wins over the
+    /// environment.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+impl ColorChoice {
+    /// Whether to colour, given whether stdout is a terminal and the value of `NO_COLOR`
+    /// (no-color.org: set and not empty, it turns the default colouring off).
+    pub fn enabled(self, terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
+        match self {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => terminal && no_color.is_none_or(|v| v.is_empty()),
         }
     }
 }
@@ -189,5 +216,23 @@ pub fn outcome(report: &Report, format: Format, sources: &Sources) -> Outcome {
         stderr,
         exit: report.exit_status(),
         dot: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ColorChoice;
+    use std::ffi::OsStr;
+
+    #[test]
+    fn colour_follows_the_flag_the_terminal_and_no_color() {
+        let set = Some(OsStr::new("1"));
+        let empty = Some(OsStr::new(""));
+        assert!(ColorChoice::Auto.enabled(true, None));
+        assert!(ColorChoice::Auto.enabled(true, empty));
+        assert!(!ColorChoice::Auto.enabled(true, set));
+        assert!(!ColorChoice::Auto.enabled(false, None));
+        assert!(ColorChoice::Always.enabled(false, set));
+        assert!(!ColorChoice::Never.enabled(true, None));
     }
 }

@@ -1,5 +1,7 @@
-//! The text format: warnings and violations for a reader, each access with the source line it is
-//! on, then a summary line; and the one line on stderr of a run that failed.
+//! The text format: warnings and violations for a reader, then a summary line; and the one line
+//! on stderr of a run that failed. A check's warning is one diagnostic in the style of rustc and
+//! clang, put together by a function per warning kind (`race`) from the pieces of
+//! `super::diagnostic`; λ▷ violations list each access with its source line.
 //!
 //! This renderer reads the report model and the source files it quotes (through [`Sources`]); it
 //! never looks at analysis results and never changes what the report says.
@@ -10,9 +12,10 @@ use std::fmt::Write;
 
 use rustc_hash::FxHashMap;
 
+use super::diagnostic::{is_path, Painter};
 use crate::report::model::{
     AtomRef, CheckReport, Constraint, Deadlock, EffectToken, ErrorCode, ErrorReport, LambdaAccess,
-    LambdaReport, NonlinearCause, Position, RaceAccess, RaceLocation, Sign, Solved,
+    LambdaReport, NonlinearCause, Position, Race, RaceAccess, RaceLocation, Sign, Solved,
     ViolationDetail, Warning,
 };
 use crate::report::Report;
@@ -27,6 +30,8 @@ pub struct Sources {
     root: Option<std::path::PathBuf>,
     /// The directory the formats that write files (HTML) write into (`-o DIR`).
     output: Option<std::path::PathBuf>,
+    /// Whether the text format colours its diagnostics (`--color`); no other format does.
+    color: bool,
 }
 
 impl Sources {
@@ -40,6 +45,17 @@ impl Sources {
     pub fn writing_to(mut self, dir: Option<std::path::PathBuf>) -> Sources {
         self.output = dir;
         self
+    }
+
+    /// The same sources, for a text report in colour when `color` is set.
+    pub fn colored(mut self, color: bool) -> Sources {
+        self.color = color;
+        self
+    }
+
+    /// Whether the text format colours its diagnostics.
+    pub fn color(&self) -> bool {
+        self.color
     }
 
     /// The directory the HTML format writes into, when given.
@@ -79,6 +95,13 @@ impl Sources {
             lines
                 .get(line.checked_sub(1)? as usize)
                 .map(|l| l.trim().to_string())
+        })?
+    }
+
+    /// The 1-based `line` of `file` as written, if the file can be read and has that line.
+    pub fn raw_line(&self, file: &str, line: u32) -> Option<String> {
+        self.with_lines(file, |lines| {
+            lines.get(line.checked_sub(1)? as usize).cloned()
         })?
     }
 
@@ -146,6 +169,77 @@ fn plural(count: usize) -> &'static str {
     }
 }
 
+/// The text of a check report, written to `s` warning by warning, then what was not analysed
+/// and the summary line. The drawing of a list of accesses shared by several warnings
+/// ([`Race::accesses`]) is made once.
+fn check(r: &CheckReport, sources: &Sources, s: &mut dyn Write) {
+    let painter = Painter::new(sources.color());
+    let mut drawn = Drawn::default();
+    for w in &r.warnings {
+        match w {
+            Warning::Race(w) => race(w, &painter, sources, &mut drawn, s),
+            Warning::Deadlock(d) => deadlock(d, &painter, sources, s),
+        }
+    }
+    let _ = s.write_str(&tail(r));
+}
+
+/// One potential deadlock as one diagnostic: the cycle of locks, then each lock call with the
+/// lock it waits for and the locks it holds, and the thread making it.
+fn deadlock(d: &Deadlock, painter: &Painter, sources: &Sources, s: &mut dyn Write) {
+    let title = if d.self_deadlock {
+        format!("possible self-deadlock on {}", d.locks.join(", "))
+    } else {
+        let mut cycle = d.locks.clone();
+        cycle.extend(d.locks.first().cloned());
+        format!("possible deadlock: {}", cycle.join(" -> "))
+    };
+    let _ = s.write_str(&painter.warning_title(&title));
+    let _ = s.write_str(&painter.lock_calls(&d.acquisitions, sources));
+    if let Some(note) = &d.note {
+        let _ = s.write_str(&painter.note(note));
+    }
+    let _ = s.write_char('\n');
+}
+
+/// The drawings of lists of accesses, by the address of the list (racing and context lists are
+/// distinct allocations).
+type Drawn = FxHashMap<*const RaceAccess, String>;
+
+/// One possible data race as one diagnostic: the title, the racing accesses with their threads,
+/// the notes (what the location is, its other names, its declaration), then the other accesses
+/// as secondary context.
+fn race(w: &Race, painter: &Painter, sources: &Sources, drawn: &mut Drawn, s: &mut dyn Write) {
+    let name = &w.location.name;
+    let _ = s.write_str(&painter.warning_title(&format!("possible data race on {name}")));
+    let racing = drawn
+        .entry(w.accesses.as_ptr())
+        .or_insert_with(|| painter.racing(&w.accesses, sources));
+    let _ = s.write_str(racing);
+    if let Some(note) = &w.note {
+        let _ = s.write_str(&painter.note(note));
+    }
+    if !w.aliases.is_empty() {
+        let names: Vec<String> = w.aliases.iter().map(location).collect();
+        let _ = s.write_str(&painter.note(&format!("also named: {}", names.join(", "))));
+    }
+    if let Some(at) = &w.location.declared {
+        let title = if is_path(name) {
+            format!("{name} is declared")
+        } else {
+            "allocated".to_string()
+        };
+        let _ = s.write_str(&painter.declaration(&title, name, at, sources));
+    }
+    if !w.context.is_empty() {
+        let context = drawn.entry(w.context.as_ptr()).or_insert_with(|| {
+            painter.context("also accessed, protected or ordered", &w.context, sources)
+        });
+        let _ = s.write_str(context);
+    }
+    let _ = s.write_char('\n');
+}
+
 /// A location's name, with where it is declared.
 fn location(l: &RaceLocation) -> String {
     match &l.declared {
@@ -154,43 +248,9 @@ fn location(l: &RaceLocation) -> String {
     }
 }
 
-/// The text of a check report, written to `s` warning by warning. The block of accesses of a
-/// list shared by several warnings ([`Race::accesses`]) is made once.
-fn check(r: &CheckReport, sources: &Sources, s: &mut dyn Write) {
-    let mut blocks: FxHashMap<*const RaceAccess, String> = FxHashMap::default();
-    for w in &r.warnings {
-        let w = match w {
-            Warning::Race(race) => race,
-            Warning::Deadlock(d) => {
-                deadlock(d, sources, s);
-                continue;
-            }
-        };
-        let _ = writeln!(
-            s,
-            "warning: possible data race on {}",
-            location(&w.location)
-        );
-        if !w.aliases.is_empty() {
-            let names: Vec<String> = w.aliases.iter().map(location).collect();
-            let _ = writeln!(s, "  also named: {}", names.join(", "));
-        }
-        if let Some(note) = &w.note {
-            let _ = writeln!(s, "  note: {note}");
-        }
-        let block = blocks
-            .entry(w.accesses.as_ptr())
-            .or_insert_with(|| accesses(&w.accesses, sources));
-        let _ = s.write_str(block);
-        if !w.context.is_empty() {
-            let _ = writeln!(s, "  also accessed at:");
-            let block = blocks
-                .entry(w.context.as_ptr())
-                .or_insert_with(|| accesses(&w.context, sources));
-            let _ = s.write_str(block);
-        }
-        let _ = s.write_char('\n');
-    }
+/// What follows the warnings: what was not analysed or is not followed, the annotation problems,
+/// and the summary line.
+fn tail(r: &CheckReport) -> String {
     let mut tail = String::new();
     if !r.unanalysed.is_empty() {
         let _ = writeln!(tail, "not analysed:");
@@ -239,6 +299,16 @@ fn check(r: &CheckReport, sources: &Sources, s: &mut dyn Write) {
             a.code
         );
     }
+    if let Some(file) = &r.configuration {
+        let _ = writeln!(tail, "configuration: {file}");
+    }
+    let _ = writeln!(tail, "{}", summary(r));
+    tail
+}
+
+/// `locksmith: N possible data races`, with the deadlocks, the annotation problems and what
+/// triage left out.
+fn summary(r: &CheckReport) -> String {
     let count = r.warnings.iter().filter(|w| w.race().is_some()).count();
     let deadlocks = r.warnings.len() - count;
     let mut problems = match deadlocks {
@@ -258,91 +328,10 @@ fn check(r: &CheckReport, sources: &Sources, s: &mut dyn Write) {
     } else if r.baselined > 0 {
         let _ = write!(problems, " ({} in the baseline)", r.baselined);
     }
-    if let Some(file) = &r.configuration {
-        let _ = writeln!(tail, "configuration: {file}");
-    }
-    let _ = writeln!(
-        tail,
+    format!(
         "locksmith: {count} possible data race{}{problems}",
         plural(count)
-    );
-    let _ = s.write_str(&tail);
-}
-
-/// A potential deadlock: its cycle of locks, then each lock call with the lock it waits for,
-/// the locks held, the source line and the thread with its call path.
-fn deadlock(d: &Deadlock, sources: &Sources, s: &mut dyn Write) {
-    if d.self_deadlock {
-        let _ = writeln!(
-            s,
-            "warning: possible self-deadlock on {}",
-            d.locks.join(", ")
-        );
-    } else {
-        let mut cycle = d.locks.clone();
-        cycle.extend(d.locks.first().cloned());
-        let _ = writeln!(s, "warning: possible deadlock: {}", cycle.join(" -> "));
-    }
-    if let Some(note) = &d.note {
-        let _ = writeln!(s, "  note: {note}");
-    }
-    for a in &d.acquisitions {
-        let locks = if a.locks.is_empty() {
-            "no locks".to_string()
-        } else {
-            a.locks.join(", ")
-        };
-        let via = a
-            .via
-            .as_ref()
-            .map(|v| format!(" (inside {v})"))
-            .unwrap_or_default();
-        let _ = writeln!(
-            s,
-            "  waits for {} at {}{via} holding {locks}",
-            a.lock,
-            pos(&a.position)
-        );
-        if let Some(line) = sources.line(&a.position.file, a.position.line) {
-            let _ = writeln!(s, "      {:>5} | {line}", a.position.line);
-        }
-        let _ = writeln!(s, "      in {}: {}", a.thread, a.path.join(" -> "));
-    }
-    let _ = s.write_char('\n');
-}
-
-/// The lines of a warning's accesses: each with its position, the locks held, the source line
-/// and the thread with its call path.
-fn accesses(list: &[RaceAccess], sources: &Sources) -> String {
-    let mut s = String::new();
-    for a in list {
-        let kind = a.kind();
-        let locks = if a.locks.is_empty() {
-            "no locks".to_string()
-        } else {
-            a.locks.join(", ")
-        };
-        let via = a
-            .via
-            .as_ref()
-            .map(|v| format!(" (inside {v})"))
-            .unwrap_or_default();
-        let _ = writeln!(s, "  {kind} at {}{via} holding {locks}", pos(&a.position));
-        if let Some(line) = sources.line(&a.position.file, a.position.line) {
-            let _ = writeln!(s, "      {:>5} | {line}", a.position.line);
-        }
-        let _ = writeln!(s, "      in {}: {}", a.thread, a.path.join(" -> "));
-        match a.also_in.as_slice() {
-            [] => {}
-            [one] => {
-                let _ = writeln!(s, "      and in {one}");
-            }
-            [first, rest @ ..] => {
-                let _ = writeln!(s, "      and in {first} and {} other threads", rest.len());
-            }
-        }
-    }
-    s
+    )
 }
 
 /// One line per kind of unsoundness (in the order of its words), with its first five places.

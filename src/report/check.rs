@@ -303,6 +303,7 @@ impl Builder<'_> {
             path.extend(found.steps.iter().map(|&pt| self.step(pt)));
             out.push(RaceAccess {
                 position: position(self.p(), key.0),
+                end_column: self.p().extents.get(&key.0).copied(),
                 write: key.1,
                 atomic: key.2,
                 locks: key.3.clone(),

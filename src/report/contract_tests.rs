@@ -113,6 +113,7 @@ fn call() -> CallSite {
 fn race() -> Race {
     let race_access = RaceAccess {
         position: position(),
+        end_column: Some(3),
         write: true,
         atomic: true,
         locks: vec!["m".into()],

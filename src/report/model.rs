@@ -232,6 +232,10 @@ pub struct RaceLocation {
 pub struct RaceAccess {
     #[serde(flatten)]
     pub position: Position,
+    /// The column just past the accessed expression, when it ends on its line (`p->count` in
+    /// `p->count++`): the text format underlines from `column` to here.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub end_column: Option<u32>,
     pub write: bool,
     /// An atomic access (C11 atomics, gcc's `__atomic`/`__sync` builtins): it races only with
     /// accesses that are not atomic.

@@ -90,6 +90,11 @@ pub struct Program {
     /// ([`crate::model::user`]): their calls do what it says, and their bodies are not
     /// analysed. In id order.
     pub configured: Vec<FuncId>,
+    /// Where the accessed expressions (lvalues, and calls, where a library function's accesses
+    /// are reported) written at a position end: the column just past the longest one starting
+    /// there, for those that end on the line they start on. Reports underline the
+    /// accessed expression with it; [`Pos`] itself stays a start, as it is a key everywhere.
+    pub extents: rustc_hash::FxHashMap<Pos, u32>,
 }
 
 /// A struct declared existential (paper §3.3): its lock field and the fields that lock guards,

@@ -48,6 +48,22 @@ pub(super) fn has_reads(op: &Operand) -> bool {
     }
 }
 
+/// The byte just past the last token of `e`. lang-c's span of an expression ending in an
+/// identifier takes in the white space after it (`v ` in `v = 1`); the identifier's own span
+/// does not.
+fn expr_end(e: &Node<Expression>) -> usize {
+    match &e.node {
+        Expression::Identifier(id) => id.span.end,
+        Expression::UnaryOperator(u) => match u.node.operator.node {
+            U::PostIncrement | U::PostDecrement => e.span.end,
+            _ => expr_end(&u.node.operand),
+        },
+        Expression::Cast(c) => expr_end(&c.node.expression),
+        Expression::BinaryOperator(b) if b.node.operator.node != B::Index => expr_end(&b.node.rhs),
+        _ => e.span.end,
+    }
+}
+
 /// Whether computing the location of `lv` reads memory (the pointer of a dereference).
 fn lval_has_reads(lv: &Lval) -> bool {
     match &lv.base {
@@ -394,7 +410,17 @@ impl<'a> UnitCx<'a> {
 
     /// Lowers `e` for its value.
     pub(super) fn expr(&mut self, e: &'a Node<Expression>) -> R<Operand> {
-        let pos = self.pos(e.span);
+        let pos = match &e.node {
+            // What is read here: its extent is underlined in reports.
+            Expression::Identifier(_) => self.lval_pos(e.span, expr_end(e)),
+            Expression::UnaryOperator(u) if u.node.operator.node == U::Indirection => {
+                self.lval_pos(e.span, expr_end(e))
+            }
+            Expression::BinaryOperator(b) if b.node.operator.node == B::Index => {
+                self.lval_pos(e.span, expr_end(e))
+            }
+            _ => self.pos(e.span),
+        };
         match &e.node {
             Expression::Identifier(id) => self.ident_value(&id.node.name, pos),
             Expression::Constant(c) => Ok(match c.node {
@@ -935,6 +961,9 @@ impl<'a> UnitCx<'a> {
         pos: Pos,
         want: bool,
     ) -> R<(Operand, Option<Operand>)> {
+        // The accesses of a library function's model are reported at its call, which reports
+        // then underline whole.
+        self.lval_pos(c.span, c.span.end);
         let args_e = &c.node.arguments;
         let mut direct = None;
         // The calls that bracket this one when it runs as an atomic section.
@@ -1205,7 +1234,7 @@ impl<'a> UnitCx<'a> {
     /// Lowers `e` as an lvalue. An expression that is not one (a call returning a struct, a
     /// conditional) is stored in a temporary, which is then the lvalue.
     pub(super) fn lval(&mut self, e: &'a Node<Expression>) -> R<Lval> {
-        let pos = self.pos(e.span);
+        let pos = self.lval_pos(e.span, expr_end(e));
         match &e.node {
             Expression::Identifier(id) => {
                 let name = id.node.name.as_str();

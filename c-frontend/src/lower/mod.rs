@@ -54,6 +54,8 @@ pub struct Lowerer {
     /// The constant value argument of each `sem_init` call, by position
     /// ([`crate::ir::Program::sem_init_values`]).
     sem_init_values: FxHashMap<Pos, Vec<Option<i64>>>,
+    /// Where the lvalue expressions starting at a position end ([`Program::extents`]).
+    extents: FxHashMap<Pos, u32>,
     /// ([`crate::ir::Program::relock_may_fail`]).
     relock_may_fail: bool,
     /// The existential declarations and misused annotations ([`Program::existentials`]).
@@ -156,6 +158,20 @@ impl UnitCx<'_> {
         self.map.pos(span.start)
     }
 
+    /// The position of an accessed expression (an lvalue, or a call, where a library function's
+    /// accesses are reported) written at `span`, recording where it ends (byte `end`, see
+    /// `expr::expr_end`) when that is on the same line ([`Program::extents`]; the longest of those starting there wins, so `p->count` is
+    /// kept over the `p` inside it).
+    fn lval_pos(&mut self, span: lang_c::span::Span, end: usize) -> Pos {
+        let pos = self.pos(span);
+        let end = self.map.pos(end);
+        if end.file == pos.file && end.line == pos.line && end.column > pos.column {
+            let longest = self.lw.extents.entry(pos).or_insert(end.column);
+            *longest = (*longest).max(end.column);
+        }
+        pos
+    }
+
     fn lookup(&self, name: &str) -> Option<Binding> {
         self.scopes.iter().rev().find_map(|s| s.get(name).copied())
     }
@@ -255,6 +271,7 @@ impl Lowerer {
             global_init,
             global_vars: FxHashMap::default(),
             sem_init_values: FxHashMap::default(),
+            extents: FxHashMap::default(),
             relock_may_fail: false,
             existentials: Vec::new(),
             annotations: Vec::new(),
@@ -317,6 +334,7 @@ impl Lowerer {
             existentials: std::mem::take(&mut self.existentials),
             annotations: std::mem::take(&mut self.annotations),
             configured,
+            extents: std::mem::take(&mut self.extents),
         };
         crate::ir::compatible::merge_compatible_structs(&mut program);
         program
