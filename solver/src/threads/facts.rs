@@ -319,11 +319,7 @@ impl Prop<'_> {
     }
 
     fn state_at(&self, f: FnId, block: u32, index: u32) -> State {
-        self.ls.before[f]
-            .get(block as usize)
-            .and_then(|b| b.get(index as usize))
-            .copied()
-            .unwrap_or(State::TOP)
+        self.ls.state_before(f, block, index)
     }
 
     /// A callee's lockset as seen by the caller at `site`. A linear lock of the callee may have

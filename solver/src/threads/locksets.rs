@@ -294,6 +294,18 @@ pub struct Locksets {
     pub summary: IndexVec<FnId, State>,
 }
 
+impl Locksets {
+    /// The lock state before event `index` of block `block` of `f`; ⊤ (no path) where there is
+    /// none.
+    pub fn state_before(&self, f: FnId, block: u32, index: u32) -> State {
+        self.before[f]
+            .get(block as usize)
+            .and_then(|b| b.get(index as usize))
+            .copied()
+            .unwrap_or(State::TOP)
+    }
+}
+
 /// Translates a callee's lock through `site`: its image, itself when not generic there, or
 /// `None` for a lock local to the callee (meaningless to the caller).
 pub fn translate(

@@ -189,11 +189,7 @@ impl Prop<'_> {
     }
 
     fn state_at(&self, f: FnId, block: u32, index: u32) -> State {
-        self.ls.before[f]
-            .get(block as usize)
-            .and_then(|b| b.get(index as usize))
-            .copied()
-            .unwrap_or(State::TOP)
+        self.ls.state_before(f, block, index)
     }
 
     /// A callee's lock as the caller at `site` names it; `None` for a lock of one run of the
