@@ -1322,9 +1322,13 @@ impl<'a> UnitCx<'a> {
                     m += 1;
                 }
             }
-            Type::Lock(_) | Type::Cond => {
+            lock @ (Type::Lock(_) | Type::Cond) => {
                 // `PTHREAD_MUTEX_INITIALIZER` and friends: the lock's own representation, which
-                // the analysis does not model; only their evaluation is kept.
+                // the analysis does not model; only their evaluation is kept, and the kind of
+                // mutex they may make.
+                if lock == Type::Lock(crate::ir::ctypes::LockKind::Mutex) {
+                    self.note_mutex_kind(&items[*i..]);
+                }
                 self.init_effects(&items[*i..])?;
                 *i = items.len();
             }
@@ -1337,6 +1341,23 @@ impl<'a> UnitCx<'a> {
             }
         }
         Ok(())
+    }
+
+    /// A static initializer of a mutex may make an error-checking one (glibc's
+    /// `PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP` holds its kind among zeros): a value that is
+    /// not a constant a normal, recursive or adaptive mutex has
+    /// ([`crate::model::relock_may_fail`]) makes every mutex of the program keep plain lock
+    /// sets ([`crate::ir::Program::relock_may_fail`]).
+    fn note_mutex_kind(&mut self, items: &'a [Node<InitializerListItem>]) {
+        for item in items {
+            match &item.node.initializer.node {
+                Initializer::List(inner) => self.note_mutex_kind(inner),
+                Initializer::Expression(e) => {
+                    let value = self.const_eval(e);
+                    self.lw.relock_may_fail |= crate::model::relock_may_fail(value);
+                }
+            }
+        }
     }
 
     /// Evaluates initializer items that initialize nothing, for their side effects and reads.
