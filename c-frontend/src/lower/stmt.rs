@@ -1327,7 +1327,7 @@ impl<'a> UnitCx<'a> {
                 // the analysis does not model; only their evaluation is kept, and the kind of
                 // mutex they may make.
                 if lock == Type::Lock(crate::ir::ctypes::LockKind::Mutex) {
-                    self.note_mutex_kind(&items[*i..]);
+                    self.note_mutex_kind(lv, &items[*i..]);
                 }
                 self.init_effects(&items[*i..])?;
                 *i = items.len();
@@ -1343,20 +1343,31 @@ impl<'a> UnitCx<'a> {
         Ok(())
     }
 
-    /// A static initializer of a mutex may make an error-checking one (glibc's
-    /// `PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP` holds its kind among zeros): a value that is
+    /// A static initializer of a mutex `lv` may make an error-checking or a recursive one
+    /// (glibc's `PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP` and
+    /// `PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP` hold the kind among zeros). A value that is
     /// not a constant a normal, recursive or adaptive mutex has
     /// ([`crate::model::relock_may_fail`]) makes every mutex of the program keep plain lock
-    /// sets ([`crate::ir::Program::relock_may_fail`]).
-    fn note_mutex_kind(&mut self, items: &'a [Node<InitializerListItem>]) {
-        for item in items {
-            match &item.node.initializer.node {
-                Initializer::List(inner) => self.note_mutex_kind(inner),
-                Initializer::Expression(e) => {
-                    let value = self.const_eval(e);
-                    self.lw.relock_may_fail |= crate::model::relock_may_fail(value);
-                }
-            }
+    /// sets ([`crate::ir::Program::relock_may_fail`]); one that is not a normal or adaptive
+    /// mutex's, whose second lock blocks, tells the deadlock check that locking `lv` again may
+    /// not block ([`Intrinsic::LockKind`](crate::model::Intrinsic), as `pthread_mutex_init`
+    /// with attributes does).
+    fn note_mutex_kind(&mut self, lv: &Lval, items: &'a [Node<InitializerListItem>]) {
+        let mut values = Vec::new();
+        collect_constants(self, items, &mut values);
+        self.lw.relock_may_fail |= values.iter().any(|&v| crate::model::relock_may_fail(v));
+        if values.iter().any(|v| !matches!(v, Some(0 | 3))) {
+            let pos = lv.pos;
+            let f = self.intrinsic_func(pos, crate::model::Intrinsic::LockKind);
+            let arg = self.addr_of(lv.clone());
+            self.emit(
+                StmtKind::Call {
+                    dst: None,
+                    callee: crate::ir::Callee::Direct(f),
+                    args: vec![arg.clone(), arg],
+                },
+                pos,
+            );
         }
     }
 
@@ -1511,4 +1522,18 @@ fn with_index(lv: &Lval) -> Lval {
     let mut out = lv.clone();
     out.proj.push(Proj::Index(None));
     out
+}
+
+/// The values of the leaves of an initializer (`None` for one that is not a constant).
+fn collect_constants<'a>(
+    lw: &UnitCx<'a>,
+    items: &'a [Node<InitializerListItem>],
+    out: &mut Vec<Option<i64>>,
+) {
+    for item in items {
+        match &item.node.initializer.node {
+            Initializer::List(inner) => collect_constants(lw, inner, out),
+            Initializer::Expression(e) => out.push(lw.const_eval(e)),
+        }
+    }
 }

@@ -38,10 +38,15 @@ pub enum Intrinsic {
     /// Starts the entry points it is given as threads ([`Kind::StartsEntries`]); only the
     /// harness of `--entry` and `--library` calls it.
     StartEntries,
+    /// `__locksmith_lock_kind(&m, &m)`: the mutex `m` was made by a static initializer of a
+    /// kind that may not block when its holder locks it again (recursive, error-checking), as
+    /// `pthread_mutex_init` with attributes may make one ([`Kind::LockInit`]); the lowering
+    /// calls it where such an initializer is written.
+    LockKind,
 }
 
 impl Intrinsic {
-    pub const ALL: [Intrinsic; 14] = [
+    pub const ALL: [Intrinsic; 15] = [
         Intrinsic::Acquire,
         Intrinsic::AcquireShared,
         Intrinsic::Release,
@@ -56,6 +61,7 @@ impl Intrinsic {
         Intrinsic::Unpack,
         Intrinsic::EndUnpack,
         Intrinsic::StartEntries,
+        Intrinsic::LockKind,
     ];
 
     /// The intrinsic that acquires a lock in `mode`, which the lowering calls on the edge where a
@@ -84,6 +90,7 @@ impl Intrinsic {
             Intrinsic::Unpack => "__locksmith_unpack",
             Intrinsic::EndUnpack => "__locksmith_end_unpack",
             Intrinsic::StartEntries => "__locksmith_start_entries",
+            Intrinsic::LockKind => "__locksmith_lock_kind",
         }
     }
 
@@ -123,6 +130,7 @@ impl Intrinsic {
             // The annotations have no effect of their own: the unpack analysis reads them.
             Intrinsic::Pack | Intrinsic::Unpack | Intrinsic::EndUnpack => Kind::NoEffect,
             Intrinsic::StartEntries => Kind::StartsEntries,
+            Intrinsic::LockKind => Kind::LockInit { lock: 0, attr: 1 },
         };
         let row = Row::new(self.name(), kind);
         if self == Intrinsic::Alloc {
