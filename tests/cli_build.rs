@@ -11,27 +11,9 @@ use std::process::Command;
 
 use serde_json::json;
 
-/// What one run printed.
-struct Run {
-    exit: i32,
-    stdout: String,
-    stderr: String,
-}
+mod support;
 
-/// Runs `locksmith check ARGS…` in `dir`.
-fn check_in(dir: &Path, args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_locksmith"))
-        .current_dir(dir)
-        .arg("check")
-        .args(args)
-        .output()
-        .expect("locksmith runs");
-    Run {
-        exit: out.status.code().expect("locksmith exits"),
-        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
-    }
-}
+use support::{check_in, Run};
 
 /// The sorted location names of the warnings of a `--format json` run that checked something.
 fn warnings(run: &Run) -> Vec<String> {

@@ -3,6 +3,8 @@
 //! `lambda`), the JSON contract of README.md ("JSON output"), and byte-identical output across
 //! runs.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -56,14 +58,7 @@ fn temp_dir(test: &str) -> PathBuf {
 
 #[test]
 fn paper_examples_produce_their_expected_output() {
-    let dir = root().join("paper-examples/c");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "c"))
-        .collect();
-    files.sort();
+    let files = support::c_files(&root().join("paper-examples/c"));
     assert!(files.len() >= 4, "missing C paper examples");
     let update = std::env::var_os("UPDATE_EXPECT").is_some();
     let mut failures = Vec::new();
@@ -261,23 +256,10 @@ fn json_report_has_the_contract_fields() {
 
 #[test]
 fn output_is_byte_identical_across_runs() {
-    let files: Vec<String> = {
-        let dir = root().join("tests/programs/webcache");
-        let mut v: Vec<String> = std::fs::read_dir(&dir)
-            .unwrap()
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|x| x == "c"))
-            .map(|p| {
-                p.strip_prefix(root())
-                    .unwrap()
-                    .to_string_lossy()
-                    .to_string()
-            })
-            .collect();
-        v.sort();
-        v
-    };
+    let files: Vec<String> = support::c_files(&root().join("tests/programs/webcache"))
+        .iter()
+        .map(|p| support::relative(&root(), p))
+        .collect();
     let args: Vec<&str> = files.iter().map(String::as_str).collect();
     let first = check(&args);
     let second = check(&args);

@@ -8,9 +8,8 @@ mod support;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use support::annotations;
+use support::{annotations, check_in, Run};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -20,20 +19,7 @@ fn fixture(name: &str) -> PathBuf {
     root().join("tests/config").join(name)
 }
 
-/// What one run printed.
-struct Run {
-    exit: i32,
-    stdout: String,
-    stderr: String,
-}
-
 impl Run {
-    /// The report of a `--format json` run.
-    fn json(&self) -> serde_json::Value {
-        serde_json::from_str(&self.stdout)
-            .unwrap_or_else(|e| panic!("not JSON ({e}):\n{}{}", self.stdout, self.stderr))
-    }
-
     /// The location names of the warnings, sorted.
     fn warnings(&self) -> Vec<String> {
         let mut names: Vec<String> = self.json()["warnings"]
@@ -66,21 +52,6 @@ impl Run {
                     .collect()
             })
             .collect()
-    }
-}
-
-/// Runs `locksmith check ARGS…` in `dir`.
-fn check_in(dir: &Path, args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_locksmith"))
-        .current_dir(dir)
-        .arg("check")
-        .args(args)
-        .output()
-        .expect("locksmith runs");
-    Run {
-        exit: out.status.code().expect("locksmith exits"),
-        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
     }
 }
 

@@ -235,14 +235,7 @@ fn fixtures_compile_cleanly() {
         eprintln!("SKIPPED: no gcc");
         return;
     }
-    let dir = root().join("tests/deadlocks");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "c"))
-        .collect();
-    files.sort();
+    let files = support::c_files(&root().join("tests/deadlocks"));
     assert!(!files.is_empty());
     let out = std::env::temp_dir().join(format!("locksmith-deadlock-{}.o", std::process::id()));
     for f in files {

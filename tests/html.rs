@@ -5,6 +5,8 @@
 //! name holds `<`, `&` and quotes), and are byte-identical from one run to the next. The usage
 //! errors exit with status 2. `tools/html_screenshot.sh` shows the report in a real browser.
 
+mod support;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -101,20 +103,13 @@ fn examples() -> Vec<Vec<String>> {
     ] {
         out.push(vec![f.to_string()]);
     }
-    let mut webcache: Vec<String> = std::fs::read_dir(root().join("tests/programs/webcache"))
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "c"))
-        .map(|p| {
-            p.strip_prefix(root())
-                .unwrap()
-                .to_string_lossy()
-                .to_string()
-        })
-        .collect();
-    webcache.sort();
-    out.push(webcache);
+    let webcache = support::c_files(&root().join("tests/programs/webcache"));
+    out.push(
+        webcache
+            .iter()
+            .map(|p| support::relative(&root(), p))
+            .collect(),
+    );
     out
 }
 

@@ -4,6 +4,8 @@
 //! validator finds no error or warning in it on the bundled examples (installed with `npm` into
 //! a temporary folder; skipped with a message when npm or the network is missing).
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -35,19 +37,10 @@ fn sarif(dir: &Path, args: &[&str]) -> SarifLog {
 
 /// The bundled examples: the C paper examples and a fixture with races and annotation problems.
 fn examples() -> Vec<String> {
-    let mut out: Vec<String> = std::fs::read_dir(root().join("paper-examples/c"))
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "c"))
-        .map(|p| {
-            p.strip_prefix(root())
-                .unwrap()
-                .to_string_lossy()
-                .to_string()
-        })
+    let mut out: Vec<String> = support::c_files(&root().join("paper-examples/c"))
+        .iter()
+        .map(|p| support::relative(&root(), p))
         .collect();
-    out.sort();
     out.push("tests/races/existentials/list_node_locks.c".into());
     out.push("tests/annotations/misused.c".into());
     out

@@ -2,3 +2,56 @@
 #![allow(dead_code)]
 
 pub mod annotations;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// What one run of `locksmith` printed, and its exit status.
+pub struct Run {
+    pub exit: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    /// The report of a `--format json` run.
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("not JSON ({e}):\n{}{}", self.stdout, self.stderr))
+    }
+}
+
+/// Runs `locksmith check ARGS…` in `dir`.
+pub fn check_in(dir: &Path, args: &[&str]) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_locksmith"))
+        .current_dir(dir)
+        .arg("check")
+        .args(args)
+        .output()
+        .expect("locksmith runs");
+    Run {
+        exit: out.status.code().expect("locksmith exits"),
+        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    }
+}
+
+/// The C files directly in `dir`, sorted.
+pub fn c_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "c"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// `path` relative to `root`, as a string (how the tests name bundled files).
+pub fn relative(root: &Path, path: &Path) -> String {
+    path.strip_prefix(root)
+        .unwrap_or(path)
+        .to_string_lossy()
+        .to_string()
+}
