@@ -31,27 +31,54 @@ fn main() {
         }
     }
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let corpus = fuzz::corpus(&fuzz::corpus_files(&root));
-    eprintln!("corpus: {} programs", corpus.len());
     let dir = std::env::temp_dir().join(format!("locksmith-fuzz-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temporary directory");
-    let summary = fuzz::run(&corpus, seed, executions, &dir, Duration::from_secs(limit));
-    let _ = std::fs::remove_dir_all(&dir);
-    let secs = summary.elapsed.as_secs_f64();
-    println!(
-        "{} executions in {secs:.1} s ({:.0}/s), {} findings",
-        summary.executions,
-        summary.executions as f64 / secs,
-        summary.findings.len()
+    let corpus = fuzz::corpus(&fuzz::corpus_files(&root), &dir);
+    let bytes: usize = corpus.iter().map(|s| s.text.len()).sum();
+    eprintln!(
+        "corpus: {} programs ({} shrunk), {} KiB preprocessed",
+        corpus.len(),
+        corpus.iter().filter(|s| s.shrunk).count(),
+        bytes / 1024
     );
-    for (k, (from, found, mutant)) in summary.findings.iter().enumerate() {
+    // A long run goes in batches of `BATCH` mutants, batch `b` from the seed `seed * BATCH + b`,
+    // with a progress line on standard error after each.
+    const BATCH: usize = 50_000;
+    let start = std::time::Instant::now();
+    let mut done = 0;
+    let mut findings = Vec::new();
+    for b in 0..executions.div_ceil(BATCH) {
+        let count = BATCH.min(executions - b * BATCH);
+        let batch_seed = seed.wrapping_mul(BATCH as u64).wrapping_add(b as u64);
+        let summary = fuzz::run(&corpus, batch_seed, count, &dir, Duration::from_secs(limit));
+        done += summary.executions;
+        let hang = summary.executions < count;
+        findings.extend(summary.findings);
+        eprintln!(
+            "{done} executions, {} findings, {:.0} s (this batch: {:.0}/s)",
+            findings.len(),
+            start.elapsed().as_secs_f64(),
+            summary.executions as f64 / summary.elapsed.as_secs_f64()
+        );
+        if hang {
+            break;
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "{done} executions in {secs:.1} s ({:.0}/s), {} findings",
+        done as f64 / secs,
+        findings.len()
+    );
+    for (k, (from, found, mutant)) in findings.iter().enumerate() {
         println!("{from}: {found:?}");
         if let Some(dir) = &save {
             std::fs::create_dir_all(dir).expect("the save directory");
             let _ = std::fs::write(dir.join(format!("finding-{seed}-{k}.i")), mutant);
         }
     }
-    if !summary.findings.is_empty() {
+    if !findings.is_empty() {
         std::process::exit(1);
     }
 }

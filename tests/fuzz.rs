@@ -14,10 +14,14 @@ fn mutants_never_crash_or_hang() {
     let files = fuzz::corpus_files(&root);
     // A spread of the corpus, to keep the run short.
     let picked: Vec<PathBuf> = files.iter().step_by(4).cloned().collect();
-    let corpus = fuzz::corpus(&picked);
-    assert!(!corpus.is_empty(), "no corpus: is gcc installed?");
     let dir = std::env::temp_dir().join(format!("locksmith-fuzz-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
+    let corpus = fuzz::corpus(&picked, &dir);
+    assert!(!corpus.is_empty(), "no corpus: is gcc installed?");
+    assert!(
+        corpus.iter().any(|s| s.shrunk),
+        "no seed could be shrunk with its report unchanged"
+    );
     let summary = fuzz::run(&corpus, 20261125, 120, &dir, Duration::from_secs(60));
     let _ = std::fs::remove_dir_all(&dir);
     // Each finding's mutant is kept where the failure message says, to rerun it.
@@ -39,5 +43,40 @@ fn mutants_never_crash_or_hang() {
         "{} mutants checked in {:.1} s",
         summary.executions,
         summary.elapsed.as_secs_f64()
+    );
+}
+
+/// The shrinker blanks the header declarations nothing uses and keeps the ones the program's
+/// own code needs, directly or through another kept declaration.
+#[test]
+fn shrinking_keeps_what_the_program_needs() {
+    let text = "# 0 \"p.c\"\n\
+                # 1 \"/usr/include/h.h\" 1 3 4\n\
+                typedef unsigned long size_t;\n\
+                typedef struct pair { size_t a; } pair_t;\n\
+                extern int unused (const char *__s) __attribute__ ((__nonnull__ (1)));\n\
+                enum { RED, GREEN };\n\
+                # 3 \"p.c\" 2\n\
+                pair_t p;\n\
+                int main(void) { return GREEN; }\n";
+    let shrunk = fuzz::shrink::shrink(text);
+    let kept: Vec<&str> = shrunk.lines().filter(|l| !l.is_empty()).collect();
+    assert_eq!(
+        kept,
+        [
+            "# 0 \"p.c\"",
+            "# 1 \"/usr/include/h.h\" 1 3 4",
+            "typedef unsigned long size_t;",
+            "typedef struct pair { size_t a; } pair_t;",
+            "enum { RED, GREEN };",
+            "# 3 \"p.c\" 2",
+            "pair_t p;",
+            "int main(void) { return GREEN; }",
+        ]
+    );
+    assert_eq!(
+        shrunk.lines().count(),
+        text.lines().count(),
+        "line numbers kept"
     );
 }

@@ -173,6 +173,38 @@ fn preprocess_units(inputs: &[Input], options: &CheckOptions) -> Result<Vec<Prep
     Ok(units)
 }
 
+/// The libc stubs parsed and lowered, kept for the life of the process: every check in one
+/// process (the test suite, the fuzzer, a library user) otherwise spends most of a small
+/// program's time parsing the same stubs again. A pure memo: it is used only when the stubs'
+/// preprocessed text is the same and no configured row changes the library model, which are
+/// everything lowering the stubs depends on, so a run's result never depends on what ran before.
+struct LoweredStubs {
+    text: String,
+    lowerer: Lowerer,
+    files: FileTable,
+}
+
+static LOWERED_STUBS: std::sync::Mutex<Option<LoweredStubs>> = std::sync::Mutex::new(None);
+
+impl LoweredStubs {
+    /// A copy of the lowerer and file table as they were after the stubs of `text`, if cached.
+    fn lookup(text: &str) -> Option<(Lowerer, FileTable)> {
+        let cache = LOWERED_STUBS.lock().ok()?;
+        let stubs = cache.as_ref().filter(|c| c.text == text)?;
+        Some((stubs.lowerer.clone(), stubs.files.clone()))
+    }
+
+    fn store(text: &str, lowerer: &Lowerer, files: &FileTable) {
+        if let Ok(mut cache) = LOWERED_STUBS.lock() {
+            *cache = Some(LoweredStubs {
+                text: text.to_string(),
+                lowerer: lowerer.clone(),
+                files: files.clone(),
+            });
+        }
+    }
+}
+
 /// Parses the units and lowers them into one linked program, in input order. Units are parsed
 /// in parallel a few at a time (as many as there are cores) and each syntax tree is dropped as
 /// soon as its unit is lowered, so the trees of a large program are never all in memory at once
@@ -185,14 +217,23 @@ fn parse_and_lower(units: Vec<Preprocessed>, options: &CheckOptions) -> Result<P
         .map(|n| n.get())
         .unwrap_or(1)
         .max(1);
+    let mut units = units;
+    let mut files = FileTable::new();
+    let mut lowerer = Lowerer::with_model(Model::with_configured(&options.configured));
+    let mut k = 0;
+    // The stubs are unit 0. Lowered once per process for the built-in model, they are cloned
+    // from then on ([`LoweredStubs`]).
+    let stubs_key = options.configured.is_empty().then(|| units[0].text.clone());
+    if let Some(cached) = stubs_key.as_deref().and_then(LoweredStubs::lookup) {
+        (lowerer, files) = cached;
+        units.remove(0);
+        k = 1;
+    }
     let units: Vec<std::sync::Mutex<Option<Preprocessed>>> = units
         .into_iter()
         .map(|u| std::sync::Mutex::new(Some(u)))
         .collect();
-    let mut files = FileTable::new();
-    let mut lowerer = Lowerer::with_model(Model::with_configured(&options.configured));
     let mut unanalysed = Vec::new();
-    let mut k = 0;
     for chunk in units.chunks(batch) {
         let parsed = parse.run(|| {
             in_parallel(chunk, |u| {
@@ -220,6 +261,9 @@ fn parse_and_lower(units: Vec<Preprocessed>, options: &CheckOptions) -> Result<P
                     dropped_items(&parsed, &map, &mut unanalysed);
                 }
                 lowerer.add_unit(&parsed.unit, &map, origin);
+                if let (Origin::Stub, Some(key)) = (origin, stubs_key.as_ref()) {
+                    LoweredStubs::store(key, &lowerer, &files);
+                }
             });
             k += 1;
         }

@@ -39,6 +39,7 @@ use builder::{Chunk, FuncBuilder};
 pub const GLOBAL_INIT_NAME: &str = "<global-init>";
 
 /// Builds one [`Program`] from the translation units of a C program.
+#[derive(Clone)]
 pub struct Lowerer {
     /// What the library functions called by name do (try-locks, no-return functions, the
     /// lock typedefs); the finished program keeps each function's row.

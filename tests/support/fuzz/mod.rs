@@ -9,6 +9,8 @@
 //! report that does not parse, or a check that takes longer than the limit. Nothing here is
 //! random but the seed: the same seed gives the same mutants.
 
+pub mod shrink;
+
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -44,6 +46,8 @@ impl Rng {
 pub struct Seed {
     pub name: String,
     pub text: String,
+    /// Whether `text` is the shrunk unit ([`shrink::shrink`]) rather than the whole one.
+    pub shrunk: bool,
 }
 
 /// The C files of the corpus under `root`, sorted.
@@ -70,18 +74,27 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The corpus, preprocessed as `locksmith check` would (with `__LOCKSMITH__` defined).
-pub fn corpus(files: &[PathBuf]) -> Vec<Seed> {
+/// The corpus, preprocessed as `locksmith check` would (with `__LOCKSMITH__` defined), each
+/// seed [shrunk](shrink::shrink) where that leaves locksmith's report on it unchanged. `dir`
+/// holds the files checked to compare the two.
+pub fn corpus(files: &[PathBuf], dir: &Path) -> Vec<Seed> {
     let options = PreprocessOptions {
         defines: vec!["__LOCKSMITH__".into()],
         ..Default::default()
     };
+    let limit = Duration::from_secs(60);
     files
         .iter()
         .filter_map(|f| preprocess(f, &options).ok())
-        .map(|p| Seed {
-            name: p.name,
-            text: p.text,
+        .map(|p| {
+            let shrunk = shrink::shrink(&p.text);
+            let same = check(&shrunk, dir, "seed", limit)
+                .is_some_and(|s| Some(s) == check(&p.text, dir, "seed", limit));
+            Seed {
+                name: p.name,
+                text: if same { shrunk } else { p.text },
+                shrunk: same,
+            }
         })
         .collect()
 }
@@ -227,12 +240,11 @@ pub enum Finding {
     Hang,
 }
 
-/// Checks the preprocessed `text` (written to `dir/name.i`) with `--format json`.
-pub fn check_text(text: &str, dir: &Path, name: &str, limit: Duration) -> Finding {
+/// The exit status, standard output and standard error of checking the preprocessed `text`
+/// (written to `dir/name.i`) with `--format json`, or `None` when it took longer than `limit`.
+fn check(text: &str, dir: &Path, name: &str, limit: Duration) -> Option<(i32, String, String)> {
     let path = dir.join(format!("{name}.i"));
-    if std::fs::write(&path, text).is_err() {
-        return Finding::Fine;
-    }
+    std::fs::write(&path, text).expect("the fuzz directory is writable");
     let (tx, rx) = mpsc::channel();
     let input = path.clone();
     std::thread::spawn(move || {
@@ -246,10 +258,16 @@ pub fn check_text(text: &str, dir: &Path, name: &str, limit: Duration) -> Findin
         );
         let _ = tx.send((outcome.exit, out, outcome.stderr));
     });
-    let Ok((exit, out, stderr)) = rx.recv_timeout(limit) else {
+    let outcome = rx.recv_timeout(limit).ok();
+    let _ = std::fs::remove_file(&path);
+    outcome
+}
+
+/// Checks the preprocessed `text` (written to `dir/name.i`) with `--format json`.
+pub fn check_text(text: &str, dir: &Path, name: &str, limit: Duration) -> Finding {
+    let Some((exit, out, stderr)) = check(text, dir, name, limit) else {
         return Finding::Hang;
     };
-    let _ = std::fs::remove_file(&path);
     if !(0..=2).contains(&exit) {
         return Finding::Invalid(format!("exit status {exit}"));
     }
