@@ -5,6 +5,7 @@
 //!
 //! They read the IR and the library model only; they never create labels or constraints.
 
+pub mod barriers;
 pub mod joins;
 pub mod semaphores;
 pub mod uniqueness;

@@ -7,7 +7,7 @@
 //! semaphore reached through a pointer (`sem_post(p)`) has no name here.
 //!
 //! - Every `sem_init` of the object has the constant 1 as its value (the lowering records the
-//!   value of each call's argument, [`crate::ir::Program::sem_init_values`]), and there is at least
+//!   value of each call's argument, [`crate::ir::Program::init_values`]), and there is at least
 //!   one; a `sem_init` of an unnamed semaphore with another value disqualifies every semaphore.
 //! - Every `sem_post` of the object is at a point where, on every path from its function's
 //!   entry, a `sem_wait` of the same object came before it with no `sem_post` of it since (a
@@ -88,7 +88,7 @@ pub fn mutex_semaphores(p: &Program) -> FxHashSet<SemKey> {
                 let Some((SemOp::Init, sem)) = sem_op(p, callee) else {
                     continue;
                 };
-                let one = p.sem_init_values.get(&stmt.pos).is_some_and(|v| {
+                let one = p.init_values.get(&stmt.pos).is_some_and(|v| {
                     // Every call recorded at this position passed the constant 1.
                     v.iter().all(|&x| x == Some(1))
                 });

@@ -255,21 +255,7 @@ impl Gen<'_> {
                     }
                 }
             }
-            Some(Kind::Fork { id, func, arg: a }) => {
-                self.touch(frame, id.and_then(arg), pos, true);
-                if let Some(fnode) = arg(func) {
-                    let handle = self
-                        .user_stmt(frame)
-                        .and_then(|at| self.joins.create.get(&at).copied());
-                    let through_param = op(func).and_then(|o| self.unchanged_param(frame, o));
-                    let handed = a.map(arg).into_iter().collect();
-                    self.pending_call(frame, fnode, handed, None, pos, true);
-                    if let Some(last) = self.pending.last_mut() {
-                        last.handle = handle;
-                        last.through_param = through_param;
-                    }
-                }
-            }
+            Some(Kind::Fork { id, func, arg: a }) => self.fork(frame, &call, id, func, a),
             Some(Kind::SignalHandler { handler }) => {
                 if let Some(fnode) = arg(handler) {
                     self.pending_call(frame, fnode, Vec::new(), None, pos, true);
@@ -288,6 +274,7 @@ impl Gen<'_> {
             Some(Kind::CallOnce { control, func }) => {
                 self.call_once(frame, args, control, func, pos)
             }
+            Some(Kind::BarrierWait { barrier }) => self.barrier_wait(f, op(barrier)),
             Some(Kind::SemWait { sem }) => self.semaphore(frame, &call, sem, true),
             Some(Kind::SemPost { sem }) => self.semaphore(frame, &call, sem, false),
             Some(Kind::WritesArg { arg: a }) => self.touch(frame, arg(a), pos, true),
@@ -353,6 +340,7 @@ impl Gen<'_> {
             Some(
                 Kind::NoEffect
                 | Kind::SemInit { .. }
+                | Kind::BarrierInit { .. }
                 | Kind::MutexType { .. }
                 | Kind::TryAcquire { .. }
                 | Kind::ReturnsArg { .. }
@@ -396,6 +384,50 @@ impl Gen<'_> {
             self.pending_call(frame, handler, Vec::new(), None, pos, true);
         }
         self.touch(frame, old, pos, true);
+    }
+
+    /// `pthread_create(args[id], _, args[func], args[arg])`: a pending fork of what `func` may
+    /// point to, with the handle joins name its threads by and the bound on how many one run
+    /// of the caller starts.
+    fn fork(
+        &mut self,
+        frame: &mut Frame,
+        call: &LibraryCall<'_>,
+        id: Option<Arg>,
+        func: Arg,
+        a: Option<Arg>,
+    ) {
+        let arg = |k: Arg| call.args.get(usize::from(k)).copied().flatten();
+        self.touch(frame, id.and_then(arg), call.pos, true);
+        let Some(fnode) = arg(func) else { return };
+        let at = self.user_stmt(frame);
+        let handle = at.and_then(|at| self.joins.create.get(&at).copied());
+        let trips = at.and_then(|at| self.joins.create_trips.get(&at).copied());
+        let through_param = call
+            .arg_ops
+            .get(usize::from(func))
+            .and_then(|o| self.unchanged_param(frame, o));
+        let handed = a.map(arg).into_iter().collect();
+        self.pending_call(frame, fnode, handed, None, call.pos, true);
+        if let Some(last) = self.pending.last_mut() {
+            last.handle = handle;
+            last.through_param = through_param;
+            last.trips = trips;
+        }
+    }
+
+    /// `pthread_barrier_wait` of the barrier that orders phases ([`crate::analyses::barriers`])
+    /// ends a phase; of any other barrier it orders nothing, and reports say so.
+    fn barrier_wait(&mut self, f: FuncId, barrier: Option<&Operand>) {
+        let named = barrier.and_then(|o| crate::analyses::barriers::named_barrier(self.p, o));
+        match (&self.barrier, named) {
+            (Some(b), Some((var, fields))) if b.var == var && b.fields == fields => {
+                self.current.push(GenEvent::Event(Event::BarrierWait));
+            }
+            _ => {
+                self.unordered.insert(name_of(self.p, f).to_string());
+            }
+        }
     }
 
     /// `sem_wait` (`wait`) or `sem_post` of a semaphore that behaves as a mutex is an acquire or
@@ -638,6 +670,7 @@ impl Gen<'_> {
             fork: true,
             handle: None,
             through_param: None,
+            trips: None,
             node,
             args: Vec::new(),
             result: None,
@@ -763,6 +796,7 @@ impl Gen<'_> {
             fork,
             handle: None,
             through_param: None,
+            trips: None,
             node,
             args,
             result,

@@ -43,6 +43,11 @@ impl Gen<'_> {
             debug_assert_eq!(id, fid);
         }
         threads.untaken_forks = self.untaken_forks(&threads, expansions);
+        threads.barrier_count = self.barrier.as_ref().map(|b| b.count);
+        let mut trips = std::mem::take(&mut self.fork_trips);
+        trips.sort_unstable();
+        trips.dedup();
+        threads.fork_trips = trips;
         threads
     }
 
@@ -101,6 +106,10 @@ impl Gen<'_> {
                 GenEvent::Event(ev) => out.push(ev),
                 GenEvent::Pending(id) => {
                     let (fork, handle) = (self.pending[id].fork, self.pending[id].handle);
+                    if let (true, Some(n)) = (fork, self.pending[id].trips) {
+                        self.fork_trips
+                            .extend(expansions[id].iter().map(|&(site, _)| (site, n)));
+                    }
                     if !fork && expansions[id].len() > 1 {
                         self.alternatives
                             .extend(expansions[id].iter().map(|&(site, _)| site));

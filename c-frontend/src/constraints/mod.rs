@@ -140,6 +140,9 @@ struct Pending {
     /// taken): its index, so that a call passing a known function for it starts only that one
     /// ([`ThreadProgram::untaken_forks`]).
     through_param: Option<u32>,
+    /// For a fork: at most how many threads one run of the caller starts here
+    /// ([`crate::analyses::joins::JoinPlan::create_trips`]); `None`: any number.
+    trips: Option<u64>,
     node: Node,
     args: Vec<Option<Node>>,
     result: Option<Node>,
@@ -293,6 +296,10 @@ struct Gen<'a> {
     joins: JoinPlan,
     /// The semaphores that behave as mutexes ([`crate::analyses::semaphores`]).
     mutex_sems: FxHashSet<crate::analyses::semaphores::SemKey>,
+    /// The barrier whose waits order phases ([`crate::analyses::barriers`]).
+    barrier: Option<crate::analyses::barriers::Barrier>,
+    /// [`ThreadProgram::fork_trips`], as the forks are expanded.
+    fork_trips: Vec<(Site, u64)>,
     /// The user statement being generated (`None` inside an inlined stub).
     cur_stmt: Option<StmtAt>,
     /// The state of unknown code, made at its first call: its label and content.
@@ -481,6 +488,8 @@ impl<'a> Gen<'a> {
             recursive_scc: recursive_components(p),
             joins: joins::plan(p),
             mutex_sems: crate::analyses::semaphores::mutex_semaphores(p),
+            barrier: crate::analyses::barriers::phase_barrier(p),
+            fork_trips: Vec::new(),
             uses_va_arg: functions_using_va_arg(p),
             techniques,
             cur_stmt: None,

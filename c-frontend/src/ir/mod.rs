@@ -75,9 +75,10 @@ pub struct Program {
     /// What the library model says about each function the program calls but does not define,
     /// and about each function the user's configuration names (see [`Program::known`]).
     pub known: IndexVec<FuncId, Option<Spec>>,
-    /// For each position of a `sem_init` call ([`crate::model::Kind::SemInit`]), the constant
-    /// value of its value argument in each call written there (`None`: not a constant).
-    pub sem_init_values: rustc_hash::FxHashMap<Pos, Vec<Option<i64>>>,
+    /// For each position of a `sem_init` or `pthread_barrier_init` call
+    /// ([`crate::model::Kind::SemInit`], [`crate::model::Kind::BarrierInit`]), the constant
+    /// value of its value or count argument in each call written there (`None`: not a constant).
+    pub init_values: rustc_hash::FxHashMap<Pos, Vec<Option<i64>>>,
     /// Whether some `pthread_mutexattr_settype` call may make an error-checking mutex
     /// ([`crate::model::relock_may_fail`]): then no mutex counts its holds.
     pub relock_may_fail: bool,

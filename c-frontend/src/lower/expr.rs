@@ -990,11 +990,11 @@ impl<'a> UnitCx<'a> {
                         return Ok((self.void_const(), None));
                     }
                     Some(Kind::Atomic(atomic)) => return self.atomic_call(atomic, args_e, pos),
-                    Some(Kind::SemInit { value, .. }) => {
+                    Some(Kind::SemInit { value, .. } | Kind::BarrierInit { count: value, .. }) => {
                         let v = args_e
                             .get(usize::from(value))
                             .and_then(|e| self.const_eval(e));
-                        self.lw.sem_init_values.entry(pos).or_default().push(v);
+                        self.lw.init_values.entry(pos).or_default().push(v);
                     }
                     Some(Kind::MutexType { kind }) => {
                         let v = args_e

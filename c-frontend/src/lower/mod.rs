@@ -52,9 +52,9 @@ pub struct Lowerer {
     global_init: FuncId,
     /// Non-`static` globals of the whole program, by name (lookups only).
     global_vars: FxHashMap<String, VarId>,
-    /// The constant value argument of each `sem_init` call, by position
-    /// ([`crate::ir::Program::sem_init_values`]).
-    sem_init_values: FxHashMap<Pos, Vec<Option<i64>>>,
+    /// The constant value argument of each `sem_init` or `pthread_barrier_init` call, by position
+    /// ([`crate::ir::Program::init_values`]).
+    init_values: FxHashMap<Pos, Vec<Option<i64>>>,
     /// Where the lvalue expressions starting at a position end ([`Program::extents`]).
     extents: FxHashMap<Pos, u32>,
     /// ([`crate::ir::Program::relock_may_fail`]).
@@ -271,7 +271,7 @@ impl Lowerer {
             func_info,
             global_init,
             global_vars: FxHashMap::default(),
-            sem_init_values: FxHashMap::default(),
+            init_values: FxHashMap::default(),
             extents: FxHashMap::default(),
             relock_may_fail: false,
             existentials: Vec::new(),
@@ -330,7 +330,7 @@ impl Lowerer {
             global_init: self.global_init,
             unanalysed: all,
             known,
-            sem_init_values: std::mem::take(&mut self.sem_init_values),
+            init_values: std::mem::take(&mut self.init_values),
             relock_may_fail: self.relock_may_fail,
             existentials: std::mem::take(&mut self.existentials),
             annotations: std::mem::take(&mut self.annotations),

@@ -114,6 +114,13 @@ pub enum Kind {
     /// `pthread_mutexattr_settype(_, args[kind])`: the lowering records whether the kind is one
     /// whose mutexes may fail to lock again ([`relock_may_fail`]).
     MutexType { kind: Arg },
+    /// `pthread_barrier_init(args[barrier], _, args[count])`: the lowering records the count's
+    /// constant ([`crate::analyses::barriers`]).
+    BarrierInit { barrier: Arg, count: Arg },
+    /// `pthread_barrier_wait(args[barrier])`: ends a phase of the threads that wait on the
+    /// barrier when the barrier qualifies ([`crate::analyses::barriers`]); otherwise it orders
+    /// nothing.
+    BarrierWait { barrier: Arg },
     /// `sem_wait(args[sem])`: acquires the semaphore when it behaves as a mutex
     /// ([`crate::analyses::semaphores`]); otherwise it orders nothing.
     SemWait { sem: Arg },

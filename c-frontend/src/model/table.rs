@@ -90,9 +90,16 @@ pub(super) const FUNCTIONS: &[Row] = &[
     Row::new("pthread_rwlock_destroy", NoEffect).non_capturing(),
     Row::new("pthread_cond_init", NoEffect).non_capturing(),
     Row::new("pthread_cond_destroy", NoEffect).non_capturing(),
-    Row::new("pthread_barrier_init", NoEffect).non_capturing(),
+    Row::new(
+        "pthread_barrier_init",
+        BarrierInit {
+            barrier: 0,
+            count: 2,
+        },
+    )
+    .non_capturing(),
     Row::new("pthread_barrier_destroy", NoEffect).non_capturing(),
-    Row::new("pthread_barrier_wait", NoEffect).unordered(),
+    Row::new("pthread_barrier_wait", BarrierWait { barrier: 0 }).non_capturing(),
     // Semaphores: one initialised to 1 and posted only after a wait by the same thread is a
     // mutex; the others order nothing.
     Row::new("sem_init", SemInit { sem: 0, value: 2 }).non_capturing(),

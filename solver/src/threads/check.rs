@@ -28,6 +28,7 @@ use super::facts::{witnesses, CFact, CFactId, Derivations, Tagged, Thread};
 use super::locksets::{Held, LockSets, SetId};
 use super::mhp::{HandleSetId, HandleSets, Mhp, Point, SiteSetId, SiteSets};
 use super::nest::{Level, NestId, Nests};
+use super::phases::Phase;
 use super::privacy::Homes;
 use super::{AccessId, FnId, ThreadProgram};
 use crate::cfl::Components;
@@ -75,17 +76,20 @@ pub struct Ctx {
     pub joined: HandleSetId,
     pub inside: SiteSetId,
     pub nest: NestId,
+    /// The barrier phase of the access ([`super::phases`]); unknown for a lock call.
+    pub phase: Phase,
 }
 
 impl Ctx {
     /// A fact's context in the function of a thread it came out of, with its deeper levels.
-    fn of_level(level: &Level, nest: NestId) -> Ctx {
+    fn of_level(level: &Level, nest: NestId, phase: Phase) -> Ctx {
         Ctx {
             thread: level.thread,
             point: level.point,
             joined: level.joined,
             inside: level.inside,
             nest,
+            phase,
         }
     }
 }
@@ -266,6 +270,7 @@ impl Checker<'_> {
             joined: f.joined,
             inside: f.inside,
             nest: f.nest,
+            phase: f.phase,
         };
         (ctx, f.internal, f.held, f.writes)
     }
@@ -401,6 +406,10 @@ impl Concurrency<'_> {
         if !self.techniques.has(Technique::Sharing) {
             return true;
         }
+        // Different phases of the barrier every waiting thread needs for each trip.
+        if a.phase.orders(b.phase) {
+            return false;
+        }
         self.concurrent_here(home, a, b, same) && !self.ordered_below(home, a, b)
     }
 
@@ -436,7 +445,10 @@ impl Concurrency<'_> {
         if x.func != y.func {
             return true;
         }
-        let (cx, cy) = (Ctx::of_level(&x, x_inner), Ctx::of_level(&y, y_inner));
+        let (cx, cy) = (
+            Ctx::of_level(&x, x_inner, a.phase),
+            Ctx::of_level(&y, y_inner, b.phase),
+        );
         !self.concurrent(x.func, &cx, &cy, cx == cy)
     }
 

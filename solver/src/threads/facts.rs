@@ -34,6 +34,7 @@ use super::linearity::Linearity;
 use super::locksets::{translate, LockSets, Locksets, SetId, State};
 use super::mhp::{HandleSetId, HandleSets, Mhp, Point, SiteSetId, SiteSets};
 use super::nest::{Level, NestId, Nests};
+use super::phases::Phase;
 use super::privacy::Homes;
 use super::structure::CallPoint;
 use super::structure::Structure;
@@ -90,6 +91,9 @@ pub struct FactKey {
     /// crossed last, and deeper ([`super::nest`]), so that the check can order it with another
     /// fact under the same thread as that thread does.
     pub nest: NestId,
+    /// The barrier phase of the accesses ([`super::phases`]): a property of the access, kept
+    /// unchanged through every translation.
+    pub phase: Phase,
 }
 
 /// A correlation `ρ ▷ held` of one or more accesses, as seen from `key.func`.
@@ -426,6 +430,7 @@ impl Prop<'_> {
                         inside,
                         internal: f.internal || internal,
                         nest: f.nest,
+                        phase: f.phase,
                     };
                     self.add(key, writes, Err(id));
                 }
@@ -478,6 +483,7 @@ impl Prop<'_> {
                         inside: self.site_sets.empty(),
                         internal: f.internal || internal,
                         nest,
+                        phase: f.phase,
                     };
                     self.add(key, writes, Err(id));
                 }
@@ -768,6 +774,8 @@ pub struct Inputs<'a> {
     pub linearity: &'a Linearity,
     pub mhp: &'a Mhp,
     pub homes: &'a Homes,
+    /// The barrier phase of each access.
+    pub phases: &'a IndexVec<AccessId, Phase>,
 }
 
 /// Propagates every access of `p` up to `main`, or to the home of its label, and returns all
@@ -783,6 +791,7 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
         linearity,
         mhp,
         homes,
+        phases,
     } = inputs;
     let mut prop = Prop {
         c,
@@ -841,6 +850,7 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
                     inside: prop.site_sets.empty(),
                     internal: false,
                     nest: NestId::NONE,
+                    phase: phases[a],
                 };
                 prop.add(key, info.write, Ok(a));
             }

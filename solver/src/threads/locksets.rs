@@ -450,7 +450,11 @@ impl Ctx<'_> {
                     released: self.sets.union(rel_kept, g_rel),
                 }
             }
-            Event::Fork { .. } | Event::Join(_) | Event::Access(_) | Event::Alloc(_) => state,
+            Event::Fork { .. }
+            | Event::Join(_)
+            | Event::Access(_)
+            | Event::Alloc(_)
+            | Event::BarrierWait => state,
         }
     }
 

@@ -32,6 +32,7 @@ pub mod mhp;
 pub mod naive;
 pub mod nest;
 pub mod order;
+pub mod phases;
 pub mod privacy;
 
 use crate::constraints::{Lock, Rho, Site};
@@ -100,6 +101,10 @@ pub enum Event {
     Join(ThreadHandle),
     /// An object is created here (a `malloc` call, or a local variable at function entry).
     Alloc(ObjectId),
+    /// A wait on the program's phase barrier ([`ThreadProgram::barrier_count`], [`phases`]):
+    /// what the thread does after it is ordered with what the other waiting threads did
+    /// before their own wait of the same trip.
+    BarrierWait,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -192,6 +197,12 @@ pub struct ThreadProgram {
     /// threads do not cross the call (`facts`), so `spawn(&t, producer, q); spawn(&u,
     /// consumer, q)` does not start two producers.
     pub untaken_forks: Vec<(Site, Site)>,
+    /// The count of the one barrier whose waits are [`Event::BarrierWait`]s, if the front end
+    /// found one that qualifies ([`phases`]).
+    pub barrier_count: Option<u64>,
+    /// `(fork site, n)`, sorted: one run of the forking function starts at most `n` threads at
+    /// the site. A fork site that is not listed may start any number.
+    pub fork_trips: Vec<(Site, u64)>,
 }
 
 /// The join loop of `handle` in `func` ends its threads only if no write may change `bound`
@@ -304,6 +315,7 @@ pub fn solve_with(
                 privacy::Homes::none(c)
             }
         });
+        let phases = time("solve: barrier phases", || phases::phases(p, &s));
         let inputs = facts::Inputs {
             c,
             scopes: &scopes,
@@ -314,6 +326,7 @@ pub fn solve_with(
             linearity: &linearity,
             mhp: &mhp,
             homes: &homes,
+            phases: &phases,
         };
         let propagated = time("solve: facts", || {
             facts::propagate(inputs, &mut lock_table, &mut ls)

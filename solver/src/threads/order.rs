@@ -27,6 +27,7 @@ use super::linearity::Linearity;
 use super::locksets::{translate, LockSets, Locksets, SetId, State};
 use super::mhp::{HandleSets, Mhp, SiteSets};
 use super::nest::{Level, NestId, Nests};
+use super::phases::Phase;
 use super::structure::{CallPoint, Structure};
 use super::{AcqId, Event, FnId, Mode, ThreadProgram};
 use crate::constraints::{Constraints, Lock, Site};
@@ -140,6 +141,7 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable) -> Order {
                     joined: mhp.joined_at(f, b as u32, k as u32),
                     inside: prop.site_sets.empty(),
                     nest: NestId::NONE,
+                    phase: Phase::UNKNOWN,
                 };
                 let fact = CallFact {
                     func: f,
@@ -290,6 +292,7 @@ impl Prop<'_> {
             joined: self.handle_sets.union(before, f.ctx.joined),
             inside,
             nest: f.ctx.nest,
+            phase: f.ctx.phase,
         };
         Some(CallFact {
             func: pt.caller,
@@ -337,6 +340,7 @@ impl Prop<'_> {
             joined: self.handle_sets.union(before, f.ctx.joined),
             inside: self.site_sets.empty(),
             nest,
+            phase: f.ctx.phase,
         };
         Some(CallFact {
             func: pt.caller,

@@ -1,9 +1,9 @@
-/* Barriers: the barrier object is synchronisation, never data, so waiting on
- * it from every thread is no race. Accesses in different phases are ordered
- * by the barrier, which locksmith does not follow yet: each worker fills its
- * own slot of `partial` in phase one and worker 0 sums them in phase two,
- * which is race-free but reported. `collisions` is written by both workers
- * in the same phase: RACE. */
+/* Barriers: the barrier object is synchronisation, never data. Its count is
+ * the number of workers, so worker 0's sum after the wait is ordered with the
+ * slots filled before it; but each worker filling its own slot of `partial`
+ * (one location for the analysis) and only worker 0 writing `total` (`id ==
+ * 0` is not followed) are race-free and still reported. `collisions` is
+ * written by both workers in the same phase: RACE. */
 #include <pthread.h>
 #include <stdio.h>
 

@@ -102,6 +102,12 @@ pub struct JoinPlan {
     /// unchanged between the loops: each holds only if no write may change the bound while the
     /// threads run, which the thread analysis decides with label flow.
     pub bound_checks: Vec<BoundCheck>,
+    /// For each `pthread_create` call of a user function: how many threads one run of the
+    /// function may start there, when that is bounded (for barrier phases, `phases` in the
+    /// thread analysis). One outside any cycle; the trip count of a counted loop with constant
+    /// start and bound whose counter changes only in its increment, when the call lies in that
+    /// loop and on no other cycle. Absent: unbounded.
+    pub create_trips: FxHashMap<StmtAt, u64>,
     handles: u32,
 }
 
@@ -429,6 +435,42 @@ impl<'p> Planner<'p> {
             self.plan.global.dedup();
         }
         failed_creates(f, func, &fx.cfg, &fx.cyclic, &self.calls, &mut self.plan);
+        self.create_trips(&fx);
+    }
+
+    /// Records [`JoinPlan::create_trips`] for the creates of one function.
+    fn create_trips(&mut self, fx: &FnFacts<'_>) {
+        for (b, block) in fx.func.blocks.iter_enumerated() {
+            for (k, stmt) in block.stmts.iter().enumerate() {
+                let StmtKind::Call {
+                    callee: Callee::Direct(c),
+                    ..
+                } = &stmt.kind
+                else {
+                    continue;
+                };
+                if !self.calls.is_library_create(*c) {
+                    continue;
+                }
+                let at = b.0 as usize;
+                let trips = if fx.cyclic[at] {
+                    fx.loops.iter().find_map(|(l, blocks)| {
+                        let LoopBound::Const(bound) = l.bound else {
+                            return None;
+                        };
+                        let inside = blocks.contains(&at) && !fx.cfg.on_other_cycle(at, l);
+                        let clean = inside
+                            && loop_is_clean(self.p, fx.func, fx.f, l, blocks, &self.assigns);
+                        clean.then(|| trip_count(l.start, l.op, bound)).flatten()
+                    })
+                } else {
+                    Some(1)
+                };
+                if let Some(n) = trips {
+                    self.plan.create_trips.insert((fx.f, b, k), n);
+                }
+            }
+        }
     }
 
     /// The creates and joins of a function whose thread id can be trusted, and the joins in a
@@ -716,6 +758,18 @@ impl<'p> Planner<'p> {
         }
         used
     }
+}
+
+/// How many times the body of `for (i = start; i OP bound; i++)` runs, when that is finite.
+fn trip_count(start: i64, op: LoopCmp, bound: i64) -> Option<u64> {
+    let span = i128::from(bound) - i128::from(start);
+    let n = match op {
+        LoopCmp::Lt => span.max(0),
+        LoopCmp::Le => (span + 1).max(0),
+        LoopCmp::Ne if span >= 0 => span,
+        LoopCmp::Ne => return None,
+    };
+    u64::try_from(n).ok()
 }
 
 /// A function's counted loops, each with the blocks of its natural loop.
