@@ -81,6 +81,10 @@ impl Held {
 pub struct LockSets {
     sets: IndexVec<SetId, Vec<Held>>,
     index: FxHashMap<Vec<Held>, SetId>,
+    /// The results of [`LockSets::union`] (`false`) and [`LockSets::minus`] (`true`) by
+    /// operands: propagating facts asks the same few pairs millions of times, and building
+    /// and interning the set each time was a third of the facts phase.
+    pairs: FxHashMap<(bool, SetId, SetId), SetId>,
 }
 
 impl LockSets {
@@ -135,8 +139,13 @@ impl LockSets {
         if a == Self::EMPTY {
             return b;
         }
+        if let Some(&out) = self.pairs.get(&(false, a, b)) {
+            return out;
+        }
         let v: Vec<Held> = self.sets[a].iter().chain(&self.sets[b]).copied().collect();
-        self.intern(v)
+        let out = self.intern(v);
+        self.pairs.insert((false, a, b), out);
+        out
     }
 
     pub fn intersect(&mut self, a: SetId, b: SetId) -> SetId {
@@ -164,13 +173,18 @@ impl LockSets {
         if b == Self::ALL {
             return Self::EMPTY;
         }
+        if let Some(&out) = self.pairs.get(&(true, a, b)) {
+            return out;
+        }
         let vb = &self.sets[b];
         let v: Vec<Held> = self.sets[a]
             .iter()
             .copied()
             .filter(|x| vb.binary_search(&Held::new(x.lock, x.mode)).is_err())
             .collect();
-        self.intern(v)
+        let out = self.intern(v);
+        self.pairs.insert((true, a, b), out);
+        out
     }
 
     /// The set with the tokens of holding `lock` in `mode` added.

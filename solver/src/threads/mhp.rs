@@ -122,6 +122,8 @@ crate::define_id!(
 pub struct SetTable<I: Idx, T> {
     sets: IndexVec<I, Vec<T>>,
     index: FxHashMap<Vec<T>, I>,
+    /// The unions already made, by operands (facts ask the same pairs again and again).
+    unions: FxHashMap<(u32, u32), I>,
 }
 
 impl<I: Idx, T: Copy + Ord + std::hash::Hash> Default for SetTable<I, T> {
@@ -129,6 +131,7 @@ impl<I: Idx, T: Copy + Ord + std::hash::Hash> Default for SetTable<I, T> {
         let mut s = SetTable {
             sets: IndexVec::new(),
             index: FxHashMap::default(),
+            unions: FxHashMap::default(),
         };
         s.intern(Vec::new());
         s
@@ -162,9 +165,15 @@ impl<I: Idx, T: Copy + Ord + std::hash::Hash> SetTable<I, T> {
         if a == self.empty() {
             return b;
         }
+        let key = (a.index() as u32, b.index() as u32);
+        if let Some(&out) = self.unions.get(&key) {
+            return out;
+        }
         let mut v = self.sets[a].clone();
         v.extend_from_slice(&self.sets[b]);
-        self.intern(v)
+        let out = self.intern(v);
+        self.unions.insert(key, out);
+        out
     }
 }
 
