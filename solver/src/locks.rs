@@ -50,6 +50,7 @@ struct ClassData {
 }
 
 /// The union-find table of lock labels with their instantiation images.
+#[derive(Clone)]
 pub struct LockTable {
     table: InPlaceUnificationTable<LockKey>,
     class: IndexVec<Lock, ClassData>,

@@ -164,6 +164,29 @@ pub fn phase<T>(p: Phase, f: impl FnOnce() -> T) -> T {
     out
 }
 
+/// [`phase`] for a phase that runs on its own thread beside the current one (the deadlock check
+/// beside the race check): it records its time, but leaves the current phase as it is, which
+/// the other thread's errors are named by. A panic in it is named by [`mark_phase`] where it
+/// is joined.
+pub fn phase_beside<T>(p: Phase, f: impl FnOnce() -> T) -> T {
+    inject_panic(&format!("phase:{}", p.name()));
+    if !enabled() {
+        return f();
+    }
+    record(p.name(), Value::Started(p));
+    let start = Instant::now();
+    let out = f();
+    record(p.name(), Value::Finished(p, start.elapsed().as_secs_f64()));
+    out
+}
+
+/// Names `p` as the phase running now, without injecting anything: for a panic of a phase
+/// that ran beside another ([`phase_beside`]), propagated where its thread is joined.
+pub fn mark_phase(p: Phase) {
+    let k = Phase::ALL.iter().position(|&q| q == p).unwrap_or(0) as u8;
+    CURRENT.store(k, Ordering::Relaxed);
+}
+
 /// A user-visible phase that runs in pieces interleaved with another's (parsing and lowering
 /// unit by unit, so that no more than a few syntax trees are alive at once): its start is
 /// recorded at its first piece, and its end, with the total time of its pieces, by

@@ -60,6 +60,12 @@ pub enum Thread {
     Forked(Site),
 }
 
+/// The hash of a fact's key in [`Prop::lookup`].
+fn hash_key(key: &FactKey) -> u64 {
+    use std::hash::BuildHasher;
+    rustc_hash::FxBuildHasher.hash_one(key)
+}
+
 /// What identifies a fact: everything but its write flag and its derivations.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct FactKey {
@@ -136,6 +142,12 @@ impl Derivations {
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// How many (fact, access) and (fact, parent) pairs were recorded: the derivations that
+    /// reached an existing fact are among them, so this counts the work of propagation.
+    pub fn pairs(&self) -> usize {
+        self.accesses.len() + self.parents.len()
     }
 
     /// Groups the pairs by fact (keeping the order they were found in).
@@ -263,7 +275,9 @@ struct Prop<'a> {
     site_sets: SiteSets,
     nests: Nests,
     facts: IndexVec<CFactId, CFact>,
-    lookup: FxHashMap<FactKey, CFactId>,
+    /// The id of each fact, found by its key: a table of ids hashed by the key they point to,
+    /// so that a key is stored once (in `facts`) rather than twice (about 60 bytes a fact).
+    lookup: hashbrown::HashTable<CFactId>,
     /// Per component representative: whether facts there can lead to a checked label
     /// ([`useful_components`]); no fact is made elsewhere.
     useful: Vec<bool>,
@@ -296,11 +310,14 @@ impl Prop<'_> {
         if !self.useful[key.rho.0 as usize] {
             return;
         }
-        let (id, new) = match self.lookup.get(&key) {
+        let hash = hash_key(&key);
+        let facts = &mut self.facts;
+        let (id, new) = match self.lookup.find(hash, |&id| facts[id].key == key) {
             Some(&id) => (id, false),
             None => {
-                let id = self.facts.push(CFact { key, writes });
-                self.lookup.insert(key, id);
+                let id = facts.push(CFact { key, writes });
+                self.lookup
+                    .insert_unique(hash, id, |&id| hash_key(&facts[id].key));
                 self.derivations.last_parent.push(NO_FACT);
                 (id, true)
             }
@@ -810,7 +827,7 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
         site_sets: SiteSets::default(),
         nests: Nests::default(),
         facts: IndexVec::new(),
-        lookup: FxHashMap::default(),
+        lookup: hashbrown::HashTable::new(),
         useful: useful_components(p, comps, index),
         derivations: Derivations::default(),
         work: Vec::new(),

@@ -303,7 +303,8 @@ pub fn solve_with(
         })
     });
     // Sharing (§3.2): which threads run where, Down-Fork, correlations carried to the roots.
-    let (mhp, homes, propagated) = phase(Phase::Sharing, || {
+    let mut sharing = crate::stats::PhaseClock::new(Phase::Sharing);
+    let (mhp, homes, phases) = sharing.run(|| {
         let unwritten = time("solve: bounds", || bounds::failed_conditions(c, p, &s));
         let mhp = time("solve: mhp", || {
             mhp::Mhp::new(p, &s, techniques.has(Technique::Joins), &unwritten)
@@ -316,6 +317,31 @@ pub fn solve_with(
             }
         });
         let phases = time("solve: barrier phases", || phases::phases(p, &s));
+        (mhp, homes, phases)
+    });
+    // The deadlock check needs only what is known by now, and nothing after it needs the
+    // deadlock check: it runs on a thread of its own beside the facts and the race check, on
+    // a copy of the lock table (which only path compression changes from here on).
+    let (propagated, warnings, deadlocks) = std::thread::scope(|scope| {
+        let order_inputs = order::Inputs {
+            c,
+            scopes: &scopes,
+            p,
+            s: &s,
+            linearity: &linearity,
+            mhp: &mhp,
+        };
+        let mut order_table = lock_table.clone();
+        let beside = deadlocks.then(|| {
+            std::thread::Builder::new()
+                .name("locksmith-deadlocks".into())
+                .stack_size(1 << 28)
+                .spawn_scoped(scope, move || {
+                    crate::stats::phase_beside(Phase::Deadlocks, || {
+                        deadlocks_of(order_inputs, &mut order_table, techniques)
+                    })
+                })
+        });
         let inputs = facts::Inputs {
             c,
             scopes: &scopes,
@@ -328,64 +354,51 @@ pub fn solve_with(
             homes: &homes,
             phases: &phases,
         };
-        let propagated = time("solve: facts", || {
-            facts::propagate(inputs, &mut lock_table, &mut ls)
+        let propagated = sharing.run(|| {
+            time("solve: facts", || {
+                facts::propagate(inputs, &mut lock_table, &mut ls)
+            })
         });
+        sharing.finish();
         crate::stats::count("facts", propagated.facts.len());
-        (mhp, homes, propagated)
+        crate::stats::count("fact derivations", propagated.derivations.pairs());
+        let warnings = phase(Phase::Check, || {
+            check::check(check::CheckInputs {
+                p,
+                mhp: &mhp,
+                homes: &homes,
+                sets: &ls.sets,
+                handle_sets: &propagated.handle_sets,
+                site_sets: &propagated.site_sets,
+                nests: &propagated.nests,
+                facts: &propagated.facts,
+                derivations: &propagated.derivations,
+                tagged: &propagated.tagged,
+                comps: &comps,
+                techniques,
+            })
+        });
+        let deadlocks = match beside {
+            None => Vec::new(),
+            Some(Ok(handle)) => handle.join().unwrap_or_else(|panic| {
+                crate::stats::mark_phase(Phase::Deadlocks);
+                std::panic::resume_unwind(panic)
+            }),
+            // No thread could be started: the check runs here, after the race check.
+            Some(Err(_)) => phase(Phase::Deadlocks, || {
+                deadlocks_of(order_inputs, &mut lock_table.clone(), techniques)
+            }),
+        };
+        (propagated, warnings, deadlocks)
     });
     let facts::Propagated {
         facts: all_facts,
-        derivations,
         handle_sets,
         site_sets,
         nests,
-        tagged,
+        ..
     } = propagated;
-    let warnings = phase(Phase::Check, || {
-        check::check(check::CheckInputs {
-            p,
-            mhp: &mhp,
-            homes: &homes,
-            sets: &ls.sets,
-            handle_sets: &handle_sets,
-            site_sets: &site_sets,
-            nests: &nests,
-            facts: &all_facts,
-            derivations: &derivations,
-            tagged: &tagged,
-            comps: &comps,
-            techniques,
-        })
-    });
-    let deadlocks = if deadlocks {
-        let inputs = order::Inputs {
-            c,
-            scopes: &scopes,
-            p,
-            s: &s,
-            linearity: &linearity,
-            mhp: &mhp,
-        };
-        phase(Phase::Deadlocks, || {
-            deadlocks_of(inputs, &mut lock_table, techniques)
-        })
-    } else {
-        Vec::new()
-    };
-    let lock_rep: IndexVec<Lock, Lock> = (0..lock_table.len())
-        .map(|i| lock_table.find(Lock(i as u32)))
-        .collect();
-    let mut lock_images = Vec::new();
-    for (l, &rep) in lock_rep.iter_enumerated() {
-        if l == rep {
-            for image in lock_table.images_of(rep) {
-                lock_images.push((rep, image));
-            }
-        }
-    }
-    lock_images.sort();
-    lock_images.dedup();
+    let (lock_rep, lock_images) = lock_naming(&mut lock_table);
     ThreadSolution {
         warnings,
         deadlocks,
@@ -400,6 +413,25 @@ pub fn solve_with(
         facts: all_facts,
         sets: ls.sets,
     }
+}
+
+/// Each lock's class representative, and the `(generic, instance)` class pairs of images, for
+/// naming locks in reports ([`ThreadSolution::lock_rep`], [`ThreadSolution::lock_images`]).
+fn lock_naming(lock_table: &mut locks::LockTable) -> (IndexVec<Lock, Lock>, Vec<(Lock, Lock)>) {
+    let lock_rep: IndexVec<Lock, Lock> = (0..lock_table.len())
+        .map(|i| lock_table.find(Lock(i as u32)))
+        .collect();
+    let mut lock_images = Vec::new();
+    for (l, &rep) in lock_rep.iter_enumerated() {
+        if l == rep {
+            for image in lock_table.images_of(rep) {
+                lock_images.push((rep, image));
+            }
+        }
+    }
+    lock_images.sort();
+    lock_images.dedup();
+    (lock_rep, lock_images)
 }
 
 /// The deadlock check: the lock order ([`order`]), then its cycles ([`deadlock`]).
