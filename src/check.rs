@@ -89,6 +89,7 @@ pub fn run_triaged(
                     eprint!("{}", driver::debug_dump(&result));
                 }
                 let mut check = report::check::build(&result);
+                driver::drop_beside(result);
                 report::triage::apply(&mut check, None);
                 if let Some(path) = &triage.write_baseline {
                     if let Err(fatal) = write_baseline(path, &check) {
