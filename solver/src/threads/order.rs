@@ -19,7 +19,7 @@
 //!
 //! This module never decides a deadlock and never names a lock for a reader.
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 use super::check::Ctx;
 use super::facts::Thread;
@@ -47,6 +47,12 @@ pub struct CallFact {
     /// Only meaningful while the thread is `Current` (the caller may hold more locks).
     pub released: SetId,
     pub ctx: Ctx,
+}
+
+/// The hash of a call fact in [`Prop::seen`].
+fn hash_fact(fact: &CallFact) -> u64 {
+    use std::hash::BuildHasher;
+    rustc_hash::FxBuildHasher.hash_one(fact)
 }
 
 /// The lock order of a program: every call fact, and the tables their ids stand for.
@@ -82,7 +88,8 @@ struct Prop<'a> {
     nests: Nests,
     facts: Vec<CallFact>,
     derived: Vec<Option<(usize, CallPoint)>>,
-    seen: FxHashSet<CallFact>,
+    /// The index of each fact in `facts`, hashed by the fact (which is stored once, there).
+    seen: hashbrown::HashTable<u32>,
     work: Vec<usize>,
     /// Held sets translated through a site (`true`) and released sets (`false`).
     set_memo: FxHashMap<(SetId, Site, bool), SetId>,
@@ -116,7 +123,7 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable) -> Order {
         nests: Nests::default(),
         facts: Vec::new(),
         derived: Vec::new(),
-        seen: FxHashSet::default(),
+        seen: hashbrown::HashTable::new(),
         work: Vec::new(),
         set_memo: FxHashMap::default(),
     };
@@ -183,11 +190,22 @@ impl Order {
 
 impl Prop<'_> {
     fn add(&mut self, fact: CallFact, from: Option<(usize, CallPoint)>) {
-        if self.seen.insert(fact) {
-            self.work.push(self.facts.len());
-            self.facts.push(fact);
-            self.derived.push(from);
+        let hash = hash_fact(&fact);
+        let facts = &self.facts;
+        if self
+            .seen
+            .find(hash, |&k| facts[k as usize] == fact)
+            .is_some()
+        {
+            return;
         }
+        let k = self.facts.len();
+        self.facts.push(fact);
+        let facts = &self.facts;
+        self.seen
+            .insert_unique(hash, k as u32, |&k| hash_fact(&facts[k as usize]));
+        self.work.push(k);
+        self.derived.push(from);
     }
 
     fn state_at(&self, f: FnId, block: u32, index: u32) -> State {
