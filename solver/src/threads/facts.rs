@@ -60,6 +60,13 @@ pub enum Thread {
     Forked(Site),
 }
 
+/// The most entries the per-context memos of propagation (`caller_memo`, `translated_memo`)
+/// keep: beyond it they are emptied and fill again. They grow with the contexts, not with the
+/// program (2.6 million translations at a million lines), so unbounded they would hold as much
+/// as the facts themselves; the work propagation does next is mostly about the contexts it
+/// has just made, which the refilled memo holds again.
+const MEMO_CAP: usize = 1 << 20;
+
 /// The hash of a fact's key in [`Prop::lookup`].
 fn hash_key(key: &FactKey) -> u64 {
     use std::hash::BuildHasher;
@@ -552,6 +559,9 @@ impl Prop<'_> {
                 })
             }
         };
+        if self.caller_memo.len() >= MEMO_CAP {
+            self.caller_memo.clear();
+        }
         self.caller_memo.insert(memo_key, view);
         view
     }
@@ -650,6 +660,9 @@ impl Prop<'_> {
         out.sort();
         out.dedup();
         let out: Images = out.into();
+        if self.translated_memo.len() >= MEMO_CAP {
+            self.translated_memo.clear();
+        }
         self.translated_memo
             .insert((comp, site, callee), out.clone());
         out
@@ -875,6 +888,9 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
     }
     prop.work.reverse();
     prop.run();
+    crate::stats::count("facts: caller views memoised", prop.caller_memo.len());
+    crate::stats::count("facts: translations memoised", prop.translated_memo.len());
+    crate::stats::count("facts: set translations memoised", prop.set_memo.len());
     let tagged = prop.tagged();
     let mut derivations = std::mem::take(&mut prop.derivations);
     derivations.finish(prop.facts.len());
