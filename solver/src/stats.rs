@@ -154,14 +154,7 @@ pub fn inject_panic(place: &str) {
 /// when collection is on. Phases that run in pieces (the solver's) record each piece.
 pub fn phase<T>(p: Phase, f: impl FnOnce() -> T) -> T {
     enter(p);
-    if !enabled() {
-        return f();
-    }
-    record(p.name(), Value::Started(p));
-    let start = Instant::now();
-    let out = f();
-    record(p.name(), Value::Finished(p, start.elapsed().as_secs_f64()));
-    out
+    timed(p, f)
 }
 
 /// [`phase`] for a phase that runs on its own thread beside the current one (the deadlock check
@@ -170,6 +163,11 @@ pub fn phase<T>(p: Phase, f: impl FnOnce() -> T) -> T {
 /// is joined.
 pub fn phase_beside<T>(p: Phase, f: impl FnOnce() -> T) -> T {
     inject_panic(&format!("phase:{}", p.name()));
+    timed(p, f)
+}
+
+/// Runs `f`, recording the start and end of phase `p` when collection is on.
+fn timed<T>(p: Phase, f: impl FnOnce() -> T) -> T {
     if !enabled() {
         return f();
     }
