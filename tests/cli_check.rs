@@ -628,7 +628,14 @@ fn internal_errors_are_contained() {
             "{place}: {report:#}"
         );
     }
-    for phase in ["parse", "label resolution", "sharing", "check", "report"] {
+    for phase in [
+        "parse",
+        "label resolution",
+        "sharing",
+        "check",
+        "deadlocks",
+        "report",
+    ] {
         let run = check_with_panic(&format!("phase:{phase}"), &[program]);
         assert_eq!(run.exit, 2, "{phase}: {}", run.stderr);
         assert_eq!(run.stdout, "", "{phase}");

@@ -331,8 +331,8 @@ pub fn solve_with(
             linearity: &linearity,
             mhp: &mhp,
         };
-        let mut order_table = lock_table.clone();
         let beside = deadlocks.then(|| {
+            let mut order_table = lock_table.clone();
             std::thread::Builder::new()
                 .name("locksmith-deadlocks".into())
                 .stack_size(1 << 28)
