@@ -891,6 +891,9 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
     crate::stats::count("facts: caller views memoised", prop.caller_memo.len());
     crate::stats::count("facts: translations memoised", prop.translated_memo.len());
     crate::stats::count("facts: set translations memoised", prop.set_memo.len());
+    let (sets, pairs) = prop.ls.sets.sizes();
+    crate::stats::count("facts: lock sets", sets);
+    crate::stats::count("facts: lock-set unions and differences memoised", pairs);
     let tagged = prop.tagged();
     let mut derivations = std::mem::take(&mut prop.derivations);
     derivations.finish(prop.facts.len());

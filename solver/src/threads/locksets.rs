@@ -119,6 +119,12 @@ impl LockSets {
         &self.sets[id]
     }
 
+    /// How many sets there are, and how many unions and differences are memoised (for the
+    /// developer's statistics).
+    pub fn sizes(&self) -> (usize, usize) {
+        (self.sets.len(), self.pairs.len())
+    }
+
     /// Whether two sets order their holders: some lock is in both, exclusively in one of them
     /// (two readers of an rwlock may run together).
     pub fn common_lock(&self, a: SetId, b: SetId) -> bool {
