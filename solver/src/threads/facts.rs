@@ -890,6 +890,13 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
     prop.run();
     crate::stats::count("facts: caller views memoised", prop.caller_memo.len());
     crate::stats::count("facts: translations memoised", prop.translated_memo.len());
+    crate::stats::count(
+        "facts: images in memoised translations",
+        prop.translated_memo
+            .values()
+            .map(|v| v.len())
+            .sum::<usize>(),
+    );
     crate::stats::count("facts: set translations memoised", prop.set_memo.len());
     let (sets, pairs) = prop.ls.sets.sizes();
     crate::stats::count("facts: lock sets", sets);
