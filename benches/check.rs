@@ -17,10 +17,13 @@
 //! cargo build --release && cargo bench --bench check
 //! cargo bench --bench check -- --sizes 10000 50000
 //! cargo bench --bench check -- --dump 100000 /tmp/server100k
+//! cargo bench --bench check -- --layer 0 --sizes 1000000
 //! ```
 //!
 //! `--dump N DIR` only writes the program of about N lines to DIR, for manual runs of locksmith
-//! or gcc on it; it needs no locksmith binary.
+//! or gcc on it; it needs no locksmith binary. `--layer K` sets how many modules one chain of
+//! update calls crosses ([`gen_pthreads::LAYER_MODULES`] by default; 0 for no bound, which makes
+//! what each module reaches grow with the program).
 
 mod gen_pthreads;
 // Each bench compiles the shared module on its own and uses part of it.
@@ -50,6 +53,7 @@ struct Options {
     sizes: Vec<usize>,
     dump: Option<(usize, PathBuf)>,
     timeout: Duration,
+    layer: usize,
 }
 
 fn parse_args() -> Result<Options, String> {
@@ -57,6 +61,7 @@ fn parse_args() -> Result<Options, String> {
         sizes: vec![10_000, 100_000, 1_000_000],
         dump: None,
         timeout: Duration::from_secs(1800),
+        layer: gen_pthreads::LAYER_MODULES,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut sizes = Vec::new();
@@ -85,6 +90,13 @@ fn parse_args() -> Result<Options, String> {
                     .ok_or("--timeout needs a number of seconds")?;
                 options.timeout = Duration::from_secs(secs);
             }
+            "--layer" => {
+                i += 1;
+                options.layer = args
+                    .get(i)
+                    .and_then(|s| s.parse::<usize>().ok())
+                    .ok_or("--layer needs a number of modules")?;
+            }
             other => return Err(format!("unknown argument {other:?}")),
         }
         i += 1;
@@ -106,13 +118,13 @@ fn main() -> ExitCode {
         Ok(o) => o,
         Err(e) => {
             eprintln!("check bench: {e}");
-            eprintln!("usage: cargo bench --bench check -- [--sizes N...] [--dump N DIR] [--timeout SECS]");
+            eprintln!("usage: cargo bench --bench check -- [--sizes N...] [--dump N DIR] [--timeout SECS] [--layer K]");
             return ExitCode::from(2);
         }
     };
 
     if let Some((size, dir)) = &options.dump {
-        let files = gen_pthreads::generate(*size, SEED);
+        let files = gen_pthreads::generate(*size, SEED, options.layer);
         if let Err(e) = write_program(dir, &files) {
             eprintln!("check bench: cannot write {}: {e}", dir.display());
             return ExitCode::FAILURE;
@@ -155,7 +167,7 @@ fn main() -> ExitCode {
         "exit"
     );
     for &size in &options.sizes {
-        bench_size(&binary, size, options.timeout);
+        bench_size(&binary, size, options.timeout, options.layer);
     }
     ExitCode::SUCCESS
 }
@@ -168,8 +180,8 @@ fn write_program(dir: &Path, files: &[(String, String)]) -> std::io::Result<()> 
     Ok(())
 }
 
-fn bench_size(binary: &Path, size: usize, timeout: Duration) {
-    let files = gen_pthreads::generate(size, SEED);
+fn bench_size(binary: &Path, size: usize, timeout: Duration, layer: usize) {
+    let files = gen_pthreads::generate(size, SEED, layer);
     let census = gen_pthreads::census(&files);
     let dir = std::env::temp_dir().join(format!(
         "locksmith-check-bench-{}-{size}",

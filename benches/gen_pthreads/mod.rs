@@ -36,6 +36,15 @@ pub const SYSTEM_HEADER_LINES: usize = 3_110;
 /// Preprocessed lines per file: the target divided by this gives the number of files.
 const LINES_PER_FILE: usize = 12_500;
 
+/// Modules per layer of `<module>_update` calls, the default of [`generate`]'s `layer`: a
+/// module's update calls the update of the module below it, except at the bottom of its layer.
+/// Real servers are layered this way (a few layers, each calling the one below), so what one
+/// module's call reaches stays bounded as the program grows. With no bound (`layer` 0, what the
+/// bench generated before 2026-11-27) every update reaches every lower module, the pairs of
+/// (worker thread, location it reaches) grow quadratically, and so do the facts of the analysis
+/// (ARCHITECTURE.md, "The cost of each phase").
+pub const LAYER_MODULES: usize = 8;
+
 /// Most threads one worker group starts; the size of its thread and argument arrays.
 const MAX_THREADS: usize = 8;
 
@@ -102,8 +111,9 @@ pub fn census(files: &[(String, String)]) -> Census {
 /// A multi-file pthread program of roughly `target_lines` preprocessed lines: a list of (file
 /// name, C text). The same seed always gives the same program. The files are `common.h`,
 /// `server.c` (which holds `main`) and one `.c` file per further module; compile them with
-/// `gcc -std=gnu11 -pthread` in one directory.
-pub fn generate(target_lines: usize, seed: u64) -> Vec<(String, String)> {
+/// `gcc -std=gnu11 -pthread` in one directory. Updates call down through layers of `layer`
+/// modules (no bound when 0; see [`LAYER_MODULES`]).
+pub fn generate(target_lines: usize, seed: u64, layer: usize) -> Vec<(String, String)> {
     let mut rng = Rng(seed ^ 0x5851_f42d_4c95_7f2d);
     let modules = (target_lines / LINES_PER_FILE).max(2);
     let names: Vec<String> = (0..modules).map(module_name).collect();
@@ -114,7 +124,8 @@ pub fn generate(target_lines: usize, seed: u64) -> Vec<(String, String)> {
 
     let mut files = vec![("common.h".to_string(), header)];
     for (idx, name) in names.iter().enumerate() {
-        let mut module = Module::new(idx, name.clone(), &names[..idx], &mut rng);
+        let chains_down = idx > 0 && (layer == 0 || idx % layer != 0);
+        let mut module = Module::new(idx, name.clone(), &names[..idx], chains_down, &mut rng);
         let core = if idx == 0 {
             core_prelude()
         } else {
@@ -420,6 +431,8 @@ struct Module<'a> {
     idx: usize,
     p: String,
     lower: &'a [String],
+    /// Whether `<p>_update` calls the update of the module below (see [`LAYER_MODULES`]).
+    chains_down: bool,
     rng: &'a mut Rng,
     types: Vec<Ty>,
     services: Vec<Service>,
@@ -433,7 +446,13 @@ struct Module<'a> {
 }
 
 impl<'a> Module<'a> {
-    fn new(idx: usize, p: String, lower: &'a [String], rng: &'a mut Rng) -> Self {
+    fn new(
+        idx: usize,
+        p: String,
+        lower: &'a [String],
+        chains_down: bool,
+        rng: &'a mut Rng,
+    ) -> Self {
         let mut decls = String::new();
         if idx > 0 {
             let _ = writeln!(
@@ -479,6 +498,7 @@ void {p}_batch_end(void)
             idx,
             p,
             lower,
+            chains_down,
             rng,
             types: Vec::new(),
             services: Vec::new(),
@@ -1106,7 +1126,7 @@ int {p}_route(struct request *req)
             "long {p}_update(long key, long delta)\n{{\n    long r = {}({}_shared, key + delta);\n",
             svc.locked_top, self.types[svc.ty].name
         );
-        if self.idx > 0 {
+        if self.chains_down {
             let lower = &self.lower[self.idx - 1];
             let _ = writeln!(
                 s,
