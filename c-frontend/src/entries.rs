@@ -109,7 +109,7 @@ pub fn harness(p: &mut Program, entries: &[FuncId]) -> FuncId {
     func.blocks.push(Block {
         stmts: vec![call],
         term: Term::Branch {
-            cond: Operand::Const(int),
+            cond: Operand::Const(int, None),
             then_block: crate::ir::BlockId(0),
             else_block: crate::ir::BlockId(1),
             pos,

@@ -71,7 +71,7 @@ fn is_use_of(op: &Operand, v: c_frontend::ir::VarId) -> bool {
 /// Whether `op` is a constant expression as lowered: constants, casts and arithmetic of them.
 fn is_constant(op: &Operand) -> bool {
     match op {
-        Operand::Const(_) => true,
+        Operand::Const(..) => true,
         Operand::Cast(_, o) => is_constant(o),
         Operand::Arith(_, os) => os.iter().all(is_constant),
         _ => false,
@@ -121,7 +121,7 @@ fn check_shape(p: &Program, f: FuncId, l: &CountedLoop) {
         panic!("{name}: increment is arithmetic");
     };
     assert!(
-        matches!(&a[..], [x, Operand::Const(_)] | [Operand::Const(_), x] if is_use_of(x, l.counter)),
+        matches!(&a[..], [x, Operand::Const(..)] | [Operand::Const(..), x] if is_use_of(x, l.counter)),
         "{name}: increment is i = i + const"
     );
     // Exactly two predecessors: the block ending with `i = START` and the step.

@@ -7,6 +7,7 @@
 
 pub mod barriers;
 pub mod joins;
+pub mod lock_elements;
 pub mod semaphores;
 pub mod uniqueness;
 pub mod unpacks;

@@ -117,7 +117,7 @@ impl Analysis<'_> {
                     self.escape_uses(state, o);
                 }
             }
-            Operand::Const(_) | Operand::Func(_) | Operand::Str(_) => {}
+            Operand::Const(..) | Operand::Func(_) | Operand::Str(_) => {}
         }
     }
 
@@ -141,7 +141,7 @@ impl Analysis<'_> {
                     self.reads_only(state, o);
                 }
             }
-            Operand::Const(_) | Operand::Func(_) | Operand::Str(_) => {}
+            Operand::Const(..) | Operand::Func(_) | Operand::Str(_) => {}
         }
     }
 

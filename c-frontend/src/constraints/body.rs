@@ -52,7 +52,10 @@ impl Gen<'_> {
                 });
                 match callee {
                     Callee::Direct(f) if self.is_user_body(*f) => {
+                        let mut values = values;
+                        self.element_arguments(frame, *f, args, &mut values);
                         let site = self.call_site(frame, *f, &values, result, pos, false);
+                        self.element_images(frame, *f, args, site);
                         let named: Vec<(u32, FuncId)> = args
                             .iter()
                             .enumerate()

@@ -139,11 +139,18 @@ impl Gen<'_> {
     /// [`TypeTable::first_lock_member`]: crate::ir::ctypes::TypeTable::first_lock_member
     fn held_lock_arg(
         &mut self,
+        frame: &Frame,
         args: &[Option<Node>],
         arg_ops: &[Operand],
         k: Arg,
     ) -> Option<Lock> {
         let v = args.get(usize::from(k)).copied().flatten()?;
+        if let Some(l) = arg_ops
+            .get(usize::from(k))
+            .and_then(|op| self.element_lock_of(frame, op))
+        {
+            return Some(l);
+        }
         let (mut rho, mut content) = self.t.deref(&mut self.c, v);
         let ty = arg_ops
             .get(usize::from(k))
@@ -173,26 +180,7 @@ impl Gen<'_> {
         let (crate::ir::Base::Var(v), true) = (&lv.base, lv.proj.is_empty()) else {
             return None;
         };
-        let var = &self.p.vars[*v];
-        let crate::ir::VarKind::Param(f, index) = var.kind else {
-            return None;
-        };
-        if f != frame.func || var.address_taken || self.p.funcs[f].origin != Origin::User {
-            return None;
-        }
-        let assigned = self.p.funcs[f]
-            .blocks
-            .iter()
-            .flat_map(|b| &b.stmts)
-            .any(|s| {
-                let dst = match &s.kind {
-                    crate::ir::StmtKind::Assign { dst, .. } => Some(dst),
-                    crate::ir::StmtKind::Call { dst, .. } => dst.as_ref(),
-                    _ => None,
-                };
-                dst.is_some_and(|d| matches!(d.base, crate::ir::Base::Var(w) if w == *v))
-            });
-        (!assigned).then_some(index)
+        crate::analyses::lock_elements::unchanged_param(self.p, frame.func, *v)
     }
 
     /// Records lock `l`, acquired or released through `op`, in
@@ -239,7 +227,7 @@ impl Gen<'_> {
         };
         match self.p.known_kind(f) {
             Some(Kind::Acquire { lock, mode, waits }) => {
-                if let Some(l) = self.held_lock_arg(args, arg_ops, lock) {
+                if let Some(l) = self.held_lock_arg(frame, args, arg_ops, lock) {
                     self.note_relock(l, op(lock));
                     self.lock_call(frame, l, mode, waits, pos);
                 }
@@ -247,7 +235,7 @@ impl Gen<'_> {
             Some(Kind::LockInit { lock, attr }) => self.lock_init(&call, lock, attr),
             // A condition wait releases its mutex and waits for it again.
             Some(kind @ (Kind::Release { lock } | Kind::Wait { lock })) => {
-                if let Some(l) = self.held_lock_arg(args, arg_ops, lock) {
+                if let Some(l) = self.held_lock_arg(frame, args, arg_ops, lock) {
                     self.note_relock(l, op(lock));
                     self.current.push(GenEvent::Event(Event::Release(l)));
                     if matches!(kind, Kind::Wait { .. }) {
@@ -486,9 +474,17 @@ impl Gen<'_> {
         let attributes = call
             .arg_ops
             .get(usize::from(attr))
-            .is_some_and(|a| !matches!(a.without_casts(), Operand::Const(_)));
+            .is_some_and(|a| !matches!(a.without_casts(), Operand::Const(..)));
         if let Some(l) = self.lock_arg(call.args, lock).filter(|_| attributes) {
             self.attributed_locks.push(l);
+        }
+        if let Some(array) = call
+            .arg_ops
+            .get(usize::from(lock))
+            .and_then(|op| self.elements.array_of(self.p, op))
+            .filter(|_| attributes)
+        {
+            self.attributed_arrays.insert(array);
         }
     }
 

@@ -201,6 +201,11 @@ impl Gen<'_> {
                 array_locks: Vec::new(),
             });
         }
+        let mut element_objects = Vec::new();
+        self.element_objects(&mut element_objects);
+        for o in element_objects {
+            threads.objects.push(o);
+        }
         threads.checked.sort();
         threads.checked.dedup();
         threads.thread_local = self.thread_local.clone();

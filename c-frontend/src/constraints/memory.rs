@@ -194,7 +194,7 @@ impl Gen<'_> {
     /// The value of an operand, or `None` for a constant (which carries no labels).
     pub(super) fn eval(&mut self, frame: &mut Frame, op: &Operand) -> Option<Node> {
         match op {
-            Operand::Const(_) => None,
+            Operand::Const(..) => None,
             Operand::Use(lv) => Some(self.read(frame, lv)),
             Operand::AddrOf(lv) => {
                 self.annotation_address(frame, lv);

@@ -16,6 +16,7 @@ mod names;
 use body::{functions_using_va_arg, recursive_components};
 use names::LabelNames;
 mod calls;
+mod elements;
 pub mod ltypes;
 mod memory;
 pub mod views;
@@ -91,6 +92,15 @@ pub enum RhoName {
         array: VarId,
         /// The field path of the array of locks in the variable.
         fields: Vec<String>,
+    },
+    /// An element of a split array of locks ([`crate::analyses::lock_elements`]): at a
+    /// constant index, or at the index a wrapper's parameter names.
+    LockElement {
+        array: VarId,
+        /// The field path of the array of locks in the variable.
+        fields: Vec<String>,
+        /// The constant, or the parameter's name.
+        index: String,
     },
     Other,
 }
@@ -296,6 +306,21 @@ struct Gen<'a> {
     joins: JoinPlan,
     /// The semaphores that behave as mutexes ([`crate::analyses::semaphores`]).
     mutex_sems: FxHashSet<crate::analyses::semaphores::SemKey>,
+    /// The split arrays of locks and the wrappers' element parameters
+    /// ([`crate::analyses::lock_elements`]).
+    elements: crate::analyses::lock_elements::LockElements,
+    /// The lock of each element named by a constant (`(None, array, index)`) and of each
+    /// wrapper's element parameter (`(Some(wrapper), array, parameter)`), see [`elements`].
+    element_locks: std::collections::BTreeMap<
+        (
+            Option<FuncId>,
+            crate::analyses::lock_elements::LockArray,
+            i64,
+        ),
+        Lock,
+    >,
+    /// Split arrays initialised with an attribute object: each element may be recursive.
+    attributed_arrays: BTreeSet<crate::analyses::lock_elements::LockArray>,
     /// The barrier whose waits order phases ([`crate::analyses::barriers`]).
     barrier: Option<crate::analyses::barriers::Barrier>,
     /// [`ThreadProgram::fork_trips`], as the forks are expanded.
@@ -459,6 +484,12 @@ impl<'a> Gen<'a> {
             fn_of.insert(f, fn_func.push(f));
         }
         scope_of.insert(p.global_init, Scope::ROOT);
+        let recursive_scc = recursive_components(p);
+        let elements = crate::analyses::lock_elements::analyse(
+            p,
+            &recursive_scc,
+            techniques.has(Technique::ContextSensitivity),
+        );
         Gen {
             p,
             c,
@@ -485,7 +516,10 @@ impl<'a> Gen<'a> {
             thread_local: Vec::new(),
             int_blob: None,
             cur_pos: p.funcs[main].pos,
-            recursive_scc: recursive_components(p),
+            recursive_scc,
+            elements,
+            element_locks: std::collections::BTreeMap::new(),
+            attributed_arrays: BTreeSet::new(),
             joins: joins::plan(p),
             mutex_sems: crate::analyses::semaphores::mutex_semaphores(p),
             barrier: crate::analyses::barriers::phase_barrier(p),

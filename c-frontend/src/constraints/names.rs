@@ -77,6 +77,7 @@ impl Gen<'_> {
         for (package, l) in &self.opened {
             lock_names.insert(*l, self.package_name(package));
         }
+        lock_names.extend(self.element_names());
         LabelNames {
             rho_names,
             lock_names,

@@ -169,7 +169,7 @@ fn operand(op: &mut Operand, canon: &IndexVec<StructId, StructId>) {
         Operand::Use(lv) | Operand::AddrOf(lv) => lval(lv, canon),
         Operand::Cast(_, inner) | Operand::VaArg(_, inner) => operand(inner, canon),
         Operand::Arith(_, ops) => ops.iter_mut().for_each(|o| operand(o, canon)),
-        Operand::Const(_) | Operand::Func(_) | Operand::Str(_) => {}
+        Operand::Const(..) | Operand::Func(_) | Operand::Str(_) => {}
     }
 }
 

@@ -247,7 +247,7 @@ fn lval(p: &Program, lv: &Lval) -> String {
 /// An operand, in the notation of the module documentation.
 fn operand(p: &Program, op: &Operand) -> String {
     match op {
-        Operand::Const(t) => format!("#{}", ty(p, *t)),
+        Operand::Const(t, _) => format!("#{}", ty(p, *t)),
         Operand::Use(lv) => lval(p, lv),
         Operand::AddrOf(lv) => format!("&{}", lval(p, lv)),
         Operand::Func(f) => format!("@{}", p.funcs[*f].name),

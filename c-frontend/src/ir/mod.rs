@@ -352,8 +352,10 @@ pub enum Proj {
 
 #[derive(Clone, Debug)]
 pub enum Operand {
-    /// A constant of the given type: numbers, `NULL`, `sizeof`, enum constants.
-    Const(TypeId),
+    /// A constant of the given type: numbers, `NULL`, `sizeof`, enum constants; with its value
+    /// when it is an integer literal or an enum constant (what lock elements named through a
+    /// wrapper's parameter need, [`crate::analyses::lock_elements`]).
+    Const(TypeId, Option<i64>),
     /// Reads the value stored in the lvalue.
     Use(Lval),
     /// The address of the lvalue (no access).
@@ -418,7 +420,7 @@ impl Typing<'_> {
     /// The C type of an operand's value.
     pub fn operand_type(&self, op: &Operand) -> TypeId {
         match op {
-            Operand::Const(t)
+            Operand::Const(t, _)
             | Operand::Cast(t, _)
             | Operand::Arith(t, _)
             | Operand::VaArg(t, _) => *t,

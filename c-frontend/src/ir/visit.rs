@@ -27,7 +27,7 @@ pub fn walk_operand<V: Visitor + ?Sized>(v: &mut V, op: &Operand) {
         Operand::Use(lv) | Operand::AddrOf(lv) => v.visit_lval(lv),
         Operand::Cast(_, inner) | Operand::VaArg(_, inner) => v.visit_operand(inner),
         Operand::Arith(_, ops) => ops.iter().for_each(|o| v.visit_operand(o)),
-        Operand::Const(_) | Operand::Func(_) | Operand::Str(_) => {}
+        Operand::Const(..) | Operand::Func(_) | Operand::Str(_) => {}
     }
 }
 

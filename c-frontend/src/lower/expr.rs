@@ -40,7 +40,7 @@ pub(super) fn var_lval(v: VarId, pos: Pos) -> Lval {
 /// Whether evaluating the operand reads memory (so an expression statement must keep it).
 pub(super) fn has_reads(op: &Operand) -> bool {
     match op {
-        Operand::Const(_) | Operand::Func(_) | Operand::Str(_) => false,
+        Operand::Const(..) | Operand::Func(_) | Operand::Str(_) => false,
         Operand::Use(_) | Operand::VaArg(..) => true,
         Operand::AddrOf(lv) => lval_has_reads(lv),
         Operand::Cast(_, o) => has_reads(o),
@@ -131,11 +131,11 @@ struct TryLockTest<'e> {
 
 impl<'a> UnitCx<'a> {
     fn int_const(&mut self) -> Operand {
-        Operand::Const(self.lw.types.int())
+        Operand::Const(self.lw.types.int(), None)
     }
 
     fn void_const(&mut self) -> Operand {
-        Operand::Const(self.lw.types.void())
+        Operand::Const(self.lw.types.void(), None)
     }
 
     pub(super) fn op_type(&self, op: &Operand) -> TypeId {
@@ -424,8 +424,8 @@ impl<'a> UnitCx<'a> {
         match &e.node {
             Expression::Identifier(id) => self.ident_value(&id.node.name, pos),
             Expression::Constant(c) => Ok(match c.node {
-                Constant::Float(_) => Operand::Const(self.lw.types.intern(Type::Float)),
-                _ => self.int_const(),
+                Constant::Float(_) => Operand::Const(self.lw.types.intern(Type::Float), None),
+                _ => Operand::Const(self.lw.types.int(), self.const_eval(e)),
             }),
             Expression::StringLiteral(s) => {
                 let v = self.string_lit(literal_text(&s.node), pos);
@@ -486,7 +486,7 @@ impl<'a> UnitCx<'a> {
         match self.lookup(name) {
             Some(Binding::Var(v)) => Ok(self.lval_value(var_lval(v, pos))),
             Some(Binding::Func(f)) => Ok(self.func_operand(f)),
-            Some(Binding::Enum(_)) => Ok(self.int_const()),
+            Some(Binding::Enum(v)) => Ok(Operand::Const(self.lw.types.int(), v)),
             Some(Binding::Typedef { .. }) => {
                 unsupported(pos, format!("type name `{name}` used as a value"))
             }

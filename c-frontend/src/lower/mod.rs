@@ -602,7 +602,7 @@ impl Lowerer {
                     self.note_operand(o, taken);
                 }
             }
-            Operand::Const(_) | Operand::Func(_) | Operand::Str(_) => {}
+            Operand::Const(..) | Operand::Func(_) | Operand::Str(_) => {}
         }
     }
 
@@ -664,7 +664,7 @@ fn visit_block_vars(b: &Block, f: &mut dyn FnMut(VarId)) {
             Operand::Str(v) => f(*v),
             Operand::Cast(_, o) | Operand::VaArg(_, o) => operand(o, f),
             Operand::Arith(_, ops) => ops.iter().for_each(|o| operand(o, f)),
-            Operand::Const(_) | Operand::Func(_) => {}
+            Operand::Const(..) | Operand::Func(_) => {}
         }
     }
     for s in &b.stmts {
@@ -713,7 +713,7 @@ fn rename_block_vars(b: &mut Block, map: &dyn Fn(VarId) -> VarId) {
             Operand::Str(v) => *v = map(*v),
             Operand::Cast(_, o) | Operand::VaArg(_, o) => operand(o, map),
             Operand::Arith(_, ops) => ops.iter_mut().for_each(|o| operand(o, map)),
-            Operand::Const(_) | Operand::Func(_) => {}
+            Operand::Const(..) | Operand::Func(_) => {}
         }
     }
     for s in &mut b.stmts {

@@ -1052,7 +1052,7 @@ impl<'a> UnitCx<'a> {
 
     /// A GNU statement expression `({ … })`: its value is that of its last expression statement.
     pub(super) fn stmt_expr(&mut self, s: &'a Node<Statement>, want: bool) -> R<Operand> {
-        let void = Operand::Const(self.lw.types.void());
+        let void = Operand::Const(self.lw.types.void(), None);
         let Statement::Compound(items) = &s.node else {
             self.stmt(s)?;
             return Ok(void);
@@ -1181,7 +1181,7 @@ impl<'a> UnitCx<'a> {
         match self.lw.types.get(ty) {
             Type::Array(_) if matches!(e.node, Expression::StringLiteral(_)) => {
                 let dst = with_index(lv);
-                let src = Operand::Const(self.lw.types.int());
+                let src = Operand::Const(self.lw.types.int(), None);
                 self.emit(StmtKind::Assign { dst, src }, pos);
             }
             Type::Lock(_) | Type::Cond => {

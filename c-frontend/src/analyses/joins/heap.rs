@@ -13,7 +13,7 @@ pub(super) fn pointer_sources(op: &Operand, out: &mut Vec<VarId>) {
         Operand::Use(Lval {
             base: Base::Var(v), ..
         }) => out.push(*v),
-        Operand::Use(_) | Operand::Const(_) | Operand::Func(_) | Operand::Str(_) => {}
+        Operand::Use(_) | Operand::Const(..) | Operand::Func(_) | Operand::Str(_) => {}
         Operand::AddrOf(lv) => {
             if let Base::Deref(ptr) = &lv.base {
                 pointer_sources(ptr, out);

@@ -417,6 +417,11 @@ impl<'a> LTypes<'a> {
         self.node(Shape::Scalar, scope)
     }
 
+    /// A lock content whose lock label is `l`.
+    pub fn lock(&mut self, l: Lock, scope: Scope) -> Node {
+        self.node(Shape::Lock(l), scope)
+    }
+
     /// A pointer value to the given location and content.
     pub fn ptr(&mut self, rho: Rho, to: Node, scope: Scope) -> Node {
         self.node(Shape::Ptr { rho, to }, scope)
