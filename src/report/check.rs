@@ -485,17 +485,13 @@ fn describe_name(p: &Program, name: &RhoName) -> String {
             }
             return format!("the element of `{name}` at the same index");
         }
-        RhoName::LockElement {
-            array,
-            fields,
-            index,
-        } => {
-            let mut name = p.vars[*array].name.clone();
-            for f in fields {
+        RhoName::LockElement(element) => {
+            let mut name = p.vars[element.array].name.clone();
+            for f in &element.fields {
                 name.push('.');
                 name.push_str(f);
             }
-            return format!("{name}[{index}]");
+            return format!("{name}[{}]", element.index);
         }
         // The loop above walked every field to its root.
         RhoName::Other | RhoName::Field { .. } => "a location".into(),
@@ -591,7 +587,7 @@ fn name_pos(p: &Program, name: &RhoName) -> Option<Pos> {
         | RhoName::UnknownState
         | RhoName::OwnLock { .. }
         | RhoName::StripeLock { .. }
-        | RhoName::LockElement { .. }
+        | RhoName::LockElement(_)
         | RhoName::ThreadArgument
         | RhoName::Other => None,
     }

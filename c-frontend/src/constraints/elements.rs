@@ -10,7 +10,7 @@ use solver::threads::ObjectInfo;
 use solver::{Lock, Scope, Site};
 
 use super::ltypes::Node;
-use super::{Frame, Gen, RhoName};
+use super::{ElementName, Frame, Gen, RhoName};
 use crate::analyses::lock_elements::{Element, LockArray};
 use crate::ir::{FuncId, Operand};
 
@@ -28,9 +28,10 @@ impl Gen<'_> {
 
     /// The lock of element `e` of `array` as function `f` names it.
     fn element_lock(&mut self, f: FuncId, array: &LockArray, e: Element) -> Lock {
+        // A constant names one element wherever it is written; a parameter is its function's.
         let key = match e {
-            Element::Const(c) => (None, array.clone(), c),
-            Element::Param(k) => (Some(f), array.clone(), i64::from(k)),
+            Element::Const(_) => (None, array.clone(), e),
+            Element::Param(_) => (Some(f), array.clone(), e),
         };
         if let Some(&l) = self.element_locks.get(&key) {
             return l;
@@ -123,7 +124,7 @@ impl Gen<'_> {
         let structs = &self.p.types.structs;
         self.element_locks
             .iter()
-            .map(|((func, array, index), &l)| {
+            .map(|((func, array, e), &l)| {
                 let fields = array
                     .fields
                     .iter()
@@ -134,20 +135,21 @@ impl Gen<'_> {
                             .map_or_else(|| format!("#{i}"), |x| x.name.clone())
                     })
                     .collect();
-                let index = match func {
-                    None => index.to_string(),
-                    Some(f) => {
-                        let param = self.p.funcs[*f].params.get(*index as usize);
+                let index = match (func, e) {
+                    (Some(f), Element::Param(k)) => {
+                        let param = self.p.funcs[*f].params.get(*k as usize);
                         param.map_or_else(|| "?".into(), |&v| self.p.vars[v].name.clone())
                     }
+                    (_, Element::Const(c)) => c.to_string(),
+                    (None, Element::Param(k)) => format!("#{k}"),
                 };
                 (
                     l,
-                    RhoName::LockElement {
+                    RhoName::LockElement(Box::new(ElementName {
                         array: array.var,
                         fields,
                         index,
-                    },
+                    })),
                 )
             })
             .collect()

@@ -94,15 +94,20 @@ pub enum RhoName {
         fields: Vec<String>,
     },
     /// An element of a split array of locks ([`crate::analyses::lock_elements`]): at a
-    /// constant index, or at the index a wrapper's parameter names.
-    LockElement {
-        array: VarId,
-        /// The field path of the array of locks in the variable.
-        fields: Vec<String>,
-        /// The constant, or the parameter's name.
-        index: String,
-    },
+    /// constant index, or at the index a wrapper's parameter names. Boxed: there is a name
+    /// per location label, and this rare one would otherwise make every name larger.
+    LockElement(Box<ElementName>),
     Other,
+}
+
+/// The name of an element of a split array of locks: `array.fields[index]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ElementName {
+    pub array: VarId,
+    /// The field path of the array of locks in the variable.
+    pub fields: Vec<String>,
+    /// The constant, or the parameter's name.
+    pub index: String,
 }
 
 /// What a call site is, for call paths in reports.
@@ -309,13 +314,13 @@ struct Gen<'a> {
     /// The split arrays of locks and the wrappers' element parameters
     /// ([`crate::analyses::lock_elements`]).
     elements: crate::analyses::lock_elements::LockElements,
-    /// The lock of each element named by a constant (`(None, array, index)`) and of each
-    /// wrapper's element parameter (`(Some(wrapper), array, parameter)`), see [`elements`].
+    /// The lock of each element named by a constant (`(None, array, Const)`) and of each
+    /// wrapper's element parameter (`(Some(wrapper), array, Param)`), see [`elements`].
     element_locks: std::collections::BTreeMap<
         (
             Option<FuncId>,
             crate::analyses::lock_elements::LockArray,
-            i64,
+            crate::analyses::lock_elements::Element,
         ),
         Lock,
     >,
