@@ -285,12 +285,14 @@ fn analysable(
         && !recursive.contains_key(&f)
 }
 
-/// Lock-pointer parameters: a pointer parameter that its function never changes and uses only
-/// as the lock operand of lock calls (`void wait(cond_t *c, pthread_mutex_t *m)` that unlocks
-/// and locks `m`). A call that passes an element of a split array there names that element:
-/// the function's lock behind the parameter is, at that call, the element's own lock.
+/// Lock-pointer parameters among `candidates` (the positions some call passes an element of a
+/// global array of locks to): a pointer parameter that its function never changes and uses
+/// only as the lock operand of lock calls (`void wait(cond_t *c, pthread_mutex_t *m)` that
+/// unlocks and locks `m`). A call that passes an element of a split array there names that
+/// element: the function's lock behind the parameter is, at that call, the element's own lock.
 fn lock_pointer_params(
     p: &Program,
+    candidates: &BTreeSet<(FuncId, u32)>,
     recursive: &FxHashMap<FuncId, usize>,
     address_taken: &FxHashSet<FuncId>,
 ) -> BTreeSet<(FuncId, u32)> {
@@ -304,20 +306,21 @@ fn lock_pointer_params(
     }
     let none = BTreeSet::new();
     let mut out = BTreeSet::new();
-    for (f, func) in p.funcs.iter_enumerated() {
-        if !analysable(p, f, recursive, address_taken) {
+    for &(f, k) in candidates {
+        let func = &p.funcs[f];
+        let Some(&v) = func.params.get(k as usize) else {
+            continue;
+        };
+        if !analysable(p, f, recursive, address_taken)
+            || unchanged_param(p, f, v).is_none()
+            || !matches!(p.types.get(p.vars[v].ty), Type::Pointer(_))
+        {
             continue;
         }
-        for &v in &func.params {
-            let Some(k) = unchanged_param(p, f, v) else {
-                continue;
-            };
-            if !matches!(p.types.get(p.vars[v].ty), Type::Pointer(_)) {
-                continue;
-            }
-            let mut all = Count(v, 0);
-            let mut as_lock = 0;
-            for stmt in func.blocks.iter().flat_map(|b| &b.stmts) {
+        let mut all = Count(v, 0);
+        let mut as_lock = 0;
+        for block in func.blocks.iter() {
+            for stmt in &block.stmts {
                 walk_stmt(&mut all, &stmt.kind);
                 if let StmtKind::Call { callee, args, .. } = &stmt.kind {
                     for (j, _) in lock_positions(p, callee, args.len(), &none) {
@@ -329,12 +332,10 @@ fn lock_pointer_params(
                     }
                 }
             }
-            for b in func.blocks.iter() {
-                crate::ir::visit::walk_term(&mut all, &b.term);
-            }
-            if all.1 > 0 && all.1 == as_lock {
-                out.insert((f, k));
-            }
+            crate::ir::visit::walk_term(&mut all, &block.term);
+        }
+        if all.1 > 0 && all.1 == as_lock {
+            out.insert((f, k));
         }
     }
     out
@@ -359,9 +360,11 @@ fn lock_use(p: &Program, callee: &Callee) -> LockUse {
 /// What the walk over the program gathers.
 #[derive(Default)]
 struct Uses {
-    /// `(global, member path up to its first index)` of every address taken, outside the lock
-    /// operands of lock calls.
-    addresses: FxHashSet<(VarId, Vec<(StructId, u32)>)>,
+    /// The globals that hold arrays of locks some call names an element of.
+    vars: FxHashSet<VarId>,
+    /// For each of those globals: the member paths (up to the first index) of every address of it taken
+    /// outside the lock operands of lock calls.
+    addresses: FxHashMap<VarId, Vec<Vec<(StructId, u32)>>>,
 }
 
 impl Visitor for Uses {
@@ -376,6 +379,9 @@ impl Visitor for Uses {
 impl Uses {
     fn note_address(&mut self, lv: &Lval) {
         if let Base::Var(v) = lv.base {
+            if !self.vars.contains(&v) {
+                return;
+            }
             let fields = lv
                 .proj
                 .iter()
@@ -384,7 +390,7 @@ impl Uses {
                     _ => None,
                 })
                 .collect();
-            self.addresses.insert((v, fields));
+            self.addresses.entry(v).or_default().push(fields);
         }
     }
 }
@@ -392,28 +398,49 @@ impl Uses {
 /// Finds the split arrays and the element parameters (see the module's documentation).
 /// `recursive` holds the functions on call cycles; with `through_params` false (a
 /// context-insensitive run, where no label is generic) no parameter is an element parameter.
+/// A program where no call names an element of a global array of locks costs one pass over its
+/// calls.
 pub fn analyse(
     p: &Program,
     recursive: &FxHashMap<FuncId, usize>,
     through_params: bool,
 ) -> LockElements {
-    let address_taken = functions_address_taken(p);
-    let pointer_params = lock_pointer_params(p, recursive, &address_taken);
+    // The globals some call names an element of, and the user functions' parameters such an
+    // element is passed to.
     let mut uses = Uses::default();
-    // (function, array, index) of every lock call on an element of a global array of locks.
+    let mut passed_to: BTreeSet<(FuncId, u32)> = BTreeSet::new();
+    for func in p.funcs.iter() {
+        for stmt in func.blocks.iter().flat_map(|b| &b.stmts) {
+            let StmtKind::Call { callee, args, .. } = &stmt.kind else {
+                continue;
+            };
+            for (k, arg) in args.iter().enumerate() {
+                let Some((array, _)) = array_element(p, arg) else {
+                    continue;
+                };
+                uses.vars.insert(array.var);
+                if let Callee::Direct(g) = callee {
+                    if p.known_kind(*g).is_none() {
+                        passed_to.insert((*g, k as u32));
+                    }
+                }
+            }
+        }
+    }
+    if uses.vars.is_empty() {
+        return LockElements::default();
+    }
+    let address_taken = functions_address_taken(p);
+    let pointer_params = lock_pointer_params(p, &passed_to, recursive, &address_taken);
+
+    // (function, array, index) of every lock call on an element of a global array of locks,
+    // and every address taken of those globals elsewhere.
     let mut lock_calls: Vec<(FuncId, LockArray, Proj)> = Vec::new();
-    // Every direct call of a user function: (caller, callee, arguments).
-    let mut calls: Vec<(FuncId, FuncId, &[Operand])> = Vec::new();
     for (f, func) in p.funcs.iter_enumerated() {
         for stmt in func.blocks.iter().flat_map(|b| &b.stmts) {
             match &stmt.kind {
                 StmtKind::Call { dst, callee, args } => {
                     let positions = lock_positions(p, callee, args.len(), &pointer_params);
-                    if let Callee::Direct(g) = callee {
-                        if p.known_kind(*g).is_none() {
-                            calls.push((f, *g, args));
-                        }
-                    }
                     for &(k, locks) in &positions {
                         if let (true, Some((a, index))) =
                             (locks, args.get(k).and_then(|a| array_element(p, a)))
@@ -448,23 +475,133 @@ pub fn analyse(
         }
     }
 
-    // Element parameters: the candidates, less those some call passes anything else to, until
-    // nothing changes.
-    let mut params: BTreeMap<(FuncId, u32), BTreeSet<LockArray>> = BTreeMap::new();
-    if through_params {
-        for (f, func) in p.funcs.iter_enumerated() {
-            if !analysable(p, f, recursive, &address_taken) {
-                continue;
+    let (mut params, passes) = if through_params {
+        element_params(p, recursive, &address_taken, &lock_calls)
+    } else {
+        (BTreeMap::new(), Vec::new())
+    };
+
+    // The arrays: every lock call names a known element, and no address reaches one.
+    let mut arrays: BTreeSet<LockArray> = lock_calls.iter().map(|(_, a, _)| a.clone()).collect();
+    for (f, a, index) in &lock_calls {
+        match element(p, *f, index) {
+            Some(Element::Const(_)) => {}
+            Some(Element::Param(k)) if params.contains_key(&(*f, k)) => {
+                params.get_mut(&(*f, k)).expect("checked").insert(a.clone());
             }
-            for &v in &func.params {
-                let integer = matches!(p.types.get(p.vars[v].ty), Type::Int | Type::Char);
-                if let (true, Some(k)) = (integer, unchanged_param(p, f, v)) {
-                    params.insert((f, k), BTreeSet::new());
-                }
+            _ => {
+                arrays.remove(a);
             }
         }
     }
-    // (caller's parameter, callee's parameter) for arguments that pass one on.
+    arrays.retain(|a| {
+        !uses
+            .addresses
+            .get(&a.var)
+            .is_some_and(|paths| paths.iter().any(|fields| a.fields.starts_with(fields)))
+    });
+    // What a parameter passes on, its callers' parameters name too.
+    loop {
+        let mut changed = false;
+        for (from, to) in &passes {
+            let names: Vec<LockArray> = params[to].iter().cloned().collect();
+            let set = params.get_mut(from).expect("a pass is between parameters");
+            for a in names {
+                changed |= set.insert(a);
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    for set in params.values_mut() {
+        set.retain(|a| arrays.contains(a));
+    }
+    params.retain(|_, set| !set.is_empty());
+    LockElements {
+        arrays,
+        params,
+        pointer_params,
+    }
+}
+
+/// Element parameters, found up the call chains from the lock calls that index by a parameter:
+/// the candidates, less those some call passes anything but a constant or a candidate of the
+/// caller to, until nothing changes. Also returns the (caller's parameter, callee's parameter)
+/// pairs of arguments that pass one on.
+#[allow(clippy::type_complexity)]
+fn element_params(
+    p: &Program,
+    recursive: &FxHashMap<FuncId, usize>,
+    address_taken: &FxHashSet<FuncId>,
+    lock_calls: &[(FuncId, LockArray, Proj)],
+) -> (
+    BTreeMap<(FuncId, u32), BTreeSet<LockArray>>,
+    Vec<((FuncId, u32), (FuncId, u32))>,
+) {
+    let candidate = |f: FuncId, v: VarId| -> Option<u32> {
+        let integer = matches!(p.types.get(p.vars[v].ty), Type::Int | Type::Char);
+        if !integer || !analysable(p, f, recursive, address_taken) {
+            return None;
+        }
+        unchanged_param(p, f, v)
+    };
+    let mut params: BTreeMap<(FuncId, u32), BTreeSet<LockArray>> = BTreeMap::new();
+    for (f, _, index) in lock_calls {
+        if let Proj::Index(Some(v)) = index {
+            if let Some(k) = candidate(*f, *v) {
+                params.insert((*f, k), BTreeSet::new());
+            }
+        }
+    }
+    // The calls of the functions with candidates; their callers' parameters passed on become
+    // candidates in turn.
+    let mut calls: Vec<(FuncId, FuncId, &[Operand])> = Vec::new();
+    let mut collected: FxHashSet<FuncId> = FxHashSet::default();
+    loop {
+        let callees: FxHashSet<FuncId> = params
+            .keys()
+            .map(|&(f, _)| f)
+            .filter(|f| !collected.contains(f))
+            .collect();
+        if callees.is_empty() {
+            break;
+        }
+        collected.extend(&callees);
+        let first = calls.len();
+        for (caller, func) in p.funcs.iter_enumerated() {
+            for stmt in func.blocks.iter().flat_map(|b| &b.stmts) {
+                if let StmtKind::Call {
+                    callee: Callee::Direct(g),
+                    args,
+                    ..
+                } = &stmt.kind
+                {
+                    if callees.contains(g) {
+                        calls.push((caller, *g, args));
+                    }
+                }
+            }
+        }
+        let mut found = Vec::new();
+        for &(caller, callee, args) in &calls[first..] {
+            for (&(_, k), _) in params.range((callee, 0)..=(callee, u32::MAX)) {
+                if let Some(Operand::Use(Lval {
+                    base: Base::Var(v),
+                    proj,
+                    ..
+                })) = args.get(k as usize).map(Operand::without_casts)
+                {
+                    if let (true, Some(j)) = (proj.is_empty(), candidate(caller, *v)) {
+                        found.push((caller, j));
+                    }
+                }
+            }
+        }
+        for key in found {
+            params.entry(key).or_default();
+        }
+    }
     let mut passes: Vec<((FuncId, u32), (FuncId, u32))> = Vec::new();
     loop {
         let before = params.len();
@@ -490,47 +627,5 @@ pub fn analyse(
             break;
         }
     }
-
-    // The arrays: every lock call names a known element, and no address reaches one.
-    let mut arrays: BTreeSet<LockArray> = lock_calls.iter().map(|(_, a, _)| a.clone()).collect();
-    for (f, a, index) in &lock_calls {
-        match element(p, *f, index) {
-            Some(Element::Const(_)) => {}
-            Some(Element::Param(k)) if params.contains_key(&(*f, k)) => {
-                params.get_mut(&(*f, k)).expect("checked").insert(a.clone());
-            }
-            _ => {
-                arrays.remove(a);
-            }
-        }
-    }
-    arrays.retain(|a| {
-        !uses
-            .addresses
-            .iter()
-            .any(|(v, fields)| *v == a.var && a.fields.starts_with(fields))
-    });
-    // What a parameter passes on, its callers' parameters name too.
-    loop {
-        let mut changed = false;
-        for (from, to) in &passes {
-            let names: Vec<LockArray> = params[to].iter().cloned().collect();
-            let set = params.get_mut(from).expect("a pass is between parameters");
-            for a in names {
-                changed |= set.insert(a);
-            }
-        }
-        if !changed {
-            break;
-        }
-    }
-    for set in params.values_mut() {
-        set.retain(|a| arrays.contains(a));
-    }
-    params.retain(|_, set| !set.is_empty());
-    LockElements {
-        arrays,
-        params,
-        pointer_params,
-    }
+    (params, passes)
 }

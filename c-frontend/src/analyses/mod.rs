@@ -1,7 +1,9 @@
 //! Front-end analyses on the IR that the constraint generator consults: which `pthread_join`
 //! calls certainly end which threads ([`joins`]), which local pointers certainly hold fresh,
 //! unpublished memory ([`uniqueness`]), which semaphores behave as mutexes ([`semaphores`]),
-//! and where a function holds the lock of the object it accesses ([`unpacks`]).
+//! where a function holds the lock of the object it accesses ([`unpacks`]), which barrier orders
+//! phases ([`barriers`]), and which arrays of locks are named element by element by constants
+//! ([`lock_elements`]).
 //!
 //! They read the IR and the library model only; they never create labels or constraints.
 
