@@ -26,17 +26,8 @@ fn temp_dir(test: &str) -> PathBuf {
 
 /// Runs `locksmith check ARGS` in `dir`: exit status, stdout, stderr.
 fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_locksmith"))
-        .current_dir(dir)
-        .arg("check")
-        .args(args)
-        .output()
-        .expect("locksmith runs");
-    (
-        out.status.code().unwrap(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    let run = support::check_in(dir, args);
+    (run.exit, run.stdout, run.stderr)
 }
 
 /// The pages written into `out` by `--format html` on `files`, by name, and the JSON report of

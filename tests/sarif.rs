@@ -15,17 +15,10 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// Runs `locksmith check ARGS` in `dir`: exit status and stdout.
 fn run(dir: &Path, args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_locksmith"))
-        .current_dir(dir)
-        .arg("check")
-        .args(args)
-        .output()
-        .expect("locksmith runs");
-    (
-        out.status.code().unwrap(),
-        String::from_utf8(out.stdout).unwrap(),
-    )
+    let run = support::check_in(dir, args);
+    (run.exit, run.stdout)
 }
 
 fn sarif(dir: &Path, args: &[&str]) -> SarifLog {
