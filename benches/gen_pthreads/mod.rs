@@ -39,8 +39,8 @@ const LINES_PER_FILE: usize = 12_500;
 /// Modules per layer of `<module>_update` calls, the default of [`generate`]'s `layer`: a
 /// module's update calls the update of the module below it, except at the bottom of its layer.
 /// Real servers are layered this way (a few layers, each calling the one below), so what one
-/// module's call reaches stays bounded as the program grows. With no bound (`layer` 0, what the
-/// bench generated before 2026-11-27) every update reaches every lower module, the pairs of
+/// module's call reaches stays bounded as the program grows. With no bound (`layer` 0, the
+/// bench's program until 2026-11-26) every update reaches every lower module, the pairs of
 /// (worker thread, location it reaches) grow quadratically, and so do the facts of the analysis
 /// (ARCHITECTURE.md, "The cost of each phase").
 pub const LAYER_MODULES: usize = 8;
