@@ -2,8 +2,9 @@
 //! calls certainly end which threads ([`joins`]), which local pointers certainly hold fresh,
 //! unpublished memory ([`uniqueness`]), which semaphores behave as mutexes ([`semaphores`]),
 //! where a function holds the lock of the object it accesses ([`unpacks`]), which barrier orders
-//! phases ([`barriers`]), and which arrays of locks are named element by element by constants
-//! ([`lock_elements`]).
+//! phases ([`barriers`]), which arrays of locks are named element by element by constants
+//! ([`lock_elements`]), and which of `main`'s stores to global pointers are replaced before any
+//! thread can see them ([`startup_stores`]).
 //!
 //! They read the IR and the library model only; they never create labels or constraints.
 
@@ -11,5 +12,6 @@ pub mod barriers;
 pub mod joins;
 pub mod lock_elements;
 pub mod semaphores;
+pub mod startup_stores;
 pub mod uniqueness;
 pub mod unpacks;

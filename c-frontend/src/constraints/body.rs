@@ -149,11 +149,13 @@ impl Gen<'_> {
             }
             for (k, stmt) in block.stmts.iter().enumerate() {
                 self.cur_stmt = Some((f, b, k));
+                self.cur_point = Some((b, k));
                 frame.unique = uniqueness::as_set(unique.before(b, k));
                 frame.own = unpacks.before(b, k).to_vec();
                 self.stmt(&mut frame, &stmt.kind, stmt.pos);
             }
             self.cur_stmt = None;
+            self.cur_point = Some((b, block.stmts.len()));
             frame.unique = uniqueness::as_set(unique.at_term(b));
             frame.own = unpacks.at_term(b).to_vec();
             match &block.term {
@@ -177,6 +179,7 @@ impl Gen<'_> {
             }
             out.push(std::mem::take(&mut self.current));
         }
+        self.cur_point = None;
         self.blocks.insert(f, out);
     }
 }

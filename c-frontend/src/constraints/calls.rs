@@ -679,6 +679,22 @@ impl Gen<'_> {
         }
     }
 
+    /// Makes the versions of startup stores that the functions unknown code may run from the
+    /// start of `main` may see escape ([`Gen::startup_callbacks`]); whether that changed
+    /// anything (then calls through pointers are resolved again).
+    fn external_callbacks_touch_startup(&mut self) -> bool {
+        if self.startup.is_empty() {
+            return false;
+        }
+        let callbacks: Vec<FuncId> = self
+            .pending
+            .iter()
+            .filter(|pd| pd.callers == Callers::UnknownFromExternalMemory)
+            .flat_map(|pd| pd.done.iter().copied())
+            .collect();
+        self.startup_callbacks(&callbacks)
+    }
+
     /// Values unknown code could pass to a callback `f`: for each pointer parameter, a pointer
     /// into external memory.
     fn external_arguments(&mut self, f: FuncId) -> Vec<Option<Node>> {
@@ -854,7 +870,7 @@ impl Gen<'_> {
                     expansion.push((site, t));
                 }
             }
-            if !progress {
+            if !progress && !self.external_callbacks_touch_startup() {
                 return expansions;
             }
         }

@@ -122,7 +122,7 @@ impl Gen<'_> {
         if shareable {
             self.shared_access(frame, lv, rho, node, false);
         }
-        node
+        self.versioned_read(frame, lv, node)
     }
 
     /// An access of shareable memory at `lv` (its location and content already found): of each
@@ -412,7 +412,8 @@ impl Gen<'_> {
                 _ => Some(v),
             };
             if let Some(v) = v {
-                self.t.flow(&mut self.c, v, node);
+                let target = self.versioned_store(frame, dst, node);
+                self.t.flow(&mut self.c, v, target);
             }
         }
     }

@@ -19,6 +19,7 @@ mod calls;
 mod elements;
 pub mod ltypes;
 mod memory;
+mod versions;
 pub mod views;
 
 use std::collections::BTreeSet;
@@ -357,6 +358,20 @@ struct Gen<'a> {
     existential: FxHashMap<crate::ir::ctypes::StructId, Vec<u32>>,
     /// Misused annotations, in generation order.
     annotations: Vec<crate::diagnostics::Annotation>,
+    /// The function the program starts at.
+    main: FuncId,
+    /// `main`'s startup stores to global pointers ([`crate::analyses::startup_stores`]).
+    startup: crate::analyses::startup_stores::StartupStores,
+    /// The node of each version made so far, with its global ([`versions`]).
+    version_nodes:
+        std::collections::BTreeMap<crate::analyses::startup_stores::VersionId, (VarId, Node)>,
+    /// The startup reads typed by versions, with their global, in generation order.
+    version_reads: Vec<(VarId, Node)>,
+    /// The globals whose versions all escaped because unknown code may touch them.
+    unversioned: BTreeSet<VarId>,
+    /// The point of the function being generated: a statement, or a terminator (one past the
+    /// last statement).
+    cur_point: Option<crate::analyses::startup_stores::Point>,
 }
 
 fn name_of(p: &Program, f: FuncId) -> &str {
@@ -382,6 +397,10 @@ fn decode_pos(at: u64) -> Pos {
 /// graphs, objects and names are read off the finished state.
 pub fn generate(p: &Program, main: FuncId, techniques: Techniques) -> Generated {
     let mut g = Gen::new(p, main, techniques);
+    let (stores, replaced) = g.startup.counts();
+    stats::count("startup: versioned globals", g.startup.globals.len());
+    stats::count("startup: stores", stores);
+    stats::count("startup: replaced stores", replaced);
     g.variables();
     g.global_initializers();
     let user: Vec<FuncId> = g.fn_func.iter().copied().collect();
@@ -555,6 +574,12 @@ impl<'a> Gen<'a> {
                 FxHashMap::default()
             },
             annotations: Vec::new(),
+            main,
+            startup: crate::analyses::startup_stores::analyse(p, main),
+            version_nodes: std::collections::BTreeMap::new(),
+            version_reads: Vec::new(),
+            unversioned: BTreeSet::new(),
+            cur_point: None,
         }
     }
 

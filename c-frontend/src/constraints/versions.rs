@@ -1,0 +1,125 @@
+//! The versions of the global pointers `main` stores to before it starts any thread
+//! ([`crate::analyses::startup_stores`]): each startup store's value flows into a version node of
+//! its own instead of the global's content, and into the content only when the version escapes;
+//! each startup read of the global is typed by the versions that reach it. Flow constraints only
+//! (the [Assign] rule of figure 5, with the global's one content split by store, as an SSA form
+//! would split it); the read and write accesses of the global itself are unchanged.
+//!
+//! It never decides which stores escape: the analysis does, and the callbacks of unknown code,
+//! known only once calls through pointers are resolved, make every version of a global they may
+//! touch escape ([`Gen::startup_callbacks`]).
+
+use super::ltypes::Node;
+use super::{Frame, Gen};
+use crate::analyses::startup_stores::VersionId;
+use crate::ir::{Base, FuncId, Lval, VarId};
+
+impl Gen<'_> {
+    /// The global `lv` names alone, when `frame` is `main`'s own (not an inlined stub's) and
+    /// the global has versions.
+    fn versioned_global(&self, frame: &Frame, lv: &Lval) -> Option<VarId> {
+        if self.startup.is_empty() || frame.func != self.main || frame.inline.is_some() {
+            return None;
+        }
+        match (&lv.base, lv.proj.is_empty()) {
+            (Base::Var(v), true) => Some(*v),
+            _ => None,
+        }
+    }
+
+    /// The node holding version `x` of global `v`, made at its first use.
+    fn version_node(&mut self, x: VersionId, v: VarId) -> Node {
+        if let Some(&(_, n)) = self.version_nodes.get(&x) {
+            return n;
+        }
+        let ty = self.p.vars[v].ty;
+        let n = self.t.of_type(&mut self.c, ty, solver::Scope::ROOT);
+        self.version_nodes.insert(x, (v, n));
+        n
+    }
+
+    /// The value a read of `lv`, whose content is `content`, yields: at a startup read of a
+    /// versioned global, a node the versions reaching it flow into (and the global's content,
+    /// when what it held before `main`'s stores may reach it too).
+    pub(super) fn versioned_read(&mut self, frame: &Frame, lv: &Lval, content: Node) -> Node {
+        let Some(v) = self.versioned_global(frame, lv) else {
+            return content;
+        };
+        let Some(versions) = self
+            .cur_point
+            .and_then(|at| self.startup.read_at(at, v))
+            .cloned()
+        else {
+            return content;
+        };
+        let ty = self.p.vars[v].ty;
+        let read = self.t.of_type(&mut self.c, ty, frame.scope);
+        for x in versions.stores {
+            let n = self.version_node(x, v);
+            self.t.flow(&mut self.c, n, read);
+        }
+        if versions.previous {
+            self.t.flow(&mut self.c, content, read);
+        }
+        self.version_reads.push((v, read));
+        read
+    }
+
+    /// Where a value stored into `dst`, whose content is `content`, flows: at a startup store of
+    /// a versioned global, its version's node (which flows into the content when it escapes).
+    pub(super) fn versioned_store(&mut self, frame: &Frame, dst: &Lval, content: Node) -> Node {
+        let Some(v) = self.versioned_global(frame, dst) else {
+            return content;
+        };
+        let Some(store) = self
+            .cur_point
+            .and_then(|at| self.startup.store_at(at))
+            .filter(|s| s.var == v)
+        else {
+            return content;
+        };
+        let n = self.version_node(store.version, v);
+        if store.escapes {
+            self.t.flow(&mut self.c, n, content);
+        }
+        n
+    }
+
+    /// Makes every version of each global that one of `callbacks` (functions code locksmith
+    /// cannot see may run at any time from the start of `main`) may read, store to, or start a
+    /// thread that does, escape: the versions flow into the global's content, and the content
+    /// into every startup read. Whether anything changed.
+    pub(super) fn startup_callbacks(&mut self, callbacks: &[FuncId]) -> bool {
+        let mut changed = false;
+        for &f in callbacks {
+            for v in self.startup.affected_by(f) {
+                if !self.unversioned.insert(v) {
+                    continue;
+                }
+                changed = true;
+                let Some((_, content)) = self.var_rho[v] else {
+                    continue;
+                };
+                let versions: Vec<Node> = self
+                    .version_nodes
+                    .values()
+                    .filter(|(g, _)| *g == v)
+                    .map(|&(_, n)| n)
+                    .collect();
+                for n in versions {
+                    self.t.flow(&mut self.c, n, content);
+                }
+                let reads: Vec<Node> = self
+                    .version_reads
+                    .iter()
+                    .filter(|(g, _)| *g == v)
+                    .map(|&(_, n)| n)
+                    .collect();
+                for r in reads {
+                    self.t.flow(&mut self.c, content, r);
+                }
+            }
+        }
+        changed
+    }
+}
