@@ -15,12 +15,13 @@ use super::{
     RhoName, SiteInfo,
 };
 use crate::analyses::joins::StmtAt;
+use crate::analyses::uniqueness;
 use crate::diagnostics::{Unsound, UnsoundKind};
 use crate::ir::ctypes::{LockKind, Type};
 use crate::ir::{BlockId, Func, FuncId, Operand, Origin, Pos, Term, VarId};
 use crate::model::{Arg, Kind, LockMode};
 use solver::threads::{AcquireInfo, Event};
-use solver::{Lock, Rho, RhoKind, Scope, Site, SiteKind};
+use solver::{Lock, Rho, RhoKind, Scope, Site, SiteKind, Technique};
 
 /// How deep stub calls are inlined into each other before the rest is treated as unmodelled.
 const INLINE_DEPTH: u32 = 4;
@@ -679,6 +680,22 @@ impl Gen<'_> {
         }
     }
 
+    /// The uniqueness of a stub's own pointers ([`uniqueness::analyse`]), computed once per
+    /// stub; none when uniqueness is off.
+    fn stub_uniqueness(&mut self, f: FuncId) -> std::rc::Rc<uniqueness::Uniqueness> {
+        if let Some(u) = self.stub_unique.get(&f) {
+            return u.clone();
+        }
+        let u = if self.techniques.has(Technique::Uniqueness) {
+            uniqueness::analyse(self.p, f)
+        } else {
+            uniqueness::Uniqueness::default()
+        };
+        let u = std::rc::Rc::new(u);
+        self.stub_unique.insert(f, u.clone());
+        u
+    }
+
     /// Makes the versions of startup stores that the functions unknown code may run from the
     /// start of `main` may see escape ([`Gen::startup_callbacks`]); whether that changed
     /// anything (then calls through pointers are resolved again).
@@ -768,12 +785,20 @@ impl Gen<'_> {
             unique,
             own: Vec::new(),
         };
+        // The stub's own fresh, unpublished pointers (the memory `strdup` fills before it
+        // returns it), as in user functions (§3.2).
+        let fresh = self.stub_uniqueness(f);
+        let given = std::mem::take(&mut inner.unique);
         let blocks: Vec<BlockId> = func.blocks.indices().collect();
         for b in blocks {
             let block = &self.p.funcs[f].blocks[b];
-            for stmt in &block.stmts {
+            for (k, stmt) in block.stmts.iter().enumerate() {
+                inner.unique = given.clone();
+                inner.unique.extend(fresh.before(b, k));
                 self.stmt(&mut inner, &stmt.kind, stmt.pos);
             }
+            inner.unique = given.clone();
+            inner.unique.extend(fresh.at_term(b));
             match &block.term {
                 Term::Branch { cond, .. } => {
                     self.eval(&mut inner, cond);

@@ -369,6 +369,8 @@ struct Gen<'a> {
     version_reads: Vec<(VarId, Node)>,
     /// The globals whose versions all escaped because unknown code may touch them.
     unversioned: BTreeSet<VarId>,
+    /// The uniqueness of each stub inlined so far, computed at its first inlining.
+    stub_unique: FxHashMap<FuncId, std::rc::Rc<crate::analyses::uniqueness::Uniqueness>>,
     /// The point of the function being generated: a statement, or a terminator (one past the
     /// last statement).
     cur_point: Option<crate::analyses::startup_stores::Point>,
@@ -579,6 +581,7 @@ impl<'a> Gen<'a> {
             version_nodes: std::collections::BTreeMap::new(),
             version_reads: Vec::new(),
             unversioned: BTreeSet::new(),
+            stub_unique: FxHashMap::default(),
             cur_point: None,
         }
     }

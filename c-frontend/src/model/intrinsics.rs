@@ -133,10 +133,12 @@ impl Intrinsic {
             Intrinsic::LockKind => Kind::LockInit { lock: 0, attr: 1 },
         };
         let row = Row::new(self.name(), kind);
-        if self == Intrinsic::Alloc {
-            row.fresh_result()
-        } else {
-            row
+        match self {
+            Intrinsic::Alloc => row.fresh_result(),
+            // They access what their arguments point to and keep nothing: fresh memory a stub
+            // fills with them stays unpublished (uniqueness inside stubs).
+            Intrinsic::Read | Intrinsic::Write | Intrinsic::Copy => row.non_capturing(),
+            _ => row,
         }
     }
 }
