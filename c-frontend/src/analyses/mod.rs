@@ -1,4 +1,5 @@
-//! Front-end analyses on the IR that the constraint generator consults: which `pthread_join`
+//! Front-end analyses on the IR that the constraint generator consults: which user functions are
+//! allocation wrappers ([`alloc_wrappers`]), which `pthread_join`
 //! calls certainly end which threads ([`joins`]), which local pointers certainly hold fresh,
 //! unpublished memory ([`uniqueness`]), which semaphores behave as mutexes ([`semaphores`]),
 //! where a function holds the lock of the object it accesses ([`unpacks`]), which barrier orders
@@ -8,6 +9,7 @@
 //!
 //! They read the IR and the library model only; they never create labels or constraints.
 
+pub mod alloc_wrappers;
 pub mod barriers;
 pub mod joins;
 pub mod lock_elements;

@@ -11,7 +11,8 @@
 //! may keep it, returned, converted to an integer, or freed. Passing it to a library function
 //! that only reads or writes through its arguments (the library model's `non_capturing` flag,
 //! [`crate::model::Spec`]) does not escape it. Only variables whose address is never taken are
-//! tracked, so no store through another pointer can change them.
+//! tracked, so no store through another pointer can change them. The result of a library
+//! allocator (`fresh_result`) and of an allocation wrapper ([`super::alloc_wrappers`]) is fresh.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 use solver::dataflow;
@@ -196,7 +197,9 @@ impl Analysis<'_> {
                     self.lval_uses(state, d);
                     if let (Base::Var(v), true) = (&d.base, d.proj.is_empty()) {
                         state.remove(v);
-                        if spec.is_some_and(|s| s.fresh_result) && self.trackable(*v) {
+                        let wrapper =
+                            matches!(callee, Callee::Direct(g) if self.p.is_alloc_wrapper(*g));
+                        if (wrapper || spec.is_some_and(|s| s.fresh_result)) && self.trackable(*v) {
                             state.insert(*v, at);
                         }
                     }

@@ -54,7 +54,16 @@ impl Gen<'_> {
                     Callee::Direct(f) if self.is_user_body(*f) => {
                         let mut values = values;
                         self.element_arguments(frame, *f, args, &mut values);
-                        let site = self.call_site(frame, *f, &values, result, pos, false);
+                        // A call of an allocation wrapper allocates, as a call of `malloc` does
+                        // ([`crate::analyses::alloc_wrappers`]): its result is a fresh object
+                        // made here, not an instance of the object the wrapper's shape holds.
+                        let wrapper = self.p.is_alloc_wrapper(*f);
+                        let returned = if wrapper { None } else { result };
+                        let site = self.call_site(frame, *f, &values, returned, pos, false);
+                        if let (true, Some(r)) = (wrapper, result) {
+                            let object = self.new_object(frame, pos, *f);
+                            self.t.flow(&mut self.c, object, r);
+                        }
                         self.element_images(frame, *f, args, site);
                         let named: Vec<(u32, FuncId)> = args
                             .iter()

@@ -403,6 +403,7 @@ pub fn generate(p: &Program, main: FuncId, techniques: Techniques) -> Generated 
     stats::count("startup: versioned globals", g.startup.globals.len());
     stats::count("startup: stores", stores);
     stats::count("startup: replaced stores", replaced);
+    stats::count("allocation wrappers", p.alloc_wrappers.len());
     g.variables();
     g.global_initializers();
     let user: Vec<FuncId> = g.fn_func.iter().copied().collect();

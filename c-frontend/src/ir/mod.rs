@@ -96,6 +96,9 @@ pub struct Program {
     /// there, for those that end on the line they start on. Reports underline the
     /// accessed expression with it; [`Pos`] itself stays a start, as it is a key everywhere.
     pub extents: rustc_hash::FxHashMap<Pos, u32>,
+    /// The user functions that are allocation wrappers, in id order
+    /// ([`crate::analyses::alloc_wrappers`]): a call of one allocates, as a call of `malloc` does.
+    pub alloc_wrappers: Vec<FuncId>,
 }
 
 /// A struct declared existential (paper §3.3): its lock field and the fields that lock guards,
@@ -453,6 +456,11 @@ impl Program {
     /// the user's configuration names it, and for library functions the model does not know.
     pub fn known(&self, f: FuncId) -> Option<Spec> {
         self.known[f]
+    }
+
+    /// Whether `f` is an allocation wrapper ([`Program::alloc_wrappers`]).
+    pub fn is_alloc_wrapper(&self, f: FuncId) -> bool {
+        self.alloc_wrappers.binary_search(&f).is_ok()
     }
 
     /// What the model says `f` does, when it knows `f` (see [`Program::known`]).

@@ -336,8 +336,10 @@ impl Lowerer {
             annotations: std::mem::take(&mut self.annotations),
             configured,
             extents: std::mem::take(&mut self.extents),
+            alloc_wrappers: Vec::new(),
         };
         crate::ir::compatible::merge_compatible_structs(&mut program);
+        program.alloc_wrappers = crate::analyses::alloc_wrappers::find(&program);
         program
     }
 
