@@ -100,26 +100,19 @@ impl Gen<'_> {
                 let Some((_, content)) = self.var_rho[v] else {
                     continue;
                 };
-                let versions: Vec<Node> = self
-                    .version_nodes
-                    .values()
-                    .filter(|(g, _)| *g == v)
-                    .map(|&(_, n)| n)
-                    .collect();
-                for n in versions {
+                for n in nodes_of(self.version_nodes.values(), v) {
                     self.t.flow(&mut self.c, n, content);
                 }
-                let reads: Vec<Node> = self
-                    .version_reads
-                    .iter()
-                    .filter(|(g, _)| *g == v)
-                    .map(|&(_, n)| n)
-                    .collect();
-                for r in reads {
+                for r in nodes_of(self.version_reads.iter(), v) {
                     self.t.flow(&mut self.c, content, r);
                 }
             }
         }
         changed
     }
+}
+
+/// The nodes of global `v` among `(global, node)` pairs, in their order.
+fn nodes_of<'a>(pairs: impl Iterator<Item = &'a (VarId, Node)>, v: VarId) -> Vec<Node> {
+    pairs.filter(|(g, _)| *g == v).map(|&(_, n)| n).collect()
 }
