@@ -512,6 +512,13 @@ impl<'a> Gen<'a> {
         }
         scope_of.insert(p.global_init, Scope::ROOT);
         let recursive_scc = recursive_components(p);
+        let joins = joins::plan(p);
+        let unpacks = if techniques.has(Technique::Existentials) {
+            let releasers = crate::analyses::unpacks::releasers(p);
+            crate::analyses::unpacks::analyse_program(p, main, &releasers, &joins.element_handoffs)
+        } else {
+            FxHashMap::default()
+        };
         let elements = crate::analyses::lock_elements::analyse(
             p,
             &recursive_scc,
@@ -547,7 +554,7 @@ impl<'a> Gen<'a> {
             elements,
             element_locks: std::collections::BTreeMap::new(),
             attributed_arrays: BTreeSet::new(),
-            joins: joins::plan(p),
+            joins,
             mutex_sems: crate::analyses::semaphores::mutex_semaphores(p),
             barrier: crate::analyses::barriers::phase_barrier(p),
             fork_trips: Vec::new(),
@@ -555,12 +562,7 @@ impl<'a> Gen<'a> {
             techniques,
             cur_stmt: None,
             unknown_state: None,
-            unpacks: if techniques.has(Technique::Existentials) {
-                let releasers = crate::analyses::unpacks::releasers(p);
-                crate::analyses::unpacks::analyse_program(p, main, &releasers)
-            } else {
-                FxHashMap::default()
-            },
+            unpacks,
             opened: Vec::new(),
             opening: None,
             alternatives: Vec::new(),

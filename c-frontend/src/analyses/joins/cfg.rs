@@ -68,10 +68,18 @@ impl Cfg {
     }
 
     /// Whether `b` lies on a cycle that does not use the loop's back edge (it is inside another
-    /// loop, nested or enclosing).
+    /// loop, nested or enclosing). A loop nested in another is entered again by the outer
+    /// loop's cycle, which reaches the loop's head without its back edge, while from `b` itself
+    /// every way out of the loop takes the back edge first: so the head is asked too.
     pub(super) fn on_other_cycle(&self, b: usize, l: &CountedLoop) -> bool {
+        self.returns_avoiding_back_edge(b, l)
+            || self.returns_avoiding_back_edge(l.head.0 as usize, l)
+    }
+
+    /// Whether a path from a successor of `b` leads back to `b` without the loop's edge
+    /// step→head.
+    fn returns_avoiding_back_edge(&self, b: usize, l: &CountedLoop) -> bool {
         let (head, step) = (l.head.0 as usize, l.step.0 as usize);
-        // Search for a path from a successor of `b` back to `b` that avoids the edge step→head.
         let mut seen = vec![false; self.succs.len()];
         let mut stack: Vec<usize> = Vec::new();
         for &s in &self.succs[b] {

@@ -108,6 +108,13 @@ pub struct JoinPlan {
     /// start and bound whose counter changes only in its increment, when the call lies in that
     /// loop and on no other cycle. Absent: unbounded.
     pub create_trips: FxHashMap<StmtAt, u64>,
+    /// The `pthread_create` calls that hand each thread its own element of a local array: the
+    /// argument is `&a[i]` (possibly converted) for a local array `a` of the function and the
+    /// counter `i` of a counted loop whose counter changes only in its increment, the call lies
+    /// in that loop and on no other cycle, and no other create of the function hands `a` over.
+    /// Each run of the loop then gives every thread a different element. By call: the array and
+    /// the counter ([`crate::analyses::unpacks`]).
+    pub element_handoffs: FxHashMap<StmtAt, (VarId, VarId)>,
     handles: u32,
 }
 
@@ -469,6 +476,58 @@ impl<'p> Planner<'p> {
                 if let Some(n) = trips {
                     self.plan.create_trips.insert((fx.f, b, k), n);
                 }
+            }
+        }
+        self.element_handoffs(fx);
+    }
+
+    /// Records [`JoinPlan::element_handoffs`] for the creates of one function.
+    fn element_handoffs(&mut self, fx: &FnFacts<'_>) {
+        let mut found: Vec<(StmtAt, VarId, VarId)> = Vec::new();
+        let mut handed: FxHashMap<VarId, usize> = FxHashMap::default();
+        for (b, block) in fx.func.blocks.iter_enumerated() {
+            for (k, stmt) in block.stmts.iter().enumerate() {
+                let StmtKind::Call {
+                    callee: Callee::Direct(c),
+                    args,
+                    ..
+                } = &stmt.kind
+                else {
+                    continue;
+                };
+                let Some(Kind::Fork { arg: Some(a), .. }) = self.p.known_kind(*c) else {
+                    continue;
+                };
+                let Some(Operand::AddrOf(Lval {
+                    base: Base::Var(array),
+                    proj,
+                    ..
+                })) = args.get(usize::from(a)).map(Operand::without_casts)
+                else {
+                    continue;
+                };
+                *handed.entry(*array).or_default() += 1;
+                let [Proj::Index(Some(counter))] = proj.as_slice() else {
+                    continue;
+                };
+                let var = &self.p.vars[*array];
+                let local_array = matches!(var.kind, VarKind::Local(g) if g == fx.f)
+                    && matches!(self.p.types.get(var.ty), Type::Array(_));
+                let at = b.0 as usize;
+                let in_loop = fx.loops.iter().any(|(l, blocks)| {
+                    l.counter == *counter
+                        && blocks.contains(&at)
+                        && !fx.cfg.on_other_cycle(at, l)
+                        && loop_is_clean(self.p, fx.func, fx.f, l, blocks, &self.assigns)
+                });
+                if local_array && in_loop {
+                    found.push(((fx.f, b, k), *array, *counter));
+                }
+            }
+        }
+        for (at, array, counter) in found {
+            if handed.get(&array) == Some(&1) {
+                self.plan.element_handoffs.insert(at, (array, counter));
             }
         }
     }

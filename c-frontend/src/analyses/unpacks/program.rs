@@ -7,6 +7,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::releases::Releases;
 use super::{analyse, stable_local, OwnLock, Package, Path, State, Step, Unpacks};
+use crate::analyses::joins::StmtAt;
 use crate::ir::VarKind;
 use crate::ir::{Base, BlockId, Callee, FuncId, Lval, Operand, Program, StmtKind, Term, VarId};
 use crate::model::{Kind, LockMode};
@@ -26,9 +27,10 @@ pub fn analyse_program(
     p: &Program,
     main: FuncId,
     releasers: &FxHashMap<FuncId, Releases>,
+    handoffs: &FxHashMap<StmtAt, (VarId, VarId)>,
 ) -> FxHashMap<FuncId, Unpacks> {
     let uses = FunctionUses::of(p);
-    let owning = uses.owning_threads(p);
+    let owning = uses.owning_threads(p, handoffs);
     let order = callers_first(p);
     // Lock wrappers first, callees before callers: what each function certainly leaves held
     // in its parameters' objects when it returns (computed from an empty entry, which can only
@@ -52,7 +54,8 @@ pub fn analyse_program(
             Some(Some(s)) if !recursive && f != main && !uses.addressed.contains(&f) => s,
             _ => Vec::new(),
         };
-        let result = analyse(p, f, releasers, &exits, start);
+        let mut result = analyse(p, f, releasers, &exits, start);
+        uses.hand_over_elements(f, &owning, handoffs, &mut result);
         for (b, block) in p.funcs[f].blocks.iter_enumerated() {
             for (k, stmt) in block.stmts.iter().enumerate() {
                 let StmtKind::Call {
@@ -151,13 +154,21 @@ impl FunctionUses {
     }
 
     /// The start routines that own their argument: every create that starts them hands over a
-    /// pointer to fresh memory no other thread can reach yet ([`uniqueness`]), they run from
-    /// nowhere else, and they have a parameter to receive it. Their creator cannot touch that
-    /// memory afterwards without the access being shared (the create published it), so each
-    /// thread's argument object is its own.
+    /// pointer to fresh memory no other thread can reach yet ([`uniqueness`]), or the element
+    /// of a local array that this create alone hands over, one element per run of its counted
+    /// loop ([`JoinPlan::element_handoffs`]); they run from nowhere else, and they have a
+    /// parameter to receive it. Their creator cannot touch fresh memory afterwards without the
+    /// access being shared (the create published it), so each thread's argument object is its
+    /// own; an element is touched by its creator inside the unpack only before the create
+    /// ([`FunctionUses::hand_over_elements`]).
     ///
     /// [`uniqueness`]: crate::analyses::uniqueness
-    fn owning_threads(&self, p: &Program) -> FxHashSet<FuncId> {
+    /// [`JoinPlan::element_handoffs`]: crate::analyses::joins::JoinPlan::element_handoffs
+    fn owning_threads(
+        &self,
+        p: &Program,
+        handoffs: &FxHashMap<StmtAt, (VarId, VarId)>,
+    ) -> FxHashSet<FuncId> {
         let mut unique_in: FxHashMap<FuncId, crate::analyses::uniqueness::Uniqueness> =
             FxHashMap::default();
         let mut out = FxHashSet::default();
@@ -172,6 +183,9 @@ impl FunctionUses {
                 continue;
             }
             let all_fresh = self.forks[&g].iter().all(|(f, b, k, handed)| {
+                if handoffs.contains_key(&(*f, *b, *k)) {
+                    return true;
+                }
                 let unique = unique_in
                     .entry(*f)
                     .or_insert_with(|| crate::analyses::uniqueness::analyse(p, *f));
@@ -183,6 +197,56 @@ impl FunctionUses {
             }
         }
         out
+    }
+}
+
+impl FunctionUses {
+    /// In a function that hands each thread of a counted loop its own element of a local array
+    /// (`a[i].x = …; pthread_create(…, &a[i])`), the accesses of that element made before the
+    /// create in its block are inside the thread's unpack (package `Thread`): made in the
+    /// loop's run that starts the element's thread, before it starts, they can meet only
+    /// accesses of other elements by the other threads of the loop. Only when the routine
+    /// started there owns its argument (`owning`).
+    fn hand_over_elements(
+        &self,
+        f: FuncId,
+        owning: &FxHashSet<FuncId>,
+        handoffs: &FxHashMap<StmtAt, (VarId, VarId)>,
+        result: &mut Unpacks,
+    ) {
+        let mut here: Vec<(StmtAt, (VarId, VarId))> = handoffs
+            .iter()
+            .filter(|((g, _, _), _)| *g == f)
+            .map(|(&at, &x)| (at, x))
+            .collect();
+        here.sort();
+        for ((_, b, k), (array, counter)) in here {
+            let started = self.forks.iter().any(|(routine, sites)| {
+                owning.contains(routine)
+                    && sites
+                        .iter()
+                        .any(|(g, sb, sk, _)| (*g, *sb, *sk) == (f, b, k))
+            });
+            if !started {
+                continue;
+            }
+            let own = OwnLock {
+                object: Path {
+                    deref: None,
+                    var: array,
+                    steps: vec![Step::Index(counter)],
+                },
+                package: Package::Thread,
+                mode: LockMode::Exclusive,
+            };
+            for before in 0..k {
+                result
+                    .before
+                    .entry((b, before))
+                    .or_default()
+                    .push(own.clone());
+            }
+        }
     }
 }
 
