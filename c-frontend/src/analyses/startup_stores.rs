@@ -288,7 +288,7 @@ fn qualifying(p: &Program, main: FuncId) -> Vec<VarId> {
 
 /// Whether `main` may run more than once or from anywhere but the start: the program calls it
 /// or takes its address.
-fn main_is_called(p: &Program, main: FuncId) -> bool {
+pub(crate) fn main_is_called(p: &Program, main: FuncId) -> bool {
     struct TakesMain {
         main: FuncId,
         found: bool,

@@ -4,7 +4,8 @@
  * other workers touch other elements: NORACE. main writes `slots[i].done`
  * again after the create, while worker i may read it: RACE. Each peeker
  * reads the element after its own (`s + 1`), which main is still filling in
- * for the next peeker: RACE. */
+ * for the next peeker: RACE. main hands each namer its element of the
+ * global `ids` in the same way: NORACE. */
 #include <pthread.h>
 #include <stdio.h>
 
@@ -24,6 +25,13 @@ static void *worker(void *arg)
     return (void *)(long)s->done; // RACE: main writes done after the create
 }
 
+static int ids[N];
+
+static void *namer(void *arg)
+{
+    return (void *)(long)*(int *)arg; // NORACE needs=existentials: its own element
+}
+
 static void *peeker(void *arg)
 {
     struct slot *s = arg;
@@ -32,7 +40,7 @@ static void *peeker(void *arg)
 
 int main(void)
 {
-    pthread_t t[N], u[N];
+    pthread_t t[N], u[N], v[N];
     struct slot slots[N];
     struct slot more[N + 1];
     long total = 0;
@@ -46,6 +54,12 @@ int main(void)
         more[i].id = i; // RACE: the previous peeker reads it as its next element
         pthread_create(&u[i], NULL, peeker, &more[i]);
     }
+    for (int i = 0; i < N; i++) {
+        ids[i] = i + 1; // NORACE needs=existentials: before this namer starts
+        pthread_create(&v[i], NULL, namer, &ids[i]);
+    }
+    for (int i = 0; i < N; i++)
+        pthread_join(v[i], NULL);
     for (int i = 0; i < N; i++)
         pthread_join(t[i], NULL);
     for (int i = 0; i < N; i++)

@@ -108,12 +108,13 @@ pub struct JoinPlan {
     /// start and bound whose counter changes only in its increment, when the call lies in that
     /// loop and on no other cycle. Absent: unbounded.
     pub create_trips: FxHashMap<StmtAt, u64>,
-    /// The `pthread_create` calls that hand each thread its own element of a local array: the
-    /// argument is `&a[i]` (possibly converted) for a local array `a` of the function and the
-    /// counter `i` of a counted loop whose counter changes only in its increment, the call lies
-    /// in that loop and on no other cycle, and no other create of the function hands `a` over.
-    /// Each run of the loop then gives every thread a different element. By call: the array and
-    /// the counter ([`crate::analyses::unpacks`]).
+    /// The `pthread_create` calls that hand each thread its own element of an array: the
+    /// argument is `&a[i]` (possibly converted) for a local array `a` of the function or a global
+    /// array, and the counter `i` of a counted loop whose counter changes only in its increment;
+    /// the call lies in that loop and on no other cycle, and no other create of the program
+    /// hands `a` over. Each run of the loop then gives every thread a different element; for a
+    /// global array, only a function that runs once may count on that, which the unpack
+    /// analysis checks. By call: the array and the counter ([`crate::analyses::unpacks`]).
     pub element_handoffs: FxHashMap<StmtAt, (VarId, VarId)>,
     handles: u32,
 }
@@ -229,6 +230,8 @@ struct Planner<'p> {
     global_joins: Vec<(StmtAt, IdPath)>,
     /// Join loops over global arrays, in any function.
     global_join_loops: Vec<JoinLoop>,
+    /// How many creates of the whole program hand over an element (or the whole) of each array.
+    handed_arrays: FxHashMap<VarId, usize>,
     plan: JoinPlan,
 }
 
@@ -256,6 +259,7 @@ pub fn plan(p: &Program) -> JoinPlan {
         assigns,
         global_joins: Vec::new(),
         global_join_loops: Vec::new(),
+        handed_arrays: FxHashMap::default(),
         plan: JoinPlan::default(),
     };
     planner.global_joins = planner.global_joins();
@@ -273,6 +277,12 @@ pub fn plan(p: &Program) -> JoinPlan {
             planner.function(f, func);
         }
     }
+    // An array handed over by two creates may give one element to two threads.
+    let handed = std::mem::take(&mut planner.handed_arrays);
+    planner
+        .plan
+        .element_handoffs
+        .retain(|_, (array, _)| handed.get(array) == Some(&1));
     planner.plan
 }
 
@@ -481,10 +491,10 @@ impl<'p> Planner<'p> {
         self.element_handoffs(fx);
     }
 
-    /// Records [`JoinPlan::element_handoffs`] for the creates of one function.
+    /// Records the candidates of [`JoinPlan::element_handoffs`] among the creates of one
+    /// function, and counts the arrays every create hands over ([`plan`] keeps the arrays
+    /// handed over once).
     fn element_handoffs(&mut self, fx: &FnFacts<'_>) {
-        let mut found: Vec<(StmtAt, VarId, VarId)> = Vec::new();
-        let mut handed: FxHashMap<VarId, usize> = FxHashMap::default();
         for (b, block) in fx.func.blocks.iter_enumerated() {
             for (k, stmt) in block.stmts.iter().enumerate() {
                 let StmtKind::Call {
@@ -506,13 +516,19 @@ impl<'p> Planner<'p> {
                 else {
                     continue;
                 };
-                *handed.entry(*array).or_default() += 1;
+                *self.handed_arrays.entry(*array).or_default() += 1;
                 let [Proj::Index(Some(counter))] = proj.as_slice() else {
                     continue;
                 };
                 let var = &self.p.vars[*array];
-                let local_array = matches!(var.kind, VarKind::Local(g) if g == fx.f)
-                    && matches!(self.p.types.get(var.ty), Type::Array(_));
+                let array_var = matches!(
+                    var.kind,
+                    VarKind::Global {
+                        thread_local: false,
+                        ..
+                    }
+                ) || matches!(var.kind, VarKind::Local(g) if g == fx.f);
+                let is_array = matches!(self.p.types.get(var.ty), Type::Array(_));
                 let at = b.0 as usize;
                 let in_loop = fx.loops.iter().any(|(l, blocks)| {
                     l.counter == *counter
@@ -520,14 +536,11 @@ impl<'p> Planner<'p> {
                         && !fx.cfg.on_other_cycle(at, l)
                         && loop_is_clean(self.p, fx.func, fx.f, l, blocks, &self.assigns)
                 });
-                if local_array && in_loop {
-                    found.push(((fx.f, b, k), *array, *counter));
+                if array_var && is_array && in_loop {
+                    self.plan
+                        .element_handoffs
+                        .insert((fx.f, b, k), (*array, *counter));
                 }
-            }
-        }
-        for (at, array, counter) in found {
-            if handed.get(&array) == Some(&1) {
-                self.plan.element_handoffs.insert(at, (array, counter));
             }
         }
     }

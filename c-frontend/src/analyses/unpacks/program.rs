@@ -30,6 +30,17 @@ pub fn analyse_program(
     handoffs: &FxHashMap<StmtAt, (VarId, VarId)>,
 ) -> FxHashMap<FuncId, Unpacks> {
     let uses = FunctionUses::of(p);
+    // A global array's elements are the threads' own only when handed over by `main`, which
+    // runs once: a function that runs twice would hand each element to two threads.
+    let main_once = !crate::analyses::startup_stores::main_is_called(p, main);
+    let handoffs: FxHashMap<StmtAt, (VarId, VarId)> = handoffs
+        .iter()
+        .filter(|&(&(f, _, _), &(array, _))| {
+            matches!(p.vars[array].kind, VarKind::Local(_)) || (f == main && main_once)
+        })
+        .map(|(&at, &x)| (at, x))
+        .collect();
+    let handoffs = &handoffs;
     let owning = uses.owning_threads(p, handoffs);
     let order = callers_first(p);
     // Lock wrappers first, callees before callers: what each function certainly leaves held
