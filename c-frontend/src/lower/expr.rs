@@ -1326,7 +1326,11 @@ impl<'a> UnitCx<'a> {
                 return Ok(lv);
             }
         }
-        let ptr = if has_reads(&idx) {
+        // `p[0]` is `*p`; any other index moves the pointer to another element, which an
+        // analysis matching `*p` (the object a thread owns, a lock's own object) must not take
+        // for `p`'s own, so it stays pointer arithmetic even when it is a constant.
+        let zero = matches!(idx.without_casts(), Operand::Const(_, Some(0)));
+        let ptr = if has_reads(&idx) || !zero {
             let t = self.op_type(&base);
             Operand::Arith(t, vec![base, idx])
         } else {

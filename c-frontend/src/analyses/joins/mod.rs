@@ -508,19 +508,48 @@ impl<'p> Planner<'p> {
                 let Some(Kind::Fork { arg: Some(a), .. }) = self.p.known_kind(*c) else {
                     continue;
                 };
-                let Some(Operand::AddrOf(Lval {
-                    base: Base::Var(array),
-                    proj,
-                    ..
-                })) = args.get(usize::from(a)).map(Operand::without_casts)
-                else {
+                let Some(handed) = args.get(usize::from(a)) else {
                     continue;
                 };
-                *self.handed_arrays.entry(*array).or_default() += 1;
-                let [Proj::Index(Some(counter))] = proj.as_slice() else {
+                let Some((array, counter, qualifies)) = self.handed_element(fx, handed) else {
                     continue;
                 };
-                let var = &self.p.vars[*array];
+                *self.handed_arrays.entry(array).or_default() += 1;
+                let Some(counter) = counter else { continue };
+                let at = b.0 as usize;
+                let in_loop = fx.loops.iter().any(|(l, blocks)| {
+                    l.counter == counter
+                        && blocks.contains(&at)
+                        && !fx.cfg.on_other_cycle(at, l)
+                        && loop_is_clean(self.p, fx.func, fx.f, l, blocks, &self.assigns)
+                });
+                if qualifies && in_loop {
+                    self.plan
+                        .element_handoffs
+                        .insert((fx.f, b, k), (array, counter));
+                }
+            }
+        }
+    }
+
+    /// What a create hands over, when it is memory of an array: the array (or the pointer to
+    /// the block), the index variable when it is one, and whether the memory qualifies for a
+    /// hand-off: `&a[i]` of a local array of the function or a global one, or `v + i` (`&v[i]`)
+    /// for a local pointer `v` to a block this run of the function allocated
+    /// ([`fresh_block`]).
+    fn handed_element(
+        &self,
+        fx: &FnFacts<'_>,
+        handed: &Operand,
+    ) -> Option<(VarId, Option<VarId>, bool)> {
+        let p = self.p;
+        match handed.without_casts() {
+            Operand::AddrOf(Lval {
+                base: Base::Var(array),
+                proj,
+                ..
+            }) => {
+                let var = &p.vars[*array];
                 let array_var = matches!(
                     var.kind,
                     VarKind::Global {
@@ -528,20 +557,37 @@ impl<'p> Planner<'p> {
                         ..
                     }
                 ) || matches!(var.kind, VarKind::Local(g) if g == fx.f);
-                let is_array = matches!(self.p.types.get(var.ty), Type::Array(_));
-                let at = b.0 as usize;
-                let in_loop = fx.loops.iter().any(|(l, blocks)| {
-                    l.counter == *counter
-                        && blocks.contains(&at)
-                        && !fx.cfg.on_other_cycle(at, l)
-                        && loop_is_clean(self.p, fx.func, fx.f, l, blocks, &self.assigns)
-                });
-                if array_var && is_array && in_loop {
-                    self.plan
-                        .element_handoffs
-                        .insert((fx.f, b, k), (*array, *counter));
-                }
+                let is_array = matches!(p.types.get(var.ty), Type::Array(_));
+                let counter = match proj.as_slice() {
+                    [Proj::Index(Some(i))] => Some(*i),
+                    _ => None,
+                };
+                Some((*array, counter, array_var && is_array))
             }
+            Operand::AddrOf(Lval {
+                base: Base::Deref(op),
+                proj,
+                ..
+            }) if proj.is_empty() => self.handed_element(fx, op),
+            Operand::Arith(_, ops) => {
+                let var = |o: &Operand| match o.without_casts() {
+                    Operand::Use(Lval {
+                        base: Base::Var(v),
+                        proj,
+                        ..
+                    }) if proj.is_empty() => Some(*v),
+                    _ => None,
+                };
+                let (v, i) = match ops.as_slice() {
+                    [a, b] => (var(a)?, var(b)),
+                    _ => return None,
+                };
+                if !matches!(p.types.get(p.vars[v].ty), Type::Pointer(_)) {
+                    return None;
+                }
+                Some((v, i, fresh_block(p, fx.f, fx.func, v)))
+            }
+            _ => None,
         }
     }
 
@@ -853,4 +899,55 @@ fn counted_loops(func: &Func, cfg: &Cfg) -> CountedLoops {
         .iter()
         .map(|l| (*l, cfg.natural_loop(l)))
         .collect()
+}
+
+/// Whether `v`, a local pointer of `f` whose address is never taken, is assigned once in `f`:
+/// by a call of an allocator (a library allocator or an allocation wrapper), or by a copy of a
+/// temporary that is assigned once by such a call and named nowhere else. Each run of `f` then
+/// gives `v` a block of its own.
+fn fresh_block(p: &Program, f: FuncId, func: &Func, v: VarId) -> bool {
+    let local = |x: VarId| {
+        let var = &p.vars[x];
+        !var.address_taken && matches!(var.kind, VarKind::Local(g) | VarKind::Temp(g) if g == f)
+    };
+    let allocates = |callee: &Callee| match callee {
+        Callee::Direct(g) => p.known_kind(*g) == Some(Kind::Alloc) || p.is_alloc_wrapper(*g),
+        Callee::Indirect(_) => false,
+    };
+    let assignments = |x: VarId| -> Vec<&StmtKind> {
+        func.blocks
+            .iter()
+            .flat_map(|b| &b.stmts)
+            .map(|s| &s.kind)
+            .filter(|k| match k {
+                StmtKind::Assign { dst, .. } | StmtKind::Call { dst: Some(dst), .. } => {
+                    matches!(dst.base, Base::Var(d) if d == x)
+                }
+                _ => false,
+            })
+            .collect()
+    };
+    if !local(v) {
+        return false;
+    }
+    match assignments(v).as_slice() {
+        [StmtKind::Call { callee, .. }] => allocates(callee),
+        [StmtKind::Assign { src, .. }] => {
+            let Operand::Use(Lval {
+                base: Base::Var(tmp),
+                proj,
+                ..
+            }) = src.without_casts()
+            else {
+                return false;
+            };
+            let mut mentions = crate::ir::visit::Mentions::of(*tmp);
+            crate::ir::visit::walk_func(&mut mentions, func);
+            proj.is_empty()
+                && local(*tmp)
+                && mentions.count == 2
+                && matches!(assignments(*tmp).as_slice(), [StmtKind::Call { callee, .. }] if allocates(callee))
+        }
+        _ => false,
+    }
 }

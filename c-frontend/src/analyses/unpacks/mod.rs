@@ -66,6 +66,12 @@ enum Step {
     Const(i64),
     /// An index by anything else: the path names no single object past it.
     AnyIndex,
+    /// `v[i]` through the pointer `v` (a path's first step, `deref` being `v`'s type): the
+    /// element at a stable local index `i` of the memory `v` points into. Only the creator's
+    /// side of an element hand-off holds such an object (`program::hand_over_elements`), and
+    /// only [`pointer_element`] finds accesses inside it: pointer arithmetic otherwise leaves
+    /// every object.
+    PtrIndex(VarId),
 }
 
 /// Where an lvalue lies: `*var` (through a pointer of type `ty`) or the variable itself, then
@@ -165,7 +171,9 @@ pub fn enclosing<'h>(
     if held.is_empty() {
         return None;
     }
-    let path = path_of(p, f, lv)?;
+    let Some(path) = path_of(p, f, lv) else {
+        return pointer_element(p, f, held, lv);
+    };
     held.iter()
         .filter(|h| h.package != Package::Written)
         .filter(|h| match h.package {
@@ -178,6 +186,52 @@ pub fn enclosing<'h>(
             None => true,
         })
         .min_by_key(|h| h.mode == LockMode::Shared)
+}
+
+/// The own lock of the element `v[i]` an access `v[i]…` (through a stable local pointer and a
+/// stable local index) lies in, when one is held (see [`Step::PtrIndex`]).
+fn pointer_element<'h>(
+    p: &Program,
+    f: FuncId,
+    held: &'h [OwnLock],
+    lv: &Lval,
+) -> Option<&'h OwnLock> {
+    let Base::Deref(op) = &lv.base else {
+        return None;
+    };
+    let (v, i) = pointer_index(p, f, op)?;
+    held.iter().find(|h| {
+        h.package == Package::Thread
+            && h.object.deref.is_some()
+            && h.object.var == v
+            && h.object.steps == [Step::PtrIndex(i)]
+    })
+}
+
+/// `v + i` (through conversions) for a stable local pointer `v` and a stable local `i`.
+pub(super) fn pointer_index(p: &Program, f: FuncId, op: &Operand) -> Option<(VarId, VarId)> {
+    let Operand::Arith(_, ops) = op.without_casts() else {
+        return None;
+    };
+    let var = |o: &Operand| match o.without_casts() {
+        Operand::Use(Lval {
+            base: Base::Var(v),
+            proj,
+            ..
+        }) if proj.is_empty() && stable_local(p, f, *v) => Some(*v),
+        _ => None,
+    };
+    match ops.as_slice() {
+        [a, b] => {
+            let (v, i) = (var(a)?, var(b)?);
+            matches!(
+                p.types.get(p.vars[v].ty),
+                crate::ir::ctypes::Type::Pointer(_)
+            )
+            .then_some((v, i))
+        }
+        _ => None,
+    }
 }
 
 /// Whether an access at `path` lies in the stripe of the lock `lock` (`locks[k]`, an element of

@@ -66,7 +66,7 @@ pub fn analyse_program(
             _ => Vec::new(),
         };
         let mut result = analyse(p, f, releasers, &exits, start);
-        uses.hand_over_elements(f, &owning, handoffs, &mut result);
+        uses.hand_over_elements(p, f, &owning, handoffs, &mut result);
         for (b, block) in p.funcs[f].blocks.iter_enumerated() {
             for (k, stmt) in block.stmts.iter().enumerate() {
                 let StmtKind::Call {
@@ -220,6 +220,7 @@ impl FunctionUses {
     /// started there owns its argument (`owning`).
     fn hand_over_elements(
         &self,
+        p: &Program,
         f: FuncId,
         owning: &FxHashSet<FuncId>,
         handoffs: &FxHashMap<StmtAt, (VarId, VarId)>,
@@ -241,12 +242,20 @@ impl FunctionUses {
             if !started {
                 continue;
             }
-            let own = OwnLock {
-                object: Path {
+            let object = match p.vars[array].ty {
+                ty if matches!(p.types.get(ty), crate::ir::ctypes::Type::Pointer(_)) => Path {
+                    deref: Some(ty),
+                    var: array,
+                    steps: vec![Step::PtrIndex(counter)],
+                },
+                _ => Path {
                     deref: None,
                     var: array,
                     steps: vec![Step::Index(counter)],
                 },
+            };
+            let own = OwnLock {
+                object,
                 package: Package::Thread,
                 mode: LockMode::Exclusive,
             };
