@@ -515,7 +515,7 @@ impl<'a> Gen<'a> {
         let joins = joins::plan(p);
         let unpacks = if techniques.has(Technique::Existentials) {
             let releasers = crate::analyses::unpacks::releasers(p);
-            crate::analyses::unpacks::analyse_program(p, main, &releasers, &joins.element_handoffs)
+            crate::analyses::unpacks::analyse_program(p, main, &releasers, &joins)
         } else {
             FxHashMap::default()
         };

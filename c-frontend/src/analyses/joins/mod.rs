@@ -116,6 +116,12 @@ pub struct JoinPlan {
     /// global array, only a function that runs once may count on that, which the unpack
     /// analysis checks. By call: the array and the counter ([`crate::analyses::unpacks`]).
     pub element_handoffs: FxHashMap<StmtAt, (VarId, VarId)>,
+    /// The `pthread_join` calls after which the joined thread's element of an element hand-off
+    /// is its creator's again: `pthread_join(t[j])` in a counted loop (clean, on no other
+    /// cycle) of the function whose hand-off create stored the ids in the local array `t`,
+    /// which nothing else names. By call: the handed array, the join loop's counter and the
+    /// hand-off's create.
+    pub element_joins: FxHashMap<StmtAt, (VarId, VarId, StmtAt)>,
     handles: u32,
 }
 
@@ -283,6 +289,11 @@ pub fn plan(p: &Program) -> JoinPlan {
         .plan
         .element_handoffs
         .retain(|_, (array, _)| handed.get(array) == Some(&1));
+    let handoffs = &planner.plan.element_handoffs;
+    planner
+        .plan
+        .element_joins
+        .retain(|_, (_, _, create)| handoffs.contains_key(create));
     planner.plan
 }
 
@@ -527,9 +538,81 @@ impl<'p> Planner<'p> {
                     self.plan
                         .element_handoffs
                         .insert((fx.f, b, k), (array, counter));
+                    let ids = match self.p.known_kind(*c) {
+                        Some(Kind::Fork { id: Some(id), .. }) => args.get(usize::from(id)),
+                        _ => None,
+                    };
+                    if let Some(ids) = ids.and_then(|op| self.local_indexed(fx, op, true)) {
+                        self.element_joins(fx, (fx.f, b, k), ids, array);
+                    }
                 }
             }
         }
+    }
+
+    /// The local array of `fx` an operand names an element of, by a variable index: `&t[i]`
+    /// (`address`) or `t[i]`.
+    fn local_indexed(&self, fx: &FnFacts<'_>, op: &Operand, address: bool) -> Option<VarId> {
+        let lv = match (op.without_casts(), address) {
+            (Operand::AddrOf(lv), true) | (Operand::Use(lv), false) => lv,
+            _ => return None,
+        };
+        let (Base::Var(t), [Proj::Index(Some(_))]) = (&lv.base, lv.proj.as_slice()) else {
+            return None;
+        };
+        let var = &self.p.vars[*t];
+        let local = matches!(var.kind, VarKind::Local(g) if g == fx.f);
+        (local && matches!(self.p.types.get(var.ty), Type::Array(_))).then_some(*t)
+    }
+
+    /// Records the [`JoinPlan::element_joins`] of the hand-off `create`, whose thread ids went
+    /// to the local array `ids`: every statement naming `ids` must be that create or a join of
+    /// `ids[j]` in a clean counted loop over `j`, on no other cycle.
+    fn element_joins(&mut self, fx: &FnFacts<'_>, create: StmtAt, ids: VarId, array: VarId) {
+        let mut joins = Vec::new();
+        for (b, block) in fx.func.blocks.iter_enumerated() {
+            for (k, stmt) in block.stmts.iter().enumerate() {
+                let mut mentions = crate::ir::visit::Mentions::of(ids);
+                crate::ir::visit::walk_stmt(&mut mentions, &stmt.kind);
+                if mentions.count == 0 || (fx.f, b, k) == create {
+                    continue;
+                }
+                let StmtKind::Call {
+                    callee: Callee::Direct(c),
+                    args,
+                    ..
+                } = &stmt.kind
+                else {
+                    return;
+                };
+                let Some(Kind::Join { id, .. }) = self.p.known_kind(*c) else {
+                    return;
+                };
+                let Some(Operand::Use(Lval { proj, .. })) =
+                    args.get(usize::from(id)).map(Operand::without_casts)
+                else {
+                    return;
+                };
+                let [Proj::Index(Some(j))] = proj.as_slice() else {
+                    return;
+                };
+                let named = args
+                    .get(usize::from(id))
+                    .and_then(|op| self.local_indexed(fx, op, false));
+                let at = b.0 as usize;
+                let in_loop = fx.loops.iter().any(|(l, blocks)| {
+                    l.counter == *j
+                        && blocks.contains(&at)
+                        && !fx.cfg.on_other_cycle(at, l)
+                        && loop_is_clean(self.p, fx.func, fx.f, l, blocks, &self.assigns)
+                });
+                if mentions.count != 1 || named != Some(ids) || !in_loop {
+                    return;
+                }
+                joins.push(((fx.f, b, k), (array, *j, create)));
+            }
+        }
+        self.plan.element_joins.extend(joins);
     }
 
     /// What a create hands over, when it is memory of an array: the array (or the pointer to

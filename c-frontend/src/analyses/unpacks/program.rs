@@ -7,7 +7,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::releases::Releases;
 use super::{analyse, stable_local, OwnLock, Package, Path, State, Step, Unpacks};
-use crate::analyses::joins::StmtAt;
+use crate::analyses::joins::{JoinPlan, StmtAt};
 use crate::ir::VarKind;
 use crate::ir::{Base, BlockId, Callee, FuncId, Lval, Operand, Program, StmtKind, Term, VarId};
 use crate::model::{Kind, LockMode};
@@ -27,13 +27,14 @@ pub fn analyse_program(
     p: &Program,
     main: FuncId,
     releasers: &FxHashMap<FuncId, Releases>,
-    handoffs: &FxHashMap<StmtAt, (VarId, VarId)>,
+    plan: &JoinPlan,
 ) -> FxHashMap<FuncId, Unpacks> {
     let uses = FunctionUses::of(p);
     // A global array's elements are the threads' own only when handed over by `main`, which
     // runs once: a function that runs twice would hand each element to two threads.
     let main_once = !crate::analyses::startup_stores::main_is_called(p, main);
-    let handoffs: FxHashMap<StmtAt, (VarId, VarId)> = handoffs
+    let handoffs: FxHashMap<StmtAt, (VarId, VarId)> = plan
+        .element_handoffs
         .iter()
         .filter(|&(&(f, _, _), &(array, _))| {
             matches!(p.vars[array].kind, VarKind::Local(_)) || (f == main && main_once)
@@ -41,6 +42,12 @@ pub fn analyse_program(
         .map(|(&at, &x)| (at, x))
         .collect();
     let handoffs = &handoffs;
+    let joins: FxHashMap<StmtAt, (VarId, VarId, StmtAt)> = plan
+        .element_joins
+        .iter()
+        .filter(|(_, (_, _, create))| handoffs.contains_key(create))
+        .map(|(&at, &x)| (at, x))
+        .collect();
     let owning = uses.owning_threads(p, handoffs);
     let order = callers_first(p);
     // Lock wrappers first, callees before callers: what each function certainly leaves held
@@ -67,6 +74,7 @@ pub fn analyse_program(
         };
         let mut result = analyse(p, f, releasers, &exits, start);
         uses.hand_over_elements(p, f, &owning, handoffs, &mut result);
+        uses.take_back_elements(p, f, &owning, &joins, &mut result);
         for (b, block) in p.funcs[f].blocks.iter_enumerated() {
             for (k, stmt) in block.stmts.iter().enumerate() {
                 let StmtKind::Call {
@@ -233,32 +241,10 @@ impl FunctionUses {
             .collect();
         here.sort();
         for ((_, b, k), (array, counter)) in here {
-            let started = self.forks.iter().any(|(routine, sites)| {
-                owning.contains(routine)
-                    && sites
-                        .iter()
-                        .any(|(g, sb, sk, _)| (*g, *sb, *sk) == (f, b, k))
-            });
-            if !started {
+            if !self.owning_routine(owning, (f, b, k)) {
                 continue;
             }
-            let object = match p.vars[array].ty {
-                ty if matches!(p.types.get(ty), crate::ir::ctypes::Type::Pointer(_)) => Path {
-                    deref: Some(ty),
-                    var: array,
-                    steps: vec![Step::PtrIndex(counter)],
-                },
-                _ => Path {
-                    deref: None,
-                    var: array,
-                    steps: vec![Step::Index(counter)],
-                },
-            };
-            let own = OwnLock {
-                object,
-                package: Package::Thread,
-                mode: LockMode::Exclusive,
-            };
+            let own = element_lock(p, array, counter);
             for before in 0..k {
                 result
                     .before
@@ -267,6 +253,80 @@ impl FunctionUses {
                     .push(own.clone());
             }
         }
+    }
+}
+
+impl FunctionUses {
+    /// The routine a create starts, when it owns its argument.
+    fn owning_routine(&self, owning: &FxHashSet<FuncId>, at: StmtAt) -> bool {
+        self.forks.iter().any(|(routine, sites)| {
+            owning.contains(routine) && sites.iter().any(|(g, b, k, _)| (*g, *b, *k) == at)
+        })
+    }
+
+    /// After `pthread_join(t[j])` of an element hand-off's thread (`JoinPlan::element_joins`),
+    /// the accesses of the handed element `a[j]` in the join's block, up to any assignment of
+    /// `j`, are inside the package `Thread` again: the thread that owned that element has
+    /// ended, and the loop's other threads own other elements.
+    fn take_back_elements(
+        &self,
+        p: &Program,
+        f: FuncId,
+        owning: &FxHashSet<FuncId>,
+        joins: &FxHashMap<StmtAt, (VarId, VarId, StmtAt)>,
+        result: &mut Unpacks,
+    ) {
+        let mut here: Vec<(StmtAt, (VarId, VarId, StmtAt))> = joins
+            .iter()
+            .filter(|((g, _, _), _)| *g == f)
+            .map(|(&at, &x)| (at, x))
+            .collect();
+        here.sort();
+        for ((_, b, k), (array, counter, create)) in here {
+            if !self.owning_routine(owning, create) {
+                continue;
+            }
+            let own = element_lock(p, array, counter);
+            let stmts = &p.funcs[f].blocks[b].stmts;
+            for (after, stmt) in stmts.iter().enumerate().skip(k + 1) {
+                let assigns_counter = match &stmt.kind {
+                    StmtKind::Assign { dst, .. } | StmtKind::Call { dst: Some(dst), .. } => {
+                        matches!(dst.base, Base::Var(v) if v == counter)
+                    }
+                    _ => false,
+                };
+                if assigns_counter {
+                    break;
+                }
+                result
+                    .before
+                    .entry((b, after))
+                    .or_default()
+                    .push(own.clone());
+            }
+        }
+    }
+}
+
+/// The own lock of a handed element `array[counter]`: of an array, or through a pointer to a
+/// block (`Step::PtrIndex`).
+fn element_lock(p: &Program, array: VarId, counter: VarId) -> OwnLock {
+    let object = match p.vars[array].ty {
+        ty if matches!(p.types.get(ty), crate::ir::ctypes::Type::Pointer(_)) => Path {
+            deref: Some(ty),
+            var: array,
+            steps: vec![Step::PtrIndex(counter)],
+        },
+        _ => Path {
+            deref: None,
+            var: array,
+            steps: vec![Step::Index(counter)],
+        },
+    };
+    OwnLock {
+        object,
+        package: Package::Thread,
+        mode: LockMode::Exclusive,
     }
 }
 
