@@ -12,11 +12,10 @@
 //! in it that the fresh object would lack.
 //!
 //! A function qualifies when it returns a pointer and
-//! - every `return` returns one of its *result variables* (possibly converted) or a constant
-//!   (`NULL`);
+//! - every `return` returns one of its *result variables* (possibly converted) or `NULL`;
 //! - a result variable is a local or temporary whose address is never taken, assigned only the
 //!   result of a library allocator (a model row of kind `Alloc`: `malloc`, `calloc`, a configured
-//!   allocator) or of another qualifying wrapper, another result variable, or a constant;
+//!   allocator) or of another qualifying wrapper, another result variable, or `NULL`;
 //! - a result variable's value is used only to be compared or converted to an integer, copied to
 //!   another result variable, returned, freed, or passed as the only pointer argument to a library
 //!   function that keeps no copy of it (`memset`); it is never dereferenced, stored elsewhere or
@@ -101,11 +100,11 @@ fn qualifies(p: &Program, f: FuncId, func: &Func, found: &FxHashSet<FuncId>) -> 
     let mut results: FxHashSet<VarId> = FxHashSet::default();
     for block in func.blocks.iter() {
         match &block.term {
-            Term::Return(Some(op), _) => match (var_of(p, op), op.without_casts()) {
-                (Some(v), _) if local(v) => {
+            Term::Return(Some(op), _) => match var_of(p, op) {
+                Some(v) if local(v) => {
                     results.insert(v);
                 }
-                (_, Operand::Const(..)) => {}
+                _ if is_null(op) => {}
                 _ => return false,
             },
             Term::Return(None, _) => return false,
@@ -144,6 +143,12 @@ fn qualifies(p: &Program, f: FuncId, func: &Func, found: &FxHashSet<FuncId>) -> 
             .all(|stmt| stmt_allowed(p, &stmt.kind, &results, found))
             && term_allowed(p, &block.term, &results)
     })
+}
+
+/// Whether an operand is the null pointer constant (`0`, `(void *)0`): any other constant
+/// converted to a pointer is no allocation.
+fn is_null(op: &Operand) -> bool {
+    matches!(op.without_casts(), Operand::Const(_, Some(0)))
 }
 
 /// The variable an lvalue is, when it is one named alone.
@@ -246,9 +251,7 @@ fn stmt_allowed(
             match var_of_lval(dst) {
                 Some(d) if results.contains(&d) => {
                     // Another result variable, or a constant.
-                    !deref
-                        && (var_of(p, src).is_some()
-                            || matches!(src.without_casts(), Operand::Const(..)))
+                    !deref && (var_of(p, src).is_some() || is_null(src))
                 }
                 _ => !value && !deref,
             }

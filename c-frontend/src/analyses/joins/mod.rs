@@ -542,7 +542,12 @@ impl<'p> Planner<'p> {
                         Some(Kind::Fork { id: Some(id), .. }) => args.get(usize::from(id)),
                         _ => None,
                     };
-                    if let Some(ids) = ids.and_then(|op| self.local_indexed(fx, op, true)) {
+                    // The ids must be stored at the element's own index, so that `t[j]` is
+                    // the thread that got `a[j]`.
+                    if let Some((ids, _)) = ids
+                        .and_then(|op| self.local_indexed(fx, op, true))
+                        .filter(|&(_, index)| index == counter)
+                    {
                         self.element_joins(fx, (fx.f, b, k), ids, array);
                     }
                 }
@@ -550,19 +555,24 @@ impl<'p> Planner<'p> {
         }
     }
 
-    /// The local array of `fx` an operand names an element of, by a variable index: `&t[i]`
-    /// (`address`) or `t[i]`.
-    fn local_indexed(&self, fx: &FnFacts<'_>, op: &Operand, address: bool) -> Option<VarId> {
+    /// The local array of `fx` an operand names an element of by a variable index, and that
+    /// index: `&t[i]` (`address`) or `t[i]`.
+    fn local_indexed(
+        &self,
+        fx: &FnFacts<'_>,
+        op: &Operand,
+        address: bool,
+    ) -> Option<(VarId, VarId)> {
         let lv = match (op.without_casts(), address) {
             (Operand::AddrOf(lv), true) | (Operand::Use(lv), false) => lv,
             _ => return None,
         };
-        let (Base::Var(t), [Proj::Index(Some(_))]) = (&lv.base, lv.proj.as_slice()) else {
+        let (Base::Var(t), [Proj::Index(Some(i))]) = (&lv.base, lv.proj.as_slice()) else {
             return None;
         };
         let var = &self.p.vars[*t];
         let local = matches!(var.kind, VarKind::Local(g) if g == fx.f);
-        (local && matches!(self.p.types.get(var.ty), Type::Array(_))).then_some(*t)
+        (local && matches!(self.p.types.get(var.ty), Type::Array(_))).then_some((*t, *i))
     }
 
     /// Records the [`JoinPlan::element_joins`] of the hand-off `create`, whose thread ids went
@@ -588,28 +598,23 @@ impl<'p> Planner<'p> {
                 let Some(Kind::Join { id, .. }) = self.p.known_kind(*c) else {
                     return;
                 };
-                let Some(Operand::Use(Lval { proj, .. })) =
-                    args.get(usize::from(id)).map(Operand::without_casts)
+                let Some((named, j)) = args
+                    .get(usize::from(id))
+                    .and_then(|op| self.local_indexed(fx, op, false))
                 else {
                     return;
                 };
-                let [Proj::Index(Some(j))] = proj.as_slice() else {
-                    return;
-                };
-                let named = args
-                    .get(usize::from(id))
-                    .and_then(|op| self.local_indexed(fx, op, false));
                 let at = b.0 as usize;
                 let in_loop = fx.loops.iter().any(|(l, blocks)| {
-                    l.counter == *j
+                    l.counter == j
                         && blocks.contains(&at)
                         && !fx.cfg.on_other_cycle(at, l)
                         && loop_is_clean(self.p, fx.func, fx.f, l, blocks, &self.assigns)
                 });
-                if mentions.count != 1 || named != Some(ids) || !in_loop {
+                if mentions.count != 1 || named != ids || !in_loop {
                     return;
                 }
-                joins.push(((fx.f, b, k), (array, *j, create)));
+                joins.push(((fx.f, b, k), (array, j, create)));
             }
         }
         self.plan.element_joins.extend(joins);

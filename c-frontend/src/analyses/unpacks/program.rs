@@ -174,8 +174,8 @@ impl FunctionUses {
 
     /// The start routines that own their argument: every create that starts them hands over a
     /// pointer to fresh memory no other thread can reach yet ([`uniqueness`]), or the element
-    /// of a local array that this create alone hands over, one element per run of its counted
-    /// loop ([`JoinPlan::element_handoffs`]); they run from nowhere else, and they have a
+    /// of an array (or of a block the creator allocated) that this create alone hands over, one
+    /// element per run of its counted loop ([`JoinPlan::element_handoffs`]); they run from nowhere else, and they have a
     /// parameter to receive it. Their creator cannot touch fresh memory afterwards without the
     /// access being shared (the create published it), so each thread's argument object is its
     /// own; an element is touched by its creator inside the unpack only before the create
@@ -220,7 +220,7 @@ impl FunctionUses {
 }
 
 impl FunctionUses {
-    /// In a function that hands each thread of a counted loop its own element of a local array
+    /// In a function that hands each thread of a counted loop its own element of an array
     /// (`a[i].x = …; pthread_create(…, &a[i])`), the accesses of that element made before the
     /// create in its block are inside the thread's unpack (package `Thread`): made in the
     /// loop's run that starts the element's thread, before it starts, they can meet only
@@ -254,9 +254,7 @@ impl FunctionUses {
             }
         }
     }
-}
 
-impl FunctionUses {
     /// The routine a create starts, when it owns its argument.
     fn owning_routine(&self, owning: &FxHashSet<FuncId>, at: StmtAt) -> bool {
         self.forks.iter().any(|(routine, sites)| {
