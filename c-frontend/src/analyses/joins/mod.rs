@@ -109,12 +109,14 @@ pub struct JoinPlan {
     /// loop and on no other cycle. Absent: unbounded.
     pub create_trips: FxHashMap<StmtAt, u64>,
     /// The `pthread_create` calls that hand each thread its own element of an array: the
-    /// argument is `&a[i]` (possibly converted) for a local array `a` of the function or a global
-    /// array, and the counter `i` of a counted loop whose counter changes only in its increment;
-    /// the call lies in that loop and on no other cycle, and no other create of the program
-    /// hands `a` over. Each run of the loop then gives every thread a different element; for a
-    /// global array, only a function that runs once may count on that, which the unpack
-    /// analysis checks. By call: the array and the counter ([`crate::analyses::unpacks`]).
+    /// argument is `&a[i]` (possibly converted) for a local array `a` of the function, a global
+    /// array, or a local pointer `a` to a block the function allocated, and `i` is the counter
+    /// of a counted loop whose counter changes only in its increment; the call lies in that
+    /// loop and on no other cycle, and no other create of the program hands over anything
+    /// computed from `a` (the whole block, another element). Each run of the loop then gives
+    /// every thread a different element; for a global array, only a function that runs once
+    /// may count on that, which the unpack analysis checks. By call: the array and the counter
+    /// ([`crate::analyses::unpacks`]).
     pub element_handoffs: FxHashMap<StmtAt, (VarId, VarId)>,
     /// The `pthread_join` calls after which the joined thread's element of an element hand-off
     /// is its creator's again: `pthread_join(t[j])` in a counted loop (clean, on no other
@@ -522,10 +524,17 @@ impl<'p> Planner<'p> {
                 let Some(handed) = args.get(usize::from(a)) else {
                     continue;
                 };
+                // Every variable the argument is computed from counts as handed over: a
+                // create that hands the whole block (or an element by another index) makes
+                // that memory no single thread's element.
+                let mut named = Named::default();
+                crate::ir::visit::walk_operand(&mut named, handed);
+                for v in named.vars {
+                    *self.handed_arrays.entry(v).or_default() += 1;
+                }
                 let Some((array, counter, qualifies)) = self.handed_element(fx, handed) else {
                     continue;
                 };
-                *self.handed_arrays.entry(array).or_default() += 1;
                 let Some(counter) = counter else { continue };
                 let at = b.0 as usize;
                 let in_loop = fx.loops.iter().any(|(l, blocks)| {
@@ -1037,5 +1046,19 @@ fn fresh_block(p: &Program, f: FuncId, func: &Func, v: VarId) -> bool {
                 && matches!(assignments(*tmp).as_slice(), [StmtKind::Call { callee, .. }] if allocates(callee))
         }
         _ => false,
+    }
+}
+
+/// The variables a walk meets, each once.
+#[derive(Default)]
+struct Named {
+    vars: Vec<VarId>,
+}
+
+impl crate::ir::visit::Visitor for Named {
+    fn visit_var(&mut self, v: VarId) {
+        if !self.vars.contains(&v) {
+            self.vars.push(v);
+        }
     }
 }
