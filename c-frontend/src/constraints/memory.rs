@@ -130,7 +130,7 @@ impl Gen<'_> {
     /// lock is held ([`crate::analyses::unpacks`]): [Unpack] of figure 10 opens the package,
     /// and the access is correlated with the package's opened lock ℓ′ (`AccessInfo::opened`).
     fn shared_access(&mut self, frame: &Frame, lv: &Lval, rho: Rho, node: Node, write: bool) {
-        let opened = self.opened_lock(frame, lv);
+        let opened = self.opened_lock(frame, lv, false);
         self.opening = opened;
         if self.is_aggregate(self.p.lval_type(lv)) {
             self.whole_access(frame, rho, node, lv.pos, write);
@@ -171,11 +171,17 @@ impl Gen<'_> {
 
     /// The opened lock of the unpack `lv` lies in, made at the package's first unpack, with the
     /// mode its object's lock is held in.
-    fn opened_lock(&mut self, frame: &Frame, lv: &Lval) -> Option<(Lock, LockMode)> {
+    /// With `whole`, the access is a library call's, which may reach past the object `lv` names
+    /// (`memset(p, 0, n * size)`): a handed element ([`unpacks::Package::Element`]) does not
+    /// contain it.
+    fn opened_lock(&mut self, frame: &Frame, lv: &Lval, whole: bool) -> Option<(Lock, LockMode)> {
         if frame.inline.is_some() {
             return None;
         }
         let own = unpacks::enclosing(self.p, frame.func, &frame.own, lv)?;
+        if whole && own.package == unpacks::Package::Element {
+            return None;
+        }
         let lock = match self.opened.iter().find(|(p, _)| *p == own.package) {
             Some(&(_, l)) => l,
             None => {
@@ -440,7 +446,7 @@ impl Gen<'_> {
                 proj: Vec::new(),
                 pos,
             };
-            self.opened_lock(frame, &lv)
+            self.opened_lock(frame, &lv, true)
         });
         self.touch(frame, arg, pos, write);
         self.opening = None;

@@ -90,7 +90,7 @@ impl Gen<'_> {
         let structs = &self.p.types.structs;
         let fields = match package {
             Package::Lock(fields) => fields,
-            Package::Thread => return RhoName::ThreadArgument,
+            Package::Thread | Package::Element => return RhoName::ThreadArgument,
             Package::Stripe(array, path) => {
                 let fields = path
                     .iter()

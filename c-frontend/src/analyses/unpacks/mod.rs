@@ -111,6 +111,12 @@ pub enum Package {
     /// and never touched again by its creator, it belongs to the thread, whose accesses
     /// through its argument are all inside this unpack (see [`analyse_program`]).
     Thread,
+    /// The element of an array (or of an allocated block) handed over to a thread by an element
+    /// hand-off (`JoinPlan::element_handoffs`): the thread's accesses through its argument, and
+    /// its creator's accesses of that element before the create and after the join, hold this
+    /// package's lock. Unlike [`Package::Thread`], a library call through the argument (which
+    /// may touch a whole array) is not inside it.
+    Element,
     /// An unpack written with `LOCKSMITH_UNPACK(p)` (`locksmith.h`) and not yet ended. It opens
     /// no lock by itself: it says where the program means the object's fields to be used, for
     /// the checks of the annotations.
@@ -126,7 +132,7 @@ impl Package {
     fn lock_steps(&self) -> Option<Vec<Step>> {
         match self {
             Package::Lock(fields) => Some(fields.iter().map(|&(s, i)| Step::Field(s, i)).collect()),
-            Package::Thread | Package::Written | Package::Stripe(..) => None,
+            Package::Thread | Package::Element | Package::Written | Package::Stripe(..) => None,
         }
     }
 }
@@ -138,6 +144,14 @@ pub struct OwnLock {
     object: Path,
     pub package: Package,
     pub mode: LockMode,
+}
+
+impl OwnLock {
+    /// Whether this is a thread's ownership of its argument (a whole fresh object, or a handed
+    /// element), which every view through the argument stays inside.
+    fn is_thread_owned(&self) -> bool {
+        matches!(self.package, Package::Thread | Package::Element)
+    }
 }
 
 /// The own locks held before each statement and at each block's terminator of one function.
@@ -178,7 +192,7 @@ pub fn enclosing<'h>(
         .filter(|h| h.package != Package::Written)
         .filter(|h| match h.package {
             Package::Stripe(..) => in_stripe(&path, &h.object),
-            _ => path.inside(&h.object, h.package == Package::Thread),
+            _ => path.inside(&h.object, h.is_thread_owned()),
         })
         // The lock itself is not inside its own unpack.
         .filter(|h| match h.package.lock_steps() {
@@ -201,7 +215,7 @@ fn pointer_element<'h>(
     };
     let (v, i) = pointer_index(p, f, op)?;
     held.iter().find(|h| {
-        h.package == Package::Thread
+        h.package == Package::Element
             && h.object.deref.is_some()
             && h.object.var == v
             && h.object.steps == [Step::PtrIndex(i)]
@@ -444,7 +458,7 @@ impl Analysis<'_> {
             .filter(|h| h.object.deref.is_some() && h.object.var == *u && h.object.steps.is_empty())
             // A lock's object keeps its type: another view of the memory may reach past it. A
             // thread's argument is a whole allocation of its own, whatever the view.
-            .filter(|h| h.package == Package::Thread || h.object.deref == Some(ty))
+            .filter(|h| h.is_thread_owned() || h.object.deref == Some(ty))
             .map(|h| OwnLock {
                 object: Path {
                     deref: Some(ty),
@@ -480,18 +494,25 @@ impl Analysis<'_> {
         }
         let p = self.p;
         state.retain(|h| {
-            matches!(h.package, Package::Thread | Package::Written)
-                || vars.iter().all(|&v| match h.object.deref {
-                    None => h.object.var != v,
-                    Some(ptr) => !p.types.pointee(ptr).is_some_and(|t| may_contain(p, v, t)),
-                })
+            matches!(
+                h.package,
+                Package::Thread | Package::Element | Package::Written
+            ) || vars.iter().all(|&v| match h.object.deref {
+                None => h.object.var != v,
+                Some(ptr) => !p.types.pointee(ptr).is_some_and(|t| may_contain(p, v, t)),
+            })
         });
     }
 
     /// Any lock may have been released: only the threads' ownership of their arguments and the
     /// written unpacks stay.
     fn release_all(state: &mut State) {
-        state.retain(|h| matches!(h.package, Package::Thread | Package::Written));
+        state.retain(|h| {
+            matches!(
+                h.package,
+                Package::Thread | Package::Element | Package::Written
+            )
+        });
     }
 
     /// The own locks a call of the lock wrapper `g` leaves held, named in this function: a

@@ -68,7 +68,7 @@ pub fn analyse_program(
     let mut out = FxHashMap::default();
     for &(f, recursive) in &order {
         let start = match entry.remove(&f) {
-            _ if owning.contains(&f) => thread_entry(p, f),
+            _ if owning.contains(&f) => thread_entry(p, f, uses.element_routine(f, handoffs)),
             Some(Some(s)) if !recursive && f != main && !uses.addressed.contains(&f) => s,
             _ => Vec::new(),
         };
@@ -224,8 +224,8 @@ impl FunctionUses {
     /// (`a[i].x = …; pthread_create(…, &a[i])`), the accesses of that element made before the
     /// create in its block are inside the thread's unpack (package `Thread`): made in the
     /// loop's run that starts the element's thread, before it starts, they can meet only
-    /// accesses of other elements by the other threads of the loop. Only when the routine
-    /// started there owns its argument (`owning`).
+    /// accesses of other elements by the other threads of the loop (package `Element`). Only
+    /// when the routine started there owns its argument (`owning`).
     fn hand_over_elements(
         &self,
         p: &Program,
@@ -255,6 +255,15 @@ impl FunctionUses {
         }
     }
 
+    /// Whether some create of the routine `g` is an element hand-off.
+    fn element_routine(&self, g: FuncId, handoffs: &FxHashMap<StmtAt, (VarId, VarId)>) -> bool {
+        self.forks.get(&g).is_some_and(|sites| {
+            sites
+                .iter()
+                .any(|(f, b, k, _)| handoffs.contains_key(&(*f, *b, *k)))
+        })
+    }
+
     /// The routine a create starts, when it owns its argument.
     fn owning_routine(&self, owning: &FxHashSet<FuncId>, at: StmtAt) -> bool {
         self.forks.iter().any(|(routine, sites)| {
@@ -264,7 +273,7 @@ impl FunctionUses {
 
     /// After `pthread_join(t[j])` of an element hand-off's thread (`JoinPlan::element_joins`),
     /// the accesses of the handed element `a[j]` in the join's block, up to any assignment of
-    /// `j`, are inside the package `Thread` again: the thread that owned that element has
+    /// `j`, are inside the package `Element` again: the thread that owned that element has
     /// ended, and the loop's other threads own other elements.
     fn take_back_elements(
         &self,
@@ -323,13 +332,15 @@ fn element_lock(p: &Program, array: VarId, counter: VarId) -> OwnLock {
     };
     OwnLock {
         object,
-        package: Package::Thread,
+        package: Package::Element,
         mode: LockMode::Exclusive,
     }
 }
 
 /// The entry of a thread that owns its argument: the object its first parameter points to.
-fn thread_entry(p: &Program, g: FuncId) -> State {
+/// With `element`, some create hands the routine an element of an array rather than a fresh
+/// object, and the ownership is the package [`Package::Element`].
+fn thread_entry(p: &Program, g: FuncId, element: bool) -> State {
     let param = p.funcs[g].params[0];
     vec![OwnLock {
         object: Path {
@@ -337,7 +348,11 @@ fn thread_entry(p: &Program, g: FuncId) -> State {
             var: param,
             steps: Vec::new(),
         },
-        package: Package::Thread,
+        package: if element {
+            Package::Element
+        } else {
+            Package::Thread
+        },
         mode: LockMode::Exclusive,
     }]
 }
