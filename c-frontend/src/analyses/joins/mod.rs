@@ -537,12 +537,7 @@ impl<'p> Planner<'p> {
                 };
                 let Some(counter) = counter else { continue };
                 let at = b.0 as usize;
-                let in_loop = fx.loops.iter().any(|(l, blocks)| {
-                    l.counter == counter
-                        && blocks.contains(&at)
-                        && !fx.cfg.on_other_cycle(at, l)
-                        && loop_is_clean(self.p, fx.func, fx.f, l, blocks, &self.assigns)
-                });
+                let in_loop = self.in_clean_loop(fx, at, counter);
                 if qualifies && in_loop {
                     self.plan
                         .element_handoffs
@@ -562,6 +557,18 @@ impl<'p> Planner<'p> {
                 }
             }
         }
+    }
+
+    /// Whether block `at` lies in a counted loop over `counter` whose counter changes only in
+    /// its increment, and on no other cycle: each run of the function passes there once per
+    /// value of the counter.
+    fn in_clean_loop(&self, fx: &FnFacts<'_>, at: usize, counter: VarId) -> bool {
+        fx.loops.iter().any(|(l, blocks)| {
+            l.counter == counter
+                && blocks.contains(&at)
+                && !fx.cfg.on_other_cycle(at, l)
+                && loop_is_clean(self.p, fx.func, fx.f, l, blocks, &self.assigns)
+        })
     }
 
     /// The local array of `fx` an operand names an element of by a variable index, and that
@@ -614,12 +621,7 @@ impl<'p> Planner<'p> {
                     return;
                 };
                 let at = b.0 as usize;
-                let in_loop = fx.loops.iter().any(|(l, blocks)| {
-                    l.counter == j
-                        && blocks.contains(&at)
-                        && !fx.cfg.on_other_cycle(at, l)
-                        && loop_is_clean(self.p, fx.func, fx.f, l, blocks, &self.assigns)
-                });
+                let in_loop = self.in_clean_loop(fx, at, j);
                 if mentions.count != 1 || named != ids || !in_loop {
                     return;
                 }
