@@ -56,7 +56,8 @@ impl Gen<'_> {
                         self.element_arguments(frame, *f, args, &mut values);
                         // A call of an allocation wrapper allocates, as a call of `malloc` does
                         // ([`crate::analyses::alloc_wrappers`]): its result is a fresh object
-                        // made here, not an instance of the object the wrapper's shape holds.
+                        // made here ([Ref] of figure 5: a fresh ρ), not the instance ([Inst],
+                        // figure 6) of the object whose shape every call of the wrapper shares.
                         let wrapper = self.p.is_alloc_wrapper(*f);
                         let returned = if wrapper { None } else { result };
                         let site = self.call_site(frame, *f, &values, returned, pos, false);

@@ -222,7 +222,9 @@ impl FunctionUses {
 impl FunctionUses {
     /// In a function that hands each thread of a counted loop its own element of an array
     /// (`a[i].x = …; pthread_create(…, &a[i])`), the accesses of that element made before the
-    /// create in its block are inside the thread's unpack (package `Thread`): made in the
+    /// create in its block are inside the thread's unpack ([Unpack] of figure 10: the element
+    /// is a package whose opened lock only its thread, and its creator before handing it over,
+    /// hold) (package `Thread`): made in the
     /// loop's run that starts the element's thread, before it starts, they can meet only
     /// accesses of other elements by the other threads of the loop (package `Element`). Only
     /// when the routine started there owns its argument (`owning`).
