@@ -477,6 +477,9 @@ fn describe_name(p: &Program, name: &RhoName) -> String {
             return format!("the own `{}` of each `struct {strukt}`", path.join("."))
         }
         RhoName::ThreadArgument => return "its thread's own argument object".into(),
+        RhoName::ThreadSlot => {
+            return "its thread's own elements, indexed by the value it was started with".into()
+        }
         RhoName::StripeLock { array, fields } => {
             let mut name = p.vars[*array].name.clone();
             for f in fields {
@@ -589,6 +592,7 @@ fn name_pos(p: &Program, name: &RhoName) -> Option<Pos> {
         | RhoName::StripeLock { .. }
         | RhoName::LockElement(_)
         | RhoName::ThreadArgument
+        | RhoName::ThreadSlot
         | RhoName::Other => None,
     }
 }

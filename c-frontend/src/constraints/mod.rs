@@ -87,6 +87,9 @@ pub enum RhoName {
     /// The ownership a thread has of the fresh object it was created with: the name of the
     /// thread package's opened lock.
     ThreadArgument,
+    /// The elements a thread indexes by the value it was started with: the name of a slot
+    /// package's opened lock.
+    ThreadSlot,
     /// The element of a global array of locks at the index of the access (lock striping): the
     /// name of a stripe package's opened lock.
     StripeLock {

@@ -91,6 +91,7 @@ impl Gen<'_> {
         let fields = match package {
             Package::Lock(fields) => fields,
             Package::Thread | Package::Element => return RhoName::ThreadArgument,
+            Package::Slot(..) => return RhoName::ThreadSlot,
             Package::Stripe(array, path) => {
                 let fields = path
                     .iter()

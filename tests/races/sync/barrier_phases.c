@@ -1,9 +1,9 @@
 /* Barriers: the barrier object is synchronisation, never data. Its count is
  * the number of workers, so worker 0's sum after the wait is ordered with the
- * slots filled before it; but each worker filling its own slot of `partial`
- * (one location for the analysis) and only worker 0 writing `total` (`id ==
- * 0` is not followed) are race-free and still reported. `collisions` is
- * written by both workers in the same phase: RACE. */
+ * slots filled before it. Each worker fills its own slot of `partial`,
+ * indexed by the value it was started with: NORACE. Only worker 0 writes
+ * `total` (`id == 0` is not followed): race-free, and still reported.
+ * `collisions` is written by both workers in the same phase: RACE. */
 #include <pthread.h>
 #include <stdio.h>
 
@@ -19,7 +19,7 @@ static void *worker(void *arg)
 {
     long id = (long)arg;
     for (int i = 0; i < ROUNDS; i++)
-        partial[id] += i; // FALSE-ALARM: the barrier orders the two phases
+        partial[id] += i; // NORACE needs=existentials: each worker's own slot
     for (int i = 0; i < ROUNDS; i++)
         collisions++; // RACE: both workers, same phase, no lock
     pthread_barrier_wait(&phase); // NORACE: a barrier is not data

@@ -124,6 +124,11 @@ pub struct JoinPlan {
     /// which nothing else names. By call: the handed array, the join loop's counter and the
     /// hand-off's create.
     pub element_joins: FxHashMap<StmtAt, (VarId, VarId, StmtAt)>,
+    /// The `pthread_create` calls that hand each thread the value of the counter of a counted
+    /// loop (`pthread_create(&t[i], 0, f, (void *)i)`), the loop clean and the call on no other
+    /// cycle: each run of the loop gives every thread a different value. By call: the counter
+    /// ([`crate::analyses::unpacks`]).
+    pub value_handoffs: FxHashMap<StmtAt, VarId>,
     handles: u32,
 }
 
@@ -531,6 +536,11 @@ impl<'p> Planner<'p> {
                 crate::ir::visit::walk_operand(&mut named, handed);
                 for v in named.vars {
                     *self.handed_arrays.entry(v).or_default() += 1;
+                }
+                if let Some(counter) = counter_value(self.p, handed) {
+                    if self.in_clean_loop(fx, b.0 as usize, counter) {
+                        self.plan.value_handoffs.insert((fx.f, b, k), counter);
+                    }
                 }
                 let Some((array, counter, qualifies)) = self.handed_element(fx, handed) else {
                     continue;
@@ -1062,5 +1072,23 @@ impl crate::ir::visit::Visitor for Named {
         if !self.vars.contains(&v) {
             self.vars.push(v);
         }
+    }
+}
+
+/// The integer variable a pointer argument is the value of: `(void *)i`, `(void *)(long)i`.
+fn counter_value(p: &Program, op: &Operand) -> Option<VarId> {
+    let Operand::Cast(ty, _) = op else {
+        return None;
+    };
+    if !matches!(p.types.get(*ty), Type::Pointer(_)) {
+        return None;
+    }
+    match op.without_casts() {
+        Operand::Use(Lval {
+            base: Base::Var(v),
+            proj,
+            ..
+        }) if proj.is_empty() && matches!(p.types.get(p.vars[*v].ty), Type::Int) => Some(*v),
+        _ => None,
     }
 }

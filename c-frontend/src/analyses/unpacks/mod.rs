@@ -117,6 +117,12 @@ pub enum Package {
     /// package's lock. Unlike [`Package::Thread`], a library call through the argument (which
     /// may touch a whole array) is not inside it.
     Element,
+    /// The elements a thread indexes by the value it was started with: a routine that only the
+    /// create at this call starts, each time with a different value of a counted loop's
+    /// counter (`JoinPlan::value_handoffs`, in `main`, which runs once), keeps that value in a
+    /// local assigned once; every access `X[id]…` of a global array `X` by that local holds
+    /// this package's lock, as no two of the routine's threads index with one value.
+    Slot(FuncId, BlockId, usize),
     /// An unpack written with `LOCKSMITH_UNPACK(p)` (`locksmith.h`) and not yet ended. It opens
     /// no lock by itself: it says where the program means the object's fields to be used, for
     /// the checks of the annotations.
@@ -132,7 +138,11 @@ impl Package {
     fn lock_steps(&self) -> Option<Vec<Step>> {
         match self {
             Package::Lock(fields) => Some(fields.iter().map(|&(s, i)| Step::Field(s, i)).collect()),
-            Package::Thread | Package::Element | Package::Written | Package::Stripe(..) => None,
+            Package::Thread
+            | Package::Element
+            | Package::Slot(..)
+            | Package::Written
+            | Package::Stripe(..) => None,
         }
     }
 }
@@ -192,6 +202,7 @@ pub fn enclosing<'h>(
         .filter(|h| h.package != Package::Written)
         .filter(|h| match h.package {
             Package::Stripe(..) => in_stripe(&path, &h.object),
+            Package::Slot(..) => in_slot(p, &path, &h.object),
             _ => path.inside(&h.object, h.is_thread_owned()),
         })
         // The lock itself is not inside its own unpack.
@@ -200,6 +211,23 @@ pub fn enclosing<'h>(
             None => true,
         })
         .min_by_key(|h| h.mode == LockMode::Shared)
+}
+
+/// Whether an access at `path` is `X[id]…` for a global array `X` and the slot's index
+/// variable `id` (the slot's object names only `id`), see [`Package::Slot`].
+fn in_slot(p: &Program, path: &Path, slot: &Path) -> bool {
+    let var = &p.vars[path.var];
+    path.deref.is_none()
+        && path.var != slot.var
+        && path.steps.first() == Some(&Step::Index(slot.var))
+        && matches!(
+            var.kind,
+            VarKind::Global {
+                thread_local: false,
+                ..
+            }
+        )
+        && matches!(p.types.get(var.ty), crate::ir::ctypes::Type::Array(_))
 }
 
 /// The own lock of the element `v[i]` an access `v[i]…` (through a stable local pointer and a

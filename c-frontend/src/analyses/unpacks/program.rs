@@ -49,6 +49,11 @@ pub fn analyse_program(
         .map(|(&at, &x)| (at, x))
         .collect();
     let owning = uses.owning_threads(p, handoffs);
+    let slots = if main_once {
+        uses.slot_threads(p, main, plan)
+    } else {
+        FxHashMap::default()
+    };
     let order = callers_first(p);
     // Lock wrappers first, callees before callers: what each function certainly leaves held
     // in its parameters' objects when it returns (computed from an empty entry, which can only
@@ -75,6 +80,9 @@ pub fn analyse_program(
         let mut result = analyse(p, f, releasers, &exits, start);
         uses.hand_over_elements(p, f, &owning, handoffs, &mut result);
         uses.take_back_elements(p, f, &owning, &joins, &mut result);
+        if let Some(&(create, id)) = slots.get(&f) {
+            own_slots(p, f, create, id, &mut result);
+        }
         for (b, block) in p.funcs[f].blocks.iter_enumerated() {
             for (k, stmt) in block.stmts.iter().enumerate() {
                 let StmtKind::Call {
@@ -313,6 +321,107 @@ impl FunctionUses {
                     .or_default()
                     .push(own.clone());
             }
+        }
+    }
+}
+
+impl FunctionUses {
+    /// The routines whose threads index by the value they were started with
+    /// ([`Package::Slot`]), with their create and the local holding the value: started only by
+    /// one create of `main` handing over a counter's value ([`JoinPlan::value_handoffs`]),
+    /// used nowhere else, with a first parameter never assigned and a local assigned once, from
+    /// that parameter.
+    fn slot_threads(
+        &self,
+        p: &Program,
+        main: FuncId,
+        plan: &JoinPlan,
+    ) -> FxHashMap<FuncId, (StmtAt, VarId)> {
+        let mut out = FxHashMap::default();
+        let mut routines: Vec<&FuncId> = self.forks.keys().collect();
+        routines.sort();
+        for &g in routines {
+            let [(f, b, k, _)] = self.forks[&g].as_slice() else {
+                continue;
+            };
+            let create = (*f, *b, *k);
+            if *f != main
+                || !plan.value_handoffs.contains_key(&create)
+                || self.other_use.contains(&g)
+            {
+                continue;
+            }
+            let func = &p.funcs[g];
+            let Some(&param) = func.params.first() else {
+                continue;
+            };
+            if !stable_local(p, g, param) || !assigned_in(p, g, param).is_empty() {
+                continue;
+            }
+            // The locals assigned from the parameter, each assigned nowhere else.
+            let mut found = None;
+            for block in func.blocks.iter() {
+                for stmt in &block.stmts {
+                    let StmtKind::Assign { dst, src } = &stmt.kind else {
+                        continue;
+                    };
+                    let from_param = matches!(
+                        src.without_casts(),
+                        Operand::Use(Lval { base: Base::Var(v), proj, .. })
+                            if *v == param && proj.is_empty()
+                    );
+                    if let (Base::Var(id), true, true) =
+                        (&dst.base, dst.proj.is_empty(), from_param)
+                    {
+                        if found.is_none()
+                            && stable_local(p, g, *id)
+                            && assigned_in(p, g, *id).len() == 1
+                        {
+                            found = Some(*id);
+                        }
+                    }
+                }
+            }
+            if let Some(id) = found {
+                out.insert(g, (create, id));
+            }
+        }
+        out
+    }
+}
+
+/// The statements of `g` that assign the variable `v` by name.
+fn assigned_in(p: &Program, g: FuncId, v: VarId) -> Vec<(BlockId, usize)> {
+    let mut out = Vec::new();
+    for (b, block) in p.funcs[g].blocks.iter_enumerated() {
+        for (k, stmt) in block.stmts.iter().enumerate() {
+            if let StmtKind::Assign { dst, .. } | StmtKind::Call { dst: Some(dst), .. } = &stmt.kind
+            {
+                if matches!(dst.base, Base::Var(d) if d == v) {
+                    out.push((b, k));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Every statement of a slot routine `g` holds its slot ([`Package::Slot`]): accesses of a
+/// global array indexed by `id` are inside it.
+fn own_slots(p: &Program, g: FuncId, create: StmtAt, id: VarId, result: &mut Unpacks) {
+    let (f, b, k) = create;
+    let own = OwnLock {
+        object: Path {
+            deref: None,
+            var: id,
+            steps: Vec::new(),
+        },
+        package: Package::Slot(f, b, k),
+        mode: LockMode::Exclusive,
+    };
+    for (bb, block) in p.funcs[g].blocks.iter_enumerated() {
+        for at in 0..block.stmts.len() {
+            result.before.entry((bb, at)).or_default().push(own.clone());
         }
     }
 }
