@@ -171,26 +171,14 @@ struct Uses<'a> {
 
 impl Visitor for Uses<'_> {
     fn visit_operand(&mut self, op: &Operand) {
-        match op {
-            // A comparison or integer arithmetic yields no pointer: the operands' reads only.
-            Operand::Arith(ty, _) | Operand::Cast(ty, _) if !is_pointer(self.p, *ty) => {
-                let ops: Vec<&Operand> = match op {
-                    Operand::Arith(_, ops) => ops.iter().collect(),
-                    Operand::Cast(_, inner) => vec![inner],
-                    _ => Vec::new(),
-                };
-                for o in ops {
-                    let mut inner = Uses {
-                        p: self.p,
-                        results: self.results,
-                        value: false,
-                        deref: false,
-                    };
-                    inner.visit_operand(o);
-                    self.deref |= inner.deref;
-                }
-            }
-            _ => walk_operand(self, op),
+        // A comparison or integer arithmetic yields no pointer: only what its operands
+        // dereference counts, not the values they read.
+        let integer =
+            matches!(op, Operand::Arith(ty, _) | Operand::Cast(ty, _) if !is_pointer(self.p, *ty));
+        let value = self.value;
+        walk_operand(self, op);
+        if integer {
+            self.value = value;
         }
     }
 
@@ -198,14 +186,11 @@ impl Visitor for Uses<'_> {
         match &lv.base {
             Base::Var(v) => self.value |= self.results.contains(v),
             Base::Deref(op) => {
-                let mut inner = Uses {
-                    p: self.p,
-                    results: self.results,
-                    value: false,
-                    deref: false,
-                };
-                inner.visit_operand(op);
-                self.deref |= inner.value || inner.deref;
+                // Whatever the dereferenced pointer is computed from is looked through.
+                let value = std::mem::replace(&mut self.value, false);
+                self.visit_operand(op);
+                self.deref |= self.value;
+                self.value = value;
             }
         }
     }

@@ -171,6 +171,7 @@ impl Gen<'_> {
 
     /// The opened lock of the unpack `lv` lies in, made at the package's first unpack, with the
     /// mode its object's lock is held in.
+    ///
     /// With `whole`, the access is a library call's, which may reach past the object `lv` names
     /// (`memset(p, 0, n * size)`): a handed element ([`unpacks::Package::Element`]) does not
     /// contain it.
