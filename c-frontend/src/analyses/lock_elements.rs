@@ -250,26 +250,6 @@ fn lock_positions(
     }
 }
 
-/// The functions whose address is taken: they may be called where no direct call shows it.
-fn functions_address_taken(p: &Program) -> FxHashSet<FuncId> {
-    struct Taken(FxHashSet<FuncId>);
-    impl Visitor for Taken {
-        fn visit_operand(&mut self, op: &Operand) {
-            if let Operand::Func(f) = op {
-                self.0.insert(*f);
-            }
-            walk_operand(self, op);
-        }
-    }
-    let mut taken = Taken(FxHashSet::default());
-    for func in p.funcs.iter() {
-        for stmt in func.blocks.iter().flat_map(|b| &b.stmts) {
-            walk_stmt(&mut taken, &stmt.kind);
-        }
-    }
-    taken.0
-}
-
 /// Whether every call of `f` is a direct call of a user function's body seen here, made by a
 /// function that `f` does not call back.
 fn analysable(
@@ -430,7 +410,7 @@ pub fn analyse(
     if uses.vars.is_empty() {
         return LockElements::default();
     }
-    let address_taken = functions_address_taken(p);
+    let address_taken: FxHashSet<FuncId> = super::address_taken_functions(p).into_iter().collect();
     let pointer_params = lock_pointer_params(p, &passed_to, recursive, &address_taken);
 
     // (function, array, index) of every lock call on an element of a global array of locks,

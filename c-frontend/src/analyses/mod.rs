@@ -17,3 +17,28 @@ pub mod semaphores;
 pub mod startup_stores;
 pub mod uniqueness;
 pub mod unpacks;
+
+use crate::ir::visit::{walk_func, walk_operand, Visitor};
+use crate::ir::{FuncId, Operand, Program};
+
+/// The functions whose address the program takes anywhere (a thread's start routine, a
+/// callback, a function pointer's target): they may run where no direct call names them. In
+/// id order.
+pub fn address_taken_functions(p: &Program) -> Vec<FuncId> {
+    struct Taken(Vec<FuncId>);
+    impl Visitor for Taken {
+        fn visit_operand(&mut self, op: &Operand) {
+            if let Operand::Func(f) = op {
+                self.0.push(*f);
+            }
+            walk_operand(self, op);
+        }
+    }
+    let mut taken = Taken(Vec::new());
+    for func in p.funcs.iter() {
+        walk_func(&mut taken, func);
+    }
+    taken.0.sort();
+    taken.0.dedup();
+    taken.0
+}

@@ -289,59 +289,21 @@ fn qualifying(p: &Program, main: FuncId) -> Vec<VarId> {
 /// Whether `main` may run more than once or from anywhere but the start: the program calls it
 /// or takes its address.
 pub(crate) fn main_is_called(p: &Program, main: FuncId) -> bool {
-    struct TakesMain {
-        main: FuncId,
-        found: bool,
-    }
-    impl Visitor for TakesMain {
-        fn visit_operand(&mut self, op: &Operand) {
-            if matches!(op, Operand::Func(f) if *f == self.main) {
-                self.found = true;
-            }
-            walk_operand(self, op);
-        }
-    }
-    let mut takes = TakesMain { main, found: false };
-    for func in p.funcs.iter() {
-        walk_func(&mut takes, func);
-        for block in func.blocks.iter() {
-            for stmt in &block.stmts {
-                if let StmtKind::Call {
-                    callee: Callee::Direct(g),
-                    ..
-                } = &stmt.kind
-                {
-                    takes.found |= *g == main;
-                }
-            }
-        }
-    }
-    takes.found
-}
-
-/// The functions whose address the program takes (they may be called through a pointer or by
-/// unknown code), in id order.
-fn address_taken_functions(p: &Program) -> Vec<FuncId> {
-    struct Taken {
-        found: FxHashSet<FuncId>,
-    }
-    impl Visitor for Taken {
-        fn visit_operand(&mut self, op: &Operand) {
-            if let Operand::Func(f) = op {
-                self.found.insert(*f);
-            }
-            walk_operand(self, op);
-        }
-    }
-    let mut taken = Taken {
-        found: FxHashSet::default(),
-    };
-    for func in p.funcs.iter() {
-        walk_func(&mut taken, func);
-    }
-    let mut out: Vec<FuncId> = taken.found.into_iter().collect();
-    out.sort();
-    out
+    let called = p
+        .funcs
+        .iter()
+        .flat_map(|f| f.blocks.iter())
+        .flat_map(|b| &b.stmts)
+        .any(|s| {
+            matches!(
+                &s.kind,
+                StmtKind::Call { callee: Callee::Direct(g), .. } if *g == main
+            )
+        });
+    called
+        || super::address_taken_functions(p)
+            .binary_search(&main)
+            .is_ok()
 }
 
 /// Whether a function's calls are summarised from its body.
@@ -463,7 +425,7 @@ fn summarise(
     }
     // What a call through a pointer may do: what any function whose address is taken may do.
     let mut through_pointer = Effects::none(n);
-    for f in address_taken_functions(p) {
+    for f in super::address_taken_functions(p) {
         match closed.get(&f) {
             Some(e) => through_pointer.union(e),
             None => through_pointer.forks |= starts_threads(p.known_kind(f)),
