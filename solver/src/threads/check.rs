@@ -100,6 +100,10 @@ struct Checker<'a> {
     facts: &'a IndexVec<CFactId, CFact>,
     derivations: &'a Derivations,
     techniques: Techniques,
+    /// [`witnesses`] by the facts asked for (sorted): the listings of locations that share
+    /// facts (copies made from the same sources, components reached from the same callers) ask
+    /// for the same groups again.
+    witnessed: std::cell::RefCell<FxHashMap<Vec<CFactId>, std::rc::Rc<[AccessId]>>>,
 }
 
 /// Whether two contexts of one function may be at the same time in two threads: what the race
@@ -180,6 +184,7 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
         facts,
         derivations,
         techniques,
+        witnessed: Default::default(),
     };
     // Labels of one component have the same facts: those checked at the same home get the same
     // verdict there, and those with the same owner the same verdict at the owner, each computed
@@ -203,18 +208,18 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
             .entry((comp, home))
             .or_insert_with(|| {
                 // Facts at the label's home are untagged: they hold for every copy. Then each
-                // copy made by a call at the root, tags ascending ([`Tagged`]): tagged facts are
-                // their sources' (a source standing for a tagged fact gives the check the same
-                // classes, write flags and accesses).
+                // copy made by a call at the root ([`Tagged`]): tagged facts are their sources'
+                // (a source standing for a tagged fact gives the check the same classes, write
+                // flags and accesses), and copies with the same sources get the same verdict.
                 let copies = if home == main {
                     tagged.copies(comp)
                 } else {
-                    BTreeMap::new()
+                    Vec::new()
                 };
                 let mut memo = FxHashMap::default();
                 let keys = checker.racing_keys(home, at_home, &mut memo);
                 let mut racing = checker.facts_of(at_home, &keys);
-                for group in copies.values() {
+                for group in &copies {
                     let mut merged = at_home.to_vec();
                     merged.extend(group.iter().copied());
                     let keys = checker.racing_keys(home, &merged, &mut memo);
@@ -225,7 +230,7 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
                 // threads, are both in it.
                 (!racing.is_empty()).then(|| {
                     let mut all = at_home.to_vec();
-                    all.extend(copies.into_values().flatten());
+                    all.extend(copies.into_iter().flatten());
                     checker.listing(&all, &racing).into()
                 })
             })
@@ -368,7 +373,7 @@ impl Checker<'_> {
             groups.entry(key).or_default().push(id);
         }
         let mut accesses: Vec<RaceAccess> = Vec::new();
-        for ((thread, held, context), group) in groups {
+        for ((thread, held, context), mut group) in groups {
             let held: Vec<Held> = self
                 .sets
                 .get(held)
@@ -376,7 +381,15 @@ impl Checker<'_> {
                 .copied()
                 .filter(|h| !h.again)
                 .collect();
-            for a in witnesses(self.derivations, &group) {
+            group.sort_unstable();
+            group.dedup();
+            let behind = self
+                .witnessed
+                .borrow_mut()
+                .entry(group)
+                .or_insert_with_key(|group| witnesses(self.derivations, group).into())
+                .clone();
+            for &a in behind.iter() {
                 accesses.push(RaceAccess {
                     access: a,
                     held: held.clone(),

@@ -184,13 +184,19 @@ impl Derivations {
 /// The facts tagged with a call at the root ([`CFact::tag`](FactKey::tag)), kept as the untagged
 /// facts they come from. A tagged fact is an untagged fact at the root moved to another label,
 /// with the call's site as its tag: everything else about it — thread, point, joined and inside
-/// sets, internal flag, locks, write flag, the accesses behind it — is its source's.
+/// sets, internal flag, locks, write flag, the accesses behind it — is its source's. Every
+/// untagged fact at the root of one component moves through the same calls (the results a
+/// component reaches depend on its labels only), so the sources are kept by component: a copy
+/// is the root facts of a few components, and copies made by many calls (an allocator called
+/// from a thousand places) are mostly the same few groups of facts.
 #[derive(Clone, Debug, Default)]
 pub struct Tagged {
-    /// For each generic result component reached at the root: `(site, source fact)`, sorted.
-    seeds: FxHashMap<Rho, Vec<(Site, CFactId)>>,
+    /// For each generic result component reached at the root: `(site, source component)`, sorted.
+    seeds: FxHashMap<Rho, Vec<(Site, Rho)>>,
     /// For each component checked at the root: the generic result components reaching it.
     sources: FxHashMap<Rho, Vec<Rho>>,
+    /// The untagged facts at the root of each source component, ascending.
+    root_facts: FxHashMap<Rho, Vec<CFactId>>,
 }
 
 impl Tagged {
@@ -199,20 +205,38 @@ impl Tagged {
         self.sources.contains_key(&comp)
     }
 
-    /// The tagged facts at component `comp` as their source facts, by tag (tags ascending,
-    /// each group sorted).
-    pub fn copies(&self, comp: Rho) -> BTreeMap<Site, Vec<CFactId>> {
-        let mut out: BTreeMap<Site, Vec<CFactId>> = BTreeMap::new();
+    /// The tagged facts at component `comp` as their source facts: one group per copy (the
+    /// facts tagged with one call), each group sorted, and each distinct group once, in
+    /// ascending order. The check's verdict on a copy depends only on its facts, so copies with
+    /// the same facts are checked once.
+    pub fn copies(&self, comp: Rho) -> Vec<Vec<CFactId>> {
+        let mut by_site: BTreeMap<Site, Vec<Rho>> = BTreeMap::new();
         for generic in self.sources.get(&comp).map(Vec::as_slice).unwrap_or(&[]) {
-            for &(site, id) in &self.seeds[generic] {
-                out.entry(site).or_default().push(id);
+            for &(site, source) in &self.seeds[generic] {
+                by_site.entry(site).or_default().push(source);
             }
         }
-        for v in out.values_mut() {
-            v.sort();
-            v.dedup();
+        let mut groups: std::collections::BTreeSet<Vec<Rho>> = std::collections::BTreeSet::new();
+        for mut sources in by_site.into_values() {
+            sources.sort();
+            sources.dedup();
+            groups.insert(sources);
         }
-        out
+        groups
+            .into_iter()
+            .map(|sources| {
+                let mut facts: Vec<CFactId> = sources
+                    .iter()
+                    .flat_map(|x| self.root_facts.get(x).map(Vec::as_slice).unwrap_or(&[]))
+                    .copied()
+                    .collect();
+                facts.sort();
+                facts.dedup();
+                facts
+            })
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect()
     }
 }
 
@@ -305,9 +329,8 @@ struct Prop<'a> {
     images_at: FxHashMap<Site, Vec<(Rho, Vec<Rho>)>>,
     /// The members of each large component counted by scope and home.
     groups: FxHashMap<Rho, Vec<MemberGroup>>,
-    /// Untagged facts at the root that reach a call's result: `(generic result component,
-    /// site, fact)` ([`Prop::tagged`]).
-    seeds: Vec<(Rho, Site, CFactId)>,
+    /// The components of the untagged facts at the root ([`Prop::tagged`]).
+    root_comps: FxHashSet<Rho>,
 }
 
 impl Prop<'_> {
@@ -415,9 +438,7 @@ impl Prop<'_> {
             if Some(f.func) == main {
                 // At the root: from a call's result back into the function that made it,
                 // tagged with the call ([`Prop::tagged`], once every root fact is known).
-                for (site, generic) in self.results(f.rho) {
-                    self.seeds.push((generic, site, id));
-                }
+                self.root_comps.insert(f.rho);
                 continue;
             }
 
@@ -592,12 +613,27 @@ impl Prop<'_> {
             .filter(|&&r| homes.home_of(r).or(main) == main)
             .map(|&r| comps.of[r])
             .collect();
-        let mut seeds = std::mem::take(&mut self.seeds);
-        seeds.sort();
-        seeds.dedup();
+        let mut root_comps: Vec<Rho> = std::mem::take(&mut self.root_comps).into_iter().collect();
+        root_comps.sort();
         let mut tagged = Tagged::default();
-        for &(generic, site, id) in &seeds {
-            tagged.seeds.entry(generic).or_default().push((site, id));
+        for &source in &root_comps {
+            for (site, generic) in self.results(source) {
+                tagged
+                    .seeds
+                    .entry(generic)
+                    .or_default()
+                    .push((site, source));
+            }
+        }
+        let mut seeded: FxHashSet<Rho> = FxHashSet::default();
+        for v in tagged.seeds.values_mut() {
+            v.sort();
+            seeded.extend(v.iter().map(|&(_, source)| source));
+        }
+        for (id, f) in self.facts.iter_enumerated() {
+            if Some(f.func) == main && seeded.contains(&f.rho) {
+                tagged.root_facts.entry(f.rho).or_default().push(id);
+            }
         }
         let mut generics: Vec<Rho> = tagged.seeds.keys().copied().collect();
         generics.sort();
@@ -850,7 +886,7 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
         results_memo: FxHashMap::default(),
         images_at: FxHashMap::default(),
         groups: FxHashMap::default(),
-        seeds: Vec::new(),
+        root_comps: FxHashSet::default(),
     };
     for (f, body) in p.funcs.iter_enumerated() {
         for (b, block) in body.blocks.iter().enumerate() {
