@@ -443,22 +443,20 @@ pub fn debug_dump(r: &CheckResult) -> String {
     let mut trusted: Vec<_> = r.solution.mhp.unique_handle.iter().collect();
     trusted.sort();
     let _ = writeln!(out, "trusted global handles: {trusted:?}");
-    for (id, f) in r.solution.facts.iter_enumerated() {
-        let func = &p.funcs[r.generated.fn_func[f.func]].name;
-        let held = r.solution.sets.get(f.held);
+    let facts = &r.solution.facts;
+    for (id, fc) in facts.ctxs.iter_enumerated() {
+        let func = &p.funcs[r.generated.fn_func[fc.func]].name;
+        let c = &fc.ctx;
         let _ = writeln!(
             out,
-            "fact {id:?} {:?} in {func} {:?} at {} held {:?} tag {:?} joined {:?} inside {:?} {}",
-            f.rho,
-            f.thread,
-            f.point,
-            held,
-            f.tag,
-            r.solution.handle_sets.get(f.joined),
-            r.solution.site_sets.get(f.inside),
-            if f.writes { "writes" } else { "reads" }
+            "context {id:?} in {func} {:?} at {} held {:?} joined {:?} inside {:?}",
+            c.thread,
+            c.point,
+            r.solution.sets.get(fc.held),
+            facts.handle_sets.get(c.joined),
+            facts.site_sets.get(c.inside),
         );
-        for level in solver::threads::nest::levels(&r.solution.nests, f.nest) {
+        for level in solver::threads::nest::levels(&facts.nests, c.nest) {
             let _ = writeln!(
                 out,
                 "  under {:?} in {}: {:?} at {}",
@@ -466,6 +464,16 @@ pub fn debug_dump(r: &CheckResult) -> String {
                 p.funcs[r.generated.fn_func[level.func]].name,
                 level.thread,
                 level.point
+            );
+        }
+        for loc in facts.locs.get(facts.maps[id]) {
+            let _ = writeln!(
+                out,
+                "  fact {:?}{} {} behind {:?}",
+                loc.rho,
+                if loc.internal { " internal" } else { "" },
+                if loc.writes { "writes" } else { "reads" },
+                facts.locs.accesses(loc.accesses)
             );
         }
     }

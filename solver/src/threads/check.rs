@@ -20,12 +20,15 @@
 //! For a single phase the two rules agree. Copies of an allocation made by different calls are
 //! checked separately.
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::facts::{witnesses, CFact, CFactId, Derivations, Tagged, Thread};
+use super::facts::{CtxId, Propagated, Thread};
 use super::locksets::{Held, LockSets, SetId};
+use super::locmaps::{AccSetId, Loc, LocsId};
 use super::mhp::{HandleSetId, HandleSets, Mhp, Point, SiteSetId, SiteSets};
 use super::nest::{Level, NestId, Nests};
 use super::phases::Phase;
@@ -33,7 +36,6 @@ use super::privacy::Homes;
 use super::{AccessId, FnId, ThreadProgram};
 use crate::cfl::Components;
 use crate::constraints::{Rho, Site};
-use crate::ids::IndexVec;
 use crate::technique::{Technique, Techniques};
 
 /// One access of a racy location, as the thread analysis sees it at the location's home.
@@ -94,16 +96,40 @@ impl Ctx {
     }
 }
 
+/// One location of a context map: the `index`-th of map `map` (a fact for each context with
+/// that map).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+struct Entry {
+    map: LocsId,
+    index: u32,
+}
+
+/// What decides a location's racing classes: each map holding it, with its internal and write
+/// flags there (sorted). Locations with the same signature at one function get the same
+/// classes.
+type Signature = Vec<(LocsId, bool, bool)>;
+
+/// The racing classes of a verdict, shared by the locations that get it.
+type Racing = Rc<FxHashSet<ClassKey>>;
+
+/// A context, with the index of its class in the caller's list.
+type Member = (Ctx, usize);
+
+/// What [`Concurrency::concurrent_here`] and the phases decide on: a context but its nest.
+type Top = (Thread, Point, HandleSetId, SiteSetId, Phase);
+
 struct Checker<'a> {
     conc: Concurrency<'a>,
     sets: &'a LockSets,
-    facts: &'a IndexVec<CFactId, CFact>,
-    derivations: &'a Derivations,
+    facts: &'a Propagated,
     techniques: Techniques,
-    /// [`witnesses`] by the facts asked for (sorted): the listings of locations that share
-    /// facts (copies made from the same sources, components reached from the same callers) ask
-    /// for the same groups again.
-    witnessed: std::cell::RefCell<FxHashMap<Vec<CFactId>, std::rc::Rc<[AccessId]>>>,
+    /// The locations of the context maps of each function that is some label's home, by
+    /// (component, function).
+    entries: FxHashMap<(Rho, FnId), Vec<Entry>>,
+    /// The contexts of each function with each map.
+    ctxs_of: FxHashMap<(FnId, LocsId), Vec<CtxId>>,
+    /// The racing classes of each signature at a function.
+    racing_memo: RefCell<FxHashMap<(FnId, Signature), Racing>>,
 }
 
 /// Whether two contexts of one function may be at the same time in two threads: what the race
@@ -124,20 +150,13 @@ pub struct CheckInputs<'a> {
     pub mhp: &'a Mhp,
     pub homes: &'a Homes,
     pub sets: &'a LockSets,
-    pub handle_sets: &'a HandleSets,
-    pub site_sets: &'a SiteSets,
-    /// The facts' nests ([`super::nest`]).
-    pub nests: &'a Nests,
-    pub facts: &'a IndexVec<CFactId, CFact>,
-    /// How the facts were derived (for the accesses behind them).
-    pub derivations: &'a Derivations,
-    /// The facts tagged with a call at the root.
-    pub tagged: &'a Tagged,
-    /// The flow components facts are kept at ([`super::facts::FactKey::rho`]).
+    /// Every fact, with the sets and nests its contexts name.
+    pub facts: &'a Propagated,
+    /// The flow components facts are kept at ([`super::locmaps::Loc::rho`]).
     pub comps: &'a Components,
     /// [`Technique::Sharing`] off: every pair of accesses is concurrent, even in one thread.
     /// [`Technique::DownFork`] off: a callee's own location is one location for all its runs, so
-    /// internal copies ([`FactKey::internal`](super::facts::FactKey)) are compared too.
+    /// internal copies ([`super::locmaps::Loc::internal`]) are compared too.
     pub techniques: Techniques,
 }
 
@@ -148,12 +167,7 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
         mhp,
         homes,
         sets,
-        handle_sets,
-        site_sets,
-        nests,
         facts,
-        derivations,
-        tagged,
         comps,
         techniques,
     } = inputs;
@@ -164,28 +178,41 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
     let mut checked: Vec<Rho> = p.checked.to_vec();
     checked.sort();
     checked.dedup();
-    // The facts of each component holding a checked label, by the function they are in.
+    // The functions where labels are checked: their homes, their owners and `main`.
     let wanted: FxHashSet<Rho> = checked.iter().map(|&r| comps.of[r]).collect();
-    let mut of_comp: FxHashMap<(Rho, FnId), Vec<CFactId>> = FxHashMap::default();
-    for (id, f) in facts.iter_enumerated() {
-        if wanted.contains(&f.rho) {
-            of_comp.entry((f.rho, f.func)).or_default().push(id);
-        }
+    let mut at: Vec<FnId> = vec![main];
+    for &rho in &checked {
+        at.extend(homes.home_of(rho));
+        at.extend(homes.owner_of(rho));
     }
-    let checker = Checker {
+    at.sort();
+    at.dedup();
+    let mut checker = Checker {
         conc: Concurrency {
             mhp,
-            handle_sets,
-            site_sets,
-            nests,
+            handle_sets: &facts.handle_sets,
+            site_sets: &facts.site_sets,
+            nests: &facts.nests,
             techniques,
         },
         sets,
         facts,
-        derivations,
         techniques,
-        witnessed: Default::default(),
+        entries: FxHashMap::default(),
+        ctxs_of: FxHashMap::default(),
+        racing_memo: RefCell::default(),
     };
+    for f in at {
+        checker.index(f, &wanted);
+    }
+    // The copies made at the root are made of the facts of other components there.
+    let sources: FxHashSet<Rho> = facts
+        .tagged
+        .sources()
+        .filter(|x| !wanted.contains(x))
+        .collect();
+    checker.index(main, &sources);
+    let tagged = &facts.tagged;
     // Labels of one component have the same facts: those checked at the same home get the same
     // verdict there, and those with the same owner the same verdict at the owner, each computed
     // once; the warnings of one verdict share its list of accesses.
@@ -199,8 +226,8 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
         let comp = comps.of[rho];
         let home = homes.home_of(rho).unwrap_or(main);
         // A label without facts at its home (untagged, or tagged at the root) is not checked.
-        let at_home = match of_comp.get(&(comp, home)) {
-            Some(ids) => ids.as_slice(),
+        let at_home = match checker.entries.get(&(comp, home)) {
+            Some(entries) => entries.as_slice(),
             None if home == main && tagged.reaches(comp) => &[],
             None => continue,
         };
@@ -211,28 +238,41 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
                 // copy made by a call at the root ([`Tagged`]): tagged facts are their sources'
                 // (a source standing for a tagged fact gives the check the same classes, write
                 // flags and accesses), and copies with the same sources get the same verdict.
-                let copies = if home == main {
-                    tagged.copies(comp)
+                let copies: Vec<Vec<Entry>> = if home == main {
+                    tagged
+                        .copies(comp)
+                        .iter()
+                        .map(|sources| checker.sources(sources, main))
+                        .collect()
                 } else {
                     Vec::new()
                 };
-                let mut memo = FxHashMap::default();
-                let keys = checker.racing_keys(home, at_home, &mut memo);
-                let mut racing = checker.facts_of(at_home, &keys);
+                // Each fact races if its class races in a verdict it is part of: the facts at
+                // the home in every copy's, the facts of a copy in that copy's.
+                let mut verdicts: BTreeMap<Entry, Vec<Racing>> = BTreeMap::new();
+                let base = checker.racing(home, at_home);
+                let mut any = !base.is_empty();
+                let mut in_every = vec![base];
                 for group in &copies {
                     let mut merged = at_home.to_vec();
                     merged.extend(group.iter().copied());
-                    let keys = checker.racing_keys(home, &merged, &mut memo);
-                    racing.extend(checker.facts_of(&merged, &keys));
+                    let racing = checker.racing(home, &merged);
+                    any |= !racing.is_empty();
+                    for &e in group {
+                        verdicts.entry(e).or_default().push(racing.clone());
+                    }
+                    in_every.push(racing);
+                }
+                for &e in at_home {
+                    verdicts
+                        .entry(e)
+                        .or_default()
+                        .extend(in_every.iter().cloned());
                 }
                 // One warning per location as soon as one copy races, listing the accesses of
                 // every copy: two objects made by one allocation site, each raced on by its own
                 // threads, are both in it.
-                (!racing.is_empty()).then(|| {
-                    let mut all = at_home.to_vec();
-                    all.extend(copies.into_iter().flatten());
-                    checker.listing(&all, &racing).into()
-                })
+                any.then(|| checker.listing(home, &verdicts).into())
             })
             .clone()
             .map(|accesses| (home, accesses));
@@ -243,11 +283,11 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
             owner_verdicts
                 .entry((comp, owner))
                 .or_insert_with(|| {
-                    let group = of_comp.get(&(comp, owner))?;
-                    let racing = checker.racing_keys(owner, group, &mut FxHashMap::default());
+                    let group = checker.entries.get(&(comp, owner))?;
+                    let racing = checker.racing(owner, group);
                     (!racing.is_empty()).then(|| {
-                        let racing = checker.facts_of(group, &racing);
-                        checker.listing(group, &racing).into()
+                        let verdicts = group.iter().map(|&e| (e, vec![racing.clone()])).collect();
+                        checker.listing(owner, &verdicts).into()
                     })
                 })
                 .clone()
@@ -266,82 +306,123 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
 }
 
 impl Checker<'_> {
-    /// The class key of a fact: what makes facts interchangeable for the pairwise check.
-    fn key(&self, id: CFactId) -> ClassKey {
-        let f = &self.facts[id];
-        let ctx = Ctx {
-            thread: f.thread,
-            point: f.point,
-            joined: f.joined,
-            inside: f.inside,
-            nest: f.nest,
-            phase: f.phase,
-        };
-        (ctx, f.internal, f.held, f.writes)
+    /// Indexes the facts of function `f` on the components of `wanted`: each distinct map of
+    /// its contexts once.
+    fn index(&mut self, f: FnId, wanted: &FxHashSet<Rho>) {
+        let facts = self.facts;
+        let mut by_map: BTreeMap<LocsId, Vec<CtxId>> = BTreeMap::new();
+        for &ctx in &facts.by_func[f] {
+            by_map.entry(facts.maps[ctx]).or_default().push(ctx);
+        }
+        for (map, ctxs) in by_map {
+            for (index, loc) in facts.locs.get(map).iter().enumerate() {
+                if wanted.contains(&loc.rho) {
+                    self.entries.entry((loc.rho, f)).or_default().push(Entry {
+                        map,
+                        index: index as u32,
+                    });
+                }
+            }
+            self.ctxs_of.insert((f, map), ctxs);
+        }
     }
 
-    /// The facts among `ids` (of one location at `home`) in a racing pair — two accesses that
-    /// may happen at the same time, one writing, without a common lock — as the keys of their
-    /// classes. Empty when the location is consistently correlated. The answer depends only on
-    /// the set of classes, which the copies of one allocation often share: `memo` keeps it per
-    /// set.
-    fn racing_keys(
-        &self,
-        home: FnId,
-        ids: &[CFactId],
-        memo: &mut FxHashMap<Vec<ClassKey>, Vec<ClassKey>>,
-    ) -> Vec<ClassKey> {
-        if !ids.iter().any(|&id| self.facts[id].writes) {
-            return Vec::new();
+    /// The facts at `main` of the components `sources`.
+    fn sources(&self, sources: &[Rho], main: FnId) -> Vec<Entry> {
+        let mut out: Vec<Entry> = sources
+            .iter()
+            .flat_map(|x| {
+                self.entries
+                    .get(&(*x, main))
+                    .map(Vec::as_slice)
+                    .unwrap_or(&[])
+            })
+            .copied()
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    fn loc(&self, e: Entry) -> Loc {
+        self.facts.locs.get(e.map)[e.index as usize]
+    }
+
+    fn ctxs(&self, f: FnId, map: LocsId) -> &[CtxId] {
+        self.ctxs_of
+            .get(&(f, map))
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+    }
+
+    /// The class key of the fact of context `ctx` at location `loc`: what makes facts
+    /// interchangeable for the pairwise check.
+    fn key(&self, ctx: CtxId, loc: &Loc) -> ClassKey {
+        let c = &self.facts.ctxs[ctx];
+        (c.ctx, loc.internal, c.held, loc.writes)
+    }
+
+    /// The classes of the facts `entries` (of one location at `home`) in a racing pair — two
+    /// accesses that may happen at the same time, one writing, without a common lock. Empty
+    /// when the location is consistently correlated. The answer depends only on the set of
+    /// classes, that is on the entries' maps and flags, which many locations share.
+    fn racing(&self, home: FnId, entries: &[Entry]) -> Racing {
+        let mut sig: Signature = entries
+            .iter()
+            .map(|&e| {
+                let loc = self.loc(e);
+                (e.map, loc.internal, loc.writes)
+            })
+            .collect();
+        sig.sort_unstable();
+        sig.dedup();
+        if !sig.iter().any(|&(_, _, writes)| writes) {
+            return Rc::default();
         }
-        let mut keys: Vec<ClassKey> = ids.iter().map(|&id| self.key(id)).collect();
-        keys.sort_unstable();
-        keys.dedup();
-        if let Some(found) = memo.get(&keys) {
+        if let Some(found) = self.racing_memo.borrow().get(&(home, sig.clone())) {
             return found.clone();
         }
-        let found = self.racing_classes(home, &keys);
-        memo.insert(keys, found.clone());
+        let mut keys: Vec<ClassKey> = Vec::new();
+        for &(map, internal, writes) in &sig {
+            for &ctx in self.ctxs(home, map) {
+                let c = &self.facts.ctxs[ctx];
+                keys.push((c.ctx, internal, c.held, writes));
+            }
+        }
+        keys.sort_unstable();
+        keys.dedup();
+        let found: Racing = Rc::new(self.racing_classes(home, &keys).into_iter().collect());
+        self.racing_memo
+            .borrow_mut()
+            .insert((home, sig), found.clone());
         found
     }
-
-    /// The classes of `keys` in a racing pair. Classes are compared by lock set first, so that
-    /// two sets with a common lock skip every pair of their classes at once (a location's
-    /// classes are many, its lock sets few); a pair already known to race is not compared again.
+    /// The classes of `keys` in a racing pair. Classes are compared by their locks, internal
+    /// and write flags first, so that two lock sets with a common lock skip every pair of
+    /// their classes at once (a location's classes are many, its lock sets few); then the
+    /// contexts of each two such groups by [`Concurrency::mark`], which compares the contexts'
+    /// threads and points once per distinct combination rather than once per pair of classes.
     fn racing_classes(&self, home: FnId, keys: &[ClassKey]) -> Vec<ClassKey> {
-        let mut by_held: BTreeMap<SetId, Vec<usize>> = BTreeMap::new();
-        for (k, key) in keys.iter().enumerate() {
-            by_held.entry(key.2).or_default().push(k);
+        let mut by_payload: BTreeMap<(SetId, bool, bool), Vec<(Ctx, usize)>> = BTreeMap::new();
+        for (k, &(ctx, internal, held, writes)) in keys.iter().enumerate() {
+            by_payload
+                .entry((held, internal, writes))
+                .or_default()
+                .push((ctx, k));
         }
-        let groups: Vec<(SetId, Vec<usize>)> = by_held.into_iter().collect();
+        let groups: Vec<((SetId, bool, bool), Vec<Member>)> = by_payload.into_iter().collect();
         let mut racing = vec![false; keys.len()];
-        for (g, (held_g, members_g)) in groups.iter().enumerate() {
-            for (held_h, members_h) in &groups[g..] {
-                if self.common_lock(*held_g, *held_h) {
+        for (g, ((held_g, internal_g, writes_g), members_g)) in groups.iter().enumerate() {
+            for ((held_h, internal_h, writes_h), members_h) in &groups[g..] {
+                if !(*writes_g || *writes_h) || self.common_lock(*held_g, *held_h) {
                     continue;
                 }
-                for &i in members_g {
-                    for &j in members_h {
-                        // Within one group, each unordered pair once.
-                        if (held_g == held_h && j < i) || (racing[i] && racing[j]) {
-                            continue;
-                        }
-                        let ((a, a_internal, _, a_writes), (b, b_internal, _, b_writes)) =
-                            (&keys[i], &keys[j]);
-                        if !(*a_writes || *b_writes) {
-                            continue;
-                        }
-                        // Two copies made by runs of a callee: different locations, or the same
-                        // run, compared in the callee.
-                        if self.techniques.has(Technique::DownFork) && *a_internal && *b_internal {
-                            continue;
-                        }
-                        if self.conc.concurrent(home, a, b, i == j) {
-                            racing[i] = true;
-                            racing[j] = true;
-                        }
-                    }
+                // Two copies made by runs of a callee: different locations, or the same run,
+                // compared in the callee.
+                if self.techniques.has(Technique::DownFork) && *internal_g && *internal_h {
+                    continue;
                 }
+                self.conc.mark(home, members_g, members_h, &mut racing);
             }
         }
         keys.iter()
@@ -351,29 +432,30 @@ impl Checker<'_> {
             .collect()
     }
 
-    /// The facts of `ids` whose class is one of `keys`.
-    fn facts_of(&self, ids: &[CFactId], keys: &[ClassKey]) -> FxHashSet<CFactId> {
-        let keys: FxHashSet<ClassKey> = keys.iter().copied().collect();
-        ids.iter()
-            .copied()
-            .filter(|&id| keys.contains(&self.key(id)))
-            .collect()
-    }
-
-    /// The warning for a racy location: every access of its facts `ids`, those behind a fact of
-    /// `racing` marked as racing (the others are context: a maintainer needs to see where it is
-    /// protected to see where it is not), with the locks held and the thread. The facts are
-    /// grouped by thread, locks and whether they race, and the derivations of each group walked
-    /// once ([`witnesses`]). An access behind both kinds of facts is racing.
-    fn listing(&self, ids: &[CFactId], racing: &FxHashSet<CFactId>) -> Vec<RaceAccess> {
-        let mut groups: BTreeMap<(Thread, SetId, bool), Vec<CFactId>> = BTreeMap::new();
-        for &id in ids {
-            let f = &self.facts[id];
-            let key = (f.thread, f.held, !racing.contains(&id));
-            groups.entry(key).or_default().push(id);
+    /// The warning for a racy location at `home`: every access of its facts (`verdicts`: each
+    /// location of a context map with the racing classes of the verdicts it is part of), those
+    /// behind a fact whose class races in one of them marked as racing (the others are context:
+    /// a maintainer needs to see where it is protected to see where it is not), with the locks
+    /// held and the thread. The facts are grouped by thread, locks and whether they race, and
+    /// the accesses of each group's locations joined once. An access behind both kinds of
+    /// facts is racing.
+    fn listing(&self, home: FnId, verdicts: &BTreeMap<Entry, Vec<Racing>>) -> Vec<RaceAccess> {
+        let mut groups: BTreeMap<(Thread, SetId, bool), Vec<AccSetId>> = BTreeMap::new();
+        for (&e, racing) in verdicts {
+            let loc = self.loc(e);
+            for &ctx in self.ctxs(home, e.map) {
+                let key = self.key(ctx, &loc);
+                let races = racing.iter().any(|r| r.contains(&key));
+                let c = &self.facts.ctxs[ctx];
+                groups
+                    .entry((c.ctx.thread, c.held, !races))
+                    .or_default()
+                    .push(loc.accesses);
+            }
         }
+        let locs = &self.facts.locs;
         let mut accesses: Vec<RaceAccess> = Vec::new();
-        for ((thread, held, context), mut group) in groups {
+        for ((thread, held, context), mut behind) in groups {
             let held: Vec<Held> = self
                 .sets
                 .get(held)
@@ -381,15 +463,15 @@ impl Checker<'_> {
                 .copied()
                 .filter(|h| !h.again)
                 .collect();
-            group.sort_unstable();
-            group.dedup();
-            let behind = self
-                .witnessed
-                .borrow_mut()
-                .entry(group)
-                .or_insert_with_key(|group| witnesses(self.derivations, group).into())
-                .clone();
-            for &a in behind.iter() {
+            behind.sort_unstable();
+            behind.dedup();
+            let mut all: Vec<AccessId> = behind
+                .iter()
+                .flat_map(|&set| locs.accesses(set).iter().copied())
+                .collect();
+            all.sort_unstable();
+            all.dedup();
+            for a in all {
                 accesses.push(RaceAccess {
                     access: a,
                     held: held.clone(),
@@ -412,6 +494,105 @@ impl Checker<'_> {
 }
 
 impl Concurrency<'_> {
+    /// Marks in `racing` the members of `a` and of `b` (contexts of one function `home`,
+    /// each with its index in `racing`) that have a concurrent partner in the other list: the
+    /// answer of [`Concurrency::concurrent`] on every pair, found by comparing the contexts'
+    /// threads, points, joined and started threads and phases once per distinct combination,
+    /// and their nests only where those leave the pair open (two threads started at one point):
+    /// there the contexts are compared level by level, as [`Concurrency::ordered_below`] does.
+    /// `a` and `b` may be the same list (a group against itself, each member with itself too).
+    pub fn mark(&self, home: FnId, a: &[(Ctx, usize)], b: &[(Ctx, usize)], racing: &mut [bool]) {
+        if a.is_empty() || b.is_empty() {
+            return;
+        }
+        if !self.techniques.has(Technique::Sharing) {
+            for &(_, k) in a.iter().chain(b) {
+                racing[k] = true;
+            }
+            return;
+        }
+        let tops_a = by_top(a);
+        let tops_b = by_top(b);
+        let all_marked = |xs: &[(Ctx, usize)], racing: &[bool]| xs.iter().all(|&(_, k)| racing[k]);
+        for xs in &tops_a {
+            let x = &xs[0].0;
+            for ys in &tops_b {
+                let y = &ys[0].0;
+                if all_marked(xs, racing) && all_marked(ys, racing) {
+                    continue;
+                }
+                if x.phase.orders(y.phase) || !self.concurrent_here(home, x, y, false) {
+                    continue;
+                }
+                match (x.thread, y.thread) {
+                    (Thread::Forked(ta), Thread::Forked(tb)) if x.point == y.point => {
+                        self.mark_below(home, [ta, tb], x.point, xs, ys, racing);
+                    }
+                    _ => {
+                        for &(_, k) in xs.iter().chain(ys.iter()) {
+                            racing[k] = true;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// [`Concurrency::mark`] for two groups of contexts under threads (of sites `threads`)
+    /// started at one point `k` of `home`, whose threads, points, joined and started threads
+    /// are concurrent: a pair is then ordered only as [`Concurrency::ordered_below`] orders it,
+    /// by the levels their nests kept.
+    fn mark_below(
+        &self,
+        home: FnId,
+        threads: [Site; 2],
+        k: Point,
+        xs: &[(Ctx, usize)],
+        ys: &[(Ctx, usize)],
+        racing: &mut [bool],
+    ) {
+        // The members by the outermost level of their nest: the fork they left through and the
+        // thread function, with their context there; `None` without a level.
+        type Outer = Option<(Site, FnId)>;
+        let group = |zs: &[(Ctx, usize)]| -> BTreeMap<Outer, Vec<(Ctx, usize)>> {
+            let mut out: BTreeMap<Outer, Vec<(Ctx, usize)>> = BTreeMap::new();
+            for &(c, idx) in zs {
+                match self.nests.get(c.nest) {
+                    Some((level, inner)) => out
+                        .entry(Some((level.site, level.func)))
+                        .or_default()
+                        .push((Ctx::of_level(&level, inner, c.phase), idx)),
+                    None => out.entry(None).or_default().push((c, idx)),
+                }
+            }
+            out
+        };
+        let (gx, gy) = (group(xs), group(ys));
+        let mark_all = |zs: &[(Ctx, usize)], racing: &mut [bool]| {
+            for &(_, k) in zs {
+                racing[k] = true;
+            }
+        };
+        for (ox, lx) in &gx {
+            for (oy, ly) in &gy {
+                match (ox, oy) {
+                    (Some((sx, fx)), Some((sy, fy)))
+                        if sx == sy && !self.mhp.tree_overlap(home, *sx, k, threads) =>
+                    {
+                        // Under one and the same thread of that fork, or two that never meet.
+                        if fx == fy {
+                            self.mark(*fx, lx, ly, racing);
+                        }
+                    }
+                    _ => {
+                        mark_all(lx, racing);
+                        mark_all(ly, racing);
+                    }
+                }
+            }
+        }
+    }
+
     /// Whether accesses in two contexts may happen at the same time in one run of `home`: as far
     /// as `home` can tell, and then as the thread under which both happen orders them
     /// ([`Checker::ordered_below`]).
@@ -503,4 +684,17 @@ impl Concurrency<'_> {
             }
         }
     }
+}
+
+/// Contexts grouped by everything but their nest (thread, point, joined and started threads,
+/// phase): what [`Concurrency::concurrent_here`] and the phases decide on. Each group keeps its
+/// members' contexts whole.
+fn by_top(cs: &[(Ctx, usize)]) -> Vec<Vec<(Ctx, usize)>> {
+    let mut out: BTreeMap<Top, Vec<Member>> = BTreeMap::new();
+    for &(c, k) in cs {
+        out.entry((c.thread, c.point, c.joined, c.inside, c.phase))
+            .or_default()
+            .push((c, k));
+    }
+    out.into_values().collect()
 }

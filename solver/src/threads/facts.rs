@@ -24,15 +24,32 @@
 //! what the child's own children do. A fact on a label private to a run of a function
 //! ([`super::privacy`]) stops at that function: above it, the runs of the function would be
 //! confused with one another.
+//!
+//! **Representation.** A fact is a *context* ([`FactCtx`]: its function, locks, thread, point,
+//! joined threads, threads started inside, nest and phase) and a location. What happens to the
+//! context through a call or fork does not depend on the location, and what happens to the
+//! location does not depend on the context, so the facts of one context are one interned
+//! location map ([`super::locmaps`]), and propagation moves maps from context to context: the
+//! caller's context is computed once per (context, call), the map's image once per (map, call
+//! site). A callee whose locations reach its caller through fifty call points, or a thread
+//! started by every one of a library's callbacks, makes fifty contexts sharing one map, where
+//! facts kept one by one made fifty copies of every location (sshfs: 6.8 million facts in
+//! 38,527 contexts and 275 distinct maps). Each location of a map carries whether some access
+//! behind it writes and the set of accesses behind it: the least fixpoint of the same rules,
+//! so a warning lists exactly the accesses whose facts reach it. Functions are visited callees
+//! and thread functions first ([`Structure::thread_sccs`]), so a context's map is complete
+//! before it moves on, except within a cycle of calls and forks, which is iterated.
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::check::Ctx;
 use super::linearity::Linearity;
 use super::locksets::{translate, LockSets, Locksets, SetId, State};
-use super::mhp::{HandleSetId, HandleSets, Mhp, Point, SiteSetId, SiteSets};
+use super::locmaps::{Loc, LocMaps, LocsId};
+use super::mhp::{HandleSetId, HandleSets, Mhp, SiteSets};
 use super::nest::{Level, NestId, Nests};
 use super::phases::Phase;
 use super::privacy::Homes;
@@ -47,8 +64,8 @@ use crate::locks::LockTable;
 use crate::scope::{Scope, ScopeTree};
 
 crate::define_id!(
-    /// A derived C correlation fact.
-    pub struct CFactId, "cf";
+    /// A fact context: everything a correlation fact says except its location.
+    pub struct CtxId, "cx";
 );
 
 /// Which thread performs an access, as seen from the fact's function.
@@ -60,143 +77,48 @@ pub enum Thread {
     Forked(Site),
 }
 
-/// The most entries the per-context memos of propagation (`caller_memo`, `translated_memo`)
-/// keep: beyond it they are emptied and fill again. They grow with the contexts, not with the
-/// program (2.6 million translations at a million lines), so unbounded they would hold as much
-/// as the facts themselves; the work propagation does next is mostly about the contexts it
-/// has just made, which the refilled memo holds again.
+/// The most entries the per-site memo of images (`translated_memo`) keeps: beyond it it is
+/// emptied and fills again. It grows with the components and sites a fact crosses, not with
+/// the program's size alone.
 const MEMO_CAP: usize = 1 << 20;
 
-/// The hash of a fact's key in [`Prop::lookup`].
-fn hash_key(key: &FactKey) -> u64 {
-    use std::hash::BuildHasher;
-    rustc_hash::FxBuildHasher.hash_one(key)
-}
-
-/// What identifies a fact: everything but its write flag and its derivations.
+/// What a fact says apart from its location: the function it is seen from, the locks held there
+/// and, while the thread is the function's own (`Current`), those it may have released since
+/// the function's entry (the caller may hold more); and which thread accesses, where and after
+/// what ([`Ctx`]). A location of a context's map may also be *internal*: the fact crossed a call
+/// or fork on a label of the callee's own scope that the caller cannot name (no image), and
+/// above that site it stands for the copy made by one run of the callee. Two internal facts of
+/// one run were compared in the callee (where the label is its own), and two of different runs
+/// are about different copies, so above the callee an internal fact is only compared with facts
+/// that are not.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct FactKey {
-    /// The representative of the flow component of the accessed labels ([`Components`]): the
-    /// fact holds for each of its members.
-    pub rho: Rho,
-    pub held: SetId,
-    /// Only meaningful while `thread` is `Current` (the caller may hold more locks).
-    pub released: SetId,
+pub struct FactCtx {
     pub func: FnId,
-    pub thread: Thread,
-    /// See [`crate::correlation::Fact::tag`].
-    pub tag: Option<Site>,
-    /// Where in `func` the access, or the call or fork leading to it, happens.
-    pub point: Point,
-    /// The unique threads that the accessing thread has certainly joined before the access.
-    pub joined: HandleSetId,
-    /// For a `Current` fact reached through a call: the fork sites whose threads, started during
-    /// that call (before the access), may still be running at the access. An access before a
-    /// fork of the call, or after joining what it forked, is ordered with those threads.
-    pub inside: SiteSetId,
-    /// The fact crossed a call or fork on a label of the callee's own scope that the caller
-    /// cannot name (no image): above that site it stands for the copy made by one run of the
-    /// callee. Two internal facts of one run were compared in the callee (where the label is
-    /// its own), and two of different runs are about different copies, so above the callee an
-    /// internal fact is only compared with facts that are not.
-    pub internal: bool,
-    /// For a `Forked` fact: its context in the function of the thread it left through the fork it
-    /// crossed last, and deeper ([`super::nest`]), so that the check can order it with another
-    /// fact under the same thread as that thread does.
-    pub nest: NestId,
-    /// The barrier phase of the accesses ([`super::phases`]): a property of the access, kept
-    /// unchanged through every translation.
-    pub phase: Phase,
+    pub held: SetId,
+    pub released: SetId,
+    /// `thread`, `point` (where in `func` the access, or the call or fork leading to it,
+    /// happens), `joined` (the unique threads the accessing thread has certainly joined
+    /// before), `inside` (for a `Current` fact reached through a call: the fork sites whose
+    /// threads, started during that call before the access, may still be running at it),
+    /// `nest` (for a `Forked` fact: its context in the function of the thread it left through
+    /// the fork it crossed last, and deeper) and `phase` (the barrier phase of the accesses, a
+    /// property of the access kept unchanged through every translation).
+    pub ctx: Ctx,
 }
 
-/// A correlation `ρ ▷ held` of one or more accesses, as seen from `key.func`.
-#[derive(Clone, Debug)]
-pub struct CFact {
-    pub key: FactKey,
-    pub writes: bool,
-}
-
-impl std::ops::Deref for CFact {
-    type Target = FactKey;
-    fn deref(&self) -> &FactKey {
-        &self.key
-    }
-}
-
-/// How the facts were derived: the accesses each fact stands for directly, and the facts it was
-/// translated from. The accesses behind a fact are found by walking these back ([`witnesses`])
-/// only for the facts that end up in a warning, so propagation never revisits a fact to grow a
-/// witness list. They are kept as flat lists of pairs, grouped by fact once propagation is over,
-/// rather than two vectors per fact (millions of small allocations on a large program).
-#[derive(Clone, Debug, Default)]
-pub struct Derivations {
-    /// `(fact, access)`, then grouped by fact.
-    accesses: Vec<(CFactId, AccessId)>,
-    /// `(fact, parent)`, then grouped by fact.
-    parents: Vec<(CFactId, CFactId)>,
-    /// Where each fact's pairs start in `accesses` and `parents` (one more entry than facts).
-    access_start: Vec<u32>,
-    parent_start: Vec<u32>,
-    /// While propagating: the last parent recorded for each fact, to skip repeating it.
-    last_parent: Vec<CFactId>,
-}
-
-impl Derivations {
-    /// How many facts have derivations here.
-    pub fn len(&self) -> usize {
-        self.access_start.len().saturating_sub(1)
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// How many (fact, access) and (fact, parent) pairs were recorded: the derivations that
-    /// reached an existing fact are among them, so this counts the work of propagation.
-    pub fn pairs(&self) -> usize {
-        self.accesses.len() + self.parents.len()
-    }
-
-    /// Groups the pairs by fact (keeping the order they were found in).
-    fn finish(&mut self, facts: usize) {
-        fn group<T: Copy>(pairs: &mut [(CFactId, T)], facts: usize) -> Vec<u32> {
-            pairs.sort_by_key(|p| p.0);
-            let mut start = vec![0u32; facts + 1];
-            for p in pairs.iter() {
-                start[p.0 .0 as usize + 1] += 1;
-            }
-            for k in 0..facts {
-                start[k + 1] += start[k];
-            }
-            start
-        }
-        self.access_start = group(&mut self.accesses, facts);
-        self.parent_start = group(&mut self.parents, facts);
-        self.last_parent = Vec::new();
-    }
-
-    fn range(start: &[u32], fact: CFactId) -> std::ops::Range<usize> {
-        let k = fact.0 as usize;
-        start[k] as usize..start[k + 1] as usize
-    }
-}
-
-/// The facts tagged with a call at the root ([`CFact::tag`](FactKey::tag)), kept as the untagged
-/// facts they come from. A tagged fact is an untagged fact at the root moved to another label,
-/// with the call's site as its tag: everything else about it — thread, point, joined and inside
-/// sets, internal flag, locks, write flag, the accesses behind it — is its source's. Every
-/// untagged fact at the root of one component moves through the same calls (the results a
-/// component reaches depend on its labels only), so the sources are kept by component: a copy
-/// is the root facts of a few components, and copies made by many calls (an allocator called
-/// from a thousand places) are mostly the same few groups of facts.
+/// The facts tagged with a call at the root, kept as the untagged facts they come from. A
+/// tagged fact is an untagged fact at the root moved to another label, with the call's site as
+/// its tag: everything else about it — context, internal flag, write flag, the accesses behind
+/// it — is its source's. Every untagged fact at the root of one component moves through the
+/// same calls (the results a component reaches depend on its labels only), so the sources are
+/// kept by component: a copy is the root facts of a few components, and copies made by many
+/// calls (an allocator called from a thousand places) are mostly the same few groups.
 #[derive(Clone, Debug, Default)]
 pub struct Tagged {
     /// For each generic result component reached at the root: `(site, source component)`, sorted.
     seeds: FxHashMap<Rho, Vec<(Site, Rho)>>,
     /// For each component checked at the root: the generic result components reaching it.
     sources: FxHashMap<Rho, Vec<Rho>>,
-    /// The untagged facts at the root of each source component, ascending.
-    root_facts: FxHashMap<Rho, Vec<CFactId>>,
 }
 
 impl Tagged {
@@ -205,11 +127,16 @@ impl Tagged {
         self.sources.contains_key(&comp)
     }
 
-    /// The tagged facts at component `comp` as their source facts: one group per copy (the
-    /// facts tagged with one call), each group sorted, and each distinct group once, in
-    /// ascending order. The check's verdict on a copy depends only on its facts, so copies with
-    /// the same facts are checked once.
-    pub fn copies(&self, comp: Rho) -> Vec<Vec<CFactId>> {
+    /// Every component at the root whose facts some copy is made of.
+    pub fn sources(&self) -> impl Iterator<Item = Rho> + '_ {
+        self.seeds.values().flatten().map(|&(_, source)| source)
+    }
+
+    /// The tagged facts at component `comp`, one group per copy (the facts tagged with one
+    /// call), each group as the components at the root whose untagged facts it is made of
+    /// (sorted); each distinct group once, in ascending order. The check's verdict on a copy
+    /// depends only on its facts, so copies with the same sources are checked once.
+    pub fn copies(&self, comp: Rho) -> Vec<Vec<Rho>> {
         let mut by_site: BTreeMap<Site, Vec<Rho>> = BTreeMap::new();
         for generic in self.sources.get(&comp).map(Vec::as_slice).unwrap_or(&[]) {
             for &(site, source) in &self.seeds[generic] {
@@ -222,58 +149,9 @@ impl Tagged {
             sources.dedup();
             groups.insert(sources);
         }
-        groups
-            .into_iter()
-            .map(|sources| {
-                let mut facts: Vec<CFactId> = sources
-                    .iter()
-                    .flat_map(|x| self.root_facts.get(x).map(Vec::as_slice).unwrap_or(&[]))
-                    .copied()
-                    .collect();
-                facts.sort();
-                facts.dedup();
-                facts
-            })
-            .collect::<std::collections::BTreeSet<_>>()
-            .into_iter()
-            .collect()
+        groups.into_iter().collect()
     }
 }
-
-/// Every access behind any of `facts_from`, sorted: one walk over their derivations, so a
-/// derivation shared by many facts is walked once.
-pub fn witnesses(derivations: &Derivations, facts_from: &[CFactId]) -> Vec<AccessId> {
-    let d = derivations;
-    let mut seen = fixedbitset::FixedBitSet::with_capacity(d.len());
-    let mut stack = facts_from.to_vec();
-    let mut out = Vec::new();
-    while let Some(id) = stack.pop() {
-        if seen.put(crate::ids::Idx::index(id)) {
-            continue;
-        }
-        let accesses = &d.accesses[Derivations::range(&d.access_start, id)];
-        out.extend(accesses.iter().map(|p| p.1));
-        let parents = &d.parents[Derivations::range(&d.parent_start, id)];
-        stack.extend(parents.iter().map(|p| p.1));
-    }
-    out.sort();
-    out.dedup();
-    out
-}
-
-/// A fact's context as seen in a caller ([`Prop::caller_view`]).
-#[derive(Copy, Clone, Debug)]
-struct Caller {
-    held: SetId,
-    released: SetId,
-    point: Point,
-    joined: HandleSetId,
-    inside: SiteSetId,
-}
-
-/// What [`Prop::caller_view`] depends on: the fact's function, which of its calls, its locks,
-/// whether it is the current thread's, its point, joined threads and threads started inside.
-type CallerKey = (FnId, u32, SetId, SetId, bool, Point, HandleSetId, SiteSetId);
 
 /// How many members of a component have one scope and home.
 type MemberGroup = ((Scope, Option<FnId>), usize);
@@ -281,11 +159,15 @@ type MemberGroup = ((Scope, Option<FnId>), usize);
 /// The components a fact reaches in a caller, each with whether it is an internal copy.
 type Images = Rc<[(Rho, bool)]>;
 
-/// No fact: the last parent of a fact that has none yet.
-const NO_FACT: CFactId = CFactId(u32::MAX);
-
 /// Components with more members than this are translated by [`Prop::translated_large`].
 const LARGE_COMPONENT: usize = 64;
+
+/// Which edge a context crosses: the `k`-th call of its function, or the `k`-th fork of it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+enum Edge {
+    Call(u32),
+    Fork(u32),
+}
 
 struct Prop<'a> {
     c: &'a Constraints,
@@ -305,23 +187,34 @@ struct Prop<'a> {
     handle_sets: HandleSets,
     site_sets: SiteSets,
     nests: Nests,
-    facts: IndexVec<CFactId, CFact>,
-    /// The id of each fact, found by its key: a table of ids hashed by the key they point to,
-    /// so that a key is stored once (in `facts`) rather than twice (about 60 bytes a fact).
-    lookup: hashbrown::HashTable<CFactId>,
+    ctxs: IndexVec<CtxId, FactCtx>,
+    ctx_index: FxHashMap<FactCtx, CtxId>,
+    /// The contexts seen from each function, in the order they were made.
+    by_func: IndexVec<FnId, Vec<CtxId>>,
+    /// Each context's facts so far.
+    maps: IndexVec<CtxId, LocsId>,
+    /// The map each context last sent through its calls and forks.
+    sent: IndexVec<CtxId, LocsId>,
+    /// Maps that reached a context since it was last visited.
+    pending: IndexVec<CtxId, Vec<LocsId>>,
+    locs: LocMaps,
     /// Per component representative: whether facts there can lead to a checked label
     /// ([`useful_components`]); no fact is made elsewhere.
     useful: Vec<bool>,
-    derivations: Derivations,
-    work: Vec<CFactId>,
+    /// The context each context becomes through each of its calls and forks (`None`: the call
+    /// is unreachable, or starts no thread of the context's own).
+    edge_memo: FxHashMap<(CtxId, Edge), Option<CtxId>>,
+    /// The image of a map through a call or fork site into the callee's caller, closed under
+    /// flow ([`Prop::image`]).
+    image_memo: FxHashMap<(LocsId, Site, FnId), LocsId>,
+    /// Each map closed under flow ([`Prop::close`]).
+    close_memo: FxHashMap<LocsId, LocsId>,
     /// Per component, site and callee: the components a fact of the callee reaches in the caller
     /// through the site, each with whether it is an internal copy ([`Prop::translated`]).
     translated_memo: FxHashMap<(Rho, Site, FnId), Images>,
     /// [`Prop::translate_set`] and [`Prop::translate_released`] by (set, site): the same few
     /// lock sets cross each call site again and again.
     set_memo: FxHashMap<(SetId, Site, bool), SetId>,
-    /// [`Prop::caller_view`], by the fact's function, the call's index, and the fact's context.
-    caller_memo: FxHashMap<CallerKey, Option<Caller>>,
     /// Per component at the root: the generic result labels' components of its members, with
     /// the site ([`Prop::results`]).
     results_memo: FxHashMap<Rho, Vec<(Site, Rho)>>,
@@ -329,44 +222,21 @@ struct Prop<'a> {
     images_at: FxHashMap<Site, Vec<(Rho, Vec<Rho>)>>,
     /// The members of each large component counted by scope and home.
     groups: FxHashMap<Rho, Vec<MemberGroup>>,
-    /// The components of the untagged facts at the root ([`Prop::tagged`]).
-    root_comps: FxHashSet<Rho>,
 }
 
 impl Prop<'_> {
-    /// Records `key`, derived from `origin` (an access, or the fact being propagated). A known
-    /// fact is revisited only when it learns that it covers a write.
-    fn add(&mut self, key: FactKey, writes: bool, origin: Result<AccessId, CFactId>) {
-        if !self.useful[key.rho.0 as usize] {
-            return;
+    /// The context `ctx`, interned.
+    fn context(&mut self, ctx: FactCtx) -> CtxId {
+        if let Some(&id) = self.ctx_index.get(&ctx) {
+            return id;
         }
-        let hash = hash_key(&key);
-        let facts = &mut self.facts;
-        let (id, new) = match self.lookup.find(hash, |&id| facts[id].key == key) {
-            Some(&id) => (id, false),
-            None => {
-                let id = facts.push(CFact { key, writes });
-                self.lookup
-                    .insert_unique(hash, id, |&id| hash_key(&facts[id].key));
-                self.derivations.last_parent.push(NO_FACT);
-                (id, true)
-            }
-        };
-        let d = &mut self.derivations;
-        match origin {
-            Ok(a) => d.accesses.push((id, a)),
-            Err(parent) if d.last_parent[id.0 as usize] != parent => {
-                d.last_parent[id.0 as usize] = parent;
-                d.parents.push((id, parent));
-            }
-            Err(_) => {}
-        }
-        if new {
-            self.work.push(id);
-        } else if writes && !self.facts[id].writes {
-            self.facts[id].writes = true;
-            self.work.push(id);
-        }
+        let id = self.ctxs.push(ctx);
+        self.ctx_index.insert(ctx, id);
+        self.by_func[ctx.func].push(id);
+        self.maps.push(LocMaps::EMPTY);
+        self.sent.push(LocMaps::EMPTY);
+        self.pending.push(Vec::new());
+        id
     }
 
     fn state_at(&self, f: FnId, block: u32, index: u32) -> State {
@@ -422,169 +292,273 @@ impl Prop<'_> {
         }
     }
 
+    /// Propagates the maps of every context up every call chain: the functions callees and
+    /// thread functions first, each component of calls and forks until its maps stop growing.
     fn run(&mut self) {
-        let main = self.p.main;
-        while let Some(id) = self.work.pop() {
-            let (f, writes) = (self.facts[id].key, self.facts[id].writes);
-            let key_rest = |rho: Rho| FactKey { rho, ..f };
-
-            // Figure 8b, first rule: backwards along flow and summary edges (within a component
-            // the fact is already everywhere).
-            let comps = self.comps;
-            for &pred in &comps.preds[f.rho] {
-                self.add(key_rest(pred), writes, Err(id));
-            }
-
-            if Some(f.func) == main {
-                // At the root: from a call's result back into the function that made it,
-                // tagged with the call ([`Prop::tagged`], once every root fact is known).
-                self.root_comps.insert(f.rho);
-                continue;
-            }
-
-            // Through every call of the fact's function: the caller's view; a thread the call
-            // never starts ([`ThreadProgram::untaken_forks`]) has no facts there.
-            let s = self.s;
-            for (k, pt) in s.callers[f.func].iter().enumerate() {
-                if let Thread::Forked(fork) = f.thread {
-                    if self.untaken.contains(&(pt.site, fork)) {
-                        continue;
+        let s = self.s;
+        for scc in &s.thread_sccs {
+            loop {
+                let mut progress = false;
+                for &f in scc {
+                    // Contexts made while visiting (a recursive call's) are visited too.
+                    let mut k = 0;
+                    while k < self.by_func[f].len() {
+                        let ctx = self.by_func[f][k];
+                        k += 1;
+                        if self.pending[ctx].is_empty() && self.maps[ctx] == self.sent[ctx] {
+                            continue;
+                        }
+                        progress = true;
+                        self.settle(ctx);
+                        if self.maps[ctx] != self.sent[ctx] {
+                            self.sent[ctx] = self.maps[ctx];
+                            self.send(ctx);
+                        }
                     }
                 }
-                let Some(Caller {
-                    held,
-                    released,
-                    point,
-                    joined,
-                    inside,
-                }) = self.caller_view(&f, k, pt)
-                else {
-                    continue;
-                };
-                let images = self.translated(f.rho, pt.site, f.func);
-                for &(rho, internal) in images.iter() {
-                    let key = FactKey {
-                        rho,
-                        held,
-                        released,
-                        func: pt.caller,
-                        thread: f.thread,
-                        tag: None,
-                        point,
-                        joined,
-                        inside,
-                        internal: f.internal || internal,
-                        nest: f.nest,
-                        phase: f.phase,
-                    };
-                    self.add(key, writes, Err(id));
-                }
-            }
-            // Through every fork of the fact's function: the child thread starts with no locks.
-            // The fact keeps where it was in the child's function ([`super::nest`]), unless that
-            // function starts no thread (every fact in it is then the child's own, and nothing
-            // is ordered there) or the fork is on a cycle of calls and forks (the child may start
-            // threads that start its like again: nests would only grow, one level per turn, and
-            // multiply the facts by the positions of each level).
-            for pt in &s.forkers[f.func] {
-                let held = self.translate_set(f.held, pt.site);
-                let thread = match f.thread {
-                    Thread::Current => Thread::Forked(pt.site),
-                    t => t,
-                };
-                let cyclic = s.thread_scc_of[pt.caller] == s.thread_scc_of[f.func];
-                let nest = if self.mhp.may_fork[f.func] && !cyclic {
-                    // The child's own accesses at points that start no thread are told apart
-                    // only by the threads running there.
-                    let point = match f.thread {
-                        Thread::Current => self.mhp.same_threads_point(f.func, f.point),
-                        Thread::Forked(_) => f.point,
-                    };
-                    let level = Level {
-                        site: pt.site,
-                        func: f.func,
-                        thread: f.thread,
-                        point,
-                        joined: f.joined,
-                        inside: f.inside,
-                    };
-                    self.nests.push(level, f.nest)
-                } else {
-                    NestId::NONE
-                };
-                let point = self.mhp.point(pt.caller, pt.block, pt.index);
-                let joined = self.joined_through(pt, f.joined);
-                let images = self.translated(f.rho, pt.site, f.func);
-                for &(rho, internal) in images.iter() {
-                    let key = FactKey {
-                        rho,
-                        held,
-                        released: LockSets::EMPTY,
-                        func: pt.caller,
-                        thread,
-                        tag: None,
-                        point,
-                        joined,
-                        inside: self.site_sets.empty(),
-                        internal: f.internal || internal,
-                        nest,
-                        phase: f.phase,
-                    };
-                    self.add(key, writes, Err(id));
+                if !progress {
+                    break;
                 }
             }
         }
     }
 
-    /// What a fact's context (locks, point, joined threads, threads started inside) becomes in
-    /// the caller at `pt`, the `k`-th call of the fact's function; `None` where the call is
-    /// unreachable. It does not depend on the fact's label, so it is computed once for the
-    /// facts of every label that share it.
-    fn caller_view(&mut self, f: &FactKey, k: usize, pt: &CallPoint) -> Option<Caller> {
-        let current = matches!(f.thread, Thread::Current);
-        let memo_key = (
-            f.func, k as u32, f.held, f.released, current, f.point, f.joined, f.inside,
-        );
-        if let Some(v) = self.caller_memo.get(&memo_key) {
-            return *v;
+    /// Adds the maps that reached `ctx` to its own. Each is closed under flow, and so is their
+    /// union.
+    fn settle(&mut self, ctx: CtxId) {
+        let pending = std::mem::take(&mut self.pending[ctx]);
+        let mut map = self.maps[ctx];
+        for m in pending {
+            map = self.locs.union(map, m);
         }
-        let state = self.state_at(pt.caller, pt.block, pt.index);
-        let view = match state.held {
-            None => None,
-            Some(caller_held) => {
-                let held = self.translate_set(f.held, pt.site);
-                let (held, released) = if current {
-                    let released = self.translate_released(f.released, pt.site);
-                    let kept = self.ls.sets.minus(caller_held, released);
-                    let held = self.ls.sets.union(held, kept);
-                    let rel_kept = self.ls.sets.minus(state.released, held);
-                    (held, self.ls.sets.union(rel_kept, released))
-                } else {
-                    (held, LockSets::EMPTY)
-                };
-                let point = self.mhp.point(pt.caller, pt.block, pt.index);
-                let joined = self.joined_through(pt, f.joined);
-                let inside = if current {
-                    let here = self.mhp.live_sites(f.func, f.point);
-                    let here = self.site_sets.intern(here);
-                    self.site_sets.union(f.inside, here)
-                } else {
-                    self.site_sets.empty()
-                };
-                Some(Caller {
-                    held,
-                    released,
-                    point,
-                    joined,
-                    inside,
-                })
+        self.maps[ctx] = map;
+    }
+
+    /// Sends `ctx`'s map through every call and fork of its function.
+    fn send(&mut self, ctx: CtxId) {
+        let (s, main) = (self.s, self.p.main);
+        let f = self.ctxs[ctx];
+        // At the root, facts stay: from a call's result back into the function that made it
+        // they are tagged with the call ([`Prop::tagged`], once every root fact is known).
+        if Some(f.func) == main {
+            return;
+        }
+        let map = self.maps[ctx];
+        // Through every call of the fact's function: the caller's view; a thread the call
+        // never starts ([`ThreadProgram::untaken_forks`]) has no facts there.
+        for (k, pt) in s.callers[f.func].iter().enumerate() {
+            if let Thread::Forked(fork) = f.ctx.thread {
+                if self.untaken.contains(&(pt.site, fork)) {
+                    continue;
+                }
             }
-        };
-        if self.caller_memo.len() >= MEMO_CAP {
-            self.caller_memo.clear();
+            let Some(up) = self.through(ctx, Edge::Call(k as u32)) else {
+                continue;
+            };
+            let image = self.image(map, pt.site, f.func);
+            if image != LocMaps::EMPTY {
+                self.pending[up].push(image);
+            }
         }
-        self.caller_memo.insert(memo_key, view);
-        view
+        // Through every fork of the fact's function: the child thread starts with no locks.
+        for (k, pt) in s.forkers[f.func].iter().enumerate() {
+            let Some(up) = self.through(ctx, Edge::Fork(k as u32)) else {
+                continue;
+            };
+            let image = self.image(map, pt.site, f.func);
+            if image != LocMaps::EMPTY {
+                self.pending[up].push(image);
+            }
+        }
+    }
+
+    /// The context `ctx` becomes in the caller or forker at `edge`, memoised.
+    fn through(&mut self, ctx: CtxId, edge: Edge) -> Option<CtxId> {
+        if let Some(&up) = self.edge_memo.get(&(ctx, edge)) {
+            return up;
+        }
+        let f = self.ctxs[ctx];
+        let up = match edge {
+            Edge::Call(k) => {
+                let pt = self.s.callers[f.func][k as usize];
+                self.through_call(&f, &pt)
+            }
+            Edge::Fork(k) => {
+                let pt = self.s.forkers[f.func][k as usize];
+                Some(self.through_fork(&f, &pt))
+            }
+        }
+        .map(|up| self.context(up));
+        self.edge_memo.insert((ctx, edge), up);
+        up
+    }
+
+    /// What a fact's context (locks, point, joined threads, threads started inside) becomes in
+    /// the caller at `pt`; `None` where the call is unreachable.
+    fn through_call(&mut self, f: &FactCtx, pt: &CallPoint) -> Option<FactCtx> {
+        let current = matches!(f.ctx.thread, Thread::Current);
+        let state = self.state_at(pt.caller, pt.block, pt.index);
+        let caller_held = state.held?;
+        let held = self.translate_set(f.held, pt.site);
+        let (held, released) = if current {
+            let released = self.translate_released(f.released, pt.site);
+            let kept = self.ls.sets.minus(caller_held, released);
+            let held = self.ls.sets.union(held, kept);
+            let rel_kept = self.ls.sets.minus(state.released, held);
+            (held, self.ls.sets.union(rel_kept, released))
+        } else {
+            (held, LockSets::EMPTY)
+        };
+        let point = self.mhp.point(pt.caller, pt.block, pt.index);
+        let joined = self.joined_through(pt, f.ctx.joined);
+        let inside = if current {
+            let here = self.mhp.live_sites(f.func, f.ctx.point);
+            let here = self.site_sets.intern(here);
+            self.site_sets.union(f.ctx.inside, here)
+        } else {
+            self.site_sets.empty()
+        };
+        Some(FactCtx {
+            func: pt.caller,
+            held,
+            released,
+            ctx: Ctx {
+                point,
+                joined,
+                inside,
+                ..f.ctx
+            },
+        })
+    }
+
+    /// What a fact's context becomes through the fork at `pt`: the child thread's, with none
+    /// of the parent's locks. It keeps where it was in the child's function ([`super::nest`]),
+    /// unless that function starts no thread (every fact in it is then the child's own, and
+    /// nothing is ordered there) or the fork is on a cycle of calls and forks (the child may
+    /// start threads that start its like again: nests would only grow, one level per turn, and
+    /// multiply the facts by the positions of each level).
+    fn through_fork(&mut self, f: &FactCtx, pt: &CallPoint) -> FactCtx {
+        let s = self.s;
+        let held = self.translate_set(f.held, pt.site);
+        let thread = match f.ctx.thread {
+            Thread::Current => Thread::Forked(pt.site),
+            t => t,
+        };
+        let cyclic = s.thread_scc_of[pt.caller] == s.thread_scc_of[f.func];
+        let nest = if self.mhp.may_fork[f.func] && !cyclic {
+            // The child's own accesses at points that start no thread are told apart only by
+            // the threads running there.
+            let point = match f.ctx.thread {
+                Thread::Current => self.mhp.same_threads_point(f.func, f.ctx.point),
+                Thread::Forked(_) => f.ctx.point,
+            };
+            let level = Level {
+                site: pt.site,
+                func: f.func,
+                thread: f.ctx.thread,
+                point,
+                joined: f.ctx.joined,
+                inside: f.ctx.inside,
+            };
+            self.nests.push(level, f.ctx.nest)
+        } else {
+            NestId::NONE
+        };
+        let point = self.mhp.point(pt.caller, pt.block, pt.index);
+        let joined = self.joined_through(pt, f.ctx.joined);
+        FactCtx {
+            func: pt.caller,
+            held,
+            released: LockSets::EMPTY,
+            ctx: Ctx {
+                thread,
+                point,
+                joined,
+                inside: self.site_sets.empty(),
+                nest,
+                phase: f.ctx.phase,
+            },
+        }
+    }
+
+    /// The facts of `map`, of function `callee`, as the caller at `site` sees them: each
+    /// location by its images ([`Prop::translated`]), an internal copy where it has none, then
+    /// closed under flow. Locations no fact can lead from to a checked label are left out.
+    fn image(&mut self, map: LocsId, site: Site, callee: FnId) -> LocsId {
+        if let Some(&out) = self.image_memo.get(&(map, site, callee)) {
+            return out;
+        }
+        let mut out: Vec<Loc> = Vec::new();
+        for k in 0..self.locs.get(map).len() {
+            let loc = self.locs.get(map)[k];
+            for &(rho, internal) in self.translated(loc.rho, site, callee).iter() {
+                if self.useful[rho.0 as usize] {
+                    out.push(Loc {
+                        rho,
+                        internal: loc.internal || internal,
+                        ..loc
+                    });
+                }
+            }
+        }
+        let out = self.locs.intern(out);
+        let out = self.close(out);
+        self.image_memo.insert((map, site, callee), out);
+        out
+    }
+
+    /// Figure 8b, first rule: a fact moves backwards along flow and summary edges (within a
+    /// component it is already everywhere), keeping its context, internal flag, write flag and
+    /// the accesses behind it; a location reached from several gets all of theirs.
+    fn close(&mut self, map: LocsId) -> LocsId {
+        if let Some(&out) = self.close_memo.get(&map) {
+            return out;
+        }
+        let comps = self.comps;
+        let useful = &self.useful;
+        let reaches_more = self
+            .locs
+            .get(map)
+            .iter()
+            .any(|l| comps.preds[l.rho].iter().any(|p| useful[p.0 as usize]));
+        if !reaches_more {
+            self.close_memo.insert(map, map);
+            return map;
+        }
+        let mut at: FxHashMap<(Rho, bool), Loc> =
+            self.locs.get(map).iter().map(|l| (l.key(), *l)).collect();
+        let mut work: Vec<(Rho, bool)> = self.locs.get(map).iter().map(Loc::key).collect();
+        while let Some(key) = work.pop() {
+            let loc = at[&key];
+            for &pred in &comps.preds[loc.rho] {
+                if !self.useful[pred.0 as usize] {
+                    continue;
+                }
+                let moved = Loc { rho: pred, ..loc };
+                match at.entry(moved.key()) {
+                    std::collections::hash_map::Entry::Vacant(v) => {
+                        v.insert(moved);
+                        work.push(moved.key());
+                    }
+                    std::collections::hash_map::Entry::Occupied(mut o) => {
+                        let old = *o.get();
+                        let accesses = self.locs.union_accesses(old.accesses, loc.accesses);
+                        let merged = Loc {
+                            writes: old.writes || loc.writes,
+                            accesses,
+                            ..old
+                        };
+                        if merged != old {
+                            o.insert(merged);
+                            work.push(moved.key());
+                        }
+                    }
+                }
+            }
+        }
+        let out = self.locs.intern(at.into_values().collect());
+        self.close_memo.insert(map, out);
+        out
     }
 
     /// The unique threads joined before an access, as seen from a caller (or forker): those the
@@ -604,17 +578,23 @@ impl Prop<'_> {
     /// components), the components reachable from each generic result are found once, and
     /// the check asks [`Tagged::copies`] for the tagged facts of a component when it needs them.
     fn tagged(&mut self) -> Tagged {
-        let main = self.p.main;
+        let Some(main) = self.p.main else {
+            return Tagged::default();
+        };
         let (comps, homes) = (self.comps, self.homes);
         let targets: rustc_hash::FxHashSet<Rho> = self
             .p
             .checked
             .iter()
-            .filter(|&&r| homes.home_of(r).or(main) == main)
+            .filter(|&&r| homes.home_of(r).unwrap_or(main) == main)
             .map(|&r| comps.of[r])
             .collect();
-        let mut root_comps: Vec<Rho> = std::mem::take(&mut self.root_comps).into_iter().collect();
+        let mut root_comps: Vec<Rho> = self.by_func[main]
+            .iter()
+            .flat_map(|&c| self.locs.get(self.maps[c]).iter().map(|l| l.rho))
+            .collect();
         root_comps.sort();
+        root_comps.dedup();
         let mut tagged = Tagged::default();
         for &source in &root_comps {
             for (site, generic) in self.results(source) {
@@ -625,15 +605,8 @@ impl Prop<'_> {
                     .push((site, source));
             }
         }
-        let mut seeded: FxHashSet<Rho> = FxHashSet::default();
         for v in tagged.seeds.values_mut() {
             v.sort();
-            seeded.extend(v.iter().map(|&(_, source)| source));
-        }
-        for (id, f) in self.facts.iter_enumerated() {
-            if Some(f.func) == main && seeded.contains(&f.rho) {
-                tagged.root_facts.entry(f.rho).or_default().push(id);
-            }
         }
         let mut generics: Vec<Rho> = tagged.seeds.keys().copied().collect();
         generics.sort();
@@ -875,19 +848,25 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
         handle_sets: mhp.handle_sets.clone(),
         site_sets: SiteSets::default(),
         nests: Nests::default(),
-        facts: IndexVec::new(),
-        lookup: hashbrown::HashTable::new(),
+        ctxs: IndexVec::new(),
+        ctx_index: FxHashMap::default(),
+        by_func: IndexVec::from_elem_n(Vec::new(), p.funcs.len()),
+        maps: IndexVec::new(),
+        sent: IndexVec::new(),
+        pending: IndexVec::new(),
+        locs: LocMaps::new(),
         useful: useful_components(p, comps, index),
-        derivations: Derivations::default(),
-        work: Vec::new(),
+        edge_memo: FxHashMap::default(),
+        image_memo: FxHashMap::default(),
+        close_memo: FxHashMap::default(),
         translated_memo: FxHashMap::default(),
         set_memo: FxHashMap::default(),
-        caller_memo: FxHashMap::default(),
         results_memo: FxHashMap::default(),
         images_at: FxHashMap::default(),
         groups: FxHashMap::default(),
-        root_comps: FxHashSet::default(),
     };
+    // Each access is a fact of its own function: its context there, and its location.
+    let mut seeds: BTreeMap<CtxId, Vec<Loc>> = BTreeMap::new();
     for (f, body) in p.funcs.iter_enumerated() {
         for (b, block) in body.blocks.iter().enumerate() {
             for (k, e) in block.events.iter().enumerate() {
@@ -895,6 +874,10 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
                 let state = prop.state_at(f, b as u32, k as u32);
                 let Some(held) = state.held else { continue };
                 let info = p.accesses[a];
+                let rho = comps.of[info.rho];
+                if !prop.useful[rho.0 as usize] {
+                    continue;
+                }
                 let held = match info.opened {
                     Some((l, mode)) => {
                         let l = prop.locks.find(l);
@@ -902,47 +885,54 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
                     }
                     None => held,
                 };
-                let point = mhp.point(f, b as u32, k as u32);
-                let joined = mhp.joined_at(f, b as u32, k as u32);
-                let key = FactKey {
-                    rho: comps.of[info.rho],
+                let ctx = FactCtx {
+                    func: f,
                     held,
                     released: state.released,
-                    func: f,
-                    thread: Thread::Current,
-                    tag: None,
-                    point,
-                    joined,
-                    inside: prop.site_sets.empty(),
-                    internal: false,
-                    nest: NestId::NONE,
-                    phase: phases[a],
+                    ctx: Ctx {
+                        thread: Thread::Current,
+                        point: mhp.point(f, b as u32, k as u32),
+                        joined: mhp.joined_at(f, b as u32, k as u32),
+                        inside: prop.site_sets.empty(),
+                        nest: NestId::NONE,
+                        phase: phases[a],
+                    },
                 };
-                prop.add(key, info.write, Ok(a));
+                let ctx = prop.context(ctx);
+                let accesses = prop.locs.access_set(vec![a]);
+                seeds.entry(ctx).or_default().push(Loc {
+                    rho,
+                    internal: false,
+                    writes: info.write,
+                    accesses,
+                });
             }
         }
     }
-    prop.work.reverse();
+    for (ctx, own) in seeds {
+        let map = prop.locs.intern(own);
+        let map = prop.close(map);
+        prop.pending[ctx].push(map);
+    }
     prop.run();
-    crate::stats::count("facts: caller views memoised", prop.caller_memo.len());
-    crate::stats::count("facts: translations memoised", prop.translated_memo.len());
-    crate::stats::count(
-        "facts: images in memoised translations",
-        prop.translated_memo
-            .values()
-            .map(|v| v.len())
-            .sum::<usize>(),
-    );
+    let facts: usize = prop.maps.iter().map(|&m| prop.locs.get(m).len()).sum();
+    crate::stats::count("facts", facts);
+    crate::stats::count("fact contexts", prop.ctxs.len());
+    let (maps, access_sets, entries) = prop.locs.sizes();
+    crate::stats::count("facts: location maps", maps);
+    crate::stats::count("facts: locations in maps", entries);
+    crate::stats::count("facts: access sets", access_sets);
+    crate::stats::count("facts: images memoised", prop.image_memo.len());
     crate::stats::count("facts: set translations memoised", prop.set_memo.len());
     let (sets, pairs) = prop.ls.sets.sizes();
     crate::stats::count("facts: lock sets", sets);
     crate::stats::count("facts: lock-set unions and differences memoised", pairs);
     let tagged = prop.tagged();
-    let mut derivations = std::mem::take(&mut prop.derivations);
-    derivations.finish(prop.facts.len());
     Propagated {
-        facts: prop.facts,
-        derivations,
+        ctxs: prop.ctxs,
+        maps: prop.maps,
+        by_func: prop.by_func,
+        locs: prop.locs,
         handle_sets: prop.handle_sets,
         site_sets: prop.site_sets,
         nests: prop.nests,
@@ -993,12 +983,27 @@ fn useful_components(p: &ThreadProgram, comps: &Components, index: &Index) -> Ve
     useful
 }
 
-/// The result of [`propagate`].
+/// The result of [`propagate`]: every fact, as contexts and their location maps.
 pub struct Propagated {
-    pub facts: IndexVec<CFactId, CFact>,
-    pub derivations: Derivations,
+    pub ctxs: IndexVec<CtxId, FactCtx>,
+    /// The facts of each context.
+    pub maps: IndexVec<CtxId, LocsId>,
+    /// The contexts seen from each function.
+    pub by_func: IndexVec<FnId, Vec<CtxId>>,
+    pub locs: LocMaps,
     pub handle_sets: HandleSets,
     pub site_sets: SiteSets,
     pub nests: Nests,
     pub tagged: Tagged,
+}
+
+impl Propagated {
+    /// How many facts there are: locations of contexts.
+    pub fn len(&self) -> usize {
+        self.maps.iter().map(|&m| self.locs.get(m).len()).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 }

@@ -28,6 +28,7 @@ pub mod deadlock;
 pub mod facts;
 pub mod linearity;
 pub mod locksets;
+pub mod locmaps;
 pub mod mhp;
 pub mod naive;
 pub mod nest;
@@ -231,7 +232,6 @@ use crate::cfl;
 use crate::correlation::Index;
 use crate::locks;
 use crate::technique::{Technique, Techniques};
-use facts::CFact;
 
 /// The result of the thread analysis.
 pub struct ThreadSolution {
@@ -245,11 +245,8 @@ pub struct ThreadSolution {
     pub structure: structure::Structure,
     pub mhp: mhp::Mhp,
     pub homes: privacy::Homes,
-    /// The sets facts' `joined` and `inside` ids stand for, and their nests.
-    pub handle_sets: mhp::HandleSets,
-    pub site_sets: mhp::SiteSets,
-    pub nests: nest::Nests,
-    pub facts: IndexVec<facts::CFactId, CFact>,
+    /// Every correlation fact, with the sets and nests its contexts name.
+    pub facts: facts::Propagated,
     pub sets: locksets::LockSets,
 }
 
@@ -360,20 +357,13 @@ pub fn solve_with(
             })
         });
         sharing.finish();
-        crate::stats::count("facts", propagated.facts.len());
-        crate::stats::count("fact derivations", propagated.derivations.pairs());
         let warnings = phase(Phase::Check, || {
             check::check(check::CheckInputs {
                 p,
                 mhp: &mhp,
                 homes: &homes,
                 sets: &ls.sets,
-                handle_sets: &propagated.handle_sets,
-                site_sets: &propagated.site_sets,
-                nests: &propagated.nests,
-                facts: &propagated.facts,
-                derivations: &propagated.derivations,
-                tagged: &propagated.tagged,
+                facts: &propagated,
                 comps: &comps,
                 techniques,
             })
@@ -391,13 +381,6 @@ pub fn solve_with(
         };
         (propagated, warnings, deadlocks)
     });
-    let facts::Propagated {
-        facts: all_facts,
-        handle_sets,
-        site_sets,
-        nests,
-        ..
-    } = propagated;
     let (lock_rep, lock_images) = lock_naming(&mut lock_table);
     ThreadSolution {
         warnings,
@@ -407,10 +390,7 @@ pub fn solve_with(
         structure: s,
         mhp,
         homes,
-        handle_sets,
-        site_sets,
-        nests,
-        facts: all_facts,
+        facts: propagated,
         sets: ls.sets,
     }
 }

@@ -1,0 +1,256 @@
+//! Interned location maps: what the facts of one context say, location by location.
+//!
+//! A correlation fact ([`super::facts`]) is a *context* — the function it is seen from, the
+//! locks held, the thread, the point, … — and a location, with whether some access behind it
+//! writes and which accesses are behind it. The facts of one context are kept together as one
+//! *location map*: the [`Loc`]s of that context, sorted by location. Maps and the sets of
+//! accesses behind their locations are interned, so that the many contexts through which one
+//! callee's locations reach a caller (a call made at fifty points, a thread started by every
+//! callback of a library) share one map, and the operations on maps — union, and the image
+//! through a call that [`super::facts`] computes — are paid once per distinct map rather than
+//! once per context and location.
+//!
+//! This module knows nothing of threads, locks or calls: it never decides a race.
+
+use rustc_hash::FxHashMap;
+
+use super::AccessId;
+use crate::constraints::Rho;
+use crate::ids::IndexVec;
+
+crate::define_id!(
+    /// An interned location map.
+    pub struct LocsId, "locs";
+);
+crate::define_id!(
+    /// An interned set of accesses: the accesses behind one location of a map.
+    pub struct AccSetId, "accs";
+);
+
+/// One location of a map: the facts `ρ ▷ held` of one context for one flow component.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Loc {
+    /// The representative of the flow component of the accessed labels.
+    pub rho: Rho,
+    /// The fact stands for the copy made by one run of a callee (see
+    /// [`super::facts::FactCtx`]): it is compared only with facts that are not.
+    pub internal: bool,
+    /// Some access behind the fact writes.
+    pub writes: bool,
+    /// The accesses behind the fact.
+    pub accesses: AccSetId,
+}
+
+impl Loc {
+    /// What identifies a location in a map (the rest is merged).
+    pub fn key(&self) -> (Rho, bool) {
+        (self.rho, self.internal)
+    }
+}
+
+fn hash_of<T: std::hash::Hash + ?Sized>(value: &T) -> u64 {
+    use std::hash::BuildHasher;
+    rustc_hash::FxBuildHasher.hash_one(value)
+}
+
+/// The interned maps and access sets of one propagation.
+#[derive(Clone, Debug)]
+pub struct LocMaps {
+    maps: IndexVec<LocsId, Box<[Loc]>>,
+    map_index: hashbrown::HashTable<LocsId>,
+    sets: IndexVec<AccSetId, Box<[AccessId]>>,
+    set_index: hashbrown::HashTable<AccSetId>,
+    set_unions: FxHashMap<(AccSetId, AccSetId), AccSetId>,
+    map_unions: FxHashMap<(LocsId, LocsId), LocsId>,
+}
+
+impl Default for LocMaps {
+    fn default() -> Self {
+        LocMaps::new()
+    }
+}
+
+impl LocMaps {
+    /// The map without locations.
+    pub const EMPTY: LocsId = LocsId(0);
+
+    pub fn new() -> LocMaps {
+        let mut t = LocMaps {
+            maps: IndexVec::new(),
+            map_index: hashbrown::HashTable::new(),
+            sets: IndexVec::new(),
+            set_index: hashbrown::HashTable::new(),
+            set_unions: FxHashMap::default(),
+            map_unions: FxHashMap::default(),
+        };
+        t.intern_sorted(Vec::new());
+        t
+    }
+
+    /// The locations of a map, sorted by [`Loc::key`], one entry per key.
+    pub fn get(&self, id: LocsId) -> &[Loc] {
+        &self.maps[id]
+    }
+
+    /// The accesses of a set, ascending.
+    pub fn accesses(&self, id: AccSetId) -> &[AccessId] {
+        &self.sets[id]
+    }
+
+    /// How many maps and access sets there are, and the locations of all maps.
+    pub fn sizes(&self) -> (usize, usize, usize) {
+        let entries = self.maps.iter().map(|m| m.len()).sum();
+        (self.maps.len(), self.sets.len(), entries)
+    }
+
+    /// The interned set of `accesses`.
+    pub fn access_set(&mut self, mut accesses: Vec<AccessId>) -> AccSetId {
+        accesses.sort_unstable();
+        accesses.dedup();
+        let hash = hash_of(accesses.as_slice());
+        let sets = &self.sets;
+        if let Some(&id) = self
+            .set_index
+            .find(hash, |&id| *sets[id] == *accesses.as_slice())
+        {
+            return id;
+        }
+        let id = self.sets.push(accesses.into_boxed_slice());
+        let sets = &self.sets;
+        self.set_index
+            .insert_unique(hash, id, |&id| hash_of(&*sets[id]));
+        id
+    }
+
+    /// The union of two access sets.
+    pub fn union_accesses(&mut self, a: AccSetId, b: AccSetId) -> AccSetId {
+        if a == b {
+            return a;
+        }
+        let key = if a < b { (a, b) } else { (b, a) };
+        if let Some(&u) = self.set_unions.get(&key) {
+            return u;
+        }
+        let mut v: Vec<AccessId> = Vec::with_capacity(self.sets[a].len() + self.sets[b].len());
+        v.extend_from_slice(&self.sets[a]);
+        v.extend_from_slice(&self.sets[b]);
+        let u = self.access_set(v);
+        self.set_unions.insert(key, u);
+        u
+    }
+
+    /// The interned map of `locs`: sorted by key, the entries of one key merged (some access
+    /// writes if one of theirs does; the accesses of all).
+    pub fn intern(&mut self, mut locs: Vec<Loc>) -> LocsId {
+        locs.sort_unstable_by_key(Loc::key);
+        let mut merged: Vec<Loc> = Vec::with_capacity(locs.len());
+        for loc in locs {
+            match merged.last_mut() {
+                Some(last) if last.key() == loc.key() => {
+                    last.writes |= loc.writes;
+                    last.accesses = self.union_accesses(last.accesses, loc.accesses);
+                }
+                _ => merged.push(loc),
+            }
+        }
+        self.intern_sorted(merged)
+    }
+
+    fn intern_sorted(&mut self, locs: Vec<Loc>) -> LocsId {
+        let hash = hash_of(locs.as_slice());
+        let maps = &self.maps;
+        if let Some(&id) = self
+            .map_index
+            .find(hash, |&id| *maps[id] == *locs.as_slice())
+        {
+            return id;
+        }
+        let id = self.maps.push(locs.into_boxed_slice());
+        let maps = &self.maps;
+        self.map_index
+            .insert_unique(hash, id, |&id| hash_of(&*maps[id]));
+        id
+    }
+
+    /// The union of two maps.
+    pub fn union(&mut self, a: LocsId, b: LocsId) -> LocsId {
+        if a == b || b == Self::EMPTY {
+            return a;
+        }
+        if a == Self::EMPTY {
+            return b;
+        }
+        let key = if a < b { (a, b) } else { (b, a) };
+        if let Some(&u) = self.map_unions.get(&key) {
+            return u;
+        }
+        let mut v: Vec<Loc> = Vec::with_capacity(self.maps[a].len() + self.maps[b].len());
+        v.extend_from_slice(&self.maps[a]);
+        v.extend_from_slice(&self.maps[b]);
+        let u = self.intern(v);
+        self.map_unions.insert(key, u);
+        u
+    }
+
+    /// The location of `map` with this key, if any.
+    pub fn find(&self, map: LocsId, rho: Rho, internal: bool) -> Option<&Loc> {
+        let locs = &self.maps[map];
+        locs.binary_search_by_key(&(rho, internal), Loc::key)
+            .ok()
+            .map(|k| &locs[k])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn loc(t: &mut LocMaps, rho: u32, writes: bool, accesses: &[u32]) -> Loc {
+        let accesses = t.access_set(accesses.iter().map(|&a| AccessId(a)).collect());
+        Loc {
+            rho: Rho(rho),
+            internal: false,
+            writes,
+            accesses,
+        }
+    }
+
+    #[test]
+    fn interning_merges_the_entries_of_one_location_and_shares_equal_maps() {
+        let mut t = LocMaps::new();
+        let (a, b, c) = (
+            loc(&mut t, 3, false, &[1]),
+            loc(&mut t, 3, true, &[2]),
+            loc(&mut t, 1, false, &[5]),
+        );
+        let m = t.intern(vec![a, b, c]);
+        let locs = t.get(m).to_vec();
+        assert_eq!(locs.len(), 2);
+        assert_eq!(locs[0].rho, Rho(1));
+        assert!(locs[1].writes);
+        assert_eq!(t.accesses(locs[1].accesses), &[AccessId(1), AccessId(2)]);
+        let (c2, a2, b2) = (
+            loc(&mut t, 1, false, &[5]),
+            loc(&mut t, 3, false, &[1]),
+            loc(&mut t, 3, true, &[2]),
+        );
+        assert_eq!(t.intern(vec![c2, b2, a2]), m);
+    }
+
+    #[test]
+    fn union_is_the_merge_of_both_maps() {
+        let mut t = LocMaps::new();
+        let x = loc(&mut t, 1, false, &[1]);
+        let y = loc(&mut t, 1, true, &[2]);
+        let z = loc(&mut t, 2, false, &[3]);
+        let m1 = t.intern(vec![x]);
+        let m2 = t.intern(vec![y, z]);
+        let u = t.union(m1, m2);
+        assert_eq!(t.union(m2, m1), u);
+        assert_eq!(t.union(u, LocMaps::EMPTY), u);
+        let l = *t.find(u, Rho(1), false).unwrap();
+        assert!(l.writes);
+        assert_eq!(t.accesses(l.accesses), &[AccessId(1), AccessId(2)]);
+        assert!(t.find(u, Rho(2), true).is_none());
+    }
+}
