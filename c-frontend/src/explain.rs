@@ -65,7 +65,7 @@ pub fn is_atomic_lock(r: &CheckResult, names: &BTreeMap<Lock, &RhoName>, l: Lock
 }
 
 /// The thread an access is reported in, as seen from the root of the location's home.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ThreadOf {
     /// The main thread (the location's home is `main`).
     Main,
@@ -196,13 +196,20 @@ impl<'a> CallPaths<'a> {
     /// The path of an access made in `func` by `thread`, for a location whose home is `home`:
     /// from `home` (the root of the main thread, or of the run the location is private to), or
     /// for another thread from `home` through the fork that started it, down to `func`.
+    /// The thread of an access by `thread` as seen from `home`: what
+    /// [`CallPaths::access_path`] names, without the path.
+    pub fn thread_of(&self, home: FnId, thread: Thread) -> ThreadOf {
+        match thread {
+            Thread::Current if Some(home) == self.r.generated.threads.main => ThreadOf::Main,
+            Thread::Current => ThreadOf::RunOf(home),
+            Thread::Forked(site) => ThreadOf::Forked(site),
+        }
+    }
+
     pub fn access_path(&self, home: FnId, func: FuncId, thread: Thread) -> AccessPath {
         let mut steps = Vec::new();
         let (thread, root) = match thread {
-            Thread::Current if Some(home) == self.r.generated.threads.main => {
-                (ThreadOf::Main, home)
-            }
-            Thread::Current => (ThreadOf::RunOf(home), home),
+            Thread::Current => (self.thread_of(home, thread), home),
             Thread::Forked(site) => {
                 let thread = ThreadOf::Forked(site);
                 let fork = self.fork_of.get(&site).copied();

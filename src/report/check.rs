@@ -16,7 +16,7 @@ use c_frontend::explain::{self, CallPaths, ThreadOf};
 use c_frontend::ir::{FuncId, Origin, Pos, Program};
 use std::rc::Rc;
 
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 use solver::threads::check::RaceWarning;
 use solver::threads::deadlock::DeadlockWarning;
 use solver::threads::facts::Thread;
@@ -288,19 +288,29 @@ impl Builder<'_> {
         });
         let mut out: Vec<RaceAccess> = Vec::new();
         let mut last: Option<EntryKey> = None;
+        // Thread names, made once per thread; the threads an entry names, by name (two
+        // threads may have one name).
+        let mut names: FxHashMap<ThreadOf, Rc<str>> = FxHashMap::default();
+        let mut named: FxHashSet<Rc<str>> = FxHashSet::default();
         for a in all {
-            let found = self.paths.access_path(home, a.func, a.thread);
-            let thread = self.thread(found.thread);
+            let of = self.paths.thread_of(home, a.thread);
+            let thread = names
+                .entry(of)
+                .or_insert_with(|| self.thread(of).into())
+                .clone();
             let key = (a.pos, a.write, a.atomic, a.locks, a.via);
             if last.as_ref() == Some(&key) {
                 let entry = out.last_mut().expect("an entry per key");
-                if entry.thread != thread && !entry.also_in.contains(&thread) {
-                    entry.also_in.push(thread);
+                if named.insert(thread.clone()) {
+                    entry.also_in.push(thread.to_string());
                 }
                 continue;
             }
+            let found = self.paths.access_path(home, a.func, a.thread);
             let mut path = vec![self.func_name(found.home).to_string()];
             path.extend(found.steps.iter().map(|&pt| self.step(pt)));
+            named.clear();
+            named.insert(thread.clone());
             out.push(RaceAccess {
                 position: position(self.p(), key.0),
                 end_column: self.p().extents.get(&key.0).copied(),
@@ -308,7 +318,7 @@ impl Builder<'_> {
                 atomic: key.2,
                 locks: key.3.clone(),
                 path,
-                thread,
+                thread: thread.to_string(),
                 also_in: Vec::new(),
                 via: key.4.clone(),
             });

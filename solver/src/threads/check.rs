@@ -44,7 +44,7 @@ pub struct RaceAccess {
     pub access: AccessId,
     /// The locks held (linear lock class representatives), as tokens: a lock held exclusively
     /// has both of its tokens, one held for reading only its shared token.
-    pub held: Vec<Held>,
+    pub held: std::sync::Arc<[Held]>,
     /// The thread, relative to a run of `home`.
     pub thread: Thread,
     /// In a racing pair: this access and another may happen at the same time, one of them
@@ -456,7 +456,7 @@ impl Checker<'_> {
         let locs = &self.facts.locs;
         let mut accesses: Vec<RaceAccess> = Vec::new();
         for ((thread, held, context), mut behind) in groups {
-            let held: Vec<Held> = self
+            let held: std::sync::Arc<[Held]> = self
                 .sets
                 .get(held)
                 .iter()

@@ -46,11 +46,12 @@ use std::rc::Rc;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::check::Ctx;
+use super::contexts::Contexts;
 use super::linearity::Linearity;
 use super::locksets::{translate, LockSets, Locksets, SetId, State};
 use super::locmaps::{Loc, LocMaps, LocsId};
-use super::mhp::{HandleSetId, HandleSets, Mhp, SiteSets};
-use super::nest::{Level, NestId, Nests};
+use super::mhp::{HandleSets, Mhp, SiteSets};
+use super::nest::Nests;
 use super::phases::Phase;
 use super::privacy::Homes;
 use super::structure::CallPoint;
@@ -184,9 +185,8 @@ struct Prop<'a> {
     /// The `(call site, fork site)` pairs of [`ThreadProgram::untaken_forks`] that no fact of
     /// the fork's threads crosses ([`untaken`]).
     untaken: FxHashSet<(Site, Site)>,
-    handle_sets: HandleSets,
-    site_sets: SiteSets,
-    nests: Nests,
+    /// The sets and nests contexts name, and their translation.
+    cx: Contexts,
     ctxs: IndexVec<CtxId, FactCtx>,
     ctx_index: FxHashMap<FactCtx, CtxId>,
     /// The contexts seen from each function, in the order they were made.
@@ -393,14 +393,14 @@ impl Prop<'_> {
         up
     }
 
-    /// What a fact's context (locks, point, joined threads, threads started inside) becomes in
-    /// the caller at `pt`; `None` where the call is unreachable.
+    /// What a fact's context becomes in the caller at `pt` ([`Contexts::through_call`]), with
+    /// its locks: `held' = φ(held) ∪ (caller's held − φ(released))` for the function's own
+    /// thread, `φ(held)` for another; `None` where the call is unreachable.
     fn through_call(&mut self, f: &FactCtx, pt: &CallPoint) -> Option<FactCtx> {
-        let current = matches!(f.ctx.thread, Thread::Current);
         let state = self.state_at(pt.caller, pt.block, pt.index);
         let caller_held = state.held?;
         let held = self.translate_set(f.held, pt.site);
-        let (held, released) = if current {
+        let (held, released) = if f.ctx.thread == Thread::Current {
             let released = self.translate_released(f.released, pt.site);
             let kept = self.ls.sets.minus(caller_held, released);
             let held = self.ls.sets.union(held, kept);
@@ -409,75 +409,22 @@ impl Prop<'_> {
         } else {
             (held, LockSets::EMPTY)
         };
-        let point = self.mhp.point(pt.caller, pt.block, pt.index);
-        let joined = self.joined_through(pt, f.ctx.joined);
-        let inside = if current {
-            let here = self.mhp.live_sites(f.func, f.ctx.point);
-            let here = self.site_sets.intern(here);
-            self.site_sets.union(f.ctx.inside, here)
-        } else {
-            self.site_sets.empty()
-        };
         Some(FactCtx {
             func: pt.caller,
             held,
             released,
-            ctx: Ctx {
-                point,
-                joined,
-                inside,
-                ..f.ctx
-            },
+            ctx: self.cx.through_call(self.mhp, f.func, &f.ctx, pt),
         })
     }
 
-    /// What a fact's context becomes through the fork at `pt`: the child thread's, with none
-    /// of the parent's locks. It keeps where it was in the child's function ([`super::nest`]),
-    /// unless that function starts no thread (every fact in it is then the child's own, and
-    /// nothing is ordered there) or the fork is on a cycle of calls and forks (the child may
-    /// start threads that start its like again: nests would only grow, one level per turn, and
-    /// multiply the facts by the positions of each level).
+    /// What a fact's context becomes through the fork at `pt` ([`Contexts::through_fork`]):
+    /// the child thread's, with none of the parent's locks.
     fn through_fork(&mut self, f: &FactCtx, pt: &CallPoint) -> FactCtx {
-        let s = self.s;
-        let held = self.translate_set(f.held, pt.site);
-        let thread = match f.ctx.thread {
-            Thread::Current => Thread::Forked(pt.site),
-            t => t,
-        };
-        let cyclic = s.thread_scc_of[pt.caller] == s.thread_scc_of[f.func];
-        let nest = if self.mhp.may_fork[f.func] && !cyclic {
-            // The child's own accesses at points that start no thread are told apart only by
-            // the threads running there.
-            let point = match f.ctx.thread {
-                Thread::Current => self.mhp.same_threads_point(f.func, f.ctx.point),
-                Thread::Forked(_) => f.ctx.point,
-            };
-            let level = Level {
-                site: pt.site,
-                func: f.func,
-                thread: f.ctx.thread,
-                point,
-                joined: f.ctx.joined,
-                inside: f.ctx.inside,
-            };
-            self.nests.push(level, f.ctx.nest)
-        } else {
-            NestId::NONE
-        };
-        let point = self.mhp.point(pt.caller, pt.block, pt.index);
-        let joined = self.joined_through(pt, f.ctx.joined);
         FactCtx {
             func: pt.caller,
-            held,
+            held: self.translate_set(f.held, pt.site),
             released: LockSets::EMPTY,
-            ctx: Ctx {
-                thread,
-                point,
-                joined,
-                inside: self.site_sets.empty(),
-                nest,
-                phase: f.ctx.phase,
-            },
+            ctx: self.cx.through_fork(self.mhp, self.s, f.func, &f.ctx, pt),
         }
     }
 
@@ -559,13 +506,6 @@ impl Prop<'_> {
         let out = self.locs.intern(at.into_values().collect());
         self.close_memo.insert(map, out);
         out
-    }
-
-    /// The unique threads joined before an access, as seen from a caller (or forker): those the
-    /// caller joined before the call, and those joined inside.
-    fn joined_through(&mut self, pt: &CallPoint, inside: HandleSetId) -> HandleSetId {
-        let before = self.mhp.joined_at(pt.caller, pt.block, pt.index);
-        self.handle_sets.union(before, inside)
     }
 
     /// The facts tagged with a call at the root (ARCHITECTURE.md, departure 2): an untagged
@@ -845,9 +785,7 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
         mhp,
         homes,
         untaken: untaken(p, s, mhp),
-        handle_sets: mhp.handle_sets.clone(),
-        site_sets: SiteSets::default(),
-        nests: Nests::default(),
+        cx: Contexts::new(mhp),
         ctxs: IndexVec::new(),
         ctx_index: FxHashMap::default(),
         by_func: IndexVec::from_elem_n(Vec::new(), p.funcs.len()),
@@ -889,14 +827,11 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
                     func: f,
                     held,
                     released: state.released,
-                    ctx: Ctx {
-                        thread: Thread::Current,
-                        point: mhp.point(f, b as u32, k as u32),
-                        joined: mhp.joined_at(f, b as u32, k as u32),
-                        inside: prop.site_sets.empty(),
-                        nest: NestId::NONE,
-                        phase: phases[a],
-                    },
+                    ctx: prop.cx.own(
+                        mhp.point(f, b as u32, k as u32),
+                        mhp.joined_at(f, b as u32, k as u32),
+                        phases[a],
+                    ),
                 };
                 let ctx = prop.context(ctx);
                 let accesses = prop.locs.access_set(vec![a]);
@@ -933,9 +868,9 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
         maps: prop.maps,
         by_func: prop.by_func,
         locs: prop.locs,
-        handle_sets: prop.handle_sets,
-        site_sets: prop.site_sets,
-        nests: prop.nests,
+        handle_sets: prop.cx.handle_sets,
+        site_sets: prop.cx.site_sets,
+        nests: prop.cx.nests,
         tagged,
     }
 }

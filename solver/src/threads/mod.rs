@@ -24,6 +24,7 @@
 
 pub mod bounds;
 pub mod check;
+pub mod contexts;
 pub mod deadlock;
 pub mod facts;
 pub mod linearity;

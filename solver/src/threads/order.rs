@@ -22,11 +22,12 @@
 use rustc_hash::FxHashMap;
 
 use super::check::Ctx;
+use super::contexts::Contexts;
 use super::facts::Thread;
 use super::linearity::Linearity;
 use super::locksets::{translate, LockSets, Locksets, SetId, State};
 use super::mhp::{HandleSets, Mhp, SiteSets};
-use super::nest::{Level, NestId, Nests};
+use super::nest::Nests;
 use super::phases::Phase;
 use super::structure::{CallPoint, Structure};
 use super::{AcqId, Event, FnId, Mode, ThreadProgram};
@@ -83,9 +84,8 @@ struct Prop<'a> {
     inputs: Inputs<'a>,
     locks: &'a mut LockTable,
     ls: Locksets,
-    handle_sets: HandleSets,
-    site_sets: SiteSets,
-    nests: Nests,
+    /// The sets and nests contexts name, and their translation.
+    cx: Contexts,
     facts: Vec<CallFact>,
     derived: Vec<Option<(usize, CallPoint)>>,
     /// The index of each fact in `facts`, hashed by the fact (which is stored once, there).
@@ -115,12 +115,10 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable) -> Order {
         super::locksets::Holds::Order,
     );
     let mut prop = Prop {
-        handle_sets: mhp.handle_sets.clone(),
+        cx: Contexts::new(mhp),
         inputs,
         locks,
         ls,
-        site_sets: SiteSets::default(),
-        nests: Nests::default(),
         facts: Vec::new(),
         derived: Vec::new(),
         seen: hashbrown::HashTable::new(),
@@ -142,14 +140,11 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable) -> Order {
                 }
                 let state = prop.state_at(f, b as u32, k as u32);
                 let Some(held) = state.held else { continue };
-                let ctx = Ctx {
-                    thread: Thread::Current,
-                    point: mhp.point(f, b as u32, k as u32),
-                    joined: mhp.joined_at(f, b as u32, k as u32),
-                    inside: prop.site_sets.empty(),
-                    nest: NestId::NONE,
-                    phase: Phase::UNKNOWN,
-                };
+                let ctx = prop.cx.own(
+                    mhp.point(f, b as u32, k as u32),
+                    mhp.joined_at(f, b as u32, k as u32),
+                    Phase::UNKNOWN,
+                );
                 let fact = CallFact {
                     func: f,
                     acq,
@@ -170,9 +165,9 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable) -> Order {
         facts: prop.facts,
         derived: prop.derived,
         sets: prop.ls.sets,
-        handle_sets: prop.handle_sets,
-        site_sets: prop.site_sets,
-        nests: prop.nests,
+        handle_sets: prop.cx.handle_sets,
+        site_sets: prop.cx.site_sets,
+        nests: prop.cx.nests,
     }
 }
 
@@ -281,13 +276,11 @@ impl Prop<'_> {
     /// The fact as the caller at `pt` sees it (as [`super::facts`] takes an access's): `None`
     /// where the call is unreachable or the lock is one of a run of the callee.
     fn through_call(&mut self, f: &CallFact, pt: &CallPoint) -> Option<CallFact> {
-        let mhp = self.inputs.mhp;
         let state = self.state_at(pt.caller, pt.block, pt.index);
         let caller_held = state.held?;
         let lock = self.translate_lock(f.lock, pt.site)?;
         let held = self.translate_set(f.held, pt.site, true);
-        let current = f.ctx.thread == Thread::Current;
-        let (held, released) = if current {
+        let (held, released) = if f.ctx.thread == Thread::Current {
             let released = self.translate_set(f.released, pt.site, false);
             let kept = self.ls.sets.minus(caller_held, released);
             let held = self.ls.sets.union(held, kept);
@@ -296,22 +289,7 @@ impl Prop<'_> {
         } else {
             (held, LockSets::EMPTY)
         };
-        let inside = if current {
-            let here = mhp.live_sites(f.func, f.ctx.point);
-            let here = self.site_sets.intern(here);
-            self.site_sets.union(f.ctx.inside, here)
-        } else {
-            self.site_sets.empty()
-        };
-        let before = mhp.joined_at(pt.caller, pt.block, pt.index);
-        let ctx = Ctx {
-            thread: f.ctx.thread,
-            point: mhp.point(pt.caller, pt.block, pt.index),
-            joined: self.handle_sets.union(before, f.ctx.joined),
-            inside,
-            nest: f.ctx.nest,
-            phase: f.ctx.phase,
-        };
+        let ctx = self.cx.through_call(self.inputs.mhp, f.func, &f.ctx, pt);
         Some(CallFact {
             func: pt.caller,
             lock,
@@ -326,40 +304,10 @@ impl Prop<'_> {
     /// parent's locks, keeping where it was in the child's function (its nest, as
     /// [`super::facts`] keeps an access's).
     fn through_fork(&mut self, f: &CallFact, pt: &CallPoint) -> Option<CallFact> {
-        let (mhp, s) = (self.inputs.mhp, self.inputs.s);
         let lock = self.translate_lock(f.lock, pt.site)?;
         let held = self.translate_set(f.held, pt.site, true);
-        let thread = match f.ctx.thread {
-            Thread::Current => Thread::Forked(pt.site),
-            t => t,
-        };
-        let cyclic = s.thread_scc_of[pt.caller] == s.thread_scc_of[f.func];
-        let nest = if mhp.may_fork[f.func] && !cyclic {
-            let point = match f.ctx.thread {
-                Thread::Current => mhp.same_threads_point(f.func, f.ctx.point),
-                Thread::Forked(_) => f.ctx.point,
-            };
-            let level = Level {
-                site: pt.site,
-                func: f.func,
-                thread: f.ctx.thread,
-                point,
-                joined: f.ctx.joined,
-                inside: f.ctx.inside,
-            };
-            self.nests.push(level, f.ctx.nest)
-        } else {
-            NestId::NONE
-        };
-        let before = mhp.joined_at(pt.caller, pt.block, pt.index);
-        let ctx = Ctx {
-            thread,
-            point: mhp.point(pt.caller, pt.block, pt.index),
-            joined: self.handle_sets.union(before, f.ctx.joined),
-            inside: self.site_sets.empty(),
-            nest,
-            phase: f.ctx.phase,
-        };
+        let (mhp, s) = (self.inputs.mhp, self.inputs.s);
+        let ctx = self.cx.through_fork(mhp, s, f.func, &f.ctx, pt);
         Some(CallFact {
             func: pt.caller,
             lock,
