@@ -76,10 +76,17 @@ fn render_check(check: &CheckReport, out: &mut dyn Write) {
     };
     let _ = out.write_str(&head[..at]);
     let _ = out.write_str("\"warnings\": [");
-    // Each list of accesses once, indented as a field of a warning (the warning is indented
-    // as an element of `warnings` after the splice).
-    let mut lists: FxHashMap<*const crate::report::model::RaceAccess, String> =
-        FxHashMap::default();
+    // A list shared by several warnings is made once; the others are written as they are
+    // made, element by element, so no list is held whole as text.
+    let mut uses: FxHashMap<*const crate::report::model::RaceAccess, usize> = FxHashMap::default();
+    for warning in &check.warnings {
+        if let Warning::Race(race) = warning {
+            for list in [&race.accesses, &race.context] {
+                *uses.entry(list.as_ptr()).or_default() += 1;
+            }
+        }
+    }
+    let mut made: FxHashMap<*const crate::report::model::RaceAccess, String> = FxHashMap::default();
     for (k, warning) in check.warnings.iter().enumerate() {
         let _ = out.write_str(if k == 0 { "\n    " } else { ",\n    " });
         let race = match warning {
@@ -94,7 +101,10 @@ fn render_check(check: &CheckReport, out: &mut dyn Write) {
             context: Rc::from(Vec::new()),
             ..race.clone()
         };
-        let mut warning = pretty(&bare);
+        // The warning, indented as an element of `warnings`; each non-empty list goes where
+        // its key holds an empty one, indented as a field of the warning.
+        let text = indent(&pretty(&bare), "    ");
+        let mut rest = text.as_str();
         for (empty, key, list) in [
             (ACCESSES_EMPTY, "accesses", &race.accesses),
             (CONTEXT_EMPTY, "context", &race.context),
@@ -102,16 +112,42 @@ fn render_check(check: &CheckReport, out: &mut dyn Write) {
             if list.is_empty() {
                 continue;
             }
-            let text = lists
-                .entry(list.as_ptr())
-                .or_insert_with(|| indent(&pretty(&list[..]), "  "));
-            warning = warning.replacen(empty, &format!("\"{key}\": {text}"), 1);
+            let Some(at) = rest.find(empty) else { continue };
+            let _ = out.write_str(&rest[..at]);
+            let _ = write!(out, "\"{key}\": ");
+            if uses[&list.as_ptr()] > 1 {
+                let text = made.entry(list.as_ptr()).or_insert_with(|| {
+                    let mut text = String::new();
+                    write_list(list, &mut text);
+                    text
+                });
+                let _ = out.write_str(text);
+            } else {
+                write_list(list, out);
+            }
+            rest = &rest[at + empty.len()..];
         }
-        let _ = out.write_str(&indent(&warning, "    "));
+        let _ = out.write_str(rest);
     }
     let _ = out.write_str("\n  ]");
     let _ = out.write_str(&head[at + WARNINGS_EMPTY.len()..]);
     let _ = out.write_str("\n");
+}
+
+/// A non-empty list of accesses as `pretty` prints it, indented as a field of a warning that
+/// is an element of `warnings` (six spaces), one element at a time.
+fn write_list(list: &[crate::report::model::RaceAccess], out: &mut dyn Write) {
+    const AT: &str = "      ";
+    let _ = out.write_str("[");
+    for (k, access) in list.iter().enumerate() {
+        let _ = out.write_str(if k == 0 { "\n" } else { ",\n" });
+        let _ = out.write_str(AT);
+        let _ = out.write_str("  ");
+        let _ = out.write_str(&indent(&pretty(access), &format!("{AT}  ")));
+    }
+    let _ = out.write_str("\n");
+    let _ = out.write_str(AT);
+    let _ = out.write_str("]");
 }
 
 #[cfg(test)]

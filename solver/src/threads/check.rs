@@ -39,7 +39,7 @@ use crate::constraints::{Rho, Site};
 use crate::technique::{Technique, Techniques};
 
 /// One access of a racy location, as the thread analysis sees it at the location's home.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct RaceAccess {
     pub access: AccessId,
     /// The locks held (linear lock class representatives), as tokens: a lock held exclusively
@@ -109,8 +109,17 @@ struct Entry {
 /// classes.
 type Signature = Vec<(LocsId, bool, bool)>;
 
-/// The racing classes of a verdict, shared by the locations that get it.
-type Racing = Rc<FxHashSet<ClassKey>>;
+/// The racing classes of a verdict, shared by the locations that get it: an index into
+/// `Checker::racing_sets`, where 0 is the empty set.
+type Racing = u32;
+
+/// How the facts of one map's contexts at a function are listed: `(thread, locks, context)`
+/// for each, deduplicated.
+type ListedAs = Rc<[(Thread, SetId, bool)]>;
+
+/// What [`Checker::listed_as`] depends on: the function, a map, a location's internal and
+/// write flags there, and the verdicts' racing classes.
+type ListedKey = (FnId, LocsId, bool, bool, Vec<Racing>);
 
 /// A context, with the index of its class in the caller's list.
 type Member = (Ctx, usize);
@@ -130,6 +139,13 @@ struct Checker<'a> {
     ctxs_of: FxHashMap<(FnId, LocsId), Vec<CtxId>>,
     /// The racing classes of each signature at a function.
     racing_memo: RefCell<FxHashMap<(FnId, Signature), Racing>>,
+    /// The racing classes of each verdict, by [`Racing`] id.
+    racing_sets: RefCell<Vec<FxHashSet<ClassKey>>>,
+    /// How the facts of a location of a map, with its internal and write flags, in verdicts
+    /// with these racing classes, are listed at a function ([`Checker::listing`]).
+    listed_memo: RefCell<FxHashMap<ListedKey, ListedAs>>,
+    /// Every listing made ([`Checker::share`]).
+    listings: RefCell<FxHashSet<Accesses>>,
 }
 
 /// Whether two contexts of one function may be at the same time in two threads: what the race
@@ -201,6 +217,9 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
         entries: FxHashMap::default(),
         ctxs_of: FxHashMap::default(),
         racing_memo: RefCell::default(),
+        racing_sets: RefCell::new(vec![FxHashSet::default()]),
+        listed_memo: RefCell::default(),
+        listings: RefCell::default(),
     };
     for f in at {
         checker.index(f, &wanted);
@@ -233,47 +252,7 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
         };
         let found = at_home_verdicts
             .entry((comp, home))
-            .or_insert_with(|| {
-                // Facts at the label's home are untagged: they hold for every copy. Then each
-                // copy made by a call at the root ([`Tagged`]): tagged facts are their sources'
-                // (a source standing for a tagged fact gives the check the same classes, write
-                // flags and accesses), and copies with the same sources get the same verdict.
-                let copies: Vec<Vec<Entry>> = if home == main {
-                    tagged
-                        .copies(comp)
-                        .iter()
-                        .map(|sources| checker.sources(sources, main))
-                        .collect()
-                } else {
-                    Vec::new()
-                };
-                // Each fact races if its class races in a verdict it is part of: the facts at
-                // the home in every copy's, the facts of a copy in that copy's.
-                let mut verdicts: BTreeMap<Entry, Vec<Racing>> = BTreeMap::new();
-                let base = checker.racing(home, at_home);
-                let mut any = !base.is_empty();
-                let mut in_every = vec![base];
-                for group in &copies {
-                    let mut merged = at_home.to_vec();
-                    merged.extend(group.iter().copied());
-                    let racing = checker.racing(home, &merged);
-                    any |= !racing.is_empty();
-                    for &e in group {
-                        verdicts.entry(e).or_default().push(racing.clone());
-                    }
-                    in_every.push(racing);
-                }
-                for &e in at_home {
-                    verdicts
-                        .entry(e)
-                        .or_default()
-                        .extend(in_every.iter().cloned());
-                }
-                // One warning per location as soon as one copy races, listing the accesses of
-                // every copy: two objects made by one allocation site, each raced on by its own
-                // threads, are both in it.
-                any.then(|| checker.listing(home, &verdicts).into())
-            })
+            .or_insert_with(|| checker.at_home(comp, home, at_home, main))
             .clone()
             .map(|accesses| (home, accesses));
         // Labels checked at `main` that belong to another function are also checked there,
@@ -285,9 +264,9 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
                 .or_insert_with(|| {
                     let group = checker.entries.get(&(comp, owner))?;
                     let racing = checker.racing(owner, group);
-                    (!racing.is_empty()).then(|| {
-                        let verdicts = group.iter().map(|&e| (e, vec![racing.clone()])).collect();
-                        checker.listing(owner, &verdicts).into()
+                    (racing != NO_RACE).then(|| {
+                        let verdicts = group.iter().map(|&e| (e, vec![racing])).collect();
+                        checker.share(checker.listing(owner, &verdicts))
                     })
                 })
                 .clone()
@@ -324,6 +303,64 @@ impl Checker<'_> {
                 }
             }
             self.ctxs_of.insert((f, map), ctxs);
+        }
+    }
+
+    /// The verdict on component `comp` at its home, from its facts there (`at_home`): the
+    /// list of its accesses if it races. Facts at the label's home are untagged: they hold for
+    /// every copy. Then each copy made by a call at the root ([`Tagged`]): tagged facts are
+    /// their sources' (a source standing for a tagged fact gives the check the same classes,
+    /// write flags and accesses), and copies with the same sources get the same verdict.
+    fn at_home(&self, comp: Rho, home: FnId, at_home: &[Entry], main: FnId) -> Option<Accesses> {
+        let copies: Vec<Vec<Entry>> = if home == main {
+            self.facts
+                .tagged
+                .copies(comp)
+                .iter()
+                .map(|sources| self.sources(sources, main))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        // Each fact races if its class races in a verdict it is part of: the facts at the home
+        // in every copy's, the facts of a copy in that copy's.
+        let mut verdicts: BTreeMap<Entry, Vec<Racing>> = BTreeMap::new();
+        let base = self.racing(home, at_home);
+        let mut any = base != NO_RACE;
+        let mut in_every = vec![base];
+        for group in &copies {
+            let mut merged = at_home.to_vec();
+            merged.extend(group.iter().copied());
+            let racing = self.racing(home, &merged);
+            any |= racing != NO_RACE;
+            for &e in group {
+                verdicts.entry(e).or_default().push(racing);
+            }
+            in_every.push(racing);
+        }
+        for &e in at_home {
+            verdicts
+                .entry(e)
+                .or_default()
+                .extend(in_every.iter().copied());
+        }
+        // One warning per location as soon as one copy races, listing the accesses of every
+        // copy: two objects made by one allocation site, each raced on by its own threads, are
+        // both in it.
+        any.then(|| self.share(self.listing(home, &verdicts)))
+    }
+
+    /// A listing, shared with an equal one made before: components with the same accesses (one
+    /// object reached under many names) are listed once, and their warnings share it.
+    fn share(&self, list: Vec<RaceAccess>) -> Accesses {
+        let list: Accesses = list.into();
+        let mut listings = self.listings.borrow_mut();
+        match listings.get(&list) {
+            Some(known) => known.clone(),
+            None => {
+                listings.insert(list.clone());
+                list
+            }
         }
     }
 
@@ -377,10 +414,10 @@ impl Checker<'_> {
         sig.sort_unstable();
         sig.dedup();
         if !sig.iter().any(|&(_, _, writes)| writes) {
-            return Rc::default();
+            return NO_RACE;
         }
-        if let Some(found) = self.racing_memo.borrow().get(&(home, sig.clone())) {
-            return found.clone();
+        if let Some(&found) = self.racing_memo.borrow().get(&(home, sig.clone())) {
+            return found;
         }
         let mut keys: Vec<ClassKey> = Vec::new();
         for &(map, internal, writes) in &sig {
@@ -391,10 +428,15 @@ impl Checker<'_> {
         }
         keys.sort_unstable();
         keys.dedup();
-        let found: Racing = Rc::new(self.racing_classes(home, &keys).into_iter().collect());
-        self.racing_memo
-            .borrow_mut()
-            .insert((home, sig), found.clone());
+        let classes: FxHashSet<ClassKey> = self.racing_classes(home, &keys).into_iter().collect();
+        let found = if classes.is_empty() {
+            NO_RACE
+        } else {
+            let mut sets = self.racing_sets.borrow_mut();
+            sets.push(classes);
+            (sets.len() - 1) as Racing
+        };
+        self.racing_memo.borrow_mut().insert((home, sig), found);
         found
     }
     /// The classes of `keys` in a racing pair. Classes are compared by their locks, internal
@@ -443,14 +485,8 @@ impl Checker<'_> {
         let mut groups: BTreeMap<(Thread, SetId, bool), Vec<AccSetId>> = BTreeMap::new();
         for (&e, racing) in verdicts {
             let loc = self.loc(e);
-            for &ctx in self.ctxs(home, e.map) {
-                let key = self.key(ctx, &loc);
-                let races = racing.iter().any(|r| r.contains(&key));
-                let c = &self.facts.ctxs[ctx];
-                groups
-                    .entry((c.ctx.thread, c.held, !races))
-                    .or_default()
-                    .push(loc.accesses);
+            for &group in self.listed_as(home, e.map, &loc, racing).iter() {
+                groups.entry(group).or_default().push(loc.accesses);
             }
         }
         let locs = &self.facts.locs;
@@ -488,10 +524,43 @@ impl Checker<'_> {
         accesses
     }
 
+    /// How the facts of `loc` (a location of `map`) at `home` are grouped in a listing, for
+    /// verdicts with the racing classes `racing`: by thread, locks and whether their class
+    /// races in one of them. Memoised: the locations of one map share it.
+    fn listed_as(&self, home: FnId, map: LocsId, loc: &Loc, racing: &[Racing]) -> ListedAs {
+        let mut racing = racing.to_vec();
+        racing.sort_unstable();
+        racing.dedup();
+        let memo_key = (home, map, loc.internal, loc.writes, racing);
+        if let Some(found) = self.listed_memo.borrow().get(&memo_key) {
+            return found.clone();
+        }
+        let sets = self.racing_sets.borrow();
+        let mut out: Vec<(Thread, SetId, bool)> = self
+            .ctxs(home, map)
+            .iter()
+            .map(|&ctx| {
+                let key = self.key(ctx, loc);
+                let races = memo_key.4.iter().any(|&r| sets[r as usize].contains(&key));
+                let c = &self.facts.ctxs[ctx];
+                (c.ctx.thread, c.held, !races)
+            })
+            .collect();
+        drop(sets);
+        out.sort_unstable();
+        out.dedup();
+        let out: ListedAs = out.into();
+        self.listed_memo.borrow_mut().insert(memo_key, out.clone());
+        out
+    }
+
     fn common_lock(&self, a: SetId, b: SetId) -> bool {
         self.sets.common_lock(a, b)
     }
 }
+
+/// The verdict without racing classes.
+const NO_RACE: Racing = 0;
 
 impl Concurrency<'_> {
     /// Marks in `racing` the members of `a` and of `b` (contexts of one function `home`,

@@ -209,6 +209,12 @@ struct Prop<'a> {
     image_memo: FxHashMap<(LocsId, Site, FnId), LocsId>,
     /// Each map closed under flow ([`Prop::close`]).
     close_memo: FxHashMap<LocsId, LocsId>,
+    /// Per component representative: whether every member is a label of the root scope that
+    /// belongs to no function's run and has no image at any site, so that every call and fork
+    /// leaves a fact there where it is ([`fixed_components`]).
+    fixed: Vec<bool>,
+    /// Per map: whether all its locations are fixed ([`Prop::all_fixed`]), once asked.
+    map_fixed: Vec<Option<bool>>,
     /// Per component, site and callee: the components a fact of the callee reaches in the caller
     /// through the site, each with whether it is an internal copy ([`Prop::translated`]).
     translated_memo: FxHashMap<(Rho, Site, FnId), Images>,
@@ -432,12 +438,19 @@ impl Prop<'_> {
     /// location by its images ([`Prop::translated`]), an internal copy where it has none, then
     /// closed under flow. Locations no fact can lead from to a checked label are left out.
     fn image(&mut self, map: LocsId, site: Site, callee: FnId) -> LocsId {
+        if self.all_fixed(map) {
+            return map;
+        }
         if let Some(&out) = self.image_memo.get(&(map, site, callee)) {
             return out;
         }
         let mut out: Vec<Loc> = Vec::new();
         for k in 0..self.locs.get(map).len() {
             let loc = self.locs.get(map)[k];
+            if self.fixed[loc.rho.0 as usize] {
+                out.push(loc);
+                continue;
+            }
             for &(rho, internal) in self.translated(loc.rho, site, callee).iter() {
                 if self.useful[rho.0 as usize] {
                     out.push(Loc {
@@ -452,6 +465,22 @@ impl Prop<'_> {
         let out = self.close(out);
         self.image_memo.insert((map, site, callee), out);
         out
+    }
+
+    /// Whether every location of `map` is [`fixed`](Prop::fixed): its image through any call
+    /// or fork is itself (and, being closed under flow, so is its closure).
+    fn all_fixed(&mut self, map: LocsId) -> bool {
+        let k = map.0 as usize;
+        if self.map_fixed.len() <= k {
+            self.map_fixed.resize(k + 1, None);
+        }
+        if let Some(known) = self.map_fixed[k] {
+            return known;
+        }
+        let fixed = &self.fixed;
+        let all = self.locs.get(map).iter().all(|l| fixed[l.rho.0 as usize]);
+        self.map_fixed[k] = Some(all);
+        all
     }
 
     /// Figure 8b, first rule: a fact moves backwards along flow and summary edges (within a
@@ -797,6 +826,8 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
         edge_memo: FxHashMap::default(),
         image_memo: FxHashMap::default(),
         close_memo: FxHashMap::default(),
+        fixed: fixed_components(c, comps, index, homes),
+        map_fixed: Vec::new(),
         translated_memo: FxHashMap::default(),
         set_memo: FxHashMap::default(),
         results_memo: FxHashMap::default(),
@@ -916,6 +947,29 @@ fn useful_components(p: &ThreadProgram, comps: &Components, index: &Index) -> Ve
         }
     }
     useful
+}
+
+/// Which components a call or fork leaves as they are ([`Prop::translated`] of any of them is
+/// the component itself, not internal): those whose members are all labels of the root scope
+/// (never generic at a site's binder), with no image at any site and no home in a function
+/// (whose callers would not see them). Globals and the memory `main` allocates are such.
+fn fixed_components(
+    c: &Constraints,
+    comps: &Components,
+    index: &Index,
+    homes: &Homes,
+) -> Vec<bool> {
+    let n = comps.of.len();
+    let mut fixed = vec![true; n];
+    for (rho, info) in c.rhos.iter_enumerated() {
+        if info.scope != Scope::ROOT || homes.home_of(rho).is_some() {
+            fixed[comps.of[rho].0 as usize] = false;
+        }
+    }
+    for &(generic, _) in index.rho_images.keys() {
+        fixed[comps.of[generic].0 as usize] = false;
+    }
+    fixed
 }
 
 /// The result of [`propagate`]: every fact, as contexts and their location maps.
