@@ -74,6 +74,8 @@ pub struct CommandLine {
     pub techniques: Techniques,
     /// `--no-deadlocks` (the configuration has no say in it).
     pub no_deadlocks: bool,
+    /// Use the parse cache (`--no-cache` turns it off).
+    pub cache: bool,
 }
 
 /// Reads the configuration `which` names: `Ok(None)` when there is none to read.
@@ -165,6 +167,7 @@ pub fn check_options(cli: CommandLine, config: Option<Config>) -> CheckOptions {
         },
         techniques: cli.techniques,
         no_deadlocks: cli.no_deadlocks,
+        cache: cli.cache,
         entries,
         configured: config.configured,
         configuration: (!config.file.is_empty()).then_some(config.file),

@@ -138,6 +138,10 @@ struct CheckArgs {
     /// Read no configuration file.
     #[arg(long, conflicts_with = "config")]
     no_config: bool,
+    /// Parse every unit again instead of reading back those parsed by an earlier run from the
+    /// cache in the data directory.
+    #[arg(long)]
+    no_cache: bool,
 }
 
 #[derive(Subcommand)]
@@ -227,6 +231,7 @@ fn check(args: CheckArgs) -> ExitCode {
         library: args.library,
         techniques: args.switches.0,
         no_deadlocks: args.no_deadlocks,
+        cache: !args.no_cache,
     };
     // The report goes to stdout as it is rendered: a large one is never held whole.
     let mut out = locksmith::render::IoWriter::new(std::io::BufWriter::with_capacity(

@@ -55,7 +55,7 @@ impl Drop for Running {
 }
 
 /// The progress indicator: nothing for the first second, then a spinner with the phase's name
-/// and number until the check ends.
+/// and number, and how many of its items it has done when it says so, until the check ends.
 fn indicator(done: &AtomicBool) {
     let step = Duration::from_millis(100);
     for _ in 0..10 {
@@ -73,7 +73,10 @@ fn indicator(done: &AtomicBool) {
         let phase = CURRENT.lock().ok().and_then(|p| *p);
         if let Some(p) = phase {
             let k = Phase::ALL.iter().position(|&q| q == p).unwrap_or(0) + 1;
-            bar.set_message(format!("{} ({k}/{})", p.name(), Phase::ALL.len()));
+            let items = solver::stats::progress_now()
+                .map(|(done, total)| format!(": {done}/{total}"))
+                .unwrap_or_default();
+            bar.set_message(format!("{} ({k}/{}){items}", p.name(), Phase::ALL.len()));
         }
         bar.tick();
         std::thread::sleep(step);

@@ -11,6 +11,7 @@ use crate::lower::Lowerer;
 use crate::model::Model;
 use crate::syntax::embedded;
 use crate::syntax::parse::{self, DroppedKind, ParsedUnit};
+use crate::syntax::parse_cache::ParseCache;
 use crate::syntax::preprocess::{self, PreprocessOptions, Preprocessed};
 use crate::syntax::srcmap::{FileTable, SourceMap};
 use solver::stats::{self, Phase};
@@ -32,6 +33,10 @@ pub struct CheckOptions {
     pub configured: Vec<crate::model::Configured>,
     /// The configuration file the options were read from, if any: only named in reports.
     pub configuration: Option<String>,
+    /// Keep parsed units in the data directory and read back those whose preprocessed text is
+    /// unchanged ([`crate::syntax::parse_cache`]); off unless asked for (the command line asks
+    /// unless `--no-cache`).
+    pub cache: bool,
 }
 
 /// One translation unit of the program: a file, and the preprocessing flags it is built with.
@@ -245,12 +250,19 @@ fn parse_and_lower(units: Vec<Preprocessed>, options: &CheckOptions) -> Result<P
         .into_iter()
         .map(|u| std::sync::Mutex::new(Some(u)))
         .collect();
+    let cache = options
+        .cache
+        .then(embedded::data_dir)
+        .and_then(Result::ok)
+        .and_then(|dir| ParseCache::new(&dir.join("cache")));
     let mut unanalysed = Vec::new();
-    for chunk in units.chunks(batch) {
+    let total = units.len();
+    for (done, chunk) in units.chunks(batch).enumerate() {
         let parsed = parse.run(|| {
+            stats::progress(done * batch, total);
             in_parallel(chunk, |u| {
                 let unit = u.lock().ok().and_then(|mut u| u.take());
-                unit.map(parse::parse_unit)
+                unit.map(|unit| parse_or_read(unit, cache.as_ref()))
             })
         });
         for p in parsed {
@@ -287,6 +299,24 @@ fn parse_and_lower(units: Vec<Preprocessed>, options: &CheckOptions) -> Result<P
     Ok(program)
 }
 
+/// The parse of `unit`: from the cache when an earlier run parsed the same text, otherwise
+/// parsed now (and kept in the cache when it parses).
+fn parse_or_read(
+    unit: Preprocessed,
+    cache: Option<&ParseCache>,
+) -> Result<ParsedUnit, parse::ParseError> {
+    let Some(cache) = cache else {
+        return parse::parse_unit(unit);
+    };
+    if let Some(parsed) = cache.load(&unit) {
+        return Ok(parsed);
+    }
+    let text = unit.text.clone();
+    let parsed = parse::parse_unit(unit)?;
+    cache.store(&text, &parsed);
+    Ok(parsed)
+}
+
 /// Analyses the C program made of `inputs`.
 pub fn check(inputs: &[Input], options: &CheckOptions) -> Result<CheckResult, Fatal> {
     if inputs.is_empty() {
@@ -307,8 +337,11 @@ pub fn check(inputs: &[Input], options: &CheckOptions) -> Result<CheckResult, Fa
             crate::entries::harness(&mut program, &entries)
         }
     };
+    let analysed = stats::phase(Phase::Analyses, || {
+        crate::analyses::run(&program, main, options.techniques)
+    });
     let generated = stats::phase(Phase::Generate, || {
-        constraints::generate(&program, main, options.techniques)
+        constraints::generate(&program, main, options.techniques, analysed)
     });
     let solution = threads::solve_with(
         &generated.constraints,

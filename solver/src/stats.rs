@@ -35,6 +35,9 @@ pub enum Phase {
     Preprocess,
     Parse,
     Lower,
+    /// The front end's analyses of the IR (joins, unpacks, lock elements, barriers, startup
+    /// stores) that constraint generation reads.
+    Analyses,
     /// Constraint generation (paper §3): labelled types, constraints, event graphs.
     Generate,
     /// Label resolution (figure 8a): matched flow, lock unification, linearity.
@@ -51,10 +54,11 @@ pub enum Phase {
 }
 
 impl Phase {
-    pub const ALL: [Phase; 10] = [
+    pub const ALL: [Phase; 11] = [
         Phase::Preprocess,
         Phase::Parse,
         Phase::Lower,
+        Phase::Analyses,
         Phase::Generate,
         Phase::Resolve,
         Phase::Locksets,
@@ -69,6 +73,7 @@ impl Phase {
             Phase::Preprocess => "preprocess",
             Phase::Parse => "parse",
             Phase::Lower => "lower",
+            Phase::Analyses => "front-end analyses",
             Phase::Generate => "constraint generation",
             Phase::Resolve => "label resolution",
             Phase::Locksets => "locksets",
@@ -130,6 +135,7 @@ static CURRENT: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(u
 fn enter(p: Phase) {
     let k = Phase::ALL.iter().position(|&q| q == p).unwrap_or(0) as u8;
     if CURRENT.swap(k, Ordering::Relaxed) != k {
+        PROGRESS_TOTAL.store(0, Ordering::Relaxed);
         inject_panic(&format!("phase:{}", p.name()));
     }
 }
@@ -233,6 +239,26 @@ pub fn record_seconds(name: &str, seconds: f64) {
     if enabled() {
         record(name, Value::Seconds(seconds));
     }
+}
+
+/// How far the phase running now has come: items done and items in all (0 when it does not
+/// say). Read by the progress indicator; only the phase on the analysis thread reports it.
+static PROGRESS_DONE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+static PROGRESS_TOTAL: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Says that the phase running now has done `done` of its `total` items (units parsed,
+/// functions generated, components propagated, locations checked).
+pub fn progress(done: usize, total: usize) {
+    if enabled() {
+        PROGRESS_DONE.store(done, Ordering::Relaxed);
+        PROGRESS_TOTAL.store(total, Ordering::Relaxed);
+    }
+}
+
+/// The progress of the phase running now, as [`progress`] last said it, if it did.
+pub fn progress_now() -> Option<(usize, usize)> {
+    let total = PROGRESS_TOTAL.load(Ordering::Relaxed);
+    (total > 0).then(|| (PROGRESS_DONE.load(Ordering::Relaxed).min(total), total))
 }
 
 /// Records the count `name` when collection is on.

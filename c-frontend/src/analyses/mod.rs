@@ -8,6 +8,7 @@
 //! thread can see them ([`startup_stores`]).
 //!
 //! They read the IR and the library model only; they never create labels or constraints.
+//! [`run`] runs those the generator needs, as a phase of their own (`--timings` shows it).
 
 pub mod alloc_wrappers;
 pub mod barriers;
@@ -18,8 +19,56 @@ pub mod startup_stores;
 pub mod uniqueness;
 pub mod unpacks;
 
+use rustc_hash::{FxHashMap, FxHashSet};
+use solver::{Technique, Techniques};
+
 use crate::ir::visit::{walk_func, walk_operand, Visitor};
-use crate::ir::{FuncId, Operand, Program};
+use crate::ir::{Callee, FuncId, Operand, Origin, Program, StmtKind};
+
+/// What the front-end analyses found, for the constraint generator.
+pub struct Analysed {
+    /// The components of the call graph that are recursive, by function.
+    pub recursive_scc: FxHashMap<FuncId, usize>,
+    /// Which creates and joins match ([`joins`]).
+    pub joins: joins::JoinPlan,
+    /// The own locks held at each statement of each function ([`unpacks`]); empty when
+    /// existentials are off.
+    pub unpacks: FxHashMap<FuncId, unpacks::Unpacks>,
+    /// The elements of global lock arrays named by constants ([`lock_elements`]).
+    pub elements: lock_elements::LockElements,
+    /// The semaphores that behave as mutexes ([`semaphores`]).
+    pub mutex_sems: FxHashSet<semaphores::SemKey>,
+    /// The barrier whose waits order phases ([`barriers`]).
+    pub barrier: Option<barriers::Barrier>,
+    /// `main`'s startup stores to global pointers ([`startup_stores`]).
+    pub startup: startup_stores::StartupStores,
+}
+
+/// Runs the analyses the generator needs on the program that starts at `main`.
+pub fn run(p: &Program, main: FuncId, techniques: Techniques) -> Analysed {
+    let recursive_scc = recursive_components(p);
+    let joins = joins::plan(p);
+    let unpacks = if techniques.has(Technique::Existentials) {
+        let releasers = unpacks::releasers(p);
+        unpacks::analyse_program(p, main, &releasers, &joins)
+    } else {
+        FxHashMap::default()
+    };
+    let elements = lock_elements::analyse(
+        p,
+        &recursive_scc,
+        techniques.has(Technique::ContextSensitivity),
+    );
+    Analysed {
+        recursive_scc,
+        joins,
+        unpacks,
+        elements,
+        mutex_sems: semaphores::mutex_semaphores(p),
+        barrier: barriers::phase_barrier(p),
+        startup: startup_stores::analyse(p, main),
+    }
+}
 
 /// The functions whose address the program takes anywhere (a thread's start routine, a
 /// callback, a function pointer's target): they may run where no direct call names them. In
@@ -41,4 +90,40 @@ pub fn address_taken_functions(p: &Program) -> Vec<FuncId> {
     taken.0.sort();
     taken.0.dedup();
     taken.0
+}
+
+/// The recursive components of the direct call graph of the user functions: each function on a
+/// cycle mapped to the index of its strongly connected component.
+pub fn recursive_components(p: &Program) -> FxHashMap<FuncId, usize> {
+    let mut graph = petgraph::graphmap::DiGraphMap::<u32, (), rustc_hash::FxBuildHasher>::default();
+    let mut self_calls = FxHashSet::default();
+    for (f, func) in p.funcs.iter_enumerated() {
+        if !(func.defined && func.origin == Origin::User) {
+            continue;
+        }
+        graph.add_node(f.0);
+        for block in func.blocks.iter() {
+            for stmt in &block.stmts {
+                if let StmtKind::Call {
+                    callee: Callee::Direct(g),
+                    ..
+                } = &stmt.kind
+                {
+                    graph.add_edge(f.0, g.0, ());
+                    if *g == f {
+                        self_calls.insert(f.0);
+                    }
+                }
+            }
+        }
+    }
+    let mut out = FxHashMap::default();
+    for (k, component) in petgraph::algo::tarjan_scc(&graph).into_iter().enumerate() {
+        if component.len() > 1 || self_calls.contains(&component[0]) {
+            for f in component {
+                out.insert(FuncId(f), k);
+            }
+        }
+    }
+    out
 }

@@ -2,7 +2,7 @@
 //! needs (which pointers are unique, which joins end which threads), building the event blocks
 //! the thread analysis runs on; and the whole-program facts about bodies (recursion, `va_arg`).
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
 
 use super::ltypes::{Node, Shape};
 use super::{encode_pos, Frame, Gen, GenEvent, LibraryCall, Object};
@@ -205,40 +205,4 @@ pub(super) fn functions_using_va_arg(p: &Program) -> FxHashSet<FuncId> {
         })
         .map(|(f, _)| f)
         .collect()
-}
-
-/// The recursive components of the direct call graph of the user functions: each function on a
-/// cycle mapped to the index of its strongly connected component.
-pub(super) fn recursive_components(p: &Program) -> FxHashMap<FuncId, usize> {
-    let mut graph = petgraph::graphmap::DiGraphMap::<u32, (), rustc_hash::FxBuildHasher>::default();
-    let mut self_calls = FxHashSet::default();
-    for (f, func) in p.funcs.iter_enumerated() {
-        if !(func.defined && func.origin == Origin::User) {
-            continue;
-        }
-        graph.add_node(f.0);
-        for block in func.blocks.iter() {
-            for stmt in &block.stmts {
-                if let StmtKind::Call {
-                    callee: Callee::Direct(g),
-                    ..
-                } = &stmt.kind
-                {
-                    graph.add_edge(f.0, g.0, ());
-                    if *g == f {
-                        self_calls.insert(f.0);
-                    }
-                }
-            }
-        }
-    }
-    let mut out = FxHashMap::default();
-    for (k, component) in petgraph::algo::tarjan_scc(&graph).into_iter().enumerate() {
-        if component.len() > 1 || self_calls.contains(&component[0]) {
-            for f in component {
-                out.insert(FuncId(f), k);
-            }
-        }
-    }
-    out
 }

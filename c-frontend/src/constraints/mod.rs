@@ -13,7 +13,7 @@ mod annotations;
 mod body;
 mod events;
 mod names;
-use body::{functions_using_va_arg, recursive_components};
+use body::functions_using_va_arg;
 use names::LabelNames;
 mod calls;
 mod elements;
@@ -26,7 +26,7 @@ use std::collections::BTreeSet;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::analyses::joins::{self, JoinPlan, StmtAt};
+use crate::analyses::joins::{JoinPlan, StmtAt};
 use crate::analyses::unpacks::{OwnLock, Package};
 use crate::diagnostics::{Unanalysed, UnanalysedKind, Unsound};
 use crate::ir::{FuncId, Operand, Origin, Pos, Program, VarId, VarKind};
@@ -400,8 +400,13 @@ fn decode_pos(at: u64) -> Pos {
 /// for every variable, the global initializers (constraints only: they run before any thread),
 /// each user function in turn, then the calls whose targets only flow could find; the event
 /// graphs, objects and names are read off the finished state.
-pub fn generate(p: &Program, main: FuncId, techniques: Techniques) -> Generated {
-    let mut g = Gen::new(p, main, techniques);
+pub fn generate(
+    p: &Program,
+    main: FuncId,
+    techniques: Techniques,
+    analysed: crate::analyses::Analysed,
+) -> Generated {
+    let mut g = Gen::new(p, main, techniques, analysed);
     let (stores, replaced) = g.startup.counts();
     stats::count("startup: versioned globals", g.startup.globals.len());
     stats::count("startup: stores", stores);
@@ -412,7 +417,11 @@ pub fn generate(p: &Program, main: FuncId, techniques: Techniques) -> Generated 
     let user: Vec<FuncId> = g.fn_func.iter().copied().collect();
     let mut failed = Vec::new();
     stats::time("generate: function bodies", || {
-        for f in user {
+        let total = user.len();
+        for (done, f) in user.into_iter().enumerate() {
+            if done % 64 == 0 {
+                stats::progress(done, total);
+            }
             // A panic in one function's constraints is contained: the function is listed as
             // not analysed (what it had generated stays) and the others are generated.
             let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -493,7 +502,12 @@ fn record_constraint_stats(c: &Constraints) {
 impl<'a> Gen<'a> {
     /// The generator's state before any label exists: one generalisation scope per user
     /// function (the root for `main`, and for all under `--context-insensitive`).
-    fn new(p: &'a Program, main: FuncId, techniques: Techniques) -> Gen<'a> {
+    fn new(
+        p: &'a Program,
+        main: FuncId,
+        techniques: Techniques,
+        analysed: crate::analyses::Analysed,
+    ) -> Gen<'a> {
         let mut c = Constraints::new();
         let mut t = LTypes::new(&p.types);
         t.void_model = techniques.has(Technique::Void);
@@ -514,19 +528,15 @@ impl<'a> Gen<'a> {
             fn_of.insert(f, fn_func.push(f));
         }
         scope_of.insert(p.global_init, Scope::ROOT);
-        let recursive_scc = recursive_components(p);
-        let joins = joins::plan(p);
-        let unpacks = if techniques.has(Technique::Existentials) {
-            let releasers = crate::analyses::unpacks::releasers(p);
-            crate::analyses::unpacks::analyse_program(p, main, &releasers, &joins)
-        } else {
-            FxHashMap::default()
-        };
-        let elements = crate::analyses::lock_elements::analyse(
-            p,
-            &recursive_scc,
-            techniques.has(Technique::ContextSensitivity),
-        );
+        let crate::analyses::Analysed {
+            recursive_scc,
+            joins,
+            unpacks,
+            elements,
+            mutex_sems,
+            barrier,
+            startup,
+        } = analysed;
         Gen {
             p,
             c,
@@ -558,8 +568,8 @@ impl<'a> Gen<'a> {
             element_locks: std::collections::BTreeMap::new(),
             attributed_arrays: BTreeSet::new(),
             joins,
-            mutex_sems: crate::analyses::semaphores::mutex_semaphores(p),
-            barrier: crate::analyses::barriers::phase_barrier(p),
+            mutex_sems,
+            barrier,
             fork_trips: Vec::new(),
             uses_va_arg: functions_using_va_arg(p),
             techniques,
@@ -583,7 +593,7 @@ impl<'a> Gen<'a> {
             },
             annotations: Vec::new(),
             main,
-            startup: crate::analyses::startup_stores::analyse(p, main),
+            startup,
             version_nodes: std::collections::BTreeMap::new(),
             version_reads: Vec::new(),
             unversioned: BTreeSet::new(),

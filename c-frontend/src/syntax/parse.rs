@@ -50,7 +50,7 @@ pub struct ParsedUnit {
 }
 
 /// A top-level item that did not parse and what recovery kept of it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Dropped {
     /// The function's name, the typedef's name(s), the declared name(s), or when no name could be
     /// found a short description of the item's first tokens.
@@ -66,7 +66,7 @@ pub struct Dropped {
 }
 
 /// What recovery kept of an item that did not parse.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum DroppedKind {
     /// A function definition whose body was removed; its signature stays as a declaration.
     FunctionBody,

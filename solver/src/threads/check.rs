@@ -238,7 +238,10 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
     let mut at_home_verdicts: FxHashMap<(Rho, FnId), Option<Accesses>> = FxHashMap::default();
     let mut owner_verdicts: FxHashMap<(Rho, FnId), Option<Accesses>> = FxHashMap::default();
     let mut warnings = Vec::new();
-    for &rho in &checked {
+    for (done, &rho) in checked.iter().enumerate() {
+        if done % 256 == 0 {
+            crate::stats::progress(done, checked.len());
+        }
         if local.contains(&rho) {
             continue;
         }

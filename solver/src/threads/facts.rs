@@ -302,7 +302,11 @@ impl Prop<'_> {
     /// thread functions first, each component of calls and forks until its maps stop growing.
     fn run(&mut self) {
         let s = self.s;
-        for scc in &s.thread_sccs {
+        let total = s.thread_sccs.len();
+        for (done, scc) in s.thread_sccs.iter().enumerate() {
+            if done % 64 == 0 {
+                crate::stats::progress(done, total);
+            }
             loop {
                 let mut progress = false;
                 for &f in scc {

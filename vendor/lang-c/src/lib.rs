@@ -1,0 +1,35 @@
+//! C language parser and abstract syntax tree
+//!
+//! ```
+//! use lang_c::driver::{Config, parse};
+//!
+//! fn main() {
+//!     let config = Config::default();
+//!     println!("{:?}", parse(&config, "example.c"));
+//! }
+//! ```
+
+#![allow(deprecated)]
+#![allow(ellipsis_inclusive_range_patterns)]
+// locksmith patch: the generated parser and the 2015-edition code warn under newer compilers.
+#![allow(warnings)]
+
+// locksmith patch: serde for the syntax tree (the parse cache), behind the `serde` feature.
+#[cfg(feature = "serde")]
+#[macro_use]
+extern crate serde;
+
+pub mod ast;
+pub mod driver;
+pub mod loc;
+pub mod print;
+pub mod span;
+pub mod visit;
+
+mod astutil;
+mod env;
+mod parser;
+mod strings;
+
+#[cfg(test)]
+mod tests;
