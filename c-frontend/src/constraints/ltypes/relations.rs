@@ -112,6 +112,10 @@ impl LTypes<'_> {
         }
     }
 
+    /// Adds the functions `more` (sorted) to the function list of `r`. The list stays sorted
+    /// and is merged, not sorted again: a table of thousands of handlers grows one function at
+    /// a time. When it grows, only the relations its growth can change are synchronised again:
+    /// not the flows into `r`, which brought its functions and gain nothing from them.
     pub(super) fn add_funs(&mut self, r: Node, more: &[FuncId]) {
         let data = &mut self.data[r.0 as usize];
         let list = match &mut data.shape {
@@ -119,13 +123,47 @@ impl LTypes<'_> {
             Shape::Blob { funs, .. } => funs,
             _ => return,
         };
-        let before = list.len();
-        list.extend_from_slice(more);
-        list.sort();
-        list.dedup();
-        if list.len() != before {
-            self.grown_funs.push(r);
-            self.resync(r);
+        if more.iter().all(|f| list.binary_search(f).is_ok()) {
+            return;
+        }
+        let mut merged = Vec::with_capacity(list.len() + more.len());
+        let (mut i, mut j) = (0, 0);
+        while i < list.len() || j < more.len() {
+            let next = match (list.get(i), more.get(j)) {
+                (Some(&a), Some(&b)) if a <= b => {
+                    i += 1;
+                    if a == b {
+                        j += 1;
+                    }
+                    a
+                }
+                (Some(_), Some(&b)) | (None, Some(&b)) => {
+                    j += 1;
+                    b
+                }
+                (Some(&a), None) => {
+                    i += 1;
+                    a
+                }
+                (None, None) => unreachable!("the loop runs while one list has more"),
+            };
+            if merged.last() != Some(&next) {
+                merged.push(next);
+            }
+        }
+        *list = merged;
+        self.grown_funs.push(r);
+        if self.data[r.0 as usize].external {
+            self.work.push(Work::External(r));
+        }
+        for k in 0..self.data[r.0 as usize].rels.len() {
+            let id = self.data[r.0 as usize].rels[k];
+            if let Rel::Flow { target, .. } = self.rels[id as usize] {
+                if self.root(target) == r {
+                    continue;
+                }
+            }
+            self.push_sync(id);
         }
     }
 
@@ -220,10 +258,12 @@ impl LTypes<'_> {
         if self.materialise(c, t) || pending_s {
             return;
         }
-        let (ss, ts) = (
-            self.data[s.0 as usize].shape.clone(),
-            self.data[t.0 as usize].shape.clone(),
-        );
+        // A target's function list is not needed (it only grows), and may be long.
+        let ts = match &self.data[t.0 as usize].shape {
+            Shape::Fun(_) => Shape::Fun(Vec::new()),
+            other => other.clone(),
+        };
+        let ss = self.data[s.0 as usize].shape.clone();
         match (ss, ts) {
             (Shape::Var, Shape::Var) => {}
             (Shape::Scalar, Shape::Scalar) => {}
