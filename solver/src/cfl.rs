@@ -23,7 +23,7 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::constraints::{Constraints, Polarity, Rho, Site};
+use crate::constraints::{Constraints, Polarity, Rho};
 use crate::ids::{Idx, IndexVec};
 use crate::scope::{Scope, ScopeTree};
 
@@ -166,17 +166,23 @@ struct Entry {
     binder: Scope,
     /// Open edges into `node` from sites of `binder`: `(site, caller label)`.
     opens: Vec<(u32, Rho)>,
+    /// The caller labels of `opens`, by site (a function called from a thousand places has a
+    /// thousand opens, each matched against every exit).
+    opens_at: FxHashMap<u32, Vec<Rho>>,
     /// Labels outside the region with a flow edge into `node`.
     outer_preds: Vec<Rho>,
+    outer_seen: FxHashSet<Rho>,
     /// Results reached so far: `(site, instance label)`.
     exits: Vec<(u32, Rho)>,
+    exit_seen: FxHashSet<(u32, Rho)>,
 }
 
 struct Tabulation<'a> {
     c: &'a Constraints,
     scopes: &'a ScopeTree,
     succ: IndexVec<Rho, Vec<Rho>>,
-    closes_from: IndexVec<Rho, Vec<(u32, Rho)>>,
+    /// The positive instantiations out of each label, by the binder of their site.
+    closes_from: FxHashMap<(Rho, Scope), Vec<(u32, Rho)>>,
     entries: IndexVec<EntryId, Entry>,
     entry_of: FxHashMap<(Rho, Scope), EntryId>,
     seen: FxHashSet<(EntryId, Rho)>,
@@ -198,8 +204,11 @@ impl<'a> Tabulation<'a> {
         let e = self.entries.push(Entry {
             binder,
             opens: Vec::new(),
+            opens_at: FxHashMap::default(),
             outer_preds: Vec::new(),
+            outer_seen: FxHashSet::default(),
             exits: Vec::new(),
+            exit_seen: FxHashSet::default(),
         });
         self.entry_of.insert((node, binder), e);
         self.work.push((e, node));
@@ -213,7 +222,7 @@ impl<'a> Tabulation<'a> {
         let mut s = self.c.rhos[to].scope;
         while s != Scope::ROOT && !self.scopes.within(from_scope, s) {
             let e = self.entry(to, s);
-            if !self.entries[e].outer_preds.contains(&from) {
+            if self.entries[e].outer_seen.insert(from) {
                 self.entries[e].outer_preds.push(from);
                 let exits = self.entries[e].exits.clone();
                 for (_, y) in exits {
@@ -253,22 +262,21 @@ impl<'a> Tabulation<'a> {
                 continue;
             }
             self.reached_by[n].push(e);
-            let closes: Vec<(u32, Rho)> = self.closes_from[n]
-                .iter()
-                .copied()
-                .filter(|&(site, _)| self.c.sites[Site(site)].binder == binder)
-                .collect();
+            let closes: Vec<(u32, Rho)> = self
+                .closes_from
+                .get(&(n, binder))
+                .cloned()
+                .unwrap_or_default();
             for (site, y) in closes {
-                if self.entries[e].exits.contains(&(site, y)) {
+                if !self.entries[e].exit_seen.insert((site, y)) {
                     continue;
                 }
                 self.entries[e].exits.push((site, y));
                 let matching: Vec<Rho> = self.entries[e]
-                    .opens
-                    .iter()
-                    .filter(|&&(s, _)| s == site)
-                    .map(|&(_, m)| m)
-                    .collect();
+                    .opens_at
+                    .get(&site)
+                    .cloned()
+                    .unwrap_or_default();
                 for m in matching {
                     self.add_summary(m, y);
                 }
@@ -305,7 +313,7 @@ pub fn close(c: &Constraints, scopes: &ScopeTree) -> FlowGraph {
         c,
         scopes,
         succ: walk_succ,
-        closes_from: IndexVec::from_elem_n(Vec::new(), n),
+        closes_from: FxHashMap::default(),
         entries: IndexVec::new(),
         entry_of: FxHashMap::default(),
         seen: FxHashSet::default(),
@@ -320,8 +328,17 @@ pub fn close(c: &Constraints, scopes: &ScopeTree) -> FlowGraph {
             Polarity::Neg => {
                 let e = t.entry(inst.generic, binder);
                 t.entries[e].opens.push((inst.site.0, inst.instance));
+                t.entries[e]
+                    .opens_at
+                    .entry(inst.site.0)
+                    .or_default()
+                    .push(inst.instance);
             }
-            Polarity::Pos => t.closes_from[inst.generic].push((inst.site.0, inst.instance)),
+            Polarity::Pos => t
+                .closes_from
+                .entry((inst.generic, binder))
+                .or_default()
+                .push((inst.site.0, inst.instance)),
         }
     }
     for &(a, b) in c.flows.iter().chain(&c.pack_flows) {

@@ -64,8 +64,29 @@ impl LTypes<'_> {
         self.creating_depth = 0;
     }
 
+    /// Two function pointers at a site: their targets flow as the polarity says. Function
+    /// lists (a table of a thousand handlers) are long, so only what one side lacks is copied
+    /// to it. Whether both were function pointers.
+    fn sync_funs(&mut self, g: Node, i: Node, pol: Pol) -> bool {
+        if !(matches!(self.data[g.0 as usize].shape, Shape::Fun(_))
+            && matches!(self.data[i.0 as usize].shape, Shape::Fun(_)))
+        {
+            return false;
+        }
+        if matches!(pol, Pol::Pos | Pol::Both) {
+            self.flow_funs(g, i);
+        }
+        if matches!(pol, Pol::Neg | Pol::Both) {
+            self.flow_funs(i, g);
+        }
+        true
+    }
+
     fn sync_structure(&mut self, c: &mut Constraints, g: Node, i: Node, site: Site, pol: Pol) {
         self.sync_parents(g, i, site);
+        if self.sync_funs(g, i, pol) {
+            return;
+        }
         let gs = self.data[g.0 as usize].shape.clone();
         let mut is = self.data[i.0 as usize].shape.clone();
         match (&gs, &is) {
@@ -139,14 +160,6 @@ impl LTypes<'_> {
                 });
             }
             (Shape::Lock(lg), Shape::Lock(li)) => self.emit_lock_inst(c, lg, site, li),
-            (Shape::Fun(tg), Shape::Fun(ti)) => match pol {
-                Pol::Pos => self.add_funs(i, &tg),
-                Pol::Neg => self.add_funs(g, &ti),
-                Pol::Both => {
-                    self.add_funs(i, &tg);
-                    self.add_funs(g, &ti);
-                }
-            },
             (gb @ Shape::Blob { .. }, ib @ Shape::Blob { .. }) => {
                 self.sync_blobs(c, (g, gb), (i, ib), site)
             }

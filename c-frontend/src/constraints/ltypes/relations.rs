@@ -112,6 +112,22 @@ impl LTypes<'_> {
         }
     }
 
+    /// Adds the functions of `from`'s list to `to`'s (both function pointers), copying the list
+    /// only when `to` lacks one of them.
+    pub(super) fn flow_funs(&mut self, from: Node, to: Node) {
+        let (Shape::Fun(a), Shape::Fun(b)) = (
+            &self.data[from.0 as usize].shape,
+            &self.data[to.0 as usize].shape,
+        ) else {
+            return;
+        };
+        if a.len() <= b.len() && a.iter().all(|f| b.binary_search(f).is_ok()) {
+            return;
+        }
+        let more = a.clone();
+        self.add_funs(to, &more);
+    }
+
     /// Adds the functions `more` (sorted) to the function list of `r`. The list stays sorted
     /// and is merged, not sorted again: a table of thousands of handlers grows one function at
     /// a time. When it grows, only the relations its growth can change are synchronised again:
@@ -258,12 +274,15 @@ impl LTypes<'_> {
         if self.materialise(c, t) || pending_s {
             return;
         }
-        // A target's function list is not needed (it only grows), and may be long.
-        let ts = match &self.data[t.0 as usize].shape {
-            Shape::Fun(_) => Shape::Fun(Vec::new()),
-            other => other.clone(),
-        };
-        let ss = self.data[s.0 as usize].shape.clone();
+        if matches!(self.data[s.0 as usize].shape, Shape::Fun(_))
+            && matches!(self.data[t.0 as usize].shape, Shape::Fun(_))
+        {
+            return self.flow_funs(s, t);
+        }
+        let (ss, ts) = (
+            self.data[s.0 as usize].shape.clone(),
+            self.data[t.0 as usize].shape.clone(),
+        );
         match (ss, ts) {
             (Shape::Var, Shape::Var) => {}
             (Shape::Scalar, Shape::Scalar) => {}
@@ -312,7 +331,6 @@ impl LTypes<'_> {
                     target: i2,
                 });
             }
-            (Shape::Fun(t1), Shape::Fun(_)) => self.add_funs(t, &t1),
             (Shape::Lock(l1), Shape::Lock(l2)) => c.lock_eq(l1, l2),
             _ => self.work.push(Work::Unify(s, t)),
         }
