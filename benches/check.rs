@@ -17,7 +17,9 @@
 //! not see; its `lib.c` is written but not analysed), `forks` (hundreds of distinct fork sites),
 //! `bigstruct` (one large struct shared by every module through pointers), `macros` (lock
 //! macros, a few lock calls per line) or `all` (all five); `--shape all-shapes` runs the sizes for
-//! each shape in turn, with a table for each.
+//! each shape in turn, with a table for each, each shape in a process of its own (so that the
+//! large reports of one shape do not raise the bench's own peak memory, which bounds what it can
+//! tell of the next shape's, see `measure::run_check`).
 //!
 //! `--phases` adds `--timings` to each run and prints each phase's time (the median over the
 //! runs) for each size; after the sizes of a shape it prints a table of the phases with the
@@ -59,7 +61,7 @@ mod gen_pthreads;
 mod measure;
 
 use std::collections::BTreeSet;
-use std::io::Read;
+use std::io::{Read, Write as _};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
@@ -210,11 +212,11 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    if options.shapes.len() > 1 {
+        return run_shapes_apart(&options.shapes);
+    }
 
-    for (k, &shape) in options.shapes.iter().enumerate() {
-        if k > 0 {
-            println!();
-        }
+    for &shape in &options.shapes {
         println!(
             "locksmith check on generated pthread programs, shape {} ({})",
             shape.name(),
@@ -242,6 +244,49 @@ fn main() -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// Runs this bench once per shape, each in a process of its own with `--shape NAME` and the
+/// other arguments as given. The bench keeps a run's whole JSON report, which can be hundreds of
+/// megabytes at 1M lines, and a child's peak memory can only be told apart from the peak of the
+/// bench itself when it is above it (see `measure::run_check`): in one process, one shape's large
+/// reports would turn every later figure into a bound.
+fn run_shapes_apart(shapes: &[Shape]) -> ExitCode {
+    let exe = match std::env::current_exe() {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("check bench: cannot find the bench executable: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut failed = false;
+    for (k, shape) in shapes.iter().enumerate() {
+        let mut shape_args = args.clone();
+        if let Some(i) = shape_args.iter().position(|a| a == "--shape") {
+            shape_args[i + 1] = shape.name().to_string();
+        }
+        if k > 0 {
+            println!();
+        }
+        let _ = std::io::stdout().flush();
+        match Command::new(&exe).args(&shape_args).status() {
+            Ok(status) if status.success() => {}
+            Ok(status) => {
+                eprintln!("check bench: shape {}: {status}", shape.name());
+                failed = true;
+            }
+            Err(e) => {
+                eprintln!("check bench: cannot run {}: {e}", exe.display());
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 /// `--dump`: writes the program of each chosen shape.
