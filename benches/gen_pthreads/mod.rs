@@ -26,8 +26,29 @@
 //! `<string.h>`, about [`SYSTEM_HEADER_LINES`] lines once preprocessed. The number of files grows
 //! with the target (one per 12,500 lines, at least two), so headers stay near a quarter of the total
 //! at 100k lines and above, and the rest of the budget is split evenly into user code.
+//!
+//! [`Shape`] chooses what the program is made of. [`Shape::Server`] is the server above, alone,
+//! byte for byte as it was before shapes existed, so figures measured on it stay comparable. Each
+//! other shape keeps that server and gives half of every module's budget to code of one shape
+//! that real programs have and the server lacks (see [`Shape`]): a thread pool running function
+//! pointers, callbacks handed to a library that locksmith cannot see, hundreds of distinct fork
+//! sites, one large struct shared by every module, and lock-heavy macros; [`Shape::All`] has all
+//! five, a tenth of the budget each. They keep the server's guarantees: they compile with
+//! `gcc -std=gnu11 -Wall -Werror -pthread`, run and terminate, take locks in one order (the
+//! pool's queue, the fork counters and the big struct are leaves; the macros take an object's
+//! lock before a module counter's lock or a leaf lock of `server.c`, never the other way round),
+//! and their only races are the planted `_unsafe_hits` counters (the pool's first job of each
+//! module increments its module's counter too). ThreadSanitizer agrees on the 10k and 100k
+//! programs of every shape (`cargo bench --bench check -- --self-check --tsan --sizes 10000
+//! 100000`). The callbacks shape adds `lib.c`, the library's
+//! definitions: compile it with the program, but do not give it to locksmith
+//! ([`is_analysed`]), which must see only the declarations in `common.h`.
+
+mod shapes;
 
 use std::fmt::Write as _;
+
+use shapes::{library_file, shape_core, shape_header};
 
 /// Lines that `gcc -std=gnu11 -E` prints for the system headers of one generated file (glibc 2.36,
 /// gcc 12), measured on an empty file with the same includes.
@@ -74,6 +95,94 @@ const FIELDS: &[(&str, &str)] = &[
     ("int", "level"),
 ];
 
+/// The library of the callbacks shape: compiled with the program, never analysed.
+pub const LIBRARY_FILE: &str = "lib.c";
+
+/// Whether a generated file is a unit for locksmith: every `.c` file except [`LIBRARY_FILE`].
+pub fn is_analysed(name: &str) -> bool {
+    name.ends_with(".c") && name != LIBRARY_FILE
+}
+
+/// What a generated program is made of, besides the base server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// The base server alone, byte-identical to the generator before shapes.
+    Server,
+    /// A thread pool in `server.c`: a global queue of `struct job { void (*run)(void *); void
+    /// *arg; ... }` guarded by a mutex and a condition variable, worker threads started in a loop
+    /// that pop jobs and call `job->run(job->arg)`, and every module submitting jobs whose `run` is
+    /// one of its own functions (which update its objects under their locks; the first also
+    /// increments the planted counter).
+    Pool,
+    /// Callbacks registered with a library declared `extern` in `common.h` and defined in
+    /// [`LIBRARY_FILE`], directly (`lib_register(name, cb, ctx)`) and through `static const struct
+    /// lib_ops` tables (`lib_register_ops(&ops)`). The library runs each in a thread of its own.
+    Callbacks,
+    /// Distinct `pthread_create` calls, a few per batch function, each running a handler or a
+    /// query: joined at once, joined at the end of its batch, or detached and awaited through a
+    /// condition variable. Fork sites grow linearly with the program.
+    Forks,
+    /// One large struct of `common.h` (dozens of fields, a mutex, nested structs, arrays), one
+    /// global instance in `server.c` whose address `main` hands to every module, which keeps it
+    /// in a static pointer and passes it down call chains that update its fields under its lock
+    /// (taken at the bottom of a chain or around it).
+    BigStruct,
+    /// Statement macros of `common.h` that expand to lock/unlock pairs (`WITH_LOCK`, `WITH_MUTEX`,
+    /// `WITH_LOCK2`, `STAT_INC`, `STAT_ADD`, `STAT_GET`), a few per line, some nested (an
+    /// object's lock, then a counter's or the statistics' lock; never the other way round).
+    Macros,
+    /// All five shapes at once, a tenth of each module's budget each.
+    All,
+}
+
+impl Shape {
+    /// Every shape, in the order the bench runs them.
+    pub const EVERY: [Shape; 7] = [
+        Shape::Server,
+        Shape::Pool,
+        Shape::Callbacks,
+        Shape::Forks,
+        Shape::BigStruct,
+        Shape::Macros,
+        Shape::All,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Shape::Server => "server",
+            Shape::Pool => "pool",
+            Shape::Callbacks => "callbacks",
+            Shape::Forks => "forks",
+            Shape::BigStruct => "bigstruct",
+            Shape::Macros => "macros",
+            Shape::All => "all",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Shape> {
+        Shape::EVERY.into_iter().find(|s| s.name() == name)
+    }
+
+    /// The single shapes whose code is added to the server.
+    fn parts(self) -> &'static [Shape] {
+        match self {
+            Shape::Server => &[],
+            Shape::Pool => &[Shape::Pool],
+            Shape::Callbacks => &[Shape::Callbacks],
+            Shape::Forks => &[Shape::Forks],
+            Shape::BigStruct => &[Shape::BigStruct],
+            Shape::Macros => &[Shape::Macros],
+            Shape::All => &[
+                Shape::Pool,
+                Shape::Callbacks,
+                Shape::Forks,
+                Shape::BigStruct,
+                Shape::Macros,
+            ],
+        }
+    }
+}
+
 /// Figures about a generated program, found by scanning its text.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Census {
@@ -87,11 +196,17 @@ pub struct Census {
     pub planted_races: usize,
 }
 
-/// Counts the figures of [`Census`] in a generated program. The generator always writes the
-/// opening brace of a function body alone at the start of a line, and nothing else that way.
+/// Counts the figures of [`Census`] in the analysed files of a generated program (not in
+/// [`LIBRARY_FILE`]). The generator always writes the opening brace of a function body alone at
+/// the start of a line, and nothing else that way. A planted race is a counter incremented
+/// unprotected somewhere, however many places do it.
 pub fn census(files: &[(String, String)]) -> Census {
     let mut c = Census::default();
-    for (_, text) in files {
+    let mut planted = std::collections::BTreeSet::new();
+    for (name, text) in files {
+        if name == LIBRARY_FILE {
+            continue;
+        }
         for line in text.lines() {
             c.user_lines += 1;
             if line == "{" {
@@ -100,24 +215,36 @@ pub fn census(files: &[(String, String)]) -> Census {
             if line.contains("pthread_create(") {
                 c.fork_sites += 1;
             }
-            if line.contains("_unsafe_hits++") {
-                c.planted_races += 1;
+            if let Some(end) = line.find("_unsafe_hits++") {
+                let start = line[..end]
+                    .rfind(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
+                    .map_or(0, |i| i + 1);
+                planted.insert(line[start..end].to_string());
             }
         }
     }
+    c.planted_races = planted.len();
     c
 }
 
-/// A multi-file pthread program of roughly `target_lines` preprocessed lines: a list of (file
-/// name, C text). The same seed always gives the same program. The files are `common.h`,
-/// `server.c` (which holds `main`) and one `.c` file per further module; compile them with
+/// A multi-file pthread program of roughly `target_lines` preprocessed lines (counting the
+/// analysed files only): a list of (file name, C text). The same seed always gives the same
+/// program. The files are `common.h`, `server.c` (which holds `main`), one `.c` file per further
+/// module and, for the callbacks shape, [`LIBRARY_FILE`]; compile them all with
 /// `gcc -std=gnu11 -pthread` in one directory. Updates call down through layers of `layer`
-/// modules (no bound when 0; see [`LAYER_MODULES`]).
-pub fn generate(target_lines: usize, seed: u64, layer: usize) -> Vec<(String, String)> {
+/// modules (no bound when 0; see [`LAYER_MODULES`]). `shape` says what the modules are made of
+/// besides the base server ([`Shape::Server`]: nothing).
+pub fn generate(
+    target_lines: usize,
+    seed: u64,
+    layer: usize,
+    shape: Shape,
+) -> Vec<(String, String)> {
+    let parts = shape.parts();
     let mut rng = Rng(seed ^ 0x5851_f42d_4c95_7f2d);
     let modules = (target_lines / LINES_PER_FILE).max(2);
     let names: Vec<String> = (0..modules).map(module_name).collect();
-    let header = common_header(&names);
+    let header = common_header(&names, parts);
     let per_file_overhead = SYSTEM_HEADER_LINES + preprocessed_lines(&header);
     let user_budget = target_lines.saturating_sub(modules * per_file_overhead);
     let per_module = (user_budget / modules).max(400);
@@ -127,18 +254,22 @@ pub fn generate(target_lines: usize, seed: u64, layer: usize) -> Vec<(String, St
         let chains_down = idx > 0 && (layer == 0 || idx % layer != 0);
         let mut module = Module::new(idx, name.clone(), &names[..idx], chains_down, &mut rng);
         let core = if idx == 0 {
-            core_prelude()
+            core_prelude() + &shape_core(parts)
         } else {
             String::new()
         };
         let tail = if idx == 0 {
-            main_function(&names)
+            main_function(&names, parts)
         } else {
             String::new()
         };
         let budget =
             per_module.saturating_sub(preprocessed_lines(&core) + preprocessed_lines(&tail));
-        module.fill(budget);
+        let shape_budget = if parts.is_empty() { 0 } else { budget / 2 };
+        module.fill(budget - shape_budget);
+        for &part in parts {
+            module.add_part(part, shape_budget / parts.len());
+        }
         let body = module.finish();
         let file = if idx == 0 {
             "server.c".to_string()
@@ -146,6 +277,9 @@ pub fn generate(target_lines: usize, seed: u64, layer: usize) -> Vec<(String, St
             format!("{name}.c")
         };
         files.push((file, format!("{core}{body}{tail}")));
+    }
+    if parts.contains(&Shape::Callbacks) {
+        files.push((LIBRARY_FILE.to_string(), library_file()));
     }
     files
 }
@@ -178,12 +312,15 @@ impl Rng {
 }
 
 /// Lines `gcc -E` prints for generated text: a line that uses a macro of a system header
-/// (`NULL`, `PTHREAD_MUTEX_INITIALIZER`) becomes five, because its expansion is put on a line of
+/// (`NULL`, `PTHREAD_MUTEX_INITIALIZER`, `PTHREAD_COND_INITIALIZER`) becomes five, because its expansion is put on a line of
 /// its own between two line markers.
 fn preprocessed_lines(s: &str) -> usize {
     s.lines()
         .map(|l| {
-            if l.contains("NULL") || l.contains("PTHREAD_MUTEX_INITIALIZER") {
+            if l.contains("NULL")
+                || l.contains("PTHREAD_MUTEX_INITIALIZER")
+                || l.contains("PTHREAD_COND_INITIALIZER")
+            {
                 5
             } else {
                 1
@@ -204,9 +341,9 @@ fn module_name(idx: usize) -> String {
     }
 }
 
-/// `common.h`: the request and statistics types, the shared helpers of `server.c` and the
-/// interface of every module.
-fn common_header(modules: &[String]) -> String {
+/// `common.h`: the request and statistics types, the shared helpers of `server.c`, the interface
+/// of every module and what the shape's `parts` share.
+fn common_header(modules: &[String], parts: &[Shape]) -> String {
     let mut s = String::from(
         "/* Types and interfaces shared by every module of the server. */
 #ifndef SERVER_COMMON_H
@@ -254,6 +391,9 @@ void request_free(struct request *req);
             s,
             "void {m}_setup(void);\nvoid {m}_run(int nthreads);\nlong {m}_query(long key);\nlong {m}_update(long key, long delta);"
         );
+    }
+    for part in parts {
+        s.push_str(&shape_header(*part, modules));
     }
     s.push_str("\n#endif\n");
     s
@@ -357,8 +497,28 @@ void request_free(struct request *req)
     .to_string()
 }
 
-/// The module table and `main`, at the end of `server.c`.
-fn main_function(modules: &[String]) -> String {
+/// The module table and `main`, at the end of `server.c`: `main` sets up the modules, runs each
+/// in a thread and joins them. The shape's `parts` add statements after the setups (before any
+/// thread is started) and after the joins.
+fn main_function(modules: &[String], parts: &[Shape]) -> String {
+    let mut after_setup = String::new();
+    let mut after_join = String::new();
+    for part in parts {
+        match part {
+            Shape::Pool => {
+                after_setup.push_str("    pool_start(server_threads + 2);\n");
+                after_join.push_str("    pool_stop();\n");
+            }
+            Shape::Callbacks => after_join.push_str("    lib_shutdown();\n"),
+            Shape::BigStruct => {
+                after_setup.push_str("    big_init(&big_global);\n");
+                for m in modules {
+                    let _ = writeln!(after_setup, "    {m}_attach(&big_global);");
+                }
+            }
+            _ => {}
+        }
+    }
     let mut s = String::from(
         "struct module_entry {
     const char *name;
@@ -396,12 +556,12 @@ int main(int argc, char **argv)
     log_verbose = getenv(\"SERVER_VERBOSE\") != NULL;
     for (i = 0; i < {n}; i++)
         modules[i].setup();
-    for (i = 0; i < {n}; i++)
+{after_setup}    for (i = 0; i < {n}; i++)
         if (pthread_create(&th[i], NULL, module_thread, (void *)&modules[i]) != 0)
             abort();
     for (i = 0; i < {n}; i++)
         pthread_join(th[i], NULL);
-    printf(\"requests %ld bytes %ld log %ld\\n\", stats_requests(&server_stats),
+{after_join}    printf(\"requests %ld bytes %ld log %ld\\n\", stats_requests(&server_stats),
            stats_bytes(&server_stats), log_count());
     return 0;
 }}
@@ -443,6 +603,10 @@ struct Module<'a> {
     helpers: String,
     code: String,
     workers: String,
+    /// The code of the shape's parts, after the worker groups.
+    extra: String,
+    /// Statements of the shape's parts at the start of `<p>_run`.
+    run_hooks: String,
 }
 
 impl<'a> Module<'a> {
@@ -509,6 +673,8 @@ void {p}_batch_end(void)
             helpers,
             code: String::new(),
             workers: String::new(),
+            extra: String::new(),
+            run_hooks: String::new(),
         }
     }
 
@@ -1136,12 +1302,14 @@ int {p}_route(struct request *req)
         let _ = writeln!(s, "    return r;\n}}\n");
 
         s.push_str(&self.workers);
+        s.push_str(&self.extra);
 
         let _ = writeln!(s, "void {p}_setup(void)\n{{");
         for t in &self.types {
             let _ = writeln!(s, "    {n}_shared = {n}_new(\"{n}\");", n = t.name);
         }
         let _ = writeln!(s, "}}\n\nvoid {p}_run(int nthreads)\n{{");
+        s.push_str(&self.run_hooks);
         for g in 0..self.groups {
             let _ = writeln!(s, "    {p}_run_group{g}(nthreads);");
         }

@@ -70,12 +70,24 @@ pub fn run_check(
     timeout: Duration,
     output: Output,
 ) -> Result<Run, String> {
+    run_check_with(binary, sources, &[], timeout, output)
+}
+
+/// [`run_check`] with further arguments after the sources (such as `--timings`).
+pub fn run_check_with(
+    binary: &Path,
+    sources: &[PathBuf],
+    extra: &[&str],
+    timeout: Duration,
+    output: Output,
+) -> Result<Run, String> {
     let own_peak_kib = own_peak_rss_kib();
     let start = Instant::now();
     let mut child = Command::new(binary)
         .arg("check")
         .args(sources)
         .args(["--format", output.format()])
+        .args(extra)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

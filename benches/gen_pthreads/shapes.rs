@@ -1,0 +1,884 @@
+//! The code of each [`Shape`] besides the base server: what it adds to `common.h`, to `server.c`
+//! and to `main`, the library of the callbacks shape, and the functions it gives every module.
+//!
+//! A part fills its share of a module's budget with units (a job, a callback, a batch of fork
+//! sites, a call chain on the big struct, a function of macro uses), each counted in preprocessed
+//! lines as it is made, and then adds the module's driver of them and a statement at the start
+//! of `<p>_run`. Every lock a part takes is either a leaf (the pool's queue, a module's fork
+//! counter, the big struct) or, in the macros, an object's lock taken before a module counter's
+//! lock or the statistics' lock (the base server already takes an object's lock before the
+//! statistics' lock), never the other way round, so the programs cannot deadlock.
+
+use std::fmt::Write as _;
+
+use super::{preprocessed_lines, Module, Shape, MAX_THREADS};
+
+/// Scalar fields of `struct big_state`: C type and name.
+const BIG_FIELDS: &[(&str, &str)] = &[
+    ("long", "conns"),
+    ("long", "accepts"),
+    ("long", "closes"),
+    ("long", "reads"),
+    ("long", "writes"),
+    ("long", "bytes_in"),
+    ("long", "bytes_out"),
+    ("int", "state"),
+    ("int", "mode"),
+    ("unsigned", "flags"),
+    ("unsigned", "caps"),
+    ("long", "errors"),
+    ("long", "timeouts"),
+    ("long", "retries"),
+    ("int", "level"),
+    ("int", "depth"),
+    ("long", "version"),
+    ("long", "epoch"),
+    ("long", "generation"),
+    ("long", "hits"),
+    ("long", "misses"),
+    ("long", "evictions"),
+    ("long", "inserts"),
+    ("long", "deletes"),
+    ("long", "lookups"),
+    ("int", "workers"),
+    ("int", "idle"),
+    ("int", "busy"),
+    ("long", "queued"),
+    ("long", "dequeued"),
+    ("long", "dropped"),
+    ("long", "latency_sum"),
+    ("long", "latency_max"),
+    ("unsigned", "mask"),
+    ("long", "checksum"),
+    ("long", "last_id"),
+    ("int", "pending"),
+    ("long", "total"),
+];
+
+/// The members of `struct big_state` of type `struct big_counter`.
+const BIG_COUNTERS: &[&str] = &["net", "disk", "mem", "cpu"];
+/// Lengths of the arrays of `struct big_state`.
+const BIG_QUEUES: usize = 8;
+const BIG_HIST: usize = 32;
+const BIG_RING: usize = 16;
+
+/// What one part adds to `common.h` (after the modules' interfaces).
+pub(super) fn shape_header(part: Shape, modules: &[String]) -> String {
+    match part {
+        Shape::Pool => "
+/* The thread pool of server.c: a job is a function pointer with its argument. */
+struct job {
+    void (*run)(void *arg);
+    void *arg;
+    struct job *next;
+};
+
+void pool_submit(void (*run)(void *arg), void *arg);
+void pool_start(int nworkers);
+void pool_stop(void);
+"
+        .to_string(),
+        Shape::Callbacks => "
+/* A library that is not part of the program's sources (lib.c stands in for it): it runs the
+ * callbacks it is given, each in a thread of its own, until lib_shutdown. */
+struct lib_ops {
+    const char *name;
+    void (*start)(void *ctx);
+    void (*tick)(void *ctx);
+    void (*stop)(void *ctx);
+    void *ctx;
+};
+
+extern int lib_register(const char *name, void (*cb)(void *ctx), void *ctx);
+extern int lib_register_ops(const struct lib_ops *ops);
+extern void lib_shutdown(void);
+"
+        .to_string(),
+        Shape::BigStruct => {
+            let mut s = String::from(
+                "
+/* The server's state, one instance (big_global) shared by every module under its lock. */
+struct big_counter {
+    long count;
+    long bytes;
+    int state;
+    unsigned flags;
+};
+
+struct big_limits {
+    long lo;
+    long hi;
+    struct big_counter used;
+};
+
+struct big_state {
+    pthread_mutex_t lock;
+",
+            );
+            for (cty, f) in BIG_FIELDS {
+                let _ = writeln!(s, "    {cty} {f};");
+            }
+            for c in BIG_COUNTERS {
+                let _ = writeln!(s, "    struct big_counter {c};");
+            }
+            let _ = writeln!(
+                s,
+                "    struct big_limits limits;
+    struct big_counter queues[{BIG_QUEUES}];
+    long hist[{BIG_HIST}];
+    int ring[{BIG_RING}];
+    char name[64];
+}};
+
+extern struct big_state big_global;
+void big_init(struct big_state *b);"
+            );
+            for m in modules {
+                let _ = writeln!(s, "void {m}_attach(struct big_state *b);");
+            }
+            s
+        }
+        Shape::Macros => "
+/* Statement macros that take a lock around their statements. */
+#define WITH_LOCK(m, ...) do { lock_acquire(m); __VA_ARGS__; lock_release(m); } while (0)
+#define WITH_MUTEX(m, ...) do { pthread_mutex_lock(m); __VA_ARGS__; pthread_mutex_unlock(m); } while (0)
+#define WITH_LOCK2(outer, inner, ...) \\
+    do { lock_acquire(outer); lock_acquire(inner); __VA_ARGS__; lock_release(inner); lock_release(outer); } while (0)
+#define STAT_INC(s, f) WITH_LOCK(&(s)->lock, (s)->f++)
+#define STAT_ADD(s, f, v) WITH_LOCK(&(s)->lock, (s)->f += (v))
+#define STAT_GET(s, f, out) WITH_LOCK(&(s)->lock, (out) = (long)(s)->f)
+"
+        .to_string(),
+        Shape::Forks | Shape::Server | Shape::All => String::new(),
+    }
+}
+
+/// What the parts add to `server.c` after its shared helpers: the pool and the big struct.
+pub(super) fn shape_core(parts: &[Shape]) -> String {
+    let mut s = String::new();
+    for part in parts {
+        match part {
+            Shape::Pool => s.push_str(
+                "#define POOL_MAX_WORKERS 8
+
+static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t pool_cv = PTHREAD_COND_INITIALIZER;
+static struct job *pool_head;
+static struct job *pool_tail;
+static int pool_done;
+static long pool_ran;
+static int pool_nworkers;
+static pthread_t pool_threads[POOL_MAX_WORKERS];
+
+void pool_submit(void (*run)(void *arg), void *arg)
+{
+    struct job *j = malloc(sizeof *j);
+
+    if (j == NULL)
+        abort();
+    pthread_mutex_lock(&pool_mu);
+    j->run = run;
+    j->arg = arg;
+    j->next = NULL;
+    if (pool_tail != NULL)
+        pool_tail->next = j;
+    else
+        pool_head = j;
+    pool_tail = j;
+    pthread_cond_signal(&pool_cv);
+    pthread_mutex_unlock(&pool_mu);
+}
+
+static void *pool_worker(void *arg)
+{
+    long ran = 0;
+
+    (void)arg;
+    for (;;) {
+        struct job *job;
+
+        pthread_mutex_lock(&pool_mu);
+        while (pool_head == NULL && !pool_done)
+            pthread_cond_wait(&pool_cv, &pool_mu);
+        job = pool_head;
+        if (job == NULL) {
+            pthread_mutex_unlock(&pool_mu);
+            break;
+        }
+        pool_head = job->next;
+        if (pool_head == NULL)
+            pool_tail = NULL;
+        pool_ran++;
+        pthread_mutex_unlock(&pool_mu);
+        job->run(job->arg);
+        free(job);
+        ran++;
+    }
+    stats_add(&server_stats, ran);
+    return NULL;
+}
+
+void pool_start(int nworkers)
+{
+    int i;
+
+    if (nworkers > POOL_MAX_WORKERS)
+        nworkers = POOL_MAX_WORKERS;
+    pool_nworkers = nworkers;
+    for (i = 0; i < nworkers; i++)
+        if (pthread_create(&pool_threads[i], NULL, pool_worker, NULL) != 0)
+            abort();
+}
+
+void pool_stop(void)
+{
+    int i;
+
+    pthread_mutex_lock(&pool_mu);
+    pool_done = 1;
+    pthread_cond_broadcast(&pool_cv);
+    pthread_mutex_unlock(&pool_mu);
+    for (i = 0; i < pool_nworkers; i++)
+        pthread_join(pool_threads[i], NULL);
+}
+
+",
+            ),
+            Shape::BigStruct => s.push_str(
+                "struct big_state big_global = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+void big_init(struct big_state *b)
+{
+    lock_acquire(&b->lock);
+    snprintf(b->name, sizeof b->name, \"%s\", \"server\");
+    b->limits.lo = 0;
+    b->limits.hi = 1;
+    b->state = 1;
+    lock_release(&b->lock);
+}
+
+",
+            ),
+            _ => {}
+        }
+    }
+    s
+}
+
+/// `lib.c`, the library of the callbacks shape, which locksmith is not given. It runs every
+/// callback (or every operation of a table, in turn) in a thread of its own, with at most
+/// `LIB_SLOTS` of them at a time, and joins them all in `lib_shutdown`. It joins an old thread
+/// under its own lock, which callbacks never take, and callers hold no lock when they register.
+pub(super) fn library_file() -> String {
+    "/* A stand-in for a library the analysis does not see: compile it with the program, but do
+ * not analyse it. */
+#include <pthread.h>
+#include <stdlib.h>
+#include \"common.h\"
+
+#define LIB_SLOTS 16
+
+struct lib_call {
+    void (*cb)(void *ctx);
+    const struct lib_ops *ops;
+    void *ctx;
+};
+
+static pthread_mutex_t lib_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_t lib_threads[LIB_SLOTS];
+static int lib_busy[LIB_SLOTS];
+static unsigned lib_next;
+
+static void *lib_thread(void *arg)
+{
+    struct lib_call *c = arg;
+
+    if (c->ops != NULL) {
+        if (c->ops->start != NULL)
+            c->ops->start(c->ops->ctx);
+        if (c->ops->tick != NULL)
+            c->ops->tick(c->ops->ctx);
+        if (c->ops->stop != NULL)
+            c->ops->stop(c->ops->ctx);
+    } else {
+        c->cb(c->ctx);
+    }
+    free(c);
+    return NULL;
+}
+
+static int lib_start(void (*cb)(void *ctx), const struct lib_ops *ops, void *ctx)
+{
+    struct lib_call *c = malloc(sizeof *c);
+    unsigned slot;
+
+    if (c == NULL)
+        abort();
+    c->cb = cb;
+    c->ops = ops;
+    c->ctx = ctx;
+    pthread_mutex_lock(&lib_mu);
+    slot = lib_next++ % LIB_SLOTS;
+    if (lib_busy[slot])
+        pthread_join(lib_threads[slot], NULL);
+    if (pthread_create(&lib_threads[slot], NULL, lib_thread, c) != 0)
+        abort();
+    lib_busy[slot] = 1;
+    pthread_mutex_unlock(&lib_mu);
+    return 0;
+}
+
+int lib_register(const char *name, void (*cb)(void *ctx), void *ctx)
+{
+    (void)name;
+    return lib_start(cb, NULL, ctx);
+}
+
+int lib_register_ops(const struct lib_ops *ops)
+{
+    return lib_start(NULL, ops, NULL);
+}
+
+void lib_shutdown(void)
+{
+    int i;
+
+    pthread_mutex_lock(&lib_mu);
+    for (i = 0; i < LIB_SLOTS; i++)
+        if (lib_busy[i]) {
+            pthread_join(lib_threads[i], NULL);
+            lib_busy[i] = 0;
+        }
+    pthread_mutex_unlock(&lib_mu);
+}
+"
+    .to_string()
+}
+
+/// Calls `unit(k)` for k = 0, 1, … until the lines it reports, with `fixed`, reach about
+/// `budget`: it stops before a unit that would probably overshoot by more than half a unit, so
+/// sizes are centred on the budget, but always makes at least one. Returns the number made.
+fn fill_units(budget: usize, fixed: usize, mut unit: impl FnMut(usize) -> usize) -> usize {
+    let mut lines = 0;
+    let mut k = 0;
+    loop {
+        let added = unit(k);
+        lines += added;
+        k += 1;
+        if lines + fixed + added / 2 >= budget {
+            return k;
+        }
+    }
+}
+
+/// A group of `MAX_THREADS` at most worker threads forked in a loop and joined, each running
+/// `all(i)` for each iteration: `<p>_<what>_worker` and `<p>_run_<what>`.
+fn worker_group(p: &str, what: &str, all: &str) -> String {
+    format!(
+        "static void *{p}_{what}_worker(void *arg)
+{{
+    long total = 0;
+    int i;
+
+    (void)arg;
+    for (i = 0; i < server_iters; i++)
+        total += {all}(i);
+    stats_add(&server_stats, total & 0xff);
+    return NULL;
+}}
+
+static void {p}_run_{what}(int n)
+{{
+    pthread_t th[{MAX_THREADS}];
+    int i;
+
+    if (n > {MAX_THREADS})
+        n = {MAX_THREADS};
+    for (i = 0; i < n; i++)
+        if (pthread_create(&th[i], NULL, {p}_{what}_worker, NULL) != 0)
+            abort();
+    for (i = 0; i < n; i++)
+        pthread_join(th[i], NULL);
+}}
+
+"
+    )
+}
+
+impl Module<'_> {
+    /// Adds the code of one part of the shape, about `budget` preprocessed lines.
+    pub(super) fn add_part(&mut self, part: Shape, budget: usize) {
+        match part {
+            Shape::Pool => self.add_pool(budget),
+            Shape::Callbacks => self.add_callbacks(budget),
+            Shape::Forks => self.add_forks(budget),
+            Shape::BigStruct => self.add_big(budget),
+            Shape::Macros => self.add_macros(budget),
+            Shape::Server | Shape::All => {}
+        }
+    }
+
+    /// A statement that updates a field of `o`, a `struct` of type `t`, by `v`.
+    fn update(&mut self, t: usize, o: &str, v: &str) -> String {
+        let (cty, f) = self.field(t);
+        match cty {
+            "unsigned" => format!("    {o}->{f} |= (unsigned)(({v}) & 0xff);\n"),
+            "int" => format!("    {o}->{f} = (int)(({v}) % 97);\n"),
+            _ => format!("    {o}->{f} += {v};\n"),
+        }
+    }
+
+    /// The top of a locked chain of a service on type `t`, if there is one.
+    fn locked_top_of(&mut self, t: usize) -> Option<String> {
+        let tops: Vec<String> = self
+            .services
+            .iter()
+            .filter(|s| s.ty == t)
+            .map(|s| s.locked_top.clone())
+            .collect();
+        if tops.is_empty() {
+            None
+        } else {
+            Some(tops[self.rng.below(tops.len())].clone())
+        }
+    }
+
+    /// The body of a job or callback on `o` (of type `t`, from the `void *` named `arg`): an
+    /// update and a read under the object's lock, a counter, sometimes a locked chain or a log
+    /// line. `who` names the function in the log.
+    fn object_work(&mut self, t: usize, arg: &str, k: usize, who: &str) -> String {
+        let p = self.p.clone();
+        let ty = self.types[t].name.clone();
+        let (_, g) = self.field(t);
+        let c = self.rng.below(self.counters);
+        let mut s = format!(
+            "    struct {ty} *o = (struct {ty} *){arg};\n    long v;\n\n    {ty}_lock(o);\n"
+        );
+        s.push_str(&self.update(t, "o", &(k + 1).to_string()));
+        let _ = writeln!(
+            s,
+            "    v = (long)o->{g};\n    {ty}_unlock(o);\n    {p}_count{c}(v & 7);"
+        );
+        if self.rng.one_in(3) {
+            if let Some(top) = self.locked_top_of(t) {
+                let _ = writeln!(s, "    v += {top}(o, v & 255);");
+            }
+        }
+        if self.rng.one_in(3) {
+            let _ = writeln!(s, "    log_line(\"{who}\", v);");
+        }
+        s
+    }
+
+    /// Jobs `<p>_job<k>` for the pool and `<p>_submit_jobs`, which submits each once per
+    /// iteration. The first job increments the planted counter.
+    fn add_pool(&mut self, budget: usize) {
+        let p = self.p.clone();
+        let mut jobs = String::new();
+        let mut submits = String::new();
+        fill_units(budget, 10, |k| {
+            let t = self.rng.below(self.types.len());
+            let obj = self.object(t);
+            let mut c = format!("static void {p}_job{k}(void *arg)\n{{\n");
+            c.push_str(&self.object_work(t, "arg", k, &format!("{p}_job{k}")));
+            if k == 0 {
+                let _ = writeln!(c, "    {p}_unsafe_hits++;");
+            }
+            c.push_str("}\n\n");
+            let sub = format!("        pool_submit({p}_job{k}, {obj});\n");
+            let lines = preprocessed_lines(&c) + preprocessed_lines(&sub);
+            jobs.push_str(&c);
+            submits.push_str(&sub);
+            lines
+        });
+        let _ = writeln!(
+            jobs,
+            "void {p}_submit_jobs(void)
+{{
+    int i;
+
+    for (i = 0; i < server_iters; i++) {{
+{submits}    }}
+}}
+"
+        );
+        self.extra.push_str(&jobs);
+        let _ = writeln!(self.run_hooks, "    {p}_submit_jobs();");
+    }
+
+    /// Callbacks registered with the library by `<p>_register_callbacks`: two of three units are
+    /// a callback `<p>_cb<k>` registered with `lib_register`, the third a table `<p>_ops<k>` of
+    /// three operations registered with `lib_register_ops`.
+    fn add_callbacks(&mut self, budget: usize) {
+        let p = self.p.clone();
+        let mut defs = String::new();
+        let mut regs = String::new();
+        fill_units(budget, 6, |k| {
+            let t = self.rng.below(self.types.len());
+            let ty = self.types[t].name.clone();
+            let mut c = String::new();
+            let reg = if k % 3 == 2 {
+                let (_, f) = self.field(t);
+                let cnt = self.rng.below(self.counters);
+                let _ = writeln!(c, "static void {p}_ops{k}_start(void *ctx)\n{{");
+                c.push_str(&self.object_work(t, "ctx", k, &format!("{p}_ops{k}")));
+                let _ = writeln!(
+                    c,
+                    "}}
+
+static void {p}_ops{k}_tick(void *ctx)
+{{
+    struct {ty} *o = (struct {ty} *)ctx;
+
+    {p}_count{cnt}({ty}_get_{f}(o) & 7);
+}}
+
+static void {p}_ops{k}_stop(void *ctx)
+{{
+    struct {ty} *o = (struct {ty} *)ctx;
+    char snap[64];
+
+    {ty}_snapshot(o, snap, sizeof snap);
+    log_line(\"{p}_ops{k}\", (long)strlen(snap));
+}}
+
+static const struct lib_ops {p}_ops{k} = {{
+    .name = \"{p}.ops{k}\",
+    .start = {p}_ops{k}_start,
+    .tick = {p}_ops{k}_tick,
+    .stop = {p}_ops{k}_stop,
+    .ctx = &{ty}_main,
+}};
+"
+                );
+                format!("    lib_register_ops(&{p}_ops{k});\n")
+            } else {
+                let obj = self.object(t);
+                let _ = writeln!(c, "static void {p}_cb{k}(void *ctx)\n{{");
+                c.push_str(&self.object_work(t, "ctx", k, &format!("{p}_cb{k}")));
+                c.push_str("}\n\n");
+                format!("    lib_register(\"{p}.cb{k}\", {p}_cb{k}, {obj});\n")
+            };
+            let lines = preprocessed_lines(&c) + preprocessed_lines(&reg);
+            defs.push_str(&c);
+            regs.push_str(&reg);
+            lines
+        });
+        let _ = writeln!(defs, "void {p}_register_callbacks(void)\n{{\n{regs}}}\n");
+        self.extra.push_str(&defs);
+        let _ = writeln!(self.run_hooks, "    {p}_register_callbacks();");
+    }
+
+    /// Batches `<p>_forks<b>` of 4 to 8 distinct fork sites, each starting `<p>_fork<k>`, which
+    /// serves one request: joined at once, joined at the end of the batch, or detached and
+    /// awaited through `<p>_fork_wait`. `<p>_fork_all` runs the batches in turn.
+    fn add_forks(&mut self, budget: usize) {
+        let p = self.p.clone();
+        let mut defs = format!(
+            "pthread_mutex_t {p}_fork_mu = PTHREAD_MUTEX_INITIALIZER;
+pthread_cond_t {p}_fork_cv = PTHREAD_COND_INITIALIZER;
+long {p}_fork_done;
+
+void {p}_fork_finish(void)
+{{
+    pthread_mutex_lock(&{p}_fork_mu);
+    {p}_fork_done++;
+    pthread_cond_broadcast(&{p}_fork_cv);
+    pthread_mutex_unlock(&{p}_fork_mu);
+}}
+
+void {p}_fork_wait(long n)
+{{
+    pthread_mutex_lock(&{p}_fork_mu);
+    while ({p}_fork_done < n)
+        pthread_cond_wait(&{p}_fork_cv, &{p}_fork_mu);
+    {p}_fork_done -= n;
+    pthread_mutex_unlock(&{p}_fork_mu);
+}}
+
+"
+        );
+        let fixed = preprocessed_lines(&defs) + 4;
+        let mut site = 0;
+        let batches = fill_units(budget, fixed, |b| {
+            let n = self.rng.range(4, 8);
+            let mut threads = String::new();
+            let mut decls = String::new();
+            let mut starts = String::new();
+            let mut late = String::new();
+            let mut detached = 0;
+            for j in 0..n {
+                let k = site;
+                site += 1;
+                let kind = self.rng.below(3);
+                let h = self.rng.below(self.handlers.len());
+                let serve = match self.rng.below(4) {
+                    0 => format!("{p}_dispatch(&req)"),
+                    1 => format!("{p}_route(&req)"),
+                    _ => format!("{p}_handle{}(&req)", self.rng.below(self.handlers.len())),
+                };
+                let _ = writeln!(
+                    threads,
+                    "static void *{p}_fork{k}(void *arg)
+{{
+    struct request req;
+
+    request_init(&req, {k}, {}, (const char *)arg);
+    (void){serve};",
+                    k % 7
+                );
+                if self.rng.one_in(3) {
+                    let c = self.rng.below(self.counters);
+                    let _ = writeln!(threads, "    {p}_count{c}((long)req.len);");
+                }
+                let _ = writeln!(threads, "    request_free(&req);");
+                if kind == 2 {
+                    let _ = writeln!(threads, "    {p}_fork_finish();");
+                }
+                let _ = writeln!(threads, "    return NULL;\n}}\n");
+                let _ = writeln!(decls, "    pthread_t t{j};");
+                let _ = writeln!(
+                    starts,
+                    "    if (pthread_create(&t{j}, NULL, {p}_fork{k}, \"/{p}/h{h}\") != 0)\n        abort();"
+                );
+                match kind {
+                    0 => {
+                        let _ = writeln!(starts, "    pthread_join(t{j}, NULL);");
+                    }
+                    1 => {
+                        let _ = writeln!(late, "    pthread_join(t{j}, NULL);");
+                    }
+                    _ => {
+                        let _ = writeln!(starts, "    pthread_detach(t{j});");
+                        detached += 1;
+                    }
+                }
+            }
+            let _ = writeln!(
+                threads,
+                "static void {p}_forks{b}(void)\n{{\n{decls}\n{starts}{late}"
+            );
+            if detached > 0 {
+                let _ = writeln!(threads, "    {p}_fork_wait({detached});");
+            }
+            threads.push_str("}\n\n");
+            defs.push_str(&threads);
+            preprocessed_lines(&threads) + 1
+        });
+        let _ = writeln!(defs, "void {p}_fork_all(void)\n{{");
+        for b in 0..batches {
+            let _ = writeln!(defs, "    {p}_forks{b}();");
+        }
+        defs.push_str("}\n\n");
+        self.extra.push_str(&defs);
+        let _ = writeln!(self.run_hooks, "    {p}_fork_all();");
+    }
+
+    /// One access to the big struct `b` by `v`, as a statement.
+    fn big_access(&mut self) -> String {
+        match self.rng.below(8) {
+            0..=2 => {
+                let (cty, f) = BIG_FIELDS[self.rng.below(BIG_FIELDS.len())];
+                match cty {
+                    "unsigned" => format!("    b->{f} |= (unsigned)(v & 0xff);\n"),
+                    "int" => format!("    b->{f} = (int)(v % 1000);\n"),
+                    _ => format!("    b->{f} += v;\n"),
+                }
+            }
+            3 => {
+                let c = BIG_COUNTERS[self.rng.below(BIG_COUNTERS.len())];
+                match self.rng.below(3) {
+                    0 => format!("    b->{c}.count++;\n"),
+                    1 => format!("    b->{c}.bytes += v;\n"),
+                    _ => format!("    b->{c}.state = (int)(v & 3);\n"),
+                }
+            }
+            4 => {
+                if self.rng.one_in(2) {
+                    "    b->limits.used.count++;\n".to_string()
+                } else {
+                    "    b->limits.hi = v > b->limits.hi ? v : b->limits.hi;\n".to_string()
+                }
+            }
+            5 => format!(
+                "    b->queues[{}].bytes += v;\n",
+                self.rng.below(BIG_QUEUES)
+            ),
+            6 => format!("    b->hist[(unsigned long)v % {BIG_HIST}u]++;\n"),
+            _ => format!("    b->ring[(unsigned long)v % {BIG_RING}u] = (int)(v & 0xffff);\n"),
+        }
+    }
+
+    /// Call chains `<p>_big<k>_<i>` that pass the big struct down from `<p>_big<k>`, which
+    /// reads the module's pointer to it; the lock is taken at the bottom of the chain or around
+    /// it by the top, and some bottoms also update a nested counter passed by pointer. The
+    /// worker group `<p>_run_big` runs them all.
+    fn add_big(&mut self, budget: usize) {
+        let p = self.p.clone();
+        let mut defs = format!(
+            "static struct big_state *{p}_big;
+
+void {p}_attach(struct big_state *b)
+{{
+    {p}_big = b;
+}}
+
+"
+        );
+        let mut calls = String::new();
+        let fixed =
+            preprocessed_lines(&defs) + preprocessed_lines(&worker_group(&p, "big", "x")) + 9;
+        fill_units(budget, fixed, |k| {
+            let depth = self.rng.range(2, 5);
+            let lock_at_top = self.rng.one_in(2);
+            let sub = if self.rng.one_in(3) {
+                Some(match self.rng.below(3) {
+                    0 => format!("&b->{}", BIG_COUNTERS[self.rng.below(BIG_COUNTERS.len())]),
+                    1 => "&b->limits.used".to_string(),
+                    _ => format!("&b->queues[{}]", self.rng.below(BIG_QUEUES)),
+                })
+            } else {
+                None
+            };
+            let (lock, unlock) = if self.rng.one_in(2) {
+                ("lock_acquire", "lock_release")
+            } else {
+                ("pthread_mutex_lock", "pthread_mutex_unlock")
+            };
+            let mut c = String::new();
+            let counter_param = if sub.is_some() {
+                "struct big_counter *c, "
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                c,
+                "static long {p}_big{k}_0(struct big_state *b, {counter_param}long v)\n{{\n    long r;\n"
+            );
+            if !lock_at_top {
+                let _ = writeln!(c, "    {lock}(&b->lock);");
+            }
+            for _ in 0..self.rng.range(2, 4) {
+                let a = self.big_access();
+                c.push_str(&a);
+            }
+            if sub.is_some() {
+                c.push_str("    c->count++;\n    c->bytes += v;\n");
+            }
+            let (_, f) = BIG_FIELDS[self.rng.below(BIG_FIELDS.len())];
+            let _ = writeln!(c, "    r = (long)b->{f};");
+            if !lock_at_top {
+                let _ = writeln!(c, "    {unlock}(&b->lock);");
+            }
+            let _ = writeln!(c, "    return r;\n}}\n");
+            for i in 1..depth {
+                let pass = match (&sub, i) {
+                    (Some(s), 1) => format!("{s}, "),
+                    _ => String::new(),
+                };
+                let _ = writeln!(
+                    c,
+                    "static long {p}_big{k}_{i}(struct big_state *b, long v)
+{{
+    return {p}_big{k}_{}(b, {pass}v + {i}) + 1;
+}}
+",
+                    i - 1
+                );
+            }
+            let bottom = format!("{p}_big{k}_{}", depth - 1);
+            if lock_at_top {
+                let _ = writeln!(
+                    c,
+                    "static long {p}_big{k}(long v)
+{{
+    struct big_state *b = {p}_big;
+    long r;
+
+    {lock}(&b->lock);
+    r = {bottom}(b, v);
+    {unlock}(&b->lock);
+    return r;
+}}
+"
+                );
+            } else {
+                let _ = writeln!(
+                    c,
+                    "static long {p}_big{k}(long v)\n{{\n    return {bottom}({p}_big, v);\n}}\n"
+                );
+            }
+            let call = format!("    r += {p}_big{k}(v);\n");
+            let lines = preprocessed_lines(&c) + 1;
+            defs.push_str(&c);
+            calls.push_str(&call);
+            lines
+        });
+        let _ = writeln!(
+            defs,
+            "static long {p}_big_all(long v)\n{{\n    long r = 0;\n\n{calls}    return r;\n}}\n"
+        );
+        defs.push_str(&worker_group(&p, "big", &format!("{p}_big_all")));
+        self.extra.push_str(&defs);
+        let _ = writeln!(self.run_hooks, "    {p}_run_big(nthreads);");
+    }
+
+    /// One line of macro uses on `o` (of type `t`) in `<p>_mac<k>`: one to three lock/unlock
+    /// pairs once expanded, nested ones taking the object's lock first.
+    fn macro_line(&mut self, t: usize) -> String {
+        let p = self.p.clone();
+        let (_, f) = self.field(t);
+        let c = self.rng.below(self.counters);
+        match self.rng.below(10) {
+            0 => format!("    STAT_INC(o, {f});\n"),
+            1 => format!("    STAT_ADD(o, {f}, v & 7);\n"),
+            2 => format!("    STAT_GET(o, {f}, r);\n"),
+            3 => format!("    WITH_LOCK(&{p}_mu{c}, {p}_served{c} += v & 3);\n"),
+            4 => format!("    WITH_LOCK2(&o->lock, &{p}_mu{c}, o->{f} += {p}_served{c} & 3);\n"),
+            5 => format!(
+                "    WITH_LOCK(&o->lock, r += (long)o->{f}; STAT_INC(&server_stats, requests));\n"
+            ),
+            6 => format!("    WITH_MUTEX(&{p}_batch_mu, {p}_batch_total += r & 1);\n"),
+            7 => "    STAT_ADD(&server_stats, bytes, r & 15);\n".to_string(),
+            8 => format!(
+                "    WITH_LOCK2(&o->lock, &server_stats.lock, o->{f} += 1; server_stats.requests++);\n"
+            ),
+            _ => format!(
+                "    if (v & 1)\n        STAT_INC(o, {f});\n    else\n        WITH_LOCK(&o->lock, r += (long)o->{f}; WITH_LOCK(&{p}_mu{c}, {p}_served{c} += r & 1));\n"
+            ),
+        }
+    }
+
+    /// Functions `<p>_mac<k>` of 10 to 24 lines of lock macros on an object of the module, all
+    /// run by the worker group `<p>_run_mac`.
+    fn add_macros(&mut self, budget: usize) {
+        let p = self.p.clone();
+        let mut defs = String::new();
+        let mut calls = String::new();
+        let fixed = preprocessed_lines(&worker_group(&p, "mac", "x")) + 9;
+        fill_units(budget, fixed, |k| {
+            let t = self.rng.below(self.types.len());
+            let ty = self.types[t].name.clone();
+            let obj = self.object(t);
+            let mut c =
+                format!("static long {p}_mac{k}(struct {ty} *o, long v)\n{{\n    long r = 0;\n\n");
+            for _ in 0..self.rng.range(10, 24) {
+                let line = self.macro_line(t);
+                c.push_str(&line);
+            }
+            c.push_str("    return r;\n}\n\n");
+            let call = format!("    r += {p}_mac{k}({obj}, v);\n");
+            let lines = preprocessed_lines(&c) + 1;
+            defs.push_str(&c);
+            calls.push_str(&call);
+            lines
+        });
+        let _ = writeln!(
+            defs,
+            "static long {p}_mac_all(long v)\n{{\n    long r = 0;\n\n{calls}    return r;\n}}\n"
+        );
+        defs.push_str(&worker_group(&p, "mac", &format!("{p}_mac_all")));
+        self.extra.push_str(&defs);
+        let _ = writeln!(self.run_hooks, "    {p}_run_mac(nthreads);");
+    }
+}
