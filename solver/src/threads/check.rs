@@ -139,6 +139,8 @@ struct Checker<'a> {
     ctxs_of: FxHashMap<(FnId, LocsId), Vec<CtxId>>,
     /// The racing classes of each signature at a function.
     racing_memo: RefCell<FxHashMap<(FnId, Signature), Racing>>,
+    /// Whether two tops at a function may meet ([`Checker::tops_concurrent`]).
+    tops_memo: RefCell<FxHashMap<(FnId, Top, Top), bool>>,
     /// The racing classes of each verdict, by [`Racing`] id.
     racing_sets: RefCell<Vec<FxHashSet<ClassKey>>>,
     /// How the facts of a location of a map, with its internal and write flags, in verdicts
@@ -218,6 +220,7 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
         ctxs_of: FxHashMap::default(),
         racing_memo: RefCell::default(),
         racing_sets: RefCell::new(vec![FxHashSet::default()]),
+        tops_memo: RefCell::default(),
         listed_memo: RefCell::default(),
         listings: RefCell::default(),
     };
@@ -442,39 +445,95 @@ impl Checker<'_> {
         self.racing_memo.borrow_mut().insert((home, sig), found);
         found
     }
-    /// The classes of `keys` in a racing pair. Classes are compared by their locks, internal
-    /// and write flags first, so that two lock sets with a common lock skip every pair of
-    /// their classes at once (a location's classes are many, its lock sets few); then the
-    /// contexts of each two such groups by [`Concurrency::mark`], which compares the contexts'
-    /// threads and points once per distinct combination rather than once per pair of classes.
+    /// The classes of `keys` in a racing pair. Classes are grouped into *cells* of one top
+    /// (what [`Concurrency::concurrent_here`] and the phases decide on: a context but its nest)
+    /// and one payload (locks, internal and write flags). Two tops are compared once (the
+    /// answer memoised per function across locations), and then their cells payload by payload:
+    /// two cells with a common lock, or neither writing, skip all their classes at once. A
+    /// pair of tops whose classes are all known to race is not compared again. Only two
+    /// threads started at one point are compared by their nests ([`Concurrency::mark_below`]).
     fn racing_classes(&self, home: FnId, keys: &[ClassKey]) -> Vec<ClassKey> {
-        let mut by_payload: BTreeMap<(SetId, bool, bool), Vec<(Ctx, usize)>> = BTreeMap::new();
+        type Payload = (SetId, bool, bool);
+        let mut by_top: BTreeMap<Top, BTreeMap<Payload, Vec<Member>>> = BTreeMap::new();
         for (k, &(ctx, internal, held, writes)) in keys.iter().enumerate() {
-            by_payload
+            by_top
+                .entry(top(&ctx))
+                .or_default()
                 .entry((held, internal, writes))
                 .or_default()
                 .push((ctx, k));
         }
-        let groups: Vec<((SetId, bool, bool), Vec<Member>)> = by_payload.into_iter().collect();
-        let mut racing = vec![false; keys.len()];
-        for (g, ((held_g, internal_g, writes_g), members_g)) in groups.iter().enumerate() {
-            for ((held_h, internal_h, writes_h), members_h) in &groups[g..] {
-                if !(*writes_g || *writes_h) || self.common_lock(*held_g, *held_h) {
+        type Cells = Vec<(Payload, Vec<Member>)>;
+        let tops: Vec<(Ctx, Cells)> = by_top
+            .into_values()
+            .map(|cells| {
+                let rep = cells.values().next().expect("a top has a class")[0].0;
+                (rep, cells.into_iter().collect())
+            })
+            .collect();
+        let mut marks = Marks::new(keys.len());
+        for (t, (_, cells)) in tops.iter().enumerate() {
+            for (_, members) in cells {
+                marks.add_cell(t, members);
+            }
+        }
+        let sharing = self.techniques.has(Technique::Sharing);
+        for (i, (x, cells_x)) in tops.iter().enumerate() {
+            for (j, (y, cells_y)) in tops.iter().enumerate().skip(i) {
+                if marks.top_done(i) && marks.top_done(j) {
                     continue;
                 }
-                // Two copies made by runs of a callee: different locations, or the same run,
-                // compared in the callee.
-                if self.techniques.has(Technique::DownFork) && *internal_g && *internal_h {
+                if sharing && !self.tops_concurrent(home, x, y) {
                     continue;
                 }
-                self.conc.mark(home, members_g, members_h, &mut racing);
+                let below = match (x.thread, y.thread) {
+                    (Thread::Forked(ta), Thread::Forked(tb)) if sharing && x.point == y.point => {
+                        Some([ta, tb])
+                    }
+                    _ => None,
+                };
+                for (a, ((held_a, internal_a, writes_a), xs)) in cells_x.iter().enumerate() {
+                    let from = if i == j { a } else { 0 };
+                    for ((held_b, internal_b, writes_b), ys) in &cells_y[from..] {
+                        if !(*writes_a || *writes_b) || self.common_lock(*held_a, *held_b) {
+                            continue;
+                        }
+                        // Two copies made by runs of a callee: different locations, or the
+                        // same run, compared in the callee.
+                        if self.techniques.has(Technique::DownFork) && *internal_a && *internal_b {
+                            continue;
+                        }
+                        match below {
+                            Some(threads) => self
+                                .conc
+                                .mark_below(home, threads, x.point, xs, ys, &mut marks),
+                            None => {
+                                for &(_, k) in xs.iter().chain(ys.iter()) {
+                                    marks.set(k);
+                                }
+                            }
+                        }
+                    }
+                }
             }
         }
         keys.iter()
-            .zip(racing)
+            .zip(marks.racing)
             .filter(|(_, r)| *r)
             .map(|(k, _)| *k)
             .collect()
+    }
+
+    /// Whether accesses of two tops may meet as far as `home` sees ([`Concurrency::concurrent`]
+    /// but for the nests), memoised per function: the locations checked there share tops.
+    fn tops_concurrent(&self, home: FnId, x: &Ctx, y: &Ctx) -> bool {
+        let key = (home, top(x), top(y));
+        if let Some(&known) = self.tops_memo.borrow().get(&key) {
+            return known;
+        }
+        let found = !x.phase.orders(y.phase) && self.conc.concurrent_here(home, x, y, false);
+        self.tops_memo.borrow_mut().insert(key, found);
+        found
     }
 
     /// The warning for a racy location at `home`: every access of its facts (`verdicts`: each
@@ -573,24 +632,24 @@ impl Concurrency<'_> {
     /// and their nests only where those leave the pair open (two threads started at one point):
     /// there the contexts are compared level by level, as [`Concurrency::ordered_below`] does.
     /// `a` and `b` may be the same list (a group against itself, each member with itself too).
-    pub fn mark(&self, home: FnId, a: &[(Ctx, usize)], b: &[(Ctx, usize)], racing: &mut [bool]) {
+    pub fn mark(&self, home: FnId, a: &[Member], b: &[Member], marks: &mut Marks) {
         if a.is_empty() || b.is_empty() {
             return;
         }
         if !self.techniques.has(Technique::Sharing) {
             for &(_, k) in a.iter().chain(b) {
-                racing[k] = true;
+                marks.set(k);
             }
             return;
         }
         let tops_a = by_top(a);
         let tops_b = by_top(b);
-        let all_marked = |xs: &[(Ctx, usize)], racing: &[bool]| xs.iter().all(|&(_, k)| racing[k]);
+        let all_marked = |xs: &[Member], marks: &Marks| xs.iter().all(|&(_, k)| marks.is(k));
         for xs in &tops_a {
             let x = &xs[0].0;
             for ys in &tops_b {
                 let y = &ys[0].0;
-                if all_marked(xs, racing) && all_marked(ys, racing) {
+                if all_marked(xs, marks) && all_marked(ys, marks) {
                     continue;
                 }
                 if x.phase.orders(y.phase) || !self.concurrent_here(home, x, y, false) {
@@ -598,11 +657,11 @@ impl Concurrency<'_> {
                 }
                 match (x.thread, y.thread) {
                     (Thread::Forked(ta), Thread::Forked(tb)) if x.point == y.point => {
-                        self.mark_below(home, [ta, tb], x.point, xs, ys, racing);
+                        self.mark_below(home, [ta, tb], x.point, xs, ys, marks);
                     }
                     _ => {
                         for &(_, k) in xs.iter().chain(ys.iter()) {
-                            racing[k] = true;
+                            marks.set(k);
                         }
                     }
                 }
@@ -619,9 +678,9 @@ impl Concurrency<'_> {
         home: FnId,
         threads: [Site; 2],
         k: Point,
-        xs: &[(Ctx, usize)],
-        ys: &[(Ctx, usize)],
-        racing: &mut [bool],
+        xs: &[Member],
+        ys: &[Member],
+        marks: &mut Marks,
     ) {
         // The members by the outermost level of their nest: the fork they left through and the
         // thread function, with their context there; `None` without a level.
@@ -640,9 +699,9 @@ impl Concurrency<'_> {
             out
         };
         let (gx, gy) = (group(xs), group(ys));
-        let mark_all = |zs: &[(Ctx, usize)], racing: &mut [bool]| {
+        let mark_all = |zs: &[Member], marks: &mut Marks| {
             for &(_, k) in zs {
-                racing[k] = true;
+                marks.set(k);
             }
         };
         for (ox, lx) in &gx {
@@ -653,12 +712,12 @@ impl Concurrency<'_> {
                     {
                         // Under one and the same thread of that fork, or two that never meet.
                         if fx == fy {
-                            self.mark(*fx, lx, ly, racing);
+                            self.mark(*fx, lx, ly, marks);
                         }
                     }
                     _ => {
-                        mark_all(lx, racing);
-                        mark_all(ly, racing);
+                        mark_all(lx, marks);
+                        mark_all(ly, marks);
                     }
                 }
             }
@@ -761,12 +820,63 @@ impl Concurrency<'_> {
 /// Contexts grouped by everything but their nest (thread, point, joined and started threads,
 /// phase): what [`Concurrency::concurrent_here`] and the phases decide on. Each group keeps its
 /// members' contexts whole.
-fn by_top(cs: &[(Ctx, usize)]) -> Vec<Vec<(Ctx, usize)>> {
+fn by_top(cs: &[Member]) -> Vec<Vec<Member>> {
     let mut out: BTreeMap<Top, Vec<Member>> = BTreeMap::new();
     for &(c, k) in cs {
-        out.entry((c.thread, c.point, c.joined, c.inside, c.phase))
-            .or_default()
-            .push((c, k));
+        out.entry(top(&c)).or_default().push((c, k));
     }
     out.into_values().collect()
+}
+
+/// A context's top: what [`Concurrency::concurrent_here`] and the phases decide on.
+fn top(c: &Ctx) -> Top {
+    (c.thread, c.point, c.joined, c.inside, c.phase)
+}
+
+/// Which classes are known to race, with how many classes of each top are not yet known to,
+/// so that a pair of tops with nothing left to learn is skipped at once.
+pub struct Marks {
+    racing: Vec<bool>,
+    /// The top of each class, for the classes [`Marks::add_cell`] registered.
+    top_of: Vec<u32>,
+    /// Per top: its classes not yet known to race.
+    open: Vec<u32>,
+}
+
+impl Marks {
+    fn new(n: usize) -> Marks {
+        Marks {
+            racing: vec![false; n],
+            top_of: vec![u32::MAX; n],
+            open: Vec::new(),
+        }
+    }
+
+    fn add_cell(&mut self, t: usize, members: &[Member]) {
+        if self.open.len() <= t {
+            self.open.resize(t + 1, 0);
+        }
+        for &(_, k) in members {
+            self.top_of[k] = t as u32;
+            self.open[t] += 1;
+        }
+    }
+
+    /// Notes that class `k` races.
+    fn set(&mut self, k: usize) {
+        if !std::mem::replace(&mut self.racing[k], true) {
+            if let Some(open) = self.open.get_mut(self.top_of[k] as usize) {
+                *open -= 1;
+            }
+        }
+    }
+
+    fn is(&self, k: usize) -> bool {
+        self.racing[k]
+    }
+
+    /// Whether every class of top `t` is known to race.
+    fn top_done(&self, t: usize) -> bool {
+        self.open.get(t).is_none_or(|&n| n == 0)
+    }
 }
