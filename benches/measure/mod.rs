@@ -87,6 +87,9 @@ pub fn run_check_with(
         .arg("check")
         .args(sources)
         .args(["--format", output.format()])
+        // Every run is measured as a first run: a parse cache filled by an earlier size or
+        // shape would turn the parse phase's growth into that of a cache lookup.
+        .arg("--no-cache")
         .args(extra)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

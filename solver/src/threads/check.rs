@@ -445,69 +445,69 @@ impl Checker<'_> {
         self.racing_memo.borrow_mut().insert((home, sig), found);
         found
     }
-    /// The classes of `keys` in a racing pair. Classes are grouped into *cells* of one top
-    /// (what [`Concurrency::concurrent_here`] and the phases decide on: a context but its nest)
-    /// and one payload (locks, internal and write flags). Two tops are compared once (the
-    /// answer memoised per function across locations), and then their cells payload by payload:
-    /// two cells with a common lock, or neither writing, skip all their classes at once. A
-    /// pair of tops whose classes are all known to race is not compared again. Only two
-    /// threads started at one point are compared by their nests ([`Concurrency::mark_below`]).
+    /// The classes of `keys` in a racing pair. Classes are grouped into *cells* of one payload
+    /// (locks, internal and write flags) and one top (what [`Concurrency::concurrent_here`]
+    /// and the phases decide on: a context but its nest). Payloads are compared first: two
+    /// with a common lock, or neither writing, can never race, so their cells are never paired
+    /// — the pairs compared are those of lock-set classes that may race, not of all accesses.
+    /// For the others, two tops are compared once (the answer memoised per function across
+    /// locations), and a pair of cells whose classes are all known to race is not compared
+    /// again. Only two threads started at one point are compared by their nests
+    /// ([`Concurrency::mark_below`]).
     fn racing_classes(&self, home: FnId, keys: &[ClassKey]) -> Vec<ClassKey> {
         type Payload = (SetId, bool, bool);
-        let mut by_top: BTreeMap<Top, BTreeMap<Payload, Vec<Member>>> = BTreeMap::new();
+        let mut by_payload: BTreeMap<Payload, BTreeMap<Top, Vec<Member>>> = BTreeMap::new();
         for (k, &(ctx, internal, held, writes)) in keys.iter().enumerate() {
-            by_top
-                .entry(top(&ctx))
-                .or_default()
+            by_payload
                 .entry((held, internal, writes))
+                .or_default()
+                .entry(top(&ctx))
                 .or_default()
                 .push((ctx, k));
         }
-        type Cells = Vec<(Payload, Vec<Member>)>;
-        let tops: Vec<(Ctx, Cells)> = by_top
-            .into_values()
-            .map(|cells| {
-                let rep = cells.values().next().expect("a top has a class")[0].0;
-                (rep, cells.into_iter().collect())
+        let mut marks = Marks::new(keys.len());
+        // Per payload, its cells: the top's representative context, the members, the cell.
+        let payloads: Vec<(Payload, Vec<(Ctx, Vec<Member>, usize)>)> = by_payload
+            .into_iter()
+            .map(|(payload, tops)| {
+                let cells = tops
+                    .into_values()
+                    .map(|members| {
+                        let cell = marks.add_cell(&members);
+                        (members[0].0, members, cell)
+                    })
+                    .collect();
+                (payload, cells)
             })
             .collect();
-        let mut marks = Marks::new(keys.len());
-        for (t, (_, cells)) in tops.iter().enumerate() {
-            for (_, members) in cells {
-                marks.add_cell(t, members);
-            }
-        }
         let sharing = self.techniques.has(Technique::Sharing);
-        for (i, (x, cells_x)) in tops.iter().enumerate() {
-            for (j, (y, cells_y)) in tops.iter().enumerate().skip(i) {
-                if marks.top_done(i) && marks.top_done(j) {
+        for (i, ((held_a, internal_a, writes_a), cells_a)) in payloads.iter().enumerate() {
+            for (j, ((held_b, internal_b, writes_b), cells_b)) in payloads[i..].iter().enumerate() {
+                if !(*writes_a || *writes_b) || self.common_lock(*held_a, *held_b) {
                     continue;
                 }
-                if sharing && !self.tops_concurrent(home, x, y) {
+                // Two copies made by runs of a callee: different locations, or the same run,
+                // compared in the callee.
+                if self.techniques.has(Technique::DownFork) && *internal_a && *internal_b {
                     continue;
                 }
-                let below = match (x.thread, y.thread) {
-                    (Thread::Forked(ta), Thread::Forked(tb)) if sharing && x.point == y.point => {
-                        Some([ta, tb])
-                    }
-                    _ => None,
-                };
-                for (a, ((held_a, internal_a, writes_a), xs)) in cells_x.iter().enumerate() {
-                    let from = if i == j { a } else { 0 };
-                    for ((held_b, internal_b, writes_b), ys) in &cells_y[from..] {
-                        if !(*writes_a || *writes_b) || self.common_lock(*held_a, *held_b) {
+                for (a, (x, xs, cell_x)) in cells_a.iter().enumerate() {
+                    let from = if j == 0 { a } else { 0 };
+                    for (y, ys, cell_y) in &cells_b[from..] {
+                        if marks.cell_done(*cell_x) && marks.cell_done(*cell_y) {
                             continue;
                         }
-                        // Two copies made by runs of a callee: different locations, or the
-                        // same run, compared in the callee.
-                        if self.techniques.has(Technique::DownFork) && *internal_a && *internal_b {
+                        if sharing && !self.tops_concurrent(home, x, y) {
                             continue;
                         }
-                        match below {
-                            Some(threads) => self
-                                .conc
-                                .mark_below(home, threads, x.point, xs, ys, &mut marks),
-                            None => {
+                        match (x.thread, y.thread) {
+                            (Thread::Forked(ta), Thread::Forked(tb))
+                                if sharing && x.point == y.point =>
+                            {
+                                self.conc
+                                    .mark_below(home, [ta, tb], x.point, xs, ys, &mut marks)
+                            }
+                            _ => {
                                 for &(_, k) in xs.iter().chain(ys.iter()) {
                                     marks.set(k);
                                 }
@@ -833,13 +833,13 @@ fn top(c: &Ctx) -> Top {
     (c.thread, c.point, c.joined, c.inside, c.phase)
 }
 
-/// Which classes are known to race, with how many classes of each top are not yet known to,
-/// so that a pair of tops with nothing left to learn is skipped at once.
+/// Which classes are known to race, with how many classes of each cell are not yet known to,
+/// so that a pair of cells with nothing left to learn is skipped at once.
 pub struct Marks {
     racing: Vec<bool>,
-    /// The top of each class, for the classes [`Marks::add_cell`] registered.
-    top_of: Vec<u32>,
-    /// Per top: its classes not yet known to race.
+    /// The cell of each class, for the classes [`Marks::add_cell`] registered.
+    cell_of: Vec<u32>,
+    /// Per cell: its classes not yet known to race.
     open: Vec<u32>,
 }
 
@@ -847,25 +847,25 @@ impl Marks {
     fn new(n: usize) -> Marks {
         Marks {
             racing: vec![false; n],
-            top_of: vec![u32::MAX; n],
+            cell_of: vec![u32::MAX; n],
             open: Vec::new(),
         }
     }
 
-    fn add_cell(&mut self, t: usize, members: &[Member]) {
-        if self.open.len() <= t {
-            self.open.resize(t + 1, 0);
-        }
+    /// Registers a cell of classes, none known to race yet, and returns it.
+    fn add_cell(&mut self, members: &[Member]) -> usize {
+        let cell = self.open.len();
         for &(_, k) in members {
-            self.top_of[k] = t as u32;
-            self.open[t] += 1;
+            self.cell_of[k] = cell as u32;
         }
+        self.open.push(members.len() as u32);
+        cell
     }
 
     /// Notes that class `k` races.
     fn set(&mut self, k: usize) {
         if !std::mem::replace(&mut self.racing[k], true) {
-            if let Some(open) = self.open.get_mut(self.top_of[k] as usize) {
+            if let Some(open) = self.open.get_mut(self.cell_of[k] as usize) {
                 *open -= 1;
             }
         }
@@ -875,8 +875,8 @@ impl Marks {
         self.racing[k]
     }
 
-    /// Whether every class of top `t` is known to race.
-    fn top_done(&self, t: usize) -> bool {
-        self.open.get(t).is_none_or(|&n| n == 0)
+    /// Whether every class of cell `c` is known to race.
+    fn cell_done(&self, c: usize) -> bool {
+        self.open.get(c).is_none_or(|&n| n == 0)
     }
 }
