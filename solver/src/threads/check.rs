@@ -467,7 +467,8 @@ impl Checker<'_> {
         }
         let mut marks = Marks::new(keys.len());
         // Per payload, its cells: the top's representative context, the members, the cell.
-        let payloads: Vec<(Payload, Vec<(Ctx, Vec<Member>, usize)>)> = by_payload
+        type Cell = (Ctx, Vec<Member>, usize);
+        let payloads: Vec<(Payload, Vec<Cell>)> = by_payload
             .into_iter()
             .map(|(payload, tops)| {
                 let cells = tops
