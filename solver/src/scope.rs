@@ -119,6 +119,12 @@ impl ScopeTree {
         a <= x && x <= b
     }
 
+    /// The pre-order entry and exit numbers of `s`: the scopes within `s` are those whose entry
+    /// number lies between them. `None` before [`ScopeTree::freeze`].
+    pub fn interval(&self, s: Scope) -> Option<(u32, u32)> {
+        (self.interval.len() == self.data.len()).then(|| self.interval[s])
+    }
+
     fn within_slow(&self, inner: Scope, outer: Scope) -> bool {
         let mut s = Some(inner);
         while let Some(c) = s {

@@ -154,8 +154,71 @@ impl Tagged {
     }
 }
 
-/// How many members of a component have one scope and home.
-type MemberGroup = ((Scope, Option<FnId>), usize);
+/// The members of a large component grouped by scope and home, indexed so that
+/// [`Prop::translated_large`] counts the groups a site leaves as they are without visiting
+/// each: a component conflating the `void*` arguments of a thousand callbacks has a thousand
+/// groups and is translated at each of their call sites.
+struct MemberGroups {
+    /// How many members each (scope, home) has.
+    count: FxHashMap<(Scope, Option<FnId>), usize>,
+    /// The pre-order number of each group's scope, sorted: the groups within a scope are a
+    /// range. Empty when the scope tree has no pre-order numbers ([`MemberGroups::scopes`]
+    /// then serves).
+    entries: Vec<u32>,
+    /// Each group's scope.
+    scopes: Vec<Scope>,
+    /// The scopes of the groups of each home.
+    by_home: FxHashMap<Option<FnId>, Vec<Scope>>,
+}
+
+impl MemberGroups {
+    fn new(members: &[Rho], c: &Constraints, homes: &Homes, scopes: &ScopeTree) -> MemberGroups {
+        let mut count: FxHashMap<(Scope, Option<FnId>), usize> = FxHashMap::default();
+        for &m in members {
+            *count
+                .entry((c.rhos[m].scope, homes.home_of(m)))
+                .or_default() += 1;
+        }
+        let mut keys: Vec<(Scope, Option<FnId>)> = count.keys().copied().collect();
+        keys.sort_unstable();
+        let mut by_home: FxHashMap<Option<FnId>, Vec<Scope>> = FxHashMap::default();
+        for &(scope, home) in &keys {
+            by_home.entry(home).or_default().push(scope);
+        }
+        let scopes_of: Vec<Scope> = keys.iter().map(|&(scope, _)| scope).collect();
+        let mut entries: Vec<u32> = Vec::with_capacity(keys.len());
+        for &scope in &scopes_of {
+            match scopes.interval(scope) {
+                Some((entry, _)) => entries.push(entry),
+                None => {
+                    entries.clear();
+                    break;
+                }
+            }
+        }
+        entries.sort_unstable();
+        MemberGroups {
+            count,
+            entries,
+            scopes: scopes_of,
+            by_home,
+        }
+    }
+
+    /// How many groups have their scope within `binder`.
+    fn within(&self, binder: Scope, scopes: &ScopeTree) -> usize {
+        match scopes.interval(binder) {
+            Some((a, b)) if self.entries.len() == self.scopes.len() => {
+                self.entries.partition_point(|&x| x <= b) - self.entries.partition_point(|&x| x < a)
+            }
+            _ => self
+                .scopes
+                .iter()
+                .filter(|&&s| scopes.within(s, binder))
+                .count(),
+        }
+    }
+}
 
 /// The components a fact reaches in a caller, each with whether it is an internal copy.
 type Images = Rc<[(Rho, bool)]>;
@@ -226,8 +289,8 @@ struct Prop<'a> {
     results_memo: FxHashMap<Rho, Vec<(Site, Rho)>>,
     /// The images at each site, by generic label (built on first use, for large components).
     images_at: FxHashMap<Site, Vec<(Rho, Vec<Rho>)>>,
-    /// The members of each large component counted by scope and home.
-    groups: FxHashMap<Rho, Vec<MemberGroup>>,
+    /// The members of each large component grouped by scope and home.
+    groups: FxHashMap<Rho, MemberGroups>,
 }
 
 impl Prop<'_> {
@@ -674,13 +737,10 @@ impl Prop<'_> {
                 v.sort();
             }
         }
-        let groups = self.groups.entry(comp).or_insert_with(|| {
-            let mut g: BTreeMap<(Scope, Option<FnId>), usize> = BTreeMap::new();
-            for &m in &comps.members[comp] {
-                *g.entry((c.rhos[m].scope, homes.home_of(m))).or_default() += 1;
-            }
-            g.into_iter().collect()
-        });
+        let groups = self
+            .groups
+            .entry(comp)
+            .or_insert_with(|| MemberGroups::new(&comps.members[comp], c, homes, scopes));
         let mut with_image: FxHashMap<(Scope, Option<FnId>), usize> = FxHashMap::default();
         for (m, images) in self.images_at.get(&site).map(Vec::as_slice).unwrap_or(&[]) {
             if comps.of[*m] != comp {
@@ -692,14 +752,35 @@ impl Prop<'_> {
                 out.extend(images.iter().map(|&r| (comps.of[r], false)));
             }
         }
+        // The groups some member of which has no image here stay the component: an internal
+        // copy when generic at the site's binder. Counted by genericity: all groups, less those
+        // of the callee (its own labels, see `translated`) and those whose every member has an
+        // image here.
         let binder = c.sites[site].binder;
-        for &((scope, home), count) in groups.iter() {
-            if home == Some(callee) || with_image.get(&(scope, home)).copied().unwrap_or(0) >= count
-            {
-                continue;
+        let generic = |scope: Scope| binder != Scope::ROOT && scopes.within(scope, binder);
+        let under = if binder == Scope::ROOT {
+            0
+        } else {
+            groups.within(binder, scopes)
+        };
+        let mut left = [groups.count.len() - under, under];
+        for &scope in groups
+            .by_home
+            .get(&Some(callee))
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+        {
+            left[generic(scope) as usize] -= 1;
+        }
+        for (&(scope, home), &n) in &with_image {
+            if home != Some(callee) && n >= groups.count[&(scope, home)] {
+                left[generic(scope) as usize] -= 1;
             }
-            let generic = binder != Scope::ROOT && scopes.within(scope, binder);
-            out.push((comp, generic));
+        }
+        for (generic, n) in [false, true].into_iter().zip(left) {
+            if n > 0 {
+                out.push((comp, generic));
+            }
         }
     }
 

@@ -7,7 +7,7 @@
 //! A relation is only added or rewritten in its canonical form (both endpoints
 //! representatives), and is only ever synchronised from the work list, never recursively.
 
-use super::{LTypes, Node, Rel, RelState, Shape, Work};
+use super::{LTypes, Node, Pol, Rel, RelState, Shape, Work};
 use crate::ir::FuncId;
 use solver::Constraints;
 
@@ -131,7 +131,11 @@ impl LTypes<'_> {
     /// Adds the functions `more` (sorted) to the function list of `r`. The list stays sorted
     /// and is merged, not sorted again: a table of thousands of handlers grows one function at
     /// a time. When it grows, only the relations its growth can change are synchronised again:
-    /// not the flows into `r`, which brought its functions and gain nothing from them.
+    /// not those whose values flow into `r` — flows into it, instantiations of a parameter
+    /// (`r` generic, contravariant) or of a result (`r` the instance, covariant) between two
+    /// function pointers — which brought its functions and gain nothing from them. A function
+    /// taking a callback from a thousand call sites is then synchronised once per site, not
+    /// once per site per callback.
     pub(super) fn add_funs(&mut self, r: Node, more: &[FuncId]) {
         let data = &mut self.data[r.0 as usize];
         let list = match &mut data.shape {
@@ -174,12 +178,31 @@ impl LTypes<'_> {
         }
         for k in 0..self.data[r.0 as usize].rels.len() {
             let id = self.data[r.0 as usize].rels[k];
-            if let Rel::Flow { target, .. } = self.rels[id as usize] {
-                if self.root(target) == r {
-                    continue;
-                }
+            // An instantiation moves lists one way only between two function pointers
+            // (`sync_funs`); a blob's list goes both ways.
+            let funs = |t: &mut Self, n: Node| {
+                let n = t.root(n);
+                matches!(t.data[n.0 as usize].shape, Shape::Fun(_))
+            };
+            let into_r = match self.rels[id as usize] {
+                Rel::Flow { target, .. } => self.root(target) == r,
+                Rel::Inst {
+                    generic,
+                    instance,
+                    pol: Pol::Neg,
+                    ..
+                } => self.root(generic) == r && funs(self, r) && funs(self, instance),
+                Rel::Inst {
+                    generic,
+                    instance,
+                    pol: Pol::Pos,
+                    ..
+                } => self.root(instance) == r && funs(self, r) && funs(self, generic),
+                Rel::Inst { .. } => false,
+            };
+            if !into_r {
+                self.push_sync(id);
             }
-            self.push_sync(id);
         }
     }
 
