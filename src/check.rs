@@ -56,12 +56,14 @@ pub fn run(
     run_triaged(files, options, format, sources, &Triage::default(), out)
 }
 
-/// What a team has triaged ([`report::triage`]): the baseline to leave out, and where to write
-/// the baseline of this run's warnings.
+/// What a team has triaged ([`report::triage`]): the baseline to leave out, where to write
+/// the baseline of this run's warnings, and whether an incomplete check (a function that may
+/// run not analysed, nothing found) exits with 0 (`--allow-incomplete`).
 #[derive(Clone, Debug, Default)]
 pub struct Triage {
     pub baseline: Option<PathBuf>,
     pub write_baseline: Option<PathBuf>,
+    pub allow_incomplete: bool,
 }
 
 /// [`run`], with suppression comments and baselines applied.
@@ -97,6 +99,7 @@ pub fn run_triaged(
                     }
                 }
                 report::triage::apply(&mut check, baseline.as_ref());
+                check.allow_incomplete = triage.allow_incomplete;
                 Report::Check(check)
             }
             Err(fatal) => report::error::fatal(&fatal),

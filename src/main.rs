@@ -131,6 +131,10 @@ struct CheckArgs {
     /// Skip the deadlock check (cycles in the lock order, self-deadlocks).
     #[arg(long)]
     no_deadlocks: bool,
+    /// Exit with 0 when nothing is found although a function that may run was not analysed
+    /// (the verdict stays `incomplete`).
+    #[arg(long)]
+    allow_incomplete: bool,
     /// Read this configuration file instead of the first `locksmith.toml` found from the
     /// current directory upwards.
     #[arg(long, value_name = "FILE")]
@@ -148,7 +152,8 @@ struct CheckArgs {
 enum Command {
     /// Check POSIX-threads C programs for data races (consistent correlation, paper §3) and
     /// potential deadlocks: exit 0 if no warning, 1 if warnings, 2 if the program cannot be
-    /// analysed.
+    /// analysed, 3 if no warning but a function that may run was not analysed (the result is
+    /// incomplete; 0 with --allow-incomplete).
     Check(Box<CheckArgs>),
     /// Type-check a program of the formal core language λ▷ (paper §2): exit 0 if it is
     /// consistently correlated and linear, 1 if not, 2 if it cannot be analysed.
@@ -281,6 +286,7 @@ fn check(args: CheckArgs) -> ExitCode {
     let triage = locksmith::check::Triage {
         baseline: args.baseline,
         write_baseline: args.write_baseline,
+        allow_incomplete: args.allow_incomplete,
     };
     let outcome =
         locksmith::check::run_triaged(inputs, options, args.format, sources, &triage, &mut out);

@@ -617,9 +617,15 @@ fn internal_errors_are_contained() {
     let program = "paper-examples/c/sec4_1_signal_handler.c";
     for place in ["lower:sigint_handler", "generate:sigint_handler"] {
         let run = check_with_panic(place, &[program, "--format", "json"]);
-        assert!(run.exit == 0 || run.exit == 1, "{place}: {}", run.stderr);
         assert!(!run.stderr.contains("panicked"), "{place}: {}", run.stderr);
         let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+        // The signal handler may run: without it, the check is incomplete unless it found
+        // something.
+        match run.exit {
+            1 => assert_eq!(report["verdict"], "races", "{place}"),
+            3 => assert_eq!(report["verdict"], "incomplete", "{place}"),
+            other => panic!("{place}: exit status {other}: {}", run.stderr),
+        }
         let unanalysed = report["unanalysed"].as_array().unwrap();
         assert!(
             unanalysed.iter().any(|u| u["function"] == "sigint_handler"

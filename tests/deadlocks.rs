@@ -18,6 +18,13 @@ fn root() -> PathBuf {
 fn deadlocks(files: &[PathBuf], options: CheckOptions) -> Vec<Lines> {
     let result = driver::check_on_large_stack(files.to_vec(), options)
         .unwrap_or_else(|e| panic!("locksmith failed on {files:?}: {e}"));
+    // A fixture is analysed whole (its exit status is never 3, incomplete).
+    let missing = support::incomplete(&result);
+    assert!(
+        missing.is_empty(),
+        "{files:?}: the check is incomplete; not analysed:\n  {}",
+        missing.join("\n  ")
+    );
     result
         .solution
         .deadlocks

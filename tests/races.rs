@@ -17,9 +17,13 @@ fn root() -> PathBuf {
 /// Source lines, as (file, line).
 type Lines = BTreeSet<(PathBuf, u32)>;
 
-/// Runs locksmith on `files` and returns every warned (file, line), and per warning its lines:
-/// the lines of its racing accesses (the context of a warning is not a claim of a race).
-fn warned(files: &[PathBuf], args: &[String]) -> (Lines, Vec<Lines>) {
+/// What a check of a fixture found: every warned (file, line), per warning its lines (the lines
+/// of its racing accesses: the context of a warning is not a claim of a race), and the
+/// functions that may run but were not analysed ([`support::incomplete`]).
+type Found = (Lines, Vec<Lines>, Vec<String>);
+
+/// Runs locksmith on `files` and returns what it found.
+fn warned(files: &[PathBuf], args: &[String]) -> Found {
     let mut options = CheckOptions::default();
     for a in args {
         let t =
@@ -45,7 +49,7 @@ fn warned(files: &[PathBuf], args: &[String]) -> (Lines, Vec<Lines>) {
         all.extend(lines.iter().cloned());
         per.push(lines);
     }
-    (all, per)
+    (all, per, support::incomplete(&result))
 }
 
 fn check(path: &str, exact: bool) {
@@ -57,7 +61,15 @@ fn check(path: &str, exact: bool) {
         "{} has no annotations",
         path.display()
     );
-    let (all, per) = warned(&files, &annotated.args);
+    let (all, per, missing) = warned(&files, &annotated.args);
+    // A fixture is analysed whole: one whose functions that may run were not all analysed
+    // would be checked on part of its code (its exit status would be 3, not 0 or 1).
+    assert!(
+        annotated.incomplete || missing.is_empty(),
+        "{}: the check is incomplete; not analysed:\n  {}",
+        path.display(),
+        missing.join("\n  ")
+    );
     let problems = annotations::compare(&annotated, &all, &per, exact);
     assert!(
         problems.is_empty(),
@@ -98,7 +110,7 @@ fn ablation(path: &str) {
                 .filter_map(Technique::from_tag)
                 .map(|t| t.flag().to_string()),
         );
-        let (all, _) = warned(&files, &args);
+        let (all, _, _) = warned(&files, &args);
         problems.extend(annotations::compare_ablation(&annotated, technique, &all));
     }
     assert!(
@@ -218,6 +230,47 @@ fn tsan_locations_with_and_without_columns() {
     assert_eq!(tsan_location("/a/b.c:134"), Some(("/a/b.c", 134)));
     assert_eq!(tsan_location("/a/b.c:134:7"), Some(("/a/b.c", 134)));
     assert_eq!(tsan_location("tsan_interceptors_posix.cpp:x"), None);
+}
+
+/// A fixture whose thread's function does not parse fails the harness (it would be checked on
+/// part of its code), unless it says `// locksmith-incomplete:`; one whose broken function
+/// cannot run passes.
+#[test]
+fn an_incomplete_fixture_fails_unless_expected() {
+    let dir =
+        std::env::temp_dir().join(format!("locksmith-races-incomplete-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let program = |broken_runs: bool, expected: bool| {
+        let start = if broken_runs { "broken" } else { "worker" };
+        let tag = if expected {
+            "// locksmith-incomplete: broken does not parse\n"
+        } else {
+            ""
+        };
+        format!(
+            "{tag}#include <pthread.h>\n\
+             int counter;\n\
+             void *broken(void *arg) {{ return 1 +; }}\n\
+             void *worker(void *arg) {{ counter = 1; return 0; }} // RACE\n\
+             int main(void) {{\n\
+             pthread_t t;\n\
+             pthread_create(&t, 0, {start}, 0);\n\
+             pthread_create(&t, 0, worker, 0);\n\
+             pthread_create(&t, 0, worker, 0);\n\
+             return 0;\n\
+             }}\n"
+        )
+    };
+    let passes = |name: &str, text: String| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let path = path.to_string_lossy().to_string();
+        std::panic::catch_unwind(|| check_fixture(&path)).is_ok()
+    };
+    assert!(!passes("runs.c", program(true, false)));
+    assert!(passes("expected.c", program(true, true)));
+    assert!(passes("never_runs.c", program(false, false)));
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 include!(concat!(env!("OUT_DIR"), "/race_fixtures.rs"));

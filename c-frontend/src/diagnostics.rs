@@ -91,8 +91,24 @@ pub struct Unanalysed {
     pub name: String,
     pub pos: Pos,
     pub kind: UnanalysedKind,
+    /// What was lost: whether it is a function's body, which may run ([`crate::reach`]).
+    pub lost: Lost,
     /// What went wrong and what was kept instead, in words (the parser's or lowering's detail).
     pub reason: String,
+}
+
+/// What of the program a [`Unanalysed`] entry leaves out.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Lost {
+    /// A function's body: the function stays declared, so a call of it is a call of code
+    /// locksmith cannot see.
+    Body,
+    /// A whole item the parser could not take apart: maybe a function definition.
+    Item,
+    /// A typedef (read as `int`) or a declaration that defines no function (a global, a
+    /// prototype): it never runs, and what uses it is listed on its own when it cannot be
+    /// lowered.
+    Declaration,
 }
 
 /// Why something was not analysed.

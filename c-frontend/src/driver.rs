@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use crate::constraints::{self, Generated};
-use crate::diagnostics::{Fatal, FatalKind, Unanalysed, UnanalysedKind};
+use crate::diagnostics::{Fatal, FatalKind, Lost, Unanalysed, UnanalysedKind};
 use crate::ir::{Origin, Program};
 use crate::lower::Lowerer;
 use crate::model::Model;
@@ -72,20 +72,37 @@ pub struct CheckResult {
     pub solution: ThreadSolution,
     /// The configuration file read ([`CheckOptions::configuration`]).
     pub configuration: Option<String>,
+    /// Where the check started: `main`, or the harness calling the entry points.
+    pub root: crate::ir::FuncId,
+    /// How the entry points were chosen ([`CheckOptions::entries`]).
+    pub entries: crate::entries::Entries,
+}
+
+impl CheckResult {
+    /// Everything that was not analysed: what the parser and the lowering left out, then the
+    /// functions whose constraints could not be generated.
+    pub fn unanalysed(&self) -> Vec<&Unanalysed> {
+        self.program
+            .unanalysed
+            .iter()
+            .chain(&self.generated.unanalysed)
+            .collect()
+    }
 }
 
 /// Records, for a unit recovery cut pieces out of, what was not analysed.
 fn dropped_items(parsed: &ParsedUnit, map: &SourceMap, unanalysed: &mut Vec<Unanalysed>) {
     for d in &parsed.dropped {
-        let kept = match d.kind {
-            DroppedKind::FunctionBody => "its body is not analysed",
-            DroppedKind::Typedef => "it is read as `int`",
-            DroppedKind::Declaration => "it is skipped",
+        let (kept, lost) = match d.kind {
+            DroppedKind::FunctionBody => ("its body is not analysed", Lost::Body),
+            DroppedKind::Typedef => ("it is read as `int`", Lost::Declaration),
+            DroppedKind::Declaration => ("it is skipped", Lost::Item),
         };
         unanalysed.push(Unanalysed {
             name: d.name.clone(),
             pos: map.pos(d.offset),
             kind: UnanalysedKind::ParseError,
+            lost,
             reason: format!("{}; {kept}", d.reason),
         });
     }
@@ -354,6 +371,8 @@ pub fn check(inputs: &[Input], options: &CheckOptions) -> Result<CheckResult, Fa
         generated,
         solution,
         configuration: options.configuration.clone(),
+        root: main,
+        entries: options.entries.clone(),
     })
 }
 

@@ -10,7 +10,8 @@
 //! - [`constraints`]: labelled C types and the generation of LOCKSMITH's constraints and event
 //!   graphs into the shared `solver`;
 //! - [`driver`]: the whole pipeline for `locksmith check`, and [`diagnostics`], what it reports
-//!   besides races (not analysed, knowingly unsound, fatal), each with a stable code.
+//!   besides races (not analysed, knowingly unsound, fatal), each with a stable code; [`reach`]
+//!   which of the functions not analysed may run.
 //!
 //! It never prints reports and never decides races (the solver does); it returns analysis data
 //! for the command-line crate to render.
@@ -24,4 +25,5 @@ pub mod explain;
 pub mod ir;
 pub mod lower;
 pub mod model;
+pub mod reach;
 pub mod syntax;

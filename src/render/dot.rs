@@ -2,7 +2,8 @@
 //! figure 3: location and lock labels as nodes, flow edges solid, instantiation edges labelled
 //! `(i` / `)i`, lock instantiations labelled `i`, correlations undirected (generated ones solid,
 //! derived ones dashed). For `locksmith check` it draws each race's location with an edge from
-//! every thread that accesses it; deadlocks are not drawn (the other formats list them).
+//! every thread that accesses it; deadlocks are not drawn (the other formats list them). A check
+//! that missed functions that may run says so in the graph's label.
 //!
 //! This renderer reads the report model only; nodes and edges come out in the model's order, so
 //! the graph is deterministic. It never looks at analysis results.
@@ -136,6 +137,14 @@ fn races(r: &CheckReport) -> String {
                 escape(&label)
             );
         }
+    }
+    // An incomplete check says so as the graph's label: no drawn race is not a race-free run.
+    if let Some(missing) = super::incompleteness(r) {
+        let _ = writeln!(
+            s,
+            "  label=\"locksmith: {}\";\n  labelloc=t;",
+            escape(&missing)
+        );
     }
     s.push_str("}\n");
     s

@@ -19,7 +19,7 @@ use rustc_hash::FxHashMap;
 
 use super::Sources;
 use crate::report::model::{
-    CheckReport, Deadlock, Position, Race, RaceAccess, RaceLocation, Warning,
+    CheckReport, Deadlock, Position, Race, RaceAccess, RaceLocation, Verdict, Warning,
 };
 use crate::report::Report;
 
@@ -249,7 +249,11 @@ fn plural(count: usize, one: &str, many: &str) -> String {
 /// The one-line verdict, as the text format's summary says it.
 pub fn verdict(r: &CheckReport) -> String {
     let races = r.warnings.iter().filter(|w| w.race().is_some()).count();
-    let mut s = plural(races, "possible data race", "possible data races");
+    let mut s = if r.verdict == Verdict::Incomplete {
+        "no race found in what was analysed".to_string()
+    } else {
+        plural(races, "possible data race", "possible data races")
+    };
     let deadlocks = r.warnings.len() - races;
     if deadlocks > 0 {
         let _ = write!(
@@ -268,6 +272,9 @@ pub fn verdict(r: &CheckReport) -> String {
                 "annotation problems"
             )
         );
+    }
+    if let Some(missing) = super::incompleteness(r) {
+        let _ = write!(s, "; {missing}");
     }
     s
 }
@@ -409,9 +416,14 @@ fn lists(r: &CheckReport, files: &Files, s: &mut String) {
         s.push_str("<h3 id=\"unanalysed\">Not analysed</h3>\n<ul>\n");
         for u in &r.unanalysed {
             let place = format!("{}:{}", u.file, u.line);
+            let counted = if u.may_run {
+                ""
+            } else {
+                " (not counted: it cannot run)"
+            };
             let _ = writeln!(
                 s,
-                "<li><code>{}</code> at {}: {} <code class=\"code\">{}</code></li>",
+                "<li><code>{}</code> at {}: {}{counted} <code class=\"code\">{}</code></li>",
                 Esc(&u.function),
                 linked(files, &u.file, u.line, &place),
                 Esc(&u.reason),

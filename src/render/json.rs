@@ -255,6 +255,8 @@ mod tests {
                 baselined: 0,
                 configuration: None,
                 configured: Vec::new(),
+                verdict: crate::report::model::Verdict::Races,
+                allow_incomplete: false,
             };
             let report = Report::Check(report);
             assert_eq!(render(&report), whole(&report));

@@ -65,6 +65,19 @@ impl Format {
     }
 }
 
+/// What a check that missed functions that may run says of them:
+/// `N functions were not analysed, so the result is incomplete` (`None` when it missed none).
+/// The text summary, the HTML report and the DOT graph say it in these words.
+pub fn incompleteness(r: &CheckReport) -> Option<String> {
+    match r.incomplete() {
+        0 => None,
+        1 => Some("1 function was not analysed, so the result is incomplete".to_string()),
+        n => Some(format!(
+            "{n} functions were not analysed, so the result is incomplete"
+        )),
+    }
+}
+
 /// Whether the text format is coloured (`--color`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum ColorChoice {

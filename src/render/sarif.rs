@@ -5,8 +5,9 @@
 //! access; the other racing accesses are its related locations, and each racing access's call
 //! path from its thread's start is one thread flow of its code flow. A potential deadlock is a
 //! result of rule `deadlock` placed in the same way at its lock calls. Annotation misuse, places
-//! where the analysis is knowingly unsound and functions not analysed are results of their own
-//! codes (the last two at level `note`). Files are named relative to the source root
+//! where the analysis is knowingly unsound (level `note`) and functions not analysed (level
+//! `warning` when they may run, which makes the check incomplete; `note` when they cannot) are
+//! results of their own codes. The run's property bag holds the check's `verdict`. Files are named relative to the source root
 //! (`--source-root`, the current directory by default), through the `uriBaseId` `SRCROOT`.
 //! Each result has a `partialFingerprints` entry computed from what does not move when lines do
 //! (the rule, the location's name without line numbers, the accessing functions and access
@@ -24,7 +25,8 @@ use serde::{Deserialize, Serialize};
 use super::short::violation_place;
 use super::Sources;
 use crate::report::model::{
-    Acquisition, CheckReport, Deadlock, LambdaReport, Position, Race, RaceAccess, Warning, DEADLOCK,
+    Acquisition, CheckReport, Deadlock, LambdaReport, Position, Race, RaceAccess, Verdict, Warning,
+    DEADLOCK,
 };
 use crate::report::triage::without_line_numbers;
 use crate::report::Report;
@@ -47,6 +49,16 @@ pub struct Run {
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub original_uri_base_ids: BTreeMap<String, ArtifactLocation>,
     pub results: Vec<SarifResult>,
+    /// The check's verdict, as in JSON (a SARIF property bag).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub properties: Option<RunProperties>,
+}
+
+/// The property bag of a run of `locksmith check`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct RunProperties {
+    /// `race-free`, `races` or `incomplete`.
+    pub verdict: Verdict,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -242,17 +254,17 @@ const RULES: &[(&str, &str, &str)] = &[
     (
         "unanalysed/parse-error",
         "A declaration does not parse: it is not analysed",
-        "note",
+        "warning",
     ),
     (
         "unanalysed/unsupported",
         "A construct locksmith does not support: its function is not analysed",
-        "note",
+        "warning",
     ),
     (
         "unanalysed/internal-error",
         "locksmith failed on a function: it is not analysed",
-        "note",
+        "warning",
     ),
     (
         "deadlock",
@@ -308,6 +320,10 @@ pub fn log(report: &Report, sources: &Sources) -> Option<SarifLog> {
             },
             original_uri_base_ids: BTreeMap::from([(ROOT.to_string(), base)]),
             results: b.results,
+            properties: match report {
+                Report::Check(c) => Some(RunProperties { verdict: c.verdict }),
+                _ => None,
+            },
         }],
     })
 }
@@ -423,11 +439,26 @@ impl Builder<'_> {
         for u in &r.unanalysed {
             let loc = Location {
                 id: None,
-                physical_location: Some(self.physical(&u.file, u.line, None)),
+                physical_location: Some(self.physical(&u.file, u.line, Some(u.column))),
                 message: None,
             };
-            let text = format!("{} is not analysed: {}", u.function, u.reason);
+            let text = if u.may_run {
+                format!(
+                    "{} is not analysed, so the result is incomplete: {}",
+                    u.function, u.reason
+                )
+            } else {
+                format!(
+                    "{} is not analysed (not counted: it cannot run): {}",
+                    u.function, u.reason
+                )
+            };
             self.push(u.code, text, vec![loc], &u.function);
+            if !u.may_run {
+                if let Some(last) = self.results.last_mut() {
+                    last.level = "note".into();
+                }
+            }
         }
     }
 

@@ -1,8 +1,9 @@
 //! The short format: one line per finding, `file:line:col: warning: …`, the shape compilers
 //! print, for editors' error lists and `grep`. A check's warning is placed at its first racing
 //! access (a deadlock at its first lock call); a λ▷ violation at its location or where the
-//! locks meet. Nothing else is printed: no source lines, no summary (an error's one line goes to
-//! stderr as in every format).
+//! locks meet. Each function not analysed is a line too: a `warning` when it may run (the
+//! check is then incomplete), a `note` when it cannot. Nothing else is printed: no source
+//! lines, no summary (an error's one line goes to stderr as in every format).
 
 use std::fmt::Write;
 
@@ -70,6 +71,18 @@ fn render_check(r: &CheckReport, out: &mut dyn Write) {
             at(&a.position),
             a.message,
             a.code
+        );
+    }
+    for u in &r.unanalysed {
+        let (level, counted) = if u.may_run {
+            ("warning", "")
+        } else {
+            ("note", " (not counted: it cannot run)")
+        };
+        let _ = writeln!(
+            out,
+            "{}:{}:{}: {level}: {} not analysed: {}{counted} [{}]",
+            u.file, u.line, u.column, u.function, u.reason, u.code
         );
     }
 }

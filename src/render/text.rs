@@ -15,7 +15,7 @@ use rustc_hash::FxHashMap;
 use super::diagnostic::{is_path, Painter};
 use crate::report::model::{
     AtomRef, CheckReport, Constraint, Deadlock, EffectToken, ErrorCode, ErrorReport, LambdaAccess,
-    LambdaReport, NonlinearCause, Position, Race, RaceAccess, RaceLocation, Sign, Solved,
+    LambdaReport, NonlinearCause, Position, Race, RaceAccess, RaceLocation, Sign, Solved, Verdict,
     ViolationDetail, Warning,
 };
 use crate::report::Report;
@@ -255,9 +255,14 @@ fn tail(r: &CheckReport) -> String {
     if !r.unanalysed.is_empty() {
         let _ = writeln!(tail, "not analysed:");
         for u in &r.unanalysed {
+            let counted = if u.may_run {
+                ""
+            } else {
+                " (not counted: it cannot run)"
+            };
             let _ = writeln!(
                 tail,
-                "  {} at {}:{}: {}",
+                "  {} at {}:{}: {}{counted}",
                 u.function, u.file, u.line, u.reason
             );
         }
@@ -307,7 +312,8 @@ fn tail(r: &CheckReport) -> String {
 }
 
 /// `locksmith: N possible data races`, with the deadlocks, the annotation problems and what
-/// triage left out.
+/// triage left out; for an incomplete check, that nothing was found in what was analysed and
+/// how many functions that may run were not.
 fn summary(r: &CheckReport) -> String {
     let count = r.warnings.iter().filter(|w| w.race().is_some()).count();
     let deadlocks = r.warnings.len() - count;
@@ -328,10 +334,15 @@ fn summary(r: &CheckReport) -> String {
     } else if r.baselined > 0 {
         let _ = write!(problems, " ({} in the baseline)", r.baselined);
     }
-    format!(
-        "locksmith: {count} possible data race{}{problems}",
-        plural(count)
-    )
+    let found = if r.verdict == Verdict::Incomplete {
+        format!("no race found in what was analysed{problems}")
+    } else {
+        format!("{count} possible data race{}{problems}", plural(count))
+    };
+    match super::incompleteness(r) {
+        Some(missing) => format!("locksmith: {found}; {missing}"),
+        None => format!("locksmith: {found}"),
+    }
 }
 
 /// One line per kind of unsoundness (in the order of its words), with its first five places.

@@ -26,7 +26,8 @@ use solver::{Lock, Site};
 
 use super::model::{
     Acquisition, AnnotationProblem, CheckReport, ConfiguredFunction, Deadlock, FileLine, Position,
-    Race, RaceAccess, RaceLocation, Unanalysed, Unsound, Warning, WarningKind, DATA_RACE, DEADLOCK,
+    Race, RaceAccess, RaceLocation, Unanalysed, Unsound, Verdict, Warning, WarningKind, DATA_RACE,
+    DEADLOCK,
 };
 
 /// The report on a checked C program.
@@ -95,18 +96,21 @@ pub fn build(r: &CheckResult) -> CheckReport {
     }
     let mut warnings: Vec<Warning> = races.into_iter().map(Warning::Race).collect();
     warnings.extend(b.deadlocks().into_iter().map(Warning::Deadlock));
-    CheckReport {
+    let may_run = c_frontend::reach::unanalysed_may_run(r);
+    let mut report = CheckReport {
         warnings,
-        unanalysed: p
-            .unanalysed
-            .iter()
-            .chain(&r.generated.unanalysed)
-            .map(|u| Unanalysed {
+        unanalysed: r
+            .unanalysed()
+            .into_iter()
+            .zip(may_run)
+            .map(|(u, may_run)| Unanalysed {
                 code: u.kind.code(),
                 function: u.name.clone(),
                 file: display_file(&p.files[u.pos.file]),
                 line: u.pos.line,
+                column: u.pos.column,
                 reason: u.reason.clone(),
+                may_run,
             })
             .collect(),
         unmodelled: r.generated.unmodelled.iter().cloned().collect(),
@@ -143,7 +147,11 @@ pub fn build(r: &CheckResult) -> CheckReport {
                 line: p.funcs[f].pos.line,
             })
             .collect(),
-    }
+        verdict: Verdict::RaceFree,
+        allow_incomplete: false,
+    };
+    report.settle();
+    report
 }
 
 /// A warning's racing accesses and its context.

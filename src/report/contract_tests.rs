@@ -178,7 +178,9 @@ fn samples() -> BTreeMap<&'static str, BTreeSet<String>> {
         function: "f".into(),
         file: "f".into(),
         line: 1,
+        column: 2,
         reason: "r".into(),
+        may_run: true,
     };
     let unsound = Unsound {
         code: "unsound/inline-asm",
@@ -217,6 +219,8 @@ fn samples() -> BTreeMap<&'static str, BTreeSet<String>> {
                 baselined: 1,
                 configuration: Some("locksmith.toml".into()),
                 configured: vec![configured_function()],
+                verdict: Verdict::Incomplete,
+                allow_incomplete: false,
             }),
         ),
         ("ConfiguredFunction", keys(configured_function())),
@@ -339,4 +343,79 @@ fn json_keys_come_out_sorted() {
         keys,
         ["error", "code", "column", "file", "line", "message", "verdict"]
     );
+}
+
+/// A check report's `verdict` follows what it holds, and the exit status follows the verdict:
+/// `races` 1, `incomplete` 3 (0 under `--allow-incomplete`), `race-free` 0, `error` 2.
+#[test]
+fn verdicts_and_exit_statuses() {
+    let unanalysed = |may_run| Unanalysed {
+        code: "unanalysed/parse-error",
+        function: "f".into(),
+        file: "f".into(),
+        line: 1,
+        column: 2,
+        reason: "r".into(),
+        may_run,
+    };
+    let report = |warnings: Vec<Warning>, unanalysed: Vec<Unanalysed>, allow_incomplete| {
+        let mut r = CheckReport {
+            warnings,
+            unanalysed,
+            unmodelled: vec![],
+            unordered: vec![],
+            unsound: vec![],
+            annotations: vec![],
+            suppressed: 0,
+            baselined: 0,
+            configuration: None,
+            configured: vec![],
+            verdict: Verdict::Error,
+            allow_incomplete,
+        };
+        r.settle();
+        r
+    };
+    let cases = [
+        (report(vec![], vec![], false), "race-free", 0),
+        (
+            report(vec![], vec![unanalysed(false)], false),
+            "race-free",
+            0,
+        ),
+        (
+            report(vec![], vec![unanalysed(true)], false),
+            "incomplete",
+            3,
+        ),
+        (
+            report(vec![], vec![unanalysed(true)], true),
+            "incomplete",
+            0,
+        ),
+        (
+            report(vec![Warning::Race(race())], vec![unanalysed(true)], false),
+            "races",
+            1,
+        ),
+        (
+            report(vec![Warning::Deadlock(deadlock())], vec![], true),
+            "races",
+            1,
+        ),
+    ];
+    for (r, verdict, exit) in cases {
+        assert_eq!(serde_json::to_value(&r).unwrap()["verdict"], verdict);
+        assert_eq!(Report::Check(r).exit_status(), exit, "{verdict}");
+    }
+    let error = Report::Error(Failure::new(ErrorReport {
+        code: ErrorCode::Fatal(FatalKind::NoMain),
+        message: "m".into(),
+        file: None,
+        line: None,
+        column: None,
+    }));
+    assert_eq!(serde_json::to_value(&error).unwrap()["verdict"], "error");
+    assert_eq!(error.exit_status(), 2);
+    assert_eq!(EXIT_INCOMPLETE, 3);
 }

@@ -19,15 +19,24 @@ pub enum Report {
     Error(Failure),
 }
 
+/// The exit status of a check in which a function that may run was not analysed and nothing
+/// was found (README.md, "Exit status"): neither 0 (checked, nothing found), 1 (warnings) nor
+/// 2 (no analysis).
+pub const EXIT_INCOMPLETE: i32 = 3;
+
 impl Report {
-    /// The exit status of the run: 0 nothing found, 1 warnings or violations, 2 no analysis.
+    /// The exit status of the run: 0 nothing found, 1 warnings or violations, 2 no analysis,
+    /// [`EXIT_INCOMPLETE`] nothing found in an incomplete check (0 under `--allow-incomplete`).
     pub fn exit_status(&self) -> i32 {
-        let found = match self {
-            Report::Check(c) => !c.warnings.is_empty() || !c.annotations.is_empty(),
-            Report::Lambda(l) => !l.violations.is_empty(),
-            Report::Error(_) => return 2,
-        };
-        i32::from(found)
+        match self {
+            Report::Check(c) => match c.verdict {
+                Verdict::Races => 1,
+                Verdict::Incomplete if !c.allow_incomplete => EXIT_INCOMPLETE,
+                _ => 0,
+            },
+            Report::Lambda(l) => i32::from(!l.violations.is_empty()),
+            Report::Error(_) => 2,
+        }
     }
 }
 
@@ -82,6 +91,30 @@ pub struct CheckReport {
     /// bodies, which are not analysed; in program order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub configured: Vec<ConfiguredFunction>,
+    /// `races` (something is reported), `incomplete` (nothing is, but a function that may run
+    /// was not analysed) or `race-free`: [`CheckReport::settle`] decides it from the rest.
+    pub verdict: Verdict,
+    /// An incomplete check exits with 0 (`--allow-incomplete`); its verdict stays `incomplete`.
+    #[serde(skip)]
+    pub allow_incomplete: bool,
+}
+
+impl CheckReport {
+    /// Sets the verdict from what the report holds now (after triage has left warnings out).
+    pub fn settle(&mut self) {
+        self.verdict = if !self.warnings.is_empty() || !self.annotations.is_empty() {
+            Verdict::Races
+        } else if self.incomplete() > 0 {
+            Verdict::Incomplete
+        } else {
+            Verdict::RaceFree
+        };
+    }
+
+    /// How many of the functions not analysed may run: the result does not hold for them.
+    pub fn incomplete(&self) -> usize {
+        self.unanalysed.iter().filter(|u| u.may_run).count()
+    }
 }
 
 /// A function the program defines that the configuration models: its body is not analysed.
@@ -270,12 +303,15 @@ impl RaceAccess {
 /// A function or declaration that could not be analysed.
 #[derive(Clone, Debug, Serialize)]
 pub struct Unanalysed {
-    /// `unanalysed/parse-error` or `unanalysed/unsupported`.
+    /// `unanalysed/parse-error`, `unanalysed/unsupported` or `unanalysed/internal-error`.
     pub code: &'static str,
     pub function: String,
     pub file: String,
     pub line: u32,
+    pub column: u32,
     pub reason: String,
+    /// Whether it may run (`c_frontend::reach`): then the check is incomplete.
+    pub may_run: bool,
 }
 
 /// A place where the analysis is knowingly unsound.
@@ -290,13 +326,20 @@ pub struct Unsound {
     pub what: String,
 }
 
-/// The verdict of a run: `ok` and `violations` for λ▷ programs that type-check, `error` for runs
-/// of either command that could not analyse their input.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
+/// The verdict of a run: `ok` and `violations` for λ▷ programs that type-check; `race-free`,
+/// `races` and `incomplete` for checked C programs; `error` for runs of either command that
+/// could not analyse their input.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Verdict {
     Ok,
     Violations,
+    /// Every function that may run was analysed, and nothing was found.
+    RaceFree,
+    /// Possible data races, potential deadlocks or misused annotations were found.
+    Races,
+    /// Nothing was found, but a function that may run was not analysed.
+    Incomplete,
     Error,
 }
 

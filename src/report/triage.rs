@@ -121,8 +121,8 @@ pub fn without_line_numbers(name: &str) -> String {
     out
 }
 
-/// Leaves out of `report` the warnings a comment silences and those `baseline` records, and
-/// counts them.
+/// Leaves out of `report` the warnings a comment silences and those `baseline` records, counts
+/// them, and settles the verdict on what is left.
 pub fn apply(report: &mut CheckReport, baseline: Option<&Baseline>) {
     let mut files = SourceLines::default();
     let warnings = std::mem::take(&mut report.warnings);
@@ -135,6 +135,7 @@ pub fn apply(report: &mut CheckReport, baseline: Option<&Baseline>) {
             report.warnings.push(w);
         }
     }
+    report.settle();
 }
 
 /// Whether a suppression comment for the warning's code is on its declaration's line or on a

@@ -26,6 +26,9 @@ pub struct Annotated {
     pub args: Vec<String>,
     /// Race ids ThreadSanitizer cannot observe (`// tsan-skip: id — reason`).
     pub tsan_skip: BTreeSet<String>,
+    /// The fixture expects functions that may run not to be analysed
+    /// (`// locksmith-incomplete: reason`); without it, a fixture must be analysed whole.
+    pub incomplete: bool,
 }
 
 fn parse_annotation(comment: &str) -> Option<Annotation> {
@@ -84,6 +87,9 @@ pub fn read(files: &[PathBuf]) -> Annotated {
             if let Some(at) = line.find("locksmith-args:") {
                 out.args
                     .extend(line[at + 15..].split_whitespace().map(str::to_string));
+            }
+            if line.contains("locksmith-incomplete:") {
+                out.incomplete = true;
             }
             if let Some(at) = line.find("tsan-skip:") {
                 let id: String = line[at + 10..]

@@ -36,6 +36,24 @@ pub fn check_in(dir: &Path, args: &[&str]) -> Run {
     }
 }
 
+/// The functions not analysed that may run, as `name (file:line): reason`: a check with any is
+/// incomplete, so a fixture must have none unless it says it expects them.
+pub fn incomplete(result: &c_frontend::driver::CheckResult) -> Vec<String> {
+    let may_run = c_frontend::reach::unanalysed_may_run(result);
+    result
+        .unanalysed()
+        .into_iter()
+        .zip(may_run)
+        .filter(|(_, may_run)| *may_run)
+        .map(|(u, _)| {
+            format!(
+                "{} ({}:{}): {}",
+                u.name, result.program.files[u.pos.file], u.pos.line, u.reason
+            )
+        })
+        .collect()
+}
+
 /// The C files directly in `dir`, sorted.
 pub fn c_files(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)

@@ -28,7 +28,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::analyses::joins::{JoinPlan, StmtAt};
 use crate::analyses::unpacks::{OwnLock, Package};
-use crate::diagnostics::{Unanalysed, UnanalysedKind, Unsound};
+use crate::diagnostics::{Lost, Unanalysed, UnanalysedKind, Unsound};
 use crate::ir::{FuncId, Operand, Origin, Pos, Program, VarId, VarKind};
 use ltypes::{LTypes, Node, RhoOrigin};
 use solver::ids::IndexVec;
@@ -434,6 +434,7 @@ pub fn generate(
                     name: func.name.clone(),
                     pos: func.pos,
                     kind: UnanalysedKind::Internal,
+                    lost: Lost::Body,
                     reason: format!(
                         "internal error while generating its constraints: {}",
                         crate::diagnostics::panic_message(panic.as_ref())

@@ -13,7 +13,7 @@ use super::builder::{Chunk, FuncBuilder, SwitchCx};
 use super::expr::{has_reads, var_lval};
 use super::types::{Declared, Specs};
 use super::{unsupported, Binding, Lowerer, Member, UnitCx, Unsupported, R};
-use crate::diagnostics::{Unanalysed, UnanalysedKind};
+use crate::diagnostics::{Lost, Unanalysed, UnanalysedKind};
 use crate::ir::ctypes::{StructId, Type, TypeId};
 use crate::ir::{
     CountedLoop, FuncId, LoopBound, LoopCmp, Lval, Operand, Origin, Pos, Proj, StmtKind, Term,
@@ -149,15 +149,17 @@ pub(super) fn declarator_name(d: &lang_c::ast::Declarator) -> Option<&Node<Ident
 }
 
 impl<'a> UnitCx<'a> {
+    /// A file-scope declaration that cannot be lowered (it defines no function).
     fn report(&mut self, name: String, u: Unsupported) {
-        self.report_as(name, u, UnanalysedKind::Unsupported);
+        self.report_as(name, u, UnanalysedKind::Unsupported, Lost::Declaration);
     }
 
-    fn report_as(&mut self, name: String, u: Unsupported, kind: UnanalysedKind) {
+    fn report_as(&mut self, name: String, u: Unsupported, kind: UnanalysedKind, lost: Lost) {
         self.lw.unanalysed.push(Unanalysed {
             name,
             pos: u.pos,
             kind,
+            lost,
             reason: u.reason,
         });
     }
@@ -405,7 +407,7 @@ impl<'a> UnitCx<'a> {
                     u.reason, u.pos.line, u.pos.column
                 )
             };
-            self.report_as(name, Unsupported { reason, pos }, kind);
+            self.report_as(name, Unsupported { reason, pos }, kind, Lost::Body);
         }
         self.scopes.truncate(1);
     }

@@ -5,8 +5,8 @@
 //! analysis, where bytes at random would stop in the parser.
 //!
 //! A run fails on an internal error (a contained panic: exit 2 with `error/internal`, or a
-//! function listed as `unanalysed/internal-error`), an exit status other than 0, 1 or 2, a JSON
-//! report that does not parse, or a check that takes longer than the limit. Nothing here is
+//! function listed as `unanalysed/internal-error`), an exit status other than 0, 1, 2 or 3 or
+//! one that disagrees with the report's `verdict`, a JSON report that does not parse, or a check that takes longer than the limit. Nothing here is
 //! random but the seed: the same seed gives the same mutants.
 
 pub mod shrink;
@@ -230,11 +230,12 @@ pub fn mutate(text: &str, rng: &mut Rng) -> String {
 /// What checking one mutant showed.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Finding {
-    /// Exit 0, 1 or 2 with a well-formed report and no internal error.
+    /// Exit 0, 1, 2 or 3 with a well-formed report of that verdict and no internal error.
     Fine,
     /// A contained internal error, with its message.
     Internal(String),
-    /// The output was not one well-formed JSON document, or the exit status was not 0, 1 or 2.
+    /// The output was not one well-formed JSON document, or the exit status was not 0, 1, 2 or 3
+    /// or not the one of its verdict.
     Invalid(String),
     /// The check did not finish within the limit.
     Hang,
@@ -271,13 +272,20 @@ pub fn check_text(text: &str, dir: &Path, name: &str, limit: Duration) -> Findin
     let Some((exit, out, stderr)) = outcome else {
         return Finding::Hang;
     };
-    if !(0..=2).contains(&exit) {
+    if !(0..=3).contains(&exit) {
         return Finding::Invalid(format!("exit status {exit}"));
     }
     let json: serde_json::Value = match serde_json::from_str(&out) {
         Ok(v) => v,
         Err(e) => return Finding::Invalid(format!("not JSON ({e}): {out:.200}")),
     };
+    let verdict = ["race-free", "races", "error", "incomplete"][exit as usize];
+    if json["verdict"] != verdict {
+        return Finding::Invalid(format!(
+            "exit status {exit} with verdict {}",
+            json["verdict"]
+        ));
+    }
     if json["error"]["code"] == "error/internal" {
         return Finding::Internal(stderr.trim().to_string());
     }
