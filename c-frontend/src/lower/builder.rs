@@ -4,7 +4,9 @@
 //! `goto`, `break` or a call that does not return there is no current block, and the next
 //! statement opens a fresh one without predecessors (dead code, dropped by [`FuncBuilder::finish`]).
 //! Blocks are created ahead of time for join points and loop heads, and filled when control gets
-//! there.
+//! there. Labels are blocks named by the label (a label a block declares local with `__label__`
+//! carries its scope's number); a computed `goto *p` (GNU) gets its targets, every label whose
+//! address the function takes, when the function is finished.
 
 use rustc_hash::FxHashMap;
 use solver::ids::Idx;

@@ -1966,7 +1966,7 @@ fn index_var(idx: &Operand) -> Option<VarId> {
     }
 }
 
-/// Whether a conditional is GNU's `a ?: b`: `lang-c` (PATCHES.md 4) gives its omitted middle
+/// Whether a conditional is GNU's `a ?: b`: `lang-c` (`vendor/lang-c/PATCHES.md`, 4) gives its omitted middle
 /// operand as a copy of the condition with the condition's own span, which no written middle
 /// operand can have (it comes after the `?`).
 pub(super) fn is_elvis(c: &Node<ConditionalExpression>) -> bool {

@@ -10,7 +10,8 @@
 //! - `types`: declaration specifiers and declarators to [`TypeId`]s, struct layouts (bit-field
 //!   runs, anonymous members), enum constants and integer constant expressions;
 //! - `expr`: expressions in value, effect and condition contexts, lvalues, calls, try-locks;
-//! - `stmt`: statements, declarations, initializers, function definitions and file-scope items;
+//! - `stmt`: statements, declarations, initializers, function definitions (GNU nested ones as
+//!   functions of their own over the enclosing function's variables) and file-scope items;
 //! - `builder`: the control-flow graph under construction and its clean-up;
 //! - `dump`: a textual rendering of a [`Program`] for tests and debugging.
 
@@ -165,7 +166,7 @@ struct UnitCx<'a> {
     auto_type: Option<TypeId>,
 }
 
-/// gcc's `__auto_type`, which `lang-c` reads as a type name (PATCHES.md 4).
+/// gcc's `__auto_type`, which `lang-c` reads as a type name (`vendor/lang-c/PATCHES.md`, 4).
 const AUTO_TYPE: &str = "__auto_type";
 
 impl UnitCx<'_> {

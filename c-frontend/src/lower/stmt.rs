@@ -753,31 +753,7 @@ impl<'a> UnitCx<'a> {
     pub(super) fn stmt(&mut self, s: &'a Node<Statement>) -> R<()> {
         let pos = self.pos(s.span);
         match &s.node {
-            Statement::Labeled(l) => {
-                match &l.node.label.node {
-                    Label::Identifier(id) => {
-                        let name = self.label_name(&id.node.name);
-                        let (b, fresh) = self.fb.define_label(&name, pos);
-                        if !fresh {
-                            return unsupported(
-                                pos,
-                                format!("label `{}` defined twice", id.node.name),
-                            );
-                        }
-                        self.fb.goto_and_switch(b);
-                    }
-                    Label::Case(_) | Label::CaseRange(_) | Label::Default => {
-                        let b = self.fb.new_block();
-                        let Some(sw) = self.fb.switches.last_mut() else {
-                            return unsupported(pos, "case label outside a switch");
-                        };
-                        sw.targets.push(b);
-                        sw.has_default |= matches!(l.node.label.node, Label::Default);
-                        self.fb.goto_and_switch(b);
-                    }
-                }
-                self.stmt(&l.node.statement)
-            }
+            Statement::Labeled(l) => self.labeled(l, pos),
             Statement::Compound(items) => {
                 self.scopes.push(FxHashMap::default());
                 for item in items {
@@ -890,10 +866,7 @@ impl<'a> UnitCx<'a> {
             Statement::GotoComputed(target) => {
                 // The target address is read, then control may go to any label whose address
                 // the function takes.
-                let op = self.expr(target)?;
-                if has_reads(&op) {
-                    self.emit(StmtKind::Eval(op), self.pos(target.span));
-                }
+                self.effect(target)?;
                 self.fb.computed_goto();
                 Ok(())
             }
@@ -932,6 +905,30 @@ impl<'a> UnitCx<'a> {
             }
             Statement::Asm(a) => self.asm(a, pos),
         }
+    }
+
+    /// A labelled statement: a `goto` label, or a `case`/`default` of the enclosing `switch`.
+    fn labeled(&mut self, l: &'a Node<lang_c::ast::LabeledStatement>, pos: Pos) -> R<()> {
+        match &l.node.label.node {
+            Label::Identifier(id) => {
+                let name = self.label_name(&id.node.name);
+                let (b, fresh) = self.fb.define_label(&name, pos);
+                if !fresh {
+                    return unsupported(pos, format!("label `{}` defined twice", id.node.name));
+                }
+                self.fb.goto_and_switch(b);
+            }
+            Label::Case(_) | Label::CaseRange(_) | Label::Default => {
+                let b = self.fb.new_block();
+                let Some(sw) = self.fb.switches.last_mut() else {
+                    return unsupported(pos, "case label outside a switch");
+                };
+                sw.targets.push(b);
+                sw.has_default |= matches!(l.node.label.node, Label::Default);
+                self.fb.goto_and_switch(b);
+            }
+        }
+        self.stmt(&l.node.statement)
     }
 
     /// The counter, start, comparison and bound of a `for` loop of the canonical counting form
