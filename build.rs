@@ -1,4 +1,5 @@
-//! Generates one test function per annotated C fixture (`tests/races/<group>/<name>.c`), per
+//! Generates one test function per annotated C fixture (`tests/races/<group>/<name>.c`, or `.i`
+//! for a preprocessed one), per
 //! multi-file test program (`tests/programs/<name>/`) and per deadlock fixture
 //! (`tests/deadlocks/<name>.c`), so that every fixture is its own test and adding a fixture needs
 //! no code change. Fixtures and programs whose annotations name techniques
@@ -67,7 +68,8 @@ fn main() {
             if let Ok(files) = std::fs::read_dir(&gp) {
                 for f in files.flatten() {
                     let fp = f.path();
-                    if fp.extension().is_some_and(|e| e == "c") {
+                    // `.i`: a fixture already preprocessed (with its comments, `gcc -E -C`).
+                    if fp.extension().is_some_and(|e| e == "c" || e == "i") {
                         fixtures.push(fp);
                     }
                 }

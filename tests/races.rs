@@ -32,6 +32,18 @@ fn warned(files: &[PathBuf], args: &[String]) -> Found {
     }
     let result = driver::check_on_large_stack(files.to_vec(), options)
         .unwrap_or_else(|e| panic!("locksmith failed on {files:?}: {e}"));
+    // The GNU C fixtures exist to show that their constructs are read: every function of them
+    // must be analysed.
+    if files
+        .iter()
+        .any(|f| f.parent().is_some_and(|d| d.ends_with("races/gnu")))
+    {
+        assert!(
+            result.program.unanalysed.is_empty(),
+            "{files:?}: not analysed: {:?}",
+            result.program.unanalysed
+        );
+    }
     let mut all = BTreeSet::new();
     let mut per = Vec::new();
     for w in &result.solution.warnings {

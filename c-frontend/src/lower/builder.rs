@@ -4,7 +4,9 @@
 //! `goto`, `break` or a call that does not return there is no current block, and the next
 //! statement opens a fresh one without predecessors (dead code, dropped by [`FuncBuilder::finish`]).
 //! Blocks are created ahead of time for join points and loop heads, and filled when control gets
-//! there.
+//! there. Labels are blocks named by the label (a label a block declares local with `__label__`
+//! carries its scope's number); a computed `goto *p` (GNU) gets its targets, every label whose
+//! address the function takes, when the function is finished.
 
 use rustc_hash::FxHashMap;
 use solver::ids::Idx;
@@ -64,6 +66,8 @@ pub(super) struct FuncBuilder {
     pub statics: Vec<Chunk>,
     /// Counter naming temporaries.
     pub temps: u32,
+    /// Counter numbering the scopes of local labels (`__label__`, GNU).
+    pub local_label_scopes: u32,
     /// Counted `for` loops, with this builder's block ids: `head` and `step` are the blocks the
     /// lowering created for them, `body` and `exit` are ignored (`finish` reads them from the
     /// cleaned head's terminator).
@@ -71,6 +75,10 @@ pub(super) struct FuncBuilder {
     /// Local variables holding a try-lock's result (`r = pthread_mutex_trylock(&m)`), which
     /// later tests of the variable treat as tests of the call.
     pub trylock_results: FxHashMap<VarId, SavedTryLock>,
+    /// The labels whose address the function takes (`&&label`, GNU), by name as written.
+    pub taken_labels: Vec<String>,
+    /// The blocks ending in a computed `goto *p`, whose targets [`FuncBuilder::finish`] sets.
+    computed_gotos: Vec<BlockId>,
 }
 
 /// How a try-lock call acquires: the mode its lock is then held in, and the result that says it
@@ -108,8 +116,11 @@ impl FuncBuilder {
             switches: Vec::new(),
             statics: Vec::new(),
             temps: 0,
+            local_label_scopes: 0,
             counted_loops: Vec::new(),
             trylock_results: FxHashMap::default(),
+            taken_labels: Vec::new(),
+            computed_gotos: Vec::new(),
         };
         let entry = b.new_block();
         b.cur = Some(entry);
@@ -210,14 +221,50 @@ impl FuncBuilder {
         (block, fresh)
     }
 
-    /// The first (by position) label that a `goto` names but no statement defines.
+    /// The first (by position) label that a `goto` names but no statement defines, by its name
+    /// as written.
     pub fn undefined_label(&self) -> Option<(String, Pos)> {
         self.labels
             .iter()
             .filter(|(_, l)| !l.defined)
-            .map(|(n, l)| (l.first_use, n.clone()))
+            .map(|(n, l)| (l.first_use, written_label(n).to_string()))
             .min()
             .map(|(p, n)| (n, p))
+    }
+
+    /// Ends the current block with a computed `goto *p` (GNU): it may go to any label whose
+    /// address the function takes, which [`FuncBuilder::finish`] fills in once every label is
+    /// known.
+    pub fn computed_goto(&mut self) {
+        let b = self.cur();
+        self.computed_gotos.push(b);
+        self.terminate(Term::Exit);
+    }
+
+    /// Gives every computed `goto` its targets: the blocks of all labels (in any scope of local
+    /// labels) whose address the function takes, in block order. With none, control cannot
+    /// go anywhere in this function (jumping into another function is undefined), as after
+    /// `abort`.
+    fn resolve_computed_gotos(&mut self) {
+        if self.computed_gotos.is_empty() {
+            return;
+        }
+        let mut targets: Vec<BlockId> = self
+            .labels
+            .iter()
+            .filter(|(n, _)| self.taken_labels.iter().any(|t| t == written_label(n)))
+            .map(|(_, l)| l.block)
+            .collect();
+        targets.sort();
+        targets.dedup();
+        let term = if targets.is_empty() {
+            Term::Exit
+        } else {
+            Term::Multi(targets)
+        };
+        for b in std::mem::take(&mut self.computed_gotos) {
+            self.blocks[b.index()].1 = Some(term.clone());
+        }
     }
 
     /// Closes the function: an open end returns (`end` is the closing brace), empty blocks that
@@ -225,6 +272,7 @@ impl FuncBuilder {
     /// counted loops are renumbered to the cleaned graph; those whose blocks no longer have the
     /// shape [`CountedLoop`] documents (a dead loop, a step no path reaches) are dropped.
     pub fn finish(mut self, end: Pos) -> Finished {
+        self.resolve_computed_gotos();
         if self.cur.is_some() {
             self.terminate(Term::Return(None, end));
         }
@@ -262,6 +310,15 @@ impl FuncBuilder {
             f.statics,
         )
     }
+}
+
+/// The separator between a label's name and the number of its scope, for the labels a block
+/// declares local with `__label__` (GNU): `#` cannot appear in a C identifier.
+pub(super) const LOCAL_LABEL_SEP: char = '#';
+
+/// A label's name as written, without the scope number of a local label.
+fn written_label(name: &str) -> &str {
+    name.split(LOCAL_LABEL_SEP).next().unwrap_or(name)
 }
 
 /// The successors of a terminator.

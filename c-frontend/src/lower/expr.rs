@@ -479,7 +479,15 @@ impl<'a> UnitCx<'a> {
                 Ok(Operand::VaArg(t, Box::new(ap)))
             }
             Expression::Statement(s) => self.stmt_expr(s, true),
+            // The address of a label (GNU) is code, not memory: a `void *` that points to no
+            // object. Where it may jump to is the function's computed `goto`s' concern.
+            Expression::LabelAddress(_) => Ok(Operand::Const(self.void_pointer(), None)),
         }
+    }
+
+    fn void_pointer(&mut self) -> TypeId {
+        let void = self.lw.types.void();
+        self.lw.types.pointer(void)
     }
 
     fn ident_value(&mut self, name: &str, pos: Pos) -> R<Operand> {
@@ -491,7 +499,9 @@ impl<'a> UnitCx<'a> {
                 unsupported(pos, format!("type name `{name}` used as a value"))
             }
             None if is_function_name_ident(name) => Ok(Operand::Str(self.function_name_lit(pos))),
-            None => unsupported(pos, format!("undeclared identifier `{name}`")),
+            None | Some(Binding::LocalLabel(_)) => {
+                unsupported(pos, format!("undeclared identifier `{name}`"))
+            }
         }
     }
 
@@ -828,6 +838,36 @@ impl<'a> UnitCx<'a> {
     }
 
     /// `c ? a : b`: branches assigning a temporary (no temporary for `void` or an unused value).
+    /// Evaluates the condition `a` of `a ?: b` (GNU) once into a temporary and branches on it
+    /// to `t` (nonzero) or `f`; returns the temporary, which is the result on `t`'s side.
+    fn elvis_condition(
+        &mut self,
+        a: &'a Node<Expression>,
+        t: crate::ir::BlockId,
+        f: crate::ir::BlockId,
+        pos: Pos,
+    ) -> R<Lval> {
+        let value = self.expr(a)?;
+        let ty = self.op_type(&value);
+        let ty = self.decay_type(ty);
+        let tmp = var_lval(self.new_temp(ty, pos), pos);
+        let apos = self.pos(a.span);
+        self.emit(
+            StmtKind::Assign {
+                dst: tmp.clone(),
+                src: value,
+            },
+            apos,
+        );
+        self.fb.terminate(Term::Branch {
+            cond: Operand::Use(tmp.clone()),
+            then_block: t,
+            else_block: f,
+            pos: apos,
+        });
+        Ok(tmp)
+    }
+
     fn conditional(
         &mut self,
         c: &'a Node<ConditionalExpression>,
@@ -839,10 +879,18 @@ impl<'a> UnitCx<'a> {
             self.fb.new_block(),
             self.fb.new_block(),
         );
-        self.cond(&c.node.condition, bt, bf)?;
+        // `a ?: b` (GNU) evaluates `a` once, and its value is the result when it is nonzero.
+        let saved = if is_elvis(c) {
+            Some(self.elvis_condition(&c.node.condition, bt, bf, pos)?)
+        } else {
+            self.cond(&c.node.condition, bt, bf)?;
+            None
+        };
         if !want {
             self.fb.switch_to(bt);
-            self.effect(&c.node.then_expression)?;
+            if saved.is_none() {
+                self.effect(&c.node.then_expression)?;
+            }
             self.fb.goto(join);
             self.fb.switch_to(bf);
             self.effect(&c.node.else_expression)?;
@@ -851,7 +899,10 @@ impl<'a> UnitCx<'a> {
             return Ok(None);
         }
         self.fb.switch_to(bt);
-        let a = self.expr(&c.node.then_expression)?;
+        let a = match saved {
+            Some(value) => self.lval_value(value),
+            None => self.expr(&c.node.then_expression)?,
+        };
         let a_end = self.fb.suspend();
         self.fb.switch_to(bf);
         let b = self.expr(&c.node.else_expression)?;
@@ -1444,6 +1495,13 @@ impl<'a> UnitCx<'a> {
                     return self.cond(last, t, f);
                 }
             }
+            Expression::Conditional(c) if is_elvis(c) => {
+                // `a ?: b`: true when `a` is, else when `b` is.
+                let bf = self.fb.new_block();
+                self.cond(&c.node.condition, t, bf)?;
+                self.fb.switch_to(bf);
+                return self.cond(&c.node.else_expression, t, f);
+            }
             Expression::Conditional(c) => {
                 let (bt, bf) = (self.fb.new_block(), self.fb.new_block());
                 self.cond(&c.node.condition, bt, bf)?;
@@ -1813,6 +1871,7 @@ impl<'a> UnitCx<'a> {
             },
             Expression::VaArg(v) => self.type_name(&v.node.type_name)?,
             Expression::Statement(s) => self.stmt_expr_type(s).unwrap_or(int),
+            Expression::LabelAddress(_) => self.void_pointer(),
         })
     }
 
@@ -1905,4 +1964,11 @@ fn index_var(idx: &Operand) -> Option<VarId> {
         Operand::Cast(_, inner) => index_var(inner),
         _ => None,
     }
+}
+
+/// Whether a conditional is GNU's `a ?: b`: `lang-c` (`vendor/lang-c/PATCHES.md`, 4) gives its omitted middle
+/// operand as a copy of the condition with the condition's own span, which no written middle
+/// operand can have (it comes after the `?`).
+pub(super) fn is_elvis(c: &Node<ConditionalExpression>) -> bool {
+    c.node.then_expression.span == c.node.condition.span
 }

@@ -10,7 +10,8 @@
 //! - `types`: declaration specifiers and declarators to [`TypeId`]s, struct layouts (bit-field
 //!   runs, anonymous members), enum constants and integer constant expressions;
 //! - `expr`: expressions in value, effect and condition contexts, lvalues, calls, try-locks;
-//! - `stmt`: statements, declarations, initializers, function definitions and file-scope items;
+//! - `stmt`: statements, declarations, initializers, function definitions (GNU nested ones as
+//!   functions of their own over the enclosing function's variables) and file-scope items;
 //! - `builder`: the control-flow graph under construction and its clean-up;
 //! - `dump`: a textual rendering of a [`Program`] for tests and debugging.
 
@@ -120,6 +121,14 @@ enum Binding {
         ty: TypeId,
         atomic: bool,
     },
+    /// A label a block declares local with `__label__` (GNU), bound under
+    /// [`local_label_key`]: the number of its scope, which makes its name unique in the function.
+    LocalLabel(u32),
+}
+
+/// The key a local label is bound under in the scopes: a space cannot appear in an identifier.
+fn local_label_key(name: &str) -> String {
+    format!("__label__ {name}")
 }
 
 /// Why a construct could not be lowered: the enclosing function (or global declaration) is then
@@ -152,7 +161,13 @@ struct UnitCx<'a> {
     fb: FuncBuilder,
     /// The function being lowered, naming its `static` locals and `__func__`.
     func_name: String,
+    /// The type `__auto_type` (GNU) stands for in the declaration being lowered: its
+    /// initializer's.
+    auto_type: Option<TypeId>,
 }
+
+/// gcc's `__auto_type`, which `lang-c` reads as a type name (`vendor/lang-c/PATCHES.md`, 4).
+const AUTO_TYPE: &str = "__auto_type";
 
 impl UnitCx<'_> {
     fn pos(&self, span: lang_c::span::Span) -> Pos {
@@ -577,8 +592,40 @@ impl Lowerer {
             }
         }
         self.funcs = funcs;
+        self.note_captured(&mut taken);
         for (var, taken) in self.vars.iter_mut().zip(taken) {
             var.address_taken = taken;
+        }
+    }
+
+    /// Marks the variables of a function that another function names: the locals and
+    /// parameters of a function a nested function (GNU) uses, which it reaches through the
+    /// enclosing frame, as through their address.
+    fn note_captured(&self, taken: &mut [bool]) {
+        use crate::ir::visit::{walk_func, Visitor};
+        struct Captured<'v> {
+            vars: &'v IndexVec<VarId, Var>,
+            func: FuncId,
+            taken: &'v mut [bool],
+        }
+        impl Visitor for Captured<'_> {
+            fn visit_var(&mut self, v: VarId) {
+                let owner = match self.vars[v].kind {
+                    VarKind::Local(g) | VarKind::Param(g, _) | VarKind::Temp(g) => g,
+                    _ => return,
+                };
+                if owner != self.func {
+                    self.taken[v.index()] = true;
+                }
+            }
+        }
+        for (func, f) in self.funcs.iter_enumerated() {
+            let mut c = Captured {
+                vars: &self.vars,
+                func,
+                taken: &mut *taken,
+            };
+            walk_func(&mut c, f);
         }
     }
 

@@ -9,10 +9,10 @@ use lang_c::ast::{
 use lang_c::span::Node;
 use rustc_hash::FxHashMap;
 
-use super::builder::{Chunk, FuncBuilder, SwitchCx};
+use super::builder::{Chunk, FuncBuilder, SwitchCx, LOCAL_LABEL_SEP};
 use super::expr::{has_reads, var_lval};
 use super::types::{Declared, Specs};
-use super::{unsupported, Binding, Lowerer, Member, UnitCx, Unsupported, R};
+use super::{local_label_key, unsupported, Binding, Lowerer, Member, UnitCx, Unsupported, R};
 use crate::diagnostics::{Lost, Unanalysed, UnanalysedKind};
 use crate::ir::ctypes::{StructId, Type, TypeId};
 use crate::ir::{
@@ -24,6 +24,41 @@ use crate::syntax::srcmap::SourceMap;
 
 /// The parameters of a function definition: their names (if any) and adjusted types.
 type ParamList<'a> = Vec<(Option<&'a Node<Identifier>>, TypeId)>;
+
+/// What a function definition's head declares.
+struct Signature<'a> {
+    name: &'a Node<Identifier>,
+    /// With the function's type, its parameters adjusted.
+    decl: Declared<'a>,
+    params: ParamList<'a>,
+    is_static: bool,
+    noreturn: bool,
+}
+
+/// The labels whose address a function body takes (`&&label`, GNU), by name as written, in
+/// order of first appearance; those of nested functions are theirs.
+fn taken_labels(body: &Node<Statement>) -> Vec<String> {
+    use lang_c::visit::Visit;
+    struct Taken(Vec<String>);
+    impl<'ast> Visit<'ast> for Taken {
+        fn visit_expression(&mut self, e: &'ast Expression, span: &'ast lang_c::span::Span) {
+            if let Expression::LabelAddress(l) = e {
+                if !self.0.contains(&l.node.name) {
+                    self.0.push(l.node.name.clone());
+                }
+            }
+            lang_c::visit::visit_expression(self, e, span);
+        }
+        fn visit_block_item(&mut self, b: &'ast BlockItem, span: &'ast lang_c::span::Span) {
+            if !matches!(b, BlockItem::NestedFunction(_)) {
+                lang_c::visit::visit_block_item(self, b, span);
+            }
+        }
+    }
+    let mut t = Taken(Vec::new());
+    t.visit_statement(&body.node, &body.span);
+    t.0
+}
 
 /// Lowers every external declaration of `unit`, in source order.
 pub(super) fn lower_unit(
@@ -40,6 +75,7 @@ pub(super) fn lower_unit(
         scopes: vec![FxHashMap::default()],
         fb: FuncBuilder::new(global_init),
         func_name: String::new(),
+        auto_type: None,
     };
     for ext in &unit.0 {
         match &ext.node {
@@ -171,19 +207,21 @@ impl<'a> UnitCx<'a> {
     // ----- file scope -----
 
     fn file_declaration(&mut self, d: &'a Node<Declaration>) {
-        let specs = match self.decl_specs(&d.node.specifiers, typedef_hint(&d.node)) {
-            Ok(s) => s,
-            Err(u) => {
-                let name = d
-                    .node
-                    .declarators
-                    .first()
-                    .and_then(|id| declarator_name(&id.node.declarator.node))
-                    .map_or_else(|| "<declaration>".to_string(), |n| n.node.name.clone());
-                self.report(name, *u);
-                return;
-            }
-        };
+        let specs = self.auto_typed(d);
+        let specs =
+            match specs.and_then(|()| self.decl_specs(&d.node.specifiers, typedef_hint(&d.node))) {
+                Ok(s) => s,
+                Err(u) => {
+                    let name = d
+                        .node
+                        .declarators
+                        .first()
+                        .and_then(|id| declarator_name(&id.node.declarator.node))
+                        .map_or_else(|| "<declaration>".to_string(), |n| n.node.name.clone());
+                    self.report(name, *u);
+                    return;
+                }
+            };
         for id in &d.node.declarators {
             if let Err(u) = self.file_declarator(&specs, id) {
                 let name = declarator_name(&id.node.declarator.node)
@@ -413,12 +451,32 @@ impl<'a> UnitCx<'a> {
     }
 
     fn function_definition_inner(&mut self, fd: &'a Node<FunctionDefinition>) -> R<()> {
+        let sig = self.signature(fd)?;
+        let name = sig.name.node.name.clone();
+        let pos = self.pos(sig.name.span);
+        let f = self.declare_func(&name, &sig.decl, sig.is_static, sig.noreturn, pos);
+        self.bind_file(&name, Binding::Func(f));
+        solver::stats::inject_panic(&format!("lower:{name}"));
+        let lower_it = match self.lw.func_info[f].def_origin {
+            None => true,
+            Some(Origin::Stub) => self.origin == Origin::User,
+            Some(_) => false,
+        };
+        if !lower_it {
+            return Ok(());
+        }
+        self.lw.func_info[f].def_origin = Some(self.origin);
+        self.func_name = name;
+        self.lower_body(f, fd, &sig, pos)
+    }
+
+    /// The name, type and parameters of a function definition.
+    fn signature(&mut self, fd: &'a Node<FunctionDefinition>) -> R<Signature<'a>> {
         let specs = self.decl_specs(&fd.node.specifiers, None)?;
         let decl = self.declarator(specs.ty, &fd.node.declarator)?;
         let Some(name_node) = decl.name else {
             return unsupported(self.pos(fd.span), "function definition without a name");
         };
-        let name = name_node.node.name.clone();
         let pos = self.pos(name_node.span);
         let Type::Function { ret, variadic, .. } = self.lw.types.get(decl.ty).clone() else {
             return unsupported(pos, "function definition without a function type");
@@ -433,26 +491,29 @@ impl<'a> UnitCx<'a> {
             params: params.iter().map(|p| p.1).collect(),
             variadic,
         });
-        let decl = Declared { ty, ..decl };
-        let is_static = specs.storage == Some(StorageClassSpecifier::Static);
-        let f = self.declare_func(&name, &decl, is_static, specs.noreturn, pos);
-        self.bind_file(&name, Binding::Func(f));
-        solver::stats::inject_panic(&format!("lower:{name}"));
-        let lower_it = match self.lw.func_info[f].def_origin {
-            None => true,
-            Some(Origin::Stub) => self.origin == Origin::User,
-            Some(_) => false,
-        };
-        if !lower_it {
-            return Ok(());
-        }
-        self.lw.func_info[f].def_origin = Some(self.origin);
+        Ok(Signature {
+            name: name_node,
+            decl: Declared { ty, ..decl },
+            params,
+            is_static: specs.storage == Some(StorageClassSpecifier::Static),
+            noreturn: specs.noreturn,
+        })
+    }
 
-        self.func_name = name;
+    /// Lowers the body of `fd` as the definition of `f`, in a scope of its own inside the
+    /// current ones (the file scope, or a nested function's enclosing blocks).
+    fn lower_body(
+        &mut self,
+        f: FuncId,
+        fd: &'a Node<FunctionDefinition>,
+        sig: &Signature<'a>,
+        pos: Pos,
+    ) -> R<()> {
+        let depth = self.scopes.len();
         let saved = std::mem::replace(&mut self.fb, FuncBuilder::new(f));
         self.scopes.push(FxHashMap::default());
-        let result = self.function_body(f, &params, fd, pos);
-        self.scopes.truncate(1);
+        let result = self.function_body(f, &sig.params, fd, pos);
+        self.scopes.truncate(depth);
         let fb = std::mem::replace(&mut self.fb, saved);
         let param_vars = result?;
         if let Some((label, lpos)) = fb.undefined_label() {
@@ -464,18 +525,40 @@ impl<'a> UnitCx<'a> {
         let end = self.map.pos(fd.node.statement.span.end.saturating_sub(1));
         let done = fb.finish(end);
         let func = &mut self.lw.funcs[f];
-        func.ty = ty;
+        func.ty = sig.decl.ty;
         func.params = param_vars;
         func.locals = done.locals;
         func.blocks = done.blocks.into_iter().collect();
         func.counted_loops = done.counted_loops;
         func.pos = pos;
         func.defined = true;
-        func.is_static |= is_static;
+        func.is_static |= sig.is_static;
         func.origin = self.origin;
         self.lw.func_info[f].prototyped = true;
         self.lw.init_chunks.extend(done.statics);
         Ok(())
+    }
+
+    /// A nested function definition (GNU): a `static` function of its own, named
+    /// `OUTER.NAME` in reports, bound to `NAME` in the enclosing block from its definition on.
+    /// Its body is lowered inside the enclosing scopes, so the enclosing function's locals it
+    /// names are the same variables (the same locations); the finished program marks them
+    /// address-taken ([`Lowerer::finish`]), since the nested function reaches them through the
+    /// enclosing frame, from any thread it is called on. A pointer to it is a function pointer
+    /// like any other. If it cannot be lowered, neither can the enclosing function.
+    fn nested_function(&mut self, fd: &'a Node<FunctionDefinition>) -> R<()> {
+        let sig = self.signature(fd)?;
+        let written = sig.name.node.name.clone();
+        let pos = self.pos(sig.name.span);
+        let name = format!("{}.{written}", self.func_name);
+        let f = self.lw.new_func(&name, sig.decl.ty, true, self.origin, pos);
+        self.lw.func_info[f].noreturn |= sig.noreturn || sig.decl.noreturn;
+        self.lw.func_info[f].def_origin = Some(self.origin);
+        self.bind(&written, Binding::Func(f));
+        let outer = std::mem::replace(&mut self.func_name, name);
+        let r = self.lower_body(f, fd, &sig, pos);
+        self.func_name = outer;
+        r
     }
 
     /// The parameters of a K&R definition, typed by its declaration list (`int` if undeclared).
@@ -526,6 +609,7 @@ impl<'a> UnitCx<'a> {
             }
             vars.push(v);
         }
+        self.fb.taken_labels = taken_labels(&fd.node.statement);
         match &fd.node.statement.node {
             Statement::Compound(items) => {
                 for item in items {
@@ -646,36 +730,32 @@ impl<'a> UnitCx<'a> {
             BlockItem::Declaration(d) => self.local_declaration(d),
             BlockItem::StaticAssert(_) => Ok(()),
             BlockItem::Statement(s) => self.stmt(s),
+            BlockItem::NestedFunction(fd) => self.nested_function(fd),
+            BlockItem::LocalLabels(ids) => {
+                self.fb.local_label_scopes += 1;
+                let scope = self.fb.local_label_scopes;
+                for id in ids {
+                    self.bind(&local_label_key(&id.node.name), Binding::LocalLabel(scope));
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// The name a label written `name` has in the function's label table: a label a block
+    /// declares local (`__label__`, GNU) gets its scope's number, so that each expansion of a
+    /// macro with local labels has labels of its own.
+    fn label_name(&self, name: &str) -> String {
+        match self.lookup(&local_label_key(name)) {
+            Some(Binding::LocalLabel(scope)) => format!("{name}{LOCAL_LABEL_SEP}{scope}"),
+            _ => name.to_string(),
         }
     }
 
     pub(super) fn stmt(&mut self, s: &'a Node<Statement>) -> R<()> {
         let pos = self.pos(s.span);
         match &s.node {
-            Statement::Labeled(l) => {
-                match &l.node.label.node {
-                    Label::Identifier(id) => {
-                        let (b, fresh) = self.fb.define_label(&id.node.name, pos);
-                        if !fresh {
-                            return unsupported(
-                                pos,
-                                format!("label `{}` defined twice", id.node.name),
-                            );
-                        }
-                        self.fb.goto_and_switch(b);
-                    }
-                    Label::Case(_) | Label::CaseRange(_) | Label::Default => {
-                        let b = self.fb.new_block();
-                        let Some(sw) = self.fb.switches.last_mut() else {
-                            return unsupported(pos, "case label outside a switch");
-                        };
-                        sw.targets.push(b);
-                        sw.has_default |= matches!(l.node.label.node, Label::Default);
-                        self.fb.goto_and_switch(b);
-                    }
-                }
-                self.stmt(&l.node.statement)
-            }
+            Statement::Labeled(l) => self.labeled(l, pos),
             Statement::Compound(items) => {
                 self.scopes.push(FxHashMap::default());
                 for item in items {
@@ -780,8 +860,16 @@ impl<'a> UnitCx<'a> {
                 Ok(())
             }
             Statement::Goto(label) => {
-                let b = self.fb.label_block(&label.node.name, pos);
+                let name = self.label_name(&label.node.name);
+                let b = self.fb.label_block(&name, pos);
                 self.fb.goto(b);
+                Ok(())
+            }
+            Statement::GotoComputed(target) => {
+                // The target address is read, then control may go to any label whose address
+                // the function takes.
+                self.effect(target)?;
+                self.fb.computed_goto();
                 Ok(())
             }
             Statement::Continue => match self.fb.continues.last() {
@@ -819,6 +907,30 @@ impl<'a> UnitCx<'a> {
             }
             Statement::Asm(a) => self.asm(a, pos),
         }
+    }
+
+    /// A labelled statement: a `goto` label, or a `case`/`default` of the enclosing `switch`.
+    fn labeled(&mut self, l: &'a Node<lang_c::ast::LabeledStatement>, pos: Pos) -> R<()> {
+        match &l.node.label.node {
+            Label::Identifier(id) => {
+                let name = self.label_name(&id.node.name);
+                let (b, fresh) = self.fb.define_label(&name, pos);
+                if !fresh {
+                    return unsupported(pos, format!("label `{}` defined twice", id.node.name));
+                }
+                self.fb.goto_and_switch(b);
+            }
+            Label::Case(_) | Label::CaseRange(_) | Label::Default => {
+                let b = self.fb.new_block();
+                let Some(sw) = self.fb.switches.last_mut() else {
+                    return unsupported(pos, "case label outside a switch");
+                };
+                sw.targets.push(b);
+                sw.has_default |= matches!(l.node.label.node, Label::Default);
+                self.fb.goto_and_switch(b);
+            }
+        }
+        self.stmt(&l.node.statement)
     }
 
     /// The counter, start, comparison and bound of a `for` loop of the canonical counting form
@@ -1035,6 +1147,19 @@ impl<'a> UnitCx<'a> {
             }
         }
         self.emit(StmtKind::Asm { operands }, pos);
+        if let AsmStatement::GnuExtended(g) = &a.node {
+            if !g.labels.is_empty() {
+                // `asm goto` falls through or jumps to any of its labels.
+                let next = self.fb.new_block();
+                let mut targets = vec![next];
+                for l in &g.labels {
+                    let name = self.label_name(&l.node.name);
+                    targets.push(self.fb.label_block(&name, self.pos(l.span)));
+                }
+                self.fb.terminate(Term::Multi(targets));
+                self.fb.switch_to(next);
+            }
+        }
         Ok(())
     }
 
@@ -1078,7 +1203,40 @@ impl<'a> UnitCx<'a> {
 
     // ----- declarations in blocks -----
 
+    /// Sets [`UnitCx::auto_type`] for a declaration whose type is `__auto_type` (GNU): the type
+    /// of its one declarator's initializer, arrays and functions decayed to pointers, as gcc
+    /// infers it. Any other declaration clears it.
+    fn auto_typed(&mut self, d: &'a Node<Declaration>) -> R<()> {
+        self.auto_type = None;
+        let auto = d.node.specifiers.iter().any(|s| {
+            matches!(&s.node, lang_c::ast::DeclarationSpecifier::TypeSpecifier(t)
+                if matches!(&t.node, lang_c::ast::TypeSpecifier::TypedefName(id)
+                    if id.node.name == super::AUTO_TYPE))
+        });
+        if !auto || matches!(self.lookup(super::AUTO_TYPE), Some(Binding::Typedef { .. })) {
+            return Ok(());
+        }
+        let init = match d.node.declarators.as_slice() {
+            [id] => id.node.initializer.as_ref(),
+            _ => None,
+        };
+        let Some(Node {
+            node: Initializer::Expression(e),
+            ..
+        }) = init
+        else {
+            return unsupported(
+                self.pos(d.span),
+                "`__auto_type` needs one declarator with an initializer expression",
+            );
+        };
+        let t = self.type_of(e)?;
+        self.auto_type = Some(self.decay_type(t));
+        Ok(())
+    }
+
     fn local_declaration(&mut self, d: &'a Node<Declaration>) -> R<()> {
+        self.auto_typed(d)?;
         let specs = self.decl_specs(&d.node.specifiers, typedef_hint(&d.node))?;
         for id in &d.node.declarators {
             self.local_declarator(&specs, id)?;

@@ -226,6 +226,14 @@ impl<'a> UnitCx<'a> {
         }
         match self.lookup(&id.node.name) {
             Some(Binding::Typedef { ty, .. }) => Ok(ty),
+            None if id.node.name == super::AUTO_TYPE && self.auto_type.is_some() => {
+                Ok(self.auto_type.unwrap_or_else(|| self.lw.types.int()))
+            }
+            // gcc's built-in names of its 128-bit integers (a `.i` file is not preprocessed
+            // with locksmith's definitions of them).
+            None if matches!(id.node.name.as_str(), "__int128_t" | "__uint128_t") => {
+                Ok(self.lw.types.int())
+            }
             _ => unsupported(
                 self.pos(id.span),
                 format!("unknown type name `{}`", id.node.name),

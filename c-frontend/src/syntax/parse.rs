@@ -1,14 +1,18 @@
 //! Parsing one preprocessed unit with `lang-c`, with recovery from syntax errors (DESIGN §5).
 //!
-//! `lang-c` stops at the first syntax error of a unit, and real programs contain GNU constructs it
-//! does not support (`a ?: b`, `&&label`, `goto *p`, `__auto_type`, nested functions). One bad
-//! function must not cost the analysis of the whole program, so this module owns the recovery: it
+//! `lang-c` stops at the first syntax error of a unit, and real programs contain constructs gcc
+//! reads and it does not, even patched (`vendor/lang-c/PATCHES.md`: `__real__`, `[[…]]`
+//! attributes, a declaration right after a label). One bad function must not cost the analysis
+//! of the whole program, so this module owns the recovery: it
 //! indexes the top-level items (external declarations) of the text with a small scanner, and on
 //! each error it replaces the item containing the error by something weaker — a function by its
 //! signature, a typedef by `typedef int NAME;`, anything else by nothing — and parses again. Every
 //! edit keeps the text's length and newlines, and never touches a line marker, so offsets and
 //! positions computed from the final text agree with the original. Whatever was removed is
 //! returned, so that reports can list the functions that were not analysed and why.
+//!
+//! Comments are replaced by spaces first (a `.i` file written by `gcc -E -C` keeps them, and
+//! `lang-c` reads none), keeping every newline.
 //!
 //! `lang-c`'s parser is recursive; deep `else if` chains overflow the default stack and abort the
 //! process, so parsing runs on a dedicated thread with a large stack.
@@ -697,6 +701,13 @@ fn blank(b: &mut [u8], start: usize, end: usize) {
     }
 }
 
+/// Replaces a comment's bytes by spaces, keeping its newlines.
+fn blank_comment(comment: &mut [u8]) {
+    for c in comment.iter_mut().filter(|c| **c != b'\n') {
+        *c = b' ';
+    }
+}
+
 /// Writes `words` into the writable bytes of the blank range `b[start..end]`, in order, each
 /// inside one line and separated from the previous one. Returns false when they do not fit.
 fn place_words(b: &mut [u8], start: usize, end: usize, words: &[String]) -> bool {
@@ -834,8 +845,9 @@ fn previous_token(b: &[u8], x: usize) -> (Option<u8>, &[u8]) {
     (Some(b[k - 1]), &b[s..k])
 }
 
-/// A note naming the GNU extension at the error, when it is one `lang-c` is known to reject.
-fn unsupported_note(b: &[u8], x: usize, item: &Item) -> Option<&'static str> {
+/// A note naming the GNU or newer-C construct at the error, when it is one `lang-c` (with
+/// locksmith's patches, `vendor/lang-c/PATCHES.md`) is known to reject though gcc reads it.
+fn unsupported_note(b: &[u8], x: usize, _item: &Item) -> Option<&'static str> {
     let at = |k: usize| b.get(k).copied();
     let (prev, prev_word) = previous_token(b, x);
     let here_word = {
@@ -845,16 +857,29 @@ fn unsupported_note(b: &[u8], x: usize, item: &Item) -> Option<&'static str> {
         }
         &b[x.min(e)..e]
     };
-    if at(x) == Some(b':') && prev == Some(b'?') {
-        Some("GNU `a ?: b` is not supported")
-    } else if at(x) == Some(b'&') && at(x + 1) == Some(b'&') {
-        Some("GNU labels as values (`&&label`) are not supported")
-    } else if at(x) == Some(b'*') && prev_word == b"goto" {
-        Some("GNU computed `goto *p` is not supported")
-    } else if prev_word == b"__auto_type" || here_word == b"__auto_type" {
-        Some("GNU `__auto_type` is not supported")
-    } else if at(x) == Some(b'{') && prev == Some(b')') && item.body.is_some_and(|body| x > body) {
-        Some("nested function definitions are not supported")
+    // The token before the previous word (`enum` before `__attribute__`, `:` before `int`).
+    let before_prev = {
+        let end = b[..x.min(b.len())]
+            .iter()
+            .rposition(|c| !is_space(*c))
+            .map_or(0, |e| e + 1);
+        previous_token(b, end.saturating_sub(prev_word.len()))
+    };
+    let real_imag = |w: &[u8]| matches!(w, b"__real__" | b"__real" | b"__imag__" | b"__imag");
+    let attribute = |w: &[u8]| w.starts_with(b"__attribute");
+    let type_word = |w: &[u8]| is_keyword(w) && !attribute(w);
+    if real_imag(here_word) || real_imag(prev_word) {
+        Some("GNU `__real__`/`__imag__` are not supported")
+    } else if at(x) == Some(b'[') && at(x + 1) == Some(b'[') {
+        Some("`[[…]]` attributes are not supported")
+    } else if (prev_word == b"enum" && attribute(here_word))
+        || (attribute(prev_word) && before_prev.1 == b"enum")
+    {
+        Some("attributes between `enum` and its tag are not supported")
+    } else if (prev == Some(b':') && type_word(here_word))
+        || (type_word(prev_word) && before_prev.0 == Some(b':') && before_prev.1.is_empty())
+    {
+        Some("a declaration right after a label is not supported")
     } else {
         None
     }
@@ -939,9 +964,48 @@ impl Recovery {
         }
     }
 
+    /// Replaces comments by spaces, keeping their newlines (`lang-c` reads none, and a `.i` file
+    /// written by `gcc -E -C` keeps them), which keeps every offset and line. String and
+    /// character literals and directive lines are left as they are.
+    fn strip_comments(&mut self) {
+        let b = &mut self.bytes;
+        let mut k = 0;
+        while k < b.len() {
+            match b[k] {
+                b'#' if at_directive(b, k) => k = line_end(b, k),
+                quote @ (b'"' | b'\'') => {
+                    k += 1;
+                    while k < b.len() && b[k] != quote && b[k] != b'\n' {
+                        k += if b[k] == b'\\' { 2 } else { 1 };
+                    }
+                    k += 1;
+                }
+                b'/' if b.get(k + 1) == Some(&b'*') => {
+                    let end = b[k + 2..]
+                        .windows(2)
+                        .position(|w| w == b"*/")
+                        .map_or(b.len(), |n| k + 2 + n + 2);
+                    blank_comment(&mut b[k..end]);
+                    k = end;
+                }
+                b'/' if b.get(k + 1) == Some(&b'/') => {
+                    // A backslash before the newline continues the comment on the next line.
+                    let mut end = k;
+                    while end < b.len() && (b[end] != b'\n' || b[end - 1] == b'\\') {
+                        end += 1;
+                    }
+                    blank_comment(&mut b[k..end]);
+                    k = end;
+                }
+                _ => k += 1,
+            }
+        }
+    }
+
     /// Prepares the text for parsing and indexes its items.
     fn index(&mut self) {
         self.normalize_whitespace();
+        self.strip_comments();
         self.dollar_identifiers();
         self.items = scan_items(&self.bytes);
         self.states = vec![ItemState::Original; self.items.len()];
@@ -1331,19 +1395,52 @@ mod tests {
 
     #[test]
     fn gnu_notes_name_the_construct() {
-        let text = "int f(int a, int b) { return a ?: b; }";
-        let item = scan_items(text.as_bytes()).remove(0);
-        let x = text.find(": b").unwrap_or(0);
+        let cases = [
+            (
+                "double f(_Complex double z) { return __real__ z; }",
+                "__real__",
+                "GNU `__real__`/`__imag__` are not supported",
+            ),
+            (
+                "int f(void) { [[gnu::unused]] int y; return 0; }",
+                "[[",
+                "`[[…]]` attributes are not supported",
+            ),
+            (
+                "enum __attribute__((packed)) e { A };",
+                "__attribute__",
+                "attributes between `enum` and its tag are not supported",
+            ),
+            (
+                "int f(void) { l: int x = 0; return x; }",
+                "int x",
+                "a declaration right after a label is not supported",
+            ),
+        ];
+        for (text, at, note) in cases {
+            let item = scan_items(text.as_bytes()).remove(0);
+            let x = text.find(at).unwrap_or(0);
+            assert_eq!(
+                unsupported_note(text.as_bytes(), x, &item),
+                Some(note),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn comments_become_spaces_with_their_newlines() {
+        let text = "int a; /* one\ntwo */ int b; // line \\\n cont\nchar *s = \"/* no */\"; char c = '/';\n";
+        let mut r = Recovery::new(Preprocessed {
+            name: "t.i".into(),
+            text: text.into(),
+        });
+        r.strip_comments();
+        let out = String::from_utf8_lossy(&r.bytes).into_owned();
+        assert_eq!(out.len(), text.len());
         assert_eq!(
-            unsupported_note(text.as_bytes(), x, &item),
-            Some("GNU `a ?: b` is not supported")
-        );
-        let text = "void f(void *p) { goto *p; }";
-        let item = scan_items(text.as_bytes()).remove(0);
-        let x = text.find("*p;").unwrap_or(0);
-        assert_eq!(
-            unsupported_note(text.as_bytes(), x, &item),
-            Some("GNU computed `goto *p` is not supported")
+            out,
+            "int a;       \n       int b;          \n     \nchar *s = \"/* no */\"; char c = '/';\n"
         );
     }
 

@@ -276,6 +276,11 @@ pub enum Expression {
     ///
     /// [GNU extension](https://gcc.gnu.org/onlinedocs/gcc/Statement-Exprs.html)
     Statement(Box<Node<Statement>>),
+
+    /// Address of a label, `&&label` (locksmith patch)
+    ///
+    /// [GNU extension](https://gcc.gnu.org/onlinedocs/gcc/Labels-as-Values.html)
+    LabelAddress(Box<Node<Identifier>>),
 }
 
 /// Struct or union member access
@@ -1095,6 +1100,10 @@ pub enum Statement {
     Return(Option<Box<Node<Expression>>>),
     /// Vendor specific inline assembly extensions
     Asm(Node<AsmStatement>),
+    /// Computed goto, `goto *expression;` (locksmith patch)
+    ///
+    /// [GNU extension](https://gcc.gnu.org/onlinedocs/gcc/Labels-as-Values.html)
+    GotoComputed(Box<Node<Expression>>),
 }
 
 /// Labeled statement
@@ -1219,6 +1228,14 @@ pub enum BlockItem {
     Declaration(Node<Declaration>),
     StaticAssert(Node<StaticAssert>),
     Statement(Node<Statement>),
+    /// Nested function definition (locksmith patch)
+    ///
+    /// [GNU extension](https://gcc.gnu.org/onlinedocs/gcc/Nested-Functions.html)
+    NestedFunction(Node<FunctionDefinition>),
+    /// Local label declaration, `__label__ a, b;` (locksmith patch)
+    ///
+    /// [GNU extension](https://gcc.gnu.org/onlinedocs/gcc/Local-Labels.html)
+    LocalLabels(Vec<Node<Identifier>>),
 }
 
 // From 6.9 External definitions
@@ -1348,6 +1365,11 @@ pub struct GnuExtendedAsmStatement {
     pub outputs: Vec<Node<GnuAsmOperand>>,
     pub inputs: Vec<Node<GnuAsmOperand>>,
     pub clobbers: Vec<Node<StringLiteral>>,
+    /// The labels of `asm goto` (locksmith patch); empty for other statements.
+    ///
+    /// [GNU extension](https://gcc.gnu.org/onlinedocs/gcc/Extended-Asm.html#GotoLabels)
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub labels: Vec<Node<Identifier>>,
 }
 
 /// Single input or output operand specifier for GNU extended asm statement

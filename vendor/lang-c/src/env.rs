@@ -33,6 +33,12 @@ impl Env {
         let mut symbols = HashMap::default();
         let mut reserved = HashSet::default();
         symbols.insert("__builtin_va_list".to_owned(), Symbol::Typename);
+        // locksmith patch (PATCHES.md 4): gcc's `__auto_type` is read as a type name its
+        // consumer resolves from the initializer; `__int128_t` and `__uint128_t` are gcc's
+        // built-in type names.
+        for name in &["__auto_type", "__int128_t", "__uint128_t"] {
+            symbols.insert((*name).to_owned(), Symbol::Typename);
+        }
         reserved.extend(strings::RESERVED_C11.iter());
         reserved.extend(strings::RESERVED_GNU.iter());
         Env {

@@ -33,3 +33,6 @@ mod strings;
 
 #[cfg(test)]
 mod tests;
+// locksmith patch (PATCHES.md 4): tests of the GNU C rules.
+#[cfg(test)]
+mod tests_gnu;

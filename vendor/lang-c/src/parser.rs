@@ -2862,7 +2862,9 @@ fn __parse_unary_expression<'input>(__input: &'input str, __state: &mut ParseSta
     }
 }
 
-fn __parse_unary_expression0<'input>(__input: &'input str, __state: &mut ParseState<'input>, __pos: usize, env: &mut Env) -> RuleResult<Expression> {
+// locksmith patch: renamed, wrapped or replaced by parser_gnu.rs (PATCHES.md 4).
+#[allow(dead_code)]
+fn __parse_unary_expression0_generated<'input>(__input: &'input str, __state: &mut ParseState<'input>, __pos: usize, env: &mut Env) -> RuleResult<Expression> {
     #![allow(non_snake_case, unused)]
     {
         let __choice_res = __parse_postfix_expression0(__input, __state, __pos, env);
@@ -4607,7 +4609,9 @@ fn __parse_conditional_expression<'input>(__input: &'input str, __state: &mut Pa
     }
 }
 
-fn __parse_conditional_expression0<'input>(__input: &'input str, __state: &mut ParseState<'input>, __pos: usize, env: &mut Env) -> RuleResult<Expression> {
+// locksmith patch: renamed, wrapped or replaced by parser_gnu.rs (PATCHES.md 4).
+#[allow(dead_code)]
+fn __parse_conditional_expression0_generated<'input>(__input: &'input str, __state: &mut ParseState<'input>, __pos: usize, env: &mut Env) -> RuleResult<Expression> {
     #![allow(non_snake_case, unused)]
     {
         let __seq_res = __parse_binary_expression0(__input, __state, __pos, env);
@@ -6347,7 +6351,9 @@ fn __parse_storage_class_specifier<'input>(__input: &'input str, __state: &mut P
     }
 }
 
-fn __parse_storage_class_specifier0<'input>(__input: &'input str, __state: &mut ParseState<'input>, __pos: usize, env: &mut Env) -> RuleResult<StorageClassSpecifier> {
+// locksmith patch: renamed, wrapped or replaced by parser_gnu.rs (PATCHES.md 4).
+#[allow(dead_code)]
+fn __parse_storage_class_specifier0_generated<'input>(__input: &'input str, __state: &mut ParseState<'input>, __pos: usize, env: &mut Env) -> RuleResult<StorageClassSpecifier> {
     #![allow(non_snake_case, unused)]
     {
         let __choice_res = {
@@ -6880,7 +6886,9 @@ fn __parse_type_specifier_unique<'input>(__input: &'input str, __state: &mut Par
     }
 }
 
-fn __parse_type_specifier_nonunique<'input>(__input: &'input str, __state: &mut ParseState<'input>, __pos: usize, env: &mut Env) -> RuleResult<TypeSpecifier> {
+// locksmith patch: renamed, wrapped or replaced by parser_gnu.rs (PATCHES.md 4).
+#[allow(dead_code)]
+fn __parse_type_specifier_nonunique_generated<'input>(__input: &'input str, __state: &mut ParseState<'input>, __pos: usize, env: &mut Env) -> RuleResult<TypeSpecifier> {
     #![allow(non_snake_case, unused)]
     {
         let __choice_res = {
@@ -7425,7 +7433,9 @@ fn __parse_type_specifier_nonunique<'input>(__input: &'input str, __state: &mut 
     }
 }
 
-fn __parse_struct_or_union_specifier<'input>(__input: &'input str, __state: &mut ParseState<'input>, __pos: usize, env: &mut Env) -> RuleResult<StructType> {
+// locksmith patch: renamed, wrapped or replaced by parser_gnu.rs (PATCHES.md 4).
+#[allow(dead_code)]
+fn __parse_struct_or_union_specifier_generated<'input>(__input: &'input str, __state: &mut ParseState<'input>, __pos: usize, env: &mut Env) -> RuleResult<StructType> {
     #![allow(non_snake_case, unused)]
     {
         let __choice_res = {
@@ -12802,7 +12812,9 @@ fn __parse_statement<'input>(__input: &'input str, __state: &mut ParseState<'inp
     }
 }
 
-fn __parse_statement0<'input>(__input: &'input str, __state: &mut ParseState<'input>, __pos: usize, env: &mut Env) -> RuleResult<Statement> {
+// locksmith patch: renamed, wrapped or replaced by parser_gnu.rs (PATCHES.md 4).
+#[allow(dead_code)]
+fn __parse_statement0_generated<'input>(__input: &'input str, __state: &mut ParseState<'input>, __pos: usize, env: &mut Env) -> RuleResult<Statement> {
     #![allow(non_snake_case, unused)]
     {
         let __choice_res = {
@@ -12971,7 +12983,9 @@ fn __parse_statement0<'input>(__input: &'input str, __state: &mut ParseState<'in
     }
 }
 
-fn __parse_labeled_statement<'input>(__input: &'input str, __state: &mut ParseState<'input>, __pos: usize, env: &mut Env) -> RuleResult<LabeledStatement> {
+// locksmith patch: renamed, wrapped or replaced by parser_gnu.rs (PATCHES.md 4).
+#[allow(dead_code)]
+fn __parse_labeled_statement_generated<'input>(__input: &'input str, __state: &mut ParseState<'input>, __pos: usize, env: &mut Env) -> RuleResult<LabeledStatement> {
     #![allow(non_snake_case, unused)]
     {
         let __seq_res = {
@@ -13265,7 +13279,9 @@ fn __parse_compound_statement<'input>(__input: &'input str, __state: &mut ParseS
     }
 }
 
-fn __parse_block_item<'input>(__input: &'input str, __state: &mut ParseState<'input>, __pos: usize, env: &mut Env) -> RuleResult<BlockItem> {
+// locksmith patch: renamed, wrapped or replaced by parser_gnu.rs (PATCHES.md 4).
+#[allow(dead_code)]
+fn __parse_block_item_generated<'input>(__input: &'input str, __state: &mut ParseState<'input>, __pos: usize, env: &mut Env) -> RuleResult<BlockItem> {
     #![allow(non_snake_case, unused)]
     {
         let __choice_res = {
@@ -14199,7 +14215,9 @@ fn __parse_for_initializer<'input>(__input: &'input str, __state: &mut ParseStat
     }
 }
 
-fn __parse_jump_statement<'input>(__input: &'input str, __state: &mut ParseState<'input>, __pos: usize, env: &mut Env) -> RuleResult<Statement> {
+// locksmith patch: renamed, wrapped or replaced by parser_gnu.rs (PATCHES.md 4).
+#[allow(dead_code)]
+fn __parse_jump_statement_generated<'input>(__input: &'input str, __state: &mut ParseState<'input>, __pos: usize, env: &mut Env) -> RuleResult<Statement> {
     #![allow(non_snake_case, unused)]
     {
         let __choice_res = {
@@ -16244,7 +16262,9 @@ fn __parse_asm_statement<'input>(__input: &'input str, __state: &mut ParseState<
     }
 }
 
-fn __parse_asm_statement0<'input>(__input: &'input str, __state: &mut ParseState<'input>, __pos: usize, env: &mut Env) -> RuleResult<AsmStatement> {
+// locksmith patch: renamed, wrapped or replaced by parser_gnu.rs (PATCHES.md 4).
+#[allow(dead_code)]
+fn __parse_asm_statement0_generated<'input>(__input: &'input str, __state: &mut ParseState<'input>, __pos: usize, env: &mut Env) -> RuleResult<AsmStatement> {
     #![allow(non_snake_case, unused)]
     {
         let __seq_res = {
@@ -16484,7 +16504,7 @@ fn __parse_asm_statement0<'input>(__input: &'input str, __state: &mut ParseState
                                                                                                         match __seq_res {
                                                                                                             Matched(__pos, _) => Matched(__pos, {
                                                                                                                 if let Some((o, (i, (c, ())))) = o {
-                                                                                                                    AsmStatement::GnuExtended(GnuExtendedAsmStatement { qualifier: q, template: a, outputs: o, inputs: i, clobbers: c })
+                                                                                                                    AsmStatement::GnuExtended(GnuExtendedAsmStatement { qualifier: q, template: a, outputs: o, inputs: i, clobbers: c, labels: Vec::new() }) // locksmith patch: `asm goto` labels (PATCHES.md 4)
                                                                                                                 } else {
                                                                                                                     AsmStatement::GnuBasic(a)
                                                                                                                 }
@@ -17933,3 +17953,14 @@ pub fn translation_unit<'input>(__input: &'input str, env: &mut Env) -> ParseRes
     let (__line, __col) = pos_to_line(__input, __state.max_err_pos);
     Err(ParseError { line: __line, column: __col, offset: __state.max_err_pos, expected: __state.expected })
 }
+
+// locksmith patch (PATCHES.md 4): GNU C rules written by hand, in parser_gnu.rs. The generated
+// rules they wrap or replace are renamed `*_generated` above; every other rule calls these.
+#[path = "parser_gnu.rs"]
+mod gnu;
+use self::gnu::{
+    __parse_asm_statement0, __parse_block_item, __parse_conditional_expression0,
+    __parse_jump_statement, __parse_labeled_statement, __parse_statement0,
+    __parse_storage_class_specifier0, __parse_struct_or_union_specifier,
+    __parse_type_specifier_nonunique, __parse_unary_expression0,
+};

@@ -588,6 +588,8 @@ fn print_statement<'ast>(p: &mut Printer, n: &'ast Statement) {
         Statement::Continue => p.w.write_str(" Continue").unwrap(),
         Statement::Break => p.w.write_str(" Break").unwrap(),
         Statement::Return(_) => p.w.write_str(" Return").unwrap(),
+        // locksmith patch: GNU computed goto.
+        Statement::GotoComputed(_) => p.w.write_str(" GotoComputed").unwrap(),
         _ => {}
     }
 }

@@ -628,6 +628,8 @@ pub fn visit_expression<'ast, V: Visit<'ast> + ?Sized>(
         Expression::OffsetOf(ref o) => visitor.visit_offset_of_expression(&o.node, &o.span),
         Expression::VaArg(ref v) => visitor.visit_va_arg_expression(&v.node, &v.span),
         Expression::Statement(ref s) => visitor.visit_statement(&s.node, &s.span),
+        // locksmith patch: GNU labels as values.
+        Expression::LabelAddress(ref l) => visitor.visit_identifier(&l.node, &l.span),
     }
 }
 
@@ -1340,6 +1342,8 @@ pub fn visit_statement<'ast, V: Visit<'ast> + ?Sized>(
             visitor.visit_expression(&r.node, &r.span);
         }
         Statement::Asm(ref a) => visitor.visit_asm_statement(&a.node, &a.span),
+        // locksmith patch: GNU computed goto.
+        Statement::GotoComputed(ref e) => visitor.visit_expression(&e.node, &e.span),
         _ => {}
     }
 }
@@ -1478,6 +1482,13 @@ pub fn visit_block_item<'ast, V: Visit<'ast> + ?Sized>(
         BlockItem::Declaration(ref d) => visitor.visit_declaration(&d.node, &d.span),
         BlockItem::StaticAssert(ref s) => visitor.visit_static_assert(&s.node, &s.span),
         BlockItem::Statement(ref s) => visitor.visit_statement(&s.node, &s.span),
+        // locksmith patch: GNU nested functions and local labels.
+        BlockItem::NestedFunction(ref f) => visitor.visit_function_definition(&f.node, &f.span),
+        BlockItem::LocalLabels(ref ls) => {
+            for l in ls {
+                visitor.visit_identifier(&l.node, &l.span);
+            }
+        }
     }
 }
 
@@ -1590,6 +1601,10 @@ pub fn visit_gnu_extended_asm_statement<'ast, V: Visit<'ast> + ?Sized>(
     }
     for clobber in &gnu_extended_asm_statement.clobbers {
         visitor.visit_string_literal(&clobber.node, &clobber.span);
+    }
+    // locksmith patch: the labels of `asm goto`.
+    for label in &gnu_extended_asm_statement.labels {
+        visitor.visit_identifier(&label.node, &label.span);
     }
 }
 
