@@ -197,11 +197,13 @@ fn build(r: &Recipe) -> (Constraints, ThreadProgram) {
                         rho: rhos[0],
                         write: true,
                         opened: None,
+                        own_copy: false,
                     })),
                     _ => Event::Access(p.accesses.push(AccessInfo {
                         rho: rhos[target % RHOS],
                         write: handle % 2 == 0,
                         opened: None,
+                        own_copy: false,
                     })),
                 };
                 events.push(e);
@@ -436,11 +438,13 @@ fn hand_written(
         rho,
         write: true,
         opened: None,
+        own_copy: false,
     });
     p.accesses.push(AccessInfo {
         rho,
         write: false,
         opened: None,
+        own_copy: false,
     });
     for scope in scopes {
         p.funcs.push(FnBody {

@@ -17,7 +17,7 @@ use super::{
 use crate::analyses::joins::StmtAt;
 use crate::analyses::uniqueness;
 use crate::diagnostics::{Unsound, UnsoundKind};
-use crate::ir::ctypes::{LockKind, Type};
+use crate::ir::ctypes::{LockKind, Type, TypeId};
 use crate::ir::{BlockId, Func, FuncId, Operand, Origin, Pos, Term, VarId};
 use crate::model::{Arg, Kind, LockMode};
 use solver::threads::{AcquireInfo, Event};
@@ -587,7 +587,10 @@ impl Gen<'_> {
             self.touch_as(frame, Some(v), pos, false, &name);
             self.touch_as(frame, Some(v), pos, true, &name);
             // An untyped pointer is what libraries keep (a context, a stored item): its object
-            // becomes external memory. A typed pointer is taken as used during the call only.
+            // becomes external memory. A typed pointer is taken as used during the call only —
+            // but the functions its object holds (an ops table, an event with its handler) may
+            // be called later, from any thread: registering them is why it is handed over. They
+            // run as the functions stored in external memory do ([`Gen::external_callbacks`]).
             let declared = match self.p.types.get(self.p.funcs[f].ty) {
                 Type::Function { params, .. } => params.get(k).copied(),
                 _ => None,
@@ -598,6 +601,15 @@ impl Gen<'_> {
                     .pointee(t)
                     .is_some_and(|t| matches!(self.p.types.get(t), Type::Void))
             });
+            if let Some(pointee) = self.p.types.pointee(ty) {
+                let (rho, content) = self.t.deref(&mut self.c, v);
+                let mut held = Vec::new();
+                self.held_functions(pointee, rho, content, 0, &mut held);
+                let kept = self.kept_callbacks();
+                for f in held {
+                    self.t.flow(&mut self.c, f, kept);
+                }
+            }
             if untyped || calls_back {
                 let kept = self.t.of_type(&mut self.c, ty, Scope::ROOT);
                 self.t.mark_external(&mut self.c, kept);
@@ -617,6 +629,62 @@ impl Gen<'_> {
         }
     }
 
+    /// The functions unknown code keeps to call later: those of the objects handed to it
+    /// ([`Gen::held_functions`]); [`Gen::external_callbacks`] starts them with those stored in
+    /// external memory.
+    fn kept_callbacks(&mut self) -> Node {
+        if let Some(n) = self.kept_callbacks {
+            return n;
+        }
+        let n = self.t.fun(Vec::new(), Scope::ROOT);
+        self.kept_callbacks = Some(n);
+        n
+    }
+
+    /// The function pointers an object of type `ty` (location `rho`, content `node`) holds: in
+    /// itself, its members and elements, and the objects its pointers point to, a few levels
+    /// deep — what code given a pointer to it may call. Members are made as lazy fields are.
+    fn held_functions(
+        &mut self,
+        ty: TypeId,
+        rho: Rho,
+        node: Node,
+        depth: u32,
+        out: &mut Vec<Node>,
+    ) {
+        const MAX_DEPTH: u32 = 4;
+        let types = &self.p.types;
+        let reaches = *self
+            .holds_callbacks
+            .entry(ty)
+            .or_insert_with(|| types.reaches_function(ty));
+        if !reaches || depth > MAX_DEPTH {
+            return;
+        }
+        match self.p.types.get(ty).clone() {
+            Type::Pointer(to) if matches!(self.p.types.get(to), Type::Function { .. }) => {
+                out.push(node)
+            }
+            Type::Pointer(to) => {
+                let (r, n) = self.t.deref(&mut self.c, node);
+                self.held_functions(to, r, n, depth + 1, out);
+            }
+            Type::Array(element) => self.held_functions(element, rho, node, depth, out),
+            Type::Struct(sid) => {
+                let fields: Vec<TypeId> = self.p.types.structs[sid]
+                    .fields
+                    .iter()
+                    .map(|f| f.ty)
+                    .collect();
+                for (k, fty) in fields.into_iter().enumerate() {
+                    let (r, n) = self.t.field(&mut self.c, node, rho, sid, k as u32);
+                    self.held_functions(fty, r, n, depth, out);
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// Accesses the whole object a pointer points to on behalf of the library function `name`:
     /// reported at the user's call, inside `name` (or the stub being inlined).
     fn touch_as(&mut self, frame: &Frame, arg: Option<Node>, pos: Pos, write: bool, name: &str) {
@@ -631,6 +699,7 @@ impl Gen<'_> {
             via: Some(via.unwrap_or_else(|| name.to_string())),
             func: frame.func,
             opened: None,
+            own_copy: false,
         });
     }
 
@@ -654,13 +723,14 @@ impl Gen<'_> {
         (rho, content)
     }
 
-    /// The functions stored in external memory (the callbacks of structs handed to unknown
-    /// code) may be called by unknown code at any time, in any thread: they run as threads
+    /// The functions stored in external memory, and those of objects handed to unknown code
+    /// ([`Gen::kept_callbacks`]), may be called by unknown code at any time, in any thread:
+    /// they run as threads
     /// started when `main` starts, with external arguments. (Started earlier than at the call
     /// that hands them over, which is sound; knowing which call that is would take a fork site
     /// per call of unknown code and stored function.)
     pub(super) fn external_callbacks(&mut self, main: FuncId) {
-        let node = self.t.fun(Vec::new(), Scope::ROOT);
+        let node = self.kept_callbacks();
         let id = self.pending.len();
         self.pending.push(Pending {
             caller: main,

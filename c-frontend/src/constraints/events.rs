@@ -139,6 +139,7 @@ impl Gen<'_> {
                     via,
                     func,
                     opened,
+                    own_copy,
                 } => {
                     let tied = self.t.blob_ties(rho, content);
                     for r in self.units(rho, content, &tied) {
@@ -146,6 +147,7 @@ impl Gen<'_> {
                             rho: r,
                             write,
                             opened,
+                            own_copy,
                         });
                         self.access_sites.push(AccessSite {
                             pos,

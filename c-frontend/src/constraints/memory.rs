@@ -11,7 +11,7 @@ use crate::analyses::{uniqueness, unpacks};
 use crate::constraints::views;
 use crate::diagnostics::{Unsound, UnsoundKind};
 use crate::ir::ctypes::{Type, TypeId};
-use crate::ir::{Base, FuncId, Lval, Operand, Pos, Proj, VarId, VarKind};
+use crate::ir::{Base, FuncId, Lval, Operand, Origin, Pos, Proj, VarId, VarKind};
 use solver::threads::{AccessInfo, Event, Mode as LockMode};
 use solver::{Lock, Rho, RhoKind, Scope, Technique};
 
@@ -41,7 +41,13 @@ impl Gen<'_> {
         }
         let var = &self.p.vars[v];
         match var.kind {
-            VarKind::Global { thread_local, .. } => !thread_local,
+            // Each thread's copy of a thread-local is its own; another thread reaches it only
+            // through a pointer, so it is shareable only when its address is taken (its
+            // accesses by name are then the own copy's, `AccessInfo::own_copy`). The library
+            // model's own never is (`ThreadProgram::thread_local`).
+            VarKind::Global { thread_local, .. } => {
+                !thread_local || (var.address_taken && var.origin != Origin::Stub)
+            }
             VarKind::StringLit => true,
             VarKind::Local(_) | VarKind::Param(..) => var.address_taken,
             VarKind::Temp(_) => var.address_taken,
@@ -54,6 +60,7 @@ impl Gen<'_> {
             rho,
             write,
             opened: self.opening,
+            own_copy: self.own_copy,
         });
         self.access_sites.push(AccessSite {
             pos,
@@ -82,6 +89,7 @@ impl Gen<'_> {
             via,
             func: frame.func,
             opened: self.opening,
+            own_copy: self.own_copy,
         });
     }
 
@@ -132,6 +140,8 @@ impl Gen<'_> {
     fn shared_access(&mut self, frame: &Frame, lv: &Lval, rho: Rho, node: Node, write: bool) {
         let opened = self.opened_lock(frame, lv, false);
         self.opening = opened;
+        self.own_copy = matches!(lv.base, Base::Var(v)
+            if matches!(self.p.vars[v].kind, VarKind::Global { thread_local: true, .. }));
         if self.is_aggregate(self.p.lval_type(lv)) {
             self.whole_access(frame, rho, node, lv.pos, write);
         } else {
@@ -145,6 +155,7 @@ impl Gen<'_> {
             }
         }
         self.opening = None;
+        self.own_copy = false;
     }
 
     /// The lock kept beside the field `lv` names last: another field of the same struct whose

@@ -197,6 +197,8 @@ enum GenEvent {
         func: FuncId,
         /// The opened lock the access holds (`AccessInfo::opened`).
         opened: Option<(Lock, solver::threads::Mode)>,
+        /// The running thread's own copy of a thread-local (`AccessInfo::own_copy`).
+        own_copy: bool,
     },
 }
 
@@ -301,7 +303,11 @@ struct Gen<'a> {
     unmodelled: BTreeSet<String>,
     unordered: BTreeSet<String>,
     unsound: Vec<Unsound>,
+    /// The library model's thread-local state ([`solver::threads::ThreadProgram::thread_local`]).
     thread_local: Vec<Rho>,
+    /// Whether the access being recorded is of the running thread's own copy of a
+    /// thread-local (`AccessInfo::own_copy`), as `opening` is its opened lock.
+    own_copy: bool,
     int_blob: Option<Node>,
     /// The position of the statement being generated.
     cur_pos: Pos,
@@ -374,6 +380,11 @@ struct Gen<'a> {
     unversioned: BTreeSet<VarId>,
     /// The uniqueness of each stub inlined so far, computed at its first inlining.
     stub_unique: FxHashMap<FuncId, std::rc::Rc<crate::analyses::uniqueness::Uniqueness>>,
+    /// Per pointee type handed to unknown code: whether it holds functions to call
+    /// ([`crate::ir::ctypes::TypeTable::reaches_function`]).
+    holds_callbacks: FxHashMap<crate::ir::ctypes::TypeId, bool>,
+    /// The functions unknown code keeps to call later ([`Gen::kept_callbacks`]).
+    kept_callbacks: Option<Node>,
     /// The point of the function being generated: a statement, or a terminator (one past the
     /// last statement).
     cur_point: Option<crate::analyses::startup_stores::Point>,
@@ -562,6 +573,7 @@ impl<'a> Gen<'a> {
             unordered: BTreeSet::new(),
             unsound: Vec::new(),
             thread_local: Vec::new(),
+            own_copy: false,
             int_blob: None,
             cur_pos: p.funcs[main].pos,
             recursive_scc,
@@ -599,6 +611,8 @@ impl<'a> Gen<'a> {
             version_reads: Vec::new(),
             unversioned: BTreeSet::new(),
             stub_unique: FxHashMap::default(),
+            holds_callbacks: FxHashMap::default(),
+            kept_callbacks: None,
             cur_point: None,
         }
     }
@@ -627,7 +641,7 @@ impl<'a> Gen<'a> {
             self.var_rho[v] = Some((rho, node));
             self.rho_names.insert(rho, RhoName::Var(v));
             if let VarKind::Global { thread_local, .. } = var.kind {
-                if thread_local {
+                if thread_local && var.origin == Origin::Stub {
                     self.thread_local.push(rho);
                 }
                 let array = self.is_array(var.ty);

@@ -207,6 +207,27 @@ impl TypeTable {
         }
     }
 
+    /// Whether an object of type `t` holds a function pointer, in itself, in a member or
+    /// element, or in an object it points to: what code given a pointer to it may call.
+    pub fn reaches_function(&self, t: TypeId) -> bool {
+        let mut seen: rustc_hash::FxHashSet<TypeId> = rustc_hash::FxHashSet::default();
+        let mut stack = vec![t];
+        while let Some(t) = stack.pop() {
+            if !seen.insert(t) {
+                continue;
+            }
+            match self.get(t) {
+                Type::Function { .. } => return true,
+                Type::Pointer(x) | Type::Array(x) => stack.push(*x),
+                Type::Struct(sid) | Type::Union(sid) => {
+                    stack.extend(self.structs[*sid].fields.iter().map(|f| f.ty))
+                }
+                _ => {}
+            }
+        }
+        false
+    }
+
     /// The path of struct members from an object of type `t` to its first lock member, searching
     /// members in declaration order and nested structs depth first: empty when `t` is not a
     /// struct or has no lock member. A lock function handed a pointer to such a struct (a

@@ -953,7 +953,7 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
                 let accesses = prop.locs.access_set(vec![a]);
                 seeds.entry(ctx).or_default().push(Loc {
                     rho,
-                    internal: false,
+                    internal: info.own_copy,
                     writes: info.write,
                     accesses,
                 });

@@ -132,6 +132,14 @@ pub struct AccessInfo {
     /// \[Unpack\]), held for this access only: the access is correlated with it besides the
     /// locks its function holds. It is never part of the lock state of what follows.
     pub opened: Option<(Lock, Mode)>,
+    /// The access names a thread-local variable (`_Thread_local`, `__thread`): it touches the
+    /// running thread's own copy. Such accesses start as *internal* facts ([`Loc::internal`]):
+    /// each thread's copy is its own, as each run of a callee makes its own copy of its
+    /// locals, so two of them never meet — but an access through a pointer to a copy (handed
+    /// to another thread) is not one, and meets them.
+    ///
+    /// [`Loc::internal`]: locmaps::Loc::internal
+    pub own_copy: bool,
 }
 
 /// A lock call, for the deadlock check ([`deadlock`]).
@@ -171,7 +179,10 @@ pub struct ThreadProgram {
     /// Location labels to check for consistent correlation: variables, allocation sites and the
     /// fields of their contents.
     pub checked: Vec<Rho>,
-    /// Location labels of thread-local objects (`_Thread_local`): never shared.
+    /// Location labels of the library model's thread-local state (`errno`, `inet_ntoa`'s
+    /// buffer): each thread's own, and the model hands a pointer to it only to the thread that
+    /// asks for it, so never shared. (A program's own thread-locals are checked: their
+    /// accesses by name are `AccessInfo::own_copy`.)
     pub thread_local: Vec<Rho>,
     /// Handles whose thread id is a global, joined possibly in other functions than the create:
     /// they end threads only if the function that forks them runs at most once.
