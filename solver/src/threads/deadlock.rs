@@ -204,7 +204,12 @@ impl Checker<'_> {
 
     /// How a fact holds `lock`: `Some(Exclusive)` when exclusively, `Some(Shared)` for reading.
     fn holds(&self, k: usize, lock: Lock) -> Option<Mode> {
-        let held = self.sets().get(self.fact(k).held);
+        self.holds_in(self.fact(k).held, lock)
+    }
+
+    /// How a set of held locks holds `lock`, if it does.
+    fn holds_in(&self, set: SetId, lock: Lock) -> Option<Mode> {
+        let held = self.sets().get(set);
         let mut modes = held.iter().filter(|h| h.lock == lock).map(|h| h.mode);
         let first = modes.next()?;
         Some(
@@ -249,7 +254,8 @@ impl Checker<'_> {
         let mut found: BTreeMap<AcqId, Vec<usize>> = BTreeMap::new();
         for &k in ids {
             let f = *self.fact(k);
-            let Some(held) = self.holds(k, f.lock) else {
+            // Held on every path: one taken under a condition the release repeats is not.
+            let Some(held) = self.holds_in(f.must_held, f.lock) else {
                 continue;
             };
             let shared = f.mode == Mode::Shared && held == Mode::Shared;

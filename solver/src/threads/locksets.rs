@@ -12,7 +12,13 @@
 //! Non-linear locks (see [`super::linearity`]) are never added to `held`, when the sets are
 //! computed for what protects accesses ([`Holds::Protection`]). The deadlock check computes them
 //! a second time for the lock order ([`Holds::Order`]), where a non-linear lock held is some
-//! lock of its label, and a lock is held only when a lock call took it.
+//! lock of its label, and a lock is held only when a lock call took it. There the lock order
+//! also needs the locks held on *some* path (`may_held`, beyond the paper, whose sets only
+//! protect): a lock taken on one branch (`if (k) lock(&b); lock(&a);`) orders the locks taken
+//! after it, since on that path a thread waits for them holding it. Within a function these
+//! are joined by union; a call's effect on them is the callee's must summary, so that a lock a
+//! callee holds on some of its returns only (`if (c) lock(x); … if (c) unlock(x);`, correlated
+//! branches) does not stay held in every caller.
 //!
 //! Read-write locks extend the paper's exclusive locks with a shared mode. A set holds *tokens*
 //! ([`Held`]): a lock held for reading is its shared token, a lock held exclusively (a mutex, an
@@ -282,16 +288,21 @@ pub struct State {
     pub held: Option<SetId>,
     /// May have been released since entry.
     pub released: SetId,
+    /// May have been acquired since entry, on some path through this function (the callee's
+    /// part of a call as its must summary): kept for [`Holds::Order`] only, empty otherwise.
+    pub may_held: SetId,
 }
 
 impl State {
     pub const ENTRY: State = State {
         held: Some(LockSets::EMPTY),
         released: LockSets::EMPTY,
+        may_held: LockSets::EMPTY,
     };
     pub const TOP: State = State {
         held: None,
         released: LockSets::EMPTY,
+        may_held: LockSets::EMPTY,
     };
 
     fn join(self, other: State, sets: &mut LockSets) -> State {
@@ -299,9 +310,15 @@ impl State {
             (None, x) | (x, None) => x,
             (Some(a), Some(b)) => Some(sets.intersect(a, b)),
         };
+        let may_held = match (self.held, other.held) {
+            (None, _) => other.may_held,
+            (_, None) => self.may_held,
+            _ => sets.union(self.may_held, other.may_held),
+        };
         State {
             held,
             released: sets.union(self.released, other.released),
+            may_held,
         }
     }
 }
@@ -370,6 +387,77 @@ fn counted(holds: Holds, linearity: &Linearity, locks: &mut LockTable, l: Lock) 
 
 impl Ctx<'_> {
     fn step(&mut self, state: State, e: &Event) -> State {
+        let mut next = self.step_must(state, e);
+        if self.holds == Holds::Order && next.held.is_some() && state.held.is_some() {
+            next.may_held = self.step_may(state.may_held, e);
+        }
+        next
+    }
+
+    /// [`Ctx::step`] for `may_held`: as for `held`, but a release through an unknown lock
+    /// releases none of them for sure, and a call has the callee's must summary's effect.
+    fn step_may(&mut self, may: SetId, e: &Event) -> SetId {
+        match *e {
+            Event::Acquire(l, mode, call) => {
+                let l = self.locks.find(l);
+                if !(call.is_some() && counted(self.holds, self.linearity, self.locks, l)) {
+                    may
+                } else if !self.relock_fails.contains(&l)
+                    && mode == Mode::Exclusive
+                    && self.sets.holds_exclusively(may, l)
+                {
+                    self.sets.set_again(may, l, true)
+                } else {
+                    self.sets.insert(may, l, mode)
+                }
+            }
+            Event::Release(l) if self.linearity.is_ungrounded(self.locks, l) => may,
+            Event::Release(l) => {
+                let l = self.locks.find(l);
+                if !self.relock_fails.contains(&l) && self.sets.holds_again(may, l) {
+                    self.sets.set_again(may, l, false)
+                } else {
+                    self.sets.remove(may, l, Mode::Exclusive)
+                }
+            }
+            Event::Call { site, callee, .. } => match self.call_effect(site, callee) {
+                Some((g_held, g_rel)) => {
+                    let kept = self.sets.minus(may, g_rel);
+                    self.sets.union(kept, g_held)
+                }
+                None => may,
+            },
+            Event::Fork { .. }
+            | Event::Join(_)
+            | Event::Access(_)
+            | Event::Alloc(_)
+            | Event::BarrierWait => may,
+        }
+    }
+
+    /// A call's effect on the caller's locks: the locks its callee must hold when it returns
+    /// and those it may have released, translated through `site`; `None` when it never
+    /// returns.
+    fn call_effect(&mut self, site: Site, callee: FnId) -> Option<(SetId, SetId)> {
+        let s = self.summary[callee];
+        let g_held = s.held?;
+        let (c, scopes, linearity, holds) = (self.c, self.scopes, self.linearity, self.holds);
+        let locks = &mut *self.locks;
+        let g_held = self.sets.map(g_held, |l| {
+            translate(c, scopes, locks, site, l).filter(|&x| counted(holds, linearity, locks, x))
+        });
+        let mut releases_all = false;
+        let g_rel = self.sets.map(s.released, |l| {
+            let image = translate(c, scopes, locks, site, l);
+            releases_all |= image.is_some_and(|x| linearity.is_ungrounded(locks, x));
+            image
+        });
+        let g_rel = if releases_all { LockSets::ALL } else { g_rel };
+        Some((g_held, g_rel))
+    }
+
+    /// [`Ctx::step`] for `held` and `released`.
+    fn step_must(&mut self, state: State, e: &Event) -> State {
         let Some(held) = state.held else { return state };
         match *e {
             // Locking again a lock that counts its holds (a recursive mutex) holds it twice.
@@ -398,6 +486,7 @@ impl Ctx<'_> {
                 State {
                     held: Some(held),
                     released,
+                    ..state
                 }
             }
             // A release through a lock that stands for no lock the program made (an unknown
@@ -405,6 +494,7 @@ impl Ctx<'_> {
             Event::Release(l) if self.linearity.is_ungrounded(self.locks, l) => State {
                 held: Some(LockSets::EMPTY),
                 released: LockSets::ALL,
+                ..state
             },
             // The release of a counting lock this function holds twice, or acquired itself,
             // undoes that acquisition: the exclusive hold the caller had is still there (with a
@@ -424,6 +514,7 @@ impl Ctx<'_> {
                 State {
                     held: Some(held),
                     released: self.sets.insert(state.released, l, Mode::Shared),
+                    ..state
                 }
             }
             Event::Release(l) => {
@@ -431,31 +522,17 @@ impl Ctx<'_> {
                 State {
                     held: Some(self.sets.remove(held, l, Mode::Exclusive)),
                     released: self.sets.insert(state.released, l, Mode::Exclusive),
+                    ..state
                 }
             }
             Event::Call { site, callee, .. } => {
-                let s = self.summary[callee];
-                let Some(g_held) = s.held else {
+                let Some((g_held, g_rel)) = self.call_effect(site, callee) else {
                     // A target that never returns ends the path only if it is the one callee.
                     if self.alternatives.binary_search(&site).is_ok() {
                         return state;
                     }
                     return State::TOP;
                 };
-                let (c, scopes, linearity, holds) =
-                    (self.c, self.scopes, self.linearity, self.holds);
-                let locks = &mut *self.locks;
-                let g_held = self.sets.map(g_held, |l| {
-                    translate(c, scopes, locks, site, l)
-                        .filter(|&x| counted(holds, linearity, locks, x))
-                });
-                let mut releases_all = false;
-                let g_rel = self.sets.map(s.released, |l| {
-                    let image = translate(c, scopes, locks, site, l);
-                    releases_all |= image.is_some_and(|x| linearity.is_ungrounded(locks, x));
-                    image
-                });
-                let g_rel = if releases_all { LockSets::ALL } else { g_rel };
                 let kept = self.sets.minus(held, g_rel);
                 let held = self.sets.union(kept, g_held);
                 // As at an acquire: a counting lock released before the call stays released
@@ -468,6 +545,7 @@ impl Ctx<'_> {
                 State {
                     held: Some(held),
                     released: self.sets.union(rel_kept, g_rel),
+                    ..state
                 }
             }
             Event::Fork { .. }

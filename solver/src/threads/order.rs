@@ -3,8 +3,9 @@
 //! ([`super::deadlock`]).
 //!
 //! A *call fact* says that a thread, running a function, makes a lock call that waits for a lock
-//! while it holds others (`held`, relative to the function's entry as in [`super::locksets`],
-//! computed for the lock order: [`Holds::Order`]). Through each call of the function the fact
+//! while it may hold others (`held`, relative to the function's entry as in
+//! [`super::locksets`], computed for the lock order: [`Holds::Order`], the locks held on some
+//! path there, `State::may_held`). Through each call of the function the fact
 //! takes the caller's view — the lock and the held locks renamed by their images at the call's
 //! site, the caller's locks added unless the callee may release them — and through each fork it
 //! becomes the child thread's, with none of the parent's locks. Like an access, it keeps which
@@ -44,7 +45,13 @@ pub struct CallFact {
     /// The lock's class representative, as `func` names it.
     pub lock: Lock,
     pub mode: Mode,
+    /// The locks held on some path to the call ([`super::locksets::State::may_held`]): the
+    /// lock order.
     pub held: SetId,
+    /// The locks held on every path to it: a self-deadlock needs its lock held for sure, or a
+    /// lock taken and released under one condition (`if (c) lock(m); … if (c) unlock(m);
+    /// lock(m);`) would deadlock with itself.
+    pub must_held: SetId,
     /// Only meaningful while the thread is `Current` (the caller may hold more locks).
     pub released: SetId,
     pub ctx: Ctx,
@@ -139,7 +146,11 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable) -> Order {
                     continue;
                 }
                 let state = prop.state_at(f, b as u32, k as u32);
-                let Some(held) = state.held else { continue };
+                // The locks held on some path here ([`State::may_held`]): each orders this one.
+                let Some(must_held) = state.held else {
+                    continue;
+                };
+                let held = state.may_held;
                 let ctx = prop.cx.own(
                     mhp.point(f, b as u32, k as u32),
                     mhp.joined_at(f, b as u32, k as u32),
@@ -151,6 +162,7 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable) -> Order {
                     lock,
                     mode,
                     held,
+                    must_held,
                     released: state.released,
                     ctx,
                 };
@@ -277,23 +289,28 @@ impl Prop<'_> {
     /// where the call is unreachable or the lock is one of a run of the callee.
     fn through_call(&mut self, f: &CallFact, pt: &CallPoint) -> Option<CallFact> {
         let state = self.state_at(pt.caller, pt.block, pt.index);
-        let caller_held = state.held?;
+        let caller_must = state.held?;
+        let caller_held = state.may_held;
         let lock = self.translate_lock(f.lock, pt.site)?;
         let held = self.translate_set(f.held, pt.site, true);
-        let (held, released) = if f.ctx.thread == Thread::Current {
+        let must_held = self.translate_set(f.must_held, pt.site, true);
+        let (held, must_held, released) = if f.ctx.thread == Thread::Current {
             let released = self.translate_set(f.released, pt.site, false);
             let kept = self.ls.sets.minus(caller_held, released);
             let held = self.ls.sets.union(held, kept);
+            let must_kept = self.ls.sets.minus(caller_must, released);
+            let must_held = self.ls.sets.union(must_held, must_kept);
             let rel_kept = self.ls.sets.minus(state.released, held);
-            (held, self.ls.sets.union(rel_kept, released))
+            (held, must_held, self.ls.sets.union(rel_kept, released))
         } else {
-            (held, LockSets::EMPTY)
+            (held, must_held, LockSets::EMPTY)
         };
         let ctx = self.cx.through_call(self.inputs.mhp, f.func, &f.ctx, pt);
         Some(CallFact {
             func: pt.caller,
             lock,
             held,
+            must_held,
             released,
             ctx,
             ..*f
@@ -306,12 +323,14 @@ impl Prop<'_> {
     fn through_fork(&mut self, f: &CallFact, pt: &CallPoint) -> Option<CallFact> {
         let lock = self.translate_lock(f.lock, pt.site)?;
         let held = self.translate_set(f.held, pt.site, true);
+        let must_held = self.translate_set(f.must_held, pt.site, true);
         let (mhp, s) = (self.inputs.mhp, self.inputs.s);
         let ctx = self.cx.through_fork(mhp, s, f.func, &f.ctx, pt);
         Some(CallFact {
             func: pt.caller,
             lock,
             held,
+            must_held,
             released: LockSets::EMPTY,
             ctx,
             ..*f
