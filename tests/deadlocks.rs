@@ -146,6 +146,10 @@ fn a_deadlock_is_a_warning_unless_skipped() {
     assert!(text.contains("warning: possible deadlock: accounts -> journal -> accounts"));
     assert!(text.contains("--> tests/deadlocks/abba.c:13:5"), "{text}");
     assert!(text.contains("^^^^^^^^^^^^^^^^^^ waits for journal holding accounts"));
+    assert!(
+        text.contains("= note: accounts taken at tests/deadlocks/abba.c:11:5"),
+        "{text}"
+    );
     assert!(text.ends_with("locksmith: 0 possible data races, 1 possible deadlock\n"));
     let (status, text) = locksmith(&["--no-deadlocks", ABBA]);
     assert_eq!(status, 0, "{text}");
@@ -167,11 +171,18 @@ fn deadlocks_in_json() {
     assert!(w.get("self_deadlock").is_none());
     let calls = w["acquisitions"].as_array().unwrap();
     assert_eq!(calls.len(), 2);
+    // Each lock call names where the lock it holds was taken: the other acquisition of its
+    // edge, as ThreadSanitizer's lock-order inversion does.
     let expected = [
-        (13, "journal", "accounts", "deposit"),
-        (25, "accounts", "journal", "audit"),
+        (13, "journal", "accounts", "deposit", 11),
+        (25, "accounts", "journal", "audit", 23),
     ];
-    for (call, (line, lock, held, thread)) in calls.iter().zip(expected) {
+    for (call, (line, lock, held, thread, taken)) in calls.iter().zip(expected) {
+        assert_eq!(
+            call["held_at"],
+            serde_json::json!([{"lock": held, "file": ABBA, "line": taken, "column": 5}]),
+            "{json}"
+        );
         assert_eq!(call["file"], ABBA);
         assert_eq!(call["line"], line);
         assert_eq!(call["column"], 5);
@@ -195,6 +206,10 @@ fn deadlocks_in_json() {
     // The path is the one along which the lock is held: through `lookup`, not the shortest.
     assert_eq!(path.len(), 4, "{path:?}");
     assert!(path[2].starts_with("lookup ("), "{path:?}");
+    // A self-deadlock's lock was taken by its own thread, up the same path (in a caller).
+    let held_at = w["acquisitions"][0]["held_at"].as_array().unwrap();
+    assert_eq!(held_at.len(), 1, "{json}");
+    assert_eq!(held_at[0]["lock"], "stats");
 }
 
 /// The short and SARIF formats render deadlocks too.

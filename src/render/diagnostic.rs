@@ -71,6 +71,12 @@ impl Painter {
                     )
                     .element(Level::NOTE.no_name().message(label)),
             };
+            for h in &a.held_at {
+                group = group.element(Level::NOTE.message(format!(
+                    "{} taken at {}:{}:{}",
+                    h.lock, h.position.file, h.position.line, h.position.column
+                )));
+            }
             group = group.element(Level::NOTE.message(format!(
                 "in {}: {}",
                 a.thread,

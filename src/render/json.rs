@@ -188,6 +188,7 @@ mod tests {
             path: vec!["main".into(), "worker (a.c:9)".into()],
             thread: "the thread running worker started at a.c:9".into(),
             via: None,
+            held_at: Vec::new(),
         };
         Warning::Deadlock(Deadlock {
             code: crate::report::model::DEADLOCK,

@@ -25,9 +25,9 @@ use solver::threads::{FnId, Mode};
 use solver::{Lock, Site};
 
 use super::model::{
-    Acquisition, AnnotationProblem, CheckReport, ConfiguredFunction, Deadlock, FileLine, Position,
-    Race, RaceAccess, RaceLocation, Unanalysed, Unsound, Verdict, Warning, WarningKind, DATA_RACE,
-    DEADLOCK,
+    Acquisition, AnnotationProblem, CheckReport, ConfiguredFunction, Deadlock, FileLine, HeldAt,
+    Position, Race, RaceAccess, RaceLocation, Unanalysed, Unsound, Verdict, Warning, WarningKind,
+    DATA_RACE, DEADLOCK,
 };
 
 /// The report on a checked C program.
@@ -373,7 +373,20 @@ impl Builder<'_> {
         let acquisitions = w
             .acquisitions
             .iter()
-            .map(|a| self.acquisition(w.level, a))
+            .map(|a| {
+                let mut out = self.acquisition(w.level, a);
+                let held = solver::threads::deadlock::held_lock(&w.locks, a.lock, w.self_deadlock);
+                let name = self.lock(held);
+                out.held_at = a
+                    .held_at
+                    .iter()
+                    .map(|&acq| HeldAt {
+                        lock: name.clone(),
+                        position: position(self.p(), self.r.generated.acquire_sites[acq].pos),
+                    })
+                    .collect();
+                out
+            })
             .collect();
         Deadlock {
             code: DEADLOCK,
@@ -412,6 +425,7 @@ impl Builder<'_> {
             path,
             thread,
             via: site.via.clone(),
+            held_at: Vec::new(),
         }
     }
 

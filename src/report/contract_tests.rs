@@ -150,6 +150,10 @@ fn deadlock() -> Deadlock {
         path: vec!["main".into()],
         thread: "t".into(),
         via: Some("lock_wrapper".into()),
+        held_at: vec![HeldAt {
+            lock: "a".into(),
+            position: position(),
+        }],
     };
     Deadlock {
         code: DEADLOCK,

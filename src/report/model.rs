@@ -223,6 +223,19 @@ pub struct Acquisition {
     /// The library function whose model makes the call, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub via: Option<String>,
+    /// Where the cycle's lock this call holds may have been taken, on the path to it: the
+    /// other acquisition of the edge.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub held_at: Vec<HeldAt>,
+}
+
+/// A lock call that may have taken a lock a deadlock's lock call holds.
+#[derive(Clone, Debug, Serialize)]
+pub struct HeldAt {
+    /// The lock taken.
+    pub lock: String,
+    #[serde(flatten)]
+    pub position: Position,
 }
 
 /// A location that may be accessed by two threads at once: the accesses that race, and the

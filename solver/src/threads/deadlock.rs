@@ -66,6 +66,10 @@ pub struct Acquisition {
     /// The calls (and the fork, for another thread) from the level down to the lock call,
     /// along which it holds these locks.
     pub steps: Vec<CallPoint>,
+    /// The lock calls that may have taken the cycle's lock this one holds (the lock before
+    /// the one it waits for; for a self-deadlock, that lock), found along `steps`
+    /// ([`super::held_at`]).
+    pub held_at: Vec<AcqId>,
 }
 
 impl Acquisition {
@@ -96,6 +100,8 @@ pub struct DeadlockWarning {
 
 /// What the check reads.
 pub struct Inputs<'a> {
+    pub c: &'a crate::constraints::Constraints,
+    pub scopes: &'a crate::scope::ScopeTree,
     pub p: &'a ThreadProgram,
     pub s: &'a Structure,
     pub mhp: &'a super::mhp::Mhp,
@@ -156,7 +162,26 @@ pub fn check(inputs: Inputs<'_>, locks: &mut LockTable) -> Vec<DeadlockWarning> 
             warnings.push(w);
         }
     }
+    let inputs = &checker.inputs;
+    let mut program = super::held_at::Program::new(inputs.c, inputs.scopes, inputs.p);
+    for w in &mut warnings {
+        for a in &mut w.acquisitions {
+            let held = held_lock(&w.locks, a.lock, w.self_deadlock);
+            a.held_at = program.held_at(checker.locks, &a.steps, a.acq, held);
+        }
+    }
     warnings
+}
+
+/// The cycle's lock a lock call waiting for `waits` holds: the one before it in the cycle
+/// (`locks[i]` is held while `locks[i + 1]` is waited for); the lock itself for a
+/// self-deadlock or a cycle of one lock that stands for several.
+pub fn held_lock(locks: &[Lock], waits: Lock, self_deadlock: bool) -> Lock {
+    if self_deadlock || locks.len() == 1 {
+        return waits;
+    }
+    let i = locks.iter().position(|&l| l == waits).unwrap_or(0);
+    locks[(i + locks.len() - 1) % locks.len()]
 }
 
 /// The lock classes initialised with an attribute object, with every class related to one by
@@ -230,6 +255,7 @@ impl Checker<'_> {
             held: self.sets().get(f.held).to_vec(),
             thread: f.ctx.thread,
             steps: self.inputs.order.steps(k),
+            held_at: Vec::new(),
         }
     }
 

@@ -27,6 +27,7 @@ pub mod check;
 pub mod contexts;
 pub mod deadlock;
 pub mod facts;
+pub mod held_at;
 pub mod linearity;
 pub mod locksets;
 pub mod locmaps;
@@ -437,6 +438,8 @@ fn deadlocks_of(
     time("solve: deadlocks", || {
         deadlock::check(
             deadlock::Inputs {
+                c: inputs.c,
+                scopes: inputs.scopes,
                 p: inputs.p,
                 s: inputs.s,
                 mhp: inputs.mhp,
