@@ -642,8 +642,10 @@ impl Gen<'_> {
     }
 
     /// The function pointers an object of type `ty` (location `rho`, content `node`) holds: in
-    /// itself, its members and elements, and the objects its pointers point to, a few levels
-    /// deep — what code given a pointer to it may call. Members are made as lazy fields are.
+    /// itself, its struct members and elements, and the objects its pointers point to, four
+    /// levels deep — what code given a pointer to it may call. Members are made as lazy fields
+    /// are. (A union's members are not searched: a function pointer only a union holds is
+    /// missed.)
     fn held_functions(
         &mut self,
         ty: TypeId,
@@ -725,10 +727,9 @@ impl Gen<'_> {
 
     /// The functions stored in external memory, and those of objects handed to unknown code
     /// ([`Gen::kept_callbacks`]), may be called by unknown code at any time, in any thread:
-    /// they run as threads
-    /// started when `main` starts, with external arguments. (Started earlier than at the call
-    /// that hands them over, which is sound; knowing which call that is would take a fork site
-    /// per call of unknown code and stored function.)
+    /// they run as threads started when `main` starts, with external arguments. (Started
+    /// earlier than at the call that hands them over, which is sound; knowing which call that
+    /// is would take a fork site per call of unknown code and stored function.)
     pub(super) fn external_callbacks(&mut self, main: FuncId) {
         let node = self.kept_callbacks();
         let id = self.pending.len();
