@@ -239,10 +239,10 @@ fn function_text<'a>(main_c: &'a str, name: &str) -> Option<&'a str> {
 }
 
 /// The idioms a race goes through, to group misses by cause: the memory (heap, heap allocated
-/// through `xmalloc`, a global of the program or of the library), the library functions on
-/// either access's stack (`lib_add`, `lib_tick`, `lib_apply`, `lib_run`), an access through the
-/// `lib_stats()` or `lib_get_s()` getter, and an object a function got from `lib_load()`: its
-/// memory (for a heap block) or its callback field.
+/// through `xmalloc`, a global of the program or of the library, a thread-local), the library
+/// functions on either access's stack (`lib_add`, `lib_tick`, `lib_apply`, `lib_run`), an access
+/// through the `lib_stats()` or `lib_get_s()` getter, and an object a function got from
+/// `lib_load()`: its memory (for a heap block) or its callback field.
 pub fn pattern(race: &Observed, main_c: &str) -> String {
     let memory = if race.location == "heap block" {
         if race.allocated_by.iter().any(|f| f == "xmalloc") {
@@ -254,6 +254,8 @@ pub fn pattern(race: &Observed, main_c: &str) -> String {
         "library global".to_string()
     } else if race.location.starts_with("global") {
         "global".to_string()
+    } else if race.location.starts_with("TLS") {
+        "thread-local".to_string()
     } else {
         race.location.clone()
     };
