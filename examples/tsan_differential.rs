@@ -5,8 +5,11 @@
 //!
 //! ```text
 //! cargo run --release --example tsan_differential -- --programs N [--seed S] [--no-library]
-//!     [--save DIR] [--jobs J] [--runs R] [--write DIR]
+//!     [--unknown-globals] [--save DIR] [--jobs J] [--runs R] [--write DIR]
 //! ```
+//!
+//! `--unknown-globals` adds (with the library) the idiom of a global of `main.c` handed back by
+//! a library getter, which locksmith does not handle yet: expect misses there.
 //!
 //! `--write DIR` only writes the programs (`DIR/seed-S-lib/main.c`, …) and checks nothing.
 //!
@@ -37,7 +40,7 @@ struct Args {
 
 fn usage() -> ! {
     eprintln!(
-        "usage: tsan_differential --programs N [--seed S] [--no-library] [--save DIR] [--jobs J] [--runs R] [--write DIR]"
+        "usage: tsan_differential --programs N [--seed S] [--no-library] [--unknown-globals] [--save DIR] [--jobs J] [--runs R] [--write DIR]"
     );
     std::process::exit(2)
 }
@@ -46,7 +49,7 @@ fn args() -> Args {
     let mut a = Args {
         programs: 100,
         seed: 0,
-        options: Options { library: true },
+        options: Options::new(true),
         jobs: 2,
         config: Config::new(),
         write: None,
@@ -62,6 +65,7 @@ fn args() -> Args {
             "--save" => a.config.save = PathBuf::from(value()),
             "--write" => a.write = Some(PathBuf::from(value())),
             "--no-library" => a.options.library = false,
+            "--unknown-globals" => a.options.unknown_globals = true,
             _ => usage(),
         }
     }

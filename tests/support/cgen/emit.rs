@@ -7,6 +7,7 @@
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
+use super::idioms;
 use super::plan::{
     Access, ArgKind, Cond, Event, Field, Idx, Loc, Lock, ObjRef, Op, Plan, Shape, Target, Worker,
     ARRAY_LEN,
@@ -555,6 +556,16 @@ fn main_steps(plan: &Plan) -> String {
                 w.depth -= 1;
                 w.line("}");
             }
+            Event::Start(n) | Event::Stop(n) => {
+                let parts = idioms::emit(&plan.idioms[*n], *n);
+                let lines = match event {
+                    Event::Start(_) => parts.start,
+                    _ => parts.stop,
+                };
+                for l in lines {
+                    w.line(&l);
+                }
+            }
         }
     }
     let mut args = vec!["sum".to_string()];
@@ -593,6 +604,11 @@ fn main_fn(plan: &Plan, rest: &str, out: &mut String) {
                 "void *(*start{g})(void *) = worker{};",
                 group.worker
             ));
+        }
+    }
+    for (n, idiom) in plan.idioms.iter().enumerate() {
+        for d in idioms::emit(idiom, n).decls {
+            w.line(&d);
         }
     }
     if mentions(&all, "gobj") {
@@ -671,6 +687,12 @@ pub fn emit(plan: &Plan, header: &str) -> Sources {
     for (k, wk) in plan.workers.iter().enumerate() {
         worker(plan, k, wk, &mut funcs);
     }
+    let parts: Vec<idioms::Parts> = (plan.idioms.iter().enumerate())
+        .map(|(n, idiom)| idioms::emit(idiom, n))
+        .collect();
+    for p in &parts {
+        funcs.push_str(&p.functions);
+    }
     let rest = funcs.clone();
     main_fn(plan, &rest, &mut funcs);
 
@@ -700,11 +722,16 @@ pub fn emit(plan: &Plan, header: &str) -> Sources {
         main_c.push_str(&globals.join("\n"));
         main_c.push_str("\n\n");
     }
+    for p in &parts {
+        main_c.push_str(&p.globals);
+        main_c.push('\n');
+    }
     main_c.push_str(&utilities);
     main_c.push('\n');
     main_c.push_str(&funcs);
     let lib_c = if plan.library {
-        format!("/* {header} */\n{PRELUDE}\n{LIB_BODY}")
+        let extra: String = parts.iter().map(|p| format!("\n{}", p.lib)).collect();
+        format!("/* {header} */\n{PRELUDE}\n{LIB_BODY}{extra}")
     } else {
         String::new()
     };

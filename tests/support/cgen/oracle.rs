@@ -239,10 +239,10 @@ fn function_text<'a>(main_c: &'a str, name: &str) -> Option<&'a str> {
 }
 
 /// The idioms a race goes through, to group misses by cause: the memory (heap, heap allocated
-/// through `xmalloc`, a global of the program or of the library), the library functions on
-/// either access's stack (`lib_add`, `lib_tick`, `lib_apply`), an access through the
-/// `lib_stats()` getter, and an object a function got from `lib_load()`: its memory (for a heap
-/// block) or its callback field.
+/// through `xmalloc`, a global of the program or of the library, a thread-local), the library
+/// functions on either access's stack (`lib_add`, `lib_tick`, `lib_apply`, `lib_run`), an access
+/// through the `lib_stats()` or `lib_get_s()` getter, and an object a function got from
+/// `lib_load()`: its memory (for a heap block) or its callback field.
 pub fn pattern(race: &Observed, main_c: &str) -> String {
     let memory = if race.location == "heap block" {
         if race.allocated_by.iter().any(|f| f == "xmalloc") {
@@ -254,6 +254,8 @@ pub fn pattern(race: &Observed, main_c: &str) -> String {
         "library global".to_string()
     } else if race.location.starts_with("global") {
         "global".to_string()
+    } else if race.location.starts_with("TLS") {
+        "thread-local".to_string()
     } else {
         race.location.clone()
     };
@@ -273,8 +275,10 @@ pub fn pattern(race: &Observed, main_c: &str) -> String {
         }
     }
     for line in [race.first.line, race.second.line] {
-        if line_text(line).contains("lib_stats()") {
-            features.insert("through lib_stats".to_string());
+        for getter in ["lib_stats", "lib_get_s"] {
+            if line_text(line).contains(&format!("{getter}()")) {
+                features.insert(format!("through {getter}"));
+            }
         }
     }
     let features: Vec<String> = features.into_iter().collect();
@@ -453,12 +457,12 @@ pub fn check(seed: u64, options: Options, config: &Config) -> Outcome {
     out
 }
 
-/// `lib` or `nolib`, for directory names.
+/// `lib`, `lib-ug` (with the unknown-globals idiom) or `nolib`, for directory names.
 pub fn tag(options: Options) -> &'static str {
-    if options.library {
-        "lib"
-    } else {
-        "nolib"
+    match (options.library, options.unknown_globals) {
+        (true, true) => "lib-ug",
+        (true, false) => "lib",
+        _ => "nolib",
     }
 }
 
@@ -479,11 +483,12 @@ fn save(
     let mut text = String::new();
     let _ = writeln!(
         text,
-        "seed {} ({}); rerun: cargo run --release --example tsan_differential -- --programs 1 --seed {}{}",
+        "seed {} ({}); rerun: cargo run --release --example tsan_differential -- --programs 1 --seed {}{}{}",
         program.seed,
         tag(program.options),
         program.seed,
-        if program.options.library { "" } else { " --no-library" }
+        if program.options.library { "" } else { " --no-library" },
+        if program.options.unknown_globals { " --unknown-globals" } else { "" }
     );
     for p in &out.problems {
         let _ = writeln!(text, "problem: {p}");

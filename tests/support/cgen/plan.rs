@@ -197,6 +197,10 @@ pub enum Event {
     Join(usize),
     /// A loop of `main`'s own work (`iterations`, `body`), concurrent with running threads.
     Work(u32, Vec<Op>),
+    /// The start of idiom `n` of [`Plan::idioms`]: its threads created, `main`'s own part of it.
+    Start(usize),
+    /// The stop of idiom `n`: its threads joined.
+    Stop(usize),
 }
 
 /// A whole program.
@@ -218,6 +222,9 @@ pub struct Plan {
     /// Locations `main` writes before creating any thread.
     pub init: Vec<Loc>,
     pub timeline: Vec<Event>,
+    /// The self-contained idioms (thread-locals, striping with offsets, …), started and stopped
+    /// by the timeline's [`Event::Start`] and [`Event::Stop`].
+    pub idioms: Vec<super::idioms::Idiom>,
 }
 
 /// Where an op is being generated.
@@ -281,6 +288,7 @@ pub fn plan(rng: &mut Rng, library: bool) -> Plan {
         groups,
         init,
         timeline,
+        idioms: Vec::new(),
     }
 }
 

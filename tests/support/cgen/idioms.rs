@@ -1,0 +1,462 @@
+//! Self-contained idioms a generated program may carry besides its pool of shared locations
+//! (issue 26): thread-locals written by name and through a pointer handed to another thread,
+//! lock striping with an offset (`m[j + k]` guarding `d[j]`), a callback in the initialiser of
+//! an ops table that the library calls from a thread of its own, and a global of `main.c` that
+//! the library hands back through a getter. Each has its own globals, functions and threads;
+//! `main` starts it (creates its threads and does its own concurrent work) and stops it (joins
+//! them) at two points of its timeline. Whether an instance races is left to ThreadSanitizer.
+
+use std::fmt::Write as _;
+
+use super::plan::{Event, Plan};
+use super::rng::Rng;
+use super::Options;
+
+/// How a thread-local's copy reaches another thread.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Share {
+    /// It does not: every thread writes its own copy by name.
+    No,
+    /// `&tlN` is the child's `pthread_create` argument.
+    Arg,
+    /// `&tlN` is stored in the global pointer `tlpN` before the child is created.
+    Global,
+}
+
+/// One idiom of a program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Idiom {
+    /// `__thread`/`_Thread_local unsigned tlN`: `threads` threads write it by name, `main`
+    /// writes its own copy when `main_writes`; with sharing, an owner (`main`, or a thread
+    /// `tloN` when `owner_thread`) hands its copy to a child that writes through the pointer
+    /// while the owner writes by name.
+    ThreadLocal {
+        c11: bool,
+        threads: usize,
+        main_writes: bool,
+        share: Share,
+        owner_thread: bool,
+        iterations: u32,
+    },
+    /// `smN[4]` and `sdN[4]`: threads `saN` lock `smN[j + offset]` and write `sdN[j]` (one per
+    /// entry of `a_js`, `j` its argument); a thread `sbN` locks `smN[j]` and writes `sdN[j]`
+    /// with `j = b_j`.
+    Stripe {
+        offset: u8,
+        a_js: Vec<u8>,
+        b_j: u8,
+        iterations: u32,
+    },
+    /// (library) `static struct ops tbl = { .fn = cb }` handed to `lib_register`; `lib_start`
+    /// starts a thread calling `tbl->fn`; `cb` and `main` write `cbd`, each under `cbm` or not.
+    OpsCallback {
+        static_table: bool,
+        cb_locked: bool,
+        main_locked: bool,
+        iterations: u32,
+    },
+    /// (library, off by default) `struct sdata us`, a global of `main.c` that `lib_get_s()`
+    /// returns: `main` writes `lib_get_s()->a` while a thread reads `us.a` (or `us.b`), both
+    /// under `usm` or not.
+    UnknownGlobal {
+        reads_other: bool,
+        locked: bool,
+        iterations: u32,
+    },
+}
+
+/// The idioms of a program: none, one or two, of the kinds `options` allows (at most one of
+/// each library kind, as those use fixed names).
+pub fn plan(rng: &mut Rng, options: Options) -> Vec<Idiom> {
+    let count = match rng.range(0, 99) {
+        0..=39 => 0,
+        40..=84 => 1,
+        _ => 2,
+    };
+    let mut kinds = vec![0, 1];
+    if options.library {
+        kinds.push(2);
+        if options.unknown_globals {
+            kinds.push(3);
+        }
+    }
+    let mut out = Vec::new();
+    for _ in 0..count {
+        let kind = *rng.pick(&kinds);
+        if kind >= 2 {
+            kinds.retain(|&k| k != kind);
+        }
+        out.push(idiom(rng, kind));
+    }
+    out
+}
+
+fn idiom(rng: &mut Rng, kind: usize) -> Idiom {
+    let iterations = rng.range(40, 150) as u32;
+    match kind {
+        0 => {
+            let share = *rng.pick(&[Share::No, Share::Arg, Share::Arg, Share::Global]);
+            Idiom::ThreadLocal {
+                c11: rng.chance(50),
+                threads: rng.range(if share == Share::No { 2 } else { 0 }, 3),
+                main_writes: rng.chance(60),
+                share,
+                owner_thread: rng.chance(40),
+                iterations,
+            }
+        }
+        1 => {
+            let offset = if rng.chance(35) {
+                0
+            } else {
+                rng.range(1, 2) as u8
+            };
+            let j = || 0..=(3 - usize::from(offset));
+            let first = rng.range(*j().start(), *j().end()) as u8;
+            let mut a_js = vec![first];
+            if rng.chance(40) {
+                a_js.push(rng.range(*j().start(), *j().end()) as u8);
+            }
+            let b_j = if rng.chance(60) {
+                first
+            } else {
+                rng.range(0, 3) as u8
+            };
+            Idiom::Stripe {
+                offset,
+                a_js,
+                b_j,
+                iterations,
+            }
+        }
+        2 => Idiom::OpsCallback {
+            static_table: rng.chance(70),
+            cb_locked: rng.chance(70),
+            main_locked: rng.chance(70),
+            iterations,
+        },
+        _ => Idiom::UnknownGlobal {
+            reads_other: rng.chance(20),
+            locked: rng.chance(40),
+            iterations,
+        },
+    }
+}
+
+/// An idiom written as C, in the pieces `emit` places.
+#[derive(Default)]
+pub struct Parts {
+    /// Types, globals and prototypes, after the library's prototypes in `main.c`.
+    pub globals: String,
+    /// Function definitions of `main.c`.
+    pub functions: String,
+    /// Declarations at the top of `main`.
+    pub decls: Vec<String>,
+    /// `main`'s lines where the idiom starts, and where it stops.
+    pub start: Vec<String>,
+    pub stop: Vec<String>,
+    /// What it adds to `lib.c`.
+    pub lib: String,
+}
+
+/// `pthread_create(t, NULL, f, arg)`, aborting on failure, as two lines.
+fn create(t: &str, f: &str, arg: &str) -> [String; 2] {
+    [
+        format!("if (pthread_create({t}, NULL, {f}, {arg}) != 0)"),
+        "    abort();".to_string(),
+    ]
+}
+
+/// A thread function whose loop over `i` runs `body` (lines at loop depth); `prologue` comes
+/// first and `epilogue` after the loop.
+fn thread_fn(
+    name: &str,
+    prologue: &[String],
+    n: u32,
+    body: &[String],
+    epilogue: &[&str],
+) -> String {
+    let mut out = format!("void *{name}(void *arg)\n{{\n");
+    for p in prologue {
+        let _ = writeln!(out, "    {p}");
+    }
+    let _ = writeln!(out, "    for (unsigned i = 0; i < {n}u; i++) {{");
+    for b in body {
+        let _ = writeln!(out, "        {b}");
+    }
+    out.push_str("    }\n");
+    for e in epilogue {
+        let _ = writeln!(out, "    {e}");
+    }
+    out.push_str("}\n\n");
+    out
+}
+
+/// `body` in a loop of `main` over `i`.
+fn main_loop(n: u32, body: &[String]) -> Vec<String> {
+    let mut out = vec![format!("for (unsigned i = 0; i < {n}u; i++) {{")];
+    out.extend(body.iter().map(|b| format!("    {b}")));
+    out.push("}".into());
+    out
+}
+
+/// `access` alone, or between a lock and an unlock of `lock` when `locked`.
+fn maybe_locked(locked: bool, lock: &str, access: String) -> Vec<String> {
+    if locked {
+        vec![
+            format!("pthread_mutex_lock({lock});"),
+            access,
+            format!("pthread_mutex_unlock({lock});"),
+        ]
+    } else {
+        vec![access]
+    }
+}
+
+/// Writes idiom number `n` of a program.
+pub fn emit(idiom: &Idiom, n: usize) -> Parts {
+    match idiom {
+        Idiom::ThreadLocal { .. } => thread_local(idiom, n),
+        Idiom::Stripe {
+            offset,
+            a_js,
+            b_j,
+            iterations,
+        } => stripe(n, *offset, a_js, *b_j, *iterations),
+        Idiom::OpsCallback {
+            static_table,
+            cb_locked,
+            main_locked,
+            iterations,
+        } => ops_callback(n, *static_table, *cb_locked, *main_locked, *iterations),
+        Idiom::UnknownGlobal {
+            reads_other,
+            locked,
+            iterations,
+        } => unknown_global(n, *reads_other, *locked, *iterations),
+    }
+}
+
+fn thread_local(idiom: &Idiom, n: usize) -> Parts {
+    let Idiom::ThreadLocal {
+        c11,
+        threads,
+        main_writes,
+        share,
+        owner_thread,
+        iterations: it,
+    } = *idiom
+    else {
+        unreachable!("a thread-local idiom")
+    };
+    let mut p = Parts::default();
+    let keyword = if c11 { "_Thread_local" } else { "__thread" };
+    let _ = writeln!(p.globals, "{keyword} unsigned tl{n};");
+    if share == Share::Global {
+        let _ = writeln!(p.globals, "unsigned *tlp{n};");
+    }
+    let void_arg = ["(void)arg;".to_string()];
+    let by_name = [format!("tl{n} += i;")];
+    if threads > 0 {
+        p.functions += &thread_fn(
+            &format!("tlw{n}"),
+            &void_arg,
+            it,
+            &by_name,
+            &["return NULL;"],
+        );
+        p.decls.push(format!("pthread_t tlt{n}[{threads}];"));
+        p.start
+            .push(format!("for (unsigned k = 0; k < {threads}u; k++) {{"));
+        p.start.extend(
+            create(&format!("&tlt{n}[k]"), &format!("tlw{n}"), "NULL").map(|l| format!("    {l}")),
+        );
+        p.start.push("}".into());
+        p.stop
+            .push(format!("for (unsigned k = 0; k < {threads}u; k++)"));
+        p.stop.push(format!("    pthread_join(tlt{n}[k], NULL);"));
+    }
+    if share != Share::No {
+        let (prologue, arg) = match share {
+            Share::Arg => (vec!["unsigned *p = arg;".to_string()], format!("&tl{n}")),
+            _ => (
+                vec![
+                    "unsigned *p = tlp{n};".replace("{n}", &n.to_string()),
+                    void_arg[0].clone(),
+                ],
+                "NULL".to_string(),
+            ),
+        };
+        let child = ["*p += i;".to_string()];
+        p.functions += &thread_fn(&format!("tlc{n}"), &prologue, it, &child, &["return NULL;"]);
+        let mut hand = Vec::new();
+        if share == Share::Global {
+            hand.push(format!("tlp{n} = &tl{n};"));
+        }
+        if owner_thread {
+            hand.push("pthread_t c;".into());
+            hand.push("(void)arg;".into());
+            hand.extend(create("&c", &format!("tlc{n}"), &arg));
+            let owner = [format!("tl{n}++;")];
+            let end = ["pthread_join(c, NULL);", "return NULL;"];
+            p.functions += &thread_fn(&format!("tlo{n}"), &hand, it, &owner, &end);
+            p.decls.push(format!("pthread_t tlot{n};"));
+            p.start
+                .extend(create(&format!("&tlot{n}"), &format!("tlo{n}"), "NULL"));
+            p.stop.push(format!("pthread_join(tlot{n}, NULL);"));
+        } else {
+            p.decls.push(format!("pthread_t tlct{n};"));
+            p.start.extend(hand);
+            p.start
+                .extend(create(&format!("&tlct{n}"), &format!("tlc{n}"), &arg));
+            p.stop.push(format!("pthread_join(tlct{n}, NULL);"));
+        }
+    }
+    if main_writes {
+        p.start.extend(main_loop(it, &by_name));
+    }
+    p
+}
+
+fn stripe(n: usize, offset: u8, a_js: &[u8], b_j: u8, it: u32) -> Parts {
+    let mut p = Parts::default();
+    let _ = writeln!(
+        p.globals,
+        "pthread_mutex_t sm{n}[4] = {{ PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,\n                             PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER }};\nunsigned sd{n}[4];"
+    );
+    let j = ["unsigned j = (unsigned)(uintptr_t)arg;".to_string()];
+    let a_lock = if offset == 0 {
+        format!("&sm{n}[j]")
+    } else {
+        format!("&sm{n}[j + {offset}u]")
+    };
+    let a_body = maybe_locked(true, &a_lock, format!("sd{n}[j] += i;"));
+    let b_body = maybe_locked(true, &format!("&sm{n}[j]"), format!("sd{n}[j]++;"));
+    p.functions += &thread_fn(&format!("sa{n}"), &j, it, &a_body, &["return NULL;"]);
+    p.functions += &thread_fn(&format!("sb{n}"), &j, it, &b_body, &["return NULL;"]);
+    p.decls.push(format!("pthread_t sat{n}[{}];", a_js.len()));
+    p.decls.push(format!("pthread_t sbt{n};"));
+    for (k, a) in a_js.iter().enumerate() {
+        let arg = format!("(void *)(uintptr_t){a}u");
+        p.start
+            .extend(create(&format!("&sat{n}[{k}]"), &format!("sa{n}"), &arg));
+        p.stop.push(format!("pthread_join(sat{n}[{k}], NULL);"));
+    }
+    let arg = format!("(void *)(uintptr_t){b_j}u");
+    p.start
+        .extend(create(&format!("&sbt{n}"), &format!("sb{n}"), &arg));
+    p.stop.push(format!("pthread_join(sbt{n}, NULL);"));
+    p
+}
+
+fn ops_callback(
+    n: usize,
+    static_table: bool,
+    cb_locked: bool,
+    main_locked: bool,
+    it: u32,
+) -> Parts {
+    let mut p = Parts::default();
+    let storage = if static_table { "static " } else { "" };
+    let _ = write!(
+        p.globals,
+        "struct ops {{\n    void (*fn)(unsigned);\n}};\n\
+         /* Defined in lib.c: keeps the table, and calls its fn from a thread of its own. */\n\
+         void lib_register(struct ops *t);\nvoid lib_start(void);\nvoid lib_stop(void);\n\
+         pthread_mutex_t cbm{n} = PTHREAD_MUTEX_INITIALIZER;\nunsigned cbd{n};\n\
+         void cb{n}(unsigned v);\n{storage}struct ops tbl{n} = {{ .fn = cb{n} }};\n"
+    );
+    let _ = writeln!(p.functions, "void cb{n}(unsigned v)\n{{");
+    for l in maybe_locked(cb_locked, &format!("&cbm{n}"), format!("cbd{n} += v;")) {
+        let _ = writeln!(p.functions, "    {l}");
+    }
+    p.functions.push_str("}\n\n");
+    p.start.push(format!("lib_register(&tbl{n});"));
+    p.start.push("lib_start();".into());
+    let write = maybe_locked(main_locked, &format!("&cbm{n}"), format!("cbd{n} = i;"));
+    p.start.extend(main_loop(it, &write));
+    p.stop.push("lib_stop();".into());
+    p.lib = "\
+struct ops {
+    void (*fn)(unsigned);
+};
+
+static struct ops *lib_ops;
+static pthread_t lib_thread;
+
+static void *lib_run(void *arg)
+{
+    (void)arg;
+    for (unsigned i = 0; i < 100u; i++)
+        lib_ops->fn(i);
+    return NULL;
+}
+
+void lib_register(struct ops *t)
+{
+    lib_ops = t;
+}
+
+void lib_start(void)
+{
+    if (pthread_create(&lib_thread, NULL, lib_run, NULL) != 0)
+        abort();
+}
+
+void lib_stop(void)
+{
+    pthread_join(lib_thread, NULL);
+}
+"
+    .into();
+    p
+}
+
+fn unknown_global(n: usize, reads_other: bool, locked: bool, it: u32) -> Parts {
+    let mut p = Parts::default();
+    let _ = write!(
+        p.globals,
+        "struct sdata {{\n    unsigned a;\n    unsigned b;\n}};\n\
+         /* Defined in lib.c: returns &us. */\nstruct sdata *lib_get_s(void);\n\
+         struct sdata us;\npthread_mutex_t usm = PTHREAD_MUTEX_INITIALIZER;\n"
+    );
+    let field = if reads_other { "b" } else { "a" };
+    let read = maybe_locked(locked, "&usm", format!("sum += us.{field};"));
+    let prologue = ["(void)arg;".to_string(), "unsigned sum = 0;".to_string()];
+    let end = ["return (void *)(uintptr_t)sum;"];
+    p.functions += &thread_fn(&format!("usr{n}"), &prologue, it, &read, &end);
+    p.decls.push(format!("pthread_t ust{n};"));
+    p.start
+        .extend(create(&format!("&ust{n}"), &format!("usr{n}"), "NULL"));
+    let write = maybe_locked(locked, "&usm", "lib_get_s()->a = i;".to_string());
+    p.start.extend(main_loop(it, &write));
+    p.stop.push(format!("pthread_join(ust{n}, NULL);"));
+    p.lib = "\
+struct sdata {
+    unsigned a;
+    unsigned b;
+};
+
+extern struct sdata us;
+
+struct sdata *lib_get_s(void)
+{
+    return &us;
+}
+"
+    .into();
+    p
+}
+
+/// Plans the idioms of `plan` and places each one's start and stop in `main`'s timeline, the
+/// start before the stop.
+pub fn add(rng: &mut Rng, plan: &mut Plan, options: Options) {
+    plan.idioms = self::plan(rng, options);
+    for n in 0..plan.idioms.len() {
+        let len = plan.timeline.len();
+        let start = rng.range(0, len);
+        plan.timeline.insert(start, Event::Start(n));
+        let stop = rng.range(start + 1, len + 1);
+        plan.timeline.insert(stop, Event::Stop(n));
+    }
+}
