@@ -814,13 +814,7 @@ void {p}_attach(struct big_state *b)
             calls.push_str(&call);
             lines
         });
-        let _ = writeln!(
-            defs,
-            "static long {p}_big_all(long v)\n{{\n    long r = 0;\n\n{calls}    return r;\n}}\n"
-        );
-        defs.push_str(&worker_group(&p, "big", &format!("{p}_big_all")));
-        self.extra.push_str(&defs);
-        let _ = writeln!(self.run_hooks, "    {p}_run_big(nthreads);");
+        self.add_worker_group(defs, &calls, "big");
     }
 
     /// One line of macro uses on `o` (of type `t`) in `<p>_mac<k>`: one to three lock/unlock
@@ -873,12 +867,20 @@ void {p}_attach(struct big_state *b)
             calls.push_str(&call);
             lines
         });
+        self.add_worker_group(defs, &calls, "mac");
+    }
+
+    /// Ends a unit group `what`: `<p>_<what>_all`, which calls each unit (`calls`) and sums
+    /// their results, the worker threads that run it ([`worker_group`]), and the hook that
+    /// starts them.
+    fn add_worker_group(&mut self, mut defs: String, calls: &str, what: &str) {
+        let p = self.p.clone();
         let _ = writeln!(
             defs,
-            "static long {p}_mac_all(long v)\n{{\n    long r = 0;\n\n{calls}    return r;\n}}\n"
+            "static long {p}_{what}_all(long v)\n{{\n    long r = 0;\n\n{calls}    return r;\n}}\n"
         );
-        defs.push_str(&worker_group(&p, "mac", &format!("{p}_mac_all")));
+        defs.push_str(&worker_group(&p, what, &format!("{p}_{what}_all")));
         self.extra.push_str(&defs);
-        let _ = writeln!(self.run_hooks, "    {p}_run_mac(nthreads);");
+        let _ = writeln!(self.run_hooks, "    {p}_run_{what}(nthreads);");
     }
 }
