@@ -234,6 +234,9 @@ pub struct LTypes<'a> {
     instance_at: FxHashMap<(Node, Site), u32>,
     /// The content node of each blob, by the blob's location label ([`LTypes::blob_content`]).
     blob_contents: FxHashMap<Rho, Node>,
+    /// The blob node of each location label whose content node is in `blob_contents`: the two
+    /// share their function targets ([`LTypes::share_blob_funs`]).
+    blob_tops: FxHashMap<Rho, Node>,
     work: Vec<Work>,
     /// Nodes whose function-target sets grew since [`LTypes::take_grown_funs`] was last called.
     grown_funs: Vec<Node>,
@@ -289,6 +292,7 @@ impl<'a> LTypes<'a> {
             rel_index: FxHashMap::default(),
             instance_at: FxHashMap::default(),
             blob_contents: FxHashMap::default(),
+            blob_tops: FxHashMap::default(),
             work: Vec::new(),
             grown_funs: Vec::new(),
             emitted_flows: FxHashSet::default(),

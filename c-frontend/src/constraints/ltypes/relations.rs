@@ -173,6 +173,12 @@ impl LTypes<'_> {
         }
         *list = merged;
         self.grown_funs.push(r);
+        if let Shape::Blob { rho, .. } = self.data[r.0 as usize].shape {
+            // The blob's other node shares its targets (`share_blob_funs`).
+            if let Some(twin) = self.blob_twin(r, rho) {
+                self.add_funs(twin, more);
+            }
+        }
         if self.data[r.0 as usize].external {
             self.work.push(Work::External(r));
         }

@@ -96,6 +96,10 @@ impl LTypes<'_> {
         }
         parents.extend(other);
         let shape = self.merge_shapes(c, da, db, scope, r, void_content);
+        let merged_blob = match shape {
+            Shape::Blob { rho, .. } => Some(rho),
+            _ => None,
+        };
         if matches!(shape, Shape::Fun(_) | Shape::Blob { .. }) {
             self.grown_funs.push(r);
         }
@@ -121,6 +125,13 @@ impl LTypes<'_> {
             parents,
         };
         self.widen_inside(c, r, scope);
+        if let Some(rho) = merged_blob {
+            let inside = self.blob_contents.get(&rho).copied().map(|n| self.root(n));
+            if inside != Some(r) {
+                self.blob_tops.insert(rho, r);
+            }
+            self.share_blob_funs(r, rho);
+        }
         if external {
             self.work.push(Work::External(r));
         }
@@ -316,6 +327,18 @@ impl LTypes<'_> {
                     funs: funs2,
                 },
             ) => {
+                // The memory inside two blobs that became one is one memory too, kept under
+                // the label the blob keeps.
+                match (
+                    self.blob_contents.get(&rho).copied(),
+                    self.blob_contents.get(&rho2).copied(),
+                ) {
+                    (Some(inside), Some(inside2)) => self.work.push(Work::Unify(inside, inside2)),
+                    (None, Some(inside)) | (Some(inside), None) => {
+                        self.blob_contents.insert(rho.min(rho2), inside);
+                    }
+                    (None, None) => {}
+                }
                 let funs = self.absorb(
                     c,
                     rho,
@@ -390,7 +413,47 @@ impl LTypes<'_> {
             Scope::ROOT,
         );
         self.blob_contents.insert(rho, blob);
+        self.share_blob_funs(blob, rho);
         blob
+    }
+
+    /// A blob node and the node of the memory inside it share one list of function targets.
+    /// The memory inside ([`LTypes::blob_content`]) is a node of its own with the blob's
+    /// labels, but [`LTypes::field`] and [`LTypes::deref`] of the blob node give the blob node
+    /// itself: a callback stored in a struct field before the struct was conflated went to the
+    /// content node while the call read it from the blob node, and was never called (a missed
+    /// race). Sharing the targets, not unifying the two nodes, keeps the labels and relations
+    /// of each as they were: unifying them widened every blob to the root scope, which turned
+    /// each caller's copy of a conflated parameter into the one blob (mt-daapd: 2.4 s to
+    /// 250 s). Later growth of either list is shared by [`LTypes::add_funs`].
+    pub(super) fn share_blob_funs(&mut self, r: Node, rho: Rho) {
+        let Some(twin) = self.blob_twin(r, rho) else {
+            return;
+        };
+        if self.blob_funs(twin) != self.blob_funs(r) {
+            let (mine, theirs) = (self.blob_funs(r).to_vec(), self.blob_funs(twin).to_vec());
+            self.add_funs(r, &theirs);
+            self.add_funs(twin, &mine);
+        }
+    }
+
+    /// The other node of blob `r` labelled `rho`: its content node if `r` is the blob, the
+    /// blob if `r` is the content.
+    pub(super) fn blob_twin(&mut self, r: Node, rho: Rho) -> Option<Node> {
+        let inside = self.blob_contents.get(&rho).copied().map(|n| self.root(n));
+        let twin = if inside == Some(r) {
+            self.blob_tops.get(&rho).copied().map(|n| self.root(n))
+        } else {
+            inside
+        };
+        twin.filter(|&t| t != r)
+    }
+
+    fn blob_funs(&self, n: Node) -> &[FuncId] {
+        match &self.data[n.0 as usize].shape {
+            Shape::Blob { funs, .. } => funs,
+            _ => &[],
+        }
     }
 
     /// Absorbs a shape into the blob `(rho, lock, funs)`: all its labels become the blob's.
