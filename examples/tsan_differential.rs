@@ -5,11 +5,8 @@
 //!
 //! ```text
 //! cargo run --release --example tsan_differential -- --programs N [--seed S] [--no-library]
-//!     [--unknown-globals] [--save DIR] [--jobs J] [--runs R] [--write DIR]
+//!     [--save DIR] [--jobs J] [--runs R] [--write DIR]
 //! ```
-//!
-//! `--unknown-globals` adds (with the library) the idiom of a global of `main.c` handed back by
-//! a library getter, which locksmith does not handle yet: expect misses there.
 //!
 //! `--write DIR` only writes the programs (`DIR/seed-S-lib/main.c`, …) and checks nothing.
 //!
@@ -40,7 +37,7 @@ struct Args {
 
 fn usage() -> ! {
     eprintln!(
-        "usage: tsan_differential --programs N [--seed S] [--no-library] [--unknown-globals] [--save DIR] [--jobs J] [--runs R] [--write DIR]"
+        "usage: tsan_differential --programs N [--seed S] [--no-library] [--save DIR] [--jobs J] [--runs R] [--write DIR]"
     );
     std::process::exit(2)
 }
@@ -65,7 +62,6 @@ fn args() -> Args {
             "--save" => a.config.save = PathBuf::from(value()),
             "--write" => a.write = Some(PathBuf::from(value())),
             "--no-library" => a.options.library = false,
-            "--unknown-globals" => a.options.unknown_globals = true,
             _ => usage(),
         }
     }

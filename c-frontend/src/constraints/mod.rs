@@ -640,9 +640,17 @@ impl<'a> Gen<'a> {
             let node = self.t.content_of_type(&mut self.c, var.ty, scope);
             self.var_rho[v] = Some((rho, node));
             self.rho_names.insert(rho, RhoName::Var(v));
-            if let VarKind::Global { thread_local, .. } = var.kind {
+            if let VarKind::Global {
+                thread_local,
+                is_static,
+                ..
+            } = var.kind
+            {
                 if thread_local && var.origin == Origin::Stub {
                     self.thread_local.push(rho);
+                }
+                if !is_static && !thread_local && var.origin == Origin::User {
+                    self.t.visible_global(&mut self.c, rho, node);
                 }
                 let array = self.is_array(var.ty);
                 self.objects.push(Object {

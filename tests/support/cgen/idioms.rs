@@ -55,7 +55,7 @@ pub enum Idiom {
         main_locked: bool,
         iterations: u32,
     },
-    /// (library, off by default) `struct sdata us`, a global of `main.c` that `lib_get_s()`
+    /// (library) `struct sdata us`, a global of `main.c` that `lib_get_s()`
     /// returns: `main` writes `lib_get_s()->a` while a thread reads `us.a` (or `us.b`), both
     /// under `usm` or not.
     UnknownGlobal {
@@ -76,9 +76,7 @@ pub fn plan(rng: &mut Rng, options: Options) -> Vec<Idiom> {
     let mut kinds = vec![0, 1];
     if options.library {
         kinds.push(2);
-        if options.unknown_globals {
-            kinds.push(3);
-        }
+        kinds.push(3);
     }
     let mut out = Vec::new();
     for _ in 0..count {

@@ -457,12 +457,12 @@ pub fn check(seed: u64, options: Options, config: &Config) -> Outcome {
     out
 }
 
-/// `lib`, `lib-ug` (with the unknown-globals idiom) or `nolib`, for directory names.
+/// `lib` or `nolib`, for directory names.
 pub fn tag(options: Options) -> &'static str {
-    match (options.library, options.unknown_globals) {
-        (true, true) => "lib-ug",
-        (true, false) => "lib",
-        _ => "nolib",
+    if options.library {
+        "lib"
+    } else {
+        "nolib"
     }
 }
 
@@ -483,12 +483,11 @@ fn save(
     let mut text = String::new();
     let _ = writeln!(
         text,
-        "seed {} ({}); rerun: cargo run --release --example tsan_differential -- --programs 1 --seed {}{}{}",
+        "seed {} ({}); rerun: cargo run --release --example tsan_differential -- --programs 1 --seed {}{}",
         program.seed,
         tag(program.options),
         program.seed,
         if program.options.library { "" } else { " --no-library" },
-        if program.options.unknown_globals { " --unknown-globals" } else { "" }
     );
     for p in &out.problems {
         let _ = writeln!(text, "problem: {p}");

@@ -8,7 +8,7 @@
 //! nodes directly: every link is a unification put on the work list or an emitted flow, so the
 //! work list stays the one order in which the table changes.
 
-use super::{ExternalClass, LTypes, Node, RhoOrigin, Shape, Work};
+use super::{ExternalClass, LTypes, Node, Rel, RhoOrigin, Shape, Work};
 use crate::constraints::views::ViewKey;
 use solver::{Constraints, Rho, RhoKind, Scope};
 
@@ -55,7 +55,96 @@ impl LTypes<'_> {
         self.data[r.0 as usize].object = true;
         self.external.push((class, rho, r));
         self.work.push(Work::External(r));
+        for k in 0..self.visible_globals.len() {
+            let (global_rho, global) = self.visible_globals[k];
+            let g = self.root(global);
+            if Self::visible_class(&self.data[g.0 as usize].shape) == Some(class) {
+                self.emit_flow(c, global_rho, rho);
+                self.add_rel(Rel::MayBe {
+                    global: g,
+                    object: r,
+                });
+            }
+        }
         (rho, r)
+    }
+
+    /// Registers a global other files can see (not `static`): its memory, labelled `rho`, may
+    /// be what unknown code hands out or reaches. Unknown code can name it (`extern struct S s;
+    /// struct S *get_s(void) { return &s; }`), so a pointer from unknown code to memory of the
+    /// global's class may point to it. This goes beyond the paper, which sees the whole
+    /// program.
+    ///
+    /// The link is made only once unknown code has memory of the global's class (its external
+    /// object, [`LTypes::external_objects`]): the global's label flows into the object's
+    /// (`ρ_global ≤ ρ_object`: an access through the object's label may be to the global, an
+    /// access to the global by name is to the global only), and a [`Rel::MayBe`] relation does
+    /// the same field by field ([`LTypes::sync_may_be`]). Unifying the global with the object
+    /// instead would make every visible global of a class one location with every other one
+    /// and with everything handed to unknown code.
+    pub fn visible_global(&mut self, c: &mut Constraints, rho: Rho, content: Node) {
+        self.visible_globals.push((rho, content));
+        let g = self.root(content);
+        let class = Self::visible_class(&self.data[g.0 as usize].shape);
+        let object = self.external.iter().find(|e| Some(e.0) == class).copied();
+        if let Some((_, object_rho, object)) = object {
+            self.emit_flow(c, rho, object_rho);
+            self.add_rel(Rel::MayBe { global: g, object });
+        }
+        self.run(c);
+    }
+
+    /// The class of external memory a visible global of this shape may be: a struct or a
+    /// union. Not a scalar, a pointer or a function pointer: the external memory of such a class
+    /// is every `int`, `char` or pointer cell unknown code hands out (every `char *` it returns,
+    /// every `T **` it fills), one object whatever the types behind it, and linking would make
+    /// every visible global of that shape one location with all of them (README, "Where
+    /// locksmith is knowingly unsound").
+    fn visible_class(shape: &Shape) -> Option<ExternalClass> {
+        Self::external_class(shape).filter(|k| {
+            matches!(
+                k,
+                ExternalClass::View(ViewKey::Struct(_) | ViewKey::Union(_))
+            )
+        })
+    }
+
+    /// Synchronises `global` may be `object` (see [`LTypes::visible_global`]). Each field the
+    /// global has flows into the object's same field (made if missing) and is related again;
+    /// a union's members likewise. Below that, what unknown code may store or call in the
+    /// global is external: a pointer, a function pointer or a `void*` content of the global is
+    /// marked external memory (its target becomes the external object of its class, its
+    /// functions may be called by unknown code). Scalars have nothing to link, and a lock
+    /// locked by unknown code is not seen either way; a content of unknown shape waits.
+    pub(super) fn sync_may_be(&mut self, c: &mut Constraints, global: Node, object: Node) {
+        let (g, o) = (self.root(global), self.root(object));
+        if g == o {
+            return;
+        }
+        match (
+            self.data[g.0 as usize].shape.clone(),
+            &self.data[o.0 as usize].shape,
+        ) {
+            (Shape::Struct { sid, fields }, Shape::Struct { sid: so, .. }) if sid == *so => {
+                let scope = self.data[o.0 as usize].scope;
+                for f in fields {
+                    let at = self.field_slot(c, o, sid, f.index, scope, false);
+                    self.emit_flow(c, f.rho, at.rho);
+                    self.add_rel(Rel::MayBe {
+                        global: f.content,
+                        object: at.content,
+                    });
+                }
+            }
+            (Shape::Union { sid, inner }, &Shape::Union { sid: so, inner: at }) if sid == so => {
+                self.add_rel(Rel::MayBe {
+                    global: inner,
+                    object: at,
+                });
+            }
+            (Shape::Var | Shape::Scalar | Shape::Lock(_), _) => {}
+            _ => self.flag_external(g),
+        }
     }
 
     /// The class of external memory a content of this shape belongs to, if its shape says.

@@ -296,7 +296,7 @@ impl LTypes<'_> {
     /// is cyclic (a list it walks) made the callee's acyclic view of it unfold one copy per
     /// level, every pointer field a branch, until [`MAX_DEPTH`] (mt-daapd: 1.6 million nodes
     /// made at the last level alone).
-    fn field_slot(
+    pub(super) fn field_slot(
         &mut self,
         c: &mut Constraints,
         n: Node,

@@ -138,6 +138,9 @@ enum Rel {
     },
     /// The values of `source` flow to `target` (`source ≤ target`).
     Flow { source: Node, target: Node },
+    /// The memory `global` of a global other files can see may be the external object
+    /// `object` of its class ([`LTypes::visible_global`]).
+    MayBe { global: Node, object: Node },
 }
 
 #[derive(Clone, Debug)]
@@ -266,6 +269,9 @@ pub struct LTypes<'a> {
     /// External pointers whose target had no shape yet, by the target's representative: their
     /// label is linked to external memory once the target's class is known.
     external_waiting: FxHashMap<Node, Vec<Node>>,
+    /// The location label and content of every global other files can see
+    /// ([`LTypes::visible_global`]).
+    visible_globals: Vec<(Rho, Node)>,
 }
 
 /// A type class of external memory: a class of the `void*` model, or the untyped memory a
@@ -308,6 +314,7 @@ impl<'a> LTypes<'a> {
             work_done: [0; 3],
             external: Vec::new(),
             external_waiting: FxHashMap::default(),
+            visible_globals: Vec::new(),
         }
     }
 

@@ -43,7 +43,11 @@ impl LTypes<'_> {
                 _ => {}
             }
             match rel {
-                Rel::Flow { source, target } if source == target => {
+                Rel::Flow { source, target }
+                | Rel::MayBe {
+                    global: source,
+                    object: target,
+                } if source == target => {
                     self.rel_state[k] = RelState::Dead;
                     continue;
                 }
@@ -62,9 +66,15 @@ impl LTypes<'_> {
 
     pub(super) fn add_rel(&mut self, rel: Rel) {
         let rel = self.canonical(rel);
-        if let Rel::Flow { source, target } = rel {
+        if let Rel::Flow { source, target }
+        | Rel::MayBe {
+            global: source,
+            object: target,
+        } = rel
+        {
             if source == target {
-                // A node's values flow to itself: nothing to synchronise.
+                // A node's values flow to itself, or memory may be itself: nothing to
+                // synchronise.
                 return;
             }
         }
@@ -84,6 +94,7 @@ impl LTypes<'_> {
                 generic, instance, ..
             } => (generic, instance),
             Rel::Flow { source, target } => (source, target),
+            Rel::MayBe { global, object } => (global, object),
         };
         self.data[a.0 as usize].rels.push(id);
         if b != a {
@@ -108,6 +119,10 @@ impl LTypes<'_> {
             Rel::Flow { source, target } => Rel::Flow {
                 source: self.root(source),
                 target: self.root(target),
+            },
+            Rel::MayBe { global, object } => Rel::MayBe {
+                global: self.root(global),
+                object: self.root(object),
             },
         }
     }
@@ -204,7 +219,7 @@ impl LTypes<'_> {
                     pol: Pol::Pos,
                     ..
                 } => self.root(instance) == r && funs(self, r) && funs(self, generic),
-                Rel::Inst { .. } => false,
+                Rel::Inst { .. } | Rel::MayBe { .. } => false,
             };
             if !into_r {
                 self.push_sync(id);
@@ -283,6 +298,7 @@ impl LTypes<'_> {
     pub(super) fn do_sync(&mut self, c: &mut Constraints, id: u32) {
         match self.rels[id as usize] {
             Rel::Flow { source, target } => self.sync_flow(c, source, target),
+            Rel::MayBe { global, object } => self.sync_may_be(c, global, object),
             Rel::Inst {
                 generic,
                 instance,
