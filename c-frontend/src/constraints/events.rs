@@ -225,6 +225,11 @@ impl Gen<'_> {
         threads.attributed_locks = std::mem::take(&mut self.attributed_locks);
         threads.attributed_locks.sort();
         threads.attributed_locks.dedup();
+        for (_, _, n) in self.t.external_objects().to_vec() {
+            threads.external_locks.extend(self.t.locks_inside(n));
+        }
+        threads.external_locks.sort();
+        threads.external_locks.dedup();
         objects
     }
 

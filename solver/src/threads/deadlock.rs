@@ -284,6 +284,10 @@ impl Checker<'_> {
             let Some(held) = self.holds_in(f.must_held, f.lock) else {
                 continue;
             };
+            // Two locks through pointers to no lock the program made may be two locks.
+            if self.any(f.lock) {
+                continue;
+            }
             let shared = f.mode == Mode::Shared && held == Mode::Shared;
             if shared || done.contains(&f.acq) || self.recursive.contains(&f.lock) {
                 continue;
@@ -328,6 +332,7 @@ impl Checker<'_> {
                 }
             }
         }
+        self.any_lock(&mut edges);
         let mut out = Vec::new();
         for cycle in elementary_cycles(&edges) {
             if let Some(w) = self.deadlock(level, &cycle, &edges) {
@@ -335,6 +340,65 @@ impl Checker<'_> {
             }
         }
         out
+    }
+
+    /// Whether lock `l` may be any lock: it names no lock the program made
+    /// ([`Linearity::is_ungrounded`]: a pointer never set) or is a lock of unknown code's memory
+    /// ([`ThreadProgram::external_locks`]: unknown code may hand out a pointer to any lock).
+    fn any(&mut self, l: Lock) -> bool {
+        let r = self.locks.find(l);
+        self.inputs.linearity.is_ungrounded(self.locks, r)
+            || self
+                .inputs
+                .p
+                .external_locks
+                .iter()
+                .any(|&x| self.locks.find(x) == r)
+    }
+
+    /// A lock that may be any lock ([`Checker::any`]) may be any lock of the level: each edge from or to
+    /// one is also an edge from or to every other lock of the level's graph, with the same
+    /// facts. The edge itself stays, for a lock of neither (two threads meeting on one lock
+    /// the program did not make). Locks are not told apart by type here: a mutex may stand for
+    /// a read-write lock, which can only add cycles.
+    fn any_lock(&mut self, edges: &mut Edges) {
+        let mut ends: BTreeSet<Lock> = BTreeSet::new();
+        let mut wild: BTreeSet<Lock> = BTreeSet::new();
+        for &(a, b) in edges.keys() {
+            for l in [a, b] {
+                ends.insert(l);
+                if self.any(l) {
+                    wild.insert(l);
+                }
+            }
+        }
+        if wild.is_empty() {
+            return;
+        }
+        let stands_for = |l: Lock| -> Vec<Lock> {
+            if wild.contains(&l) {
+                ends.iter().copied().collect()
+            } else {
+                vec![l]
+            }
+        };
+        let widened: Vec<((Lock, Lock), Vec<usize>)> = edges
+            .iter()
+            .filter(|((a, b), _)| wild.contains(a) || wild.contains(b))
+            .map(|(&e, f)| (e, f.clone()))
+            .collect();
+        for ((a, b), facts) in widened {
+            for x in stands_for(a) {
+                for y in stands_for(b) {
+                    if x != y {
+                        let list = edges.entry((x, y)).or_default();
+                        list.extend(facts.iter().copied());
+                        list.sort_unstable();
+                        list.dedup();
+                    }
+                }
+            }
+        }
     }
 
     /// The warning for a cycle of locks, if some choice of its facts may deadlock.
@@ -463,7 +527,9 @@ impl Checker<'_> {
         let first = self.held_locks(self.fact(chosen[0]).held);
         first.into_iter().any(|g| {
             let modes: Option<Vec<Mode>> = chosen.iter().map(|&k| self.holds(k, g)).collect();
-            modes.is_some_and(|m| m.contains(&Mode::Exclusive)) && self.linear(g)
+            // A lock through a pointer to no lock the program made may be a different lock
+            // in each thread: it gates nothing.
+            modes.is_some_and(|m| m.contains(&Mode::Exclusive)) && self.linear(g) && !self.any(g)
         })
     }
 }

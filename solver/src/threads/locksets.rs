@@ -276,8 +276,8 @@ pub enum Holds {
     Protection,
     /// The locks a thread holds when it makes a lock call (the deadlock check's lock order):
     /// every lock a lock call took ([`super::Event::Acquire`] with its call), linear or not, a
-    /// non-linear one standing for some lock of its label. A lock that stands for no lock the
-    /// program made ([`Linearity::is_ungrounded`]) is never held: it names no lock to order.
+    /// non-linear one standing for some lock of its label, and one that stands for no lock the
+    /// program made ([`Linearity::is_ungrounded`]), which the deadlock check takes for any lock.
     Order,
 }
 
@@ -381,7 +381,7 @@ struct Ctx<'a> {
 fn counted(holds: Holds, linearity: &Linearity, locks: &mut LockTable, l: Lock) -> bool {
     match holds {
         Holds::Protection => linearity.is_linear(locks, l),
-        Holds::Order => !linearity.is_ungrounded(locks, l),
+        Holds::Order => true,
     }
 }
 

@@ -176,6 +176,10 @@ pub struct ThreadProgram {
     /// Lock labels initialised with a mutex attribute object (`pthread_mutex_init(&m, &attr)`):
     /// they may be recursive mutexes, which the thread that holds them may lock again.
     pub attributed_locks: Vec<Lock>,
+    /// The locks of the memory of code locksmith cannot see (its external objects, one per
+    /// type): unknown code may hand out a pointer to any lock, so the deadlock check takes each
+    /// for any lock, as it does a lock that names no lock the program made.
+    pub external_locks: Vec<Lock>,
     pub objects: IndexVec<ObjectId, ObjectInfo>,
     /// Location labels to check for consistent correlation: variables, allocation sites and the
     /// fields of their contents.

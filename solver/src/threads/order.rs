@@ -142,9 +142,6 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable) -> Order {
                     continue;
                 }
                 let lock = prop.locks.find(l);
-                if linearity.is_ungrounded(prop.locks, lock) {
-                    continue;
-                }
                 let state = prop.state_at(f, b as u32, k as u32);
                 // The locks held on some path here ([`State::may_held`]): each orders this one.
                 let Some(must_held) = state.held else {
@@ -220,21 +217,16 @@ impl Prop<'_> {
     }
 
     /// A callee's lock as the caller at `site` names it; `None` for a lock of one run of the
-    /// callee, or one that names no lock.
+    /// callee. A lock that names no lock the program made stays: the deadlock check takes it
+    /// for any lock.
     fn translate_lock(&mut self, l: Lock, site: Site) -> Option<Lock> {
-        let Inputs {
-            c,
-            scopes,
-            linearity,
-            ..
-        } = self.inputs;
+        let Inputs { c, scopes, .. } = self.inputs;
         translate(c, scopes, self.locks, site, l)
-            .filter(|&x| !linearity.is_ungrounded(self.locks, x))
     }
 
     /// A callee's held set (`held`) or released set as the caller at `site` sees it: locks of
     /// one run of the callee mean nothing there; a release of a lock that names no lock may
-    /// release any.
+    /// release any, and holding one is holding some lock (the deadlock check's any lock).
     fn translate_set(&mut self, set: SetId, site: Site, held: bool) -> SetId {
         if set == LockSets::EMPTY {
             return set;
@@ -254,7 +246,7 @@ impl Prop<'_> {
             let image = translate(c, scopes, locks, site, l);
             let ungrounded = image.is_some_and(|x| linearity.is_ungrounded(locks, x));
             releases_all |= ungrounded;
-            image.filter(|_| !(held && ungrounded))
+            image
         });
         let out = if releases_all && !held {
             LockSets::ALL
