@@ -79,6 +79,13 @@ fn progress(k: usize, total: usize, o: &Outcome) {
         o.warnings,
         o.misses.len()
     );
+    if o.inversions > 0 {
+        line.push_str(&format!(
+            ", {} lock-order inversion(s), {} missed",
+            o.inversions,
+            o.missed_deadlocks.len()
+        ));
+    }
     if !o.problems.is_empty() {
         line.push_str(&format!(", {} problem(s)", o.problems.len()));
     }
@@ -181,6 +188,11 @@ fn summary(done: &[Outcome], elapsed: Duration, a: &Args) {
         "{misses} missed race(s) in {} program(s)",
         done.iter().filter(|o| !o.misses.is_empty()).count()
     );
+    let inversions: usize = done.iter().map(|o| o.inversions).sum();
+    let missed: usize = done.iter().map(|o| o.missed_deadlocks.len()).sum();
+    println!(
+        "{inversions} TSan-observed lock-order inversions checked, {missed} missed deadlock(s)"
+    );
     // Misses grouped by cause, then by the idioms they go through, with the first seed of each.
     let mut causes: BTreeMap<&str, BTreeMap<&str, (usize, u64)>> = BTreeMap::new();
     for o in done {
@@ -209,6 +221,14 @@ fn summary(done: &[Outcome], elapsed: Duration, a: &Args) {
                 m.race.describe(),
                 m.pattern,
                 m.cause
+            );
+        }
+        for d in &o.missed_deadlocks {
+            let lines: Vec<String> = d.lines.iter().map(|l| format!("main.c:{l}")).collect();
+            println!(
+                "  missed deadlock: seed {}: lock calls {} {saved}",
+                o.seed,
+                lines.join(", ")
             );
         }
         for p in &o.problems {

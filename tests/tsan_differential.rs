@@ -51,6 +51,13 @@ fn failures(o: &Outcome) -> Vec<String> {
             )
         })
         .collect();
+    out.extend(o.missed_deadlocks.iter().map(|d| {
+        format!(
+            "seed {}: locksmith misses the deadlock of the lock calls on main.c lines {:?}, \
+             saved in {saved}",
+            o.seed, d.lines
+        )
+    }));
     out.extend(
         o.problems
             .iter()
@@ -286,4 +293,55 @@ fn a_race_is_covered_by_one_warning_listing_both_lines() {
     // Both lines warned, but on two different locations: not covered.
     assert!(!oracle::covered(race, &[warning(&[101]), warning(&[180])]));
     assert!(!oracle::covered(race, &[]));
+}
+
+/// A lock-order inversion as TSan prints one (rule 5), with the hint line it adds.
+const INVERSION: &str = "\
+==================
+WARNING: ThreadSanitizer: lock-order-inversion (potential deadlock) (pid=7)
+  Cycle in lock order graph: M0 (0x5600000000c0) => M1 (0x560000000080) => M0
+
+  Mutex M1 acquired here while holding mutex M0 in thread T1:
+    #0 pthread_mutex_lock ../sanitizer_common_interceptors.inc:4324 (libtsan.so.2+0x558e1)
+    #1 dlx0 /tmp/x/main.c:212 (prog+0x1223)
+
+    Hint: use TSAN_OPTIONS=second_deadlock_stack=1 to get more informative warning message
+
+  Mutex M0 acquired here while holding mutex M1 in thread T2:
+    #0 pthread_mutex_lock ../sanitizer_common_interceptors.inc:4324 (libtsan.so.2+0x558e1)
+    #1 dly0 /tmp/x/main.c:230 (prog+0x12a3)
+
+  Thread T1 (tid=9, finished) created by main thread at:
+    #0 pthread_create ../tsan_interceptors_posix.cpp:1001 (libtsan.so.2+0x5e686)
+    #1 main /tmp/x/main.c:300 (prog+0x1386)
+
+SUMMARY: ThreadSanitizer: lock-order-inversion (potential deadlock) /tmp/x/main.c:212 in dlx0
+==================
+";
+
+#[test]
+fn lock_order_inversions_are_read_and_covered_by_one_deadlock_listing_every_call() {
+    let r = tsan::parse(INVERSION);
+    assert!(r.races.is_empty() && r.others.is_empty(), "{r:?}");
+    assert_eq!(r.inversions.len(), 1);
+    // The two lock calls of the cycle, not the stacks of the threads' creation.
+    assert_eq!(r.inversions[0].calls.len(), 2);
+    let (observed, unanchored) = oracle::observed_deadlocks(&r.inversions);
+    assert_eq!(unanchored, 0);
+    assert_eq!(observed.len(), 1);
+    assert_eq!(
+        observed[0].lines.iter().copied().collect::<Vec<_>>(),
+        [212, 230]
+    );
+    let deadlock = |lines: &[u32]| lines.iter().copied().collect();
+    assert!(oracle::deadlock_covered(
+        &observed[0],
+        &[deadlock(&[212, 230, 240])]
+    ));
+    // Both lines reported, but in two deadlocks: not covered.
+    assert!(!oracle::deadlock_covered(
+        &observed[0],
+        &[deadlock(&[212]), deadlock(&[230])]
+    ));
+    assert!(!oracle::deadlock_covered(&observed[0], &[]));
 }

@@ -18,6 +18,10 @@
 //!    line, so a line stands for one access.
 //! 4. An observed race that is not covered is a *miss*: it is reported with the seed, and the
 //!    program is saved for reproduction.
+//! 5. Potential deadlocks likewise: each lock call of a TSan lock-order inversion is anchored at
+//!    the first frame of its stack in `main.c`; an inversion is covered when one of locksmith's
+//!    deadlock warnings lists a lock call on each of its lines, and is a *missed deadlock*
+//!    otherwise.
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -28,7 +32,7 @@ use c_frontend::driver::{self, CheckOptions};
 use solver::Technique;
 
 use super::emit::Sources;
-use super::tsan::{self, Access, Frame, Race};
+use super::tsan::{self, Access, Frame, Inversion, Race};
 use super::{generate, Options, Program};
 
 /// How to run the oracle.
@@ -160,6 +164,45 @@ pub fn observed(races: &[Race]) -> (Vec<Observed>, usize) {
     (out, unanchored)
 }
 
+/// An observed lock-order inversion (rule 5): the `main.c` lines of its lock calls.
+#[derive(Clone, Debug)]
+pub struct ObservedDeadlock {
+    pub lines: BTreeSet<u32>,
+    pub report: String,
+}
+
+/// The distinct observed inversions, and how many had a lock call with no `main.c` frame.
+pub fn observed_deadlocks(inversions: &[Inversion]) -> (Vec<ObservedDeadlock>, usize) {
+    let mut out: Vec<ObservedDeadlock> = Vec::new();
+    let mut unanchored = 0;
+    for inv in inversions {
+        let lines: Option<BTreeSet<u32>> = inv
+            .calls
+            .iter()
+            .map(|stack| stack.iter().find(|f| f.file == "main.c").map(|f| f.line))
+            .collect();
+        match lines {
+            Some(lines) if !lines.is_empty() => {
+                if !out.iter().any(|o| o.lines == lines) {
+                    out.push(ObservedDeadlock {
+                        lines,
+                        report: inv.text.clone(),
+                    });
+                }
+            }
+            _ => unanchored += 1,
+        }
+    }
+    out.sort_by(|a, b| a.lines.cmp(&b.lines));
+    (out, unanchored)
+}
+
+/// Whether one of locksmith's deadlock warnings (the `main.c` lines of its lock calls) lists a
+/// lock call on every line of the inversion (rule 5).
+pub fn deadlock_covered(d: &ObservedDeadlock, deadlocks: &[BTreeSet<u32>]) -> bool {
+    deadlocks.iter().any(|w| d.lines.is_subset(w))
+}
+
 /// One locksmith warning: the `main.c` lines it lists, each with whether it is a write there.
 pub type Warning = BTreeSet<(u32, bool)>;
 
@@ -170,9 +213,11 @@ pub fn covered(race: &Observed, warnings: &[Warning]) -> bool {
     warnings.iter().any(|w| has(w, a) && has(w, b))
 }
 
-/// What locksmith says about a `main.c`: its warnings, and the functions it could not analyse.
+/// What locksmith says about a `main.c`: its warnings, its deadlocks (the `main.c` lines of
+/// their lock calls), and the functions it could not analyse.
 pub struct Verdict {
     pub warnings: Vec<Warning>,
+    pub deadlocks: Vec<BTreeSet<u32>>,
     pub unanalysed: Vec<String>,
 }
 
@@ -199,6 +244,19 @@ pub fn locksmith_with(main_c: &Path, options: CheckOptions) -> Result<Verdict, S
                 .collect()
         })
         .collect();
+    let deadlocks = result
+        .solution
+        .deadlocks
+        .iter()
+        .map(|d| {
+            d.acquisitions
+                .iter()
+                .map(|a| result.generated.acquire_sites[a.acq].pos)
+                .filter(|p| in_main(&result.program.files[p.file]))
+                .map(|p| p.line)
+                .collect()
+        })
+        .collect();
     let unanalysed = result
         .program
         .unanalysed
@@ -207,6 +265,7 @@ pub fn locksmith_with(main_c: &Path, options: CheckOptions) -> Result<Verdict, S
         .collect();
     Ok(Verdict {
         warnings,
+        deadlocks,
         unanalysed,
     })
 }
@@ -382,6 +441,10 @@ pub struct Outcome {
     pub unanchored: usize,
     pub warnings: usize,
     pub misses: Vec<Miss>,
+    /// The distinct lock-order inversions TSan observed (rule 5), and those no deadlock
+    /// warning covers.
+    pub inversions: usize,
+    pub missed_deadlocks: Vec<ObservedDeadlock>,
     /// Failures that are not misses: the program did not build or run cleanly, TSan reported
     /// something other than a data race, or locksmith failed or skipped a function. Each is a
     /// bug of the generator or of locksmith, never a verdict.
@@ -416,6 +479,9 @@ pub fn check(seed: u64, options: Options, config: &Config) -> Outcome {
                     .map(|k| format!("ThreadSanitizer reports: {k}")),
             );
             (out.observed, out.unanchored) = observed(&reports.races);
+            let (inversions, unanchored) = observed_deadlocks(&reports.inversions);
+            out.inversions = inversions.len();
+            out.unanchored += unanchored;
             let started = Instant::now();
             match locksmith(&dir.join("main.c")) {
                 Err(e) => out.problems.push(e),
@@ -425,7 +491,12 @@ pub fn check(seed: u64, options: Options, config: &Config) -> Outcome {
                             .iter()
                             .map(|u| format!("locksmith did not analyse {u}")),
                     );
-                    out.warnings = v.warnings.len();
+                    out.warnings = v.warnings.len() + v.deadlocks.len();
+                    out.missed_deadlocks = inversions
+                        .iter()
+                        .filter(|d| !deadlock_covered(d, &v.deadlocks))
+                        .cloned()
+                        .collect();
                     out.misses = out
                         .observed
                         .iter()
@@ -447,7 +518,7 @@ pub fn check(seed: u64, options: Options, config: &Config) -> Outcome {
             out.locksmith_time = started.elapsed();
         }
     }
-    if !out.misses.is_empty() || !out.problems.is_empty() {
+    if !out.misses.is_empty() || !out.missed_deadlocks.is_empty() || !out.problems.is_empty() {
         match save(&program, &out, verdict.as_ref(), &config.save) {
             Ok(path) => out.saved = Some(path),
             Err(e) => out.problems.push(format!("cannot save the program: {e}")),
@@ -501,7 +572,19 @@ fn save(
             m.cause
         );
     }
+    for d in &out.missed_deadlocks {
+        let lines: Vec<String> = d.lines.iter().map(|l| format!("main.c:{l}")).collect();
+        let _ = writeln!(text, "missed deadlock: lock calls {}", lines.join(", "));
+    }
     if let Some(v) = verdict {
+        for d in &v.deadlocks {
+            let lines: Vec<String> = d.iter().map(u32::to_string).collect();
+            let _ = writeln!(
+                text,
+                "locksmith's deadlock (lock calls on lines): {}",
+                lines.join(" ")
+            );
+        }
         let _ = writeln!(text, "\nlocksmith's warnings (main.c lines):");
         for w in &v.warnings {
             let lines: Vec<String> = w
@@ -513,6 +596,9 @@ fn save(
     }
     for m in &out.misses {
         let _ = writeln!(text, "\n{}", m.race.report.trim_end());
+    }
+    for d in &out.missed_deadlocks {
+        let _ = writeln!(text, "\n{}", d.report.trim_end());
     }
     std::fs::write(dir.join("oracle.txt"), text)?;
     Ok(dir)

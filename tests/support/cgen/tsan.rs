@@ -1,6 +1,7 @@
 //! Building a generated program with ThreadSanitizer, running it, and reading the data races it
 //! reports: each report's two accesses (the current one and the previous one), each with its
-//! stack as (function, file, line) frames.
+//! stack as (function, file, line) frames; and its lock-order inversions (potential deadlocks):
+//! the stack of each lock call of the cycle.
 
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
@@ -10,9 +11,10 @@ use std::time::{Duration, Instant};
 use super::emit::Sources;
 
 /// The options of every run: report each pair of stacks (even on one address), keep enough
-/// history to restore the previous access's stack, and go on after a report.
-pub const TSAN_OPTIONS: &str =
-    "suppress_equal_addresses=0 history_size=7 halt_on_error=0 report_signal_unsafe=0";
+/// history to restore the previous access's stack, report lock-order inversions, and go on
+/// after a report.
+pub const TSAN_OPTIONS: &str = "suppress_equal_addresses=0 history_size=7 halt_on_error=0 \
+     report_signal_unsafe=0 detect_deadlocks=1";
 
 /// The exit status of a run that reported something (TSan's default `exitcode`).
 const REPORTED: i32 = 66;
@@ -47,10 +49,20 @@ pub struct Race {
     pub text: String,
 }
 
+/// A lock-order inversion (a potential deadlock): the stack of each lock call of the cycle, made
+/// while holding the previous lock of the cycle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Inversion {
+    pub calls: Vec<Vec<Frame>>,
+    /// The report as printed, for saving with a miss.
+    pub text: String,
+}
+
 /// What the runs of one program reported.
 #[derive(Clone, Debug, Default)]
 pub struct Reports {
     pub races: Vec<Race>,
+    pub inversions: Vec<Inversion>,
     /// The first line of every other kind of TSan report (a generator bug if any).
     pub others: Vec<String>,
 }
@@ -163,6 +175,7 @@ pub fn run(exe: &Path, times: usize, timeout: Duration) -> Result<Reports, Strin
         let text = run_once(exe, timeout)?;
         let r = parse(&text);
         all.races.extend(r.races);
+        all.inversions.extend(r.inversions);
         all.others.extend(r.others);
     }
     Ok(all)
@@ -174,6 +187,13 @@ pub fn parse(stderr: &str) -> Reports {
     for block in stderr.split("WARNING: ThreadSanitizer:").skip(1) {
         let block = block.split("==================").next().unwrap_or(block);
         let kind = block.lines().next().unwrap_or("").trim();
+        if kind.starts_with("lock-order-inversion") {
+            out.inversions.push(Inversion {
+                calls: lock_calls(block),
+                text: format!("WARNING: ThreadSanitizer:{block}"),
+            });
+            continue;
+        }
         if !kind.starts_with("data race") {
             out.others.push(kind.to_string());
             continue;
@@ -244,6 +264,27 @@ fn accesses(block: &str) -> Vec<Access> {
                     .expect("a section is open")
                     .frames
                     .push(frame);
+            }
+        }
+    }
+    out
+}
+
+/// The stacks of a lock-order inversion's sections `Mutex M1 acquired here while holding mutex
+/// M0 in thread T1:` (not those of `…previously acquired by the same thread here:`).
+fn lock_calls(block: &str) -> Vec<Vec<Frame>> {
+    let mut out: Vec<Vec<Frame>> = Vec::new();
+    let mut inside = false;
+    for line in block.lines() {
+        let t = line.trim();
+        if t.starts_with("Mutex ") && t.contains("acquired here while holding") {
+            out.push(Vec::new());
+            inside = true;
+        } else if t.is_empty() || t.starts_with("Mutex ") {
+            inside = false;
+        } else if inside && t.starts_with('#') {
+            if let Some(frame) = frame(t) {
+                out.last_mut().expect("a section is open").push(frame);
             }
         }
     }
