@@ -181,6 +181,17 @@ impl TypeTable {
         id
     }
 
+    /// A struct or union with tag `tag` that is not the program's struct of that tag: one
+    /// translation unit's own definition, different from the one the tag names elsewhere.
+    pub fn struct_variant(&mut self, kind: StructKind, tag: &str) -> StructId {
+        self.structs.push(StructDef {
+            tag: Some(tag.to_string()),
+            kind,
+            fields: Vec::new(),
+            complete: false,
+        })
+    }
+
     /// A new anonymous struct or union.
     pub fn anonymous_struct(&mut self, kind: StructKind) -> StructId {
         self.structs.push(StructDef {

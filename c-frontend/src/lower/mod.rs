@@ -164,6 +164,10 @@ struct UnitCx<'a> {
     /// The type `__auto_type` (GNU) stands for in the declaration being lowered: its
     /// initializer's.
     auto_type: Option<TypeId>,
+    /// The tags this unit defines with other members than the program's struct of that tag
+    /// (`struct stat` of headers of another C library than the stubs'): in this unit, the tag
+    /// names this unit's own struct.
+    own_tags: FxHashMap<(StructKind, String), StructId>,
 }
 
 /// gcc's `__auto_type`, which `lang-c` reads as a type name (`vendor/lang-c/PATCHES.md`, 4).

@@ -76,6 +76,7 @@ pub(super) fn lower_unit(
         fb: FuncBuilder::new(global_init),
         func_name: String::new(),
         auto_type: None,
+        own_tags: FxHashMap::default(),
     };
     for ext in &unit.0 {
         match &ext.node {

@@ -10,7 +10,7 @@ use lang_c::ast::{
 use lang_c::span::Node;
 
 use super::{unsupported, Binding, Member, StructInfo, UnitCx, R};
-use crate::ir::ctypes::{Field, StructKind, Type, TypeId};
+use crate::ir::ctypes::{Field, StructId, StructKind, Type, TypeId};
 use crate::model::TypeModel;
 
 /// The name given to an anonymous struct or union member (C11 6.7.2.1 §13); no identifier can be
@@ -366,7 +366,7 @@ impl<'a> UnitCx<'a> {
             let Some(tag) = &st.node.identifier else {
                 return unsupported(pos, "struct without tag or body");
             };
-            let sid = self.lw.types.struct_named(kind, &tag.node.name);
+            let sid = self.tagged(kind, &tag.node.name);
             return Ok(self.lw.types.struct_type(sid));
         };
         let kw = if kind == StructKind::Struct {
@@ -379,9 +379,25 @@ impl<'a> UnitCx<'a> {
             (None, Some(h)) => Some(h.to_string()),
             (None, None) => None,
         };
-        let (fields, info) = self.struct_members(decls, key.as_deref())?;
+        let (mut fields, mut info) = self.struct_members(decls, key.as_deref())?;
         let sid = match (&st.node.identifier, hint) {
-            (Some(tag), _) => self.lw.types.struct_named(kind, &tag.node.name),
+            (Some(tag), _) => {
+                let sid = self.tagged(kind, &tag.node.name);
+                let def = &self.lw.types.structs[sid];
+                let names =
+                    |fs: &[Field]| -> Vec<String> { fs.iter().map(|f| f.name.clone()).collect() };
+                if def.complete && names(&def.fields) != names(&fields) {
+                    // Another unit (or the library model) defined the tag with other members:
+                    // this unit's definition is its own struct, whose members are lowered again
+                    // so that the struct's references to its own tag name it.
+                    let own = self.lw.types.struct_variant(kind, &tag.node.name);
+                    self.own_tags.insert((kind, tag.node.name.clone()), own);
+                    (fields, info) = self.struct_members(decls, key.as_deref())?;
+                    own
+                } else {
+                    sid
+                }
+            }
             (None, Some(name)) => {
                 let key = (kind, name.to_string());
                 match self.lw.typedef_structs.get(&key) {
@@ -402,6 +418,15 @@ impl<'a> UnitCx<'a> {
             *self.lw.struct_info_mut(sid) = info;
         }
         Ok(self.lw.types.struct_type(sid))
+    }
+
+    /// The struct a tag names in this unit: its own definition if it has one that differs from
+    /// the program's ([`UnitCx::own_tags`]), the program's otherwise.
+    fn tagged(&mut self, kind: StructKind, tag: &str) -> StructId {
+        match self.own_tags.get(&(kind, tag.to_string())) {
+            Some(&sid) => sid,
+            None => self.lw.types.struct_named(kind, tag),
+        }
     }
 
     /// The fields of a struct body. A run of consecutive bit-fields of non-zero width is one
