@@ -2,7 +2,7 @@
 //!
 //! `lang-c` stops at the first syntax error of a unit, and real programs contain constructs gcc
 //! reads and it does not, even patched (`vendor/lang-c/PATCHES.md`: `__real__`, `[[…]]`
-//! attributes, a declaration right after a label). One bad function must not cost the analysis
+//! attributes). One bad function must not cost the analysis
 //! of the whole program, so this module owns the recovery: it
 //! indexes the top-level items (external declarations) of the text with a small scanner, and on
 //! each error it replaces the item containing the error by something weaker — a function by its
@@ -849,7 +849,7 @@ fn previous_token(b: &[u8], x: usize) -> (Option<u8>, &[u8]) {
 /// locksmith's patches, `vendor/lang-c/PATCHES.md`) is known to reject though gcc reads it.
 fn unsupported_note(b: &[u8], x: usize, _item: &Item) -> Option<&'static str> {
     let at = |k: usize| b.get(k).copied();
-    let (prev, prev_word) = previous_token(b, x);
+    let (_, prev_word) = previous_token(b, x);
     let here_word = {
         let mut e = x;
         while e < b.len() && is_ident_char(b[e]) {
@@ -857,29 +857,11 @@ fn unsupported_note(b: &[u8], x: usize, _item: &Item) -> Option<&'static str> {
         }
         &b[x.min(e)..e]
     };
-    // The token before the previous word (`enum` before `__attribute__`, `:` before `int`).
-    let before_prev = {
-        let end = b[..x.min(b.len())]
-            .iter()
-            .rposition(|c| !is_space(*c))
-            .map_or(0, |e| e + 1);
-        previous_token(b, end.saturating_sub(prev_word.len()))
-    };
     let real_imag = |w: &[u8]| matches!(w, b"__real__" | b"__real" | b"__imag__" | b"__imag");
-    let attribute = |w: &[u8]| w.starts_with(b"__attribute");
-    let type_word = |w: &[u8]| is_keyword(w) && !attribute(w);
     if real_imag(here_word) || real_imag(prev_word) {
         Some("GNU `__real__`/`__imag__` are not supported")
     } else if at(x) == Some(b'[') && at(x + 1) == Some(b'[') {
         Some("`[[…]]` attributes are not supported")
-    } else if (prev_word == b"enum" && attribute(here_word))
-        || (attribute(prev_word) && before_prev.1 == b"enum")
-    {
-        Some("attributes between `enum` and its tag are not supported")
-    } else if (prev == Some(b':') && type_word(here_word))
-        || (type_word(prev_word) && before_prev.0 == Some(b':') && before_prev.1.is_empty())
-    {
-        Some("a declaration right after a label is not supported")
     } else {
         None
     }
@@ -1405,16 +1387,6 @@ mod tests {
                 "int f(void) { [[gnu::unused]] int y; return 0; }",
                 "[[",
                 "`[[…]]` attributes are not supported",
-            ),
-            (
-                "enum __attribute__((packed)) e { A };",
-                "__attribute__",
-                "attributes between `enum` and its tag are not supported",
-            ),
-            (
-                "int f(void) { l: int x = 0; return x; }",
-                "int x",
-                "a declaration right after a label is not supported",
             ),
         ];
         for (text, at, note) in cases {

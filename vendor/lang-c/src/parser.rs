@@ -8584,7 +8584,8 @@ fn __parse_struct_declarator<'input>(__input: &'input str, __state: &mut ParseSt
     }
 }
 
-fn __parse_enum_specifier<'input>(__input: &'input str, __state: &mut ParseState<'input>, __pos: usize, env: &mut Env) -> RuleResult<EnumType> {
+// locksmith patch: renamed, wrapped or replaced by parser_gnu.rs (PATCHES.md 4).
+fn __parse_enum_specifier_generated<'input>(__input: &'input str, __state: &mut ParseState<'input>, __pos: usize, env: &mut Env) -> RuleResult<EnumType> {
     #![allow(non_snake_case, unused)]
     {
         let __choice_res = {
@@ -17960,7 +17961,7 @@ pub fn translation_unit<'input>(__input: &'input str, env: &mut Env) -> ParseRes
 mod gnu;
 use self::gnu::{
     __parse_asm_statement0, __parse_block_item, __parse_conditional_expression0,
-    __parse_jump_statement, __parse_labeled_statement, __parse_statement0,
+    __parse_enum_specifier, __parse_jump_statement, __parse_labeled_statement, __parse_statement0,
     __parse_storage_class_specifier0, __parse_struct_or_union_specifier,
     __parse_type_specifier_nonunique, __parse_unary_expression0,
 };

@@ -255,6 +255,70 @@ pub(super) fn __parse_struct_or_union_specifier<'input>(
     done(spec)
 }
 
+/// `enum_specifier`, with GNU attributes between `enum` and the tag
+/// (`enum __attribute__((packed)) e { … }`), read and dropped like a struct's.
+pub(super) fn __parse_enum_specifier<'input>(
+    input: &'input str,
+    state: &mut ParseState<'input>,
+    pos: usize,
+    env: &mut Env,
+) -> RuleResult<EnumType> {
+    if let Matched(p, e) = __parse_enum_specifier_generated(input, state, pos, env) {
+        return Matched(p, e);
+    }
+    if !env.extensions_gnu {
+        return Failed;
+    }
+    let spec = (|| {
+        let p = keyword(input, pos, "enum")?;
+        let p = ws(input, state, p, env);
+        let (q, _) = ok(__parse_attribute_specifier_list(input, state, p, env))?;
+        if q == p {
+            return None;
+        }
+        let p = ws(input, state, q, env);
+        let (p, identifier) = match ok(__parse_identifier(input, state, p, env)) {
+            Some((q, i)) => (q, Some(i)),
+            None => (p, None),
+        };
+        let after_tag = p;
+        let p = ws(input, state, p, env);
+        let Some(p) = lit(input, state, p, "{") else {
+            // `enum __attribute__((…)) e` names the enum without a body.
+            return identifier.map(|identifier| {
+                let identifier = Some(identifier);
+                let enumerators = Vec::new();
+                (after_tag, EnumType { identifier, enumerators })
+            });
+        };
+        let p = ws(input, state, p, env);
+        let (p, enumerators) = comma_list(input, state, p, env, enumerator_node);
+        if enumerators.is_empty() {
+            return None;
+        }
+        let mut p = ws(input, state, p, env);
+        if let Some(q) = lit(input, state, p, ",") {
+            p = ws(input, state, q, env);
+        }
+        let p = lit(input, state, p, "}")?;
+        Some((p, EnumType { identifier, enumerators }))
+    })();
+    done(spec)
+}
+
+/// One enumerator with its span, as the generated rule makes it.
+fn enumerator_node<'i>(
+    input: &'i str,
+    state: &mut ParseState<'i>,
+    pos: usize,
+    env: &mut Env,
+) -> RuleResult<Node<Enumerator>> {
+    match __parse_enumerator(input, state, pos, env) {
+        Matched(p, e) => Matched(p, Node::new(e, Span::span(pos, p))),
+        Failed => Failed,
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Statements
 // ---------------------------------------------------------------------------------------------
@@ -364,6 +428,36 @@ pub(super) fn __parse_block_item<'input>(
     })();
     if labels.is_some() {
         return done(labels);
+    }
+    // A label right before a declaration (`l: int x = 0;`), which gcc reads: the label labels a
+    // null statement and the declaration is the next block item, which is what it means.
+    let before_declaration = (|| {
+        let (p, label) = ok(__parse_label(input, state, pos, env))?;
+        let label = Node::new(label, Span::span(pos, p));
+        let p = ws(input, state, p, env);
+        let p = lit(input, state, p, ":")?;
+        let mut end = p;
+        let mut p = ws(input, state, p, env);
+        if let Some((q, _)) = ok(__parse_attribute_specifier_list(input, state, p, env)) {
+            if q > p {
+                end = q;
+                p = ws(input, state, q, env);
+            }
+        }
+        // Only a declaration may follow (a statement would have matched the labeled
+        // statement); it is parsed again as the next block item.
+        ok(__parse_declaration(input, state, p, env))?;
+        let null = Node::new(Statement::Expression(None), Span::span(end, end));
+        let labeled = LabeledStatement {
+            label,
+            statement: Box::new(null),
+        };
+        let span = Span::span(pos, end);
+        let statement = Node::new(Statement::Labeled(Node::new(labeled, span)), span);
+        Some((end, BlockItem::Statement(statement)))
+    })();
+    if before_declaration.is_some() {
+        return done(before_declaration);
     }
     env.enter_scope();
     let nested = ok(__parse_function_definition(input, state, pos, env));

@@ -221,3 +221,42 @@ fn gcc_types_and_thread_storage() {
     ));
     assert!(matches!(body(&u)[0].node, BlockItem::Declaration(_)));
 }
+
+#[test]
+fn attributes_between_enum_and_tag() {
+    let u = parse(
+        "enum __attribute__((packed)) color { RED, GREEN = 4, }; \
+         enum __attribute__((packed)) color c; int f(void) { return GREEN; }",
+    );
+    let tag = |k: usize| {
+        let ExternalDeclaration::Declaration(d) = &u.0[k].node else {
+            panic!("not a declaration");
+        };
+        let DeclarationSpecifier::TypeSpecifier(t) = &d.node.specifiers[0].node else {
+            panic!("not a type");
+        };
+        let TypeSpecifier::Enum(e) = &t.node else {
+            panic!("not an enum");
+        };
+        let name = e.node.identifier.as_ref().map(|i| i.node.name.clone());
+        (name, e.node.enumerators.len())
+    };
+    assert_eq!(tag(0), (Some("color".to_string()), 2));
+    assert_eq!(tag(1), (Some("color".to_string()), 0));
+    assert!(rejected_without_gnu("enum __attribute__((packed)) e { A };"));
+}
+
+#[test]
+fn a_declaration_right_after_a_label() {
+    let u = parse("int f(int x) { goto l; l: int y = x + 1; m: __attribute__((unused)) int z = y; return z; }");
+    let items = body(&u);
+    // `goto l;`, `l:` (a labeled null statement), `int y…`, `m:`, `int z…`, `return z;`.
+    assert_eq!(items.len(), 6, "{items:?}");
+    let Statement::Labeled(l) = stmt(&items[1]) else {
+        panic!("not labeled");
+    };
+    assert!(matches!(l.node.statement.node, Statement::Expression(None)));
+    assert!(matches!(items[2].node, BlockItem::Declaration(_)));
+    assert!(matches!(items[4].node, BlockItem::Declaration(_)));
+    assert!(rejected_without_gnu("int f(int x) { l: int y = x; return y; }"));
+}
