@@ -256,13 +256,13 @@ int good1(int x) { return x + 1; }
 int
 bad(int a, int b)
 {
-    return __real__ a;
+    return [[a]];
 }
 int good2(void) { return good1(2); }
 ";
 
 #[test]
-fn a_function_using_gnu_real_is_kept_as_a_declaration() {
+fn a_function_using_a_c2x_attribute_is_kept_as_a_declaration() {
     let parsed = parse_unit(unit(CONDITIONAL)).expect("parse");
     assert_same_shape(CONDITIONAL, &parsed.text);
     assert_eq!(definitions(&parsed), ["good1", "good2"]);
@@ -273,13 +273,13 @@ fn a_function_using_gnu_real_is_kept_as_a_declaration() {
         (d.name.as_str(), d.kind),
         ("bad", DroppedKind::FunctionBody)
     );
-    assert!(d.reason.contains("__real__"), "{}", d.reason);
-    assert!(d.reason.contains("prog.c:5:20"), "{}", d.reason);
+    assert!(d.reason.contains("[[…]]"), "{}", d.reason);
+    assert!(d.reason.contains("prog.c:5:12"), "{}", d.reason);
 }
 
 #[test]
 fn dropped_offsets_map_to_their_original_lines() {
-    let text = "# 1 \"prog.c\"\nint ok;\n# 10 \"lib.h\" 1\ntypedef enum { A = [[1]] } auto_t;   \n# 3 \"prog.c\" 2\n\ndouble label_address = __real__ 1.0;\nint\nf(void)\n{\n  return __imag__ 2;\n}\nauto_t use;\n";
+    let text = "# 1 \"prog.c\"\nint ok;\n# 10 \"lib.h\" 1\ntypedef enum { A = [[1]] } auto_t;   \n# 3 \"prog.c\" 2\n\ndouble label_address = [[1.0]];\nint\nf(void)\n{\n  return [[2]];\n}\nauto_t use;\n";
     let parsed = parse_unit(unit(text)).expect("parse");
     assert_same_shape(text, &parsed.text);
     let mut files = FileTable::new();
@@ -326,7 +326,7 @@ fn dropped_offsets_map_to_their_original_lines() {
         parsed.dropped[0].reason
     );
     assert!(
-        parsed.dropped[1].reason.contains("__real__"),
+        parsed.dropped[1].reason.contains("[[…]]"),
         "{}",
         parsed.dropped[1].reason
     );
@@ -338,7 +338,7 @@ fn dropped_offsets_map_to_their_original_lines() {
 #[test]
 fn a_bad_typedef_becomes_an_int_typedef() {
     let text =
-        "typedef struct { int a : __real__ 3; } bad_t;\nbad_t value;\nint f(bad_t *p) { return 0; }\n";
+        "typedef struct { int a : [[3]]; } bad_t;\nbad_t value;\nint f(bad_t *p) { return 0; }\n";
     let parsed = parse_unit(unit(text)).expect("parse");
     assert_same_shape(text, &parsed.text);
     assert_eq!(parsed.dropped.len(), 1);
@@ -357,8 +357,7 @@ fn a_bad_typedef_becomes_an_int_typedef() {
 
 #[test]
 fn a_bad_global_declaration_is_removed() {
-    let text =
-        "int before = 1;\nint table[] = { 1, __real__ 3 };\nint after(void) { return before; }\n";
+    let text = "int before = 1;\nint table[] = { 1, [[3]] };\nint after(void) { return before; }\n";
     let parsed = parse_unit(unit(text)).expect("parse");
     assert_same_shape(text, &parsed.text);
     assert_eq!(parsed.dropped.len(), 1);
@@ -372,7 +371,7 @@ fn a_bad_global_declaration_is_removed() {
 
 #[test]
 fn several_errors_in_one_unit_are_all_recovered() {
-    let text = "int a(int x) { return __real__ x; }\n\
+    let text = "int a(int x) { return [[x]]; }\n\
                 int b(void) { return 2; }\n\
                 void c(void *p) { [[gnu::unused]] int q; }\n\
                 struct s { int f; } shared;\n\
@@ -405,7 +404,7 @@ fn several_errors_in_one_unit_are_all_recovered() {
 
 #[test]
 fn a_struct_with_a_declarator_ends_at_its_semicolon() {
-    let text = "struct s { int a; int b; } x, *px = &x;\nint f(void) { return __real__ x.a; }\nint g(void) { return px->b; }\n";
+    let text = "struct s { int a; int b; } x, *px = &x;\nint f(void) { return [[x.a]]; }\nint g(void) { return px->b; }\n";
     let parsed = parse_unit(unit(text)).expect("parse");
     assert_eq!(definitions(&parsed), ["g"]);
     let names: Vec<String> = declarations(&parsed).into_iter().map(|(n, _)| n).collect();

@@ -1,7 +1,7 @@
 //! Parsing one preprocessed unit with `lang-c`, with recovery from syntax errors (DESIGN §5).
 //!
 //! `lang-c` stops at the first syntax error of a unit, and real programs contain constructs gcc
-//! reads and it does not, even patched (`vendor/lang-c/PATCHES.md`: `__real__`, `[[…]]`
+//! reads and it does not, even patched (`vendor/lang-c/PATCHES.md`: C2x `[[…]]`
 //! attributes). One bad function must not cost the analysis
 //! of the whole program, so this module owns the recovery: it
 //! indexes the top-level items (external declarations) of the text with a small scanner, and on
@@ -829,38 +829,11 @@ fn punctuator_len(rest: &[u8]) -> usize {
         .map_or(1, |p| p.len())
 }
 
-/// The last non-whitespace byte before `x` and, when it ends an identifier, that identifier.
-fn previous_token(b: &[u8], x: usize) -> (Option<u8>, &[u8]) {
-    let mut k = x.min(b.len());
-    while k > 0 && is_space(b[k - 1]) {
-        k -= 1;
-    }
-    if k == 0 {
-        return (None, &[]);
-    }
-    let mut s = k;
-    while s > 0 && is_ident_char(b[s - 1]) {
-        s -= 1;
-    }
-    (Some(b[k - 1]), &b[s..k])
-}
-
 /// A note naming the GNU or newer-C construct at the error, when it is one `lang-c` (with
 /// locksmith's patches, `vendor/lang-c/PATCHES.md`) is known to reject though gcc reads it.
 fn unsupported_note(b: &[u8], x: usize, _item: &Item) -> Option<&'static str> {
     let at = |k: usize| b.get(k).copied();
-    let (_, prev_word) = previous_token(b, x);
-    let here_word = {
-        let mut e = x;
-        while e < b.len() && is_ident_char(b[e]) {
-            e += 1;
-        }
-        &b[x.min(e)..e]
-    };
-    let real_imag = |w: &[u8]| matches!(w, b"__real__" | b"__real" | b"__imag__" | b"__imag");
-    if real_imag(here_word) || real_imag(prev_word) {
-        Some("GNU `__real__`/`__imag__` are not supported")
-    } else if at(x) == Some(b'[') && at(x + 1) == Some(b'[') {
+    if at(x) == Some(b'[') && at(x + 1) == Some(b'[') {
         Some("`[[…]]` attributes are not supported")
     } else {
         None
@@ -1377,18 +1350,11 @@ mod tests {
 
     #[test]
     fn gnu_notes_name_the_construct() {
-        let cases = [
-            (
-                "double f(_Complex double z) { return __real__ z; }",
-                "__real__",
-                "GNU `__real__`/`__imag__` are not supported",
-            ),
-            (
-                "int f(void) { [[gnu::unused]] int y; return 0; }",
-                "[[",
-                "`[[…]]` attributes are not supported",
-            ),
-        ];
+        let cases = [(
+            "int f(void) { [[gnu::unused]] int y; return 0; }",
+            "[[",
+            "`[[…]]` attributes are not supported",
+        )];
         for (text, at, note) in cases {
             let item = scan_items(text.as_bytes()).remove(0);
             let x = text.find(at).unwrap_or(0);

@@ -152,13 +152,26 @@ fn elvis_tail<'i>(
     Some((r, Node::new(c, Span::span(l, r))))
 }
 
-/// `unary_expression0`, with GNU's `&&label`.
+/// `unary_expression0`, with GNU's `&&label`, and `__real__ z`/`__imag__ z` (a part of a
+/// complex number), read as their operand `z`: the part is that object's memory, which is all
+/// the tree needs to say (it has no node for them). They are tried first, since the generated
+/// rule would read `__real__` as an identifier.
 pub(super) fn __parse_unary_expression0<'input>(
     input: &'input str,
     state: &mut ParseState<'input>,
     pos: usize,
     env: &mut Env,
 ) -> RuleResult<Expression> {
+    if env.extensions_gnu {
+        let part = (|| {
+            let p = any_keyword(input, pos, &["__real__", "__imag__", "__real", "__imag"])?;
+            let p = ws(input, state, p, env);
+            ok(__parse_cast_expression0(input, state, p, env))
+        })();
+        if part.is_some() {
+            return done(part);
+        }
+    }
     if let Matched(p, e) = __parse_unary_expression0_generated(input, state, pos, env) {
         return Matched(p, e);
     }

@@ -260,3 +260,22 @@ fn a_declaration_right_after_a_label() {
     assert!(matches!(items[4].node, BlockItem::Declaration(_)));
     assert!(rejected_without_gnu("int f(int x) { l: int y = x; return y; }"));
 }
+
+#[test]
+fn real_and_imag_parts_read_as_their_operand() {
+    let u = parse("double f(_Complex double z) { return __real__ z + __imag z; }");
+    let items = body(&u);
+    let Statement::Return(Some(e)) = stmt(&items[0]) else {
+        panic!("not a return");
+    };
+    let Expression::BinaryOperator(b) = &e.node else {
+        panic!("not a sum: {e:?}");
+    };
+    for side in [&b.node.lhs, &b.node.rhs] {
+        assert!(
+            matches!(&side.node, Expression::Identifier(i) if i.node.name == "z"),
+            "{side:?}"
+        );
+    }
+    assert!(rejected_without_gnu("double f(_Complex double z) { return __real__ z; }"));
+}
