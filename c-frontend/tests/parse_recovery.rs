@@ -256,7 +256,7 @@ int good1(int x) { return x + 1; }
 int
 bad(int a, int b)
 {
-    return [[a]];
+    return @a;
 }
 int good2(void) { return good1(2); }
 ";
@@ -273,13 +273,13 @@ fn a_function_using_a_c2x_attribute_is_kept_as_a_declaration() {
         (d.name.as_str(), d.kind),
         ("bad", DroppedKind::FunctionBody)
     );
-    assert!(d.reason.contains("[[…]]"), "{}", d.reason);
+    assert!(d.reason.contains("unexpected `@`"), "{}", d.reason);
     assert!(d.reason.contains("prog.c:5:12"), "{}", d.reason);
 }
 
 #[test]
 fn dropped_offsets_map_to_their_original_lines() {
-    let text = "# 1 \"prog.c\"\nint ok;\n# 10 \"lib.h\" 1\ntypedef enum { A = [[1]] } auto_t;   \n# 3 \"prog.c\" 2\n\ndouble label_address = [[1.0]];\nint\nf(void)\n{\n  return [[2]];\n}\nauto_t use;\n";
+    let text = "# 1 \"prog.c\"\nint ok;\n# 10 \"lib.h\" 1\ntypedef enum { A = @1 } auto_t;      \n# 3 \"prog.c\" 2\n\ndouble label_address = @1.0;    \nint\nf(void)\n{\n  return @2;\n}\nauto_t use;\n";
     let parsed = parse_unit(unit(text)).expect("parse");
     assert_same_shape(text, &parsed.text);
     let mut files = FileTable::new();
@@ -321,12 +321,12 @@ fn dropped_offsets_map_to_their_original_lines() {
         ]
     );
     assert!(
-        parsed.dropped[0].reason.contains("[[…]]"),
+        parsed.dropped[0].reason.contains("unexpected `@`"),
         "{}",
         parsed.dropped[0].reason
     );
     assert!(
-        parsed.dropped[1].reason.contains("[[…]]"),
+        parsed.dropped[1].reason.contains("unexpected `@`"),
         "{}",
         parsed.dropped[1].reason
     );
@@ -338,7 +338,7 @@ fn dropped_offsets_map_to_their_original_lines() {
 #[test]
 fn a_bad_typedef_becomes_an_int_typedef() {
     let text =
-        "typedef struct { int a : [[3]]; } bad_t;\nbad_t value;\nint f(bad_t *p) { return 0; }\n";
+        "typedef struct { int a : @3; } bad_t;\nbad_t value;\nint f(bad_t *p) { return 0; }\n";
     let parsed = parse_unit(unit(text)).expect("parse");
     assert_same_shape(text, &parsed.text);
     assert_eq!(parsed.dropped.len(), 1);
@@ -357,7 +357,7 @@ fn a_bad_typedef_becomes_an_int_typedef() {
 
 #[test]
 fn a_bad_global_declaration_is_removed() {
-    let text = "int before = 1;\nint table[] = { 1, [[3]] };\nint after(void) { return before; }\n";
+    let text = "int before = 1;\nint table[] = { 1, @3 };\nint after(void) { return before; }\n";
     let parsed = parse_unit(unit(text)).expect("parse");
     assert_same_shape(text, &parsed.text);
     assert_eq!(parsed.dropped.len(), 1);
@@ -371,9 +371,9 @@ fn a_bad_global_declaration_is_removed() {
 
 #[test]
 fn several_errors_in_one_unit_are_all_recovered() {
-    let text = "int a(int x) { return [[x]]; }\n\
+    let text = "int a(int x) { return @x; }\n\
                 int b(void) { return 2; }\n\
-                void c(void *p) { [[gnu::unused]] int q; }\n\
+                void c(void *p) { int q = p @ 1; }\n\
                 struct s { int f; } shared;\n\
                 int d(void) { l: int y = 3; return y; }\n\
                 int e(int z) { enum __attribute__((packed)) k { K } v = K; return v + z; }\n\
@@ -382,6 +382,11 @@ fn several_errors_in_one_unit_are_all_recovered() {
     assert_same_shape(text, &parsed.text);
     // `d` (a declaration after a label) and `e` (an attribute before an enum's tag) parse.
     assert_eq!(definitions(&parsed), ["b", "d", "e", "g"]);
+    assert!(
+        parsed.dropped[0].reason.contains("unexpected `@`"),
+        "{}",
+        parsed.dropped[0].reason
+    );
     let dropped: Vec<(&str, DroppedKind)> = parsed
         .dropped
         .iter()
@@ -395,7 +400,7 @@ fn several_errors_in_one_unit_are_all_recovered() {
         ]
     );
     assert!(
-        parsed.dropped[1].reason.contains("[[…]]"),
+        parsed.dropped[1].reason.contains("unexpected `@`"),
         "{}",
         parsed.dropped[1].reason
     );
@@ -404,7 +409,7 @@ fn several_errors_in_one_unit_are_all_recovered() {
 
 #[test]
 fn a_struct_with_a_declarator_ends_at_its_semicolon() {
-    let text = "struct s { int a; int b; } x, *px = &x;\nint f(void) { return [[x.a]]; }\nint g(void) { return px->b; }\n";
+    let text = "struct s { int a; int b; } x, *px = &x;\nint f(void) { return @x.a; }\nint g(void) { return px->b; }\n";
     let parsed = parse_unit(unit(text)).expect("parse");
     assert_eq!(definitions(&parsed), ["g"]);
     let names: Vec<String> = declarations(&parsed).into_iter().map(|(n, _)| n).collect();

@@ -1,8 +1,8 @@
 //! Parsing one preprocessed unit with `lang-c`, with recovery from syntax errors (DESIGN §5).
 //!
 //! `lang-c` stops at the first syntax error of a unit, and real programs contain constructs gcc
-//! reads and it does not, even patched (`vendor/lang-c/PATCHES.md`: C2x `[[…]]`
-//! attributes). One bad function must not cost the analysis
+//! reads and it did not before it was patched (`vendor/lang-c/PATCHES.md`), and C2x `[[…]]`
+//! attributes, which this module blanks. One bad function must not cost the analysis
 //! of the whole program, so this module owns the recovery: it
 //! indexes the top-level items (external declarations) of the text with a small scanner, and on
 //! each error it replaces the item containing the error by something weaker — a function by its
@@ -829,17 +829,6 @@ fn punctuator_len(rest: &[u8]) -> usize {
         .map_or(1, |p| p.len())
 }
 
-/// A note naming the GNU or newer-C construct at the error, when it is one `lang-c` (with
-/// locksmith's patches, `vendor/lang-c/PATCHES.md`) is known to reject though gcc reads it.
-fn unsupported_note(b: &[u8], x: usize, _item: &Item) -> Option<&'static str> {
-    let at = |k: usize| b.get(k).copied();
-    if at(x) == Some(b'[') && at(x + 1) == Some(b'[') {
-        Some("`[[…]]` attributes are not supported")
-    } else {
-        None
-    }
-}
-
 /// `lang-c`'s expected tokens, when there are few enough to be worth listing.
 fn expected_summary(expected: &std::collections::HashSet<&'static str>) -> Option<String> {
     let mut list: Vec<String> = expected
@@ -957,10 +946,46 @@ impl Recovery {
         }
     }
 
+    /// Replaces C2x attribute specifiers (`[[gnu::unused]]`, `[[fallthrough]];`), which gcc
+    /// reads in every mode and `lang-c` does not, by spaces, keeping their newlines: no
+    /// attribute changes which objects a program accesses. In C `[[` begins nothing else (an
+    /// index never begins with `[`); the specifier ends at the `]` that closes its first `[`,
+    /// brackets and literals inside it included.
+    fn standard_attributes(&mut self) {
+        let toks: Vec<Tok> = Lexer::new(&self.bytes, 0, self.bytes.len()).collect();
+        let open = |t: &Tok| t.kind == TokKind::Punct(b'[');
+        let mut spans = Vec::new();
+        let mut k = 0;
+        while k + 1 < toks.len() {
+            if !(open(&toks[k]) && open(&toks[k + 1])) {
+                k += 1;
+                continue;
+            }
+            let mut depth = 0usize;
+            let close = (k..toks.len()).find(|&j| {
+                match toks[j].kind {
+                    TokKind::Punct(b'[') => depth += 1,
+                    TokKind::Punct(b']') => depth -= 1,
+                    _ => {}
+                }
+                depth == 0
+            });
+            let Some(j) = close else {
+                break;
+            };
+            spans.push((toks[k].start, toks[j].end));
+            k = j + 1;
+        }
+        for (start, end) in spans {
+            blank_comment(&mut self.bytes[start..end]);
+        }
+    }
+
     /// Prepares the text for parsing and indexes its items.
     fn index(&mut self) {
         self.normalize_whitespace();
         self.strip_comments();
+        self.standard_attributes();
         self.dollar_identifiers();
         self.items = scan_items(&self.bytes);
         self.states = vec![ItemState::Original; self.items.len()];
@@ -1086,9 +1111,6 @@ impl Recovery {
         let mut detail = format!("unexpected {}", token_at(&self.bytes, x));
         if let Some(list) = expected_summary(expected) {
             detail.push_str(&format!(", expected {list}"));
-        }
-        if let Some(note) = unsupported_note(&self.bytes, x, &item) {
-            detail.push_str(&format!(" ({note})"));
         }
         let toks = significant_tokens(&self.bytes, item.start, item.body.unwrap_or(item.end));
         let names = self.declared(&item, &toks);
@@ -1349,21 +1371,19 @@ mod tests {
     }
 
     #[test]
-    fn gnu_notes_name_the_construct() {
-        let cases = [(
-            "int f(void) { [[gnu::unused]] int y; return 0; }",
-            "[[",
-            "`[[…]]` attributes are not supported",
-        )];
-        for (text, at, note) in cases {
-            let item = scan_items(text.as_bytes()).remove(0);
-            let x = text.find(at).unwrap_or(0);
-            assert_eq!(
-                unsupported_note(text.as_bytes(), x, &item),
-                Some(note),
-                "{text}"
-            );
-        }
+    fn standard_attributes_become_spaces_with_their_newlines() {
+        let text = "[[nodiscard]] int f(int x) {\n  [[gnu::unused]] int y;\n  switch (x) { case 1: [[fallthrough]];\n  default: break; }\n  char *s = \"[[no]]\"; return [ [maybe_unused, deprecated(\"a]]\")]\n] 0; }\n";
+        let mut r = Recovery::new(Preprocessed {
+            name: "t.i".into(),
+            text: text.into(),
+        });
+        r.standard_attributes();
+        let out = String::from_utf8_lossy(&r.bytes).into_owned();
+        assert_eq!(out.len(), text.len());
+        assert_eq!(
+            out,
+            "              int f(int x) {\n                  int y;\n  switch (x) { case 1:                ;\n  default: break; }\n  char *s = \"[[no]]\"; return                                    \n  0; }\n"
+        );
     }
 
     #[test]
