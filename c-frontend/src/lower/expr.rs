@@ -1354,6 +1354,21 @@ impl<'a> UnitCx<'a> {
         let io = self.expr(i)?;
         let swapped = !self.is_pointer(self.op_type(&ao)) && self.is_pointer(self.op_type(&io));
         let (base, idx, idx_expr) = if swapped { (io, ao, a) } else { (ao, io, i) };
+        if let Operand::AddrOf(lv) | Operand::Use(lv) = &base {
+            let t = self.lval_type(lv);
+            if matches!(self.lw.types.get(t), Type::Lock(_) | Type::Cond) {
+                // An array member of a lock's representation (`c.__data.__g_refs[0]`), which
+                // `field` took for the opaque object itself: the element is the object too.
+                if has_reads(&idx) {
+                    self.emit(StmtKind::Eval(idx), pos);
+                }
+                let (Operand::AddrOf(mut lv) | Operand::Use(mut lv)) = base else {
+                    unreachable!("matched above")
+                };
+                lv.pos = pos;
+                return Ok(lv);
+            }
+        }
         if let Operand::AddrOf(lv) = &base {
             let t = self.lval_type(lv);
             if matches!(self.lw.types.get(t), Type::Array(_)) {
@@ -1401,6 +1416,10 @@ impl<'a> UnitCx<'a> {
         let t = self.lval_type(&base);
         let sid = match self.lw.types.get(t) {
             Type::Struct(s) | Type::Union(s) => *s,
+            // A member of a lock or condition variable's C library representation
+            // (`c.__data.__wseq`): locksmith models the object as opaque, so the member is the
+            // object itself.
+            Type::Lock(_) | Type::Cond => return Ok(base),
             _ => {
                 return unsupported(
                     pos,
