@@ -356,17 +356,19 @@ impl Checker<'_> {
                 .any(|&x| self.locks.find(x) == r)
     }
 
-    /// A lock that may be any lock ([`Checker::any`]) may be any lock of the level: each edge from or to
-    /// one is also an edge from or to every other lock of the level's graph, with the same
-    /// facts. The edge itself stays, for a lock of neither (two threads meeting on one lock
-    /// the program did not make). Locks are not told apart by type here: a mutex may stand for
-    /// a read-write lock, which can only add cycles.
+    /// A lock that may be any lock ([`Checker::any`]) may be any lock of the level: an edge to
+    /// it (`a → x`: holding `a`, waiting for it) is also an edge `a → l` for each lock `l` of
+    /// the level that waits for `a` (`l → a`), and an edge from it (`x → b`) is also `l → b`
+    /// for each `b → l`, with the same facts. So two threads meeting in opposite orders on a
+    /// lock and an unknown one make a cycle. The edge itself stays, for a lock of neither (two
+    /// threads meeting on one lock the program did not make). Longer cycles through an unknown
+    /// lock are not searched: substituting every lock for it on every edge makes the graph
+    /// nearly complete, and its cycles up to [`MAX_LOCKS`] too many to walk (README, "Where the
+    /// analysis is knowingly unsound"). Locks are not told apart by type here either.
     fn any_lock(&mut self, edges: &mut Edges) {
-        let mut ends: BTreeSet<Lock> = BTreeSet::new();
         let mut wild: BTreeSet<Lock> = BTreeSet::new();
         for &(a, b) in edges.keys() {
             for l in [a, b] {
-                ends.insert(l);
                 if self.any(l) {
                     wild.insert(l);
                 }
@@ -375,29 +377,37 @@ impl Checker<'_> {
         if wild.is_empty() {
             return;
         }
-        let stands_for = |l: Lock| -> Vec<Lock> {
-            if wild.contains(&l) {
-                ends.iter().copied().collect()
-            } else {
-                vec![l]
-            }
-        };
-        let widened: Vec<((Lock, Lock), Vec<usize>)> = edges
-            .iter()
-            .filter(|((a, b), _)| wild.contains(a) || wild.contains(b))
-            .map(|(&e, f)| (e, f.clone()))
-            .collect();
-        for ((a, b), facts) in widened {
-            for x in stands_for(a) {
-                for y in stands_for(b) {
-                    if x != y {
-                        let list = edges.entry((x, y)).or_default();
-                        list.extend(facts.iter().copied());
-                        list.sort_unstable();
-                        list.dedup();
+        let original: BTreeSet<(Lock, Lock)> = edges.keys().copied().collect();
+        let mut added: Vec<((Lock, Lock), Vec<usize>)> = Vec::new();
+        for (&(a, b), facts) in edges.iter() {
+            match (wild.contains(&a), wild.contains(&b)) {
+                // Holding the unknown lock, waiting for `b`: it may be any `l` with `b → l`.
+                (true, false) => {
+                    for &(from, l) in original.range((b, Lock(0))..) {
+                        if from != b {
+                            break;
+                        }
+                        if l != b && !wild.contains(&l) {
+                            added.push(((l, b), facts.clone()));
+                        }
                     }
                 }
+                // Holding `a`, waiting for the unknown lock: it may be any `l` with `l → a`.
+                (false, true) => {
+                    for &(l, to) in &original {
+                        if to == a && l != a && !wild.contains(&l) {
+                            added.push(((a, l), facts.clone()));
+                        }
+                    }
+                }
+                _ => {}
             }
+        }
+        for (edge, facts) in added {
+            let list = edges.entry(edge).or_default();
+            list.extend(facts);
+            list.sort_unstable();
+            list.dedup();
         }
     }
 
