@@ -184,12 +184,9 @@ impl TypeTable {
     /// A struct or union with tag `tag` that is not the program's struct of that tag: one
     /// translation unit's own definition, different from the one the tag names elsewhere.
     pub fn struct_variant(&mut self, kind: StructKind, tag: &str) -> StructId {
-        self.structs.push(StructDef {
-            tag: Some(tag.to_string()),
-            kind,
-            fields: Vec::new(),
-            complete: false,
-        })
+        let id = self.anonymous_struct(kind);
+        self.structs[id].tag = Some(tag.to_string());
+        id
     }
 
     /// A new anonymous struct or union.

@@ -384,9 +384,9 @@ impl<'a> UnitCx<'a> {
             (Some(tag), _) => {
                 let sid = self.tagged(kind, &tag.node.name);
                 let def = &self.lw.types.structs[sid];
-                let names =
-                    |fs: &[Field]| -> Vec<String> { fs.iter().map(|f| f.name.clone()).collect() };
-                if def.complete && names(&def.fields) != names(&fields) {
+                let same_members =
+                    (def.fields.iter().map(|f| &f.name)).eq(fields.iter().map(|f| &f.name));
+                if def.complete && !same_members {
                     // Another unit (or the library model) defined the tag with other members:
                     // this unit's definition is its own struct, whose members are lowered again
                     // so that the struct's references to its own tag name it.

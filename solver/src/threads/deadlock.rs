@@ -120,6 +120,8 @@ struct Checker<'a> {
     locks: &'a mut LockTable,
     /// The lock classes that may be recursive mutexes.
     recursive: BTreeSet<Lock>,
+    /// The lock classes of unknown code's memory ([`ThreadProgram::external_locks`]).
+    external: BTreeSet<Lock>,
 }
 
 /// Finds the potential deadlocks of a program from its lock order: per level (`main` first,
@@ -134,11 +136,18 @@ pub fn check(inputs: Inputs<'_>, locks: &mut LockTable) -> Vec<DeadlockWarning> 
         techniques: inputs.techniques,
     };
     let recursive = maybe_recursive(inputs.p, locks);
+    let external = inputs
+        .p
+        .external_locks
+        .iter()
+        .map(|&l| locks.find(l))
+        .collect();
     let mut checker = Checker {
         inputs,
         conc,
         locks,
         recursive,
+        external,
     };
     let mut by_level: BTreeMap<FnId, Vec<usize>> = BTreeMap::new();
     for (k, f) in order.facts.iter().enumerate() {
@@ -347,13 +356,7 @@ impl Checker<'_> {
     /// ([`ThreadProgram::external_locks`]: unknown code may hand out a pointer to any lock).
     fn any(&mut self, l: Lock) -> bool {
         let r = self.locks.find(l);
-        self.inputs.linearity.is_ungrounded(self.locks, r)
-            || self
-                .inputs
-                .p
-                .external_locks
-                .iter()
-                .any(|&x| self.locks.find(x) == r)
+        self.external.contains(&r) || self.inputs.linearity.is_ungrounded(self.locks, r)
     }
 
     /// A lock that may be any lock ([`Checker::any`]) may be any lock of the level: an edge to

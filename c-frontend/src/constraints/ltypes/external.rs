@@ -59,11 +59,7 @@ impl LTypes<'_> {
             let (global_rho, global) = self.visible_globals[k];
             let g = self.root(global);
             if Self::visible_class(&self.data[g.0 as usize].shape) == Some(class) {
-                self.emit_flow(c, global_rho, rho);
-                self.add_rel(Rel::MayBe {
-                    global: g,
-                    object: r,
-                });
+                self.link_visible(c, (global_rho, g), (rho, r));
             }
         }
         (rho, r)
@@ -88,10 +84,18 @@ impl LTypes<'_> {
         let class = Self::visible_class(&self.data[g.0 as usize].shape);
         let object = self.external.iter().find(|e| Some(e.0) == class).copied();
         if let Some((_, object_rho, object)) = object {
-            self.emit_flow(c, rho, object_rho);
-            self.add_rel(Rel::MayBe { global: g, object });
+            self.link_visible(c, (rho, g), (object_rho, object));
         }
         self.run(c);
+    }
+
+    /// The visible global `(ρ, memory)` may be the external object `(ρ, memory)`.
+    fn link_visible(&mut self, c: &mut Constraints, global: (Rho, Node), object: (Rho, Node)) {
+        self.emit_flow(c, global.0, object.0);
+        self.add_rel(Rel::MayBe {
+            global: global.1,
+            object: object.1,
+        });
     }
 
     /// The class of external memory a visible global of this shape may be: a struct or a
