@@ -198,13 +198,7 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
     checked.dedup();
     // The functions where labels are checked: their homes, their owners and `main`.
     let wanted: FxHashSet<Rho> = checked.iter().map(|&r| comps.of[r]).collect();
-    let mut at: Vec<FnId> = vec![main];
-    for &rho in &checked {
-        at.extend(homes.home_of(rho));
-        at.extend(homes.owner_of(rho));
-    }
-    at.sort();
-    at.dedup();
+    let at = homes.checked_at(&checked, main);
     let mut checker = Checker {
         conc: Concurrency {
             mhp,
@@ -466,8 +460,7 @@ impl Checker<'_> {
                 .push((ctx, k));
         }
         let mut marks = Marks::new(keys.len());
-        // Per payload, its cells: the top's representative context, the members, the cell.
-        type Cell = (Ctx, Vec<Member>, usize);
+        // Per payload, its cells.
         let payloads: Vec<(Payload, Vec<Cell>)> = by_payload
             .into_iter()
             .map(|(payload, tops)| {
@@ -481,7 +474,13 @@ impl Checker<'_> {
                 (payload, cells)
             })
             .collect();
-        let sharing = self.techniques.has(Technique::Sharing);
+        // Per payload, the positions of its cells not yet known to race: once a cell is, it is
+        // paired only with those (a pair of cells with nothing left to learn is never visited,
+        // so a location many threads reach costs the pairs that can still race, not all).
+        let mut open: Vec<Vec<usize>> = payloads
+            .iter()
+            .map(|(_, cells)| (0..cells.len()).collect())
+            .collect();
         for (i, ((held_a, internal_a, writes_a), cells_a)) in payloads.iter().enumerate() {
             for (j, ((held_b, internal_b, writes_b), cells_b)) in payloads[i..].iter().enumerate() {
                 if !(*writes_a || *writes_b) || self.common_lock(*held_a, *held_b) {
@@ -492,27 +491,19 @@ impl Checker<'_> {
                 if self.techniques.has(Technique::DownFork) && *internal_a && *internal_b {
                     continue;
                 }
-                for (a, (x, xs, cell_x)) in cells_a.iter().enumerate() {
+                let open_b = &mut open[i + j];
+                for (a, x) in cells_a.iter().enumerate() {
                     let from = if j == 0 { a } else { 0 };
-                    for (y, ys, cell_y) in &cells_b[from..] {
-                        if marks.cell_done(*cell_x) && marks.cell_done(*cell_y) {
-                            continue;
-                        }
-                        if sharing && !self.tops_concurrent(home, x, y) {
-                            continue;
-                        }
-                        match (x.thread, y.thread) {
-                            (Thread::Forked(ta), Thread::Forked(tb))
-                                if sharing && x.point == y.point =>
-                            {
-                                self.conc
-                                    .mark_below(home, [ta, tb], x.point, xs, ys, &mut marks)
-                            }
-                            _ => {
-                                for &(_, k) in xs.iter().chain(ys.iter()) {
-                                    marks.set(k);
-                                }
-                            }
+                    let mut next = from;
+                    while next < cells_b.len() && !marks.cell_done(x.2) {
+                        self.compare_cells(home, x, &cells_b[next], &mut marks);
+                        next += 1;
+                    }
+                    if next < cells_b.len() {
+                        open_b.retain(|&k| !marks.cell_done(cells_b[k].2));
+                        let start = open_b.partition_point(|&k| k < next);
+                        for &k in &open_b[start..] {
+                            self.compare_cells(home, x, &cells_b[k], &mut marks);
                         }
                     }
                 }
@@ -523,6 +514,29 @@ impl Checker<'_> {
             .filter(|(_, r)| *r)
             .map(|(k, _)| *k)
             .collect()
+    }
+
+    /// Compares two cells of payloads that may race ([`Checker::racing_classes`]): when their
+    /// tops may meet, marks the classes that race.
+    fn compare_cells(&self, home: FnId, a: &Cell, b: &Cell, marks: &mut Marks) {
+        let ((x, xs, cell_x), (y, ys, cell_y)) = (a, b);
+        if marks.cell_done(*cell_x) && marks.cell_done(*cell_y) {
+            return;
+        }
+        let sharing = self.techniques.has(Technique::Sharing);
+        if sharing && !self.tops_concurrent(home, x, y) {
+            return;
+        }
+        match (x.thread, y.thread) {
+            (Thread::Forked(ta), Thread::Forked(tb)) if sharing && x.point == y.point => {
+                self.conc.mark_below(home, [ta, tb], x.point, xs, ys, marks)
+            }
+            _ => {
+                for &(_, k) in xs.iter().chain(ys.iter()) {
+                    marks.set(k);
+                }
+            }
+        }
     }
 
     /// Whether accesses of two tops may meet as far as `home` sees ([`Concurrency::concurrent`]
@@ -621,6 +635,10 @@ impl Checker<'_> {
         self.sets.common_lock(a, b)
     }
 }
+
+/// A cell of [`Checker::racing_classes`]: its top's representative context, its members, and
+/// its number in [`Marks`].
+type Cell = (Ctx, Vec<Member>, usize);
 
 /// The verdict without racing classes.
 const NO_RACE: Racing = 0;

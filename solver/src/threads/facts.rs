@@ -49,7 +49,7 @@ use super::check::Ctx;
 use super::contexts::Contexts;
 use super::linearity::Linearity;
 use super::locksets::{translate, LockSets, Locksets, SetId, State};
-use super::locmaps::{Loc, LocMaps, LocsId};
+use super::locmaps::{AccSetId, Loc, LocMaps, LocsId};
 use super::mhp::{HandleSets, Mhp, SiteSets};
 use super::nest::Nests;
 use super::phases::Phase;
@@ -276,6 +276,23 @@ struct Prop<'a> {
     /// belongs to no function's run and has no image at any site, so that every call and fork
     /// leaves a fact there where it is ([`fixed_components`]).
     fixed: Vec<bool>,
+    /// Per component representative: whether some member is a label every call and fork
+    /// leaves where it is (as for [`fixed_components`]), so that a fact there is still there,
+    /// with the same internal flag, in every caller ([`sticky_components`]).
+    sticky: Vec<bool>,
+    /// Per component representative: whether a fact moving to it from a sticky component is
+    /// left to [`Prop::expose`] and [`Prop::expand`] ([`deferred_components`]), and if so the
+    /// scope of its labels.
+    deferred: Vec<Option<Scope>>,
+    /// Per sticky component with deferred predecessors outside the root scope: the pre-order
+    /// numbers of their scopes, sorted, so that [`Prop::image`] finds in a few steps whether a
+    /// site translates one of them.
+    deferred_scopes: FxHashMap<Rho, Vec<u32>>,
+    /// Per deferred component: the sticky components it is a predecessor of, from which
+    /// [`Prop::expand`] makes its facts.
+    deferred_into: FxHashMap<Rho, Vec<Rho>>,
+    /// Each map with its deferred facts made explicit ([`Prop::expand`]).
+    expand_memo: FxHashMap<LocsId, LocsId>,
     /// Per map: whether all its locations are fixed ([`Prop::all_fixed`]), once asked.
     map_fixed: Vec<Option<bool>>,
     /// Per component, site and callee: the components a fact of the callee reaches in the caller
@@ -511,9 +528,10 @@ impl Prop<'_> {
         if let Some(&out) = self.image_memo.get(&(map, site, callee)) {
             return out;
         }
+        let exposed = self.expose(map, self.c.sites[site].binder);
         let mut out: Vec<Loc> = Vec::new();
-        for k in 0..self.locs.get(map).len() {
-            let loc = self.locs.get(map)[k];
+        for k in 0..self.locs.get(exposed).len() {
+            let loc = self.locs.get(exposed)[k];
             if self.fixed[loc.rho.0 as usize] {
                 out.push(loc);
                 continue;
@@ -535,7 +553,8 @@ impl Prop<'_> {
     }
 
     /// Whether every location of `map` is [`fixed`](Prop::fixed): its image through any call
-    /// or fork is itself (and, being closed under flow, so is its closure).
+    /// or fork is itself (and, being closed under flow, so is its closure), and none has
+    /// deferred predecessors that a site may translate ([`Prop::expose`]).
     fn all_fixed(&mut self, map: LocsId) -> bool {
         let k = map.0 as usize;
         if self.map_fixed.len() <= k {
@@ -544,8 +563,12 @@ impl Prop<'_> {
         if let Some(known) = self.map_fixed[k] {
             return known;
         }
-        let fixed = &self.fixed;
-        let all = self.locs.get(map).iter().all(|l| fixed[l.rho.0 as usize]);
+        let (fixed, deferred_scopes) = (&self.fixed, &self.deferred_scopes);
+        let all = self
+            .locs
+            .get(map)
+            .iter()
+            .all(|l| fixed[l.rho.0 as usize] && !deferred_scopes.contains_key(&l.rho));
         self.map_fixed[k] = Some(all);
         all
     }
@@ -553,19 +576,93 @@ impl Prop<'_> {
     /// Figure 8b, first rule: a fact moves backwards along flow and summary edges (within a
     /// component it is already everywhere), keeping its context, internal flag, write flag and
     /// the accesses behind it; a location reached from several gets all of theirs.
+    ///
+    /// The moves from a sticky component into a deferred one are left to [`Prop::expand`]:
+    /// both stay where they are through every call and fork, so making them now or when the
+    /// facts have reached the function where they are checked gives the same facts there. A
+    /// conflated `void *` blob that a thousand objects flow into is reached by most contexts;
+    /// moving each of its facts to each object at every context made the facts grow as the
+    /// square of the program (the `all` shape of the bench: 1.5 billion facts at 1M lines).
     fn close(&mut self, map: LocsId) -> LocsId {
         if let Some(&out) = self.close_memo.get(&map) {
             return out;
         }
+        let out = self.walk(map);
+        self.close_memo.insert(map, out);
+        out
+    }
+
+    /// `map` with the moves [`Prop::close`] left out made: from each sticky component into
+    /// its deferred predecessors. Of a closed map, this is its closure under every move.
+    fn expand(&mut self, map: LocsId) -> LocsId {
+        if let Some(&out) = self.expand_memo.get(&map) {
+            return out;
+        }
+        let out = self.make_deferred(map, None);
+        self.expand_memo.insert(map, out);
+        out
+    }
+
+    /// `map` with the deferred moves into components of scopes within `binder` made: before
+    /// a call or fork whose site's binder is `binder` translates them (they are generic
+    /// there). `map` itself when it has none.
+    fn expose(&mut self, map: LocsId, binder: Scope) -> LocsId {
+        let (a, b) = self.scopes.interval(binder).unwrap_or((0, u32::MAX));
+        let translates = self.locs.get(map).iter().any(|l| {
+            self.deferred_scopes.get(&l.rho).is_some_and(|entries| {
+                entries.partition_point(|&x| x <= b) > entries.partition_point(|&x| x < a)
+            })
+        });
+        if !translates {
+            return map;
+        }
+        self.make_deferred(map, Some(binder))
+    }
+
+    /// Whether a fact at component `from` moving backwards to `pred` is a move [`Prop::close`]
+    /// leaves to [`Prop::expose`] and [`Prop::expand`].
+    fn is_deferred(&self, from: Rho, pred: Rho) -> bool {
+        self.sticky[from.0 as usize] && self.deferred[pred.0 as usize].is_some()
+    }
+
+    /// `map` with the deferred moves out of its locations made: all of them, or (`within`)
+    /// those into components of scopes within a binder. Deferred components have no
+    /// predecessors to move on to.
+    fn make_deferred(&mut self, map: LocsId, within: Option<Scope>) -> LocsId {
+        let (comps, scopes) = (self.comps, self.scopes);
+        let mut out: Vec<Loc> = self.locs.get(map).to_vec();
+        let mut made = false;
+        for loc in self.locs.get(map) {
+            if !self.sticky[loc.rho.0 as usize] {
+                continue;
+            }
+            for &pred in &comps.preds[loc.rho] {
+                let Some(scope) = self.deferred[pred.0 as usize] else {
+                    continue;
+                };
+                if within.is_none_or(|binder| scopes.within(scope, binder)) {
+                    out.push(Loc { rho: pred, ..*loc });
+                    made = true;
+                }
+            }
+        }
+        if !made {
+            return map;
+        }
+        self.locs.intern(out)
+    }
+
+    /// `map` closed under the backwards moves along flow into useful components, but the
+    /// deferred ones.
+    fn walk(&mut self, map: LocsId) -> LocsId {
         let comps = self.comps;
-        let useful = &self.useful;
+        let moves = |x: Rho, pred: Rho| self.useful[pred.0 as usize] && !self.is_deferred(x, pred);
         let reaches_more = self
             .locs
             .get(map)
             .iter()
-            .any(|l| comps.preds[l.rho].iter().any(|p| useful[p.0 as usize]));
+            .any(|l| comps.preds[l.rho].iter().any(|&p| moves(l.rho, p)));
         if !reaches_more {
-            self.close_memo.insert(map, map);
             return map;
         }
         let mut at: FxHashMap<(Rho, bool), Loc> =
@@ -574,7 +671,7 @@ impl Prop<'_> {
         while let Some(key) = work.pop() {
             let loc = at[&key];
             for &pred in &comps.preds[loc.rho] {
-                if !self.useful[pred.0 as usize] {
+                if !self.useful[pred.0 as usize] || self.is_deferred(loc.rho, pred) {
                     continue;
                 }
                 let moved = Loc { rho: pred, ..loc };
@@ -599,9 +696,40 @@ impl Prop<'_> {
                 }
             }
         }
-        let out = self.locs.intern(at.into_values().collect());
-        self.close_memo.insert(map, out);
-        out
+        let implied: Vec<(Rho, bool)> = at
+            .values()
+            .filter(|l| self.implied(l, &at))
+            .map(Loc::key)
+            .collect();
+        for key in implied {
+            at.remove(&key);
+        }
+        self.locs.intern(at.into_values().collect())
+    }
+
+    /// Whether the fact `loc` of a deferred component is one that [`Prop::expand`] makes of
+    /// the facts `at` anyway: its write flag and accesses are within those of the sticky
+    /// components it moves from. Leaving such facts out keeps one form of each closed map, so
+    /// that maps reached by different paths are still shared and translated once.
+    fn implied(&mut self, loc: &Loc, at: &FxHashMap<(Rho, bool), Loc>) -> bool {
+        let Some(into) = self.deferred_into.get(&loc.rho) else {
+            return false;
+        };
+        let mut writes = false;
+        let mut accesses: Option<AccSetId> = None;
+        for x in into {
+            if let Some(from) = at.get(&(*x, loc.internal)) {
+                writes |= from.writes;
+                accesses = Some(match accesses {
+                    Some(acc) => self.locs.union_accesses(acc, from.accesses),
+                    None => from.accesses,
+                });
+            }
+        }
+        let Some(accesses) = accesses else {
+            return false;
+        };
+        (writes || !loc.writes) && self.locs.union_accesses(accesses, loc.accesses) == accesses
     }
 
     /// The facts tagged with a call at the root (ARCHITECTURE.md, departure 2): an untagged
@@ -912,6 +1040,11 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
         image_memo: FxHashMap::default(),
         close_memo: FxHashMap::default(),
         fixed: fixed_components(c, comps, index, homes),
+        sticky: sticky_components(c, comps, index, homes),
+        deferred: Vec::new(),
+        deferred_scopes: FxHashMap::default(),
+        deferred_into: FxHashMap::default(),
+        expand_memo: FxHashMap::default(),
         map_fixed: Vec::new(),
         translated_memo: FxHashMap::default(),
         set_memo: FxHashMap::default(),
@@ -919,6 +1052,17 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
         images_at: FxHashMap::default(),
         groups: FxHashMap::default(),
     };
+    prop.deferred = deferred_components(c, comps, index, homes, scopes, &prop.useful);
+    prop.deferred_scopes = deferred_scopes(comps, scopes, &prop.sticky, &prop.deferred);
+    for (x, preds) in comps.preds.iter_enumerated() {
+        if prop.sticky[x.0 as usize] {
+            for &pred in preds {
+                if prop.deferred[pred.0 as usize].is_some() {
+                    prop.deferred_into.entry(pred).or_default().push(x);
+                }
+            }
+        }
+    }
     // Each access is a fact of its own function: its context there, and its location.
     let mut seeds: BTreeMap<CtxId, Vec<Loc>> = BTreeMap::new();
     for (f, body) in p.funcs.iter_enumerated() {
@@ -966,6 +1110,19 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
         prop.pending[ctx].push(map);
     }
     prop.run();
+    // The check reads the facts of the functions where labels are checked, and the copies at
+    // the root are made of `main`'s: their maps are made complete.
+    if let Some(main) = p.main {
+        let mut checked = p.checked.clone();
+        checked.sort();
+        checked.dedup();
+        for f in homes.checked_at(&checked, main) {
+            for k in 0..prop.by_func[f].len() {
+                let ctx = prop.by_func[f][k];
+                prop.maps[ctx] = prop.expand(prop.maps[ctx]);
+            }
+        }
+    }
     let facts: usize = prop.maps.iter().map(|&m| prop.locs.get(m).len()).sum();
     crate::stats::count("facts", facts);
     crate::stats::count("fact contexts", prop.ctxs.len());
@@ -1055,6 +1212,100 @@ fn fixed_components(
         fixed[comps.of[generic].0 as usize] = false;
     }
     fixed
+}
+
+/// Which components some member of which a call or fork leaves as it is: a label of the root
+/// scope with no image at any site and no home ([`fixed_components`] asks it of every member).
+/// [`Prop::translated`] of such a component contains itself, with its internal flag unchanged.
+fn sticky_components(
+    c: &Constraints,
+    comps: &Components,
+    index: &Index,
+    homes: &Homes,
+) -> Vec<bool> {
+    let generic: FxHashSet<Rho> = index.rho_images.keys().map(|&(g, _)| g).collect();
+    let mut sticky = vec![false; comps.of.len()];
+    for (rho, info) in c.rhos.iter_enumerated() {
+        if info.scope == Scope::ROOT && homes.home_of(rho).is_none() && !generic.contains(&rho) {
+            sticky[comps.of[rho].0 as usize] = true;
+        }
+    }
+    sticky
+}
+
+/// Which components a fact moving backwards along flow from a sticky component is left to
+/// [`Prop::expose`] and [`Prop::expand`], each with the scope of its labels: the useful ones
+/// with no useful predecessor (nothing moves on from them), whose labels all have one scope and
+/// no home, and are translated only at sites within whose binder that scope lies (generic
+/// there). A call or fork elsewhere leaves such a fact where it is, as it leaves the sticky
+/// component it came from, so the move can be made when the fact reaches such a site or the
+/// function where it is checked: the facts there are the same. The objects a thousand
+/// callbacks' `void *` arguments flow into and out of are such.
+fn deferred_components(
+    c: &Constraints,
+    comps: &Components,
+    index: &Index,
+    homes: &Homes,
+    scopes: &ScopeTree,
+    useful: &[bool],
+) -> Vec<Option<Scope>> {
+    let n = comps.of.len();
+    let mut deferred: Vec<Option<Scope>> = vec![None; n];
+    let mut mixed = vec![false; n];
+    for (rho, info) in c.rhos.iter_enumerated() {
+        let i = comps.of[rho].0 as usize;
+        if homes.home_of(rho).is_some() {
+            mixed[i] = true;
+        }
+        match deferred[i] {
+            None => deferred[i] = Some(info.scope),
+            Some(scope) if scope != info.scope => mixed[i] = true,
+            Some(_) => {}
+        }
+    }
+    for &(generic, site) in index.rho_images.keys() {
+        let scope = c.rhos[generic].scope;
+        if scope == Scope::ROOT || !scopes.within(scope, c.sites[site].binder) {
+            mixed[comps.of[generic].0 as usize] = true;
+        }
+    }
+    for (x, preds) in comps.preds.iter_enumerated() {
+        let i = x.0 as usize;
+        if comps.of[x] != x || mixed[i] || !useful[i] || preds.iter().any(|p| useful[p.0 as usize])
+        {
+            deferred[i] = None;
+        }
+    }
+    deferred
+}
+
+/// For [`Prop::deferred_scopes`]: per sticky component, the pre-order numbers of the scopes
+/// other than the root of its deferred predecessors, sorted (those without any are left out).
+fn deferred_scopes(
+    comps: &Components,
+    scopes: &ScopeTree,
+    sticky: &[bool],
+    deferred: &[Option<Scope>],
+) -> FxHashMap<Rho, Vec<u32>> {
+    let mut out: FxHashMap<Rho, Vec<u32>> = FxHashMap::default();
+    for (x, preds) in comps.preds.iter_enumerated() {
+        if !sticky[x.0 as usize] {
+            continue;
+        }
+        let mut entries: Vec<u32> = preds
+            .iter()
+            .filter_map(|p| deferred[p.0 as usize])
+            .filter(|&scope| scope != Scope::ROOT)
+            .map(|scope| scopes.interval(scope).map_or(0, |(entry, _)| entry))
+            .collect();
+        if entries.is_empty() {
+            continue;
+        }
+        entries.sort_unstable();
+        entries.dedup();
+        out.insert(x, entries);
+    }
+    out
 }
 
 /// The result of [`propagate`]: every fact, as contexts and their location maps.

@@ -47,6 +47,19 @@ impl Homes {
     pub fn owner_of(&self, rho: Rho) -> Option<FnId> {
         self.owner.get(rho).copied().flatten()
     }
+
+    /// The functions at which the labels `checked` are checked: `main`, their homes and their
+    /// owners (sorted). Only the facts of these functions are read by the check.
+    pub fn checked_at(&self, checked: &[Rho], main: FnId) -> Vec<FnId> {
+        let mut at: Vec<FnId> = vec![main];
+        for &rho in checked {
+            at.extend(self.home_of(rho));
+            at.extend(self.owner_of(rho));
+        }
+        at.sort();
+        at.dedup();
+        at
+    }
 }
 
 /// Decides the home of every location label.
