@@ -97,11 +97,14 @@ impl Ctx {
 }
 
 /// One location of a context map: the `index`-th of map `map` (a fact for each context with
-/// that map).
+/// that map), with whether some access behind the location writes in that map. A component
+/// whose facts the map leaves implicit ([`Propagated::deferred_into`]) has the entries of the
+/// sticky components it is made from, and its write flag in a map is that of all of them.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 struct Entry {
     map: LocsId,
     index: u32,
+    writes: bool,
 }
 
 /// What decides a location's racing classes: each map holding it, with its internal and write
@@ -197,7 +200,7 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
     checked.sort();
     checked.dedup();
     // The functions where labels are checked: their homes, their owners and `main`.
-    let wanted: FxHashSet<Rho> = checked.iter().map(|&r| comps.of[r]).collect();
+    let wanted: FxHashSet<Rho> = with_carriers(checked.iter().map(|&r| comps.of[r]), facts);
     let at = homes.checked_at(&checked, main);
     let mut checker = Checker {
         conc: Concurrency {
@@ -222,9 +225,8 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
         checker.index(f, &wanted);
     }
     // The copies made at the root are made of the facts of other components there.
-    let sources: FxHashSet<Rho> = facts
-        .tagged
-        .sources()
+    let sources: FxHashSet<Rho> = with_carriers(facts.tagged.sources(), facts)
+        .into_iter()
         .filter(|x| !wanted.contains(x))
         .collect();
     checker.index(main, &sources);
@@ -245,14 +247,14 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
         let comp = comps.of[rho];
         let home = homes.home_of(rho).unwrap_or(main);
         // A label without facts at its home (untagged, or tagged at the root) is not checked.
-        let at_home = match checker.entries.get(&(comp, home)) {
-            Some(entries) => entries.as_slice(),
-            None if home == main && tagged.reaches(comp) => &[],
+        let at_home = match checker.entries_of(comp, home) {
+            Some(entries) => entries,
+            None if home == main && tagged.reaches(comp) => Vec::new(),
             None => continue,
         };
         let found = at_home_verdicts
             .entry((comp, home))
-            .or_insert_with(|| checker.at_home(comp, home, at_home, main))
+            .or_insert_with(|| checker.at_home(comp, home, &at_home, main))
             .clone()
             .map(|accesses| (home, accesses));
         // Labels checked at `main` that belong to another function are also checked there,
@@ -262,8 +264,8 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
             owner_verdicts
                 .entry((comp, owner))
                 .or_insert_with(|| {
-                    let group = checker.entries.get(&(comp, owner))?;
-                    let racing = checker.racing(owner, group);
+                    let group = checker.entries_of(comp, owner)?;
+                    let racing = checker.racing(owner, &group);
                     (racing != NO_RACE).then(|| {
                         let verdicts = group.iter().map(|&e| (e, vec![racing])).collect();
                         checker.share(checker.listing(owner, &verdicts))
@@ -284,6 +286,24 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
     warnings
 }
 
+/// The components `comps` with the sticky components whose facts some of them have without
+/// the maps saying so ([`Propagated::deferred_into`]): the check reads theirs too.
+fn with_carriers(comps: impl Iterator<Item = Rho>, facts: &Propagated) -> FxHashSet<Rho> {
+    let mut out = FxHashSet::default();
+    for comp in comps {
+        out.insert(comp);
+        out.extend(
+            facts
+                .deferred_into
+                .get(&comp)
+                .into_iter()
+                .flatten()
+                .copied(),
+        );
+    }
+    out
+}
+
 impl Checker<'_> {
     /// Indexes the facts of function `f` on the components of `wanted`: each distinct map of
     /// its contexts once.
@@ -299,6 +319,7 @@ impl Checker<'_> {
                     self.entries.entry((loc.rho, f)).or_default().push(Entry {
                         map,
                         index: index as u32,
+                        writes: loc.writes,
                     });
                 }
             }
@@ -368,13 +389,7 @@ impl Checker<'_> {
     fn sources(&self, sources: &[Rho], main: FnId) -> Vec<Entry> {
         let mut out: Vec<Entry> = sources
             .iter()
-            .flat_map(|x| {
-                self.entries
-                    .get(&(*x, main))
-                    .map(Vec::as_slice)
-                    .unwrap_or(&[])
-            })
-            .copied()
+            .flat_map(|&x| self.entries_of(x, main).unwrap_or_default())
             .collect();
         out.sort();
         out.dedup();
@@ -382,7 +397,45 @@ impl Checker<'_> {
     }
 
     fn loc(&self, e: Entry) -> Loc {
-        self.facts.locs.get(e.map)[e.index as usize]
+        Loc {
+            writes: e.writes,
+            ..self.facts.locs.get(e.map)[e.index as usize]
+        }
+    }
+
+    /// The entries of component `comp` at `f`: its own, and those of the sticky components
+    /// whose facts it has without the maps saying so ([`Propagated::deferred_into`]), with the
+    /// write flag of all of them in each map; `None` without any.
+    fn entries_of(&self, comp: Rho, f: FnId) -> Option<Vec<Entry>> {
+        let own = self.entries.get(&(comp, f));
+        let into = self
+            .facts
+            .deferred_into
+            .get(&comp)
+            .map_or(&[][..], Vec::as_slice);
+        if into.is_empty() {
+            return own.cloned();
+        }
+        let mut out: Vec<Entry> = own.cloned().unwrap_or_default();
+        for x in into {
+            out.extend(self.entries.get(&(*x, f)).into_iter().flatten().copied());
+        }
+        if out.is_empty() {
+            return None;
+        }
+        // The write flag of the location in each map and copy: that of any entry there.
+        let mut writes: FxHashMap<(LocsId, bool), bool> = FxHashMap::default();
+        for e in &out {
+            let internal = self.facts.locs.get(e.map)[e.index as usize].internal;
+            *writes.entry((e.map, internal)).or_default() |= e.writes;
+        }
+        for e in &mut out {
+            let internal = self.facts.locs.get(e.map)[e.index as usize].internal;
+            e.writes = writes[&(e.map, internal)];
+        }
+        out.sort_unstable();
+        out.dedup();
+        Some(out)
     }
 
     fn ctxs(&self, f: FnId, map: LocsId) -> &[CtxId] {

@@ -281,18 +281,16 @@ struct Prop<'a> {
     /// with the same internal flag, in every caller ([`sticky_components`]).
     sticky: Vec<bool>,
     /// Per component representative: whether a fact moving to it from a sticky component is
-    /// left to [`Prop::expose`] and [`Prop::expand`] ([`deferred_components`]), and if so the
+    /// left to [`Prop::expose`] and to the check ([`deferred_components`]), and if so the
     /// scope of its labels.
     deferred: Vec<Option<Scope>>,
     /// Per sticky component with deferred predecessors outside the root scope: the pre-order
     /// numbers of their scopes, sorted, so that [`Prop::image`] finds in a few steps whether a
     /// site translates one of them.
     deferred_scopes: FxHashMap<Rho, Vec<u32>>,
-    /// Per deferred component: the sticky components it is a predecessor of, from which
-    /// [`Prop::expand`] makes its facts.
+    /// Per deferred component: the sticky components it is a predecessor of, whose facts are
+    /// its own (sorted).
     deferred_into: FxHashMap<Rho, Vec<Rho>>,
-    /// Each map with its deferred facts made explicit ([`Prop::expand`]).
-    expand_memo: FxHashMap<LocsId, LocsId>,
     /// Per map: whether all its locations are fixed ([`Prop::all_fixed`]), once asked.
     map_fixed: Vec<Option<bool>>,
     /// Per component, site and callee: the components a fact of the callee reaches in the caller
@@ -577,9 +575,10 @@ impl Prop<'_> {
     /// component it is already everywhere), keeping its context, internal flag, write flag and
     /// the accesses behind it; a location reached from several gets all of theirs.
     ///
-    /// The moves from a sticky component into a deferred one are left to [`Prop::expand`]:
-    /// both stay where they are through every call and fork, so making them now or when the
-    /// facts have reached the function where they are checked gives the same facts there. A
+    /// The moves from a sticky component into a deferred one are left to [`Prop::expose`] and
+    /// to the check: both stay where they are through every call and fork but those that
+    /// translate the deferred one, so making them now, or at such a site, or when the facts
+    /// have reached the function where they are checked gives the same facts there. A
     /// conflated `void *` blob that a thousand objects flow into is reached by most contexts;
     /// moving each of its facts to each object at every context made the facts grow as the
     /// square of the program (the `all` shape of the bench: 1.5 billion facts at 1M lines).
@@ -589,17 +588,6 @@ impl Prop<'_> {
         }
         let out = self.walk(map);
         self.close_memo.insert(map, out);
-        out
-    }
-
-    /// `map` with the moves [`Prop::close`] left out made: from each sticky component into
-    /// its deferred predecessors. Of a closed map, this is its closure under every move.
-    fn expand(&mut self, map: LocsId) -> LocsId {
-        if let Some(&out) = self.expand_memo.get(&map) {
-            return out;
-        }
-        let out = self.make_deferred(map, None);
-        self.expand_memo.insert(map, out);
         out
     }
 
@@ -616,19 +604,18 @@ impl Prop<'_> {
         if !translates {
             return map;
         }
-        self.make_deferred(map, Some(binder))
+        self.make_deferred(map, binder)
     }
 
     /// Whether a fact at component `from` moving backwards to `pred` is a move [`Prop::close`]
-    /// leaves to [`Prop::expose`] and [`Prop::expand`].
+    /// leaves to [`Prop::expose`] and to the check.
     fn is_deferred(&self, from: Rho, pred: Rho) -> bool {
         self.sticky[from.0 as usize] && self.deferred[pred.0 as usize].is_some()
     }
 
-    /// `map` with the deferred moves out of its locations made: all of them, or (`within`)
-    /// those into components of scopes within a binder. Deferred components have no
-    /// predecessors to move on to.
-    fn make_deferred(&mut self, map: LocsId, within: Option<Scope>) -> LocsId {
+    /// `map` with the deferred moves out of its locations into components of scopes within
+    /// `binder` made. Deferred components have no predecessors to move on to.
+    fn make_deferred(&mut self, map: LocsId, binder: Scope) -> LocsId {
         let (comps, scopes) = (self.comps, self.scopes);
         let mut out: Vec<Loc> = self.locs.get(map).to_vec();
         let mut made = false;
@@ -640,7 +627,7 @@ impl Prop<'_> {
                 let Some(scope) = self.deferred[pred.0 as usize] else {
                     continue;
                 };
-                if within.is_none_or(|binder| scopes.within(scope, binder)) {
+                if scopes.within(scope, binder) {
                     out.push(Loc { rho: pred, ..*loc });
                     made = true;
                 }
@@ -707,8 +694,8 @@ impl Prop<'_> {
         self.locs.intern(at.into_values().collect())
     }
 
-    /// Whether the fact `loc` of a deferred component is one that [`Prop::expand`] makes of
-    /// the facts `at` anyway: its write flag and accesses are within those of the sticky
+    /// Whether the fact `loc` of a deferred component is one that the check makes of the facts
+    /// `at` anyway ([`Propagated::deferred_into`]): its write flag and accesses are within those of the sticky
     /// components it moves from. Leaving such facts out keeps one form of each closed map, so
     /// that maps reached by different paths are still shared and translated once.
     fn implied(&mut self, loc: &Loc, at: &FxHashMap<(Rho, bool), Loc>) -> bool {
@@ -757,6 +744,14 @@ impl Prop<'_> {
             .iter()
             .flat_map(|&c| self.locs.get(self.maps[c]).iter().map(|l| l.rho))
             .collect();
+        // With the components whose facts are deferred.
+        let mut deferred: Vec<Rho> = root_comps
+            .iter()
+            .filter(|&&x| self.sticky[x.0 as usize])
+            .flat_map(|&x| comps.preds[x].iter().copied())
+            .filter(|&y| self.deferred[y.0 as usize].is_some())
+            .collect();
+        root_comps.append(&mut deferred);
         root_comps.sort();
         root_comps.dedup();
         let mut tagged = Tagged::default();
@@ -1044,7 +1039,6 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
         deferred: Vec::new(),
         deferred_scopes: FxHashMap::default(),
         deferred_into: FxHashMap::default(),
-        expand_memo: FxHashMap::default(),
         map_fixed: Vec::new(),
         translated_memo: FxHashMap::default(),
         set_memo: FxHashMap::default(),
@@ -1062,6 +1056,9 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
                 }
             }
         }
+    }
+    for into in prop.deferred_into.values_mut() {
+        into.sort_unstable();
     }
     // Each access is a fact of its own function: its context there, and its location.
     let mut seeds: BTreeMap<CtxId, Vec<Loc>> = BTreeMap::new();
@@ -1110,19 +1107,6 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
         prop.pending[ctx].push(map);
     }
     prop.run();
-    // The check reads the facts of the functions where labels are checked, and the copies at
-    // the root are made of `main`'s: their maps are made complete.
-    if let Some(main) = p.main {
-        let mut checked = p.checked.clone();
-        checked.sort();
-        checked.dedup();
-        for f in homes.checked_at(&checked, main) {
-            for k in 0..prop.by_func[f].len() {
-                let ctx = prop.by_func[f][k];
-                prop.maps[ctx] = prop.expand(prop.maps[ctx]);
-            }
-        }
-    }
     let facts: usize = prop.maps.iter().map(|&m| prop.locs.get(m).len()).sum();
     crate::stats::count("facts", facts);
     crate::stats::count("fact contexts", prop.ctxs.len());
@@ -1145,6 +1129,7 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
         site_sets: prop.cx.site_sets,
         nests: prop.cx.nests,
         tagged,
+        deferred_into: prop.deferred_into,
     }
 }
 
@@ -1234,7 +1219,7 @@ fn sticky_components(
 }
 
 /// Which components a fact moving backwards along flow from a sticky component is left to
-/// [`Prop::expose`] and [`Prop::expand`], each with the scope of its labels: the useful ones
+/// [`Prop::expose`] and to the check ([`Propagated::deferred_into`]), each with the scope of its labels: the useful ones
 /// with no useful predecessor (nothing moves on from them), whose labels all have one scope and
 /// no home, and are translated only at sites within whose binder that scope lies (generic
 /// there). A call or fork elsewhere leaves such a fact where it is, as it leaves the sticky
@@ -1320,6 +1305,10 @@ pub struct Propagated {
     pub site_sets: SiteSets,
     pub nests: Nests,
     pub tagged: Tagged,
+    /// The facts a map leaves implicit: for each component whose facts are deferred, the
+    /// sticky components it is a predecessor of (sorted). Its facts are theirs, in every map
+    /// that has them, besides its own ([`Prop::close`]).
+    pub deferred_into: FxHashMap<Rho, Vec<Rho>>,
 }
 
 impl Propagated {
