@@ -349,10 +349,14 @@ impl Checker<'_> {
         let base = self.racing(home, at_home);
         let mut any = base != NO_RACE;
         let mut in_every = vec![base];
+        let mut common = Base {
+            entries: at_home,
+            board: None,
+        };
         for group in &copies {
             let mut merged = at_home.to_vec();
             merged.extend(group.iter().copied());
-            let racing = self.racing(home, &merged);
+            let racing = self.racing_from(home, &merged, Some(&mut common));
             any |= racing != NO_RACE;
             for &e in group {
                 verdicts.entry(e).or_default().push(racing);
@@ -457,31 +461,44 @@ impl Checker<'_> {
     /// when the location is consistently correlated. The answer depends only on the set of
     /// classes, that is on the entries' maps and flags, which many locations share.
     fn racing(&self, home: FnId, entries: &[Entry]) -> Racing {
-        let mut sig: Signature = entries
-            .iter()
-            .map(|&e| {
-                let loc = self.loc(e);
-                (e.map, loc.internal, loc.writes)
-            })
-            .collect();
-        sig.sort_unstable();
-        sig.dedup();
+        self.racing_from(home, entries, None)
+    }
+
+    /// [`Checker::racing`] of `entries`, which hold those of `base` (a copy's facts with the
+    /// facts at the home): when not memoised, only the classes `base` lacks are decided, against
+    /// the cells `base` left behind ([`Board`]). An allocation site called from hundreds of
+    /// places makes hundreds of copies that each add a map or two to thousands.
+    fn racing_from(&self, home: FnId, entries: &[Entry], base: Option<&mut Base<'_>>) -> Racing {
+        let sig = self.signature(entries);
         if !sig.iter().any(|&(_, _, writes)| writes) {
             return NO_RACE;
         }
         if let Some(&found) = self.racing_memo.borrow().get(&(home, sig.clone())) {
             return found;
         }
-        let mut keys: Vec<ClassKey> = Vec::new();
-        for &(map, internal, writes) in &sig {
-            for &ctx in self.ctxs(home, map) {
-                let c = &self.facts.ctxs[ctx];
-                keys.push((c.ctx, internal, c.held, writes));
+        let classes: FxHashSet<ClassKey> = match base {
+            Some(base) => {
+                if base.board.is_none() {
+                    let base_sig = self.signature(base.entries);
+                    let keys = self.class_keys(home, &base_sig);
+                    base.board = Some((base_sig, self.board(home, keys)));
+                }
+                let Some((base_sig, board)) = &base.board else {
+                    unreachable!("the base's board was made above")
+                };
+                let extra: Signature = sig
+                    .iter()
+                    .filter(|x| base_sig.binary_search(x).is_err())
+                    .copied()
+                    .collect();
+                let extra = self.class_keys(home, &extra);
+                self.extended(home, board, extra).into_iter().collect()
             }
-        }
-        keys.sort_unstable();
-        keys.dedup();
-        let classes: FxHashSet<ClassKey> = self.racing_classes(home, &keys).into_iter().collect();
+            None => {
+                let keys = self.class_keys(home, &sig);
+                self.board(home, keys).racing().into_iter().collect()
+            }
+        };
         let found = if classes.is_empty() {
             NO_RACE
         } else {
@@ -492,84 +509,153 @@ impl Checker<'_> {
         self.racing_memo.borrow_mut().insert((home, sig), found);
         found
     }
-    /// The classes of `keys` in a racing pair. Classes are grouped into *cells* of one payload
-    /// (locks, internal and write flags) and one top (what [`Concurrency::concurrent_here`]
-    /// and the phases decide on: a context but its nest). Payloads are compared first: two
-    /// with a common lock, or neither writing, can never race, so their cells are never paired
-    /// — the pairs compared are those of lock-set classes that may race, not of all accesses.
-    /// For the others, two tops are compared once (the answer memoised per function across
-    /// locations), and a pair of cells whose classes are all known to race is not compared
-    /// again. Only two threads started at one point are compared by their nests
-    /// ([`Concurrency::mark_below`]).
-    fn racing_classes(&self, home: FnId, keys: &[ClassKey]) -> Vec<ClassKey> {
-        type Payload = (SetId, bool, bool);
-        let mut by_payload: BTreeMap<Payload, BTreeMap<Top, Vec<Member>>> = BTreeMap::new();
-        for (k, &(ctx, internal, held, writes)) in keys.iter().enumerate() {
-            by_payload
-                .entry((held, internal, writes))
-                .or_default()
-                .entry(top(&ctx))
-                .or_default()
-                .push((ctx, k));
-        }
-        let mut marks = Marks::new(keys.len());
-        // Per payload, its cells.
-        let payloads: Vec<(Payload, Vec<Cell>)> = by_payload
-            .into_iter()
-            .map(|(payload, tops)| {
-                let cells = tops
-                    .into_values()
-                    .map(|members| {
-                        let cell = marks.add_cell(&members);
-                        (members[0].0, members, cell)
-                    })
-                    .collect();
-                (payload, cells)
+
+    /// The signature of `entries`: each map with the location's internal and write flags.
+    fn signature(&self, entries: &[Entry]) -> Signature {
+        let mut sig: Signature = entries
+            .iter()
+            .map(|&e| {
+                let loc = self.loc(e);
+                (e.map, loc.internal, loc.writes)
             })
             .collect();
-        // Per payload, the positions of its cells not yet known to race: once a cell is, it is
-        // paired only with those (a pair of cells with nothing left to learn is never visited,
-        // so a location many threads reach costs the pairs that can still race, not all).
+        sig.sort_unstable();
+        sig.dedup();
+        sig
+    }
+
+    /// The classes of the facts of `sig` at `home`: one per context of each map (sorted).
+    fn class_keys(&self, home: FnId, sig: &Signature) -> Vec<ClassKey> {
+        let mut keys: Vec<ClassKey> = Vec::new();
+        for &(map, internal, writes) in sig {
+            for &ctx in self.ctxs(home, map) {
+                let c = &self.facts.ctxs[ctx];
+                keys.push((c.ctx, internal, c.held, writes));
+            }
+        }
+        keys.sort_unstable();
+        keys.dedup();
+        keys
+    }
+
+    /// The classes of `keys` in a racing pair, decided on a [`Board`]. Classes are grouped into
+    /// *cells* of one payload (locks, internal and write flags) and one top (what
+    /// [`Concurrency::concurrent_here`] and the phases decide on: a context but its nest).
+    /// Payloads are compared first: two with a common lock, or neither writing, can never
+    /// race, so their cells are never paired — the pairs compared are those of lock-set
+    /// classes that may race, not of all accesses. For the others, two tops are compared once
+    /// (the answer memoised per function across locations), and a pair of cells whose classes
+    /// are all known to race is not compared again. Only two threads started at one point are
+    /// compared by their nests ([`Concurrency::mark_below`]).
+    fn board(&self, home: FnId, keys: Vec<ClassKey>) -> Board {
+        let mut marks = Marks::new(keys.len());
+        let payloads = cells(&keys, 0, &mut marks);
+        // Per payload, the positions of its cells not yet known to race.
         let mut open: Vec<Vec<usize>> = payloads
             .iter()
             .map(|(_, cells)| (0..cells.len()).collect())
             .collect();
-        for (i, ((held_a, internal_a, writes_a), cells_a)) in payloads.iter().enumerate() {
-            for (j, ((held_b, internal_b, writes_b), cells_b)) in payloads[i..].iter().enumerate() {
-                if !(*writes_a || *writes_b) || self.common_lock(*held_a, *held_b) {
+        for (i, (payload_a, cells_a)) in payloads.iter().enumerate() {
+            for (j, (payload_b, cells_b)) in payloads[i..].iter().enumerate() {
+                if !self.payloads_may_race(payload_a, payload_b) {
                     continue;
                 }
-                // Two copies made by runs of a callee: different locations, or the same run,
-                // compared in the callee.
-                if self.techniques.has(Technique::DownFork) && *internal_a && *internal_b {
-                    continue;
-                }
-                let open_b = &mut open[i + j];
                 for (a, x) in cells_a.iter().enumerate() {
                     let from = if j == 0 { a } else { 0 };
-                    let mut next = from;
-                    while next < cells_b.len() && !marks.cell_done(x.2) {
-                        self.compare_cells(home, x, &cells_b[next], &mut marks);
-                        next += 1;
-                    }
-                    if next < cells_b.len() {
-                        open_b.retain(|&k| !marks.cell_done(cells_b[k].2));
-                        let start = open_b.partition_point(|&k| k < next);
-                        for &k in &open_b[start..] {
-                            self.compare_cells(home, x, &cells_b[k], &mut marks);
-                        }
-                    }
+                    self.compare_from(home, x, cells_b, from, &mut open[i + j], &mut marks);
                 }
             }
         }
-        keys.iter()
+        Board {
+            keys,
+            payloads,
+            marks,
+            open,
+        }
+    }
+
+    /// The racing classes of the classes of `base` and `extra` together, deciding only the
+    /// pairs with a class of `extra` that `base` lacks: those of `base` alone are decided.
+    fn extended(&self, home: FnId, base: &Board, extra: Vec<ClassKey>) -> Vec<ClassKey> {
+        let extra: Vec<ClassKey> = extra
+            .into_iter()
+            .filter(|k| base.keys.binary_search(k).is_err())
+            .collect();
+        let mut marks = base.marks.clone();
+        marks.grow(extra.len());
+        let payloads = cells(&extra, base.keys.len(), &mut marks);
+        let mut open = base.open.clone();
+        let mut open_extra: Vec<Vec<usize>> = payloads
+            .iter()
+            .map(|(_, cells)| (0..cells.len()).collect())
+            .collect();
+        for (i, (payload_a, cells_a)) in payloads.iter().enumerate() {
+            for (k, (payload_b, cells_b)) in base.payloads.iter().enumerate() {
+                if self.payloads_may_race(payload_a, payload_b) {
+                    for x in cells_a {
+                        self.compare_from(home, x, cells_b, 0, &mut open[k], &mut marks);
+                    }
+                }
+            }
+            for (j, (payload_b, cells_b)) in payloads[i..].iter().enumerate() {
+                if !self.payloads_may_race(payload_a, payload_b) {
+                    continue;
+                }
+                for (a, x) in cells_a.iter().enumerate() {
+                    let from = if j == 0 { a } else { 0 };
+                    let open_b = &mut open_extra[i + j];
+                    self.compare_from(home, x, cells_b, from, open_b, &mut marks);
+                }
+            }
+        }
+        base.keys
+            .iter()
+            .chain(extra.iter())
             .zip(marks.racing)
             .filter(|(_, r)| *r)
             .map(|(k, _)| *k)
             .collect()
     }
 
-    /// Compares two cells of payloads that may race ([`Checker::racing_classes`]): when their
+    /// Whether facts of two payloads may race: one writes, they have no common lock, and they
+    /// are not two internal copies (made by runs of a callee: different locations, or the same
+    /// run, compared in the callee).
+    fn payloads_may_race(&self, a: &Payload, b: &Payload) -> bool {
+        let (&(held_a, internal_a, writes_a), &(held_b, internal_b, writes_b)) = (a, b);
+        (writes_a || writes_b)
+            && !self.common_lock(held_a, held_b)
+            && !(self.techniques.has(Technique::DownFork) && internal_a && internal_b)
+    }
+
+    /// Compares cell `x` with the cells of `cells` from position `from` on: with each, while
+    /// `x` may still learn that it races; then only with those not yet known to race (`open`,
+    /// their positions, pruned as they become known), since a pair of cells with nothing left
+    /// to learn is never visited — a location many threads reach costs the pairs that can
+    /// still race, not all.
+    fn compare_from(
+        &self,
+        home: FnId,
+        x: &Cell,
+        cells: &[Cell],
+        from: usize,
+        open: &mut Vec<usize>,
+        marks: &mut Marks,
+    ) {
+        let mut next = from;
+        while next < cells.len() && !marks.cell_done(x.2) {
+            self.compare_cells(home, x, &cells[next], marks);
+            next += 1;
+        }
+        if next < cells.len() {
+            open.retain(|&k| !marks.cell_done(cells[k].2));
+            let start = open.partition_point(|&k| k < next);
+            for &k in &open[start..] {
+                self.compare_cells(home, x, &cells[k], marks);
+            }
+        }
+    }
+
+    /// Compares two cells of payloads that may race ([`Checker::board`]): when their
     /// tops may meet, marks the classes that race.
     fn compare_cells(&self, home: FnId, a: &Cell, b: &Cell, marks: &mut Marks) {
         let ((x, xs, cell_x), (y, ys, cell_y)) = (a, b);
@@ -689,9 +775,68 @@ impl Checker<'_> {
     }
 }
 
-/// A cell of [`Checker::racing_classes`]: its top's representative context, its members, and
-/// its number in [`Marks`].
+/// A cell of a [`Board`]: its top's representative context, its members, and its number in
+/// [`Marks`].
 type Cell = (Ctx, Vec<Member>, usize);
+
+/// What the facts of a class hold apart from their context: locks, internal and write flags.
+type Payload = (SetId, bool, bool);
+
+/// A set of classes with their racing pairs decided ([`Checker::board`]): the classes, their
+/// cells by payload, which race, and which cells of each payload are not yet known to race,
+/// so that more classes can be decided against it ([`Checker::extended`]).
+struct Board {
+    keys: Vec<ClassKey>,
+    payloads: Vec<(Payload, Vec<Cell>)>,
+    marks: Marks,
+    open: Vec<Vec<usize>>,
+}
+
+impl Board {
+    /// The classes that race.
+    fn racing(self) -> Vec<ClassKey> {
+        self.keys
+            .into_iter()
+            .zip(self.marks.racing)
+            .filter(|(_, r)| *r)
+            .map(|(k, _)| k)
+            .collect()
+    }
+}
+
+/// The facts of a location at its home, which every copy's verdict extends, and the board
+/// their classes left once one was needed ([`Checker::racing_from`]).
+struct Base<'e> {
+    entries: &'e [Entry],
+    board: Option<(Signature, Board)>,
+}
+
+/// The classes `keys` (numbered from `first` in `marks`) grouped into cells by payload and
+/// top, each registered in `marks`; payloads in ascending order.
+fn cells(keys: &[ClassKey], first: usize, marks: &mut Marks) -> Vec<(Payload, Vec<Cell>)> {
+    let mut by_payload: BTreeMap<Payload, BTreeMap<Top, Vec<Member>>> = BTreeMap::new();
+    for (k, &(ctx, internal, held, writes)) in keys.iter().enumerate() {
+        by_payload
+            .entry((held, internal, writes))
+            .or_default()
+            .entry(top(&ctx))
+            .or_default()
+            .push((ctx, first + k));
+    }
+    by_payload
+        .into_iter()
+        .map(|(payload, tops)| {
+            let cells = tops
+                .into_values()
+                .map(|members| {
+                    let cell = marks.add_cell(&members);
+                    (members[0].0, members, cell)
+                })
+                .collect();
+            (payload, cells)
+        })
+        .collect()
+}
 
 /// The verdict without racing classes.
 const NO_RACE: Racing = 0;
@@ -907,6 +1052,7 @@ fn top(c: &Ctx) -> Top {
 
 /// Which classes are known to race, with how many classes of each cell are not yet known to,
 /// so that a pair of cells with nothing left to learn is skipped at once.
+#[derive(Clone)]
 pub struct Marks {
     racing: Vec<bool>,
     /// The cell of each class, for the classes [`Marks::add_cell`] registered.
@@ -922,6 +1068,12 @@ impl Marks {
             cell_of: vec![u32::MAX; n],
             open: Vec::new(),
         }
+    }
+
+    /// Makes room for `n` more classes, none known to race yet.
+    fn grow(&mut self, n: usize) {
+        self.racing.resize(self.racing.len() + n, false);
+        self.cell_of.resize(self.cell_of.len() + n, u32::MAX);
     }
 
     /// Registers a cell of classes, none known to race yet, and returns it.
