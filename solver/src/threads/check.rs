@@ -145,7 +145,7 @@ struct Checker<'a> {
     /// Whether two tops at a function may meet ([`Checker::tops_concurrent`]).
     tops_memo: RefCell<FxHashMap<(FnId, Top, Top), bool>>,
     /// The racing classes of each verdict, by [`Racing`] id.
-    racing_sets: RefCell<Vec<FxHashSet<ClassKey>>>,
+    racing_sets: RefCell<Vec<RacingSet>>,
     /// How the facts of a location of a map, with its internal and write flags, in verdicts
     /// with these racing classes, are listed at a function ([`Checker::listing`]).
     listed_memo: RefCell<FxHashMap<ListedKey, ListedAs>>,
@@ -216,7 +216,7 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
         entries: FxHashMap::default(),
         ctxs_of: FxHashMap::default(),
         racing_memo: RefCell::default(),
-        racing_sets: RefCell::new(vec![FxHashSet::default()]),
+        racing_sets: RefCell::new(vec![RacingSet::default()]),
         tops_memo: RefCell::default(),
         listed_memo: RefCell::default(),
         listings: RefCell::default(),
@@ -351,6 +351,7 @@ impl Checker<'_> {
         let mut in_every = vec![base];
         let mut common = Base {
             entries: at_home,
+            racing: base,
             board: None,
         };
         for group in &copies {
@@ -476,7 +477,8 @@ impl Checker<'_> {
         if let Some(&found) = self.racing_memo.borrow().get(&(home, sig.clone())) {
             return found;
         }
-        let classes: FxHashSet<ClassKey> = match base {
+        // The classes that race, besides those of the verdict `within`.
+        let (within, classes): (Racing, FxHashSet<ClassKey>) = match base {
             Some(base) => {
                 if base.board.is_none() {
                     let base_sig = self.signature(base.entries);
@@ -492,18 +494,25 @@ impl Checker<'_> {
                     .copied()
                     .collect();
                 let extra = self.class_keys(home, &extra);
-                self.extended(home, board, extra).into_iter().collect()
+                let more = self.extended(home, board, extra).into_iter().collect();
+                (base.racing, more)
             }
             None => {
                 let keys = self.class_keys(home, &sig);
-                self.board(home, keys).racing().into_iter().collect()
+                (
+                    NO_RACE,
+                    self.board(home, keys).racing().into_iter().collect(),
+                )
             }
         };
         let found = if classes.is_empty() {
-            NO_RACE
+            within
         } else {
             let mut sets = self.racing_sets.borrow_mut();
-            sets.push(classes);
+            sets.push(RacingSet {
+                within,
+                own: classes,
+            });
             (sets.len() - 1) as Racing
         };
         self.racing_memo.borrow_mut().insert((home, sig), found);
@@ -574,8 +583,8 @@ impl Checker<'_> {
         }
     }
 
-    /// The racing classes of the classes of `base` and `extra` together, deciding only the
-    /// pairs with a class of `extra` that `base` lacks: those of `base` alone are decided.
+    /// The racing classes of the classes of `base` and `extra` together that do not race in
+    /// `base` alone, deciding only the pairs with a class of `extra` that `base` lacks.
     fn extended(&self, home: FnId, base: &Board, extra: Vec<ClassKey>) -> Vec<ClassKey> {
         let extra: Vec<ClassKey> = extra
             .into_iter()
@@ -608,11 +617,17 @@ impl Checker<'_> {
                 }
             }
         }
+        let before = base
+            .marks
+            .racing
+            .iter()
+            .copied()
+            .chain(std::iter::repeat(false));
         base.keys
             .iter()
             .chain(extra.iter())
-            .zip(marks.racing)
-            .filter(|(_, r)| *r)
+            .zip(marks.racing.iter().zip(before))
+            .filter(|(_, (now, before))| **now && !*before)
             .map(|(k, _)| *k)
             .collect()
     }
@@ -757,7 +772,7 @@ impl Checker<'_> {
             .iter()
             .map(|&ctx| {
                 let key = self.key(ctx, loc);
-                let races = memo_key.4.iter().any(|&r| sets[r as usize].contains(&key));
+                let races = memo_key.4.iter().any(|&r| races_in(&sets, r, &key));
                 let c = &self.facts.ctxs[ctx];
                 (c.ctx.thread, c.held, !races)
             })
@@ -804,11 +819,26 @@ impl Board {
     }
 }
 
-/// The facts of a location at its home, which every copy's verdict extends, and the board
-/// their classes left once one was needed ([`Checker::racing_from`]).
+/// The facts of a location at its home, which every copy's verdict extends, their verdict,
+/// and the board their classes left once one was needed ([`Checker::racing_from`]).
 struct Base<'e> {
     entries: &'e [Entry],
+    racing: Racing,
     board: Option<(Signature, Board)>,
+}
+
+/// The racing classes of a verdict: those of the verdict `within` ([`NO_RACE`] for none: a
+/// copy's are those of the facts at the home and its own), and `own`.
+#[derive(Default)]
+struct RacingSet {
+    within: Racing,
+    own: FxHashSet<ClassKey>,
+}
+
+/// Whether class `key` races in verdict `racing`.
+fn races_in(sets: &[RacingSet], racing: Racing, key: &ClassKey) -> bool {
+    let set = &sets[racing as usize];
+    set.own.contains(key) || (set.within != NO_RACE && races_in(sets, set.within, key))
 }
 
 /// The classes `keys` (numbered from `first` in `marks`) grouped into cells by payload and
