@@ -284,10 +284,13 @@ struct Prop<'a> {
     /// left to [`Prop::expose`] and to the check ([`deferred_components`]), and if so the
     /// scope of its labels.
     deferred: Vec<Option<Scope>>,
-    /// Per sticky component with deferred predecessors outside the root scope: the pre-order
-    /// numbers of their scopes, sorted, so that [`Prop::image`] finds in a few steps whether a
-    /// site translates one of them.
-    deferred_scopes: FxHashMap<Rho, Vec<u32>>,
+    /// Per sticky component with deferred predecessors outside the root scope: those, with the
+    /// pre-order number of their scope, sorted by it, so that [`Prop::expose`] finds those a
+    /// site translates in a few steps, not by visiting every object a blob is made of.
+    deferred_scopes: FxHashMap<Rho, Vec<(u32, Rho)>>,
+    /// Per sticky component with deferred predecessors: its other predecessors, the moves
+    /// [`Prop::close`] makes from it.
+    walk_preds: FxHashMap<Rho, Vec<Rho>>,
     /// Per deferred component: the sticky components it is a predecessor of, whose facts are
     /// its own (sorted).
     deferred_into: FxHashMap<Rho, Vec<Rho>>,
@@ -595,60 +598,48 @@ impl Prop<'_> {
     /// a call or fork whose site's binder is `binder` translates them (they are generic
     /// there). `map` itself when it has none.
     fn expose(&mut self, map: LocsId, binder: Scope) -> LocsId {
-        let (a, b) = self.scopes.interval(binder).unwrap_or((0, u32::MAX));
-        let translates = self.locs.get(map).iter().any(|l| {
-            self.deferred_scopes.get(&l.rho).is_some_and(|entries| {
-                entries.partition_point(|&x| x <= b) > entries.partition_point(|&x| x < a)
-            })
-        });
-        if !translates {
-            return map;
-        }
-        self.make_deferred(map, binder)
-    }
-
-    /// Whether a fact at component `from` moving backwards to `pred` is a move [`Prop::close`]
-    /// leaves to [`Prop::expose`] and to the check.
-    fn is_deferred(&self, from: Rho, pred: Rho) -> bool {
-        self.sticky[from.0 as usize] && self.deferred[pred.0 as usize].is_some()
-    }
-
-    /// `map` with the deferred moves out of its locations into components of scopes within
-    /// `binder` made. Deferred components have no predecessors to move on to.
-    fn make_deferred(&mut self, map: LocsId, binder: Scope) -> LocsId {
         let (comps, scopes) = (self.comps, self.scopes);
-        let mut out: Vec<Loc> = self.locs.get(map).to_vec();
-        let mut made = false;
+        let (a, b) = scopes.interval(binder).unwrap_or((0, u32::MAX));
+        let mut out: Vec<Loc> = Vec::new();
         for loc in self.locs.get(map) {
-            if !self.sticky[loc.rho.0 as usize] {
+            if binder == Scope::ROOT {
+                // Every scope is within the root's (a call of `main`).
+                if self.sticky[loc.rho.0 as usize] {
+                    for &pred in &comps.preds[loc.rho] {
+                        if self.deferred[pred.0 as usize].is_some() {
+                            out.push(Loc { rho: pred, ..*loc });
+                        }
+                    }
+                }
                 continue;
             }
-            for &pred in &comps.preds[loc.rho] {
-                let Some(scope) = self.deferred[pred.0 as usize] else {
-                    continue;
-                };
-                if scopes.within(scope, binder) {
-                    out.push(Loc { rho: pred, ..*loc });
-                    made = true;
-                }
+            let Some(preds) = self.deferred_scopes.get(&loc.rho) else {
+                continue;
+            };
+            let from = preds.partition_point(|&(entry, _)| entry < a);
+            let to = preds.partition_point(|&(entry, _)| entry <= b);
+            for &(_, pred) in &preds[from..to] {
+                out.push(Loc { rho: pred, ..*loc });
             }
         }
-        if !made {
+        if out.is_empty() {
             return map;
         }
+        out.extend_from_slice(self.locs.get(map));
         self.locs.intern(out)
     }
 
     /// `map` closed under the backwards moves along flow into useful components, but the
     /// deferred ones.
     fn walk(&mut self, map: LocsId) -> LocsId {
-        let comps = self.comps;
-        let moves = |x: Rho, pred: Rho| self.useful[pred.0 as usize] && !self.is_deferred(x, pred);
+        let (comps, walk_preds) = (self.comps, &self.walk_preds);
+        let preds = |x: Rho| walk_preds.get(&x).unwrap_or(&comps.preds[x]);
+        let useful = &self.useful;
         let reaches_more = self
             .locs
             .get(map)
             .iter()
-            .any(|l| comps.preds[l.rho].iter().any(|&p| moves(l.rho, p)));
+            .any(|l| preds(l.rho).iter().any(|&p| useful[p.0 as usize]));
         if !reaches_more {
             return map;
         }
@@ -657,8 +648,8 @@ impl Prop<'_> {
         let mut work: Vec<(Rho, bool)> = self.locs.get(map).iter().map(Loc::key).collect();
         while let Some(key) = work.pop() {
             let loc = at[&key];
-            for &pred in &comps.preds[loc.rho] {
-                if !self.useful[pred.0 as usize] || self.is_deferred(loc.rho, pred) {
+            for &pred in preds(loc.rho) {
+                if !useful[pred.0 as usize] {
                     continue;
                 }
                 let moved = Loc { rho: pred, ..loc };
@@ -1038,6 +1029,7 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
         sticky: sticky_components(c, comps, index, homes),
         deferred: Vec::new(),
         deferred_scopes: FxHashMap::default(),
+        walk_preds: FxHashMap::default(),
         deferred_into: FxHashMap::default(),
         map_fixed: Vec::new(),
         translated_memo: FxHashMap::default(),
@@ -1048,6 +1040,17 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
     };
     prop.deferred = deferred_components(c, comps, index, homes, scopes, &prop.useful);
     prop.deferred_scopes = deferred_scopes(comps, scopes, &prop.sticky, &prop.deferred);
+    for (x, preds) in comps.preds.iter_enumerated() {
+        if prop.sticky[x.0 as usize] && preds.iter().any(|p| prop.deferred[p.0 as usize].is_some())
+        {
+            let others = preds
+                .iter()
+                .copied()
+                .filter(|p| prop.deferred[p.0 as usize].is_none())
+                .collect();
+            prop.walk_preds.insert(x, others);
+        }
+    }
     for (x, preds) in comps.preds.iter_enumerated() {
         if prop.sticky[x.0 as usize] {
             for &pred in preds {
@@ -1264,30 +1267,30 @@ fn deferred_components(
     deferred
 }
 
-/// For [`Prop::deferred_scopes`]: per sticky component, the pre-order numbers of the scopes
-/// other than the root of its deferred predecessors, sorted (those without any are left out).
+/// For [`Prop::deferred_scopes`]: per sticky component, its deferred predecessors of scopes
+/// other than the root, with the pre-order number of their scope, sorted (components without
+/// any are left out).
 fn deferred_scopes(
     comps: &Components,
     scopes: &ScopeTree,
     sticky: &[bool],
     deferred: &[Option<Scope>],
-) -> FxHashMap<Rho, Vec<u32>> {
-    let mut out: FxHashMap<Rho, Vec<u32>> = FxHashMap::default();
+) -> FxHashMap<Rho, Vec<(u32, Rho)>> {
+    let mut out: FxHashMap<Rho, Vec<(u32, Rho)>> = FxHashMap::default();
     for (x, preds) in comps.preds.iter_enumerated() {
         if !sticky[x.0 as usize] {
             continue;
         }
-        let mut entries: Vec<u32> = preds
+        let mut entries: Vec<(u32, Rho)> = preds
             .iter()
-            .filter_map(|p| deferred[p.0 as usize])
-            .filter(|&scope| scope != Scope::ROOT)
-            .map(|scope| scopes.interval(scope).map_or(0, |(entry, _)| entry))
+            .filter_map(|&p| Some((deferred[p.0 as usize]?, p)))
+            .filter(|&(scope, _)| scope != Scope::ROOT)
+            .map(|(scope, p)| (scopes.interval(scope).map_or(0, |(entry, _)| entry), p))
             .collect();
         if entries.is_empty() {
             continue;
         }
         entries.sort_unstable();
-        entries.dedup();
         out.insert(x, entries);
     }
     out
