@@ -346,18 +346,18 @@ impl Checker<'_> {
         // Each fact races if its class races in a verdict it is part of: the facts at the home
         // in every copy's, the facts of a copy in that copy's.
         let mut verdicts: BTreeMap<Entry, Vec<Racing>> = BTreeMap::new();
-        let base = self.racing(home, at_home);
+        let sig = self.signature(at_home);
+        let base = self.racing_of(home, sig.clone());
         let mut any = base != NO_RACE;
         let mut in_every = vec![base];
         let mut common = Base {
-            entries: at_home,
+            sig,
             racing: base,
             board: None,
+            memo: FxHashMap::default(),
         };
         for group in &copies {
-            let mut merged = at_home.to_vec();
-            merged.extend(group.iter().copied());
-            let racing = self.racing_from(home, &merged, Some(&mut common));
+            let racing = self.racing_copy(home, &mut common, group);
             any |= racing != NO_RACE;
             for &e in group {
                 verdicts.entry(e).or_default().push(racing);
@@ -462,61 +462,68 @@ impl Checker<'_> {
     /// when the location is consistently correlated. The answer depends only on the set of
     /// classes, that is on the entries' maps and flags, which many locations share.
     fn racing(&self, home: FnId, entries: &[Entry]) -> Racing {
-        self.racing_from(home, entries, None)
+        self.racing_of(home, self.signature(entries))
     }
 
-    /// [`Checker::racing`] of `entries`, which hold those of `base` (a copy's facts with the
-    /// facts at the home): when not memoised, only the classes `base` lacks are decided, against
-    /// the cells `base` left behind ([`Board`]). An allocation site called from hundreds of
-    /// places makes hundreds of copies that each add a map or two to thousands.
-    fn racing_from(&self, home: FnId, entries: &[Entry], base: Option<&mut Base<'_>>) -> Racing {
-        let sig = self.signature(entries);
+    /// [`Checker::racing`] of the facts with signature `sig`.
+    fn racing_of(&self, home: FnId, sig: Signature) -> Racing {
         if !sig.iter().any(|&(_, _, writes)| writes) {
             return NO_RACE;
         }
         if let Some(&found) = self.racing_memo.borrow().get(&(home, sig.clone())) {
             return found;
         }
-        // The classes that race, besides those of the verdict `within`.
-        let (within, classes): (Racing, FxHashSet<ClassKey>) = match base {
-            Some(base) => {
-                if base.board.is_none() {
-                    let base_sig = self.signature(base.entries);
-                    let keys = self.class_keys(home, &base_sig);
-                    base.board = Some((base_sig, self.board(home, keys)));
-                }
-                let Some((base_sig, board)) = &base.board else {
-                    unreachable!("the base's board was made above")
-                };
-                let extra: Signature = sig
-                    .iter()
-                    .filter(|x| base_sig.binary_search(x).is_err())
-                    .copied()
-                    .collect();
-                let extra = self.class_keys(home, &extra);
-                let more = self.extended(home, board, extra).into_iter().collect();
-                (base.racing, more)
-            }
-            None => {
-                let keys = self.class_keys(home, &sig);
-                (
-                    NO_RACE,
-                    self.board(home, keys).racing().into_iter().collect(),
-                )
-            }
-        };
-        let found = if classes.is_empty() {
-            within
-        } else {
-            let mut sets = self.racing_sets.borrow_mut();
-            sets.push(RacingSet {
-                within,
-                own: classes,
-            });
-            (sets.len() - 1) as Racing
-        };
+        let keys = self.class_keys(home, &sig);
+        let classes: FxHashSet<ClassKey> = self.board(home, keys).racing().into_iter().collect();
+        let found = self.racing_set(NO_RACE, classes);
         self.racing_memo.borrow_mut().insert((home, sig), found);
         found
+    }
+
+    /// The verdict of a copy: the facts of `base` (those at the home) and of `group` (the
+    /// copy's sources). Only the classes the group adds are decided, against the cells the
+    /// facts at the home left ([`Board`], made once for all copies): an allocation site called
+    /// from hundreds of places makes hundreds of copies that each add a map or two to
+    /// thousands. A group that adds nothing has the home's verdict.
+    fn racing_copy(&self, home: FnId, base: &mut Base, group: &[Entry]) -> Racing {
+        let extra: Signature = self
+            .signature(group)
+            .into_iter()
+            .filter(|x| base.sig.binary_search(x).is_err())
+            .collect();
+        if extra.is_empty() {
+            return base.racing;
+        }
+        let writes = |sig: &Signature| sig.iter().any(|&(_, _, writes)| writes);
+        if !writes(&base.sig) && !writes(&extra) {
+            return NO_RACE;
+        }
+        if let Some(&found) = base.memo.get(&extra) {
+            return found;
+        }
+        let board = match &base.board {
+            Some(board) => board,
+            None => base
+                .board
+                .insert(self.board(home, self.class_keys(home, &base.sig))),
+        };
+        let more = self.extended(home, board, self.class_keys(home, &extra));
+        let found = self.racing_set(base.racing, more.into_iter().collect());
+        base.memo.insert(extra, found);
+        found
+    }
+
+    /// The verdict whose racing classes are those of `within` and `classes`.
+    fn racing_set(&self, within: Racing, classes: FxHashSet<ClassKey>) -> Racing {
+        if classes.is_empty() {
+            return within;
+        }
+        let mut sets = self.racing_sets.borrow_mut();
+        sets.push(RacingSet {
+            within,
+            own: classes,
+        });
+        (sets.len() - 1) as Racing
     }
 
     /// The signature of `entries`: each map with the location's internal and write flags.
@@ -819,12 +826,14 @@ impl Board {
     }
 }
 
-/// The facts of a location at its home, which every copy's verdict extends, their verdict,
-/// and the board their classes left once one was needed ([`Checker::racing_from`]).
-struct Base<'e> {
-    entries: &'e [Entry],
+/// The facts of a location at its home, which every copy's verdict extends
+/// ([`Checker::racing_copy`]): their signature and verdict, the board their classes left once
+/// one was needed, and the verdicts of the copies by what each adds to the signature.
+struct Base {
+    sig: Signature,
     racing: Racing,
-    board: Option<(Signature, Board)>,
+    board: Option<Board>,
+    memo: FxHashMap<Signature, Racing>,
 }
 
 /// The racing classes of a verdict: those of the verdict `within` ([`NO_RACE`] for none: a

@@ -1324,3 +1324,65 @@ impl Propagated {
         self.len() == 0
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::constraints::{Polarity, RhoKind, SiteKind};
+
+    /// A blob (a global pointer's target) that objects flow into: which of its predecessors
+    /// have their moves deferred, and where a site makes them.
+    #[test]
+    fn leaf_predecessors_of_a_sticky_component_are_deferred() {
+        let mut c = Constraints::new();
+        let f = c.new_scope(Scope::ROOT);
+        let g = c.new_scope(Scope::ROOT);
+        let blob = c.new_rho(Scope::ROOT, RhoKind::Plain);
+        // `main`'s object: fixed, never translated.
+        let obj = c.new_rho(Scope::ROOT, RhoKind::Alloc);
+        // The target of a parameter of the function of scope `f`: translated at its sites.
+        let arg = c.new_rho(f, RhoKind::Plain);
+        // A label with a predecessor of its own: moves out of it are not deferred.
+        let mid = c.new_rho(f, RhoKind::Plain);
+        let src = c.new_rho(f, RhoKind::Plain);
+        // A label of `f` with an image at a site of another function: not only translated
+        // where its scope is generic, so never deferred.
+        let stray = c.new_rho(f, RhoKind::Plain);
+        // A label with a home: its facts stop at that function.
+        let private = c.new_rho(Scope::ROOT, RhoKind::Alloc);
+        for x in [obj, arg, mid, stray, private] {
+            c.flow(x, blob);
+        }
+        c.flow(src, mid);
+        let call_f = c.new_site(f, Scope::ROOT, SiteKind::Inst);
+        let call_g = c.new_site(g, Scope::ROOT, SiteKind::Inst);
+        c.rho_inst(arg, call_f, Polarity::Neg, obj);
+        c.rho_inst(stray, call_g, Polarity::Neg, obj);
+        c.scopes.freeze();
+        let comps = crate::cfl::close(&c, &c.scopes).components();
+        let index = Index::new(&c);
+        let mut homes = Homes::none(&c);
+        homes.home[private] = Some(FnId(0));
+        let useful = vec![true; comps.of.len()];
+        let deferred = deferred_components(&c, &comps, &index, &homes, &c.scopes, &useful);
+        let of = |x: Rho| deferred[comps.of[x].0 as usize];
+        assert_eq!(of(obj), Some(Scope::ROOT));
+        assert_eq!(of(arg), Some(f));
+        assert_eq!(of(src), Some(f));
+        for not in [blob, mid, stray, private] {
+            assert_eq!(of(not), None, "{not:?}");
+        }
+        let sticky = sticky_components(&c, &comps, &index, &homes);
+        assert!(sticky[comps.of[blob].0 as usize]);
+        assert!(!sticky[comps.of[mid].0 as usize]);
+        // A site of `f` makes the move into `arg`, and only into it: the root's objects stay
+        // deferred, and `g`'s interval holds none.
+        let by_scope = deferred_scopes(&comps, &c.scopes, &sticky, &deferred);
+        let entry = |s: Scope| c.scopes.interval(s).map(|(entry, _)| entry);
+        assert_eq!(by_scope[&comps.of[blob]], vec![(entry(f).unwrap(), arg)]);
+        let (a, b) = c.scopes.interval(g).unwrap();
+        assert!(!by_scope[&comps.of[blob]]
+            .iter()
+            .any(|&(e, _)| a <= e && e <= b));
+    }
+}
