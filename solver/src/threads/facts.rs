@@ -39,6 +39,15 @@
 //! so a warning lists exactly the accesses whose facts reach it. Functions are visited callees
 //! and thread functions first ([`Structure::thread_sccs`]), so a context's map is complete
 //! before it moves on, except within a cycle of calls and forks, which is iterated.
+//!
+//! **Deferred facts.** A blob that the objects of every module flow into (a `void *` every
+//! callback gets) is reached by most contexts; moving its facts backwards to each of those
+//! objects in every context made the maps grow as the square of the program. A move from a
+//! *sticky* component (one that every call and fork leaves where it is) into a *deferred* one
+//! (a leaf translated only where its scope is generic) is made only at a site that translates
+//! the leaf (`Prop::expose`); elsewhere the map leaves it implicit, and the check reads the
+//! leaf's facts from the sticky components it flows into ([`Propagated::deferred_into`]).
+//! The facts at every function where labels are checked are the same as with every move made.
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -1310,7 +1319,7 @@ pub struct Propagated {
     pub tagged: Tagged,
     /// The facts a map leaves implicit: for each component whose facts are deferred, the
     /// sticky components it is a predecessor of (sorted). Its facts are theirs, in every map
-    /// that has them, besides its own ([`Prop::close`]).
+    /// that has them, besides its own (`Prop::close`).
     pub deferred_into: FxHashMap<Rho, Vec<Rho>>,
 }
 
