@@ -435,7 +435,8 @@ pub fn check_on_large_stack(
 
 /// A developer's view of a result (printed by `locksmith check` to stderr when the environment
 /// variable `LOCKSMITH_DEBUG` is set): every access with its label, and every fact with its
-/// function, thread, position, locks and write flag.
+/// function, thread, position, locks and write flag (the facts a map leaves implicit,
+/// `Propagated::deferred_into`, are not listed).
 pub fn debug_dump(r: &CheckResult) -> String {
     use std::fmt::Write;
     let mut out = String::new();
