@@ -364,6 +364,9 @@ impl Checker<'_> {
             }
             in_every.push(racing);
         }
+        // Most copies share a verdict: each entry at the home gets each distinct one once.
+        in_every.sort_unstable();
+        in_every.dedup();
         for &e in at_home {
             verdicts
                 .entry(e)
@@ -391,13 +394,14 @@ impl Checker<'_> {
     }
 
     /// The facts at `main` of the components `sources` of a copy of `comp`, but those that are
-    /// `comp`'s own there: a source with no facts but those it has from `comp`
-    /// ([`Propagated::deferred_into`]) adds nothing to them. (An object flowing into a blob
-    /// that a thousand allocation sites' objects flow into has all of the blob's facts: reading
-    /// them again for each copy made the check grow as the square of the program.)
+    /// `comp`'s own there: `comp` itself, and a source with no facts but those it has from
+    /// `comp` ([`Propagated::deferred_into`]), add nothing to them. (A blob that the objects of
+    /// a thousand allocation sites flow into, and each object, has all of the blob's facts:
+    /// reading them again for each copy made the check grow as the square of the program.)
     fn sources(&self, sources: &[Rho], main: FnId, comp: Rho) -> Vec<Entry> {
         let mut out: Vec<Entry> = sources
             .iter()
+            .filter(|&&x| x != comp)
             .filter(|&&x| {
                 self.entries.contains_key(&(x, main))
                     || self
