@@ -234,7 +234,10 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
     // Labels of one component have the same facts: those checked at the same home get the same
     // verdict there, and those with the same owner the same verdict at the owner, each computed
     // once; the warnings of one verdict share its list of accesses.
-    let mut at_home_verdicts: FxHashMap<(Rho, FnId), Option<Accesses>> = FxHashMap::default();
+    // Per (component, home): `None` when the component has no facts there (not checked), else
+    // its verdict.
+    let mut at_home_verdicts: FxHashMap<(Rho, FnId), Option<Option<Accesses>>> =
+        FxHashMap::default();
     let mut owner_verdicts: FxHashMap<(Rho, FnId), Option<Accesses>> = FxHashMap::default();
     let mut warnings = Vec::new();
     for (done, &rho) in checked.iter().enumerate() {
@@ -246,17 +249,20 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
         }
         let comp = comps.of[rho];
         let home = homes.home_of(rho).unwrap_or(main);
-        // A label without facts at its home (untagged, or tagged at the root) is not checked.
-        let at_home = match checker.entries_of(comp, home) {
-            Some(entries) => entries,
-            None if home == main && tagged.reaches(comp) => Vec::new(),
-            None => continue,
+        let verdict = at_home_verdicts.entry((comp, home)).or_insert_with(|| {
+            // A label without facts at its home (untagged, or tagged at the root) is not
+            // checked.
+            let at_home = match checker.entries_of(comp, home) {
+                Some(entries) => entries,
+                None if home == main && tagged.reaches(comp) => Vec::new(),
+                None => return None,
+            };
+            Some(checker.at_home(comp, home, &at_home, main))
+        });
+        let Some(verdict) = verdict else {
+            continue;
         };
-        let found = at_home_verdicts
-            .entry((comp, home))
-            .or_insert_with(|| checker.at_home(comp, home, &at_home, main))
-            .clone()
-            .map(|accesses| (home, accesses));
+        let found = verdict.clone().map(|accesses| (home, accesses));
         // Labels checked at `main` that belong to another function are also checked there,
         // where the accesses of one run of it meet (above it they become internal copies).
         let found = found.or_else(|| {
@@ -483,7 +489,7 @@ impl Checker<'_> {
 
     /// [`Checker::racing`] of the facts with signature `sig`.
     fn racing_of(&self, home: FnId, sig: Signature) -> Racing {
-        if !sig.iter().any(|&(_, _, writes)| writes) {
+        if !writes_in(&sig) {
             return NO_RACE;
         }
         if let Some(&found) = self.racing_memo.borrow().get(&(home, sig.clone())) {
@@ -510,8 +516,7 @@ impl Checker<'_> {
         if extra.is_empty() {
             return base.racing;
         }
-        let writes = |sig: &Signature| sig.iter().any(|&(_, _, writes)| writes);
-        if !writes(&base.sig) && !writes(&extra) {
+        if !writes_in(&base.sig) && !writes_in(&extra) {
             return NO_RACE;
         }
         if let Some(&found) = base.memo.get(&extra) {
@@ -582,22 +587,8 @@ impl Checker<'_> {
     fn board(&self, home: FnId, keys: Vec<ClassKey>) -> Board {
         let mut marks = Marks::new(keys.len());
         let payloads = cells(&keys, 0, &mut marks);
-        // Per payload, the positions of its cells not yet known to race.
-        let mut open: Vec<Vec<usize>> = payloads
-            .iter()
-            .map(|(_, cells)| (0..cells.len()).collect())
-            .collect();
-        for (i, (payload_a, cells_a)) in payloads.iter().enumerate() {
-            for (j, (payload_b, cells_b)) in payloads[i..].iter().enumerate() {
-                if !self.payloads_may_race(payload_a, payload_b) {
-                    continue;
-                }
-                for (a, x) in cells_a.iter().enumerate() {
-                    let from = if j == 0 { a } else { 0 };
-                    self.compare_from(home, x, cells_b, from, &mut open[i + j], &mut marks);
-                }
-            }
-        }
+        let mut open = all_open(&payloads);
+        self.decide_among(home, &payloads, &mut open, &mut marks);
         Board {
             keys,
             payloads,
@@ -617,11 +608,7 @@ impl Checker<'_> {
         marks.grow(extra.len());
         let payloads = cells(&extra, base.keys.len(), &mut marks);
         let mut open = base.open.clone();
-        let mut open_extra: Vec<Vec<usize>> = payloads
-            .iter()
-            .map(|(_, cells)| (0..cells.len()).collect())
-            .collect();
-        for (i, (payload_a, cells_a)) in payloads.iter().enumerate() {
+        for (payload_a, cells_a) in &payloads {
             for (k, (payload_b, cells_b)) in base.payloads.iter().enumerate() {
                 if self.payloads_may_race(payload_a, payload_b) {
                     for x in cells_a {
@@ -629,17 +616,8 @@ impl Checker<'_> {
                     }
                 }
             }
-            for (j, (payload_b, cells_b)) in payloads[i..].iter().enumerate() {
-                if !self.payloads_may_race(payload_a, payload_b) {
-                    continue;
-                }
-                for (a, x) in cells_a.iter().enumerate() {
-                    let from = if j == 0 { a } else { 0 };
-                    let open_b = &mut open_extra[i + j];
-                    self.compare_from(home, x, cells_b, from, open_b, &mut marks);
-                }
-            }
         }
+        self.decide_among(home, &payloads, &mut all_open(&payloads), &mut marks);
         let before = base
             .marks
             .racing
@@ -653,6 +631,28 @@ impl Checker<'_> {
             .filter(|(_, (now, before))| **now && !*before)
             .map(|(k, _)| *k)
             .collect()
+    }
+
+    /// Decides the pairs of cells of `payloads` (each pair once, each cell with itself too),
+    /// with `open` the positions of each payload's cells not yet known to race.
+    fn decide_among(
+        &self,
+        home: FnId,
+        payloads: &[(Payload, Vec<Cell>)],
+        open: &mut [Vec<usize>],
+        marks: &mut Marks,
+    ) {
+        for (i, (payload_a, cells_a)) in payloads.iter().enumerate() {
+            for (j, (payload_b, cells_b)) in payloads[i..].iter().enumerate() {
+                if !self.payloads_may_race(payload_a, payload_b) {
+                    continue;
+                }
+                for (a, x) in cells_a.iter().enumerate() {
+                    let from = if j == 0 { a } else { 0 };
+                    self.compare_from(home, x, cells_b, from, &mut open[i + j], marks);
+                }
+            }
+        }
     }
 
     /// Whether facts of two payloads may race: one writes, they have no common lock, and they
@@ -864,6 +864,19 @@ struct RacingSet {
 fn races_in(sets: &[RacingSet], racing: Racing, key: &ClassKey) -> bool {
     let set = &sets[racing as usize];
     set.own.contains(key) || (set.within != NO_RACE && races_in(sets, set.within, key))
+}
+
+/// Per payload, the positions of its cells, none yet known to race.
+fn all_open(payloads: &[(Payload, Vec<Cell>)]) -> Vec<Vec<usize>> {
+    payloads
+        .iter()
+        .map(|(_, cells)| (0..cells.len()).collect())
+        .collect()
+}
+
+/// Whether some fact of signature `sig` writes (without one, nothing races).
+fn writes_in(sig: &Signature) -> bool {
+    sig.iter().any(|&(_, _, writes)| writes)
 }
 
 /// The classes `keys` (numbered from `first` in `marks`) grouped into cells by payload and
