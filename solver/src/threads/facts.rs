@@ -58,7 +58,7 @@ use super::check::Ctx;
 use super::contexts::Contexts;
 use super::linearity::Linearity;
 use super::locksets::{translate, LockSets, Locksets, SetId, State};
-use super::locmaps::{AccSetId, Loc, LocMaps, LocsId};
+use super::locmaps::{Loc, LocMaps, LocsId};
 use super::mhp::{HandleSets, Mhp, SiteSets};
 use super::nest::Nests;
 use super::phases::Phase;
@@ -283,11 +283,11 @@ struct Prop<'a> {
     close_memo: FxHashMap<LocsId, LocsId>,
     /// Per component representative: whether every member is a label of the root scope that
     /// belongs to no function's run and has no image at any site, so that every call and fork
-    /// leaves a fact there where it is ([`fixed_components`]).
+    /// leaves a fact there where it is ([`staying_components`]).
     fixed: Vec<bool>,
     /// Per component representative: whether some member is a label every call and fork
-    /// leaves where it is (as for [`fixed_components`]), so that a fact there is still there,
-    /// with the same internal flag, in every caller ([`sticky_components`]).
+    /// leaves where it is, so that a fact there is still there, with the same internal flag,
+    /// in every caller ([`staying_components`]).
     sticky: Vec<bool>,
     /// Per component representative: whether a fact moving to it from a sticky component is
     /// left to [`Prop::expose`] and to the check ([`deferred_components`]), and if so the
@@ -695,28 +695,26 @@ impl Prop<'_> {
     }
 
     /// Whether the fact `loc` of a deferred component is one that the check makes of the facts
-    /// `at` anyway ([`Propagated::deferred_into`]): its write flag and accesses are within those of the sticky
-    /// components it moves from. Leaving such facts out keeps one form of each closed map, so
-    /// that maps reached by different paths are still shared and translated once.
-    fn implied(&mut self, loc: &Loc, at: &FxHashMap<(Rho, bool), Loc>) -> bool {
+    /// `at` anyway ([`Propagated::deferred_into`]): its write flag and accesses are within
+    /// those of the sticky components it moves from. Leaving such facts out keeps one form of
+    /// each closed map, so that maps reached by different paths are still shared and
+    /// translated once.
+    fn implied(&self, loc: &Loc, at: &FxHashMap<(Rho, bool), Loc>) -> bool {
         let Some(into) = self.deferred_into.get(&loc.rho) else {
             return false;
         };
-        let mut writes = false;
-        let mut accesses: Option<AccSetId> = None;
-        for x in into {
-            if let Some(from) = at.get(&(*x, loc.internal)) {
-                writes |= from.writes;
-                accesses = Some(match accesses {
-                    Some(acc) => self.locs.union_accesses(acc, from.accesses),
-                    None => from.accesses,
-                });
-            }
-        }
-        let Some(accesses) = accesses else {
-            return false;
-        };
-        (writes || !loc.writes) && self.locs.union_accesses(accesses, loc.accesses) == accesses
+        let from: Vec<&Loc> = into
+            .iter()
+            .filter_map(|x| at.get(&(*x, loc.internal)))
+            .collect();
+        let sets: Vec<&[AccessId]> = from
+            .iter()
+            .map(|l| self.locs.accesses(l.accesses))
+            .collect();
+        !from.is_empty()
+            && (!loc.writes || from.iter().any(|l| l.writes))
+            && (self.locs.accesses(loc.accesses).iter())
+                .all(|a| sets.iter().any(|set| set.binary_search(a).is_ok()))
     }
 
     /// The facts tagged with a call at the root (ARCHITECTURE.md, departure 2): an untagged
@@ -1070,6 +1068,7 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
         homes,
         phases,
     } = inputs;
+    let (fixed, sticky) = staying_components(c, comps, index, homes);
     let mut prop = Prop {
         c,
         scopes,
@@ -1095,8 +1094,8 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
         edge_memo: FxHashMap::default(),
         image_memo: FxHashMap::default(),
         close_memo: FxHashMap::default(),
-        fixed: fixed_components(c, comps, index, homes),
-        sticky: sticky_components(c, comps, index, homes),
+        fixed,
+        sticky,
         deferred: Vec::new(),
         deferred_scopes: FxHashMap::default(),
         walk_preds: FxHashMap::default(),
@@ -1111,27 +1110,20 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
     prop.deferred = deferred_components(c, comps, index, homes, scopes, &prop.useful);
     prop.deferred_scopes = deferred_scopes(comps, scopes, &prop.sticky, &prop.deferred);
     for (x, preds) in comps.preds.iter_enumerated() {
-        if prop.sticky[x.0 as usize] && preds.iter().any(|p| prop.deferred[p.0 as usize].is_some())
-        {
-            let others = preds
-                .iter()
-                .copied()
-                .filter(|p| prop.deferred[p.0 as usize].is_none())
-                .collect();
-            prop.walk_preds.insert(x, others);
+        if !prop.sticky[x.0 as usize] {
+            continue;
         }
-    }
-    for (x, preds) in comps.preds.iter_enumerated() {
-        if prop.sticky[x.0 as usize] {
-            for &pred in preds {
-                if prop.deferred[pred.0 as usize].is_some() {
-                    prop.deferred_into.entry(pred).or_default().push(x);
-                }
-            }
+        let (deferred, others): (Vec<Rho>, Vec<Rho>) = preds
+            .iter()
+            .partition(|p| prop.deferred[p.0 as usize].is_some());
+        if deferred.is_empty() {
+            continue;
         }
-    }
-    for into in prop.deferred_into.values_mut() {
-        into.sort_unstable();
+        prop.walk_preds.insert(x, others);
+        // `x` ascends, so each list is sorted.
+        for pred in deferred {
+            prop.deferred_into.entry(pred).or_default().push(x);
+        }
     }
     // Each access is a fact of its own function: its context there, and its location.
     let mut seeds: BTreeMap<CtxId, Vec<Loc>> = BTreeMap::new();
@@ -1249,53 +1241,39 @@ fn useful_components(p: &ThreadProgram, comps: &Components, index: &Index) -> Ve
     useful
 }
 
-/// Which components a call or fork leaves as they are ([`Prop::translated`] of any of them is
-/// the component itself, not internal): those whose members are all labels of the root scope
-/// (never generic at a site's binder), with no image at any site and no home in a function
-/// (whose callers would not see them). Globals and the memory `main` allocates are such.
-fn fixed_components(
+/// Which components a call or fork leaves where they are, as `(fixed, sticky)`. A label stays
+/// when it belongs to the root scope (it is never generic at a site's binder), has no image at
+/// any site and no home in a function (whose callers would not see it).
+///
+/// - *Fixed*: every member stays, so [`Prop::translated`] of the component is the component
+///   itself, not internal. Globals and the memory `main` allocates are such.
+/// - *Sticky*: some member stays, so [`Prop::translated`] of the component contains itself,
+///   with its internal flag unchanged.
+fn staying_components(
     c: &Constraints,
     comps: &Components,
     index: &Index,
     homes: &Homes,
-) -> Vec<bool> {
-    let n = comps.of.len();
-    let mut fixed = vec![true; n];
-    for (rho, info) in c.rhos.iter_enumerated() {
-        if info.scope != Scope::ROOT || homes.home_of(rho).is_some() {
-            fixed[comps.of[rho].0 as usize] = false;
-        }
-    }
-    for &(generic, _) in index.rho_images.keys() {
-        fixed[comps.of[generic].0 as usize] = false;
-    }
-    fixed
-}
-
-/// Which components some member of which a call or fork leaves as it is: a label of the root
-/// scope with no image at any site and no home ([`fixed_components`] asks it of every member).
-/// [`Prop::translated`] of such a component contains itself, with its internal flag unchanged.
-fn sticky_components(
-    c: &Constraints,
-    comps: &Components,
-    index: &Index,
-    homes: &Homes,
-) -> Vec<bool> {
+) -> (Vec<bool>, Vec<bool>) {
     let generic: FxHashSet<Rho> = index.rho_images.keys().map(|&(g, _)| g).collect();
-    let mut sticky = vec![false; comps.of.len()];
+    let n = comps.of.len();
+    let (mut fixed, mut sticky) = (vec![true; n], vec![false; n]);
     for (rho, info) in c.rhos.iter_enumerated() {
+        let i = comps.of[rho].0 as usize;
         if info.scope == Scope::ROOT && homes.home_of(rho).is_none() && !generic.contains(&rho) {
-            sticky[comps.of[rho].0 as usize] = true;
+            sticky[i] = true;
+        } else {
+            fixed[i] = false;
         }
     }
-    sticky
+    (fixed, sticky)
 }
 
 /// Which components a fact moving backwards along flow from a sticky component is left to
-/// [`Prop::expose`] and to the check ([`Propagated::deferred_into`]), each with the scope of its labels: the useful ones
-/// with no useful predecessor (nothing moves on from them), whose labels all have one scope and
-/// no home, and are translated only at sites within whose binder that scope lies (generic
-/// there). A call or fork elsewhere leaves such a fact where it is, as it leaves the sticky
+/// [`Prop::expose`] and to the check ([`Propagated::deferred_into`]), each with the scope of
+/// its labels: the useful ones with no useful predecessor (nothing moves on from them), whose
+/// labels all have one scope and no home, and are translated only at sites within whose
+/// binder that scope lies (generic there). A call or fork elsewhere leaves such a fact where it is, as it leaves the sticky
 /// component it came from, so the move can be made when the fact reaches such a site or the
 /// function where it is checked: the facts there are the same. The objects a thousand
 /// callbacks' `void *` arguments flow into and out of are such.
@@ -1469,7 +1447,7 @@ mod tests {
         for not in [blob, mid, stray, private] {
             assert_eq!(of(not), None, "{not:?}");
         }
-        let sticky = sticky_components(&c, &comps, &index, &homes);
+        let (_, sticky) = staying_components(&c, &comps, &index, &homes);
         assert!(sticky[comps.of[blob].0 as usize]);
         assert!(!sticky[comps.of[mid].0 as usize]);
         // A site of `f` makes the move into `arg`, and only into it: the root's objects stay
