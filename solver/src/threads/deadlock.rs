@@ -381,6 +381,8 @@ impl Checker<'_> {
             return;
         }
         let original: BTreeSet<(Lock, Lock)> = edges.keys().copied().collect();
+        // The same edges by their target: `(to, from)`.
+        let into: BTreeSet<(Lock, Lock)> = original.iter().map(|&(a, b)| (b, a)).collect();
         let mut added: Vec<((Lock, Lock), Vec<usize>)> = Vec::new();
         for (&(a, b), facts) in edges.iter() {
             match (wild.contains(&a), wild.contains(&b)) {
@@ -397,8 +399,11 @@ impl Checker<'_> {
                 }
                 // Holding `a`, waiting for the unknown lock: it may be any `l` with `l → a`.
                 (false, true) => {
-                    for &(l, to) in &original {
-                        if to == a && l != a && !wild.contains(&l) {
+                    for &(to, l) in into.range((a, Lock(0))..) {
+                        if to != a {
+                            break;
+                        }
+                        if l != a && !wild.contains(&l) {
                             added.push(((a, l), facts.clone()));
                         }
                     }
