@@ -224,11 +224,10 @@ fn summary(done: &[Outcome], elapsed: Duration, a: &Args) {
             );
         }
         for d in &o.missed_deadlocks {
-            let lines: Vec<String> = d.lines.iter().map(|l| format!("main.c:{l}")).collect();
             println!(
                 "  missed deadlock: seed {}: lock calls {} {saved}",
                 o.seed,
-                lines.join(", ")
+                d.calls()
             );
         }
         for p in &o.problems {

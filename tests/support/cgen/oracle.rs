@@ -171,6 +171,14 @@ pub struct ObservedDeadlock {
     pub report: String,
 }
 
+impl ObservedDeadlock {
+    /// Its lock calls as `main.c:LINE, …`.
+    pub fn calls(&self) -> String {
+        let lines: Vec<String> = self.lines.iter().map(|l| format!("main.c:{l}")).collect();
+        lines.join(", ")
+    }
+}
+
 /// The distinct observed inversions, and how many had a lock call with no `main.c` frame.
 pub fn observed_deadlocks(inversions: &[Inversion]) -> (Vec<ObservedDeadlock>, usize) {
     let mut out: Vec<ObservedDeadlock> = Vec::new();
@@ -573,8 +581,7 @@ fn save(
         );
     }
     for d in &out.missed_deadlocks {
-        let lines: Vec<String> = d.lines.iter().map(|l| format!("main.c:{l}")).collect();
-        let _ = writeln!(text, "missed deadlock: lock calls {}", lines.join(", "));
+        let _ = writeln!(text, "missed deadlock: lock calls {}", d.calls());
     }
     if let Some(v) = verdict {
         for d in &v.deadlocks {
