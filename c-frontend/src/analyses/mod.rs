@@ -46,27 +46,34 @@ pub struct Analysed {
 
 /// Runs the analyses the generator needs on the program that starts at `main`.
 pub fn run(p: &Program, main: FuncId, techniques: Techniques) -> Analysed {
-    let recursive_scc = recursive_components(p);
-    let joins = joins::plan(p);
-    let unpacks = if techniques.has(Technique::Existentials) {
-        let releasers = unpacks::releasers(p);
-        unpacks::analyse_program(p, main, &releasers, &joins)
-    } else {
-        FxHashMap::default()
-    };
-    let elements = lock_elements::analyse(
-        p,
-        &recursive_scc,
-        techniques.has(Technique::ContextSensitivity),
-    );
+    use solver::stats::time;
+    let recursive_scc = time("analyses: recursion", || recursive_components(p));
+    let joins = time("analyses: joins", || joins::plan(p));
+    let unpacks = time("analyses: unpacks", || {
+        if techniques.has(Technique::Existentials) {
+            let releasers = unpacks::releasers(p);
+            unpacks::analyse_program(p, main, &releasers, &joins)
+        } else {
+            FxHashMap::default()
+        }
+    });
+    let elements = time("analyses: lock elements", || {
+        lock_elements::analyse(
+            p,
+            &recursive_scc,
+            techniques.has(Technique::ContextSensitivity),
+        )
+    });
     Analysed {
         recursive_scc,
         joins,
         unpacks,
         elements,
-        mutex_sems: semaphores::mutex_semaphores(p),
-        barrier: barriers::phase_barrier(p),
-        startup: startup_stores::analyse(p, main),
+        mutex_sems: time("analyses: semaphores", || semaphores::mutex_semaphores(p)),
+        barrier: time("analyses: barriers", || barriers::phase_barrier(p)),
+        startup: time("analyses: startup stores", || {
+            startup_stores::analyse(p, main)
+        }),
     }
 }
 

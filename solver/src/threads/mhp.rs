@@ -866,6 +866,15 @@ fn tree_overlapping_sites(
                     (None, None) => &[],
                 }
             };
+            // The points `k₁` through which each site is started, so that a point `k₂` meets
+            // only the items of points sharing one of its sites, not every item live before it
+            // (a `main` calling many starters would otherwise compare each with all the others).
+            let mut points_of: FxHashMap<Site, Vec<Point>> = FxHashMap::default();
+            for &k in m.callee.keys() {
+                for &site in own_sites(k) {
+                    points_of.entry(site).or_default().push(k);
+                }
+            }
             let mut set = FxHashSet::default();
             for (&k2, &g) in &m.callee {
                 if !m.fork_site.contains_key(&k2) {
@@ -877,13 +886,15 @@ fn tree_overlapping_sites(
                     }
                     continue;
                 };
-                for j in before.ones() {
-                    let (k1, alive) = m.items[j];
-                    for &site in own_sites(k1) {
-                        if own_sites(k2).contains(&site)
-                            && subtree_contains(started, site_callees, site, alive)
-                        {
-                            set.insert((site, alive));
+                for &site in own_sites(k2) {
+                    for k1 in points_of.get(&site).into_iter().flatten() {
+                        for &j in m.at_point.get(k1).into_iter().flatten() {
+                            let alive = m.items[j].1;
+                            if before.contains(j)
+                                && subtree_contains(started, site_callees, site, alive)
+                            {
+                                set.insert((site, alive));
+                            }
                         }
                     }
                 }

@@ -66,7 +66,9 @@ pub(super) struct Touched {
 /// Everything in the program that may change a thread id, to decide which ids a join can trust.
 #[derive(Default)]
 pub(super) struct Writers {
-    pub(super) creates: FxHashMap<Place, usize>,
+    /// How many creates hand over each place, by the place's variable (a join's id is compared
+    /// with the creates of its own variable only).
+    pub(super) creates: FxHashMap<VarId, FxHashMap<Vec<Step>, usize>>,
     pub(super) written: FxHashMap<VarId, Vec<Vec<Step>>>,
     pub(super) addr: FxHashMap<VarId, Vec<Vec<Step>>>,
     pub(super) fields_through_pointers: FxHashSet<(u32, u32)>,
@@ -97,13 +99,14 @@ impl Writers {
             })
             .chain(path.index.map(|_| Step::Index))
             .collect();
-        if self.creates.get(&(var, steps.clone())) != Some(&1) {
+        let creates = self.creates.get(&var);
+        if creates.and_then(|c| c.get(&steps)) != Some(&1) {
             return false;
         }
-        if self
-            .creates
-            .iter()
-            .any(|((v, other), _)| *v == var && *other != steps && overlaps(other, &steps))
+        if creates
+            .into_iter()
+            .flatten()
+            .any(|(other, _)| *other != steps && overlaps(other, &steps))
         {
             return false;
         }

@@ -335,8 +335,13 @@ fn writers(p: &Program, calls: &ThreadCalls) -> (Writers, FxHashMap<VarId, Vec<S
                     .structs_through_pointers
                     .extend(t.structs_through_pointers);
                 writers.structs_to_library.extend(t.structs_to_library);
-                if let Some(pl) = t.created {
-                    *writers.creates.entry(pl).or_default() += 1;
+                if let Some((var, steps)) = t.created {
+                    *writers
+                        .creates
+                        .entry(var)
+                        .or_default()
+                        .entry(steps)
+                        .or_default() += 1;
                 }
             }
         }
