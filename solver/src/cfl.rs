@@ -345,6 +345,9 @@ pub fn close(c: &Constraints, scopes: &ScopeTree) -> FlowGraph {
         t.boundary(a, b);
     }
     t.run();
+    crate::stats::count("cfl: entries", t.entries.len());
+    crate::stats::count("cfl: entry-label pairs", t.seen.len());
+    crate::stats::count("cfl: summaries", t.summary_list.len());
 
     let mut summaries = t.summary_list;
     summaries.sort();
