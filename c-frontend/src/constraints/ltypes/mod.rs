@@ -143,6 +143,19 @@ enum Rel {
     MayBe { global: Node, object: Node },
 }
 
+impl Rel {
+    /// The two nodes related.
+    fn nodes(self) -> (Node, Node) {
+        match self {
+            Rel::Inst {
+                generic, instance, ..
+            } => (generic, instance),
+            Rel::Flow { source, target } => (source, target),
+            Rel::MayBe { global, object } => (global, object),
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 struct NodeData {
     shape: Shape,
@@ -243,6 +256,19 @@ pub struct LTypes<'a> {
     work: Vec<Work>,
     /// Nodes whose function-target sets grew since [`LTypes::take_grown_funs`] was last called.
     grown_funs: Vec<Node>,
+    /// The function lists of representatives in the order their functions were added, so that
+    /// a flow of one list into another moves only what was added since it last moved
+    /// ([`LTypes::flow_funs`]).
+    fun_logs: FxHashMap<Node, FunLog>,
+    /// For each pair of representatives whose lists flowed one into the other: the generations
+    /// of both logs then and how much of the source's log had moved.
+    funs_moved: FxHashMap<(Node, Node), (u32, u32, u32)>,
+    /// The generation the next log built gets.
+    fun_log_generation: u32,
+    /// For a representative whose function list grew: the relations that may carry its
+    /// functions out ([`LTypes::moves_funs_out`]), kept up to date as relations are added,
+    /// and dropped when the node or a function pointer related to it changes shape.
+    fun_outs: FxHashMap<Node, Vec<u32>>,
     emitted_flows: FxHashSet<(Rho, Rho)>,
     emitted_insts: FxHashSet<(Rho, Site, Polarity, Rho)>,
     emitted_lock_insts: FxHashSet<(Lock, Site, Lock)>,
@@ -274,6 +300,16 @@ pub struct LTypes<'a> {
     visible_globals: Vec<(Rho, Node)>,
 }
 
+/// The functions of one representative's list in the order they were added. A log is built
+/// from the list when first asked for and extended as `add_funs` grows the list; anything else
+/// that changes the node (a unification, a new shape) drops it, and the next one built has a
+/// new generation, so that no count of moved functions outlives the log it counted.
+#[derive(Clone, Debug, Default)]
+struct FunLog {
+    generation: u32,
+    order: Vec<FuncId>,
+}
+
 /// A type class of external memory: a class of the `void*` model, or the untyped memory a
 /// `void*` of unknown code points to (one object holding every class stored through one).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -301,6 +337,10 @@ impl<'a> LTypes<'a> {
             blob_tops: FxHashMap::default(),
             work: Vec::new(),
             grown_funs: Vec::new(),
+            fun_logs: FxHashMap::default(),
+            funs_moved: FxHashMap::default(),
+            fun_log_generation: 0,
+            fun_outs: FxHashMap::default(),
             emitted_flows: FxHashSet::default(),
             emitted_insts: FxHashSet::default(),
             emitted_lock_insts: FxHashSet::default(),
@@ -552,7 +592,14 @@ impl<'a> LTypes<'a> {
     }
 
     fn set_shape(&mut self, r: Node, shape: Shape) {
+        let was_fun = matches!(self.data[r.0 as usize].shape, Shape::Fun(_));
         self.data[r.0 as usize].shape = shape;
+        self.fun_logs.remove(&r);
+        self.fun_outs.remove(&r);
+        if was_fun && !matches!(self.data[r.0 as usize].shape, Shape::Fun(_)) {
+            let rels = self.data[r.0 as usize].rels.clone();
+            self.forget_fun_outs_around(&rels);
+        }
         self.resync(r);
     }
 

@@ -59,6 +59,8 @@ impl LTypes<'_> {
             (db.clone(), self.view_of(rb)),
         ];
         let scope = self.common_scope(ra, rb, c);
+        self.fun_logs.remove(&ra);
+        self.fun_logs.remove(&rb);
         let rels_a = std::mem::take(&mut self.data[ra.0 as usize].rels);
         let rels_b = std::mem::take(&mut self.data[rb.0 as usize].rels);
         let depth = self.data[ra.0 as usize]
@@ -96,6 +98,15 @@ impl LTypes<'_> {
         }
         parents.extend(other);
         let shape = self.merge_shapes(c, da, db, scope, r, void_content);
+        self.fun_outs.remove(&ra);
+        self.fun_outs.remove(&rb);
+        if !matches!(shape, Shape::Fun(_)) {
+            for (old, list) in [(&views[0].0, &rels_a), (&views[1].0, &rels_b)] {
+                if matches!(old, Shape::Fun(_)) {
+                    self.forget_fun_outs_around(list);
+                }
+            }
+        }
         let merged_blob = match shape {
             Shape::Blob { rho, .. } => Some(rho),
             _ => None,
