@@ -40,7 +40,11 @@ pub fn build(r: &CheckResult) -> CheckReport {
     let p = &r.program;
     // Locations with one verdict (labels of one flow component checked in one place) share
     // their lists of accesses.
-    let mut built: BTreeMap<(FnId, &[solver::threads::check::RaceAccess]), Lists> = BTreeMap::new();
+    let mut built: FxHashMap<(FnId, u32), Lists> = FxHashMap::default();
+    let mut lists = AccessLists::default();
+    // The note depends on the access list only, which locations of one verdict share.
+    let mut notes: FxHashMap<*const solver::threads::check::RaceAccess, Option<String>> =
+        FxHashMap::default();
     // Warnings are sorted by where their location is declared (in file-table order), then by name.
     let mut warnings: Vec<(Option<Pos>, String, Option<String>, &RaceWarning)> = r
         .solution
@@ -53,7 +57,10 @@ pub fn build(r: &CheckResult) -> CheckReport {
                 None => (
                     name_pos(p, name),
                     describe_name(p, name),
-                    own_lock_note(r, w),
+                    notes
+                        .entry(w.accesses.as_ptr())
+                        .or_insert_with(|| own_lock_note(r, w))
+                        .clone(),
                     w,
                 ),
             }
@@ -62,10 +69,7 @@ pub fn build(r: &CheckResult) -> CheckReport {
     warnings.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
     // Locations with the same verdict and note are one warning, under the first name.
     let mut races: Vec<Race> = Vec::new();
-    let mut first_of: BTreeMap<
-        (FnId, &[solver::threads::check::RaceAccess], Option<String>),
-        usize,
-    > = BTreeMap::new();
+    let mut first_of: FxHashMap<(FnId, u32, Option<String>), usize> = FxHashMap::default();
     for (pos, name, note, w) in warnings {
         let location = RaceLocation {
             name,
@@ -74,14 +78,15 @@ pub fn build(r: &CheckResult) -> CheckReport {
                 line: pos.line,
             }),
         };
-        let key = (w.home, &w.accesses[..], note.clone());
+        let list = lists.id(&w.accesses);
+        let key = (w.home, list, note.clone());
         if let Some(&k) = first_of.get(&key) {
             races[k].aliases.push(location);
             continue;
         }
         first_of.insert(key, races.len());
         let (accesses, context) = built
-            .entry((w.home, &w.accesses[..]))
+            .entry((w.home, list))
             .or_insert_with(|| b.accesses(w))
             .clone();
         races.push(Race {
@@ -152,6 +157,30 @@ pub fn build(r: &CheckResult) -> CheckReport {
     };
     report.settle();
     report
+}
+
+/// The distinct access lists of the check's warnings, numbered. Locations with one verdict
+/// share one list (one allocation), so a list is compared by its address first and hashed by
+/// its content once per allocation: comparing the lists themselves at every lookup cost a
+/// blob's thousands of accesses for each of its thousands of aliases.
+#[derive(Default)]
+struct AccessLists<'w> {
+    by_address: FxHashMap<*const solver::threads::check::RaceAccess, u32>,
+    by_content: FxHashMap<&'w [solver::threads::check::RaceAccess], u32>,
+}
+
+impl<'w> AccessLists<'w> {
+    /// The number of the list `accesses`: equal lists have equal numbers.
+    fn id(&mut self, accesses: &'w solver::threads::check::Accesses) -> u32 {
+        let address = accesses.as_ptr();
+        if let Some(&id) = self.by_address.get(&address) {
+            return id;
+        }
+        let next = self.by_content.len() as u32;
+        let id = *self.by_content.entry(&accesses[..]).or_insert(next);
+        self.by_address.insert(address, id);
+        id
+    }
 }
 
 /// A warning's racing accesses and its context.
