@@ -97,7 +97,7 @@ impl LTypes<'_> {
             std::mem::swap(&mut parents, &mut other);
         }
         parents.extend(other);
-        let shape = self.merge_shapes(c, da, db, scope, r, void_content);
+        let shape = self.merge_shapes(c, (da, db, a_stays), scope, r, void_content);
         self.fun_outs.remove(&ra);
         self.fun_outs.remove(&rb);
         if !matches!(shape, Shape::Fun(_)) {
@@ -245,11 +245,17 @@ impl LTypes<'_> {
     /// take the newcomer's labels each time, and every relation of the node would emit its
     /// instantiations again under yet another name (automount: 55 million `ρ ⪯ᵢ ρ'` for 459
     /// sites and 78 000 labels, 294 000 with the older label kept).
+    ///
+    /// Two blobs are the exception: the merged blob keeps the labels of the side that stays the
+    /// representative (`a_stays`), the side with more relations. A blob that absorbs older
+    /// blobs one at a time (the memory behind one `void *` that the objects of every module
+    /// reach) would otherwise take an older label at each, and emit the instantiations of each
+    /// of its relations again (a thread pool's shape: each call of a lock wrapper with an
+    /// object in that memory instantiated the wrapper's blob 600 times at 100k lines).
     fn merge_shapes(
         &mut self,
         c: &mut Constraints,
-        a: Shape,
-        b: Shape,
+        (a, b, a_stays): (Shape, Shape, bool),
         scope: Scope,
         r: Node,
         void_content: bool,
@@ -340,13 +346,14 @@ impl LTypes<'_> {
             ) => {
                 // The memory inside two blobs that became one is one memory too, kept under
                 // the label the blob keeps.
+                let (kept_rho, kept_lock) = if a_stays { (rho, lock) } else { (rho2, lock2) };
                 match (
                     self.blob_contents.get(&rho).copied(),
                     self.blob_contents.get(&rho2).copied(),
                 ) {
                     (Some(inside), Some(inside2)) => self.work.push(Work::Unify(inside, inside2)),
                     (None, Some(inside)) | (Some(inside), None) => {
-                        self.blob_contents.insert(rho.min(rho2), inside);
+                        self.blob_contents.insert(kept_rho, inside);
                     }
                     (None, None) => {}
                 }
@@ -362,8 +369,8 @@ impl LTypes<'_> {
                     },
                 );
                 Shape::Blob {
-                    rho: rho.min(rho2),
-                    lock: lock.min(lock2),
+                    rho: kept_rho,
+                    lock: kept_lock,
                     funs,
                 }
             }
