@@ -164,11 +164,11 @@ crate::define_id!(struct EntryId, "E";);
 
 struct Entry {
     binder: Scope,
-    /// Open edges into `node` from sites of `binder`: `(site, caller label)`.
+    /// Open edges into `node` from sites of `binder`: `(site, caller label)`, sorted once all
+    /// are known, so that the caller labels of one site (a function called from a thousand
+    /// places has a thousand opens, each matched against every exit) are one run of it. (A map
+    /// by site cost three allocations per entry, and bigger programs have millions of entries.)
     opens: Vec<(u32, Rho)>,
-    /// The caller labels of `opens`, by site (a function called from a thousand places has a
-    /// thousand opens, each matched against every exit).
-    opens_at: FxHashMap<u32, Vec<Rho>>,
     /// Labels outside the region with a flow edge into `node`.
     outer_preds: Vec<Rho>,
     outer_seen: FxHashSet<Rho>,
@@ -204,7 +204,6 @@ impl<'a> Tabulation<'a> {
         let e = self.entries.push(Entry {
             binder,
             opens: Vec::new(),
-            opens_at: FxHashMap::default(),
             outer_preds: Vec::new(),
             outer_seen: FxHashSet::default(),
             exits: Vec::new(),
@@ -272,11 +271,13 @@ impl<'a> Tabulation<'a> {
                     continue;
                 }
                 self.entries[e].exits.push((site, y));
-                let matching: Vec<Rho> = self.entries[e]
-                    .opens_at
-                    .get(&site)
-                    .cloned()
-                    .unwrap_or_default();
+                let opens = &self.entries[e].opens;
+                let from = opens.partition_point(|&(s, _)| s < site);
+                let matching: Vec<Rho> = opens[from..]
+                    .iter()
+                    .take_while(|&&(s, _)| s == site)
+                    .map(|&(_, m)| m)
+                    .collect();
                 for m in matching {
                     self.add_summary(m, y);
                 }
@@ -328,11 +329,6 @@ pub fn close(c: &Constraints, scopes: &ScopeTree) -> FlowGraph {
             Polarity::Neg => {
                 let e = t.entry(inst.generic, binder);
                 t.entries[e].opens.push((inst.site.0, inst.instance));
-                t.entries[e]
-                    .opens_at
-                    .entry(inst.site.0)
-                    .or_default()
-                    .push(inst.instance);
             }
             Polarity::Pos => t
                 .closes_from
@@ -340,6 +336,9 @@ pub fn close(c: &Constraints, scopes: &ScopeTree) -> FlowGraph {
                 .or_default()
                 .push((inst.site.0, inst.instance)),
         }
+    }
+    for entry in t.entries.iter_mut() {
+        entry.opens.sort_unstable();
     }
     for &(a, b) in c.flows.iter().chain(&c.pack_flows) {
         t.boundary(a, b);
