@@ -774,51 +774,67 @@ impl Prop<'_> {
         let mut generics: Vec<Rho> = tagged.seeds.keys().copied().collect();
         generics.sort();
         let reach = self.reach_at_root(&generics, &targets);
-        for generic in generics {
-            for &rho in reach[&generic].iter() {
+        for (generic, reached) in generics.into_iter().zip(reach) {
+            for &rho in reached.iter() {
                 tagged.sources.entry(rho).or_default().push(generic);
             }
         }
         tagged
     }
 
-    /// For each component of `starts`, the components of `targets` reachable from it at the
-    /// root: backwards along flow and summary edges and from call results into their
+    /// For each component of `starts` (in order), the components of `targets` reachable from
+    /// it at the root: backwards along flow and summary edges and from call results into their
     /// functions (sorted). Found for all of them at once, by strongly connected components
     /// (Tarjan's algorithm, without recursion) with the answer of each component memoised: a
     /// walk from each start crossed again the parts of the graph the others had crossed (a
     /// blob reached from thousands of generic results made them grow as the square of the
-    /// program: 9 s of the 13.6 s of the facts of the `all` shape at 1M lines).
-    fn reach_at_root(
-        &mut self,
-        starts: &[Rho],
-        targets: &rustc_hash::FxHashSet<Rho>,
-    ) -> FxHashMap<Rho, Rc<[Rho]>> {
-        let mut reach: FxHashMap<Rho, Rc<[Rho]>> = FxHashMap::default();
-        let mut walk = Tarjan::default();
+    /// program: 9 s of the 13.6 s of the facts of the `all` shape at 1M lines). The walk's
+    /// state is in arrays by component, and the answers are numbered sets, the empty one (most
+    /// components reach no target) without an allocation.
+    fn reach_at_root(&self, starts: &[Rho], targets: &FxHashSet<Rho>) -> Vec<Rc<[Rho]>> {
+        let comps = self.comps;
+        let n = comps.of.len();
+        // The moves out of a component: its predecessors, then its results' generic labels.
+        let mut results: Vec<(u32, u32)> = Vec::new();
+        for (&result, generics) in &self.index.result_of {
+            let x = comps.of[result].0;
+            results.extend(generics.iter().map(|&(_, g)| (x, comps.of[g].0)));
+        }
+        let results = Rows::new(n, results);
+        let moves = |x: Rho, k: usize| -> Option<Rho> {
+            let preds = &comps.preds[x];
+            match preds.get(k) {
+                Some(&y) => Some(y),
+                None => results.row(x.0).get(k - preds.len()).map(|&y| Rho(y)),
+            }
+        };
+        let moves_of = |x: Rho| {
+            comps.preds[x]
+                .iter()
+                .copied()
+                .chain(results.row(x.0).iter().map(|&y| Rho(y)))
+        };
+        let mut walk = Tarjan::new(n);
         for &start in starts {
-            if walk.number.contains_key(&start) {
+            if walk.number[start.0 as usize] != UNVISITED {
                 continue;
             }
             let mut frames: Vec<(Rho, usize)> = vec![(start, 0)];
-            let next = self.moves_at_root(start);
-            walk.enter(start, next);
+            walk.enter(start);
             while let Some(&mut (x, ref mut k)) = frames.last_mut() {
-                if let Some(&y) = walk.moves[&x].get(*k) {
+                if let Some(y) = moves(x, *k) {
                     *k += 1;
-                    match walk.number.get(&y) {
-                        None => {
-                            let next = self.moves_at_root(y);
-                            walk.enter(y, next);
-                            frames.push((y, 0));
-                        }
-                        Some(&(n, _)) if walk.on_stack.contains(&y) => walk.lower(x, n),
-                        Some(_) => {}
+                    let number = walk.number[y.0 as usize];
+                    if number == UNVISITED {
+                        walk.enter(y);
+                        frames.push((y, 0));
+                    } else if walk.on_stack[y.0 as usize] {
+                        walk.lower(x, number);
                     }
                     continue;
                 }
                 frames.pop();
-                let (n, low) = walk.number[&x];
+                let (n, low) = (walk.number[x.0 as usize], walk.low[x.0 as usize]);
                 if let Some(&(parent, _)) = frames.last() {
                     walk.lower(parent, low);
                 }
@@ -834,33 +850,31 @@ impl Prop<'_> {
                 let members: Vec<Rho> = walk.stack.split_off(at);
                 let mut found: Vec<Rho> = Vec::new();
                 for &m in &members {
-                    walk.on_stack.remove(&m);
+                    walk.on_stack[m.0 as usize] = false;
                     if targets.contains(&m) {
                         found.push(m);
                     }
-                    for y in &walk.moves[&m] {
-                        if let Some(theirs) = reach.get(y) {
-                            found.extend(theirs.iter().copied());
-                        }
+                    for y in moves_of(m) {
+                        found.extend(walk.sets[walk.reach[y.0 as usize] as usize].iter().copied());
                     }
                 }
-                found.sort_unstable();
-                found.dedup();
-                let found: Rc<[Rho]> = found.into();
+                let set = if found.is_empty() {
+                    NOTHING
+                } else {
+                    found.sort_unstable();
+                    found.dedup();
+                    walk.sets.push(found.into());
+                    (walk.sets.len() - 1) as u32
+                };
                 for m in members {
-                    walk.moves.remove(&m);
-                    reach.insert(m, found.clone());
+                    walk.reach[m.0 as usize] = set;
                 }
             }
         }
-        reach
-    }
-
-    /// The moves of [`Prop::reach_at_root`] out of component `x`.
-    fn moves_at_root(&mut self, x: Rho) -> Vec<Rho> {
-        let mut next: Vec<Rho> = self.comps.preds[x].clone();
-        next.extend(self.results(x).into_iter().map(|(_, g)| g));
-        next
+        starts
+            .iter()
+            .map(|s| walk.sets[walk.reach[s.0 as usize] as usize].clone())
+            .collect()
     }
 
     /// What a fact of component `comp` in function `callee` becomes in the caller at `site`: the
@@ -1068,7 +1082,13 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
         homes,
         phases,
     } = inputs;
-    let (fixed, sticky) = staying_components(c, comps, index, homes);
+    use crate::stats::time;
+    let (fixed, sticky) = time("facts: staying components", || {
+        staying_components(c, comps, index, homes)
+    });
+    let useful = time("facts: useful components", || {
+        useful_components(p, comps, index)
+    });
     let mut prop = Prop {
         c,
         scopes,
@@ -1090,7 +1110,7 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
         sent: IndexVec::new(),
         pending: IndexVec::new(),
         locs: LocMaps::new(),
-        useful: useful_components(p, comps, index),
+        useful,
         edge_memo: FxHashMap::default(),
         image_memo: FxHashMap::default(),
         close_memo: FxHashMap::default(),
@@ -1107,7 +1127,9 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
         images_at: FxHashMap::default(),
         groups: FxHashMap::default(),
     };
-    prop.deferred = deferred_components(c, comps, index, homes, scopes, &prop.useful);
+    prop.deferred = time("facts: deferred components", || {
+        deferred_components(c, comps, index, homes, scopes, &prop.useful)
+    });
     prop.deferred_scopes = deferred_scopes(comps, scopes, &prop.sticky, &prop.deferred);
     for (x, preds) in comps.preds.iter_enumerated() {
         if !prop.sticky[x.0 as usize] {
@@ -1171,7 +1193,7 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
         let map = prop.close(map);
         prop.pending[ctx].push(map);
     }
-    prop.run();
+    time("facts: propagation", || prop.run());
     let facts: usize = prop.maps.iter().map(|&m| prop.locs.get(m).len()).sum();
     crate::stats::count("facts", facts);
     crate::stats::count("fact contexts", prop.ctxs.len());
@@ -1184,7 +1206,7 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
     let (sets, pairs) = prop.ls.sets.sizes();
     crate::stats::count("facts: lock sets", sets);
     crate::stats::count("facts: lock-set unions and differences memoised", pairs);
-    let tagged = prop.tagged();
+    let tagged = time("facts: copies at the root", || prop.tagged());
     Propagated {
         ctxs: prop.ctxs,
         maps: prop.maps,
@@ -1209,36 +1231,69 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
 fn useful_components(p: &ThreadProgram, comps: &Components, index: &Index) -> Vec<bool> {
     let n = comps.of.len();
     // The moves, reversed: for each component, the components a fact can move to it from.
-    let mut from: Vec<Vec<Rho>> = vec![Vec::new(); n];
+    let mut moves: Vec<(u32, u32)> = Vec::new();
     for (x, preds) in comps.preds.iter_enumerated() {
-        for &pred in preds {
-            from[pred.0 as usize].push(x);
-        }
+        moves.extend(preds.iter().map(|&pred| (pred.0, x.0)));
     }
     for (&(generic, _), images) in &index.rho_images {
-        for &image in images {
-            from[comps.of[image].0 as usize].push(comps.of[generic]);
-        }
+        let from = comps.of[generic].0;
+        moves.extend(images.iter().map(|&image| (comps.of[image].0, from)));
     }
     for (&result, generics) in &index.result_of {
-        for &(_, generic) in generics {
-            from[comps.of[generic].0 as usize].push(comps.of[result]);
-        }
+        let from = comps.of[result].0;
+        moves.extend(
+            generics
+                .iter()
+                .map(|&(_, generic)| (comps.of[generic].0, from)),
+        );
     }
+    let from = Rows::new(n, moves);
     let mut useful = vec![false; n];
-    let mut stack: Vec<Rho> = p.checked.iter().map(|&r| comps.of[r]).collect();
+    let mut stack: Vec<u32> = p.checked.iter().map(|&r| comps.of[r].0).collect();
     for &x in &stack {
-        useful[x.0 as usize] = true;
+        useful[x as usize] = true;
     }
     while let Some(x) = stack.pop() {
-        for &y in &from[x.0 as usize] {
-            if !useful[y.0 as usize] {
-                useful[y.0 as usize] = true;
+        for &y in from.row(x) {
+            if !useful[y as usize] {
+                useful[y as usize] = true;
                 stack.push(y);
             }
         }
     }
     useful
+}
+
+/// A relation on components as one array in rows, one row per component: built from a list of
+/// pairs by counting, without a vector per component (an allocation each, and a cache miss per
+/// pair when millions of instantiations are filed one at a time).
+struct Rows {
+    start: Vec<u32>,
+    items: Vec<u32>,
+}
+
+impl Rows {
+    /// The rows of `n` components holding, for each pair `(x, y)`, `y` in row `x`.
+    fn new(n: usize, pairs: Vec<(u32, u32)>) -> Rows {
+        let mut start = vec![0u32; n + 1];
+        for &(x, _) in &pairs {
+            start[x as usize + 1] += 1;
+        }
+        for i in 0..n {
+            start[i + 1] += start[i];
+        }
+        let mut next = start.clone();
+        let mut items = vec![0u32; pairs.len()];
+        for (x, y) in pairs {
+            items[next[x as usize] as usize] = y;
+            next[x as usize] += 1;
+        }
+        Rows { start, items }
+    }
+
+    fn row(&self, x: u32) -> &[u32] {
+        &self.items[self.start[x as usize] as usize..self.start[x as usize + 1] as usize]
+    }
 }
 
 /// Which components a call or fork leaves where they are, as `(fixed, sticky)`. A label stays
@@ -1348,26 +1403,50 @@ fn deferred_scopes(
 /// number and lowest number reached, the stack, and the moves out of each component on it.
 #[derive(Default)]
 struct Tarjan {
-    number: FxHashMap<Rho, (u32, u32)>,
+    /// The number of each component in the order the walk entered it ([`UNVISITED`] before).
+    number: Vec<u32>,
+    /// The lowest number each component reaches on the stack.
+    low: Vec<u32>,
     stack: Vec<Rho>,
-    on_stack: FxHashSet<Rho>,
-    moves: FxHashMap<Rho, Vec<Rho>>,
+    on_stack: Vec<bool>,
+    /// Each finished component's answer, as a number in `sets`.
+    reach: Vec<u32>,
+    /// The distinct answers; [`NOTHING`] is the empty set.
+    sets: Vec<Rc<[Rho]>>,
+    entered: u32,
 }
 
+/// The number of a component [`Tarjan`] has not entered.
+const UNVISITED: u32 = u32::MAX;
+/// The empty answer of [`Tarjan`].
+const NOTHING: u32 = 0;
+
 impl Tarjan {
-    fn enter(&mut self, x: Rho, moves: Vec<Rho>) {
-        let n = self.number.len() as u32;
-        self.number.insert(x, (n, n));
+    fn new(n: usize) -> Tarjan {
+        Tarjan {
+            number: vec![UNVISITED; n],
+            low: vec![UNVISITED; n],
+            stack: Vec::new(),
+            on_stack: vec![false; n],
+            reach: vec![NOTHING; n],
+            sets: vec![Rc::from(Vec::new())],
+            entered: 0,
+        }
+    }
+
+    fn enter(&mut self, x: Rho) {
+        let i = x.0 as usize;
+        self.number[i] = self.entered;
+        self.low[i] = self.entered;
+        self.entered += 1;
         self.stack.push(x);
-        self.on_stack.insert(x);
-        self.moves.insert(x, moves);
+        self.on_stack[i] = true;
     }
 
     /// Lowers the lowest number `x` reaches to `n`, if below.
     fn lower(&mut self, x: Rho, n: u32) {
-        if let Some((_, low)) = self.number.get_mut(&x) {
-            *low = (*low).min(n);
-        }
+        let low = &mut self.low[x.0 as usize];
+        *low = (*low).min(n);
     }
 }
 
