@@ -67,7 +67,7 @@ use super::structure::CallPoint;
 use super::structure::Structure;
 use super::{AccessId, Event, FnId, ThreadProgram};
 use crate::cfl::Components;
-use crate::constraints::{Constraints, Rho, Site};
+use crate::constraints::{Constraints, Polarity, Rho, Site};
 use crate::correlation::Index;
 use crate::ids::IndexVec;
 use crate::locks::LockTable;
@@ -796,9 +796,10 @@ impl Prop<'_> {
         let n = comps.of.len();
         // The moves out of a component: its predecessors, then its results' generic labels.
         let mut results: Vec<(u32, u32)> = Vec::new();
-        for (&result, generics) in &self.index.result_of {
-            let x = comps.of[result].0;
-            results.extend(generics.iter().map(|&(_, g)| (x, comps.of[g].0)));
+        for inst in &self.c.rho_insts {
+            if inst.polarity == Polarity::Pos {
+                results.push((comps.of[inst.instance].0, comps.of[inst.generic].0));
+            }
         }
         let results = Rows::new(n, results);
         let moves = |x: Rho, k: usize| -> Option<Rho> {
@@ -1087,7 +1088,7 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
         staying_components(c, comps, index, homes)
     });
     let useful = time("facts: useful components", || {
-        useful_components(p, comps, index)
+        useful_components(c, p, comps)
     });
     let mut prop = Prop {
         c,
@@ -1228,24 +1229,26 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
 /// by these moves), so neither the check's facts nor the accesses behind them change when it is
 /// not made. About 40 % of the facts were such dead ends (a local's label a value flowed
 /// through, a parameter copied nowhere).
-fn useful_components(p: &ThreadProgram, comps: &Components, index: &Index) -> Vec<bool> {
+fn useful_components(c: &Constraints, p: &ThreadProgram, comps: &Components) -> Vec<bool> {
     let n = comps.of.len();
-    // The moves, reversed: for each component, the components a fact can move to it from.
+    // The moves, reversed: for each component, the components a fact can move to it from:
+    // along flow, from a generic label to its images (`Index::rho_images`), from a call's
+    // result back to the function's (`Index::result_of`). Read from the instantiations
+    // themselves, in order, rather than from the index's maps (a vector per key, visited in
+    // hash order: a cache miss per instantiation).
     let mut moves: Vec<(u32, u32)> = Vec::new();
     for (x, preds) in comps.preds.iter_enumerated() {
         moves.extend(preds.iter().map(|&pred| (pred.0, x.0)));
     }
-    for (&(generic, _), images) in &index.rho_images {
-        let from = comps.of[generic].0;
-        moves.extend(images.iter().map(|&image| (comps.of[image].0, from)));
-    }
-    for (&result, generics) in &index.result_of {
-        let from = comps.of[result].0;
-        moves.extend(
-            generics
-                .iter()
-                .map(|&(_, generic)| (comps.of[generic].0, from)),
-        );
+    for inst in &c.rho_insts {
+        let (generic, instance) = (comps.of[inst.generic].0, comps.of[inst.instance].0);
+        if generic == instance {
+            continue;
+        }
+        moves.push((instance, generic));
+        if inst.polarity == Polarity::Pos {
+            moves.push((generic, instance));
+        }
     }
     let from = Rows::new(n, moves);
     let mut useful = vec![false; n];
