@@ -105,12 +105,88 @@ pub struct Correlations {
     pub materialised: Vec<(Lock, Site, Lock)>,
 }
 
+/// The images of each generic location label at each site (both polarities), sorted and
+/// without repeats: one array, with the range of each `(label, site)` found by hash. Most
+/// labels have one image at a site; a vector for each cost an allocation per instantiation,
+/// millions on a large program.
+#[derive(Clone, Debug, Default)]
+pub struct RhoImages {
+    /// The start and length of each key's images in `images`.
+    range: FxHashMap<(Rho, Site), (u32, u32)>,
+    images: Vec<Rho>,
+}
+
+impl RhoImages {
+    fn new(insts: &[crate::constraints::RhoInst]) -> RhoImages {
+        // First the number of each key (in the order first seen) and its count.
+        let mut range: FxHashMap<(Rho, Site), (u32, u32)> = FxHashMap::default();
+        let mut counts: Vec<u32> = Vec::new();
+        for inst in insts {
+            let next = counts.len() as u32;
+            let (key, _) = range.entry((inst.generic, inst.site)).or_insert((next, 0));
+            if *key == next {
+                counts.push(0);
+            }
+            counts[*key as usize] += 1;
+        }
+        // Then each key's images in a range of its own, by counting.
+        let mut start = vec![0u32; counts.len() + 1];
+        for (k, &n) in counts.iter().enumerate() {
+            start[k + 1] = start[k] + n;
+        }
+        let mut next = start.clone();
+        let mut all = vec![Rho(0); insts.len()];
+        for inst in insts {
+            let k = range[&(inst.generic, inst.site)].0 as usize;
+            all[next[k] as usize] = inst.instance;
+            next[k] += 1;
+        }
+        // Each range sorted, repeats dropped, packed.
+        let mut images: Vec<Rho> = Vec::with_capacity(all.len());
+        let mut packed = vec![(0u32, 0u32); counts.len()];
+        for k in 0..counts.len() {
+            let own = &mut all[start[k] as usize..start[k + 1] as usize];
+            own.sort_unstable();
+            let from = images.len();
+            for &r in own.iter() {
+                if images.len() == from || images.last() != Some(&r) {
+                    images.push(r);
+                }
+            }
+            packed[k] = (from as u32, (images.len() - from) as u32);
+        }
+        for value in range.values_mut() {
+            *value = packed[value.0 as usize];
+        }
+        RhoImages { range, images }
+    }
+
+    /// The images of `rho` at `site`, if it has any there.
+    pub fn get(&self, key: &(Rho, Site)) -> Option<&[Rho]> {
+        self.range
+            .get(key)
+            .map(|&(from, len)| &self.images[from as usize..(from + len) as usize])
+    }
+
+    /// Every `(label, site)` with images.
+    pub fn keys(&self) -> impl Iterator<Item = &(Rho, Site)> {
+        self.range.keys()
+    }
+
+    /// Every `(label, site)` with its images.
+    pub fn iter(&self) -> impl Iterator<Item = (&(Rho, Site), &[Rho])> {
+        self.range
+            .iter()
+            .map(|(key, &(from, len))| (key, &self.images[from as usize..(from + len) as usize]))
+    }
+}
+
 /// Static indexes over the constraints, built once per solve.
 pub struct Index {
     /// Instantiation sites of each binder.
     pub sites_of: FxHashMap<Scope, Vec<Site>>,
     /// Images of locations at sites (both polarities).
-    pub rho_images: FxHashMap<(Rho, Site), Vec<Rho>>,
+    pub rho_images: RhoImages,
     /// Pack sites reaching each unpack.
     pub packs_of: FxHashMap<Unpack, Vec<Site>>,
     /// Pack maps of opened locations.
@@ -130,7 +206,6 @@ impl Index {
                 SiteKind::Pack(u) => packs_of.entry(u).or_default().push(s),
             }
         }
-        let mut rho_images: FxHashMap<(Rho, Site), Vec<Rho>> = FxHashMap::default();
         let mut result_of: FxHashMap<Rho, Vec<(Site, Rho)>> = FxHashMap::default();
         for inst in &c.rho_insts {
             if inst.polarity == crate::constraints::Polarity::Pos {
@@ -139,14 +214,8 @@ impl Index {
                     .or_default()
                     .push((inst.site, inst.generic));
             }
-            let v = rho_images.entry((inst.generic, inst.site)).or_default();
-            if !v.contains(&inst.instance) {
-                v.push(inst.instance);
-            }
         }
-        for v in rho_images.values_mut() {
-            v.sort();
-        }
+        let rho_images = RhoImages::new(&c.rho_insts);
         let pack_rho = c
             .pack_rho_maps
             .iter()
@@ -377,5 +446,51 @@ pub fn propagate(
         facts: p.facts,
         saturated,
         materialised: p.materialised,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::constraints::{Polarity, RhoInst};
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The images of each key are those of a map of sorted vectors without repeats, the
+        /// representation `RhoImages` replaced: whatever the order and repeats of the
+        /// instantiations, and with both polarities.
+        #[test]
+        fn rho_images_are_the_sorted_images_of_each_key(
+            insts in proptest::collection::vec((0u32..6, 0u32..4, any::<bool>(), 0u32..8), 0..60)
+        ) {
+            let insts: Vec<RhoInst> = insts
+                .into_iter()
+                .map(|(g, s, pos, i)| RhoInst {
+                    generic: Rho(g),
+                    site: Site(s),
+                    polarity: if pos { Polarity::Pos } else { Polarity::Neg },
+                    instance: Rho(i),
+                })
+                .collect();
+            let mut expected: FxHashMap<(Rho, Site), Vec<Rho>> = FxHashMap::default();
+            for inst in &insts {
+                let v = expected.entry((inst.generic, inst.site)).or_default();
+                if !v.contains(&inst.instance) {
+                    v.push(inst.instance);
+                }
+            }
+            for v in expected.values_mut() {
+                v.sort();
+            }
+            let images = RhoImages::new(&insts);
+            prop_assert_eq!(images.keys().count(), expected.len());
+            for (key, want) in &expected {
+                prop_assert_eq!(images.get(key), Some(&want[..]));
+            }
+            for (key, got) in images.iter() {
+                prop_assert_eq!(Some(got), expected.get(key).map(Vec::as_slice));
+            }
+            prop_assert_eq!(images.get(&(Rho(99), Site(0))), None);
+        }
     }
 }

@@ -924,11 +924,11 @@ impl Prop<'_> {
     ) {
         let (c, comps, homes, scopes) = (self.c, self.comps, self.homes, self.scopes);
         if self.images_at.is_empty() {
-            for (&(generic, s), images) in &self.index.rho_images {
+            for (&(generic, s), images) in self.index.rho_images.iter() {
                 self.images_at
                     .entry(s)
                     .or_default()
-                    .push((generic, images.clone()));
+                    .push((generic, images.to_vec()));
             }
             for v in self.images_at.values_mut() {
                 v.sort();
@@ -1006,7 +1006,7 @@ impl Prop<'_> {
     /// then *internal* (see [`FactKey::internal`]).
     fn images(&self, rho: Rho, site: Site) -> (Vec<Rho>, bool) {
         match self.index.rho_images.get(&(rho, site)) {
-            Some(v) => (v.clone(), false),
+            Some(v) => (v.to_vec(), false),
             None => {
                 let binder = self.c.sites[site].binder;
                 let generic =
