@@ -712,6 +712,13 @@ fn overlapping_sites(
     for g in m.callee.values() {
         out.extend(overlapping[*g].iter().copied());
     }
+    // The items of each site: a point asks whether one of them is live, not every live item
+    // whether it is of the site (`main` of a program with thousands of forks has thousands of
+    // items live at once).
+    let mut items_of: FxHashMap<Site, Vec<usize>> = FxHashMap::default();
+    for (j, &(_, site)) in m.items.iter().enumerate() {
+        items_of.entry(site).or_default().push(j);
+    }
     for &(k, site) in &m.items {
         // A fork whose thread may start, itself or further down, another thread of the same
         // site: the two run at once, each starting its own threads.
@@ -731,7 +738,7 @@ fn overlapping_sites(
         let Some(live) = m.live_before.get(k as usize) else {
             continue;
         };
-        if live.ones().any(|j| m.items[j].1 == site) {
+        if items_of[&site].iter().any(|&j| live.contains(j)) {
             out.insert(site);
         }
     }
