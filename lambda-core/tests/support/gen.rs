@@ -595,6 +595,17 @@ impl Gen<'_> {
         }
     }
 
+    /// Whether the lock path `path` reads a lock cell that has been overwritten.
+    fn reads_retired(&self, path: &Path) -> bool {
+        match path.unwrapped() {
+            Path::Read(lock, target) => {
+                self.is_retired(target) || self.reads_retired(lock) || self.reads_retired(target)
+            }
+            Path::Proj(inner, _) => self.reads_retired(inner),
+            Path::Var(_) | Path::Call(..) | Path::Fresh => false,
+        }
+    }
+
     /// Marks the lock cell `target` as overwritten.
     fn retire(&mut self, target: &Path) {
         let Path::Var(name) = target else { return };
@@ -1442,6 +1453,16 @@ impl Gen<'_> {
                 };
                 (shape, value)
             }
+        };
+        // A function value may have overwritten the lock cell the chosen lock is read from (it
+        // was chosen first, and no guard held it yet): that lock no longer guards anything.
+        let lock = if self.reads_retired(&lock) {
+            match self.choose_lock() {
+                Some(lock) => lock,
+                None => return self.declare_lock(),
+            }
+        } else {
+            lock
         };
         let writable = !matches!(contents, Shape::Fun(..));
         let role = if contents == Shape::Lock {
