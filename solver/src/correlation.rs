@@ -105,79 +105,88 @@ pub struct Correlations {
     pub materialised: Vec<(Lock, Site, Lock)>,
 }
 
-/// The images of each generic location label at each site (both polarities), sorted and
-/// without repeats: one array, with the range of each `(label, site)` found by hash. Most
-/// labels have one image at a site; a vector for each cost an allocation per instantiation,
-/// millions on a large program.
-#[derive(Clone, Debug, Default)]
-pub struct RhoImages {
-    /// The start and length of each key's images in `images`.
-    range: FxHashMap<(Rho, Site), (u32, u32)>,
-    images: Vec<Rho>,
+/// Values grouped by key in one array, with the range of each key found by hash: what a map
+/// from keys to vectors holds, without a vector per key (most keys here have one value, and a
+/// vector each cost an allocation per instantiation, millions on a large program). Each key's
+/// values keep the order of the pairs it was built from.
+#[derive(Clone, Debug)]
+pub struct Grouped<K, V> {
+    /// The start and length of each key's values in `values`.
+    range: FxHashMap<K, (u32, u32)>,
+    values: Vec<V>,
 }
 
-impl RhoImages {
-    fn new(insts: &[crate::constraints::RhoInst]) -> RhoImages {
-        // First the number of each key (in the order first seen) and its count.
-        let mut range: FxHashMap<(Rho, Site), (u32, u32)> = FxHashMap::default();
+impl<K: Copy + Eq + std::hash::Hash, V: Copy + Ord> Grouped<K, V> {
+    /// The values of `pairs` grouped by key.
+    fn new(pairs: impl Iterator<Item = (K, V)> + Clone) -> Grouped<K, V> {
+        // First each key's number (in the order first seen) and count.
+        let mut range: FxHashMap<K, (u32, u32)> = FxHashMap::default();
         let mut counts: Vec<u32> = Vec::new();
-        for inst in insts {
+        for (key, _) in pairs.clone() {
             let next = counts.len() as u32;
-            let (key, _) = range.entry((inst.generic, inst.site)).or_insert((next, 0));
-            if *key == next {
+            let (k, _) = range.entry(key).or_insert((next, 0));
+            if *k == next {
                 counts.push(0);
             }
-            counts[*key as usize] += 1;
+            counts[*k as usize] += 1;
         }
-        // Then each key's images in a range of its own, by counting.
+        // Then each key's values in a range of its own, in order, by counting.
         let mut start = vec![0u32; counts.len() + 1];
         for (k, &n) in counts.iter().enumerate() {
             start[k + 1] = start[k] + n;
         }
         let mut next = start.clone();
-        let mut all = vec![Rho(0); insts.len()];
-        for inst in insts {
-            let k = range[&(inst.generic, inst.site)].0 as usize;
-            all[next[k] as usize] = inst.instance;
+        let mut values: Vec<Option<V>> = vec![None; start[counts.len()] as usize];
+        for (key, value) in pairs {
+            let k = range[&key].0 as usize;
+            values[next[k] as usize] = Some(value);
             next[k] += 1;
         }
-        // Each range sorted, repeats dropped, packed.
-        let mut images: Vec<Rho> = Vec::with_capacity(all.len());
-        let mut packed = vec![(0u32, 0u32); counts.len()];
-        for k in 0..counts.len() {
-            let own = &mut all[start[k] as usize..start[k + 1] as usize];
+        for (k, value) in range.values_mut() {
+            *value = start[*k as usize + 1] - start[*k as usize];
+            *k = start[*k as usize];
+        }
+        Grouped {
+            range,
+            values: values.into_iter().flatten().collect(),
+        }
+    }
+
+    /// The same groups, each sorted and without repeats (in place: a group that had repeats
+    /// leaves the rest of its range unused).
+    fn sorted_unique(mut self) -> Grouped<K, V> {
+        for (from, len) in self.range.values_mut() {
+            let own = &mut self.values[*from as usize..(*from + *len) as usize];
             own.sort_unstable();
-            let from = images.len();
-            for &r in own.iter() {
-                if images.len() == from || images.last() != Some(&r) {
-                    images.push(r);
+            let mut kept = 0;
+            for i in 0..own.len() {
+                if kept == 0 || own[kept - 1] != own[i] {
+                    own[kept] = own[i];
+                    kept += 1;
                 }
             }
-            packed[k] = (from as u32, (images.len() - from) as u32);
+            *len = kept as u32;
         }
-        for value in range.values_mut() {
-            *value = packed[value.0 as usize];
-        }
-        RhoImages { range, images }
+        self
     }
 
-    /// The images of `rho` at `site`, if it has any there.
-    pub fn get(&self, key: &(Rho, Site)) -> Option<&[Rho]> {
+    /// The values of `key`, if it has any.
+    pub fn get(&self, key: &K) -> Option<&[V]> {
         self.range
             .get(key)
-            .map(|&(from, len)| &self.images[from as usize..(from + len) as usize])
+            .map(|&(from, len)| &self.values[from as usize..(from + len) as usize])
     }
 
-    /// Every `(label, site)` with images.
-    pub fn keys(&self) -> impl Iterator<Item = &(Rho, Site)> {
+    /// Every key with values.
+    pub fn keys(&self) -> impl Iterator<Item = &K> {
         self.range.keys()
     }
 
-    /// Every `(label, site)` with its images.
-    pub fn iter(&self) -> impl Iterator<Item = (&(Rho, Site), &[Rho])> {
+    /// Every key with its values.
+    pub fn iter(&self) -> impl Iterator<Item = (&K, &[V])> {
         self.range
             .iter()
-            .map(|(key, &(from, len))| (key, &self.images[from as usize..(from + len) as usize]))
+            .map(|(key, &(from, len))| (key, &self.values[from as usize..(from + len) as usize]))
     }
 }
 
@@ -185,15 +194,15 @@ impl RhoImages {
 pub struct Index {
     /// Instantiation sites of each binder.
     pub sites_of: FxHashMap<Scope, Vec<Site>>,
-    /// Images of locations at sites (both polarities).
-    pub rho_images: RhoImages,
+    /// Images of locations at sites (both polarities), sorted, without repeats.
+    pub rho_images: Grouped<(Rho, Site), Rho>,
     /// Pack sites reaching each unpack.
     pub packs_of: FxHashMap<Unpack, Vec<Site>>,
     /// Pack maps of opened locations.
     pub pack_rho: FxHashMap<(Rho, Site), Rho>,
     /// For a call's result label, the function's generic result labels: `(site, generic)` for
     /// every `generic ⪯ᵢ⁺ result`.
-    pub result_of: FxHashMap<Rho, Vec<(Site, Rho)>>,
+    pub result_of: Grouped<Rho, (Site, Rho)>,
 }
 
 impl Index {
@@ -206,16 +215,18 @@ impl Index {
                 SiteKind::Pack(u) => packs_of.entry(u).or_default().push(s),
             }
         }
-        let mut result_of: FxHashMap<Rho, Vec<(Site, Rho)>> = FxHashMap::default();
-        for inst in &c.rho_insts {
-            if inst.polarity == crate::constraints::Polarity::Pos {
-                result_of
-                    .entry(inst.instance)
-                    .or_default()
-                    .push((inst.site, inst.generic));
-            }
-        }
-        let rho_images = RhoImages::new(&c.rho_insts);
+        let result_of = Grouped::new(
+            c.rho_insts
+                .iter()
+                .filter(|inst| inst.polarity == crate::constraints::Polarity::Pos)
+                .map(|inst| (inst.instance, (inst.site, inst.generic))),
+        );
+        let rho_images = Grouped::new(
+            c.rho_insts
+                .iter()
+                .map(|inst| ((inst.generic, inst.site), inst.instance)),
+        )
+        .sorted_unique();
         let pack_rho = c
             .pack_rho_maps
             .iter()
@@ -457,8 +468,9 @@ mod tests {
 
     proptest! {
         /// The images of each key are those of a map of sorted vectors without repeats, the
-        /// representation `RhoImages` replaced: whatever the order and repeats of the
-        /// instantiations, and with both polarities.
+        /// representation `Grouped` replaced: whatever the order and repeats of the
+        /// instantiations, and with both polarities. Unsorted, each key keeps its values in
+        /// the order of the pairs, repeats included.
         #[test]
         fn rho_images_are_the_sorted_images_of_each_key(
             insts in proptest::collection::vec((0u32..6, 0u32..4, any::<bool>(), 0u32..8), 0..60)
@@ -482,7 +494,10 @@ mod tests {
             for v in expected.values_mut() {
                 v.sort();
             }
-            let images = RhoImages::new(&insts);
+            let images = Grouped::new(
+                insts.iter().map(|inst| ((inst.generic, inst.site), inst.instance)),
+            )
+            .sorted_unique();
             prop_assert_eq!(images.keys().count(), expected.len());
             for (key, want) in &expected {
                 prop_assert_eq!(images.get(key), Some(&want[..]));
@@ -491,6 +506,16 @@ mod tests {
                 prop_assert_eq!(Some(got), expected.get(key).map(Vec::as_slice));
             }
             prop_assert_eq!(images.get(&(Rho(99), Site(0))), None);
+            let mut in_order: FxHashMap<(Rho, Site), Vec<Rho>> = FxHashMap::default();
+            for inst in &insts {
+                in_order.entry((inst.generic, inst.site)).or_default().push(inst.instance);
+            }
+            let grouped = Grouped::new(
+                insts.iter().map(|inst| ((inst.generic, inst.site), inst.instance)),
+            );
+            for (key, want) in &in_order {
+                prop_assert_eq!(grouped.get(key), Some(&want[..]));
+            }
         }
     }
 }
