@@ -162,6 +162,10 @@ impl FlowGraph {
 
 crate::define_id!(struct EntryId, "E";);
 
+/// How many entries reaching one label are found by scanning `reached_by` before they are also
+/// kept in a hash set ([`Tabulation::first_in_region`]).
+const SCANNED: usize = 16;
+
 struct Entry {
     binder: Scope,
     /// Open edges into `node` from sites of `binder`: `(site, caller label)`, sorted once all
@@ -245,13 +249,40 @@ impl<'a> Tabulation<'a> {
         self.boundary(a, b);
     }
 
+    /// Whether entry `e` reaches label `n` of its region for the first time, recording it: the
+    /// entries that reached `n` are `reached_by[n]`, scanned while short; a label many entries
+    /// reach has them in `seen` too. (One hash set of every pair was most of the tabulation's
+    /// time on large programs: millions of pairs, a cache miss each.)
+    fn first_in_region(&mut self, e: EntryId, n: Rho) -> bool {
+        let list = &self.reached_by[n];
+        if list.len() < SCANNED {
+            if list.contains(&e) {
+                return false;
+            }
+        } else if !self.seen.insert((e, n)) {
+            return false;
+        }
+        self.reached_by[n].push(e);
+        if self.reached_by[n].len() == SCANNED {
+            for &m in &self.reached_by[n] {
+                self.seen.insert((m, n));
+            }
+        }
+        true
+    }
+
     fn run(&mut self) {
         while let Some((e, n)) = self.work.pop() {
-            if !self.seen.insert((e, n)) {
+            let binder = self.entries[e].binder;
+            let inside = self.in_region(n, binder);
+            if inside {
+                if !self.first_in_region(e, n) {
+                    continue;
+                }
+            } else if !self.seen.insert((e, n)) {
                 continue;
             }
-            let binder = self.entries[e].binder;
-            if !self.in_region(n, binder) {
+            if !inside {
                 // Left the region at a label that is its own image at every site of `binder`:
                 // the implicit `)ᵢ` self-loop closes each open edge into the entry.
                 let opens = self.entries[e].opens.clone();
@@ -260,7 +291,6 @@ impl<'a> Tabulation<'a> {
                 }
                 continue;
             }
-            self.reached_by[n].push(e);
             let closes: Vec<(u32, Rho)> = self
                 .closes_from
                 .get(&(n, binder))
@@ -345,7 +375,10 @@ pub fn close(c: &Constraints, scopes: &ScopeTree) -> FlowGraph {
     }
     t.run();
     crate::stats::count("cfl: entries", t.entries.len());
-    crate::stats::count("cfl: entry-label pairs", t.seen.len());
+    crate::stats::count(
+        "cfl: entry-label pairs in regions",
+        t.reached_by.iter().map(Vec::len).sum(),
+    );
     crate::stats::count("cfl: summaries", t.summary_list.len());
 
     let mut summaries = t.summary_list;
