@@ -193,6 +193,8 @@ struct Tabulation<'a> {
     reached_by: IndexVec<Rho, Vec<EntryId>>,
     summaries: FxHashSet<(Rho, Rho)>,
     summary_list: Vec<(Rho, Rho)>,
+    /// Where the summaries out of each label start in `succ`: after its flow edges.
+    first_summary: IndexVec<Rho, u32>,
     work: Vec<(EntryId, Rho)>,
 }
 
@@ -236,12 +238,29 @@ impl<'a> Tabulation<'a> {
         }
     }
 
+    /// Adds the summary edge `a ≤ b` if it is new. The summaries out of `a` are the end of
+    /// `succ[a]` (after its flow edges), scanned while few; a label with many has them in
+    /// `summaries` too (as [`Tabulation::first_in_region`] keeps the entries of a label).
     fn add_summary(&mut self, a: Rho, b: Rho) {
-        if a == b || !self.summaries.insert((a, b)) {
+        if a == b {
+            return;
+        }
+        let own = &self.succ[a][self.first_summary[a] as usize..];
+        if own.len() < SCANNED {
+            if own.contains(&b) {
+                return;
+            }
+        } else if !self.summaries.insert((a, b)) {
             return;
         }
         self.summary_list.push((a, b));
         self.succ[a].push(b);
+        let first = self.first_summary[a] as usize;
+        if self.succ[a].len() - first == SCANNED {
+            for &m in &self.succ[a][first..] {
+                self.summaries.insert((a, m));
+            }
+        }
         for i in 0..self.reached_by[a].len() {
             let e = self.reached_by[a][i];
             self.work.push((e, b));
@@ -340,10 +359,12 @@ pub fn close(c: &Constraints, scopes: &ScopeTree) -> FlowGraph {
     for &(a, b) in &c.pack_flows {
         walk_succ[a].push(b);
     }
+    let first_summary = walk_succ.iter().map(|v| v.len() as u32).collect();
     let mut t = Tabulation {
         c,
         scopes,
         succ: walk_succ,
+        first_summary,
         closes_from: FxHashMap::default(),
         entries: IndexVec::new(),
         entry_of: FxHashMap::default(),
