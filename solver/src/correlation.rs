@@ -105,6 +105,52 @@ pub struct Correlations {
     pub materialised: Vec<(Lock, Site, Lock)>,
 }
 
+/// Values in rows numbered `0..n`, as one array: built from `(row, value)` pairs by counting,
+/// without a vector per row (an allocation each, and a cache miss per pair when millions of
+/// instantiations are filed one at a time). Each row keeps the order of its pairs.
+#[derive(Clone, Debug)]
+pub(crate) struct Rows<V> {
+    start: Vec<u32>,
+    items: Vec<V>,
+}
+
+impl<V: Copy> Rows<V> {
+    /// The rows `0..n` of `pairs`.
+    pub(crate) fn new(n: usize, pairs: impl Iterator<Item = (u32, V)> + Clone) -> Rows<V> {
+        let mut counts = vec![0u32; n];
+        for (x, _) in pairs.clone() {
+            counts[x as usize] += 1;
+        }
+        Rows::with_counts(&counts, pairs)
+    }
+
+    /// The rows of `pairs`, given how many pairs each row has.
+    fn with_counts(counts: &[u32], pairs: impl Iterator<Item = (u32, V)>) -> Rows<V> {
+        let mut start = vec![0u32; counts.len() + 1];
+        for (x, &n) in counts.iter().enumerate() {
+            start[x + 1] = start[x] + n;
+        }
+        let mut pairs = pairs.peekable();
+        let Some(&(_, any)) = pairs.peek() else {
+            return Rows {
+                start,
+                items: Vec::new(),
+            };
+        };
+        let mut next = start.clone();
+        let mut items = vec![any; start[counts.len()] as usize];
+        for (x, value) in pairs {
+            items[next[x as usize] as usize] = value;
+            next[x as usize] += 1;
+        }
+        Rows { start, items }
+    }
+
+    pub(crate) fn row(&self, x: u32) -> &[V] {
+        &self.items[self.start[x as usize] as usize..self.start[x as usize + 1] as usize]
+    }
+}
+
 /// Values grouped by key in one array, with the range of each key found by hash: what a map
 /// from keys to vectors holds, without a vector per key (most keys here have one value, and a
 /// vector each cost an allocation per instantiation, millions on a large program). Each key's
@@ -119,7 +165,7 @@ pub struct Grouped<K, V> {
 impl<K: Copy + Eq + std::hash::Hash, V: Copy + Ord> Grouped<K, V> {
     /// The values of `pairs` grouped by key.
     fn new(pairs: impl Iterator<Item = (K, V)> + Clone) -> Grouped<K, V> {
-        // First each key's number (in the order first seen) and count.
+        // First each key's number (in the order first seen) and how many values it has.
         let mut range: FxHashMap<K, (u32, u32)> = FxHashMap::default();
         let mut counts: Vec<u32> = Vec::new();
         for (key, _) in pairs.clone() {
@@ -130,25 +176,15 @@ impl<K: Copy + Eq + std::hash::Hash, V: Copy + Ord> Grouped<K, V> {
             }
             counts[*k as usize] += 1;
         }
-        // Then each key's values in a range of its own, in order, by counting.
-        let mut start = vec![0u32; counts.len() + 1];
-        for (k, &n) in counts.iter().enumerate() {
-            start[k + 1] = start[k] + n;
-        }
-        let mut next = start.clone();
-        let mut values: Vec<Option<V>> = vec![None; start[counts.len()] as usize];
-        for (key, value) in pairs {
-            let k = range[&key].0 as usize;
-            values[next[k] as usize] = Some(value);
-            next[k] += 1;
-        }
+        // Then each key's values in a row of its own, in order.
+        let rows = Rows::with_counts(&counts, pairs.map(|(key, value)| (range[&key].0, value)));
         for (k, value) in range.values_mut() {
-            *value = start[*k as usize + 1] - start[*k as usize];
-            *k = start[*k as usize];
+            *value = counts[*k as usize];
+            *k = rows.start[*k as usize];
         }
         Grouped {
             range,
-            values: values.into_iter().flatten().collect(),
+            values: rows.items,
         }
     }
 

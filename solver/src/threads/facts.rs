@@ -68,7 +68,7 @@ use super::structure::Structure;
 use super::{AccessId, Event, FnId, ThreadProgram};
 use crate::cfl::Components;
 use crate::constraints::{Constraints, Polarity, Rho, Site};
-use crate::correlation::Index;
+use crate::correlation::{Index, Rows};
 use crate::ids::IndexVec;
 use crate::locks::LockTable;
 use crate::scope::{Scope, ScopeTree};
@@ -801,7 +801,7 @@ impl Prop<'_> {
                 results.push((comps.of[inst.instance].0, comps.of[inst.generic].0));
             }
         }
-        let results = Rows::new(n, results);
+        let results = Rows::new(n, results.iter().copied());
         let moves = |x: Rho, k: usize| -> Option<Rho> {
             let preds = &comps.preds[x];
             match preds.get(k) {
@@ -1250,7 +1250,7 @@ fn useful_components(c: &Constraints, p: &ThreadProgram, comps: &Components) -> 
             moves.push((generic, instance));
         }
     }
-    let from = Rows::new(n, moves);
+    let from = Rows::new(n, moves.iter().copied());
     let mut useful = vec![false; n];
     let mut stack: Vec<u32> = p.checked.iter().map(|&r| comps.of[r].0).collect();
     for &x in &stack {
@@ -1265,38 +1265,6 @@ fn useful_components(c: &Constraints, p: &ThreadProgram, comps: &Components) -> 
         }
     }
     useful
-}
-
-/// A relation on components as one array in rows, one row per component: built from a list of
-/// pairs by counting, without a vector per component (an allocation each, and a cache miss per
-/// pair when millions of instantiations are filed one at a time).
-struct Rows {
-    start: Vec<u32>,
-    items: Vec<u32>,
-}
-
-impl Rows {
-    /// The rows of `n` components holding, for each pair `(x, y)`, `y` in row `x`.
-    fn new(n: usize, pairs: Vec<(u32, u32)>) -> Rows {
-        let mut start = vec![0u32; n + 1];
-        for &(x, _) in &pairs {
-            start[x as usize + 1] += 1;
-        }
-        for i in 0..n {
-            start[i + 1] += start[i];
-        }
-        let mut next = start.clone();
-        let mut items = vec![0u32; pairs.len()];
-        for (x, y) in pairs {
-            items[next[x as usize] as usize] = y;
-            next[x as usize] += 1;
-        }
-        Rows { start, items }
-    }
-
-    fn row(&self, x: u32) -> &[u32] {
-        &self.items[self.start[x as usize] as usize..self.start[x as usize + 1] as usize]
-    }
 }
 
 /// Which components a call or fork leaves where they are, as `(fixed, sticky)`. A label stays
