@@ -691,12 +691,12 @@ impl Checker<'_> {
         marks: &mut Marks,
     ) {
         let mut next = from;
-        while next < cells.len() && !marks.cell_done(x.2) {
+        while next < cells.len() && !marks.cell_done(x.id) {
             self.compare_cells(home, x, &cells[next], marks);
             next += 1;
         }
         if next < cells.len() {
-            open.retain(|&k| !marks.cell_done(cells[k].2));
+            open.retain(|&k| !marks.cell_done(cells[k].id));
             let start = open.partition_point(|&k| k < next);
             for &k in &open[start..] {
                 self.compare_cells(home, x, &cells[k], marks);
@@ -707,8 +707,8 @@ impl Checker<'_> {
     /// Compares two cells of payloads that may race ([`Checker::board`]): when their
     /// tops may meet, marks the classes that race.
     fn compare_cells(&self, home: FnId, a: &Cell, b: &Cell, marks: &mut Marks) {
-        let ((x, xs, cell_x), (y, ys, cell_y)) = (a, b);
-        if marks.cell_done(*cell_x) && marks.cell_done(*cell_y) {
+        let (x, y) = (&a.top, &b.top);
+        if marks.cell_done(a.id) && marks.cell_done(b.id) {
             return;
         }
         let sharing = self.techniques.has(Technique::Sharing);
@@ -717,10 +717,12 @@ impl Checker<'_> {
         }
         match (x.thread, y.thread) {
             (Thread::Forked(ta), Thread::Forked(tb)) if sharing && x.point == y.point => {
-                self.conc.mark_below(home, [ta, tb], x.point, xs, ys, marks)
+                let nests = self.conc.nests;
+                let (gx, gy) = (a.below(nests), b.below(nests));
+                self.conc.mark_below(home, [ta, tb], x.point, gx, gy, marks)
             }
             _ => {
-                for &(_, k) in xs.iter().chain(ys.iter()) {
+                for &(_, k) in a.members.iter().chain(b.members.iter()) {
                     marks.set(k);
                 }
             }
@@ -825,8 +827,43 @@ impl Checker<'_> {
 }
 
 /// A cell of a [`Board`]: its top's representative context, its members, and its number in
-/// [`Marks`].
-type Cell = (Ctx, Vec<Member>, usize);
+/// [`Marks`]. A cell is compared with many others: the grouping of its members by the
+/// outermost level of their nests, which [`Concurrency::mark_below`] compares, is made once,
+/// on first use.
+struct Cell {
+    top: Ctx,
+    members: Vec<Member>,
+    id: usize,
+    below: std::cell::OnceCell<Below>,
+}
+
+impl Cell {
+    fn below(&self, nests: &Nests) -> &Below {
+        self.below.get_or_init(|| below(nests, &self.members))
+    }
+}
+
+/// The outermost level of a nest: the fork a context left through and the thread function,
+/// `None` without a level.
+type Outer = Option<(Site, FnId)>;
+
+/// Members grouped by the outermost level of their nests, each with its context at that level.
+type Below = BTreeMap<Outer, Vec<Member>>;
+
+/// The members `zs` grouped by the outermost level of their nests ([`Below`]).
+fn below(nests: &Nests, zs: &[Member]) -> Below {
+    let mut out: Below = BTreeMap::new();
+    for &(c, idx) in zs {
+        match nests.get(c.nest) {
+            Some((level, inner)) => out
+                .entry(Some((level.site, level.func)))
+                .or_default()
+                .push((Ctx::of_level(&level, inner, c.phase), idx)),
+            None => out.entry(None).or_default().push((c, idx)),
+        }
+    }
+    out
+}
 
 /// What the facts of a class hold apart from their context: locks, internal and write flags.
 type Payload = (SetId, bool, bool);
@@ -907,9 +944,11 @@ fn cells(keys: &[ClassKey], first: usize, marks: &mut Marks) -> Vec<(Payload, Ve
         .map(|(payload, tops)| {
             let cells = tops
                 .into_values()
-                .map(|members| {
-                    let cell = marks.add_cell(&members);
-                    (members[0].0, members, cell)
+                .map(|members| Cell {
+                    top: members[0].0,
+                    id: marks.add_cell(&members),
+                    members,
+                    below: std::cell::OnceCell::new(),
                 })
                 .collect();
             (payload, cells)
@@ -953,7 +992,8 @@ impl Concurrency<'_> {
                 }
                 match (x.thread, y.thread) {
                     (Thread::Forked(ta), Thread::Forked(tb)) if x.point == y.point => {
-                        self.mark_below(home, [ta, tb], x.point, xs, ys, marks);
+                        let (gx, gy) = (below(self.nests, xs), below(self.nests, ys));
+                        self.mark_below(home, [ta, tb], x.point, &gx, &gy, marks);
                     }
                     _ => {
                         for &(_, k) in xs.iter().chain(ys.iter()) {
@@ -968,40 +1008,24 @@ impl Concurrency<'_> {
     /// [`Concurrency::mark`] for two groups of contexts under threads (of sites `threads`)
     /// started at one point `k` of `home`, whose threads, points, joined and started threads
     /// are concurrent: a pair is then ordered only as [`Concurrency::ordered_below`] orders it,
-    /// by the levels their nests kept.
+    /// by the levels their nests kept. The groups come grouped by their outermost level
+    /// ([`below`]).
     fn mark_below(
         &self,
         home: FnId,
         threads: [Site; 2],
         k: Point,
-        xs: &[Member],
-        ys: &[Member],
+        gx: &Below,
+        gy: &Below,
         marks: &mut Marks,
     ) {
-        // The members by the outermost level of their nest: the fork they left through and the
-        // thread function, with their context there; `None` without a level.
-        type Outer = Option<(Site, FnId)>;
-        let group = |zs: &[(Ctx, usize)]| -> BTreeMap<Outer, Vec<(Ctx, usize)>> {
-            let mut out: BTreeMap<Outer, Vec<(Ctx, usize)>> = BTreeMap::new();
-            for &(c, idx) in zs {
-                match self.nests.get(c.nest) {
-                    Some((level, inner)) => out
-                        .entry(Some((level.site, level.func)))
-                        .or_default()
-                        .push((Ctx::of_level(&level, inner, c.phase), idx)),
-                    None => out.entry(None).or_default().push((c, idx)),
-                }
-            }
-            out
-        };
-        let (gx, gy) = (group(xs), group(ys));
         let mark_all = |zs: &[Member], marks: &mut Marks| {
             for &(_, k) in zs {
                 marks.set(k);
             }
         };
-        for (ox, lx) in &gx {
-            for (oy, ly) in &gy {
+        for (ox, lx) in gx {
+            for (oy, ly) in gy {
                 match (ox, oy) {
                     (Some((sx, fx)), Some((sy, fy)))
                         if sx == sy && !self.mhp.tree_overlap(home, *sx, k, threads) =>
