@@ -354,7 +354,15 @@ pub fn check(inputs: &[Input], options: &CheckOptions) -> Result<CheckResult, Fa
             crate::entries::harness(&mut program, &entries)
         }
     };
+    let open_world = !matches!(options.entries, crate::entries::Entries::Main);
     let analysed = stats::phase(Phase::Analyses, || {
+        if options.techniques.has(solver::Technique::Configuration) {
+            program.folded = stats::time("analyses: configuration", || {
+                crate::fold::fold(&mut program, open_world)
+            });
+            stats::count("configuration: branches decided", program.folded.branches);
+            stats::count("configuration: blocks not analysed", program.folded.blocks);
+        }
         crate::analyses::run(&program, main, options.techniques)
     });
     let generated = stats::phase(Phase::Generate, || {

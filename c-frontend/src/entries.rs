@@ -113,6 +113,7 @@ pub fn harness(p: &mut Program, entries: &[FuncId]) -> FuncId {
             then_block: crate::ir::BlockId(0),
             else_block: crate::ir::BlockId(1),
             pos,
+            compare: None,
         },
     });
     func.blocks.push(Block {

@@ -6,6 +6,8 @@
 //! - [`ir`]: the small CIL-like intermediate representation and its C types;
 //! - [`model`]: what locksmith knows about library functions by name (pthreads, allocation, the
 //!   stubs' intrinsics) — the only place that spells a library function's name;
+//! - [`fold`]: branches decided by configuration that never changes, and the code they make
+//!   unreachable emptied — the one change to the IR after lowering;
 //! - [`analyses`]: front-end analyses on the IR (matching joins with creates, uniqueness);
 //! - [`constraints`]: labelled C types and the generation of LOCKSMITH's constraints and event
 //!   graphs into the shared `solver`;
@@ -22,6 +24,7 @@ pub mod diagnostics;
 pub mod driver;
 pub mod entries;
 pub mod explain;
+pub mod fold;
 pub mod ir;
 pub mod lower;
 pub mod model;

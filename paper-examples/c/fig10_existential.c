@@ -3,7 +3,8 @@
  * conflates the global lock with one allocated per run: that label is not linear. Each thread
  * writes its pair's data while holding that pair's own lock: an unpack of the pair, inferred
  * here as LOCKSMITH's `pack`/`unpack` would be written in λ▷. Without existentials
- * (`--no-existentials`, like fig10_without_pack.lam) the write is a race. */
+ * (`--no-existentials`, like fig10_without_pack.lam) the write is a race. The paper's `b` is
+ * any boolean: here `main` sets it from its arguments, so that neither branch is dead. */
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -34,8 +35,10 @@ static void *writer(void *arg) {
     return NULL;
 }
 
-int main(void) {
+int main(int argc, char **argv) {
     pthread_t t1, t2;
+    (void)argv;
+    b = argc > 1;
     pthread_create(&t1, NULL, writer, NULL);
     pthread_create(&t2, NULL, writer, NULL);
     pthread_join(t1, NULL);

@@ -37,11 +37,15 @@ pub enum Technique {
     /// object's own lock, as inside an `unpack` of an existential package (§3.3): inferred
     /// unpacks in C. Off, a lock protects only while its label is linear.
     Existentials,
+    /// Branches on variables that hold one value in every run (configuration that never
+    /// changes) go the one way they can, and the code behind the other side is not analysed
+    /// (C front end, `fold`).
+    Configuration,
 }
 
 impl Technique {
     /// Every technique, in the order of the paper's table 3 columns as locksmith prints them.
-    pub const ALL: [Technique; 9] = [
+    pub const ALL: [Technique; 10] = [
         Technique::Linearity,
         Technique::Sharing,
         Technique::DownFork,
@@ -51,6 +55,7 @@ impl Technique {
         Technique::FieldSensitivity,
         Technique::ContextSensitivity,
         Technique::Existentials,
+        Technique::Configuration,
     ];
 
     /// The name of the technique in the fixtures' `needs=` tags.
@@ -65,6 +70,7 @@ impl Technique {
             Technique::FieldSensitivity => "field",
             Technique::ContextSensitivity => "context",
             Technique::Existentials => "existentials",
+            Technique::Configuration => "configuration",
         }
     }
 
@@ -80,6 +86,7 @@ impl Technique {
             Technique::FieldSensitivity => "field-insensitive",
             Technique::ContextSensitivity => "context-insensitive",
             Technique::Existentials => "no-existentials",
+            Technique::Configuration => "no-configuration",
         }
     }
 
@@ -108,6 +115,9 @@ impl Technique {
             }
             Technique::Existentials => {
                 "Infer no unpacks: an object's own lock protects its data only when that lock is linear"
+            }
+            Technique::Configuration => {
+                "Analyse code behind branches on variables that never change, as if they could"
             }
         }
     }

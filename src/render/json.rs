@@ -256,6 +256,7 @@ mod tests {
                 baselined: 0,
                 configuration: None,
                 configured: Vec::new(),
+                constants: Vec::new(),
                 verdict: crate::report::model::Verdict::Races,
                 allow_incomplete: false,
             };

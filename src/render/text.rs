@@ -294,6 +294,18 @@ fn tail(r: &CheckReport) -> String {
             names.join(", ")
         );
     }
+    if !r.constants.is_empty() {
+        let names: Vec<String> = r
+            .constants
+            .iter()
+            .map(|c| format!("{} = {} ({}:{})", c.name, c.value, c.file, c.line))
+            .collect();
+        let _ = writeln!(
+            tail,
+            "configuration that never changes (the code behind branches on it is not analysed): {}",
+            names.join(", ")
+        );
+    }
     unsound(r, &mut tail);
     for a in &r.annotations {
         let _ = writeln!(

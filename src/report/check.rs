@@ -25,9 +25,9 @@ use solver::threads::{FnId, Mode};
 use solver::{Lock, Site};
 
 use super::model::{
-    Acquisition, AnnotationProblem, CheckReport, ConfiguredFunction, Deadlock, FileLine, HeldAt,
-    Position, Race, RaceAccess, RaceLocation, Unanalysed, Unsound, Verdict, Warning, WarningKind,
-    DATA_RACE, DEADLOCK,
+    Acquisition, AnnotationProblem, CheckReport, ConfigurationConstant, ConfiguredFunction,
+    Deadlock, FileLine, HeldAt, Position, Race, RaceAccess, RaceLocation, Unanalysed, Unsound,
+    Verdict, Warning, WarningKind, DATA_RACE, DEADLOCK,
 };
 
 /// The report on a checked C program.
@@ -152,6 +152,7 @@ pub fn build(r: &CheckResult) -> CheckReport {
                 line: p.funcs[f].pos.line,
             })
             .collect(),
+        constants: constants(p),
         verdict: Verdict::RaceFree,
         allow_incomplete: false,
     };
@@ -705,4 +706,32 @@ fn unsound_message(p: &Program, kind: UnsoundKind) -> String {
             p.funcs[f].name
         ),
     }
+}
+
+/// The variables that decided branches ([`c_frontend::fold`]), by where they are declared.
+fn constants(p: &Program) -> Vec<ConfigurationConstant> {
+    use c_frontend::ir::VarKind;
+    let mut out: Vec<(Pos, ConfigurationConstant)> = p
+        .folded
+        .constants
+        .iter()
+        .map(|c| {
+            let var = &p.vars[c.var];
+            let name = match var.kind {
+                VarKind::Local(f) | VarKind::Param(f, _) | VarKind::Temp(f) => {
+                    format!("{}: {}", p.funcs[f].name, var.name)
+                }
+                VarKind::Global { .. } | VarKind::StringLit => var.name.clone(),
+            };
+            let constant = ConfigurationConstant {
+                name,
+                value: c.value,
+                file: display_file(&p.files[var.pos.file]),
+                line: var.pos.line,
+            };
+            (var.pos, constant)
+        })
+        .collect();
+    out.sort_by(|a, b| (a.0, &a.1.name).cmp(&(b.0, &b.1.name)));
+    out.into_iter().map(|(_, c)| c).collect()
 }

@@ -65,6 +65,15 @@ fn configured_function() -> ConfiguredFunction {
     }
 }
 
+fn configuration_constant() -> ConfigurationConstant {
+    ConfigurationConstant {
+        name: "x".into(),
+        value: 0,
+        file: "f".into(),
+        line: 1,
+    }
+}
+
 fn location() -> LocationLabel {
     LocationLabel {
         label: "ρ0".into(),
@@ -223,11 +232,13 @@ fn samples() -> BTreeMap<&'static str, BTreeSet<String>> {
                 baselined: 1,
                 configuration: Some("locksmith.toml".into()),
                 configured: vec![configured_function()],
+                constants: vec![configuration_constant()],
                 verdict: Verdict::Incomplete,
                 allow_incomplete: false,
             }),
         ),
         ("ConfiguredFunction", keys(configured_function())),
+        ("ConfigurationConstant", keys(configuration_constant())),
         ("Race", keys(&race)),
         ("RaceLocation", keys(&race.location)),
         ("RaceAccess", keys(&race.accesses[0])),
@@ -374,6 +385,7 @@ fn verdicts_and_exit_statuses() {
             baselined: 0,
             configuration: None,
             configured: vec![],
+            constants: vec![],
             verdict: Verdict::Error,
             allow_incomplete,
         };

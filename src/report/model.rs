@@ -91,6 +91,11 @@ pub struct CheckReport {
     /// bodies, which are not analysed; in program order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub configured: Vec<ConfiguredFunction>,
+    /// Variables that hold one value in every run (configuration that never changes): the
+    /// branches on them go one way, and the code behind the other side is not analysed. By
+    /// where they are declared.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub constants: Vec<ConfigurationConstant>,
     /// `races` (something is reported), `incomplete` (nothing is, but a function that may run
     /// was not analysed) or `race-free`: [`CheckReport::settle`] decides it from the rest.
     pub verdict: Verdict,
@@ -121,6 +126,16 @@ impl CheckReport {
 #[derive(Clone, Debug, Serialize)]
 pub struct ConfiguredFunction {
     pub function: String,
+    pub file: String,
+    pub line: u32,
+}
+
+/// A variable that holds one value in every run, by which branches were decided.
+#[derive(Clone, Debug, Serialize)]
+pub struct ConfigurationConstant {
+    /// The variable's name; for a parameter or a local, with its function (`f: x`).
+    pub name: String,
+    pub value: i64,
     pub file: String,
     pub line: u32,
 }

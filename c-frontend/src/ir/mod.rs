@@ -72,6 +72,8 @@ pub struct Program {
     /// The synthetic function with the initializers of all globals (origin `GlobalInit`).
     pub global_init: FuncId,
     pub unanalysed: Vec<Unanalysed>,
+    /// The branches decided by configuration that never changes ([`crate::fold`]).
+    pub folded: crate::fold::Folded,
     /// What the library model says about each function the program calls but does not define,
     /// and about each function the user's configuration names (see [`Program::known`]).
     pub known: IndexVec<FuncId, Option<Spec>>,
@@ -124,6 +126,9 @@ pub struct Var {
     /// Declared `_Atomic` (C11 6.7.3), directly or through a typedef: its reads and writes are
     /// atomic accesses ([`crate::model::Atomic`]). Arrays of atomic elements count.
     pub atomic: bool,
+    /// Declared `volatile` (directly, through a typedef, or `T *volatile`): it may change in
+    /// ways the program does not show, so it never holds one known value ([`crate::fold`]).
+    pub volatile: bool,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -266,6 +271,9 @@ pub enum Term {
         then_block: BlockId,
         else_block: BlockId,
         pos: Pos,
+        /// The operator when `cond` is a comparison `l OP r`, lowered as `Arith(int, [l, r])`
+        /// (which keeps no operator): what [`crate::fold`] needs to decide the branch.
+        compare: Option<Comparison>,
     },
     /// Any of the targets (a `switch`, after evaluating its scrutinee in a statement).
     Multi(Vec<BlockId>),
@@ -273,6 +281,32 @@ pub enum Term {
     /// The path ends without returning: `exit`, `abort`, `pthread_exit`, `longjmp`, a call to a
     /// `noreturn` function, or falling into `__builtin_unreachable`.
     Exit,
+}
+
+/// The operator of a comparison a branch tests ([`Term::Branch`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Comparison {
+    Eq,
+    Ne,
+    Lt,
+    Gt,
+    Le,
+    Ge,
+}
+
+impl Comparison {
+    /// `l OP r` on two integers of the same sign (the caller makes sure that C's conversions
+    /// would not change either).
+    pub fn holds(self, l: i64, r: i64) -> bool {
+        match self {
+            Comparison::Eq => l == r,
+            Comparison::Ne => l != r,
+            Comparison::Lt => l < r,
+            Comparison::Gt => l > r,
+            Comparison::Le => l <= r,
+            Comparison::Ge => l >= r,
+        }
+    }
 }
 
 impl Term {

@@ -344,11 +344,13 @@ fn map_targets(t: Term, f: &dyn Fn(BlockId) -> BlockId) -> Term {
             then_block,
             else_block,
             pos,
+            compare,
         } => Term::Branch {
             cond,
             then_block: f(then_block),
             else_block: f(else_block),
             pos,
+            compare,
         },
         Term::Multi(bs) => {
             let mut out: Vec<BlockId> = Vec::with_capacity(bs.len());

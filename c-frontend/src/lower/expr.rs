@@ -18,8 +18,8 @@ use super::types::ANON_MEMBER;
 use super::{unsupported, Binding, FuncInfo, UnitCx, R};
 use crate::ir::ctypes::{StructId, Type, TypeId};
 use crate::ir::{
-    Base, BlockId, Callee, Func, FuncId, Lval, Operand, Origin, Pos, Proj, Stmt, StmtKind, Term,
-    VarId, VarKind,
+    Base, BlockId, Callee, Comparison, Func, FuncId, Lval, Operand, Origin, Pos, Proj, Stmt,
+    StmtKind, Term, VarId, VarKind,
 };
 use crate::model::{Atomic, AtomicOp, Intrinsic, Kind, LockMode, Spec, TrySuccess, ATOMIC_ACCESS};
 
@@ -864,6 +864,7 @@ impl<'a> UnitCx<'a> {
             then_block: t,
             else_block: f,
             pos: apos,
+            compare: None,
         });
         Ok(tmp)
     }
@@ -1550,12 +1551,27 @@ impl<'a> UnitCx<'a> {
         if let Some(test) = self.trylock_test(e) {
             return self.trylock_cond(test, t, f, pos);
         }
+        let compare = match &e.node {
+            Expression::BinaryOperator(b) => match b.node.operator.node {
+                B::Equals => Some(Comparison::Eq),
+                B::NotEquals => Some(Comparison::Ne),
+                B::Less => Some(Comparison::Lt),
+                B::Greater => Some(Comparison::Gt),
+                B::LessOrEqual => Some(Comparison::Le),
+                B::GreaterOrEqual => Some(Comparison::Ge),
+                _ => None,
+            },
+            _ => None,
+        };
         let op = self.expr(e)?;
+        // The comparison is kept only where its lowering is the two operands' arithmetic.
+        let compare = compare.filter(|_| matches!(&op, Operand::Arith(_, ops) if ops.len() == 2));
         self.fb.terminate(Term::Branch {
             cond: op,
             then_block: t,
             else_block: f,
             pos,
+            compare,
         });
         Ok(())
     }
@@ -1728,6 +1744,7 @@ impl<'a> UnitCx<'a> {
             then_block,
             else_block,
             pos,
+            compare: None,
         });
         Ok(())
     }
@@ -1933,6 +1950,7 @@ impl<'a> UnitCx<'a> {
                             address_taken: false,
                             origin: self.origin,
                             atomic: false,
+                            volatile: false,
                         });
                         self.bind(&n.node.name, Binding::Var(v));
                     }

@@ -120,6 +120,8 @@ enum Binding {
     Typedef {
         ty: TypeId,
         atomic: bool,
+        /// Whether it names a `volatile` type (`typedef volatile int flag_t;`).
+        volatile: bool,
     },
     /// A label a block declares local with `__label__` (GNU), bound under
     /// [`local_label_key`]: the number of its scope, which makes its name unique in the function.
@@ -220,6 +222,7 @@ impl UnitCx<'_> {
             address_taken: false,
             origin: self.origin,
             atomic: false,
+            volatile: false,
         })
     }
 
@@ -356,6 +359,7 @@ impl Lowerer {
             configured,
             extents: std::mem::take(&mut self.extents),
             alloc_wrappers: Vec::new(),
+            folded: crate::fold::Folded::default(),
         };
         crate::ir::compatible::merge_compatible_structs(&mut program);
         program.alloc_wrappers = crate::analyses::alloc_wrappers::find(&program);

@@ -250,6 +250,7 @@ impl<'a> UnitCx<'a> {
                 Binding::Typedef {
                     ty: decl.ty,
                     atomic,
+                    volatile: specs.volatile || decl.volatile,
                 },
             );
             return Ok(());
@@ -275,6 +276,7 @@ impl<'a> UnitCx<'a> {
         if self.declares_atomic(specs.atomic, specs.ty, decl.ty) {
             self.lw.vars[v].atomic = true;
         }
+        self.lw.vars[v].volatile |= specs.volatile || decl.volatile;
         if let Some(init) = init {
             let chunks = self.initializer_chunk(v, decl.ty, init, pos)?;
             self.lw.init_chunks.extend(chunks);
@@ -1259,7 +1261,15 @@ impl<'a> UnitCx<'a> {
         let ty = decl.ty;
         if specs.storage == Some(StorageClassSpecifier::Typedef) {
             let atomic = self.declares_atomic(specs.atomic, specs.ty, ty);
-            self.bind(name, Binding::Typedef { ty, atomic });
+            let volatile = specs.volatile || decl.volatile;
+            self.bind(
+                name,
+                Binding::Typedef {
+                    ty,
+                    atomic,
+                    volatile,
+                },
+            );
             return Ok(());
         }
         if self.is_function_type(ty) {
@@ -1288,6 +1298,7 @@ impl<'a> UnitCx<'a> {
                 };
                 let v = self.new_var(format!("{}.{}", self.func_name, name), ty, kind, pos);
                 self.lw.vars[v].atomic = self.declares_atomic(specs.atomic, specs.ty, ty);
+                self.lw.vars[v].volatile = specs.volatile || decl.volatile;
                 self.bind(name, Binding::Var(v));
                 if let Some(init) = init {
                     let chunks = self.initializer_chunk(v, ty, init, pos)?;
@@ -1298,6 +1309,7 @@ impl<'a> UnitCx<'a> {
             {
                 let v = self.new_var(name.to_string(), ty, VarKind::Local(self.fb.func), pos);
                 self.lw.vars[v].atomic = self.declares_atomic(specs.atomic, specs.ty, ty);
+                self.lw.vars[v].volatile = specs.volatile || decl.volatile;
                 self.fb.locals.push(v);
                 self.bind(name, Binding::Var(v));
                 for size in decl.array_sizes.iter().flatten() {

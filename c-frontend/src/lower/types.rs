@@ -3,9 +3,9 @@
 
 use lang_c::ast::{
     ArraySize, DeclarationSpecifier, Declarator, DeclaratorKind, DerivedDeclarator, EnumType,
-    Expression, Extension, FunctionDeclarator, FunctionSpecifier, Identifier, SpecifierQualifier,
-    StorageClassSpecifier, StructDeclaration, StructType, TypeName, TypeOf, TypeQualifier,
-    TypeSpecifier,
+    Expression, Extension, FunctionDeclarator, FunctionSpecifier, Identifier, PointerQualifier,
+    SpecifierQualifier, StorageClassSpecifier, StructDeclaration, StructType, TypeName, TypeOf,
+    TypeQualifier, TypeSpecifier,
 };
 use lang_c::span::Node;
 
@@ -27,6 +27,8 @@ pub(super) struct Specs {
     /// `_Atomic`, as a qualifier, a specifier or through a typedef name: an object declared
     /// with these specifiers is atomic unless its declarator makes it a pointer or function.
     pub atomic: bool,
+    /// `volatile`, as a qualifier or through a typedef name.
+    pub volatile: bool,
 }
 
 /// A parameter of a function declarator.
@@ -46,6 +48,8 @@ pub(super) struct Declared<'a> {
     pub noreturn: bool,
     /// The size expression of every array derivation, outermost first (`None` for `[]`).
     pub array_sizes: Vec<Option<&'a Node<Expression>>>,
+    /// Whether a pointer derivation is qualified `volatile` (`int *volatile p`).
+    pub volatile: bool,
 }
 
 /// Whether an attribute list says the function does not return.
@@ -68,6 +72,7 @@ impl<'a> UnitCx<'a> {
         let mut thread_local = false;
         let mut noreturn = false;
         let mut atomic = false;
+        let mut volatile = false;
         let mut tspecs = Vec::new();
         for s in specs {
             match &s.node {
@@ -80,11 +85,18 @@ impl<'a> UnitCx<'a> {
                     noreturn |= f.node == FunctionSpecifier::Noreturn
                 }
                 DeclarationSpecifier::Extension(exts) => noreturn |= has_noreturn_attr(exts),
-                DeclarationSpecifier::TypeQualifier(q) => atomic |= q.node == TypeQualifier::Atomic,
+                DeclarationSpecifier::TypeQualifier(q) => {
+                    atomic |= q.node == TypeQualifier::Atomic;
+                    volatile |= q.node == TypeQualifier::Volatile;
+                }
                 DeclarationSpecifier::Alignment(_) => {}
             }
         }
         atomic |= self.atomic_specifiers(&tspecs);
+        volatile |= tspecs.iter().any(|t| {
+            matches!(&t.node, TypeSpecifier::TypedefName(id)
+                if matches!(self.lookup(&id.node.name), Some(Binding::Typedef { volatile: true, .. })))
+        });
         let hint = if storage == Some(StorageClassSpecifier::Typedef) {
             typedef_name
         } else {
@@ -97,6 +109,7 @@ impl<'a> UnitCx<'a> {
             thread_local,
             noreturn,
             atomic,
+            volatile,
         })
     }
 
@@ -260,13 +273,23 @@ impl<'a> UnitCx<'a> {
             kr_names: None,
             noreturn: false,
             array_sizes: Vec::new(),
+            volatile: false,
         };
         let mut cur = &d.node;
         loop {
             out.noreturn |= has_noreturn_attr(&cur.extensions);
             for dd in &cur.derived {
                 match &dd.node {
-                    DerivedDeclarator::Pointer(_) | DerivedDeclarator::Block(_) => {
+                    DerivedDeclarator::Pointer(qs) => {
+                        out.volatile |= qs.iter().any(|q| {
+                            matches!(&q.node, PointerQualifier::TypeQualifier(t)
+                                if t.node == TypeQualifier::Volatile)
+                        });
+                        out.ty = self.lw.types.pointer(out.ty);
+                        out.params = None;
+                        out.kr_names = None;
+                    }
+                    DerivedDeclarator::Block(_) => {
                         out.ty = self.lw.types.pointer(out.ty);
                         out.params = None;
                         out.kr_names = None;
