@@ -11,6 +11,11 @@
  * every pthread_* function, malloc, calloc, realloc, free, signal, sigaction, exit, _exit, abort
  * and pthread_exit. Stubs may call them (realloc in getline, exit in err, ...).
  *
+ * The statics that make up one library state share the prefix of their names up to the first
+ * `_` (`hostent_result` and the strings it points to, `hostent_name`, `hostent_aliases`, ...):
+ * races on them are reported as one warning, named after the library functions. A new state
+ * takes a prefix of its own.
+ *
  * Feature macros: the unit asks for the default glibc feature set (what `gcc -std=gnu11` gives a
  * program that defines nothing), so that prototypes match what most programs see; in particular
  * strerror_r is the POSIX (int) version. GNU-only functions (asprintf, memmem, accept4, ...) are

@@ -846,3 +846,59 @@ fn libraries_are_checked_from_their_entry_points() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The parts of one library state (`gethostbyname`'s result struct and the strings it points to)
+/// are one warning naming the library's functions, with the other parts as aliases; a variable
+/// is never merged into it unless it lists the same accesses.
+#[test]
+fn one_library_state_is_one_warning() {
+    let dir = temp_dir("library-state");
+    let file = dir.join("resolver.c");
+    std::fs::write(
+        &file,
+        "#include <netdb.h>\n#include <pthread.h>\n#include <string.h>\n\
+         static char copy[64];\nstatic int n;\n\
+         static void *resolve(void *a) {\n\
+             struct hostent *h = gethostbyname(\"localhost\");\n\
+             if (h) { strncpy(copy, h->h_name, 63); n += h->h_length + (h->h_addr_list[0] != 0); }\n\
+             return a;\n\
+         }\n\
+         int main(void) {\n\
+             pthread_t a, b;\n\
+             pthread_create(&a, 0, resolve, 0);\n\
+             pthread_create(&b, 0, resolve, 0);\n\
+             pthread_join(a, 0);\n\
+             pthread_join(b, 0);\n\
+             return 0;\n\
+         }\n",
+    )
+    .unwrap();
+    let p = file.to_string_lossy().to_string();
+    let run = check(&["--format", "json", &p]);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("valid JSON");
+    let warnings = v["warnings"].as_array().expect("warnings");
+    let states: Vec<&serde_json::Value> = warnings
+        .iter()
+        .filter(|w| {
+            w["location"]["name"]
+                .as_str()
+                .unwrap()
+                .contains("internal state")
+        })
+        .collect();
+    assert_eq!(states.len(), 1, "{}", run.stdout);
+    let aliases: Vec<&str> = states[0]["aliases"]
+        .as_array()
+        .expect("the other parts are aliases")
+        .iter()
+        .map(|a| a["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        aliases.iter().any(|a| a.contains("hostent_")),
+        "{aliases:?}"
+    );
+    let names = warning_names(&run);
+    assert!(names.iter().any(|n| n == "n"), "{names:?}");
+    assert!(names.iter().any(|n| n == "copy"), "{names:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -38,68 +38,7 @@ pub fn build(r: &CheckResult) -> CheckReport {
         paths: CallPaths::new(r),
     };
     let p = &r.program;
-    // Locations with one verdict (labels of one flow component checked in one place) share
-    // their lists of accesses.
-    let mut built: FxHashMap<(FnId, u32), Lists> = FxHashMap::default();
-    let mut lists = AccessLists::default();
-    // The note depends on the access list only, which locations of one verdict share.
-    let mut notes: FxHashMap<*const solver::threads::check::RaceAccess, Option<String>> =
-        FxHashMap::default();
-    // Warnings are sorted by where their location is declared (in file-table order), then by name.
-    let mut warnings: Vec<(Option<Pos>, String, Option<String>, &RaceWarning)> = r
-        .solution
-        .warnings
-        .iter()
-        .map(|w| {
-            let name = &r.generated.rho_names[w.rho];
-            match library_state(r, name, w) {
-                Some((state, note)) => (None, state, Some(note), w),
-                None => (
-                    name_pos(p, name),
-                    describe_name(p, name),
-                    notes
-                        .entry(w.accesses.as_ptr())
-                        .or_insert_with(|| own_lock_note(r, w))
-                        .clone(),
-                    w,
-                ),
-            }
-        })
-        .collect();
-    warnings.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
-    // Locations with the same verdict and note are one warning, under the first name.
-    let mut races: Vec<Race> = Vec::new();
-    let mut first_of: FxHashMap<(FnId, u32, Option<String>), usize> = FxHashMap::default();
-    for (pos, name, note, w) in warnings {
-        let location = RaceLocation {
-            name,
-            declared: pos.map(|pos| FileLine {
-                file: display_file(&p.files[pos.file]),
-                line: pos.line,
-            }),
-        };
-        let list = lists.id(&w.accesses);
-        let key = (w.home, list, note.clone());
-        if let Some(&k) = first_of.get(&key) {
-            races[k].aliases.push(location);
-            continue;
-        }
-        first_of.insert(key, races.len());
-        let (accesses, context) = built
-            .entry((w.home, list))
-            .or_insert_with(|| b.accesses(w))
-            .clone();
-        races.push(Race {
-            code: DATA_RACE,
-            kind: WarningKind::Race,
-            location,
-            aliases: Vec::new(),
-            note,
-            accesses,
-            context,
-        });
-    }
-    let mut warnings: Vec<Warning> = races.into_iter().map(Warning::Race).collect();
+    let mut warnings: Vec<Warning> = races(&b).into_iter().map(Warning::Race).collect();
     warnings.extend(b.deadlocks().into_iter().map(Warning::Deadlock));
     let may_run = c_frontend::reach::unanalysed_may_run(r);
     let mut report = CheckReport {
@@ -568,18 +507,156 @@ fn describe_name(p: &Program, name: &RhoName) -> String {
     }
 }
 
+/// The race warnings: one per verdict, under the first name of its locations, with the parts
+/// of one library state together.
+fn races(b: &Builder) -> Vec<Race> {
+    let r = b.r;
+    let p = &r.program;
+    // Locations with one verdict (labels of one flow component checked in one place) share
+    // their lists of accesses.
+    let mut built: FxHashMap<(FnId, u32), Lists> = FxHashMap::default();
+    let mut lists = AccessLists::default();
+    // The note depends on the access list only, which locations of one verdict share.
+    let mut notes: FxHashMap<*const solver::threads::check::RaceAccess, Option<String>> =
+        FxHashMap::default();
+    // Warnings are sorted by where their location is declared (in file-table order), then by name.
+    type Named<'w> = (
+        Option<Pos>,
+        String,
+        Option<String>,
+        Option<&'w str>,
+        &'w RaceWarning,
+    );
+    let mut warnings: Vec<Named> = r
+        .solution
+        .warnings
+        .iter()
+        .map(|w| {
+            let name = &r.generated.rho_names[w.rho];
+            match library_state(r, name, w) {
+                Some((state, note, family)) => (None, state, Some(note), Some(family), w),
+                None => (
+                    name_pos(p, name),
+                    describe_name(p, name),
+                    notes
+                        .entry(w.accesses.as_ptr())
+                        .or_insert_with(|| own_lock_note(r, w))
+                        .clone(),
+                    None,
+                    w,
+                ),
+            }
+        })
+        .collect();
+    warnings.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+    // Locations with the same verdict are one warning, under the first name and with its note
+    // (a library's state first, as it sorts first: the same accesses under a variable's name
+    // are the same race). So are the parts of one library's state (`hostent_result` and the
+    // strings it points to): one warning naming the library's functions, with the accesses of
+    // every part.
+    let mut races: Vec<Race> = Vec::new();
+    let mut first_of: FxHashMap<(FnId, u32), usize> = FxHashMap::default();
+    let mut first_of_family: FxHashMap<(FnId, &str), usize> = FxHashMap::default();
+    let mut more_lists: BTreeMap<usize, Vec<Lists>> = BTreeMap::new();
+    for (pos, name, note, family, w) in warnings {
+        let location = RaceLocation {
+            name,
+            declared: pos.map(|pos| FileLine {
+                file: display_file(&p.files[pos.file]),
+                line: pos.line,
+            }),
+        };
+        let list = lists.id(&w.accesses);
+        let key = (w.home, list);
+        if let Some(&k) = first_of.get(&key) {
+            races[k].aliases.push(location);
+            continue;
+        }
+        if let Some(&k) = family.and_then(|f| first_of_family.get(&(w.home, f))) {
+            races[k].aliases.push(location);
+            let part = built
+                .entry((w.home, list))
+                .or_insert_with(|| b.accesses(w))
+                .clone();
+            more_lists.entry(k).or_default().push(part);
+            first_of.insert(key, k);
+            continue;
+        }
+        if let Some(f) = family {
+            first_of_family.insert((w.home, f), races.len());
+        }
+        first_of.insert(key, races.len());
+        let (accesses, context) = built
+            .entry((w.home, list))
+            .or_insert_with(|| b.accesses(w))
+            .clone();
+        races.push(Race {
+            code: DATA_RACE,
+            kind: WarningKind::Race,
+            location,
+            aliases: Vec::new(),
+            note,
+            accesses,
+            context,
+        });
+    }
+    for (k, parts) in more_lists {
+        let race = &mut races[k];
+        (race.accesses, race.context) = merged_lists(&race.accesses, &race.context, &parts);
+    }
+    races
+}
+
+/// The racing accesses and context of a warning with those of more parts of its location: an
+/// access racing in one part races, the others are context; each once, by position, writes
+/// first.
+fn merged_lists(accesses: &[RaceAccess], context: &[RaceAccess], parts: &[Lists]) -> Lists {
+    fn key(a: &RaceAccess) -> impl Ord + '_ {
+        let p = &a.position;
+        (
+            (&p.file, p.line, p.column, !a.write, a.atomic),
+            (&a.locks, &a.path, &a.thread, &a.via),
+        )
+    }
+    let mut racing: Vec<RaceAccess> = accesses.to_vec();
+    let mut other: Vec<RaceAccess> = context.to_vec();
+    for (more_racing, more_context) in parts {
+        racing.extend(more_racing.iter().cloned());
+        other.extend(more_context.iter().cloned());
+    }
+    racing.sort_by(|a, b| key(a).cmp(&key(b)));
+    racing.dedup_by(|a, b| key(a) == key(b));
+    other.sort_by(|a, b| key(a).cmp(&key(b)));
+    other.dedup_by(|a, b| key(a) == key(b));
+    other.retain(|a| racing.binary_search_by(|x| key(x).cmp(&key(a))).is_err());
+    (racing.into(), other.into())
+}
+
 /// For a location inside a variable of locksmith's libc stubs — state a library function keeps
 /// for itself (`strtok`'s position, `localtime`'s result, the environment) — its name after the
-/// library functions whose calls race on it, and a note saying so.
-fn library_state(r: &CheckResult, name: &RhoName, w: &RaceWarning) -> Option<(String, String)> {
+/// library functions whose calls race on it, a note saying so, and the library state it is part
+/// of: the stubs name the variables of one state with one prefix up to the first `_`
+/// (`hostent_result`, `hostent_name`).
+fn library_state<'r>(
+    r: &'r CheckResult,
+    name: &RhoName,
+    w: &RaceWarning,
+) -> Option<(String, String, &'r str)> {
     let mut root = name;
     while let RhoName::Field { parent, .. } = root {
         root = parent;
     }
     let RhoName::Var(v) = root else { return None };
-    if r.program.vars[*v].origin != Origin::Stub {
+    let var = &r.program.vars[*v];
+    if var.origin != Origin::Stub {
         return None;
     }
+    let family = var
+        .name
+        .split('_')
+        .next()
+        .filter(|f| !f.is_empty())
+        .unwrap_or(&var.name);
     let mut functions: Vec<String> = w
         .accesses
         .iter()
@@ -602,6 +679,7 @@ fn library_state(r: &CheckResult, name: &RhoName, w: &RaceWarning) -> Option<(St
         format!(
             "{list} {keeps} internal state; called here from two threads without a common lock"
         ),
+        family,
     ))
 }
 

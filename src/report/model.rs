@@ -262,7 +262,8 @@ pub struct Race {
     pub kind: WarningKind,
     pub location: RaceLocation,
     /// Other names of the same racing memory: locations whose warnings would list exactly the
-    /// same accesses (one object the analysis cannot tell apart, reached under several names).
+    /// same accesses (one object the analysis cannot tell apart, reached under several names),
+    /// and the other parts of the same library state, whose accesses the warning lists too.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub aliases: Vec<RaceLocation>,
     /// What the location is, when the name alone does not say: the state a library function
