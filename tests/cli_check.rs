@@ -902,3 +902,43 @@ fn one_library_state_is_one_warning() {
     assert!(names.iter().any(|n| n == "copy"), "{names:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A whole-object copy racing with another is listed under each field of the object; the
+/// object's own warning would repeat it, so the object is named among the first field's aliases
+/// instead. An object with a race of its own keeps its warning.
+#[test]
+fn a_whole_object_copy_is_not_repeated_under_the_object() {
+    let dir = temp_dir("whole-object");
+    let file = dir.join("whole.c");
+    std::fs::write(
+        &file,
+        "#include <pthread.h>\n#include <string.h>\n\
+         struct conf { int a; long b; };\n\
+         static struct conf g;\nstatic char buf[8];\n\
+         static void *worker(void *arg) {\n\
+             struct conf fresh = {1, 2};\n\
+             memcpy(&g, &fresh, sizeof g);\n\
+             buf[0]++;\n\
+             return arg;\n\
+         }\n\
+         int main(void) {\n\
+             pthread_t t1, t2;\n\
+             pthread_create(&t1, 0, worker, 0);\n\
+             pthread_create(&t2, 0, worker, 0);\n\
+             pthread_join(t1, 0);\n\
+             pthread_join(t2, 0);\n\
+             return g.a + (int)g.b + buf[0];\n\
+         }\n",
+    )
+    .unwrap();
+    let p = file.to_string_lossy().to_string();
+    let run = check(&["--format", "json", &p]);
+    assert_eq!(warning_names(&run), ["g.a", "g.b", "buf"], "{}", run.stdout);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("valid JSON");
+    assert_eq!(
+        v["warnings"][0]["aliases"][0]["name"], "g",
+        "{}",
+        run.stdout
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -13,7 +13,7 @@ use c_frontend::constraints::RhoName;
 use c_frontend::diagnostics::{AnnotationKind, UnsoundKind};
 use c_frontend::driver::CheckResult;
 use c_frontend::explain::{self, CallPaths, ThreadOf};
-use c_frontend::ir::{FuncId, Origin, Pos, Program};
+use c_frontend::ir::{FuncId, Origin, Pos, Program, VarId};
 use std::rc::Rc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -558,6 +558,7 @@ fn races(b: &Builder) -> Vec<Race> {
     let mut first_of: FxHashMap<(FnId, u32), usize> = FxHashMap::default();
     let mut first_of_family: FxHashMap<(FnId, &str), usize> = FxHashMap::default();
     let mut more_lists: BTreeMap<usize, Vec<Lists>> = BTreeMap::new();
+    let mut objects: Vec<Option<ObjectPart>> = Vec::new();
     for (pos, name, note, family, w) in warnings {
         let location = RaceLocation {
             name,
@@ -590,6 +591,7 @@ fn races(b: &Builder) -> Vec<Race> {
             .entry((w.home, list))
             .or_insert_with(|| b.accesses(w))
             .clone();
+        objects.push(object_part(&r.generated.rho_names[w.rho], w.home));
         races.push(Race {
             code: DATA_RACE,
             kind: WarningKind::Race,
@@ -604,7 +606,95 @@ fn races(b: &Builder) -> Vec<Race> {
         let race = &mut races[k];
         (race.accesses, race.context) = merged_lists(&race.accesses, &race.context, &parts);
     }
-    races
+    without_whole_object_repeats(races, &objects)
+}
+
+/// The object a warning's location is in (its variable or allocation site), in the function
+/// it is checked at, and whether the location is one of its fields.
+struct ObjectPart {
+    /// The variable, or the allocation site's position and function.
+    object: (Option<VarId>, Option<(Pos, FuncId)>),
+    home: FnId,
+    field: bool,
+}
+
+fn object_part(name: &RhoName, home: FnId) -> Option<ObjectPart> {
+    let mut root = name;
+    while let RhoName::Field { parent, .. } = root {
+        root = parent;
+    }
+    let object = match root {
+        RhoName::Var(v) => (Some(*v), None),
+        RhoName::Alloc { pos, func, .. } => (None, Some((*pos, *func))),
+        _ => return None,
+    };
+    Some(ObjectPart {
+        object,
+        home,
+        field: !std::ptr::eq(root, name),
+    })
+}
+
+/// `races` without the warnings on a whole object that only repeat the warnings on its fields:
+/// when every racing access of the object's warning (a whole-object copy, `memcpy(&copy, obj,
+/// sizeof *obj)` racing with another) is a racing access of a warning on one of its fields,
+/// the object is named among the aliases of the first of those instead. `objects` says, per
+/// warning, what object its location is in.
+fn without_whole_object_repeats(races: Vec<Race>, objects: &[Option<ObjectPart>]) -> Vec<Race> {
+    type Key<'a> = (
+        (&'a str, u32, u32, bool, bool),
+        (&'a [String], &'a [String]),
+        &'a str,
+    );
+    fn key(a: &RaceAccess) -> Key<'_> {
+        let p = &a.position;
+        (
+            (&p.file, p.line, p.column, a.write, a.atomic),
+            (&a.locks, &a.path),
+            &a.thread,
+        )
+    }
+    let mut fields_of: FxHashMap<_, Vec<usize>> = FxHashMap::default();
+    for (j, part) in objects.iter().enumerate() {
+        if let Some(p) = part.as_ref().filter(|p| p.field) {
+            fields_of.entry((p.object, p.home)).or_default().push(j);
+        }
+    }
+    let mut repeats: BTreeMap<usize, usize> = BTreeMap::new();
+    for (k, part) in objects.iter().enumerate() {
+        let Some(whole) = part.as_ref().filter(|p| !p.field) else {
+            continue;
+        };
+        let Some(fields) = fields_of.get(&(whole.object, whole.home)) else {
+            continue;
+        };
+        let first = fields[0];
+        let listed: FxHashSet<Key> = fields
+            .iter()
+            .flat_map(|&j| races[j].accesses.iter().map(key))
+            .collect();
+        if races[k].accesses.iter().all(|a| listed.contains(&key(a))) {
+            repeats.insert(k, first);
+        }
+    }
+    let mut moved: BTreeMap<usize, Vec<RaceLocation>> = BTreeMap::new();
+    let mut kept = Vec::with_capacity(races.len());
+    for (k, race) in races.into_iter().enumerate() {
+        match repeats.get(&k) {
+            Some(&to) => {
+                let names = moved.entry(to).or_default();
+                names.push(race.location);
+                names.extend(race.aliases);
+            }
+            None => kept.push((k, race)),
+        }
+    }
+    kept.into_iter()
+        .map(|(k, mut race)| {
+            race.aliases.extend(moved.remove(&k).unwrap_or_default());
+            race
+        })
+        .collect()
 }
 
 /// The racing accesses and context of a warning with those of more parts of its location: an

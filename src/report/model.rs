@@ -263,7 +263,8 @@ pub struct Race {
     pub location: RaceLocation,
     /// Other names of the same racing memory: locations whose warnings would list exactly the
     /// same accesses (one object the analysis cannot tell apart, reached under several names),
-    /// and the other parts of the same library state, whose accesses the warning lists too.
+    /// the other parts of the same library state, whose accesses the warning lists too, and a
+    /// whole object whose races are all those of its fields.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub aliases: Vec<RaceLocation>,
     /// What the location is, when the name alone does not say: the state a library function
