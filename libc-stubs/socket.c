@@ -9,7 +9,8 @@
  * Name resolution: getaddrinfo allocates the whole result list (one abstract object stands for all
  * its nodes, with separate objects for the addresses and canonical names). gethostbyname,
  * gethostbyaddr and getservbyname return static storage that every call overwrites (glibc's are
- * static and unlocked: concurrent callers race). inet_ntoa's buffer is thread-local in glibc, so its
+ * static and unlocked: concurrent callers race); their `_r` forms write only the caller's result
+ * and buffer. inet_ntoa's buffer is thread-local in glibc, so its
  * stub uses a _Thread_local buffer. The epoll interest list keeps the caller's epoll_data (often a
  * pointer) and hands it back from epoll_wait; that flow is kept through a _Thread_local conduit,
  * because the kernel's list itself is synchronised and must never be reported as a race. */
@@ -404,6 +405,50 @@ struct hostent *gethostbyaddr(const void *addr, socklen_t len, int type)
     __locksmith_read(addr);
     __locksmith_write(hostent_name);
     return hostent_fill();
+}
+
+/* The reentrant forms keep nothing: the result is the caller's `ret`, its strings and addresses
+ * are in the caller's `buf` (the arrays of pointers to them too, a fresh object here), and
+ * `*result` points to `ret` (or is NULL). */
+static void hostent_fill_r(struct hostent *ret, char *buf, struct hostent **result, int *h_errnop)
+{
+    char **lists = __locksmith_alloc();
+    __locksmith_write(buf);
+    lists[0] = buf;
+    ret->h_name = buf;
+    ret->h_aliases = lists;
+    ret->h_addrtype = __locksmith_nondet();
+    ret->h_length = __locksmith_nondet();
+    ret->h_addr_list = lists;
+    *result = __locksmith_nondet() ? ret : NULL;
+    if (h_errnop != NULL)
+        *h_errnop = __locksmith_nondet();
+}
+
+int gethostbyname_r(const char *restrict name, struct hostent *restrict ret, char *restrict buf,
+                    size_t len, struct hostent **restrict result, int *restrict h_errnop)
+{
+    __locksmith_read(name);
+    hostent_fill_r(ret, buf, result, h_errnop);
+    return __locksmith_nondet();
+}
+
+int gethostbyname2_r(const char *restrict name, int af, struct hostent *restrict ret,
+                     char *restrict buf, size_t len, struct hostent **restrict result,
+                     int *restrict h_errnop)
+{
+    __locksmith_read(name);
+    hostent_fill_r(ret, buf, result, h_errnop);
+    return __locksmith_nondet();
+}
+
+int gethostbyaddr_r(const void *restrict addr, socklen_t addrlen, int type,
+                    struct hostent *restrict ret, char *restrict buf, size_t len,
+                    struct hostent **restrict result, int *restrict h_errnop)
+{
+    __locksmith_read(addr);
+    hostent_fill_r(ret, buf, result, h_errnop);
+    return __locksmith_nondet();
 }
 
 static struct servent servent_result;

@@ -56,6 +56,7 @@
 #include <err.h>
 #include <poll.h>
 #include <netdb.h>
+#include <libintl.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -87,5 +88,6 @@
 #include "time.c"
 #include "getopt.c"
 #include "misc.c"
+#include "intl.c"
 #include "verifier.c"
 #include "atomic.c"

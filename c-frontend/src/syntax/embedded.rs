@@ -33,6 +33,7 @@ pub const STUB_FILES: &[(&str, &str)] = &[
     ("time.c", include_str!("../../../libc-stubs/time.c")),
     ("getopt.c", include_str!("../../../libc-stubs/getopt.c")),
     ("misc.c", include_str!("../../../libc-stubs/misc.c")),
+    ("intl.c", include_str!("../../../libc-stubs/intl.c")),
     ("verifier.c", include_str!("../../../libc-stubs/verifier.c")),
     ("atomic.c", include_str!("../../../libc-stubs/atomic.c")),
 ];
