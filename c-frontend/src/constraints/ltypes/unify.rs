@@ -264,7 +264,7 @@ impl LTypes<'_> {
             (Shape::Var, s) | (s, Shape::Var) => s,
             (Shape::Void(a), Shape::Void(b)) => {
                 if self.views_itself(&a, r) || self.views_itself(&b, r) {
-                    return self.conflate_shapes(c, Shape::Void(a), Shape::Void(b));
+                    return self.conflate_shapes(c, (Shape::Void(a), Shape::Void(b)), scope);
                 }
                 Shape::Void(self.merge_views(a, b))
             }
@@ -272,7 +272,7 @@ impl LTypes<'_> {
                 if typed.view_key().is_some() =>
             {
                 if self.views_itself(&entries, r) {
-                    return self.conflate_shapes(c, Shape::Void(entries), typed);
+                    return self.conflate_shapes(c, (Shape::Void(entries), typed), scope);
                 }
                 // A `void*` content met a typed one without a cast (an argument at a site that
                 // does not instantiate, a monomorphic flow): the typed shape becomes an entry.
@@ -387,17 +387,26 @@ impl LTypes<'_> {
                     let (na, nb) = (self.node(a, scope), self.node(b, scope));
                     Shape::Void(self.merge_views(vec![(ka, na)], vec![(kb, nb)]))
                 }
-                _ => self.conflate_shapes(c, a, b),
+                _ => self.conflate_shapes(c, (a, b), scope),
             },
         }
     }
 
     /// Incompatible shapes (a cast between unrelated types, a `void*` content unified with one
-    /// of its own views): both are conflated into a blob. Its labels are outer (root) labels: a
-    /// conflated location is never a copy.
-    fn conflate_shapes(&mut self, c: &mut Constraints, a: Shape, b: Shape) -> Shape {
+    /// of its own views): both are conflated into a blob, whose labels are in the scope of the
+    /// merged node. The memory inside a blob lives at the root ([`LTypes::blob_content`]) and
+    /// shares the blob's labels, so as soon as anything is inside it (a pointer, a field's
+    /// value) the labels are the root's: a conflated location is then never a copy. A blob of
+    /// two views of one object with nothing inside (a local `struct sockaddr_in` that `accept`
+    /// fills through a `struct sockaddr *`) stays the object of its function's run, as their
+    /// unification would; at the root, every such local was shared by all threads.
+    fn conflate_shapes(
+        &mut self,
+        c: &mut Constraints,
+        (a, b): (Shape, Shape),
+        scope: Scope,
+    ) -> Shape {
         self.note_conflation(format!("{a:?} meets {b:?}"));
-        let scope = Scope::ROOT;
         let rho = self.new_rho(c, scope, RhoKind::Plain, RhoOrigin::Blob);
         let lock = c.new_lock(scope);
         let funs = self.absorb(c, rho, lock, Vec::new(), a);
