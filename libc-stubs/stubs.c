@@ -89,5 +89,6 @@
 #include "getopt.c"
 #include "misc.c"
 #include "intl.c"
+#include "rpc.c"
 #include "verifier.c"
 #include "atomic.c"

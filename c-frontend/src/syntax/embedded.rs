@@ -34,6 +34,7 @@ pub const STUB_FILES: &[(&str, &str)] = &[
     ("getopt.c", include_str!("../../../libc-stubs/getopt.c")),
     ("misc.c", include_str!("../../../libc-stubs/misc.c")),
     ("intl.c", include_str!("../../../libc-stubs/intl.c")),
+    ("rpc.c", include_str!("../../../libc-stubs/rpc.c")),
     ("verifier.c", include_str!("../../../libc-stubs/verifier.c")),
     ("atomic.c", include_str!("../../../libc-stubs/atomic.c")),
 ];
