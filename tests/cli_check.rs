@@ -942,3 +942,38 @@ fn a_whole_object_copy_is_not_repeated_under_the_object() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A pointer converted to an integer is reported as knowingly unsound (the integer may become
+/// a pointer again, into memory the analysis does not link with the object), except in a
+/// branch's condition, whose value is only tested (`(unsigned long)p == 0`, as CIL writes every
+/// null check).
+#[test]
+fn a_pointer_tested_as_an_integer_is_not_unsound() {
+    let dir = temp_dir("pointer-to-integer");
+    let file = dir.join("ptrint.c");
+    std::fs::write(
+        &file,
+        "int g;\n\
+         int main(void) {\n\
+             int *p = &g;\n\
+             if ((unsigned long)p == 0UL)\n\
+                 return 1;\n\
+             long kept = (long)p;\n\
+             int *back = (int *)kept;\n\
+             return *back;\n\
+         }\n",
+    )
+    .unwrap();
+    let p = file.to_string_lossy().to_string();
+    let run = check(&["--format", "json", &p]);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("valid JSON");
+    let lines: Vec<u64> = v["unsound"]
+        .as_array()
+        .expect("unsound")
+        .iter()
+        .filter(|u| u["code"] == "unsound/pointer-to-integer")
+        .map(|u| u["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lines, [6], "{}", run.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -170,7 +170,7 @@ impl Gen<'_> {
             frame.own = unpacks.at_term(b).to_vec();
             match &block.term {
                 Term::Branch { cond, .. } => {
-                    self.eval(&mut frame, cond);
+                    self.eval_tested(&mut frame, cond);
                 }
                 Term::Return(Some(op), _) => {
                     let value = self.eval(&mut frame, op);

@@ -855,6 +855,7 @@ impl Gen<'_> {
             returned: Vec::new(),
             unique,
             own: Vec::new(),
+            testing: false,
         };
         // The stub's own fresh, unpublished pointers (the memory `strdup` fills before it
         // returns it), as in user functions (§3.2).
@@ -872,7 +873,7 @@ impl Gen<'_> {
             inner.unique.extend(fresh.at_term(b));
             match &block.term {
                 Term::Branch { cond, .. } => {
-                    self.eval(&mut inner, cond);
+                    self.eval_tested(&mut inner, cond);
                 }
                 Term::Return(Some(op), _) => {
                     if let Some(v) = self.eval(&mut inner, op) {

@@ -210,6 +210,13 @@ impl Gen<'_> {
     }
 
     /// The value of an operand, or `None` for a constant (which carries no labels).
+    /// Evaluates a branch's condition, whose value is only tested.
+    pub(super) fn eval_tested(&mut self, frame: &mut Frame, cond: &Operand) {
+        frame.testing = true;
+        self.eval(frame, cond);
+        frame.testing = false;
+    }
+
     pub(super) fn eval(&mut self, frame: &mut Frame, op: &Operand) -> Option<Node> {
         match op {
             Operand::Const(..) => None,
@@ -314,7 +321,9 @@ impl Gen<'_> {
                 Some(self.integer_pointer())
             }
             (true, false) => {
-                if let Some(pos) = pos {
+                // A pointer turned into an integer that is only tested can never be used as
+                // a pointer again: nothing is lost.
+                if let (Some(pos), false) = (pos, frame.testing) {
                     // Inside an inlined stub, the user's call is the place to show.
                     self.unsound.push(Unsound {
                         pos: frame.report_at(pos).0,

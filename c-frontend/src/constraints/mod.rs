@@ -240,6 +240,9 @@ struct Frame {
     /// The locks held in their own objects ([`crate::analyses::unpacks`]): accesses inside
     /// those objects are inside an unpack.
     own: Vec<OwnLock>,
+    /// A branch's condition is being evaluated: its value is only tested, so a pointer
+    /// converted to an integer there (`(unsigned)p == 0`) can never become a pointer again.
+    testing: bool,
 }
 
 /// A stub being inlined into a user function: accesses it makes are reported at the user's call.
@@ -264,6 +267,7 @@ impl Frame {
             returned: Vec::new(),
             unique: FxHashSet::default(),
             own: Vec::new(),
+            testing: false,
         }
     }
 
