@@ -7,7 +7,7 @@
 //! searches the program or the solution (those queries are in `c_frontend::explain`) and never
 //! formats output beyond the names themselves.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use c_frontend::constraints::RhoName;
 use c_frontend::diagnostics::{AnnotationKind, UnsoundKind};
@@ -527,13 +527,14 @@ fn races(b: &Builder) -> Vec<Race> {
         Option<&'w str>,
         &'w RaceWarning,
     );
+    let stateful = stateful_stubs(p);
     let mut warnings: Vec<Named> = r
         .solution
         .warnings
         .iter()
         .map(|w| {
             let name = &r.generated.rho_names[w.rho];
-            match library_state(r, name, w) {
+            match library_state(r, name, w, &stateful) {
                 Some((state, note, family)) => (None, state, Some(note), Some(family), w),
                 None => (
                     name_pos(p, name),
@@ -697,6 +698,57 @@ fn without_whole_object_repeats(races: Vec<Race>, objects: &[Option<ObjectPart>]
         .collect()
 }
 
+/// The libc stubs that keep state of their own: those whose body names a variable of the stubs
+/// (a `static`), directly or through another stub they call.
+fn stateful_stubs(p: &Program) -> FxHashSet<&str> {
+    use c_frontend::ir::visit::{walk_func, Visitor};
+    use c_frontend::ir::{Callee, StmtKind};
+    struct Names<'p> {
+        p: &'p Program,
+        found: bool,
+    }
+    impl Visitor for Names<'_> {
+        fn visit_var(&mut self, v: VarId) {
+            let var = &self.p.vars[v];
+            self.found |= var.origin == Origin::Stub
+                && matches!(var.kind, c_frontend::ir::VarKind::Global { .. });
+        }
+    }
+    let stubs: Vec<FuncId> = p
+        .funcs
+        .indices()
+        .filter(|&f| p.funcs[f].origin == Origin::Stub && !p.funcs[f].blocks.is_empty())
+        .collect();
+    let mut keeps: FxHashSet<FuncId> = stubs
+        .iter()
+        .copied()
+        .filter(|&f| {
+            let mut names = Names { p, found: false };
+            walk_func(&mut names, &p.funcs[f]);
+            names.found
+        })
+        .collect();
+    loop {
+        let before = keeps.len();
+        for &f in &stubs {
+            let calls_keeper = p.funcs[f].blocks.iter().flat_map(|b| &b.stmts).any(|s| {
+                matches!(&s.kind, StmtKind::Call { callee: Callee::Direct(g), .. }
+                    if keeps.contains(g))
+            });
+            if calls_keeper {
+                keeps.insert(f);
+            }
+        }
+        if keeps.len() == before {
+            break;
+        }
+    }
+    keeps
+        .into_iter()
+        .map(|f| p.funcs[f].name.as_str())
+        .collect()
+}
+
 /// The racing accesses and context of a warning with those of more parts of its location: an
 /// access racing in one part races, the others are context; each once, by position, writes
 /// first.
@@ -731,6 +783,7 @@ fn library_state<'r>(
     r: &'r CheckResult,
     name: &RhoName,
     w: &RaceWarning,
+    stateful: &FxHashSet<&str>,
 ) -> Option<(String, String, &'r str)> {
     let mut root = name;
     while let RhoName::Field { parent, .. } = root {
@@ -747,14 +800,24 @@ fn library_state<'r>(
         .next()
         .filter(|f| !f.is_empty())
         .unwrap_or(&var.name);
-    let mut functions: Vec<String> = w
+    // The functions whose calls race on it: those that keep state among the stubs making its
+    // accesses (the other stubs, `memcpy` or `strlen`, only touch what they are handed, which
+    // the analysis merged with the state).
+    let all: BTreeSet<&str> = w
         .accesses
         .iter()
-        .filter_map(|a| r.generated.access_sites[a.access].via.as_ref())
-        .map(|f| format!("`{f}`"))
+        .filter_map(|a| r.generated.access_sites[a.access].via.as_deref())
         .collect();
-    functions.sort();
-    functions.dedup();
+    let keeping: Vec<&str> = all
+        .iter()
+        .copied()
+        .filter(|f| stateful.contains(f))
+        .collect();
+    let functions: Vec<String> = if keeping.is_empty() {
+        all.iter().map(|f| format!("`{f}`")).collect()
+    } else {
+        keeping.iter().map(|f| format!("`{f}`")).collect()
+    };
     let list = functions.join(", ");
     let keeps = if functions.len() == 1 {
         "keeps"
