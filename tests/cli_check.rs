@@ -987,3 +987,36 @@ fn a_pointer_tested_as_an_integer_is_not_unsound() {
     assert_eq!(lines, [6], "{}", run.stdout);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A warning whose location has several names is named after the shared memory, not after a
+/// local of one run of a function, even when the local is declared first.
+#[test]
+fn a_warning_is_not_named_after_a_local_when_shared_memory_is_among_its_names() {
+    let dir = temp_dir("local-names");
+    let file = dir.join("names.c");
+    std::fs::write(
+        &file,
+        "#include <pthread.h>\n\
+         static void *worker(void *arg) { int *p = arg; p[0]++; return 0; }\n\
+         int main(int argc, char **argv) {\n\
+             int box[4];\n\
+             extern int shared_late[4];\n\
+             pthread_t a, b;\n\
+             int *which = argc > 1 ? shared_late : box;\n\
+             (void)argv;\n\
+             pthread_create(&a, 0, worker, which);\n\
+             pthread_create(&b, 0, worker, which);\n\
+             pthread_join(a, 0);\n\
+             pthread_join(b, 0);\n\
+             return 0;\n\
+         }\n\
+         int shared_late[4];\n",
+    )
+    .unwrap();
+    let p = file.to_string_lossy().to_string();
+    let run = check(&["--format", "json", &p]);
+    assert_eq!(warning_names(&run), ["shared_late"], "{}", run.stdout);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("valid JSON");
+    assert_eq!(v["warnings"][0]["aliases"][0]["name"], "box", "{}", run.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
+}

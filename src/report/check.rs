@@ -549,7 +549,10 @@ fn races(b: &Builder) -> Vec<Race> {
             }
         })
         .collect();
-    warnings.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+    // A location of one run of a function (a local, a parameter) names a warning only when no
+    // other of its names will: the shared memory is elsewhere.
+    let local = |w: &RaceWarning| is_local(p, &r.generated.rho_names[w.rho]);
+    warnings.sort_by(|a, b| (local(a.4), a.0, &a.1).cmp(&(local(b.4), b.0, &b.1)));
     // Locations with the same verdict are one warning, under the first name and with its note
     // (a library's state first, as it sorts first: the same accesses under a variable's name
     // are the same race). So are the parts of one library's state (`hostent_result` and the
@@ -560,6 +563,7 @@ fn races(b: &Builder) -> Vec<Race> {
     let mut first_of_family: FxHashMap<(FnId, &str), usize> = FxHashMap::default();
     let mut more_lists: BTreeMap<usize, Vec<Lists>> = BTreeMap::new();
     let mut objects: Vec<Option<ObjectPart>> = Vec::new();
+    let mut declared: Vec<Option<Pos>> = Vec::new();
     for (pos, name, note, family, w) in warnings {
         let location = RaceLocation {
             name,
@@ -593,6 +597,7 @@ fn races(b: &Builder) -> Vec<Race> {
             .or_insert_with(|| b.accesses(w))
             .clone();
         objects.push(object_part(&r.generated.rho_names[w.rho], w.home));
+        declared.push(pos);
         races.push(Race {
             code: DATA_RACE,
             kind: WarningKind::Race,
@@ -607,11 +612,35 @@ fn races(b: &Builder) -> Vec<Race> {
         let race = &mut races[k];
         (race.accesses, race.context) = merged_lists(&race.accesses, &race.context, &parts);
     }
+    // Sorted by where their first names are declared, then by name.
+    let mut order: Vec<usize> = (0..races.len()).collect();
+    order.sort_by(|&i, &j| {
+        (declared[i], &races[i].location.name).cmp(&(declared[j], &races[j].location.name))
+    });
+    let mut slots: Vec<Option<Race>> = races.into_iter().map(Some).collect();
+    let races: Vec<Race> = order.iter().filter_map(|&i| slots[i].take()).collect();
+    let objects: Vec<Option<ObjectPart>> = order.iter().map(|&i| objects[i]).collect();
     without_whole_object_repeats(races, &objects)
+}
+
+/// Whether a location is a variable of one run of a function (a local, a parameter, a
+/// temporary) or a field of one.
+fn is_local(p: &Program, name: &RhoName) -> bool {
+    let mut root = name;
+    while let RhoName::Field { parent, .. } = root {
+        root = parent;
+    }
+    matches!(root, RhoName::Var(v) if matches!(
+        p.vars[*v].kind,
+        c_frontend::ir::VarKind::Local(_)
+            | c_frontend::ir::VarKind::Param(..)
+            | c_frontend::ir::VarKind::Temp(_)
+    ))
 }
 
 /// The object a warning's location is in (its variable or allocation site), in the function
 /// it is checked at, and whether the location is one of its fields.
+#[derive(Copy, Clone)]
 struct ObjectPart {
     /// The variable, or the allocation site's position and function.
     object: (Option<VarId>, Option<(Pos, FuncId)>),
