@@ -1017,6 +1017,10 @@ fn a_warning_is_not_named_after_a_local_when_shared_memory_is_among_its_names() 
     let run = check(&["--format", "json", &p]);
     assert_eq!(warning_names(&run), ["shared_late"], "{}", run.stdout);
     let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("valid JSON");
-    assert_eq!(v["warnings"][0]["aliases"][0]["name"], "box", "{}", run.stdout);
+    assert_eq!(
+        v["warnings"][0]["aliases"][0]["name"], "box",
+        "{}",
+        run.stdout
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
