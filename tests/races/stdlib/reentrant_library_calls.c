@@ -1,13 +1,16 @@
 /* Library calls whose state is the caller's own or guarded by the library. gettext and
  * dcgettext (the `_()` of translated programs) only read the catalogue, which glibc guards;
- * gethostbyname_r writes only the caller's result and buffer. Each worker translates and
- * resolves into its own stack buffers: NORACE on those calls. The count of lookups is shared
+ * gethostbyname_r writes only the caller's result and buffer; a raw system call touches only
+ * the buffers it is given. Each worker translates, resolves and asks the kernel into its own
+ * stack buffers: NORACE on those calls. The count of lookups is shared
  * and updated without a lock by both workers: RACE. */
 #include <libintl.h>
 #include <locale.h>
 #include <netdb.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 static long lookups;
 
@@ -19,6 +22,7 @@ static void *worker(void *arg)
     const char *title = gettext("Resolving"); // NORACE
     const char *done = dcgettext(NULL, "done", LC_MESSAGES); // NORACE
     gethostbyname_r("localhost", &entry, buf, sizeof buf, &found, &err); // NORACE
+    syscall(SYS_getcwd, buf, sizeof buf); // NORACE
     lookups++; // RACE
     if (found != NULL && title[0] != '\0' && done[0] != '\0')
         return found->h_name[0] ? arg : NULL; // NORACE
