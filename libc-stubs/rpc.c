@@ -61,6 +61,12 @@ void svc_getreq_common(int fd)
     rpc_serve();
 }
 
+void svc_getreq_poll(struct pollfd *pfdp, int pollretval)
+{
+    __locksmith_read(pfdp);
+    rpc_serve();
+}
+
 rpc_bool_t svc_sendreply(void *xprt, rpc_xdrproc_t results, void *location)
 {
     void *xdrs = __locksmith_alloc();
