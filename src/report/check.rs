@@ -638,12 +638,18 @@ fn is_local(p: &Program, name: &RhoName) -> bool {
     ))
 }
 
-/// The object a warning's location is in (its variable or allocation site), in the function
-/// it is checked at, and whether the location is one of its fields.
+/// An object of the program: a variable, or an allocation site (its position and function).
+#[derive(Copy, Clone, PartialEq, Eq, Hash)]
+enum Object {
+    Var(VarId),
+    Alloc(Pos, FuncId),
+}
+
+/// The object a warning's location is in, in the function it is checked at, and whether the
+/// location is one of its fields.
 #[derive(Copy, Clone)]
 struct ObjectPart {
-    /// The variable, or the allocation site's position and function.
-    object: (Option<VarId>, Option<(Pos, FuncId)>),
+    object: Object,
     home: FnId,
     field: bool,
 }
@@ -654,8 +660,8 @@ fn object_part(name: &RhoName, home: FnId) -> Option<ObjectPart> {
         root = parent;
     }
     let object = match root {
-        RhoName::Var(v) => (Some(*v), None),
-        RhoName::Alloc { pos, func, .. } => (None, Some((*pos, *func))),
+        RhoName::Var(v) => Object::Var(*v),
+        RhoName::Alloc { pos, func, .. } => Object::Alloc(*pos, *func),
         _ => return None,
     };
     Some(ObjectPart {
@@ -671,19 +677,6 @@ fn object_part(name: &RhoName, home: FnId) -> Option<ObjectPart> {
 /// the object is named among the aliases of the first of those instead. `objects` says, per
 /// warning, what object its location is in.
 fn without_whole_object_repeats(races: Vec<Race>, objects: &[Option<ObjectPart>]) -> Vec<Race> {
-    type Key<'a> = (
-        (&'a str, u32, u32, bool, bool),
-        (&'a [String], &'a [String]),
-        &'a str,
-    );
-    fn key(a: &RaceAccess) -> Key<'_> {
-        let p = &a.position;
-        (
-            (&p.file, p.line, p.column, a.write, a.atomic),
-            (&a.locks, &a.path),
-            &a.thread,
-        )
-    }
     let mut fields_of: FxHashMap<_, Vec<usize>> = FxHashMap::default();
     for (j, part) in objects.iter().enumerate() {
         if let Some(p) = part.as_ref().filter(|p| p.field) {
@@ -699,11 +692,15 @@ fn without_whole_object_repeats(races: Vec<Race>, objects: &[Option<ObjectPart>]
             continue;
         };
         let first = fields[0];
-        let listed: FxHashSet<Key> = fields
+        let listed: FxHashSet<AccessKey> = fields
             .iter()
-            .flat_map(|&j| races[j].accesses.iter().map(key))
+            .flat_map(|&j| races[j].accesses.iter().map(access_key))
             .collect();
-        if races[k].accesses.iter().all(|a| listed.contains(&key(a))) {
+        if races[k]
+            .accesses
+            .iter()
+            .all(|a| listed.contains(&access_key(a)))
+        {
             repeats.insert(k, first);
         }
     }
@@ -725,6 +722,21 @@ fn without_whole_object_repeats(races: Vec<Race>, objects: &[Option<ObjectPart>]
             race
         })
         .collect()
+}
+
+/// What tells one entry of a warning's accesses from another, in their order: position,
+/// writes first, atomic, then locks, path, thread and library function.
+type AccessKey<'a> = (
+    (&'a str, u32, u32, bool, bool),
+    (&'a [String], &'a [String], &'a str, Option<&'a str>),
+);
+
+fn access_key(a: &RaceAccess) -> AccessKey<'_> {
+    let p = &a.position;
+    (
+        (&p.file, p.line, p.column, !a.write, a.atomic),
+        (&a.locks, &a.path, &a.thread, a.via.as_deref()),
+    )
 }
 
 /// The libc stubs that keep state of their own: those whose body names a variable of the stubs
@@ -782,13 +794,7 @@ fn stateful_stubs(p: &Program) -> FxHashSet<&str> {
 /// access racing in one part races, the others are context; each once, by position, writes
 /// first.
 fn merged_lists(accesses: &[RaceAccess], context: &[RaceAccess], parts: &[Lists]) -> Lists {
-    fn key(a: &RaceAccess) -> impl Ord + '_ {
-        let p = &a.position;
-        (
-            (&p.file, p.line, p.column, !a.write, a.atomic),
-            (&a.locks, &a.path, &a.thread, &a.via),
-        )
-    }
+    let key = access_key;
     let mut racing: Vec<RaceAccess> = accesses.to_vec();
     let mut other: Vec<RaceAccess> = context.to_vec();
     for (more_racing, more_context) in parts {

@@ -393,7 +393,8 @@ impl LTypes<'_> {
     }
 
     /// Incompatible shapes (a cast between unrelated types, a `void*` content unified with one
-    /// of its own views): both are conflated into a blob, whose labels are in the scope of the
+    /// of its own views; paper §3.4, which gives such memory one conflated label): both are
+    /// conflated into a blob, whose labels are in the scope of the
     /// merged node. The memory inside a blob lives at the root ([`LTypes::blob_content`]) and
     /// shares the blob's labels, so as soon as anything is inside it (a pointer, a field's
     /// value) the labels are the root's: a conflated location is then never a copy. A blob of
