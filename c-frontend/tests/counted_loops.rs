@@ -392,3 +392,57 @@ fn other_loops_are_not_recorded() {
         );
     }
 }
+
+#[test]
+fn counting_while_loops() {
+    let p = lower(
+        "while",
+        "#define N 4
+         int g;
+         void cil(void) { int i; i = 0; while (i < N) { g += i; i ++; } }
+         void decl(int n) { int i = 1; while (i <= n) { g++; i = i + 1; } }
+         void breaks(void) { int i; i = 0; while (i != N) { if (g) break; g++; i += 1; } }
+         void nested(void) {
+             int i, j; i = 0;
+             while (i < N) { j = 0; while (j < N) { g++; j++; } i++; }
+         }",
+    );
+    for (name, want) in [
+        ("cil", "i = 0; i < 4"),
+        ("decl", "i = 1; i <= n"),
+        ("breaks", "i = 0; i != 4"),
+    ] {
+        let got = loops(&p, name);
+        assert_eq!(got.lines().count(), 1, "{name}: {got}");
+        assert!(got.contains(&format!(": {want};")), "{name}: {got}");
+    }
+    assert_eq!(loops(&p, "nested").lines().count(), 2);
+}
+
+#[test]
+fn other_while_loops_are_not_recorded() {
+    let p = lower(
+        "while-negative",
+        "#define N 4
+         int g;
+         void skips_increment(void) {
+             int i; i = 0;
+             while (i < N) { if (g) { i++; continue; } g++; i++; }
+         }
+         void no_init(int i) { while (i < N) { g++; i++; } }
+         void init_before_other(void) { int i; i = 0; g++; while (i < N) { g++; i++; } }
+         void labelled(void) { int i; i = 0; again: while (i < N) { g++; i++; } if (g) goto again; }
+         void increment_not_last(void) { int i; i = 0; while (i < N) { i++; g++; } }
+         void decrements(void) { int i; i = N; while (i > 0) { g++; i--; } }
+         void not_compound(void) { int i; i = 0; while (i < N) i++; }
+         void global_counter(void) { g = 0; while (g < N) { g++; } }",
+    );
+    for f in p.funcs.iter() {
+        assert!(
+            f.counted_loops.is_empty(),
+            "{} records {}",
+            f.name,
+            loops(&p, &f.name)
+        );
+    }
+}

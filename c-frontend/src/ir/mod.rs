@@ -81,6 +81,12 @@ pub struct Program {
     /// ([`crate::model::Kind::SemInit`], [`crate::model::Kind::BarrierInit`]), the constant
     /// value of its value or count argument in each call written there (`None`: not a constant).
     pub init_values: rustc_hash::FxHashMap<Pos, Vec<Option<i64>>>,
+    /// The assignments that add a constant to an integer lvalue (`c++`, `--c`, `c -= 2`,
+    /// `c = c + 1`), by the position of the statement that writes it: the constant added
+    /// (negative for a subtraction). [`Operand::Arith`] keeps no operator, so this is the only
+    /// place that tells a count up from a count down. A position where two expressions would
+    /// record different steps records 0, which no reader takes as a step.
+    pub steps: rustc_hash::FxHashMap<Pos, i64>,
     /// Whether some `pthread_mutexattr_settype` call may make an error-checking mutex
     /// ([`crate::model::relock_may_fail`]): then no mutex counts its holds.
     pub relock_may_fail: bool,
@@ -170,7 +176,9 @@ pub struct Func {
     pub counted_loops: Vec<CountedLoop>,
 }
 
-/// A `for` loop of the form `for (i = START; i OP BOUND; i++)`, recorded by the lowering because
+/// A `for` loop of the form `for (i = START; i OP BOUND; i++)` (or the same loop as CIL writes it,
+/// `i = START; while (i OP BOUND) { …; i++; }`, the increment the body's last statement, when
+/// no `continue` skips it), recorded by the lowering because
 /// the control-flow graph alone no longer says which variable counts the iterations or over which
 /// range; a pass matching a `pthread_create` loop with a `pthread_join` loop needs exactly that.
 ///

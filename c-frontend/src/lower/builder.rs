@@ -68,7 +68,8 @@ pub(super) struct FuncBuilder {
     pub temps: u32,
     /// Counter numbering the scopes of local labels (`__label__`, GNU).
     pub local_label_scopes: u32,
-    /// Counted `for` loops, with this builder's block ids: `head` and `step` are the blocks the
+    /// Counted loops (`for`, and `while` after the counter's assignment), with this builder's
+    /// block ids: `head` and `step` are the blocks the
     /// lowering created for them, `body` and `exit` are ignored (`finish` reads them from the
     /// cleaned head's terminator).
     pub counted_loops: Vec<CountedLoop>,
@@ -147,6 +148,20 @@ impl FuncBuilder {
     pub fn emit(&mut self, stmt: Stmt) {
         let b = self.cur();
         self.blocks[b.index()].0.push(stmt);
+    }
+
+    /// The last statement of the current block, if control can reach this point.
+    pub fn last_stmt(&self) -> Option<&Stmt> {
+        self.blocks[self.cur?.index()].0.last()
+    }
+
+    /// How many terminators of the function so far name `target` (once per edge).
+    pub fn edges_into(&self, target: BlockId) -> usize {
+        self.blocks
+            .iter()
+            .filter_map(|(_, t)| t.as_ref())
+            .map(|t| t.successors().iter().filter(|&&s| s == target).count())
+            .sum()
     }
 
     /// Closes the current block with `term`.

@@ -154,6 +154,11 @@ impl<'a> UnitCx<'a> {
         matches!(self.lw.types.get(t), Type::Pointer(_))
     }
 
+    /// `char`, `int` and every other integer type (not a pointer, not floating).
+    fn is_integer(&self, t: TypeId) -> bool {
+        matches!(self.lw.types.get(t), Type::Char | Type::Int)
+    }
+
     fn is_void(&self, t: TypeId) -> bool {
         matches!(self.lw.types.get(t), Type::Void)
     }
@@ -530,11 +535,11 @@ impl<'a> UnitCx<'a> {
                 let op = self.expr(x)?;
                 Ok(Operand::Arith(self.lw.types.int(), vec![op]))
             }
-            U::PreIncrement | U::PreDecrement => {
-                Ok(self.incdec(x, false, pos, true)?.expect("value requested"))
-            }
-            U::PostIncrement | U::PostDecrement => {
-                Ok(self.incdec(x, true, pos, true)?.expect("value requested"))
+            ref op @ (U::PreIncrement | U::PreDecrement | U::PostIncrement | U::PostDecrement) => {
+                let post = matches!(op, U::PostIncrement | U::PostDecrement);
+                Ok(self
+                    .incdec(x, incdec_step(op), post, pos, true)?
+                    .expect("value requested"))
             }
         }
     }
@@ -567,6 +572,7 @@ impl<'a> UnitCx<'a> {
     fn incdec(
         &mut self,
         x: &'a Node<Expression>,
+        step: i64,
         post: bool,
         pos: Pos,
         want: bool,
@@ -579,6 +585,7 @@ impl<'a> UnitCx<'a> {
             // `++` and `--` of an atomic object are atomic read-modify-writes (C11 6.5.2.4p2).
             return Ok(self.atomic_update(lv, t, one, post, pos, want));
         }
+        self.record_step(t, pos, Some(step));
         if post && want {
             let tmp = var_lval(self.new_temp(t, pos), pos);
             self.emit(
@@ -707,6 +714,10 @@ impl<'a> UnitCx<'a> {
             self.atomic_bracket(pos, true);
             return Ok(want.then_some(src));
         }
+        if let Some(step) = self.plain_step(&b.node.lhs, &b.node.rhs) {
+            let t = self.lval_type(&lv);
+            self.record_step(t, pos, Some(step));
+        }
         self.emit(
             StmtKind::Assign {
                 dst: lv.clone(),
@@ -715,6 +726,48 @@ impl<'a> UnitCx<'a> {
             pos,
         );
         Ok(want.then_some(Operand::Use(lv)))
+    }
+
+    /// The constant `k` of `x = x + k` or `x = x - k` (as `-k`), through conversions of the
+    /// right-hand side, when `x` is written the same way on both sides (an identifier and member
+    /// names only, so that reading it twice names one object).
+    fn plain_step(&self, lhs: &'a Node<Expression>, rhs: &'a Node<Expression>) -> Option<i64> {
+        let mut rhs = rhs;
+        while let Expression::Cast(c) = &rhs.node {
+            rhs = &c.node.expression;
+        }
+        let Expression::BinaryOperator(b) = &rhs.node else {
+            return None;
+        };
+        let mut x = &b.node.lhs;
+        while let Expression::Cast(c) = &x.node {
+            x = &c.node.expression;
+        }
+        if !same_object_name(lhs, x) {
+            return None;
+        }
+        let k = self.const_eval(&b.node.rhs)?;
+        match b.node.operator.node {
+            B::Plus => Some(k),
+            B::Minus => k.checked_neg(),
+            _ => None,
+        }
+    }
+
+    /// Records that the statement written at `pos` adds `step` to an lvalue of type `t`
+    /// ([`crate::ir::Program::steps`]); pointers and unknown steps record nothing but spoil
+    /// the position.
+    fn record_step(&mut self, t: TypeId, pos: Pos, step: Option<i64>) {
+        let step = step.filter(|_| self.is_integer(t)).unwrap_or(0);
+        self.lw
+            .steps
+            .entry(pos)
+            .and_modify(|s| {
+                if *s != step {
+                    *s = 0;
+                }
+            })
+            .or_insert(step);
     }
 
     /// `lhs op= rhs` is `lhs = lhs op rhs` with `lhs` evaluated once.
@@ -738,6 +791,12 @@ impl<'a> UnitCx<'a> {
             let r = self.read_first(r, pos);
             return Ok(self.atomic_update(lv, t, r, false, pos, want));
         }
+        let step = match b.node.operator.node {
+            B::AssignPlus => self.const_eval(&b.node.rhs),
+            B::AssignMinus => self.const_eval(&b.node.rhs).and_then(i64::checked_neg),
+            _ => None,
+        };
+        self.record_step(t, pos, step);
         let src = Operand::Arith(t, vec![Operand::Use(lv.clone()), r]);
         self.emit(
             StmtKind::Assign {
@@ -1244,8 +1303,11 @@ impl<'a> UnitCx<'a> {
                 _ => self.eval_for_reads(e, pos)?,
             },
             Expression::UnaryOperator(u) => match u.node.operator.node {
-                U::PreIncrement | U::PreDecrement | U::PostIncrement | U::PostDecrement => {
-                    self.incdec(&u.node.operand, false, pos, false)?;
+                ref op @ (U::PreIncrement
+                | U::PreDecrement
+                | U::PostIncrement
+                | U::PostDecrement) => {
+                    self.incdec(&u.node.operand, incdec_step(op), false, pos, false)?;
                 }
                 _ => self.eval_for_reads(e, pos)?,
             },
@@ -2008,4 +2070,28 @@ fn index_var(idx: &Operand) -> Option<VarId> {
 /// operand can have (it comes after the `?`).
 pub(super) fn is_elvis(c: &Node<ConditionalExpression>) -> bool {
     c.node.then_expression.span == c.node.condition.span
+}
+
+/// What `++` (1) or `--` (-1) adds.
+fn incdec_step(op: &U) -> i64 {
+    match op {
+        U::PreIncrement | U::PostIncrement => 1,
+        _ => -1,
+    }
+}
+
+/// Whether two expressions name one object the same way: one identifier, then the same member
+/// names (`o.count`, `c`), with no call, index or dereference that could name another object on
+/// a second reading.
+fn same_object_name(a: &Node<Expression>, b: &Node<Expression>) -> bool {
+    match (&a.node, &b.node) {
+        (Expression::Identifier(x), Expression::Identifier(y)) => x.node.name == y.node.name,
+        (Expression::Member(x), Expression::Member(y)) => {
+            x.node.operator.node == y.node.operator.node
+                && x.node.operator.node == MemberOperator::Direct
+                && x.node.identifier.node.name == y.node.identifier.node.name
+                && same_object_name(&x.node.expression, &y.node.expression)
+        }
+        _ => false,
+    }
 }

@@ -56,6 +56,8 @@ pub struct Lowerer {
     /// The constant value argument of each `sem_init` or `pthread_barrier_init` call, by position
     /// ([`crate::ir::Program::init_values`]).
     init_values: FxHashMap<Pos, Vec<Option<i64>>>,
+    /// The constant each counting assignment adds, by position ([`Program::steps`]).
+    steps: FxHashMap<Pos, i64>,
     /// Where the lvalue expressions starting at a position end ([`Program::extents`]).
     extents: FxHashMap<Pos, u32>,
     /// ([`crate::ir::Program::relock_may_fail`]).
@@ -294,6 +296,7 @@ impl Lowerer {
             global_init,
             global_vars: FxHashMap::default(),
             init_values: FxHashMap::default(),
+            steps: FxHashMap::default(),
             extents: FxHashMap::default(),
             relock_may_fail: false,
             existentials: Vec::new(),
@@ -353,6 +356,7 @@ impl Lowerer {
             unanalysed: all,
             known,
             init_values: std::mem::take(&mut self.init_values),
+            steps: std::mem::take(&mut self.steps),
             relock_may_fail: self.relock_may_fail,
             existentials: std::mem::take(&mut self.existentials),
             annotations: std::mem::take(&mut self.annotations),

@@ -4,7 +4,7 @@ use lang_c::ast::{
     AsmStatement, BinaryOperator as B, BlockItem, Declaration, Designator, Expression,
     ExternalDeclaration, ForInitializer, ForStatement, FunctionDefinition, Identifier, Initializer,
     InitializerListItem, Label, MemberOperator, Statement, StorageClassSpecifier, TranslationUnit,
-    UnaryOperator,
+    UnaryOperator, WhileStatement,
 };
 use lang_c::span::Node;
 use rustc_hash::FxHashMap;
@@ -16,8 +16,8 @@ use super::{local_label_key, unsupported, Binding, Lowerer, Member, UnitCx, Unsu
 use crate::diagnostics::{Lost, Unanalysed, UnanalysedKind};
 use crate::ir::ctypes::{StructId, Type, TypeId};
 use crate::ir::{
-    CountedLoop, FuncId, LoopBound, LoopCmp, Lval, Operand, Origin, Pos, Proj, StmtKind, Term,
-    VarId, VarKind,
+    Base, CountedLoop, FuncId, LoopBound, LoopCmp, Lval, Operand, Origin, Pos, Proj, StmtKind,
+    Term, VarId, VarKind,
 };
 use crate::model::Intrinsic;
 use crate::syntax::srcmap::SourceMap;
@@ -792,20 +792,7 @@ impl<'a> UnitCx<'a> {
                 self.fb.switch_to(exit);
                 Ok(())
             }
-            Statement::While(w) => {
-                let (head, body, exit) = (
-                    self.fb.new_block(),
-                    self.fb.new_block(),
-                    self.fb.new_block(),
-                );
-                self.fb.goto_and_switch(head);
-                self.cond(&w.node.expression, body, exit)?;
-                self.fb.switch_to(body);
-                self.loop_body(&w.node.statement, exit, head)?;
-                self.fb.goto(head);
-                self.fb.switch_to(exit);
-                Ok(())
-            }
+            Statement::While(w) => self.while_loop(&w.node),
             Statement::DoWhile(d) => {
                 let (body, test, exit) = (
                     self.fb.new_block(),
@@ -966,7 +953,18 @@ impl<'a> UnitCx<'a> {
             }
             ForInitializer::Empty | ForInitializer::StaticAssert(_) => return None,
         };
-        let Expression::BinaryOperator(c) = &fs.condition.as_ref()?.node else {
+        let (op, bound) = self.counted_condition(counter, fs.condition.as_deref()?)?;
+        let increments = self.increments(counter, fs.step.as_deref()?);
+        increments.then_some((counter, start, op, bound))
+    }
+
+    /// The comparison and bound of a counted loop's condition `counter OP bound`.
+    fn counted_condition(
+        &self,
+        counter: VarId,
+        cond: &'a Node<Expression>,
+    ) -> Option<(LoopCmp, LoopBound)> {
+        let Expression::BinaryOperator(c) = &cond.node else {
             return None;
         };
         let op = match c.node.operator.node {
@@ -1000,9 +998,14 @@ impl<'a> UnitCx<'a> {
                 LoopBound::Var(v)
             }
         };
+        Some((op, bound))
+    }
+
+    /// Whether `e` adds one to `counter` (`i++`, `++i`, `i += 1`, `i = i + 1`, `i = 1 + i`).
+    fn increments(&self, counter: VarId, e: &'a Node<Expression>) -> bool {
         let is_counter = |e: &'a Node<Expression>| self.counter_var(e) == Some(counter);
         let is_one = |e: &'a Node<Expression>| self.const_eval(e) == Some(1);
-        let increments = match &fs.step.as_ref()?.node {
+        match &e.node {
             Expression::UnaryOperator(u) => {
                 matches!(
                     u.node.operator.node,
@@ -1021,8 +1024,106 @@ impl<'a> UnitCx<'a> {
                 _ => false,
             },
             _ => false,
+        }
+    }
+
+    fn while_loop(&mut self, w: &'a WhileStatement) -> R<()> {
+        if let Some(counted) = self.counted_while(w) {
+            return self.counted_while_loop(w, counted);
+        }
+        let (head, body, exit) = (
+            self.fb.new_block(),
+            self.fb.new_block(),
+            self.fb.new_block(),
+        );
+        self.fb.goto_and_switch(head);
+        self.cond(&w.expression, body, exit)?;
+        self.fb.switch_to(body);
+        self.loop_body(&w.statement, exit, head)?;
+        self.fb.goto(head);
+        self.fb.switch_to(exit);
+        Ok(())
+    }
+
+    /// The counter, start, comparison and bound of a `while` loop that counts: the statement
+    /// just lowered (the last of the current block) is `i = START` for an integer local `i`, the
+    /// condition is `i OP bound` as in a `for` loop, and the body is a compound statement whose
+    /// last statement increments `i`. It is lowered as `for (i = START; cond; i++)` would be
+    /// ([`Self::counted_while_loop`]), which is how CIL writes every `for` loop.
+    fn counted_while(&self, w: &'a WhileStatement) -> Option<(VarId, i64, LoopCmp, LoopBound)> {
+        let StmtKind::Assign { dst, src } = &self.fb.last_stmt()?.kind else {
+            return None;
         };
-        increments.then_some((counter, start, op, bound))
+        let Base::Var(counter) = dst.base else {
+            return None;
+        };
+        let Operand::Const(_, Some(start)) = src.without_casts() else {
+            return None;
+        };
+        if !dst.proj.is_empty() || !self.is_counter(counter) {
+            return None;
+        }
+        let (op, bound) = self.counted_condition(counter, &w.expression)?;
+        let Statement::Compound(items) = &w.statement.node else {
+            return None;
+        };
+        let BlockItem::Statement(last) = &items.last()?.node else {
+            return None;
+        };
+        let Statement::Expression(Some(step)) = &last.node else {
+            return None;
+        };
+        self.increments(counter, step)
+            .then_some((counter, *start, op, bound))
+    }
+
+    /// Lowers a counting `while` loop ([`Self::counted_while`]) with the blocks of a counted
+    /// `for`: the body but its last statement, then the increment in a step block of its own. A
+    /// `continue` goes to the head (skipping the increment, as C says); if the body has one, the
+    /// head has a third predecessor and the loop is not recorded as counted.
+    fn counted_while_loop(
+        &mut self,
+        w: &'a WhileStatement,
+        (counter, start, op, bound): (VarId, i64, LoopCmp, LoopBound),
+    ) -> R<()> {
+        let Statement::Compound(items) = &w.statement.node else {
+            unreachable!("counted_while checked the body");
+        };
+        let (last, rest) = items.split_last().expect("counted_while checked the body");
+        let (head, body, step, exit) = (
+            self.fb.new_block(),
+            self.fb.new_block(),
+            self.fb.new_block(),
+            self.fb.new_block(),
+        );
+        self.fb.goto_and_switch(head);
+        self.cond(&w.expression, body, exit)?;
+        self.fb.switch_to(body);
+        self.fb.breaks.push(exit);
+        self.fb.continues.push(head);
+        self.scopes.push(FxHashMap::default());
+        let r = rest.iter().try_for_each(|item| self.block_item(item));
+        self.fb.breaks.pop();
+        self.fb.continues.pop();
+        r?;
+        self.fb.goto_and_switch(step);
+        self.block_item(last)?;
+        self.scopes.pop();
+        self.fb.goto(head);
+        self.fb.switch_to(exit);
+        if self.fb.edges_into(head) == 2 {
+            self.fb.counted_loops.push(CountedLoop {
+                head,
+                body,
+                step,
+                exit,
+                counter,
+                start,
+                op,
+                bound,
+            });
+        }
+        Ok(())
     }
 
     /// The variable `e` names if it is a plain identifier that can count a loop.
