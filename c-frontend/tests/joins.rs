@@ -78,7 +78,7 @@ fn marker(text: &str, line: u32) -> String {
 fn summary(test: &str, body: &str) -> Vec<String> {
     let text = format!("{PRELUDE}{body}");
     let p = lower(test, &text);
-    let jp = plan(&p);
+    let jp = plan(&p, None);
     summarise(&p, &jp, &text)
 }
 
@@ -285,7 +285,7 @@ fn loops_after_a_function_that_does_not_lower() {
     let text = format!("{PRELUDE}{body}");
     let p = lower_any("after_broken", &text);
     assert_eq!(p.unanalysed.len(), 1, "{:?}", p.unanalysed);
-    let jp = plan(&p);
+    let jp = plan(&p, None);
     assert_eq!(summarise(&p, &jp, &text), ["C1 -> J1"]);
 }
 
@@ -1241,7 +1241,7 @@ fn wrappers_that_are_not() {
 fn failure_lines(test: &str, body: &str) -> Vec<u32> {
     let text = format!("{PRELUDE}{body}");
     let p = lower(test, &text);
-    let jp = plan(&p);
+    let jp = plan(&p, None);
     let mut out = Vec::new();
     for (&(f, b), hs) in &jp.join_at_entry {
         let func = &p.funcs[f];

@@ -48,7 +48,7 @@ pub struct Analysed {
 pub fn run(p: &Program, main: FuncId, techniques: Techniques) -> Analysed {
     use solver::stats::time;
     let recursive_scc = time("analyses: recursion", || recursive_components(p));
-    let joins = time("analyses: joins", || joins::plan(p));
+    let joins = time("analyses: joins", || joins::plan(p, Some(main)));
     let unpacks = time("analyses: unpacks", || {
         if techniques.has(Technique::Existentials) {
             let releasers = unpacks::releasers(p);

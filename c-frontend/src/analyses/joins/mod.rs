@@ -31,6 +31,9 @@
 //!   The single idiom is not matched through a pointer: a constant index such as `w[1]` is
 //!   dropped by the lowering, so `&w[1]` and `w[0]` look the same.
 //!
+//! A third idiom joins without `pthread_join`: a **counter join** ([`counters`]), where `main`
+//! waits under a mutex for a counter of running workers that each counts down as its last act.
+//!
 //! A call of a create or join wrapper, a user function that calls `pthread_create` or
 //! `pthread_join` for its caller with a thread id the caller hands over (`spawn(&t, …)`,
 //! `wait_for(t)`), is matched as a create or join itself ([`wrappers`]).
@@ -67,6 +70,7 @@ use crate::model::{Arg, Kind};
 use solver::threads::ThreadHandle;
 
 mod cfg;
+mod counters;
 mod failed;
 mod heap;
 mod ids;
@@ -262,7 +266,7 @@ struct FnFacts<'p> {
 }
 
 /// Finds the thread handles of a program.
-pub fn plan(p: &Program) -> JoinPlan {
+pub fn plan(p: &Program, main: Option<FuncId>) -> JoinPlan {
     let calls = ThreadCalls::new(p);
     let (writers, assigns) = writers(p, &calls);
     let mut planner = Planner {
@@ -289,6 +293,9 @@ pub fn plan(p: &Program) -> JoinPlan {
         if func.defined && func.origin == Origin::User {
             planner.function(f, func);
         }
+    }
+    if let Some(main) = main {
+        planner.counter_joins(main);
     }
     // An array handed over by two creates may give one element to two threads.
     let handed = std::mem::take(&mut planner.handed_arrays);

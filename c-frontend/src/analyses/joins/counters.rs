@@ -1,0 +1,732 @@
+//! Counter joins: `main` waits, under a mutex, until a counter of running workers drops to
+//! zero; each worker counts itself down, under that mutex, as the last thing it does. Where the
+//! wait sees zero, every worker it counted has finished, as after a `pthread_join` of each (an
+//! extension beyond the paper, which has no joins; issue 31's "counter join", pfscan's
+//! `aworkers`).
+//!
+//! ```c
+//! running = nworkers;                        // (A) the count, set before the create loop
+//! for (i = 0; i < nworkers; i++)
+//!     pthread_create(&t, 0, worker, 0);      //     or (B) `running++` under `m` per create
+//! pthread_mutex_lock(&m);
+//! while (running > 0)                        // the test, holding `m`
+//!     pthread_cond_wait(&done, &m);
+//! pthread_mutex_unlock(&m);                  // every worker has finished here
+//!
+//! void *worker(void *arg) { …; lock(&m); running--; unlock(&m); signal(&done); return 0; }
+//! ```
+//!
+//! The idiom is matched only when each step of the argument holds, checked on the IR:
+//!
+//! - The counter `c` is a global integer variable (or a member path of one, `o.running`), not
+//!   thread-local, whose address is never taken, so that every write names it.
+//! - Exactly one statement of the program counts it down, `c--` (or `c -= 1`, `c = c - 1`,
+//!   [`crate::ir::Program::steps`]), in the start routine `S` of the workers, on no cycle of `S`,
+//!   holding a mutex `m` on every path to it; after it, `S` only releases locks, signals
+//!   conditions (model kinds that touch no memory), and returns or exits, reading at most its own
+//!   locals. So each worker counts down at most once, after every access it makes.
+//! - `S` runs only as those workers: its address appears only as the start routine of one
+//!   `pthread_create` call `C`, in `main`, and nothing calls it directly. `main` runs once (nothing
+//!   calls it or takes its address). `C` lies in a clean counted loop `L` of `main` on no other
+//!   cycle.
+//! - Every other write of `c` is in `main` or in a global's initializer, in one of two forms:
+//!   (A) one assignment `c = N` on no cycle, on every path from `main`'s entry to `L`, where `L`
+//!   counts from 0 while below `N` (a constant, a local not changed after the assignment, or a
+//!   global whose unchanged value the thread analysis checks by label flow, a [`BoundCheck`]):
+//!   at most `N` workers, `N` counted; or (B) increments `c++` holding `m`, on every iteration of
+//!   `L`, which is left only through its condition, and otherwise only non-negative constants
+//!   stored in initializers or in `main` before `L`: as many counts as workers, or more.
+//! - The test: a branch of `main` outside `L` on `c > 0`, `c != 0`, `c == 0` or `c <= 0` (`c` read
+//!   directly, without conversion), holding `m` on every path to it. Its side on which `c` is
+//!   at most zero is a block entered only from it; on entry to that block the workers are
+//!   joined ([`JoinPlan::join_at_entry`]).
+//!
+//! Why that is sound: `c` is written only by the statements above, under `m` once workers exist
+//! (form A writes it only before `L`'s first create). When the test reads `c ≤ 0` holding `m`, at
+//! least as many count-downs as counts have happened, so every worker started before the test
+//! (all counted: the test is outside `L`, whose iterations are complete) has counted down; each
+//! count-down happened before its worker released `m`, and so before the test acquired `m`. A
+//! worker that never counts down keeps the count above zero, and the branch is never taken. A
+//! counter read without its lock is not trusted (the race on it is reported, and nothing is
+//! ordered by it).
+
+use std::collections::BTreeSet;
+
+use super::*;
+use crate::analyses::semaphores::{sem_key, SemKey};
+use crate::ir::ctypes::StructId;
+use crate::ir::visit::{walk_func, walk_operand, Visitor};
+
+/// A counter as the program names it: a global variable and the member path inside it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Counter {
+    var: VarId,
+    /// `(struct, member)` steps.
+    fields: Vec<(u32, u32)>,
+}
+
+/// How a statement writes the counter.
+#[derive(Clone, Debug)]
+enum Write<'p> {
+    /// `c = c + k` ([`crate::ir::Program::steps`]).
+    Step(i64),
+    /// `c = value`.
+    Set(&'p Operand),
+    /// Anything else: a part of it, the enclosing object, a call's result, assembly.
+    Other,
+}
+
+impl Counter {
+    /// The counter an operand reads directly: a global integer variable or member path of one,
+    /// whose address is never taken.
+    fn read_by(p: &Program, op: &Operand) -> Option<Counter> {
+        let Operand::Use(lv) = op else { return None };
+        let Base::Var(var) = lv.base else { return None };
+        let v = &p.vars[var];
+        if v.address_taken || !is_global(p, var) {
+            return None;
+        }
+        let fields = field_path(&lv.proj)?;
+        matches!(p.types.get(p.lval_type(lv)), Type::Int | Type::Char)
+            .then_some(Counter { var, fields })
+    }
+
+    /// Whether `lv` names the counter exactly (`Some(true)`) or an object overlapping it
+    /// (`Some(false)`: the whole enclosing struct, an index into a member path).
+    fn names(&self, lv: &Lval) -> Option<bool> {
+        if !matches!(lv.base, Base::Var(v) if v == self.var) {
+            return None;
+        }
+        let mut steps = lv.proj.iter();
+        for &(s, i) in &self.fields {
+            match steps.next() {
+                None => return Some(false),
+                Some(Proj::Field { strukt, index }) if (strukt.0, *index) == (s, i) => {}
+                // A member of a union overlaps its other members.
+                Some(Proj::Field { .. }) => return None,
+                Some(_) => return Some(false),
+            }
+        }
+        Some(steps.next().is_none())
+    }
+
+    /// How a statement writes the counter, if it does.
+    fn written_by<'p>(&self, p: &Program, stmt: &'p crate::ir::Stmt) -> Option<Write<'p>> {
+        match &stmt.kind {
+            StmtKind::Assign { dst, src } => match self.names(dst)? {
+                false => Some(Write::Other),
+                true => Some(self.assignment(p, stmt.pos, src)),
+            },
+            StmtKind::Call { dst: Some(dst), .. } => self.names(dst).map(|_| Write::Other),
+            StmtKind::Asm { operands } => operands
+                .iter()
+                .any(|lv| self.names(lv).is_some())
+                .then_some(Write::Other),
+            _ => None,
+        }
+    }
+
+    fn assignment<'p>(&self, p: &Program, pos: crate::ir::Pos, src: &'p Operand) -> Write<'p> {
+        if let Operand::Arith(_, ops) = src.without_casts() {
+            let reads_self = ops.first().is_some_and(|o| match o.without_casts() {
+                Operand::Use(lv) => self.names(lv) == Some(true),
+                _ => false,
+            });
+            return match p.steps.get(&pos) {
+                Some(&k) if reads_self && k != 0 && ops.len() == 2 => Write::Step(k),
+                _ => Write::Other,
+            };
+        }
+        Write::Set(src)
+    }
+}
+
+/// The member path of a projection made only of members of structs (no union, no index).
+fn field_path(proj: &[Proj]) -> Option<Vec<(u32, u32)>> {
+    proj.iter()
+        .map(|pr| match pr {
+            Proj::Field { strukt, index } => Some((strukt.0, *index)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether an operand is the constant 0 (through conversions).
+fn is_zero(op: &Operand) -> bool {
+    matches!(op.without_casts(), Operand::Const(_, Some(0)))
+}
+
+/// A test of the counter: the branch's block, the counter, and the block entered when the
+/// counter is at most zero.
+struct Test {
+    block: BlockId,
+    counter: Counter,
+    drained: BlockId,
+}
+
+/// The test of a block's branch, if it tests a counter against zero.
+fn test_of(p: &Program, b: BlockId, term: &Term) -> Option<Test> {
+    let Term::Branch {
+        cond,
+        then_block,
+        else_block,
+        compare,
+        ..
+    } = term
+    else {
+        return None;
+    };
+    use crate::ir::Comparison as C;
+    let (counter, drained_if_true) = match (compare, cond) {
+        (None, c) => (Counter::read_by(p, c)?, false),
+        (Some(op), Operand::Arith(_, ops)) if ops.len() == 2 => {
+            let (l, r) = (&ops[0], &ops[1]);
+            let (c, op) = if is_zero(r) {
+                (l, *op)
+            } else if is_zero(l) {
+                // `0 OP c` is `c OP' 0`.
+                let flipped = match op {
+                    C::Lt => C::Gt,
+                    C::Gt => C::Lt,
+                    C::Le => C::Ge,
+                    C::Ge => C::Le,
+                    same => *same,
+                };
+                (r, flipped)
+            } else {
+                return None;
+            };
+            let drained_if_true = match op {
+                C::Gt | C::Ne => false,
+                C::Eq | C::Le => true,
+                C::Lt | C::Ge => return None,
+            };
+            (Counter::read_by(p, c)?, drained_if_true)
+        }
+        _ => return None,
+    };
+    Some(Test {
+        block: b,
+        counter,
+        drained: if drained_if_true {
+            *then_block
+        } else {
+            *else_block
+        },
+    })
+}
+
+/// The mutexes certainly held on entry to each block of a function and before each statement:
+/// a must analysis over `pthread_mutex_lock`/`unlock` of mutexes the program names (`&m`,
+/// `&o.m`). A call of a user function, of a function the model does not know, or through a
+/// pointer may release anything, and so forgets every mutex; `pthread_cond_wait` holds its
+/// mutex again when it returns.
+struct Held {
+    entry: Vec<Option<BTreeSet<SemKey>>>,
+}
+
+impl Held {
+    fn new(p: &Program, func: &Func) -> Held {
+        let succs: Vec<Vec<u32>> = func
+            .blocks
+            .iter()
+            .map(|b| b.term.successors().iter().map(|t| t.0).collect())
+            .collect();
+        let entry = solver::dataflow::forward(
+            &mut (),
+            func.blocks.len(),
+            |b| &succs[b],
+            BTreeSet::new(),
+            |_, b, mut held| {
+                for stmt in &func.blocks[BlockId(b as u32)].stmts {
+                    transfer(p, stmt, &mut held);
+                }
+                Some(held)
+            },
+            |_, into: &mut BTreeSet<SemKey>, incoming| solver::dataflow::intersect(into, incoming),
+        );
+        Held { entry }
+    }
+
+    /// The mutexes held before statement `k` of block `b` (`k` = the number of statements: at
+    /// its terminator); `None` where the block is unreachable.
+    fn before(&self, p: &Program, func: &Func, b: BlockId, k: usize) -> Option<BTreeSet<SemKey>> {
+        let mut held = self.entry[b.0 as usize].clone()?;
+        for stmt in &func.blocks[b].stmts[..k] {
+            transfer(p, stmt, &mut held);
+        }
+        Some(held)
+    }
+}
+
+fn transfer(p: &Program, stmt: &crate::ir::Stmt, held: &mut BTreeSet<SemKey>) {
+    let StmtKind::Call { callee, args, .. } = &stmt.kind else {
+        return;
+    };
+    let Callee::Direct(g) = callee else {
+        held.clear();
+        return;
+    };
+    let func = &p.funcs[*g];
+    let kind = p.known_kind(*g);
+    if func.defined && func.origin == Origin::User && kind.is_none() {
+        held.clear();
+        return;
+    }
+    let named = |a: crate::model::Arg| args.get(usize::from(a)).and_then(sem_key);
+    match kind {
+        Some(Kind::Acquire {
+            lock,
+            mode: crate::model::LockMode::Exclusive,
+            ..
+        }) => {
+            if let Some(k) = named(lock) {
+                held.insert(k);
+            }
+        }
+        Some(Kind::Release { lock }) => match named(lock) {
+            Some(k) => {
+                held.remove(&k);
+            }
+            None => held.clear(),
+        },
+        // A wait returns holding its mutex again; the other kinds of the model release nothing.
+        Some(_) => {}
+        None => held.clear(),
+    }
+}
+
+/// Where `S`'s routine appears: as the start routine of library creates (`at`), or elsewhere.
+struct RoutineUses {
+    creates: Vec<StmtAt>,
+    other: bool,
+}
+
+fn routine_uses(p: &Program, calls: &ThreadCalls, s: FuncId) -> RoutineUses {
+    struct Count {
+        s: FuncId,
+        n: usize,
+    }
+    impl Visitor for Count {
+        fn visit_operand(&mut self, op: &Operand) {
+            if matches!(op, Operand::Func(f) if *f == self.s) {
+                self.n += 1;
+            }
+            walk_operand(self, op);
+        }
+    }
+    let mut count = Count { s, n: 0 };
+    let mut uses = RoutineUses {
+        creates: Vec::new(),
+        other: false,
+    };
+    for (f, func) in p.funcs.iter_enumerated() {
+        walk_func(&mut count, func);
+        for (b, block) in func.blocks.iter_enumerated() {
+            for (k, stmt) in block.stmts.iter().enumerate() {
+                let StmtKind::Call {
+                    callee: Callee::Direct(g),
+                    args,
+                    ..
+                } = &stmt.kind
+                else {
+                    continue;
+                };
+                if *g == s {
+                    uses.other = true;
+                }
+                if !calls.is_library_create(*g) {
+                    continue;
+                }
+                let Some(Kind::Fork { func: routine, .. }) = p.known_kind(*g) else {
+                    continue;
+                };
+                let started = args.get(usize::from(routine)).map(Operand::without_casts);
+                if matches!(started, Some(Operand::Func(r)) if *r == s) {
+                    uses.creates.push((f, b, k));
+                }
+            }
+        }
+    }
+    uses.other |= count.n != uses.creates.len();
+    uses
+}
+
+/// Whether an operand reads no memory but the non-address-taken locals and parameters of `f`.
+fn reads_only_own_locals(p: &Program, f: FuncId, op: &Operand) -> bool {
+    struct Reads<'p> {
+        p: &'p Program,
+        f: FuncId,
+        ok: bool,
+    }
+    impl Visitor for Reads<'_> {
+        fn visit_operand(&mut self, op: &Operand) {
+            if let Operand::Use(lv) = op {
+                let own = match lv.base {
+                    Base::Var(v) => {
+                        let var = &self.p.vars[v];
+                        !var.address_taken
+                            && matches!(var.kind, VarKind::Local(g) | VarKind::Param(g, _) if g == self.f)
+                    }
+                    Base::Deref(_) => false,
+                };
+                self.ok &= own && lv.proj.is_empty();
+            }
+            walk_operand(self, op);
+        }
+    }
+    let mut r = Reads { p, f, ok: true };
+    r.visit_operand(op);
+    r.ok
+}
+
+/// Whether, from statement `k` of block `b` of `s` on (after the count-down), the routine only
+/// releases locks, signals, and returns or exits, reading at most its own locals.
+fn nothing_after(p: &Program, s: FuncId, cfg: &Cfg, b: BlockId, k: usize) -> bool {
+    let func = &p.funcs[s];
+    let quiet_stmt = |stmt: &crate::ir::Stmt| match &stmt.kind {
+        StmtKind::Call {
+            dst,
+            callee: Callee::Direct(g),
+            args,
+        } => {
+            matches!(
+                p.known_kind(*g),
+                Some(Kind::Release { .. } | Kind::NoEffect)
+            ) && args.iter().all(|a| match a.without_casts() {
+                Operand::AddrOf(lv) => matches!(lv.base, Base::Var(_)),
+                other => reads_only_own_locals(p, s, other),
+            }) && dst
+                .as_ref()
+                .is_none_or(|d| reads_only_own_locals(p, s, &Operand::Use(d.clone())))
+        }
+        _ => false,
+    };
+    let quiet_term = |term: &Term| match term {
+        Term::Goto(_) | Term::Exit | Term::Return(None, _) => true,
+        Term::Return(Some(op), _) => reads_only_own_locals(p, s, op),
+        Term::Branch { cond, .. } => reads_only_own_locals(p, s, cond),
+        Term::Multi(_) => false,
+    };
+    if !func.blocks[b].stmts[k + 1..].iter().all(quiet_stmt) || !quiet_term(&func.blocks[b].term) {
+        return false;
+    }
+    let after = cfg.reachable(b.0 as usize, |_| false);
+    after.iter().enumerate().all(|(x, &r)| {
+        let block = &func.blocks[BlockId(x as u32)];
+        !r || x == b.0 as usize || (block.stmts.iter().all(quiet_stmt) && quiet_term(&block.term))
+    })
+}
+
+/// The count-down of a counter: the routine, its statement, and the mutex held there.
+struct CountDown {
+    routine: FuncId,
+    at: StmtAt,
+    held: BTreeSet<SemKey>,
+}
+
+impl Planner<'_> {
+    /// Adds the counter joins of `main` ([`self`]).
+    pub(super) fn counter_joins(&mut self, main: FuncId) {
+        let p = self.p;
+        let func = &p.funcs[main];
+        if !func.defined || crate::analyses::startup_stores::main_is_called(p, main) {
+            return;
+        }
+        let cfg = Cfg::new(func);
+        let loops = counted_loops(func, &cfg);
+        let held = Held::new(p, func);
+        for (b, block) in func.blocks.iter_enumerated() {
+            let Some(test) = test_of(p, b, &block.term) else {
+                continue;
+            };
+            if cfg.preds[test.drained.0 as usize] != [b.0 as usize] {
+                continue;
+            }
+            let Some(at_test) = held.before(p, func, b, block.stmts.len()) else {
+                continue;
+            };
+            if let Some(handles) = self.counted_workers(main, &cfg, &loops, &held, &test, &at_test)
+            {
+                self.plan
+                    .join_at_entry
+                    .entry((main, test.drained))
+                    .or_default()
+                    .extend(handles);
+            }
+        }
+    }
+
+    /// The handle of the workers whose count `test` reads, when the idiom holds.
+    fn counted_workers(
+        &mut self,
+        main: FuncId,
+        cfg: &Cfg,
+        loops: &CountedLoops,
+        held: &Held,
+        test: &Test,
+        at_test: &BTreeSet<SemKey>,
+    ) -> Option<Vec<ThreadHandle>> {
+        let p = self.p;
+        let func = &p.funcs[main];
+        let mut down: Option<CountDown> = None;
+        let mut in_main: Vec<(StmtAt, Write<'_>)> = Vec::new();
+        for (f, g) in p.funcs.iter_enumerated() {
+            for (b, block) in g.blocks.iter_enumerated() {
+                for (k, stmt) in block.stmts.iter().enumerate() {
+                    let Some(w) = test.counter.written_by(p, stmt) else {
+                        continue;
+                    };
+                    match w {
+                        _ if f == main => in_main.push(((f, b, k), w)),
+                        Write::Set(v) if f == p.global_init => {
+                            if !matches!(v.without_casts(), Operand::Const(_, Some(x)) if *x >= 0) {
+                                // A negative or unknown start spoils form (B) only.
+                                in_main.push(((f, b, k), Write::Other));
+                            }
+                        }
+                        Write::Step(-1) if down.is_none() => {
+                            let s_cfg = Cfg::new(g);
+                            if on_any_cycle(&s_cfg, b.0 as usize)
+                                || !nothing_after(p, f, &s_cfg, b, k)
+                            {
+                                return None;
+                            }
+                            let held = Held::new(p, g).before(p, g, b, k)?;
+                            down = Some(CountDown {
+                                routine: f,
+                                at: (f, b, k),
+                                held,
+                            });
+                        }
+                        _ => return None,
+                    }
+                }
+            }
+        }
+        let down = down?;
+        let m = down.held.intersection(at_test).next()?.clone();
+        let uses = routine_uses(p, &self.calls, down.routine);
+        if uses.other
+            || uses.creates.is_empty()
+            || uses.creates.iter().any(|c| c.0 != main)
+            || down.at.0 == main
+        {
+            return None;
+        }
+        let counted = match self.counted_by_assignment(main, cfg, loops, &uses.creates, &in_main) {
+            Counted::No
+                if counted_by_increments(p, func, cfg, held, &uses.creates, test, &in_main, &m) =>
+            {
+                Counted::Yes
+            }
+            c => c,
+        };
+        let mut handles = Vec::new();
+        for &create in &uses.creates {
+            let handle = *self.plan.create.entry(create).or_insert_with(|| {
+                let h = ThreadHandle(self.plan.handles);
+                self.plan.handles += 1;
+                h
+            });
+            match &counted {
+                Counted::No => return None,
+                Counted::Yes => {}
+                Counted::IfUnwritten(bound, region) => self.plan.bound_checks.push(BoundCheck {
+                    handle,
+                    func: main,
+                    bound: *bound,
+                    region: region.clone(),
+                }),
+            }
+            handles.push(handle);
+        }
+        Some(handles)
+    }
+
+    /// Form (A): `main`'s only write of the counter is `c = N` on no cycle, on every path to the
+    /// create loop `l`, which counts from 0 while below `N`, and `N` keeps its value until `l`
+    /// ends.
+    fn counted_by_assignment(
+        &self,
+        main: FuncId,
+        cfg: &Cfg,
+        loops: &CountedLoops,
+        creates: &[StmtAt],
+        in_main: &[(StmtAt, Write<'_>)],
+    ) -> Counted {
+        let ([((f, b, k), Write::Set(n))], [(_, create, _)]) = (in_main, creates) else {
+            return Counted::No;
+        };
+        let cb = create.0 as usize;
+        let p = self.p;
+        let func = &p.funcs[main];
+        let Some((l, _)) = loops.iter().find(|(l, blocks)| {
+            blocks.contains(&cb)
+                && !cfg.on_other_cycle(cb, l)
+                && loop_is_clean(p, func, main, l, blocks, &self.assigns)
+        }) else {
+            return Counted::No;
+        };
+        let (setb, head) = (b.0 as usize, l.head.0 as usize);
+        if *f != main
+            || on_any_cycle(cfg, setb)
+            || cfg.reachable(0, |x| x == setb)[head]
+            || l.start != 0
+            || l.op != LoopCmp::Lt
+        {
+            return Counted::No;
+        }
+        // The blocks from the assignment to the end of the create loop, where a global bound
+        // must keep its value.
+        let exit = l.exit.0 as usize;
+        let region = |var: VarId| {
+            // The assignment's own block is on no cycle: only its statements after the
+            // assignment matter, and they must visibly leave the bound alone.
+            let rest = &p.funcs[main].blocks[*b].stmts[k + 1..];
+            if !rest.iter().all(|stmt| leaves_alone(p, stmt, var)) {
+                return Counted::No;
+            }
+            let mut after = vec![false; cfg.succs.len()];
+            for &s in &cfg.succs[setb] {
+                for (x, r) in cfg.reachable(s, |x| x == exit).into_iter().enumerate() {
+                    after[x] |= r;
+                }
+            }
+            let blocks = after.iter().enumerate().filter(|(_, &r)| r);
+            Counted::IfUnwritten(l.bound, blocks.map(|(x, _)| BlockId(x as u32)).collect())
+        };
+        let names_bound = |lv: &Lval, var: VarId, field: Option<(StructId, u32)>| {
+            matches!(lv.base, Base::Var(x) if x == var)
+                && match (field, &lv.proj[..]) {
+                    (None, []) => true,
+                    (Some((s, i)), [Proj::Field { strukt, index }]) => *strukt == s && *index == i,
+                    _ => false,
+                }
+        };
+        let yes = |b: bool| if b { Counted::Yes } else { Counted::No };
+        match (l.bound, n.without_casts()) {
+            (LoopBound::Const(bound), Operand::Const(_, Some(v))) => yes(bound == *v),
+            (LoopBound::Var(v), Operand::Use(lv)) if names_bound(lv, v, None) => {
+                if is_global(p, v) {
+                    return region(v);
+                }
+                // A local of `main`: never assigned after the counter's assignment.
+                let after = cfg.reachable(setb, |_| false);
+                let unchanged = self.assigns.get(&v).is_none_or(|w| {
+                    w.iter().all(|&(g, wb, wk)| {
+                        let later = if wb == *b {
+                            wk > *k
+                        } else {
+                            after[wb.0 as usize]
+                        };
+                        g == main && !later
+                    })
+                });
+                yes(!p.vars[v].address_taken && unchanged)
+            }
+            (LoopBound::GlobalField { var, strukt, index }, Operand::Use(lv))
+                if names_bound(lv, var, Some((strukt, index))) =>
+            {
+                region(var)
+            }
+            _ => Counted::No,
+        }
+    }
+}
+
+/// Whether a statement certainly writes no part of global `var`: an assignment to a local or to
+/// another global by name, or a call of a library function that touches no memory or only
+/// locks.
+fn leaves_alone(p: &Program, stmt: &crate::ir::Stmt, var: VarId) -> bool {
+    let by_name = |lv: &Lval| matches!(lv.base, Base::Var(v) if v != var);
+    match &stmt.kind {
+        StmtKind::Assign { dst, .. } => by_name(dst),
+        StmtKind::Call {
+            dst,
+            callee: Callee::Direct(g),
+            ..
+        } => {
+            dst.as_ref().is_none_or(by_name)
+                && matches!(
+                    p.known_kind(*g),
+                    Some(
+                        Kind::NoEffect
+                            | Kind::Acquire { .. }
+                            | Kind::Release { .. }
+                            | Kind::LockInit { .. }
+                    )
+                )
+        }
+        StmtKind::Eval(_) => true,
+        _ => false,
+    }
+}
+
+/// Whether the workers of a create loop are all counted.
+enum Counted {
+    No,
+    Yes,
+    /// If a global bound keeps its value in these blocks of `main` ([`BoundCheck`]).
+    IfUnwritten(LoopBound, Vec<BlockId>),
+}
+
+/// Form (B): `main`'s writes of the counter are increments holding `m`, and non-negative
+/// constants stored where no create of a worker has run. From each create, every path reaches an
+/// increment before it reaches the test or a create again, so each worker the test can have
+/// seen started was counted.
+#[allow(clippy::too_many_arguments)]
+fn counted_by_increments(
+    p: &Program,
+    func: &Func,
+    cfg: &Cfg,
+    held: &Held,
+    creates: &[StmtAt],
+    test: &Test,
+    in_main: &[(StmtAt, Write<'_>)],
+    m: &SemKey,
+) -> bool {
+    let mut after_create = vec![false; cfg.succs.len()];
+    for &(_, b, _) in creates {
+        for (x, r) in cfg
+            .reachable(b.0 as usize, |_| false)
+            .into_iter()
+            .enumerate()
+        {
+            after_create[x] |= r;
+        }
+    }
+    let mut increments: Vec<StmtAt> = Vec::new();
+    let writes_ok = in_main.iter().all(|&((f, b, k), ref w)| match w {
+        Write::Step(1) => {
+            increments.push((f, b, k));
+            held.before(p, func, b, k).is_some_and(|h| h.contains(m))
+        }
+        Write::Set(v) => {
+            matches!(v.without_casts(), Operand::Const(_, Some(x)) if *x >= 0)
+                && !after_create[b.0 as usize]
+        }
+        _ => false,
+    });
+    let counts = |b: usize| increments.iter().any(|&(_, ib, _)| ib.0 as usize == b);
+    let create_blocks: Vec<usize> = creates.iter().map(|&(_, b, _)| b.0 as usize).collect();
+    writes_ok
+        && creates.iter().all(|&(_, b, k)| {
+            // Counted in its own block, after it.
+            if increments.iter().any(|&(_, ib, ik)| ib == b && ik > k) {
+                return true;
+            }
+            let mut seen = vec![false; cfg.succs.len()];
+            let mut stack: Vec<usize> = cfg.succs[b.0 as usize].clone();
+            while let Some(x) = stack.pop() {
+                if std::mem::replace(&mut seen[x], true) || counts(x) {
+                    continue;
+                }
+                if x == test.block.0 as usize || create_blocks.contains(&x) {
+                    return false;
+                }
+                stack.extend(cfg.succs[x].iter().copied());
+            }
+            true
+        })
+}
