@@ -356,6 +356,9 @@ pub fn check(inputs: &[Input], options: &CheckOptions) -> Result<CheckResult, Fa
     };
     let open_world = !matches!(options.entries, crate::entries::Entries::Main);
     let analysed = stats::phase(Phase::Analyses, || {
+        program.rwlocks = stats::time("analyses: readers/writer locks", || {
+            crate::rwlocks::recognise(&mut program)
+        });
         if options.techniques.has(solver::Technique::Configuration) {
             program.folded = stats::time("analyses: configuration", || {
                 crate::fold::fold(&mut program, open_world)

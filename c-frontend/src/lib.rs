@@ -29,4 +29,5 @@ pub mod ir;
 pub mod lower;
 pub mod model;
 pub mod reach;
+pub mod rwlocks;
 pub mod syntax;

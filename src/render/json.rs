@@ -257,6 +257,7 @@ mod tests {
                 configuration: None,
                 configured: Vec::new(),
                 constants: Vec::new(),
+                handmade_locks: Vec::new(),
                 verdict: crate::report::model::Verdict::Races,
                 allow_incomplete: false,
             };

@@ -306,6 +306,19 @@ fn tail(r: &CheckReport) -> String {
             names.join(", ")
         );
     }
+    if !r.handmade_locks.is_empty() {
+        let names: Vec<String> = r
+            .handmade_locks
+            .iter()
+            .map(|l| format!("{} ({}, {}:{})", l.function, l.role, l.file, l.line))
+            .collect();
+        let _ = writeln!(
+            tail,
+            "readers/writer locks built by hand, modelled as lock calls (their bodies are not \
+             analysed): {}",
+            names.join(", ")
+        );
+    }
     unsound(r, &mut tail);
     for a in &r.annotations {
         let _ = writeln!(

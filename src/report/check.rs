@@ -26,8 +26,8 @@ use solver::{Lock, Site};
 
 use super::model::{
     Acquisition, AnnotationProblem, CheckReport, ConfigurationConstant, ConfiguredFunction,
-    Deadlock, FileLine, HeldAt, Position, Race, RaceAccess, RaceLocation, Unanalysed, Unsound,
-    Verdict, Warning, WarningKind, DATA_RACE, DEADLOCK,
+    Deadlock, FileLine, HandmadeLock, HeldAt, Position, Race, RaceAccess, RaceLocation, Unanalysed,
+    Unsound, Verdict, Warning, WarningKind, DATA_RACE, DEADLOCK,
 };
 
 /// The report on a checked C program.
@@ -92,6 +92,7 @@ pub fn build(r: &CheckResult) -> CheckReport {
             })
             .collect(),
         constants: constants(p),
+        handmade_locks: handmade_locks(p),
         verdict: Verdict::RaceFree,
         allow_incomplete: false,
     };
@@ -972,6 +973,27 @@ fn unsound_message(p: &Program, kind: UnsoundKind) -> String {
             p.funcs[f].name
         ),
     }
+}
+
+/// The recognised lock functions ([`c_frontend::rwlocks`]), in program order.
+fn handmade_locks(p: &Program) -> Vec<HandmadeLock> {
+    let mut out: Vec<(Pos, HandmadeLock)> = p
+        .rwlocks
+        .functions
+        .iter()
+        .map(|&(f, role)| {
+            let pos = p.funcs[f].pos;
+            let lock = HandmadeLock {
+                function: p.funcs[f].name.clone(),
+                role: role.describe().into(),
+                file: display_file(&p.files[pos.file]),
+                line: pos.line,
+            };
+            (pos, lock)
+        })
+        .collect();
+    out.sort_by(|a, b| (a.0, &a.1.function).cmp(&(b.0, &b.1.function)));
+    out.into_iter().map(|(_, l)| l).collect()
 }
 
 /// The variables that decided branches ([`c_frontend::fold`]), by where they are declared.

@@ -74,6 +74,15 @@ fn configuration_constant() -> ConfigurationConstant {
     }
 }
 
+fn handmade_lock() -> HandmadeLock {
+    HandmadeLock {
+        function: "rd_lock".into(),
+        role: "read lock".into(),
+        file: "f".into(),
+        line: 1,
+    }
+}
+
 fn location() -> LocationLabel {
     LocationLabel {
         label: "ρ0".into(),
@@ -233,12 +242,14 @@ fn samples() -> BTreeMap<&'static str, BTreeSet<String>> {
                 configuration: Some("locksmith.toml".into()),
                 configured: vec![configured_function()],
                 constants: vec![configuration_constant()],
+                handmade_locks: vec![handmade_lock()],
                 verdict: Verdict::Incomplete,
                 allow_incomplete: false,
             }),
         ),
         ("ConfiguredFunction", keys(configured_function())),
         ("ConfigurationConstant", keys(configuration_constant())),
+        ("HandmadeLock", keys(handmade_lock())),
         ("Race", keys(&race)),
         ("RaceLocation", keys(&race.location)),
         ("RaceAccess", keys(&race.accesses[0])),
@@ -386,6 +397,7 @@ fn verdicts_and_exit_statuses() {
             configuration: None,
             configured: vec![],
             constants: vec![],
+            handmade_locks: vec![],
             verdict: Verdict::Error,
             allow_incomplete,
         };

@@ -96,6 +96,10 @@ pub struct CheckReport {
     /// where they are declared.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub constants: Vec<ConfigurationConstant>,
+    /// The program's own readers/writer lock functions, modelled as lock calls instead of their
+    /// bodies, which are not analysed; in program order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub handmade_locks: Vec<HandmadeLock>,
     /// `races` (something is reported), `incomplete` (nothing is, but a function that may run
     /// was not analysed) or `race-free`: [`CheckReport::settle`] decides it from the rest.
     pub verdict: Verdict,
@@ -126,6 +130,17 @@ impl CheckReport {
 #[derive(Clone, Debug, Serialize)]
 pub struct ConfiguredFunction {
     pub function: String,
+    pub file: String,
+    pub line: u32,
+}
+
+/// A function of the program recognised as part of a readers/writer lock built by hand
+/// ([`CheckReport::handmade_locks`]).
+#[derive(Clone, Debug, Serialize)]
+pub struct HandmadeLock {
+    pub function: String,
+    /// `read lock`, `write lock`, `read unlock` or `write unlock`.
+    pub role: String,
     pub file: String,
     pub line: u32,
 }

@@ -74,6 +74,9 @@ pub struct Program {
     pub unanalysed: Vec<Unanalysed>,
     /// The branches decided by configuration that never changes ([`crate::fold`]).
     pub folded: crate::fold::Folded,
+    /// The program's own readers/writer lock functions, modelled as lock calls
+    /// ([`crate::rwlocks`]).
+    pub rwlocks: crate::rwlocks::Recognised,
     /// What the library model says about each function the program calls but does not define,
     /// and about each function the user's configuration names (see [`Program::known`]).
     pub known: IndexVec<FuncId, Option<Spec>>,

@@ -364,6 +364,7 @@ impl Lowerer {
             extents: std::mem::take(&mut self.extents),
             alloc_wrappers: Vec::new(),
             folded: crate::fold::Folded::default(),
+            rwlocks: crate::rwlocks::Recognised::default(),
         };
         crate::ir::compatible::merge_compatible_structs(&mut program);
         program.alloc_wrappers = crate::analyses::alloc_wrappers::find(&program);

@@ -215,7 +215,8 @@ pub struct Spec {
 }
 
 impl Spec {
-    const fn new(kind: Kind) -> Spec {
+    /// A spec of `kind` with no other property.
+    pub const fn new(kind: Kind) -> Spec {
         Spec {
             kind,
             noreturn: false,
