@@ -12,8 +12,10 @@
 
 pub mod alloc_wrappers;
 pub mod barriers;
+pub mod held;
 pub mod joins;
 pub mod lock_elements;
+pub mod reader_sections;
 pub mod semaphores;
 pub mod startup_stores;
 pub mod uniqueness;
@@ -38,6 +40,8 @@ pub struct Analysed {
     pub elements: lock_elements::LockElements,
     /// The semaphores that behave as mutexes ([`semaphores`]).
     pub mutex_sems: FxHashSet<semaphores::SemKey>,
+    /// Where readers hold such a semaphore shared ([`reader_sections`]).
+    pub reader_sections: reader_sections::ReaderSections,
     /// The barrier whose waits order phases ([`barriers`]).
     pub barrier: Option<barriers::Barrier>,
     /// `main`'s startup stores to global pointers ([`startup_stores`]).
@@ -64,12 +68,19 @@ pub fn run(p: &Program, main: FuncId, techniques: Techniques) -> Analysed {
             techniques.has(Technique::ContextSensitivity),
         )
     });
+    let (mutex_sems, reader_sections) = time("analyses: semaphores", || {
+        let mut readers = reader_sections::find(p);
+        let mutexes = semaphores::mutex_semaphores(p, &readers.calls);
+        readers.retain(&mutexes);
+        (mutexes, readers)
+    });
     Analysed {
         recursive_scc,
         joins,
         unpacks,
         elements,
-        mutex_sems: time("analyses: semaphores", || semaphores::mutex_semaphores(p)),
+        mutex_sems,
+        reader_sections,
         barrier: time("analyses: barriers", || barriers::phase_barrier(p)),
         startup: time("analyses: startup stores", || {
             startup_stores::analyse(p, main)

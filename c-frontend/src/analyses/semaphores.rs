@@ -19,10 +19,11 @@
 
 use std::collections::BTreeSet;
 
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 use solver::dataflow;
 
-use crate::ir::{Base, Callee, Func, Lval, Operand, Program, Proj, StmtKind, VarId};
+use super::joins::StmtAt;
+use crate::ir::{Base, Callee, Func, FuncId, Lval, Operand, Program, Proj, StmtKind, VarId};
 use crate::model::Kind;
 
 /// A semaphore object as the program names it: a variable and the member path inside it.
@@ -74,12 +75,13 @@ fn sem_op(p: &Program, callee: &Callee) -> Option<(SemOp, u8)> {
     }
 }
 
-/// The semaphores that behave as mutexes.
-pub fn mutex_semaphores(p: &Program) -> FxHashSet<SemKey> {
+/// The semaphores that behave as mutexes. The calls in `readers` (a first reader's wait, a last
+/// reader's post, [`super::reader_sections`]) are left out: they are no lock calls.
+pub fn mutex_semaphores(p: &Program, readers: &FxHashMap<StmtAt, Operand>) -> FxHashSet<SemKey> {
     let mut initialised: BTreeSet<SemKey> = BTreeSet::new();
     let mut disqualified: BTreeSet<SemKey> = BTreeSet::new();
     let mut all_disqualified = false;
-    for func in p.funcs.iter().filter(|f| f.defined) {
+    for (f, func) in p.funcs.iter_enumerated().filter(|(_, f)| f.defined) {
         for block in func.blocks.iter() {
             for stmt in &block.stmts {
                 let StmtKind::Call { callee, args, .. } = &stmt.kind else {
@@ -104,7 +106,14 @@ pub fn mutex_semaphores(p: &Program) -> FxHashSet<SemKey> {
                 }
             }
         }
-        posts_follow_waits(p, func, &mut disqualified, &mut all_disqualified);
+        posts_follow_waits(
+            p,
+            f,
+            func,
+            readers,
+            &mut disqualified,
+            &mut all_disqualified,
+        );
     }
     if all_disqualified {
         return FxHashSet::default();
@@ -119,7 +128,9 @@ pub fn mutex_semaphores(p: &Program) -> FxHashSet<SemKey> {
 /// path; a post of one not in that set disqualifies it.
 fn posts_follow_waits(
     p: &Program,
+    f: FuncId,
     func: &Func,
+    readers: &FxHashMap<StmtAt, Operand>,
     disqualified: &mut BTreeSet<SemKey>,
     all: &mut bool,
 ) {
@@ -133,10 +144,14 @@ fn posts_follow_waits(
     let transfer = |b: usize,
                     mut held: BTreeSet<SemKey>,
                     check: &mut Option<(&mut BTreeSet<SemKey>, &mut bool)>| {
-        for stmt in &func.blocks[crate::ir::BlockId(b as u32)].stmts {
+        let block = crate::ir::BlockId(b as u32);
+        for (k, stmt) in func.blocks[block].stmts.iter().enumerate() {
             let StmtKind::Call { callee, args, .. } = &stmt.kind else {
                 continue;
             };
+            if readers.contains_key(&(f, block, k)) {
+                continue;
+            }
             let Some((op, sem)) = sem_op(p, callee) else {
                 continue;
             };

@@ -162,7 +162,9 @@ impl Gen<'_> {
                 self.cur_point = Some((b, k));
                 frame.unique = uniqueness::as_set(unique.before(b, k));
                 frame.own = unpacks.before(b, k).to_vec();
+                self.reader_section(&mut frame, (f, b, k), false);
                 self.stmt(&mut frame, &stmt.kind, stmt.pos);
+                self.reader_section(&mut frame, (f, b, k), true);
             }
             self.cur_stmt = None;
             self.cur_point = Some((b, block.stmts.len()));

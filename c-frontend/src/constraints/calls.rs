@@ -423,6 +423,13 @@ impl Gen<'_> {
     /// a release of it; of any other semaphore it orders nothing, and reports say so.
     fn semaphore(&mut self, frame: &Frame, call: &LibraryCall<'_>, sem: Arg, wait: bool) {
         let (f, args, arg_ops) = (call.f, call.args, call.arg_ops);
+        if self
+            .cur_stmt
+            .is_some_and(|at| self.reader_sections.calls.contains_key(&at))
+        {
+            // A first reader's wait or a last reader's post: the readers' shared hold says it.
+            return;
+        }
         let key = arg_ops
             .get(usize::from(sem))
             .and_then(crate::analyses::semaphores::sem_key);
@@ -437,6 +444,30 @@ impl Gen<'_> {
                 self.unordered.insert(name_of(self.p, f).to_string());
             }
         }
+    }
+
+    /// A reader's count-up (`after`) or count-down (before it) of a readers section
+    /// ([`crate::analyses::reader_sections`]): the reader holds the semaphore shared from its
+    /// count-up to its count-down. Like `pthread_once`'s shared hold, no lock call: nothing
+    /// waits for it, and it orders no locks.
+    pub(super) fn reader_section(&mut self, frame: &mut Frame, at: StmtAt, after: bool) {
+        let sections = &self.reader_sections;
+        let op = if after {
+            sections.acquire_after.get(&at)
+        } else {
+            sections.release_before.get(&at)
+        };
+        let Some(op) = op.cloned() else { return };
+        let node = self.eval(frame, &op);
+        let Some(l) = self.lock_arg(&[node], 0) else {
+            return;
+        };
+        let event = if after {
+            Event::Acquire(l, LockMode::Shared, None)
+        } else {
+            Event::Release(l)
+        };
+        self.current.push(GenEvent::Event(event));
     }
 
     /// `pthread_once(c, f)`: `f` runs once, holding the control `c` as a lock, and every call

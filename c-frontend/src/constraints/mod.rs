@@ -325,6 +325,8 @@ struct Gen<'a> {
     joins: JoinPlan,
     /// The semaphores that behave as mutexes ([`crate::analyses::semaphores`]).
     mutex_sems: FxHashSet<crate::analyses::semaphores::SemKey>,
+    /// Where readers hold a mutex-like semaphore shared ([`crate::analyses::reader_sections`]).
+    reader_sections: crate::analyses::reader_sections::ReaderSections,
     /// The split arrays of locks and the wrappers' element parameters
     /// ([`crate::analyses::lock_elements`]).
     elements: crate::analyses::lock_elements::LockElements,
@@ -550,6 +552,7 @@ impl<'a> Gen<'a> {
             unpacks,
             elements,
             mutex_sems,
+            reader_sections,
             barrier,
             startup,
         } = analysed;
@@ -586,6 +589,7 @@ impl<'a> Gen<'a> {
             attributed_arrays: BTreeSet::new(),
             joins,
             mutex_sems,
+            reader_sections,
             barrier,
             fork_trips: Vec::new(),
             uses_va_arg: functions_using_va_arg(p),

@@ -1,0 +1,82 @@
+//! Tests of `analyses::reader_sections`: the readers sections of a semaphore and a count it
+//! finds, and the conditions of its soundness argument that, broken, leave none.
+
+use c_frontend::analyses::reader_sections::find;
+use c_frontend::ir::{Origin, Program};
+use c_frontend::lower::Lowerer;
+use c_frontend::syntax::srcmap::{FileTable, SourceMap};
+
+const PRELUDE: &str = "typedef struct { int m_; } pthread_mutex_t;
+    typedef struct { int s_; } sem_t;
+    int pthread_mutex_lock(pthread_mutex_t *);
+    int pthread_mutex_unlock(pthread_mutex_t *);
+    int sem_wait(sem_t *);
+    int sem_post(sem_t *);
+    sem_t s; pthread_mutex_t m; int readers; int data;
+";
+
+const ENTER: &str = "pthread_mutex_lock(&m); if (!readers) sem_wait(&s); readers++;
+    pthread_mutex_unlock(&m);";
+const LEAVE: &str = "pthread_mutex_lock(&m); readers--; if (!readers) sem_post(&s);
+    pthread_mutex_unlock(&m);";
+
+fn lower(text: &str) -> Program {
+    let text = format!("{PRELUDE}{text}");
+    let mut files = FileTable::new();
+    let mut lw = Lowerer::new();
+    let parse =
+        lang_c::driver::parse_preprocessed(&lang_c::driver::Config::with_gcc(), text.clone())
+            .unwrap_or_else(|e| panic!("parse error: {e:?}"));
+    let map = SourceMap::new(&text, "u.c", &mut files);
+    lw.add_unit(&parse.unit, &map, Origin::User);
+    lw.finish(files, Vec::new())
+}
+
+/// How many count-ups, count-downs and semaphore calls the sections have.
+fn sections(text: &str) -> (usize, usize, usize) {
+    let r = find(&lower(text));
+    (r.acquire_after.len(), r.release_before.len(), r.calls.len())
+}
+
+#[test]
+fn a_reader_inside_holds_the_semaphore() {
+    let text = format!("int read(void) {{ int v; {ENTER} v = data; {LEAVE} return v; }}");
+    assert_eq!(sections(&text), (1, 1, 2));
+}
+
+#[test]
+fn a_count_kept_without_the_mutex_is_no_section() {
+    let enter = "if (!readers) sem_wait(&s); readers++;";
+    let text = format!("int read(void) {{ int v; {enter} v = data; {LEAVE} return v; }}");
+    assert_eq!(sections(&text), (0, 0, 0));
+    let leave = "readers--; if (!readers) sem_post(&s);";
+    let text = format!("int read(void) {{ int v; {enter} v = data; {leave} return v; }}");
+    assert_eq!(sections(&text), (0, 0, 0));
+}
+
+#[test]
+fn a_count_written_elsewhere_is_no_section() {
+    let text = format!(
+        "int read(void) {{ int v; {ENTER} v = data; {LEAVE} return v; }}
+         void reset(void) {{ readers = 1; }}"
+    );
+    assert_eq!(sections(&text), (0, 0, 0));
+    let zero = format!(
+        "int read(void) {{ int v; {ENTER} v = data; {LEAVE} return v; }}
+         void reset(void) {{ readers = 0; }}"
+    );
+    assert_eq!(sections(&zero), (1, 1, 2));
+}
+
+#[test]
+fn a_count_down_without_a_count_up_before_it_is_no_section() {
+    let text = format!(
+        "void enter(void) {{ {ENTER} }}
+         void leave(void) {{ {LEAVE} }}"
+    );
+    assert_eq!(sections(&text), (0, 0, 0));
+    let one_path = format!(
+        "int read(int c) {{ int v = 0; if (c) {{ {ENTER} }} v = data; {LEAVE} return v; }}"
+    );
+    assert_eq!(sections(&one_path), (0, 0, 0));
+}
