@@ -1024,3 +1024,45 @@ fn a_warning_is_not_named_after_a_local_when_shared_memory_is_among_its_names() 
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A warning names at most ten locations: memory reached through the same pointers under a
+/// dozen names lists nine other names and says how many it leaves out, in every format.
+#[test]
+fn a_warning_names_at_most_ten_locations() {
+    let dir = temp_dir("many-names");
+    let file = dir.join("names.c");
+    std::fs::write(
+        &file,
+        "#include <pthread.h>\n\
+         int a, b, c, d, e, f, g, h, i, j, k, l;\n\
+         int *all[12] = {&a, &b, &c, &d, &e, &f, &g, &h, &i, &j, &k, &l};\n\
+         static void *bump(void *x) { for (int n = 0; n < 12; n++) (*all[n])++; return x; }\n\
+         int main(void) {\n\
+             pthread_t t, u;\n\
+             pthread_create(&t, 0, bump, 0);\n\
+             pthread_create(&u, 0, bump, 0);\n\
+             return 0;\n\
+         }\n",
+    )
+    .unwrap();
+    let p = file.to_string_lossy().to_string();
+    let run = check(&["--format", "json", &p]);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("valid JSON");
+    let warnings = v["warnings"].as_array().expect("warnings");
+    assert_eq!(warnings.len(), 1, "{}", run.stdout);
+    assert_eq!(warnings[0]["aliases"].as_array().expect("aliases").len(), 9);
+    assert_eq!(warnings[0]["aliases_omitted"], 2);
+    let short = check(&["--format", "short", &p]);
+    assert!(
+        short.stdout.contains("(and 11 other names)"),
+        "{}",
+        short.stdout
+    );
+    let text = check(&[&p]);
+    assert!(
+        text.stdout
+            .contains("and 2 more names of memory the analysis cannot tell apart"),
+        "{}",
+        text.stdout
+    );
+}

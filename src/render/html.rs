@@ -548,7 +548,11 @@ fn warning(i: usize, w: &Race, files: &Files, s: &mut String) {
     );
     if !w.aliases.is_empty() {
         let names: Vec<String> = w.aliases.iter().map(|l| location(l, files)).collect();
-        let _ = writeln!(s, "<p>Also named: {}</p>", names.join(", "));
+        let more = match w.aliases_omitted {
+            0 => String::new(),
+            n => Esc(&super::omitted_names(n)).to_string(),
+        };
+        let _ = writeln!(s, "<p>Also named: {}{more}</p>", names.join(", "));
     }
     if let Some(note) = &w.note {
         let _ = writeln!(s, "<p class=\"note\">Note: {}</p>", Esc(note));

@@ -217,6 +217,7 @@ mod tests {
                 }),
             },
             aliases: Vec::new(),
+            aliases_omitted: 0,
             note: Some(
                 "a \"quoted\" note\nwith \"accesses\": [] and \"context\": [] inside".into(),
             ),

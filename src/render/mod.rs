@@ -68,6 +68,16 @@ impl Format {
 /// What a check that missed functions that may run says of them:
 /// `N functions were not analysed, so the result is incomplete` (`None` when it missed none).
 /// The text summary, the HTML report and the DOT graph say it in these words.
+/// The end of a warning's list of other names when the report left `n` out
+/// ([`crate::report::model::Race::aliases_omitted`]).
+pub fn omitted_names(n: usize) -> String {
+    format!(
+        ", and {n} more name{} of memory the analysis cannot tell apart (reached through the \
+         same pointers)",
+        if n == 1 { "" } else { "s" }
+    )
+}
+
 pub fn incompleteness(r: &CheckReport) -> Option<String> {
     match r.incomplete() {
         0 => None,

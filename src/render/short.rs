@@ -52,7 +52,7 @@ fn render_check(r: &CheckReport, out: &mut dyn Write) {
         let Some(first) = w.accesses.first() else {
             continue;
         };
-        let others = match w.aliases.len() {
+        let others = match w.aliases.len() + w.aliases_omitted {
             0 => String::new(),
             n => format!(" (and {n} other name{})", if n == 1 { "" } else { "s" }),
         };

@@ -221,7 +221,11 @@ fn race(w: &Race, painter: &Painter, sources: &Sources, drawn: &mut Drawn, s: &m
     }
     if !w.aliases.is_empty() {
         let names: Vec<String> = w.aliases.iter().map(location).collect();
-        let _ = s.write_str(&painter.note(&format!("also named: {}", names.join(", "))));
+        let more = match w.aliases_omitted {
+            0 => String::new(),
+            n => super::omitted_names(n),
+        };
+        let _ = s.write_str(&painter.note(&format!("also named: {}{more}", names.join(", "))));
     }
     if let Some(at) = &w.location.declared {
         let title = if is_path(name) {

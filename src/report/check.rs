@@ -604,6 +604,7 @@ fn races(b: &Builder) -> Vec<Race> {
             kind: WarningKind::Race,
             location,
             aliases: Vec::new(),
+            aliases_omitted: 0,
             note,
             accesses,
             context,
@@ -621,8 +622,18 @@ fn races(b: &Builder) -> Vec<Race> {
     let mut slots: Vec<Option<Race>> = races.into_iter().map(Some).collect();
     let races: Vec<Race> = order.iter().filter_map(|&i| slots[i].take()).collect();
     let objects: Vec<Option<ObjectPart>> = order.iter().map(|&i| objects[i]).collect();
-    without_whole_object_repeats(races, &objects)
+    let mut races = without_whole_object_repeats(races, &objects);
+    for race in &mut races {
+        race.aliases_omitted = race.aliases.len().saturating_sub(MAX_ALIASES);
+        race.aliases.truncate(MAX_ALIASES);
+    }
+    races
 }
+
+/// How many other names a warning lists: with its own, ten. More are the names of memory the
+/// analysis cannot tell apart (one blob), which a reader cannot act on one by one; the warning
+/// says how many it leaves out.
+const MAX_ALIASES: usize = 9;
 
 /// Whether a location is a variable of one run of a function (a local, a parameter, a
 /// temporary) or a field of one.

@@ -154,6 +154,7 @@ fn race() -> Race {
             name: "y".into(),
             declared: None,
         }],
+        aliases_omitted: 1,
         note: Some("n".into()),
         accesses: vec![race_access.clone()].into(),
         context: vec![race_access.clone()].into(),

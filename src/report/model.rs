@@ -282,6 +282,10 @@ pub struct Race {
     /// whole object whose races are all those of its fields.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub aliases: Vec<RaceLocation>,
+    /// How many more names the same memory has than `aliases` lists (nine at most): objects the
+    /// analysis cannot tell apart (reached through the same pointers, or merged by conversions).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub aliases_omitted: usize,
     /// What the location is, when the name alone does not say: the state a library function
     /// keeps for itself (POSIX XSH 2.9.1 lists the functions that need not be thread-safe).
     #[serde(skip_serializing_if = "Option::is_none")]
