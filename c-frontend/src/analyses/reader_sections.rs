@@ -221,6 +221,15 @@ fn edges_of(p: &Program, f: FuncId, func: &Func, preds: &[Vec<BlockId>]) -> Vec<
     out
 }
 
+/// Whether a function waits on or posts a semaphore: only such a function has readers' entries
+/// or exits.
+fn calls_semaphores(p: &Program, func: &Func) -> bool {
+    func.blocks.iter().flat_map(|b| &b.stmts).any(|s| {
+        matches!(&s.kind, StmtKind::Call { callee: Callee::Direct(g), .. }
+            if matches!(p.known_kind(*g), Some(Kind::SemWait { .. } | Kind::SemPost { .. })))
+    })
+}
+
 /// Whether, in `func`, every count-down comes after a count-up on every path with no count-down
 /// since (a must analysis: "a reader of this function is inside").
 fn balanced(func: &Func, f: FuncId, ups: &FxHashSet<StmtAt>, downs: &FxHashSet<StmtAt>) -> bool {
@@ -267,7 +276,7 @@ fn balanced(func: &Func, f: FuncId, ups: &FxHashSet<StmtAt>, downs: &FxHashSet<S
 pub fn find(p: &Program) -> ReaderSections {
     let mut edges: Vec<(FuncId, bool, Edge)> = Vec::new();
     for (f, func) in p.funcs.iter_enumerated() {
-        if !func.defined || func.origin != Origin::User {
+        if !func.defined || func.origin != Origin::User || !calls_semaphores(p, func) {
             continue;
         }
         let mut preds: Vec<Vec<BlockId>> = vec![Vec::new(); func.blocks.len()];

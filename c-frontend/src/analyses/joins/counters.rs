@@ -52,6 +52,8 @@
 
 use std::collections::BTreeSet;
 
+use rustc_hash::{FxHashMap, FxHashSet};
+
 use super::*;
 use crate::analyses::held::Held;
 use crate::analyses::semaphores::SemKey;
@@ -339,6 +341,50 @@ fn nothing_after(p: &Program, s: FuncId, cfg: &Cfg, b: BlockId, k: usize) -> boo
     })
 }
 
+/// The variables a statement may write by name: an assignment's or a call's destination, the
+/// operands of assembly.
+fn written_vars(kind: &StmtKind) -> Vec<VarId> {
+    let base = |lv: &Lval| match lv.base {
+        Base::Var(v) => Some(v),
+        Base::Deref(_) => None,
+    };
+    match kind {
+        StmtKind::Assign { dst, .. } | StmtKind::Call { dst: Some(dst), .. } => {
+            base(dst).into_iter().collect()
+        }
+        StmtKind::Asm { operands } => operands.iter().filter_map(base).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The global variables some statement of the program counts down (`c--`, `o.c -= 1`).
+fn counted_down_globals(p: &Program) -> FxHashSet<VarId> {
+    let mut out = FxHashSet::default();
+    for stmt in p
+        .funcs
+        .iter()
+        .flat_map(|f| f.blocks.iter())
+        .flat_map(|b| &b.stmts)
+    {
+        if let StmtKind::Assign { dst, .. } = &stmt.kind {
+            if let (Base::Var(v), Some(&-1)) = (&dst.base, p.steps.get(&stmt.pos)) {
+                if is_global(p, *v) {
+                    out.insert(*v);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// What the idiom asks of `main`: its graph, counted loops and held mutexes.
+struct MainFacts {
+    main: FuncId,
+    cfg: Cfg,
+    loops: CountedLoops,
+    held: Held,
+}
+
 /// The count-down of a counter: the routine, its statement, and the mutex held there.
 struct CountDown {
     routine: FuncId,
@@ -351,24 +397,55 @@ impl Planner<'_> {
     pub(super) fn counter_joins(&mut self, main: FuncId) {
         let p = self.p;
         let func = &p.funcs[main];
-        if !func.defined || crate::analyses::startup_stores::main_is_called(p, main) {
+        if !func.defined {
             return;
         }
+        // Only a global something counts down can be a counter: found in one pass, so that
+        // `main`'s tests of flags cost nothing more.
+        let counted_down = counted_down_globals(p);
+        let tests: Vec<Test> = func
+            .blocks
+            .iter_enumerated()
+            .filter_map(|(b, block)| test_of(p, b, &block.term))
+            .filter(|t| counted_down.contains(&t.counter.var))
+            .collect();
+        if tests.is_empty() || crate::analyses::startup_stores::main_is_called(p, main) {
+            return;
+        }
+        // The statements that may write each tested counter, found in one pass.
+        let tested: FxHashSet<VarId> = tests.iter().map(|t| t.counter.var).collect();
+        let mut writers: FxHashMap<VarId, Vec<StmtAt>> = FxHashMap::default();
+        for (f, g) in p.funcs.iter_enumerated() {
+            for (b, block) in g.blocks.iter_enumerated() {
+                for (k, stmt) in block.stmts.iter().enumerate() {
+                    for v in written_vars(&stmt.kind) {
+                        if tested.contains(&v) {
+                            writers.entry(v).or_default().push((f, b, k));
+                        }
+                    }
+                }
+            }
+        }
         let cfg = Cfg::new(func);
-        let loops = counted_loops(func, &cfg);
-        let held = Held::new(p, func);
-        for (b, block) in func.blocks.iter_enumerated() {
-            let Some(test) = test_of(p, b, &block.term) else {
-                continue;
-            };
-            if cfg.preds[test.drained.0 as usize] != [b.0 as usize] {
+        let facts = MainFacts {
+            main,
+            loops: counted_loops(func, &cfg),
+            held: Held::new(p, func),
+            cfg,
+        };
+        for test in tests {
+            let writes = writers
+                .get(&test.counter.var)
+                .map_or(&[][..], Vec::as_slice);
+            let (b, block) = (test.block, &func.blocks[test.block]);
+            if facts.cfg.preds[test.drained.0 as usize] != [b.0 as usize] {
                 continue;
             }
-            let Some(at_test) = held.before(p, func, b, block.stmts.len()) else {
+            let Some(at_test) = facts.held.before(p, func, b, block.stmts.len()) else {
                 continue;
             };
-            if let Some(handles) = self.counted_workers(main, &cfg, &loops, &held, &test, &at_test)
-            {
+            let found = self.counted_workers(&facts, &test, &at_test, writes);
+            if let Some(handles) = found {
                 self.plan
                     .join_at_entry
                     .entry((main, test.drained))
@@ -381,48 +458,43 @@ impl Planner<'_> {
     /// The handle of the workers whose count `test` reads, when the idiom holds.
     fn counted_workers(
         &mut self,
-        main: FuncId,
-        cfg: &Cfg,
-        loops: &CountedLoops,
-        held: &Held,
+        facts: &MainFacts,
         test: &Test,
         at_test: &BTreeSet<SemKey>,
+        writes: &[StmtAt],
     ) -> Option<Vec<ThreadHandle>> {
+        let (main, cfg, loops, held) = (facts.main, &facts.cfg, &facts.loops, &facts.held);
         let p = self.p;
         let func = &p.funcs[main];
         let mut down: Option<CountDown> = None;
         let mut in_main: Vec<(StmtAt, Write<'_>)> = Vec::new();
-        for (f, g) in p.funcs.iter_enumerated() {
-            for (b, block) in g.blocks.iter_enumerated() {
-                for (k, stmt) in block.stmts.iter().enumerate() {
-                    let Some(w) = test.counter.written_by(p, stmt) else {
-                        continue;
-                    };
-                    match w {
-                        _ if f == main => in_main.push(((f, b, k), w)),
-                        Write::Set(v) if f == p.global_init => {
-                            if !matches!(v.without_casts(), Operand::Const(_, Some(x)) if *x >= 0) {
-                                // A negative or unknown start spoils form (B) only.
-                                in_main.push(((f, b, k), Write::Other));
-                            }
-                        }
-                        Write::Step(-1) if down.is_none() => {
-                            let s_cfg = Cfg::new(g);
-                            if on_any_cycle(&s_cfg, b.0 as usize)
-                                || !nothing_after(p, f, &s_cfg, b, k)
-                            {
-                                return None;
-                            }
-                            let held = Held::new(p, g).before(p, g, b, k)?;
-                            down = Some(CountDown {
-                                routine: f,
-                                at: (f, b, k),
-                                held,
-                            });
-                        }
-                        _ => return None,
+        for &(f, b, k) in writes {
+            let g = &p.funcs[f];
+            let stmt = &g.blocks[b].stmts[k];
+            let Some(w) = test.counter.written_by(p, stmt) else {
+                continue;
+            };
+            match w {
+                _ if f == main => in_main.push(((f, b, k), w)),
+                Write::Set(v) if f == p.global_init => {
+                    if !matches!(v.without_casts(), Operand::Const(_, Some(x)) if *x >= 0) {
+                        // A negative or unknown start spoils form (B) only.
+                        in_main.push(((f, b, k), Write::Other));
                     }
                 }
+                Write::Step(-1) if down.is_none() => {
+                    let s_cfg = Cfg::new(g);
+                    if on_any_cycle(&s_cfg, b.0 as usize) || !nothing_after(p, f, &s_cfg, b, k) {
+                        return None;
+                    }
+                    let held = Held::new(p, g).before(p, g, b, k)?;
+                    down = Some(CountDown {
+                        routine: f,
+                        at: (f, b, k),
+                        held,
+                    });
+                }
+                _ => return None,
             }
         }
         let down = down?;

@@ -295,7 +295,9 @@ pub fn plan(p: &Program, main: Option<FuncId>) -> JoinPlan {
         }
     }
     if let Some(main) = main {
-        planner.counter_joins(main);
+        solver::stats::time("analyses: joins: counter joins", || {
+            planner.counter_joins(main)
+        });
     }
     // An array handed over by two creates may give one element to two threads.
     let handed = std::mem::take(&mut planner.handed_arrays);
