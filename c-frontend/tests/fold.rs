@@ -1,21 +1,10 @@
 //! Tests of `fold`: which variables hold one value, which branches they decide, and which they
 //! must not (each case the soundness argument of `fold.rs` names).
 
-use c_frontend::fold::fold;
-use c_frontend::ir::{Origin, Program};
-use c_frontend::lower::Lowerer;
-use c_frontend::syntax::srcmap::{FileTable, SourceMap};
+mod support;
 
-fn lower(text: &str) -> Program {
-    let mut files = FileTable::new();
-    let mut lw = Lowerer::new();
-    let parse =
-        lang_c::driver::parse_preprocessed(&lang_c::driver::Config::with_gcc(), text.to_string())
-            .unwrap_or_else(|e| panic!("parse error: {e:?}"));
-    let map = SourceMap::new(text, "u.c", &mut files);
-    lw.add_unit(&parse.unit, &map, Origin::User);
-    lw.finish(files, Vec::new())
-}
+use c_frontend::fold::fold;
+use support::lower;
 
 /// The names of the variables that decided branches, and how many branches were decided.
 fn folded(text: &str, open_world: bool) -> (Vec<String>, usize) {

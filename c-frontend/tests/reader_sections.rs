@@ -1,10 +1,10 @@
 //! Tests of `analyses::reader_sections`: the readers sections of a semaphore and a count it
 //! finds, and the conditions of its soundness argument that, broken, leave none.
 
+mod support;
+
 use c_frontend::analyses::reader_sections::find;
-use c_frontend::ir::{Origin, Program};
-use c_frontend::lower::Lowerer;
-use c_frontend::syntax::srcmap::{FileTable, SourceMap};
+use c_frontend::ir::Program;
 
 const PRELUDE: &str = "typedef struct { int m_; } pthread_mutex_t;
     typedef struct { int s_; } sem_t;
@@ -21,15 +21,7 @@ const LEAVE: &str = "pthread_mutex_lock(&m); readers--; if (!readers) sem_post(&
     pthread_mutex_unlock(&m);";
 
 fn lower(text: &str) -> Program {
-    let text = format!("{PRELUDE}{text}");
-    let mut files = FileTable::new();
-    let mut lw = Lowerer::new();
-    let parse =
-        lang_c::driver::parse_preprocessed(&lang_c::driver::Config::with_gcc(), text.clone())
-            .unwrap_or_else(|e| panic!("parse error: {e:?}"));
-    let map = SourceMap::new(&text, "u.c", &mut files);
-    lw.add_unit(&parse.unit, &map, Origin::User);
-    lw.finish(files, Vec::new())
+    support::lower(&format!("{PRELUDE}{text}"))
 }
 
 /// How many count-ups, count-downs and semaphore calls the sections have.

@@ -1,11 +1,11 @@
 //! Tests of `rwlocks`: the readers/writer lock functions it recognises, and each condition of its
 //! soundness argument that, broken, keeps a function from being taken for a lock.
 
-use c_frontend::ir::{Origin, Program};
-use c_frontend::lower::Lowerer;
+mod support;
+
+use c_frontend::ir::Program;
 use c_frontend::model::Kind;
 use c_frontend::rwlocks::{recognise, LockRole};
-use c_frontend::syntax::srcmap::{FileTable, SourceMap};
 
 const PRELUDE: &str = "typedef struct { int m_; } pthread_mutex_t;
     typedef struct { int c_; } pthread_cond_t;
@@ -38,15 +38,7 @@ const WRITE_LOCK: &str = "
 ";
 
 fn lower(text: &str) -> Program {
-    let text = format!("{PRELUDE}{text}");
-    let mut files = FileTable::new();
-    let mut lw = Lowerer::new();
-    let parse =
-        lang_c::driver::parse_preprocessed(&lang_c::driver::Config::with_gcc(), text.clone())
-            .unwrap_or_else(|e| panic!("parse error: {e:?}"));
-    let map = SourceMap::new(&text, "u.c", &mut files);
-    lw.add_unit(&parse.unit, &map, Origin::User);
-    lw.finish(files, Vec::new())
+    support::lower(&format!("{PRELUDE}{text}"))
 }
 
 /// The recognised functions with their roles.

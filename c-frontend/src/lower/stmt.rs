@@ -821,17 +821,10 @@ impl<'a> UnitCx<'a> {
                     self.fb.new_block(),
                     self.fb.new_block(),
                 );
-                if let Some((counter, start, op, bound)) = counted {
-                    self.fb.counted_loops.push(CountedLoop {
-                        head,
-                        body,
-                        step,
-                        exit,
-                        counter,
-                        start,
-                        op,
-                        bound,
-                    });
+                if let Some(counted) = counted {
+                    self.fb
+                        .counted_loops
+                        .push(counted_loop([head, body, step, exit], counted));
                 }
                 self.fb.goto_and_switch(head);
                 match &fs.node.condition {
@@ -1084,7 +1077,7 @@ impl<'a> UnitCx<'a> {
     fn counted_while_loop(
         &mut self,
         w: &'a WhileStatement,
-        (counter, start, op, bound): (VarId, i64, LoopCmp, LoopBound),
+        counted: (VarId, i64, LoopCmp, LoopBound),
     ) -> R<()> {
         let Statement::Compound(items) = &w.statement.node else {
             unreachable!("counted_while checked the body");
@@ -1112,16 +1105,9 @@ impl<'a> UnitCx<'a> {
         self.fb.goto(head);
         self.fb.switch_to(exit);
         if self.fb.edges_into(head) == 2 {
-            self.fb.counted_loops.push(CountedLoop {
-                head,
-                body,
-                step,
-                exit,
-                counter,
-                start,
-                op,
-                bound,
-            });
+            self.fb
+                .counted_loops
+                .push(counted_loop([head, body, step, exit], counted));
         }
         Ok(())
     }
@@ -1809,5 +1795,22 @@ fn collect_constants<'a>(
             Initializer::List(inner) => collect_constants(lw, inner, out),
             Initializer::Expression(e) => out.push(lw.const_eval(e)),
         }
+    }
+}
+
+/// The record of a counted loop lowered into these blocks (head, body, step, exit).
+fn counted_loop(
+    [head, body, step, exit]: [crate::ir::BlockId; 4],
+    (counter, start, op, bound): (VarId, i64, LoopCmp, LoopBound),
+) -> CountedLoop {
+    CountedLoop {
+        head,
+        body,
+        step,
+        exit,
+        counter,
+        start,
+        op,
+        bound,
     }
 }

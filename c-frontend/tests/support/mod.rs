@@ -1,0 +1,17 @@
+//! What the IR tests share: lowering one preprocessed C unit, as the driver would, without gcc.
+
+use c_frontend::ir::{Origin, Program};
+use c_frontend::lower::Lowerer;
+use c_frontend::syntax::srcmap::{FileTable, SourceMap};
+
+/// Parses and lowers `text`, a unit that needs no preprocessing, as the user's file `u.c`.
+pub fn lower(text: &str) -> Program {
+    let mut files = FileTable::new();
+    let mut lw = Lowerer::new();
+    let parse =
+        lang_c::driver::parse_preprocessed(&lang_c::driver::Config::with_gcc(), text.to_string())
+            .unwrap_or_else(|e| panic!("parse error: {e:?}"));
+    let map = SourceMap::new(text, "u.c", &mut files);
+    lw.add_unit(&parse.unit, &map, Origin::User);
+    lw.finish(files, Vec::new())
+}
