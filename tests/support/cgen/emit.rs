@@ -27,6 +27,7 @@ const PRELUDE: &str = "\
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 struct obj;
 typedef unsigned (*handler_fn)(struct obj *, unsigned);

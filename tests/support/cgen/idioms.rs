@@ -3,7 +3,8 @@
 //! lock striping with an offset (`m[j + k]` guarding `d[j]`), a callback in the initialiser of
 //! an ops table that the library calls from a thread of its own, and a global of `main.c` that
 //! the library hands back through a getter, and two locks taken in opposite orders, one of them
-//! on some paths only (a potential deadlock). Each has its own globals, functions and threads;
+//! on some paths only (a potential deadlock), and workers `main` waits for with a counter they
+//! count down (a counter join). Each has its own globals, functions and threads;
 //! `main` starts it (creates its threads and does its own concurrent work) and stops it (joins
 //! them) at two points of its timeline. Whether an instance races is left to ThreadSanitizer.
 
@@ -75,6 +76,19 @@ pub enum Idiom {
         inverted: bool,
         iterations: u32,
     },
+    /// A counter join: `main` sets `cjcN` to the number of detached workers `cjwN` it starts in
+    /// a counted loop (one fewer when `short`); each worker adds to `cjdN` (under `cjmN` when
+    /// `locked`), counts itself down under `cjmN` and broadcasts `cjvN`, then writes `cjeN` when
+    /// `late`. At its stop `main` waits until `cjcN` is zero, under `cjmN` unless
+    /// `unlocked_wait` (then it polls), and reads `cjdN` and `cjeN`.
+    CounterJoin {
+        workers: u8,
+        locked: bool,
+        late: bool,
+        unlocked_wait: bool,
+        short: bool,
+        iterations: u32,
+    },
 }
 
 /// The idioms of a program: none, one or two, of the kinds `options` allows (at most one of
@@ -85,7 +99,7 @@ pub fn plan(rng: &mut Rng, options: Options) -> Vec<Idiom> {
         40..=84 => 1,
         _ => 2,
     };
-    let mut kinds = vec![0, 1, 4];
+    let mut kinds = vec![0, 1, 4, 5];
     if options.library {
         kinds.push(2);
         kinds.push(3);
@@ -151,10 +165,18 @@ fn idiom(rng: &mut Rng, kind: usize) -> Idiom {
             locked: rng.chance(40),
             iterations,
         },
-        _ => Idiom::LockOrder {
+        4 => Idiom::LockOrder {
             conditional: rng.chance(60),
             taken: rng.chance(80),
             inverted: rng.chance(60),
+            iterations,
+        },
+        _ => Idiom::CounterJoin {
+            workers: rng.range(1, 3) as u8,
+            locked: rng.chance(70),
+            late: rng.chance(25),
+            unlocked_wait: rng.chance(20),
+            short: rng.chance(15),
             iterations,
         },
     }
@@ -257,6 +279,7 @@ pub fn emit(idiom: &Idiom, n: usize) -> Parts {
             inverted,
             iterations,
         } => lock_order(n, *conditional, *taken, *inverted, *iterations),
+        Idiom::CounterJoin { .. } => counter_join(idiom, n),
     }
 }
 
@@ -522,6 +545,62 @@ fn lock_order(n: usize, conditional: bool, taken: bool, inverted: bool, it: u32)
         .extend(create(&format!("&dlty{n}"), &format!("dly{n}"), "NULL"));
     p.stop.push(format!("pthread_join(dltx{n}, NULL);"));
     p.stop.push(format!("pthread_join(dlty{n}, NULL);"));
+    p
+}
+
+fn counter_join(idiom: &Idiom, n: usize) -> Parts {
+    let Idiom::CounterJoin {
+        workers,
+        locked,
+        late,
+        unlocked_wait,
+        short,
+        iterations: it,
+    } = *idiom
+    else {
+        unreachable!("a counter join idiom")
+    };
+    let mut p = Parts::default();
+    let _ = write!(
+        p.globals,
+        "pthread_mutex_t cjm{n} = PTHREAD_MUTEX_INITIALIZER;\n\
+         pthread_cond_t cjv{n} = PTHREAD_COND_INITIALIZER;\n\
+         int cjc{n};\nunsigned cjd{n};\nunsigned cje{n};\nunsigned cjr{n};\n"
+    );
+    let m = format!("&cjm{n}");
+    let body = maybe_locked(locked, &m, format!("cjd{n} += i;"));
+    let mut end = vec![
+        format!("pthread_mutex_lock({m});"),
+        format!("cjc{n}--;"),
+        format!("pthread_mutex_unlock({m});"),
+        format!("pthread_cond_broadcast(&cjv{n});"),
+    ];
+    if late {
+        end.push(format!("cje{n} = 1;"));
+    }
+    end.push("return NULL;".into());
+    let end: Vec<&str> = end.iter().map(String::as_str).collect();
+    p.functions += &thread_fn(&format!("cjw{n}"), &["(void)arg;".into()], it, &body, &end);
+    p.decls.push(format!("pthread_t cjt{n};"));
+    let count = u32::from(workers) - u32::from(short);
+    p.start.push(format!("cjc{n} = {count};"));
+    p.start
+        .push(format!("for (unsigned k = 0; k < {workers}u; k++) {{"));
+    p.start.extend(
+        create(&format!("&cjt{n}"), &format!("cjw{n}"), "NULL").map(|l| format!("    {l}")),
+    );
+    p.start.push(format!("    pthread_detach(cjt{n});"));
+    p.start.push("}".into());
+    if unlocked_wait {
+        p.stop.push(format!("while (cjc{n} > 0)"));
+        p.stop.push("    usleep(100);".into());
+    } else {
+        p.stop.push(format!("pthread_mutex_lock({m});"));
+        p.stop.push(format!("while (cjc{n} > 0)"));
+        p.stop.push(format!("    pthread_cond_wait(&cjv{n}, {m});"));
+        p.stop.push(format!("pthread_mutex_unlock({m});"));
+    }
+    p.stop.push(format!("cjr{n} = cjd{n} + cje{n};"));
     p
 }
 
