@@ -1066,3 +1066,57 @@ fn a_warning_names_at_most_ten_locations() {
         text.stdout
     );
 }
+
+/// A string stored where it is allocated into a pointer that races, and racing only on lines
+/// where the pointer races too (`free(e.name)`, `strlen(e.name)`), is named on the pointer's
+/// warning, not warned about on its own.
+#[test]
+fn a_pointee_racing_only_with_its_pointer_is_named_on_the_pointer() {
+    let dir = temp_dir("pointee");
+    let file = dir.join("pointee.c");
+    std::fs::write(
+        &file,
+        "#include <pthread.h>\n#include <stdlib.h>\n#include <string.h>\n\
+         struct entry { char *name; };\n\
+         static struct entry e;\n\
+         static size_t total;\n\
+         static void *rename_it(void *x) {\n\
+             free(e.name);\n\
+             e.name = strdup(\"new\");\n\
+             return x;\n\
+         }\n\
+         static void *measure(void *x) { total += strlen(e.name); return x; }\n\
+         int main(void) {\n\
+             pthread_t a, b;\n\
+             e.name = strdup(\"old\");\n\
+             pthread_create(&a, 0, rename_it, 0);\n\
+             pthread_create(&b, 0, measure, 0);\n\
+             pthread_join(a, 0);\n\
+             pthread_join(b, 0);\n\
+             return 0;\n\
+         }\n",
+    )
+    .unwrap();
+    let p = file.to_string_lossy().to_string();
+    let run = check(&["--format", "json", &p]);
+    let names = warning_names(&run);
+    assert!(names.iter().any(|n| n.contains("name")), "{names:?}");
+    assert!(
+        !names.iter().any(|n| n.contains("strdup")),
+        "the strings repeat the pointer's race: {names:?}"
+    );
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("valid JSON");
+    let pointer = v["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|w| w["location"]["name"].as_str().unwrap().contains("name"))
+        .unwrap();
+    let aliases = pointer["aliases"].as_array().expect("aliases");
+    assert!(
+        aliases
+            .iter()
+            .any(|a| a["name"].as_str().unwrap().contains("strdup")),
+        "{pointer}"
+    );
+}

@@ -622,7 +622,14 @@ fn races(b: &Builder) -> Vec<Race> {
     let mut slots: Vec<Option<Race>> = races.into_iter().map(Some).collect();
     let races: Vec<Race> = order.iter().filter_map(|&i| slots[i].take()).collect();
     let objects: Vec<Option<ObjectPart>> = order.iter().map(|&i| objects[i]).collect();
-    let mut races = without_whole_object_repeats(races, &objects);
+    let allocated_at: Vec<Option<(String, u32)>> = objects
+        .iter()
+        .map(|o| match o.map(|o| o.object) {
+            Some(Object::Alloc(pos, _)) => Some((display_file(&p.files[pos.file]), pos.line)),
+            _ => None,
+        })
+        .collect();
+    let mut races = without_whole_object_repeats(races, &objects, &allocated_at);
     for race in &mut races {
         race.aliases_omitted = race.aliases.len().saturating_sub(MAX_ALIASES);
         race.aliases.truncate(MAX_ALIASES);
@@ -683,12 +690,22 @@ fn object_part(name: &RhoName, home: FnId) -> Option<ObjectPart> {
     })
 }
 
-/// `races` without the warnings on a whole object that only repeat the warnings on its fields:
-/// when every racing access of the object's warning (a whole-object copy, `memcpy(&copy, obj,
-/// sizeof *obj)` racing with another) is a racing access of a warning on one of its fields,
-/// the object is named among the aliases of the first of those instead. `objects` says, per
-/// warning, what object its location is in.
-fn without_whole_object_repeats(races: Vec<Race>, objects: &[Option<ObjectPart>]) -> Vec<Race> {
+/// `races` without the warnings that only repeat another:
+/// - a whole object's, when every racing access of it (a whole-object copy, `memcpy(&copy,
+///   obj, sizeof *obj)` racing with another) is a racing access of a warning on one of its
+///   fields: the object is named among the aliases of the first of those instead;
+/// - a pointee's: an allocated object (`strdup`'s string) stored, where it is allocated, into
+///   a location that races (`e->host = strdup(h)`), every racing access of which is on a line
+///   where that pointer races too (`free(e->host)`, `strcmp(e->host, …)`): it is named among
+///   the pointer's aliases, since the pointer's race is the one to fix.
+///
+/// `objects` says, per warning, what object its location is in, and `allocated_at` where an
+/// allocated one is allocated (file and line as reported).
+fn without_whole_object_repeats(
+    races: Vec<Race>,
+    objects: &[Option<ObjectPart>],
+    allocated_at: &[Option<(String, u32)>],
+) -> Vec<Race> {
     let mut fields_of: FxHashMap<_, Vec<usize>> = FxHashMap::default();
     for (j, part) in objects.iter().enumerate() {
         if let Some(p) = part.as_ref().filter(|p| p.field) {
@@ -716,11 +733,59 @@ fn without_whole_object_repeats(races: Vec<Race>, objects: &[Option<ObjectPart>]
             repeats.insert(k, first);
         }
     }
+    // The lines each warning races on, and those it writes on, found once.
+    let lines: Vec<FxHashSet<(&str, u32)>> = races
+        .iter()
+        .map(|r| {
+            r.accesses
+                .iter()
+                .map(|a| (a.position.file.as_str(), a.position.line))
+                .collect()
+        })
+        .collect();
+    let written: Vec<FxHashSet<(&str, u32)>> = races
+        .iter()
+        .map(|r| {
+            r.accesses
+                .iter()
+                .chain(r.context.iter())
+                .filter(|a| a.write)
+                .map(|a| (a.position.file.as_str(), a.position.line))
+                .collect()
+        })
+        .collect();
+    let mut pointees: BTreeMap<usize, usize> = BTreeMap::new();
+    for (k, part) in objects.iter().enumerate() {
+        let (Some(part), Some(at)) = (part, &allocated_at[k]) else {
+            continue;
+        };
+        if part.field || repeats.contains_key(&k) {
+            continue;
+        }
+        let at = (at.0.as_str(), at.1);
+        let pointer = (0..races.len()).find(|&j| {
+            j != k
+                && !repeats.contains_key(&j)
+                && !pointees.contains_key(&j)
+                && written[j].contains(&at)
+                && lines[k].is_subset(&lines[j])
+        });
+        if let Some(j) = pointer {
+            pointees.insert(k, j);
+        }
+    }
+    drop((lines, written));
+    repeats.extend(pointees);
     let mut moved: BTreeMap<usize, Vec<RaceLocation>> = BTreeMap::new();
     let mut kept = Vec::with_capacity(races.len());
     for (k, race) in races.into_iter().enumerate() {
         match repeats.get(&k) {
             Some(&to) => {
+                // A pointer may itself repeat another warning: its pointee goes where it goes.
+                let mut to = to;
+                while let Some(&next) = repeats.get(&to) {
+                    to = next;
+                }
                 let names = moved.entry(to).or_default();
                 names.push(race.location);
                 names.extend(race.aliases);
