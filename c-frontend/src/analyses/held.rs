@@ -7,13 +7,14 @@ use std::collections::BTreeSet;
 
 use crate::analyses::semaphores::{sem_key, SemKey};
 use crate::ir::{BlockId, Callee, Func, Origin, Program, StmtKind};
-use crate::model::Kind;
+use crate::model::{Kind, Releasing};
 
 /// The mutexes certainly held on entry to each block of a function and before each statement:
 /// a must analysis over `pthread_mutex_lock`/`unlock` of mutexes the program names (`&m`,
-/// `&o.m`). A call of a user function, of a function the model does not know, or through a
-/// pointer may release anything, and so forgets every mutex; `pthread_cond_wait` holds its
-/// mutex again when it returns.
+/// `&o.m`). A call of a user function, of a stub, of a function the model does not know, or
+/// through a pointer may release anything, and so forgets every mutex, as does any kind the
+/// model says may ([`Kind::releasing`]); `pthread_cond_wait` holds its mutex again when it
+/// returns.
 pub(crate) struct Held {
     entry: Vec<Option<BTreeSet<SemKey>>>,
 }
@@ -83,14 +84,17 @@ fn transfer(p: &Program, stmt: &crate::ir::Stmt, held: &mut BTreeSet<SemKey>) {
                 held.insert(k);
             }
         }
-        Some(Kind::Release { lock }) => match named(lock) {
-            Some(k) => {
-                held.remove(&k);
-            }
-            None => held.clear(),
+        Some(k) => match k.releasing() {
+            Releasing::Nothing => {}
+            Releasing::Lock(lock) => match named(lock) {
+                Some(k) => {
+                    held.remove(&k);
+                }
+                None => held.clear(),
+            },
+            // A stub is not asked what its body releases: anything, to be safe.
+            Releasing::Any | Releasing::Body => held.clear(),
         },
-        // A wait returns holding its mutex again; the other kinds of the model release nothing.
-        Some(_) => {}
         None => held.clear(),
     }
 }

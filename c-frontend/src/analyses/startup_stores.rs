@@ -314,16 +314,7 @@ fn has_body(p: &Program, f: FuncId) -> bool {
 
 /// Whether a library function of this kind starts threads or runs the functions it is given.
 fn starts_threads(kind: Option<Kind>) -> bool {
-    matches!(
-        kind,
-        Some(
-            Kind::Fork { .. }
-                | Kind::SignalHandler { .. }
-                | Kind::SigAction { .. }
-                | Kind::CallOnce { .. }
-                | Kind::StartsEntries
-        )
-    )
+    kind.is_some_and(Kind::may_start_thread)
 }
 
 /// Whether a direct call of `f`, a function without a body to summarise, may start a thread:

@@ -135,6 +135,102 @@ pub enum Kind {
     StartsEntries,
 }
 
+/// What a call may release of the locks its caller holds ([`Kind::releasing`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Releasing {
+    /// Nothing (a condition wait holds its mutex again when it returns).
+    Nothing,
+    /// The lock `*args[lock]`.
+    Lock(Arg),
+    /// Any lock, as far as the model can tell.
+    Any,
+    /// What its stub's body releases: ask the body.
+    Body,
+}
+
+/// The questions the front-end analyses ask of a kind, each an exhaustive `match`: a new kind
+/// does not compile until it answers them.
+impl Kind {
+    /// Whether a call starts a thread, or runs a function it is given in a thread or in the
+    /// caller: a create, a signal handler's installation, `pthread_once`, the entry harness. A
+    /// stub's answer is its body's (callers look at it; `true` here, to be safe).
+    pub fn may_start_thread(self) -> bool {
+        match self {
+            Kind::Fork { .. }
+            | Kind::SignalHandler { .. }
+            | Kind::SigAction { .. }
+            | Kind::CallOnce { .. }
+            | Kind::StartsEntries
+            | Kind::Stub => true,
+            Kind::Acquire { .. }
+            | Kind::Release { .. }
+            | Kind::TryAcquire { .. }
+            | Kind::Wait { .. }
+            | Kind::Join { .. }
+            | Kind::WritesArg { .. }
+            | Kind::ThreadPrivate
+            | Kind::Alloc
+            | Kind::Realloc { .. }
+            | Kind::AllocInto { .. }
+            | Kind::Free { .. }
+            | Kind::Access { .. }
+            | Kind::Copy { .. }
+            | Kind::VarargsAccess { .. }
+            | Kind::LongJmp
+            | Kind::ReturnsArg { .. }
+            | Kind::Unreachable
+            | Kind::LockInit { .. }
+            | Kind::NoEffect
+            | Kind::SemInit { .. }
+            | Kind::MutexType { .. }
+            | Kind::BarrierInit { .. }
+            | Kind::BarrierWait { .. }
+            | Kind::SemWait { .. }
+            | Kind::SemPost { .. }
+            | Kind::Atomic(_) => false,
+        }
+    }
+
+    /// What a call may release of the locks its caller holds: a release its lock; a semaphore
+    /// post (a mutex-like semaphore's release) or `pthread_once` (the control it holds) any
+    /// lock; a stub what its body does.
+    pub fn releasing(self) -> Releasing {
+        match self {
+            Kind::Release { lock } => Releasing::Lock(lock),
+            Kind::SemPost { .. } | Kind::CallOnce { .. } => Releasing::Any,
+            Kind::Stub => Releasing::Body,
+            Kind::Acquire { .. }
+            | Kind::TryAcquire { .. }
+            | Kind::Wait { .. }
+            | Kind::Fork { .. }
+            | Kind::Join { .. }
+            | Kind::SignalHandler { .. }
+            | Kind::SigAction { .. }
+            | Kind::WritesArg { .. }
+            | Kind::ThreadPrivate
+            | Kind::Alloc
+            | Kind::Realloc { .. }
+            | Kind::AllocInto { .. }
+            | Kind::Free { .. }
+            | Kind::Access { .. }
+            | Kind::Copy { .. }
+            | Kind::VarargsAccess { .. }
+            | Kind::LongJmp
+            | Kind::ReturnsArg { .. }
+            | Kind::Unreachable
+            | Kind::LockInit { .. }
+            | Kind::NoEffect
+            | Kind::SemInit { .. }
+            | Kind::MutexType { .. }
+            | Kind::BarrierInit { .. }
+            | Kind::BarrierWait { .. }
+            | Kind::SemWait { .. }
+            | Kind::Atomic(_)
+            | Kind::StartsEntries => Releasing::Nothing,
+        }
+    }
+}
+
 /// Whether a mutex of the kind `value` (a constant given to `pthread_mutexattr_settype`, in
 /// glibc's numbering), locked again by the thread holding it, may return without holding it
 /// once more: an error-checking mutex (2) returns `EDEADLK`, and an unknown kind may be one.

@@ -7,7 +7,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::ir::ctypes::TypeId;
 use crate::ir::{Base, Callee, FuncId, Lval, Operand, Program, Proj, StmtKind, VarId};
-use crate::model::Kind;
+use crate::model::{Kind, Releasing};
 
 /// Which locks a call may release: only locks lying in these variables (`unlock(&g)`,
 /// `unlock(&g.f)`) or reached through these parameters of the function called (`unlock(m)`,
@@ -143,16 +143,16 @@ impl<'p> Params<'p> {
             out.join(&Releases::NONE);
             out
         };
-        match p.known_kind(g) {
-            Some(Kind::Release { lock }) => Some(match args.get(lock as usize) {
+        match p.known_kind(g).map(Kind::releasing) {
+            Some(Releasing::Lock(lock)) => Some(match args.get(lock as usize) {
                 Some(a) => match self.name(f, a) {
                     Some(x) => Releases::Some(vec![x]),
                     None => Releases::Any,
                 },
                 None => Releases::Any,
             }),
-            Some(Kind::SemPost { .. } | Kind::CallOnce { .. }) => Some(Releases::Any),
-            Some(Kind::Stub) | None => {
+            Some(Releasing::Any) => Some(Releases::Any),
+            Some(Releasing::Body) | None => {
                 if p.funcs[g].blocks.is_empty() {
                     // Code locksmith cannot see.
                     Some(Releases::Any)
@@ -164,7 +164,7 @@ impl<'p> Params<'p> {
                     }
                 }
             }
-            Some(_) => None,
+            Some(Releasing::Nothing) => None,
         }
     }
 }
