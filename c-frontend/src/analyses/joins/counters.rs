@@ -25,26 +25,28 @@
 //!   holding a mutex `m` on every path to it; after it, `S` only releases locks, signals
 //!   conditions (model kinds that touch no memory), and returns or exits, reading at most its own
 //!   locals. So each worker counts down at most once, after every access it makes.
-//! - `S` runs only as those workers: its address appears only as the start routine of one
-//!   `pthread_create` call `C`, in `main`, and nothing calls it directly. `main` runs once (nothing
-//!   calls it or takes its address). `C` lies in a clean counted loop `L` of `main` on no other
-//!   cycle.
+//! - `S` runs only as those workers: its address appears only as the start routine of
+//!   `pthread_create` calls in `main`, and nothing calls it directly. `main` runs once (nothing
+//!   calls it or takes its address).
 //! - Every other write of `c` is in `main` or in a global's initializer, in one of two forms:
-//!   (A) one assignment `c = N` on no cycle, on every path from `main`'s entry to `L`, where `L`
-//!   counts from 0 while below `N` (a constant, a local not changed after the assignment, or a
-//!   global whose unchanged value the thread analysis checks by label flow, a [`BoundCheck`]):
-//!   at most `N` workers, `N` counted; or (B) increments `c++` holding `m`, on every iteration of
-//!   `L`, which is left only through its condition, and otherwise only non-negative constants
-//!   stored in initializers or in `main` before `L`: as many counts as workers, or more.
-//! - The test: a branch of `main` outside `L` on `c > 0`, `c != 0`, `c == 0` or `c <= 0` (`c` read
-//!   directly, without conversion), holding `m` on every path to it. Its side on which `c` is
-//!   at most zero is a block entered only from it; on entry to that block the workers are
-//!   joined ([`JoinPlan::join_at_entry`]).
+//!   (A) one assignment `c = N` on no cycle, on every path from `main`'s entry to the one create,
+//!   which lies in a clean counted loop `L` on no other cycle that counts from 0 while below `N`
+//!   (a constant, a local not changed after the assignment, or a global whose unchanged value
+//!   the thread analysis checks by label flow, a [`BoundCheck`]): at most `N` workers, `N`
+//!   counted; or (B) increments `c++` holding `m`, where from each create every path reaches an
+//!   increment before it reaches the test or a create again, and otherwise only non-negative
+//!   constants, stored in initializers or in `main` where no create can have run: as many
+//!   counts as workers started before the test, or more.
+//! - The test: a branch of `main` on `c > 0`, `c != 0`, `c == 0` or `c <= 0` (`c` read directly,
+//!   without conversion), holding `m` on every path to it. Its side on which `c` is at most zero
+//!   is a block entered only from it; on entry to that block the workers are joined
+//!   ([`JoinPlan::join_at_entry`]).
 //!
 //! Why that is sound: `c` is written only by the statements above, under `m` once workers exist
-//! (form A writes it only before `L`'s first create). When the test reads `c ≤ 0` holding `m`, at
-//! least as many count-downs as counts have happened, so every worker started before the test
-//! (all counted: the test is outside `L`, whose iterations are complete) has counted down; each
+//! (form A writes it only before the first create). When the test reads `c ≤ 0` holding `m`, at
+//! least as many count-downs as counts have happened (A: `N` count-downs, and at most `N`
+//! workers ever; B: every worker started before the test was counted), and only workers count
+//! down, each at most once: so every worker started before the test has counted down; each
 //! count-down happened before its worker released `m`, and so before the test acquired `m`. A
 //! worker that never counts down keeps the count above zero, and the branch is never taken. A
 //! counter read without its lock is not trusted (the race on it is reported, and nothing is
