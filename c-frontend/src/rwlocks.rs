@@ -19,8 +19,8 @@
 //! A function is a lock function of struct `S` when its first parameter `rw` points to an `S`,
 //! is never assigned and never has its address taken, and its body touches nothing but its own
 //! locals and the members of `*rw`: it calls only lock, unlock and condition wait on one mutex
-//! member `&rw->m`, and signal or broadcast on members; it holds `m` at each write of a member and
-//! releases it before every return. Of two integer members `readers` and `writers`:
+//! member `&rw->m`, and signal or broadcast on members, and releases `m` before every return. Of
+//! two integer members `readers` and `writers`, written only holding `m`:
 //!
 //! - a **write lock** adds one to `writers` (or stores 1) where, since it last acquired `m`
 //!   (a condition wait releases it), it has seen `writers` and `readers` both zero;
