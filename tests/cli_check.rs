@@ -56,6 +56,21 @@ fn temp_dir(test: &str) -> PathBuf {
     dir
 }
 
+/// Writes `text` as the file `name` in a scratch directory of `test`: the directory and the
+/// file's path as an argument.
+fn source_file(test: &str, name: &str, text: &str) -> (PathBuf, String) {
+    let dir = temp_dir(test);
+    let file = dir.join(name);
+    std::fs::write(&file, text).unwrap();
+    let path = file.to_string_lossy().to_string();
+    (dir, path)
+}
+
+/// The report of a `--format json` run.
+fn report(run: &Run) -> serde_json::Value {
+    serde_json::from_str(&run.stdout).expect("valid JSON")
+}
+
 #[test]
 fn paper_examples_produce_their_expected_output() {
     let files = support::c_files(&root().join("paper-examples/c"));
@@ -852,10 +867,9 @@ fn libraries_are_checked_from_their_entry_points() {
 /// is never merged into it unless it lists the same accesses.
 #[test]
 fn one_library_state_is_one_warning() {
-    let dir = temp_dir("library-state");
-    let file = dir.join("resolver.c");
-    std::fs::write(
-        &file,
+    let (dir, p) = source_file(
+        "library-state",
+        "resolver.c",
         "#include <netdb.h>\n#include <pthread.h>\n#include <string.h>\n\
          static char copy[64];\nstatic int n;\n\
          static void *resolve(void *a) {\n\
@@ -872,11 +886,9 @@ fn one_library_state_is_one_warning() {
              pthread_join(b, 0);\n\
              return 0;\n\
          }\n",
-    )
-    .unwrap();
-    let p = file.to_string_lossy().to_string();
+    );
     let run = check(&["--format", "json", &p]);
-    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("valid JSON");
+    let v = report(&run);
     let warnings = v["warnings"].as_array().expect("warnings");
     let states: Vec<&serde_json::Value> = warnings
         .iter()
@@ -918,10 +930,9 @@ fn one_library_state_is_one_warning() {
 /// instead. An object with a race of its own keeps its warning.
 #[test]
 fn a_whole_object_copy_is_not_repeated_under_the_object() {
-    let dir = temp_dir("whole-object");
-    let file = dir.join("whole.c");
-    std::fs::write(
-        &file,
+    let (dir, p) = source_file(
+        "whole-object",
+        "whole.c",
         "#include <pthread.h>\n#include <string.h>\n\
          struct conf { int a; long b; };\n\
          static struct conf g;\nstatic char buf[8];\n\
@@ -939,12 +950,10 @@ fn a_whole_object_copy_is_not_repeated_under_the_object() {
              pthread_join(t2, 0);\n\
              return g.a + (int)g.b + buf[0];\n\
          }\n",
-    )
-    .unwrap();
-    let p = file.to_string_lossy().to_string();
+    );
     let run = check(&["--format", "json", &p]);
     assert_eq!(warning_names(&run), ["g.a", "g.b", "buf"], "{}", run.stdout);
-    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("valid JSON");
+    let v = report(&run);
     assert_eq!(
         v["warnings"][0]["aliases"][0]["name"], "g",
         "{}",
@@ -959,10 +968,9 @@ fn a_whole_object_copy_is_not_repeated_under_the_object() {
 /// null check).
 #[test]
 fn a_pointer_tested_as_an_integer_is_not_unsound() {
-    let dir = temp_dir("pointer-to-integer");
-    let file = dir.join("ptrint.c");
-    std::fs::write(
-        &file,
+    let (dir, p) = source_file(
+        "pointer-to-integer",
+        "ptrint.c",
         "int g;\n\
          int main(void) {\n\
              int *p = &g;\n\
@@ -972,11 +980,9 @@ fn a_pointer_tested_as_an_integer_is_not_unsound() {
              int *back = (int *)kept;\n\
              return *back;\n\
          }\n",
-    )
-    .unwrap();
-    let p = file.to_string_lossy().to_string();
+    );
     let run = check(&["--format", "json", &p]);
-    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("valid JSON");
+    let v = report(&run);
     let lines: Vec<u64> = v["unsound"]
         .as_array()
         .expect("unsound")
@@ -992,10 +998,9 @@ fn a_pointer_tested_as_an_integer_is_not_unsound() {
 /// local of one run of a function, even when the local is declared first.
 #[test]
 fn a_warning_is_not_named_after_a_local_when_shared_memory_is_among_its_names() {
-    let dir = temp_dir("local-names");
-    let file = dir.join("names.c");
-    std::fs::write(
-        &file,
+    let (dir, p) = source_file(
+        "local-names",
+        "names.c",
         "#include <pthread.h>\n\
          static void *worker(void *arg) { int *p = arg; p[0]++; return 0; }\n\
          int main(int argc, char **argv) {\n\
@@ -1011,12 +1016,10 @@ fn a_warning_is_not_named_after_a_local_when_shared_memory_is_among_its_names() 
              return 0;\n\
          }\n\
          int shared_late[4];\n",
-    )
-    .unwrap();
-    let p = file.to_string_lossy().to_string();
+    );
     let run = check(&["--format", "json", &p]);
     assert_eq!(warning_names(&run), ["shared_late"], "{}", run.stdout);
-    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("valid JSON");
+    let v = report(&run);
     assert_eq!(
         v["warnings"][0]["aliases"][0]["name"], "box",
         "{}",
@@ -1029,10 +1032,9 @@ fn a_warning_is_not_named_after_a_local_when_shared_memory_is_among_its_names() 
 /// dozen names lists nine other names and says how many it leaves out, in every format.
 #[test]
 fn a_warning_names_at_most_ten_locations() {
-    let dir = temp_dir("many-names");
-    let file = dir.join("names.c");
-    std::fs::write(
-        &file,
+    let (dir, p) = source_file(
+        "many-names",
+        "names.c",
         "#include <pthread.h>\n\
          int a, b, c, d, e, f, g, h, i, j, k, l;\n\
          int *all[12] = {&a, &b, &c, &d, &e, &f, &g, &h, &i, &j, &k, &l};\n\
@@ -1043,11 +1045,9 @@ fn a_warning_names_at_most_ten_locations() {
              pthread_create(&u, 0, bump, 0);\n\
              return 0;\n\
          }\n",
-    )
-    .unwrap();
-    let p = file.to_string_lossy().to_string();
+    );
     let run = check(&["--format", "json", &p]);
-    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("valid JSON");
+    let v = report(&run);
     let warnings = v["warnings"].as_array().expect("warnings");
     assert_eq!(warnings.len(), 1, "{}", run.stdout);
     assert_eq!(warnings[0]["aliases"].as_array().expect("aliases").len(), 9);
@@ -1065,6 +1065,7 @@ fn a_warning_names_at_most_ten_locations() {
         "{}",
         text.stdout
     );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A string stored where it is allocated into a pointer that races, and racing only on lines
@@ -1072,10 +1073,9 @@ fn a_warning_names_at_most_ten_locations() {
 /// warning, not warned about on its own.
 #[test]
 fn a_pointee_racing_only_with_its_pointer_is_named_on_the_pointer() {
-    let dir = temp_dir("pointee");
-    let file = dir.join("pointee.c");
-    std::fs::write(
-        &file,
+    let (dir, p) = source_file(
+        "pointee",
+        "pointee.c",
         "#include <pthread.h>\n#include <stdlib.h>\n#include <string.h>\n\
          struct entry { char *name; };\n\
          static struct entry e;\n\
@@ -1095,9 +1095,7 @@ fn a_pointee_racing_only_with_its_pointer_is_named_on_the_pointer() {
              pthread_join(b, 0);\n\
              return 0;\n\
          }\n",
-    )
-    .unwrap();
-    let p = file.to_string_lossy().to_string();
+    );
     let run = check(&["--format", "json", &p]);
     let names = warning_names(&run);
     assert!(names.iter().any(|n| n.contains("name")), "{names:?}");
@@ -1105,7 +1103,7 @@ fn a_pointee_racing_only_with_its_pointer_is_named_on_the_pointer() {
         !names.iter().any(|n| n.contains("strdup")),
         "the strings repeat the pointer's race: {names:?}"
     );
-    let v: serde_json::Value = serde_json::from_str(&run.stdout).expect("valid JSON");
+    let v = report(&run);
     let pointer = v["warnings"]
         .as_array()
         .unwrap()
@@ -1119,4 +1117,5 @@ fn a_pointee_racing_only_with_its_pointer_is_named_on_the_pointer() {
             .any(|a| a["name"].as_str().unwrap().contains("strdup")),
         "{pointer}"
     );
+    let _ = std::fs::remove_dir_all(&dir);
 }
