@@ -32,10 +32,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::held::Held;
 use super::joins::StmtAt;
-use super::semaphores::{sem_key, SemKey};
+use super::semaphores::{named_global, sem_key, SemKey};
 use crate::ir::{
     Base, BlockId, Callee, Func, FuncId, Lval, Operand, Origin, Program, Proj, StmtKind, Term,
-    VarKind,
 };
 use crate::model::Kind;
 
@@ -73,33 +72,6 @@ struct Edge {
     mutex: SemKey,
 }
 
-/// The global count an lvalue names: a global variable or member path of one, address never
-/// taken.
-fn counter_key(p: &Program, lv: &Lval) -> Option<SemKey> {
-    let Base::Var(var) = lv.base else { return None };
-    let v = &p.vars[var];
-    if v.address_taken
-        || !matches!(
-            v.kind,
-            VarKind::Global {
-                thread_local: false,
-                ..
-            }
-        )
-    {
-        return None;
-    }
-    let fields = lv
-        .proj
-        .iter()
-        .map(|pr| match pr {
-            Proj::Field { strukt, index } => Some((strukt.0, *index)),
-            _ => None,
-        })
-        .collect::<Option<Vec<_>>>()?;
-    Some(SemKey { var, fields })
-}
-
 /// The count a statement adds `step` to (`c = c ± 1`, [`Program::steps`]).
 fn counted(p: &Program, stmt: &crate::ir::Stmt, step: i64) -> Option<SemKey> {
     let StmtKind::Assign { dst, src } = &stmt.kind else {
@@ -108,9 +80,9 @@ fn counted(p: &Program, stmt: &crate::ir::Stmt, step: i64) -> Option<SemKey> {
     let Operand::Arith(_, ops) = src.without_casts() else {
         return None;
     };
-    let key = counter_key(p, dst)?;
+    let key = named_global(p, dst)?;
     let reads = matches!(ops.first().map(Operand::without_casts),
-        Some(Operand::Use(lv)) if counter_key(p, lv).as_ref() == Some(&key));
+        Some(Operand::Use(lv)) if named_global(p, lv).as_ref() == Some(&key));
     (reads && ops.len() == 2 && p.steps.get(&stmt.pos) == Some(&step)).then_some(key)
 }
 
@@ -151,7 +123,7 @@ fn tested(p: &Program, term: &Term) -> Option<(SemKey, BlockId, BlockId)> {
     let Operand::Use(lv) = cond.without_casts() else {
         return None;
     };
-    Some((counter_key(p, lv)?, *then_block, *else_block))
+    Some((named_global(p, lv)?, *then_block, *else_block))
 }
 
 /// The readers' entries and exits of one function.
@@ -354,7 +326,7 @@ fn count_left_alone(
                     StmtKind::Assign { dst, src } if overlaps(dst) => {
                         ups.contains(&at)
                             || downs.contains(&at)
-                            || (counter_key(p, dst).as_ref() == Some(counter)
+                            || (named_global(p, dst).as_ref() == Some(counter)
                                 && matches!(src.without_casts(), Operand::Const(_, Some(0))))
                     }
                     StmtKind::Call { dst: Some(dst), .. } => !overlaps(dst),

@@ -56,6 +56,34 @@ pub fn sem_key(op: &Operand) -> Option<SemKey> {
     }
 }
 
+/// The global variable, or member path of one, an lvalue names, when the variable is not
+/// thread-local and its address is never taken, so that every access of it names it: the
+/// counts of the idioms that count under a mutex (counter joins, readers sections).
+pub fn named_global(p: &Program, lv: &Lval) -> Option<SemKey> {
+    let Base::Var(var) = lv.base else { return None };
+    let v = &p.vars[var];
+    if v.address_taken
+        || !matches!(
+            v.kind,
+            crate::ir::VarKind::Global {
+                thread_local: false,
+                ..
+            }
+        )
+    {
+        return None;
+    }
+    let fields = lv
+        .proj
+        .iter()
+        .map(|pr| match pr {
+            Proj::Field { strukt, index } => Some((strukt.0, *index)),
+            _ => None,
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some(SemKey { var, fields })
+}
+
 /// What one call does to a semaphore, per the model.
 enum SemOp {
     Init,

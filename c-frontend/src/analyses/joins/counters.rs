@@ -86,12 +86,7 @@ impl Counter {
     /// whose address is never taken.
     fn read_by(p: &Program, op: &Operand) -> Option<Counter> {
         let Operand::Use(lv) = op else { return None };
-        let Base::Var(var) = lv.base else { return None };
-        let v = &p.vars[var];
-        if v.address_taken || !is_global(p, var) {
-            return None;
-        }
-        let fields = field_path(&lv.proj)?;
+        let SemKey { var, fields } = crate::analyses::semaphores::named_global(p, lv)?;
         matches!(p.types.get(p.lval_type(lv)), Type::Int | Type::Char)
             .then_some(Counter { var, fields })
     }
@@ -144,16 +139,6 @@ impl Counter {
         }
         Write::Set(src)
     }
-}
-
-/// The member path of a projection made only of members of structs (no union, no index).
-fn field_path(proj: &[Proj]) -> Option<Vec<(u32, u32)>> {
-    proj.iter()
-        .map(|pr| match pr {
-            Proj::Field { strukt, index } => Some((strukt.0, *index)),
-            _ => None,
-        })
-        .collect()
 }
 
 /// Whether an operand is the constant 0 (through conversions).
