@@ -24,11 +24,25 @@ pub fn inputs(
 ) -> Result<compdb::Selected, Fatal> {
     match database {
         Some(database) => compdb::load(database, &files, global),
-        None => Ok(compdb::Selected {
-            inputs: files.into_iter().map(Input::from).collect(),
-            notes: Vec::new(),
-        }),
+        None => Ok(named_once(files)),
     }
+}
+
+/// The files of the command line, each file once (a shell glob and a name given again would
+/// otherwise make it two units defining every function twice); the repeats are noted.
+fn named_once(files: Vec<PathBuf>) -> compdb::Selected {
+    let mut seen = std::collections::HashSet::new();
+    let mut selected = compdb::Selected::default();
+    for file in files {
+        if seen.insert(compdb::select::identity(&file)) {
+            selected.inputs.push(Input::from(file));
+        } else {
+            selected
+                .notes
+                .push(format!("{} is named again: checked once", file.display()));
+        }
+    }
+    selected
 }
 
 /// The outcome of a run that could not start (a compilation database or a configuration that

@@ -208,13 +208,16 @@ fn each_unit_is_checked_with_its_own_flags() {
 fn verbose_names_what_the_database_left_out() {
     let root = temp_dir("verbose");
     guarded_project(&root);
-    // racy.c built a second time with other flags (another target) is another unit.
+    // racy.c built a second time for a shared library (libtool's `-fPIC -DPIC`, CMake's
+    // `-D<target>_EXPORTS`) is the same unit.
     let mut entries = guarded_entries_arguments(&root);
-    entries.as_array_mut().unwrap().push(json!(
-        {"directory": root.join("build").to_str().unwrap(), "file": "../src/racy.c",
-         "arguments": ["cc", "-DGUARD=0", "-DOTHER_TARGET", "-I../include dir", "-c",
-                       "../src/racy.c"]}
-    ));
+    for codegen in ["-DPIC", "-Dracy_EXPORTS"] {
+        entries.as_array_mut().unwrap().push(json!(
+            {"directory": root.join("build").to_str().unwrap(), "file": "../src/racy.c",
+             "arguments": ["cc", "-fPIC", codegen, "-DGUARD=0", "-I../include dir", "-c",
+                           "../src/racy.c"]}
+        ));
+    }
     write_database(&root.join("build/compile_commands.json"), &entries);
     let quiet = check_in(&root, &["--format", "short", "-p", "build"]);
     assert_eq!(quiet.exit, 1);
@@ -227,8 +230,13 @@ fn verbose_names_what_the_database_left_out() {
         notes.iter().all(|n| n.starts_with("locksmith: note: ")),
         "{notes:#?}"
     );
-    assert!(has("4 C translation units from 6 entries"), "{notes:#?}");
-    for flag in ["-O2", "-Wall", "-o", "-c"] {
+    assert!(has("3 C translation units from 7 entries"), "{notes:#?}");
+    let codegen = notes
+        .iter()
+        .filter(|n| n.contains("racy.c is listed again with flags that differ only in how code"))
+        .count();
+    assert_eq!(codegen, 2, "{notes:#?}");
+    for flag in ["-O2", "-Wall", "-o", "-c", "-fPIC"] {
         let once = notes
             .iter()
             .filter(|n| n.contains(&format!("compiler flag `{flag}`")))
@@ -240,6 +248,60 @@ fn verbose_names_what_the_database_left_out() {
         has("safe.c is listed again with the same flags"),
         "{notes:#?}"
     );
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// A file built twice with flags that change its code (two targets), and two programs of one
+/// build: every function is defined twice, which is an error naming both definitions, not a
+/// check of whichever came first. A file named twice on the command line is one unit.
+#[test]
+fn an_external_function_defined_twice_is_an_error() {
+    let root = temp_dir("defined-twice");
+    guarded_project(&root);
+    let mut entries = guarded_entries_arguments(&root);
+    entries.as_array_mut().unwrap().push(json!(
+        {"directory": root.join("build").to_str().unwrap(), "file": "../src/racy.c",
+         "arguments": ["cc", "-DGUARD=1", "-I../include dir", "-c", "../src/racy.c"]}
+    ));
+    write_database(&root.join("build/compile_commands.json"), &entries);
+    let racy = root.join("src/racy.c").display().to_string();
+    let run = check_in(&root, &["--format", "json", "-p", "build"]);
+    assert_eq!(run.exit, 2, "{}{}", run.stdout, run.stderr);
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(report["error"]["code"], "error/link");
+    let message = report["error"]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with(&format!(
+            "`racy_worker` is defined at {racy}:3:7 and again at {racy}:3:7"
+        )),
+        "{message}"
+    );
+    two_programs(&root);
+    let both = check_in(&root, &["-p", "build", "server/main.c", "client/main.c"]);
+    assert_eq!(both.exit, 2);
+    assert!(
+        both.stderr.starts_with(&format!(
+            "locksmith: error: `main` is defined at {}:4:5 and again at {}:4:5",
+            root.join("server/main.c").display(),
+            root.join("client/main.c").display()
+        )),
+        "{}",
+        both.stderr
+    );
+    let twice = check_in(
+        &root,
+        &[
+            "--format",
+            "short",
+            "--verbose",
+            "server/main.c",
+            "./server/main.c",
+        ],
+    );
+    assert_eq!(twice.exit, 1, "{}", twice.stderr);
+    assert!(twice
+        .stderr
+        .contains("./server/main.c is named again: checked once"));
     let _ = std::fs::remove_dir_all(&root);
 }
 
@@ -398,8 +460,9 @@ fn response_files_hold_arguments() {
     let _ = std::fs::remove_dir_all(&root);
 }
 
-/// A CMake project of two C files with pthreads; the race is only there when the build's
-/// definition is, and its header only through the build's include directory.
+/// A CMake project of two C files with pthreads and a library built shared and static; the
+/// race is only there when the build's definition is, and its header only through the build's
+/// include directory. Two units define `struct window` differently.
 #[test]
 fn a_cmake_build_is_checked_with_p() {
     if Command::new("cmake").arg("--version").output().is_err() {
@@ -413,20 +476,32 @@ fn a_cmake_build_is_checked_with_p() {
          project(counter C)\n\
          set(THREADS_PREFER_PTHREAD_FLAG ON)\n\
          find_package(Threads REQUIRED)\n\
+         add_library(tally_shared SHARED tally.c)\n\
+         add_library(tally_static STATIC tally.c)\n\
          add_executable(counter main.c worker.c)\n\
          target_include_directories(counter PRIVATE include)\n\
          target_compile_definitions(counter PRIVATE STATS_ENABLED=1)\n\
-         target_link_libraries(counter Threads::Threads)\n",
+         target_link_libraries(counter tally_static Threads::Threads)\n",
+    );
+    // tally.c is compiled twice (for the shared library with `-fPIC -Dtally_shared_EXPORTS`):
+    // one unit. It defines its own `struct window` (C11 6.2.1: a tag belongs to its unit).
+    write(
+        &root.join("src/tally.c"),
+        "struct window { long evicted; };\n\
+         static struct window w;\n\
+         long tally(void) { return ++w.evicted; }\n",
     );
     write(
         &root.join("src/include/stats.h"),
-        "extern long hits;\nvoid *worker(void *arg);\n",
+        "extern long hits;\nvoid *worker(void *arg);\nlong tally(void);\n",
     );
     write(
         &root.join("src/worker.c"),
         "#include <pthread.h>\n\
          #include \"stats.h\"\n\
          static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;\n\
+         struct window { int age; };\n\
+         static struct window seen;\n\
          long hits;\n\
          long guarded;\n\
          void *worker(void *arg) {\n\
@@ -435,6 +510,7 @@ fn a_cmake_build_is_checked_with_p() {
          #endif\n\
          \x20   pthread_mutex_lock(&lock);\n\
          \x20   guarded++;\n\
+         \x20   seen.age++;\n\
          \x20   pthread_mutex_unlock(&lock);\n\
          \x20   return arg;\n\
          }\n",
@@ -450,7 +526,7 @@ fn a_cmake_build_is_checked_with_p() {
          \x20   pthread_create(&b, NULL, worker, NULL);\n\
          \x20   pthread_join(a, NULL);\n\
          \x20   pthread_join(b, NULL);\n\
-         \x20   return (int)hits;\n\
+         \x20   return (int)(hits + tally());\n\
          }\n",
     );
     let configured = Command::new("cmake")
@@ -471,5 +547,16 @@ fn a_cmake_build_is_checked_with_p() {
     );
     let run = check_in(&root, &["--format", "json", "-p", "build"]);
     assert_eq!(warnings(&run), ["hits"], "{}", run.stderr);
+    let verbose = check_in(&root, &["--format", "short", "-p", "build", "--verbose"]);
+    assert!(
+        verbose
+            .stderr
+            .contains("3 C translation units from 4 entries")
+            && verbose
+                .stderr
+                .contains("tally.c is listed again with flags that differ only"),
+        "{}",
+        verbose.stderr
+    );
     let _ = std::fs::remove_dir_all(&root);
 }

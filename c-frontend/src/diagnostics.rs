@@ -184,6 +184,8 @@ pub enum FatalKind {
     /// The configuration file (`locksmith.toml`) cannot be read, is not valid TOML, or says
     /// something locksmith cannot use.
     Config,
+    /// Two units of the program define one external function.
+    Link,
 }
 
 impl FatalKind {
@@ -198,6 +200,7 @@ impl FatalKind {
             FatalKind::Baseline => "error/baseline",
             FatalKind::CompileCommands => "error/compile-commands",
             FatalKind::Config => "error/config",
+            FatalKind::Link => "error/link",
         }
     }
 }

@@ -310,6 +310,7 @@ fn parse_and_lower(units: Vec<Preprocessed>, options: &CheckOptions) -> Result<P
         }
     }
     lowerer.check_configured()?;
+    lowerer.check_definitions(&files)?;
     let program = lower.run(|| lowerer.finish(files, unanalysed));
     parse.finish();
     lower.finish();

@@ -195,6 +195,41 @@ pub fn unit_options(
     }
 }
 
+/// Macros that build systems define only to say how an object is generated, not what its code
+/// means: libtool compiles a library's files twice, once with `-fPIC -DPIC` for the shared
+/// library and once without for the static one (and with `-DDLL_EXPORT` for a Windows DLL), and
+/// gcc's own `-fPIC`/`-fPIE` spellings; CMake defines `<target>_EXPORTS` for the sources of a
+/// shared library ([`is_code_generation_macro`]). A source file listed with settings that
+/// differ only in these is one translation unit of the program, not two.
+pub const CODE_GENERATION_MACROS: &[&str] = &[
+    "PIC",
+    "__PIC__",
+    "__pic__",
+    "__PIE__",
+    "__pie__",
+    "DLL_EXPORT",
+];
+
+/// Whether the macro `name` only says how an object is generated: one of
+/// [`CODE_GENERATION_MACROS`], or CMake's `<target>_EXPORTS`.
+pub fn is_code_generation_macro(name: &str) -> bool {
+    CODE_GENERATION_MACROS.contains(&name)
+        || name.len() > "_EXPORTS".len() && name.ends_with("_EXPORTS")
+}
+
+/// The settings `options` stand for as a unit of the program: without the definitions and
+/// undefinitions of [`CODE_GENERATION_MACROS`].
+pub fn without_code_generation(options: &PreprocessOptions) -> PreprocessOptions {
+    let generated = |text: &String| {
+        let end = text.find(['=', '(']).unwrap_or(text.len());
+        is_code_generation_macro(&text[..end])
+    };
+    let mut unit = options.clone();
+    unit.defines.retain(|d| !generated(d));
+    unit.undefines.retain(|u| !generated(u));
+    unit
+}
+
 /// The definitions and undefinitions that `macros`, in command-line order, leave: for each name,
 /// what its last flag says. Each list is sorted by name, so that two command lines that mean the
 /// same are the same settings (the order of flags for different names means nothing).
@@ -259,6 +294,27 @@ mod tests {
         assert_eq!(f.forced_includes, paths(&["pre.h", "other.h"]));
         assert_eq!(f.std.as_deref(), Some("c11"));
         assert!(f.ignored.is_empty(), "{:?}", f.ignored);
+    }
+
+    #[test]
+    fn code_generation_macros_do_not_make_another_unit() {
+        let unit = |line: &str| {
+            let f = extract(&args(line), Path::new("/b")).unwrap();
+            let options = unit_options(
+                &f,
+                &PreprocessOptions::default(),
+                Path::new("/"),
+                Path::new("/b"),
+            );
+            without_code_generation(&options)
+        };
+        let plain = unit("cc -DLEVEL=2 -c a.c");
+        assert_eq!(unit("cc -fPIC -DPIC -DLEVEL=2 -c a.c"), plain);
+        assert_eq!(unit("cc -DLEVEL=2 -Dcounter_EXPORTS -c a.c"), plain);
+        assert_eq!(unit("cc -DLEVEL=2 -UPIC -DDLL_EXPORT -c a.c"), plain);
+        assert_ne!(unit("cc -DLEVEL=3 -DPIC -c a.c"), plain);
+        assert_ne!(unit("cc -DLEVEL=2 -D_EXPORTS -c a.c"), plain);
+        assert_ne!(unit("cc -DLEVEL=2 -DPICTURES -c a.c"), plain);
     }
 
     #[test]

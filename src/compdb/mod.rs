@@ -7,7 +7,9 @@
 //! preprocessing from it. Entries whose file is not C (by its extension: `.c`, or `.i` for
 //! preprocessed C) are skipped. A file listed several times (two targets) is checked once per
 //! distinct preprocessor settings: entries with the same file and the same settings after
-//! normalisation are one unit, and a file built with different flags is checked once per set.
+//! normalisation are one unit, and so are entries that differ only in the macros of how code is
+//! generated (`-DPIC`: [`flags::CODE_GENERATION_MACROS`]); a file built with different flags is
+//! checked once per set.
 //! Files named on the command line select entries ([`select`]). Relative `directory` fields are
 //! taken relative to the database's own directory.
 //!
@@ -19,7 +21,7 @@ pub mod flags;
 pub mod select;
 pub mod words;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
 
 use c_frontend::diagnostics::{Fatal, FatalKind};
@@ -77,7 +79,7 @@ pub fn load(
     let filters: Vec<Filter> = filter.iter().map(|f| Filter::new(f, &cwd)).collect();
     let mut used = vec![false; filters.len()];
     let mut selected = Selected::default();
-    let mut seen: HashSet<(PathBuf, PreprocessOptions)> = HashSet::new();
+    let mut seen: HashMap<(PathBuf, PreprocessOptions), PreprocessOptions> = HashMap::new();
     let mut ignored: HashSet<String> = HashSet::new();
     for (k, entry) in entries.iter().enumerate() {
         let directory = flags::absolute(&base, Path::new(&entry.directory));
@@ -126,13 +128,21 @@ pub fn load(
             }
         }
         let options = flags::unit_options(&flags, global, &cwd, &directory);
-        if !seen.insert((canonical, options.clone())) {
+        let unit = flags::without_code_generation(&options);
+        if let Some(first) = seen.get(&(canonical.clone(), unit.clone())) {
+            let how = if *first == options {
+                "with the same flags"
+            } else {
+                "with flags that differ only in how code is generated (as for a shared and a \
+                 static library: -DPIC, -D<target>_EXPORTS)"
+            };
             selected.notes.push(format!(
-                "{} is listed again with the same flags: checked once",
+                "{} is listed again {how}: checked once, with the flags it is first listed with",
                 file.display()
             ));
             continue;
         }
+        seen.insert((canonical, unit), options.clone());
         selected.inputs.push(Input {
             path: file,
             preprocess: Some(options),

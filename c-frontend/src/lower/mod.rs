@@ -71,6 +71,8 @@ pub struct Lowerer {
     /// them into the body of the global-init function.
     init_chunks: Vec<Chunk>,
     unanalysed: Vec<Unanalysed>,
+    /// External functions defined by two units, in the order the second definitions are met.
+    redefined: Vec<Redefinition>,
     /// Layout facts of each struct or union, indexed like `types.structs`.
     struct_info: Vec<StructInfo>,
     /// Tagless structs named by where they are declared: `NAME` for `typedef struct { … } NAME;`,
@@ -91,6 +93,20 @@ struct FuncInfo {
     /// The origin of the first definition seen, even one that could not be lowered: it decides
     /// whether a later definition of the same name replaces it.
     def_origin: Option<Origin>,
+    /// Where the first definition of the program's own code is, and whether it is an external
+    /// definition (C11 6.9 5: neither `static`, `inline` nor weak), which another unit may not
+    /// repeat.
+    user_definition: Option<(Pos, bool)>,
+}
+
+/// One external function defined by two units of the program (C11 6.9 5 allows one external
+/// definition; the linker rejects a second). Which body a check followed would be a guess, so
+/// the run stops ([`Lowerer::check_definitions`]).
+#[derive(Clone, Debug)]
+struct Redefinition {
+    name: String,
+    first: Pos,
+    second: Pos,
 }
 
 /// A member of a struct as declared, for positional initializers: bit-fields folded into one field
@@ -304,6 +320,7 @@ impl Lowerer {
             global_funcs: FxHashMap::default(),
             init_chunks: Vec::new(),
             unanalysed: Vec::new(),
+            redefined: Vec::new(),
             struct_info: Vec::new(),
             typedef_structs: FxHashMap::default(),
             init_pos: None,
@@ -405,6 +422,34 @@ impl Lowerer {
             replaced.push(f);
         }
         replaced
+    }
+
+    /// The error for an external function that two units define, naming both definitions
+    /// (`files` names the positions' files); `Ok` when every external function has at most one.
+    pub fn check_definitions(&self, files: &FileTable) -> Result<(), Fatal> {
+        let Some(r) = self.redefined.first() else {
+            return Ok(());
+        };
+        let at = |p: Pos| format!("{}:{}:{}", files.names[p.file], p.line, p.column);
+        Err(Fatal::new(
+            FatalKind::Link,
+            format!(
+                "`{}` is defined at {} and again at {}: a program defines an external function \
+                 once (the second unit is another program, or another build of the same file: \
+                 name the files of one program{})",
+                r.name,
+                at(r.first),
+                at(r.second),
+                if self.redefined.len() > 1 {
+                    format!(
+                        "; {} more functions are defined twice",
+                        self.redefined.len() - 1
+                    )
+                } else {
+                    String::new()
+                }
+            ),
+        ))
     }
 
     /// Checks the argument positions of the configured rows against the declarations of the

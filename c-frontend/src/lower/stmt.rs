@@ -1,10 +1,10 @@
 //! Statements, declarations, initializers, function definitions and file-scope items.
 
 use lang_c::ast::{
-    AsmStatement, BinaryOperator as B, BlockItem, Declaration, Designator, Expression,
-    ExternalDeclaration, ForInitializer, ForStatement, FunctionDefinition, Identifier, Initializer,
-    InitializerListItem, Label, MemberOperator, Statement, StorageClassSpecifier, TranslationUnit,
-    UnaryOperator, WhileStatement,
+    AsmStatement, BinaryOperator as B, BlockItem, Declaration, DeclarationSpecifier, Designator,
+    Expression, Extension, ExternalDeclaration, ForInitializer, ForStatement, FunctionDefinition,
+    FunctionSpecifier, Identifier, Initializer, InitializerListItem, Label, MemberOperator,
+    Statement, StorageClassSpecifier, TranslationUnit, UnaryOperator, WhileStatement,
 };
 use lang_c::span::Node;
 use rustc_hash::FxHashMap;
@@ -12,7 +12,9 @@ use rustc_hash::FxHashMap;
 use super::builder::{Chunk, FuncBuilder, SwitchCx, LOCAL_LABEL_SEP};
 use super::expr::{has_reads, var_lval};
 use super::types::{Declared, Specs};
-use super::{local_label_key, unsupported, Binding, Lowerer, Member, UnitCx, Unsupported, R};
+use super::{
+    local_label_key, unsupported, Binding, Lowerer, Member, Redefinition, UnitCx, Unsupported, R,
+};
 use crate::diagnostics::{Lost, Unanalysed, UnanalysedKind};
 use crate::ir::ctypes::{StructId, Type, TypeId};
 use crate::ir::{
@@ -33,6 +35,32 @@ struct Signature<'a> {
     params: ParamList<'a>,
     is_static: bool,
     noreturn: bool,
+    /// `inline`, or an attribute that lets another definition stand in for this one (`weak`,
+    /// `gnu_inline`): not an external definition another unit may not repeat.
+    replaceable: bool,
+}
+
+/// Whether a definition is `inline` or carries `weak` or `gnu_inline`: then another unit may
+/// define the same function too (an inline definition is not an external one, C11 6.7.4 7; a
+/// weak one gives way to a strong one at link time).
+fn replaceable_definition(fd: &Node<FunctionDefinition>) -> bool {
+    let attribute = |exts: &[Node<Extension>]| {
+        exts.iter().any(|e| match &e.node {
+            Extension::Attribute(a) => {
+                matches!(
+                    a.name.node.trim_matches('_'),
+                    "weak" | "gnu_inline" | "weakref"
+                )
+            }
+            _ => false,
+        })
+    };
+    attribute(&fd.node.declarator.node.extensions)
+        || fd.node.specifiers.iter().any(|s| match &s.node {
+            DeclarationSpecifier::Function(f) => f.node == FunctionSpecifier::Inline,
+            DeclarationSpecifier::Extension(exts) => attribute(exts),
+            _ => false,
+        })
 }
 
 /// The labels whose address a function body takes (`&&label`, GNU), by name as written, in
@@ -465,6 +493,21 @@ impl<'a> UnitCx<'a> {
             Some(Origin::Stub) => self.origin == Origin::User,
             Some(_) => false,
         };
+        if self.origin == Origin::User {
+            let external = !self.lw.funcs[f].is_static && !sig.replaceable;
+            let info = &mut self.lw.func_info[f];
+            match info.user_definition {
+                None => info.user_definition = Some((pos, external)),
+                Some((first, true)) if external => {
+                    self.lw.redefined.push(Redefinition {
+                        name: name.clone(),
+                        first,
+                        second: pos,
+                    });
+                }
+                Some(_) => {}
+            }
+        }
         if !lower_it {
             return Ok(());
         }
@@ -500,6 +543,7 @@ impl<'a> UnitCx<'a> {
             params,
             is_static: specs.storage == Some(StorageClassSpecifier::Static),
             noreturn: specs.noreturn,
+            replaceable: replaceable_definition(fd),
         })
     }
 
