@@ -40,6 +40,7 @@ fn warnings(files: &[PathBuf], off: Option<Technique>) -> Option<usize> {
         options.techniques.disable(t);
     }
     driver::check_on_large_stack(files.to_vec(), options)
+        .and_then(driver::Checked::done)
         .ok()
         .map(|r| r.solution.warnings.len())
 }

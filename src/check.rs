@@ -100,7 +100,12 @@ pub fn run_triaged(
     // building it is one error, never half a report.
     let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         clock.run(|| match result {
-            Ok(result) => {
+            Ok(driver::Checked::Stopped(stopped)) => {
+                let mut check = report::check::build_stopped(&stopped);
+                check.allow_incomplete = triage.allow_incomplete;
+                Report::Check(check)
+            }
+            Ok(driver::Checked::Done(result)) => {
                 if std::env::var_os("LOCKSMITH_DEBUG").is_some() {
                     eprint!("{}", driver::debug_dump(&result));
                 }

@@ -76,6 +76,8 @@ pub struct CommandLine {
     pub no_deadlocks: bool,
     /// Use the parse cache (`--no-cache` turns it off).
     pub cache: bool,
+    /// `--time-limit` and `--memory-limit`.
+    pub limits: solver::budget::Limits,
 }
 
 /// Reads the configuration `which` names: `Ok(None)` when there is none to read.
@@ -168,6 +170,7 @@ pub fn check_options(cli: CommandLine, config: Option<Config>) -> CheckOptions {
         techniques: cli.techniques,
         no_deadlocks: cli.no_deadlocks,
         cache: cli.cache,
+        limits: cli.limits,
         entries,
         configured: config.configured,
         configuration: (!config.file.is_empty()).then_some(config.file),

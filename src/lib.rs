@@ -4,7 +4,7 @@
 //!
 //! - [`check`] and [`lambda`]: the two commands, wiring analysis, report and rendering;
 //! - [`args`] and [`compdb`]: what `check` is given: response files, a build's compilation
-//!   database;
+//!   database; [`limits`]: the words of `--time-limit` and `--memory-limit`;
 //! - [`config`]: the configuration file `locksmith.toml` of `check`;
 //! - [`report`]: the report model (the JSON contract) and its builders;
 //! - [`render`]: the formats.
@@ -14,6 +14,7 @@ pub mod check;
 pub mod compdb;
 pub mod config;
 pub mod lambda;
+pub mod limits;
 pub mod progress;
 pub mod render;
 pub mod report;

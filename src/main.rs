@@ -146,6 +146,14 @@ struct CheckArgs {
     /// cache in the data directory.
     #[arg(long)]
     no_cache: bool,
+    /// Stop after this long (seconds, or with a unit: 90, 1.5m, 2h) and report what was found,
+    /// with the verdict `incomplete` when nothing was.
+    #[arg(long, value_name = "TIME", value_parser = locksmith::limits::time)]
+    time_limit: Option<std::time::Duration>,
+    /// Stop when the process holds this much memory (MiB, or with a unit: 800, 512M, 2G) and
+    /// report what was found, with the verdict `incomplete` when nothing was.
+    #[arg(long, value_name = "SIZE", value_parser = locksmith::limits::memory)]
+    memory_limit: Option<u64>,
 }
 
 #[derive(Subcommand)]
@@ -237,6 +245,10 @@ fn check(args: CheckArgs) -> ExitCode {
         techniques: args.switches.0,
         no_deadlocks: args.no_deadlocks,
         cache: !args.no_cache,
+        limits: solver::budget::Limits {
+            time: args.time_limit,
+            memory: args.memory_limit,
+        },
     };
     // The report goes to stdout as it is rendered: a large one is never held whole.
     let mut out = locksmith::render::IoWriter::new(std::io::BufWriter::with_capacity(

@@ -1,8 +1,9 @@
 //! The verdict of `locksmith check` as a CI step sees it (README.md, "Exit status"): race-free
 //! (exit 0), races (1), the run could not be done (2), and incomplete (3) — nothing found, but
 //! a function that may run was not analysed — in every format, with `--allow-incomplete`, and
-//! with functions not analysed that cannot run. The programs are written here; the function
-//! that is not analysed has a genuine syntax error in its body.
+//! with functions not analysed that cannot run, and when a run reaches its time or memory limit.
+//! The programs are written here; the function that is not analysed has a genuine syntax error
+//! in its body.
 
 mod support;
 
@@ -330,4 +331,73 @@ fn an_error_run_prints_no_result() {
     // A missing file: the same.
     let run = check_in(&dir, &["missing.c"]);
     assert_eq!((run.exit, run.stdout.as_str()), (2, ""));
+}
+
+/// A run that reaches `--time-limit` or `--memory-limit` stops and says where, in every
+/// format: here before any location is checked (1 ms is over before the parse starts; the
+/// process holds more than 1 KiB at once), so the racy program's race is not found and the
+/// verdict is incomplete. Without limits the same program has its race.
+#[test]
+fn a_run_out_of_budget_stops_and_says_where() {
+    let dir = program("budget", &[("p.c", &racy(false))]);
+    let stopped = "the time limit of 0.001 s was reached in parse: no location was checked \
+                   for races";
+    let run = check_in(&dir, &["p.c", "--time-limit", "0.001"]);
+    assert_eq!(run.exit, 3, "{}{}", run.stdout, run.stderr);
+    assert_eq!(
+        last_line(&run),
+        format!(
+            "locksmith: no race found in what was analysed; {stopped}, so the result is \
+             incomplete"
+        )
+    );
+    let run = check_in(&dir, &["p.c", "--time-limit", "1ms", "--format", "short"]);
+    assert_eq!(
+        run.exit, 2,
+        "a unit of time locksmith does not know is a usage error"
+    );
+    assert!(
+        run.stderr.contains("`ms` is not a unit of time"),
+        "{}",
+        run.stderr
+    );
+    let run = check_in(&dir, &["p.c", "--time-limit", "0.001", "--format", "short"]);
+    assert_eq!(
+        run.stdout,
+        format!("locksmith: warning: {stopped} [stopped]\n")
+    );
+    let run = check_in(&dir, &["p.c", "--time-limit", "0.001", "--format", "sarif"]);
+    let properties = &run.json()["runs"][0]["properties"];
+    assert_eq!(properties["verdict"], "incomplete");
+    assert_eq!(properties["stopped"], stopped);
+
+    let run = check_in(&dir, &["p.c", "--memory-limit", "1K", "--format", "json"]);
+    assert_eq!(run.exit, 3, "{}{}", run.stdout, run.stderr);
+    let json = run.json();
+    assert_eq!(json["verdict"], "incomplete");
+    assert_eq!(json["warnings"], serde_json::json!([]));
+    assert_eq!(
+        json["stopped"],
+        serde_json::json!({
+            "limit": "memory", "amount": "1 KiB", "phase": "parse", "races_checked": "none"
+        })
+    );
+    let run = check_in(&dir, &["p.c", "--memory-limit", "1K", "--allow-incomplete"]);
+    assert_eq!(run.exit, 0);
+
+    let run = check_in(
+        &dir,
+        &[
+            "p.c",
+            "--time-limit",
+            "10m",
+            "--memory-limit",
+            "64G",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(run.exit, 1, "{}{}", run.stdout, run.stderr);
+    assert_eq!(run.json()["verdict"], "races");
+    assert!(run.json().get("stopped").is_none());
 }

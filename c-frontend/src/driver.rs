@@ -37,6 +37,9 @@ pub struct CheckOptions {
     /// unchanged ([`crate::syntax::parse_cache`]); off unless asked for (the command line asks
     /// unless `--no-cache`).
     pub cache: bool,
+    /// At most how long the run takes and how much memory it holds (`--time-limit`,
+    /// `--memory-limit`); when it reaches one it stops and says what it has ([`Checked`]).
+    pub limits: solver::budget::Limits,
 }
 
 /// One translation unit of the program: a file, and the preprocessing flags it is built with.
@@ -63,6 +66,39 @@ impl From<&std::path::Path> for Input {
     fn from(path: &std::path::Path) -> Input {
         Input::from(path.to_path_buf())
     }
+}
+
+/// What a check gives: its result, or what it has when its budget ran out first.
+pub enum Checked {
+    /// The analysis ran to its end; or its budget ran out in the race check, which keeps the
+    /// races it found, or in the deadlock check (`solution.stopped` says so).
+    Done(Box<CheckResult>),
+    /// The budget ran out before the race check.
+    Stopped(Stopped),
+}
+
+impl Checked {
+    /// The result of a check that ran to the race check; a stop before it is an error (for
+    /// callers that set no limits, where it cannot happen).
+    pub fn done(self) -> Result<CheckResult, Fatal> {
+        match self {
+            Checked::Done(result) => Ok(*result),
+            Checked::Stopped(s) => Err(Fatal::new(
+                FatalKind::Internal,
+                format!("the check stopped early: {:?}", s.stop),
+            )),
+        }
+    }
+}
+
+/// A check stopped by its budget before the race check: where, and the program as far as it
+/// was read (`None` when the limit was reached before every unit was lowered), for the
+/// functions it could not analyse.
+pub struct Stopped {
+    pub stop: solver::budget::Stop,
+    pub program: Option<Box<Program>>,
+    /// The configuration file read ([`CheckOptions::configuration`]).
+    pub configuration: Option<String>,
 }
 
 /// Everything a report needs.
@@ -276,6 +312,7 @@ fn parse_and_lower(units: Vec<Preprocessed>, options: &CheckOptions) -> Result<P
     let total = units.len();
     for (done, chunk) in units.chunks(batch).enumerate() {
         let parsed = parse.run(|| {
+            solver::budget::poll_now();
             stats::progress(done * batch, total);
             in_parallel(chunk, |u| {
                 let unit = u.lock().ok().and_then(|mut u| u.take());
@@ -335,49 +372,75 @@ fn parse_or_read(
     Ok(parsed)
 }
 
-/// Analyses the C program made of `inputs`.
-pub fn check(inputs: &[Input], options: &CheckOptions) -> Result<CheckResult, Fatal> {
+/// Analyses the C program made of `inputs`, within the budget of [`CheckOptions::limits`].
+pub fn check(inputs: &[Input], options: &CheckOptions) -> Result<Checked, Fatal> {
     if inputs.is_empty() {
         return Err(Fatal::new(FatalKind::NoInput, "no input files"));
     }
+    solver::budget::within(options.limits, || {
+        let mut read = None;
+        match solver::budget::caught(|| analyse(inputs, options, &mut read)) {
+            Ok(result) => result.map(|r| Checked::Done(Box::new(r))),
+            Err(stop) => Ok(Checked::Stopped(Stopped {
+                stop,
+                program: read.map(Box::new),
+                configuration: options.configuration.clone(),
+            })),
+        }
+    })
+}
+
+/// The stages of [`check`]; the program, once lowered, is kept in `read`, so that a run stopped
+/// later still has it.
+fn analyse(
+    inputs: &[Input],
+    options: &CheckOptions,
+    read: &mut Option<Program>,
+) -> Result<CheckResult, Fatal> {
     let units = preprocess_units(inputs, options)?;
-    let mut program = parse_and_lower(units, options)?;
+    let program = read.insert(parse_and_lower(units, options)?);
+    solver::budget::poll_now();
     let main = match &options.entries {
         crate::entries::Entries::Main => program
             .funcs
             .iter_enumerated()
             .find(|(_, f)| f.name == "main" && f.defined && f.origin == Origin::User)
             .map(|(id, _)| id)
-            .ok_or_else(|| no_main(&program, inputs))?,
+            .ok_or_else(|| no_main(program, inputs))?,
         how => {
-            let entries = crate::entries::choose(&program, how)
+            let entries = crate::entries::choose(program, how)
                 .map_err(|message| Fatal::new(FatalKind::NoMain, message))?;
-            crate::entries::harness(&mut program, &entries)
+            crate::entries::harness(program, &entries)
         }
     };
     let open_world = !matches!(options.entries, crate::entries::Entries::Main);
     let analysed = stats::phase(Phase::Analyses, || {
         program.rwlocks = stats::time("analyses: readers/writer locks", || {
-            crate::rwlocks::recognise(&mut program)
+            crate::rwlocks::recognise(program)
         });
         if options.techniques.has(solver::Technique::Configuration) {
             program.folded = stats::time("analyses: configuration", || {
-                crate::fold::fold(&mut program, open_world)
+                crate::fold::fold(program, open_world)
             });
             stats::count("configuration: branches decided", program.folded.branches);
             stats::count("configuration: blocks not analysed", program.folded.blocks);
         }
-        crate::analyses::run(&program, main, options.techniques)
+        crate::analyses::run(program, main, options.techniques)
     });
+    solver::budget::poll_now();
     let generated = stats::phase(Phase::Generate, || {
-        constraints::generate(&program, main, options.techniques, analysed)
+        constraints::generate(program, main, options.techniques, analysed)
     });
+    solver::budget::poll_now();
     let solution = threads::solve_with(
         &generated.constraints,
         &generated.threads,
         options.techniques,
         !options.no_deadlocks,
     );
+    let program = read
+        .take()
+        .ok_or_else(|| Fatal::new(FatalKind::Internal, "the lowered program was lost"))?;
     Ok(CheckResult {
         program,
         generated,
@@ -420,7 +483,7 @@ fn no_main(program: &Program, inputs: &[Input]) -> Fatal {
 pub fn check_on_large_stack(
     inputs: Vec<impl Into<Input>>,
     options: CheckOptions,
-) -> Result<CheckResult, Fatal> {
+) -> Result<Checked, Fatal> {
     let inputs: Vec<Input> = inputs.into_iter().map(Into::into).collect();
     std::thread::Builder::new()
         .name("locksmith-check".into())

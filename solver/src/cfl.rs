@@ -292,6 +292,7 @@ impl<'a> Tabulation<'a> {
 
     fn run(&mut self) {
         while let Some((e, n)) = self.work.pop() {
+            crate::budget::poll();
             let binder = self.entries[e].binder;
             let inside = self.in_region(n, binder);
             if inside {

@@ -8,6 +8,7 @@
 //! It must never parse anything, know the syntax of C or λ▷, or print: front ends generate
 //! constraints through its API, and it returns plain data for them to render.
 
+pub mod budget;
 pub mod cfl;
 pub mod constraints;
 pub mod correlation;

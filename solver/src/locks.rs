@@ -191,6 +191,7 @@ impl LockTable {
     /// Applies pending unifications and the semi-unification rule to a fixpoint.
     pub fn close(&mut self, sites: &IndexVec<Site, SiteData>, scopes: &ScopeTree) {
         while let Some((a, b)) = self.pending.pop() {
+            crate::budget::poll();
             let (ra, rb) = (self.find(a), self.find(b));
             if ra == rb {
                 continue;

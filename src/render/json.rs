@@ -259,6 +259,7 @@ mod tests {
                 configured: Vec::new(),
                 constants: Vec::new(),
                 handmade_locks: Vec::new(),
+                stopped: None,
                 verdict: crate::report::model::Verdict::Races,
                 allow_incomplete: false,
             };

@@ -79,13 +79,33 @@ pub fn omitted_names(n: usize) -> String {
 }
 
 pub fn incompleteness(r: &CheckReport) -> Option<String> {
-    match r.incomplete() {
+    let functions = match r.incomplete() {
         0 => None,
-        1 => Some("1 function was not analysed, so the result is incomplete".to_string()),
-        n => Some(format!(
-            "{n} functions were not analysed, so the result is incomplete"
-        )),
-    }
+        1 => Some("1 function was not analysed".to_string()),
+        n => Some(format!("{n} functions were not analysed")),
+    };
+    let why: Vec<String> = r
+        .stopped
+        .as_ref()
+        .map(stop)
+        .into_iter()
+        .chain(functions)
+        .collect();
+    (!why.is_empty()).then(|| format!("{}, so the result is incomplete", why.join("; ")))
+}
+
+/// What a run out of budget says of where it stopped
+/// (`the time limit of 90 s was reached in sharing: no location was checked`).
+pub fn stop(s: &crate::report::model::Stopped) -> String {
+    let checked = match s.races_checked {
+        "none" => "no location was checked for races",
+        "some" => "some locations were not checked for races",
+        _ => "every location was checked for races, but not every deadlock",
+    };
+    format!(
+        "the {} limit of {} was reached in {}: {checked}",
+        s.limit, s.amount, s.phase
+    )
 }
 
 /// Whether the text format is coloured (`--color`).

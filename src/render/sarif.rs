@@ -59,6 +59,9 @@ pub struct Run {
 pub struct RunProperties {
     /// `race-free`, `races` or `incomplete`.
     pub verdict: Verdict,
+    /// Where a run out of budget stopped, in words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -321,7 +324,10 @@ pub fn log(report: &Report, sources: &Sources) -> Option<SarifLog> {
             original_uri_base_ids: BTreeMap::from([(ROOT.to_string(), base)]),
             results: b.results,
             properties: match report {
-                Report::Check(c) => Some(RunProperties { verdict: c.verdict }),
+                Report::Check(c) => Some(RunProperties {
+                    verdict: c.verdict,
+                    stopped: c.stopped.as_ref().map(super::stop),
+                }),
                 _ => None,
             },
         }],

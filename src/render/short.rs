@@ -2,7 +2,8 @@
 //! print, for editors' error lists and `grep`. A check's warning is placed at its first racing
 //! access (a deadlock at its first lock call); a λ▷ violation at its location or where the
 //! locks meet. Each function not analysed is a line too: a `warning` when it may run (the
-//! check is then incomplete), a `note` when it cannot. Nothing else is printed: no source
+//! check is then incomplete), a `note` when it cannot; a run that reached its time or memory
+//! limit ends with `locksmith: warning: … [stopped]`. Nothing else is printed: no source
 //! lines, no summary (an error's one line goes to stderr as in every format).
 
 use std::fmt::Write;
@@ -84,6 +85,9 @@ fn render_check(r: &CheckReport, out: &mut dyn Write) {
             "{}:{}:{}: {level}: {} not analysed: {}{counted} [{}]",
             u.file, u.line, u.column, u.function, u.reason, u.code
         );
+    }
+    if let Some(s) = &r.stopped {
+        let _ = writeln!(out, "locksmith: warning: {} [stopped]", super::stop(s));
     }
 }
 

@@ -11,12 +11,14 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use c_frontend::constraints::RhoName;
 use c_frontend::diagnostics::{AnnotationKind, UnsoundKind};
-use c_frontend::driver::CheckResult;
+use c_frontend::driver::{self, CheckResult};
 use c_frontend::explain::{self, CallPaths, ThreadOf};
 use c_frontend::ir::{FuncId, Origin, Pos, Program, VarId};
 use std::rc::Rc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
+use solver::budget::{Limit, Stop};
+use solver::stats::Phase;
 use solver::threads::check::RaceWarning;
 use solver::threads::deadlock::DeadlockWarning;
 use solver::threads::facts::Thread;
@@ -26,8 +28,8 @@ use solver::{Lock, Site};
 
 use super::model::{
     Acquisition, AnnotationProblem, CheckReport, ConfigurationConstant, ConfiguredFunction,
-    Deadlock, FileLine, HandmadeLock, HeldAt, Position, Race, RaceAccess, RaceLocation, Unanalysed,
-    Unsound, Verdict, Warning, WarningKind, DATA_RACE, DEADLOCK,
+    Deadlock, FileLine, HandmadeLock, HeldAt, Position, Race, RaceAccess, RaceLocation, Stopped,
+    Unanalysed, Unsound, Verdict, Warning, WarningKind, DATA_RACE, DEADLOCK,
 };
 
 /// The report on a checked C program.
@@ -47,15 +49,7 @@ pub fn build(r: &CheckResult) -> CheckReport {
             .unanalysed()
             .into_iter()
             .zip(may_run)
-            .map(|(u, may_run)| Unanalysed {
-                code: u.kind.code(),
-                function: u.name.clone(),
-                file: display_file(&p.files[u.pos.file]),
-                line: u.pos.line,
-                column: u.pos.column,
-                reason: u.reason.clone(),
-                may_run,
-            })
+            .map(|(u, may_run)| unanalysed(p, u, may_run))
             .collect(),
         unmodelled: r.generated.unmodelled.iter().cloned().collect(),
         unordered: r.generated.unordered.iter().cloned().collect(),
@@ -93,11 +87,83 @@ pub fn build(r: &CheckResult) -> CheckReport {
             .collect(),
         constants: constants(p),
         handmade_locks: handmade_locks(p),
+        stopped: r.solution.stopped.map(stopped),
         verdict: Verdict::RaceFree,
         allow_incomplete: false,
     };
     report.settle();
     report
+}
+
+/// The report of a check its budget stopped before the race check: where it stopped, and the
+/// functions found not analysed until then (each may run: which do was not worked out).
+pub fn build_stopped(s: &driver::Stopped) -> CheckReport {
+    let unanalysed = s
+        .program
+        .as_deref()
+        .into_iter()
+        .flat_map(|p| p.unanalysed.iter().map(move |u| unanalysed(p, u, true)))
+        .collect();
+    let mut report = CheckReport {
+        warnings: Vec::new(),
+        unanalysed,
+        unmodelled: Vec::new(),
+        unordered: Vec::new(),
+        unsound: Vec::new(),
+        annotations: Vec::new(),
+        suppressed: 0,
+        baselined: 0,
+        configuration: s.configuration.clone(),
+        configured: Vec::new(),
+        constants: Vec::new(),
+        handmade_locks: Vec::new(),
+        stopped: Some(stopped(s.stop)),
+        verdict: Verdict::RaceFree,
+        allow_incomplete: false,
+    };
+    report.settle();
+    report
+}
+
+/// A function not analysed, as reported.
+fn unanalysed(p: &Program, u: &c_frontend::diagnostics::Unanalysed, may_run: bool) -> Unanalysed {
+    Unanalysed {
+        code: u.kind.code(),
+        function: u.name.clone(),
+        file: display_file(&p.files[u.pos.file]),
+        line: u.pos.line,
+        column: u.pos.column,
+        reason: u.reason.clone(),
+        may_run,
+    }
+}
+
+/// `bytes` in the largest binary unit that says it exactly, or in KiB.
+fn amount_of_memory(bytes: u64) -> String {
+    match bytes {
+        b if b % (1 << 30) == 0 => format!("{} GiB", b >> 30),
+        b if b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
+        b => format!("{} KiB", b.div_ceil(1 << 10)),
+    }
+}
+
+/// Where a run out of budget stopped, and so which locations it checked for races.
+fn stopped(stop: Stop) -> Stopped {
+    let (limit, amount) = match stop.limit {
+        Limit::Time(t) => ("time", format!("{} s", t.as_secs_f64())),
+        Limit::Memory(bytes) => ("memory", amount_of_memory(bytes)),
+    };
+    let races_checked = match stop.phase {
+        Some(Phase::Check) => "some",
+        Some(Phase::Deadlocks | Phase::Report) => "all",
+        _ => "none",
+    };
+    Stopped {
+        limit,
+        amount,
+        phase: stop.phase.map_or("setup", Phase::name).to_string(),
+        races_checked,
+    }
 }
 
 /// The distinct access lists of the check's warnings, numbered. Locations with one verdict
@@ -1098,4 +1164,31 @@ fn constants(p: &Program) -> Vec<ConfigurationConstant> {
         .collect();
     out.sort_by(|a, b| (a.0, &a.1.name).cmp(&(b.0, &b.1.name)));
     out.into_iter().map(|(_, c)| c).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    /// Which locations a stopped run checked follows from its phase: none before the race
+    /// check, some in it (the races found are kept), all when the deadlock check stopped.
+    #[test]
+    fn a_stop_says_what_was_checked() {
+        let stop = |phase| Stop {
+            limit: Limit::Time(Duration::from_millis(1500)),
+            phase,
+        };
+        let checked = |phase| stopped(stop(phase)).races_checked;
+        assert_eq!(checked(None), "none");
+        assert_eq!(checked(Some(Phase::Sharing)), "none");
+        assert_eq!(checked(Some(Phase::Check)), "some");
+        assert_eq!(checked(Some(Phase::Deadlocks)), "all");
+        assert_eq!(stopped(stop(Some(Phase::Sharing))).amount, "1.5 s");
+        assert_eq!(stopped(stop(None)).phase, "setup");
+        let memory = |bytes| amount_of_memory(bytes);
+        assert_eq!(memory(2 << 30), "2 GiB");
+        assert_eq!(memory(1536 << 20), "1536 MiB");
+        assert_eq!(memory(1000), "1 KiB");
+    }
 }

@@ -83,6 +83,15 @@ fn handmade_lock() -> HandmadeLock {
     }
 }
 
+fn stopped() -> Stopped {
+    Stopped {
+        limit: "time",
+        amount: "90 s".into(),
+        phase: "sharing".into(),
+        races_checked: "none",
+    }
+}
+
 fn location() -> LocationLabel {
     LocationLabel {
         label: "ρ0".into(),
@@ -244,6 +253,7 @@ fn samples() -> BTreeMap<&'static str, BTreeSet<String>> {
                 configured: vec![configured_function()],
                 constants: vec![configuration_constant()],
                 handmade_locks: vec![handmade_lock()],
+                stopped: Some(stopped()),
                 verdict: Verdict::Incomplete,
                 allow_incomplete: false,
             }),
@@ -251,6 +261,7 @@ fn samples() -> BTreeMap<&'static str, BTreeSet<String>> {
         ("ConfiguredFunction", keys(configured_function())),
         ("ConfigurationConstant", keys(configuration_constant())),
         ("HandmadeLock", keys(handmade_lock())),
+        ("Stopped", keys(stopped())),
         ("Race", keys(&race)),
         ("RaceLocation", keys(&race.location)),
         ("RaceAccess", keys(&race.accesses[0])),
@@ -399,6 +410,7 @@ fn verdicts_and_exit_statuses() {
             configured: vec![],
             constants: vec![],
             handmade_locks: vec![],
+            stopped: None,
             verdict: Verdict::Error,
             allow_incomplete,
         };

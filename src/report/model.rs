@@ -100,8 +100,12 @@ pub struct CheckReport {
     /// bodies, which are not analysed; in program order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub handmade_locks: Vec<HandmadeLock>,
+    /// Where the run stopped when it reached `--time-limit` or `--memory-limit`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<Stopped>,
     /// `races` (something is reported), `incomplete` (nothing is, but a function that may run
-    /// was not analysed) or `race-free`: [`CheckReport::settle`] decides it from the rest.
+    /// was not analysed, or the run stopped before it checked every location) or `race-free`:
+    /// [`CheckReport::settle`] decides it from the rest.
     pub verdict: Verdict,
     /// An incomplete check exits with 0 (`--allow-incomplete`); its verdict stays `incomplete`.
     #[serde(skip)]
@@ -113,7 +117,7 @@ impl CheckReport {
     pub fn settle(&mut self) {
         self.verdict = if !self.warnings.is_empty() || !self.annotations.is_empty() {
             Verdict::Races
-        } else if self.incomplete() > 0 {
+        } else if self.incomplete() > 0 || self.stopped.is_some() {
             Verdict::Incomplete
         } else {
             Verdict::RaceFree
@@ -124,6 +128,20 @@ impl CheckReport {
     pub fn incomplete(&self) -> usize {
         self.unanalysed.iter().filter(|u| u.may_run).count()
     }
+}
+
+/// Where a run stopped that reached its budget ([`CheckReport::stopped`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Stopped {
+    /// `time` or `memory`.
+    pub limit: &'static str,
+    /// The limit, as `90 s` or `512 MiB`.
+    pub amount: String,
+    /// The phase it stopped in, as `--timings` names it.
+    pub phase: String,
+    /// Which locations were checked for races: `none`, `some` (the races found are reported,
+    /// the other locations were not checked) or `all` (the deadlock check stopped).
+    pub races_checked: &'static str,
 }
 
 /// A function the program defines that the configuration models: its body is not analysed.

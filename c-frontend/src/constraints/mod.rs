@@ -439,6 +439,7 @@ pub fn generate(
             if done % 64 == 0 {
                 stats::progress(done, total);
             }
+            solver::budget::poll();
             // A panic in one function's constraints is contained: the function is listed as
             // not analysed (what it had generated stays) and the others are generated.
             let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -446,6 +447,11 @@ pub fn generate(
                 g.function(f)
             }));
             if let Err(panic) = run {
+                // A run out of budget stops; it is no failure of this function.
+                let panic = match solver::budget::stop_of(panic) {
+                    Ok(stop) => std::panic::resume_unwind(Box::new(stop)),
+                    Err(panic) => panic,
+                };
                 let func = &p.funcs[f];
                 failed.push(Unanalysed {
                     name: func.name.clone(),

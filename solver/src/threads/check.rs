@@ -34,6 +34,7 @@ use super::nest::{Level, NestId, Nests};
 use super::phases::Phase;
 use super::privacy::Homes;
 use super::{AccessId, FnId, ThreadProgram};
+use crate::budget::Stop;
 use crate::cfl::Components;
 use crate::constraints::{Rho, Site};
 use crate::technique::{Technique, Techniques};
@@ -181,8 +182,9 @@ pub struct CheckInputs<'a> {
     pub techniques: Techniques,
 }
 
-/// Checks every location of `p.checked` and returns the warnings, sorted.
-pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
+/// Checks every location of `p.checked` and returns the warnings, sorted; with the stop, when the
+/// run's budget ran out before every location was checked ([`crate::budget`]).
+pub fn check(inputs: CheckInputs<'_>) -> (Vec<RaceWarning>, Option<Stop>) {
     let CheckInputs {
         p,
         mhp,
@@ -193,7 +195,7 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
         techniques,
     } = inputs;
     let Some(main) = p.main else {
-        return Vec::new();
+        return (Vec::new(), None);
     };
     let local: FxHashSet<Rho> = p.thread_local.iter().copied().collect();
     let mut checked: Vec<Rho> = p.checked.to_vec();
@@ -240,9 +242,18 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
         FxHashMap::default();
     let mut owner_verdicts: FxHashMap<(Rho, FnId), Option<Accesses>> = FxHashMap::default();
     let mut warnings = Vec::new();
+    let mut stopped = None;
     for (done, &rho) in checked.iter().enumerate() {
         if done % 256 == 0 {
             crate::stats::progress(done, checked.len());
+        }
+        // A check out of budget keeps the warnings it has found: each is a race of its own.
+        if let Some(limit) = crate::budget::reached() {
+            stopped = Some(Stop {
+                limit,
+                phase: Some(crate::stats::Phase::Check),
+            });
+            break;
         }
         if local.contains(&rho) {
             continue;
@@ -289,7 +300,7 @@ pub fn check(inputs: CheckInputs<'_>) -> Vec<RaceWarning> {
         }
     }
     warnings.sort();
-    warnings
+    (warnings, stopped)
 }
 
 /// The components `comps` with the sticky components whose facts some of them have without

@@ -203,6 +203,7 @@ fn maybe_recursive(p: &ThreadProgram, locks: &mut LockTable) -> BTreeSet<Lock> {
     }
     let pairs = locks.all_images();
     loop {
+        crate::budget::poll_now();
         let before = out.len();
         for &(generic, _, image) in &pairs {
             if out.contains(&generic) || out.contains(&image) {

@@ -398,6 +398,7 @@ impl Prop<'_> {
                 crate::stats::progress(done, total);
             }
             loop {
+                crate::budget::poll();
                 let mut progress = false;
                 for &f in scc {
                     // Contexts made while visiting (a recursive call's) are visited too.
@@ -657,6 +658,7 @@ impl Prop<'_> {
         let mut work: Vec<(Rho, bool)> = self.locs.get(map).iter().map(Loc::key).collect();
         while let Some(key) = work.pop() {
             let loc = at[&key];
+            crate::budget::poll();
             for &pred in preds(loc.rho) {
                 if !useful[pred.0 as usize] {
                     continue;

@@ -181,6 +181,7 @@ pub fn decide(
     }
     let images = locks.all_images();
     loop {
+        crate::budget::poll_now();
         let mut changed = false;
         for &(g, site, x) in &images {
             if !matches!(c.sites[site].kind, crate::constraints::SiteKind::Inst) {

@@ -625,6 +625,7 @@ pub fn compute(
     let mut before: IndexVec<FnId, Vec<Vec<State>>> = IndexVec::from_elem_n(Vec::new(), n);
     for scc in &s.sccs {
         loop {
+            crate::budget::poll();
             let mut changed = false;
             for &f in scc {
                 let (b, summary) = ctx.analyse(p, f);

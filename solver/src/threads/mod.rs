@@ -265,6 +265,10 @@ pub struct ThreadSolution {
     /// Every correlation fact, with the sets and nests its contexts name.
     pub facts: facts::Propagated,
     pub sets: locksets::LockSets,
+    /// Where the run's budget ran out ([`crate::budget`]), when the race check stopped before
+    /// its last location (its warnings are those found until then) or the deadlock check before
+    /// its end (no deadlock is reported).
+    pub stopped: Option<crate::budget::Stop>,
 }
 
 /// Runs the whole thread analysis on the constraints and event graphs of a C program, with the
@@ -336,7 +340,7 @@ pub fn solve_with(
     // The deadlock check needs only what is known by now, and nothing after it needs the
     // deadlock check: it runs on a thread of its own beside the facts and the race check, on
     // a copy of the lock table (which only path compression changes from here on).
-    let (propagated, warnings, deadlocks) = std::thread::scope(|scope| {
+    let (propagated, warnings, deadlocks, stopped) = std::thread::scope(|scope| {
         let order_inputs = order::Inputs {
             c,
             scopes: &scopes,
@@ -347,12 +351,15 @@ pub fn solve_with(
         };
         let beside = deadlocks.then(|| {
             let mut order_table = lock_table.clone();
+            let spent = crate::budget::active();
             std::thread::Builder::new()
                 .name("locksmith-deadlocks".into())
                 .stack_size(1 << 28)
                 .spawn_scoped(scope, move || {
-                    crate::stats::phase_beside(Phase::Deadlocks, || {
-                        deadlocks_of(order_inputs, &mut order_table, techniques)
+                    crate::budget::continue_within(spent, || {
+                        crate::stats::phase_beside(Phase::Deadlocks, || {
+                            deadlocks_of(order_inputs, &mut order_table, techniques)
+                        })
                     })
                 })
         });
@@ -374,7 +381,7 @@ pub fn solve_with(
             })
         });
         sharing.finish();
-        let warnings = phase(Phase::Check, || {
+        let (warnings, mut stopped) = phase(Phase::Check, || {
             check::check(check::CheckInputs {
                 p,
                 mhp: &mhp,
@@ -388,15 +395,25 @@ pub fn solve_with(
         let deadlocks = match beside {
             None => Vec::new(),
             Some(Ok(handle)) => handle.join().unwrap_or_else(|panic| {
-                crate::stats::mark_phase(Phase::Deadlocks);
-                std::panic::resume_unwind(panic)
+                match crate::budget::stop_of(panic) {
+                    // The races are all checked; the deadlocks are not.
+                    Ok(stop) => {
+                        let phase = Some(Phase::Deadlocks);
+                        stopped = stopped.or(Some(crate::budget::Stop { phase, ..stop }));
+                        Vec::new()
+                    }
+                    Err(panic) => {
+                        crate::stats::mark_phase(Phase::Deadlocks);
+                        std::panic::resume_unwind(panic)
+                    }
+                }
             }),
             // No thread could be started: the check runs here, after the race check.
             Some(Err(_)) => phase(Phase::Deadlocks, || {
                 deadlocks_of(order_inputs, &mut lock_table.clone(), techniques)
             }),
         };
-        (propagated, warnings, deadlocks)
+        (propagated, warnings, deadlocks, stopped)
     });
     let (lock_rep, lock_images) = lock_naming(&mut lock_table);
     ThreadSolution {
@@ -409,6 +426,7 @@ pub fn solve_with(
         homes,
         facts: propagated,
         sets: ls.sets,
+        stopped,
     }
 }
 

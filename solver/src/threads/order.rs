@@ -261,6 +261,7 @@ impl Prop<'_> {
         let (p, s) = (self.inputs.p, self.inputs.s);
         while let Some(k) = self.work.pop() {
             let f = self.facts[k];
+            crate::budget::poll();
             if Some(f.func) == p.main {
                 continue;
             }
