@@ -1068,6 +1068,41 @@ fn a_warning_names_at_most_ten_locations() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// An access made by many threads names nine of them besides its own and says how many more
+/// make it: twelve entry points of a library, each a thread of its own, calling one function.
+#[test]
+fn an_access_names_at_most_ten_threads() {
+    let entries: Vec<String> = (0..12)
+        .map(|n| format!("int entry{n}(void) {{ return touch(); }}\n"))
+        .collect();
+    let (dir, p) = source_file(
+        "many-threads",
+        "threads.c",
+        &format!(
+            "static int hits;\nstatic int touch(void) {{ return ++hits; }}\n{}",
+            entries.concat()
+        ),
+    );
+    let run = check(&["--format", "json", "--library", &p]);
+    let v = report(&run);
+    let warnings = v["warnings"].as_array().expect("warnings");
+    assert_eq!(warnings.len(), 1, "{}", run.stdout);
+    let access = &warnings[0]["accesses"][0];
+    assert_eq!(
+        access["also_in"].as_array().expect("also_in").len(),
+        9,
+        "{access}"
+    );
+    assert_eq!(access["also_in_omitted"], 2, "{access}");
+    let text = check(&["--library", &p]);
+    assert!(
+        text.stdout.contains("and 10 other threads"),
+        "{}",
+        text.stdout
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A string stored where it is allocated into a pointer that races, and racing only on lines
 /// where the pointer races too (`free(e.name)`, `strlen(e.name)`), is named on the pointer's
 /// warning, not warned about on its own.

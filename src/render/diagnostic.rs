@@ -183,6 +183,7 @@ fn same_line_and_thread(a: &RaceAccess, b: &RaceAccess) -> bool {
         && a.thread == b.thread
         && a.path == b.path
         && a.also_in == b.also_in
+        && a.also_in_omitted == b.also_in_omitted
 }
 
 /// What the label of an access or lock call says after its kind: the library function making
@@ -247,14 +248,13 @@ fn fallback<'a>(group: Group<'a>, labels: &[(&RaceAccess, String)]) -> Group<'a>
 /// making it.
 fn thread_note(a: &RaceAccess) -> String {
     let mut note = format!("in {}: {}", a.thread, a.path.join(" -> "));
-    match a.also_in.as_slice() {
-        [] => {}
-        [one] => note.push_str(&format!("\nand in {one}")),
-        [first, rest @ ..] => {
-            note.push_str(&format!(
-                "\nand in {first} and {} other threads",
-                rest.len()
-            ));
+    match (a.also_in.as_slice(), a.also_in_omitted) {
+        ([], _) => {}
+        ([one], 0) => note.push_str(&format!("\nand in {one}")),
+        ([first, rest @ ..], omitted) => {
+            let others = rest.len() + omitted;
+            let threads = if others == 1 { "thread" } else { "threads" };
+            note.push_str(&format!("\nand in {first} and {others} other {threads}"));
         }
     }
     note
@@ -359,6 +359,7 @@ mod tests {
             path: vec!["main".into()],
             thread: "the main thread".into(),
             also_in: Vec::new(),
+            also_in_omitted: 0,
             via: None,
         }
     }

@@ -657,10 +657,18 @@ fn accesses(list: &[RaceAccess], files: &Files, sources: &Sources) -> String {
                 .iter()
                 .map(|t| format!("<li>{}</li>", Esc(t)))
                 .collect();
+            let more = match a.also_in_omitted {
+                0 => String::new(),
+                n => format!("<li>and {n} more</li>"),
+            };
             let _ = writeln!(
                 s,
-                "<details class=\"also\"><summary>and in {}</summary><ul>{}</ul></details>",
-                plural(a.also_in.len(), "other thread", "other threads"),
+                "<details class=\"also\"><summary>and in {}</summary><ul>{}{more}</ul></details>",
+                plural(
+                    a.also_in.len() + a.also_in_omitted,
+                    "other thread",
+                    "other threads"
+                ),
                 threads.concat()
             );
         }

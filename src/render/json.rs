@@ -171,6 +171,7 @@ mod tests {
             path: vec!["main".into(), "worker (a.c:9)".into()],
             thread: "the main thread".into(),
             also_in: Vec::new(),
+            also_in_omitted: 0,
             via: None,
         }
     }

@@ -346,7 +346,11 @@ impl Builder<'_> {
             if last.as_ref() == Some(&key) {
                 let entry = out.last_mut().expect("an entry per key");
                 if named.insert(thread.clone()) {
-                    entry.also_in.push(thread.to_string());
+                    if entry.also_in.len() < MAX_ALSO_IN {
+                        entry.also_in.push(thread.to_string());
+                    } else {
+                        entry.also_in_omitted += 1;
+                    }
                 }
                 continue;
             }
@@ -364,6 +368,7 @@ impl Builder<'_> {
                 path,
                 thread: thread.to_string(),
                 also_in: Vec::new(),
+                also_in_omitted: 0,
                 via: key.4.clone(),
             });
             last = Some(key);
@@ -707,6 +712,11 @@ fn races(b: &Builder) -> Vec<Race> {
 /// analysis cannot tell apart (one blob), which a reader cannot act on one by one; the warning
 /// says how many it leaves out.
 const MAX_ALIASES: usize = 9;
+
+/// How many other threads an access names besides its own: hundreds of entry points of a
+/// library make one access each, and naming every one of them at every access made one warning
+/// 42 MB of JSON; the access says how many it leaves out.
+const MAX_ALSO_IN: usize = 9;
 
 /// Whether a location is a variable of one run of a function (a local, a parameter, a
 /// temporary) or a field of one.

@@ -147,6 +147,7 @@ fn race() -> Race {
         path: vec!["main".into()],
         thread: "t".into(),
         also_in: vec!["u".into()],
+        also_in_omitted: 1,
         via: Some("memcpy".into()),
     };
     Race {

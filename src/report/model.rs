@@ -347,9 +347,13 @@ pub struct RaceAccess {
     pub path: Vec<String>,
     /// The thread that makes the access, in words.
     pub thread: String,
-    /// Other threads that make the same access (same position, kind and locks), in words.
+    /// Other threads that make the same access (same position, kind and locks), in words; nine
+    /// at most.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub also_in: Vec<String>,
+    /// How many more threads make it than `also_in` names.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub also_in_omitted: usize,
     /// The library function whose model makes the access, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub via: Option<String>,
