@@ -138,5 +138,6 @@ fn declared(name: String, ty: crate::ir::ctypes::TypeId, pos: crate::ir::Pos) ->
         is_static: false,
         origin: Origin::Stub,
         counted_loops: Vec::new(),
+        const_pointees: Vec::new(),
     }
 }

@@ -579,7 +579,7 @@ impl Gen<'_> {
     /// as real libraries behave (see [`super::ltypes::LTypes::mark_external`] for *external
     /// memory*, the memory of unknown code, one object per type class, shared by all threads).
     /// It reads and writes its own state (one location for all unknown code) and the objects its
-    /// pointer arguments point to; an object handed to it through a `void *`, or handed to it
+    /// pointer arguments point to (only reads those of `const T *` parameters); an object handed to it through a `void *`, or handed to it
     /// together with a function to call, becomes external memory (it may keep it and hand it
     /// back, or pass it to the function); a pointer it returns
     /// points into external memory; and a function passed to it may
@@ -616,7 +616,16 @@ impl Gen<'_> {
                 continue;
             }
             self.touch_as(frame, Some(v), pos, false, &name);
-            self.touch_as(frame, Some(v), pos, true, &name);
+            // What a `const T *` parameter points to is read only: C lets the function write
+            // it only by casting the qualifier away (README, "Code locksmith cannot see").
+            if !self.p.funcs[f]
+                .const_pointees
+                .get(k)
+                .copied()
+                .unwrap_or(false)
+            {
+                self.touch_as(frame, Some(v), pos, true, &name);
+            }
             // An untyped pointer is what libraries keep (a context, a stored item): its object
             // becomes external memory. A typed pointer is taken as used during the call only —
             // but the functions its object holds (an ops table, an event with its handler) may

@@ -177,6 +177,10 @@ pub struct Func {
     /// creates threads with a loop that joins them over the same index range. Empty for a
     /// declaration and for functions the lowering synthesises.
     pub counted_loops: Vec<CountedLoop>,
+    /// For each parameter of the prototype, whether it is a pointer to `const` (`const T *p`,
+    /// `const T p[]`): C lets the function read the object it points to but not write it
+    /// (except through a cast). Empty without a prototype.
+    pub const_pointees: Vec<bool>,
 }
 
 /// A `for` loop of the form `for (i = START; i OP BOUND; i++)` (or the same loop as CIL writes it,

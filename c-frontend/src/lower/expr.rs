@@ -2042,6 +2042,7 @@ impl super::Lowerer {
             locals: Vec::new(),
             blocks: Default::default(),
             counted_loops: Vec::new(),
+            const_pointees: Vec::new(),
             pos,
             defined: false,
             is_static,

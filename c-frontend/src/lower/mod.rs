@@ -292,6 +292,7 @@ impl Lowerer {
             locals: Vec::new(),
             blocks: IndexVec::new(),
             counted_loops: Vec::new(),
+            const_pointees: Vec::new(),
             pos: placeholder,
             defined: true,
             is_static: true,

@@ -416,6 +416,11 @@ impl<'a> UnitCx<'a> {
             self.lw.funcs[f].ty = decl.ty;
             info.prototyped |= prototyped;
         }
+        if let Some(params) = &decl.params {
+            // Compatible declarations agree on the qualifiers of what their parameters point
+            // to (C11 6.7.6.3 §15), so any prototype says it.
+            self.lw.funcs[f].const_pointees = params.iter().map(|p| p.const_pointee).collect();
+        }
         info.noreturn |= noreturn || decl.noreturn;
         f
     }

@@ -29,12 +29,16 @@ pub(super) struct Specs {
     pub atomic: bool,
     /// `volatile`, as a qualifier or through a typedef name.
     pub volatile: bool,
+    /// `const`, as a qualifier (not through a typedef name).
+    pub constant: bool,
 }
 
 /// A parameter of a function declarator.
 pub(super) struct ParamDecl<'a> {
     pub name: Option<&'a Node<Identifier>>,
     pub ty: TypeId,
+    /// A pointer to `const`: `const T *p` or `const T p[]` ([`crate::ir::Func::const_pointees`]).
+    pub const_pointee: bool,
 }
 
 /// What one declarator declares.
@@ -73,6 +77,7 @@ impl<'a> UnitCx<'a> {
         let mut noreturn = false;
         let mut atomic = false;
         let mut volatile = false;
+        let mut constant = false;
         let mut tspecs = Vec::new();
         for s in specs {
             match &s.node {
@@ -88,6 +93,7 @@ impl<'a> UnitCx<'a> {
                 DeclarationSpecifier::TypeQualifier(q) => {
                     atomic |= q.node == TypeQualifier::Atomic;
                     volatile |= q.node == TypeQualifier::Volatile;
+                    constant |= q.node == TypeQualifier::Const;
                 }
                 DeclarationSpecifier::Alignment(_) => {}
             }
@@ -110,6 +116,7 @@ impl<'a> UnitCx<'a> {
             noreturn,
             atomic,
             volatile,
+            constant,
         })
     }
 
@@ -352,9 +359,15 @@ impl<'a> UnitCx<'a> {
                 }
                 None => (None, specs.ty),
             };
+            // One derivation from the qualified base type: the pointee is that type.
+            let one_level = match self.lw.types.get(ty) {
+                Type::Pointer(to) | Type::Array(to) => *to == specs.ty,
+                _ => false,
+            };
             params.push(ParamDecl {
                 name,
                 ty: self.adjust_param(ty),
+                const_pointee: specs.constant && one_level,
             });
         }
         let void = self.lw.types.void();
