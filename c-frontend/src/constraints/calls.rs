@@ -248,6 +248,7 @@ impl Gen<'_> {
             Some(Kind::SignalHandler { handler }) => {
                 if let Some(fnode) = arg(handler) {
                     self.pending_call(frame, fnode, Vec::new(), None, pos, true);
+                    self.installs_signal_handler();
                 }
             }
             Some(Kind::SigAction { act, old }) => self.sig_action(frame, arg(act), arg(old), pos),
@@ -371,8 +372,16 @@ impl Gen<'_> {
             let hnode = self.t.fun(targets, frame.scope);
             self.t.unify(&mut self.c, handler, hnode);
             self.pending_call(frame, handler, Vec::new(), None, pos, true);
+            self.installs_signal_handler();
         }
         self.touch(frame, old, pos, true);
+    }
+
+    /// Marks the pending fork just made as a signal handler's installation.
+    fn installs_signal_handler(&mut self) {
+        if let Some(last) = self.pending.last_mut() {
+            last.signal = true;
+        }
     }
 
     /// `pthread_create(args[id], _, args[func], args[arg])`: a pending fork of what `func` may
@@ -785,6 +794,7 @@ impl Gen<'_> {
             pos: self.p.funcs[main].pos,
             done: BTreeSet::new(),
             callers: Callers::UnknownFromExternalMemory,
+            signal: false,
         });
         if let Some(entry) = self.blocks.get_mut(&main).and_then(|b| b.first_mut()) {
             entry.insert(0, GenEvent::Pending(id));
@@ -952,6 +962,7 @@ impl Gen<'_> {
             pos: frame.report_at(pos).0,
             done: BTreeSet::new(),
             callers: Callers::Program,
+            signal: false,
         });
         self.current.push(GenEvent::Pending(id));
     }

@@ -48,6 +48,14 @@ impl Gen<'_> {
         trips.sort_unstable();
         trips.dedup();
         threads.fork_trips = trips;
+        threads.signal_sites = expansions
+            .iter()
+            .zip(&self.pending)
+            .filter(|(_, pending)| pending.signal)
+            .flat_map(|(expansion, _)| expansion.iter().map(|&(site, _)| site))
+            .collect();
+        threads.signal_sites.sort_unstable();
+        threads.signal_sites.dedup();
         threads
     }
 
@@ -211,6 +219,8 @@ impl Gen<'_> {
         threads.checked.sort();
         threads.checked.dedup();
         threads.thread_local = self.thread_local.clone();
+        threads.signal_atomic = self.signal_atomic.clone();
+        threads.signal_atomic.sort_unstable();
         threads.global_handles = self.joins.global.clone();
         threads.wrapped = self.joins.wrapped.clone();
         threads.alternatives = std::mem::take(&mut self.alternatives);

@@ -169,6 +169,8 @@ struct Pending {
     done: BTreeSet<FuncId>,
     /// Who calls the targets: the program, or code locksmith cannot see (see [`Callers`]).
     callers: Callers,
+    /// A signal handler's installation: its forks are [`ThreadProgram::signal_sites`].
+    signal: bool,
 }
 
 /// Who calls the targets of a pending call.
@@ -309,6 +311,8 @@ struct Gen<'a> {
     unsound: Vec<Unsound>,
     /// The library model's thread-local state ([`solver::threads::ThreadProgram::thread_local`]).
     thread_local: Vec<Rho>,
+    /// [`solver::threads::ThreadProgram::signal_atomic`].
+    signal_atomic: Vec<Rho>,
     /// Whether the access being recorded is of the running thread's own copy of a
     /// thread-local (`AccessInfo::own_copy`), as `opening` is its opened lock.
     own_copy: bool,
@@ -586,6 +590,7 @@ impl<'a> Gen<'a> {
             unordered: BTreeSet::new(),
             unsound: Vec::new(),
             thread_local: Vec::new(),
+            signal_atomic: Vec::new(),
             own_copy: false,
             int_blob: None,
             cur_pos: p.funcs[main].pos,
@@ -662,6 +667,10 @@ impl<'a> Gen<'a> {
             {
                 if thread_local && var.origin == Origin::Stub {
                     self.thread_local.push(rho);
+                }
+                // An array's elements are a location of their own, left plain.
+                if var.signal_atomic && !self.is_array(var.ty) {
+                    self.signal_atomic.push(rho);
                 }
                 if !is_static && !thread_local && var.origin == Origin::User {
                     self.t.visible_global(&mut self.c, rho, node);

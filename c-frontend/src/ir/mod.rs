@@ -138,6 +138,10 @@ pub struct Var {
     /// Declared `volatile` (directly, through a typedef, or `T *volatile`): it may change in
     /// ways the program does not show, so it never holds one known value ([`crate::fold`]).
     pub volatile: bool,
+    /// Declared `volatile sig_atomic_t` (or an array of them): the one kind of object a signal
+    /// handler may write and the code it interrupts read (C11 7.14.1.1 §5), which is not a
+    /// race with that handler.
+    pub signal_atomic: bool,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -2013,6 +2013,7 @@ impl<'a> UnitCx<'a> {
                             origin: self.origin,
                             atomic: false,
                             volatile: false,
+                            signal_atomic: false,
                         });
                         self.bind(&n.node.name, Binding::Var(v));
                     }

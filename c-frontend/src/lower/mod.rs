@@ -241,6 +241,7 @@ impl UnitCx<'_> {
             origin: self.origin,
             atomic: false,
             volatile: false,
+            signal_atomic: false,
         })
     }
 

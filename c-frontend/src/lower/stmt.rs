@@ -305,6 +305,7 @@ impl<'a> UnitCx<'a> {
             self.lw.vars[v].atomic = true;
         }
         self.lw.vars[v].volatile |= specs.volatile || decl.volatile;
+        self.lw.vars[v].signal_atomic |= self.declares_signal_atomic(specs, decl.ty);
         if let Some(init) = init {
             let chunks = self.initializer_chunk(v, decl.ty, init, pos)?;
             self.lw.init_chunks.extend(chunks);
@@ -1435,6 +1436,7 @@ impl<'a> UnitCx<'a> {
                 let v = self.new_var(format!("{}.{}", self.func_name, name), ty, kind, pos);
                 self.lw.vars[v].atomic = self.declares_atomic(specs.atomic, specs.ty, ty);
                 self.lw.vars[v].volatile = specs.volatile || decl.volatile;
+                self.lw.vars[v].signal_atomic = self.declares_signal_atomic(specs, ty);
                 self.bind(name, Binding::Var(v));
                 if let Some(init) = init {
                     let chunks = self.initializer_chunk(v, ty, init, pos)?;

@@ -31,6 +31,8 @@ pub(super) struct Specs {
     pub volatile: bool,
     /// `const`, as a qualifier (not through a typedef name).
     pub constant: bool,
+    /// The type is named `sig_atomic_t`.
+    pub sig_atomic_t: bool,
 }
 
 /// A parameter of a function declarator.
@@ -99,6 +101,9 @@ impl<'a> UnitCx<'a> {
             }
         }
         atomic |= self.atomic_specifiers(&tspecs);
+        let sig_atomic_t = tspecs.iter().any(
+            |t| matches!(&t.node, TypeSpecifier::TypedefName(id) if id.node.name == "sig_atomic_t"),
+        );
         volatile |= tspecs.iter().any(|t| {
             matches!(&t.node, TypeSpecifier::TypedefName(id)
                 if matches!(self.lookup(&id.node.name), Some(Binding::Typedef { volatile: true, .. })))
@@ -117,6 +122,7 @@ impl<'a> UnitCx<'a> {
             atomic,
             volatile,
             constant,
+            sig_atomic_t,
         })
     }
 
@@ -159,6 +165,12 @@ impl<'a> UnitCx<'a> {
             }
         }
         atomic
+    }
+
+    /// Whether an object declared with these specifiers is `volatile sig_atomic_t` (or an array
+    /// of them): [`crate::ir::Var::signal_atomic`].
+    pub(super) fn declares_signal_atomic(&self, specs: &Specs, declared: TypeId) -> bool {
+        self.declares_atomic(specs.sig_atomic_t && specs.volatile, specs.ty, declared)
     }
 
     /// The type named by a specifier-qualifier list (struct members, type names).

@@ -33,7 +33,7 @@ use super::mhp::{HandleSetId, HandleSets, Mhp, Point, SiteSetId, SiteSets};
 use super::nest::{Level, NestId, Nests};
 use super::phases::Phase;
 use super::privacy::Homes;
-use super::{AccessId, FnId, ThreadProgram};
+use super::{AccessId, Event, FnId, ThreadProgram};
 use crate::budget::Stop;
 use crate::cfl::Components;
 use crate::constraints::{Rho, Site};
@@ -152,6 +152,14 @@ struct Checker<'a> {
     listed_memo: RefCell<FxHashMap<ListedKey, ListedAs>>,
     /// Every listing made ([`Checker::share`]).
     listings: RefCell<FxHashSet<Accesses>>,
+    /// The program's entry: where a signal handler can only interrupt its own thread.
+    main: FnId,
+    /// The signal handlers' fork sites whose threads start no thread ([`signal_handlers`]).
+    handlers: FxHashSet<Site>,
+    /// The components all of whose checked locations are `volatile sig_atomic_t` objects.
+    signal_comps: FxHashSet<Rho>,
+    /// Whether the component being decided is one of `signal_comps`.
+    signal_atomic_now: std::cell::Cell<bool>,
 }
 
 /// Whether two contexts of one function may be at the same time in two threads: what the race
@@ -222,6 +230,10 @@ pub fn check(inputs: CheckInputs<'_>) -> (Vec<RaceWarning>, Option<Stop>) {
         tops_memo: RefCell::default(),
         listed_memo: RefCell::default(),
         listings: RefCell::default(),
+        main,
+        handlers: signal_handlers(p),
+        signal_comps: signal_components(p, comps, &checked),
+        signal_atomic_now: std::cell::Cell::new(false),
     };
     for f in at {
         checker.index(f, &wanted);
@@ -260,6 +272,9 @@ pub fn check(inputs: CheckInputs<'_>) -> (Vec<RaceWarning>, Option<Stop>) {
         }
         let comp = comps.of[rho];
         let home = homes.home_of(rho).unwrap_or(main);
+        checker
+            .signal_atomic_now
+            .set(checker.signal_comps.contains(&comp));
         let verdict = at_home_verdicts.entry((comp, home)).or_insert_with(|| {
             // A label without facts at its home (untagged, or tagged at the root) is not
             // checked.
@@ -301,6 +316,62 @@ pub fn check(inputs: CheckInputs<'_>) -> (Vec<RaceWarning>, Option<Stop>) {
     }
     warnings.sort();
     (warnings, stopped)
+}
+
+/// The fork sites of signal handlers ([`ThreadProgram::signal_sites`]) whose threads start no
+/// thread: every access under one is the handler's own (or its callees').
+fn signal_handlers(p: &ThreadProgram) -> FxHashSet<Site> {
+    let mut targets: BTreeMap<Site, Vec<FnId>> = BTreeMap::new();
+    for body in &p.funcs {
+        for e in body.blocks.iter().flat_map(|b| &b.events) {
+            if let Event::Fork { site, callee, .. } = *e {
+                if p.signal_sites.binary_search(&site).is_ok() {
+                    targets.entry(site).or_default().push(callee);
+                }
+            }
+        }
+    }
+    targets
+        .into_iter()
+        .filter(|(_, callees)| callees.iter().all(|&f| !starts_threads(p, f)))
+        .map(|(site, _)| site)
+        .collect()
+}
+
+/// Whether a run of `f` may start a thread: a fork in it or in what it calls.
+fn starts_threads(p: &ThreadProgram, f: FnId) -> bool {
+    let mut seen = FxHashSet::default();
+    let mut stack = vec![f];
+    while let Some(g) = stack.pop() {
+        if !seen.insert(g) {
+            continue;
+        }
+        for e in p.funcs[g].blocks.iter().flat_map(|b| &b.events) {
+            match *e {
+                Event::Call { callee, .. } => stack.push(callee),
+                Event::Fork { .. } => return true,
+                _ => {}
+            }
+        }
+    }
+    false
+}
+
+/// The components whose every checked location ([`ThreadProgram::signal_atomic`]) is a
+/// `volatile sig_atomic_t` object.
+fn signal_components(p: &ThreadProgram, comps: &Components, checked: &[Rho]) -> FxHashSet<Rho> {
+    if p.signal_atomic.is_empty() {
+        return FxHashSet::default();
+    }
+    let mut all_signal: FxHashMap<Rho, bool> = FxHashMap::default();
+    for &r in checked {
+        let signal = p.signal_atomic.binary_search(&r).is_ok();
+        *all_signal.entry(comps.of[r]).or_insert(true) &= signal;
+    }
+    all_signal
+        .into_iter()
+        .filter_map(|(comp, signal)| signal.then_some(comp))
+        .collect()
 }
 
 /// The components `comps` with the sticky components whose facts some of them have without
@@ -514,13 +585,20 @@ impl Checker<'_> {
         if !writes_in(&sig) {
             return NO_RACE;
         }
+        // A `volatile sig_atomic_t` location's verdict is its own: its signature is not all
+        // that decides it.
+        let memo = !self.signal_atomic_now.get();
         if let Some(&found) = self.racing_memo.borrow().get(&(home, sig.clone())) {
-            return found;
+            if memo {
+                return found;
+            }
         }
         let keys = self.class_keys(home, &sig);
         let classes: FxHashSet<ClassKey> = self.board(home, keys).racing().into_iter().collect();
         let found = self.racing_set(NO_RACE, classes);
-        self.racing_memo.borrow_mut().insert((home, sig), found);
+        if memo {
+            self.racing_memo.borrow_mut().insert((home, sig), found);
+        }
         found
     }
 
@@ -722,6 +800,9 @@ impl Checker<'_> {
         if marks.cell_done(a.id) && marks.cell_done(b.id) {
             return;
         }
+        if self.signal_atomic_now.get() && self.handler_interrupts(home, x, y) {
+            return;
+        }
         let sharing = self.techniques.has(Technique::Sharing);
         if sharing && !self.tops_concurrent(home, x, y) {
             return;
@@ -738,6 +819,30 @@ impl Checker<'_> {
                 }
             }
         }
+    }
+
+    /// Whether one of two contexts is a signal handler's and the other that of `main`'s own
+    /// thread at a point where no other thread of the program may run: then the handler can
+    /// only run by interrupting that thread, which is what a `volatile sig_atomic_t` object is
+    /// for (C11 7.14.1.1 §5), and their accesses to one do not race. Where another thread may
+    /// run, the handler may run on it, at the same time as `main`'s access (POSIX delivers a
+    /// signal to any thread not blocking it), and two accesses of different threads race.
+    fn handler_interrupts(&self, home: FnId, x: &Ctx, y: &Ctx) -> bool {
+        if home != self.main {
+            return false;
+        }
+        let handler = |c: &Ctx| matches!(c.thread, Thread::Forked(s) if self.handlers.contains(&s));
+        let alone = |c: &Ctx| {
+            c.thread == Thread::Current
+                && self
+                    .conc
+                    .mhp
+                    .live_sites(home, c.point)
+                    .iter()
+                    .chain(self.conc.site_sets.get(c.inside))
+                    .all(|s| self.handlers.contains(s))
+        };
+        (handler(x) && alone(y)) || (handler(y) && alone(x))
     }
 
     /// Whether accesses of two tops may meet as far as `home` sees ([`Concurrency::concurrent`]

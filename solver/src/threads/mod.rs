@@ -221,6 +221,12 @@ pub struct ThreadProgram {
     /// `(fork site, n)`, sorted: one run of the forking function starts at most `n` threads at
     /// the site. A fork site that is not listed may start any number.
     pub fork_trips: Vec<(Site, u64)>,
+    /// The fork sites that install a signal handler (`signal`, `sigaction`), sorted: the thread
+    /// is the handler, which interrupts whatever thread takes the signal.
+    pub signal_sites: Vec<Site>,
+    /// The locations of `volatile sig_atomic_t` objects, sorted: a handler's accesses to them
+    /// do not race with those of the code it interrupts (C11 7.14.1.1 §5), [`check`].
+    pub signal_atomic: Vec<Rho>,
 }
 
 /// The join loop of `handle` in `func` ends its threads only if no write may change `bound`

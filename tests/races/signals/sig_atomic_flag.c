@@ -1,11 +1,13 @@
 /* A handler that only sets a `volatile sig_atomic_t` flag, polled by main.
- * This is the sanctioned C idiom, but by the definition locksmith checks
- * (the handler is a thread of its own from its installation; the flag is
- * written by it and read by main with no common lock) it is a race, and
- * locksmith reports it: RACE on the handler's write and on main's reads.
- * ThreadSanitizer cannot observe this race: main raises the signal itself,
- * so the handler runs on the main thread. `rounds` is only touched by main
- * and the worker under `m`: NORACE. */
+ * The flag makes the handler safe against the thread it interrupts (C11
+ * 7.14.1.1 p5), but main polls it while the worker runs, and a signal sent to
+ * the process may be taken by the worker: the handler then writes the flag on
+ * the worker's thread while main reads it, a race between two threads
+ * (RACE on the handler's write and on main's reads; see
+ * sig_atomic_main_alone.c for the polls that do not race). ThreadSanitizer
+ * cannot observe this race here: main raises the signal itself, so the
+ * handler runs on the main thread. `rounds` is only touched by main and the
+ * worker under `m`: NORACE. */
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
