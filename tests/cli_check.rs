@@ -1068,6 +1068,68 @@ fn a_warning_names_at_most_ten_locations() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A handler of a signal the program never sends itself runs only if another process sends
+/// it: its accesses say so, and a race that needs it comes after the races between the
+/// program's own threads; once the program raises the signal, neither.
+#[test]
+fn a_handler_of_a_signal_sent_from_outside_says_so_and_comes_last() {
+    let program = |raise: &str| {
+        format!(
+            "#include <pthread.h>\n#include <signal.h>\n\
+             int reloads;\n\
+             int hits;\n\
+             static void on_hup(int sig) {{ reloads += sig; }}\n\
+             static void *worker(void *arg) {{ hits++; return arg; }}\n\
+             int main(void) {{\n\
+                 pthread_t t, u;\n\
+                 signal(SIGHUP, on_hup);\n\
+                 pthread_create(&t, 0, worker, 0);\n\
+                 pthread_create(&u, 0, worker, 0);\n\
+                 reloads = 0;{raise}\n\
+                 pthread_join(t, 0);\n\
+                 pthread_join(u, 0);\n\
+                 return hits + reloads;\n\
+             }}\n"
+        )
+    };
+    let names_and_threads = |text: &str| {
+        let (dir, p) = source_file("outside-signal", "hup.c", text);
+        let v = report(&check(&["--format", "json", &p]));
+        let _ = std::fs::remove_dir_all(&dir);
+        v["warnings"]
+            .as_array()
+            .expect("warnings")
+            .iter()
+            .map(|w| {
+                let handler = w["accesses"]
+                    .as_array()
+                    .expect("accesses")
+                    .iter()
+                    .map(|a| a["thread"].as_str().expect("thread"))
+                    .find(|t| t.contains("on_hup"))
+                    .map(str::to_string);
+                (
+                    w["location"]["name"].as_str().expect("name").to_string(),
+                    handler,
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let outside = names_and_threads(&program(""));
+    assert_eq!(outside.len(), 2, "{outside:?}");
+    assert_eq!(outside[0], ("hits".to_string(), None));
+    assert_eq!(outside[1].0, "reloads");
+    let handler = outside[1].1.as_deref().expect("the handler's access");
+    assert!(
+        handler.ends_with(", which runs only if SIGHUP is sent to the process"),
+        "{handler}"
+    );
+    let raised = names_and_threads(&program(" raise(SIGHUP);"));
+    assert_eq!(raised[0].0, "reloads", "{raised:?}");
+    assert!(!raised[0].1.as_deref().expect("handler").contains("only if"));
+    assert_eq!(raised[1].0, "hits");
+}
+
 /// An access made by many threads names nine of them besides its own and says how many more
 /// make it: twelve entry points of a library, each a thread of its own, calling one function.
 #[test]

@@ -13,7 +13,8 @@
 //!   graphs into the shared `solver`;
 //! - [`driver`]: the whole pipeline for `locksmith check`, and [`diagnostics`], what it reports
 //!   besides races (not analysed, knowingly unsound, fatal), each with a stable code; [`reach`]
-//!   which of the functions not analysed may run.
+//!   which of the functions not analysed may run; [`signals`] which signals the program sends
+//!   itself (for reports on handlers of signals only another process sends).
 //!
 //! It never prints reports and never decides races (the solver does); it returns analysis data
 //! for the command-line crate to render.
@@ -30,4 +31,5 @@ pub mod lower;
 pub mod model;
 pub mod reach;
 pub mod rwlocks;
+pub mod signals;
 pub mod syntax;

@@ -38,6 +38,7 @@ pub fn build(r: &CheckResult) -> CheckReport {
         r,
         lock_names: explain::lock_names(r),
         paths: CallPaths::new(r),
+        sent: c_frontend::signals::sent(&r.program),
     };
     let p = &r.program;
     let mut warnings: Vec<Warning> = races(&b).into_iter().map(Warning::Race).collect();
@@ -202,6 +203,8 @@ struct Builder<'a> {
     r: &'a CheckResult,
     lock_names: BTreeMap<Lock, &'a RhoName>,
     paths: CallPaths<'a>,
+    /// The signals the program sends itself.
+    sent: c_frontend::signals::Sent,
 }
 
 impl Builder<'_> {
@@ -250,8 +253,8 @@ impl Builder<'_> {
     /// A thread started at a fork site; one of several when the site may start a thread while
     /// another it started still runs (a create in a loop).
     fn forked_thread(&self, site: Site) -> String {
-        let several = self.r.solution.mhp.site_self_overlap.get(&site) == Some(&true);
-        match self.r.generated.sites.get(&site) {
+        let several = self.several(site);
+        let thread = match self.r.generated.sites.get(&site) {
             Some(i) if several => format!(
                 "one of the threads running {} started in a loop at {}",
                 self.p().funcs[i.callee].name,
@@ -263,7 +266,48 @@ impl Builder<'_> {
                 self.short(i.pos)
             ),
             None => "a thread".into(),
+        };
+        match self.sent_from_outside(site) {
+            Some(signal) => format!("{thread}, which runs only if {signal} is sent to the process"),
+            None => thread,
         }
+    }
+
+    /// Whether the fork site may start a thread while another it started still runs.
+    fn several(&self, site: Site) -> bool {
+        self.r.solution.mhp.site_self_overlap.get(&site) == Some(&true)
+    }
+
+    /// The signal whose handler `site` installs, when only another process sends it (the
+    /// program never raises it, and the system raises it for nothing the program does).
+    fn sent_from_outside(&self, site: Site) -> Option<String> {
+        let n = (*self.r.generated.signal_handlers.get(&site)?)?;
+        self.sent.only_from_outside(n).then(|| {
+            c_frontend::signals::name(n).map_or_else(|| format!("signal {n}"), str::to_string)
+        })
+    }
+
+    /// Whether a race needs a signal handler that runs only if another process sends its
+    /// signal: the racing accesses not made by such handlers are all one thread's (which does
+    /// not race with itself), or there are none. Such warnings come after the races between
+    /// the program's own threads.
+    fn needs_outside_signal(&self, w: &RaceWarning) -> bool {
+        let mut outside = false;
+        let mut own: Vec<ThreadOf> = Vec::new();
+        for a in w.accesses.iter().filter(|a| a.racing) {
+            match self.paths.thread_of(w.home, a.thread) {
+                ThreadOf::Forked(site) if self.sent_from_outside(site).is_some() => outside = true,
+                of if !own.contains(&of) => own.push(of),
+                _ => {}
+            }
+        }
+        outside
+            && match own.as_slice() {
+                [] => true,
+                [ThreadOf::Forked(site)] => !self.several(*site),
+                [_] => true,
+                _ => false,
+            }
     }
 
     /// The racing accesses of a warning and its context (the other accesses, without those at a
@@ -636,6 +680,10 @@ fn races(b: &Builder) -> Vec<Race> {
     let mut more_lists: BTreeMap<usize, Vec<Lists>> = BTreeMap::new();
     let mut objects: Vec<Option<ObjectPart>> = Vec::new();
     let mut declared: Vec<Option<Pos>> = Vec::new();
+    // Whether each warning needs a handler only another process starts (per access list).
+    let mut outside: Vec<bool> = Vec::new();
+    let mut outside_of: FxHashMap<*const solver::threads::check::RaceAccess, bool> =
+        FxHashMap::default();
     for (pos, name, note, family, w) in warnings {
         let location = RaceLocation {
             name,
@@ -670,6 +718,11 @@ fn races(b: &Builder) -> Vec<Race> {
             .clone();
         objects.push(object_part(&r.generated.rho_names[w.rho], w.home));
         declared.push(pos);
+        outside.push(
+            *outside_of
+                .entry(w.accesses.as_ptr())
+                .or_insert_with(|| b.needs_outside_signal(w)),
+        );
         races.push(Race {
             code: DATA_RACE,
             kind: WarningKind::Race,
@@ -685,10 +738,15 @@ fn races(b: &Builder) -> Vec<Race> {
         let race = &mut races[k];
         (race.accesses, race.context) = merged_lists(&race.accesses, &race.context, &parts);
     }
-    // Sorted by where their first names are declared, then by name.
+    // Sorted by where their first names are declared, then by name; those that need a
+    // signal only another process sends last.
     let mut order: Vec<usize> = (0..races.len()).collect();
     order.sort_by(|&i, &j| {
-        (declared[i], &races[i].location.name).cmp(&(declared[j], &races[j].location.name))
+        (outside[i], declared[i], &races[i].location.name).cmp(&(
+            outside[j],
+            declared[j],
+            &races[j].location.name,
+        ))
     });
     let mut slots: Vec<Option<Race>> = races.into_iter().map(Some).collect();
     let races: Vec<Race> = order.iter().filter_map(|&i| slots[i].take()).collect();

@@ -64,8 +64,9 @@ pub const DEADLOCK: &str = "deadlock";
 /// The report on a C program.
 #[derive(Clone, Debug, Serialize)]
 pub struct CheckReport {
-    /// The possible data races, by where their location is declared, then by name; then the
-    /// potential deadlocks, by their first lock call.
+    /// The possible data races, by where their location is declared, then by name (those that
+    /// need a signal only another process sends after the others); then the potential
+    /// deadlocks, by their first lock call.
     pub warnings: Vec<Warning>,
     /// Functions and declarations that could not be analysed.
     pub unanalysed: Vec<Unanalysed>,

@@ -247,11 +247,16 @@ impl Gen<'_> {
             Some(Kind::Fork { id, func, arg: a }) => self.fork(frame, &call, id, func, a),
             Some(Kind::SignalHandler { handler }) => {
                 if let Some(fnode) = arg(handler) {
+                    let before = self.pending.len();
                     self.pending_call(frame, fnode, Vec::new(), None, pos, true);
-                    self.installs_signal_handler();
+                    self.installs_signal_handler(before, arg_ops);
                 }
             }
-            Some(Kind::SigAction { act, old }) => self.sig_action(frame, arg(act), arg(old), pos),
+            Some(Kind::SigAction { act, old }) => {
+                let before = self.pending.len();
+                self.sig_action(frame, arg(act), arg(old), pos);
+                self.installs_signal_handler(before, arg_ops);
+            }
             Some(Kind::Join { out, .. }) => {
                 self.touch(frame, out.and_then(arg), pos, true);
                 if let Some(h) = self
@@ -372,15 +377,18 @@ impl Gen<'_> {
             let hnode = self.t.fun(targets, frame.scope);
             self.t.unify(&mut self.c, handler, hnode);
             self.pending_call(frame, handler, Vec::new(), None, pos, true);
-            self.installs_signal_handler();
         }
         self.touch(frame, old, pos, true);
     }
 
-    /// Marks the pending fork just made as a signal handler's installation.
-    fn installs_signal_handler(&mut self) {
-        if let Some(last) = self.pending.last_mut() {
-            last.signal = true;
+    /// Marks the pending forks made since there were `before` as the installation of a handler
+    /// of the signal that the call's first argument names (`signal(SIGUSR1, h)`,
+    /// `sigaction(SIGUSR1, &act, 0)`).
+    fn installs_signal_handler(&mut self, before: usize, arg_ops: &[Operand]) {
+        let number = arg_ops.first().and_then(crate::signals::constant);
+        for pending in &mut self.pending[before..] {
+            pending.signal = true;
+            pending.signal_number = number;
         }
     }
 
@@ -795,6 +803,7 @@ impl Gen<'_> {
             done: BTreeSet::new(),
             callers: Callers::UnknownFromExternalMemory,
             signal: false,
+            signal_number: None,
         });
         if let Some(entry) = self.blocks.get_mut(&main).and_then(|b| b.first_mut()) {
             entry.insert(0, GenEvent::Pending(id));
@@ -963,6 +972,7 @@ impl Gen<'_> {
             done: BTreeSet::new(),
             callers: Callers::Program,
             signal: false,
+            signal_number: None,
         });
         self.current.push(GenEvent::Pending(id));
     }

@@ -48,12 +48,14 @@ impl Gen<'_> {
         trips.sort_unstable();
         trips.dedup();
         threads.fork_trips = trips;
-        threads.signal_sites = expansions
-            .iter()
-            .zip(&self.pending)
-            .filter(|(_, pending)| pending.signal)
-            .flat_map(|(expansion, _)| expansion.iter().map(|&(site, _)| site))
-            .collect();
+        for (expansion, pending) in expansions.iter().zip(&self.pending) {
+            if pending.signal {
+                for &(site, _) in expansion {
+                    threads.signal_sites.push(site);
+                    self.signal_handlers.insert(site, pending.signal_number);
+                }
+            }
+        }
         threads.signal_sites.sort_unstable();
         threads.signal_sites.dedup();
         threads

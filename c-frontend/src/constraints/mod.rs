@@ -147,6 +147,9 @@ pub struct Generated {
     pub annotations: Vec<crate::diagnostics::Annotation>,
     /// Where memory was conflated and why (for the developer's debug output).
     pub conflations: Vec<(Pos, String)>,
+    /// The fork sites of signal handlers, with the signal each handles when its installation
+    /// names a constant one ([`solver::threads::ThreadProgram::signal_sites`]).
+    pub signal_handlers: FxHashMap<Site, Option<i64>>,
 }
 
 /// A call whose targets are known only after flow: through a function pointer, or a fork.
@@ -171,6 +174,8 @@ struct Pending {
     callers: Callers,
     /// A signal handler's installation: its forks are [`ThreadProgram::signal_sites`].
     signal: bool,
+    /// The signal it handles, when the installation names a constant.
+    signal_number: Option<i64>,
 }
 
 /// Who calls the targets of a pending call.
@@ -313,6 +318,8 @@ struct Gen<'a> {
     thread_local: Vec<Rho>,
     /// [`solver::threads::ThreadProgram::signal_atomic`].
     signal_atomic: Vec<Rho>,
+    /// [`Generated::signal_handlers`].
+    signal_handlers: FxHashMap<Site, Option<i64>>,
     /// Whether the access being recorded is of the running thread's own copy of a
     /// thread-local (`AccessInfo::own_copy`), as `opening` is its opened lock.
     own_copy: bool,
@@ -512,6 +519,7 @@ pub fn generate(
             .into_iter()
             .map(|(at, why)| (decode_pos(at), why))
             .collect(),
+        signal_handlers: g.signal_handlers,
     }
 }
 
@@ -591,6 +599,7 @@ impl<'a> Gen<'a> {
             unsound: Vec::new(),
             thread_local: Vec::new(),
             signal_atomic: Vec::new(),
+            signal_handlers: FxHashMap::default(),
             own_copy: false,
             int_blob: None,
             cur_pos: p.funcs[main].pos,

@@ -135,6 +135,19 @@ pub enum Kind {
     StartsEntries,
 }
 
+/// Which signal a function sends to its own process ([`Model::sends_signal`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Sends {
+    /// The one an argument names (`raise(sig)`, `kill(pid, sig)`).
+    Arg(Arg),
+    /// Always this one (`abort`: `SIGABRT`).
+    Signal(i64),
+    /// The one of the timer an argument names (`setitimer`: real, virtual or profiling).
+    Timer(Arg),
+    /// One the call chooses through a structure (`timer_create`): any.
+    Chosen,
+}
+
 /// What a call may release of the locks its caller holds ([`Kind::releasing`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Releasing {
@@ -477,6 +490,14 @@ impl Model {
         (name.starts_with(prefix) && name != begin && name != end).then_some((begin, end))
     }
 
+    /// Which signal a call of `name` sends to its own process, if it sends one.
+    pub fn sends_signal(&self, name: &str) -> Option<Sends> {
+        table::SIGNAL_SENDERS
+            .iter()
+            .find(|(sender, _)| *sender == name)
+            .map(|&(_, sends)| sends)
+    }
+
     /// Whether `name` is a function that waits (or ends the path) until its argument holds
     /// (`__VERIFIER_assume`).
     pub fn is_assume(&self, name: &str) -> bool {
@@ -496,8 +517,10 @@ impl Model {
             .map(String::as_str)
             .chain([prefix, begin, end, atomic_begin, atomic_end, atomic_lock])
             .chain(table::ASSUMES.iter().copied())
+            .chain(table::SIGNAL_SENDERS.iter().map(|&(name, _)| name))
             .collect();
         names.sort_unstable();
+        names.dedup();
         names
     }
 }

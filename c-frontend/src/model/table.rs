@@ -4,7 +4,7 @@
 //! One row per function; the flags after a row are [`Spec`](super::Spec)'s. Functions modelled
 //! only by a C stub need a row just for a flag.
 
-use super::{Atomic, AtomicOp, Kind, LockMode, Row, TrySuccess, TypeModel};
+use super::{Atomic, AtomicOp, Kind, LockMode, Row, Sends, TrySuccess, TypeModel};
 use crate::ir::ctypes::LockKind;
 
 use Kind::*;
@@ -527,6 +527,23 @@ pub(super) const ATOMIC_SECTION: (&str, &str, &str) = (
     "__VERIFIER_atomic_begin",
     "__VERIFIER_atomic_end",
 );
+
+/// The functions that send a signal to the calling process (or one of its threads), and which
+/// signal (Linux's numbers): what [`crate::signals`] asks of a handler's signal.
+pub(super) const SIGNAL_SENDERS: &[(&str, Sends)] = &[
+    ("raise", Sends::Arg(0)),
+    ("kill", Sends::Arg(1)),
+    ("killpg", Sends::Arg(1)),
+    ("pthread_kill", Sends::Arg(1)),
+    ("sigqueue", Sends::Arg(1)),
+    ("pthread_sigqueue", Sends::Arg(1)),
+    ("tgkill", Sends::Arg(2)),
+    ("abort", Sends::Signal(6)),
+    ("alarm", Sends::Signal(14)),
+    ("ualarm", Sends::Signal(14)),
+    ("setitimer", Sends::Timer(0)),
+    ("timer_create", Sends::Chosen),
+];
 
 /// Functions that block (or end the path) until their argument is true: inside an atomic
 /// section, `assume(v == 0); v = 1;` waits for a flag and takes it, which is a lock.
