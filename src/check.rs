@@ -24,7 +24,25 @@ pub fn inputs(
 ) -> Result<compdb::Selected, Fatal> {
     match database {
         Some(database) => compdb::load(database, &files, global),
-        None => Ok(named_once(files)),
+        None => {
+            // Every missing file is named at once, not the first one found by preprocessing.
+            let missing: Vec<String> = files
+                .iter()
+                .filter(|f| !f.exists())
+                .map(|f| f.display().to_string())
+                .collect();
+            match missing.as_slice() {
+                [] => Ok(named_once(files)),
+                [one] => Err(Fatal::new(
+                    FatalKind::Preprocess,
+                    format!("{one}: no such file"),
+                )),
+                many => Err(Fatal::new(
+                    FatalKind::Preprocess,
+                    format!("{}: no such files", many.join(", ")),
+                )),
+            }
+        }
     }
 }
 
@@ -89,11 +107,24 @@ pub fn run_triaged(
     triage: &Triage,
     out: &mut dyn std::fmt::Write,
 ) -> Outcome {
-    // A baseline that cannot be read is an error before any analysis.
+    // A baseline that cannot be read, or an output that cannot be written, is an error before
+    // any analysis: never a report lost after it.
     let baseline = match triage.baseline.as_deref().map(read_baseline).transpose() {
         Ok(b) => b,
         Err(fatal) => return failed(&fatal, format, &sources, out),
     };
+    if let Some(Err(fatal)) = triage.write_baseline.as_deref().map(can_write) {
+        return failed(&fatal, format, &sources, out);
+    }
+    if let Some(dir) = sources.output_dir() {
+        if let Err(e) = can_create_dir(dir) {
+            let shown = dir.display().to_string();
+            let message = format!("cannot write the HTML report into {shown}: {e}");
+            let error =
+                report::error::about_file(report::model::ErrorCode::Unwritable, &shown, message);
+            return render::outcome_to(&error, Format::Text, &sources, out);
+        }
+    }
     let result = driver::check_on_large_stack(files, options);
     let mut clock = stats::PhaseClock::new(Phase::Report);
     // The report is built whole before any of it is written, so an internal error while
@@ -116,6 +147,7 @@ pub fn run_triaged(
                     if let Err(fatal) = write_baseline(path, &check) {
                         return report::error::fatal(&fatal);
                     }
+                    check.baseline_written = true;
                 }
                 report::triage::apply(&mut check, baseline.as_ref());
                 check.allow_incomplete = triage.allow_incomplete;
@@ -147,6 +179,42 @@ fn read_baseline(path: &std::path::Path) -> Result<report::triage::Baseline, Fat
     };
     let text = std::fs::read_to_string(path).map_err(|e| fail(e.to_string()))?;
     serde_json::from_str(&text).map_err(|e| fail(e.to_string()))
+}
+
+/// Whether the directory `dir` can be made (or is there): made, then what was made removed, so
+/// that a run that fails later leaves nothing behind.
+fn can_create_dir(dir: &Path) -> std::io::Result<()> {
+    let made: Vec<&Path> = dir
+        .ancestors()
+        .take_while(|d| !d.as_os_str().is_empty() && !d.exists())
+        .collect();
+    std::fs::create_dir_all(dir)?;
+    for d in made {
+        let _ = std::fs::remove_dir(d);
+    }
+    Ok(())
+}
+
+/// Whether the baseline file `path` can be written: opened for appending (created, then removed,
+/// when it does not exist yet), so that a run does not end by losing its report.
+fn can_write(path: &std::path::Path) -> Result<(), Fatal> {
+    let existed = path.exists();
+    let opened = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path);
+    match opened {
+        Ok(_) => {
+            if !existed {
+                let _ = std::fs::remove_file(path);
+            }
+            Ok(())
+        }
+        Err(e) => Err(Fatal::new(
+            FatalKind::Baseline,
+            format!("{}: cannot write the baseline: {e}", path.display()),
+        )),
+    }
 }
 
 fn write_baseline(path: &std::path::Path, check: &report::model::CheckReport) -> Result<(), Fatal> {

@@ -148,6 +148,13 @@ pub fn check_options(cli: CommandLine, config: Option<Config>) -> CheckOptions {
             config.entry
         };
         names.extend(cli.entry);
+        // `--entry 'get, set'` names `get` and `set`.
+        let mut names: Vec<String> = names
+            .into_iter()
+            .map(|n| n.trim().to_string())
+            .filter(|n| !n.is_empty())
+            .collect();
+        names.dedup();
         if names.is_empty() {
             Entries::Main
         } else {

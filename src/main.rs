@@ -184,6 +184,13 @@ enum Command {
         #[arg(long)]
         no_existentials: bool,
     },
+    /// Print the annotation header `locksmith.h`, whose macros compile to nothing under a normal
+    /// compiler, for your own build; with -o DIR, write it into DIR and print its path.
+    Header {
+        /// The directory to write `locksmith.h` into (created if needed).
+        #[arg(short = 'o', long = "output", value_name = "DIR")]
+        output: Option<PathBuf>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -201,9 +208,13 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let cli = Cli::parse_from(args);
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => return usage(e),
+    };
     match cli.command {
         Command::Check(args) => check(*args),
+        Command::Header { output } => header(output.as_deref()),
         Command::Lambda {
             file,
             format,
@@ -331,8 +342,53 @@ fn usage_error(subcommand: &str, message: &str) -> ! {
     let mut cli = Cli::command().bin_name("locksmith");
     cli.build();
     let mut cmd = cli.find_subcommand(subcommand).cloned().unwrap_or(cli);
-    cmd.error(clap::error::ErrorKind::ArgumentConflict, message)
-        .exit()
+    usage(cmd.error(clap::error::ErrorKind::ArgumentConflict, message));
+    std::process::exit(2)
+}
+
+/// `locksmith header`: the annotation header on stdout, or written into a directory.
+fn header(output: Option<&std::path::Path>) -> ExitCode {
+    let (name, text) = c_frontend::syntax::embedded::annotation_header();
+    let Some(dir) = output else {
+        print!("{text}");
+        return ExitCode::SUCCESS;
+    };
+    let path = dir.join(name);
+    match std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, text)) {
+        Ok(()) => {
+            println!("{}", path.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!(
+                "locksmith: error: {}: cannot write the header: {e}",
+                path.display()
+            );
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// A command line clap cannot read: `--help` and `--version` as clap prints them (exit status
+/// 0), anything else as an error line like every other (`locksmith: error: …`, exit status 2),
+/// with clap's hints after it.
+fn usage(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = e.print();
+            return ExitCode::from(2);
+        }
+        _ => {}
+    }
+    let rendered = e.render().to_string();
+    let message = rendered.strip_prefix("error: ").unwrap_or(&rendered);
+    eprint!("locksmith: error: {message}");
+    ExitCode::from(2)
 }
 
 fn finish(outcome: &Outcome) -> ExitCode {

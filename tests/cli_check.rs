@@ -783,8 +783,28 @@ fn comments_and_baselines_leave_out_triaged_warnings() {
     std::fs::write(&file, program).unwrap();
     let f = file.to_string_lossy().to_string();
     let baseline = dir.join("baseline.json").to_string_lossy().to_string();
+    // A baseline that cannot be written is an error before the analysis, which would otherwise
+    // end with its report lost.
+    let nowhere = dir.join("no such dir").join("baseline.json");
+    let lost = check(&["--write-baseline", &nowhere.to_string_lossy(), &f]);
+    assert_eq!(
+        (lost.exit, lost.stdout.as_str()),
+        (2, ""),
+        "{}",
+        lost.stderr
+    );
+    assert!(
+        lost.stderr.starts_with("locksmith: error: ")
+            && lost.stderr.contains("cannot write the baseline"),
+        "{}",
+        lost.stderr
+    );
     let first = check(&["--format", "json", "--write-baseline", &baseline, &f]);
-    assert_eq!(first.exit, 1, "{}", first.stdout);
+    assert_eq!(
+        first.exit, 0,
+        "the baseline records what was found: {}",
+        first.stdout
+    );
     let report: serde_json::Value = serde_json::from_str(&first.stdout).unwrap();
     assert_eq!(warning_names(&first), ["other"]);
     assert_eq!(report["suppressed"], 2);
@@ -1128,6 +1148,61 @@ fn a_handler_of_a_signal_sent_from_outside_says_so_and_comes_last() {
     assert_eq!(raised[0].0, "reloads", "{raised:?}");
     assert!(!raised[0].1.as_deref().expect("handler").contains("only if"));
     assert_eq!(raised[1].0, "hits");
+}
+
+/// The small things of a command line: every error line starts with `locksmith: error:` (clap's
+/// own too), every missing file is named at once, and `--entry` takes `get, set` as written.
+#[test]
+fn command_line_errors_are_one_line_each_and_entries_are_trimmed() {
+    let bogus = check(&["--bogus", "x.c"]);
+    assert_eq!(bogus.exit, 2);
+    assert!(
+        bogus
+            .stderr
+            .starts_with("locksmith: error: unexpected argument '--bogus' found"),
+        "{}",
+        bogus.stderr
+    );
+    let missing = check(&["nope1.c", "paper-examples/c/fig1_munge.c", "nope2.c"]);
+    assert_eq!(missing.exit, 2);
+    assert_eq!(
+        missing.stderr,
+        "locksmith: error: nope1.c, nope2.c: no such files\n"
+    );
+    let (dir, p) = source_file(
+        "entries",
+        "lib.c",
+        "static int n;\nint get(void) { return n; }\nvoid set(int v) { n = v; }\n",
+    );
+    let run = check(&["--format", "json", "--entry", "get, set", &p]);
+    assert_eq!(warning_names(&run), ["n"], "{}", run.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `locksmith header` prints the annotation header for a user's own build, and writes it into
+/// a directory with `-o`, printing where.
+#[test]
+fn the_annotation_header_is_handed_out() {
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_locksmith"))
+            .args(args)
+            .output()
+            .expect("locksmith runs")
+    };
+    let header = std::fs::read_to_string(root().join("libc-stubs/include/locksmith.h")).unwrap();
+    let printed = run(&["header"]);
+    assert!(printed.status.success());
+    assert_eq!(String::from_utf8_lossy(&printed.stdout), header);
+    let dir = temp_dir("header").join("include");
+    let written = run(&["header", "-o", &dir.to_string_lossy()]);
+    assert!(written.status.success());
+    let path = dir.join("locksmith.h");
+    assert_eq!(
+        String::from_utf8_lossy(&written.stdout),
+        format!("{}\n", path.display())
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), header);
+    let _ = std::fs::remove_dir_all(dir.parent().unwrap());
 }
 
 /// An access made by many threads names nine of them besides its own and says how many more

@@ -263,6 +263,7 @@ mod tests {
                 stopped: None,
                 verdict: crate::report::model::Verdict::Races,
                 allow_incomplete: false,
+                baseline_written: false,
             };
             let report = Report::Check(report);
             assert_eq!(render(&report), whole(&report));

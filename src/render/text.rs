@@ -151,10 +151,7 @@ pub fn error_line(e: &ErrorReport) -> String {
         };
         return format!("{file}:{line}:{column}: {what}: {}\n", e.message);
     }
-    match e.code {
-        ErrorCode::Fatal(_) => format!("locksmith: error: {}\n", e.message),
-        _ => format!("locksmith: {}\n", e.message),
-    }
+    format!("locksmith: error: {}\n", e.message)
 }
 
 fn pos(p: &Position) -> String {

@@ -91,6 +91,7 @@ pub fn build(r: &CheckResult) -> CheckReport {
         stopped: r.solution.stopped.map(stopped),
         verdict: Verdict::RaceFree,
         allow_incomplete: false,
+        baseline_written: false,
     };
     report.settle();
     report
@@ -121,6 +122,7 @@ pub fn build_stopped(s: &driver::Stopped) -> CheckReport {
         stopped: Some(stopped(s.stop)),
         verdict: Verdict::RaceFree,
         allow_incomplete: false,
+        baseline_written: false,
     };
     report.settle();
     report

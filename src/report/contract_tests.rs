@@ -257,6 +257,7 @@ fn samples() -> BTreeMap<&'static str, BTreeSet<String>> {
                 stopped: Some(stopped()),
                 verdict: Verdict::Incomplete,
                 allow_incomplete: false,
+                baseline_written: false,
             }),
         ),
         ("ConfiguredFunction", keys(configured_function())),
@@ -414,6 +415,7 @@ fn verdicts_and_exit_statuses() {
             stopped: None,
             verdict: Verdict::Error,
             allow_incomplete,
+            baseline_written: false,
         };
         r.settle();
         r

@@ -26,9 +26,11 @@ pub const EXIT_INCOMPLETE: i32 = 3;
 
 impl Report {
     /// The exit status of the run: 0 nothing found, 1 warnings or violations, 2 no analysis,
-    /// [`EXIT_INCOMPLETE`] nothing found in an incomplete check (0 under `--allow-incomplete`).
+    /// [`EXIT_INCOMPLETE`] nothing found in an incomplete check (0 under `--allow-incomplete`);
+    /// 0 for a check that wrote its baseline.
     pub fn exit_status(&self) -> i32 {
         match self {
+            Report::Check(c) if c.baseline_written => 0,
             Report::Check(c) => match c.verdict {
                 Verdict::Races => 1,
                 Verdict::Incomplete if !c.allow_incomplete => EXIT_INCOMPLETE,
@@ -111,6 +113,10 @@ pub struct CheckReport {
     /// An incomplete check exits with 0 (`--allow-incomplete`); its verdict stays `incomplete`.
     #[serde(skip)]
     pub allow_incomplete: bool,
+    /// The run wrote the baseline of its warnings (`--write-baseline`): it exits with 0, since
+    /// what it found is recorded, not failed.
+    #[serde(skip)]
+    pub baseline_written: bool,
 }
 
 impl CheckReport {

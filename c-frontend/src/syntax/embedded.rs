@@ -17,6 +17,12 @@ pub const INCLUDE_FILES: &[(&str, &str)] = &[
     ),
 ];
 
+/// The annotation header, `locksmith.h` (README, "Per-object locks"): its name and text, for a
+/// user's own build, where every macro compiles to nothing.
+pub fn annotation_header() -> (&'static str, &'static str) {
+    INCLUDE_FILES[0]
+}
+
 /// The libc stub unit and the files it includes, by file name.
 pub const STUB_FILES: &[(&str, &str)] = &[
     ("stubs.c", include_str!("../../../libc-stubs/stubs.c")),
