@@ -361,3 +361,61 @@ fn configuration_errors_name_the_file_line_and_column() {
     assert_eq!(ignored.exit, 1, "{}", ignored.stderr);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A configuration that changes nothing, or less than it seems to, is never silent: a row
+/// naming a function the program neither declares nor calls (a misspelt name), and an acquire
+/// no `[[release]]` row releases, are warnings at their rows, in the JSON report and as
+/// compiler-style lines in the text and short formats; the analysis still runs.
+#[test]
+fn rows_that_change_nothing_are_warned_about() {
+    let dir = temp_dir("warnings");
+    std::fs::write(
+        dir.join("main.c"),
+        "#include <pthread.h>\n\
+         void grab(pthread_mutex_t *m);\n\
+         static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\n\
+         static int n;\n\
+         static void *t(void *a) { grab(&m); n++; return a; }\n\
+         int main(void) { pthread_t x; pthread_create(&x, 0, t, 0); grab(&m); n++; return 0; }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("locksmith.toml"),
+        "[[acquire]]\nfunction = \"grab\"\nlock = 0\n\n\
+         [functions]\nthread_safe = [\"log_lien\"]\n",
+    )
+    .unwrap();
+    let json = check_in(&dir, &["--format", "json", "main.c"]);
+    let warnings = json.json()["configuration_warnings"].clone();
+    let at: Vec<(u64, u64)> = warnings
+        .as_array()
+        .expect("configuration warnings")
+        .iter()
+        .map(|w| (w["line"].as_u64().unwrap(), w["column"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(at, [(2, 12), (6, 16)], "{warnings:#}");
+    assert!(warnings[0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("`grab` acquires a lock, but no `[[release]]` row releases one"));
+    assert!(warnings[1]["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("`log_lien` names no function the program declares or calls"));
+    let short = check_in(&dir, &["--format", "short", "main.c"]);
+    assert!(
+        short
+            .stdout
+            .contains("locksmith.toml:6:16: warning: `log_lien` names no function"),
+        "{}",
+        short.stdout
+    );
+    let text = check_in(&dir, &["main.c"]);
+    assert!(
+        text.stdout
+            .contains("locksmith.toml:2:12: warning: `grab` acquires a lock"),
+        "{}",
+        text.stdout
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -112,6 +112,8 @@ pub struct CheckResult {
     pub root: crate::ir::FuncId,
     /// How the entry points were chosen ([`CheckOptions::entries`]).
     pub entries: crate::entries::Entries,
+    /// What the configuration says that changes nothing ([`crate::model::user::warnings`]).
+    pub configuration_warnings: Vec<(Option<crate::diagnostics::Place>, String)>,
 }
 
 impl CheckResult {
@@ -399,6 +401,11 @@ fn analyse(
 ) -> Result<CheckResult, Fatal> {
     let units = preprocess_units(inputs, options)?;
     let program = read.insert(parse_and_lower(units, options)?);
+    let configuration_warnings = {
+        let names: rustc_hash::FxHashSet<&str> =
+            program.funcs.iter().map(|f| f.name.as_str()).collect();
+        crate::model::user::warnings(&options.configured, |name| names.contains(name))
+    };
     solver::budget::poll_now();
     let main = match &options.entries {
         crate::entries::Entries::Main => program
@@ -448,6 +455,7 @@ fn analyse(
         configuration: options.configuration.clone(),
         root: main,
         entries: options.entries.clone(),
+        configuration_warnings,
     })
 }
 

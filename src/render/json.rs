@@ -257,6 +257,7 @@ mod tests {
                 suppressed: 0,
                 baselined: 0,
                 configuration: None,
+                configuration_warnings: Vec::new(),
                 configured: Vec::new(),
                 constants: Vec::new(),
                 handmade_locks: Vec::new(),

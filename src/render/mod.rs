@@ -94,6 +94,17 @@ pub fn incompleteness(r: &CheckReport) -> Option<String> {
     (!why.is_empty()).then(|| format!("{}, so the result is incomplete", why.join("; ")))
 }
 
+/// A configuration warning as compilers place one:
+/// `locksmith.toml:12:13: warning: … [configuration]`.
+pub fn configuration_warning(w: &crate::report::model::ConfigurationWarning) -> String {
+    let at = match (&w.file, w.line, w.column) {
+        (Some(file), Some(line), Some(column)) => format!("{file}:{line}:{column}"),
+        (Some(file), _, _) => file.clone(),
+        _ => "locksmith".to_string(),
+    };
+    format!("{at}: warning: {} [configuration]", w.message)
+}
+
 /// What a run out of budget says of where it stopped
 /// (`the time limit of 90 s was reached in sharing: no location was checked`).
 pub fn stop(s: &crate::report::model::Stopped) -> String {

@@ -86,6 +86,9 @@ fn render_check(r: &CheckReport, out: &mut dyn Write) {
             u.file, u.line, u.column, u.function, u.reason, u.code
         );
     }
+    for w in &r.configuration_warnings {
+        let _ = writeln!(out, "{}", super::configuration_warning(w));
+    }
     if let Some(s) = &r.stopped {
         let _ = writeln!(out, "locksmith: warning: {} [stopped]", super::stop(s));
     }

@@ -333,6 +333,9 @@ fn tail(r: &CheckReport) -> String {
     if let Some(file) = &r.configuration {
         let _ = writeln!(tail, "configuration: {file}");
     }
+    for w in &r.configuration_warnings {
+        let _ = writeln!(tail, "{}", super::configuration_warning(w));
+    }
     let _ = writeln!(tail, "{}", summary(r));
     tail
 }

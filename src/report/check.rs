@@ -27,9 +27,9 @@ use solver::threads::{FnId, Mode};
 use solver::{Lock, Site};
 
 use super::model::{
-    Acquisition, AnnotationProblem, CheckReport, ConfigurationConstant, ConfiguredFunction,
-    Deadlock, FileLine, HandmadeLock, HeldAt, Position, Race, RaceAccess, RaceLocation, Stopped,
-    Unanalysed, Unsound, Verdict, Warning, WarningKind, DATA_RACE, DEADLOCK,
+    Acquisition, AnnotationProblem, CheckReport, ConfigurationConstant, ConfigurationWarning,
+    ConfiguredFunction, Deadlock, FileLine, HandmadeLock, HeldAt, Position, Race, RaceAccess,
+    RaceLocation, Stopped, Unanalysed, Unsound, Verdict, Warning, WarningKind, DATA_RACE, DEADLOCK,
 };
 
 /// The report on a checked C program.
@@ -77,6 +77,16 @@ pub fn build(r: &CheckResult) -> CheckReport {
         suppressed: 0,
         baselined: 0,
         configuration: r.configuration.clone(),
+        configuration_warnings: r
+            .configuration_warnings
+            .iter()
+            .map(|(at, message)| ConfigurationWarning {
+                file: at.as_ref().map(|p| p.file.clone()),
+                line: at.as_ref().map(|p| p.line),
+                column: at.as_ref().map(|p| p.column),
+                message: message.clone(),
+            })
+            .collect(),
         configured: p
             .configured
             .iter()
@@ -116,6 +126,7 @@ pub fn build_stopped(s: &driver::Stopped) -> CheckReport {
         suppressed: 0,
         baselined: 0,
         configuration: s.configuration.clone(),
+        configuration_warnings: Vec::new(),
         configured: Vec::new(),
         constants: Vec::new(),
         handmade_locks: Vec::new(),

@@ -83,6 +83,15 @@ fn handmade_lock() -> HandmadeLock {
     }
 }
 
+fn configuration_warning() -> ConfigurationWarning {
+    ConfigurationWarning {
+        file: Some("locksmith.toml".into()),
+        line: Some(2),
+        column: Some(12),
+        message: "m".into(),
+    }
+}
+
 fn stopped() -> Stopped {
     Stopped {
         limit: "time",
@@ -251,6 +260,7 @@ fn samples() -> BTreeMap<&'static str, BTreeSet<String>> {
                 suppressed: 1,
                 baselined: 1,
                 configuration: Some("locksmith.toml".into()),
+                configuration_warnings: vec![configuration_warning()],
                 configured: vec![configured_function()],
                 constants: vec![configuration_constant()],
                 handmade_locks: vec![handmade_lock()],
@@ -264,6 +274,7 @@ fn samples() -> BTreeMap<&'static str, BTreeSet<String>> {
         ("ConfigurationConstant", keys(configuration_constant())),
         ("HandmadeLock", keys(handmade_lock())),
         ("Stopped", keys(stopped())),
+        ("ConfigurationWarning", keys(configuration_warning())),
         ("Race", keys(&race)),
         ("RaceLocation", keys(&race.location)),
         ("RaceAccess", keys(&race.accesses[0])),
@@ -409,6 +420,7 @@ fn verdicts_and_exit_statuses() {
             suppressed: 0,
             baselined: 0,
             configuration: None,
+            configuration_warnings: vec![],
             configured: vec![],
             constants: vec![],
             handmade_locks: vec![],

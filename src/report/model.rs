@@ -90,6 +90,10 @@ pub struct CheckReport {
     /// The configuration file read (`locksmith.toml`), as found or given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub configuration: Option<String>,
+    /// What the configuration says that changes nothing (a row naming no function of the
+    /// program, acquisitions nothing releases), in its order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub configuration_warnings: Vec<ConfigurationWarning>,
     /// Functions the program defines whose calls follow the configuration instead of their
     /// bodies, which are not analysed; in program order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -135,6 +139,20 @@ impl CheckReport {
     pub fn incomplete(&self) -> usize {
         self.unanalysed.iter().filter(|u| u.may_run).count()
     }
+}
+
+/// A row of the configuration that changes nothing, or less than it seems to
+/// ([`CheckReport::configuration_warnings`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ConfigurationWarning {
+    /// The configuration file, line and column of the row's function name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<u32>,
+    pub message: String,
 }
 
 /// Where a run stopped that reached its budget ([`CheckReport::stopped`]).

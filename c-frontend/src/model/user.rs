@@ -121,6 +121,39 @@ pub enum Expect {
     Function,
 }
 
+/// What a configuration says that changes nothing, or less than it seems to: a row naming a
+/// function the program neither declares nor calls (a misspelt name), and lock acquisitions
+/// that no configured function releases. `declared` says whether the program knows a name.
+/// Each is a warning with the place of the row, in the configuration's order.
+pub fn warnings(
+    rows: &[Configured],
+    declared: impl Fn(&str) -> bool,
+) -> Vec<(Option<Place>, String)> {
+    let mut out = Vec::new();
+    let releases = rows.iter().any(|r| matches!(r.role, Role::Release { .. }));
+    for row in rows {
+        if !declared(&row.name) {
+            out.push((
+                row.at.clone(),
+                format!(
+                    "`{}` names no function the program declares or calls: the row changes nothing",
+                    row.name
+                ),
+            ));
+        } else if !releases && matches!(row.role, Role::Acquire { .. } | Role::TryAcquire { .. }) {
+            out.push((
+                row.at.clone(),
+                format!(
+                    "`{}` acquires a lock, but no `[[release]]` row releases one: what it takes \
+                     stays held unless the program releases it with a pthread function",
+                    row.name
+                ),
+            ));
+        }
+    }
+    out
+}
+
 /// One function the user's configuration models.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Configured {
