@@ -125,6 +125,8 @@ pub fn run_triaged(
             return render::outcome_to(&error, Format::Text, &sources, out);
         }
     }
+    let files: Vec<Input> = files.into_iter().map(Into::into).collect();
+    let named: Vec<String> = files.iter().map(|f| f.path.display().to_string()).collect();
     let result = driver::check_on_large_stack(files, options);
     let mut clock = stats::PhaseClock::new(Phase::Report);
     // The report is built whole before any of it is written, so an internal error while
@@ -142,7 +144,8 @@ pub fn run_triaged(
                 }
                 let mut check = report::check::build(&result);
                 driver::drop_beside(result);
-                report::triage::apply(&mut check, None);
+                let used = report::triage::apply(&mut check, None);
+                report::triage::review_comments(&mut check, &named, &used);
                 if let Some(path) = &triage.write_baseline {
                     if let Err(fatal) = write_baseline(path, &check) {
                         return report::error::fatal(&fatal);

@@ -1205,6 +1205,54 @@ fn the_annotation_header_is_handed_out() {
     let _ = std::fs::remove_dir_all(dir.parent().unwrap());
 }
 
+/// A suppression comment naming a word that is no code silences nothing and is reported, as is
+/// one that silences no warning; one with the code silences its warning and says nothing.
+#[test]
+fn a_misspelt_or_stale_suppression_is_reported_not_obeyed() {
+    let (dir, p) = source_file(
+        "suppressions",
+        "sup.c",
+        "#include <pthread.h>\n\
+         static int a, b;\n\
+         static void *w(void *x) {\n\
+             a++; // locksmith: ignore data_race\n\
+             b++; // locksmith: ignore data-race: counted for display\n\
+             return x;\n\
+         }\n\
+         static int d; // locksmith: ignore\n\
+         int main(void) { pthread_t t, u; pthread_create(&t, 0, w, 0); \
+         pthread_create(&u, 0, w, 0); return d; }\n",
+    );
+    let run = check(&["--format", "json", &p]);
+    let v = report(&run);
+    assert_eq!(warning_names(&run), ["a"], "the typo silences nothing");
+    assert_eq!(v["suppressed"], 1);
+    let notes: Vec<(u64, &str)> = v["suppression_warnings"]
+        .as_array()
+        .expect("suppression warnings")
+        .iter()
+        .map(|w| (w["line"].as_u64().unwrap(), w["message"].as_str().unwrap()))
+        .collect();
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    assert_eq!(notes[0].0, 4);
+    assert!(
+        notes[0].1.starts_with("`data_race` is no code"),
+        "{}",
+        notes[0].1
+    );
+    assert_eq!(notes[1].0, 8);
+    assert!(notes[1].1.starts_with("this comment silences no warning"));
+    let short = check(&["--format", "short", &p]);
+    assert!(
+        short
+            .stdout
+            .contains(&format!("{p}:4: warning: `data_race` is no code")),
+        "{}",
+        short.stdout
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// An access made by many threads names nine of them besides its own and says how many more
 /// make it: twelve entry points of a library, each a thread of its own, calling one function.
 #[test]

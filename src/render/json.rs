@@ -254,6 +254,7 @@ mod tests {
                 unordered: Vec::new(),
                 unsound: Vec::new(),
                 annotations: Vec::new(),
+                suppression_warnings: Vec::new(),
                 suppressed: 0,
                 baselined: 0,
                 configuration: None,

@@ -105,6 +105,14 @@ pub fn configuration_warning(w: &crate::report::model::ConfigurationWarning) -> 
     format!("{at}: warning: {} [configuration]", w.message)
 }
 
+/// A suppression comment's warning: `x.c:12: warning: … [suppression]`.
+pub fn suppression_warning(w: &crate::report::model::SuppressionWarning) -> String {
+    format!(
+        "{}:{}: warning: {} [suppression]",
+        w.file, w.line, w.message
+    )
+}
+
 /// What a run out of budget says of where it stopped
 /// (`the time limit of 90 s was reached in sharing: no location was checked`).
 pub fn stop(s: &crate::report::model::Stopped) -> String {

@@ -89,6 +89,9 @@ fn render_check(r: &CheckReport, out: &mut dyn Write) {
     for w in &r.configuration_warnings {
         let _ = writeln!(out, "{}", super::configuration_warning(w));
     }
+    for w in &r.suppression_warnings {
+        let _ = writeln!(out, "{}", super::suppression_warning(w));
+    }
     if let Some(s) = &r.stopped {
         let _ = writeln!(out, "locksmith: warning: {} [stopped]", super::stop(s));
     }

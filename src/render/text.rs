@@ -336,6 +336,9 @@ fn tail(r: &CheckReport) -> String {
     for w in &r.configuration_warnings {
         let _ = writeln!(tail, "{}", super::configuration_warning(w));
     }
+    for w in &r.suppression_warnings {
+        let _ = writeln!(tail, "{}", super::suppression_warning(w));
+    }
     let _ = writeln!(tail, "{}", summary(r));
     tail
 }

@@ -74,6 +74,7 @@ pub fn build(r: &CheckResult) -> CheckReport {
                 message: annotation_message(&a.kind),
             })
             .collect(),
+        suppression_warnings: Vec::new(),
         suppressed: 0,
         baselined: 0,
         configuration: r.configuration.clone(),
@@ -123,6 +124,7 @@ pub fn build_stopped(s: &driver::Stopped) -> CheckReport {
         unordered: Vec::new(),
         unsound: Vec::new(),
         annotations: Vec::new(),
+        suppression_warnings: Vec::new(),
         suppressed: 0,
         baselined: 0,
         configuration: s.configuration.clone(),

@@ -83,6 +83,14 @@ fn handmade_lock() -> HandmadeLock {
     }
 }
 
+fn suppression_warning() -> SuppressionWarning {
+    SuppressionWarning {
+        file: "f".into(),
+        line: 3,
+        message: "m".into(),
+    }
+}
+
 fn configuration_warning() -> ConfigurationWarning {
     ConfigurationWarning {
         file: Some("locksmith.toml".into()),
@@ -257,6 +265,7 @@ fn samples() -> BTreeMap<&'static str, BTreeSet<String>> {
                 unordered: vec!["s".into()],
                 unsound: vec![unsound.clone()],
                 annotations: vec![annotation.clone()],
+                suppression_warnings: vec![suppression_warning()],
                 suppressed: 1,
                 baselined: 1,
                 configuration: Some("locksmith.toml".into()),
@@ -275,6 +284,7 @@ fn samples() -> BTreeMap<&'static str, BTreeSet<String>> {
         ("HandmadeLock", keys(handmade_lock())),
         ("Stopped", keys(stopped())),
         ("ConfigurationWarning", keys(configuration_warning())),
+        ("SuppressionWarning", keys(suppression_warning())),
         ("Race", keys(&race)),
         ("RaceLocation", keys(&race.location)),
         ("RaceAccess", keys(&race.accesses[0])),
@@ -417,6 +427,7 @@ fn verdicts_and_exit_statuses() {
             unordered: vec![],
             unsound: vec![],
             annotations: vec![],
+            suppression_warnings: vec![],
             suppressed: 0,
             baselined: 0,
             configuration: None,

@@ -81,6 +81,10 @@ pub struct CheckReport {
     pub unsound: Vec<Unsound>,
     /// Misused existential annotations of `locksmith.h`, in program order.
     pub annotations: Vec<AnnotationProblem>,
+    /// Suppression comments of the files checked that name no code of locksmith's or silence
+    /// no warning ([`super::triage::review_comments`]), in file and line order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub suppression_warnings: Vec<SuppressionWarning>,
     /// Warnings left out because a comment silences them ([`super::triage`]).
     #[serde(skip_serializing_if = "is_zero")]
     pub suppressed: usize,
@@ -139,6 +143,14 @@ impl CheckReport {
     pub fn incomplete(&self) -> usize {
         self.unanalysed.iter().filter(|u| u.may_run).count()
     }
+}
+
+/// A suppression comment that silences nothing, or names no code ([`super::triage`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SuppressionWarning {
+    pub file: String,
+    pub line: u32,
+    pub message: String,
 }
 
 /// A row of the configuration that changes nothing, or less than it seems to

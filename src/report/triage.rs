@@ -17,7 +17,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use super::model::{CheckReport, Deadlock, Race, Warning};
+use super::model::{CheckReport, Deadlock, Race, SuppressionWarning, Warning};
 
 /// The marker of a suppression comment.
 const IGNORE: &str = "locksmith: ignore";
@@ -122,12 +122,15 @@ pub fn without_line_numbers(name: &str) -> String {
 }
 
 /// Leaves out of `report` the warnings a comment silences and those `baseline` records, counts
-/// them, and settles the verdict on what is left.
-pub fn apply(report: &mut CheckReport, baseline: Option<&Baseline>) {
+/// them, and settles the verdict on what is left. Returns the places of the comments that
+/// silenced a warning.
+pub fn apply(report: &mut CheckReport, baseline: Option<&Baseline>) -> BTreeSet<(String, u32)> {
     let mut files = SourceLines::default();
+    let mut used = BTreeSet::new();
     let warnings = std::mem::take(&mut report.warnings);
     for w in warnings {
-        if silenced(&mut files, &w) {
+        if let Some(at) = silenced(&mut files, &w) {
+            used.insert(at);
             report.suppressed += 1;
         } else if baseline.is_some_and(|b| b.warnings.contains(&entry(&w))) {
             report.baselined += 1;
@@ -136,11 +139,74 @@ pub fn apply(report: &mut CheckReport, baseline: Option<&Baseline>) {
         }
     }
     report.settle();
+    used
 }
 
-/// Whether a suppression comment for the warning's code is on its declaration's line or on a
+/// What a suppression comment names after `locksmith: ignore`.
+#[derive(Debug, PartialEq, Eq)]
+enum Ignores<'l> {
+    /// Every code: nothing, or a separator and the reason (`locksmith: ignore: counters`).
+    Every,
+    /// One code locksmith reports (`data-race`, `deadlock`).
+    Code(&'l str),
+    /// A word that is no code of locksmith's (`data_race`): the comment silences nothing.
+    Unknown(&'l str),
+}
+
+/// The codes a comment may name: those of the warnings a check reports.
+const CODES: &[&str] = &[super::model::DATA_RACE, super::model::DEADLOCK];
+
+/// What the suppression comment on `line` names, if it has one.
+fn ignores_of(line: &str) -> Option<Ignores<'_>> {
+    let at = line.find(IGNORE)?;
+    let rest = line[at + IGNORE.len()..].trim_start();
+    let word_end = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '/'))
+        .unwrap_or(rest.len());
+    Some(match &rest[..word_end] {
+        "" => Ignores::Every,
+        word if CODES.contains(&word) => Ignores::Code(word),
+        word => Ignores::Unknown(word),
+    })
+}
+
+/// Notes on the suppression comments of `inputs` (the files the run was given): one naming no
+/// code of locksmith's silences nothing, and one that silenced no warning (`used`: the places
+/// of those that did) may be stale. Each is a [`SuppressionWarning`], in file and line order.
+pub fn review_comments(
+    report: &mut CheckReport,
+    inputs: &[String],
+    used: &BTreeSet<(String, u32)>,
+) {
+    for file in inputs {
+        let Ok(text) = std::fs::read_to_string(file) else {
+            continue;
+        };
+        for (k, line) in text.lines().enumerate() {
+            let line_no = k as u32 + 1;
+            let message = match ignores_of(line) {
+                None => continue,
+                Some(Ignores::Unknown(word)) => format!(
+                    "`{word}` is no code of locksmith's ({}): this comment silences nothing",
+                    CODES.join(", ")
+                ),
+                Some(_) if used.contains(&(file.clone(), line_no)) => continue,
+                Some(_) => "this comment silences no warning: the race it was for is gone, or \
+                            it is not on a line of the warning's accesses or declaration"
+                    .to_string(),
+            };
+            report.suppression_warnings.push(SuppressionWarning {
+                file: file.clone(),
+                line: line_no,
+                message,
+            });
+        }
+    }
+}
+
+/// Where a suppression comment for the warning's code is, on its declaration's line or on a
 /// racing access's line; for a deadlock, on one of its lock calls' lines.
-fn silenced(files: &mut SourceLines, w: &Warning) -> bool {
+fn silenced(files: &mut SourceLines, w: &Warning) -> Option<(String, u32)> {
     let lines: Vec<(&String, u32)> = match w {
         Warning::Race(r) => {
             let declared = r.location.declared.iter().map(|d| (&d.file, d.line));
@@ -159,26 +225,17 @@ fn silenced(files: &mut SourceLines, w: &Warning) -> bool {
     let code = w.code();
     lines
         .into_iter()
-        .any(|(file, line)| files.line(file, line).is_some_and(|l| ignores(l, code)))
+        .find(|&(file, line)| files.line(file, line).is_some_and(|l| ignores(l, code)))
+        .map(|(file, line)| (file.clone(), line))
 }
 
-/// Whether a line holds a suppression comment for `code` (or for every code).
+/// Whether a line holds a suppression comment for `code` (or for every code). A comment naming
+/// a word that is no code silences nothing ([`review_comments`] says so).
 fn ignores(line: &str, code: &str) -> bool {
-    let Some(at) = line.find(IGNORE) else {
-        return false;
-    };
-    let rest = line[at + IGNORE.len()..].trim_start();
-    let first = rest.split(|c: char| c.is_whitespace() || c == ',').next();
-    match first {
-        Some(word)
-            if !word.is_empty()
-                && word
-                    .chars()
-                    .all(|c| c.is_ascii_lowercase() || c == '-' || c == '/') =>
-        {
-            word == code
-        }
-        _ => true,
+    match ignores_of(line) {
+        Some(Ignores::Every) => true,
+        Some(Ignores::Code(c)) => c == code,
+        Some(Ignores::Unknown(_)) | None => false,
     }
 }
 
@@ -219,6 +276,21 @@ mod tests {
             "x++; // locksmith ignores nothing here",
             "data-race"
         ));
+        // A misspelt code is no blanket ignore.
+        assert!(!ignores("x++; // locksmith: ignore data_race", "data-race"));
+        assert!(!ignores("x++; // locksmith: ignore races", "data-race"));
+        assert_eq!(
+            ignores_of("x++; // locksmith: ignore data_race"),
+            Some(Ignores::Unknown("data_race"))
+        );
+        assert_eq!(
+            ignores_of("x++; // locksmith: ignore deadlock, twice"),
+            Some(Ignores::Code("deadlock"))
+        );
+        assert_eq!(
+            ignores_of("x++; // locksmith: ignore — stats"),
+            Some(Ignores::Every)
+        );
     }
 
     #[test]
