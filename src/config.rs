@@ -29,8 +29,9 @@ pub const FILE_NAME: &str = "locksmith.toml";
 #[derive(Clone, Debug)]
 pub enum Which {
     /// The first `locksmith.toml` in this directory (absolute: the current one) or one of its
-    /// ancestors, if any.
-    Find(PathBuf),
+    /// ancestors, if any; failing that, the first in one of these directories (the checked
+    /// files', the compilation database's, as given) or their ancestors.
+    Find(PathBuf, Vec<PathBuf>),
     /// This file (`--config FILE`); it must exist.
     File(PathBuf),
     /// None (`--no-config`).
@@ -85,7 +86,7 @@ pub fn load(which: &Which) -> Result<Option<Config>, Fatal> {
     let (path, shown) = match which {
         Which::Ignore => return Ok(None),
         Which::File(path) => (path.clone(), path.display().to_string()),
-        Which::Find(start) => match find(start) {
+        Which::Find(start, beside) => match find(start).or_else(|| find_beside(beside)) {
             Some(found) => found,
             None => return Ok(None),
         },
@@ -112,6 +113,20 @@ pub fn find(start: &Path) -> Option<(PathBuf, String)> {
         shown.push("..");
     }
     None
+}
+
+/// The first `locksmith.toml` in one of `dirs` (as given: relative to the current directory, or
+/// absolute) or their ancestors, named as found.
+fn find_beside(dirs: &[PathBuf]) -> Option<(PathBuf, String)> {
+    dirs.iter()
+        .flat_map(|d| d.ancestors())
+        .filter(|d| !d.as_os_str().is_empty())
+        .map(|d| d.join(FILE_NAME))
+        .find(|path| path.is_file())
+        .map(|path| {
+            let shown = path.display().to_string();
+            (path, shown)
+        })
 }
 
 /// The options of a run: the command line's, with the configuration's underneath. Lists add
@@ -896,7 +911,9 @@ mod tests {
         assert_eq!(shown, format!("../../{FILE_NAME}"));
         let (_, shown) = find(&base).expect("found");
         assert_eq!(shown, FILE_NAME);
-        let loaded = load(&Which::Find(deep.clone())).unwrap().expect("loaded");
+        let loaded = load(&Which::Find(deep.clone(), Vec::new()))
+            .unwrap()
+            .expect("loaded");
         assert_eq!(loaded.file, format!("../../{FILE_NAME}"));
         assert_eq!(load(&Which::Ignore).unwrap(), None);
         std::fs::remove_dir_all(&base).ok();

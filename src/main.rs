@@ -2,7 +2,7 @@
 //! and prints what a command returns; it never analyses, builds reports or formats them.
 
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches, Parser, Subcommand};
@@ -243,7 +243,25 @@ fn check(args: CheckArgs) -> ExitCode {
     let which = match (args.config, args.no_config) {
         (_, true) => Which::Ignore,
         (Some(file), false) => Which::File(file),
-        (None, false) => Which::Find(std::env::current_dir().unwrap_or_default()),
+        (None, false) => {
+            // Failing the current directory, the checked files' or the build's.
+            let mut beside: Vec<PathBuf> = args
+                .build_dir
+                .iter()
+                .chain(&args.compile_commands)
+                .chain(&args.files)
+                .filter_map(|p| {
+                    if p.is_dir() {
+                        Some(p.as_path())
+                    } else {
+                        p.parent()
+                    }
+                })
+                .map(Path::to_path_buf)
+                .collect();
+            beside.dedup();
+            Which::Find(std::env::current_dir().unwrap_or_default(), beside)
+        }
     };
     let command_line = CommandLine {
         include: args.include,
@@ -347,7 +365,7 @@ fn usage_error(subcommand: &str, message: &str) -> ! {
 }
 
 /// `locksmith header`: the annotation header on stdout, or written into a directory.
-fn header(output: Option<&std::path::Path>) -> ExitCode {
+fn header(output: Option<&Path>) -> ExitCode {
     let (name, text) = c_frontend::syntax::embedded::annotation_header();
     let Some(dir) = output else {
         print!("{text}");

@@ -115,6 +115,22 @@ fn an_opaque_lock_api_is_known_from_the_configuration_found_in_a_parent_director
     );
 }
 
+/// Run from a directory without a configuration, the one beside the checked file (or above
+/// it) is read, named by its path.
+#[test]
+fn the_configuration_beside_the_checked_files_is_found_too() {
+    let elsewhere = temp_dir("elsewhere");
+    let main = fixture("lock_api/src/main.c");
+    let run = check_in(&elsewhere, &["--format", "json", &main.to_string_lossy()]);
+    assert_eq!(run.exit, 1, "{}", run.stderr);
+    assert_eq!(run.warnings(), names(&["last_seen"]));
+    assert_eq!(
+        run.json()["configuration"],
+        fixture("lock_api/locksmith.toml").display().to_string()
+    );
+    let _ = std::fs::remove_dir_all(&elsewhere);
+}
+
 #[test]
 fn config_names_the_file_to_read_instead_of_the_one_found() {
     // From the repository root, which has no locksmith.toml, the file is named.
