@@ -297,7 +297,8 @@ fn library_entry_points_not_analysed_may_run() {
 }
 
 /// A run that could not be done prints nothing that looks like a result, in any format: the
-/// error line on stderr, and under JSON only the error object.
+/// error line on stderr, under JSON only the error object, and under SARIF a document without
+/// results whose invocation did not succeed.
 #[test]
 fn an_error_run_prints_no_result() {
     let dir = program(
@@ -320,6 +321,18 @@ fn an_error_run_prints_no_result() {
             assert_eq!(json["verdict"], "error");
             let keys: Vec<&String> = json.as_object().unwrap().keys().collect();
             assert_eq!(keys, ["error", "verdict"]);
+        } else if format == "sarif" {
+            // A pipeline uploading the file gets a document saying the run failed, not an
+            // empty file.
+            let sarif = run.json();
+            let the_run = &sarif["runs"][0];
+            assert_eq!(the_run["results"], serde_json::json!([]));
+            let invocation = &the_run["invocations"][0];
+            assert_eq!(invocation["executionSuccessful"], false);
+            let error = invocation["toolExecutionNotifications"][0]["message"]["text"]
+                .as_str()
+                .unwrap();
+            assert!(error.starts_with("no `main`"), "{error}");
         } else {
             assert_eq!(run.stdout, "", "{format}");
         }

@@ -7,7 +7,9 @@
 //! result of rule `deadlock` placed in the same way at its lock calls. Annotation misuse, places
 //! where the analysis is knowingly unsound (level `note`) and functions not analysed (level
 //! `warning` when they may run, which makes the check incomplete; `note` when they cannot) are
-//! results of their own codes. The run's property bag holds the check's `verdict`. Files are named relative to the source root
+//! results of their own codes. The run's property bag holds the check's `verdict`; its
+//! invocation says whether the run analysed its input (`executionSuccessful`), and a run that
+//! could not is a document without results whose invocation carries the error. Files are named relative to the source root
 //! (`--source-root`, the current directory by default), through the `uriBaseId` `SRCROOT`.
 //! Each result has a `partialFingerprints` entry computed from what does not move when lines do
 //! (the rule, the location's name without line numbers, the accessing functions and access
@@ -49,9 +51,29 @@ pub struct Run {
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub original_uri_base_ids: BTreeMap<String, ArtifactLocation>,
     pub results: Vec<SarifResult>,
+    /// The run of the tool: whether it analysed what it was given, and why not.
+    #[serde(default)]
+    pub invocations: Vec<Invocation>,
     /// The check's verdict, as in JSON (a SARIF property bag).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub properties: Option<RunProperties>,
+}
+
+/// One run of locksmith: `executionSuccessful` is false for a run that could not analyse its
+/// input (exit status 2), whose error is the one notification.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Invocation {
+    pub execution_successful: bool,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tool_execution_notifications: Vec<Notification>,
+}
+
+/// A message of the tool about its own run.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Notification {
+    pub level: String,
+    pub message: Message,
 }
 
 /// The property bag of a run of `locksmith check`.
@@ -284,18 +306,40 @@ pub fn render_to(report: &Report, sources: &Sources, out: &mut dyn Write) {
     }
 }
 
-/// The document of a report (`None` for a run that failed: the error line says why).
+/// The document of a report. A run that failed has no results, and its invocation says it did
+/// not succeed, with the error (besides the error line on stderr): a pipeline that uploads the
+/// file never gets an empty one.
 pub fn log(report: &Report, sources: &Sources) -> Option<SarifLog> {
     let root = sources.source_root();
     let mut b = Builder {
         root: &root,
         results: Vec::new(),
     };
-    match report {
-        Report::Check(c) => b.check(c),
-        Report::Lambda(l) => b.lambda(l),
-        Report::Error(_) => return None,
-    }
+    let invocation = match report {
+        Report::Check(c) => {
+            b.check(c);
+            Invocation {
+                execution_successful: true,
+                tool_execution_notifications: Vec::new(),
+            }
+        }
+        Report::Lambda(l) => {
+            b.lambda(l);
+            Invocation {
+                execution_successful: true,
+                tool_execution_notifications: Vec::new(),
+            }
+        }
+        Report::Error(failure) => Invocation {
+            execution_successful: false,
+            tool_execution_notifications: vec![Notification {
+                level: "error".into(),
+                message: Message {
+                    text: failure.error.message.clone(),
+                },
+            }],
+        },
+    };
     let base = ArtifactLocation {
         uri: file_uri(&root),
         uri_base_id: None,
@@ -323,6 +367,7 @@ pub fn log(report: &Report, sources: &Sources) -> Option<SarifLog> {
             },
             original_uri_base_ids: BTreeMap::from([(ROOT.to_string(), base)]),
             results: b.results,
+            invocations: vec![invocation],
             properties: match report {
                 Report::Check(c) => Some(RunProperties {
                     verdict: c.verdict,
