@@ -73,6 +73,10 @@ fn one_result_per_finding_with_its_accesses_and_paths() {
                 first["line"].as_u64().unwrap()
             );
             assert_eq!(region.start_column.map(u64::from), first["column"].as_u64());
+            assert_eq!(
+                region.end_column.map(u64::from),
+                first["end_column"].as_u64()
+            );
             assert_eq!(r.related_locations.len(), accesses.len() - 1);
             let flows = &r.code_flows[0].thread_flows;
             assert_eq!(flows.len(), accesses.len());

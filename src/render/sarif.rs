@@ -166,6 +166,9 @@ pub struct Region {
     pub start_line: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start_column: Option<u32>,
+    /// The column just past the accessed expression (SARIF's end is exclusive), when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end_column: Option<u32>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -438,6 +441,7 @@ impl Builder<'_> {
             region: (line > 0).then_some(Region {
                 start_line: line,
                 start_column: column.filter(|&c| c > 0),
+                end_column: None,
             }),
         }
     }
@@ -448,6 +452,20 @@ impl Builder<'_> {
             physical_location: Some(self.physical(&p.file, p.line, Some(p.column))),
             message: message.map(|text| Message { text }),
         }
+    }
+
+    /// An access's location, its region ending after the accessed expression when the report
+    /// knows where (`end_column`: the column just past it, as SARIF's `endColumn`).
+    fn access_at(&self, a: &RaceAccess, message: Option<String>) -> Location {
+        let mut at = self.at(&a.position, message);
+        if let Some(region) = at
+            .physical_location
+            .as_mut()
+            .and_then(|p| p.region.as_mut())
+        {
+            region.end_column = a.end_column;
+        }
+        at
     }
 
     fn push(&mut self, rule: &str, message: String, locations: Vec<Location>, key: &str) {
@@ -550,20 +568,20 @@ impl Builder<'_> {
         // What identifies the warning across edits is what a baseline records of it.
         let entry = crate::report::triage::race_entry(w);
         let key = format!("{}|{}", entry.location, entry.accesses.join(","));
-        let primary = self.at(&first.position, Some(describe(first)));
+        let primary = self.access_at(first, Some(describe(first)));
         self.push("data-race", message, vec![primary], &key);
         let related: Vec<Location> = w.accesses[1..]
             .iter()
             .enumerate()
             .map(|(i, a)| Location {
                 id: Some(i + 1),
-                ..self.at(&a.position, Some(describe(a)))
+                ..self.access_at(a, Some(describe(a)))
             })
             .collect();
         let flows: Vec<ThreadFlow> = w
             .accesses
             .iter()
-            .map(|a| self.thread_flow(&a.path, &a.thread, self.at(&a.position, Some(describe(a)))))
+            .map(|a| self.thread_flow(&a.path, &a.thread, self.access_at(a, Some(describe(a)))))
             .collect();
         if let Some(last) = self.results.last_mut() {
             last.related_locations = related;
