@@ -93,6 +93,45 @@ fn one_result_per_finding_with_its_accesses_and_paths() {
             let rule = &log.runs[0].tool.driver.rules[r.rule_index];
             assert_eq!(rule.id, "data-race");
         }
+        // A check lists the check's rules only, not the λ▷ verdicts'.
+        let rules = &log.runs[0].tool.driver.rules;
+        assert!(rules
+            .iter()
+            .all(|r| r.id != "inconsistent" && r.id != "nonlinear"));
+        assert!(rules.iter().any(|r| r.id == "deadlock"));
+    }
+}
+
+/// A λ▷ run lists the λ▷ rules only, and its results' indices name them.
+#[test]
+fn a_lambda_run_lists_its_own_rules() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_locksmith"))
+        .current_dir(root())
+        .args([
+            "lambda",
+            "--format",
+            "sarif",
+            "paper-examples/lambda/fig10_without_pack.lam",
+        ])
+        .output()
+        .expect("locksmith runs");
+    let log: SarifLog = serde_json::from_slice(&out.stdout).expect("a SARIF document");
+    let the_run = &log.runs[0];
+    let ids: Vec<&str> = the_run
+        .tool
+        .driver
+        .rules
+        .iter()
+        .map(|r| r.id.as_str())
+        .collect();
+    assert!(ids.contains(&"inconsistent"), "{ids:?}");
+    assert!(
+        !ids.contains(&"data-race") && !ids.contains(&"deadlock"),
+        "{ids:?}"
+    );
+    assert!(!the_run.results.is_empty());
+    for r in &the_run.results {
+        assert_eq!(ids[r.rule_index], r.rule_id);
     }
 }
 

@@ -191,6 +191,30 @@ pub struct ThreadFlowLocation {
 /// The base id files are named relative to.
 const ROOT: &str = "SRCROOT";
 
+/// The ids of the rules only `locksmith lambda` reports (λ▷ verdicts); the others are only
+/// `locksmith check`'s. A run lists the rules of its command.
+const LAMBDA_RULES: &[&str] = &[
+    "inconsistent",
+    "existential-escape",
+    "nonlinear",
+    "recursive-effect",
+    "saturated",
+    "no-convergence",
+];
+
+/// The rules of the command that made `report` (none for a run that failed).
+fn rules_of(report: &Report) -> Vec<&'static (&'static str, &'static str, &'static str)> {
+    let lambda = match report {
+        Report::Check(_) => false,
+        Report::Lambda(_) => true,
+        Report::Error(_) => return Vec::new(),
+    };
+    RULES
+        .iter()
+        .filter(|r| LAMBDA_RULES.contains(&r.0) == lambda)
+        .collect()
+}
+
 /// The rules results may name: id, what it is, default level.
 const RULES: &[(&str, &str, &str)] = &[
     (
@@ -317,6 +341,7 @@ pub fn log(report: &Report, sources: &Sources) -> Option<SarifLog> {
     let mut b = Builder {
         root: &root,
         results: Vec::new(),
+        rules: rules_of(report),
     };
     let invocation = match report {
         Report::Check(c) => {
@@ -356,9 +381,10 @@ pub fn log(report: &Report, sources: &Sources) -> Option<SarifLog> {
                     name: "locksmith".into(),
                     version: env!("CARGO_PKG_VERSION").into(),
                     information_uri: "https://doi.org/10.1145/1133981.1134019".into(),
-                    rules: RULES
+                    rules: b
+                        .rules
                         .iter()
-                        .map(|&(id, what, level)| ReportingDescriptor {
+                        .map(|&&(id, what, level)| ReportingDescriptor {
                             id: id.into(),
                             short_description: Message { text: what.into() },
                             default_configuration: Configuration {
@@ -409,6 +435,8 @@ fn percent_encode(segment: &str) -> String {
 struct Builder<'a> {
     root: &'a Path,
     results: Vec<SarifResult>,
+    /// The rules the run lists ([`rules_of`]): a result's `ruleIndex` is into them.
+    rules: Vec<&'static (&'static str, &'static str, &'static str)>,
 }
 
 impl Builder<'_> {
@@ -469,7 +497,8 @@ impl Builder<'_> {
     }
 
     fn push(&mut self, rule: &str, message: String, locations: Vec<Location>, key: &str) {
-        let (index, level) = RULES
+        let (index, level) = self
+            .rules
             .iter()
             .enumerate()
             .find(|(_, r)| r.0 == rule)
