@@ -249,23 +249,9 @@ mod tests {
         ] {
             let report = CheckReport {
                 warnings,
-                unanalysed: Vec::new(),
                 unmodelled: vec!["lib_f".into()],
-                unordered: Vec::new(),
-                unsound: Vec::new(),
-                annotations: Vec::new(),
-                suppression_warnings: Vec::new(),
-                suppressed: 0,
-                baselined: 0,
-                configuration: None,
-                configuration_warnings: Vec::new(),
-                configured: Vec::new(),
-                constants: Vec::new(),
-                handmade_locks: Vec::new(),
-                stopped: None,
                 verdict: crate::report::model::Verdict::Races,
-                allow_incomplete: false,
-                baseline_written: false,
+                ..CheckReport::default()
             };
             let report = Report::Check(report);
             assert_eq!(render(&report), whole(&report));

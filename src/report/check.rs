@@ -118,24 +118,10 @@ pub fn build_stopped(s: &driver::Stopped) -> CheckReport {
         .flat_map(|p| p.unanalysed.iter().map(move |u| unanalysed(p, u, true)))
         .collect();
     let mut report = CheckReport {
-        warnings: Vec::new(),
         unanalysed,
-        unmodelled: Vec::new(),
-        unordered: Vec::new(),
-        unsound: Vec::new(),
-        annotations: Vec::new(),
-        suppression_warnings: Vec::new(),
-        suppressed: 0,
-        baselined: 0,
         configuration: s.configuration.clone(),
-        configuration_warnings: Vec::new(),
-        configured: Vec::new(),
-        constants: Vec::new(),
-        handmade_locks: Vec::new(),
         stopped: Some(stopped(s.stop)),
-        verdict: Verdict::RaceFree,
-        allow_incomplete: false,
-        baseline_written: false,
+        ..CheckReport::default()
     };
     report.settle();
     report

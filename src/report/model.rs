@@ -64,7 +64,8 @@ pub const DATA_RACE: &str = "data-race";
 pub const DEADLOCK: &str = "deadlock";
 
 /// The report on a C program.
-#[derive(Clone, Debug, Serialize)]
+/// (The default is an empty, race-free report, to fill in.)
+#[derive(Clone, Debug, Default, Serialize)]
 pub struct CheckReport {
     /// The possible data races, by where their location is declared, then by name (those that
     /// need a signal only another process sends after the others); then the potential
@@ -437,12 +438,13 @@ pub struct Unsound {
 /// The verdict of a run: `ok` and `violations` for λ▷ programs that type-check; `race-free`,
 /// `races` and `incomplete` for checked C programs; `error` for runs of either command that
 /// could not analyse their input.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Verdict {
     Ok,
     Violations,
     /// Every function that may run was analysed, and nothing was found.
+    #[default]
     RaceFree,
     /// Possible data races, potential deadlocks or misused annotations were found.
     Races,
