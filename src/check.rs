@@ -126,7 +126,11 @@ pub fn run_triaged(
         }
     }
     let files: Vec<Input> = files.into_iter().map(Into::into).collect();
-    let named: Vec<String> = files.iter().map(|f| f.path.display().to_string()).collect();
+    // As reports name them, so that a comment's place matches a warning's.
+    let named: Vec<String> = files
+        .iter()
+        .map(|f| report::check::display_file(&f.path.display().to_string()))
+        .collect();
     let result = driver::check_on_large_stack(files, options);
     let mut clock = stats::PhaseClock::new(Phase::Report);
     // The report is built whole before any of it is written, so an internal error while

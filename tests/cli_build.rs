@@ -171,14 +171,21 @@ fn each_unit_is_checked_with_its_own_flags() {
         ],
     );
     assert_eq!(warnings(&command), ["racy_count"], "{}", command.stderr);
-    // `-p` also takes the database itself, and names positions by the database's paths.
+    // `-p` also takes the database itself. Its absolute paths are named relative to the
+    // current directory when they are under it, as compilers name files, and as given when not.
     let text = check_in(&root, &["-p", "build/compile_commands.json"]);
     assert_eq!(text.exit, 1);
-    let racy = root.join("src/racy.c").display().to_string();
     assert!(
-        text.stdout.contains(&format!("{racy}:5:")),
+        text.stdout.contains(" --> src/racy.c:5:"),
         "{}",
         text.stdout
+    );
+    let outside = check_in(&root.join("build"), &["-p", "."]);
+    let racy = root.join("src/racy.c").display().to_string();
+    assert!(
+        outside.stdout.contains(&format!(" --> {racy}:5:")),
+        "{}",
+        outside.stdout
     );
     // The same files with one set of global flags: both units are guarded.
     let global = check_in(

@@ -551,15 +551,22 @@ fn position(p: &Program, pos: Pos) -> Position {
 
 /// A file as reports name it: a file of locksmith's own libc stubs (written to a private data
 /// directory at run time) by its place in locksmith's sources, `libc-stubs/NAME`, never by the
-/// temporary path.
-fn display_file(file: &str) -> String {
-    let stubs = c_frontend::syntax::embedded::data_dir().map(|d| d.join("stubs"));
-    match stubs {
-        Ok(dir) => match std::path::Path::new(file).strip_prefix(&dir) {
-            Ok(rest) => format!("libc-stubs/{}", rest.display()),
-            Err(_) => file.to_string(),
-        },
-        Err(_) => file.to_string(),
+/// temporary path; a file under the current directory named by an absolute path (a build's
+/// database names every file so) relative to it, as compilers name files; any other as given.
+pub fn display_file(file: &str) -> String {
+    let path = std::path::Path::new(file);
+    if let Ok(dir) = c_frontend::syntax::embedded::data_dir().map(|d| d.join("stubs")) {
+        if let Ok(rest) = path.strip_prefix(&dir) {
+            return format!("libc-stubs/{}", rest.display());
+        }
+    }
+    static CWD: std::sync::OnceLock<Option<std::path::PathBuf>> = std::sync::OnceLock::new();
+    let cwd = CWD.get_or_init(|| std::env::current_dir().ok());
+    match cwd.as_deref().and_then(|cwd| path.strip_prefix(cwd).ok()) {
+        Some(rest) if path.is_absolute() && !rest.as_os_str().is_empty() => {
+            rest.display().to_string()
+        }
+        _ => file.to_string(),
     }
 }
 
