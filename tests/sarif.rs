@@ -228,3 +228,41 @@ fn microsofts_validator_finds_no_error_or_warning() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Warnings left out by a comment or the baseline are results with their suppression
+/// (`inSource`, `external`), so code scanning shows them dismissed, not fixed.
+#[test]
+fn left_out_warnings_are_suppressed_results() {
+    let dir = std::env::temp_dir().join(format!("locksmith-sarif-{}-left-out", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("p.c"),
+        "#include <pthread.h>\n\
+         static int hits; // locksmith: ignore data-race: display only\n\
+         static int jobs;\n\
+         static void *w(void *a) { hits++; jobs++; return a; }\n\
+         int main(void) { pthread_t t, u; pthread_create(&t, 0, w, 0); \
+         pthread_create(&u, 0, w, 0); return 0; }\n",
+    )
+    .unwrap();
+    let kinds = |log: &SarifLog| -> Vec<Option<String>> {
+        log.runs[0]
+            .results
+            .iter()
+            .filter(|r| r.rule_id == "data-race")
+            .map(|r| r.suppressions.first().map(|s| s.kind.clone()))
+            .collect()
+    };
+    let commented = sarif(&dir, &["p.c"]);
+    assert_eq!(kinds(&commented), [None, Some("inSource".to_string())]);
+    let (_, _) = run(&dir, &["--write-baseline", "baseline.json", "p.c"]);
+    let baselined = sarif(&dir, &["--baseline", "baseline.json", "p.c"]);
+    let mut both = kinds(&baselined);
+    both.sort();
+    assert_eq!(
+        both,
+        [Some("external".to_string()), Some("inSource".to_string())]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

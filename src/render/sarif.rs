@@ -27,8 +27,8 @@ use serde::{Deserialize, Serialize};
 use super::short::violation_place;
 use super::Sources;
 use crate::report::model::{
-    Acquisition, CheckReport, Deadlock, LambdaReport, Position, Race, RaceAccess, Verdict, Warning,
-    DEADLOCK,
+    Acquisition, CheckReport, Deadlock, LambdaReport, LeftOut, Position, Race, RaceAccess, Verdict,
+    Warning, DEADLOCK,
 };
 use crate::report::triage::without_line_numbers;
 use crate::report::Report;
@@ -131,6 +131,18 @@ pub struct SarifResult {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub code_flows: Vec<CodeFlow>,
     pub partial_fingerprints: BTreeMap<String, String>,
+    /// Why the result is not shown as a finding: a comment in the source, or the baseline.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub suppressions: Vec<Suppression>,
+}
+
+/// A result left out by triage: `inSource` (a `locksmith: ignore` comment, at its place) or
+/// `external` (the baseline).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Suppression {
+    pub kind: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub justification: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -516,14 +528,38 @@ impl Builder<'_> {
                 "locksmith/v1".to_string(),
                 fingerprint(&format!("{rule}|{key}")),
             )]),
+            suppressions: Vec::new(),
         });
+    }
+
+    /// One warning's result.
+    fn warning(&mut self, w: &Warning) {
+        match w {
+            Warning::Race(race) => self.race(race),
+            Warning::Deadlock(d) => self.deadlock(d),
+        }
     }
 
     fn check(&mut self, r: &CheckReport) {
         for w in &r.warnings {
-            match w {
-                Warning::Race(race) => self.race(race),
-                Warning::Deadlock(d) => self.deadlock(d),
+            self.warning(w);
+        }
+        // Left out by triage: results with their suppression, so code scanning shows them as
+        // dismissed rather than fixed.
+        for (w, how) in &r.left_out {
+            self.warning(w);
+            let suppression = match how {
+                LeftOut::Comment { file, line } => Suppression {
+                    kind: "inSource".into(),
+                    justification: Some(format!("a locksmith: ignore comment at {file}:{line}")),
+                },
+                LeftOut::Baseline => Suppression {
+                    kind: "external".into(),
+                    justification: Some("recorded in the baseline".into()),
+                },
+            };
+            if let Some(last) = self.results.last_mut() {
+                last.suppressions = vec![suppression];
             }
         }
         for a in &r.annotations {

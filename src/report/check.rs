@@ -75,6 +75,7 @@ pub fn build(r: &CheckResult) -> CheckReport {
             })
             .collect(),
         suppression_warnings: Vec::new(),
+        left_out: Vec::new(),
         suppressed: 0,
         baselined: 0,
         configuration: r.configuration.clone(),

@@ -11,6 +11,8 @@ use c_frontend::diagnostics::FatalKind;
 use serde::{Serialize, Serializer};
 
 /// What one run of either command reports.
+// One report is made per run and moved a few times: boxing the largest variant buys nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, Serialize)]
 #[serde(untagged)]
 pub enum Report {
@@ -86,6 +88,10 @@ pub struct CheckReport {
     /// no warning ([`super::triage::review_comments`]), in file and line order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub suppression_warnings: Vec<SuppressionWarning>,
+    /// The warnings triage left out, with how (a comment, the baseline): counted below, and
+    /// listed only by formats that keep suppressed results (SARIF's `suppressions`).
+    #[serde(skip)]
+    pub left_out: Vec<(Warning, LeftOut)>,
     /// Warnings left out because a comment silences them ([`super::triage`]).
     #[serde(skip_serializing_if = "is_zero")]
     pub suppressed: usize,
@@ -144,6 +150,15 @@ impl CheckReport {
     pub fn incomplete(&self) -> usize {
         self.unanalysed.iter().filter(|u| u.may_run).count()
     }
+}
+
+/// How triage left a warning out ([`CheckReport::left_out`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LeftOut {
+    /// A `locksmith: ignore` comment at this place.
+    Comment { file: String, line: u32 },
+    /// The baseline records it.
+    Baseline,
 }
 
 /// A suppression comment that silences nothing, or names no code ([`super::triage`]).

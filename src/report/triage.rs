@@ -17,7 +17,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use super::model::{CheckReport, Deadlock, Race, SuppressionWarning, Warning};
+use super::model::{CheckReport, Deadlock, LeftOut, Race, SuppressionWarning, Warning};
 
 /// The marker of a suppression comment.
 const IGNORE: &str = "locksmith: ignore";
@@ -129,11 +129,13 @@ pub fn apply(report: &mut CheckReport, baseline: Option<&Baseline>) -> BTreeSet<
     let mut used = BTreeSet::new();
     let warnings = std::mem::take(&mut report.warnings);
     for w in warnings {
-        if let Some(at) = silenced(&mut files, &w) {
-            used.insert(at);
+        if let Some((file, line)) = silenced(&mut files, &w) {
+            used.insert((file.clone(), line));
             report.suppressed += 1;
+            report.left_out.push((w, LeftOut::Comment { file, line }));
         } else if baseline.is_some_and(|b| b.warnings.contains(&entry(&w))) {
             report.baselined += 1;
+            report.left_out.push((w, LeftOut::Baseline));
         } else {
             report.warnings.push(w);
         }
