@@ -93,8 +93,12 @@ fn one_result_per_finding_with_its_accesses_and_paths() {
             let rule = &log.runs[0].tool.driver.rules[r.rule_index];
             assert_eq!(rule.id, "data-race");
         }
-        // A check lists the check's rules only, not the λ▷ verdicts'.
+        // A check lists the check's rules only, not the λ▷ verdicts', each with what a
+        // finding means and what to do.
         let rules = &log.runs[0].tool.driver.rules;
+        assert!(rules
+            .iter()
+            .all(|r| r.full_description.is_some() && r.help.is_some()));
         assert!(rules
             .iter()
             .all(|r| r.id != "inconsistent" && r.id != "nonlinear"));

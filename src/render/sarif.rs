@@ -105,6 +105,12 @@ pub struct ToolComponent {
 pub struct ReportingDescriptor {
     pub id: String,
     pub short_description: Message,
+    /// What a finding of the rule means.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub full_description: Option<Message>,
+    /// What to do about one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub help: Option<Message>,
     pub default_configuration: Configuration,
 }
 
@@ -213,6 +219,50 @@ const LAMBDA_RULES: &[&str] = &[
     "saturated",
     "no-convergence",
 ];
+
+/// What a finding of rule `id` means, and what to do about one (by the rule's family).
+fn explained(id: &str) -> (&'static str, &'static str) {
+    let family = id.split('/').next().unwrap_or(id);
+    match family {
+        "data-race" => (
+            "Two threads may access the location at the same time, at least one of them \
+             writing, and no lock is held at both accesses: the location is not consistently \
+             correlated with a lock (LOCKSMITH, PLDI 2006).",
+            "Hold one lock at every access of the location (the warning lists the racing \
+             accesses with the locks each holds, and the protected ones as context), or order \
+             the threads (a join, a barrier). An accepted race is silenced by \
+             `// locksmith: ignore data-race` with the reason, on a racing line.",
+        ),
+        "deadlock" => (
+            "Threads that may run at once take locks of a cycle in opposite orders, each \
+             waiting for a lock another holds; or a thread waits for a lock it holds itself.",
+            "Take the locks of the cycle in one order in every thread, or release one before \
+             waiting for the next; do not lock again a non-recursive lock already held.",
+        ),
+        "existential" => (
+            "An annotation of locksmith.h is misused, or code breaks what it declares about a \
+             struct and the lock that guards its fields.",
+            "Declare the struct with LOCKSMITH_EXISTENTIAL, pack an object once it is \
+             initialised and before it is published, and access its guarded fields only \
+             between LOCKSMITH_UNPACK and LOCKSMITH_END_UNPACK, holding its lock.",
+        ),
+        "unsound" => (
+            "locksmith does not follow what this construct does: a race it hides may be \
+             missed.",
+            "Check the code around it by hand, or write it with constructs locksmith follows.",
+        ),
+        "unanalysed" => (
+            "A function (or declaration) could not be read, so races in it are not reported; \
+             while it may run, the verdict is incomplete.",
+            "Rewrite the construct the message names, or report it as a locksmith bug; \
+             --allow-incomplete accepts an incomplete verdict.",
+        ),
+        _ => (
+            "A λ▷ program breaks the type-and-effect discipline of LOCKSMITH's formal core.",
+            "See the λ▷ tutorial in locksmith's README for what each verdict means.",
+        ),
+    }
+}
 
 /// The rules of the command that made `report` (none for a run that failed).
 fn rules_of(report: &Report) -> Vec<&'static (&'static str, &'static str, &'static str)> {
@@ -399,6 +449,12 @@ pub fn log(report: &Report, sources: &Sources) -> Option<SarifLog> {
                         .map(|&&(id, what, level)| ReportingDescriptor {
                             id: id.into(),
                             short_description: Message { text: what.into() },
+                            full_description: Some(Message {
+                                text: explained(id).0.into(),
+                            }),
+                            help: Some(Message {
+                                text: explained(id).1.into(),
+                            }),
                             default_configuration: Configuration {
                                 level: level.into(),
                             },
