@@ -454,3 +454,47 @@ fn deadlocks_open_to_their_lock_calls() {
         "{counts}"
     );
 }
+
+/// A list of more than twenty accesses shows its first twenty on the index and links to a page
+/// of its own holding all of them, which links back: a blob's thousands of accesses made one
+/// index page 25 MB.
+#[test]
+fn long_lists_of_accesses_have_a_page_of_their_own() {
+    let dir = temp_dir("long-lists");
+    let bumps: String = (0..25).map(|_| "    hits++;\n").collect();
+    std::fs::write(
+        dir.join("many.c"),
+        format!(
+            "#include <pthread.h>\nlong hits;\nstatic void *w(void *a) {{\n{bumps}    return a;\n}}\n\
+             int main(void) {{ pthread_t t, u; pthread_create(&t, 0, w, 0); \
+             pthread_create(&u, 0, w, 0); return 0; }}\n"
+        ),
+    )
+    .unwrap();
+    let out = dir.join("report");
+    let (pages, json) = report(&dir, &out, &["many.c"]);
+    let accesses = json["warnings"][0]["accesses"].as_array().unwrap().len();
+    assert!(accesses > 20, "{accesses}");
+    let docs = parse(&pages);
+    let index = &docs["index.html"];
+    let list = index
+        .select(&sel("details.warning ol.accesses"))
+        .next()
+        .unwrap();
+    let shown = list
+        .select(&sel(":scope > li.is-write, :scope > li.is-read"))
+        .count();
+    assert_eq!(shown, 20);
+    let more = list
+        .select(&sel("li.more a"))
+        .next()
+        .expect("a link to the whole list");
+    let href = more.value().attr("href").unwrap();
+    assert_eq!(text(more), format!("all {accesses} accesses"));
+    let whole = &docs[href];
+    let all = whole.select(&sel("ol.accesses > li")).count();
+    assert_eq!(all, accesses);
+    let back = whole.select(&sel("nav a")).next().unwrap();
+    assert_eq!(back.value().attr("href"), Some("index.html#w1"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

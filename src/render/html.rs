@@ -40,10 +40,12 @@ pub const INDEX: &str = "index.html";
 /// that can be read, in the order of the files' names.
 pub fn pages(report: &CheckReport, sources: &Sources) -> Vec<Page> {
     let files = Files::of(report, sources);
+    let mut lists = Vec::new();
     let mut out = vec![Page {
         name: INDEX.to_string(),
-        html: index(report, &files, sources),
+        html: index(report, &files, sources, &mut lists),
     }];
+    out.append(&mut lists);
     for (file, info) in &files.by_name {
         if let Some(name) = &info.page {
             let html = sources
@@ -63,7 +65,7 @@ pub fn pages(report: &CheckReport, sources: &Sources) -> Vec<Page> {
 pub fn render_to(report: &Report, sources: &Sources, out: &mut dyn Write) {
     if let Report::Check(c) = report {
         let files = Files::of(c, sources);
-        let _ = out.write_str(&index(c, &files, sources));
+        let _ = out.write_str(&index(c, &files, sources, &mut Vec::new()));
     }
 }
 
@@ -292,8 +294,9 @@ fn head(title: &str, class: &str, s: &mut String) {
     );
 }
 
-/// The summary and every warning.
-fn index(r: &CheckReport, files: &Files, sources: &Sources) -> String {
+/// The summary and every warning; a list of accesses longer than [`SHOWN`] shows its first ones
+/// and links to a page of its own, added to `lists`.
+fn index(r: &CheckReport, files: &Files, sources: &Sources, lists: &mut Vec<Page>) -> String {
     let mut s = String::new();
     head(&format!("locksmith: {}", verdict(r)), "index", &mut s);
     let _ = write!(
@@ -304,9 +307,55 @@ fn index(r: &CheckReport, files: &Files, sources: &Sources) -> String {
         Esc(&verdict(r))
     );
     summary(r, files, &mut s);
-    warnings(r, files, sources, &mut s);
+    warnings(r, files, sources, lists, &mut s);
     let _ = write!(s, "</main>\n<script>{SCRIPT}</script>\n</body>\n</html>\n");
     s
+}
+
+/// How many accesses of one list the index shows: a blob's warning lists thousands, which made
+/// one index page of a library's report 25 MB. The whole list is a page of its own.
+const SHOWN: usize = 20;
+
+/// A list of accesses as the index shows it: whole when short; else its first [`SHOWN`]
+/// entries and a link to the page of the whole list (made once per list, named after the first
+/// warning showing it, `list-N-racing.html`).
+fn shown_list(
+    list: &[RaceAccess],
+    (number, kind, title): (usize, &str, &str),
+    files: &Files,
+    sources: &Sources,
+    lists: &mut Vec<Page>,
+    made: &mut FxHashMap<*const RaceAccess, String>,
+) -> String {
+    if list.len() <= SHOWN {
+        return accesses(list, files, sources);
+    }
+    let name = made
+        .entry(list.as_ptr())
+        .or_insert_with(|| {
+            let name = format!("list-{number}-{kind}.html");
+            let mut page = String::new();
+            head(&format!("locksmith: {title}"), "list", &mut page);
+            let _ = write!(
+                page,
+                "<header>\n<h1>{}</h1>\n<nav><a href=\"{INDEX}#w{number}\">back to warning \
+                 #{number}</a></nav>\n</header>\n<main>\n<ol class=\"accesses\">\n{}</ol>\n\
+                 </main>\n</body>\n</html>\n",
+                Esc(title),
+                accesses(list, files, sources)
+            );
+            lists.push(Page {
+                name: name.clone(),
+                html: page,
+            });
+            name
+        })
+        .clone();
+    format!(
+        "{}<li class=\"more\"><a href=\"{name}\">all {} accesses</a></li>\n",
+        accesses(&list[..SHOWN], files, sources),
+        list.len()
+    )
 }
 
 /// The counts, the files with what the report says about each, and the lists of what the
@@ -492,7 +541,13 @@ fn location(l: &RaceLocation, files: &Files) -> String {
 
 /// Every warning, each a `<details>` (`id="wN"`, from 1) opening to its accesses. The block of a
 /// list of accesses several warnings share is made once.
-fn warnings(r: &CheckReport, files: &Files, sources: &Sources, s: &mut String) {
+fn warnings(
+    r: &CheckReport,
+    files: &Files,
+    sources: &Sources,
+    lists: &mut Vec<Page>,
+    s: &mut String,
+) {
     s.push_str("<section id=\"warnings\">\n<h2>Warnings</h2>\n");
     if r.warnings.is_empty() {
         s.push_str("<p>No possible data race or deadlock.</p>\n");
@@ -504,6 +559,7 @@ fn warnings(r: &CheckReport, files: &Files, sources: &Sources, s: &mut String) {
         );
     }
     let mut blocks: FxHashMap<*const RaceAccess, String> = FxHashMap::default();
+    let mut made: FxHashMap<*const RaceAccess, String> = FxHashMap::default();
     for (i, w) in r.warnings.iter().enumerate() {
         let w = match w {
             Warning::Race(w) => w,
@@ -513,17 +569,21 @@ fn warnings(r: &CheckReport, files: &Files, sources: &Sources, s: &mut String) {
             }
         };
         warning(i, w, files, s);
-        let block = blocks
-            .entry(w.accesses.as_ptr())
-            .or_insert_with(|| accesses(&w.accesses, files, sources));
+        let title = format!("racing accesses of {}", w.location.name);
+        let block = blocks.entry(w.accesses.as_ptr()).or_insert_with(|| {
+            let key = (i + 1, "racing", title.as_str());
+            shown_list(&w.accesses, key, files, sources, lists, &mut made)
+        });
         let _ = write!(
             s,
             "<h4>Racing accesses</h4>\n<ol class=\"accesses\">\n{block}</ol>\n"
         );
         if !w.context.is_empty() {
-            let block = blocks
-                .entry(w.context.as_ptr())
-                .or_insert_with(|| accesses(&w.context, files, sources));
+            let title = format!("other accesses of {}", w.location.name);
+            let block = blocks.entry(w.context.as_ptr()).or_insert_with(|| {
+                let key = (i + 1, "context", title.as_str());
+                shown_list(&w.context, key, files, sources, lists, &mut made)
+            });
             let _ = write!(
                 s,
                 "<h4>Also accessed at <span class=\"dim\">(protected or ordered)</span></h4>\n\
