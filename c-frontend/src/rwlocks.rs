@@ -242,9 +242,7 @@ fn left_alone(p: &Program, strukt: StructId, members: &[u32], funcs: &FxHashSet<
         for block in func.blocks.iter() {
             for stmt in &block.stmts {
                 let written_ok = match &stmt.kind {
-                    StmtKind::Assign { dst, src } => {
-                        !names(dst) || matches!(src.without_casts(), Operand::Const(_, Some(0)))
-                    }
+                    StmtKind::Assign { dst, src } => !names(dst) || src.constant() == Some(0),
                     StmtKind::Call { dst: Some(dst), .. } => !names(dst),
                     StmtKind::Asm { operands } => !operands.iter().any(names),
                     _ => true,

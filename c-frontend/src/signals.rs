@@ -109,7 +109,7 @@ fn calls(name: &str, args: &[Operand], sent: &mut Sent) {
     let Some(sends) = Model::builtin().sends_signal(name) else {
         return;
     };
-    let constant = |k: Arg| args.get(usize::from(k)).and_then(constant);
+    let constant = |k: Arg| args.get(usize::from(k)).and_then(Operand::constant);
     let signal = match sends {
         Sends::Arg(k) => constant(k),
         Sends::Signal(n) => Some(n),
@@ -130,15 +130,6 @@ fn timer_signal(which: i64) -> Option<i64> {
         0 => Some(14),
         1 => Some(26),
         2 => Some(27),
-        _ => None,
-    }
-}
-
-/// An integer constant, through conversions.
-pub(crate) fn constant(op: &Operand) -> Option<i64> {
-    match op {
-        Operand::Const(_, value) => *value,
-        Operand::Cast(_, inner) => constant(inner),
         _ => None,
     }
 }

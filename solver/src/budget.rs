@@ -151,10 +151,7 @@ pub fn poll_now() {
 /// goes on.
 pub fn caught<T>(f: impl FnOnce() -> T) -> Result<T, Stop> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|payload| {
-        match payload.downcast::<Stop>() {
-            Ok(stop) => *stop,
-            Err(other) => std::panic::resume_unwind(other),
-        }
+        stop_of(payload).unwrap_or_else(|other| std::panic::resume_unwind(other))
     })
 }
 

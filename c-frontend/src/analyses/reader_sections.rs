@@ -327,7 +327,7 @@ fn count_left_alone(
                         ups.contains(&at)
                             || downs.contains(&at)
                             || (named_global(p, dst).as_ref() == Some(counter)
-                                && matches!(src.without_casts(), Operand::Const(_, Some(0))))
+                                && src.constant() == Some(0))
                     }
                     StmtKind::Call { dst: Some(dst), .. } => !overlaps(dst),
                     StmtKind::Asm { operands } => !operands.iter().any(overlaps),

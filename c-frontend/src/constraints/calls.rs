@@ -385,7 +385,7 @@ impl Gen<'_> {
     /// of the signal that the call's first argument names (`signal(SIGUSR1, h)`,
     /// `sigaction(SIGUSR1, &act, 0)`).
     fn installs_signal_handler(&mut self, before: usize, arg_ops: &[Operand]) {
-        let number = arg_ops.first().and_then(crate::signals::constant);
+        let number = arg_ops.first().and_then(Operand::constant);
         for pending in &mut self.pending[before..] {
             pending.signal = true;
             pending.signal_number = number;

@@ -438,6 +438,14 @@ impl Operand {
             other => other,
         }
     }
+
+    /// The integer value of a constant operand, through conversions (`(void *)0` is 0).
+    pub fn constant(&self) -> Option<i64> {
+        match self.without_casts() {
+            Operand::Const(_, value) => *value,
+            _ => None,
+        }
+    }
 }
 
 /// The C types of lvalues and operands, over the tables the lowering builds and the program then

@@ -33,7 +33,7 @@ use super::mhp::{HandleSetId, HandleSets, Mhp, Point, SiteSetId, SiteSets};
 use super::nest::{Level, NestId, Nests};
 use super::phases::Phase;
 use super::privacy::Homes;
-use super::{AccessId, Event, FnId, ThreadProgram};
+use super::{AccessId, FnId, ThreadProgram};
 use crate::budget::Stop;
 use crate::cfl::Components;
 use crate::constraints::{Rho, Site};
@@ -154,7 +154,9 @@ struct Checker<'a> {
     listings: RefCell<FxHashSet<Accesses>>,
     /// The program's entry: where a signal handler can only interrupt its own thread.
     main: FnId,
-    /// The signal handlers' fork sites whose threads start no thread ([`signal_handlers`]).
+    /// The signal handlers' fork sites ([`ThreadProgram::signal_sites`]). A fact under one is
+    /// the handler's own (or its callees'): one of a thread the handler starts names that
+    /// thread's fork site.
     handlers: FxHashSet<Site>,
     /// The components all of whose checked locations are `volatile sig_atomic_t` objects.
     signal_comps: FxHashSet<Rho>,
@@ -231,7 +233,7 @@ pub fn check(inputs: CheckInputs<'_>) -> (Vec<RaceWarning>, Option<Stop>) {
         listed_memo: RefCell::default(),
         listings: RefCell::default(),
         main,
-        handlers: signal_handlers(p),
+        handlers: p.signal_sites.iter().copied().collect(),
         signal_comps: signal_components(p, comps, &checked),
         signal_atomic_now: std::cell::Cell::new(false),
     };
@@ -316,45 +318,6 @@ pub fn check(inputs: CheckInputs<'_>) -> (Vec<RaceWarning>, Option<Stop>) {
     }
     warnings.sort();
     (warnings, stopped)
-}
-
-/// The fork sites of signal handlers ([`ThreadProgram::signal_sites`]) whose threads start no
-/// thread: every access under one is the handler's own (or its callees').
-fn signal_handlers(p: &ThreadProgram) -> FxHashSet<Site> {
-    let mut targets: BTreeMap<Site, Vec<FnId>> = BTreeMap::new();
-    for body in &p.funcs {
-        for e in body.blocks.iter().flat_map(|b| &b.events) {
-            if let Event::Fork { site, callee, .. } = *e {
-                if p.signal_sites.binary_search(&site).is_ok() {
-                    targets.entry(site).or_default().push(callee);
-                }
-            }
-        }
-    }
-    targets
-        .into_iter()
-        .filter(|(_, callees)| callees.iter().all(|&f| !starts_threads(p, f)))
-        .map(|(site, _)| site)
-        .collect()
-}
-
-/// Whether a run of `f` may start a thread: a fork in it or in what it calls.
-fn starts_threads(p: &ThreadProgram, f: FnId) -> bool {
-    let mut seen = FxHashSet::default();
-    let mut stack = vec![f];
-    while let Some(g) = stack.pop() {
-        if !seen.insert(g) {
-            continue;
-        }
-        for e in p.funcs[g].blocks.iter().flat_map(|b| &b.events) {
-            match *e {
-                Event::Call { callee, .. } => stack.push(callee),
-                Event::Fork { .. } => return true,
-                _ => {}
-            }
-        }
-    }
-    false
 }
 
 /// The components whose every checked location ([`ThreadProgram::signal_atomic`]) is a

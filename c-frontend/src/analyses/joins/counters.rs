@@ -143,7 +143,7 @@ impl Counter {
 
 /// Whether an operand is the constant 0 (through conversions).
 fn is_zero(op: &Operand) -> bool {
-    matches!(op.without_casts(), Operand::Const(_, Some(0)))
+    op.constant() == Some(0)
 }
 
 /// A test of the counter: the branch's block, the counter, and the block entered when the
