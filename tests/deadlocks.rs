@@ -157,6 +157,19 @@ fn a_deadlock_is_a_warning_unless_skipped() {
     assert!(!text.contains("deadlock"), "{text}");
 }
 
+/// A lock conflation carried into a C library variable (`optarg`, whose type holds no lock)
+/// is named as conflated memory, never after that variable (issue 30, item 5).
+#[test]
+fn a_lock_is_never_named_after_an_unrelated_libc_object() {
+    let (status, text) = locksmith(&["--format", "short", "tests/deadlocks/conflated_lock_name.c"]);
+    assert_eq!(status, 1, "{text}");
+    assert!(!text.contains("optarg"), "{text}");
+    assert!(
+        text.contains("possible deadlock: a lock in conflated memory"),
+        "{text}"
+    );
+}
+
 /// The JSON contract of a deadlock: `kind`, `locks` (the cycle) and one acquisition per lock
 /// call, with a race access's fields and the lock it waits for.
 #[test]

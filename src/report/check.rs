@@ -598,6 +598,9 @@ fn describe_name(p: &Program, name: &RhoName) -> String {
         ),
         RhoName::External => "external memory (of code locksmith cannot see)".into(),
         RhoName::UnknownState => "state of code locksmith cannot see".into(),
+        RhoName::Conflated => {
+            "a lock in conflated memory (objects locksmith cannot tell apart)".into()
+        }
         // The opened lock of a package: the lock of the object the access lies in.
         RhoName::OwnLock { strukt } => {
             return format!("the own `{}` of each `struct {strukt}`", path.join("."))
@@ -1136,6 +1139,7 @@ fn name_pos(p: &Program, name: &RhoName) -> Option<Pos> {
         RhoName::Field { parent, .. } => name_pos(p, parent),
         RhoName::External
         | RhoName::UnknownState
+        | RhoName::Conflated
         | RhoName::OwnLock { .. }
         | RhoName::StripeLock { .. }
         | RhoName::LockElement(_)

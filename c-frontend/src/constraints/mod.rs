@@ -78,6 +78,10 @@ pub enum RhoName {
     External,
     /// The state code locksmith cannot see keeps for itself.
     UnknownState,
+    /// Conflated memory (objects of several types, or reached through pointers made from
+    /// integers, that the analysis cannot tell apart) reached by no object that names it: the
+    /// name of its lock.
+    Conflated,
     /// Each object of a struct type, as the root of the field path of its own lock: the name
     /// of a package's opened lock (paper §3.3), which stands for the lock of whichever object
     /// an access lies in.

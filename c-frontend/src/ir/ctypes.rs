@@ -77,6 +77,10 @@ pub struct StructDef {
     pub fields: Vec<Field>,
     /// False until a definition with a body has been seen.
     pub complete: bool,
+    /// Defined by the library model or in a system header: a type the code locksmith cannot
+    /// see knows, and may write in objects it is handed (a `struct sigaction` it fills, an
+    /// event whose handler it stores). A type the program defines itself it does not know.
+    pub system: bool,
 }
 
 impl StructDef {
@@ -176,6 +180,7 @@ impl TypeTable {
             kind,
             fields: Vec::new(),
             complete: false,
+            system: false,
         });
         self.struct_by_tag.insert((kind, tag.to_string()), id);
         id
@@ -196,6 +201,7 @@ impl TypeTable {
             kind,
             fields: Vec::new(),
             complete: false,
+            system: false,
         })
     }
 
@@ -227,6 +233,27 @@ impl TypeTable {
             match self.get(t) {
                 Type::Function { .. } => return true,
                 Type::Pointer(x) | Type::Array(x) => stack.push(*x),
+                Type::Struct(sid) | Type::Union(sid) => {
+                    stack.extend(self.structs[*sid].fields.iter().map(|f| f.ty))
+                }
+                _ => {}
+            }
+        }
+        false
+    }
+
+    /// Whether an object of type `t` holds a lock in its own memory: it is one, or an array,
+    /// struct or union with one inside (pointers are not followed).
+    pub fn holds_lock(&self, t: TypeId) -> bool {
+        let mut seen: rustc_hash::FxHashSet<TypeId> = rustc_hash::FxHashSet::default();
+        let mut stack = vec![t];
+        while let Some(t) = stack.pop() {
+            if !seen.insert(t) {
+                continue;
+            }
+            match self.get(t) {
+                Type::Lock(_) => return true,
+                Type::Array(x) => stack.push(*x),
                 Type::Struct(sid) | Type::Union(sid) => {
                     stack.extend(self.structs[*sid].fields.iter().map(|f| f.ty))
                 }

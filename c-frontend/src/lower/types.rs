@@ -11,6 +11,7 @@ use lang_c::span::Node;
 
 use super::{unsupported, Binding, Member, StructInfo, UnitCx, R};
 use crate::ir::ctypes::{Field, StructId, StructKind, Type, TypeId};
+use crate::ir::Origin;
 use crate::model::TypeModel;
 
 /// The name given to an anonymous struct or union member (C11 6.7.2.1 §13); no identifier can be
@@ -463,6 +464,7 @@ impl<'a> UnitCx<'a> {
             let def = &mut self.lw.types.structs[sid];
             def.fields = fields;
             def.complete = true;
+            def.system = self.origin == Origin::Stub || self.map.in_system_header(st.span.start);
             *self.lw.struct_info_mut(sid) = info;
         }
         Ok(self.lw.types.struct_type(sid))

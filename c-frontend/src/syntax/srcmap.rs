@@ -42,6 +42,9 @@ struct LineInfo {
     offset: u32,
     file: FileId,
     line: u32,
+    /// The line is text of a system header (its marker's flag 3): code of the C library or of
+    /// a library installed on the system, not of the program.
+    system: bool,
 }
 
 /// The position table of one preprocessed unit.
@@ -57,19 +60,22 @@ impl SourceMap {
         let mut lines = Vec::new();
         let mut file = files.intern(unit_name);
         let mut line = 1u32;
+        let mut system = false;
         let mut offset = 0usize;
         for raw in text.split_inclusive('\n') {
             lines.push(LineInfo {
                 offset: offset as u32,
                 file,
                 line,
+                system,
             });
             match parse_marker(raw) {
-                Some((n, name)) => {
-                    if let Some(name) = name {
+                Some(marker) => {
+                    if let Some(name) = marker.file {
                         file = files.intern(&name);
+                        system = marker.system;
                     }
-                    line = n;
+                    line = marker.line;
                 }
                 None => line += 1,
             }
@@ -80,6 +86,7 @@ impl SourceMap {
                 offset: 0,
                 file,
                 line: 1,
+                system: false,
             });
         }
         SourceMap { lines }
@@ -99,11 +106,29 @@ impl SourceMap {
             column: offset.saturating_sub(l.offset) + 1,
         }
     }
+
+    /// Whether byte `offset` of the preprocessed text is text of a system header.
+    pub fn in_system_header(&self, offset: usize) -> bool {
+        let offset = offset as u32;
+        let i = match self.lines.binary_search_by_key(&offset, |l| l.offset) {
+            Ok(i) => i,
+            Err(i) => i.saturating_sub(1),
+        };
+        self.lines[i].system
+    }
 }
 
-/// Parses `# 12 "file.c" 1 3` (also `#line 12 "file.c"`): the number of the next line and,
-/// if present, the file name.
-fn parse_marker(line: &str) -> Option<(u32, Option<String>)> {
+/// A line marker: the number of the next line, the file it is in if the marker names one, and
+/// whether that file is a system header.
+struct Marker {
+    line: u32,
+    file: Option<String>,
+    system: bool,
+}
+
+/// Parses `# 12 "file.c" 1 3` (also `#line 12 "file.c"`): the number of the next line, the file
+/// name if present, and gcc's flag 3 after it ("the following text comes from a system header").
+fn parse_marker(line: &str) -> Option<Marker> {
     let rest = line.strip_prefix('#')?.trim_start();
     let rest = rest
         .strip_prefix("line")
@@ -115,19 +140,28 @@ fn parse_marker(line: &str) -> Option<(u32, Option<String>)> {
     }
     let n: u32 = digits.parse().ok()?;
     let after = rest[digits.len()..].trim_start();
+    let mut flags = "";
     let name = after.strip_prefix('"').and_then(|s| {
         let mut out = String::new();
-        let mut chars = s.chars();
-        while let Some(c) = chars.next() {
+        let mut chars = s.char_indices();
+        while let Some((_, c)) = chars.next() {
             match c {
-                '"' => return Some(out),
-                '\\' => out.push(chars.next()?),
+                '"' => {
+                    flags = chars.as_str();
+                    return Some(out);
+                }
+                '\\' => out.push(chars.next()?.1),
                 c => out.push(c),
             }
         }
         None
     });
-    Some((n, name))
+    let system = flags.split_whitespace().any(|f| f == "3");
+    Some(Marker {
+        line: n,
+        file: name,
+        system,
+    })
 }
 
 #[cfg(test)]
@@ -147,6 +181,17 @@ mod tests {
         assert_eq!(at("int y"), ("b.h".into(), 7, 1));
         assert_eq!(at("z;"), ("b.h".into(), 8, 5));
         assert_eq!(at("int w"), ("a.c".into(), 3, 1));
+    }
+
+    #[test]
+    fn flag_3_marks_system_header_text() {
+        let text = "# 1 \"a.c\"\nint x;\n# 1 \"/usr/include/stdio.h\" 1 3 4\nint y;\n# 2 \"a.c\" 2\nint w;\n";
+        let mut files = FileTable::new();
+        let map = SourceMap::new(text, "unit.i", &mut files);
+        let system = |needle: &str| map.in_system_header(text.find(needle).unwrap());
+        assert!(!system("int x"));
+        assert!(system("int y"));
+        assert!(!system("int w"));
     }
 
     #[test]

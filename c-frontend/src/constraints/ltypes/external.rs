@@ -151,6 +151,23 @@ impl LTypes<'_> {
         }
     }
 
+    /// A function pointer member of a struct the program defines, in external memory: unknown
+    /// code may call what it holds (its functions flow into external memory's function
+    /// pointers), but does not store into it, for it does not know the struct's layout (the
+    /// struct is not a library's, [`crate::ir::ctypes::StructDef::system`]). So a call through
+    /// it calls what the program stored there, not every function unknown code was ever
+    /// given: a table of callbacks filled at start-up and handed to a library with its object
+    /// keeps its entries apart. This departs from merging every function pointer of external
+    /// memory into one (sound for code that writes the program's structs, which real libraries
+    /// do only through types they define); README lists it among the knowingly unsound places.
+    fn link_program_callback(&mut self, c: &mut Constraints, cell: Node) {
+        let (_, object) = self.external_object(c, ExternalClass::View(ViewKey::Fun));
+        self.add_rel(Rel::Flow {
+            source: cell,
+            target: object,
+        });
+    }
+
     /// The class of external memory a content of this shape belongs to, if its shape says.
     fn external_class(shape: &Shape) -> Option<ExternalClass> {
         match shape {
@@ -200,9 +217,15 @@ impl LTypes<'_> {
                     None => self.external_waiting.entry(t).or_default().push(r),
                 }
             }
-            Shape::Struct { fields, .. } => {
+            Shape::Struct { sid, fields } => {
+                let own_type = !self.types.structs[sid].system;
                 for f in fields {
-                    self.flag_external(f.content);
+                    let content = self.root(f.content);
+                    if own_type && matches!(self.data[content.0 as usize].shape, Shape::Fun(_)) {
+                        self.link_program_callback(c, f.content);
+                    } else {
+                        self.flag_external(f.content);
+                    }
                 }
             }
             Shape::Union { inner, .. } => self.flag_external(inner),
