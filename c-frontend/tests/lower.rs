@@ -230,11 +230,23 @@ fn calls_direct_indirect_and_implicit() {
             g = arith<int>(arith<int>(arith<int>(tmp2, tmp3), tmp4), tmp5)
             call (*(*o).run)(g)
             call (*(*o).run)(#int)
-            fp = @f
-            fp = @f
+            fp = @f (through a pointer)
+            fp = @f (through a pointer)
             tmp6 = call undeclared(#int)
             g = tmp6
             return
+    "#,
+    );
+    // `f` has no body: as a value it is its thunk, which calls it directly.
+    check(
+        &func(&p, "f (through a pointer)"),
+        r#"
+        fn f (through a pointer): int(int) static
+          param arg0: int
+          local result: int
+          bb0:
+            result = call f(arg0)
+            return result
     "#,
     );
     let u = &p.funcs[func_id(&p, "undeclared")];

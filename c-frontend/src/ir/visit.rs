@@ -3,7 +3,9 @@
 //! matching `walk_…` function to go on into the children.
 //!
 //! The walk visits what an expression *names*: operands inside operands, the pointer operand of
-//! a dereference, and the variables used as a base or as an array index. It never changes the IR.
+//! a dereference, and the variables used as a base or as an array index. It never changes the IR,
+//! but for [`stmt_operands_mut`], the same walk over operands for the passes that rewrite them in
+//! place (`lower/thunks.rs`).
 
 use super::{Base, Block, Callee, Func, Lval, Operand, Proj, StmtKind, Term, VarId};
 
@@ -116,5 +118,52 @@ impl Visitor for FindsVaArg {
         } else {
             walk_operand(self, op);
         }
+    }
+}
+
+/// Calls `f` on every operand of a statement, outermost first, and on the operands inside them:
+/// the one walk for passes that rewrite operands in place.
+pub fn stmt_operands_mut(kind: &mut StmtKind, f: &mut impl FnMut(&mut Operand)) {
+    match kind {
+        StmtKind::Assign { dst, src } => {
+            lval_operands_mut(dst, f);
+            operand_tree_mut(src, f);
+        }
+        StmtKind::Call { dst, callee, args } => {
+            if let Some(dst) = dst {
+                lval_operands_mut(dst, f);
+            }
+            if let Callee::Indirect(op) = callee {
+                operand_tree_mut(op, f);
+            }
+            args.iter_mut().for_each(|a| operand_tree_mut(a, f));
+        }
+        StmtKind::Eval(op) => operand_tree_mut(op, f),
+        StmtKind::Asm { operands } => operands.iter_mut().for_each(|lv| lval_operands_mut(lv, f)),
+    }
+}
+
+/// [`stmt_operands_mut`] for a terminator's operands.
+pub fn term_operands_mut(term: &mut Term, f: &mut impl FnMut(&mut Operand)) {
+    match term {
+        Term::Branch { cond, .. } => operand_tree_mut(cond, f),
+        Term::Return(Some(op), _) => operand_tree_mut(op, f),
+        Term::Goto(_) | Term::Multi(_) | Term::Return(None, _) | Term::Exit => {}
+    }
+}
+
+fn operand_tree_mut(op: &mut Operand, f: &mut impl FnMut(&mut Operand)) {
+    f(op);
+    match op {
+        Operand::Use(lv) | Operand::AddrOf(lv) => lval_operands_mut(lv, f),
+        Operand::Cast(_, inner) | Operand::VaArg(_, inner) => operand_tree_mut(inner, f),
+        Operand::Arith(_, ops) => ops.iter_mut().for_each(|o| operand_tree_mut(o, f)),
+        Operand::Const(..) | Operand::Func(_) | Operand::Str(_) => {}
+    }
+}
+
+fn lval_operands_mut(lv: &mut Lval, f: &mut impl FnMut(&mut Operand)) {
+    if let Base::Deref(op) = &mut lv.base {
+        operand_tree_mut(op, f);
     }
 }

@@ -18,6 +18,7 @@
 mod builder;
 mod expr;
 mod stmt;
+mod thunks;
 mod types;
 
 use std::sync::Arc;
@@ -385,6 +386,7 @@ impl Lowerer {
             folded: crate::fold::Folded::default(),
             rwlocks: crate::rwlocks::Recognised::default(),
         };
+        thunks::through_pointers(&mut program);
         crate::ir::compatible::merge_compatible_structs(&mut program);
         program.alloc_wrappers = crate::analyses::alloc_wrappers::find(&program);
         program
