@@ -90,5 +90,6 @@
 #include "misc.c"
 #include "intl.c"
 #include "rpc.c"
+#include "event.c"
 #include "verifier.c"
 #include "atomic.c"

@@ -41,6 +41,7 @@ pub const STUB_FILES: &[(&str, &str)] = &[
     ("misc.c", include_str!("../../../libc-stubs/misc.c")),
     ("intl.c", include_str!("../../../libc-stubs/intl.c")),
     ("rpc.c", include_str!("../../../libc-stubs/rpc.c")),
+    ("event.c", include_str!("../../../libc-stubs/event.c")),
     ("verifier.c", include_str!("../../../libc-stubs/verifier.c")),
     ("atomic.c", include_str!("../../../libc-stubs/atomic.c")),
 ];
