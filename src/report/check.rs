@@ -601,6 +601,10 @@ fn describe_name(p: &Program, name: &RhoName) -> String {
         RhoName::Conflated => {
             "a lock in conflated memory (objects locksmith cannot tell apart)".into()
         }
+        RhoName::SignalMask(n) => match c_frontend::signals::name(*n) {
+            Some(signal) => format!("the mask of {signal}"),
+            None => format!("the mask of signal {n}"),
+        },
         // The opened lock of a package: the lock of the object the access lies in.
         RhoName::OwnLock { strukt } => {
             return format!("the own `{}` of each `struct {strukt}`", path.join("."))
@@ -1140,6 +1144,7 @@ fn name_pos(p: &Program, name: &RhoName) -> Option<Pos> {
         RhoName::External
         | RhoName::UnknownState
         | RhoName::Conflated
+        | RhoName::SignalMask(_)
         | RhoName::OwnLock { .. }
         | RhoName::StripeLock { .. }
         | RhoName::LockElement(_)

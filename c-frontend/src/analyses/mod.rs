@@ -4,8 +4,9 @@
 //! unpublished memory ([`uniqueness`]), which semaphores behave as mutexes ([`semaphores`]),
 //! where a function holds the lock of the object it accesses ([`unpacks`]), which barrier orders
 //! phases ([`barriers`]), which arrays of locks are named element by element by constants
-//! ([`lock_elements`]), and which of `main`'s stores to global pointers are replaced before any
-//! thread can see them ([`startup_stores`]).
+//! ([`lock_elements`]), which of `main`'s stores to global pointers are replaced before any
+//! thread can see them ([`startup_stores`]), and which signals the calls of `sigprocmask` block
+//! and unblock ([`signal_masks`]).
 //!
 //! They read the IR and the library model only; they never create labels or constraints.
 //! [`run`] runs those the generator needs, as a phase of their own (`--timings` shows it).
@@ -17,6 +18,7 @@ pub mod joins;
 pub mod lock_elements;
 pub mod reader_sections;
 pub mod semaphores;
+pub mod signal_masks;
 pub mod startup_stores;
 pub mod uniqueness;
 pub mod unpacks;
@@ -46,6 +48,9 @@ pub struct Analysed {
     pub barrier: Option<barriers::Barrier>,
     /// `main`'s startup stores to global pointers ([`startup_stores`]).
     pub startup: startup_stores::StartupStores,
+    /// What the calls of `sigprocmask` and `pthread_sigmask` block and unblock
+    /// ([`signal_masks`]).
+    pub masks: signal_masks::SignalMasks,
 }
 
 /// Runs the analyses the generator needs on the program that starts at `main`.
@@ -85,6 +90,7 @@ pub fn run(p: &Program, main: FuncId, techniques: Techniques) -> Analysed {
         startup: time("analyses: startup stores", || {
             startup_stores::analyse(p, main)
         }),
+        masks: time("analyses: signal masks", || signal_masks::analyse(p)),
     }
 }
 

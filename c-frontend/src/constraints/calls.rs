@@ -216,6 +216,7 @@ impl Gen<'_> {
             pos,
         } = call;
         self.annotation_call(frame, f, arg_ops, pos);
+        self.signal_mask(frame);
         if self.p.known[f].is_some_and(|s| s.unordered) {
             self.unordered.insert(name_of(self.p, f).to_string());
         }
@@ -389,6 +390,31 @@ impl Gen<'_> {
         for pending in &mut self.pending[before..] {
             pending.signal = true;
             pending.signal_number = number;
+        }
+    }
+
+    /// A call of `sigprocmask` or `pthread_sigmask` ([`crate::analyses::signal_masks`]): the
+    /// mask lock of each signal it may unblock is released, and that of each it certainly
+    /// blocks is held from here on, as a hold without a lock call (it orders no locks).
+    fn signal_mask(&mut self, frame: &Frame) {
+        let Some(change) = self
+            .user_stmt(frame)
+            .and_then(|at| self.masks.changes.get(&at).copied())
+        else {
+            return;
+        };
+        for &(n, l) in &self.mask_locks {
+            let signal = 1u64 << (n - 1);
+            if change.unblocks & signal != 0 {
+                self.current.push(GenEvent::Event(Event::Release(l)));
+            }
+            if change.blocks & signal != 0 {
+                self.current.push(GenEvent::Event(Event::Acquire(
+                    l,
+                    LockMode::Exclusive,
+                    None,
+                )));
+            }
         }
     }
 

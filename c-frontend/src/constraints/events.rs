@@ -50,14 +50,23 @@ impl Gen<'_> {
         threads.fork_trips = trips;
         for (expansion, pending) in expansions.iter().zip(&self.pending) {
             if pending.signal {
+                let mask = self
+                    .mask_locks
+                    .iter()
+                    .find(|&&(n, _)| Some(n) == pending.signal_number);
                 for &(site, _) in expansion {
                     threads.signal_sites.push(site);
                     self.signal_handlers.insert(site, pending.signal_number);
+                    if let Some(&(_, l)) = mask {
+                        threads.masked_handlers.push((site, l));
+                    }
                 }
             }
         }
         threads.signal_sites.sort_unstable();
         threads.signal_sites.dedup();
+        threads.masked_handlers.sort_unstable();
+        threads.masked_handlers.dedup();
         threads
     }
 

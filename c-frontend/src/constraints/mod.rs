@@ -78,6 +78,9 @@ pub enum RhoName {
     External,
     /// The state code locksmith cannot see keeps for itself.
     UnknownState,
+    /// The blocking of signal `n` in the thread that holds it: the name of the signal's mask
+    /// lock ([`crate::analyses::signal_masks`]).
+    SignalMask(i64),
     /// Conflated memory (objects of several types, or reached through pointers made from
     /// integers, that the analysis cannot tell apart) reached by no object that names it: the
     /// name of its lock.
@@ -392,6 +395,12 @@ struct Gen<'a> {
     main: FuncId,
     /// `main`'s startup stores to global pointers ([`crate::analyses::startup_stores`]).
     startup: crate::analyses::startup_stores::StartupStores,
+    /// What each mask call blocks and unblocks ([`crate::analyses::signal_masks`]).
+    masks: crate::analyses::signal_masks::SignalMasks,
+    /// The *mask lock* of each signal some call blocks and a handler is installed for: held
+    /// where the signal is blocked, it protects nothing but an access of `main` alone from the
+    /// signal's handler (`solver::threads::check`).
+    mask_locks: Vec<(i64, Lock)>,
     /// The node of each version made so far, with its global ([`versions`]).
     version_nodes:
         std::collections::BTreeMap<crate::analyses::startup_stores::VersionId, (VarId, Node)>,
@@ -577,7 +586,13 @@ impl<'a> Gen<'a> {
             reader_sections,
             barrier,
             startup,
+            masks,
         } = analysed;
+        let mask_locks = masks
+            .masked
+            .iter()
+            .map(|&n| (n, c.new_lock(Scope::ROOT)))
+            .collect();
         Gen {
             p,
             c,
@@ -639,6 +654,8 @@ impl<'a> Gen<'a> {
             annotations: Vec::new(),
             main,
             startup,
+            masks,
+            mask_locks,
             version_nodes: std::collections::BTreeMap::new(),
             version_reads: Vec::new(),
             unversioned: BTreeSet::new(),

@@ -73,6 +73,9 @@ impl Gen<'_> {
         for (package, l) in &self.opened {
             lock_names.insert(*l, self.package_name(package));
         }
+        for &(n, l) in &self.mask_locks {
+            lock_names.insert(l, RhoName::SignalMask(n));
+        }
         lock_names.extend(self.element_names());
         LabelNames {
             rho_names,

@@ -148,6 +148,24 @@ pub enum Sends {
     Chosen,
 }
 
+/// What a call does to the signals blocked in the calling thread, or to a signal set
+/// ([`Model::mask_call`]), for [`crate::analyses::signal_masks`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum MaskCall {
+    /// `sigprocmask(how, set, old)`, `pthread_sigmask(how, set, old)`: blocks (`SIG_BLOCK`,
+    /// 0), unblocks (`SIG_UNBLOCK`, 1) or sets (`SIG_SETMASK`, 2) the signals of `*args[set]`
+    /// in the calling thread (nothing when `set` is null).
+    Mask { how: Arg, set: Arg },
+    /// `sigemptyset(set)`: no signal.
+    Empty { set: Arg },
+    /// `sigfillset(set)`: every signal.
+    Fill { set: Arg },
+    /// `sigaddset(set, signal)`.
+    Add { set: Arg, signal: Arg },
+    /// `sigdelset(set, signal)`.
+    Del { set: Arg, signal: Arg },
+}
+
 /// What a call may release of the locks its caller holds ([`Kind::releasing`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Releasing {
@@ -498,6 +516,14 @@ impl Model {
             .map(|&(_, sends)| sends)
     }
 
+    /// What a call of `name` does to the blocked signals or to a signal set, if anything.
+    pub fn mask_call(&self, name: &str) -> Option<MaskCall> {
+        table::SIGNAL_MASKS
+            .iter()
+            .find(|(f, _)| *f == name)
+            .map(|&(_, call)| call)
+    }
+
     /// Whether `name` is a function that waits (or ends the path) until its argument holds
     /// (`__VERIFIER_assume`).
     pub fn is_assume(&self, name: &str) -> bool {
@@ -518,6 +544,7 @@ impl Model {
             .chain([prefix, begin, end, atomic_begin, atomic_end, atomic_lock])
             .chain(table::ASSUMES.iter().copied())
             .chain(table::SIGNAL_SENDERS.iter().map(|&(name, _)| name))
+            .chain(table::SIGNAL_MASKS.iter().map(|&(name, _)| name))
             .collect();
         names.sort_unstable();
         names.dedup();

@@ -4,7 +4,7 @@
 //! One row per function; the flags after a row are [`Spec`](super::Spec)'s. Functions modelled
 //! only by a C stub need a row just for a flag.
 
-use super::{Atomic, AtomicOp, Kind, LockMode, Row, Sends, TrySuccess, TypeModel};
+use super::{Atomic, AtomicOp, Kind, LockMode, MaskCall, Row, Sends, TrySuccess, TypeModel};
 use crate::ir::ctypes::LockKind;
 
 use Kind::*;
@@ -543,6 +543,17 @@ pub(super) const SIGNAL_SENDERS: &[(&str, Sends)] = &[
     ("ualarm", Sends::Signal(14)),
     ("setitimer", Sends::Timer(0)),
     ("timer_create", Sends::Chosen),
+];
+
+/// The functions that change the signals a thread blocks, and those that build the signal
+/// sets they take: what [`crate::analyses::signal_masks`] follows.
+pub(super) const SIGNAL_MASKS: &[(&str, MaskCall)] = &[
+    ("sigprocmask", MaskCall::Mask { how: 0, set: 1 }),
+    ("pthread_sigmask", MaskCall::Mask { how: 0, set: 1 }),
+    ("sigemptyset", MaskCall::Empty { set: 0 }),
+    ("sigfillset", MaskCall::Fill { set: 0 }),
+    ("sigaddset", MaskCall::Add { set: 0, signal: 1 }),
+    ("sigdelset", MaskCall::Del { set: 0, signal: 1 }),
 ];
 
 /// Functions that block (or end the path) until their argument is true: inside an atomic

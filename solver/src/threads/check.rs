@@ -36,7 +36,7 @@ use super::privacy::Homes;
 use super::{AccessId, FnId, ThreadProgram};
 use crate::budget::Stop;
 use crate::cfl::Components;
-use crate::constraints::{Rho, Site};
+use crate::constraints::{Lock, Rho, Site};
 use crate::technique::{Technique, Techniques};
 
 /// One access of a racy location, as the thread analysis sees it at the location's home.
@@ -162,6 +162,11 @@ struct Checker<'a> {
     signal_comps: FxHashSet<Rho>,
     /// Whether the component being decided is one of `signal_comps`.
     signal_atomic_now: std::cell::Cell<bool>,
+    /// The mask lock of each handler whose signal some call blocks
+    /// ([`ThreadProgram::masked_handlers`]).
+    masked: FxHashMap<Site, Lock>,
+    /// Every mask lock: never a common lock of two accesses ([`Checker::common_lock`]).
+    mask_locks: FxHashSet<Lock>,
 }
 
 /// Whether two contexts of one function may be at the same time in two threads: what the race
@@ -236,6 +241,8 @@ pub fn check(inputs: CheckInputs<'_>) -> (Vec<RaceWarning>, Option<Stop>) {
         handlers: p.signal_sites.iter().copied().collect(),
         signal_comps: signal_components(p, comps, &checked),
         signal_atomic_now: std::cell::Cell::new(false),
+        masked: p.masked_handlers.iter().copied().collect(),
+        mask_locks: p.masked_handlers.iter().map(|&(_, l)| l).collect(),
     };
     for f in at {
         checker.index(f, &wanted);
@@ -766,6 +773,9 @@ impl Checker<'_> {
         if self.signal_atomic_now.get() && self.handler_interrupts(home, x, y) {
             return;
         }
+        if !self.masked.is_empty() && self.handler_masked(home, a, b) {
+            return;
+        }
         let sharing = self.techniques.has(Technique::Sharing);
         if sharing && !self.tops_concurrent(home, x, y) {
             return;
@@ -795,17 +805,45 @@ impl Checker<'_> {
             return false;
         }
         let handler = |c: &Ctx| matches!(c.thread, Thread::Forked(s) if self.handlers.contains(&s));
-        let alone = |c: &Ctx| {
-            c.thread == Thread::Current
-                && self
-                    .conc
-                    .mhp
-                    .live_sites(home, c.point)
-                    .iter()
-                    .chain(self.conc.site_sets.get(c.inside))
-                    .all(|s| self.handlers.contains(s))
-        };
+        let alone = |c: &Ctx| self.main_alone(home, c);
         (handler(x) && alone(y)) || (handler(y) && alone(x))
+    }
+
+    /// Whether one of two cells is a signal handler's and the other one of `main`'s own thread
+    /// where no other thread of the program may run and the handler's signal is blocked (its
+    /// mask lock held, [`ThreadProgram::masked_handlers`]). A blocked signal is not delivered
+    /// to the thread that blocks it but stays pending (POSIX XSH 2.4.1), and no other thread
+    /// exists to take it: the handler cannot run until `main` unblocks it. Where another
+    /// thread may run, the handler may run on that thread, at the same time.
+    fn handler_masked(&self, home: FnId, a: &Cell, b: &Cell) -> bool {
+        let masked_by = |h: &Cell, y: &Cell| {
+            let Thread::Forked(site) = h.top.thread else {
+                return false;
+            };
+            let Some(&lock) = self.masked.get(&site) else {
+                return false;
+            };
+            self.sets
+                .get(y.held)
+                .iter()
+                .any(|held| held.lock == lock && !held.again)
+                && self.main_alone(home, &y.top)
+        };
+        masked_by(a, b) || masked_by(b, a)
+    }
+
+    /// Whether a context is `main`'s own thread at a point where no thread of the program but
+    /// signal handlers may run.
+    fn main_alone(&self, home: FnId, c: &Ctx) -> bool {
+        home == self.main
+            && c.thread == Thread::Current
+            && self
+                .conc
+                .mhp
+                .live_sites(home, c.point)
+                .iter()
+                .chain(self.conc.site_sets.get(c.inside))
+                .all(|s| self.handlers.contains(s))
     }
 
     /// Whether accesses of two tops may meet as far as `home` sees ([`Concurrency::concurrent`]
@@ -900,8 +938,15 @@ impl Checker<'_> {
         out
     }
 
+    /// Whether two lock sets share a lock that protects: a mask lock never does, for two
+    /// threads may block one signal at the same time.
     fn common_lock(&self, a: SetId, b: SetId) -> bool {
-        self.sets.common_lock(a, b)
+        if self.mask_locks.is_empty() {
+            self.sets.common_lock(a, b)
+        } else {
+            self.sets
+                .common_lock_except(a, b, |l| self.mask_locks.contains(&l))
+        }
     }
 }
 
@@ -911,6 +956,8 @@ impl Checker<'_> {
 /// on first use.
 struct Cell {
     top: Ctx,
+    /// The locks its members hold (the payload's).
+    held: SetId,
     members: Vec<Member>,
     id: usize,
     below: std::cell::OnceCell<Below>,
@@ -1025,6 +1072,7 @@ fn cells(keys: &[ClassKey], first: usize, marks: &mut Marks) -> Vec<(Payload, Ve
                 .into_values()
                 .map(|members| Cell {
                     top: members[0].0,
+                    held: payload.0,
                     id: marks.add_cell(&members),
                     members,
                     below: std::cell::OnceCell::new(),

@@ -141,6 +141,15 @@ impl LockSets {
             || b.iter().filter(exclusive).any(|h| holds(a, h.lock))
     }
 
+    /// [`Locksets::common_lock`] with the locks `skip` says left out.
+    pub fn common_lock_except(&self, a: SetId, b: SetId, skip: impl Fn(Lock) -> bool) -> bool {
+        let (a, b) = (self.get(a), self.get(b));
+        let holds = |set: &[Held], lock: Lock| set.iter().any(|h| h.lock == lock && !h.again);
+        let exclusive = |h: &&Held| h.mode == Mode::Exclusive && !h.again && !skip(h.lock);
+        a.iter().filter(exclusive).any(|h| holds(b, h.lock))
+            || b.iter().filter(exclusive).any(|h| holds(a, h.lock))
+    }
+
     pub fn union(&mut self, a: SetId, b: SetId) -> SetId {
         if a == Self::ALL || b == Self::ALL {
             return Self::ALL;

@@ -227,6 +227,11 @@ pub struct ThreadProgram {
     /// The locations of `volatile sig_atomic_t` objects, sorted: a handler's accesses to them
     /// do not race with those of the code it interrupts (C11 7.14.1.1 §5), [`check`].
     pub signal_atomic: Vec<Rho>,
+    /// `(handler's fork site, mask lock)`, sorted: the lock held wherever the handler's signal
+    /// is blocked. It protects no access from any other, only one of `main` where no other
+    /// thread runs from that handler ([`check`]): a blocked signal is not delivered to the
+    /// thread that blocks it (POSIX XSH 2.4.1), and no other thread exists to take it.
+    pub masked_handlers: Vec<(Site, Lock)>,
 }
 
 /// The join loop of `handle` in `func` ends its threads only if no write may change `bound`
