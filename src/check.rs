@@ -131,7 +131,14 @@ pub fn run_triaged(
         .iter()
         .map(|f| report::check::display_file(&f.path.display().to_string()))
         .collect();
+    let started = std::time::Instant::now();
+    let limits = options.limits;
     let result = driver::check_on_large_stack(files, options);
+    // The report spends what is left of the run's budget.
+    let limits = solver::budget::Limits {
+        time: limits.time.map(|t| t.saturating_sub(started.elapsed())),
+        ..limits
+    };
     let mut clock = stats::PhaseClock::new(Phase::Report);
     // The report is built whole before any of it is written, so an internal error while
     // building it is one error, never half a report.
@@ -146,7 +153,7 @@ pub fn run_triaged(
                 if std::env::var_os("LOCKSMITH_DEBUG").is_some() {
                     eprint!("{}", driver::debug_dump(&result));
                 }
-                let mut check = report::check::build(&result);
+                let mut check = solver::budget::within(limits, || report::check::build(&result));
                 driver::drop_beside(result);
                 let used = report::triage::apply(&mut check, None);
                 report::triage::review_comments(&mut check, &named, &used);

@@ -116,10 +116,15 @@ pub fn suppression_warning(w: &crate::report::model::SuppressionWarning) -> Stri
 /// What a run out of budget says of where it stopped
 /// (`the time limit of 90 s was reached in sharing: no location was checked`).
 pub fn stop(s: &crate::report::model::Stopped) -> String {
-    let checked = match s.races_checked {
-        "none" => "no location was checked for races",
-        "some" => "some locations were not checked for races",
-        _ => "every location was checked for races, but not every deadlock",
+    let checked = match (s.races_checked, s.locations_not_listed) {
+        ("none", _) => "no location was checked for races".to_string(),
+        ("some", _) => "some locations were not checked for races".to_string(),
+        (_, Some(left)) => format!(
+            "every location was checked for races, but the warnings of {left} racy \
+             location{} and the deadlocks are not listed",
+            if left == 1 { "" } else { "s" }
+        ),
+        _ => "every location was checked for races, but not every deadlock".to_string(),
     };
     format!(
         "the {} limit of {} was reached in {}: {checked}",

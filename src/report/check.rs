@@ -41,8 +41,11 @@ pub fn build(r: &CheckResult) -> CheckReport {
         sent: c_frontend::signals::sent(&r.program),
     };
     let p = &r.program;
-    let mut warnings: Vec<Warning> = races(&b).into_iter().map(Warning::Race).collect();
-    warnings.extend(b.deadlocks().into_iter().map(Warning::Deadlock));
+    let (races, unlisted) = races(&b);
+    let mut warnings: Vec<Warning> = races.into_iter().map(Warning::Race).collect();
+    if unlisted.is_none() {
+        warnings.extend(b.deadlocks().into_iter().map(Warning::Deadlock));
+    }
     let may_run = c_frontend::reach::unanalysed_may_run(r);
     let mut report = CheckReport {
         warnings,
@@ -100,7 +103,16 @@ pub fn build(r: &CheckResult) -> CheckReport {
             .collect(),
         constants: constants(p),
         handmade_locks: handmade_locks(p),
-        stopped: r.solution.stopped.map(stopped),
+        stopped: match unlisted {
+            Some((limit, left)) => Some(Stopped {
+                locations_not_listed: Some(left),
+                ..stopped(Stop {
+                    limit,
+                    phase: Some(Phase::Report),
+                })
+            }),
+            None => r.solution.stopped.map(stopped),
+        },
         verdict: Verdict::RaceFree,
         allow_incomplete: false,
         baseline_written: false,
@@ -166,6 +178,7 @@ fn stopped(stop: Stop) -> Stopped {
         amount,
         phase: stop.phase.map_or("setup", Phase::name).to_string(),
         races_checked,
+        locations_not_listed: None,
     }
 }
 
@@ -314,9 +327,12 @@ impl Builder<'_> {
 
     /// The racing accesses of a warning and its context (the other accesses, without those at a
     /// position, kind and locks that already race).
-    fn accesses(&self, w: &RaceWarning) -> Lists {
-        let racing = self.entries(w.home, w.accesses.iter().filter(|a| a.racing));
-        let mut context = self.entries(w.home, w.accesses.iter().filter(|a| !a.racing));
+    /// The racing and context entries of a warning, or the limit the run's budget reached
+    /// while they were made (a warning of thousands of accesses, each with its call path, is
+    /// where a report's memory goes).
+    fn accesses(&self, w: &RaceWarning) -> Result<Lists, Limit> {
+        let racing = self.entries(w.home, w.accesses.iter().filter(|a| a.racing))?;
+        let mut context = self.entries(w.home, w.accesses.iter().filter(|a| !a.racing))?;
         let key = |a: &RaceAccess| {
             let p = &a.position;
             let (file, line, column) = (p.file.clone(), p.line, p.column);
@@ -332,7 +348,7 @@ impl Builder<'_> {
         };
         let races: FxHashSet<_> = racing.iter().map(key).collect();
         context.retain(|c| !races.contains(&key(c)));
-        (racing.into(), context.into())
+        Ok((racing.into(), context.into()))
     }
 
     /// Accesses as warning entries, each once per position, kind and locks (DESIGN §8: accesses
@@ -343,7 +359,7 @@ impl Builder<'_> {
         &self,
         home: FnId,
         accesses: impl Iterator<Item = &'w solver::threads::check::RaceAccess>,
-    ) -> Vec<RaceAccess> {
+    ) -> Result<Vec<RaceAccess>, Limit> {
         struct Seen<'w> {
             pos: Pos,
             write: bool,
@@ -356,6 +372,9 @@ impl Builder<'_> {
         let mut all: Vec<Seen> = Vec::new();
         let mut seen = FxHashSet::default();
         for a in accesses {
+            if let Some(limit) = solver::budget::reached() {
+                return Err(limit);
+            }
             let site = &self.r.generated.access_sites[a.access];
             if !seen.insert((site.pos, site.write, a.held.clone(), a.thread)) {
                 continue;
@@ -383,6 +402,9 @@ impl Builder<'_> {
         let mut names: FxHashMap<ThreadOf, Rc<str>> = FxHashMap::default();
         let mut named: FxHashSet<Rc<str>> = FxHashSet::default();
         for a in all {
+            if let Some(limit) = solver::budget::reached() {
+                return Err(limit);
+            }
             let of = self.paths.thread_of(home, a.thread);
             let thread = names
                 .entry(of)
@@ -419,7 +441,7 @@ impl Builder<'_> {
             });
             last = Some(key);
         }
-        out
+        Ok(out)
     }
 
     /// The potential deadlocks, sorted by their first lock call's position, then by locks.
@@ -641,7 +663,10 @@ fn describe_name(p: &Program, name: &RhoName) -> String {
 
 /// The race warnings: one per verdict, under the first name of its locations, with the parts
 /// of one library state together.
-fn races(b: &Builder) -> Vec<Race> {
+/// The races of the check, as warnings, and, when the run's budget ran out while they were
+/// listed (the report is built within what is left of it), the limit reached and how many
+/// racy locations were left out: a report of many thousand accesses stays near the limit.
+fn races(b: &Builder) -> (Vec<Race>, Option<(Limit, usize)>) {
     let r = b.r;
     let p = &r.program;
     // Locations with one verdict (labels of one flow component checked in one place) share
@@ -700,7 +725,13 @@ fn races(b: &Builder) -> Vec<Race> {
     let mut outside: Vec<bool> = Vec::new();
     let mut outside_of: FxHashMap<*const solver::threads::check::RaceAccess, bool> =
         FxHashMap::default();
-    for (pos, name, note, family, w) in warnings {
+    let total = warnings.len();
+    let mut unlisted = None;
+    for (listed, (pos, name, note, family, w)) in warnings.into_iter().enumerate() {
+        if let Some(limit) = solver::budget::reached() {
+            unlisted = Some((limit, total - listed));
+            break;
+        }
         let location = RaceLocation {
             name,
             declared: pos.map(|pos| FileLine {
@@ -714,13 +745,17 @@ fn races(b: &Builder) -> Vec<Race> {
             races[k].aliases.push(location);
             continue;
         }
+        let made = lists_of(&mut built, b, w, list);
+        let made = match made {
+            Ok(made) => made,
+            Err(limit) => {
+                unlisted = Some((limit, total - listed));
+                break;
+            }
+        };
         if let Some(&k) = family.and_then(|f| first_of_family.get(&(w.home, f))) {
             races[k].aliases.push(location);
-            let part = built
-                .entry((w.home, list))
-                .or_insert_with(|| b.accesses(w))
-                .clone();
-            more_lists.entry(k).or_default().push(part);
+            more_lists.entry(k).or_default().push(made);
             first_of.insert(key, k);
             continue;
         }
@@ -728,10 +763,7 @@ fn races(b: &Builder) -> Vec<Race> {
             first_of_family.insert((w.home, f), races.len());
         }
         first_of.insert(key, races.len());
-        let (accesses, context) = built
-            .entry((w.home, list))
-            .or_insert_with(|| b.accesses(w))
-            .clone();
+        let (accesses, context) = made;
         objects.push(object_part(&r.generated.rho_names[w.rho], w.home));
         declared.push(pos);
         outside.push(
@@ -779,7 +811,23 @@ fn races(b: &Builder) -> Vec<Race> {
         race.aliases_omitted = race.aliases.len().saturating_sub(MAX_ALIASES);
         race.aliases.truncate(MAX_ALIASES);
     }
-    races
+    (races, unlisted)
+}
+
+/// The entries of a warning's access list (`list`, its number), made once per list and
+/// function: warnings with one verdict share them.
+fn lists_of(
+    built: &mut FxHashMap<(FnId, u32), Lists>,
+    b: &Builder,
+    w: &RaceWarning,
+    list: u32,
+) -> Result<Lists, Limit> {
+    if let Some(made) = built.get(&(w.home, list)) {
+        return Ok(made.clone());
+    }
+    let made = b.accesses(w)?;
+    built.insert((w.home, list), made.clone());
+    Ok(made)
 }
 
 /// How many other names a warning lists: with its own, ten. More are the names of memory the
@@ -1276,5 +1324,34 @@ mod tests {
         assert_eq!(memory(2 << 30), "2 GiB");
         assert_eq!(memory(1536 << 20), "1536 MiB");
         assert_eq!(memory(1000), "1 KiB");
+    }
+
+    /// A report built when the run's budget is spent lists no warning: it says how many racy
+    /// locations it left out, that every location was checked, and that races were found.
+    #[test]
+    fn a_report_out_of_budget_says_what_it_left_out() {
+        let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/races/basic/two_thread_functions.c");
+        let result = c_frontend::driver::check_on_large_stack(
+            vec![c_frontend::driver::Input::from(fixture)],
+            c_frontend::driver::CheckOptions::default(),
+        )
+        .and_then(c_frontend::driver::Checked::done)
+        .expect("the fixture is checked");
+        let whole = build(&result);
+        let races = whole.warnings.iter().filter(|w| w.race().is_some()).count();
+        assert!(races > 0);
+        let spent = solver::budget::Limits {
+            time: Some(Duration::ZERO),
+            memory: None,
+        };
+        let cut = solver::budget::within(spent, || build(&result));
+        assert!(cut.warnings.is_empty());
+        assert_eq!(cut.verdict, Verdict::Races);
+        let stopped = cut.stopped.as_ref().expect("the report says it stopped");
+        assert_eq!(stopped.phase, "report");
+        assert_eq!(stopped.races_checked, "all");
+        assert!(stopped.locations_not_listed.is_some_and(|n| n >= races));
+        assert!(crate::render::stop(stopped).contains("racy location"));
     }
 }

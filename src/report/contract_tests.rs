@@ -106,6 +106,7 @@ fn stopped() -> Stopped {
         amount: "90 s".into(),
         phase: "sharing".into(),
         races_checked: "none",
+        locations_not_listed: Some(3),
     }
 }
 

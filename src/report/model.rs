@@ -137,7 +137,13 @@ pub struct CheckReport {
 impl CheckReport {
     /// Sets the verdict from what the report holds now (after triage has left warnings out).
     pub fn settle(&mut self) {
-        self.verdict = if !self.warnings.is_empty() || !self.annotations.is_empty() {
+        let unlisted = self
+            .stopped
+            .as_ref()
+            .and_then(|s| s.locations_not_listed)
+            .unwrap_or(0);
+        self.verdict = if !self.warnings.is_empty() || !self.annotations.is_empty() || unlisted > 0
+        {
             Verdict::Races
         } else if self.incomplete() > 0 || self.stopped.is_some() {
             Verdict::Incomplete
@@ -193,8 +199,12 @@ pub struct Stopped {
     /// The phase it stopped in, as `--timings` names it.
     pub phase: String,
     /// Which locations were checked for races: `none`, `some` (the races found are reported,
-    /// the other locations were not checked) or `all` (the deadlock check stopped).
+    /// the other locations were not checked) or `all` (the deadlock check or the report
+    /// stopped).
     pub races_checked: &'static str,
+    /// Stopped while the report listed its warnings: how many racy locations were left out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub locations_not_listed: Option<usize>,
 }
 
 /// A function the program defines that the configuration models: its body is not analysed.
