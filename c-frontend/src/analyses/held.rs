@@ -21,11 +21,7 @@ pub(crate) struct Held {
 
 impl Held {
     pub(crate) fn new(p: &Program, func: &Func) -> Held {
-        let succs: Vec<Vec<u32>> = func
-            .blocks
-            .iter()
-            .map(|b| b.term.successors().iter().map(|t| t.0).collect())
-            .collect();
+        let succs = func.successor_lists();
         let entry = solver::dataflow::forward(
             &mut (),
             func.blocks.len(),

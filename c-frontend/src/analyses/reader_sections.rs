@@ -205,11 +205,7 @@ fn calls_semaphores(p: &Program, func: &Func) -> bool {
 /// Whether, in `func`, every count-down comes after a count-up on every path with no count-down
 /// since (a must analysis: "a reader of this function is inside").
 fn balanced(func: &Func, f: FuncId, ups: &FxHashSet<StmtAt>, downs: &FxHashSet<StmtAt>) -> bool {
-    let succs: Vec<Vec<u32>> = func
-        .blocks
-        .iter()
-        .map(|b| b.term.successors().iter().map(|t| t.0).collect())
-        .collect();
+    let succs = func.successor_lists();
     let transfer = |b: usize, mut inside: bool, ok: &mut bool| {
         for k in 0..func.blocks[BlockId(b as u32)].stmts.len() {
             let at = (f, BlockId(b as u32), k);

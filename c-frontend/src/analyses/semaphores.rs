@@ -163,11 +163,7 @@ fn posts_follow_waits(
     all: &mut bool,
 ) {
     let n = func.blocks.len();
-    let succs: Vec<Vec<u32>> = func
-        .blocks
-        .iter()
-        .map(|b| b.term.successors().iter().map(|t| t.0).collect())
-        .collect();
+    let succs = func.successor_lists();
     // Transfers a block; with `check`, records the posts that are not preceded by a wait.
     let transfer = |b: usize,
                     mut held: BTreeSet<SemKey>,

@@ -255,11 +255,7 @@ fn function_changes(p: &Program, f: FuncId, func: &Func) -> Vec<(StmtAt, MaskCha
         return Vec::new();
     }
     let escaping = escaping(p, func);
-    let succs: Vec<Vec<u32>> = func
-        .blocks
-        .iter()
-        .map(|b| b.term.successors().iter().map(|t| t.0).collect())
-        .collect();
+    let succs = func.successor_lists();
     let entry = solver::dataflow::forward(
         &mut (),
         func.blocks.len(),

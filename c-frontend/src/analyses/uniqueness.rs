@@ -259,11 +259,7 @@ pub fn analyse(p: &Program, f: FuncId) -> Uniqueness {
         a.term(&mut state, &block.term);
         state
     };
-    let succs: Vec<Vec<u32>> = func
-        .blocks
-        .iter()
-        .map(|block| block.term.successors().iter().map(|t| t.0).collect())
-        .collect();
+    let succs = func.successor_lists();
     // A must analysis: a block no path reaches yet is ⊤, and merging intersects.
     let entry = dataflow::forward(
         &mut (),

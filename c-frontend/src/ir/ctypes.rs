@@ -224,36 +224,31 @@ impl TypeTable {
     /// Whether an object of type `t` holds a function pointer, in itself, in a member or
     /// element, or in an object it points to: what code given a pointer to it may call.
     pub fn reaches_function(&self, t: TypeId) -> bool {
-        let mut seen: rustc_hash::FxHashSet<TypeId> = rustc_hash::FxHashSet::default();
-        let mut stack = vec![t];
-        while let Some(t) = stack.pop() {
-            if !seen.insert(t) {
-                continue;
-            }
-            match self.get(t) {
-                Type::Function { .. } => return true,
-                Type::Pointer(x) | Type::Array(x) => stack.push(*x),
-                Type::Struct(sid) | Type::Union(sid) => {
-                    stack.extend(self.structs[*sid].fields.iter().map(|f| f.ty))
-                }
-                _ => {}
-            }
-        }
-        false
+        self.any_inside(t, true, |t| matches!(t, Type::Function { .. }))
     }
 
     /// Whether an object of type `t` holds a lock in its own memory: it is one, or an array,
     /// struct or union with one inside (pointers are not followed).
     pub fn holds_lock(&self, t: TypeId) -> bool {
+        self.any_inside(t, false, |t| matches!(t, Type::Lock(_)))
+    }
+
+    /// Whether `found` holds of `t` or of a type inside it: its members and elements, and,
+    /// `through_pointers`, what its pointers point to.
+    fn any_inside(&self, t: TypeId, through_pointers: bool, found: impl Fn(&Type) -> bool) -> bool {
         let mut seen: rustc_hash::FxHashSet<TypeId> = rustc_hash::FxHashSet::default();
         let mut stack = vec![t];
         while let Some(t) = stack.pop() {
             if !seen.insert(t) {
                 continue;
             }
-            match self.get(t) {
-                Type::Lock(_) => return true,
+            let ty = self.get(t);
+            if found(ty) {
+                return true;
+            }
+            match ty {
                 Type::Array(x) => stack.push(*x),
+                Type::Pointer(x) if through_pointers => stack.push(*x),
                 Type::Struct(sid) | Type::Union(sid) => {
                     stack.extend(self.structs[*sid].fields.iter().map(|f| f.ty))
                 }

@@ -187,6 +187,17 @@ pub struct Func {
     pub const_pointees: Vec<bool>,
 }
 
+impl Func {
+    /// The successors of each block by index, for the dataflow problems of the front-end
+    /// analyses (`solver::dataflow`).
+    pub fn successor_lists(&self) -> Vec<Vec<u32>> {
+        self.blocks
+            .iter()
+            .map(|b| b.term.successors().iter().map(|t| t.0).collect())
+            .collect()
+    }
+}
+
 /// A `for` loop of the form `for (i = START; i OP BOUND; i++)` (or the same loop as CIL writes it,
 /// `i = START; while (i OP BOUND) { …; i++; }`, the increment the body's last statement, when
 /// no `continue` skips it), recorded by the lowering because
