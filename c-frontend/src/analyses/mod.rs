@@ -119,13 +119,18 @@ pub fn address_taken_functions(p: &Program) -> Vec<FuncId> {
 /// The recursive components of the direct call graph of the user functions: each function on a
 /// cycle mapped to the index of its strongly connected component.
 pub fn recursive_components(p: &Program) -> FxHashMap<FuncId, usize> {
-    let mut graph = petgraph::graphmap::DiGraphMap::<u32, (), rustc_hash::FxBuildHasher>::default();
+    // Nodes are the functions by id, edges kept in vectors: a graph keyed by hash maps cost a
+    // cache miss per edge once the program outgrew the caches.
+    let mut graph = petgraph::Graph::<(), ()>::with_capacity(p.funcs.len(), p.funcs.len());
+    for _ in p.funcs.iter() {
+        graph.add_node(());
+    }
+    let node = petgraph::graph::NodeIndex::new;
     let mut self_calls = FxHashSet::default();
     for (f, func) in p.funcs.iter_enumerated() {
         if !(func.defined && func.origin == Origin::User) {
             continue;
         }
-        graph.add_node(f.0);
         for block in func.blocks.iter() {
             for stmt in &block.stmts {
                 if let StmtKind::Call {
@@ -133,7 +138,7 @@ pub fn recursive_components(p: &Program) -> FxHashMap<FuncId, usize> {
                     ..
                 } = &stmt.kind
                 {
-                    graph.add_edge(f.0, g.0, ());
+                    graph.add_edge(node(f.0 as usize), node(g.0 as usize), ());
                     if *g == f {
                         self_calls.insert(f.0);
                     }
@@ -143,9 +148,10 @@ pub fn recursive_components(p: &Program) -> FxHashMap<FuncId, usize> {
     }
     let mut out = FxHashMap::default();
     for (k, component) in petgraph::algo::tarjan_scc(&graph).into_iter().enumerate() {
-        if component.len() > 1 || self_calls.contains(&component[0]) {
+        let first = component[0].index() as u32;
+        if component.len() > 1 || self_calls.contains(&first) {
             for f in component {
-                out.insert(FuncId(f), k);
+                out.insert(FuncId(f.index() as u32), k);
             }
         }
     }
