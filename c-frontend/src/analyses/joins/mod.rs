@@ -31,6 +31,11 @@
 //!   The single idiom is not matched through a pointer: a constant index such as `w[1]` is
 //!   dropped by the lowering, so `&w[1]` and `w[0]` look the same.
 //!
+//! A single create and its join may each lie in a block entered only by a test of the same
+//! unchanged condition (`if (parallel) pthread_create(…); … if (parallel) pthread_join(…);`):
+//! where the second test fails no thread was started, and the thread is ended where its two
+//! ways meet ([`guarded`]).
+//!
 //! A third idiom joins without `pthread_join`: a **counter join** ([`counters`]), where `main`
 //! waits under a mutex for a counter of running workers that each counts down as its last act.
 //!
@@ -72,6 +77,7 @@ use solver::threads::ThreadHandle;
 mod cfg;
 mod counters;
 mod failed;
+mod guarded;
 mod heap;
 mod ids;
 mod loops;
@@ -79,6 +85,7 @@ mod wrappers;
 
 use cfg::*;
 use failed::*;
+use guarded::*;
 use heap::*;
 use ids::*;
 use loops::*;
@@ -484,6 +491,7 @@ impl<'p> Planner<'p> {
             self.plan.global.dedup();
         }
         failed_creates(f, func, &fx.cfg, &fx.cyclic, &self.calls, &mut self.plan);
+        guarded_joins(self.p, &fx, &self.assigns, &mut self.plan);
         self.create_trips(&fx);
     }
 
