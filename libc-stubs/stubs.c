@@ -91,5 +91,6 @@
 #include "intl.c"
 #include "rpc.c"
 #include "event.c"
+#include "zlib.c"
 #include "verifier.c"
 #include "atomic.c"

@@ -42,6 +42,7 @@ pub const STUB_FILES: &[(&str, &str)] = &[
     ("intl.c", include_str!("../../../libc-stubs/intl.c")),
     ("rpc.c", include_str!("../../../libc-stubs/rpc.c")),
     ("event.c", include_str!("../../../libc-stubs/event.c")),
+    ("zlib.c", include_str!("../../../libc-stubs/zlib.c")),
     ("verifier.c", include_str!("../../../libc-stubs/verifier.c")),
     ("atomic.c", include_str!("../../../libc-stubs/atomic.c")),
 ];
