@@ -66,6 +66,17 @@ fn a_full_set_less_one_signal_blocks_the_others_with_handlers() {
 }
 
 #[test]
+fn a_set_assigned_whole_holds_what_it_was_given() {
+    let found = changes(
+        "int main(void) { sigset_t s, saved; signal(2, on);
+           sigemptyset(&saved);
+           sigemptyset(&s); sigaddset(&s, 2); s = saved;
+           sigprocmask(0, &s, 0); return 0; }",
+    );
+    assert_eq!(found, [MaskChange::default()]);
+}
+
+#[test]
 fn without_handlers_there_is_nothing_to_follow() {
     let masks = signal_masks::analyse(&support::lower(&format!(
         "{DECLS}int main(void) {{ sigset_t s; sigfillset(&s); sigprocmask(0, &s, 0); return 0; }}"

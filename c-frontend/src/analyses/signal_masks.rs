@@ -178,6 +178,14 @@ fn transfer(
     kind: &StmtKind,
     sets: &mut Sets,
 ) -> Option<MaskChange> {
+    // A set assigned whole (`s = saved;`, or a call's result) holds what it was given.
+    let assigned = match kind {
+        StmtKind::Assign { dst, .. } | StmtKind::Call { dst: Some(dst), .. } => Some(dst),
+        _ => None,
+    };
+    if let Some(Base::Var(v)) = assigned.map(|dst| &dst.base) {
+        sets.remove(v);
+    }
     let StmtKind::Call { callee, args, .. } = kind else {
         return None;
     };

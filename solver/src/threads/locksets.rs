@@ -134,14 +134,10 @@ impl LockSets {
     /// Whether two sets order their holders: some lock is in both, exclusively in one of them
     /// (two readers of an rwlock may run together).
     pub fn common_lock(&self, a: SetId, b: SetId) -> bool {
-        let (a, b) = (self.get(a), self.get(b));
-        let holds = |set: &[Held], lock: Lock| set.iter().any(|h| h.lock == lock && !h.again);
-        let exclusive = |h: &&Held| h.mode == Mode::Exclusive && !h.again;
-        a.iter().filter(exclusive).any(|h| holds(b, h.lock))
-            || b.iter().filter(exclusive).any(|h| holds(a, h.lock))
+        self.common_lock_except(a, b, |_| false)
     }
 
-    /// [`Locksets::common_lock`] with the locks `skip` says left out.
+    /// [`LockSets::common_lock`] with the locks `skip` says left out.
     pub fn common_lock_except(&self, a: SetId, b: SetId, skip: impl Fn(Lock) -> bool) -> bool {
         let (a, b) = (self.get(a), self.get(b));
         let holds = |set: &[Held], lock: Lock| set.iter().any(|h| h.lock == lock && !h.again);
