@@ -11,6 +11,12 @@ use locksmith::lambda::{self, LambdaOptions};
 use locksmith::render::{ColorChoice, Format, Outcome};
 use solver::{Technique, Techniques};
 
+/// mimalloc instead of glibc's malloc: the analysis makes and frees millions of small vectors and
+/// hash tables, and glibc's free lists (consolidation, unlinking chunks) took a fifth of a
+/// million-line run and grew with the heap.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "locksmith",
