@@ -15,7 +15,10 @@
  * Signals: signal and sigaction are handled by the analysis; the set operations here only touch
  * the caller's sigset_t, and sigwait* write the caller's out-parameters. Semaphores are internally
  * synchronised objects, so their operations touch no modelled memory (the analysis does not treat
- * them as locks either). Every pthread_* function is handled by the analysis, so none is here.
+ * them as locks either). Every pthread_* function is handled by the analysis, so none is here;
+ * glibc's pthread_cleanup_push and pthread_cleanup_pop macros expand to calls of its internal
+ * __pthread_register_cancel, __pthread_unregister_cancel and __pthread_unwind_next, which keep
+ * the cleanup buffer (a local of the caller) on the calling thread's own list: stubs at the end.
  *
  * getpwnam/getpwuid return static storage overwritten by every call (a real race between
  * threads); the _r variants fill the caller's struct and buffer. err/errx/verr/verrx and
@@ -734,4 +737,26 @@ char *basename(const char *path)
 {
     __locksmith_read(path);
     return (char *)path;
+}
+
+/* ---- glibc's cleanup handlers (the expansion of pthread_cleanup_push/pop) ---- */
+
+/* The buffer is the caller's local, linked into the calling thread's own list: no shared state.
+ * Without these, the buffer (and what the cleanup argument points to) was handed to unknown code,
+ * which made it external memory shared by all threads. */
+void __pthread_register_cancel(__pthread_unwind_buf_t *buf)
+{
+    __locksmith_write(buf);
+}
+
+void __pthread_unregister_cancel(__pthread_unwind_buf_t *buf)
+{
+    __locksmith_read(buf);
+}
+
+/* Called by a cancelled thread once its handler ran: unwinding goes on to the thread's end. */
+void __pthread_unwind_next(__pthread_unwind_buf_t *buf)
+{
+    __locksmith_read(buf);
+    pthread_exit(NULL);
 }

@@ -260,6 +260,8 @@ pub(super) const FUNCTIONS: &[Row] = &[
     Row::new("_setjmp", NoEffect),
     Row::new("sigsetjmp", NoEffect),
     Row::new("__sigsetjmp", NoEffect),
+    // glibc 2.34+ expands `pthread_cleanup_push` into this name (an asm alias of `__sigsetjmp`).
+    Row::new("__sigsetjmp_cancel", NoEffect),
     Row::new("__builtin_expect", ReturnsArg { arg: 0 }),
     // Stubbed functions that keep no copy of their pointer arguments (uniqueness, §3.2).
     Row::new("memcpy", Stub).non_capturing(),
