@@ -432,6 +432,13 @@ fn analyse(
             stats::count("configuration: branches decided", program.folded.branches);
             stats::count("configuration: blocks not analysed", program.folded.blocks);
         }
+        let devirtualized = stats::time("analyses: calls through pointers", || {
+            crate::devirtualize::devirtualize(program, main, open_world)
+        });
+        stats::count("calls through pointers made direct", devirtualized);
+        program.alloc_wrappers = stats::time("analyses: allocation wrappers", || {
+            crate::analyses::alloc_wrappers::find(program)
+        });
         crate::analyses::run(program, main, options.techniques)
     });
     solver::budget::poll_now();

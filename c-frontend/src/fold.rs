@@ -6,7 +6,8 @@
 //! storing `server = 0`). Every thread then sees that one value, so a branch on it always goes
 //! one way and the code on the other side never runs: its accesses cannot race and the threads it
 //! would start never exist. This pass finds those values and decides those branches, after
-//! lowering and before every analysis; it is the only pass that changes the IR after lowering.
+//! lowering and before every analysis; with [`crate::devirtualize`], which runs after it, it is the
+//! only pass that changes the IR after lowering.
 //!
 //! A variable *holds one value* when its address is never taken (so nothing writes it through a
 //! pointer, not even unknown code) and every write of it in the program stores that value: a

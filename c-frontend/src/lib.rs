@@ -21,6 +21,7 @@
 
 pub mod analyses;
 pub mod constraints;
+pub mod devirtualize;
 pub mod diagnostics;
 pub mod driver;
 pub mod entries;

@@ -21,9 +21,20 @@
 //!   function that keeps no copy of it (`memset`); it is never dereferenced, stored elsewhere or
 //!   passed to a user function.
 //!
+//! A *reallocation wrapper* (`alloc(ptr, size) { ptr = realloc(ptr, size); … return ptr; }`)
+//! returns either the object its caller passed or a fresh one: each call of one is a call of
+//! `realloc` on that argument, as the model of `realloc` has it (the old object is read and
+//! written, and flows into the fresh one). It qualifies as above, with one pointer parameter,
+//! its address never taken, passed as the old object of a `realloc` (or of another reallocation
+//! wrapper) whose result is a result variable: that parameter is a result variable too, and,
+//! since the caller's object behind it is not the wrapper's to touch, no result variable may then
+//! be passed to any library function but `free` and the reallocation. Before, the wrapper's object
+//! was the shape every call gave it, as for any wrapper not recognised: a string at one call and
+//! a struct holding a lock at another made one conflated location, and its lock was never held.
+//!
 //! It reads the IR and the library model only; it never creates labels or constraints.
 
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::ir::ctypes::Type;
 use crate::ir::visit::{walk_operand, Visitor};
@@ -32,15 +43,27 @@ use crate::ir::{
 };
 use crate::model::Kind;
 
-/// The allocation wrappers of a program, in id order.
-pub fn find(p: &Program) -> Vec<FuncId> {
-    let mut found: FxHashSet<FuncId> = FxHashSet::default();
+/// A function each call of which allocates: an allocation wrapper, or a reallocation wrapper
+/// with the parameter whose object it reallocates.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct AllocWrapper {
+    pub func: FuncId,
+    /// For a reallocation wrapper, the index of the parameter it reallocates.
+    pub old: Option<u32>,
+}
+
+/// The allocation and reallocation wrappers of a program, in id order.
+pub fn find(p: &Program) -> Vec<AllocWrapper> {
+    let mut found: Found = FxHashMap::default();
     // A wrapper may call another: repeat until no new one qualifies.
     loop {
         let mut grew = false;
         for (f, func) in p.funcs.iter_enumerated() {
-            if !found.contains(&f) && qualifies(p, f, func, &found) {
-                found.insert(f);
+            if found.contains_key(&f) {
+                continue;
+            }
+            if let Some(old) = qualifies(p, f, func, &found) {
+                found.insert(f, old);
                 grew = true;
             }
         }
@@ -48,7 +71,10 @@ pub fn find(p: &Program) -> Vec<FuncId> {
             break;
         }
     }
-    let mut out: Vec<FuncId> = found.into_iter().collect();
+    let mut out: Vec<AllocWrapper> = found
+        .into_iter()
+        .map(|(func, old)| AllocWrapper { func, old })
+        .collect();
     out.sort();
     out
 }
@@ -70,49 +96,91 @@ fn var_of(p: &Program, op: &Operand) -> Option<VarId> {
     }
 }
 
-/// Whether a call allocates: a library allocator, or a wrapper found so far.
-fn allocates(p: &Program, callee: &Callee, found: &FxHashSet<FuncId>) -> bool {
-    match callee {
-        Callee::Direct(g) => p.known_kind(*g) == Some(Kind::Alloc) || found.contains(g),
-        Callee::Indirect(_) => false,
+/// The wrappers found so far, with the parameter each reallocates.
+type Found = FxHashMap<FuncId, Option<u32>>;
+
+/// How a call makes its value, when it allocates: `Some(None)` for a library allocator or an
+/// allocation wrapper found so far, `Some(Some(k))` for `realloc` or a reallocation wrapper
+/// found so far, whose `k`th argument is the old object.
+fn allocates(p: &Program, callee: &Callee, found: &Found) -> Option<Option<u32>> {
+    let Callee::Direct(g) = callee else {
+        return None;
+    };
+    match p.known_kind(*g) {
+        Some(Kind::Alloc) => Some(None),
+        Some(Kind::Realloc { old }) => Some(Some(u32::from(old))),
+        _ => found.get(g).copied(),
     }
 }
 
-fn qualifies(p: &Program, f: FuncId, func: &Func, found: &FxHashSet<FuncId>) -> bool {
+/// The parameter a function reallocates: the one pointer parameter, address never taken, that
+/// is the old object of a reallocating call. `Err` when two parameters are.
+fn reallocated_param(p: &Program, func: &Func, found: &Found) -> Result<Option<VarId>, ()> {
+    let mut param = None;
+    for stmt in func.blocks.iter().flat_map(|b| &b.stmts) {
+        let StmtKind::Call { callee, args, .. } = &stmt.kind else {
+            continue;
+        };
+        let Some(Some(k)) = allocates(p, callee, found) else {
+            continue;
+        };
+        let Some(v) = args.get(k as usize).and_then(|a| var_of(p, a)) else {
+            continue;
+        };
+        if !func.params.contains(&v) || p.vars[v].address_taken {
+            continue;
+        }
+        match param {
+            Some(other) if other != v => return Err(()),
+            _ => param = Some(v),
+        }
+    }
+    Ok(param)
+}
+
+/// Whether `f` is a wrapper: `Some(old)` with the index of the parameter it reallocates, if it
+/// does.
+fn qualifies(p: &Program, f: FuncId, func: &Func, found: &Found) -> Option<Option<u32>> {
     if !func.defined || func.origin != Origin::User || func.blocks.is_empty() {
-        return false;
+        return None;
     }
     if p.known(f).is_some() {
-        return false;
+        return None;
     }
     let returns_pointer = matches!(
         p.types.get(func.ty),
         Type::Function { ret, .. } if is_pointer(p, *ret)
     );
     if !returns_pointer {
-        return false;
+        return None;
     }
+    let reallocated = reallocated_param(p, func, found).ok()?;
     let local = |v: VarId| {
         let var = &p.vars[v];
-        !var.address_taken && matches!(var.kind, VarKind::Local(g) | VarKind::Temp(g) if g == f)
+        Some(v) == reallocated
+            || (!var.address_taken
+                && matches!(var.kind, VarKind::Local(g) | VarKind::Temp(g) if g == f))
     };
-    // The result variables: those returned, and those copied into them.
-    let mut results: FxHashSet<VarId> = FxHashSet::default();
+    // The result variables: those returned, and those copied into them, and the parameter
+    // reallocated.
+    let mut results: FxHashSet<VarId> = reallocated.into_iter().collect();
+    let mut returned = false;
     for block in func.blocks.iter() {
         match &block.term {
             Term::Return(Some(op), _) => match var_of(p, op) {
                 Some(v) if local(v) => {
                     results.insert(v);
+                    returned = true;
                 }
                 _ if is_null(op) => {}
-                _ => return false,
+                _ => return None,
             },
-            Term::Return(None, _) => return false,
+            Term::Return(None, _) => return None,
             _ => {}
         }
     }
-    if results.is_empty() {
-        return false;
+    if !returned {
+        return None;
     }
     loop {
         let mut grew = false;
@@ -125,7 +193,7 @@ fn qualifies(p: &Program, f: FuncId, func: &Func, found: &FxHashSet<FuncId>) -> 
                     }
                     if let Some(s) = var_of(p, src) {
                         if !local(s) {
-                            return false;
+                            return None;
                         }
                         grew |= results.insert(s);
                     }
@@ -136,13 +204,18 @@ fn qualifies(p: &Program, f: FuncId, func: &Func, found: &FxHashSet<FuncId>) -> 
             break;
         }
     }
-    func.blocks.iter().all(|block| {
-        block
-            .stmts
-            .iter()
-            .all(|stmt| stmt_allowed(p, &stmt.kind, &results, found))
+    let cx = Results {
+        p,
+        results: &results,
+        found,
+        reallocates: reallocated.is_some(),
+    };
+    let allowed = func.blocks.iter().all(|block| {
+        block.stmts.iter().all(|stmt| cx.stmt_allowed(&stmt.kind))
             && term_allowed(p, &block.term, &results)
-    })
+    });
+    let index = |v: VarId| func.params.iter().position(|&q| q == v).map(|k| k as u32);
+    allowed.then(|| reallocated.and_then(index))
 }
 
 /// Whether an operand is the null pointer constant (`0`, `(void *)0`): any other constant
@@ -221,70 +294,87 @@ fn lval_derefs(p: &Program, lv: &Lval, results: &FxHashSet<VarId>) -> bool {
     }
 }
 
-fn stmt_allowed(
-    p: &Program,
-    kind: &StmtKind,
-    results: &FxHashSet<VarId>,
-    found: &FxHashSet<FuncId>,
-) -> bool {
-    match kind {
-        StmtKind::Assign { dst, src } => {
-            if lval_derefs(p, dst, results) {
-                return false;
-            }
-            let (value, deref) = uses(p, src, results);
-            match var_of_lval(dst) {
-                Some(d) if results.contains(&d) => {
-                    // Another result variable, or a constant.
-                    !deref && (var_of(p, src).is_some() || is_null(src))
+/// What the uses of a function's result variables are checked against.
+struct Results<'a> {
+    p: &'a Program,
+    results: &'a FxHashSet<VarId>,
+    found: &'a Found,
+    /// Whether a parameter is among the results: then its object is the caller's, and no result
+    /// may go to a library function but `free` and a reallocation.
+    reallocates: bool,
+}
+
+impl Results<'_> {
+    fn stmt_allowed(&self, kind: &StmtKind) -> bool {
+        let (p, results) = (self.p, self.results);
+        match kind {
+            StmtKind::Assign { dst, src } => {
+                if lval_derefs(p, dst, results) {
+                    return false;
                 }
-                _ => !value && !deref,
+                let (value, deref) = uses(p, src, results);
+                match var_of_lval(dst) {
+                    Some(d) if results.contains(&d) => {
+                        // Another result variable, or a constant.
+                        !deref && (var_of(p, src).is_some() || is_null(src))
+                    }
+                    _ => !value && !deref,
+                }
+            }
+            StmtKind::Call { dst, callee, args } => self.call_allowed(dst.as_ref(), callee, args),
+            // A value evaluated for nothing goes nowhere.
+            StmtKind::Eval(op) => !uses(p, op, results).1,
+            StmtKind::Asm { operands } => !operands.iter().any(|lv| {
+                var_of_lval(lv).is_some_and(|v| results.contains(&v)) || lval_derefs(p, lv, results)
+            }),
+        }
+    }
+
+    fn call_allowed(&self, dst: Option<&Lval>, callee: &Callee, args: &[Operand]) -> bool {
+        let (p, results) = (self.p, self.results);
+        let makes = allocates(p, callee, self.found);
+        let into_result = dst.is_some_and(|d| var_of_lval(d).is_some_and(|v| results.contains(&v)));
+        if let Some(d) = dst {
+            if lval_derefs(p, d, results) || (into_result && makes.is_none()) {
+                return false;
             }
         }
-        StmtKind::Call { dst, callee, args } => {
-            if let Some(d) = dst {
-                if lval_derefs(p, d, results) {
-                    return false;
-                }
-                if var_of_lval(d).is_some_and(|v| results.contains(&v))
-                    && !allocates(p, callee, found)
-                {
-                    return false;
-                }
-            }
-            if let Callee::Indirect(op) = callee {
-                let (value, deref) = uses(p, op, results);
-                if value || deref {
-                    return false;
-                }
-            }
-            let arg_uses: Vec<(bool, bool)> = args.iter().map(|a| uses(p, a, results)).collect();
-            if arg_uses.iter().any(|&(_, deref)| deref) {
+        if let Callee::Indirect(op) = callee {
+            let (value, deref) = uses(p, op, results);
+            if value || deref {
                 return false;
             }
-            let passed = arg_uses.iter().filter(|&&(value, _)| value).count();
-            if passed == 0 {
-                return true;
-            }
-            // Passed on: only to `free`, or alone to a library function that keeps nothing.
-            let Callee::Direct(g) = callee else {
-                return false;
-            };
-            let spec = p.known(*g);
-            if spec.is_some_and(|s| matches!(s.kind, Kind::Free { .. })) {
-                return true;
-            }
-            let pointer_args = args
-                .iter()
-                .filter(|a| is_pointer(p, p.operand_type(a)))
-                .count();
-            spec.is_some_and(|s| s.non_capturing) && passed == 1 && pointer_args == 1
         }
-        // A value evaluated for nothing goes nowhere.
-        StmtKind::Eval(op) => !uses(p, op, results).1,
-        StmtKind::Asm { operands } => !operands.iter().any(|lv| {
-            var_of_lval(lv).is_some_and(|v| results.contains(&v)) || lval_derefs(p, lv, results)
-        }),
+        let arg_uses: Vec<(bool, bool)> = args.iter().map(|a| uses(p, a, results)).collect();
+        if arg_uses.iter().any(|&(_, deref)| deref) {
+            return false;
+        }
+        let passed: Vec<usize> = (0..args.len()).filter(|&k| arg_uses[k].0).collect();
+        if passed.is_empty() {
+            return true;
+        }
+        // Reallocated into a result variable: only as the old object, named alone.
+        if let Some(Some(old)) = makes {
+            return into_result
+                && passed == [old as usize]
+                && var_of(p, &args[old as usize]).is_some();
+        }
+        // Passed on: only to `free`, or alone to a library function that keeps nothing.
+        let Callee::Direct(g) = callee else {
+            return false;
+        };
+        let spec = p.known(*g);
+        if spec.is_some_and(|s| matches!(s.kind, Kind::Free { .. })) {
+            return true;
+        }
+        let pointer_args = args
+            .iter()
+            .filter(|a| is_pointer(p, p.operand_type(a)))
+            .count();
+        !self.reallocates
+            && spec.is_some_and(|s| s.non_capturing)
+            && passed.len() == 1
+            && pointer_args == 1
     }
 }
 

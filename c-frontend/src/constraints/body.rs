@@ -11,6 +11,7 @@ use crate::diagnostics::{Unsound, UnsoundKind};
 use crate::ir::ctypes::Type;
 use crate::ir::visit::{walk_func, FindsVaArg};
 use crate::ir::{BlockId, Callee, FuncId, Operand, Origin, Pos, Program, StmtKind, Term};
+use crate::model::Arg;
 use solver::threads::Event;
 use solver::Technique;
 
@@ -58,12 +59,35 @@ impl Gen<'_> {
                         // ([`crate::analyses::alloc_wrappers`]): its result is a fresh object
                         // made here ([Ref] of figure 5: a fresh ρ), not the instance ([Inst],
                         // figure 6) of the object whose shape every call of the wrapper shares.
-                        let wrapper = self.p.is_alloc_wrapper(*f);
-                        let returned = if wrapper { None } else { result };
-                        let site = self.call_site(frame, *f, &values, returned, pos, false);
-                        if let (true, Some(r)) = (wrapper, result) {
-                            let object = self.new_object(frame, pos, *f);
-                            self.t.flow(&mut self.c, object, r);
+                        // A reallocation wrapper's call is a call of `realloc` on the
+                        // argument it reallocates, which is then not the callee's: instantiated,
+                        // it would take the shape every caller gives its object.
+                        let wrapper = self.p.alloc_wrapper(*f);
+                        let returned = if wrapper.is_some() { None } else { result };
+                        let old = wrapper.and_then(|w| w.old).map(|k| k as usize);
+                        let mut instantiated = values.clone();
+                        if let Some(slot) = old.and_then(|k| instantiated.get_mut(k)) {
+                            *slot = None;
+                        }
+                        let site = self.call_site(frame, *f, &instantiated, returned, pos, false);
+                        match (wrapper, old) {
+                            (Some(_), Some(k)) => {
+                                let call = LibraryCall {
+                                    f: *f,
+                                    args: &values,
+                                    arg_ops: args,
+                                    result,
+                                    pos,
+                                };
+                                self.realloc(frame, &call, k as Arg);
+                            }
+                            (Some(_), None) => {
+                                if let Some(r) = result {
+                                    let object = self.new_object(frame, pos, *f);
+                                    self.t.flow(&mut self.c, object, r);
+                                }
+                            }
+                            (None, _) => {}
                         }
                         self.element_images(frame, *f, args, site);
                         let named: Vec<(u32, FuncId)> = args

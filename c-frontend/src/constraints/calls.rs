@@ -579,7 +579,7 @@ impl Gen<'_> {
 
     /// `realloc`: the old block's contents are copied (a read) and the block is ended (a write,
     /// as by `free`); the new block may be the old one, so the old block's pointers flow in.
-    fn realloc(&mut self, frame: &mut Frame, call: &LibraryCall<'_>, k: Arg) {
+    pub(super) fn realloc(&mut self, frame: &mut Frame, call: &LibraryCall<'_>, k: Arg) {
         let old = call.args.get(usize::from(k)).copied().flatten();
         let unique = call
             .arg_ops

@@ -77,6 +77,8 @@ pub struct Program {
     /// The program's own readers/writer lock functions, modelled as lock calls
     /// ([`crate::rwlocks`]).
     pub rwlocks: crate::rwlocks::Recognised,
+    /// Each thunk ([`crate::lower::thunks`]) with the library function it calls, by thunk id.
+    pub thunks: Vec<(FuncId, FuncId)>,
     /// What the library model says about each function the program calls but does not define,
     /// and about each function the user's configuration names (see [`Program::known`]).
     pub known: IndexVec<FuncId, Option<Spec>>,
@@ -108,8 +110,9 @@ pub struct Program {
     /// accessed expression with it; [`Pos`] itself stays a start, as it is a key everywhere.
     pub extents: rustc_hash::FxHashMap<Pos, u32>,
     /// The user functions that are allocation wrappers, in id order
-    /// ([`crate::analyses::alloc_wrappers`]): a call of one allocates, as a call of `malloc` does.
-    pub alloc_wrappers: Vec<FuncId>,
+    /// ([`crate::analyses::alloc_wrappers`]): a call of one allocates, as a call of `malloc` does
+    /// (or reallocates, as a call of `realloc` does).
+    pub alloc_wrappers: Vec<crate::analyses::alloc_wrappers::AllocWrapper>,
 }
 
 /// A struct declared existential (paper §3.3): its lock field and the fields that lock guards,
@@ -530,9 +533,22 @@ impl Program {
         self.known[f]
     }
 
-    /// Whether `f` is an allocation wrapper ([`Program::alloc_wrappers`]).
+    /// Whether `f` is an allocation wrapper whose every call makes a fresh object (not a
+    /// reallocation wrapper, which may return its argument's).
     pub fn is_alloc_wrapper(&self, f: FuncId) -> bool {
-        self.alloc_wrappers.binary_search(&f).is_ok()
+        self.alloc_wrapper(f).is_some_and(|w| w.old.is_none())
+    }
+
+    /// `f` as an allocation or reallocation wrapper, if it is one ([`Program::alloc_wrappers`]).
+    pub fn alloc_wrapper(
+        &self,
+        f: FuncId,
+    ) -> Option<crate::analyses::alloc_wrappers::AllocWrapper> {
+        let k = self
+            .alloc_wrappers
+            .binary_search_by_key(&f, |w| w.func)
+            .ok()?;
+        Some(self.alloc_wrappers[k])
     }
 
     /// What the model says `f` does, when it knows `f` (see [`Program::known`]).

@@ -385,10 +385,10 @@ impl Lowerer {
             alloc_wrappers: Vec::new(),
             folded: crate::fold::Folded::default(),
             rwlocks: crate::rwlocks::Recognised::default(),
+            thunks: Vec::new(),
         };
         thunks::through_pointers(&mut program);
         crate::ir::compatible::merge_compatible_structs(&mut program);
-        program.alloc_wrappers = crate::analyses::alloc_wrappers::find(&program);
         program
     }
 

@@ -39,6 +39,9 @@ pub fn through_pointers(p: &mut Program) {
         }
         p.funcs[f].blocks = blocks;
     }
+    let mut made: Vec<(FuncId, FuncId)> = thunks.into_iter().map(|(f, t)| (t, f)).collect();
+    made.sort();
+    p.thunks = made;
 }
 
 /// Whether `f` has no body the analysis walks: a library function (modelled, a stub or

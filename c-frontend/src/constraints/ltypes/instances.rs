@@ -100,6 +100,18 @@ impl LTypes<'_> {
                 self.set_shape(g, mirrored);
                 return self.sync_structure(c, g, i, site, pol);
             }
+            // The copy of such an object at a call whose result is itself still untyped (a
+            // wrapper returning what it got through a pointer, `return alloc_fn(n);`, resolved
+            // after its callers were generated) is the object's memory too: the shape its own
+            // callers give it must reach the object, or the fields they use would exist only at
+            // the callers, where no object has them, and their races were missed.
+            (Shape::Var, Shape::Var)
+                if self.data[g.0 as usize].object && !self.data[i.0 as usize].object =>
+            {
+                self.data[i.0 as usize].object = true;
+                self.resync(i);
+                return;
+            }
             // A generic content the callee never looks into (an uncast `void*`) stays related
             // to each caller's content; if the callee later gives it a shape, the relation is
             // synchronised again. Memory the callee stores such a pointer into is reachable from

@@ -603,7 +603,7 @@ impl<'a> LTypes<'a> {
         self.resync(r);
     }
 
-    fn resync(&mut self, r: Node) {
+    pub(super) fn resync(&mut self, r: Node) {
         if self.data[r.0 as usize].external {
             self.work.push(Work::External(r));
         }
