@@ -18,6 +18,7 @@ use solver::{Lock, Site};
 use crate::constraints::RhoName;
 use crate::driver::CheckResult;
 use crate::ir::FuncId;
+use crate::model::Kind;
 
 /// The object or field path each lock class is named after, keyed by class representative (and by
 /// the images of named classes at calls).
@@ -243,4 +244,98 @@ impl<'a> CallPaths<'a> {
             steps,
         }
     }
+}
+
+/// The lock a lock call at `pos` in `func` takes, as C writes it (`qp->mtx` for
+/// `pthread_mutex_lock(&qp->mtx)`): for naming a lock that no object names at the function's
+/// level (a parameter's lock). `None` when there is no such call there or its argument is no
+/// plain path of variables, fields and pointer dereferences.
+pub fn lock_call_argument(
+    p: &crate::ir::Program,
+    func: FuncId,
+    pos: crate::ir::Pos,
+) -> Option<String> {
+    let (kind, args) = lock_call(p, func, pos)?;
+    let k = match kind {
+        Kind::Acquire { lock, .. }
+        | Kind::TryAcquire { lock, .. }
+        | Kind::Wait { lock }
+        | Kind::Release { lock } => lock,
+        _ => return None,
+    };
+    c_pointee(p, args.get(usize::from(k))?)
+}
+
+/// The model's meaning and the arguments of the library call at `pos` in `func`.
+fn lock_call(
+    p: &crate::ir::Program,
+    func: FuncId,
+    pos: crate::ir::Pos,
+) -> Option<(Kind, &[crate::ir::Operand])> {
+    use crate::ir::{Callee, StmtKind};
+    let stmt = p.funcs[func]
+        .blocks
+        .iter()
+        .flat_map(|b| &b.stmts)
+        .find(|s| s.pos == pos && matches!(s.kind, StmtKind::Call { .. }))?;
+    let StmtKind::Call {
+        callee: Callee::Direct(g),
+        args,
+        ..
+    } = &stmt.kind
+    else {
+        return None;
+    };
+    Some((p.known_kind(*g)?, args))
+}
+
+/// What a pointer operand points to, in C: `&x` is `x`, `&p->f` is `p->f`, `p` is `*p`.
+fn c_pointee(p: &crate::ir::Program, op: &crate::ir::Operand) -> Option<String> {
+    use crate::ir::Operand;
+    match op.without_casts() {
+        Operand::AddrOf(lv) => c_lval(p, lv),
+        Operand::Use(lv) => Some(format!("*{}", c_lval(p, lv)?)),
+        _ => None,
+    }
+}
+
+/// An lvalue in C notation (`v`, `p->f.g`, `*p`), when it has no index.
+fn c_lval(p: &crate::ir::Program, lv: &crate::ir::Lval) -> Option<String> {
+    use crate::ir::{Base, Operand, Proj};
+    let mut fields = lv.proj.iter();
+    let mut out = match &lv.base {
+        Base::Var(v) => p.vars[*v].name.clone(),
+        Base::Deref(op) => {
+            let Operand::Use(inner) = op.without_casts() else {
+                return None;
+            };
+            let inner = c_lval(p, inner)?;
+            match fields.next() {
+                None => return Some(format!("*{inner}")),
+                Some(Proj::Field { strukt, index }) => {
+                    format!("{inner}->{}", field_name(p, *strukt, *index)?)
+                }
+                Some(_) => return None,
+            }
+        }
+    };
+    for pr in fields {
+        match pr {
+            Proj::Field { strukt, index } => {
+                out.push('.');
+                out.push_str(field_name(p, *strukt, *index)?);
+            }
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
+fn field_name(
+    p: &crate::ir::Program,
+    strukt: crate::ir::ctypes::StructId,
+    index: u32,
+) -> Option<&str> {
+    let f = p.types.structs[strukt].fields.get(index as usize)?;
+    (!f.name.is_empty()).then_some(f.name.as_str())
 }

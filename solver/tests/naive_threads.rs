@@ -220,6 +220,7 @@ fn build(r: &Recipe) -> (Constraints, ThreadProgram) {
                 events,
                 succs,
                 returns,
+                lock_failure: false,
             });
         }
         p.funcs.push(FnBody {
@@ -411,6 +412,7 @@ fn blk(events: Vec<Event>, succs: Vec<u32>, returns: bool) -> EventBlock {
         events,
         succs,
         returns,
+        lock_failure: false,
     }
 }
 

@@ -86,6 +86,44 @@ impl Painter {
         self.draw(&[group])
     }
 
+    /// Points of a diagnostic that are no accesses (a lock leak's return and lock calls): each
+    /// position's source line with what starts there underlined and labelled, as the primary
+    /// point (carets) or, under the note `title`, as context (dashes).
+    pub fn points(
+        &self,
+        title: Option<&str>,
+        list: &[(&Position, String)],
+        sources: &Sources,
+    ) -> String {
+        let (mut group, kind) = match title {
+            None => (Group::with_level(Level::WARNING), AnnotationKind::Primary),
+            Some(t) => (
+                Group::with_title(Level::NOTE.secondary_title(t)),
+                AnnotationKind::Context,
+            ),
+        };
+        for (at, label) in list {
+            let line = sources.raw_line(&at.file, at.line);
+            let mark = line.as_deref().and_then(|line| span(line, at, None));
+            group = match (line, mark) {
+                (Some(line), Some(mark)) => group.element(
+                    Snippet::source(line)
+                        .line_start(at.line as usize)
+                        .path(at.file.clone())
+                        .annotation(kind.span(mark).label(label.clone())),
+                ),
+                _ => group
+                    .element(
+                        Origin::path(at.file.clone())
+                            .line(at.line as usize)
+                            .char_column(at.column as usize),
+                    )
+                    .element(Level::NOTE.no_name().message(label.clone())),
+            };
+        }
+        self.draw(&[group])
+    }
+
     /// The other accesses of a location, under the note `title`, drawn as secondary (dashes,
     /// not carets).
     pub fn context(&self, title: &str, list: &[RaceAccess], sources: &Sources) -> String {

@@ -19,7 +19,7 @@ use rustc_hash::FxHashMap;
 
 use super::Sources;
 use crate::report::model::{
-    CheckReport, Deadlock, Position, Race, RaceAccess, RaceLocation, Verdict, Warning,
+    CheckReport, Deadlock, LockLeak, Position, Race, RaceAccess, RaceLocation, Verdict, Warning,
 };
 use crate::report::Report;
 
@@ -166,6 +166,13 @@ impl Files {
                     }
                     continue;
                 }
+                Warning::LockLeak(l) => {
+                    mark(&l.position.file, l.position.line, Mark::Race(i));
+                    for t in &l.taken {
+                        mark(&t.file, t.line, Mark::Access(i));
+                    }
+                    continue;
+                }
             };
             for a in w.accesses.iter() {
                 mark(&a.position.file, a.position.line, Mark::Race(i));
@@ -256,12 +263,24 @@ pub fn verdict(r: &CheckReport) -> String {
     } else {
         plural(races, "possible data race", "possible data races")
     };
-    let deadlocks = r.warnings.len() - races;
+    let deadlocks = r.warnings.iter().filter(|w| w.deadlock().is_some()).count();
     if deadlocks > 0 {
         let _ = write!(
             s,
             ", {}",
             plural(deadlocks, "possible deadlock", "possible deadlocks")
+        );
+    }
+    let leaks = r
+        .warnings
+        .iter()
+        .filter(|w| w.lock_leak().is_some())
+        .count();
+    if leaks > 0 {
+        let _ = write!(
+            s,
+            ", {}",
+            plural(leaks, "possible lock leak", "possible lock leaks")
         );
     }
     if !r.annotations.is_empty() {
@@ -371,6 +390,14 @@ fn summary(r: &CheckReport, files: &Files, s: &mut String) {
         (
             "possible deadlocks",
             r.warnings.iter().filter(|w| w.deadlock().is_some()).count(),
+            "#warnings",
+        ),
+        (
+            "possible lock leaks",
+            r.warnings
+                .iter()
+                .filter(|w| w.lock_leak().is_some())
+                .count(),
             "#warnings",
         ),
         ("suppressed by comments", r.suppressed, ""),
@@ -567,6 +594,10 @@ fn warnings(
                 deadlock(i, d, files, sources, s);
                 continue;
             }
+            Warning::LockLeak(l) => {
+                lock_leak(i, l, files, sources, s);
+                continue;
+            }
         };
         warning(i, w, files, s);
         let title = format!("racing accesses of {}", w.location.name);
@@ -662,6 +693,38 @@ fn deadlock(i: usize, d: &Deadlock, files: &Files, sources: &Sources, s: &mut St
             Esc(&a.thread),
             path(&a.path, files)
         );
+    }
+    s.push_str("</ol>\n</details>\n");
+}
+
+/// A lock leak: where the lock is still held, where it is not, and where it is taken.
+fn lock_leak(i: usize, l: &LockLeak, files: &Files, sources: &Sources, s: &mut String) {
+    let _ = write!(
+        s,
+        "<details class=\"warning\" id=\"w{n}\">\n<summary><span class=\"num\">#{n}</span> \
+         {}</summary>\n",
+        Esc(&super::leak_title(l)),
+        n = i + 1,
+    );
+    let (held, other) = super::leak_labels(l);
+    s.push_str("<ol class=\"accesses\">\n");
+    let points = std::iter::once((&l.position, held, "is-write"))
+        .chain(std::iter::once((&l.other, other, "")))
+        .chain(l.taken.iter().map(|t| (t, format!("takes {}", l.lock), "")));
+    for (p, what, class) in points {
+        let where_ = linked(
+            files,
+            &p.file,
+            p.line,
+            &format!("{}:{}:{}", p.file, p.line, p.column),
+        );
+        let _ = write!(
+            s,
+            "<li class=\"{class}\">\n<p class=\"what\">{} at {where_}</p>\n",
+            Esc(&what)
+        );
+        excerpt(p, files, sources, s);
+        s.push_str("</li>\n");
     }
     s.push_str("</ol>\n</details>\n");
 }
@@ -879,6 +942,7 @@ fn badges(r: &CheckReport, marks: &BTreeSet<Mark>) -> String {
                 "a lock call of a possible deadlock on {}",
                 d.locks.join(", ")
             ),
+            Warning::LockLeak(l) => format!("a possible lock leak of {}", l.lock),
         };
         let title = format!("{what} of {name} (warning #{})", i + 1);
         let _ = write!(

@@ -95,6 +95,10 @@ fn render_check(check: &CheckReport, out: &mut dyn Write) {
                 let _ = out.write_str(&indent(&pretty(d), "    "));
                 continue;
             }
+            Warning::LockLeak(l) => {
+                let _ = out.write_str(&indent(&pretty(l), "    "));
+                continue;
+            }
         };
         let bare = Race {
             accesses: Rc::from(Vec::new()),

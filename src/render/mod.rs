@@ -70,6 +70,39 @@ impl Format {
 /// The text summary, the HTML report and the DOT graph say it in these words.
 /// The end of a warning's list of other names when the report left `n` out
 /// ([`crate::report::model::Race::aliases_omitted`]).
+/// A lock leak's one-line title, in every format's words.
+pub fn leak_title(l: &crate::report::model::LockLeak) -> String {
+    use crate::report::model::LeakKind;
+    match l.leak {
+        LeakKind::Return => format!(
+            "possible lock leak: {} is still held when {} returns here",
+            l.lock, l.function
+        ),
+        LeakKind::Loop => format!(
+            "possible lock leak: {} is still held when the loop in {} goes round to take it again",
+            l.lock, l.function
+        ),
+    }
+}
+
+/// A lock leak's labels: for where the lock is held, and the note over where it is not.
+pub fn leak_labels(l: &crate::report::model::LockLeak) -> (String, String) {
+    use crate::report::model::LeakKind;
+    match l.leak {
+        LeakKind::Return => (
+            format!("returns holding {}", l.lock),
+            format!(
+                "{} returns without {} here: the paths disagree (or callers must release it on some)",
+                l.function, l.lock
+            ),
+        ),
+        LeakKind::Loop => (
+            format!("takes {} again, still held from the round before", l.lock),
+            format!("the loop starts here, also entered without {}", l.lock),
+        ),
+    }
+}
+
 pub fn omitted_names(n: usize) -> String {
     format!(
         ", and {n} more name{} of memory the analysis cannot tell apart (reached through the \

@@ -27,8 +27,8 @@ use serde::{Deserialize, Serialize};
 use super::short::violation_place;
 use super::Sources;
 use crate::report::model::{
-    Acquisition, CheckReport, Deadlock, LambdaReport, LeftOut, Position, Race, RaceAccess, Verdict,
-    Warning, DEADLOCK,
+    Acquisition, CheckReport, Deadlock, LambdaReport, LeftOut, LockLeak, Position, Race,
+    RaceAccess, Verdict, Warning, DEADLOCK, LOCK_LEAK,
 };
 use crate::report::triage::without_line_numbers;
 use crate::report::Report;
@@ -239,6 +239,15 @@ fn explained(id: &str) -> (&'static str, &'static str) {
             "Take the locks of the cycle in one order in every thread, or release one before \
              waiting for the next; do not lock again a non-recursive lock already held.",
         ),
+        "lock-leak" => (
+            "A function still holds a lock where it should not: it returns holding a lock it \
+             releases before its other returns (an early return between lock and unlock), or \
+             its loop goes back to the head holding a lock the next round takes again.",
+            "Release the lock on every path out of the function (or hold it on every path, if \
+             the function is meant to return holding it), and before the loop goes round. An \
+             intended conditional hold is silenced by `// locksmith: ignore lock-leak` on the \
+             line where the lock is still held.",
+        ),
         "existential" => (
             "An annotation of locksmith.h is misused, or code breaks what it declares about a \
              struct and the lock that guards its fields.",
@@ -282,6 +291,12 @@ const RULES: &[(&str, &str, &str)] = &[
     (
         "data-race",
         "Two threads may access a location at the same time, one writing, without a common lock",
+        "warning",
+    ),
+    (
+        "lock-leak",
+        "A function returns holding a lock it releases on other paths, or its loop goes round \
+         holding a lock it takes again",
         "warning",
     ),
     (
@@ -593,6 +608,35 @@ impl Builder<'_> {
         match w {
             Warning::Race(race) => self.race(race),
             Warning::Deadlock(d) => self.deadlock(d),
+            Warning::LockLeak(l) => self.lock_leak(l),
+        }
+    }
+
+    /// A lock leak: a result of rule `lock-leak` where the lock is still held, with where it is
+    /// not and where it is taken as related locations.
+    fn lock_leak(&mut self, l: &LockLeak) {
+        let (held, other) = super::leak_labels(l);
+        let message = format!(
+            "{}: {held}; {other} ({}:{}:{})",
+            super::leak_title(l),
+            l.other.file,
+            l.other.line,
+            l.other.column
+        );
+        let entry = crate::report::triage::leak_entry(l);
+        let key = format!("{}|{}", entry.location, entry.accesses.join(","));
+        let primary = self.at(&l.position, Some(held));
+        self.push(LOCK_LEAK, message, vec![primary], &key);
+        let mut related = vec![Location {
+            id: Some(1),
+            ..self.at(&l.other, Some(other))
+        }];
+        related.extend(l.taken.iter().enumerate().map(|(i, t)| Location {
+            id: Some(i + 2),
+            ..self.at(t, Some(format!("takes {}", l.lock)))
+        }));
+        if let Some(last) = self.results.last_mut() {
+            last.related_locations = related;
         }
     }
 

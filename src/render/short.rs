@@ -49,6 +49,11 @@ fn render_check(r: &CheckReport, out: &mut dyn Write) {
                 deadlock_line(d, out);
                 continue;
             }
+            Warning::LockLeak(l) => {
+                let title = super::leak_title(l);
+                let _ = writeln!(out, "{}: warning: {title} [{}]", at(&l.position), l.code);
+                continue;
+            }
         };
         let Some(first) = w.accesses.first() else {
             continue;

@@ -15,8 +15,8 @@ use rustc_hash::FxHashMap;
 use super::diagnostic::{is_path, Painter};
 use crate::report::model::{
     AtomRef, CheckReport, Constraint, Deadlock, EffectToken, ErrorCode, ErrorReport, LambdaAccess,
-    LambdaReport, NonlinearCause, Position, Race, RaceAccess, RaceLocation, Sign, Solved, Verdict,
-    ViolationDetail, Warning,
+    LambdaReport, LockLeak, NonlinearCause, Position, Race, RaceAccess, RaceLocation, Sign, Solved,
+    Verdict, ViolationDetail, Warning,
 };
 use crate::report::Report;
 
@@ -176,6 +176,7 @@ fn check(r: &CheckReport, sources: &Sources, s: &mut dyn Write) {
         match w {
             Warning::Race(w) => race(w, &painter, sources, &mut drawn, s),
             Warning::Deadlock(d) => deadlock(d, &painter, sources, s),
+            Warning::LockLeak(l) => lock_leak(l, &painter, sources, s),
         }
     }
     let _ = s.write_str(&tail(r));
@@ -195,6 +196,24 @@ fn deadlock(d: &Deadlock, painter: &Painter, sources: &Sources, s: &mut dyn Writ
     let _ = s.write_str(&painter.lock_calls(&d.acquisitions, sources));
     if let Some(note) = &d.note {
         let _ = s.write_str(&painter.note(note));
+    }
+    let _ = s.write_char('\n');
+}
+
+/// One lock leak as one diagnostic: where the lock is still held, where it is not, and where
+/// the function takes it.
+fn lock_leak(l: &LockLeak, painter: &Painter, sources: &Sources, s: &mut dyn Write) {
+    let _ = s.write_str(&painter.warning_title(&super::leak_title(l)));
+    let (held, other) = super::leak_labels(l);
+    let _ = s.write_str(&painter.points(None, &[(&l.position, held)], sources));
+    let _ = s.write_str(&painter.points(Some(&other), &[(&l.other, String::new())], sources));
+    if !l.taken.is_empty() {
+        let taken: Vec<(&Position, String)> = l
+            .taken
+            .iter()
+            .map(|t| (t, format!("takes {}", l.lock)))
+            .collect();
+        let _ = s.write_str(&painter.points(Some("taken here"), &taken, sources));
     }
     let _ = s.write_char('\n');
 }
@@ -343,16 +362,25 @@ fn tail(r: &CheckReport) -> String {
     tail
 }
 
-/// `locksmith: N possible data races`, with the deadlocks, the annotation problems and what
+/// `locksmith: N possible data races`, with the deadlocks, the lock leaks, the annotation
+/// problems and what
 /// triage left out; for an incomplete check, that nothing was found in what was analysed and
 /// how many functions that may run were not.
 fn summary(r: &CheckReport) -> String {
     let count = r.warnings.iter().filter(|w| w.race().is_some()).count();
-    let deadlocks = r.warnings.len() - count;
+    let deadlocks = r.warnings.iter().filter(|w| w.deadlock().is_some()).count();
+    let leaks = r
+        .warnings
+        .iter()
+        .filter(|w| w.lock_leak().is_some())
+        .count();
     let mut problems = match deadlocks {
         0 => String::new(),
         n => format!(", {n} possible deadlock{}", plural(n)),
     };
+    if leaks > 0 {
+        let _ = write!(problems, ", {leaks} possible lock leak{}", plural(leaks));
+    }
     if !r.annotations.is_empty() {
         let n = r.annotations.len();
         let _ = write!(problems, ", {n} annotation problem{}", plural(n));

@@ -28,8 +28,9 @@ use solver::{Lock, Site};
 
 use super::model::{
     Acquisition, AnnotationProblem, CheckReport, ConfigurationConstant, ConfigurationWarning,
-    ConfiguredFunction, Deadlock, FileLine, HandmadeLock, HeldAt, Position, Race, RaceAccess,
-    RaceLocation, Stopped, Unanalysed, Unsound, Verdict, Warning, WarningKind, DATA_RACE, DEADLOCK,
+    ConfiguredFunction, Deadlock, FileLine, HandmadeLock, HeldAt, LeakKind, LockLeak, Position,
+    Race, RaceAccess, RaceLocation, Stopped, Unanalysed, Unsound, Verdict, Warning, WarningKind,
+    DATA_RACE, DEADLOCK, LOCK_LEAK,
 };
 
 /// The report on a checked C program.
@@ -45,6 +46,7 @@ pub fn build(r: &CheckResult) -> CheckReport {
     let mut warnings: Vec<Warning> = races.into_iter().map(Warning::Race).collect();
     if unlisted.is_none() {
         warnings.extend(b.deadlocks().into_iter().map(Warning::Deadlock));
+        warnings.extend(b.lock_leaks().into_iter().map(Warning::LockLeak));
     }
     let may_run = c_frontend::reach::unanalysed_may_run(r);
     let mut report = CheckReport {
@@ -505,6 +507,96 @@ impl Builder<'_> {
             note,
             acquisitions,
         }
+    }
+
+    /// The lock leaks, by position, then lock.
+    fn lock_leaks(&self) -> Vec<LockLeak> {
+        use solver::threads::leaks::{LeakAt, Taken};
+        let mut out: Vec<LockLeak> = self
+            .r
+            .solution
+            .lock_leaks
+            .iter()
+            .map(|leak| {
+                let func = self.r.generated.fn_func[leak.func];
+                let (leak_kind, at, other) = match leak.at {
+                    LeakAt::Return { held, free } => (
+                        LeakKind::Return,
+                        self.block_pos(func, held, true),
+                        self.block_pos(func, free, true),
+                    ),
+                    LeakAt::Loop { head, again, .. } => (
+                        LeakKind::Loop,
+                        self.taken_at(again).unwrap_or(self.p().funcs[func].pos),
+                        self.block_pos(func, head, false),
+                    ),
+                };
+                // The primary point of a leak in a loop is one of the takings: not repeated.
+                let mut taken: Vec<Pos> = leak
+                    .taken
+                    .iter()
+                    .filter_map(|&t| self.taken_at(t))
+                    .filter(|&t| t != at)
+                    .collect();
+                taken.sort();
+                taken.dedup();
+                // A lock no object names at the function's level (a parameter's) is named as
+                // the function's own lock call writes it.
+                let written = leak.taken.iter().find_map(|t| match *t {
+                    Taken::Acquire(acq) if !self.lock_names.contains_key(&leak.lock) => {
+                        let site = &self.r.generated.acquire_sites[acq];
+                        explain::lock_call_argument(self.p(), site.func, site.pos)
+                    }
+                    _ => None,
+                });
+                LockLeak {
+                    code: LOCK_LEAK,
+                    kind: WarningKind::LockLeak,
+                    lock: written.unwrap_or_else(|| self.lock(leak.lock)),
+                    function: self.func_name(leak.func).to_string(),
+                    leak: leak_kind,
+                    position: position(self.p(), at),
+                    other: position(self.p(), other),
+                    taken: taken.into_iter().map(|t| position(self.p(), t)).collect(),
+                }
+            })
+            .collect();
+        out.sort_by(|a, b| {
+            let key = |l: &LockLeak| (l.position.file.clone(), l.position.line, l.position.column);
+            (key(a), &a.lock).cmp(&(key(b), &b.lock))
+        });
+        out
+    }
+
+    /// Where a function takes a leaked lock: its lock call, or its call of a lock wrapper.
+    fn taken_at(&self, t: solver::threads::leaks::Taken) -> Option<Pos> {
+        use solver::threads::leaks::Taken;
+        match t {
+            Taken::Acquire(acq) => Some(self.r.generated.acquire_sites[acq].pos),
+            Taken::Call(site) => self.r.generated.sites.get(&site).map(|i| i.pos),
+        }
+    }
+
+    /// Where block `b` of `func` starts (its first statement) or ends (its terminator, or its
+    /// last statement when the terminator has no position of its own).
+    fn block_pos(&self, func: FuncId, b: u32, end: bool) -> Pos {
+        use c_frontend::ir::{BlockId, Term};
+        let f = &self.p().funcs[func];
+        let Some(block) = f.blocks.get(BlockId(b)) else {
+            return f.pos;
+        };
+        let term = match &block.term {
+            Term::Return(_, pos) | Term::Branch { pos, .. } => Some(*pos),
+            _ => None,
+        };
+        let first = block.stmts.first().map(|s| s.pos);
+        let last = block.stmts.last().map(|s| s.pos);
+        let found = if end {
+            term.or(last).or(first)
+        } else {
+            first.or(term)
+        };
+        found.unwrap_or(f.pos)
     }
 
     /// A lock call of a deadlock seen from `level`, with its thread and call path from there.

@@ -212,6 +212,19 @@ fn deadlock() -> Deadlock {
     }
 }
 
+fn lock_leak() -> LockLeak {
+    LockLeak {
+        code: LOCK_LEAK,
+        kind: WarningKind::LockLeak,
+        lock: "m".into(),
+        function: "f".into(),
+        leak: LeakKind::Return,
+        position: position(),
+        other: position(),
+        taken: vec![position()],
+    }
+}
+
 fn violation(detail: ViolationDetail) -> BTreeSet<String> {
     keys(Violation::new(detail))
 }
@@ -220,9 +233,11 @@ fn violation(detail: ViolationDetail) -> BTreeSet<String> {
 fn samples() -> BTreeMap<&'static str, BTreeSet<String>> {
     let race = race();
     let deadlock = deadlock();
+    let leak = lock_leak();
     let warnings = vec![
         Warning::Race(race.clone()),
         Warning::Deadlock(deadlock.clone()),
+        Warning::LockLeak(leak.clone()),
     ];
     let unanalysed = Unanalysed {
         code: "unanalysed/parse-error",
@@ -292,6 +307,7 @@ fn samples() -> BTreeMap<&'static str, BTreeSet<String>> {
         ("RaceAccess", keys(&race.accesses[0])),
         ("Deadlock", keys(&deadlock)),
         ("Acquisition", keys(&deadlock.acquisitions[0])),
+        ("LockLeak", keys(&leak)),
         ("Unanalysed", keys(&unanalysed)),
         ("Unsound", keys(&unsound)),
         ("AnnotationProblem", keys(&annotation)),
@@ -470,6 +486,11 @@ fn verdicts_and_exit_statuses() {
         ),
         (
             report(vec![Warning::Deadlock(deadlock())], vec![], true),
+            "races",
+            1,
+        ),
+        (
+            report(vec![Warning::LockLeak(lock_leak())], vec![], false),
             "races",
             1,
         ),

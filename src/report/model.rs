@@ -65,6 +65,10 @@ pub const DATA_RACE: &str = "data-race";
 /// The stable code of a potential deadlock (a cycle in the lock order, or a self-deadlock).
 pub const DEADLOCK: &str = "deadlock";
 
+/// The stable code of a lock leak (a lock still held where its function returns, or where its
+/// loop goes round to take it again).
+pub const LOCK_LEAK: &str = "lock-leak";
+
 /// The report on a C program.
 /// (The default is an empty, race-free report, to fill in.)
 #[derive(Clone, Debug, Default, Serialize)]
@@ -259,6 +263,8 @@ pub struct AnnotationProblem {
 pub enum WarningKind {
     Race,
     Deadlock,
+    #[serde(rename = "lock-leak")]
+    LockLeak,
 }
 
 /// A warning of a C program: serialised as the race or the deadlock itself, whose `kind` says
@@ -268,6 +274,7 @@ pub enum WarningKind {
 pub enum Warning {
     Race(Race),
     Deadlock(Deadlock),
+    LockLeak(LockLeak),
 }
 
 impl Warning {
@@ -276,22 +283,64 @@ impl Warning {
         match self {
             Warning::Race(r) => r.code,
             Warning::Deadlock(d) => d.code,
+            Warning::LockLeak(l) => l.code,
         }
     }
 
     pub fn race(&self) -> Option<&Race> {
         match self {
             Warning::Race(r) => Some(r),
-            Warning::Deadlock(_) => None,
+            Warning::Deadlock(_) | Warning::LockLeak(_) => None,
         }
     }
 
     pub fn deadlock(&self) -> Option<&Deadlock> {
         match self {
-            Warning::Race(_) => None,
             Warning::Deadlock(d) => Some(d),
+            Warning::Race(_) | Warning::LockLeak(_) => None,
         }
     }
+
+    pub fn lock_leak(&self) -> Option<&LockLeak> {
+        match self {
+            Warning::LockLeak(l) => Some(l),
+            Warning::Race(_) | Warning::Deadlock(_) => None,
+        }
+    }
+}
+
+/// A lock a function still holds where it should not: where it returns, when it releases the
+/// lock before other returns, or where its loop goes back to take the lock again.
+#[derive(Clone, Debug, Serialize)]
+pub struct LockLeak {
+    /// Always [`LOCK_LEAK`].
+    pub code: &'static str,
+    /// Always [`WarningKind::LockLeak`].
+    pub kind: WarningKind,
+    /// The lock still held.
+    pub lock: String,
+    /// The function that holds it.
+    pub function: String,
+    /// `return` (held where the function returns) or `loop` (held when its loop goes round to
+    /// take it again).
+    pub leak: LeakKind,
+    /// Where it is still held: the return; in a loop, the lock call that takes it again.
+    #[serde(flatten)]
+    pub position: Position,
+    /// Where it is not: a return of the function that does not hold it, or the head of the
+    /// loop, which the loop also enters without it.
+    pub other: Position,
+    /// Where the function takes it: its lock calls, and calls of functions that return holding
+    /// it; by position.
+    pub taken: Vec<Position>,
+}
+
+/// Where a lock leak holds its lock.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LeakKind {
+    Return,
+    Loop,
 }
 
 /// A potential deadlock: threads that may each hold a lock of a cycle while waiting for the
@@ -471,7 +520,7 @@ pub enum Verdict {
     /// Every function that may run was analysed, and nothing was found.
     #[default]
     RaceFree,
-    /// Possible data races, potential deadlocks or misused annotations were found.
+    /// Possible data races, potential deadlocks, lock leaks or misused annotations were found.
     Races,
     /// Nothing was found, but a function that may run was not analysed.
     Incomplete,

@@ -57,6 +57,21 @@ pub fn entry(w: &Warning) -> BaselineEntry {
     match w {
         Warning::Race(r) => race_entry(r),
         Warning::Deadlock(d) => deadlock_entry(d),
+        Warning::LockLeak(l) => leak_entry(l),
+    }
+}
+
+/// A lock leak's baseline entry: the lock and the function, and where it is held (`return` or
+/// `loop`); no line numbers, so that edits elsewhere keep it.
+pub fn leak_entry(l: &super::model::LockLeak) -> BaselineEntry {
+    let leak = match l.leak {
+        super::model::LeakKind::Return => "return",
+        super::model::LeakKind::Loop => "loop",
+    };
+    BaselineEntry {
+        code: l.code.to_string(),
+        location: without_line_numbers(&l.lock),
+        accesses: vec![format!("{}:{leak}", l.function)],
     }
 }
 
@@ -156,7 +171,11 @@ enum Ignores<'l> {
 }
 
 /// The codes a comment may name: those of the warnings a check reports.
-const CODES: &[&str] = &[super::model::DATA_RACE, super::model::DEADLOCK];
+const CODES: &[&str] = &[
+    super::model::DATA_RACE,
+    super::model::DEADLOCK,
+    super::model::LOCK_LEAK,
+];
 
 /// What the suppression comment on `line` names, if it has one.
 fn ignores_of(line: &str) -> Option<Ignores<'_>> {
@@ -207,7 +226,8 @@ pub fn review_comments(
 }
 
 /// Where a suppression comment for the warning's code is, on its declaration's line or on a
-/// racing access's line; for a deadlock, on one of its lock calls' lines.
+/// racing access's line; for a deadlock, on one of its lock calls' lines; for a lock leak, on
+/// the line where the lock is still held or on one where it is taken.
 fn silenced(files: &mut SourceLines, w: &Warning) -> Option<(String, u32)> {
     let lines: Vec<(&String, u32)> = match w {
         Warning::Race(r) => {
@@ -222,6 +242,10 @@ fn silenced(files: &mut SourceLines, w: &Warning) -> Option<(String, u32)> {
             .acquisitions
             .iter()
             .map(|a| (&a.position.file, a.position.line))
+            .collect(),
+        Warning::LockLeak(l) => std::iter::once(&l.position)
+            .chain(&l.taken)
+            .map(|p| (&p.file, p.line))
             .collect(),
     };
     let code = w.code();

@@ -215,23 +215,24 @@ pub fn compare_ablation(
 
 /// The keyword of a deadlock annotation in a line's last `//` comment, if it is one:
 /// `Some(true)` for `// DEADLOCK`, `Some(false)` for `// NODEADLOCK`.
-fn deadlock_annotation(line: &str) -> Option<bool> {
+/// `Some(true)` for a line ending in `// KEYWORD`, `Some(false)` for `// NOKEYWORD`, after
+/// code on the same line.
+fn marker(line: &str, keyword: &str) -> Option<bool> {
     let at = line.rfind("//")?;
     if line[..at].trim().is_empty() {
         return None;
     }
     let c = line[at + 2..].trim_start();
-    let (deadlock, rest) = if let Some(r) = c.strip_prefix("NODEADLOCK") {
-        (false, r)
-    } else {
-        (true, c.strip_prefix("DEADLOCK")?)
+    let (yes, rest) = match c.strip_prefix("NO").and_then(|r| r.strip_prefix(keyword)) {
+        Some(r) => (false, r),
+        None => (true, c.strip_prefix(keyword)?),
     };
     // The keyword must end here: `DEADLOCKS` is not an annotation.
     let ends = !rest
         .chars()
         .next()
         .is_some_and(|ch| ch.is_ascii_alphanumeric() || ch == '_');
-    ends.then_some(deadlock)
+    ends.then_some(yes)
 }
 
 /// Source lines, as (file, line).
@@ -240,12 +241,23 @@ pub type Lines = BTreeSet<(PathBuf, u32)>;
 /// The `// DEADLOCK` lines of `files` (lock calls that must be among a reported deadlock's) and
 /// the `// NODEADLOCK` lines (lock calls that must be in none).
 pub fn deadlock_lines(files: &[PathBuf]) -> (Lines, Lines) {
+    marked_lines(files, "DEADLOCK")
+}
+
+/// The `// LEAK` lines of `files` (where a lock leak must be reported) and the `// NOLEAK`
+/// lines (where none may be).
+pub fn leak_lines(files: &[PathBuf]) -> (Lines, Lines) {
+    marked_lines(files, "LEAK")
+}
+
+/// The lines marked `// KEYWORD` and those marked `// NOKEYWORD`.
+fn marked_lines(files: &[PathBuf], keyword: &str) -> (Lines, Lines) {
     let (mut must, mut must_not) = (BTreeSet::new(), BTreeSet::new());
     for f in files {
         let text =
             std::fs::read_to_string(f).unwrap_or_else(|e| panic!("read {}: {e}", f.display()));
         for (i, line) in text.lines().enumerate() {
-            match deadlock_annotation(line) {
+            match marker(line, keyword) {
                 Some(true) => must.insert((f.clone(), i as u32 + 1)),
                 Some(false) => must_not.insert((f.clone(), i as u32 + 1)),
                 None => false,

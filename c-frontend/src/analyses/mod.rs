@@ -16,6 +16,7 @@ pub mod barriers;
 pub mod held;
 pub mod joins;
 pub mod lock_elements;
+pub mod lock_failures;
 pub mod reader_sections;
 pub mod semaphores;
 pub mod signal_masks;

@@ -241,7 +241,11 @@ impl Gen<'_> {
                     self.note_relock(l, op(lock));
                     self.current.push(GenEvent::Event(Event::Release(l)));
                     if matches!(kind, Kind::Wait { .. }) {
-                        self.lock_call(frame, l, LockMode::Exclusive, true, pos);
+                        let retaken = AcquireInfo {
+                            waits: true,
+                            retakes: true,
+                        };
+                        self.lock_call_of(frame, l, LockMode::Exclusive, retaken, pos);
                     }
                 }
             }
@@ -566,8 +570,29 @@ impl Gen<'_> {
     /// A lock call that acquires `l` in `mode` at `pos`: its acquire event, with the call
     /// recorded for the deadlock check. `waits`: the call blocks until the lock is free.
     fn lock_call(&mut self, frame: &Frame, l: Lock, mode: LockMode, waits: bool, pos: Pos) {
+        self.lock_call_of(
+            frame,
+            l,
+            mode,
+            AcquireInfo {
+                waits,
+                retakes: false,
+            },
+            pos,
+        );
+    }
+
+    /// [`Gen::lock_call`] with what the deadlock and lock-leak checks know of the call.
+    fn lock_call_of(
+        &mut self,
+        frame: &Frame,
+        l: Lock,
+        mode: LockMode,
+        info: AcquireInfo,
+        pos: Pos,
+    ) {
         let (pos, via) = frame.report_at(pos);
-        let acq = self.acquisitions.push(AcquireInfo { waits });
+        let acq = self.acquisitions.push(info);
         self.acquire_sites.push(AcquireSite {
             pos,
             func: frame.func,

@@ -34,6 +34,7 @@ impl Gen<'_> {
                     events: self.expand(events, expansions),
                     succs: block.term.successors().iter().map(|b| b.0).collect(),
                     returns: matches!(block.term, crate::ir::Term::Return(..)),
+                    lock_failure: false,
                 })
                 .collect();
             let id = threads.funcs.push(FnBody {

@@ -333,6 +333,9 @@ pub struct Locksets {
     pub sets: LockSets,
     /// The state before each event: per function, block and event index.
     pub before: IndexVec<FnId, Vec<Vec<State>>>,
+    /// The state at the start and at the end of each block: per function and block (⊤ where no
+    /// path reaches).
+    pub bounds: IndexVec<FnId, Vec<(State, State)>>,
     pub summary: IndexVec<FnId, State>,
 }
 
@@ -366,6 +369,10 @@ pub fn translate(
         Some(locks.find(l))
     }
 }
+
+/// What [`Ctx::analyse`] finds in one function: the states before each event, at the start and
+/// end of each block, and the summary.
+type Analysed = (Vec<Vec<State>>, Vec<(State, State)>, State);
 
 struct Ctx<'a> {
     c: &'a Constraints,
@@ -561,11 +568,12 @@ impl Ctx<'_> {
         }
     }
 
-    /// Runs one function to a fixpoint and returns its per-event states and summary.
-    fn analyse(&mut self, p: &ThreadProgram, f: FnId) -> (Vec<Vec<State>>, State) {
+    /// Runs one function to a fixpoint and returns its per-event states, the states at the start
+    /// and end of each block, and its summary.
+    fn analyse(&mut self, p: &ThreadProgram, f: FnId) -> Analysed {
         let blocks = &p.funcs[f].blocks;
         if blocks.is_empty() {
-            return (Vec::new(), State::ENTRY);
+            return (Vec::new(), Vec::new(), State::ENTRY);
         }
         let n = blocks.len();
         // ⊤ (`held: None`) is "no path": a block no path reaches has no state, and one whose end
@@ -587,20 +595,23 @@ impl Ctx<'_> {
             },
         );
         let mut before = Vec::with_capacity(n);
+        let mut bounds = Vec::with_capacity(n);
         let mut summary = State::TOP;
         for (b, block) in blocks.iter().enumerate() {
-            let mut st = input[b].unwrap_or(State::TOP);
+            let start = input[b].unwrap_or(State::TOP);
+            let mut st = start;
             let mut states = Vec::with_capacity(block.events.len());
             for e in &block.events {
                 states.push(st);
                 st = self.step(st, e);
             }
+            bounds.push((start, st));
             if block.returns {
                 summary = summary.join(st, &mut self.sets);
             }
             before.push(states);
         }
-        (before, summary)
+        (before, bounds, summary)
     }
 }
 
@@ -628,13 +639,15 @@ pub fn compute(
     };
     ctx.relock_fails = p.relock_fails.iter().map(|&l| ctx.locks.find(l)).collect();
     let mut before: IndexVec<FnId, Vec<Vec<State>>> = IndexVec::from_elem_n(Vec::new(), n);
+    let mut bounds: IndexVec<FnId, Vec<(State, State)>> = IndexVec::from_elem_n(Vec::new(), n);
     for scc in &s.sccs {
         loop {
             crate::budget::poll();
             let mut changed = false;
             for &f in scc {
-                let (b, summary) = ctx.analyse(p, f);
+                let (b, ends, summary) = ctx.analyse(p, f);
                 before[f] = b;
+                bounds[f] = ends;
                 if summary != ctx.summary[f] {
                     ctx.summary[f] = summary;
                     changed = true;
@@ -648,6 +661,7 @@ pub fn compute(
     Locksets {
         sets: ctx.sets,
         before,
+        bounds,
         summary: ctx.summary,
     }
 }

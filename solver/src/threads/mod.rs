@@ -28,6 +28,7 @@ pub mod contexts;
 pub mod deadlock;
 pub mod facts;
 pub mod held_at;
+pub mod leaks;
 pub mod linearity;
 pub mod locksets;
 pub mod locmaps;
@@ -116,6 +117,10 @@ pub struct EventBlock {
     pub succs: Vec<u32>,
     /// Whether control returns to the caller from the end of this block.
     pub returns: bool,
+    /// The block returns on a lock call's failure (`if (lock(&m) != 0) return -1;`), where the
+    /// lock sets, which do not follow a lock call's result, hold the lock: no lock leak there
+    /// ([`leaks`]).
+    pub lock_failure: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -150,6 +155,9 @@ pub struct AcquireInfo {
     /// `pthread_cond_wait`). A try-lock's success never waits: it orders the locks acquired
     /// after it, but no lock held before it waits for it.
     pub waits: bool,
+    /// The call takes again a lock it released itself (a condition wait, which must be called
+    /// holding it): no taking of its own for the lock-leak check ([`leaks`]).
+    pub retakes: bool,
 }
 
 /// An object that holds lock labels.
@@ -266,6 +274,9 @@ pub struct ThreadSolution {
     pub warnings: Vec<check::RaceWarning>,
     /// The potential deadlocks (empty when the deadlock check is not run).
     pub deadlocks: Vec<deadlock::DeadlockWarning>,
+    /// The lock leaks (empty when the deadlock check is not run: they are found on its lock
+    /// sets).
+    pub lock_leaks: Vec<leaks::LockLeak>,
     pub lock_rep: IndexVec<Lock, Lock>,
     /// `(generic, instance)` class pairs: `instance` is the image of `generic` at some site (a
     /// lock of a callee as its caller sees it), for naming locks in reports.
@@ -351,7 +362,7 @@ pub fn solve_with(
     // The deadlock check needs only what is known by now, and nothing after it needs the
     // deadlock check: it runs on a thread of its own beside the facts and the race check, on
     // a copy of the lock table (which only path compression changes from here on).
-    let (propagated, warnings, deadlocks, stopped) = std::thread::scope(|scope| {
+    let (propagated, warnings, (deadlocks, lock_leaks), stopped) = std::thread::scope(|scope| {
         let order_inputs = order::Inputs {
             c,
             scopes: &scopes,
@@ -403,15 +414,15 @@ pub fn solve_with(
                 techniques,
             })
         });
-        let deadlocks = match beside {
-            None => Vec::new(),
+        let (deadlocks, lock_leaks) = match beside {
+            None => (Vec::new(), Vec::new()),
             Some(Ok(handle)) => handle.join().unwrap_or_else(|panic| {
                 match crate::budget::stop_of(panic) {
                     // The races are all checked; the deadlocks are not.
                     Ok(stop) => {
                         let phase = Some(Phase::Deadlocks);
                         stopped = stopped.or(Some(crate::budget::Stop { phase, ..stop }));
-                        Vec::new()
+                        (Vec::new(), Vec::new())
                     }
                     Err(panic) => {
                         crate::stats::mark_phase(Phase::Deadlocks);
@@ -424,12 +435,13 @@ pub fn solve_with(
                 deadlocks_of(order_inputs, &mut lock_table.clone(), techniques)
             }),
         };
-        (propagated, warnings, deadlocks, stopped)
+        (propagated, warnings, (deadlocks, lock_leaks), stopped)
     });
     let (lock_rep, lock_images) = lock_naming(&mut lock_table);
     ThreadSolution {
         warnings,
         deadlocks,
+        lock_leaks,
         lock_rep,
         lock_images,
         structure: s,
@@ -460,15 +472,17 @@ fn lock_naming(lock_table: &mut locks::LockTable) -> (IndexVec<Lock, Lock>, Vec<
     (lock_rep, lock_images)
 }
 
-/// The deadlock check: the lock order ([`order`]), then its cycles ([`deadlock`]).
+/// The deadlock check: the lock order ([`order`]), then its cycles ([`deadlock`]); with the
+/// lock leaks found on the order's lock sets ([`leaks`]).
 fn deadlocks_of(
     inputs: order::Inputs<'_>,
     lock_table: &mut locks::LockTable,
     techniques: Techniques,
-) -> Vec<deadlock::DeadlockWarning> {
+) -> (Vec<deadlock::DeadlockWarning>, Vec<leaks::LockLeak>) {
     use crate::stats::time;
-    let order = time("solve: lock order", || order::propagate(inputs, lock_table));
-    time("solve: deadlocks", || {
+    let mut order = time("solve: lock order", || order::propagate(inputs, lock_table));
+    let lock_leaks = std::mem::take(&mut order.leaks);
+    let deadlocks = time("solve: deadlocks", || {
         deadlock::check(
             deadlock::Inputs {
                 c: inputs.c,
@@ -482,5 +496,6 @@ fn deadlocks_of(
             },
             lock_table,
         )
-    })
+    });
+    (deadlocks, lock_leaks)
 }

@@ -74,6 +74,8 @@ pub struct Order {
     pub handle_sets: HandleSets,
     pub site_sets: SiteSets,
     pub nests: Nests,
+    /// The lock leaks, found on the order's lock sets ([`super::leaks`]).
+    pub leaks: Vec<super::leaks::LockLeak>,
 }
 
 /// What propagation reads.
@@ -170,7 +172,19 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable) -> Order {
     prop.work.reverse();
     prop.run();
     crate::stats::count("lock-call facts", prop.facts.len());
+    let leaks = super::leaks::lock_leaks(
+        &super::leaks::Inputs {
+            c,
+            scopes,
+            p,
+            linearity,
+            ls: &prop.ls,
+        },
+        prop.locks,
+    );
+    crate::stats::count("lock leaks", leaks.len());
     Order {
+        leaks,
         facts: prop.facts,
         derived: prop.derived,
         sets: prop.ls.sets,
