@@ -81,10 +81,19 @@ fn one_result_per_finding_with_its_accesses_and_paths() {
             let flows = &r.code_flows[0].thread_flows;
             assert_eq!(flows.len(), accesses.len());
             for (flow, a) in flows.iter().zip(accesses) {
-                assert_eq!(
-                    flow.locations.len(),
-                    a["path"].as_array().unwrap().len() + 1
-                );
+                let path = a["path"].as_array().unwrap();
+                assert_eq!(flow.locations.len(), path.len() + 1);
+                // Each step after the root opens at its call: the line its text names.
+                for (step, at) in path.iter().zip(&flow.locations).skip(1) {
+                    let text = step.as_str().unwrap();
+                    let region = at.location.physical_location.as_ref().unwrap();
+                    let line = region.region.as_ref().unwrap().start_line;
+                    assert!(
+                        text.ends_with(&format!(":{line})")),
+                        "{text} at line {line}"
+                    );
+                }
+                assert!(flow.locations[0].location.physical_location.is_none());
             }
             assert!(r
                 .message

@@ -206,6 +206,14 @@ pub struct ThreadFlowLocation {
     pub location: Location,
 }
 
+/// Where a step of a call path (`callee (file:line)`, as the report writes it) is made.
+fn step_call(step: &str) -> Option<(&str, u32)> {
+    let inner = step.strip_suffix(')')?;
+    let (_, at) = inner.rsplit_once(" (")?;
+    let (file, line) = at.rsplit_once(':')?;
+    Some((file, line.parse().ok()?))
+}
+
 /// The base id files are named relative to.
 const ROOT: &str = "SRCROOT";
 
@@ -816,14 +824,17 @@ impl Builder<'_> {
         }
     }
 
-    /// A thread flow: the steps of a call path, then the place it leads to.
+    /// A thread flow: the steps of a call path, each at its call (`callee (file:line)`: the
+    /// line of the call, so that each step opens where it is made; the root has none), then
+    /// the place it leads to.
     fn thread_flow(&self, path: &[String], thread: &str, place: Location) -> ThreadFlow {
         let mut locations: Vec<ThreadFlowLocation> = path
             .iter()
             .map(|step| ThreadFlowLocation {
                 location: Location {
                     id: None,
-                    physical_location: None,
+                    physical_location: step_call(step)
+                        .map(|(file, line)| self.physical(file, line, None)),
                     message: Some(Message { text: step.clone() }),
                 },
             })
