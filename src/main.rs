@@ -5,7 +5,7 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches, Parser, Subcommand};
+use clap::{Arg, ArgAction, ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use locksmith::config::{self, CommandLine, Which};
 use locksmith::lambda::{self, LambdaOptions};
 use locksmith::render::{ColorChoice, Format, Outcome};
@@ -164,8 +164,8 @@ struct CheckArgs {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Check POSIX-threads C programs for data races (consistent correlation, paper §3) and
-    /// potential deadlocks: exit 0 if no warning, 1 if warnings, 2 if the program cannot be
+    /// Check POSIX-threads C programs for data races (consistent correlation, paper §3),
+    /// potential deadlocks and lock leaks: exit 0 if no warning, 1 if warnings, 2 if the program cannot be
     /// analysed, 3 if no warning but a function that may run was not analysed (the result is
     /// incomplete; 0 with --allow-incomplete).
     Check(Box<CheckArgs>),
@@ -197,6 +197,59 @@ enum Command {
         #[arg(short = 'o', long = "output", value_name = "DIR")]
         output: Option<PathBuf>,
     },
+    /// Print a completion script for a shell, to source or to install where the shell looks for
+    /// completions (bash: `locksmith completions bash > ~/.local/share/bash-completion/completions/locksmith`).
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff) of locksmith, or of one of its commands: `locksmith man
+    /// check | man -l -`, or install it as `locksmith.1` (`locksmith-check.1`).
+    Man {
+        /// The command whose page to print (`check`, `lambda`, …); locksmith's own without.
+        command: Option<String>,
+    },
+}
+
+/// Writes `bytes` to stdout: exit 0, or 2 when stdout cannot take them.
+fn print_bytes(bytes: &[u8]) -> ExitCode {
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("locksmith: error: cannot write the output: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// `locksmith man [COMMAND]`: the manual page of locksmith or of one of its commands, made from
+/// the command line's own definition (`clap_mangen`), so that it cannot drift from `--help`.
+fn man(command: Option<&str>) -> ExitCode {
+    let cli = Cli::command();
+    let page = match command {
+        None => cli,
+        Some(name) => match cli.find_subcommand(name) {
+            Some(sub) => sub.clone().name(format!("locksmith-{name}")),
+            None => {
+                let names: Vec<&str> = cli.get_subcommands().map(|c| c.get_name()).collect();
+                eprintln!(
+                    "locksmith: error: no command `{name}`: the commands are {}",
+                    names.join(", ")
+                );
+                return ExitCode::from(2);
+            }
+        },
+    };
+    let mut out = Vec::new();
+    match clap_mangen::Man::new(page).render(&mut out) {
+        Ok(()) => print_bytes(&out),
+        Err(e) => {
+            eprintln!("locksmith: error: cannot make the manual page: {e}");
+            ExitCode::from(2)
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -221,6 +274,13 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Check(args) => check(*args),
         Command::Header { output } => header(output.as_deref()),
+        Command::Completions { shell } => {
+            let mut cmd = Cli::command();
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut cmd, "locksmith", &mut out);
+            print_bytes(&out)
+        }
+        Command::Man { command } => man(command.as_deref()),
         Command::Lambda {
             file,
             format,

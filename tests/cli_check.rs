@@ -1339,3 +1339,40 @@ fn a_pointee_racing_only_with_its_pointer_is_named_on_the_pointer() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `locksmith completions SHELL` and `locksmith man [COMMAND]` are made from the command line's
+/// definition: they name its commands and options; an unknown command is an error.
+#[test]
+fn completions_and_manual_pages_come_from_the_command_line() {
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_locksmith"))
+            .args(args)
+            .output()
+            .expect("locksmith runs");
+        (
+            out.status.code().unwrap(),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let (status, script, _) = run(&["completions", shell]);
+        assert_eq!(status, 0, "{shell}");
+        assert!(script.contains("no-deadlocks"), "{shell}: {script}");
+        assert!(script.contains("lambda"), "{shell}");
+    }
+    let (status, page, _) = run(&["man", "check"]);
+    assert_eq!(status, 0);
+    assert!(page.contains(".TH locksmith-check 1"), "{page}");
+    assert!(page.contains("\\-\\-no\\-deadlocks"), "{page}");
+    let (status, page, _) = run(&["man"]);
+    assert_eq!(status, 0);
+    assert!(page.contains(".TH locksmith 1"), "{page}");
+    assert!(page.contains("completions"), "{page}");
+    let (status, _, err) = run(&["man", "nope"]);
+    assert_eq!(status, 2);
+    assert!(
+        err.starts_with("locksmith: error: no command `nope`"),
+        "{err}"
+    );
+}
