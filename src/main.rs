@@ -57,7 +57,9 @@ impl Args for TechniqueSwitches {
                 Arg::new(t.flag())
                     .long(t.flag())
                     .action(ArgAction::SetTrue)
-                    .help(t.help()),
+                    .help(t.help())
+                    .help_heading("Techniques, each turned off to measure what it buys")
+                    .hide_short_help(true),
             )
         })
     }
@@ -79,98 +81,117 @@ struct CheckArgs {
     #[arg(
         short = 'p',
         value_name = "BUILD_DIR",
-        conflicts_with = "compile_commands"
+        conflicts_with = "compile_commands",
+        help_heading = "Build"
     )]
     build_dir: Option<PathBuf>,
     /// Check the C translation units of this compilation database (as `-p`).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = "Build")]
     compile_commands: Option<PathBuf>,
     /// Say on stderr what a compilation database's entries had that locksmith left out.
-    #[arg(long, short = 'v')]
+    #[arg(long, short = 'v', help_heading = "Build")]
     verbose: bool,
     /// Add a directory to the preprocessor's include path.
-    #[arg(short = 'I', value_name = "DIR")]
+    #[arg(short = 'I', value_name = "DIR", help_heading = "Build")]
     include: Vec<PathBuf>,
     /// Define a preprocessor macro (`NAME` or `NAME=VALUE`).
-    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    #[arg(short = 'D', value_name = "NAME[=VALUE]", help_heading = "Build")]
     define: Vec<String>,
     /// Undefine a preprocessor macro.
-    #[arg(short = 'U', value_name = "NAME")]
+    #[arg(short = 'U', value_name = "NAME", help_heading = "Build")]
     undefine: Vec<String>,
     /// The C standard passed to the preprocessor (e.g. `gnu11`).
-    #[arg(long = "std", value_name = "STD")]
+    #[arg(long = "std", value_name = "STD", help_heading = "Build")]
     std: Option<String>,
     /// Include this file before each input (`gcc -include`).
-    #[arg(long = "include", value_name = "FILE")]
+    #[arg(long = "include", value_name = "FILE", help_heading = "Build")]
     forced_include: Vec<PathBuf>,
     /// Output format of the report.
-    #[arg(long, value_enum, default_value = "text")]
+    #[arg(long, value_enum, default_value = "text", help_heading = "Output")]
     format: Format,
     /// Colour the text format: `auto` when stdout is a terminal and NO_COLOR is not set,
     /// `always` (even with NO_COLOR) or `never`. Other formats are never coloured.
-    #[arg(long, value_enum, value_name = "WHEN", default_value = "auto")]
+    #[arg(
+        long,
+        value_enum,
+        value_name = "WHEN",
+        default_value = "auto",
+        help_heading = "Output"
+    )]
     color: ColorChoice,
     #[command(flatten)]
     switches: TechniqueSwitches,
     /// Print the wall time and peak memory of each phase to stderr.
-    #[arg(long)]
+    #[arg(long, help_heading = "Output")]
     timings: bool,
     /// The directory SARIF output names files relative to (default: the current directory).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", help_heading = "Output")]
     source_root: Option<PathBuf>,
     /// The directory `--format html` writes its report into (created if needed).
-    #[arg(short = 'o', long = "output", value_name = "DIR")]
+    #[arg(
+        short = 'o',
+        long = "output",
+        value_name = "DIR",
+        help_heading = "Output"
+    )]
     output: Option<PathBuf>,
     /// Check a program without `main`: these functions may each be called by any number of
     /// threads at once, with arguments from code locksmith cannot see.
-    #[arg(long, value_name = "F,G", value_delimiter = ',')]
+    #[arg(
+        long,
+        value_name = "F,G",
+        value_delimiter = ',',
+        help_heading = "What to check"
+    )]
     entry: Vec<String>,
     /// Check a library: every function other files could call is such an entry point.
-    #[arg(long, conflicts_with = "entry")]
+    #[arg(long, conflicts_with = "entry", help_heading = "What to check")]
     library: bool,
     /// Leave out the warnings this baseline records (written by `--write-baseline`).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = "Output")]
     baseline: Option<PathBuf>,
     /// Write the baseline of this run's warnings (those no comment silences) to FILE.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = "Output")]
     write_baseline: Option<PathBuf>,
-    /// Skip the deadlock check (cycles in the lock order, self-deadlocks).
-    #[arg(long)]
+    /// Skip the deadlock check (cycles in the lock order, self-deadlocks) and the lock leaks.
+    #[arg(long, help_heading = "What to check")]
     no_deadlocks: bool,
     /// Exit with 0 when nothing is found although a function that may run was not analysed
     /// (the verdict stays `incomplete`).
-    #[arg(long)]
+    #[arg(long, help_heading = "What to check")]
     allow_incomplete: bool,
     /// Read this configuration file instead of the first `locksmith.toml` found from the
     /// current directory upwards.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = "What to check")]
     config: Option<PathBuf>,
     /// Read no configuration file.
-    #[arg(long, conflicts_with = "config")]
+    #[arg(long, conflicts_with = "config", help_heading = "What to check")]
     no_config: bool,
     /// Parse every unit again instead of reading back those parsed by an earlier run from the
     /// cache in the data directory.
-    #[arg(long)]
+    #[arg(long, help_heading = "Budget")]
     no_cache: bool,
     /// Stop after this long (seconds, or with a unit: 90, 1.5m, 2h) and report what was found,
     /// with the verdict `incomplete` when nothing was.
-    #[arg(long, value_name = "TIME", value_parser = locksmith::limits::time)]
+    #[arg(long, value_name = "TIME", value_parser = locksmith::limits::time, help_heading = "Budget")]
     time_limit: Option<std::time::Duration>,
     /// Stop when the process holds this much memory (MiB, or with a unit: 800, 512M, 2G) and
     /// report what was found, with the verdict `incomplete` when nothing was.
-    #[arg(long, value_name = "SIZE", value_parser = locksmith::limits::memory)]
+    #[arg(long, value_name = "SIZE", value_parser = locksmith::limits::memory, help_heading = "Budget")]
     memory_limit: Option<u64>,
 }
 
 #[derive(Subcommand)]
 enum Command {
-    /// Check POSIX-threads C programs for data races (consistent correlation, paper §3),
-    /// potential deadlocks and lock leaks: exit 0 if no warning, 1 if warnings, 2 if the program cannot be
-    /// analysed, 3 if no warning but a function that may run was not analysed (the result is
-    /// incomplete; 0 with --allow-incomplete).
+    /// Check POSIX-threads C programs for data races, potential deadlocks and lock leaks.
+    ///
+    /// Data races by consistent correlation (LOCKSMITH, paper §3). Exit 0 if no warning, 1 if
+    /// warnings, 2 if the program cannot be analysed, 3 if no warning but a function that may
+    /// run was not analysed (the result is incomplete; 0 with --allow-incomplete).
     Check(Box<CheckArgs>),
-    /// Type-check a program of the formal core language λ▷ (paper §2): exit 0 if it is
-    /// consistently correlated and linear, 1 if not, 2 if it cannot be analysed.
+    /// Type-check a program of the formal core language λ▷ (paper §2).
+    ///
+    /// Exit 0 if it is consistently correlated and linear, 1 if not, 2 if it cannot be analysed.
     Lambda {
         /// The λ▷ source file.
         file: PathBuf,
@@ -190,22 +211,28 @@ enum Command {
         #[arg(long)]
         no_existentials: bool,
     },
-    /// Print the annotation header `locksmith.h`, whose macros compile to nothing under a normal
-    /// compiler, for your own build; with -o DIR, write it into DIR and print its path.
+    /// Print the annotation header `locksmith.h` for your own build.
+    ///
+    /// Its macros compile to nothing under a normal compiler. With -o DIR, write it into DIR and
+    /// print its path.
     Header {
         /// The directory to write `locksmith.h` into (created if needed).
         #[arg(short = 'o', long = "output", value_name = "DIR")]
         output: Option<PathBuf>,
     },
-    /// Print a completion script for a shell, to source or to install where the shell looks for
-    /// completions (bash: `locksmith completions bash > ~/.local/share/bash-completion/completions/locksmith`).
+    /// Print a completion script for a shell.
+    ///
+    /// Source it, or install it where the shell looks for completions (bash: `locksmith
+    /// completions bash > ~/.local/share/bash-completion/completions/locksmith`).
     Completions {
         /// The shell.
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
-    /// Print the manual page (roff) of locksmith, or of one of its commands: `locksmith man
-    /// check | man -l -`, or install it as `locksmith.1` (`locksmith-check.1`).
+    /// Print the manual page of locksmith, or of one of its commands.
+    ///
+    /// The page is roff: `locksmith man check | man -l -`, or install it as `locksmith.1`
+    /// (`locksmith-check.1`).
     Man {
         /// The command whose page to print (`check`, `lambda`, …); locksmith's own without.
         command: Option<String>,

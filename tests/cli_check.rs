@@ -1376,3 +1376,26 @@ fn completions_and_manual_pages_come_from_the_command_line() {
         "{err}"
     );
 }
+
+/// `locksmith check -h` fits a screen, in groups, without the switches that turn techniques off
+/// (for measuring what each buys); `--help` has them and the long explanations.
+#[test]
+fn the_short_help_fits_a_screen() {
+    let help = |flag: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_locksmith"))
+            .args(["check", flag])
+            .output()
+            .expect("locksmith runs");
+        assert_eq!(out.status.code(), Some(0));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let short = help("-h");
+    assert!(short.lines().count() <= 45, "{short}");
+    for heading in ["Build:", "Output:", "What to check:", "Budget:"] {
+        assert!(short.contains(heading), "{short}");
+    }
+    assert!(!short.contains("--no-sharing"), "{short}");
+    let long = help("--help");
+    assert!(long.contains("--no-sharing"), "{long}");
+    assert!(long.contains("Exit 0 if no warning"), "{long}");
+}
