@@ -1,4 +1,4 @@
-//! The annotations of `locksmith.h` (issue 13, part 1): annotated programs compile unchanged
+//! The annotations of `locksmith.h`: annotated programs compile unchanged
 //! with gcc, with and without `__LOCKSMITH__`; a correctly annotated program is accepted; every
 //! misuse in `tests/annotations/misused.c` is reported at its line with its code (the line's
 //! `/* existential/… */` comment), and nothing else is; `--no-existentials` ignores them.

@@ -1,4 +1,4 @@
-//! locksmith in a CI pipeline (issue 29): the GitHub problem matcher of
+//! locksmith in a CI pipeline: the GitHub problem matcher of
 //! `integrations/github/locksmith-matcher.json` reads every line of the short format — warnings,
 //! lock leaks, functions not analysed, stale suppression comments — into its file, line, column,
 //! severity, message and code; and the commands of the workflow `integrations/github/locksmith.yml`

@@ -694,7 +694,7 @@ fn short_format_is_one_line_per_warning() {
 }
 
 /// A warning on a field kept beside a lock says which racing access was outside its object's
-/// own lock (issue 13, part 4); accesses inside an unpack name the opened lock; under
+/// own lock; accesses inside an unpack name the opened lock; under
 /// `--no-existentials` the per-object lock protects nothing (nodes are allocated in a loop).
 #[test]
 fn warnings_beside_a_lock_say_why_the_own_lock_did_not_protect() {
@@ -756,7 +756,7 @@ fn figure_10_gets_the_same_verdict_in_lambda_and_in_c() {
     assert_eq!(check(&["--no-existentials", c]).exit, 1);
 }
 
-/// Suppression comments and baselines (issue 14, part 7): a comment on a racing access's line or
+/// Suppression comments and baselines: a comment on a racing access's line or
 /// on the declaration silences its warning, a baseline written by one run leaves out the same
 /// warnings in the next even after lines move, everything left out is counted, and the exit
 /// status is 0 when nothing is left; a file that is not a baseline is an error (exit 2).
@@ -829,7 +829,7 @@ fn comments_and_baselines_leave_out_triaged_warnings() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Programs without `main` (issue 14, part 2): `--library` starts every function other files
+/// Programs without `main`: `--library` starts every function other files
 /// could call as any number of threads with unknown arguments, `--entry` the named ones; without
 /// either, the error says how to choose.
 #[test]

@@ -1,4 +1,4 @@
-//! The deadlock check (issue 12, part 8): the annotated fixtures of `tests/deadlocks/`, one test
+//! The deadlock check: the annotated fixtures of `tests/deadlocks/`, one test
 //! each, checked in both directions (see tests/README.md), and the command line's rendering of a
 //! deadlock in every format, its exit status and `--no-deadlocks`.
 
@@ -158,7 +158,7 @@ fn a_deadlock_is_a_warning_unless_skipped() {
 }
 
 /// A lock conflation carried into a C library variable (`optarg`, whose type holds no lock)
-/// is named as conflated memory, never after that variable (issue 30, item 5).
+/// is named as conflated memory, never after that variable.
 #[test]
 fn a_lock_is_never_named_after_an_unrelated_libc_object() {
     let (status, text) = locksmith(&["--format", "short", "tests/deadlocks/conflated_lock_name.c"]);

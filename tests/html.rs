@@ -1,4 +1,4 @@
-//! `--format html -o DIR` (issue 14, part 5): the pages parse as HTML without an error, hold
+//! `--format html -o DIR`: the pages parse as HTML without an error, hold
 //! every warning with its accesses (position, locks, source excerpt with the accessed line
 //! highlighted, call path), link every position to an anchor that exists, load nothing from
 //! elsewhere, escape what comes from the program (a fixture full of markup, in a folder whose

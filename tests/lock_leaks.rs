@@ -1,4 +1,4 @@
-//! The lock-leak check (issue 29): the annotated fixtures of `tests/leaks/`, checked in both
+//! The lock-leak check: the annotated fixtures of `tests/leaks/`, checked in both
 //! directions — a `// LEAK` line is where a leak is reported (the return that still holds the
 //! lock, or the lock call of a loop that takes it again), a `// NOLEAK` line is none's — and
 //! the command line's rendering of a leak in every format, its exit status, its suppression and

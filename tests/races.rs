@@ -100,10 +100,10 @@ fn check_program(path: &str) {
     check(path, true);
 }
 
-/// For every implemented technique named by a `needs=` tag of a fixture or program: runs locksmith
-/// with that technique switched off and checks that the tagged lines change their verdict (the
-/// paper's table 3, line by line). A tag `a+b` switches both off together. Tags naming techniques
-/// without a switch yet are skipped.
+/// For every technique named by a `needs=` tag of a fixture or program: runs locksmith with that
+/// technique switched off and checks that the tagged lines change their verdict (the paper's
+/// table 3, line by line). A tag `a+b` switches both off together. A tag that names no technique
+/// (a misspelling) fails the test: it would check nothing.
 fn ablation(path: &str) {
     let path = root().join(path);
     let files = annotations::c_files(&path);
@@ -112,8 +112,18 @@ fn ablation(path: &str) {
         .lines
         .values()
         .flat_map(|a| a.needs.iter().map(String::as_str))
-        .filter(|t| t.split('+').all(|t| Technique::from_tag(t).is_some()))
         .collect();
+    let unknown: Vec<&str> = named
+        .iter()
+        .flat_map(|t| t.split('+'))
+        .filter(|t| Technique::from_tag(t).is_none())
+        .collect();
+    assert!(
+        unknown.is_empty(),
+        "{}: needs= names no technique: {unknown:?} (the tags are {:?})",
+        path.display(),
+        Technique::ALL.map(Technique::tag)
+    );
     let mut problems = Vec::new();
     for technique in named {
         let mut args = annotated.args.clone();
@@ -288,3 +298,18 @@ fn an_incomplete_fixture_fails_unless_expected() {
 
 include!(concat!(env!("OUT_DIR"), "/race_fixtures.rs"));
 include!(concat!(env!("OUT_DIR"), "/race_programs.rs"));
+
+/// A `needs=` tag that names no technique fails the ablation test instead of being skipped.
+#[test]
+#[should_panic(expected = "needs= names no technique: [\"field_sensitivity\"]")]
+fn a_misspelt_needs_tag_fails() {
+    let dir = std::env::temp_dir().join(format!("locksmith-needs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("misspelt.c");
+    std::fs::write(
+        &file,
+        "int x;\nint main(void) {\n    x = 1; // NORACE needs=field_sensitivity\n    return x;\n}\n",
+    )
+    .unwrap();
+    ablation(file.to_str().unwrap());
+}

@@ -1,4 +1,4 @@
-//! `--format sarif` (issue 14, part 3): the document deserialises into the typed SARIF model of
+//! `--format sarif`: the document deserialises into the typed SARIF model of
 //! `src/render/sarif.rs`, holds one result per finding with the racing accesses, call paths and
 //! line-independent fingerprints, names files relative to `--source-root`, and Microsoft's SARIF
 //! validator finds no error or warning in it on the bundled examples (installed with `npm` into

@@ -43,22 +43,44 @@ const ALL_SOURCES: [&str; 4] = ["solver/src", "lambda-core/src", "c-frontend/src
 
 /// The dependencies a crate's manifest lists in its `[dependencies]` table.
 fn dependencies(manifest: &str) -> Vec<String> {
-    let text = read(Path::new(manifest));
+    dependencies_in(&read(Path::new(manifest)))
+}
+
+/// The dependencies of a manifest's text, in every form Cargo takes: `name = "1"`, `name = { … }`,
+/// `name.workspace = true` (and other dotted keys) and `[dependencies.name]` tables.
+fn dependencies_in(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut inside = false;
     for line in text.lines() {
         let line = line.trim();
-        if line.starts_with('[') {
-            inside = line == "[dependencies]";
+        if let Some(table) = line.strip_prefix('[') {
+            let table = table.trim_end_matches(']').trim();
+            inside = table == "dependencies";
+            if let Some(name) = table.strip_prefix("dependencies.") {
+                out.push(name.trim().to_string());
+            }
             continue;
         }
         if inside {
-            if let Some((name, _)) = line.split_once('=') {
+            if let Some((key, _)) = line.split_once('=') {
+                let name = key.split('.').next().unwrap_or(key);
                 out.push(name.trim().to_string());
             }
         }
     }
     out
+}
+
+/// The dependency rule sees every form a dependency can take, so that it can fail.
+#[test]
+fn dependencies_are_read_in_every_form() {
+    let text = "[package]\nname = \"x\"\n\n[dependencies]\nsolver.workspace = true\n\
+                lang-c = { version = \"0.15\" }\nena = \"0.14\"\n\n[dependencies.c-frontend]\n\
+                path = \"../c-frontend\"\n\n[dev-dependencies]\nproptest = \"1\"\n";
+    assert_eq!(
+        dependencies_in(text),
+        ["solver", "lang-c", "ena", "c-frontend"].map(String::from)
+    );
 }
 
 #[test]
@@ -280,6 +302,55 @@ fn every_document_referred_to_exists() {
     assert!(
         problems.is_empty(),
         "documents that do not exist:\n{}",
+        problems.join("\n")
+    );
+}
+
+/// References in a text to what a reader of the repository does not have: the issue tracker's
+/// numbers (`issue 12`) and the design notes kept outside it (`DESIGN §5`).
+fn foreign_references(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (k, line) in text.lines().enumerate() {
+        let lower = line.to_lowercase();
+        let issue = lower.match_indices("issue ").any(|(at, m)| {
+            lower[at + m.len()..]
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_digit())
+        });
+        // Spelt in two parts, so that the check of documents named does not take it for one.
+        let design_file = ["DESIGN", "md"].join(".");
+        if issue || line.contains("DESIGN §") || line.contains(&design_file) {
+            out.push(format!("{}: {}", k + 1, line.trim()));
+        }
+    }
+    out
+}
+
+/// The sources name no issue number and no design document outside the repository: a reader
+/// has neither.
+#[test]
+fn no_reference_to_what_readers_do_not_have() {
+    let sample = "//! Barriers (issue 12, part 3).\n//! See DESIGN §5.\n//! An issue of order.\n";
+    assert_eq!(foreign_references(sample).len(), 2, "the rule can fail");
+    let mut problems = Vec::new();
+    for dir in ALL_SOURCES
+        .iter()
+        .chain(&["tests", "benches", "examples"])
+        .chain(&["solver/tests", "lambda-core/tests", "c-frontend/tests"])
+    {
+        for file in rust_files(dir) {
+            if file.ends_with("tests/tidy.rs") {
+                continue;
+            }
+            for found in foreign_references(&read(&file)) {
+                problems.push(format!("{}:{found}", file.display()));
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "references to issues or documents a reader does not have:\n{}",
         problems.join("\n")
     );
 }

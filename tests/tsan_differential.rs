@@ -1,4 +1,4 @@
-//! The differential oracle against ThreadSanitizer (issue 11), as a test: random POSIX-threads
+//! The differential oracle against ThreadSanitizer, as a test: random POSIX-threads
 //! programs from `tests/support/cgen/` are built with `-fsanitize=thread` and run, and every data
 //! race TSan observes must be among locksmith's warnings on `main.c` (the rule is documented in
 //! `tests/support/cgen/oracle.rs` and in tests/README.md). A miss fails the test, naming the seed

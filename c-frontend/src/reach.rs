@@ -1,4 +1,4 @@
-//! Which of the functions locksmith could not analyse may run (DESIGN §8): a run that misses one
+//! Which of the functions locksmith could not analyse may run: a run that misses one
 //! of them is incomplete, never race-free, while one that misses only code that cannot run loses
 //! nothing.
 //!

@@ -353,7 +353,7 @@ impl Builder<'_> {
         Ok((racing.into(), context.into()))
     }
 
-    /// Accesses as warning entries, each once per position, kind and locks (DESIGN §8: accesses
+    /// Accesses as warning entries, each once per position, kind and locks (accesses
     /// at one position with the same locks are one entry naming their threads); sorted by
     /// position (in file-table order), writes first, then by locks. An entry's path is that of
     /// its first thread; the others are named in `also_in`.
@@ -1238,7 +1238,7 @@ fn library_state<'r>(
     ))
 }
 
-/// Why the lock kept beside a racing field did not protect it (issue 13, part 4): the first
+/// Why the lock kept beside a racing field did not protect it: the first
 /// racing access of a field of a struct that has a lock field, made outside every unpack, and
 /// what locksmith needs to see to count that lock as the object's own.
 fn own_lock_note(r: &CheckResult, w: &RaceWarning) -> Option<String> {

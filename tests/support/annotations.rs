@@ -59,9 +59,11 @@ fn parse_annotation(comment: &str) -> Option<Annotation> {
     }
     let mut needs = Vec::new();
     if let Some(at) = rest.find("needs=") {
+        // The list runs to the end of the word, so that a misspelt tag (`field_sensitivity`)
+        // is read whole and rejected rather than cut to a valid prefix.
         let list: String = rest[at + 6..]
             .chars()
-            .take_while(|ch| ch.is_ascii_lowercase() || matches!(ch, '-' | ',' | '+'))
+            .take_while(|ch| !ch.is_whitespace() && !matches!(ch, ':' | ')' | '.' | ';' | '`'))
             .collect();
         needs = list
             .split(',')

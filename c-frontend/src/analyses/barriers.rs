@@ -1,4 +1,4 @@
-//! The barrier whose waits order phases (issue 12, part 3; an extension beyond the paper).
+//! The barrier whose waits order phases (an extension beyond the paper).
 //!
 //! `pthread_barrier_wait` returns in a thread only once `count` threads have called it, so when
 //! no more threads than `count` ever wait on a barrier, each trip of the barrier needs every one

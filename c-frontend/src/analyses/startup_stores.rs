@@ -1,6 +1,6 @@
 //! Stores `main` makes to a global pointer before it starts any thread, and which of them a
-//! later store replaces before anything but `main` itself can read them (issue 12, part 10(d):
-//! a global pointer that holds two objects never live at the same time).
+//! later store replaces before anything but `main` itself can read them: a global pointer that
+//! holds two objects never live at the same time.
 //!
 //! Label flow is flow-insensitive: every value ever stored in a global pointer `g` flows into
 //! `g`'s one type, so a thread reading `g` reaches every object `g` ever held, and the objects'

@@ -1,4 +1,4 @@
-//! A small CIL-like intermediate representation of a C program (DESIGN §5, "Lower").
+//! A small CIL-like intermediate representation of a C program.
 //!
 //! Each function is a control-flow graph of simple statements over lvalues with explicit
 //! dereferences and field projections. Expressions with side effects, short-circuit operators and

@@ -1,4 +1,4 @@
-//! Lowering of `lang-c` translation units to the C IR of [`crate::ir`] (DESIGN §5, "Lower").
+//! Lowering of `lang-c` translation units to the C IR of [`crate::ir`].
 //!
 //! A [`Lowerer`] takes the parsed units of a program one by one ([`Lowerer::add_unit`]), lowers
 //! every function body to a control-flow graph of simple statements in the style of CIL, and links

@@ -1,4 +1,4 @@
-//! Parsing one preprocessed unit with `lang-c`, with recovery from syntax errors (DESIGN §5).
+//! Parsing one preprocessed unit with `lang-c`, with recovery from syntax errors.
 //!
 //! `lang-c` stops at the first syntax error of a unit, and real programs contain constructs gcc
 //! reads and it did not before it was patched (`vendor/lang-c/PATCHES.md`), and C2x `[[…]]`

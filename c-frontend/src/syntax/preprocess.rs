@@ -1,4 +1,4 @@
-//! Running the system C preprocessor on one translation unit (DESIGN §5, "Preprocess").
+//! Running the system C preprocessor on one translation unit.
 //!
 //! This module owns the command line handed to the preprocessor: locksmith's own include directory
 //! comes first, so that `<locksmith.h>` and the `<stdatomic.h>` shim win over the system headers,
@@ -31,7 +31,7 @@ pub const COMPILER_ENV: &str = "LOCKSMITH_CC";
 
 /// Definitions added after the user's flags. `lang-c` rejects these GNU spellings, and each has a
 /// standard or harmless equivalent for the purpose of race detection (measured on glibc headers
-/// and user code; see DESIGN §5).
+/// and user code).
 const WORKAROUND_DEFINES: &[&str] = &[
     "__LOCKSMITH__",
     "__thread=_Thread_local",

@@ -1,4 +1,4 @@
-//! Barrier phases (issue 12, part 3; an extension beyond the paper, which has no barriers).
+//! Barrier phases (an extension beyond the paper, which has no barriers).
 //!
 //! A barrier of count N lets its waiters go only when N threads wait. When at most N threads
 //! ever wait on it, every trip needs all of them, so after its k-th wait a thread runs only

@@ -1,5 +1,5 @@
 //! Self-contained idioms a generated program may carry besides its pool of shared locations
-//! (issue 26): thread-locals written by name and through a pointer handed to another thread,
+//!: thread-locals written by name and through a pointer handed to another thread,
 //! lock striping with an offset (`m[j + k]` guarding `d[j]`), a callback in the initialiser of
 //! an ops table that the library calls from a thread of its own, and a global of `main.c` that
 //! the library hands back through a getter, and two locks taken in opposite orders, one of them

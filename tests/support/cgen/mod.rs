@@ -1,4 +1,4 @@
-//! locksmith's differential oracle against ThreadSanitizer (issue 11): a generator of random,
+//! locksmith's differential oracle against ThreadSanitizer: a generator of random,
 //! terminating POSIX-threads C programs that mix the idioms locksmith must understand
 //! (`plan`, `emit`), a runner that builds them with `-fsanitize=thread` and reads the races
 //! TSan observes (`tsan`), and the check that each observed race is among locksmith's warnings

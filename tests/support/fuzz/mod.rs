@@ -1,4 +1,4 @@
-//! Mutation fuzzing of the C pipeline (issue 15): valid programs — the fixtures, the paper's
+//! Mutation fuzzing of the C pipeline: valid programs — the fixtures, the paper's
 //! examples, the test programs — preprocessed once, then mutated as text (statements deleted,
 //! duplicated and swapped, identifiers renamed, tokens dropped or inserted, types changed) and
 //! checked in-process. Mutants reach the lowering, constraint generation and the thread

@@ -1,8 +1,7 @@
 //! Counter joins: `main` waits, under a mutex, until a counter of running workers drops to
 //! zero; each worker counts itself down, under that mutex, as the last thing it does. Where the
 //! wait sees zero, every worker it counted has finished, as after a `pthread_join` of each (an
-//! extension beyond the paper, which has no joins; issue 31's "counter join", pfscan's
-//! `aworkers`).
+//! extension beyond the paper, which has no joins; pfscan's `aworkers` count is one).
 //!
 //! ```c
 //! running = nworkers;                        // (A) the count, set before the create loop
