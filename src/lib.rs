@@ -1,13 +1,15 @@
 //! The locksmith command line: argument handling, the report model of both commands, and one
-//! renderer per output format (text, JSON, DOT). It holds no analysis logic; that lives in
+//! renderer per output format (text, short, JSON, SARIF, HTML, DOT). It holds no analysis logic;
+//! that lives in
 //! `solver`, `lambda-core` and `c-frontend`, whose `explain` modules answer what a report asks.
 //!
 //! - [`check`] and [`lambda`]: the two commands, wiring analysis, report and rendering;
 //! - [`args`] and [`compdb`]: what `check` is given: response files, a build's compilation
 //!   database; [`limits`]: the words of `--time-limit` and `--memory-limit`;
 //! - [`config`]: the configuration file `locksmith.toml` of `check`;
-//! - [`report`]: the report model (the JSON contract) and its builders;
-//! - [`render`]: the formats.
+//! - [`report`]: the report model (the JSON contract), its builders and triage (suppression
+//!   comments, baselines);
+//! - [`render`]: the formats; [`progress`]: what a long phase shows on a terminal.
 
 pub mod args;
 pub mod check;

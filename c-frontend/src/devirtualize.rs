@@ -6,7 +6,7 @@
 //! the pointer carries: every call through `my_free` frees one conflated object (the lock of one
 //! call, the job of another), and every call through `my_malloc_f = malloc` returns one object
 //! that takes every caller's shape. A direct call is an instance of its own (paper figure 6,
-//! [Inst]), and a call of an allocator or of an allocation wrapper is a fresh object
+//! \[Inst\]), and a call of an allocator or of an allocation wrapper is a fresh object
 //! ([`crate::analyses::alloc_wrappers`]).
 //!
 //! A variable *holds* a set of functions when its address is never taken (nothing writes it

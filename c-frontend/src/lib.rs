@@ -6,15 +6,21 @@
 //! - [`ir`]: the small CIL-like intermediate representation and its C types;
 //! - [`model`]: what locksmith knows about library functions by name (pthreads, allocation, the
 //!   stubs' intrinsics) — the only place that spells a library function's name;
+//! - [`rwlocks`]: the program's own readers/writer lock functions, recognised as lock calls;
 //! - [`fold`]: branches decided by configuration that never changes, and the code they make
-//!   unreachable emptied — the one change to the IR after lowering;
-//! - [`analyses`]: front-end analyses on the IR (matching joins with creates, uniqueness);
+//!   unreachable emptied, and [`devirtualize`]: calls through pointers that hold one function
+//!   made direct — the two changes to the IR after lowering;
+//! - [`analyses`]: front-end analyses on the IR — allocation and reallocation wrappers, matching
+//!   joins with creates, uniqueness, inferred unpacks, lock elements, mutex-like semaphores and
+//!   hand-made reader sections, barriers, startup stores, signal masks, returns on lock failure;
 //! - [`constraints`]: labelled C types and the generation of LOCKSMITH's constraints and event
 //!   graphs into the shared `solver`;
 //! - [`driver`]: the whole pipeline for `locksmith check`, and [`diagnostics`], what it reports
 //!   besides races (not analysed, knowingly unsound, fatal), each with a stable code; [`reach`]
 //!   which of the functions not analysed may run; [`signals`] which signals the program sends
-//!   itself (for reports on handlers of signals only another process sends).
+//!   itself (for reports on handlers of signals only another process sends); [`entries`] the
+//!   entry points of a program without `main`; [`explain`] what a report asks of a result
+//!   (lock names, call paths).
 //!
 //! It never prints reports and never decides races (the solver does); it returns analysis data
 //! for the command-line crate to render.

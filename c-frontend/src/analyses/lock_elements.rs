@@ -8,7 +8,7 @@
 //! called as `lock(LOCK_IO)`). This analysis finds the arrays for which that is the only way
 //! their elements are locked, so that the constraint generator can give the element at each
 //! constant index a lock label of its own, and give a wrapper a lock label generic in its
-//! parameter, instantiated at each call by the element the call names (as [Inst] of figure 6
+//! parameter, instantiated at each call by the element the call names (as \[Inst\] of figure 6
 //! does for a lock passed by pointer).
 //!
 //! An array qualifies — is *split* — when it is a global (or an array field of a global, at a
