@@ -1399,3 +1399,31 @@ fn the_short_help_fits_a_screen() {
     assert!(long.contains("--no-sharing"), "{long}");
     assert!(long.contains("Exit 0 if no warning"), "{long}");
 }
+
+/// The note on an object's own lock comes only where that lock is taken: in the access's
+/// function, through its lock wrappers, or by a caller around a helper. A struct that keeps a
+/// lock beside a field updated where no such lock is taken gets no note: the access is simply
+/// unprotected.
+#[test]
+fn the_own_lock_note_only_where_that_lock_is_taken() {
+    let notes = |fixture: &str| -> usize {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_locksmith"))
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args(["check", "--no-config", "--format", "json", fixture])
+            .output()
+            .expect("locksmith runs");
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        report["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|w| w["note"].as_str().is_some_and(|n| n.contains("keeps a lock")))
+            .count()
+    };
+    // `dev_stat` updates a device's counter where no device lock is taken.
+    assert_eq!(notes("tests/races/funptr/vtable.c"), 0);
+    // `audit` is called by a teller holding the account's lock, and once without it.
+    assert_eq!(notes("tests/races/existentials/callee_under_caller_lock.c"), 2);
+    // Locks taken through two levels of wrappers.
+    assert_eq!(notes("tests/races/existentials/lock_wrappers.c"), 1);
+}

@@ -339,3 +339,76 @@ fn field_name(
     let f = p.types.structs[strukt].fields.get(index as usize)?;
     (!f.name.is_empty()).then_some(f.name.as_str())
 }
+
+/// The functions that take a lock kept in field `index` of `struct strukt` (`lock(&p->m)`,
+/// `lock(&b->m[i])`, `acquire(&p->m)` of a wrapper that locks what its parameter points to),
+/// themselves or through functions they call directly that do (to any depth), and the functions
+/// those call (a helper called while its caller holds the lock): for reports that explain why
+/// an object's own lock did not protect an access, which mean nothing where no such lock is
+/// taken.
+pub fn field_lock_takers(
+    p: &crate::ir::Program,
+    strukt: crate::ir::ctypes::StructId,
+    index: u32,
+) -> rustc_hash::FxHashSet<FuncId> {
+    use crate::ir::{Callee, Operand, Proj, StmtKind};
+    use rustc_hash::FxHashSet;
+    let callees = |func: &crate::ir::Func| -> Vec<(FuncId, Vec<Operand>)> {
+        func.blocks
+            .iter()
+            .flat_map(|b| &b.stmts)
+            .filter_map(|s| match &s.kind {
+                StmtKind::Call {
+                    callee: Callee::Direct(g),
+                    args,
+                    ..
+                } => Some((*g, args.clone())),
+                _ => None,
+            })
+            .collect()
+    };
+    let lock_call = |g: FuncId| {
+        matches!(
+            p.known_kind(g),
+            Some(Kind::Acquire { .. } | Kind::TryAcquire { .. })
+        )
+    };
+    // Whatever makes a lock call, itself or below: a wrapper that may lock what it is given.
+    let closure = |mut set: FxHashSet<FuncId>,
+                   grows: &dyn Fn(FuncId, &FxHashSet<FuncId>) -> bool| loop {
+        let before = set.len();
+        for (id, func) in p.funcs.iter_enumerated() {
+            if func.defined && !set.contains(&id) && grows(id, &set) {
+                set.insert(id);
+            }
+        }
+        if set.len() == before {
+            return set;
+        }
+    };
+    let lockers = closure(FxHashSet::default(), &|id, set| {
+        callees(&p.funcs[id])
+            .iter()
+            .any(|(g, _)| lock_call(*g) || set.contains(g))
+    });
+    // The lock field, under the indices of an array of locks (`m[i]`).
+    let names_field = |op: &Operand| match op.without_casts() {
+        Operand::AddrOf(lv) => matches!(
+            lv.proj.iter().rev().find(|pr| matches!(pr, Proj::Field { .. })),
+            Some(Proj::Field { strukt: s, index: i }) if *s == strukt && *i == index
+        ),
+        _ => false,
+    };
+    let takers = closure(FxHashSet::default(), &|id, set| {
+        callees(&p.funcs[id]).iter().any(|(g, args)| {
+            set.contains(g)
+                || ((lock_call(*g) || lockers.contains(g)) && args.iter().any(names_field))
+        })
+    });
+    // And the functions they call: a helper called while its caller holds the lock.
+    let mut out = takers.clone();
+    for &t in &takers {
+        out.extend(callees(&p.funcs[t]).into_iter().map(|(g, _)| g));
+    }
+    out
+}

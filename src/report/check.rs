@@ -768,6 +768,7 @@ fn races(b: &Builder) -> (Vec<Race>, Option<(Limit, usize)>) {
     // The note depends on the access list only, which locations of one verdict share.
     let mut notes: FxHashMap<*const solver::threads::check::RaceAccess, Option<String>> =
         FxHashMap::default();
+    let mut takers = FieldLockTakers::default();
     // Warnings are sorted by where their location is declared (in file-table order), then by name.
     type Named<'w> = (
         Option<Pos>,
@@ -790,7 +791,7 @@ fn races(b: &Builder) -> (Vec<Race>, Option<(Limit, usize)>) {
                     describe_name(p, name),
                     notes
                         .entry(w.accesses.as_ptr())
-                        .or_insert_with(|| own_lock_note(r, w))
+                        .or_insert_with(|| own_lock_note(r, w, &mut takers))
                         .clone(),
                     None,
                     w,
@@ -1238,10 +1239,16 @@ fn library_state<'r>(
     ))
 }
 
+/// The functions that take each struct's lock field, as they are asked for.
+type FieldLockTakers =
+    FxHashMap<(c_frontend::ir::ctypes::StructId, u32), rustc_hash::FxHashSet<FuncId>>;
+
 /// Why the lock kept beside a racing field did not protect it: the first
-/// racing access of a field of a struct that has a lock field, made outside every unpack, and
-/// what locksmith needs to see to count that lock as the object's own.
-fn own_lock_note(r: &CheckResult, w: &RaceWarning) -> Option<String> {
+/// racing access of a field of a struct that has a lock field, made outside every unpack in a
+/// function that takes such a lock (itself or through a lock wrapper; where none is taken, the
+/// access is simply unprotected, and the note would only distract), and what locksmith needs to
+/// see to count that lock as the object's own.
+fn own_lock_note(r: &CheckResult, w: &RaceWarning, takers: &mut FieldLockTakers) -> Option<String> {
     let p = &r.program;
     let (site, (strukt, lock)) = w
         .accesses
@@ -1249,6 +1256,12 @@ fn own_lock_note(r: &CheckResult, w: &RaceWarning) -> Option<String> {
         .filter(|a| a.racing)
         .map(|a| &r.generated.access_sites[a.access])
         .filter_map(|s| s.beside_lock.map(|b| (s, b)))
+        .filter(|(s, (strukt, lock))| {
+            takers
+                .entry((*strukt, *lock))
+                .or_insert_with(|| explain::field_lock_takers(p, *strukt, *lock))
+                .contains(&s.func)
+        })
         .min_by_key(|(s, _)| (s.pos, !s.write))?;
     let def = &p.types.structs[strukt];
     let tag = def.tag.as_deref().unwrap_or("(anonymous)");
