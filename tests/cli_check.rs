@@ -1417,13 +1417,20 @@ fn the_own_lock_note_only_where_that_lock_is_taken() {
             .as_array()
             .unwrap()
             .iter()
-            .filter(|w| w["note"].as_str().is_some_and(|n| n.contains("keeps a lock")))
+            .filter(|w| {
+                w["note"]
+                    .as_str()
+                    .is_some_and(|n| n.contains("keeps a lock"))
+            })
             .count()
     };
     // `dev_stat` updates a device's counter where no device lock is taken.
     assert_eq!(notes("tests/races/funptr/vtable.c"), 0);
     // `audit` is called by a teller holding the account's lock, and once without it.
-    assert_eq!(notes("tests/races/existentials/callee_under_caller_lock.c"), 2);
+    assert_eq!(
+        notes("tests/races/existentials/callee_under_caller_lock.c"),
+        2
+    );
     // Locks taken through two levels of wrappers.
     assert_eq!(notes("tests/races/existentials/lock_wrappers.c"), 1);
 }

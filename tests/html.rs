@@ -498,3 +498,40 @@ fn long_lists_of_accesses_have_a_page_of_their_own() {
     assert_eq!(back.value().attr("href"), Some("index.html#w1"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A list longer than a page is split into pages of 500 accesses, numbered on from the page
+/// before and linked both ways: one page of a blob's thousands of accesses was 8 MB.
+#[test]
+fn a_list_longer_than_a_page_is_split() {
+    let dir = temp_dir("paged-lists");
+    let bumps: String = (0..300).map(|_| "    hits++;\n").collect();
+    std::fs::write(
+        dir.join("many.c"),
+        format!(
+            "#include <pthread.h>\nlong hits;\nstatic void *w(void *a) {{\n{bumps}    return a;\n}}\n\
+             int main(void) {{ pthread_t t, u; pthread_create(&t, 0, w, 0); \
+             pthread_create(&u, 0, w, 0); return 0; }}\n"
+        ),
+    )
+    .unwrap();
+    let out = dir.join("report");
+    let (pages, json) = report(&dir, &out, &["many.c"]);
+    let accesses = json["warnings"][0]["accesses"].as_array().unwrap().len();
+    assert!(accesses > 500 && accesses <= 1000, "{accesses}");
+    let docs = parse(&pages);
+    let first = &docs["list-1-racing.html"];
+    let second = &docs["list-1-racing-2.html"];
+    let items = |doc: &scraper::Html| doc.select(&sel("ol.accesses > li")).count();
+    assert_eq!(items(first), 500);
+    assert_eq!(items(first) + items(second), accesses);
+    let ol = second.select(&sel("ol.accesses")).next().unwrap();
+    assert_eq!(ol.value().attr("start"), Some("501"));
+    let links = |doc: &scraper::Html| -> Vec<String> {
+        doc.select(&sel("nav a"))
+            .filter_map(|a| a.value().attr("href").map(str::to_string))
+            .collect()
+    };
+    assert_eq!(links(first), ["index.html#w1", "list-1-racing-2.html"]);
+    assert_eq!(links(second), ["index.html#w1", "list-1-racing.html"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -352,22 +352,10 @@ fn shown_list(
     let name = made
         .entry(list.as_ptr())
         .or_insert_with(|| {
-            let name = format!("list-{number}-{kind}.html");
-            let mut page = String::new();
-            head(&format!("locksmith: {title}"), "list", &mut page);
-            let _ = write!(
-                page,
-                "<header>\n<h1>{}</h1>\n<nav><a href=\"{INDEX}#w{number}\">back to warning \
-                 #{number}</a></nav>\n</header>\n<main>\n<ol class=\"accesses\">\n{}</ol>\n\
-                 </main>\n</body>\n</html>\n",
-                Esc(title),
-                accesses(list, files, sources)
-            );
-            lists.push(Page {
-                name: name.clone(),
-                html: page,
-            });
-            name
+            let pages = list_pages(list, (number, kind, title), files, sources);
+            let first = pages[0].name.clone();
+            lists.extend(pages);
+            first
         })
         .clone();
     format!(
@@ -375,6 +363,61 @@ fn shown_list(
         accesses(&list[..SHOWN], files, sources),
         list.len()
     )
+}
+
+/// How many accesses one page of a long list shows: a blob's list of thousands, each with its
+/// source line, made pages of 8 MB.
+const PER_PAGE: usize = 500;
+
+/// The pages of a long list of accesses: `list-N-KIND.html`, then `list-N-KIND-2.html`, …, each
+/// with [`PER_PAGE`] accesses numbered on from the page before, and links to the pages around it
+/// and back to the warning.
+fn list_pages(
+    list: &[RaceAccess],
+    (number, kind, title): (usize, &str, &str),
+    files: &Files,
+    sources: &Sources,
+) -> Vec<Page> {
+    let chunks: Vec<&[RaceAccess]> = list.chunks(PER_PAGE).collect();
+    let name = |k: usize| match k {
+        0 => format!("list-{number}-{kind}.html"),
+        k => format!("list-{number}-{kind}-{}.html", k + 1),
+    };
+    let mut pages = Vec::with_capacity(chunks.len());
+    for (k, chunk) in chunks.iter().enumerate() {
+        let from = k * PER_PAGE;
+        let mut nav = format!("<a href=\"{INDEX}#w{number}\">back to warning #{number}</a>");
+        if chunks.len() > 1 {
+            let _ = write!(
+                nav,
+                " · accesses {}–{} of {}",
+                from + 1,
+                from + chunk.len(),
+                list.len()
+            );
+        }
+        if k > 0 {
+            let _ = write!(nav, " · <a href=\"{}\">previous</a>", name(k - 1));
+        }
+        if k + 1 < chunks.len() {
+            let _ = write!(nav, " · <a href=\"{}\">next</a>", name(k + 1));
+        }
+        let mut page = String::new();
+        head(&format!("locksmith: {title}"), "list", &mut page);
+        let _ = write!(
+            page,
+            "<header>\n<h1>{}</h1>\n<nav>{nav}</nav>\n</header>\n<main>\n\
+             <ol class=\"accesses\" start=\"{}\">\n{}</ol>\n</main>\n</body>\n</html>\n",
+            Esc(title),
+            from + 1,
+            accesses(chunk, files, sources)
+        );
+        pages.push(Page {
+            name: name(k),
+            html: page,
+        });
+    }
+    pages
 }
 
 /// The counts, the files with what the report says about each, and the lists of what the
