@@ -455,13 +455,10 @@ fn deadlocks_open_to_their_lock_calls() {
     );
 }
 
-/// A list of more than twenty accesses shows its first twenty on the index and links to a page
-/// of its own holding all of them, which links back: a blob's thousands of accesses made one
-/// index page 25 MB.
-#[test]
-fn long_lists_of_accesses_have_a_page_of_their_own() {
-    let dir = temp_dir("long-lists");
-    let bumps: String = (0..25).map(|_| "    hits++;\n").collect();
+/// Writes `many.c` into `dir`: two threads running a function that bumps `hits` `n` times, each
+/// bump on a line of its own.
+fn write_many_bumps(dir: &Path, n: usize) {
+    let bumps: String = (0..n).map(|_| "    hits++;\n").collect();
     std::fs::write(
         dir.join("many.c"),
         format!(
@@ -471,6 +468,15 @@ fn long_lists_of_accesses_have_a_page_of_their_own() {
         ),
     )
     .unwrap();
+}
+
+/// A list of more than twenty accesses shows its first twenty on the index and links to a page
+/// of its own holding all of them, which links back: a blob's thousands of accesses made one
+/// index page 25 MB.
+#[test]
+fn long_lists_of_accesses_have_a_page_of_their_own() {
+    let dir = temp_dir("long-lists");
+    write_many_bumps(&dir, 25);
     let out = dir.join("report");
     let (pages, json) = report(&dir, &out, &["many.c"]);
     let accesses = json["warnings"][0]["accesses"].as_array().unwrap().len();
@@ -504,16 +510,7 @@ fn long_lists_of_accesses_have_a_page_of_their_own() {
 #[test]
 fn a_list_longer_than_a_page_is_split() {
     let dir = temp_dir("paged-lists");
-    let bumps: String = (0..300).map(|_| "    hits++;\n").collect();
-    std::fs::write(
-        dir.join("many.c"),
-        format!(
-            "#include <pthread.h>\nlong hits;\nstatic void *w(void *a) {{\n{bumps}    return a;\n}}\n\
-             int main(void) {{ pthread_t t, u; pthread_create(&t, 0, w, 0); \
-             pthread_create(&u, 0, w, 0); return 0; }}\n"
-        ),
-    )
-    .unwrap();
+    write_many_bumps(&dir, 300);
     let out = dir.join("report");
     let (pages, json) = report(&dir, &out, &["many.c"]);
     let accesses = json["warnings"][0]["accesses"].as_array().unwrap().len();

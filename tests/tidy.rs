@@ -41,6 +41,16 @@ const LIBRARY_SOURCES: [&str; 3] = ["solver/src", "lambda-core/src", "c-frontend
 /// Every crate's sources.
 const ALL_SOURCES: [&str; 4] = ["solver/src", "lambda-core/src", "c-frontend/src", "src"];
 
+/// Every Rust file of the repository: the crates' sources, their tests, benches and examples.
+fn all_rust_files() -> Vec<PathBuf> {
+    ALL_SOURCES
+        .iter()
+        .chain(&["tests", "benches", "examples"])
+        .chain(&["solver/tests", "lambda-core/tests", "c-frontend/tests"])
+        .flat_map(|dir| rust_files(dir))
+        .collect()
+}
+
 /// The dependencies a crate's manifest lists in its `[dependencies]` table.
 fn dependencies(manifest: &str) -> Vec<String> {
     dependencies_in(&read(Path::new(manifest)))
@@ -229,16 +239,10 @@ fn library_crates_never_print() {
 #[test]
 fn every_module_starts_with_a_doc() {
     let mut problems = Vec::new();
-    for dir in ALL_SOURCES
-        .iter()
-        .chain(&["tests", "benches", "examples"])
-        .chain(&["solver/tests", "lambda-core/tests", "c-frontend/tests"])
-    {
-        for file in rust_files(dir) {
-            let text = read(&file);
-            if !text.trim_start().starts_with("//!") {
-                problems.push(file.display().to_string());
-            }
+    for file in all_rust_files() {
+        let text = read(&file);
+        if !text.trim_start().starts_with("//!") {
+            problems.push(file.display().to_string());
         }
     }
     assert!(
@@ -275,14 +279,7 @@ fn documents_named(text: &str) -> Vec<String> {
 
 #[test]
 fn every_document_referred_to_exists() {
-    let mut files: Vec<PathBuf> = Vec::new();
-    for dir in ALL_SOURCES
-        .iter()
-        .chain(&["tests", "benches", "examples"])
-        .chain(&["solver/tests", "lambda-core/tests", "c-frontend/tests"])
-    {
-        files.extend(rust_files(dir));
-    }
+    let mut files: Vec<PathBuf> = all_rust_files();
     for doc in ["README.md", "ARCHITECTURE.md", "tests/README.md"] {
         files.push(PathBuf::from(doc));
     }
@@ -334,18 +331,12 @@ fn no_reference_to_what_readers_do_not_have() {
     let sample = "//! Barriers (issue 12, part 3).\n//! See DESIGN §5.\n//! An issue of order.\n";
     assert_eq!(foreign_references(sample).len(), 2, "the rule can fail");
     let mut problems = Vec::new();
-    for dir in ALL_SOURCES
-        .iter()
-        .chain(&["tests", "benches", "examples"])
-        .chain(&["solver/tests", "lambda-core/tests", "c-frontend/tests"])
-    {
-        for file in rust_files(dir) {
-            if file.ends_with("tests/tidy.rs") {
-                continue;
-            }
-            for found in foreign_references(&read(&file)) {
-                problems.push(format!("{}:{found}", file.display()));
-            }
+    for file in all_rust_files() {
+        if file.ends_with("tests/tidy.rs") {
+            continue;
+        }
+        for found in foreign_references(&read(&file)) {
+            problems.push(format!("{}:{found}", file.display()));
         }
     }
     assert!(
