@@ -126,10 +126,12 @@ pub fn run_triaged(
         }
     }
     let files: Vec<Input> = files.into_iter().map(Into::into).collect();
+    // Reports name files relative to the source root (the current directory by default).
+    let root = sources.source_root();
     // As reports name them, so that a comment's place matches a warning's.
     let named: Vec<String> = files
         .iter()
-        .map(|f| report::check::display_file(&f.path.display().to_string()))
+        .map(|f| report::check::display_file(&f.path.display().to_string(), &root))
         .collect();
     let started = std::time::Instant::now();
     let limits = options.limits;
@@ -145,7 +147,7 @@ pub fn run_triaged(
     let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         clock.run(|| match result {
             Ok(driver::Checked::Stopped(stopped)) => {
-                let mut check = report::check::build_stopped(&stopped);
+                let mut check = report::check::build_stopped(&stopped, &root);
                 check.allow_incomplete = triage.allow_incomplete;
                 Report::Check(check)
             }
@@ -153,17 +155,18 @@ pub fn run_triaged(
                 if std::env::var_os("LOCKSMITH_DEBUG").is_some() {
                     eprint!("{}", driver::debug_dump(&result));
                 }
-                let mut check = solver::budget::within(limits, || report::check::build(&result));
+                let mut check =
+                    solver::budget::within(limits, || report::check::build(&result, &root));
                 driver::drop_beside(result);
-                let used = report::triage::apply(&mut check, None);
-                report::triage::review_comments(&mut check, &named, &used);
+                let used = report::triage::apply(&mut check, None, &root);
+                report::triage::review_comments(&mut check, &named, &used, &root);
                 if let Some(path) = &triage.write_baseline {
                     if let Err(fatal) = write_baseline(path, &check) {
                         return report::error::fatal(&fatal);
                     }
                     check.baseline_written = true;
                 }
-                report::triage::apply(&mut check, baseline.as_ref());
+                report::triage::apply(&mut check, baseline.as_ref(), &root);
                 check.allow_incomplete = triage.allow_incomplete;
                 Report::Check(check)
             }

@@ -125,7 +125,8 @@ struct CheckArgs {
     /// Print the wall time and peak memory of each phase to stderr.
     #[arg(long, help_heading = "Output")]
     timings: bool,
-    /// The directory SARIF output names files relative to (default: the current directory).
+    /// The directory every format names files relative to, as a compiler run there would
+    /// (default: the current directory); files outside it keep the names they were given.
     #[arg(long, value_name = "DIR", help_heading = "Output")]
     source_root: Option<PathBuf>,
     /// The directory `--format html` writes its report into (created if needed).

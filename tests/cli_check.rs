@@ -1434,3 +1434,65 @@ fn the_own_lock_note_only_where_that_lock_is_taken() {
     // Locks taken through two levels of wrappers.
     assert_eq!(notes("tests/races/existentials/lock_wrappers.c"), 1);
 }
+
+/// `--source-root DIR` names files relative to DIR in every format, as a compiler run there
+/// would; source lines are still drawn and suppression comments still read; files outside DIR
+/// keep the names they were given.
+#[test]
+fn the_source_root_names_files_in_every_format() {
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_locksmith"))
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args(["check", "--no-config"])
+            .args(args)
+            .output()
+            .expect("locksmith runs");
+        (
+            out.status.code().unwrap(),
+            String::from_utf8(out.stdout).unwrap(),
+        )
+    };
+    let file = "tests/leaks/early_return.c";
+    let (status, short) = run(&["--format", "short", "--source-root", "tests", file]);
+    assert_eq!(status, 1);
+    assert!(
+        short.starts_with("leaks/early_return.c:20:9: warning: possible lock leak"),
+        "{short}"
+    );
+    let (_, text) = run(&["--source-root", "tests/leaks", file]);
+    assert!(text.contains("--> early_return.c:20:9"), "{text}");
+    assert!(
+        text.contains("^^^^^^ returns holding lock"),
+        "the line is drawn: {text}"
+    );
+    let (_, json) = run(&["--format", "json", "--source-root", "tests", file]);
+    let report: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(report["warnings"][0]["file"], "leaks/early_return.c");
+    assert_eq!(
+        report["warnings"][0]["taken"][0]["file"],
+        "leaks/early_return.c"
+    );
+    // A file outside the root keeps its name.
+    let (_, outside) = run(&["--format", "short", "--source-root", "tests/races", file]);
+    assert!(
+        outside.starts_with("tests/leaks/early_return.c:20:9"),
+        "{outside}"
+    );
+
+    // Suppression comments are read through the names relative to the root.
+    let dir = std::env::temp_dir().join(format!("locksmith-root-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    let text = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file))
+        .unwrap()
+        .replace(
+            "return -1; // LEAK",
+            "return -1; // locksmith: ignore lock-leak",
+        );
+    let copy = dir.join("src/queue.c");
+    std::fs::write(&copy, text).unwrap();
+    let root = dir.to_str().unwrap();
+    let (status, out) = run(&["--source-root", root, copy.to_str().unwrap()]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(status, 0, "{out}");
+    assert!(out.contains("1 suppressed by comments"), "{out}");
+}

@@ -532,13 +532,14 @@ struct Builder<'a> {
 
 impl Builder<'_> {
     fn physical(&self, file: &str, line: u32, column: Option<u32>) -> PhysicalLocation {
-        let path = Path::new(file);
+        // The report names files relative to the source root when they are under it.
+        let path = crate::report::check::resolve_file(file, self.root);
         let absolute = if path.is_absolute() {
-            path.to_path_buf()
+            path
         } else {
             std::env::current_dir()
-                .map(|d| d.join(path))
-                .unwrap_or_else(|_| path.to_path_buf())
+                .map(|d| d.join(&path))
+                .unwrap_or(path)
         };
         let artifact = match absolute.strip_prefix(self.root) {
             Ok(rel) => ArtifactLocation {

@@ -105,11 +105,13 @@ impl Sources {
         })?
     }
 
-    /// `f` of the lines of `file` as written (white space kept), if the file can be read.
+    /// `f` of the lines of `file` as written (white space kept), if the file can be read; a
+    /// report names files relative to the source root ([`crate::report::check::resolve_file`]).
     pub fn with_lines<R>(&self, file: &str, f: impl FnOnce(&[String]) -> R) -> Option<R> {
         let mut files = self.files.borrow_mut();
         let lines = files.entry(file.to_string()).or_insert_with(|| {
-            std::fs::read_to_string(file)
+            let path = crate::report::check::resolve_file(file, &self.source_root());
+            std::fs::read_to_string(path)
                 .ok()
                 .map(|text| split_lines(&text))
         });

@@ -8,6 +8,7 @@
 //! formats output beyond the names themselves.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
 
 use c_frontend::constraints::RhoName;
 use c_frontend::diagnostics::{AnnotationKind, UnsoundKind};
@@ -33,10 +34,11 @@ use super::model::{
     DATA_RACE, DEADLOCK, LOCK_LEAK,
 };
 
-/// The report on a checked C program.
-pub fn build(r: &CheckResult) -> CheckReport {
+/// The report on a checked C program, naming files relative to `root` ([`display_file`]).
+pub fn build(r: &CheckResult, root: &Path) -> CheckReport {
     let b = Builder {
         r,
+        root,
         lock_names: explain::lock_names(r),
         paths: CallPaths::new(r),
         sent: c_frontend::signals::sent(&r.program),
@@ -55,7 +57,7 @@ pub fn build(r: &CheckResult) -> CheckReport {
             .unanalysed()
             .into_iter()
             .zip(may_run)
-            .map(|(u, may_run)| unanalysed(p, u, may_run))
+            .map(|(u, may_run)| unanalysed(p, root, u, may_run))
             .collect(),
         unmodelled: r.generated.unmodelled.iter().cloned().collect(),
         unordered: r.generated.unordered.iter().cloned().collect(),
@@ -65,7 +67,7 @@ pub fn build(r: &CheckResult) -> CheckReport {
             .iter()
             .map(|u| Unsound {
                 code: u.kind.code(),
-                position: position(p, u.pos),
+                position: position(p, root, u.pos),
                 what: unsound_message(p, u.kind),
             })
             .collect(),
@@ -75,7 +77,7 @@ pub fn build(r: &CheckResult) -> CheckReport {
             .iter()
             .map(|a| AnnotationProblem {
                 code: a.kind.code(),
-                position: position(p, a.pos),
+                position: position(p, root, a.pos),
                 message: annotation_message(&a.kind),
             })
             .collect(),
@@ -99,12 +101,12 @@ pub fn build(r: &CheckResult) -> CheckReport {
             .iter()
             .map(|&f| ConfiguredFunction {
                 function: p.funcs[f].name.clone(),
-                file: display_file(&p.files[p.funcs[f].pos.file]),
+                file: display_file(&p.files[p.funcs[f].pos.file], root),
                 line: p.funcs[f].pos.line,
             })
             .collect(),
-        constants: constants(p),
-        handmade_locks: handmade_locks(p),
+        constants: constants(p, root),
+        handmade_locks: handmade_locks(p, root),
         stopped: match unlisted {
             Some((limit, left)) => Some(Stopped {
                 locations_not_listed: Some(left),
@@ -125,12 +127,16 @@ pub fn build(r: &CheckResult) -> CheckReport {
 
 /// The report of a check its budget stopped before the race check: where it stopped, and the
 /// functions found not analysed until then (each may run: which do was not worked out).
-pub fn build_stopped(s: &driver::Stopped) -> CheckReport {
+pub fn build_stopped(s: &driver::Stopped, root: &Path) -> CheckReport {
     let unanalysed = s
         .program
         .as_deref()
         .into_iter()
-        .flat_map(|p| p.unanalysed.iter().map(move |u| unanalysed(p, u, true)))
+        .flat_map(|p| {
+            p.unanalysed
+                .iter()
+                .map(move |u| unanalysed(p, root, u, true))
+        })
         .collect();
     let mut report = CheckReport {
         unanalysed,
@@ -143,11 +149,16 @@ pub fn build_stopped(s: &driver::Stopped) -> CheckReport {
 }
 
 /// A function not analysed, as reported.
-fn unanalysed(p: &Program, u: &c_frontend::diagnostics::Unanalysed, may_run: bool) -> Unanalysed {
+fn unanalysed(
+    p: &Program,
+    root: &Path,
+    u: &c_frontend::diagnostics::Unanalysed,
+    may_run: bool,
+) -> Unanalysed {
     Unanalysed {
         code: u.kind.code(),
         function: u.name.clone(),
-        file: display_file(&p.files[u.pos.file]),
+        file: display_file(&p.files[u.pos.file], root),
         line: u.pos.line,
         column: u.pos.column,
         reason: u.reason.clone(),
@@ -218,6 +229,8 @@ type EntryKey<'w> = (Pos, bool, bool, Vec<String>, &'w Option<String>);
 /// The naming context of one report.
 struct Builder<'a> {
     r: &'a CheckResult,
+    /// What files are named relative to ([`display_file`]).
+    root: &'a Path,
     lock_names: BTreeMap<Lock, &'a RhoName>,
     paths: CallPaths<'a>,
     /// The signals the program sends itself.
@@ -230,7 +243,11 @@ impl Builder<'_> {
     }
 
     fn short(&self, pos: Pos) -> String {
-        format!("{}:{}", display_file(&self.p().files[pos.file]), pos.line)
+        format!(
+            "{}:{}",
+            display_file(&self.p().files[pos.file], self.root),
+            pos.line
+        )
     }
 
     fn func_name(&self, f: FnId) -> &str {
@@ -239,7 +256,7 @@ impl Builder<'_> {
 
     fn lock(&self, l: Lock) -> String {
         match self.lock_names.get(&l) {
-            Some(name) => describe_name(self.p(), name),
+            Some(name) => describe_name(self.p(), self.root, name),
             None => format!("a lock (ℓ{})", l.0),
         }
     }
@@ -430,7 +447,7 @@ impl Builder<'_> {
             named.clear();
             named.insert(thread.clone());
             out.push(RaceAccess {
-                position: position(self.p(), key.0),
+                position: position(self.p(), self.root, key.0),
                 end_column: self.p().extents.get(&key.0).copied(),
                 write: key.1,
                 atomic: key.2,
@@ -493,7 +510,11 @@ impl Builder<'_> {
                     .iter()
                     .map(|&acq| HeldAt {
                         lock: name.clone(),
-                        position: position(self.p(), self.r.generated.acquire_sites[acq].pos),
+                        position: position(
+                            self.p(),
+                            self.root,
+                            self.r.generated.acquire_sites[acq].pos,
+                        ),
                     })
                     .collect();
                 out
@@ -555,9 +576,12 @@ impl Builder<'_> {
                     lock: written.unwrap_or_else(|| self.lock(leak.lock)),
                     function: self.func_name(leak.func).to_string(),
                     leak: leak_kind,
-                    position: position(self.p(), at),
-                    other: position(self.p(), other),
-                    taken: taken.into_iter().map(|t| position(self.p(), t)).collect(),
+                    position: position(self.p(), self.root, at),
+                    other: position(self.p(), self.root, other),
+                    taken: taken
+                        .into_iter()
+                        .map(|t| position(self.p(), self.root, t))
+                        .collect(),
                 }
             })
             .collect();
@@ -620,7 +644,7 @@ impl Builder<'_> {
             Mode::Shared => format!("{} (for reading)", self.lock(a.lock)),
         };
         Acquisition {
-            position: position(self.p(), site.pos),
+            position: position(self.p(), self.root, site.pos),
             lock,
             locks: self.lock_list(&a.held),
             path,
@@ -656,9 +680,9 @@ impl Builder<'_> {
     }
 }
 
-fn position(p: &Program, pos: Pos) -> Position {
+fn position(p: &Program, root: &Path, pos: Pos) -> Position {
     Position {
-        file: display_file(&p.files[pos.file]),
+        file: display_file(&p.files[pos.file], root),
         line: pos.line,
         column: pos.column,
     }
@@ -666,29 +690,63 @@ fn position(p: &Program, pos: Pos) -> Position {
 
 /// A file as reports name it: a file of locksmith's own libc stubs (written to a private data
 /// directory at run time) by its place in locksmith's sources, `libc-stubs/NAME`, never by the
-/// temporary path; a file under the current directory named by an absolute path (a build's
-/// database names every file so) relative to it, as compilers name files; any other as given.
-pub fn display_file(file: &str) -> String {
-    let path = std::path::Path::new(file);
+/// temporary path; a file under `root` (`--source-root`, the current directory by default),
+/// named by an absolute path (a build's database names every file so) or one relative to the
+/// current directory, relative to `root`, as compilers name files; any other as given.
+pub fn display_file(file: &str, root: &Path) -> String {
+    let path = Path::new(file);
     if let Ok(dir) = c_frontend::syntax::embedded::data_dir().map(|d| d.join("stubs")) {
         if let Ok(rest) = path.strip_prefix(&dir) {
             return format!("libc-stubs/{}", rest.display());
         }
     }
-    static CWD: std::sync::OnceLock<Option<std::path::PathBuf>> = std::sync::OnceLock::new();
-    let cwd = CWD.get_or_init(|| std::env::current_dir().ok());
-    match cwd.as_deref().and_then(|cwd| path.strip_prefix(cwd).ok()) {
-        Some(rest) if path.is_absolute() && !rest.as_os_str().is_empty() => {
-            rest.display().to_string()
-        }
+    let root = normalized(root);
+    let absolute = match std::env::current_dir() {
+        // Relative to the current directory, which is the root: as given (`./x.c` stays).
+        Ok(cwd) if path.is_relative() && cwd == root => return file.to_string(),
+        Ok(cwd) if path.is_relative() => normalized(&cwd.join(path)),
+        _ => normalized(path),
+    };
+    match absolute.strip_prefix(&root) {
+        Ok(rest) if !rest.as_os_str().is_empty() => rest.display().to_string(),
         _ => file.to_string(),
     }
+}
+
+/// The file a report's name `name` stands for ([`display_file`]): relative to `root` when it
+/// is there, else as given (relative to the current directory).
+pub fn resolve_file(name: &str, root: &Path) -> PathBuf {
+    let path = Path::new(name);
+    let under_root = root.join(path);
+    if path.is_relative() && under_root.exists() {
+        under_root
+    } else {
+        path.to_path_buf()
+    }
+}
+
+/// `path` with its `.` and `..` components resolved by name (no file system lookup).
+fn normalized(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push(c);
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 /// A name for a location: a variable, a field path, or an allocation site. A field path inside
 /// heap or external memory reads "field `in.a` of memory allocated by …"; inside a variable,
 /// `v.in.a`.
-fn describe_name(p: &Program, name: &RhoName) -> String {
+fn describe_name(p: &Program, base: &Path, name: &RhoName) -> String {
     let mut path = Vec::new();
     let mut root = name;
     while let RhoName::Field { parent, field } = root {
@@ -706,7 +764,7 @@ fn describe_name(p: &Program, name: &RhoName) -> String {
         }
         RhoName::Alloc { pos, func, by } => format!(
             "memory allocated by {by} at {}:{} in {}",
-            display_file(&p.files[pos.file]),
+            display_file(&p.files[pos.file], base),
             pos.line,
             p.funcs[*func].name
         ),
@@ -784,14 +842,14 @@ fn races(b: &Builder) -> (Vec<Race>, Option<(Limit, usize)>) {
         .iter()
         .map(|w| {
             let name = &r.generated.rho_names[w.rho];
-            match library_state(r, name, w, &stateful) {
+            match library_state(r, b.root, name, w, &stateful) {
                 Some((state, note, family)) => (None, state, Some(note), Some(family), w),
                 None => (
                     name_pos(p, name),
-                    describe_name(p, name),
+                    describe_name(p, b.root, name),
                     notes
                         .entry(w.accesses.as_ptr())
-                        .or_insert_with(|| own_lock_note(r, w, &mut takers))
+                        .or_insert_with(|| own_lock_note(r, b.root, w, &mut takers))
                         .clone(),
                     None,
                     w,
@@ -828,7 +886,7 @@ fn races(b: &Builder) -> (Vec<Race>, Option<(Limit, usize)>) {
         let location = RaceLocation {
             name,
             declared: pos.map(|pos| FileLine {
-                file: display_file(&p.files[pos.file]),
+                file: display_file(&p.files[pos.file], b.root),
                 line: pos.line,
             }),
         };
@@ -895,7 +953,9 @@ fn races(b: &Builder) -> (Vec<Race>, Option<(Limit, usize)>) {
     let allocated_at: Vec<Option<(String, u32)>> = objects
         .iter()
         .map(|o| match o.map(|o| o.object) {
-            Some(Object::Alloc(pos, _)) => Some((display_file(&p.files[pos.file]), pos.line)),
+            Some(Object::Alloc(pos, _)) => {
+                Some((display_file(&p.files[pos.file], b.root), pos.line))
+            }
             _ => None,
         })
         .collect();
@@ -1184,6 +1244,7 @@ fn merged_lists(accesses: &[RaceAccess], context: &[RaceAccess], parts: &[Lists]
 /// (`hostent_result`, `hostent_name`).
 fn library_state<'r>(
     r: &'r CheckResult,
+    base: &Path,
     name: &RhoName,
     w: &RaceWarning,
     stateful: &FxHashSet<&str>,
@@ -1230,7 +1291,7 @@ fn library_state<'r>(
     Some((
         format!(
             "internal state of {list} ({})",
-            describe_name(&r.program, name)
+            describe_name(&r.program, base, name)
         ),
         format!(
             "{list} {keeps} internal state; called here from two threads without a common lock"
@@ -1248,7 +1309,12 @@ type FieldLockTakers =
 /// function that takes such a lock (itself or through a lock wrapper; where none is taken, the
 /// access is simply unprotected, and the note would only distract), and what locksmith needs to
 /// see to count that lock as the object's own.
-fn own_lock_note(r: &CheckResult, w: &RaceWarning, takers: &mut FieldLockTakers) -> Option<String> {
+fn own_lock_note(
+    r: &CheckResult,
+    root: &Path,
+    w: &RaceWarning,
+    takers: &mut FieldLockTakers,
+) -> Option<String> {
     let p = &r.program;
     let (site, (strukt, lock)) = w
         .accesses
@@ -1270,7 +1336,7 @@ fn own_lock_note(r: &CheckResult, w: &RaceWarning, takers: &mut FieldLockTakers)
         .get(lock as usize)
         .map(|f| f.name.as_str())
         .unwrap_or("?");
-    let at = position(p, site.pos);
+    let at = position(p, root, site.pos);
     Some(format!(
         concat!(
             "`struct {tag}` keeps a lock, `{lock}`, beside this field, but the {} {}:{}:{} ",
@@ -1357,7 +1423,7 @@ fn unsound_message(p: &Program, kind: UnsoundKind) -> String {
 }
 
 /// The recognised lock functions ([`c_frontend::rwlocks`]), in program order.
-fn handmade_locks(p: &Program) -> Vec<HandmadeLock> {
+fn handmade_locks(p: &Program, root: &Path) -> Vec<HandmadeLock> {
     let mut out: Vec<(Pos, HandmadeLock)> = p
         .rwlocks
         .functions
@@ -1367,7 +1433,7 @@ fn handmade_locks(p: &Program) -> Vec<HandmadeLock> {
             let lock = HandmadeLock {
                 function: p.funcs[f].name.clone(),
                 role: role.describe().into(),
-                file: display_file(&p.files[pos.file]),
+                file: display_file(&p.files[pos.file], root),
                 line: pos.line,
             };
             (pos, lock)
@@ -1378,7 +1444,7 @@ fn handmade_locks(p: &Program) -> Vec<HandmadeLock> {
 }
 
 /// The variables that decided branches ([`c_frontend::fold`]), by where they are declared.
-fn constants(p: &Program) -> Vec<ConfigurationConstant> {
+fn constants(p: &Program, root: &Path) -> Vec<ConfigurationConstant> {
     use c_frontend::ir::VarKind;
     let mut out: Vec<(Pos, ConfigurationConstant)> = p
         .folded
@@ -1395,7 +1461,7 @@ fn constants(p: &Program) -> Vec<ConfigurationConstant> {
             let constant = ConfigurationConstant {
                 name,
                 value: c.value,
-                file: display_file(&p.files[var.pos.file]),
+                file: display_file(&p.files[var.pos.file], root),
                 line: var.pos.line,
             };
             (var.pos, constant)
@@ -1443,14 +1509,15 @@ mod tests {
         )
         .and_then(c_frontend::driver::Checked::done)
         .expect("the fixture is checked");
-        let whole = build(&result);
+        let whole = build(&result, &std::env::current_dir().unwrap());
         let races = whole.warnings.iter().filter(|w| w.race().is_some()).count();
         assert!(races > 0);
         let spent = solver::budget::Limits {
             time: Some(Duration::ZERO),
             memory: None,
         };
-        let cut = solver::budget::within(spent, || build(&result));
+        let cut =
+            solver::budget::within(spent, || build(&result, &std::env::current_dir().unwrap()));
         assert!(cut.warnings.is_empty());
         assert_eq!(cut.verdict, Verdict::Races);
         let stopped = cut.stopped.as_ref().expect("the report says it stopped");

@@ -14,6 +14,7 @@
 //! This module reads the source files the warnings name (for the comments); it never prints.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
@@ -138,9 +139,17 @@ pub fn without_line_numbers(name: &str) -> String {
 
 /// Leaves out of `report` the warnings a comment silences and those `baseline` records, counts
 /// them, and settles the verdict on what is left. Returns the places of the comments that
-/// silenced a warning.
-pub fn apply(report: &mut CheckReport, baseline: Option<&Baseline>) -> BTreeSet<(String, u32)> {
-    let mut files = SourceLines::default();
+/// silenced a warning. Files are read by the names the report gives them, relative to `root`
+/// ([`super::check::resolve_file`]).
+pub fn apply(
+    report: &mut CheckReport,
+    baseline: Option<&Baseline>,
+    root: &Path,
+) -> BTreeSet<(String, u32)> {
+    let mut files = SourceLines {
+        root: root.to_path_buf(),
+        files: BTreeMap::new(),
+    };
     let mut used = BTreeSet::new();
     let warnings = std::mem::take(&mut report.warnings);
     for w in warnings {
@@ -198,9 +207,10 @@ pub fn review_comments(
     report: &mut CheckReport,
     inputs: &[String],
     used: &BTreeSet<(String, u32)>,
+    root: &Path,
 ) {
     for file in inputs {
-        let Ok(text) = std::fs::read_to_string(file) else {
+        let Ok(text) = std::fs::read_to_string(super::check::resolve_file(file, root)) else {
             continue;
         };
         for (k, line) in text.lines().enumerate() {
@@ -265,16 +275,17 @@ fn ignores(line: &str, code: &str) -> bool {
     }
 }
 
-/// Source files read once each, by the name reports give them.
-#[derive(Default)]
+/// Source files read once each, by the name reports give them (relative to `root`).
 struct SourceLines {
+    root: std::path::PathBuf,
     files: BTreeMap<String, Option<Vec<String>>>,
 }
 
 impl SourceLines {
     fn line(&mut self, file: &str, line: u32) -> Option<&str> {
+        let root = &self.root;
         let lines = self.files.entry(file.to_string()).or_insert_with(|| {
-            std::fs::read_to_string(file)
+            std::fs::read_to_string(super::check::resolve_file(file, root))
                 .ok()
                 .map(|t| t.lines().map(str::to_string).collect())
         });
