@@ -1,5 +1,6 @@
-//! Thread ids in heap blocks (`pthread_t *w = calloc(n, …)`): the local pointers through which
-//! such a block is reachable only by its one create and the join loop.
+//! Thread ids in heap blocks (`pthread_t *w = calloc(n, …)`, or one `struct worker *w =
+//! malloc(…)` holding its thread's id): the local pointers through which such a block is
+//! reachable only by its one create and the joins.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -38,8 +39,9 @@ pub(super) fn allocates_into(kind: &StmtKind, v: VarId, allocs: &FxHashSet<FuncI
 /// exactly once, on no cycle, with a fresh `malloc` or `calloc` block (directly or through the
 /// lowering's temporary, possibly cast); whose value never leaves the function or is used to
 /// write the block (it appears only in branch conditions, in reads of the elements, as
-/// `free(w)`, and as the thread id of at most one create, which must have the form `&w[i]` or
-/// `w + i`). The block is then reachable only through `w`, and written only by that create.
+/// `free(w)`, and as the thread id of at most one create, which must have the form `&w[i]`,
+/// `w + i` or `&w->id`). The block is then reachable only through `w`, and written only by that
+/// create.
 pub(super) fn trusted_heaps(
     p: &Program,
     f: FuncId,

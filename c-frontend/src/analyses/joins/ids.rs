@@ -208,11 +208,33 @@ pub(super) fn heap_element(p: &Program, op: &Operand) -> Option<(VarId, VarId)> 
     })
 }
 
-/// A thread id in a heap block: `*(w + i)` with a field path (`w[i]`, `w[i].tid`).
+/// A thread id in a heap block: `*(w + i)` with a field path (`w[i]`, `w[i].tid`), or in the one
+/// object a local pointer points to, `*w` with a field path (`w->tid`), which has no index.
 pub(super) fn heap_path(p: &Program, lv: &Lval) -> Option<IdPath> {
     let Base::Deref(ptr) = &lv.base else {
         return None;
     };
+    if let Operand::Use(Lval {
+        base: Base::Var(w),
+        proj,
+        ..
+    }) = &**ptr
+    {
+        let fields = lv
+            .proj
+            .iter()
+            .map(|p| match *p {
+                Proj::Field { strukt, index } => Some((strukt.0, index)),
+                Proj::Index(_) | Proj::ConstIndex(_) => None,
+            })
+            .collect::<Option<Vec<_>>>()?;
+        let is_pointer = matches!(p.types.get(p.vars[*w].ty), Type::Pointer(_));
+        return (proj.is_empty() && is_pointer).then_some(IdPath {
+            base: IdBase::Heap(*w),
+            fields,
+            index: None,
+        });
+    }
     let (w, i) = heap_element(p, ptr.without_casts())?;
     let fields = lv
         .proj

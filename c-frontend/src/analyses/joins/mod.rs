@@ -845,10 +845,20 @@ impl<'p> Planner<'p> {
     }
 
     /// A create outside any loop: joined by the joins of the same id, in this function for a
-    /// local id, anywhere for a global one (then only if its function runs once).
+    /// local id or one in the object a trusted local pointer points to (`&h->tid`, the pointer
+    /// assigned once a fresh block that nothing else reaches or writes), anywhere for a global
+    /// one (then only if its function runs once).
     fn match_single(&mut self, create: &Site, join_sites: &[Site], handle: ThreadHandle) -> bool {
-        let Some(var) = create.path.var() else {
-            return false;
+        let var = match create.path.base {
+            IdBase::Var(v) => v,
+            IdBase::Heap(_) => {
+                let mut used = false;
+                for join in join_sites.iter().filter(|j| j.path == create.path) {
+                    self.plan.join_after.insert(join.at, handle);
+                    used = true;
+                }
+                return used;
+            }
         };
         let mut used = false;
         if is_global(self.p, var) && create.wrapper {
