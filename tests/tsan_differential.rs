@@ -139,6 +139,20 @@ fn programs_without_the_library_option_use_no_library_idiom() {
     }
 }
 
+/// The checked cases carry the heap-handles idiom (thread ids in heap handles joined by
+/// handle, records from an allocator kept in a pointer and from a reallocation wrapper), and
+/// some of them race on it.
+#[test]
+fn the_checked_cases_carry_heap_handles() {
+    let sources: Vec<String> = cases()
+        .into_iter()
+        .map(|(seed, options)| cgen::generate(seed, options).sources.main_c)
+        .collect();
+    let with = |needle: &str| sources.iter().filter(|s| s.contains(needle)).count();
+    assert!(with("struct hho") >= 3, "{}", with("struct hho"));
+    assert!(with("void *(*hhf") >= 1 && with("ptr = realloc(ptr, size);") >= 1);
+}
+
 /// The idiom of a global of `main.c` handed back by a library getter is among the library
 /// idioms, and only there.
 #[test]
@@ -163,8 +177,8 @@ fn programs_are_small() {
         for library in [false, true] {
             let p = cgen::generate(seed, Options::new(library)).sources;
             let lines = p.main_c.lines().count();
-            // Up to 300 lines of pool code, and up to two idioms of about 30 lines each.
-            assert!((50..=360).contains(&lines), "seed {seed}: {lines} lines");
+            // Up to 300 lines of pool code, and up to two idioms of at most about 55 lines each.
+            assert!((50..=410).contains(&lines), "seed {seed}: {lines} lines");
         }
     }
 }

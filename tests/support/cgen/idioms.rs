@@ -4,7 +4,9 @@
 //! an ops table that the library calls from a thread of its own, and a global of `main.c` that
 //! the library hands back through a getter, and two locks taken in opposite orders, one of them
 //! on some paths only (a potential deadlock), and workers `main` waits for with a counter they
-//! count down (a counter join). Each has its own globals, functions and threads;
+//! count down (a counter join), and threads whose ids live in heap handles and whose records come
+//! from an allocator kept in a pointer or a reallocation wrapper. Each has its own globals,
+//! functions and threads;
 //! `main` starts it (creates its threads and does its own concurrent work) and stops it (joins
 //! them) at two points of its timeline. Whether an instance races is left to ThreadSanitizer.
 
@@ -89,6 +91,18 @@ pub enum Idiom {
         short: bool,
         iterations: u32,
     },
+    /// A thread library's objects: two threads `hhaN`, `hhbN` whose ids `main` keeps in heap
+    /// handles (`struct hhoN { pthread_t id; }`, `malloc`ed, named by local pointers), each
+    /// adding to the `count` of a record allocated through an allocator kept in a pointer
+    /// (`hhfN = malloc`) or through a reallocation wrapper (`hhgN(NULL, n)`), under `hhmN` when
+    /// `locked`. `main` joins `b` by its handle, writes both records, then joins `a` — or joins
+    /// `a` first when `a_first` — so one write races unless it is locked.
+    HeapHandles {
+        realloc_wrapper: bool,
+        locked: bool,
+        a_first: bool,
+        iterations: u32,
+    },
 }
 
 /// The idioms of a program: none, one or two, of the kinds `options` allows (at most one of
@@ -99,7 +113,7 @@ pub fn plan(rng: &mut Rng, options: Options) -> Vec<Idiom> {
         40..=84 => 1,
         _ => 2,
     };
-    let mut kinds = vec![0, 1, 4, 5];
+    let mut kinds = vec![0, 1, 4, 5, 6];
     if options.library {
         kinds.push(2);
         kinds.push(3);
@@ -169,6 +183,12 @@ fn idiom(rng: &mut Rng, kind: usize) -> Idiom {
             conditional: rng.chance(60),
             taken: rng.chance(80),
             inverted: rng.chance(60),
+            iterations,
+        },
+        6 => Idiom::HeapHandles {
+            realloc_wrapper: rng.chance(50),
+            locked: rng.chance(40),
+            a_first: rng.chance(50),
             iterations,
         },
         _ => Idiom::CounterJoin {
@@ -280,6 +300,7 @@ pub fn emit(idiom: &Idiom, n: usize) -> Parts {
             iterations,
         } => lock_order(n, *conditional, *taken, *inverted, *iterations),
         Idiom::CounterJoin { .. } => counter_join(idiom, n),
+        Idiom::HeapHandles { .. } => heap_handles(idiom, n),
     }
 }
 
@@ -601,6 +622,87 @@ fn counter_join(idiom: &Idiom, n: usize) -> Parts {
         p.stop.push(format!("pthread_mutex_unlock({m});"));
     }
     p.stop.push(format!("cjr{n} = cjd{n} + cje{n};"));
+    p
+}
+
+fn heap_handles(idiom: &Idiom, n: usize) -> Parts {
+    let Idiom::HeapHandles {
+        realloc_wrapper,
+        locked,
+        a_first,
+        iterations: it,
+    } = *idiom
+    else {
+        unreachable!("a heap handles idiom")
+    };
+    let mut p = Parts::default();
+    let _ = write!(
+        p.globals,
+        "struct hho{n} {{ pthread_t id; }};
+         struct hhr{n} {{ unsigned count; unsigned spare; }};
+         pthread_mutex_t hhm{n} = PTHREAD_MUTEX_INITIALIZER;
+         struct hhr{n} *hhra{n}, *hhrb{n};
+"
+    );
+    let make = if realloc_wrapper {
+        let _ = write!(
+            p.functions,
+            "void *hhg{n}(void *ptr, size_t size)
+{{
+    ptr = realloc(ptr, size);
+                 if (ptr == NULL)
+        abort();
+    return ptr;
+}}
+
+"
+        );
+        format!("hhg{n}(NULL, sizeof(struct hhr{n}))")
+    } else {
+        let _ = writeln!(p.globals, "void *(*hhf{n})(size_t) = malloc;");
+        format!("hhf{n}(sizeof(struct hhr{n}))")
+    };
+    let m = format!("&hhm{n}");
+    for (t, r) in [("a", "hhra"), ("b", "hhrb")] {
+        let body = maybe_locked(locked, &m, format!("{r}{n}->count += i;"));
+        p.functions += &thread_fn(
+            &format!("hh{t}{n}"),
+            &["(void)arg;".into()],
+            it,
+            &body,
+            &["return NULL;"],
+        );
+    }
+    p.decls.push(format!("struct hho{n} *hhpa{n}, *hhpb{n};"));
+    p.start.push(format!("hhra{n} = {make};"));
+    p.start.push(format!("hhrb{n} = {make};"));
+    p.start
+        .push(format!("if (hhra{n} == NULL || hhrb{n} == NULL)"));
+    p.start.push("    abort();".into());
+    p.start.push(format!("hhra{n}->count = 0;"));
+    p.start.push(format!("hhrb{n}->count = 0;"));
+    p.start
+        .push(format!("hhpa{n} = malloc(sizeof(struct hho{n}));"));
+    p.start
+        .push(format!("hhpb{n} = malloc(sizeof(struct hho{n}));"));
+    p.start
+        .push(format!("if (hhpa{n} == NULL || hhpb{n} == NULL)"));
+    p.start.push("    abort();".into());
+    p.start
+        .extend(create(&format!("&hhpa{n}->id"), &format!("hha{n}"), "NULL"));
+    p.start
+        .extend(create(&format!("&hhpb{n}->id"), &format!("hhb{n}"), "NULL"));
+    let (first, second) = if a_first { ("a", "b") } else { ("b", "a") };
+    p.stop
+        .push(format!("pthread_join(hhp{first}{n}->id, NULL);"));
+    for r in ["hhra", "hhrb"] {
+        p.stop
+            .extend(maybe_locked(locked, &m, format!("{r}{n}->count += 1;")));
+    }
+    p.stop
+        .push(format!("pthread_join(hhp{second}{n}->id, NULL);"));
+    p.stop.push(format!("free(hhpa{n});"));
+    p.stop.push(format!("free(hhpb{n});"));
     p
 }
 
