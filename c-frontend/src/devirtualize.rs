@@ -11,9 +11,10 @@
 //!
 //! A variable *holds* a set of functions when its address is never taken (nothing writes it
 //! through a pointer, not even unknown code) and each of its writes stores a function
-//! designator: its initializer and the assignments in functions that may run, those reached by
-//! direct calls from `main` (or the open world's harness) or from a function whose address is
-//! taken (a thread library's `yarn_mem(lease, vacate)` that nobody calls assigns nothing). A
+//! designator: its initializer and the assignments in functions that may run, those `main` (or
+//! the open world's harness) and the global initializers reach by direct calls and by addresses
+//! taken in reached code ([`crate::reach`]; a thread library's `yarn_mem(lease, vacate)` that
+//! nobody calls assigns nothing). A
 //! parameter holds its arguments, so it is never assumed. A call through a variable that holds
 //! one function calls that function (or a null pointer, which does not return). As in
 //! [`crate::fold`], every write must be seen: nothing is rewritten when a function could not be
@@ -24,7 +25,6 @@
 //! folded and before every analysis.
 
 use rustc_hash::{FxHashMap, FxHashSet};
-use solver::ids::Idx;
 
 use crate::ir::{Base, Callee, FuncId, Lval, Operand, Program, StmtKind, VarId, VarKind};
 
@@ -69,10 +69,11 @@ struct HeldFunctions {
 
 impl HeldFunctions {
     fn of(p: &Program, main: FuncId, open_world: bool) -> HeldFunctions {
-        let runs = may_run(p, main);
+        // The global initializers are among the roots of what runs.
+        let runs = crate::reach::reached(p, &[main]);
         let mut known: FxHashMap<VarId, Vec<FuncId>> = FxHashMap::default();
         let mut unknown: FxHashSet<VarId> = FxHashSet::default();
-        let funcs = runs.iter().copied().chain(std::iter::once(p.global_init));
+        let funcs = p.funcs.indices().filter(|&f| runs[f]);
         for stmt in funcs.flat_map(|f| p.funcs[f].blocks.iter().flat_map(|b| &b.stmts)) {
             let (dst, src) = match &stmt.kind {
                 StmtKind::Assign { dst, src } => (dst, Some(src)),
@@ -131,30 +132,4 @@ fn pointer_var(op: &Operand) -> Option<VarId> {
         },
         _ => None,
     }
-}
-
-/// The functions that may run: those reached by direct calls from `main` and from the functions
-/// whose address is taken.
-fn may_run(p: &Program, main: FuncId) -> Vec<FuncId> {
-    let mut seen = vec![false; p.funcs.len()];
-    let mut stack: Vec<FuncId> = crate::analyses::address_taken_functions(p);
-    stack.push(main);
-    let mut out = Vec::new();
-    while let Some(f) = stack.pop() {
-        if std::mem::replace(&mut seen[f.index()], true) {
-            continue;
-        }
-        out.push(f);
-        for stmt in p.funcs[f].blocks.iter().flat_map(|b| &b.stmts) {
-            if let StmtKind::Call {
-                callee: Callee::Direct(g),
-                ..
-            } = &stmt.kind
-            {
-                stack.push(*g);
-            }
-        }
-    }
-    out.sort();
-    out
 }

@@ -340,75 +340,107 @@ fn field_name(
     (!f.name.is_empty()).then_some(f.name.as_str())
 }
 
-/// The functions that take a lock kept in field `index` of `struct strukt` (`lock(&p->m)`,
-/// `lock(&b->m[i])`, `acquire(&p->m)` of a wrapper that locks what its parameter points to),
-/// themselves or through functions they call directly that do (to any depth), and the functions
-/// those call (a helper called while its caller holds the lock): for reports that explain why
-/// an object's own lock did not protect an access, which mean nothing where no such lock is
-/// taken.
-pub fn field_lock_takers(
-    p: &crate::ir::Program,
-    strukt: crate::ir::ctypes::StructId,
-    index: u32,
-) -> rustc_hash::FxHashSet<FuncId> {
-    use crate::ir::{Callee, Operand, Proj, StmtKind};
-    use rustc_hash::FxHashSet;
-    let callees = |func: &crate::ir::Func| -> Vec<(FuncId, Vec<Operand>)> {
-        func.blocks
+/// Which functions take the lock kept in a struct field, themselves or below: for reports that
+/// explain why an object's own lock did not protect an access, which mean nothing where no such
+/// lock is taken. The direct calls of every function, and the functions that make a lock call
+/// themselves or below, are found once; [`FieldLockTakers::of`] answers per field.
+pub struct FieldLockTakers<'p> {
+    p: &'p crate::ir::Program,
+    /// Each function's direct calls, with their arguments.
+    calls: Vec<Vec<(FuncId, &'p [crate::ir::Operand])>>,
+    /// The functions that make a lock call, themselves or through the functions they call
+    /// (a wrapper that may lock what it is given).
+    lockers: rustc_hash::FxHashSet<FuncId>,
+}
+
+impl<'p> FieldLockTakers<'p> {
+    pub fn new(p: &'p crate::ir::Program) -> FieldLockTakers<'p> {
+        use crate::ir::{Callee, StmtKind};
+        let calls: Vec<Vec<(FuncId, &'p [crate::ir::Operand])>> = p
+            .funcs
             .iter()
-            .flat_map(|b| &b.stmts)
-            .filter_map(|s| match &s.kind {
-                StmtKind::Call {
-                    callee: Callee::Direct(g),
-                    args,
-                    ..
-                } => Some((*g, args.clone())),
-                _ => None,
+            .map(|func| {
+                func.blocks
+                    .iter()
+                    .flat_map(|b| &b.stmts)
+                    .filter_map(|s| match &s.kind {
+                        StmtKind::Call {
+                            callee: Callee::Direct(g),
+                            args,
+                            ..
+                        } => Some((*g, args.as_slice())),
+                        _ => None,
+                    })
+                    .collect()
             })
-            .collect()
-    };
-    let lock_call = |g: FuncId| {
+            .collect();
+        let mut takers = FieldLockTakers {
+            p,
+            calls,
+            lockers: rustc_hash::FxHashSet::default(),
+        };
+        takers.lockers = takers.closure(|t, id, set| {
+            t.calls[id.index()]
+                .iter()
+                .any(|(g, _)| t.lock_call(*g) || set.contains(g))
+        });
+        takers
+    }
+
+    fn lock_call(&self, g: FuncId) -> bool {
         matches!(
-            p.known_kind(g),
+            self.p.known_kind(g),
             Some(Kind::Acquire { .. } | Kind::TryAcquire { .. })
         )
-    };
-    // Whatever makes a lock call, itself or below: a wrapper that may lock what it is given.
-    let closure = |mut set: FxHashSet<FuncId>,
-                   grows: &dyn Fn(FuncId, &FxHashSet<FuncId>) -> bool| loop {
-        let before = set.len();
-        for (id, func) in p.funcs.iter_enumerated() {
-            if func.defined && !set.contains(&id) && grows(id, &set) {
-                set.insert(id);
+    }
+
+    /// The smallest set of defined functions closed under `grows`.
+    fn closure(
+        &self,
+        grows: impl Fn(&Self, FuncId, &rustc_hash::FxHashSet<FuncId>) -> bool,
+    ) -> rustc_hash::FxHashSet<FuncId> {
+        let mut set = rustc_hash::FxHashSet::default();
+        loop {
+            let before = set.len();
+            for (id, func) in self.p.funcs.iter_enumerated() {
+                if func.defined && !set.contains(&id) && grows(self, id, &set) {
+                    set.insert(id);
+                }
+            }
+            if set.len() == before {
+                return set;
             }
         }
-        if set.len() == before {
-            return set;
-        }
-    };
-    let lockers = closure(FxHashSet::default(), &|id, set| {
-        callees(&p.funcs[id])
-            .iter()
-            .any(|(g, _)| lock_call(*g) || set.contains(g))
-    });
-    // The lock field, under the indices of an array of locks (`m[i]`).
-    let names_field = |op: &Operand| match op.without_casts() {
-        Operand::AddrOf(lv) => matches!(
-            lv.proj.iter().rev().find(|pr| matches!(pr, Proj::Field { .. })),
-            Some(Proj::Field { strukt: s, index: i }) if *s == strukt && *i == index
-        ),
-        _ => false,
-    };
-    let takers = closure(FxHashSet::default(), &|id, set| {
-        callees(&p.funcs[id]).iter().any(|(g, args)| {
-            set.contains(g)
-                || ((lock_call(*g) || lockers.contains(g)) && args.iter().any(names_field))
-        })
-    });
-    // And the functions they call: a helper called while its caller holds the lock.
-    let mut out = takers.clone();
-    for &t in &takers {
-        out.extend(callees(&p.funcs[t]).into_iter().map(|(g, _)| g));
     }
-    out
+
+    /// The functions that take a lock kept in field `index` of `struct strukt` (`lock(&p->m)`,
+    /// `lock(&b->m[i])`, `acquire(&p->m)` of a wrapper that locks what its parameter points to),
+    /// themselves or through functions they call (to any depth), and the functions those call
+    /// (a helper called while its caller holds the lock).
+    pub fn of(
+        &self,
+        strukt: crate::ir::ctypes::StructId,
+        index: u32,
+    ) -> rustc_hash::FxHashSet<FuncId> {
+        use crate::ir::{Operand, Proj};
+        // The lock field, under the indices of an array of locks (`m[i]`).
+        let names_field = |op: &Operand| match op.without_casts() {
+            Operand::AddrOf(lv) => matches!(
+                lv.proj.iter().rev().find(|pr| matches!(pr, Proj::Field { .. })),
+                Some(Proj::Field { strukt: s, index: i }) if *s == strukt && *i == index
+            ),
+            _ => false,
+        };
+        let takers = self.closure(|t, id, set| {
+            t.calls[id.index()].iter().any(|(g, args)| {
+                set.contains(g)
+                    || ((t.lock_call(*g) || t.lockers.contains(g)) && args.iter().any(names_field))
+            })
+        });
+        let mut out = takers.clone();
+        for &t in &takers {
+            out.extend(self.calls[t.index()].iter().map(|&(g, _)| g));
+        }
+        out
+    }
 }

@@ -85,7 +85,7 @@ pub fn may_run(
 }
 
 /// The functions the roots and the initializers of globals reach by calls and taken addresses.
-fn reached(p: &Program, roots: &[FuncId]) -> IndexVec<FuncId, bool> {
+pub(crate) fn reached(p: &Program, roots: &[FuncId]) -> IndexVec<FuncId, bool> {
     let mut seen: IndexVec<FuncId, bool> = p.funcs.iter().map(|_| false).collect();
     let mut work: Vec<FuncId> = roots.to_vec();
     work.push(p.global_init);

@@ -826,7 +826,7 @@ fn races(b: &Builder) -> (Vec<Race>, Option<(Limit, usize)>) {
     // The note depends on the access list only, which locations of one verdict share.
     let mut notes: FxHashMap<*const solver::threads::check::RaceAccess, Option<String>> =
         FxHashMap::default();
-    let mut takers = FieldLockTakers::default();
+    let mut takers = FieldLockTakers::new();
     // Warnings are sorted by where their location is declared (in file-table order), then by name.
     type Named<'w> = (
         Option<Pos>,
@@ -1300,20 +1300,49 @@ fn library_state<'r>(
     ))
 }
 
-/// The functions that take each struct's lock field, as they are asked for.
-type FieldLockTakers =
-    FxHashMap<(c_frontend::ir::ctypes::StructId, u32), rustc_hash::FxHashSet<FuncId>>;
+/// The functions that take each struct's lock field, found as they are asked for.
+struct FieldLockTakers<'p> {
+    finder: Option<explain::FieldLockTakers<'p>>,
+    found: FxHashMap<(c_frontend::ir::ctypes::StructId, u32), rustc_hash::FxHashSet<FuncId>>,
+}
+
+impl<'p> FieldLockTakers<'p> {
+    fn new() -> FieldLockTakers<'p> {
+        FieldLockTakers {
+            finder: None,
+            found: FxHashMap::default(),
+        }
+    }
+
+    fn take(
+        &mut self,
+        p: &'p Program,
+        strukt: c_frontend::ir::ctypes::StructId,
+        lock: u32,
+        func: FuncId,
+    ) -> bool {
+        let finder = &mut self.finder;
+        self.found
+            .entry((strukt, lock))
+            .or_insert_with(|| {
+                finder
+                    .get_or_insert_with(|| explain::FieldLockTakers::new(p))
+                    .of(strukt, lock)
+            })
+            .contains(&func)
+    }
+}
 
 /// Why the lock kept beside a racing field did not protect it: the first
 /// racing access of a field of a struct that has a lock field, made outside every unpack in a
 /// function that takes such a lock (itself or through a lock wrapper; where none is taken, the
 /// access is simply unprotected, and the note would only distract), and what locksmith needs to
 /// see to count that lock as the object's own.
-fn own_lock_note(
-    r: &CheckResult,
+fn own_lock_note<'r>(
+    r: &'r CheckResult,
     root: &Path,
     w: &RaceWarning,
-    takers: &mut FieldLockTakers,
+    takers: &mut FieldLockTakers<'r>,
 ) -> Option<String> {
     let p = &r.program;
     let (site, (strukt, lock)) = w
@@ -1322,12 +1351,7 @@ fn own_lock_note(
         .filter(|a| a.racing)
         .map(|a| &r.generated.access_sites[a.access])
         .filter_map(|s| s.beside_lock.map(|b| (s, b)))
-        .filter(|(s, (strukt, lock))| {
-            takers
-                .entry((*strukt, *lock))
-                .or_insert_with(|| explain::field_lock_takers(p, *strukt, *lock))
-                .contains(&s.func)
-        })
+        .filter(|(s, (strukt, lock))| takers.take(p, *strukt, *lock, s.func))
         .min_by_key(|(s, _)| (s.pos, !s.write))?;
     let def = &p.types.structs[strukt];
     let tag = def.tag.as_deref().unwrap_or("(anonymous)");

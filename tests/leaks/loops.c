@@ -1,7 +1,8 @@
 /* Lock leaks in loops. `drain` skips a record with `continue` before it unlocks, so the next
  * round takes the lock it still holds: LEAK on that lock call. `wait_ready` waits on a
  * condition in its loop (the wait takes the lock again, as it must), `batch` releases and takes
- * the lock again around its work inside the loop, and `poll` releases on every way round. */
+ * the lock again around its work inside the loop, `poll` releases on every way round, and
+ * `sometimes` takes and releases the lock under one repeated condition. */
 #include <pthread.h>
 #include <stdio.h>
 
@@ -55,6 +56,17 @@ static void poll(void)
     }
 }
 
+static void sometimes(int locked)
+{
+    for (int i = 0; i < 16; i++) {
+        if (locked)
+            pthread_mutex_lock(&lock); // NOLEAK
+        records[i]++;
+        if (locked)
+            pthread_mutex_unlock(&lock);
+    }
+}
+
 static void *announcer(void *arg)
 {
     pthread_mutex_lock(&lock);
@@ -73,6 +85,7 @@ int main(void)
     batch();
     poll();
     drain();
+    sometimes(next > 3);
     printf("%d\n", next);
     return 0;
 }

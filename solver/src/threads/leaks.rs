@@ -178,12 +178,21 @@ fn in_loops(
     let blocks = &inputs.p.funcs[f].blocks;
     let bounds = &inputs.ls.bounds[f];
     let mut out = Vec::new();
+    // Most functions end no block holding a lock: nothing to look for in their loops.
+    let holds_somewhere = bounds
+        .iter()
+        .any(|(_, end)| end.held.is_some_and(|h| !inputs.ls.sets.get(h).is_empty()));
+    if !holds_somewhere {
+        return out;
+    }
+    let preds = predecessors(inputs.p, f);
+    let mut taken: Vec<(Lock, Option<Takings>)> = Vec::new();
     for (from, head) in back_edges(inputs.p, f) {
         if bounds[head as usize].0.held.is_none() {
             continue;
         }
         let at_head = held(inputs, locks, bounds[head as usize].0);
-        let body = loop_body(inputs.p, f, from, head);
+        let body = loop_body(&preds, from, head);
         for &u in &body {
             for lock in held(inputs, locks, bounds[u as usize].1) {
                 if at_head.contains(&lock) || recursive.contains(&lock) {
@@ -196,9 +205,16 @@ fn in_loops(
                 if !round_ends {
                     continue;
                 }
-                let again = takings(inputs, locks, f, lock)
-                    .and_then(|t| t.into_iter().find(|(b, _)| body.contains(b)));
-                if let Some((_, again)) = again {
+                if !taken.iter().any(|(l, _)| *l == lock) {
+                    let t = takings(inputs, locks, f, lock);
+                    taken.push((lock, t));
+                }
+                let again = taken
+                    .iter()
+                    .find(|(l, _)| *l == lock)
+                    .and_then(|(_, t)| t.as_ref())
+                    .and_then(|t| t.iter().find(|(b, _)| body.contains(b)));
+                if let Some(&(_, again)) = again {
                     out.push((lock, LeakAt::Loop { from, head, again }));
                 }
             }
@@ -305,9 +321,11 @@ fn back_edges(p: &ThreadProgram, f: FnId) -> Vec<(u32, u32)> {
     out
 }
 
-/// The blocks of the loop of back edge `from → head`: the head, and the blocks that reach
-/// `from` without passing through it.
-fn loop_body(p: &ThreadProgram, f: FnId, from: u32, head: u32) -> BTreeSet<u32> {
+/// Where a function takes a lock: each taking with its block ([`takings`]).
+type Takings = Vec<(u32, Taken)>;
+
+/// Each block's predecessors in `f`'s control flow.
+fn predecessors(p: &ThreadProgram, f: FnId) -> Vec<Vec<u32>> {
     let blocks = &p.funcs[f].blocks;
     let mut preds = vec![Vec::new(); blocks.len()];
     for (b, block) in blocks.iter().enumerate() {
@@ -315,6 +333,12 @@ fn loop_body(p: &ThreadProgram, f: FnId, from: u32, head: u32) -> BTreeSet<u32> 
             preds[s as usize].push(b as u32);
         }
     }
+    preds
+}
+
+/// The blocks of the loop of back edge `from → head`: the head, and the blocks that reach
+/// `from` without passing through it.
+fn loop_body(preds: &[Vec<u32>], from: u32, head: u32) -> BTreeSet<u32> {
     let mut body: BTreeSet<u32> = BTreeSet::from([head]);
     let mut work = vec![from];
     while let Some(b) = work.pop() {
@@ -328,12 +352,7 @@ fn loop_body(p: &ThreadProgram, f: FnId, from: u32, head: u32) -> BTreeSet<u32> 
 /// Where `f` takes `lock`, by block: its lock calls of it, and its calls of functions that
 /// return holding it (not a condition wait's taking it again). `None` when one of its lock
 /// calls of it is a try-lock, or the lock stands for no lock the program made.
-fn takings(
-    inputs: &Inputs<'_>,
-    locks: &mut LockTable,
-    f: FnId,
-    lock: Lock,
-) -> Option<Vec<(u32, Taken)>> {
+fn takings(inputs: &Inputs<'_>, locks: &mut LockTable, f: FnId, lock: Lock) -> Option<Takings> {
     if inputs.linearity.is_ungrounded(locks, lock) {
         return None;
     }

@@ -214,28 +214,6 @@ pub(super) fn heap_path(p: &Program, lv: &Lval) -> Option<IdPath> {
     let Base::Deref(ptr) = &lv.base else {
         return None;
     };
-    if let Operand::Use(Lval {
-        base: Base::Var(w),
-        proj,
-        ..
-    }) = &**ptr
-    {
-        let fields = lv
-            .proj
-            .iter()
-            .map(|p| match *p {
-                Proj::Field { strukt, index } => Some((strukt.0, index)),
-                Proj::Index(_) | Proj::ConstIndex(_) => None,
-            })
-            .collect::<Option<Vec<_>>>()?;
-        let is_pointer = matches!(p.types.get(p.vars[*w].ty), Type::Pointer(_));
-        return (proj.is_empty() && is_pointer).then_some(IdPath {
-            base: IdBase::Heap(*w),
-            fields,
-            index: None,
-        });
-    }
-    let (w, i) = heap_element(p, ptr.without_casts())?;
     let fields = lv
         .proj
         .iter()
@@ -244,10 +222,24 @@ pub(super) fn heap_path(p: &Program, lv: &Lval) -> Option<IdPath> {
             Proj::Index(_) | Proj::ConstIndex(_) => None,
         })
         .collect::<Option<Vec<_>>>()?;
+    let (w, index) = match &**ptr {
+        Operand::Use(Lval {
+            base: Base::Var(w),
+            proj,
+            ..
+        }) => {
+            let is_pointer = matches!(p.types.get(p.vars[*w].ty), Type::Pointer(_));
+            (proj.is_empty() && is_pointer).then_some((*w, None))?
+        }
+        other => {
+            let (w, i) = heap_element(p, other.without_casts())?;
+            (w, Some(i))
+        }
+    };
     Some(IdPath {
         base: IdBase::Heap(w),
         fields,
-        index: Some(i),
+        index,
     })
 }
 

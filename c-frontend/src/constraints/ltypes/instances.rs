@@ -100,11 +100,10 @@ impl LTypes<'_> {
                 self.set_shape(g, mirrored);
                 return self.sync_structure(c, g, i, site, pol);
             }
-            // The copy of such an object at a call whose result is itself still untyped (a
-            // wrapper returning what it got through a pointer, `return alloc_fn(n);`, resolved
-            // after its callers were generated) is the object's memory too: the shape its own
-            // callers give it must reach the object, or the fields they use would exist only at
-            // the callers, where no object has them, and their races were missed.
+            // Its copy ([Inst], figure 6) at a call whose result is still untyped (`return
+            // alloc_fn(n);`, resolved after its callers were generated) is the object's memory
+            // too: the shape the copy's callers give it must reach the object, or the fields they
+            // use would exist only at the callers, on no object, and their races were missed.
             (Shape::Var, Shape::Var)
                 if self.data[g.0 as usize].object && !self.data[i.0 as usize].object =>
             {
