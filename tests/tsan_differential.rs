@@ -140,8 +140,8 @@ fn programs_without_the_library_option_use_no_library_idiom() {
 }
 
 /// The checked cases carry the heap-handles idiom (thread ids in heap handles joined by
-/// handle, records from an allocator kept in a pointer and from a reallocation wrapper), and
-/// some of them race on it.
+/// handle, directly and through a thread library's launch and join wrappers, records from an
+/// allocator kept in a pointer and from a reallocation wrapper), and some of them race on it.
 #[test]
 fn the_checked_cases_carry_heap_handles() {
     let sources: Vec<String> = cases()
@@ -151,6 +151,7 @@ fn the_checked_cases_carry_heap_handles() {
     let with = |needle: &str| sources.iter().filter(|s| s.contains(needle)).count();
     assert!(with("struct hho") >= 3, "{}", with("struct hho"));
     assert!(with("void *(*hhf") >= 1 && with("ptr = realloc(ptr, size);") >= 1);
+    assert!(with("pthread_create(&h->id, NULL, fn, NULL)") >= 1 && with("pthread_join(hhp") >= 1);
 }
 
 /// The idiom of a global of `main.c` handed back by a library getter is among the library

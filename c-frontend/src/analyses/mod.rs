@@ -59,6 +59,8 @@ pub fn run(p: &Program, main: FuncId, techniques: Techniques) -> Analysed {
     use solver::stats::time;
     let recursive_scc = time("analyses: recursion", || recursive_components(p));
     let joins = time("analyses: joins", || joins::plan(p, Some(main)));
+    solver::stats::count("thread creates matched with joins", joins.create.len());
+    solver::stats::count("joins that end one thread", joins.join_after.len());
     let unpacks = time("analyses: unpacks", || {
         if techniques.has(Technique::Existentials) {
             let releasers = unpacks::releasers(p);

@@ -204,6 +204,8 @@ struct Joins<'a> {
     wrapped: &'a FxHashSet<ThreadHandle>,
     /// Per function and block: whether the block lies on a cycle.
     cyclic: &'a IndexVec<FnId, Vec<bool>>,
+    /// [`ThreadProgram::untaken_forks`]: the wrapper forks each call never takes.
+    untaken: &'a FxHashSet<(Site, Site)>,
 }
 
 impl Joins<'_> {
@@ -226,6 +228,7 @@ impl Mhp {
         let n = p.funcs.len();
         let (site_handle, handle_fn) = handles(p);
         let wrapped: FxHashSet<ThreadHandle> = p.wrapped.iter().copied().collect();
+        let untaken: FxHashSet<(Site, Site)> = p.untaken_forks.iter().copied().collect();
         let started = started_sites(p);
         // A global handle's ids live in one global place: its threads are those of the latest
         // create only if creates never overlap. Code that threads run may run twice at once, so
@@ -233,9 +236,17 @@ impl Mhp {
         // handles until none overlaps.
         let global: FxHashSet<ThreadHandle> = p.global_handles.iter().copied().collect();
         let thread_code = reachable_from_threads(p);
+        // A create wrapper's call whose handle is a global place (`writer = launch(…)`) is not
+        // a fork site the overlap check below sees: a recursive function could make a second
+        // such call, overwriting the place, before the first one's join.
+        let call_handles = call_handles(p);
         let mut valid: FxHashSet<ThreadHandle> = handle_fn
             .iter()
-            .filter(|(h, f)| (!global.contains(h) || !thread_code[**f]) && !untrusted.contains(h))
+            .filter(|(h, f)| {
+                let global_ok =
+                    !(thread_code[**f] || (call_handles.contains(h) && s.recursive[**f]));
+                (!global.contains(h) || global_ok) && !untrusted.contains(h)
+            })
             .map(|(h, _)| *h)
             .collect();
         loop {
@@ -247,6 +258,7 @@ impl Mhp {
                 summary: &summaries,
                 wrapped: &wrapped,
                 cyclic: &s.cyclic,
+                untaken: &untaken,
             };
             let mut funcs: IndexVec<FnId, FnMhp> = IndexVec::from_elem_n(FnMhp::default(), n);
             let mut joined_at_exit: IndexVec<FnId, FxHashSet<Site>> =
@@ -775,6 +787,20 @@ fn handles(p: &ThreadProgram) -> (FxHashMap<Site, ThreadHandle>, FxHashMap<Threa
     (site_handle, handle_fn)
 }
 
+/// The handles of calls of create wrappers ([`Event::Call`] with a handle).
+fn call_handles(p: &ThreadProgram) -> FxHashSet<ThreadHandle> {
+    p.funcs
+        .iter()
+        .flat_map(|body| body.blocks.iter().flat_map(|b| &b.events))
+        .filter_map(|e| match *e {
+            Event::Call {
+                handle: Some(h), ..
+            } => Some(h),
+            _ => None,
+        })
+        .collect()
+}
+
 /// The functions each fork site may start a thread running (several for a fork through a
 /// function pointer with several targets).
 fn site_callees(p: &ThreadProgram) -> FxHashMap<Site, Vec<FnId>> {
@@ -1121,7 +1147,11 @@ fn items(
                 // Threads the callee starts and joins before returning are over when the call
                 // returns (accesses during the call are ordered by `inside`): no item. The
                 // threads a create wrapper starts for this call end at the joins of its handle.
-                Event::Call { callee, handle, .. } => {
+                Event::Call {
+                    site: call,
+                    callee,
+                    handle,
+                } => {
                     if !started[callee].is_empty() {
                         m.callee.insert(at, callee);
                     }
@@ -1131,7 +1161,9 @@ fn items(
                         None => FxHashSet::default(),
                     };
                     for &s in &started[callee] {
-                        if !joined_at_exit[callee].contains(&s) {
+                        let untaken = joins.untaken.contains(&(call, s))
+                            && started_only_by_own_fork(p, callee, s, started);
+                        if !joined_at_exit[callee].contains(&s) && !untaken {
                             let h = if named.contains(&s) {
                                 own
                             } else {
@@ -1164,6 +1196,28 @@ fn items(
         handles,
         total: at as usize,
     }
+}
+
+/// Whether a run of `w` can start a thread of fork site `s` only by its own fork `s`: no other
+/// fork of `w` starts a thread that may start `s`, and no function `w` calls may start it. A call
+/// of a create wrapper that passes another function than `s` runs
+/// ([`ThreadProgram::untaken_forks`]) then starts no thread of `s`.
+fn started_only_by_own_fork(
+    p: &ThreadProgram,
+    w: FnId,
+    s: Site,
+    started: &IndexVec<FnId, Vec<Site>>,
+) -> bool {
+    p.funcs[w]
+        .blocks
+        .iter()
+        .flat_map(|b| &b.events)
+        .all(|e| match *e {
+            Event::Fork { callee, .. } | Event::Call { callee, .. } => {
+                started[callee].binary_search(&s).is_err()
+            }
+            _ => true,
+        })
 }
 
 /// The fork sites all of whose threads that a run of create wrapper `w` may leave running are

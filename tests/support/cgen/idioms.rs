@@ -96,8 +96,13 @@ pub enum Idiom {
     /// adding to the `count` of a record allocated through an allocator kept in a pointer
     /// (`hhfN = malloc`) or through a reallocation wrapper (`hhgN(NULL, n)`), under `hhmN` when
     /// `locked`. `main` joins `b` by its handle, writes both records, then joins `a` — or joins
-    /// `a` first when `a_first` — so one write races unless it is locked.
+    /// `a` first when `a_first` — so one write races unless it is locked. With `wrappers`, a
+    /// thread library's launch and join: `hhlN` allocates the handle, creates into it and links
+    /// it into a list of all handles under a lock, returning it; `hhjN` joins a handle, unlinks
+    /// and frees it; the handles are kept in globals instead of locals with `global_handles`.
     HeapHandles {
+        wrappers: bool,
+        global_handles: bool,
         realloc_wrapper: bool,
         locked: bool,
         a_first: bool,
@@ -189,6 +194,8 @@ fn idiom(rng: &mut Rng, kind: usize) -> Idiom {
             realloc_wrapper: rng.chance(50),
             locked: rng.chance(40),
             a_first: rng.chance(50),
+            wrappers: rng.chance(50),
+            global_handles: rng.chance(50),
             iterations,
         },
         _ => Idiom::CounterJoin {
@@ -627,6 +634,8 @@ fn counter_join(idiom: &Idiom, n: usize) -> Parts {
 
 fn heap_handles(idiom: &Idiom, n: usize) -> Parts {
     let Idiom::HeapHandles {
+        wrappers,
+        global_handles,
         realloc_wrapper,
         locked,
         a_first,
@@ -638,7 +647,7 @@ fn heap_handles(idiom: &Idiom, n: usize) -> Parts {
     let mut p = Parts::default();
     let _ = write!(
         p.globals,
-        "struct hho{n} {{ pthread_t id; }};
+        "struct hho{n} {{ pthread_t id; struct hho{n} *next; }};
          struct hhr{n} {{ unsigned count; unsigned spare; }};
          pthread_mutex_t hhm{n} = PTHREAD_MUTEX_INITIALIZER;
          struct hhr{n} *hhra{n}, *hhrb{n};
@@ -662,6 +671,44 @@ fn heap_handles(idiom: &Idiom, n: usize) -> Parts {
         let _ = writeln!(p.globals, "void *(*hhf{n})(size_t) = malloc;");
         format!("hhf{n}(sizeof(struct hhr{n}))")
     };
+    if wrappers {
+        let _ = write!(
+            p.globals,
+            "pthread_mutex_t hhlm{n} = PTHREAD_MUTEX_INITIALIZER;
+             struct hho{n} *hhall{n};
+"
+        );
+        let _ = write!(
+            p.functions,
+            "struct hho{n} *hhl{n}(void *(*fn)(void *))
+{{
+    struct hho{n} *h = malloc(sizeof *h);
+    if (h == NULL)
+        abort();
+    if (pthread_create(&h->id, NULL, fn, NULL) != 0)
+        abort();
+    pthread_mutex_lock(&hhlm{n});
+    h->next = hhall{n};
+    hhall{n} = h;
+    pthread_mutex_unlock(&hhlm{n});
+    return h;
+}}
+
+void hhj{n}(struct hho{n} *h)
+{{
+    pthread_join(h->id, NULL);
+    pthread_mutex_lock(&hhlm{n});
+    struct hho{n} **link = &hhall{n};
+    while (*link != h)
+        link = &(*link)->next;
+    *link = h->next;
+    pthread_mutex_unlock(&hhlm{n});
+    free(h);
+}}
+
+"
+        );
+    }
     let m = format!("&hhm{n}");
     for (t, r) in [("a", "hhra"), ("b", "hhrb")] {
         let body = maybe_locked(locked, &m, format!("{r}{n}->count += i;"));
@@ -673,7 +720,12 @@ fn heap_handles(idiom: &Idiom, n: usize) -> Parts {
             &["return NULL;"],
         );
     }
-    p.decls.push(format!("struct hho{n} *hhpa{n}, *hhpb{n};"));
+    let handles = format!("struct hho{n} *hhpa{n}, *hhpb{n};");
+    if global_handles {
+        let _ = writeln!(p.globals, "{handles}");
+    } else {
+        p.decls.push(handles);
+    }
     p.start.push(format!("hhra{n} = {make};"));
     p.start.push(format!("hhrb{n} = {make};"));
     p.start
@@ -681,28 +733,40 @@ fn heap_handles(idiom: &Idiom, n: usize) -> Parts {
     p.start.push("    abort();".into());
     p.start.push(format!("hhra{n}->count = 0;"));
     p.start.push(format!("hhrb{n}->count = 0;"));
-    p.start
-        .push(format!("hhpa{n} = malloc(sizeof(struct hho{n}));"));
-    p.start
-        .push(format!("hhpb{n} = malloc(sizeof(struct hho{n}));"));
-    p.start
-        .push(format!("if (hhpa{n} == NULL || hhpb{n} == NULL)"));
-    p.start.push("    abort();".into());
-    p.start
-        .extend(create(&format!("&hhpa{n}->id"), &format!("hha{n}"), "NULL"));
-    p.start
-        .extend(create(&format!("&hhpb{n}->id"), &format!("hhb{n}"), "NULL"));
     let (first, second) = if a_first { ("a", "b") } else { ("b", "a") };
-    p.stop
-        .push(format!("pthread_join(hhp{first}{n}->id, NULL);"));
+    if wrappers {
+        p.start.push(format!("hhpa{n} = hhl{n}(hha{n});"));
+        p.start.push(format!("hhpb{n} = hhl{n}(hhb{n});"));
+        p.stop.push(format!("hhj{n}(hhp{first}{n});"));
+    } else {
+        p.start
+            .push(format!("hhpa{n} = malloc(sizeof(struct hho{n}));"));
+        p.start
+            .push(format!("hhpb{n} = malloc(sizeof(struct hho{n}));"));
+        p.start
+            .push(format!("if (hhpa{n} == NULL || hhpb{n} == NULL)"));
+        p.start.push("    abort();".into());
+        p.start
+            .extend(create(&format!("&hhpa{n}->id"), &format!("hha{n}"), "NULL"));
+        p.start
+            .extend(create(&format!("&hhpb{n}->id"), &format!("hhb{n}"), "NULL"));
+        p.stop
+            .push(format!("pthread_join(hhp{first}{n}->id, NULL);"));
+    }
     for r in ["hhra", "hhrb"] {
         p.stop
             .extend(maybe_locked(locked, &m, format!("{r}{n}->count += 1;")));
     }
-    p.stop
-        .push(format!("pthread_join(hhp{second}{n}->id, NULL);"));
-    p.stop.push(format!("free(hhpa{n});"));
-    p.stop.push(format!("free(hhpb{n});"));
+    if wrappers {
+        p.stop.push(format!("hhj{n}(hhp{second}{n});"));
+        p.stop.push(format!("hhpa{n} = NULL;"));
+        p.stop.push(format!("hhpb{n} = NULL;"));
+    } else {
+        p.stop
+            .push(format!("pthread_join(hhp{second}{n}->id, NULL);"));
+        p.stop.push(format!("free(hhpa{n});"));
+        p.stop.push(format!("free(hhpb{n});"));
+    }
     p
 }
 

@@ -191,7 +191,7 @@ pub(super) fn trusted_heaps(
 }
 
 /// How often variable `v` is named in a function's statements and terminators.
-fn mentions_in_func(func: &Func, v: VarId) -> usize {
+pub(super) fn mentions_in_func(func: &Func, v: VarId) -> usize {
     let mut m = Mentions::of(v);
     walk_func(&mut m, func);
     m.count

@@ -13,6 +13,10 @@ pub(super) enum IdBase {
     Var(VarId),
     /// The heap block a local pointer variable points to (its elements `w[i]`).
     Heap(VarId),
+    /// The object a global place holding a handle points to (`writer`, `g.loader`): the
+    /// place's field path comes first in [`IdPath::fields`], then [`HANDLE_OBJECT`], then the
+    /// thread id's field path in the object.
+    GlobalHandle(VarId),
 }
 
 /// How a thread id is named: a variable, its field path, and for arrays the index variable; or
@@ -30,7 +34,7 @@ impl IdPath {
     pub(super) fn var(&self) -> Option<VarId> {
         match self.base {
             IdBase::Var(v) => Some(v),
-            IdBase::Heap(_) => None,
+            IdBase::Heap(_) | IdBase::GlobalHandle(_) => None,
         }
     }
 }
@@ -57,6 +61,11 @@ pub(super) struct Touched {
     pub(super) created: Option<Place>,
     pub(super) written: Vec<Place>,
     pub(super) fields_through_pointers: Vec<(u32, u32)>,
+    /// The field of a thread id a create writes through a pointer (`&th->id`).
+    pub(super) created_through_pointer: Option<(u32, u32)>,
+    /// Fields whose address is taken through a pointer (`&th->id`), except as the thread id of a
+    /// create.
+    pub(super) fields_addressed_through_pointers: Vec<(u32, u32)>,
     pub(super) structs_through_pointers: Vec<u32>,
     /// Structs a library function (which may write through its arguments: `memset`, `memcpy`, or
     /// one without a model) receives a pointer to.
@@ -72,6 +81,9 @@ pub(super) struct Writers {
     pub(super) written: FxHashMap<VarId, Vec<Vec<Step>>>,
     pub(super) addr: FxHashMap<VarId, Vec<Vec<Step>>>,
     pub(super) fields_through_pointers: FxHashSet<(u32, u32)>,
+    /// How many creates write a thread id into each field through a pointer.
+    pub(super) created_through_pointers: FxHashMap<(u32, u32), usize>,
+    pub(super) fields_addressed_through_pointers: FxHashSet<(u32, u32)>,
     pub(super) structs_through_pointers: FxHashSet<u32>,
     pub(super) structs_to_library: FxHashSet<u32>,
     /// Structs that are unions: their members overlap, so a path through one is never trusted.
@@ -117,42 +129,78 @@ impl Writers {
         {
             return false;
         }
+        self.unaliased(var, &steps, &path.fields, path.index.is_some())
+    }
+
+    /// Whether the place `steps` of variable `var` (its field path `fields`, `indexed` if it
+    /// ends in a variable index) can be written only by naming the variable: its address, or
+    /// an address inside it, is never taken, no union is on the way, and if the address of an
+    /// enclosing struct is taken, no code writes the field or one of those structs through a
+    /// pointer or hands one to a library function.
+    pub(super) fn unaliased(
+        &self,
+        var: VarId,
+        steps: &[Step],
+        fields: &[(u32, u32)],
+        indexed: bool,
+    ) -> bool {
         let mut enclosing_escapes = false;
         for a in self.addr.get(&var).map(Vec::as_slice).unwrap_or(&[]) {
             if a.len() >= steps.len() {
-                if overlaps(a, &steps) {
+                if overlaps(a, steps) {
                     return false;
                 }
-            } else if overlaps(a, &steps) {
+            } else if overlaps(a, steps) {
                 enclosing_escapes = true;
             }
         }
-        if path.fields.iter().any(|(s, _)| self.unions.contains(s)) {
+        if fields.iter().any(|(s, _)| self.unions.contains(s)) {
             return false;
         }
         if enclosing_escapes {
-            if path
-                .fields
+            if fields
                 .iter()
                 .any(|(s, _)| self.structs_to_library.contains(s))
             {
                 return false;
             }
-            let field_written = path
-                .fields
+            let field_written = fields
                 .last()
                 .is_some_and(|f| self.fields_through_pointers.contains(f));
-            let struct_written = path
-                .fields
+            let struct_written = fields
                 .iter()
                 .any(|(s, _)| self.structs_through_pointers.contains(s));
-            if field_written || struct_written || path.index.is_some() {
+            if field_written || struct_written || indexed {
                 return false;
             }
         }
         true
     }
+
+    /// Whether the thread id at field path `fields` of a fresh object that a handle create
+    /// wrapper returns can only hold the thread of that wrapper's one create: the object may be
+    /// kept anywhere (in a list of all threads), so nothing in the whole program may write the
+    /// field or a struct enclosing it but that one create — no assignment through a pointer,
+    /// no other create, no address of the field taken, no enclosing struct handed to a library
+    /// function that may write it (`free` does not count), and no union on the way.
+    pub(super) fn handle_trusted(&self, fields: &[(u32, u32)]) -> bool {
+        let Some(last) = fields.last() else {
+            return false;
+        };
+        self.created_through_pointers.get(last) == Some(&1)
+            && !self.fields_through_pointers.contains(last)
+            && !self.fields_addressed_through_pointers.contains(last)
+            && fields.iter().all(|(s, _)| {
+                !self.unions.contains(s)
+                    && !self.structs_through_pointers.contains(s)
+                    && !self.structs_to_library.contains(s)
+            })
+    }
 }
+
+/// The "struct" separating a global handle place's fields from the thread id's fields in the
+/// object ([`IdBase::GlobalHandle`]).
+pub(super) const HANDLE_OBJECT: u32 = u32::MAX - 1;
 
 /// The "struct" of a constant index's step in [`IdPath::fields`]: no struct has this id, so no
 /// write of a field through a pointer is taken for it.
@@ -288,8 +336,14 @@ pub(super) fn overlaps(a: &[Step], b: &[Step]) -> bool {
 impl Visitor for Touched {
     fn visit_operand(&mut self, op: &Operand) {
         if let Operand::AddrOf(lv) = op {
-            if let Some(pl) = place_of(lv) {
-                self.addr.push(pl);
+            match place_of(lv) {
+                Some(pl) => self.addr.push(pl),
+                None => {
+                    if let Some(Proj::Field { strukt, index }) = lv.proj.last() {
+                        self.fields_addressed_through_pointers
+                            .push((strukt.0, *index));
+                    }
+                }
             }
         }
         walk_operand(self, op);
@@ -333,7 +387,8 @@ pub(super) fn touched(p: &Program, kind: &StmtKind, calls: &ThreadCalls) -> Touc
                 let func = &p.funcs[c];
                 !(func.defined && func.origin == crate::ir::Origin::User)
             });
-            if library && create_id.is_none() {
+            let frees = direct.is_some_and(|c| calls.frees.contains(&c));
+            if library && create_id.is_none() && !frees {
                 for a in args {
                     let ty = p.operand_type(a.without_casts());
                     if let Type::Pointer(e) = p.types.get(ty) {
@@ -347,11 +402,18 @@ pub(super) fn touched(p: &Program, kind: &StmtKind, calls: &ThreadCalls) -> Touc
                 // The thread id a create writes is recorded as created, not as an address taken.
                 if Some(k) == create_id {
                     if let Operand::AddrOf(lv) = a.without_casts() {
-                        if let Some(pl) = place_of(lv) {
-                            t.created = Some(pl);
-                            t.visit_lval(lv);
-                            continue;
+                        match (place_of(lv), lv.proj.last()) {
+                            (Some(pl), _) => t.created = Some(pl),
+                            (None, Some(Proj::Field { strukt, index })) => {
+                                t.created_through_pointer = Some((strukt.0, *index));
+                            }
+                            (None, _) => {
+                                t.visit_operand(a);
+                                continue;
+                            }
                         }
+                        t.visit_lval(lv);
+                        continue;
                     }
                 }
                 t.visit_operand(a);

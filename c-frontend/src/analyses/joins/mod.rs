@@ -41,7 +41,12 @@
 //!
 //! A call of a create or join wrapper, a user function that calls `pthread_create` or
 //! `pthread_join` for its caller with a thread id the caller hands over (`spawn(&t, …)`,
-//! `wait_for(t)`), is matched as a create or join itself ([`wrappers`]).
+//! `wait_for(t)`), is matched as a create or join itself ([`wrappers`]). So is a call of a
+//! thread library's handle wrappers (`h = launch(…)` returning a fresh object whose id field its
+//! one create wrote, `join(h)` joining that field): the two match in one function where the same
+//! assignment of `h` reaches the join, for a local `h` or a global place only `NULL` is stored
+//! in elsewhere (then only if the function runs in no thread and is not recursive,
+//! [`JoinPlan::global`]).
 //!
 //! In both, the thread-id variable must be written only by that one create: no other create,
 //! assignment, or address taken anywhere in the program may change it, and the create loop's
@@ -103,7 +108,9 @@ pub struct JoinPlan {
     /// Blocks on entry to which the threads of a create loop have all been joined.
     pub join_at_entry: FxHashMap<(FuncId, BlockId), Vec<ThreadHandle>>,
     /// Handles of threads whose id is in a global: a single id's joins may be in other functions,
-    /// and any of them is valid only if the create's function runs at most once.
+    /// and any of them is valid only if the create's function runs at most once. Also the
+    /// handles of handle create wrapper calls kept in a global place, valid only if the call's
+    /// function runs in no thread and is not recursive.
     pub global: Vec<ThreadHandle>,
     /// The handles of the creates inside create wrappers ([`wrappers`]): the threads they start
     /// during a call of the wrapper that has a handle of its own are the caller's threads of
@@ -166,8 +173,14 @@ pub(super) struct ThreadCalls {
     joins: FxHashMap<FuncId, Arg>,
     /// The library's creates (not the wrappers): only their result says whether they failed.
     library_creates: FxHashSet<FuncId>,
-    /// The create statement inside each create wrapper.
+    /// The create statement inside each create wrapper (and handle create wrapper).
     wrapped: Vec<StmtAt>,
+    /// The handle create wrappers ([`wrappers`]): the field path of the thread id in the object
+    /// each returns.
+    handle_creates: FxHashMap<FuncId, Vec<(u32, u32)>>,
+    /// The handle join wrappers ([`wrappers`]): the handle parameter of each and the field path
+    /// of the thread id it joins.
+    handle_joins: FxHashMap<FuncId, (Arg, Vec<(u32, u32)>)>,
     allocs: FxHashSet<FuncId>,
     frees: FxHashSet<FuncId>,
 }
@@ -179,6 +192,8 @@ impl ThreadCalls {
             joins: FxHashMap::default(),
             library_creates: FxHashSet::default(),
             wrapped: Vec::new(),
+            handle_creates: FxHashMap::default(),
+            handle_joins: FxHashMap::default(),
             allocs: FxHashSet::default(),
             frees: FxHashSet::default(),
         };
@@ -205,8 +220,13 @@ impl ThreadCalls {
             calls.creates.insert(f, k);
             calls.wrapped.push(at);
         }
+        for (f, (fields, at)) in found.handle_creates {
+            calls.handle_creates.insert(f, fields);
+            calls.wrapped.push(at);
+        }
         calls.wrapped.sort();
         calls.joins.extend(found.joins);
+        calls.handle_joins = found.handle_joins;
         calls
     }
 
@@ -240,6 +260,10 @@ struct Site {
     cyclic: bool,
     /// A call of a create wrapper (not of `pthread_create` itself).
     wrapper: bool,
+    /// For a call of a handle create or join wrapper, the assignment of the handle variable
+    /// that names the thread there ([`wrappers::HandleSite::def`]): a join ends the thread of a
+    /// create only if both name the same.
+    def: Option<StmtAt>,
 }
 
 /// What the whole program says about thread ids before any create is matched.
@@ -350,6 +374,12 @@ fn writers(p: &Program, calls: &ThreadCalls) -> (Writers, FxHashMap<VarId, Vec<S
                 writers
                     .structs_through_pointers
                     .extend(t.structs_through_pointers);
+                if let Some(field) = t.created_through_pointer {
+                    *writers.created_through_pointers.entry(field).or_default() += 1;
+                }
+                writers
+                    .fields_addressed_through_pointers
+                    .extend(t.fields_addressed_through_pointers);
                 writers.structs_to_library.extend(t.structs_to_library);
                 if let Some((var, steps)) = t.created {
                     *writers
@@ -734,22 +764,32 @@ impl<'p> Planner<'p> {
                 let StmtKind::Call {
                     callee: Callee::Direct(c),
                     args,
-                    ..
+                    dst,
                 } = &stmt.kind
                 else {
                     continue;
                 };
-                let is_create = self.calls.is_create(*c);
-                let Some(id) = self.calls.id_arg(*c, is_create).and_then(|k| args.get(k)) else {
-                    continue;
-                };
-                let Some(path) = site_path(self.p, is_create, id) else {
-                    continue;
-                };
-                let trusted = match path.base {
-                    IdBase::Var(_) => self.writers.trustworthy(&path),
-                    IdBase::Heap(w) => fx.heaps.contains_key(&w),
-                };
+                let (is_create, path, trusted, def) =
+                    match self.handle_site(fx, (fx.f, b, k), *c, dst.as_ref(), args) {
+                        Some(site) => (site.is_create, site.path, site.trusted, site.def),
+                        None => {
+                            let is_create = self.calls.is_create(*c);
+                            let Some(id) =
+                                self.calls.id_arg(*c, is_create).and_then(|k| args.get(k))
+                            else {
+                                continue;
+                            };
+                            let Some(path) = site_path(self.p, is_create, id) else {
+                                continue;
+                            };
+                            let trusted = match path.base {
+                                IdBase::Var(_) => self.writers.trustworthy(&path),
+                                IdBase::Heap(w) => fx.heaps.contains_key(&w),
+                                IdBase::GlobalHandle(_) => false,
+                            };
+                            (is_create, path, trusted, None)
+                        }
+                    };
                 let in_loop = path.index.and_then(|i| {
                     fx.loops
                         .iter()
@@ -762,6 +802,7 @@ impl<'p> Planner<'p> {
                         in_loop,
                         cyclic: fx.cyclic[b.0 as usize],
                         wrapper: false,
+                        def,
                     });
                 }
                 if !trusted {
@@ -773,6 +814,7 @@ impl<'p> Planner<'p> {
                     in_loop,
                     cyclic: fx.cyclic[b.0 as usize],
                     wrapper: is_create && !self.calls.is_library_create(*c),
+                    def,
                 };
                 if is_create {
                     creates.push(site);
@@ -847,15 +889,24 @@ impl<'p> Planner<'p> {
     /// A create outside any loop: joined by the joins of the same id, in this function for a
     /// local id or one in the object a trusted local pointer points to (`&h->tid`, the pointer
     /// assigned once a fresh block that nothing else reaches or writes), anywhere for a global
-    /// one (then only if its function runs once).
+    /// one (then only if its function runs once). A handle create wrapper's handle is joined
+    /// in this function where the same assignment of the handle reaches the join; when the
+    /// handle is a global place, only if the function runs in no thread and is not recursive,
+    /// which the thread analysis checks (`JoinPlan::global`).
     fn match_single(&mut self, create: &Site, join_sites: &[Site], handle: ThreadHandle) -> bool {
         let var = match create.path.base {
             IdBase::Var(v) => v,
-            IdBase::Heap(_) => {
+            IdBase::Heap(_) | IdBase::GlobalHandle(_) => {
                 let mut used = false;
-                for join in join_sites.iter().filter(|j| j.path == create.path) {
+                for join in join_sites
+                    .iter()
+                    .filter(|j| j.path == create.path && j.def == create.def)
+                {
                     self.plan.join_after.insert(join.at, handle);
                     used = true;
+                }
+                if used && matches!(create.path.base, IdBase::GlobalHandle(_)) {
+                    self.plan.global.push(handle);
                 }
                 return used;
             }
@@ -909,6 +960,7 @@ impl<'p> Planner<'p> {
                 }
                 fx.heaps.get(&w).map(|b| b.0 as usize)
             }
+            IdBase::GlobalHandle(_) => return false,
             IdBase::Var(var) if is_global(self.p, var) => {
                 return !create.wrapper && self.match_global_array(fx, create, l1, blocks1, handle);
             }
@@ -1044,8 +1096,9 @@ fn counted_loops(func: &Func, cfg: &Cfg) -> CountedLoops {
 
 /// Whether `v`, a local pointer of `f` whose address is never taken, is assigned once in `f`:
 /// by a call of an allocator (a library allocator or an allocation wrapper), or by a copy of a
-/// temporary that is assigned once by such a call and named nowhere else. Each run of `f` then
-/// gives `v` a block of its own.
+/// local or temporary that is itself assigned once that way and named nowhere else (a chain of
+/// such copies, as the lowering and CIL's temporaries make: `tmp = my_malloc(…); th = tmp;`).
+/// Each run of `f` then gives `v` a block of its own.
 fn fresh_block(p: &Program, f: FuncId, func: &Func, v: VarId) -> bool {
     let local = |x: VarId| {
         let var = &p.vars[x];
@@ -1071,26 +1124,31 @@ fn fresh_block(p: &Program, f: FuncId, func: &Func, v: VarId) -> bool {
     if !local(v) {
         return false;
     }
-    match assignments(v).as_slice() {
-        [StmtKind::Call { callee, .. }] => allocates(callee),
-        [StmtKind::Assign { src, .. }] => {
-            let Operand::Use(Lval {
-                base: Base::Var(tmp),
-                proj,
-                ..
-            }) = src.without_casts()
-            else {
-                return false;
-            };
-            let mut mentions = crate::ir::visit::Mentions::of(*tmp);
-            crate::ir::visit::walk_func(&mut mentions, func);
-            proj.is_empty()
-                && local(*tmp)
-                && mentions.count == 2
-                && matches!(assignments(*tmp).as_slice(), [StmtKind::Call { callee, .. }] if allocates(callee))
+    let mut x = v;
+    // A chain longer than the lowering makes is not followed.
+    for _ in 0..4 {
+        match assignments(x).as_slice() {
+            [StmtKind::Call { callee, .. }] => return allocates(callee),
+            [StmtKind::Assign { src, .. }] => {
+                let Operand::Use(Lval {
+                    base: Base::Var(tmp),
+                    proj,
+                    ..
+                }) = src.without_casts()
+                else {
+                    return false;
+                };
+                let mut mentions = crate::ir::visit::Mentions::of(*tmp);
+                crate::ir::visit::walk_func(&mut mentions, func);
+                if !proj.is_empty() || !local(*tmp) || mentions.count != 2 || *tmp == x {
+                    return false;
+                }
+                x = *tmp;
+            }
+            _ => return false,
         }
-        _ => false,
     }
+    false
 }
 
 /// The variables a walk meets, each once.

@@ -16,6 +16,21 @@
 //!   to a return passes through (paths that end the program or the thread need not). Its caller's
 //!   `wait_for(t)` is a join of `t`. A join wrapper may join through another join wrapper.
 //!
+//! - A **handle create wrapper** (`thread *launch(…) { thread *th = malloc(…);
+//!   pthread_create(&th->id, …); …; return th; }`) creates one thread, on no cycle of the
+//!   function, with its id in a field of a fresh object that a local pointer holds: the pointer
+//!   is assigned once, on no cycle, with a fresh block (from an allocator or an allocation
+//!   wrapper, possibly through the lowering's temporary), and every return returns it. The
+//!   function may keep the object elsewhere too (in a list of all threads): what the join needs,
+//!   that the id field is written by that create only, is a fact of the whole program the plan
+//!   checks at each caller ([`Writers::handle_trusted`]). Its caller's `h = launch(…)` is a
+//!   create of the id in the object `h` points to.
+//! - A **handle join wrapper** (`void join(thread *ally) { pthread_join(ally->id, 0); … }`) joins
+//!   the id in a field of the object a pointer parameter points to (directly, through a join
+//!   wrapper, or through another handle join wrapper given the parameter), the parameter never
+//!   assigned and its address never taken, in a block every path to a return passes through. Its
+//!   caller's `join(h)` is a join of the id in the object `h` points to.
+//!
 //! A wrapper called through a function pointer is an ordinary call. Thread ids in globals are not
 //! followed through create wrappers (a global's create may be joined in another function, which
 //! the thread analysis allows only for creates it sees as forks).
@@ -32,6 +47,12 @@ pub(super) struct Wrappers {
     pub(super) creates: FxHashMap<FuncId, (Arg, StmtAt)>,
     /// Each join wrapper: the index of its thread-id parameter.
     pub(super) joins: FxHashMap<FuncId, Arg>,
+    /// Each handle create wrapper: the field path of the thread id in the object it returns,
+    /// and its create statement.
+    pub(super) handle_creates: FxHashMap<FuncId, (Vec<(u32, u32)>, StmtAt)>,
+    /// Each handle join wrapper: the index of its handle parameter and the field path of the
+    /// thread id it joins in the object that parameter points to.
+    pub(super) handle_joins: FxHashMap<FuncId, (Arg, Vec<(u32, u32)>)>,
 }
 
 /// Counts the places a variable is named in a function.
@@ -72,6 +93,15 @@ fn calls_in<'f>(
     f: FuncId,
     table: &'f FxHashMap<FuncId, Arg>,
 ) -> impl Iterator<Item = (StmtAt, &'f Operand)> + 'f {
+    calls_with(func, f, move |c| table.get(&c).copied())
+}
+
+/// The direct calls of `func` whose callee `arg_of` names an argument of, with that argument.
+fn calls_with<'f>(
+    func: &'f Func,
+    f: FuncId,
+    arg_of: impl Fn(FuncId) -> Option<Arg> + Copy + 'f,
+) -> impl Iterator<Item = (StmtAt, &'f Operand)> + 'f {
     func.blocks.iter_enumerated().flat_map(move |(b, block)| {
         block
             .stmts
@@ -83,12 +113,35 @@ fn calls_in<'f>(
                     args,
                     ..
                 } => {
-                    let a = table.get(c)?;
-                    Some(((f, b, k), args.get(usize::from(*a))?))
+                    let a = arg_of(*c)?;
+                    Some(((f, b, k), args.get(usize::from(a))?))
                 }
                 _ => None,
             })
     })
+}
+
+/// `ally->id` for a parameter `ally` of `func` whose address is never taken: the parameter's
+/// index and the field path read in the object it points to.
+fn handle_param_field(p: &Program, func: &Func, op: &Operand) -> Option<(Arg, Vec<(u32, u32)>)> {
+    let Operand::Use(lv) = op.without_casts() else {
+        return None;
+    };
+    let Base::Deref(ptr) = &lv.base else {
+        return None;
+    };
+    let fields = lv
+        .proj
+        .iter()
+        .map(|p| match *p {
+            Proj::Field { strukt, index } => Some((strukt.0, index)),
+            Proj::Index(_) | Proj::ConstIndex(_) => None,
+        })
+        .collect::<Option<Vec<_>>>()?;
+    if fields.is_empty() {
+        return None;
+    }
+    Some((param_read(p, func, ptr)?, fields))
 }
 
 /// Whether `v` is assigned anywhere in `func` (a parameter can be assigned only there).
@@ -144,25 +197,56 @@ pub(super) fn find(
             out.creates.insert(f, (*k, *at));
         }
     }
+    out.handle_creates = user
+        .iter()
+        .filter_map(|&(f, func)| Some((f, handle_create(p, f, func, lib_creates)?)))
+        .collect();
     // Join wrappers, to a fixpoint: a wrapper may join through another.
     let mut joins = lib_joins.clone();
     loop {
         let mut grew = false;
         for &(f, func) in &user {
-            if joins.contains_key(&f) {
+            if joins.contains_key(&f) || out.handle_joins.contains_key(&f) {
                 continue;
             }
             let cfg = Cfg::new(func);
+            let unavoidable = |b: BlockId| {
+                let reach = cfg.reachable(0, |x| x == b.0 as usize);
+                !reach.iter().enumerate().any(|(x, &r)| r && cfg.returns[x])
+            };
+            let kept = |k: Arg| !assigned(func, func.params[usize::from(k)]);
             let joined = calls_in(func, f, &joins).find_map(|((_, b, _), id)| {
                 let k = param_read(p, func, id)?;
-                let var = func.params[usize::from(k)];
-                let reach = cfg.reachable(0, |x| x == b.0 as usize);
-                let avoidable = reach.iter().enumerate().any(|(x, &r)| r && cfg.returns[x]);
-                (!avoidable && !assigned(func, var)).then_some(k)
+                (unavoidable(b) && kept(k)).then_some(k)
             });
             if let Some(k) = joined {
                 joins.insert(f, k);
                 out.joins.insert(f, k);
+                grew = true;
+                continue;
+            }
+            let handles = &out.handle_joins;
+            let through_handle = calls_with(func, f, |c| handles.get(&c).map(|(k, _)| *k))
+                .find_map(|((_, b, k), handle)| {
+                    let StmtKind::Call {
+                        callee: Callee::Direct(c),
+                        ..
+                    } = &func.blocks[b].stmts[k].kind
+                    else {
+                        return None;
+                    };
+                    let fields = handles.get(c)?.1.clone();
+                    let k = param_read(p, func, handle)?;
+                    (unavoidable(b) && kept(k)).then_some((k, fields))
+                });
+            let handle_joined = through_handle.or_else(|| {
+                calls_in(func, f, &joins).find_map(|((_, b, _), id)| {
+                    let (k, fields) = handle_param_field(p, func, id)?;
+                    (unavoidable(b) && kept(k)).then_some((k, fields))
+                })
+            });
+            if let Some(found) = handle_joined {
+                out.handle_joins.insert(f, found);
                 grew = true;
             }
         }
@@ -170,4 +254,287 @@ pub(super) fn find(
             return out;
         }
     }
+}
+
+/// Whether `f` is a handle create wrapper (see the module's doc): the field path of the thread
+/// id in the object it returns, and its create statement.
+fn handle_create(
+    p: &Program,
+    f: FuncId,
+    func: &Func,
+    lib_creates: &FxHashMap<FuncId, Arg>,
+) -> Option<(Vec<(u32, u32)>, StmtAt)> {
+    let creates: Vec<(StmtAt, &Operand)> = calls_in(func, f, lib_creates).collect();
+    let [(at, id)] = creates.as_slice() else {
+        return None;
+    };
+    let IdPath {
+        base: IdBase::Heap(th),
+        fields,
+        index: None,
+    } = site_path(p, true, id)?
+    else {
+        return None;
+    };
+    let cfg = Cfg::new(func);
+    if fields.is_empty() || on_any_cycle(&cfg, at.1 .0 as usize) {
+        return None;
+    }
+    let returns_th = |op: &Operand| {
+        matches!(op.without_casts(), Operand::Use(Lval { base: Base::Var(v), proj, .. })
+            if *v == th && proj.is_empty())
+    };
+    let returns: Vec<bool> = func
+        .blocks
+        .iter()
+        .filter_map(|b| match &b.term {
+            Term::Return(op, _) => Some(op.as_ref().is_some_and(returns_th)),
+            _ => None,
+        })
+        .collect();
+    let returns_it = !returns.is_empty() && returns.iter().all(|&r| r);
+    let assigned_off_cycles = func.blocks.iter_enumerated().all(|(b, block)| {
+        !on_any_cycle(&cfg, b.0 as usize)
+            || !block.stmts.iter().any(|s| match &s.kind {
+                StmtKind::Assign { dst, .. } | StmtKind::Call { dst: Some(dst), .. } => {
+                    matches!(dst.base, Base::Var(d) if d == th)
+                }
+                _ => false,
+            })
+    });
+    (returns_it && assigned_off_cycles && fresh_block(p, f, func, th)).then_some((fields, *at))
+}
+
+impl Planner<'_> {
+    /// A call of a handle create wrapper (`h = launch(…)`) or of a handle join wrapper
+    /// (`join(h)`): whether it creates, the thread id it names (the field of the object `h`
+    /// points to), and whether that id can be trusted — `h` a local of the function assigned
+    /// only by that create, and the field written by nothing in the program but the wrapper's
+    /// create ([`Writers::handle_trusted`]).
+    pub(super) fn handle_site(
+        &self,
+        fx: &FnFacts<'_>,
+        at: StmtAt,
+        callee: FuncId,
+        dst: Option<&Lval>,
+        args: &[Operand],
+    ) -> Option<HandleSite> {
+        let (is_create, holder, def, fields) =
+            if let Some(fields) = self.calls.handle_creates.get(&callee) {
+                let (holder, def) = self.handle_result(fx, at, dst?)?;
+                (true, holder, Some(def), fields)
+            } else {
+                let (k, fields) = self.calls.handle_joins.get(&callee)?;
+                let Operand::Use(holder) = args.get(usize::from(*k))?.without_casts() else {
+                    return None;
+                };
+                (false, holder, None, fields)
+            };
+        let (var, steps) = place_of(holder)?;
+        let v = &self.p.vars[var];
+        let local = matches!(v.kind, VarKind::Local(g) if g == fx.f);
+        let place_fields: Vec<(u32, u32)> = steps
+            .iter()
+            .map(|s| match *s {
+                Step::Field(st, i) => Some((st, i)),
+                Step::Index | Step::Const(_) => None,
+            })
+            .collect::<Option<_>>()?;
+        let (path, holder_trusted) = if local && steps.is_empty() {
+            let path = IdPath {
+                base: IdBase::Heap(var),
+                fields: fields.clone(),
+                index: None,
+            };
+            (path, !v.address_taken)
+        } else if is_global(self.p, var) {
+            let mut all = place_fields.clone();
+            all.push((HANDLE_OBJECT, 0));
+            all.extend(fields.iter().copied());
+            let path = IdPath {
+                base: IdBase::GlobalHandle(var),
+                fields: all,
+                index: None,
+            };
+            let trusted = self.writers.unaliased(var, &steps, &place_fields, false)
+                && self.global_handle_written_only_by(fx.f, var, &steps);
+            (path, trusted)
+        } else {
+            return None;
+        };
+        let def = match def {
+            Some(def) => Some(def),
+            None => reaching_def(fx.func, &fx.cfg, (var, &steps), at),
+        };
+        Some(HandleSite {
+            is_create,
+            path,
+            trusted: holder_trusted && def.is_some() && self.writers.handle_trusted(fields),
+            def: def.map(|(b, k)| (fx.f, b, k)),
+        })
+    }
+
+    /// Whether the global place `steps` of `var` is written in the program only by constants
+    /// (`NULL` after the join: a join through one dereferences it and never returns) and by
+    /// statements of `f` keeping the result of a handle create wrapper's call.
+    fn global_handle_written_only_by(&self, f: FuncId, var: VarId, steps: &[Step]) -> bool {
+        let p = self.p;
+        let mut creates = 0;
+        for &(g, b, k) in self.assigns.get(&var).map(Vec::as_slice).unwrap_or(&[]) {
+            let kind = &p.funcs[g].blocks[b].stmts[k].kind;
+            let dst = match kind {
+                StmtKind::Assign { dst, .. } | StmtKind::Call { dst: Some(dst), .. } => dst,
+                StmtKind::Asm { .. } => return false,
+                StmtKind::Call { dst: None, .. } | StmtKind::Eval(_) => continue,
+            };
+            let Some((_, written)) = place_of(dst) else {
+                continue;
+            };
+            if !overlaps(&written, steps) {
+                continue;
+            }
+            if written != steps {
+                return false;
+            }
+            // A constant (`NULL`) may be stored anywhere: a join through it would not return.
+            if matches!(kind, StmtKind::Assign { src, .. } if matches!(src.without_casts(), Operand::Const(..)))
+            {
+                continue;
+            }
+            if g != f {
+                return false;
+            }
+            let from_create = |c: &Callee| matches!(c, Callee::Direct(c) if self.calls.handle_creates.contains_key(c));
+            match kind {
+                StmtKind::Call { callee, .. } if from_create(callee) => creates += 1,
+                StmtKind::Assign { src, .. } => match src.without_casts() {
+                    Operand::Const(..) => {}
+                    Operand::Use(Lval {
+                        base: Base::Var(t),
+                        proj,
+                        ..
+                    }) if proj.is_empty()
+                        && matches!(p.vars[*t].kind, VarKind::Temp(_))
+                        && matches!(self.assigns.get(t).map(Vec::as_slice), Some(&[(tg, tb, tk)])
+                            if matches!(&p.funcs[tg].blocks[tb].stmts[tk].kind,
+                                StmtKind::Call { callee, .. } if from_create(callee))) =>
+                    {
+                        creates += 1;
+                    }
+                    _ => return false,
+                },
+                _ => return false,
+            }
+        }
+        creates >= 1
+    }
+
+    /// The place that keeps the result of the call at `at`, written to `dst`, with the
+    /// statement that assigns it: `dst` itself and the call, or the place a lowering temporary
+    /// holding the result is copied to (the temporary assigned only there and read only by that
+    /// copy) and the copy.
+    fn handle_result<'f>(
+        &self,
+        fx: &FnFacts<'f>,
+        at: StmtAt,
+        dst: &'f Lval,
+    ) -> Option<(&'f Lval, (BlockId, usize))> {
+        let temp = match dst {
+            Lval {
+                base: Base::Var(v),
+                proj,
+                ..
+            } if proj.is_empty()
+                && matches!(self.p.vars[*v].kind, VarKind::Temp(g) if g == fx.f) =>
+            {
+                *v
+            }
+            _ => return Some((dst, (at.1, at.2))),
+        };
+        if self.p.vars[temp].address_taken
+            || self.assigns.get(&temp).map(Vec::as_slice) != Some(&[at])
+            || mentions_in_func(fx.func, temp) != 2
+        {
+            return None;
+        }
+        fx.func.blocks.iter_enumerated().find_map(|(b, block)| {
+            block
+                .stmts
+                .iter()
+                .enumerate()
+                .find_map(|(k, s)| match &s.kind {
+                    StmtKind::Assign { dst, src }
+                        if matches!(src.without_casts(),
+                            Operand::Use(Lval { base: Base::Var(t), proj, .. })
+                                if *t == temp && proj.is_empty()) =>
+                    {
+                        Some((dst, (b, k)))
+                    }
+                    _ => None,
+                })
+        })
+    }
+}
+
+/// A call of a handle create or join wrapper, as [`Planner::handle_site`] reads it.
+pub(super) struct HandleSite {
+    pub(super) is_create: bool,
+    pub(super) path: IdPath,
+    pub(super) trusted: bool,
+    /// The statement that assigns the handle: for a create, the one its result is kept by; for
+    /// a join, the one assignment of the handle that reaches it on every way from the entry.
+    pub(super) def: Option<StmtAt>,
+}
+
+/// Whether statement `kind` may assign the place `steps` of variable `var` (a write of an
+/// enclosing or enclosed place included).
+fn defines(kind: &StmtKind, (var, steps): (VarId, &[Step])) -> bool {
+    let writes = |lv: &Lval| place_of(lv).is_some_and(|(v, w)| v == var && overlaps(&w, steps));
+    match kind {
+        StmtKind::Assign { dst, .. } | StmtKind::Call { dst: Some(dst), .. } => writes(dst),
+        StmtKind::Asm { operands } => operands.iter().any(writes),
+        StmtKind::Call { dst: None, .. } | StmtKind::Eval(_) => false,
+    }
+}
+
+/// The one statement assigning a place that reaches the statement at `at` (a read of it):
+/// walking back from it, every way meets an assignment of the place before the function's
+/// entry, and all of them meet the same one. Writes other than by naming the variable must be
+/// excluded by the caller (a local whose address is never taken; a global place written only
+/// in this function).
+fn reaching_def(
+    func: &Func,
+    cfg: &Cfg,
+    place: (VarId, &[Step]),
+    at: StmtAt,
+) -> Option<(BlockId, usize)> {
+    let (_, b, k) = at;
+    let last_def = |block: BlockId, before: usize| {
+        func.blocks[block].stmts[..before]
+            .iter()
+            .rposition(|s| defines(&s.kind, place))
+            .map(|k| (block, k))
+    };
+    if let Some(def) = last_def(b, k) {
+        return Some(def);
+    }
+    if b.0 == 0 {
+        return None;
+    }
+    let mut found: Option<(BlockId, usize)> = None;
+    let mut seen = vec![false; func.blocks.len()];
+    let mut stack: Vec<usize> = cfg.preds[b.0 as usize].clone();
+    while let Some(x) = stack.pop() {
+        if std::mem::replace(&mut seen[x], true) {
+            continue;
+        }
+        let block = BlockId(x as u32);
+        match last_def(block, func.blocks[block].stmts.len()) {
+            Some(def) if found.is_none_or(|f| f == def) => found = Some(def),
+            Some(_) => return None,
+            None if x == 0 => return None,
+            None => stack.extend(cfg.preds[x].iter().copied()),
+        }
+    }
+    found
 }
