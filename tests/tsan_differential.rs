@@ -154,6 +154,19 @@ fn the_checked_cases_carry_heap_handles() {
     assert!(with("pthread_create(&h->id, NULL, fn, NULL)") >= 1 && with("pthread_join(hhp") >= 1);
 }
 
+/// The checked cases carry the join-tree idiom (workers starting and joining their children,
+/// `main` joining the root), with and without a detached subtree.
+#[test]
+fn the_checked_cases_carry_join_trees() {
+    let sources: Vec<String> = cases()
+        .into_iter()
+        .map(|(seed, options)| cgen::generate(seed, options).sources.main_c)
+        .collect();
+    let with = |needle: &str| sources.iter().filter(|s| s.contains(needle)).count();
+    assert!(with("pthread_create(&l, NULL, jtn") >= 2);
+    assert!(with("pthread_detach(r);") >= 1);
+}
+
 /// The idiom of a global of `main.c` handed back by a library getter is among the library
 /// idioms, and only there.
 #[test]

@@ -260,33 +260,18 @@ impl Mhp {
                 cyclic: &s.cyclic,
                 untaken: &untaken,
             };
-            let mut funcs: IndexVec<FnId, FnMhp> = IndexVec::from_elem_n(FnMhp::default(), n);
-            let mut joined_at_exit: IndexVec<FnId, FxHashSet<Site>> =
-                IndexVec::from_elem_n(FxHashSet::default(), n);
             let mut site_self_overlap = FxHashMap::default();
             let mut overlapping: IndexVec<FnId, FxHashSet<Site>> =
                 IndexVec::from_elem_n(FxHashSet::default(), n);
-            // Callees and thread functions before the functions calling or starting them, so that
-            // each call and fork sees its target's exit summary (within a cycle, a target not
-            // analysed yet joins nothing, which is sound).
-            for scc in &s.thread_sccs {
-                for &f in scc {
-                    if !may_fork[f] {
-                        continue;
-                    }
-                    let (m, jae) = analyse(
-                        p,
-                        f,
-                        &site_handle,
-                        &joined_at_exit,
-                        &started,
-                        &ctx,
-                        &mut site_self_overlap,
-                    );
-                    funcs[f] = m;
-                    joined_at_exit[f] = jae;
-                }
-            }
+            let (funcs, joined_at_exit) = analyse_all(
+                p,
+                s,
+                &may_fork,
+                &site_handle,
+                &started,
+                &ctx,
+                &mut site_self_overlap,
+            );
             // Forks are not call edges, so a thread function may come after its forker in the
             // component order: iterate (the sets only grow).
             loop {
@@ -785,6 +770,77 @@ fn handles(p: &ThreadProgram) -> (FxHashMap<Site, ThreadHandle>, FxHashMap<Threa
         }
     }
     (site_handle, handle_fn)
+}
+
+/// The live-thread analysis of every function that may fork, callees and thread functions
+/// first, with each function's exit summary (the fork sites it joins before returning).
+fn analyse_all(
+    p: &ThreadProgram,
+    s: &Structure,
+    may_fork: &IndexVec<FnId, bool>,
+    site_handle: &FxHashMap<Site, ThreadHandle>,
+    started: &IndexVec<FnId, Vec<Site>>,
+    ctx: &Joins<'_>,
+    site_self_overlap: &mut FxHashMap<Site, bool>,
+) -> (IndexVec<FnId, FnMhp>, IndexVec<FnId, FxHashSet<Site>>) {
+    let n = p.funcs.len();
+    let mut funcs: IndexVec<FnId, FnMhp> = IndexVec::from_elem_n(FnMhp::default(), n);
+    let mut joined_at_exit: IndexVec<FnId, FxHashSet<Site>> =
+        IndexVec::from_elem_n(FxHashSet::default(), n);
+    // Callees and thread functions before the functions calling or starting them, so that
+    // each call and fork sees its target's exit summary. Within a cycle (a tree of
+    // threads each starting and joining its children, a recursive call), the summaries
+    // are the greatest fixpoint: every function of the cycle is first taken to join all
+    // it starts, and the cycle is analysed again until no summary shrinks. That is
+    // sound because a run that returns has seen each of its joins return, and the
+    // threads or calls they waited for return in turn: by induction on a finite run,
+    // the deepest of them makes no call or fork of the cycle, so its summary holds
+    // without the assumption, and each level above holds given the one below.
+    for scc in &s.thread_sccs {
+        let cyclic = cycle_through_forks_or_calls(p, scc);
+        if cyclic {
+            for &f in scc {
+                joined_at_exit[f] = started[f].iter().copied().collect();
+            }
+        }
+        loop {
+            let mut shrunk = false;
+            for &f in scc {
+                if !may_fork[f] {
+                    continue;
+                }
+                let (m, jae) = analyse(
+                    p,
+                    f,
+                    site_handle,
+                    &joined_at_exit,
+                    started,
+                    ctx,
+                    site_self_overlap,
+                );
+                funcs[f] = m;
+                shrunk |= jae != joined_at_exit[f];
+                joined_at_exit[f] = jae;
+            }
+            if !cyclic || !shrunk {
+                break;
+            }
+        }
+    }
+    (funcs, joined_at_exit)
+}
+
+/// Whether a component of the call-and-fork graph is a cycle: more than one function, or one
+/// that calls or starts itself.
+fn cycle_through_forks_or_calls(p: &ThreadProgram, scc: &[FnId]) -> bool {
+    match scc {
+        [f] => p.funcs[*f]
+            .blocks
+            .iter()
+            .flat_map(|b| &b.events)
+            .any(|e| matches!(*e, Event::Fork { callee, .. } | Event::Call { callee, .. } if callee == *f)),
+        _ => true,
+    }
 }
 
 /// The handles of calls of create wrappers ([`Event::Call`] with a handle).

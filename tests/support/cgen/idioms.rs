@@ -5,7 +5,8 @@
 //! the library hands back through a getter, and two locks taken in opposite orders, one of them
 //! on some paths only (a potential deadlock), and workers `main` waits for with a counter they
 //! count down (a counter join), and threads whose ids live in heap handles and whose records come
-//! from an allocator kept in a pointer or a reallocation wrapper. Each has its own globals,
+//! from an allocator kept in a pointer or a reallocation wrapper, and a tree of workers each
+//! starting and joining its children while `main` joins the root. Each has its own globals,
 //! functions and threads;
 //! `main` starts it (creates its threads and does its own concurrent work) and stops it (joins
 //! them) at two points of its timeline. Whether an instance races is left to ThreadSanitizer.
@@ -108,6 +109,16 @@ pub enum Idiom {
         a_first: bool,
         iterations: u32,
     },
+    /// A tree of `size` workers `jtnN`: node `i` starts nodes `2i+1` and `2i+2` when they
+    /// exist, each under a test of a flag set once, adds to `jtcN` (under `jtmN` when
+    /// `locked`) and joins its children — or detaches its right child when `detach_right`.
+    /// `main` starts and joins only the root, then adds to `jtcN` without the lock.
+    JoinTree {
+        size: u8,
+        locked: bool,
+        detach_right: bool,
+        iterations: u32,
+    },
 }
 
 /// The idioms of a program: none, one or two, of the kinds `options` allows (at most one of
@@ -118,7 +129,7 @@ pub fn plan(rng: &mut Rng, options: Options) -> Vec<Idiom> {
         40..=84 => 1,
         _ => 2,
     };
-    let mut kinds = vec![0, 1, 4, 5, 6];
+    let mut kinds = vec![0, 1, 4, 5, 6, 7];
     if options.library {
         kinds.push(2);
         kinds.push(3);
@@ -188,6 +199,12 @@ fn idiom(rng: &mut Rng, kind: usize) -> Idiom {
             conditional: rng.chance(60),
             taken: rng.chance(80),
             inverted: rng.chance(60),
+            iterations,
+        },
+        7 => Idiom::JoinTree {
+            size: rng.range(2, 7) as u8,
+            locked: rng.chance(60),
+            detach_right: rng.chance(40),
             iterations,
         },
         6 => Idiom::HeapHandles {
@@ -308,6 +325,12 @@ pub fn emit(idiom: &Idiom, n: usize) -> Parts {
         } => lock_order(n, *conditional, *taken, *inverted, *iterations),
         Idiom::CounterJoin { .. } => counter_join(idiom, n),
         Idiom::HeapHandles { .. } => heap_handles(idiom, n),
+        Idiom::JoinTree {
+            size,
+            locked,
+            detach_right,
+            iterations,
+        } => join_tree(n, *size, *locked, *detach_right, *iterations),
     }
 }
 
@@ -767,6 +790,56 @@ void hhj{n}(struct hho{n} *h)
         p.stop.push(format!("free(hhpa{n});"));
         p.stop.push(format!("free(hhpb{n});"));
     }
+    p
+}
+
+fn join_tree(n: usize, size: u8, locked: bool, detach_right: bool, it: u32) -> Parts {
+    let mut p = Parts::default();
+    let _ = write!(
+        p.globals,
+        "pthread_mutex_t jtm{n} = PTHREAD_MUTEX_INITIALIZER;
+         unsigned jtc{n};
+"
+    );
+    let right_end = if detach_right {
+        "    if (has_r)\n        pthread_detach(r);\n".to_string()
+    } else {
+        String::new()
+    };
+    let right_join = if detach_right {
+        String::new()
+    } else {
+        "    if (has_r)\n        pthread_join(r, NULL);\n".to_string()
+    };
+    let body = maybe_locked(locked, &format!("&jtm{n}"), format!("jtc{n} += 1;"))
+        .iter()
+        .map(|l| format!("        {l}\n"))
+        .collect::<String>();
+    let _ = write!(
+        p.functions,
+        "void *jtn{n}(void *arg)
+{{
+    long i = (long)arg;
+    pthread_t l, r;
+    int has_l = 2 * i + 1 < {size}, has_r = 2 * i + 2 < {size};
+    if (has_l)
+        pthread_create(&l, NULL, jtn{n}, (void *)(2 * i + 1));
+    if (has_r)
+        pthread_create(&r, NULL, jtn{n}, (void *)(2 * i + 2));
+{right_end}    for (unsigned k = 0; k < {it}; k++) {{
+{body}    }}
+    if (has_l)
+        pthread_join(l, NULL);
+{right_join}    return NULL;
+}}
+
+"
+    );
+    p.decls.push(format!("pthread_t jtr{n};"));
+    p.start
+        .extend(create(&format!("&jtr{n}"), &format!("jtn{n}"), "(void *)0"));
+    p.stop.push(format!("pthread_join(jtr{n}, NULL);"));
+    p.stop.push(format!("jtc{n} += 1;"));
     p
 }
 
