@@ -61,6 +61,7 @@ pub fn run(p: &Program, main: FuncId, techniques: Techniques) -> Analysed {
     let joins = time("analyses: joins", || joins::plan(p, Some(main)));
     solver::stats::count("thread creates matched with joins", joins.create.len());
     solver::stats::count("joins that end one thread", joins.join_after.len());
+    solver::stats::count("hand-shakes", joins.handshakes.len());
     let unpacks = time("analyses: unpacks", || {
         if techniques.has(Technique::Existentials) {
             let releasers = unpacks::releasers(p);

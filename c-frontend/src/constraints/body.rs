@@ -181,6 +181,13 @@ impl Gen<'_> {
                     self.current.push(GenEvent::Event(Event::Join(h)));
                 }
             }
+            // A hand-shake's waiter saw its flag set on entry to this block.
+            for (n, h) in self.joins.handshakes.iter().enumerate() {
+                if h.waits.contains(&(f, b)) {
+                    self.current
+                        .push(GenEvent::Event(Event::HandshakeWait(n as u32)));
+                }
+            }
             for (k, stmt) in block.stmts.iter().enumerate() {
                 self.cur_stmt = Some((f, b, k));
                 self.cur_point = Some((b, k));
@@ -189,6 +196,16 @@ impl Gen<'_> {
                 self.reader_section(&mut frame, (f, b, k), false);
                 self.stmt(&mut frame, &stmt.kind, stmt.pos);
                 self.reader_section(&mut frame, (f, b, k), true);
+                // A hand-shake's signal: what the statement itself accessed came before it.
+                if let Some(n) = self
+                    .joins
+                    .handshakes
+                    .iter()
+                    .position(|h| h.signal == (f, b, k))
+                {
+                    self.current
+                        .push(GenEvent::Event(Event::HandshakeSet(n as u32)));
+                }
             }
             self.cur_stmt = None;
             self.cur_point = Some((b, block.stmts.len()));

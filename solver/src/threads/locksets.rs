@@ -443,7 +443,9 @@ impl Ctx<'_> {
             | Event::Join(_)
             | Event::Access(_)
             | Event::Alloc(_)
-            | Event::BarrierWait => may,
+            | Event::BarrierWait
+            | Event::HandshakeSet(_)
+            | Event::HandshakeWait(_) => may,
         }
     }
 
@@ -564,7 +566,9 @@ impl Ctx<'_> {
             | Event::Join(_)
             | Event::Access(_)
             | Event::Alloc(_)
-            | Event::BarrierWait => state,
+            | Event::BarrierWait
+            | Event::HandshakeSet(_)
+            | Event::HandshakeWait(_) => state,
         }
     }
 

@@ -109,6 +109,13 @@ pub enum Event {
     /// what the thread does after it is ordered with what the other waiting threads did
     /// before their own wait of the same trip.
     BarrierWait,
+    /// Hand-shake `k`'s signal ([`phases`]): its one thread sets the flag the
+    /// waiters wait for. What the thread's function does where this cannot have happened yet
+    /// comes before what a waiter does after its wait.
+    HandshakeSet(u32),
+    /// Hand-shake `k`'s waiter saw the flag set: what its function does where this has
+    /// certainly happened comes after what the signalling thread did before its signal.
+    HandshakeWait(u32),
 }
 
 #[derive(Clone, Debug, Default)]

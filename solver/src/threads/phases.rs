@@ -1,4 +1,4 @@
-//! Barrier phases (an extension beyond the paper, which has no barriers).
+//! Barrier phases and hand-shakes (extensions beyond the paper, which has neither).
 //!
 //! A barrier of count N lets its waiters go only when N threads wait. When at most N threads
 //! ever wait on it, every trip needs all of them, so after its k-th wait a thread runs only
@@ -29,6 +29,12 @@
 //!    nothing here, and neither are those of a function it calls.
 //!
 //! A phase is a property of the access, the same in every context, so facts only carry it.
+//!
+//! A phase also carries the access's place in the program's hand-shakes ([`Event::HandshakeSet`],
+//! [`Event::HandshakeWait`], found by the front end): before a hand-shake's signal in the one
+//! thread that signals, or after one of its waits; the check orders the two
+//! ([`Phase::orders`]). Only accesses made directly in those functions are marked, which is
+//! the same in every context.
 
 use rustc_hash::FxHashMap;
 
@@ -36,17 +42,43 @@ use super::structure::Structure;
 use super::{AccessId, Event, FnId, ThreadProgram};
 use crate::ids::IndexVec;
 
-/// How many trips of the phase barrier the accessing thread has passed, if that is known.
+/// Where an access stands in the program's synchronisation that is the same in every context:
+/// how many trips of the phase barrier its thread has passed, if that is known (the low 16
+/// bits, [`BARRIER_UNKNOWN`] when not), and for each of up to [`MAX_HANDSHAKES`] hand-shakes
+/// whether it comes before the signal (bit `16 + 2k`) or after a wait (bit `17 + 2k`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Phase(u32);
 
-impl Phase {
-    pub const UNKNOWN: Phase = Phase(u32::MAX);
+/// The barrier part of a [`Phase`] that says nothing.
+const BARRIER_UNKNOWN: u32 = 0xFFFF;
 
-    /// Whether accesses in phases `self` and `other` never run at the same time: both are
-    /// known and they differ.
+/// How many hand-shakes a program's accesses can be ordered by (the others order nothing).
+pub const MAX_HANDSHAKES: u32 = 8;
+
+/// The "before the signal" bits of the hand-shake half of a [`Phase`].
+const BEFORE: u32 = 0x5555;
+
+impl Phase {
+    pub const UNKNOWN: Phase = Phase(BARRIER_UNKNOWN);
+
+    /// Whether accesses in phases `self` and `other` never run at the same time: both barrier
+    /// phases are known and differ, or one comes before a hand-shake's signal and the other
+    /// after a wait of that hand-shake.
     pub fn orders(self, other: Phase) -> bool {
-        self != other && self != Phase::UNKNOWN && other != Phase::UNKNOWN
+        let (a, b) = (self.0 & BARRIER_UNKNOWN, other.0 & BARRIER_UNKNOWN);
+        let barrier = a != b && a != BARRIER_UNKNOWN && b != BARRIER_UNKNOWN;
+        let (x, y) = (self.0 >> 16, other.0 >> 16);
+        let handshake =
+            (x & BEFORE) & ((y >> 1) & BEFORE) != 0 || (y & BEFORE) & ((x >> 1) & BEFORE) != 0;
+        barrier || handshake
+    }
+
+    fn with_barrier(self, trips: u32) -> Phase {
+        Phase((self.0 & !BARRIER_UNKNOWN) | trips)
+    }
+
+    fn with_handshake(self, k: u32, after: bool) -> Phase {
+        Phase(self.0 | 1 << (16 + 2 * k + u32::from(after)))
     }
 }
 
@@ -84,6 +116,7 @@ impl Waits {
 /// threads than its count may wait on it).
 pub fn phases(p: &ThreadProgram, s: &Structure) -> IndexVec<AccessId, Phase> {
     let mut out = IndexVec::from_elem_n(Phase::UNKNOWN, p.accesses.len());
+    handshakes(p, &mut out);
     let Some(count) = p.barrier_count else {
         return out;
     };
@@ -102,8 +135,8 @@ pub fn phases(p: &ThreadProgram, s: &Structure) -> IndexVec<AccessId, Phase> {
             let mut state = starts[b];
             for e in &block.events {
                 if let (Event::Access(a), Waits::Exact(n)) = (*e, state) {
-                    if let Some(phase) = base.checked_add(n).filter(|&x| x < u32::MAX) {
-                        out[a] = Phase(phase);
+                    if let Some(trips) = base.checked_add(n).filter(|&x| x < BARRIER_UNKNOWN) {
+                        out[a] = out[a].with_barrier(trips);
                     }
                 }
                 state = step(p, state, e, &per_call);
@@ -111,6 +144,72 @@ pub fn phases(p: &ThreadProgram, s: &Structure) -> IndexVec<AccessId, Phase> {
         }
     }
     out
+}
+
+/// Marks the accesses made directly in a function with a hand-shake's signal
+/// ([`Event::HandshakeSet`]) at points no path from the signal reaches (before it), and those
+/// made directly in a function with one of its waits ([`Event::HandshakeWait`]) at points every
+/// path from the entry reaches through a wait (after it). The front end gives a signal only to
+/// a function that runs as one thread, once, and a wait only where the flag the signal alone
+/// sets was seen set holding the mutex the signal held: so the accesses before the signal
+/// happen before those after a wait. Accesses in called functions are not marked (a callee may
+/// run in other contexts).
+fn handshakes(p: &ThreadProgram, out: &mut IndexVec<AccessId, Phase>) {
+    for body in p.funcs.iter() {
+        let events = || body.blocks.iter().flat_map(|b| &b.events);
+        let mut ks: Vec<(u32, bool)> = events()
+            .filter_map(|e| match *e {
+                Event::HandshakeSet(k) => Some((k, false)),
+                Event::HandshakeWait(k) => Some((k, true)),
+                _ => None,
+            })
+            .filter(|&(k, _)| k < MAX_HANDSHAKES)
+            .collect();
+        ks.sort_unstable();
+        ks.dedup();
+        for (k, after) in ks {
+            let marker = |e: &Event| {
+                if after {
+                    *e == Event::HandshakeWait(k)
+                } else {
+                    *e == Event::HandshakeSet(k)
+                }
+            };
+            // Before the signal: may it have happened (a may analysis, union)? After a wait:
+            // has one certainly happened (a must analysis, intersection)?
+            let entries = crate::dataflow::forward(
+                &mut (),
+                body.blocks.len(),
+                |b| &body.blocks[b].succs,
+                false,
+                |_, b, mut seen| {
+                    seen |= body.blocks[b].events.iter().any(marker);
+                    Some(seen)
+                },
+                |_, into: &mut bool, incoming: &bool| {
+                    let merged = if after {
+                        *into && *incoming
+                    } else {
+                        *into || *incoming
+                    };
+                    let changed = merged != *into;
+                    *into = merged;
+                    changed
+                },
+            );
+            for (b, entry) in entries.into_iter().enumerate() {
+                let Some(mut seen) = entry else { continue };
+                for e in &body.blocks[b].events {
+                    seen |= marker(e);
+                    if let Event::Access(a) = *e {
+                        if seen == after {
+                            out[a] = out[a].with_handshake(k, after);
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Whether each function waits on the barrier, itself or in a function it calls.
@@ -310,4 +409,99 @@ fn entry_phases(
         }
     }
     entry
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::constraints::Rho;
+    use crate::ids::Idx;
+    use crate::threads::{AccessInfo, EventBlock, FnBody};
+
+    fn access(p: &mut ThreadProgram) -> Event {
+        Event::Access(p.accesses.push(AccessInfo {
+            rho: Rho::new(0),
+            write: true,
+            opened: None,
+            own_copy: false,
+        }))
+    }
+
+    fn block(events: Vec<Event>, succs: Vec<u32>) -> EventBlock {
+        EventBlock {
+            events,
+            returns: succs.is_empty(),
+            succs,
+            lock_failure: false,
+        }
+    }
+
+    #[test]
+    fn barrier_phases_order_when_both_known_and_different() {
+        let (one, two) = (
+            Phase::UNKNOWN.with_barrier(1),
+            Phase::UNKNOWN.with_barrier(2),
+        );
+        assert!(one.orders(two) && two.orders(one));
+        assert!(!one.orders(one));
+        assert!(!one.orders(Phase::UNKNOWN) && !Phase::UNKNOWN.orders(Phase::UNKNOWN));
+    }
+
+    #[test]
+    fn a_handshake_orders_before_its_signal_with_after_its_wait_only() {
+        let before = Phase::UNKNOWN.with_handshake(3, false);
+        let after = Phase::UNKNOWN.with_handshake(3, true);
+        let other_after = Phase::UNKNOWN.with_handshake(4, true);
+        assert!(before.orders(after) && after.orders(before));
+        assert!(!before.orders(before) && !after.orders(after));
+        assert!(!before.orders(other_after) && !other_after.orders(before));
+        // A barrier phase in common does not undo a hand-shake's order, nor make one.
+        let b1 = before.with_barrier(1);
+        let a1 = after.with_barrier(1);
+        assert!(b1.orders(a1));
+        assert!(!Phase::UNKNOWN.with_barrier(1).orders(a1));
+    }
+
+    /// The signaller: an access before the set, one in a loop around the set (it may follow a
+    /// set), one after it. The waiter: an access before its wait, one on one branch only
+    /// after it, one after it on every path.
+    #[test]
+    fn marks_follow_the_paths_from_the_signal_and_to_the_waits() {
+        let mut p = ThreadProgram::default();
+        let (s_before, s_loop, s_after) = (access(&mut p), access(&mut p), access(&mut p));
+        p.funcs.push(FnBody {
+            scope: crate::scope::Scope::ROOT,
+            blocks: vec![
+                block(vec![s_before], vec![1]),
+                block(vec![s_loop, Event::HandshakeSet(0)], vec![1, 2]),
+                block(vec![s_after], vec![]),
+            ],
+        });
+        let (w_before, w_branch, w_after) = (access(&mut p), access(&mut p), access(&mut p));
+        p.funcs.push(FnBody {
+            scope: crate::scope::Scope::ROOT,
+            blocks: vec![
+                block(vec![w_before], vec![1, 2]),
+                block(vec![Event::HandshakeWait(0), w_branch], vec![3]),
+                block(vec![], vec![3]),
+                block(vec![w_after], vec![]),
+            ],
+        });
+        let mut out = IndexVec::from_elem_n(Phase::UNKNOWN, p.accesses.len());
+        handshakes(&p, &mut out);
+        let phase = |e: Event| match e {
+            Event::Access(a) => out[a],
+            _ => unreachable!("an access"),
+        };
+        let (before, after) = (
+            Phase::UNKNOWN.with_handshake(0, false),
+            Phase::UNKNOWN.with_handshake(0, true),
+        );
+        assert_eq!(phase(s_before), before);
+        assert_eq!(phase(s_loop), Phase::UNKNOWN);
+        assert_eq!(phase(s_after), Phase::UNKNOWN);
+        assert_eq!(phase(w_before), Phase::UNKNOWN);
+        assert_eq!(phase(w_branch), after);
+        assert_eq!(phase(w_after), Phase::UNKNOWN);
+    }
 }

@@ -5,8 +5,9 @@
 //! the library hands back through a getter, and two locks taken in opposite orders, one of them
 //! on some paths only (a potential deadlock), and workers `main` waits for with a counter they
 //! count down (a counter join), and threads whose ids live in heap handles and whose records come
-//! from an allocator kept in a pointer or a reallocation wrapper, and a tree of workers each
-//! starting and joining its children while `main` joins the root. Each has its own globals,
+//! from an allocator kept in a pointer or a reallocation wrapper, a tree of workers each
+//! starting and joining its children while `main` joins the root, and a hand-shake through a
+//! flag under a mutex. Each has its own globals,
 //! functions and threads;
 //! `main` starts it (creates its threads and does its own concurrent work) and stops it (joins
 //! them) at two points of its timeline. Whether an instance races is left to ThreadSanitizer.
@@ -119,6 +120,10 @@ pub enum Idiom {
         detach_right: bool,
         iterations: u32,
     },
+    /// A hand-shake: a producer `hspN` adds to `hsdN`, then sets the flag `hsfN` holding
+    /// `hsmN` and broadcasts `hscN` — or sets it first when `early`; `main` waits holding
+    /// `hsmN` until it sees the flag, reads `hsdN`, and joins the producer.
+    Handshake { early: bool, iterations: u32 },
 }
 
 /// The idioms of a program: none, one or two, of the kinds `options` allows (at most one of
@@ -129,7 +134,7 @@ pub fn plan(rng: &mut Rng, options: Options) -> Vec<Idiom> {
         40..=84 => 1,
         _ => 2,
     };
-    let mut kinds = vec![0, 1, 4, 5, 6, 7];
+    let mut kinds = vec![0, 1, 4, 5, 6, 7, 8];
     if options.library {
         kinds.push(2);
         kinds.push(3);
@@ -199,6 +204,10 @@ fn idiom(rng: &mut Rng, kind: usize) -> Idiom {
             conditional: rng.chance(60),
             taken: rng.chance(80),
             inverted: rng.chance(60),
+            iterations,
+        },
+        8 => Idiom::Handshake {
+            early: rng.chance(40),
             iterations,
         },
         7 => Idiom::JoinTree {
@@ -331,6 +340,7 @@ pub fn emit(idiom: &Idiom, n: usize) -> Parts {
             detach_right,
             iterations,
         } => join_tree(n, *size, *locked, *detach_right, *iterations),
+        Idiom::Handshake { early, iterations } => handshake(n, *early, *iterations),
     }
 }
 
@@ -840,6 +850,52 @@ fn join_tree(n: usize, size: u8, locked: bool, detach_right: bool, it: u32) -> P
         .extend(create(&format!("&jtr{n}"), &format!("jtn{n}"), "(void *)0"));
     p.stop.push(format!("pthread_join(jtr{n}, NULL);"));
     p.stop.push(format!("jtc{n} += 1;"));
+    p
+}
+
+fn handshake(n: usize, early: bool, it: u32) -> Parts {
+    let mut p = Parts::default();
+    let _ = write!(
+        p.globals,
+        "pthread_mutex_t hsm{n} = PTHREAD_MUTEX_INITIALIZER;
+         pthread_cond_t hsc{n} = PTHREAD_COND_INITIALIZER;
+         int hsf{n};
+         unsigned hsd{n};
+"
+    );
+    let signal = format!(
+        "    pthread_mutex_lock(&hsm{n});
+    hsf{n} = 1;
+    pthread_cond_broadcast(&hsc{n});
+    pthread_mutex_unlock(&hsm{n});
+"
+    );
+    let work = format!("    for (unsigned k = 0; k < {it}; k++)\n        hsd{n} += k;\n");
+    let (first, second) = if early {
+        (&signal, &work)
+    } else {
+        (&work, &signal)
+    };
+    let _ = write!(
+        p.functions,
+        "void *hsp{n}(void *arg)
+{{
+    (void)arg;
+{first}{second}    return NULL;
+}}
+
+"
+    );
+    p.decls.push(format!("pthread_t hst{n};"));
+    p.start
+        .extend(create(&format!("&hst{n}"), &format!("hsp{n}"), "NULL"));
+    p.stop.push(format!("pthread_mutex_lock(&hsm{n});"));
+    p.stop.push(format!("while (!hsf{n})"));
+    p.stop
+        .push(format!("    pthread_cond_wait(&hsc{n}, &hsm{n});"));
+    p.stop.push(format!("pthread_mutex_unlock(&hsm{n});"));
+    p.stop.push(format!("hsd{n} += 1;"));
+    p.stop.push(format!("pthread_join(hst{n}, NULL);"));
     p
 }
 

@@ -63,15 +63,15 @@ use crate::ir::visit::{walk_func, walk_operand, Visitor};
 
 /// A counter as the program names it: a global variable and the member path inside it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct Counter {
-    var: VarId,
+pub(super) struct Counter {
+    pub(super) var: VarId,
     /// `(struct, member)` steps.
-    fields: Vec<(u32, u32)>,
+    pub(super) fields: Vec<(u32, u32)>,
 }
 
 /// How a statement writes the counter.
 #[derive(Clone, Debug)]
-enum Write<'p> {
+pub(super) enum Write<'p> {
     /// `c = c + k` ([`crate::ir::Program::steps`]).
     Step(i64),
     /// `c = value`.
@@ -110,7 +110,11 @@ impl Counter {
     }
 
     /// How a statement writes the counter, if it does.
-    fn written_by<'p>(&self, p: &Program, stmt: &'p crate::ir::Stmt) -> Option<Write<'p>> {
+    pub(super) fn written_by<'p>(
+        &self,
+        p: &Program,
+        stmt: &'p crate::ir::Stmt,
+    ) -> Option<Write<'p>> {
         match &stmt.kind {
             StmtKind::Assign { dst, src } => match self.names(dst)? {
                 false => Some(Write::Other),
@@ -147,14 +151,14 @@ fn is_zero(op: &Operand) -> bool {
 
 /// A test of the counter: the branch's block, the counter, and the block entered when the
 /// counter is at most zero.
-struct Test {
-    block: BlockId,
-    counter: Counter,
-    drained: BlockId,
+pub(super) struct Test {
+    pub(super) block: BlockId,
+    pub(super) counter: Counter,
+    pub(super) drained: BlockId,
 }
 
 /// The test of a block's branch, if it tests a counter against zero.
-fn test_of(p: &Program, b: BlockId, term: &Term) -> Option<Test> {
+pub(super) fn test_of(p: &Program, b: BlockId, term: &Term) -> Option<Test> {
     let Term::Branch {
         cond,
         then_block,
@@ -206,12 +210,12 @@ fn test_of(p: &Program, b: BlockId, term: &Term) -> Option<Test> {
 }
 
 /// Where `S`'s routine appears: as the start routine of library creates (`at`), or elsewhere.
-struct RoutineUses {
-    creates: Vec<StmtAt>,
-    other: bool,
+pub(super) struct RoutineUses {
+    pub(super) creates: Vec<StmtAt>,
+    pub(super) other: bool,
 }
 
-fn routine_uses(p: &Program, calls: &ThreadCalls, s: FuncId) -> RoutineUses {
+pub(super) fn routine_uses(p: &Program, calls: &ThreadCalls, s: FuncId) -> RoutineUses {
     struct Count {
         s: FuncId,
         n: usize,
@@ -329,7 +333,7 @@ fn nothing_after(p: &Program, s: FuncId, cfg: &Cfg, b: BlockId, k: usize) -> boo
 
 /// The variables a statement may write by name: an assignment's or a call's destination, the
 /// operands of assembly.
-fn written_vars(kind: &StmtKind) -> Vec<VarId> {
+pub(super) fn written_vars(kind: &StmtKind) -> Vec<VarId> {
     let base = |lv: &Lval| match lv.base {
         Base::Var(v) => Some(v),
         Base::Deref(_) => None,
