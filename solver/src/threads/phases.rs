@@ -33,8 +33,8 @@
 //! A phase also carries the access's place in the program's hand-shakes ([`Event::HandshakeSet`],
 //! [`Event::HandshakeWait`], found by the front end): before a hand-shake's signal in the one
 //! thread that signals, or after one of its waits; the check orders the two
-//! ([`Phase::orders`]). Only accesses made directly in those functions are marked, which is
-//! the same in every context.
+//! ([`Phase::orders`]). The accesses marked are those of the two functions at such points, and
+//! all accesses of the functions only such points call: the same in every context.
 
 use rustc_hash::FxHashMap;
 
@@ -146,18 +146,24 @@ pub fn phases(p: &ThreadProgram, s: &Structure) -> IndexVec<AccessId, Phase> {
     out
 }
 
-/// Marks the accesses made directly in a function with a hand-shake's signal
-/// ([`Event::HandshakeSet`]) at points no path from the signal reaches (before it), and those
-/// made directly in a function with one of its waits ([`Event::HandshakeWait`]) at points every
-/// path from the entry reaches through a wait (after it). The front end gives a signal only to
-/// a function that runs as one thread, once, and a wait only where the flag the signal alone
-/// sets was seen set holding the mutex the signal held: so the accesses before the signal
-/// happen before those after a wait. Accesses in called functions are not marked (a callee may
-/// run in other contexts).
+/// Marks the accesses of each hand-shake: those of the function with its signal
+/// ([`Event::HandshakeSet`]) at points no path from the signal reaches (before it), and those of
+/// a function with one of its waits ([`Event::HandshakeWait`]) at points every path from the
+/// entry reaches through a wait (after it); and all accesses of the functions that only such
+/// points call, directly or through other such functions (a helper that fills a table before
+/// the signal, one that reads it after the wait), found from those points along calls and
+/// kept only while every call of them is such a point or in such a function. The front end
+/// gives a signal only to a function that runs as one thread, once, and a wait only where the
+/// flag the signal alone sets was seen set holding the mutex the signal held: so the accesses
+/// before the signal happen before those after a wait.
 fn handshakes(p: &ThreadProgram, out: &mut IndexVec<AccessId, Phase>) {
-    for body in p.funcs.iter() {
-        let events = || body.blocks.iter().flat_map(|b| &b.events);
-        let mut ks: Vec<(u32, bool)> = events()
+    // Per hand-shake side: the functions with its markers and their marked call points.
+    let mut marked: Vec<(u32, bool, Vec<FnId>, Vec<FnId>)> = Vec::new();
+    for (f, body) in p.funcs.iter_enumerated() {
+        let mut ks: Vec<(u32, bool)> = body
+            .blocks
+            .iter()
+            .flat_map(|b| &b.events)
             .filter_map(|e| match *e {
                 Event::HandshakeSet(k) => Some((k, false)),
                 Event::HandshakeWait(k) => Some((k, true)),
@@ -168,48 +174,160 @@ fn handshakes(p: &ThreadProgram, out: &mut IndexVec<AccessId, Phase>) {
         ks.sort_unstable();
         ks.dedup();
         for (k, after) in ks {
-            let marker = |e: &Event| {
-                if after {
-                    *e == Event::HandshakeWait(k)
-                } else {
-                    *e == Event::HandshakeSet(k)
+            let calls = mark_in_function(body, k, after, out);
+            match marked.iter_mut().find(|m| (m.0, m.1) == (k, after)) {
+                Some(m) => {
+                    m.2.push(f);
+                    m.3.extend(calls);
                 }
-            };
-            // Before the signal: may it have happened (a may analysis, union)? After a wait:
-            // has one certainly happened (a must analysis, intersection)?
-            let entries = crate::dataflow::forward(
-                &mut (),
-                body.blocks.len(),
-                |b| &body.blocks[b].succs,
-                false,
-                |_, b, mut seen| {
-                    seen |= body.blocks[b].events.iter().any(marker);
-                    Some(seen)
-                },
-                |_, into: &mut bool, incoming: &bool| {
-                    let merged = if after {
-                        *into && *incoming
-                    } else {
-                        *into || *incoming
-                    };
-                    let changed = merged != *into;
-                    *into = merged;
-                    changed
-                },
-            );
-            for (b, entry) in entries.into_iter().enumerate() {
-                let Some(mut seen) = entry else { continue };
-                for e in &body.blocks[b].events {
-                    seen |= marker(e);
-                    if let Event::Access(a) = *e {
-                        if seen == after {
-                            out[a] = out[a].with_handshake(k, after);
-                        }
-                    }
+                None => marked.push((k, after, vec![f], calls)),
+            }
+        }
+    }
+    if marked.is_empty() {
+        return;
+    }
+    let sites = call_sites(p);
+    for (k, after, markers, calls) in marked {
+        for g in called_only_from(p, &sites, &markers, &calls) {
+            for e in p.funcs[g].blocks.iter().flat_map(|b| &b.events) {
+                if let Event::Access(a) = *e {
+                    out[a] = out[a].with_handshake(k, after);
                 }
             }
         }
     }
+}
+
+/// Marks the accesses of one function before hand-shake `k`'s signal (`after` unset) or after
+/// its wait, and returns the functions called at such points.
+fn mark_in_function(
+    body: &super::FnBody,
+    k: u32,
+    after: bool,
+    out: &mut IndexVec<AccessId, Phase>,
+) -> Vec<FnId> {
+    let marker = |e: &Event| {
+        if after {
+            *e == Event::HandshakeWait(k)
+        } else {
+            *e == Event::HandshakeSet(k)
+        }
+    };
+    // Before the signal: may it have happened (a may analysis, union)? After a wait: has one
+    // certainly happened (a must analysis, intersection)?
+    let entries = crate::dataflow::forward(
+        &mut (),
+        body.blocks.len(),
+        |b| &body.blocks[b].succs,
+        false,
+        |_, b, mut seen| {
+            seen |= body.blocks[b].events.iter().any(marker);
+            Some(seen)
+        },
+        |_, into: &mut bool, incoming: &bool| {
+            let merged = if after {
+                *into && *incoming
+            } else {
+                *into || *incoming
+            };
+            let changed = merged != *into;
+            *into = merged;
+            changed
+        },
+    );
+    let mut calls = Vec::new();
+    for (b, entry) in entries.into_iter().enumerate() {
+        let Some(mut seen) = entry else { continue };
+        for e in &body.blocks[b].events {
+            seen |= marker(e);
+            if seen != after {
+                continue;
+            }
+            match *e {
+                Event::Access(a) => out[a] = out[a].with_handshake(k, after),
+                Event::Call { callee, .. } => calls.push(callee),
+                _ => {}
+            }
+        }
+    }
+    calls
+}
+
+/// The callers of each function, one entry per call event, and whether it runs other than
+/// by a call: as a thread's start routine, or as `main`.
+struct CallSites {
+    callers: IndexVec<FnId, Vec<FnId>>,
+    entered: IndexVec<FnId, bool>,
+}
+
+fn call_sites(p: &ThreadProgram) -> CallSites {
+    let n = p.funcs.len();
+    let mut sites = CallSites {
+        callers: IndexVec::from_elem_n(Vec::new(), n),
+        entered: IndexVec::from_elem_n(false, n),
+    };
+    for (f, body) in p.funcs.iter_enumerated() {
+        for e in body.blocks.iter().flat_map(|b| &b.events) {
+            match *e {
+                Event::Call { callee, .. } => sites.callers[callee].push(f),
+                Event::Fork { callee, .. } => sites.entered[callee] = true,
+                _ => {}
+            }
+        }
+    }
+    if let Some(main) = p.main {
+        sites.entered[main] = true;
+    }
+    sites
+}
+
+/// The functions reachable along calls from the marked call points of `markers` (`calls`, one
+/// callee per point) every call of which is one of those points or lies in another such
+/// function, and which run no other way: each of their runs happens inside a call made at a
+/// marked point. The functions with the markers are never among them (their other points are
+/// not marked).
+fn called_only_from(
+    p: &ThreadProgram,
+    sites: &CallSites,
+    markers: &[FnId],
+    calls: &[FnId],
+) -> Vec<FnId> {
+    let n = p.funcs.len();
+    let mut inside: IndexVec<FnId, bool> = IndexVec::from_elem_n(false, n);
+    let mut work: Vec<FnId> = calls.to_vec();
+    while let Some(g) = work.pop() {
+        if sites.entered[g] || markers.contains(&g) || std::mem::replace(&mut inside[g], true) {
+            continue;
+        }
+        for e in p.funcs[g].blocks.iter().flat_map(|b| &b.events) {
+            if let Event::Call { callee, .. } = *e {
+                work.push(callee);
+            }
+        }
+    }
+    let mut marked_calls: IndexVec<FnId, usize> = IndexVec::from_elem_n(0, n);
+    for &g in calls {
+        marked_calls[g] += 1;
+    }
+    // Drop the functions called from elsewhere, until none is.
+    loop {
+        let mut dropped = false;
+        for g in p.funcs.indices() {
+            if !inside[g] {
+                continue;
+            }
+            let from_inside = sites.callers[g].iter().filter(|&&c| inside[c]).count();
+            if from_inside + marked_calls[g] < sites.callers[g].len() {
+                inside[g] = false;
+                dropped = true;
+            }
+        }
+        if !dropped {
+            break;
+        }
+    }
+    p.funcs.indices().filter(|&g| inside[g]).collect()
 }
 
 /// Whether each function waits on the barrier, itself or in a function it calls.
@@ -414,7 +532,7 @@ fn entry_phases(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::constraints::Rho;
+    use crate::constraints::{Rho, Site};
     use crate::ids::Idx;
     use crate::threads::{AccessInfo, EventBlock, FnBody};
 
@@ -503,5 +621,57 @@ mod tests {
         assert_eq!(phase(w_before), Phase::UNKNOWN);
         assert_eq!(phase(w_branch), after);
         assert_eq!(phase(w_after), Phase::UNKNOWN);
+    }
+
+    fn body(events: Vec<Event>) -> FnBody {
+        FnBody {
+            scope: crate::scope::Scope::ROOT,
+            blocks: vec![EventBlock {
+                events,
+                succs: Vec::new(),
+                returns: true,
+                lock_failure: false,
+            }],
+        }
+    }
+
+    /// The signaller calls `only_before` before its signal, and `both` before and after it;
+    /// `only_before` calls `nested`. Only `only_before` and `nested` run before the signal in
+    /// every run.
+    #[test]
+    fn callees_are_marked_only_when_every_call_is_before_the_signal() {
+        let mut p = ThreadProgram::default();
+        let call = |site: usize, callee: usize| Event::Call {
+            site: Site::new(site),
+            callee: FnId::new(callee),
+            handle: None,
+        };
+        let (a0, a1, a2) = (access(&mut p), access(&mut p), access(&mut p));
+        // 0: the signaller (a thread's routine), 1: only_before, 2: both, 3: nested, 4: main.
+        p.funcs.push(body(vec![
+            call(0, 1),
+            call(1, 2),
+            Event::HandshakeSet(0),
+            call(2, 2),
+        ]));
+        p.funcs.push(body(vec![a0, call(3, 3)]));
+        p.funcs.push(body(vec![a1]));
+        p.funcs.push(body(vec![a2]));
+        p.funcs.push(body(vec![Event::Fork {
+            site: Site::new(4),
+            callee: FnId::new(0),
+            handle: None,
+        }]));
+        p.main = Some(FnId::new(4));
+        let mut out = IndexVec::from_elem_n(Phase::UNKNOWN, p.accesses.len());
+        handshakes(&p, &mut out);
+        let before = Phase::UNKNOWN.with_handshake(0, false);
+        let phase = |e: Event| match e {
+            Event::Access(a) => out[a],
+            _ => unreachable!("an access"),
+        };
+        assert_eq!(phase(a0), before);
+        assert_eq!(phase(a1), Phase::UNKNOWN);
+        assert_eq!(phase(a2), before);
     }
 }

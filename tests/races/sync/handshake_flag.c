@@ -1,8 +1,8 @@
 /* Hand-shakes through flags under a mutex: the producer sets `started` when it begins and
  * `ready` once it has filled `table`, each holding `m`; nothing else stores anything but 0 in
  * them. The consumer waits, holding `m`, until it sees `ready`: the table was filled before
- * that, so its reads are ordered after the producer's writes (NORACE; both were reported
- * before). The monitor only waits for `started`, set before the table is filled: its read
+ * that, so the reads of `sum_table`, which only the consumer calls after its wait, are ordered
+ * after the producer's writes (NORACE; both were reported before). The monitor only waits for `started`, set before the table is filled: its read
  * races with the producer's writes (RACE). What the producer does after its signal is ordered
  * with nothing (`late`: RACE). */
 #include <pthread.h>
@@ -32,17 +32,22 @@ static void *producer(void *arg)
     return arg;
 }
 
-static void *consumer(void *arg)
+static long sum_table(void)
 {
     long sum = 0;
+    for (int i = 0; i < 64; i++)
+        sum += table[i]; // NORACE needs=sharing: called only after `ready`, set once filled
+    return sum;
+}
+
+static void *consumer(void *arg)
+{
     pthread_mutex_lock(&m);
     while (!ready)
         pthread_cond_wait(&changed, &m);
     pthread_mutex_unlock(&m);
-    for (int i = 0; i < 64; i++)
-        sum += table[i]; // NORACE needs=sharing: the table was filled before `ready`
     late++; // RACE: the producer goes on after its signal
-    printf("%ld\n", sum);
+    printf("%ld\n", sum_table());
     return arg;
 }
 

@@ -40,9 +40,9 @@
 //! released `m` before the waiter's last acquisition of it (the signal holds `m`; a condition
 //! wait releases and takes it again). Everything `S`'s thread did before its first signal
 //! happens before that release, and so before what the waiter does after the test. The thread
-//! analysis orders the accesses made directly in `S` where no path from the signal reaches
-//! with those made directly in the waiter's function where every path passed the wait
-//! (`solver::threads::phases`); accesses in called functions are not ordered by it.
+//! analysis orders the accesses of `S` where no path from the signal reaches with those of the
+//! waiter's function where every path passed the wait, and with them the accesses of functions
+//! only such points call (`solver::threads::phases`).
 
 use std::collections::BTreeSet;
 
