@@ -136,7 +136,7 @@ fn enter(p: Phase) {
     let k = Phase::ALL.iter().position(|&q| q == p).unwrap_or(0) as u8;
     if CURRENT.swap(k, Ordering::Relaxed) != k {
         PROGRESS_TOTAL.store(0, Ordering::Relaxed);
-        inject_panic(&format!("phase:{}", p.name()));
+        inject_panic(format_args!("phase:{}", p.name()));
     }
 }
 
@@ -149,12 +149,20 @@ pub fn current_phase() -> Option<Phase> {
 
 /// Panics when the environment variable `LOCKSMITH_INJECT_PANIC` is `place` (`phase:sharing`,
 /// `lower:f`, `generate:f`): the tests of contained internal errors make one happen where they
-/// want it. Nothing else ever sets the variable.
-pub fn inject_panic(place: &str) {
-    if std::env::var_os("LOCKSMITH_INJECT_PANIC").is_some_and(|v| v == place) {
+/// want it. Only with the feature `fault-injection`, which the workspace's tests turn on (a
+/// dev-dependency): the shipped binary never reads the variable.
+#[cfg(feature = "fault-injection")]
+pub fn inject_panic(place: std::fmt::Arguments<'_>) {
+    let place = place.to_string();
+    if std::env::var_os("LOCKSMITH_INJECT_PANIC").is_some_and(|v| v == place.as_str()) {
         panic!("injected at {place}");
     }
 }
+
+/// Without the feature `fault-injection`: nothing (the place is not even formatted).
+#[cfg(not(feature = "fault-injection"))]
+#[inline(always)]
+pub fn inject_panic(_place: std::fmt::Arguments<'_>) {}
 
 /// Runs `f` as the user-visible phase `p`, recording its start and its end (with its wall time)
 /// when collection is on. Phases that run in pieces (the solver's) record each piece.
@@ -168,7 +176,7 @@ pub fn phase<T>(p: Phase, f: impl FnOnce() -> T) -> T {
 /// the other thread's errors are named by. A panic in it is named by [`mark_phase`] where it
 /// is joined.
 pub fn phase_beside<T>(p: Phase, f: impl FnOnce() -> T) -> T {
-    inject_panic(&format!("phase:{}", p.name()));
+    inject_panic(format_args!("phase:{}", p.name()));
     timed(p, f)
 }
 

@@ -467,7 +467,7 @@ pub fn generate(
             // A panic in one function's constraints is contained: the function is listed as
             // not analysed (what it had generated stays) and the others are generated.
             let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                stats::inject_panic(&format!("generate:{}", p.funcs[f].name));
+                stats::inject_panic(format_args!("generate:{}", p.funcs[f].name));
                 g.function(f)
             }));
             if let Err(panic) = run {

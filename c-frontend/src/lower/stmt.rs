@@ -493,7 +493,7 @@ impl<'a> UnitCx<'a> {
         let pos = self.pos(sig.name.span);
         let f = self.declare_func(&name, &sig.decl, sig.is_static, sig.noreturn, pos);
         self.bind_file(&name, Binding::Func(f));
-        solver::stats::inject_panic(&format!("lower:{name}"));
+        solver::stats::inject_panic(format_args!("lower:{name}"));
         let lower_it = match self.lw.func_info[f].def_origin {
             None => true,
             Some(Origin::Stub) => self.origin == Origin::User,
