@@ -64,7 +64,9 @@ fn main() {
         .collect();
     print!("{:<16}", "program");
     for c in &columns {
-        let head = c.map_or("all on".to_string(), |t| format!("--{}", t.flag()));
+        let head = c.map_or("all on".to_string(), |t| {
+            format!("--{}", locksmith::switches::flag(t))
+        });
         print!(" {head:>18}");
     }
     println!();

@@ -6,7 +6,8 @@
 //! - [`check`] and [`lambda`]: the two commands, wiring analysis, report and rendering;
 //! - [`args`] and [`compdb`]: what `check` is given: response files, a build's compilation
 //!   database; [`limits`]: the words of `--time-limit` and `--memory-limit`;
-//! - [`config`]: the configuration file `locksmith.toml` of `check`;
+//! - [`config`]: the configuration file `locksmith.toml` of `check`; [`switches`]: the
+//!   switches that turn one technique of the analysis off each, with their help;
 //! - [`report`]: the report model (the JSON contract), its builders and triage (suppression
 //!   comments, baselines);
 //! - [`render`]: the formats; [`progress`]: what a long phase shows on a terminal.
@@ -20,3 +21,4 @@ pub mod limits;
 pub mod progress;
 pub mod render;
 pub mod report;
+pub mod switches;

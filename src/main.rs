@@ -9,6 +9,7 @@ use clap::{Arg, ArgAction, ArgMatches, Args, CommandFactory, FromArgMatches, Par
 use locksmith::config::{self, CommandLine, Which};
 use locksmith::lambda::{self, LambdaOptions};
 use locksmith::render::{ColorChoice, Format, Outcome};
+use locksmith::switches;
 use solver::{Technique, Techniques};
 
 /// mimalloc instead of glibc's malloc: the analysis makes and frees millions of small vectors and
@@ -30,7 +31,7 @@ struct Cli {
 }
 
 /// The switches that turn off one technique of the analysis each, to measure what it buys (the
-/// paper's table 3): one `--…` flag per [`Technique`], named and explained by the enum itself.
+/// paper's table 3): one `--…` flag per [`Technique`], named and explained in `switches`.
 #[derive(Debug, Clone, Copy, Default)]
 struct TechniqueSwitches(Techniques);
 
@@ -38,7 +39,7 @@ impl FromArgMatches for TechniqueSwitches {
     fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
         let mut on = Techniques::all();
         for t in Technique::ALL {
-            if matches.get_flag(t.flag()) {
+            if matches.get_flag(switches::flag(t)) {
                 on.disable(t);
             }
         }
@@ -55,10 +56,10 @@ impl Args for TechniqueSwitches {
     fn augment_args(cmd: clap::Command) -> clap::Command {
         Technique::ALL.into_iter().fold(cmd, |cmd, t| {
             cmd.arg(
-                Arg::new(t.flag())
-                    .long(t.flag())
+                Arg::new(switches::flag(t))
+                    .long(switches::flag(t))
                     .action(ArgAction::SetTrue)
-                    .help(t.help())
+                    .help(switches::help(t))
                     .help_heading("Techniques, each turned off to measure what it buys")
                     .hide_short_help(true),
             )

@@ -26,8 +26,8 @@ type Found = (Lines, Vec<Lines>, Vec<String>);
 fn warned(files: &[PathBuf], args: &[String]) -> Found {
     let mut options = CheckOptions::default();
     for a in args {
-        let t =
-            Technique::from_flag(a).unwrap_or_else(|| panic!("unknown locksmith-args switch {a}"));
+        let t = locksmith::switches::from_flag(a)
+            .unwrap_or_else(|| panic!("unknown locksmith-args switch {a}"));
         options.techniques.disable(t);
     }
     let result = driver::check_on_large_stack(files.to_vec(), options)
@@ -131,7 +131,7 @@ fn ablation(path: &str) {
             technique
                 .split('+')
                 .filter_map(Technique::from_tag)
-                .map(|t| t.flag().to_string()),
+                .map(|t| locksmith::switches::flag(t).to_string()),
         );
         let (all, _, _) = warned(&files, &args);
         problems.extend(annotations::compare_ablation(&annotated, technique, &all));

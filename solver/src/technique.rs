@@ -1,10 +1,11 @@
 //! The techniques of the analysis that can be switched off one by one, to measure what each buys
 //! (the paper's table 3).
 //!
-//! [`Technique`] is the one list of them: its flag is the command-line switch, its tag the name
-//! the test fixtures' `needs=` annotations use, and [`Techniques`] the set of those that are on,
-//! which every phase (the C front end's constraint generation, the thread analysis) reads. A new
-//! technique is one variant here plus the code that consults it.
+//! [`Technique`] is the one list of them: its tag is the name the test fixtures' `needs=`
+//! annotations use, and [`Techniques`] the set of those that are on, which every phase (the C
+//! front end's constraint generation, the thread analysis) reads. The command line's switch for
+//! each, and its help, belong to the CLI (`src/switches.rs`), whose exhaustive match makes a new
+//! technique one variant here, its switch there, and the code that consults it.
 //!
 //! Switching a technique off never hides a race: each can only make more accesses racy
 //! (`--field-insensitive` may also merge several warnings into one, as it merges locations;
@@ -74,63 +75,9 @@ impl Technique {
         }
     }
 
-    /// The command-line switch that turns the technique off, without its leading `--`.
-    pub fn flag(self) -> &'static str {
-        match self {
-            Technique::Linearity => "no-linearity",
-            Technique::Sharing => "no-sharing",
-            Technique::DownFork => "no-down-fork",
-            Technique::Joins => "no-joins",
-            Technique::Uniqueness => "no-uniqueness",
-            Technique::Void => "no-void",
-            Technique::FieldSensitivity => "field-insensitive",
-            Technique::ContextSensitivity => "context-insensitive",
-            Technique::Existentials => "no-existentials",
-            Technique::Configuration => "no-configuration",
-        }
-    }
-
-    /// What the switch does, for the command line's help.
-    pub fn help(self) -> &'static str {
-        match self {
-            Technique::Linearity => {
-                "Let non-linear locks (allocated in loops, in arrays, conflated) count as held"
-            }
-            Technique::Sharing => {
-                "Treat every pair of accesses as concurrent: every location with a write needs a lock"
-            }
-            Technique::DownFork => {
-                "Check locations private to one run of a function at `main`, as if all runs shared them"
-            }
-            Technique::Joins => "Ignore `pthread_join`: joined threads stay concurrent with what follows",
-            Technique::Uniqueness => {
-                "Count accesses through pointers to fresh, not yet published memory as shared"
-            }
-            Technique::Void => {
-                "Conflate the memory of every cast between `T*` and `void*` (no per-type `void*` entries)"
-            }
-            Technique::FieldSensitivity => "Make all fields of a struct object one location",
-            Technique::ContextSensitivity => {
-                "Give each function one set of labels for all its calls (no instantiation per call)"
-            }
-            Technique::Existentials => {
-                "Infer no unpacks: an object's own lock protects its data only when that lock is linear"
-            }
-            Technique::Configuration => {
-                "Analyse code behind branches on variables that never change, as if they could"
-            }
-        }
-    }
-
     /// The technique a `needs=` tag names.
     pub fn from_tag(tag: &str) -> Option<Technique> {
         Technique::ALL.into_iter().find(|t| t.tag() == tag)
-    }
-
-    /// The technique a switch turns off, given with or without its leading `--`.
-    pub fn from_flag(flag: &str) -> Option<Technique> {
-        let flag = flag.strip_prefix("--").unwrap_or(flag);
-        Technique::ALL.into_iter().find(|t| t.flag() == flag)
     }
 
     fn bit(self) -> u16 {
@@ -176,13 +123,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn names_are_distinct_and_round_trip() {
+    fn tags_round_trip() {
         for t in Technique::ALL {
             assert_eq!(Technique::from_tag(t.tag()), Some(t));
-            assert_eq!(Technique::from_flag(t.flag()), Some(t));
-            assert_eq!(Technique::from_flag(&format!("--{}", t.flag())), Some(t));
         }
-        assert_eq!(Technique::from_flag("--no-such"), None);
+        assert_eq!(Technique::from_tag("no-such"), None);
     }
 
     #[test]
