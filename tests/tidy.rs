@@ -110,6 +110,57 @@ fn the_solver_depends_on_no_front_end() {
         .any(|d| d == "lambda-core"));
 }
 
+/// The thread analysis (`solver/src/threads/`) is a unit of its own, used by the C path only:
+/// the rest of the solver never names it (but for `lib.rs` declaring it), and neither does the
+/// λ▷ checker. Which of `files` (path, text) name it where they must not.
+fn thread_analysis_users(files: &[(String, String)]) -> Vec<String> {
+    files
+        .iter()
+        .filter(|(path, _)| {
+            let in_solver = path.starts_with("solver/src/")
+                && !path.starts_with("solver/src/threads/")
+                && path != "solver/src/lib.rs";
+            in_solver || path.starts_with("lambda-core/")
+        })
+        .filter(|(_, text)| code_only(text).contains("threads::"))
+        .map(|(path, _)| path.clone())
+        .collect()
+}
+
+#[test]
+fn the_thread_analysis_is_used_by_the_c_path_only() {
+    let files: Vec<(String, String)> = ["solver/src", "lambda-core/src"]
+        .into_iter()
+        .flat_map(rust_files)
+        .map(|f| {
+            let rel = f
+                .strip_prefix(root())
+                .unwrap_or(&f)
+                .to_string_lossy()
+                .replace('\\', "/");
+            (rel, read(&f))
+        })
+        .collect();
+    assert!(files.iter().any(|(p, _)| p == "solver/src/lib.rs"));
+    let users = thread_analysis_users(&files);
+    assert!(users.is_empty(), "outside the C path: {users:?}");
+    // The rule can fail: a solver module or the λ▷ checker naming it is found; a comment is not.
+    let violation = |path: &str, text: &str| vec![(path.to_string(), text.to_string())];
+    assert_eq!(
+        thread_analysis_users(&violation(
+            "solver/src/solve.rs",
+            "use crate::threads::mhp;"
+        )),
+        ["solver/src/solve.rs"]
+    );
+    assert_eq!(
+        thread_analysis_users(&violation("lambda-core/src/x.rs", "solver::threads::Mhp")),
+        ["lambda-core/src/x.rs"]
+    );
+    assert!(thread_analysis_users(&violation("solver/src/solve.rs", "// threads")).is_empty());
+    assert!(thread_analysis_users(&violation("solver/src/threads/x.rs", "threads::")).is_empty());
+}
+
 /// The code of a file with comments and the contents of string and character literals blanked
 /// out (each replaced by spaces, newlines kept), so that searches see only code.
 fn code_only(text: &str) -> String {
