@@ -3,6 +3,10 @@
 //! children it has: `if (2 * i + 1 < n)` around both). Where the second test fails, the first
 //! failed too and no thread was started, so the thread is ended where the two ways out of the
 //! second test meet, as by a join; without this, that path kept the thread running forever.
+//!
+//! The join's test may also be of a *started flag* set right after the create: `int started
+//! = 0; … if (c) { pthread_create(&t, …); started = 1; } … if (started) pthread_join(t, …);`
+//! ([`started_flag`]).
 
 use super::*;
 use crate::ir::ctypes::TypeId;
@@ -43,14 +47,17 @@ pub(super) fn guarded_joins(
         let [create] = creates[..] else {
             continue;
         };
-        let (Some(first), Some(second)) = (guard(fx, create.1), guard(fx, join.1)) else {
+        let Some(second) = guard(fx, join.1) else {
             continue;
         };
-        let Some(pieces) = atoms(first.1, first.2) else {
-            continue;
-        };
-        let same = first.2 == second.2 && atoms(second.1, second.2).as_ref() == Some(&pieces);
-        if !same || !stable(p, fx, assigns, &pieces, [first.0, second.0]) {
+        let same_test = guard(fx, create.1).is_some_and(|first| {
+            atoms(first.1, first.2).is_some_and(|pieces| {
+                first.2 == second.2
+                    && atoms(second.1, second.2).as_ref() == Some(&pieces)
+                    && stable(p, fx, assigns, &pieces, [first.0, second.0])
+            })
+        });
+        if !same_test && !started_flag(p, fx, assigns, create, second.1, second.2) {
             continue;
         }
         let Term::Goto(meet) = fx.func.blocks[join.1].term else {
@@ -153,4 +160,61 @@ fn stable(
             _ => false,
         }
     })
+}
+
+/// Whether the join's test (`cond`, `compare`) is of a *started flag* of `create`: a local `k`
+/// of the function, its address never taken, tested directly (`if (k)`, `k != 0`, `0 != k`),
+/// with exactly two assignments: a constant 0 in a block on no cycle that every path from the
+/// entry to the create goes through and that the create does not reach again, and a nonzero
+/// constant later in the create's own block (the create on no cycle). So where `k` is nonzero
+/// the create ran, once, before; where it is zero it did not run.
+fn started_flag(
+    p: &Program,
+    fx: &FnFacts<'_>,
+    assigns: &FxHashMap<VarId, Vec<StmtAt>>,
+    create: StmtAt,
+    cond: &Operand,
+    compare: Option<Comparison>,
+) -> bool {
+    let flag = match (compare, atoms(cond, compare).as_deref()) {
+        (None, Some([Atom::Var(casts, v)])) if casts.is_empty() => *v,
+        (Some(Comparison::Ne), Some([Atom::Var(casts, v), Atom::Const(0)]))
+        | (Some(Comparison::Ne), Some([Atom::Const(0), Atom::Var(casts, v)]))
+            if casts.is_empty() =>
+        {
+            *v
+        }
+        _ => return false,
+    };
+    let var = &p.vars[flag];
+    if var.address_taken || !matches!(var.kind, VarKind::Local(g) if g == fx.f) {
+        return false;
+    }
+    let Some(&[first, second]) = assigns.get(&flag).map(Vec::as_slice) else {
+        return false;
+    };
+    let constant = |(g, b, k): StmtAt| match &p.funcs[g].blocks[b].stmts[k].kind {
+        StmtKind::Assign { dst, src } if dst.proj.is_empty() => src.without_casts().constant(),
+        _ => None,
+    };
+    let (zero, set) = match (constant(first), constant(second)) {
+        (Some(0), Some(x)) if x != 0 => (first, second),
+        (Some(x), Some(0)) if x != 0 => (second, first),
+        _ => return false,
+    };
+    let (_, cb, ck) = create;
+    let set_after_create = set.0 == fx.f && set.1 == cb && set.2 > ck;
+    // The zero is stored before the create on every way to it, and never after it.
+    let zb = zero.1 .0 as usize;
+    let avoids_zero = fx.cfg.reachable(0, |x| x == zb);
+    let after_create = fx.cfg.reachable(cb.0 as usize, |_| false);
+    let zero_before = zero.0 == fx.f
+        && !fx.cyclic[zb]
+        && !avoids_zero[cb.0 as usize]
+        && if zb == cb.0 as usize {
+            zero.2 < ck
+        } else {
+            !after_create[zb]
+        };
+    set_after_create && zero_before && !fx.cyclic[cb.0 as usize]
 }
