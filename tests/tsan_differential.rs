@@ -139,16 +139,21 @@ fn programs_without_the_library_option_use_no_library_idiom() {
     }
 }
 
+/// How many of the checked cases' `main.c` files contain a text.
+fn occurrences() -> impl Fn(&str) -> usize {
+    let sources: Vec<String> = cases()
+        .into_iter()
+        .map(|(seed, options)| cgen::generate(seed, options).sources.main_c)
+        .collect();
+    move |needle: &str| sources.iter().filter(|s| s.contains(needle)).count()
+}
+
 /// The checked cases carry the heap-handles idiom (thread ids in heap handles joined by
 /// handle, directly and through a thread library's launch and join wrappers, records from an
 /// allocator kept in a pointer and from a reallocation wrapper), and some of them race on it.
 #[test]
 fn the_checked_cases_carry_heap_handles() {
-    let sources: Vec<String> = cases()
-        .into_iter()
-        .map(|(seed, options)| cgen::generate(seed, options).sources.main_c)
-        .collect();
-    let with = |needle: &str| sources.iter().filter(|s| s.contains(needle)).count();
+    let with = occurrences();
     assert!(with("struct hho") >= 2, "{}", with("struct hho"));
     assert!(with("void *(*hhf") >= 1 && with("ptr = realloc(ptr, size);") >= 1);
     assert!(with("pthread_create(&h->id, NULL, fn, NULL)") >= 1 && with("pthread_join(hhp") >= 1);
@@ -158,11 +163,7 @@ fn the_checked_cases_carry_heap_handles() {
 /// `main` joining the root), with and without a detached subtree.
 #[test]
 fn the_checked_cases_carry_join_trees() {
-    let sources: Vec<String> = cases()
-        .into_iter()
-        .map(|(seed, options)| cgen::generate(seed, options).sources.main_c)
-        .collect();
-    let with = |needle: &str| sources.iter().filter(|s| s.contains(needle)).count();
+    let with = occurrences();
     assert!(with("pthread_create(&l, NULL, jtn") >= 2);
     assert!(with("pthread_detach(r);") >= 1);
 }
@@ -171,11 +172,7 @@ fn the_checked_cases_carry_join_trees() {
 /// work is done, or before it), `main` waiting for it.
 #[test]
 fn the_checked_cases_carry_handshakes() {
-    let sources: Vec<String> = cases()
-        .into_iter()
-        .map(|(seed, options)| cgen::generate(seed, options).sources.main_c)
-        .collect();
-    let with = |needle: &str| sources.iter().filter(|s| s.contains(needle)).count();
+    let with = occurrences();
     assert!(with("void *hsp") >= 2, "{}", with("void *hsp"));
 }
 

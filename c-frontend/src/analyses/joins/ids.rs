@@ -256,20 +256,24 @@ pub(super) fn heap_element(p: &Program, op: &Operand) -> Option<(VarId, VarId)> 
     })
 }
 
+/// The `(struct, member)` steps of an lvalue's projection, when it has no index.
+pub(super) fn field_path(lv: &Lval) -> Option<Vec<(u32, u32)>> {
+    lv.proj
+        .iter()
+        .map(|p| match *p {
+            Proj::Field { strukt, index } => Some((strukt.0, index)),
+            Proj::Index(_) | Proj::ConstIndex(_) => None,
+        })
+        .collect()
+}
+
 /// A thread id in a heap block: `*(w + i)` with a field path (`w[i]`, `w[i].tid`), or in the one
 /// object a local pointer points to, `*w` with a field path (`w->tid`), which has no index.
 pub(super) fn heap_path(p: &Program, lv: &Lval) -> Option<IdPath> {
     let Base::Deref(ptr) = &lv.base else {
         return None;
     };
-    let fields = lv
-        .proj
-        .iter()
-        .map(|p| match *p {
-            Proj::Field { strukt, index } => Some((strukt.0, index)),
-            Proj::Index(_) | Proj::ConstIndex(_) => None,
-        })
-        .collect::<Option<Vec<_>>>()?;
+    let fields = field_path(lv)?;
     let (w, index) = match &**ptr {
         Operand::Use(Lval {
             base: Base::Var(w),

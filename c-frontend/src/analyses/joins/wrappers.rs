@@ -130,14 +130,7 @@ fn handle_param_field(p: &Program, func: &Func, op: &Operand) -> Option<(Arg, Ve
     let Base::Deref(ptr) = &lv.base else {
         return None;
     };
-    let fields = lv
-        .proj
-        .iter()
-        .map(|p| match *p {
-            Proj::Field { strukt, index } => Some((strukt.0, index)),
-            Proj::Index(_) | Proj::ConstIndex(_) => None,
-        })
-        .collect::<Option<Vec<_>>>()?;
+    let fields = field_path(lv)?;
     if fields.is_empty() {
         return None;
     }
