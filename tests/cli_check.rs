@@ -1,6 +1,6 @@
 //! `locksmith check` as a user runs it: the paper's C examples beside their exact output, bad
 //! input (one line, exit 2, never a panic or half-written JSON, one error shape shared with
-//! `lambda`), the JSON contract of README.md ("JSON output"), and byte-identical output across
+//! `lambda`), the JSON contract of docs/json.md, and byte-identical output across
 //! runs.
 
 mod support;
@@ -419,15 +419,9 @@ fn errors_in_json_mode_have_the_shape_shared_with_lambda() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// The field names README.md documents under "JSON output".
+/// The field names docs/json.md documents.
 fn documented_fields() -> std::collections::BTreeSet<String> {
-    let readme = include_str!("../README.md");
-    let start = readme
-        .find("\n## JSON output\n")
-        .expect("a JSON output section");
-    let section = &readme[start + 1..];
-    let end = section[3..].find("\n## ").map_or(section.len(), |i| i + 3);
-    section[..end]
+    include_str!("../docs/json.md")
         .lines()
         .filter_map(|l| l.strip_prefix("| "))
         .flat_map(|row| {

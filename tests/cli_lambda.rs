@@ -1,5 +1,5 @@
 //! The `locksmith lambda` command end to end: exit statuses, error messages (one JSON error
-//! object shared with `check`), the JSON fields README.md documents, and files written.
+//! object shared with `check`), the JSON fields docs/json.md documents, and files written.
 
 use std::process::Command;
 
@@ -210,15 +210,9 @@ fn every_error_in_json_mode_is_one_error_object() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// The field names README.md documents under "JSON output".
+/// The field names docs/json.md documents.
 fn documented_fields() -> std::collections::BTreeSet<String> {
-    let readme = include_str!("../README.md");
-    let start = readme
-        .find("\n## JSON output\n")
-        .expect("a JSON output section");
-    let section = &readme[start + 1..];
-    let end = section[3..].find("\n## ").map_or(section.len(), |i| i + 3);
-    section[..end]
+    include_str!("../docs/json.md")
         .lines()
         .filter_map(|l| l.strip_prefix("| "))
         .flat_map(|row| {

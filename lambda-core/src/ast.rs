@@ -1,4 +1,4 @@
-//! Abstract syntax of λ▷ (paper figure 2; the concrete syntax is given in README.md).
+//! Abstract syntax of λ▷ (paper figure 2; the concrete syntax is given in docs/lambda.md).
 //!
 //! Expressions live in an arena ([`Program::exprs`]) and refer to their children by [`ExprId`], so
 //! that later passes can keep per-expression side tables (shapes, labelled types) in `IndexVec`s.

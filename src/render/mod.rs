@@ -27,7 +27,7 @@ pub enum Format {
     /// Warnings or violations with source lines, then a summary line.
     #[default]
     Text,
-    /// One JSON object: the report model serialised (README.md, "JSON output").
+    /// One JSON object: the report model serialised (docs/json.md).
     Json,
     /// A Graphviz graph: the races of `check`, the constraint graph of `lambda`.
     Dot,

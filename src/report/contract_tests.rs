@@ -1,8 +1,8 @@
-//! The JSON contract test: README.md's "JSON output" section lists every serialised model type
+//! The JSON contract test: docs/json.md lists every serialised model type
 //! with its fields, and this test serialises one fully populated sample of each type and checks
 //! that the keys are exactly the documented ones, in both directions.
 //!
-//! It only reads README.md and serialises samples; a failure means the model and its
+//! It only reads docs/json.md and serialises samples; a failure means the model and its
 //! documentation disagree, and one of them must be fixed by hand.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -13,24 +13,19 @@ use serde_json::Value;
 
 use super::model::*;
 
-const README: &str = include_str!("../../README.md");
+const JSON_DOC: &str = include_str!("../../docs/json.md");
 
-/// The fields README documents per type: `**`Type`**` lines, each followed by a table whose first
-/// column names the fields in backquotes.
+/// The fields docs/json.md documents per type: `**`Type`**` lines, each followed by a table whose
+/// first column names the fields in backquotes.
 fn documented() -> BTreeMap<String, BTreeSet<String>> {
-    let start = README
-        .find("\n## JSON output\n")
-        .expect("README has a JSON output section");
-    let section = &README[start + 1..];
-    let end = section[3..].find("\n## ").map_or(section.len(), |i| i + 3);
     let mut types: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     let mut current: Option<String> = None;
-    for line in section[..end].lines() {
+    for line in JSON_DOC.lines() {
         if let Some(rest) = line.strip_prefix("**`") {
             let name = rest.split('`').next().unwrap_or_default().to_string();
             types.entry(name.clone()).or_default();
             current = Some(name);
-        } else if line.starts_with("###") {
+        } else if line.starts_with("##") {
             current = None;
         } else if let (Some(name), Some(row)) = (&current, line.strip_prefix("| ")) {
             let cell = row.split(" |").next().unwrap_or_default();
@@ -229,7 +224,7 @@ fn violation(detail: ViolationDetail) -> BTreeSet<String> {
     keys(Violation::new(detail))
 }
 
-/// A sample of every serialised type, with every optional field present, by README name.
+/// A sample of every serialised type, with every optional field present, by its documented name.
 fn samples() -> BTreeMap<&'static str, BTreeSet<String>> {
     let race = race();
     let deadlock = deadlock();
@@ -385,12 +380,12 @@ fn readme_documents_exactly_the_serialised_fields() {
     let sample_types: BTreeSet<&str> = samples.keys().copied().collect();
     assert_eq!(
         doc_types, sample_types,
-        "README's JSON types and the model's samples differ"
+        "docs/json.md's types and the model's samples differ"
     );
     for (name, fields) in &samples {
         assert_eq!(
             &documented[*name], fields,
-            "README's fields of `{name}` and its serialised keys differ"
+            "docs/json.md's fields of `{name}` and its serialised keys differ"
         );
     }
 }

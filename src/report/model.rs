@@ -1,5 +1,5 @@
 //! The report model of both commands: what `locksmith check` and `locksmith lambda` have to say,
-//! as plain data. The JSON format is these types serialised (README.md, "JSON output", documents
+//! as plain data. The JSON format is these types serialised (docs/json.md, documents
 //! them field by field), so a field added, renamed or removed here changes the JSON contract.
 //!
 //! The model holds names, positions and codes only. It never computes anything (the builders in

@@ -1,4 +1,4 @@
-//! Lexer, parser and printer for the concrete syntax of λ▷ (given in README.md).
+//! Lexer, parser and printer for the concrete syntax of λ▷ (given in docs/lambda.md).
 //!
 //! This module owns the boundary between text and the [`Program`] arena: [`parse`] reads a whole
 //! source file into an AST whose every node carries the byte span of its text, and
