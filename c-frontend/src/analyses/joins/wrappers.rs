@@ -323,6 +323,9 @@ impl Planner<'_> {
                 };
                 (false, holder, None, fields)
             };
+        if let Some(site) = self.handle_array_site(fx, is_create, holder, def, fields) {
+            return Some(site);
+        }
         let (var, steps) = place_of(holder)?;
         let v = &self.p.vars[var];
         let local = matches!(v.kind, VarKind::Local(g) if g == fx.f);
@@ -364,6 +367,49 @@ impl Planner<'_> {
             path,
             trusted: holder_trusted && def.is_some() && self.writers.handle_trusted(fields),
             def: def.map(|(b, k)| (fx.f, b, k)),
+        })
+    }
+
+    /// A handle kept in an element of a local array by a variable index (`ths[i] = launch(…)`,
+    /// `join(ths[j])`), matched as a create loop and a join loop over a `pthread_t` array are
+    /// ([`Planner::match_loop`]): the array is a local of the function no address of which, or
+    /// into which, is taken, and its one assignment is the create's (`def`, the call or the copy of its
+    /// result), so every element holds the handle of one create of the loop, joined by the join
+    /// loop's iteration of its index. Its path is the array's, with [`HANDLE_OBJECT`] before the
+    /// thread id's fields in the object.
+    fn handle_array_site(
+        &self,
+        fx: &FnFacts<'_>,
+        is_create: bool,
+        holder: &Lval,
+        def: Option<(BlockId, usize)>,
+        fields: &[(u32, u32)],
+    ) -> Option<HandleSite> {
+        let (Base::Var(array), [Proj::Index(Some(i))]) = (&holder.base, holder.proj.as_slice())
+        else {
+            return None;
+        };
+        let v = &self.p.vars[*array];
+        // No address of the array or into it is taken anywhere (an array read by index is
+        // marked address-taken by the lowering, so the places are asked instead).
+        let local = matches!(v.kind, VarKind::Local(g) if g == fx.f)
+            && matches!(self.p.types.get(v.ty), Type::Array(_))
+            && self.writers.unaliased(*array, &[Step::Index], &[], true);
+        let assigned_once = match self.assigns.get(array).map(Vec::as_slice) {
+            Some(&[(g, b, k)]) => g == fx.f && (!is_create || def == Some((b, k))),
+            _ => false,
+        };
+        let mut all = vec![(HANDLE_OBJECT, 0)];
+        all.extend(fields.iter().copied());
+        Some(HandleSite {
+            is_create,
+            path: IdPath {
+                base: IdBase::Var(*array),
+                fields: all,
+                index: Some(*i),
+            },
+            trusted: local && assigned_once && self.writers.handle_trusted(fields),
+            def: None,
         })
     }
 
