@@ -470,8 +470,8 @@ impl Planner<'_> {
 
     /// The place that keeps the result of the call at `at`, written to `dst`, with the
     /// statement that assigns it: `dst` itself and the call, or the place a lowering temporary
-    /// holding the result is copied to (the temporary assigned only there and read only by that
-    /// copy) and the copy.
+    /// holding the result is copied to later in the call's block (the temporary assigned only
+    /// there and read only by that copy) and the copy.
     fn handle_result<'f>(
         &self,
         fx: &FnFacts<'f>,
@@ -496,22 +496,24 @@ impl Planner<'_> {
         {
             return None;
         }
-        fx.func.blocks.iter_enumerated().find_map(|(b, block)| {
-            block
-                .stmts
-                .iter()
-                .enumerate()
-                .find_map(|(k, s)| match &s.kind {
-                    StmtKind::Assign { dst, src }
-                        if matches!(src.without_casts(),
-                            Operand::Use(Lval { base: Base::Var(t), proj, .. })
-                                if *t == temp && proj.is_empty()) =>
-                    {
-                        Some((dst, (b, k)))
-                    }
-                    _ => None,
-                })
-        })
+        // The copy follows the call in its block, so that every run of the call stores its
+        // result (a copy elsewhere could be skipped, leaving an older handle in the place).
+        let (_, b, k) = at;
+        fx.func.blocks[b]
+            .stmts
+            .iter()
+            .enumerate()
+            .skip(k + 1)
+            .find_map(|(k, s)| match &s.kind {
+                StmtKind::Assign { dst, src }
+                    if matches!(src.without_casts(),
+                        Operand::Use(Lval { base: Base::Var(t), proj, .. })
+                            if *t == temp && proj.is_empty()) =>
+                {
+                    Some((dst, (b, k)))
+                }
+                _ => None,
+            })
     }
 }
 
