@@ -157,6 +157,7 @@ fn the_checked_cases_carry_heap_handles() {
     assert!(with("struct hho") >= 2, "{}", with("struct hho"));
     assert!(with("void *(*hhf") >= 1 && with("ptr = realloc(ptr, size);") >= 1);
     assert!(with("pthread_create(&h->id, NULL, fn, NULL)") >= 1 && with("pthread_join(hhp") >= 1);
+    assert!(with("    hhs0[k] = hhl0(hhw0);") + with("    hhs1[k] = hhl1(hhw1);") >= 1);
 }
 
 /// The checked cases carry the join-tree idiom (workers starting and joining their children,

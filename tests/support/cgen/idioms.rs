@@ -101,7 +101,9 @@ pub enum Idiom {
     /// `a` first when `a_first` — so one write races unless it is locked. With `wrappers`, a
     /// thread library's launch and join: `hhlN` allocates the handle, creates into it and links
     /// it into a list of all handles under a lock, returning it; `hhjN` joins a handle, unlinks
-    /// and frees it; the handles are kept in globals instead of locals with `global_handles`.
+    /// and frees it; the handles are kept in globals instead of locals with `global_handles`,
+    /// and three more workers are launched into a local array and finished by a join loop
+    /// ([`handle_array`]).
     HeapHandles {
         wrappers: bool,
         global_handles: bool,
@@ -794,6 +796,7 @@ void hhj{n}(struct hho{n} *h)
         p.stop.push(format!("hhj{n}(hhp{second}{n});"));
         p.stop.push(format!("hhpa{n} = NULL;"));
         p.stop.push(format!("hhpb{n} = NULL;"));
+        handle_array(&mut p, n, locked, a_first, it);
     } else {
         p.stop
             .push(format!("pthread_join(hhp{second}{n}->id, NULL);"));
@@ -801,6 +804,34 @@ void hhj{n}(struct hho{n} *h)
         p.stop.push(format!("free(hhpb{n});"));
     }
     p
+}
+
+/// The heap-handles idiom's handles in a local array: three workers `hhwN` adding to `hhqN`
+/// (under `hhmN` when `locked`) launched by a create loop into `hhsN[k]` and finished by a
+/// join loop over the same range before `main` adds to `hhqN` — or over one less when
+/// `short`, the last worker finished after `main`'s update.
+fn handle_array(p: &mut Parts, n: usize, locked: bool, short: bool, it: u32) {
+    let m = format!("&hhm{n}");
+    let _ = writeln!(p.globals, "unsigned hhq{n};");
+    let body = maybe_locked(locked, &m, format!("hhq{n} += i;"));
+    p.functions += &thread_fn(
+        &format!("hhw{n}"),
+        &["(void)arg;".into()],
+        it,
+        &body,
+        &["return NULL;"],
+    );
+    p.decls.push(format!("struct hho{n} *hhs{n}[3];"));
+    p.start.push("for (int k = 0; k < 3; k++)".to_string());
+    p.start.push(format!("    hhs{n}[k] = hhl{n}(hhw{n});"));
+    let bound = if short { 2 } else { 3 };
+    p.stop.push(format!("for (int k = 0; k < {bound}; k++)"));
+    p.stop.push(format!("    hhj{n}(hhs{n}[k]);"));
+    p.stop
+        .extend(maybe_locked(locked, &m, format!("hhq{n} += 1;")));
+    if short {
+        p.stop.push(format!("hhj{n}(hhs{n}[2]);"));
+    }
 }
 
 fn join_tree(n: usize, size: u8, locked: bool, detach_right: bool, it: u32) -> Parts {
