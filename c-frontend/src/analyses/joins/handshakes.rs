@@ -105,13 +105,29 @@ impl Planner<'_> {
         let mut vars: Vec<VarId> = tests.keys().copied().collect();
         vars.sort_unstable();
         let mut found: Vec<Handshake> = Vec::new();
+        // What a function's tests need, made once per function (a flag tested in many places).
+        let mut facts: FxHashMap<FuncId, (Cfg, Held)> = FxHashMap::default();
         for v in vars {
             let writes = writers.get(&v).map_or(&[][..], Vec::as_slice);
+            // The signal of each flag of the variable (a member path), found once per flag.
+            let mut signals: Vec<(&Counter, Option<Signal>)> = Vec::new();
             for (f, test) in &tests[&v] {
-                let Some(signal) = self.signal(main, &test.counter, writes) else {
+                let k = match signals.iter().position(|(c, _)| **c == test.counter) {
+                    Some(k) => k,
+                    None => {
+                        let signal = self.signal(main, &test.counter, writes);
+                        signals.push((&test.counter, signal));
+                        signals.len() - 1
+                    }
+                };
+                let Some(signal) = &signals[k].1 else {
                     continue;
                 };
-                let Some(at) = self.wait(*f, test, &signal) else {
+                let func = &p.funcs[*f];
+                let (cfg, held) = facts
+                    .entry(*f)
+                    .or_insert_with(|| (Cfg::new(func), Held::new(p, func)));
+                let Some(at) = self.wait(*f, test, signal, cfg, held) else {
                     continue;
                 };
                 match found.iter_mut().find(|h| h.signal == signal.at) {
@@ -172,7 +188,14 @@ impl Planner<'_> {
     /// The block of `f` on entry to which `test` saw the flag set, holding a mutex the signal
     /// held: the side of the test other than the one where the flag is zero, entered only from
     /// the test.
-    fn wait(&self, f: FuncId, test: &Test, signal: &Signal) -> Option<(FuncId, BlockId)> {
+    fn wait(
+        &self,
+        f: FuncId,
+        test: &Test,
+        signal: &Signal,
+        cfg: &Cfg,
+        held: &Held,
+    ) -> Option<(FuncId, BlockId)> {
         let p = self.p;
         let func = &p.funcs[f];
         let block = &func.blocks[test.block];
@@ -192,11 +215,10 @@ impl Planner<'_> {
         } else {
             *then_block
         };
-        let cfg = Cfg::new(func);
         if cfg.preds[set.0 as usize] != [test.block.0 as usize] {
             return None;
         }
-        let held = Held::new(p, func).before(p, func, test.block, block.stmts.len())?;
+        let held = held.before(p, func, test.block, block.stmts.len())?;
         held.intersection(&signal.held)
             .next()
             .is_some()
