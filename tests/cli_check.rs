@@ -1435,16 +1435,8 @@ fn the_own_lock_note_only_where_that_lock_is_taken() {
 #[test]
 fn the_source_root_names_files_in_every_format() {
     let run = |args: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_locksmith"))
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .args(["check", "--no-config"])
-            .args(args)
-            .output()
-            .expect("locksmith runs");
-        (
-            out.status.code().unwrap(),
-            String::from_utf8(out.stdout).unwrap(),
-        )
+        let r = check(&[&["--no-config"], args].concat());
+        (r.exit, r.stdout)
     };
     let file = "tests/leaks/early_return.c";
     let (status, short) = run(&["--format", "short", "--source-root", "tests", file]);

@@ -58,16 +58,9 @@ impl<'a> Program<'a> {
 
     fn preds(&mut self, f: FnId) -> &[Vec<u32>] {
         let p = self.p;
-        self.preds.entry(f).or_insert_with(|| {
-            let blocks = &p.funcs[f].blocks;
-            let mut preds = vec![Vec::new(); blocks.len()];
-            for (b, block) in blocks.iter().enumerate() {
-                for &s in &block.succs {
-                    preds[s as usize].push(b as u32);
-                }
-            }
-            preds
-        })
+        self.preds
+            .entry(f)
+            .or_insert_with(|| p.funcs[f].predecessors())
     }
 
     /// The lock calls that may have taken `lock` (as `level` names it, a class representative)

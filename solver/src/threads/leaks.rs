@@ -185,7 +185,7 @@ fn in_loops(
     if !holds_somewhere {
         return out;
     }
-    let preds = predecessors(inputs.p, f);
+    let preds = inputs.p.funcs[f].predecessors();
     let mut taken: Vec<(Lock, Option<Takings>)> = Vec::new();
     for (from, head) in back_edges(inputs.p, f) {
         if bounds[head as usize].0.held.is_none() {
@@ -323,18 +323,6 @@ fn back_edges(p: &ThreadProgram, f: FnId) -> Vec<(u32, u32)> {
 
 /// Where a function takes a lock: each taking with its block ([`takings`]).
 type Takings = Vec<(u32, Taken)>;
-
-/// Each block's predecessors in `f`'s control flow.
-fn predecessors(p: &ThreadProgram, f: FnId) -> Vec<Vec<u32>> {
-    let blocks = &p.funcs[f].blocks;
-    let mut preds = vec![Vec::new(); blocks.len()];
-    for (b, block) in blocks.iter().enumerate() {
-        for &s in &block.succs {
-            preds[s as usize].push(b as u32);
-        }
-    }
-    preds
-}
 
 /// The blocks of the loop of back edge `from → head`: the head, and the blocks that reach
 /// `from` without passing through it.

@@ -137,6 +137,19 @@ pub struct FnBody {
     pub blocks: Vec<EventBlock>,
 }
 
+impl FnBody {
+    /// Each block's predecessors in the function's control flow.
+    pub fn predecessors(&self) -> Vec<Vec<u32>> {
+        let mut preds = vec![Vec::new(); self.blocks.len()];
+        for (b, block) in self.blocks.iter().enumerate() {
+            for &s in &block.succs {
+                preds[s as usize].push(b as u32);
+            }
+        }
+        preds
+    }
+}
+
 #[derive(Copy, Clone, Debug)]
 pub struct AccessInfo {
     pub rho: Rho,

@@ -116,7 +116,7 @@ impl Waits {
 /// threads than its count may wait on it).
 pub fn phases(p: &ThreadProgram, s: &Structure) -> IndexVec<AccessId, Phase> {
     let mut out = IndexVec::from_elem_n(Phase::UNKNOWN, p.accesses.len());
-    handshakes(p, &mut out);
+    handshakes(p, s, &mut out);
     let Some(count) = p.barrier_count else {
         return out;
     };
@@ -156,7 +156,7 @@ pub fn phases(p: &ThreadProgram, s: &Structure) -> IndexVec<AccessId, Phase> {
 /// gives a signal only to a function that runs as one thread, once, and a wait only where the
 /// flag the signal alone sets was seen set holding the mutex the signal held: so the accesses
 /// before the signal happen before those after a wait.
-fn handshakes(p: &ThreadProgram, out: &mut IndexVec<AccessId, Phase>) {
+fn handshakes(p: &ThreadProgram, s: &Structure, out: &mut IndexVec<AccessId, Phase>) {
     // Per hand-shake side: the functions with its markers and their marked call points.
     let mut marked: Vec<(u32, bool, Vec<FnId>, Vec<FnId>)> = Vec::new();
     for (f, body) in p.funcs.iter_enumerated() {
@@ -187,9 +187,8 @@ fn handshakes(p: &ThreadProgram, out: &mut IndexVec<AccessId, Phase>) {
     if marked.is_empty() {
         return;
     }
-    let sites = call_sites(p);
     for (k, after, markers, calls) in marked {
-        for g in called_only_from(p, &sites, &markers, &calls) {
+        for g in called_only_from(p, s, &markers, &calls) {
             for e in p.funcs[g].blocks.iter().flat_map(|b| &b.events) {
                 if let Event::Access(a) = *e {
                     out[a] = out[a].with_handshake(k, after);
@@ -254,34 +253,6 @@ fn mark_in_function(
     calls
 }
 
-/// The callers of each function, one entry per call event, and whether it runs other than
-/// by a call: as a thread's start routine, or as `main`.
-struct CallSites {
-    callers: IndexVec<FnId, Vec<FnId>>,
-    entered: IndexVec<FnId, bool>,
-}
-
-fn call_sites(p: &ThreadProgram) -> CallSites {
-    let n = p.funcs.len();
-    let mut sites = CallSites {
-        callers: IndexVec::from_elem_n(Vec::new(), n),
-        entered: IndexVec::from_elem_n(false, n),
-    };
-    for (f, body) in p.funcs.iter_enumerated() {
-        for e in body.blocks.iter().flat_map(|b| &b.events) {
-            match *e {
-                Event::Call { callee, .. } => sites.callers[callee].push(f),
-                Event::Fork { callee, .. } => sites.entered[callee] = true,
-                _ => {}
-            }
-        }
-    }
-    if let Some(main) = p.main {
-        sites.entered[main] = true;
-    }
-    sites
-}
-
 /// The functions reachable along calls from the marked call points of `markers` (`calls`, one
 /// callee per point) every call of which is one of those points or lies in another such
 /// function, and which run no other way: each of their runs happens inside a call made at a
@@ -289,15 +260,17 @@ fn call_sites(p: &ThreadProgram) -> CallSites {
 /// not marked).
 fn called_only_from(
     p: &ThreadProgram,
-    sites: &CallSites,
+    s: &Structure,
     markers: &[FnId],
     calls: &[FnId],
 ) -> Vec<FnId> {
     let n = p.funcs.len();
+    // Started by a fork, or the program's entry: runs other than inside a call.
+    let entered = |g: FnId| !s.forkers[g].is_empty() || p.main == Some(g);
     let mut inside: IndexVec<FnId, bool> = IndexVec::from_elem_n(false, n);
     let mut work: Vec<FnId> = calls.to_vec();
     while let Some(g) = work.pop() {
-        if sites.entered[g] || markers.contains(&g) || std::mem::replace(&mut inside[g], true) {
+        if entered(g) || markers.contains(&g) || std::mem::replace(&mut inside[g], true) {
             continue;
         }
         for e in p.funcs[g].blocks.iter().flat_map(|b| &b.events) {
@@ -317,8 +290,9 @@ fn called_only_from(
             if !inside[g] {
                 continue;
             }
-            let from_inside = sites.callers[g].iter().filter(|&&c| inside[c]).count();
-            if from_inside + marked_calls[g] < sites.callers[g].len() {
+            let callers = &s.callers[g];
+            let from_inside = callers.iter().filter(|pt| inside[pt.caller]).count();
+            if from_inside + marked_calls[g] < callers.len() {
                 inside[g] = false;
                 dropped = true;
             }
@@ -606,7 +580,7 @@ mod tests {
             ],
         });
         let mut out = IndexVec::from_elem_n(Phase::UNKNOWN, p.accesses.len());
-        handshakes(&p, &mut out);
+        handshakes(&p, &Structure::new(&p), &mut out);
         let phase = |e: Event| match e {
             Event::Access(a) => out[a],
             _ => unreachable!("an access"),
@@ -664,7 +638,7 @@ mod tests {
         }]));
         p.main = Some(FnId::new(4));
         let mut out = IndexVec::from_elem_n(Phase::UNKNOWN, p.accesses.len());
-        handshakes(&p, &mut out);
+        handshakes(&p, &Structure::new(&p), &mut out);
         let before = Phase::UNKNOWN.with_handshake(0, false);
         let phase = |e: Event| match e {
             Event::Access(a) => out[a],
