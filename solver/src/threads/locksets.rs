@@ -34,12 +34,20 @@
 //! recursive mutex does; for a normal mutex or a spin lock, locking it again blocks forever,
 //! so what follows is never reached and any answer there is sound. A helper that locks and
 //! unlocks the recursive mutex its caller holds then leaves it held.
+//!
+//! A condition wait (`pthread_cond_wait`, a release of its mutex and the retaking of it, two
+//! adjacent events) leaves the held locks as they were: it must be called holding the mutex and
+//! returns holding it again, the hold count too (a recursive mutex's wait releases one level and
+//! retakes one). Stepping over its two events one by one would say that the caller's hold was
+//! released and the function took the lock itself, and where a path that waited meets one that
+//! did not (`while (!ready) cond_wait(&c, &m);` in a helper), the meet kept neither: the caller
+//! lost its lock after every call of the helper.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::linearity::Linearity;
 use super::structure::Structure;
-use super::{Event, FnId, Mode, ThreadProgram};
+use super::{AcqId, AcquireInfo, Event, FnId, Mode, ThreadProgram};
 use crate::constraints::{Constraints, Lock, Site};
 use crate::dataflow;
 use crate::ids::IndexVec;
@@ -385,6 +393,8 @@ struct Ctx<'a> {
     alternatives: &'a [Site],
     /// [`ThreadProgram::relock_fails`], as lock class representatives.
     relock_fails: FxHashSet<Lock>,
+    /// [`ThreadProgram::acquisitions`]: which lock calls retake a condition wait's mutex.
+    acquisitions: &'a IndexVec<AcqId, AcquireInfo>,
     holds: Holds,
 }
 
@@ -398,6 +408,44 @@ fn counted(holds: Holds, linearity: &Linearity, locks: &mut LockTable, l: Lock) 
 }
 
 impl Ctx<'_> {
+    /// Steps over a block's events from `st`, recording the state before each in `before`.
+    /// A condition wait's release and retake are one step for the held locks (see the module
+    /// doc): after the pair they are what they were before it; the state between the two, which
+    /// the lock order reads (the locks the retake waits for holding), is the release's.
+    fn step_block(
+        &mut self,
+        events: &[Event],
+        mut st: State,
+        mut before: Option<&mut Vec<State>>,
+    ) -> State {
+        // The state before the previous event: before a wait's release when `e` is its retake.
+        let mut before_previous = st;
+        for (i, e) in events.iter().enumerate() {
+            if let Some(before) = before.as_deref_mut() {
+                before.push(st);
+            }
+            let mut next = self.step(st, e);
+            if i > 0 && next.held.is_some() && self.retakes(&events[i - 1], e) {
+                next.held = before_previous.held;
+                next.released = before_previous.released;
+            }
+            before_previous = st;
+            st = next;
+        }
+        st
+    }
+
+    /// Whether `acquire` retakes the lock that `release`, just before it, released: the two
+    /// halves of one condition wait.
+    fn retakes(&mut self, release: &Event, acquire: &Event) -> bool {
+        match (*release, *acquire) {
+            (Event::Release(r), Event::Acquire(a, _, Some(call))) => {
+                self.acquisitions[call].retakes && self.locks.find(r) == self.locks.find(a)
+            }
+            _ => false,
+        }
+    }
+
     fn step(&mut self, state: State, e: &Event) -> State {
         let mut next = self.step_must(state, e);
         if self.holds == Holds::Order && next.held.is_some() && state.held.is_some() {
@@ -587,10 +635,8 @@ impl Ctx<'_> {
             n,
             |b| &blocks[b].succs,
             State::ENTRY,
-            |ctx, b, mut st| {
-                for e in &blocks[b].events {
-                    st = ctx.step(st, e);
-                }
+            |ctx, b, st| {
+                let st = ctx.step_block(&blocks[b].events, st, None);
                 st.held.map(|_| st)
             },
             |ctx, into, incoming| {
@@ -603,12 +649,8 @@ impl Ctx<'_> {
         let mut summary = State::TOP;
         for (b, block) in blocks.iter().enumerate() {
             let start = input[b].unwrap_or(State::TOP);
-            let mut st = start;
             let mut states = Vec::with_capacity(block.events.len());
-            for e in &block.events {
-                states.push(st);
-                st = self.step(st, e);
-            }
+            let st = self.step_block(&block.events, start, Some(&mut states));
             bounds.push((start, st));
             if block.returns {
                 summary = summary.join(st, &mut self.sets);
@@ -639,6 +681,7 @@ pub fn compute(
         summary: IndexVec::from_elem_n(State::TOP, n),
         alternatives: &p.alternatives,
         relock_fails: FxHashSet::default(),
+        acquisitions: &p.acquisitions,
         holds,
     };
     ctx.relock_fails = p.relock_fails.iter().map(|&l| ctx.locks.find(l)).collect();
