@@ -213,8 +213,9 @@ pub(super) fn join_loop_complete(
 }
 
 /// Whether a global bound has one value from the create loop on: its address is never taken and
-/// it is assigned only in the creating function `f`, before the create loop (in blocks the loop's
-/// head cannot reach). `f` itself runs once ([`JoinPlan::global`]).
+/// it is assigned only by its initializer (run before `main`) and in the creating function `f`,
+/// before the create loop (in blocks the loop's head cannot reach). `f` itself runs once
+/// ([`JoinPlan::global`]).
 pub(super) fn global_bound_fixed(
     p: &Program,
     v: VarId,
@@ -232,5 +233,5 @@ pub(super) fn global_bound_fixed(
         .map(Vec::as_slice)
         .unwrap_or(&[])
         .iter()
-        .all(|(g, b, _)| *g == f && !after[b.0 as usize])
+        .all(|(g, b, _)| *g == p.global_init || (*g == f && !after[b.0 as usize]))
 }

@@ -372,7 +372,11 @@ fn writers(p: &Program, calls: &ThreadCalls) -> (Writers, FxHashMap<VarId, Vec<S
                 let t = touched(p, &stmt.kind, calls);
                 for (v, steps) in t.written {
                     assigns.entry(v).or_default().push((f, b, k));
-                    writers.written.entry(v).or_default().push(steps);
+                    // A global's initializer runs before `main`, so before any create: it
+                    // cannot overwrite a thread id (the addresses it takes still count).
+                    if func.origin != Origin::GlobalInit {
+                        writers.written.entry(v).or_default().push(steps);
+                    }
                 }
                 for (v, steps) in t.addr {
                     writers.addr.entry(v).or_default().push(steps);
@@ -1050,6 +1054,11 @@ impl<'p> Planner<'p> {
                 {
                     Fixed::Proved
                 }
+                LoopBound::GlobalField { var, strukt, index }
+                    if self.global_field_fixed(var, (strukt.0, index), fx.f, &fx.cfg, l1) =>
+                {
+                    Fixed::Proved
+                }
                 _ if jl.func == fx.f => {
                     bound_is_fixed(p, fx.f, l1, &self.assigns, blocks1, &jl.blocks)
                 }
@@ -1077,6 +1086,39 @@ impl<'p> Planner<'p> {
             }
         }
         used
+    }
+}
+
+impl Planner<'_> {
+    /// [`global_bound_fixed`] for an integer member of a global struct (`pool.size`): the
+    /// member can be written only by naming the variable ([`Writers::unaliased`]: the address of
+    /// the struct may be taken, as for its lock or its thread ids, if nothing writes the member
+    /// through a pointer), and every statement that may write it is in the creating function
+    /// `f`, before the create loop, or a global's initializer (run before `main`).
+    fn global_field_fixed(
+        &self,
+        var: VarId,
+        field: (u32, u32),
+        f: FuncId,
+        cfg: &Cfg,
+        l: &CountedLoop,
+    ) -> bool {
+        let steps = [Step::Field(field.0, field.1)];
+        if !self.writers.unaliased(var, &steps, &[field], false) {
+            return false;
+        }
+        let after = cfg.reachable(l.head.0 as usize, |_| false);
+        let assigns = self.assigns.get(&var).map(Vec::as_slice).unwrap_or(&[]);
+        assigns.iter().all(|&(g, b, k)| {
+            let writes_member = match &self.p.funcs[g].blocks[b].stmts[k].kind {
+                StmtKind::Assign { dst, .. } | StmtKind::Call { dst: Some(dst), .. } => {
+                    place_of(dst).is_none_or(|(_, w)| overlaps(&w, &steps))
+                }
+                StmtKind::Asm { .. } => true,
+                StmtKind::Call { dst: None, .. } | StmtKind::Eval(_) => false,
+            };
+            !writes_member || g == self.p.global_init || (g == f && !after[b.0 as usize])
+        })
     }
 }
 
