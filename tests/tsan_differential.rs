@@ -177,6 +177,15 @@ fn the_checked_cases_carry_handshakes() {
     assert!(with("void *hsp") >= 2, "{}", with("void *hsp"));
 }
 
+/// The checked cases carry the thread-pool idiom (workers started by a pool's create wrapper
+/// and joined by its join wrapper), with a join loop that starts one late in some.
+#[test]
+fn the_checked_cases_carry_pools() {
+    let with = occurrences();
+    assert!(with("pthread_join(q->threads[j], NULL);") >= 2);
+    assert!(with("for (int j = 1; j < q->size; j++)") >= 1);
+}
+
 /// The idiom of a global of `main.c` handed back by a library getter is among the library
 /// idioms, and only there.
 #[test]

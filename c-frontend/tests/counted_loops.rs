@@ -245,6 +245,40 @@ fn variable_bounds() {
 }
 
 #[test]
+fn member_bounds() {
+    let p = lower(
+        "member",
+        "struct pool { int size; long *items; } cfg;
+         int g;
+         void global(void) { for (int i = 0; i < cfg.size; i++) g++; }
+         void through(struct pool *q) { for (int i = 0; i < q->size; i++) g++; }
+         void local(void) { struct pool *q = &cfg; for (int i = 0; i < q->size; i++) g++; }
+         void not_int(struct pool *q) { for (int i = 0; i < q->items; i++) g++; }
+         void nested(struct pool **q) { for (int i = 0; i < (*q)->size; i++) g++; }",
+    );
+    assert_eq!(
+        loops(&p, "global"),
+        "  loop bb1: i = 0; i < cfg.size; body bb2, step bb2, exit bb3"
+    );
+    assert_eq!(
+        loops(&p, "through"),
+        "  loop bb1: i = 0; i < q->size; body bb2, step bb2, exit bb3"
+    );
+    let q = func(&p, "through").params[0];
+    assert!(matches!(
+        func(&p, "through").counted_loops[0].bound,
+        LoopBound::Member { ptr, index: 0, .. } if ptr == q
+    ));
+    assert_eq!(
+        loops(&p, "local"),
+        "  loop bb1: i = 0; i < q->size; body bb2, step bb2, exit bb3"
+    );
+    // A pointer member, or a member through an expression, is not a bound.
+    assert!(func(&p, "not_int").counted_loops.is_empty());
+    assert!(func(&p, "nested").counted_loops.is_empty());
+}
+
+#[test]
 fn create_and_join_loops() {
     let p = lower(
         "pthread",

@@ -235,6 +235,7 @@ impl Gen<'_> {
         threads.signal_atomic.sort_unstable();
         threads.global_handles = self.joins.global.clone();
         threads.wrapped = self.joins.wrapped.clone();
+        threads.wrapped_loops = self.joins.wrapped_loops.clone();
         threads.alternatives = std::mem::take(&mut self.alternatives);
         threads.alternatives.sort();
         threads.alternatives.dedup();
@@ -324,7 +325,8 @@ impl Gen<'_> {
                     LoopBound::Var(v) => self.var_rho[v].map(|(rho, _)| rho),
                     LoopBound::GlobalField { var, strukt, index } => self.var_rho[var]
                         .map(|(rho, node)| self.t.field(&mut self.c, node, rho, strukt, index).0),
-                    LoopBound::Const(_) => None,
+                    // The plan proves a member's bound itself and leaves no check of one.
+                    LoopBound::Const(_) | LoopBound::Member { .. } => None,
                 };
                 BoundCondition {
                     handle: check.handle,

@@ -156,7 +156,9 @@ pub fn merge_compatible_structs(p: &mut Program) -> usize {
             }
         }
         for l in &mut func.counted_loops {
-            if let LoopBound::GlobalField { strukt, .. } = &mut l.bound {
+            if let LoopBound::GlobalField { strukt, .. } | LoopBound::Member { strukt, .. } =
+                &mut l.bound
+            {
                 *strukt = canon[*strukt];
             }
         }

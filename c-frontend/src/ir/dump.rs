@@ -75,6 +75,10 @@ fn counted_loop(p: &Program, l: &CountedLoop) -> String {
             "{}.{}",
             p.vars[var].name, p.types.structs[strukt].fields[index as usize].name
         ),
+        LoopBound::Member { ptr, strukt, index } => format!(
+            "{}->{}",
+            p.vars[ptr].name, p.types.structs[strukt].fields[index as usize].name
+        ),
     };
     format!(
         "loop {}: {i} = {}; {i} {op} {bound}; body {}, step {}, exit {}",

@@ -286,6 +286,14 @@ pub enum LoopBound {
         strukt: StructId,
         index: u32,
     },
+    /// An integer member of the struct a local or parameter pointer points to, `p->field` (the
+    /// `index`-th field of `strukt`), read at every test; the record does not say whether the
+    /// loop changes the pointer or the member.
+    Member {
+        ptr: VarId,
+        strukt: StructId,
+        index: u32,
+    },
 }
 
 #[derive(Clone, Debug)]

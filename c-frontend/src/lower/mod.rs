@@ -595,7 +595,9 @@ impl Lowerer {
             for l in f.counted_loops.iter_mut() {
                 l.counter = map(l.counter);
                 match &mut l.bound {
-                    LoopBound::Var(v) | LoopBound::GlobalField { var: v, .. } => *v = map(*v),
+                    LoopBound::Var(v)
+                    | LoopBound::GlobalField { var: v, .. }
+                    | LoopBound::Member { ptr: v, .. } => *v = map(*v),
                     LoopBound::Const(_) => {}
                 }
             }

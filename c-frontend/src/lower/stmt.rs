@@ -1022,7 +1022,7 @@ impl<'a> UnitCx<'a> {
         let bound = match self.const_eval(&c.node.rhs) {
             Some(k) => LoopBound::Const(k),
             None if matches!(c.node.rhs.node, Expression::Member(_)) => {
-                self.global_field_bound(&c.node.rhs)?
+                self.member_bound(&c.node.rhs)?
             }
             None => {
                 let Expression::Identifier(id) = &c.node.rhs.node else {
@@ -1162,45 +1162,56 @@ impl<'a> UnitCx<'a> {
         Ok(())
     }
 
-    /// The variable `e` names if it is a plain identifier that can count a loop.
-    /// `g.field` as a loop bound: an integer member (not through an anonymous member) of a
-    /// global struct variable that is not thread-local.
-    fn global_field_bound(&self, e: &'a Node<Expression>) -> Option<LoopBound> {
+    /// `g.field` or `p->field` as a loop bound: an integer member (not through an anonymous
+    /// member) of a global struct variable that is not thread-local, or of the struct a local or
+    /// parameter pointer points to.
+    fn member_bound(&self, e: &'a Node<Expression>) -> Option<LoopBound> {
         let Expression::Member(m) = &e.node else {
             return None;
         };
-        if m.node.operator.node != MemberOperator::Direct {
-            return None;
-        }
         let Expression::Identifier(id) = &m.node.expression.node else {
             return None;
         };
         let Some(Binding::Var(var)) = self.lookup(&id.node.name) else {
             return None;
         };
-        if !matches!(
-            self.lw.vars[var].kind,
-            VarKind::Global {
-                thread_local: false,
-                ..
+        let direct = m.node.operator.node == MemberOperator::Direct;
+        let sid = match (direct, &self.lw.vars[var].kind, self.var_type(var)) {
+            (
+                true,
+                VarKind::Global {
+                    thread_local: false,
+                    ..
+                },
+                Type::Struct(sid),
+            ) => *sid,
+            (false, VarKind::Local(_) | VarKind::Param(..), Type::Pointer(to)) => {
+                let Type::Struct(sid) = self.lw.types.get(*to) else {
+                    return None;
+                };
+                *sid
             }
-        ) {
-            return None;
-        }
-        let Type::Struct(sid) = *self.var_type(var) else {
-            return None;
+            _ => return None,
         };
         let [(strukt, index)] = self.find_field(sid, &m.node.identifier.node.name)?[..] else {
             return None;
         };
         let field_ty = self.lw.types.structs[strukt].fields[index as usize].ty;
-        matches!(self.lw.types.get(field_ty), Type::Int).then_some(LoopBound::GlobalField {
-            var,
-            strukt,
-            index,
+        if !matches!(self.lw.types.get(field_ty), Type::Int) {
+            return None;
+        }
+        Some(if direct {
+            LoopBound::GlobalField { var, strukt, index }
+        } else {
+            LoopBound::Member {
+                ptr: var,
+                strukt,
+                index,
+            }
         })
     }
 
+    /// The variable `e` names if it is a plain identifier that can count a loop.
     fn counter_var(&self, e: &'a Node<Expression>) -> Option<VarId> {
         let Expression::Identifier(id) = &e.node else {
             return None;

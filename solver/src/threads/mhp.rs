@@ -202,6 +202,8 @@ struct Joins<'a> {
     summary: &'a IndexVec<FnId, HandleSummary>,
     /// The handles of creates inside create wrappers ([`ThreadProgram::wrapped`]).
     wrapped: &'a FxHashSet<ThreadHandle>,
+    /// [`ThreadProgram::wrapped_loops`].
+    wrapped_loops: &'a FxHashSet<ThreadHandle>,
     /// Per function and block: whether the block lies on a cycle.
     cyclic: &'a IndexVec<FnId, Vec<bool>>,
     /// [`ThreadProgram::untaken_forks`]: the wrapper forks each call never takes.
@@ -228,6 +230,7 @@ impl Mhp {
         let n = p.funcs.len();
         let (site_handle, handle_fn) = handles(p);
         let wrapped: FxHashSet<ThreadHandle> = p.wrapped.iter().copied().collect();
+        let wrapped_loops: FxHashSet<ThreadHandle> = p.wrapped_loops.iter().copied().collect();
         let untaken: FxHashSet<(Site, Site)> = p.untaken_forks.iter().copied().collect();
         let started = started_sites(p);
         // A global handle's ids live in one global place: its threads are those of the latest
@@ -257,6 +260,7 @@ impl Mhp {
                 global: &global,
                 summary: &summaries,
                 wrapped: &wrapped,
+                wrapped_loops: &wrapped_loops,
                 cyclic: &s.cyclic,
                 untaken: &untaken,
             };
@@ -1280,8 +1284,10 @@ fn started_only_by_own_fork(
 /// started by its wrapped forks ([`ThreadProgram::wrapped`]) during that run: the fork's own
 /// site, and the sites its thread joins before it ends (as for a fork's own handle, see
 /// [`items`]). A site that the run may also start another way — another fork, a wrapped fork on
-/// a cycle (several threads, of which the caller's id names one), a call, or a thread the
-/// wrapped thread leaves running — is not named by the call's handle: its join would miss them.
+/// a cycle (several threads, of which the caller's id names one; but a pool's create loop, of
+/// [`ThreadProgram::wrapped_loops`], whose threads the handle names all of), a call, or a thread
+/// the wrapped thread leaves running — is not named by the call's handle: its join would miss
+/// them.
 fn wrapped_sites(
     p: &ThreadProgram,
     w: FnId,
@@ -1300,7 +1306,9 @@ fn wrapped_sites(
                     callee,
                     handle,
                 } => {
-                    let wrapped = !cyclic && handle.is_some_and(|h| joins.wrapped.contains(&h));
+                    let wrapped = handle.is_some_and(|h| {
+                        joins.wrapped.contains(&h) && (!cyclic || joins.wrapped_loops.contains(&h))
+                    });
                     if wrapped {
                         named.insert(site);
                     } else {

@@ -88,7 +88,9 @@ pub enum Event {
     /// the callee is a create wrapper: the threads that its forks with a handle of
     /// [`ThreadProgram::wrapped`] start during this call are this run's threads of `handle`, which
     /// its joins end. The front end gives a call a handle only when the wrapper's own forks of
-    /// such a handle start at most one thread per call, whose id is the one the caller names.
+    /// such a handle start at most one thread per call, whose id is the one the caller names, or
+    /// when the caller's joins of it end every thread they start
+    /// ([`ThreadProgram::wrapped_loops`]).
     Call {
         site: Site,
         callee: FnId,
@@ -224,6 +226,10 @@ pub struct ThreadProgram {
     /// parameter: their threads are named by the handle of the wrapper's call
     /// ([`Event::Call`]). No join names them.
     pub wrapped: Vec<ThreadHandle>,
+    /// The handles of [`ThreadProgram::wrapped`] whose fork may run several times in one call of
+    /// its wrapper (a thread pool's create loop) and whose threads the call's handle still names
+    /// all of: the joins of that handle end every one ([`mhp`]).
+    pub wrapped_loops: Vec<ThreadHandle>,
     /// The call sites that are one of several targets of one call through a pointer, sorted.
     /// Their calls are events in sequence, but only one of them happens: a target that never
     /// returns does not end the path, since another target may have been called.

@@ -6,8 +6,9 @@
 //! on some paths only (a potential deadlock), and workers `main` waits for with a counter they
 //! count down (a counter join), and threads whose ids live in heap handles and whose records come
 //! from an allocator kept in a pointer or a reallocation wrapper, a tree of workers each
-//! starting and joining its children while `main` joins the root, and a hand-shake through a
-//! flag under a mutex. Each has its own globals,
+//! starting and joining its children while `main` joins the root, a hand-shake through a
+//! flag under a mutex, and a thread pool in an object that a create wrapper fills and a join
+//! wrapper empties. Each has its own globals,
 //! functions and threads;
 //! `main` starts it (creates its threads and does its own concurrent work) and stops it (joins
 //! them) at two points of its timeline. Whether an instance races is left to ThreadSanitizer.
@@ -126,17 +127,30 @@ pub enum Idiom {
     /// `hsmN` and broadcasts `hscN` — or sets it first when `early`; `main` waits holding
     /// `hsmN` until it sees the flag, reads `hsdN`, and joins the producer.
     Handshake { early: bool, iterations: u32 },
+    /// A thread pool in an object: `plcN(n)` allocates a `struct plpN`, keeps `n` in its `size`,
+    /// allocates its block of thread ids and starts `n` workers `plwN` into it by a create loop
+    /// (bounded by `n`, or by `p->size` when `member_bound`), and returns it; `pljN(q)` joins
+    /// `q->threads[j]` for `j` below `q->size` — from 1 when `short`, leaving the first worker
+    /// running. Each worker adds to the pool's `done` under its lock and to `pldN` (under `plmN`
+    /// when `locked`); `main` creates the pool at its start, joins it at its stop, then adds to
+    /// both without a lock (and then joins the first worker, when `short`).
+    Pool {
+        member_bound: bool,
+        short: bool,
+        locked: bool,
+        iterations: u32,
+    },
 }
 
 /// The idioms of a program: none, one or two, of the kinds `options` allows (at most one of
-/// each library kind, as those use fixed names).
+/// each library kind, as those use fixed names, and of heap handles).
 pub fn plan(rng: &mut Rng, options: Options) -> Vec<Idiom> {
     let count = match rng.range(0, 99) {
-        0..=39 => 0,
-        40..=84 => 1,
+        0..=29 => 0,
+        30..=74 => 1,
         _ => 2,
     };
-    let mut kinds = vec![0, 1, 4, 5, 6, 7, 8];
+    let mut kinds = vec![0, 1, 4, 5, 6, 7, 8, 9];
     if options.library {
         kinds.push(2);
         kinds.push(3);
@@ -144,8 +158,9 @@ pub fn plan(rng: &mut Rng, options: Options) -> Vec<Idiom> {
     let mut out = Vec::new();
     for _ in 0..count {
         let kind = *rng.pick(&kinds);
-        if kind == 2 || kind == 3 {
-            // The library's kinds use fixed names: one of each.
+        if kind == 2 || kind == 3 || kind == 6 {
+            // The library's kinds use fixed names: one of each. Heap handles, the longest, come
+            // once too, so that a program stays small.
             kinds.retain(|&k| k != kind);
         }
         out.push(idiom(rng, kind));
@@ -206,6 +221,12 @@ fn idiom(rng: &mut Rng, kind: usize) -> Idiom {
             conditional: rng.chance(60),
             taken: rng.chance(80),
             inverted: rng.chance(60),
+            iterations,
+        },
+        9 => Idiom::Pool {
+            member_bound: rng.chance(50),
+            short: rng.chance(25),
+            locked: rng.chance(50),
             iterations,
         },
         8 => Idiom::Handshake {
@@ -343,6 +364,12 @@ pub fn emit(idiom: &Idiom, n: usize) -> Parts {
             iterations,
         } => join_tree(n, *size, *locked, *detach_right, *iterations),
         Idiom::Handshake { early, iterations } => handshake(n, *early, *iterations),
+        Idiom::Pool {
+            member_bound,
+            short,
+            locked,
+            iterations,
+        } => pool(n, *member_bound, *short, *locked, *iterations),
     }
 }
 
@@ -927,6 +954,80 @@ fn handshake(n: usize, early: bool, it: u32) -> Parts {
     p.stop.push(format!("pthread_mutex_unlock(&hsm{n});"));
     p.stop.push(format!("hsd{n} += 1;"));
     p.stop.push(format!("pthread_join(hst{n}, NULL);"));
+    p
+}
+
+fn pool(n: usize, member_bound: bool, short: bool, locked: bool, it: u32) -> Parts {
+    let mut p = Parts::default();
+    let _ = write!(
+        p.globals,
+        "struct plp{n} {{
+    pthread_mutex_t lock;
+    pthread_t *threads;
+    int size;
+    unsigned done;
+}};
+pthread_mutex_t plm{n} = PTHREAD_MUTEX_INITIALIZER;
+unsigned pld{n};
+"
+    );
+    let mut body = vec![
+        "pthread_mutex_lock(&p->lock);".to_string(),
+        "p->done += 1;".to_string(),
+        "pthread_mutex_unlock(&p->lock);".to_string(),
+    ];
+    body.extend(maybe_locked(
+        locked,
+        &format!("&plm{n}"),
+        format!("pld{n} += 1;"),
+    ));
+    p.functions.push_str(&thread_fn(
+        &format!("plw{n}"),
+        &[format!("struct plp{n} *p = arg;")],
+        it,
+        &body,
+        &["return NULL;"],
+    ));
+    let bound = if member_bound { "p->size" } else { "n" };
+    let [c1, c2] = create("&p->threads[i]", &format!("plw{n}"), "p");
+    let first = u8::from(short);
+    let _ = write!(
+        p.functions,
+        "struct plp{n} *plc{n}(int n)
+{{
+    struct plp{n} *p = malloc(sizeof *p);
+    if (!p)
+        abort();
+    pthread_mutex_init(&p->lock, NULL);
+    p->done = 0;
+    p->size = n;
+    p->threads = malloc(n * sizeof(pthread_t));
+    if (!p->threads)
+        abort();
+    for (int i = 0; i < {bound}; i++)
+        {c1}
+        {c2}
+    return p;
+}}
+
+void plj{n}(struct plp{n} *q)
+{{
+    for (int j = {first}; j < q->size; j++)
+        pthread_join(q->threads[j], NULL);
+}}
+
+"
+    );
+    p.decls.push(format!("struct plp{n} *plv{n};"));
+    p.start.push(format!("plv{n} = plc{n}(3);"));
+    p.stop.push(format!("plj{n}(plv{n});"));
+    p.stop.push(format!("pld{n} += 1;"));
+    p.stop.push(format!("plv{n}->done += 1;"));
+    if short {
+        p.stop
+            .push(format!("pthread_join(plv{n}->threads[0], NULL);"));
+    }
+    p.stop.push(format!("free(plv{n}->threads);"));
     p
 }
 

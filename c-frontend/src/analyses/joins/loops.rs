@@ -132,6 +132,9 @@ pub(super) fn bound_is_fixed(
     match l.bound {
         LoopBound::Const(_) => Fixed::Proved,
         LoopBound::GlobalField { .. } => Fixed::IfUnwritten,
+        // A member through a pointer: only a thread pool's wrappers ([`super::pools`]) prove
+        // one, for their own loops.
+        LoopBound::Member { .. } => Fixed::No,
         LoopBound::Var(v) if is_global(p, v) => Fixed::IfUnwritten,
         LoopBound::Var(v) => {
             let var = &p.vars[v];

@@ -48,7 +48,9 @@
 //! one create wrote, `join(h)` joining that field): the two match in one function where the same
 //! assignment of `h` reaches the join, for a local `h` or a global place only `NULL` is stored
 //! in elsewhere (then only if the function runs in no thread and is not recursive,
-//! [`JoinPlan::global`]).
+//! [`JoinPlan::global`]). A thread pool's wrappers ([`pools`]) are handle wrappers whose
+//! thread id is a whole block of them: `p = pool_create(…)` starts every worker of its create
+//! loop, and `pool_destroy(p)` joins every one.
 //!
 //! In both, the thread-id variable must be written only by that one create: no other create,
 //! assignment, or address taken anywhere in the program may change it, and the create loop's
@@ -89,6 +91,7 @@ mod handshakes;
 mod heap;
 mod ids;
 mod loops;
+mod pools;
 mod wrappers;
 
 use cfg::*;
@@ -119,6 +122,9 @@ pub struct JoinPlan {
     /// during a call of the wrapper that has a handle of its own are the caller's threads of
     /// that handle.
     pub wrapped: Vec<ThreadHandle>,
+    /// The handles of `wrapped` whose create is a pool's create loop ([`pools`]): the joins of
+    /// the call's handle end all the threads the loop starts.
+    pub wrapped_loops: Vec<ThreadHandle>,
     /// Join loops whose bound is a global (or a member of one) the front end cannot prove
     /// unchanged between the loops: each holds only if no write may change the bound while the
     /// threads run, which the thread analysis decides with label flow.
@@ -187,6 +193,9 @@ pub(super) struct ThreadCalls {
     /// The handle join wrappers ([`wrappers`]): the handle parameter of each and the field path
     /// of the thread id it joins.
     handle_joins: FxHashMap<FuncId, (Arg, Vec<(u32, u32)>)>,
+    /// The ids members of the pool wrappers ([`pools`]), each a field path of one member, whose
+    /// elements only the pool's create writes.
+    pool_ids: FxHashSet<Vec<(u32, u32)>>,
     allocs: FxHashSet<FuncId>,
     frees: FxHashSet<FuncId>,
 }
@@ -200,6 +209,7 @@ impl ThreadCalls {
             wrapped: Vec::new(),
             handle_creates: FxHashMap::default(),
             handle_joins: FxHashMap::default(),
+            pool_ids: FxHashSet::default(),
             allocs: FxHashSet::default(),
             frees: FxHashSet::default(),
         };
@@ -304,8 +314,20 @@ struct FnFacts<'p> {
 
 /// Finds the thread handles of a program.
 pub fn plan(p: &Program, main: Option<FuncId>) -> JoinPlan {
-    let calls = ThreadCalls::new(p);
+    let mut calls = ThreadCalls::new(p);
     let (writers, assigns) = writers(p, &calls);
+    // Pools need the whole program's writers; their wrappers are then handle wrappers whose
+    // thread id is a whole block of them.
+    let pools = pools::find(p, &calls, &writers, &assigns);
+    let mut pool_creates = Vec::new();
+    for (f, (ids, at)) in pools.creates {
+        calls.pool_ids.insert(ids.clone());
+        calls.handle_creates.insert(f, ids);
+        calls.wrapped.push(at);
+        pool_creates.push(at);
+    }
+    calls.wrapped.sort();
+    calls.handle_joins.extend(pools.joins);
     let mut planner = Planner {
         p,
         calls,
@@ -325,6 +347,9 @@ pub fn plan(p: &Program, main: Option<FuncId>) -> JoinPlan {
         planner.plan.handles += 1;
         planner.plan.create.insert(at, handle);
         planner.plan.wrapped.push(handle);
+        if pool_creates.contains(&at) {
+            planner.plan.wrapped_loops.push(handle);
+        }
     }
     for (f, func) in p.funcs.iter_enumerated() {
         if func.defined && func.origin == Origin::User {

@@ -71,7 +71,7 @@ impl Visitor for Uses {
 
 /// The parameter index of `op` when it is a plain read of a parameter of `func` whose address is
 /// never taken.
-fn param_read(p: &Program, func: &Func, op: &Operand) -> Option<Arg> {
+pub(super) fn param_read(p: &Program, func: &Func, op: &Operand) -> Option<Arg> {
     let Operand::Use(Lval {
         base: Base::Var(v),
         proj,
@@ -88,7 +88,7 @@ fn param_read(p: &Program, func: &Func, op: &Operand) -> Option<Arg> {
 }
 
 /// The calls of `func` to a function of `table`, with the argument the table names.
-fn calls_in<'f>(
+pub(super) fn calls_in<'f>(
     func: &'f Func,
     f: FuncId,
     table: &'f FxHashMap<FuncId, Arg>,
@@ -138,7 +138,7 @@ fn handle_param_field(p: &Program, func: &Func, op: &Operand) -> Option<(Arg, Ve
 }
 
 /// Whether `v` is assigned anywhere in `func` (a parameter can be assigned only there).
-fn assigned(func: &Func, v: VarId) -> bool {
+pub(super) fn assigned(func: &Func, v: VarId) -> bool {
     let writes = |lv: &Lval| matches!(lv.base, Base::Var(x) if x == v);
     func.blocks.iter().any(|block| {
         block.stmts.iter().any(|s| match &s.kind {
@@ -273,6 +273,13 @@ fn handle_create(
     if fields.is_empty() || on_any_cycle(&cfg, at.1 .0 as usize) {
         return None;
     }
+    returns_fresh_object(p, f, func, th).then_some((fields, *at))
+}
+
+/// Whether every return of `f` returns the local pointer `th`, which is assigned a fresh block
+/// ([`fresh_block`]) outside every cycle: each call returns an object of its own.
+pub(super) fn returns_fresh_object(p: &Program, f: FuncId, func: &Func, th: VarId) -> bool {
+    let cfg = Cfg::new(func);
     let returns_th = |op: &Operand| {
         matches!(op.without_casts(), Operand::Use(Lval { base: Base::Var(v), proj, .. })
             if *v == th && proj.is_empty())
@@ -295,7 +302,7 @@ fn handle_create(
                 _ => false,
             })
     });
-    (returns_it && assigned_off_cycles && fresh_block(p, f, func, th)).then_some((fields, *at))
+    returns_it && assigned_off_cycles && fresh_block(p, f, func, th)
 }
 
 impl Planner<'_> {
@@ -365,7 +372,7 @@ impl Planner<'_> {
         Some(HandleSite {
             is_create,
             path,
-            trusted: holder_trusted && def.is_some() && self.writers.handle_trusted(fields),
+            trusted: holder_trusted && def.is_some() && self.handle_field_trusted(fields),
             def: def.map(|(b, k)| (fx.f, b, k)),
         })
     }
@@ -408,9 +415,16 @@ impl Planner<'_> {
                 fields: all,
                 index: Some(*i),
             },
-            trusted: local && assigned_once && self.writers.handle_trusted(fields),
+            trusted: local && assigned_once && self.handle_field_trusted(fields),
             def: None,
         })
+    }
+
+    /// Whether the thread id at `fields` in the object a handle wrapper returns holds only what
+    /// its wrapper's create wrote: a single id ([`Writers::handle_trusted`]) or a pool's block of
+    /// them ([`super::pools`]).
+    fn handle_field_trusted(&self, fields: &[(u32, u32)]) -> bool {
+        self.writers.handle_trusted(fields) || self.calls.pool_ids.contains(fields)
     }
 
     /// Whether the global place `steps` of `var` is written in the program only by constants

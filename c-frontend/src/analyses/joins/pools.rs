@@ -1,0 +1,496 @@
+//! Thread pools kept in an object: a *pool create wrapper* starts its workers by a create loop
+//! into a block a member of a fresh object points to, keeps their number in another member, and
+//! returns the object; a *pool join wrapper* joins them by a join loop bounded by that member.
+//!
+//! ```c
+//! struct pool *pool_create(int n) {               void pool_destroy(struct pool *q) {
+//!     struct pool *p = malloc(sizeof *p);             for (int j = 0; j < q->n; j++)
+//!     p->n = n;                                           pthread_join(q->threads[j], 0);
+//!     p->threads = malloc(n * sizeof(pthread_t));     …
+//!     for (int i = 0; i < n; i++)                 }
+//!         pthread_create(&p->threads[i], 0, work, p);
+//!     return p;
+//! }
+//! ```
+//!
+//! The caller's `p = pool_create(…)` is then a create of the pool's threads and `pool_destroy(p)`
+//! a join of all of them, matched as the calls of handle wrappers are ([`super::wrappers`]): in
+//! one function, where the same assignment of `p` reaches the join.
+//!
+//! Why the join loop joins every thread the create loop started:
+//!
+//! - The *ids member* (`threads`) is written once in the whole program: by the create wrapper,
+//!   before its create loop, with a block fresh from an allocator that nothing else names. Every
+//!   other use of it reads it to read an element (a join's id), to free the block, or in a branch
+//!   condition; the wrapper's create is the one place that takes an element's address. So the
+//!   create is the only writer of the elements.
+//! - The *count member* (`n`) is written once in the whole program, by the create wrapper: before
+//!   its create loop when the loop is bounded by it (`i < p->n`), or otherwise on every way to
+//!   the return, as an uncast copy of the loop's bound (a parameter the wrapper never assigns, or
+//!   the same constant). Either way it holds the create loop's bound from the return on.
+//! - The create loop is clean (its counter changes only in its increment), on no other cycle,
+//!   from a non-negative start. The join loop starts and compares as it does, is bounded by the
+//!   count member of the object the join wrapper's parameter (never assigned) points to, joins on
+//!   every iteration and leaves only through its condition, and every way from the join
+//!   wrapper's entry to a return passes its exit.
+//! - Neither member is reached other than by naming it: no address of either is taken, and
+//!   their struct is no union, is never assigned whole through a pointer, and is never handed to
+//!   a library function that may write it (`free` does not count).
+//!
+//! Knowingly unsound, as for every thread id: a write through a pointer cast from another type
+//! (`(char *)p + offset`, or a `void *` handed to `memset`) is not seen, and an integer member is assumed to hold any value the
+//! loops' counters take (the IR does not keep integer widths). Counts kept by increments in the
+//! create loop (`p->started++`) and create loops that stop at the first failure are not
+//! followed: those pools stay running.
+
+use rustc_hash::FxHashMap;
+
+use super::wrappers::{assigned, calls_in, param_read};
+use super::*;
+use crate::ir::ctypes::StructId;
+use crate::ir::visit::{walk_block, walk_operand, Mentions, Visitor};
+
+/// A struct member: the struct and the member's index.
+type Member = (u32, u32);
+
+/// The pool wrappers of a program.
+#[derive(Default)]
+pub(super) struct Pools {
+    /// Each pool create wrapper: its ids member (as a field path) and its create statement.
+    pub(super) creates: FxHashMap<FuncId, (Vec<(u32, u32)>, StmtAt)>,
+    /// Each pool join wrapper: the index of its pool parameter and the ids member.
+    pub(super) joins: FxHashMap<FuncId, (Arg, Vec<(u32, u32)>)>,
+}
+
+/// The member an lvalue ends in.
+fn last_member(lv: &Lval) -> Option<Member> {
+    match lv.proj.last() {
+        Some(Proj::Field { strukt, index }) => Some((strukt.0, *index)),
+        _ => None,
+    }
+}
+
+/// The address of element `i` of the block a pointer member points to, `x.m + i` (as
+/// `&x.m[i]` lowers), computed in the member's own pointer type: the lvalue read for the
+/// member's value, the member, and the index variable.
+fn element_of<'o>(p: &Program, op: &'o Operand) -> Option<(&'o Lval, Member, VarId)> {
+    let Operand::Arith(t, ops) = op.without_casts() else {
+        return None;
+    };
+    let [a, b] = ops.as_slice() else { return None };
+    let member = |o: &'o Operand| match o {
+        Operand::Use(lv) => {
+            let (s, i) = last_member(lv)?;
+            let decl = &p.types.structs[StructId(s)];
+            (decl.fields.get(i as usize)?.ty == *t).then_some((lv, (s, i)))
+        }
+        _ => None,
+    };
+    let index = |o: &Operand| match o.without_casts() {
+        Operand::Use(Lval {
+            base: Base::Var(v),
+            proj,
+            ..
+        }) if proj.is_empty() => Some(*v),
+        _ => None,
+    };
+    [(a, b), (b, a)]
+        .into_iter()
+        .find_map(|(m, i)| member(m).and_then(|(lv, mem)| Some((lv, mem, index(i)?))))
+}
+
+/// Whether `ptr`, the dereferenced operand of an lvalue, addresses an element of the block
+/// member `m` points to (`*(x.m + i)`, or `*x.m` for the first).
+fn addresses_element(p: &Program, ptr: &Operand, m: Member) -> bool {
+    match ptr.without_casts() {
+        Operand::Use(lv) => last_member(lv) == Some(m),
+        other => element_of(p, other).is_some_and(|(_, mem, _)| mem == m),
+    }
+}
+
+/// Counts the reads of a member's value (`Use` of an lvalue ending in it) and the addresses of
+/// it taken.
+struct MemberUses {
+    m: Member,
+    reads: usize,
+    addressed: usize,
+}
+
+impl Visitor for MemberUses {
+    fn visit_operand(&mut self, op: &Operand) {
+        match op {
+            Operand::Use(lv) if last_member(lv) == Some(self.m) => self.reads += 1,
+            Operand::AddrOf(lv) if last_member(lv) == Some(self.m) => self.addressed += 1,
+            _ => {}
+        }
+        walk_operand(self, op);
+    }
+}
+
+/// How many reads of member `m`'s value an operand makes only to read an element of its block.
+fn element_reads(p: &Program, op: &Operand, m: Member) -> usize {
+    match op {
+        Operand::Use(lv) => match &lv.base {
+            Base::Deref(ptr) if addresses_element(p, ptr, m) => 1,
+            Base::Deref(ptr) => element_reads(p, ptr, m),
+            Base::Var(_) => 0,
+        },
+        Operand::AddrOf(lv) => match &lv.base {
+            Base::Deref(ptr) if !addresses_element(p, ptr, m) => element_reads(p, ptr, m),
+            _ => 0,
+        },
+        Operand::Cast(_, inner) | Operand::VaArg(_, inner) => element_reads(p, inner, m),
+        Operand::Arith(_, ops) => ops.iter().map(|o| element_reads(p, o, m)).sum(),
+        Operand::Const(..) | Operand::Func(_) | Operand::Str(_) => 0,
+    }
+}
+
+/// The reads of member `m` that an assignment's destination makes to find the place (a write to
+/// an element itself is not one of them).
+fn dst_reads(p: &Program, dst: &Lval, m: Member) -> usize {
+    match &dst.base {
+        Base::Deref(ptr) if !addresses_element(p, ptr, m) => element_reads(p, ptr, m),
+        _ => 0,
+    }
+}
+
+/// What the whole program does with one member.
+struct MemberFacts {
+    /// The statements that write it.
+    writes: Vec<StmtAt>,
+    /// Reads of its value.
+    reads: usize,
+    /// Reads of its value that only read an element of its block, free the block, or test it.
+    harmless_reads: usize,
+    addressed: usize,
+}
+
+fn member_facts(p: &Program, m: Member, frees: &FxHashSet<FuncId>) -> MemberFacts {
+    let mut uses = MemberUses {
+        m,
+        reads: 0,
+        addressed: 0,
+    };
+    let mut writes = Vec::new();
+    let mut harmless = 0;
+    for (f, func) in p.funcs.iter_enumerated() {
+        for (b, block) in func.blocks.iter_enumerated() {
+            walk_block(&mut uses, block);
+            for (k, stmt) in block.stmts.iter().enumerate() {
+                let writes_m = |lv: &Lval| last_member(lv) == Some(m);
+                harmless += match &stmt.kind {
+                    StmtKind::Assign { dst, src } => {
+                        if writes_m(dst) {
+                            writes.push((f, b, k));
+                        }
+                        dst_reads(p, dst, m) + element_reads(p, src, m)
+                    }
+                    StmtKind::Call { dst, callee, args } => {
+                        if dst.as_ref().is_some_and(writes_m) {
+                            writes.push((f, b, k));
+                        }
+                        let freed = matches!(callee, Callee::Direct(c) if frees.contains(c))
+                            && args.first().is_some_and(
+                                |a| matches!(a.without_casts(), Operand::Use(lv) if writes_m(lv)),
+                            );
+                        let callee_reads = match callee {
+                            Callee::Indirect(op) => element_reads(p, op, m),
+                            Callee::Direct(_) => 0,
+                        };
+                        usize::from(freed)
+                            + dst.as_ref().map_or(0, |d| dst_reads(p, d, m))
+                            + callee_reads
+                            + args.iter().map(|a| element_reads(p, a, m)).sum::<usize>()
+                    }
+                    StmtKind::Eval(op) => element_reads(p, op, m),
+                    StmtKind::Asm { operands } => {
+                        if operands.iter().any(writes_m) {
+                            writes.push((f, b, k));
+                        }
+                        0
+                    }
+                };
+            }
+            harmless += match &block.term {
+                Term::Branch { cond, .. } => {
+                    let mut tested = MemberUses {
+                        m,
+                        reads: 0,
+                        addressed: 0,
+                    };
+                    tested.visit_operand(cond);
+                    tested.reads
+                }
+                Term::Return(Some(op), _) => element_reads(p, op, m),
+                _ => 0,
+            };
+        }
+    }
+    MemberFacts {
+        writes,
+        reads: uses.reads,
+        harmless_reads: harmless,
+        addressed: uses.addressed,
+    }
+}
+
+/// `(*v).m` for a plain local or parameter `v`: the variable and the member.
+fn member_of_var(lv: &Lval) -> Option<(VarId, Member)> {
+    let Base::Deref(ptr) = &lv.base else {
+        return None;
+    };
+    let Operand::Use(Lval {
+        base: Base::Var(v),
+        proj,
+        ..
+    }) = ptr.without_casts()
+    else {
+        return None;
+    };
+    let [Proj::Field { strukt, index }] = lv.proj.as_slice() else {
+        return None;
+    };
+    proj.is_empty().then_some((*v, (strukt.0, *index)))
+}
+
+/// Whether the members of struct `s` are reached only by naming them: neither `s` nor a struct
+/// or union holding one (directly, or in a member or array element, at any depth) is assigned
+/// whole through a pointer or handed to a library function that may write it, and `s` is no
+/// union.
+fn struct_named_only(p: &Program, writers: &Writers, s: u32) -> bool {
+    use crate::ir::ctypes::Type;
+    // The structs holding `s` by value, to a fixpoint.
+    let mut holders = vec![s];
+    loop {
+        let before = holders.len();
+        for (sid, decl) in p.types.structs.iter_enumerated() {
+            if holders.contains(&sid.0) {
+                continue;
+            }
+            let holds = decl.fields.iter().any(|f| {
+                let mut ty = p.types.get(f.ty);
+                while let Type::Array(e) = ty {
+                    ty = p.types.get(*e);
+                }
+                matches!(ty, Type::Struct(x) | Type::Union(x) if holders.contains(&x.0))
+            });
+            if holds {
+                holders.push(sid.0);
+            }
+        }
+        if holders.len() == before {
+            break;
+        }
+    }
+    !writers.unions.contains(&s)
+        && holders.iter().all(|h| {
+            !writers.structs_through_pointers.contains(h) && !writers.structs_to_library.contains(h)
+        })
+}
+
+/// Finds the pool wrappers of a program (see the module's doc).
+pub(super) fn find(
+    p: &Program,
+    calls: &ThreadCalls,
+    writers: &Writers,
+    assigns: &FxHashMap<VarId, Vec<StmtAt>>,
+) -> Pools {
+    let mut pools = Pools::default();
+    let lib_creates: FxHashMap<FuncId, Arg> = calls
+        .creates
+        .iter()
+        .filter(|(f, _)| calls.library_creates.contains(f))
+        .map(|(f, k)| (*f, *k))
+        .collect();
+    let lib_joins: FxHashMap<FuncId, Arg> = p
+        .funcs
+        .indices()
+        .filter_map(|f| match p.known_kind(f) {
+            Some(Kind::Join { id, .. }) => Some((f, id)),
+            _ => None,
+        })
+        .collect();
+    let user = || {
+        p.funcs
+            .iter_enumerated()
+            .filter(|(_, func)| func.defined && func.origin == Origin::User)
+    };
+    let mut create_loops: Vec<(FuncId, Member, Member, CountedLoop)> = Vec::new();
+    for (f, func) in user() {
+        if let Some((ids, count, at, l1)) = pool_create(p, f, func, &lib_creates, assigns) {
+            let trusted = |m: Member, is_ids: bool| {
+                let facts = member_facts(p, m, &calls.frees);
+                let once = match facts.writes.as_slice() {
+                    [w] => w.0 == f,
+                    _ => false,
+                };
+                let reads_ok = if is_ids {
+                    // The create's own read of the member is the one more.
+                    facts.reads == facts.harmless_reads + 1
+                } else {
+                    true
+                };
+                once && reads_ok && facts.addressed == 0 && struct_named_only(p, writers, m.0)
+            };
+            if trusted(ids, true) && trusted(count, false) {
+                pools.creates.insert(f, (vec![ids], at));
+                create_loops.push((f, ids, count, l1));
+            }
+        }
+    }
+    for (g, func) in user() {
+        let cfg = Cfg::new(func);
+        let loops = counted_loops(func, &cfg);
+        let found = calls_in(func, g, &lib_joins).find_map(|((_, b, _), id)| {
+            let Operand::Use(Lval {
+                base: Base::Deref(ptr),
+                proj,
+                ..
+            }) = id.without_casts()
+            else {
+                return None;
+            };
+            let (member_lv, ids, j) = element_of(p, ptr)?;
+            let (q, _) = member_of_var(member_lv)?;
+            let Base::Deref(q_op) = &member_lv.base else {
+                return None;
+            };
+            let k = param_read(p, func, q_op)?;
+            let (_, _, count, l1) = create_loops.iter().find(|c| c.1 == ids)?;
+            let (l2, blocks2) = loops
+                .iter()
+                .find(|(l, bl)| l.counter == j && bl.contains(&(b.0 as usize)))?;
+            let bounded = l2.bound
+                == LoopBound::Member {
+                    ptr: q,
+                    strukt: StructId(count.0),
+                    index: count.1,
+                };
+            let reach = cfg.reachable(0, |x| x == l2.exit.0 as usize);
+            let unavoidable = !reach.iter().enumerate().any(|(x, &r)| r && cfg.returns[x]);
+            (proj.is_empty()
+                && bounded
+                && l2.start == l1.start
+                && l2.op == l1.op
+                && unavoidable
+                && !assigned(func, q)
+                && join_loop_complete(p, func, g, &cfg, l2, blocks2, b, assigns))
+            .then_some((k, vec![ids]))
+        });
+        if let Some(found) = found {
+            pools.joins.insert(g, found);
+        }
+    }
+    pools
+}
+
+/// Whether `f` has the shape of a pool create wrapper, before the whole-program facts of its
+/// members: its ids member, its count member, its create and its create loop.
+fn pool_create(
+    p: &Program,
+    f: FuncId,
+    func: &Func,
+    lib_creates: &FxHashMap<FuncId, Arg>,
+    assigns: &FxHashMap<VarId, Vec<StmtAt>>,
+) -> Option<(Member, Member, StmtAt, CountedLoop)> {
+    let creates: Vec<(StmtAt, &Operand)> = calls_in(func, f, lib_creates).collect();
+    let [(at, id)] = creates.as_slice() else {
+        return None;
+    };
+    let Operand::AddrOf(Lval {
+        base: Base::Deref(ptr),
+        proj,
+        ..
+    }) = id.without_casts()
+    else {
+        return None;
+    };
+    let (member_lv, ids, i) = element_of(p, ptr)?;
+    let (th, _) = member_of_var(member_lv)?;
+    if !proj.is_empty() || !super::wrappers::returns_fresh_object(p, f, func, th) {
+        return None;
+    }
+    let cfg = Cfg::new(func);
+    let loops = counted_loops(func, &cfg);
+    let create_block = at.1 .0 as usize;
+    let (l1, blocks1) = loops
+        .iter()
+        .find(|(l, bl)| l.counter == i && bl.contains(&create_block))?;
+    if l1.start < 0
+        || !loop_is_clean(p, func, f, l1, blocks1, assigns)
+        || cfg.on_other_cycle(create_block, l1)
+        || cfg.on_other_cycle(l1.head.0 as usize, l1)
+    {
+        return None;
+    }
+    let from_head = cfg.reachable(l1.head.0 as usize, |_| false);
+    // The writes of `(*th).member` in `f`, with their blocks and the value of an assignment.
+    let stores = || {
+        func.blocks.iter_enumerated().flat_map(move |(b, block)| {
+            block.stmts.iter().filter_map(move |s| match &s.kind {
+                StmtKind::Assign { dst, src } => {
+                    let (v, m) = member_of_var(dst)?;
+                    (v == th).then_some((b, m, Some(src)))
+                }
+                StmtKind::Call { dst: Some(dst), .. } => {
+                    let (v, m) = member_of_var(dst)?;
+                    (v == th).then_some((b, m, None))
+                }
+                _ => None,
+            })
+        })
+    };
+    // The block is allocated before the create loop: a fresh block no one else names.
+    let fresh_ids = stores().any(|(b, m, src)| {
+        m == ids && !from_head[b.0 as usize] && src.is_some_and(|s| fresh_temp(p, f, func, s))
+    });
+    let count = match l1.bound {
+        LoopBound::Member { ptr, strukt, index } if ptr == th => {
+            let count = (strukt.0, index);
+            stores()
+                .any(|(b, m, _)| m == count && !from_head[b.0 as usize])
+                .then_some(count)
+        }
+        LoopBound::Var(_) | LoopBound::Const(_) => stores().find_map(|(b, m, src)| {
+            let copies_bound = match (l1.bound, src?) {
+                (
+                    LoopBound::Var(v),
+                    Operand::Use(Lval {
+                        base: Base::Var(x),
+                        proj,
+                        ..
+                    }),
+                ) => {
+                    *x == v
+                        && proj.is_empty()
+                        && !p.vars[v].address_taken
+                        && matches!(p.vars[v].kind, VarKind::Param(g, _) if g == f)
+                        && !assigned(func, v)
+                }
+                (LoopBound::Const(k), Operand::Const(_, Some(c))) => k == *c,
+                _ => false,
+            };
+            let reach = cfg.reachable(0, |x| x == b.0 as usize);
+            let on_every_way = !reach.iter().enumerate().any(|(x, &r)| r && cfg.returns[x]);
+            (copies_bound && on_every_way && !on_any_cycle(&cfg, b.0 as usize)).then_some(m)
+        }),
+        _ => None,
+    }?;
+    (fresh_ids && count != ids).then_some((ids, count, *at, *l1))
+}
+
+/// Whether `src`, stored in the ids member, is a temporary or local of `f` assigned once with a
+/// fresh block ([`fresh_block`]) and named nowhere but there and in that store.
+fn fresh_temp(p: &Program, f: FuncId, func: &Func, src: &Operand) -> bool {
+    let Operand::Use(Lval {
+        base: Base::Var(tmp),
+        proj,
+        ..
+    }) = src.without_casts()
+    else {
+        return false;
+    };
+    let mut mentions = Mentions::of(*tmp);
+    crate::ir::visit::walk_func(&mut mentions, func);
+    proj.is_empty() && mentions.count == 2 && fresh_block(p, f, func, *tmp)
+}
