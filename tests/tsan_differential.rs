@@ -178,11 +178,13 @@ fn the_checked_cases_carry_handshakes() {
 }
 
 /// The checked cases carry the thread-pool idiom (workers started by a pool's create wrapper
-/// and joined by its join wrapper), with a join loop that starts one late in some.
+/// and joined by its join wrapper, their ids in a block of `pthread_t` or in worker structs),
+/// with a join loop that starts one late in some.
 #[test]
 fn the_checked_cases_carry_pools() {
     let with = occurrences();
-    assert!(with("pthread_join(q->threads[j], NULL);") >= 2);
+    assert!(with("pthread_join(q->threads[j], NULL);") >= 1);
+    assert!(with("pthread_join(q->threads[j].tid, NULL);") >= 1);
     assert!(with("for (int j = 1; j < q->size; j++)") >= 1);
 }
 

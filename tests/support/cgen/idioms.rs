@@ -128,7 +128,9 @@ pub enum Idiom {
     /// `hsmN` until it sees the flag, reads `hsdN`, and joins the producer.
     Handshake { early: bool, iterations: u32 },
     /// A thread pool in an object: `plcN(n)` allocates a `struct plpN`, keeps `n` in its `size`,
-    /// allocates its block of thread ids and starts `n` workers `plwN` into it by a create loop
+    /// allocates its block of thread ids (of worker structs `struct plkN` holding the id in
+    /// `tid` and a pointer to the pool, the thread's argument, when `structs`) and starts `n`
+    /// workers `plwN` into it by a create loop
     /// (bounded by `n`, or by `p->size` when `member_bound`), and returns it; `pljN(q)` joins
     /// `q->threads[j]` for `j` below `q->size` — from 1 when `short`, leaving the first worker
     /// running. Each worker adds to the pool's `done` under its lock and to `pldN` (under `plmN`
@@ -138,6 +140,7 @@ pub enum Idiom {
         member_bound: bool,
         short: bool,
         locked: bool,
+        structs: bool,
         iterations: u32,
     },
 }
@@ -227,6 +230,7 @@ fn idiom(rng: &mut Rng, kind: usize) -> Idiom {
             member_bound: rng.chance(50),
             short: rng.chance(25),
             locked: rng.chance(50),
+            structs: rng.chance(50),
             iterations,
         },
         8 => Idiom::Handshake {
@@ -364,12 +368,7 @@ pub fn emit(idiom: &Idiom, n: usize) -> Parts {
             iterations,
         } => join_tree(n, *size, *locked, *detach_right, *iterations),
         Idiom::Handshake { early, iterations } => handshake(n, *early, *iterations),
-        Idiom::Pool {
-            member_bound,
-            short,
-            locked,
-            iterations,
-        } => pool(n, *member_bound, *short, *locked, *iterations),
+        Idiom::Pool { .. } => pool(idiom, n),
     }
 }
 
@@ -957,13 +956,40 @@ fn handshake(n: usize, early: bool, it: u32) -> Parts {
     p
 }
 
-fn pool(n: usize, member_bound: bool, short: bool, locked: bool, it: u32) -> Parts {
+fn pool(idiom: &Idiom, n: usize) -> Parts {
+    let Idiom::Pool {
+        member_bound,
+        short,
+        locked,
+        structs,
+        iterations: it,
+    } = *idiom
+    else {
+        unreachable!("a pool idiom")
+    };
     let mut p = Parts::default();
+    // The thread ids: a block of `pthread_t`, or of worker structs with the id in `tid`.
+    let (element, tid) = if structs {
+        (format!("struct plk{n}"), ".tid")
+    } else {
+        ("pthread_t".to_string(), "")
+    };
+    if structs {
+        let _ = write!(
+            p.globals,
+            "struct plp{n};
+struct plk{n} {{
+    pthread_t tid;
+    struct plp{n} *pool;
+}};
+"
+        );
+    }
     let _ = write!(
         p.globals,
         "struct plp{n} {{
     pthread_mutex_t lock;
-    pthread_t *threads;
+    {element} *threads;
     int size;
     unsigned done;
 }};
@@ -981,15 +1007,32 @@ unsigned pld{n};
         &format!("&plm{n}"),
         format!("pld{n} += 1;"),
     ));
+    let prologue = if structs {
+        vec![
+            format!("struct plk{n} *self = arg;"),
+            format!("struct plp{n} *p = self->pool;"),
+        ]
+    } else {
+        vec![format!("struct plp{n} *p = arg;")]
+    };
     p.functions.push_str(&thread_fn(
         &format!("plw{n}"),
-        &[format!("struct plp{n} *p = arg;")],
+        &prologue,
         it,
         &body,
         &["return NULL;"],
     ));
     let bound = if member_bound { "p->size" } else { "n" };
-    let [c1, c2] = create("&p->threads[i]", &format!("plw{n}"), "p");
+    let (id, arg, owners) = if structs {
+        (
+            "&p->threads[i].tid",
+            "&p->threads[i]",
+            "    for (int k = 0; k < n; k++)\n        p->threads[k].pool = p;\n",
+        )
+    } else {
+        ("&p->threads[i]", "p", "")
+    };
+    let [c1, c2] = create(id, &format!("plw{n}"), arg);
     let first = u8::from(short);
     let _ = write!(
         p.functions,
@@ -1001,10 +1044,10 @@ unsigned pld{n};
     pthread_mutex_init(&p->lock, NULL);
     p->done = 0;
     p->size = n;
-    p->threads = malloc(n * sizeof(pthread_t));
+    p->threads = malloc(n * sizeof *p->threads);
     if (!p->threads)
         abort();
-    for (int i = 0; i < {bound}; i++)
+{owners}    for (int i = 0; i < {bound}; i++)
         {c1}
         {c2}
     return p;
@@ -1013,7 +1056,7 @@ unsigned pld{n};
 void plj{n}(struct plp{n} *q)
 {{
     for (int j = {first}; j < q->size; j++)
-        pthread_join(q->threads[j], NULL);
+        pthread_join(q->threads[j]{tid}, NULL);
 }}
 
 "
@@ -1025,7 +1068,7 @@ void plj{n}(struct plp{n} *q)
     p.stop.push(format!("plv{n}->done += 1;"));
     if short {
         p.stop
-            .push(format!("pthread_join(plv{n}->threads[0], NULL);"));
+            .push(format!("pthread_join(plv{n}->threads[0]{tid}, NULL);"));
     }
     p.stop.push(format!("free(plv{n}->threads);"));
     p

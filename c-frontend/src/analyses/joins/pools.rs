@@ -23,7 +23,12 @@
 //!   before its create loop, with a block fresh from an allocator that nothing else names. Every
 //!   other use of it reads it to read an element (a join's id), to free the block, or in a branch
 //!   condition; the wrapper's create is the one place that takes an element's address. So the
-//!   create is the only writer of the elements.
+//!   create is the only writer of the elements. When each element is a struct holding its thread
+//!   id in a field (`pthread_create(&p->workers[i].tid, …, &p->workers[i])`), the block may be
+//!   used freely instead, as long as that field is written by nothing in the program but the
+//!   create ([`Writers::handle_trusted`]: no assignment through a pointer, no other create, no
+//!   address of it taken, no struct holding it assigned whole through a pointer or handed to a
+//!   library function).
 //! - The *count member* (`n`) is written once in the whole program, by the create wrapper: before
 //!   its create loop when the loop is bounded by it (`i < p->n`), or otherwise on every way to
 //!   the return, as an uncast copy of the loop's bound (a parameter the wrapper never assigns, or
@@ -53,13 +58,16 @@ use crate::ir::visit::{walk_block, walk_operand, Mentions, Visitor};
 /// A struct member: the struct and the member's index.
 type Member = (u32, u32);
 
+/// A pool's thread ids, as a field path: the ids member, then the id's field in an element.
+type IdsPath = Vec<(u32, u32)>;
+
 /// The pool wrappers of a program.
 #[derive(Default)]
 pub(super) struct Pools {
     /// Each pool create wrapper: its ids member (as a field path) and its create statement.
-    pub(super) creates: FxHashMap<FuncId, (Vec<(u32, u32)>, StmtAt)>,
+    pub(super) creates: FxHashMap<FuncId, (IdsPath, StmtAt)>,
     /// Each pool join wrapper: the index of its pool parameter and the ids member.
-    pub(super) joins: FxHashMap<FuncId, (Arg, Vec<(u32, u32)>)>,
+    pub(super) joins: FxHashMap<FuncId, (Arg, IdsPath)>,
 }
 
 /// The member an lvalue ends in.
@@ -234,6 +242,16 @@ fn member_facts(p: &Program, m: Member, frees: &FxHashSet<FuncId>) -> MemberFact
     }
 }
 
+/// The `(struct, member)` steps of a projection made of fields only.
+fn fields_of(proj: &[Proj]) -> Option<Vec<(u32, u32)>> {
+    proj.iter()
+        .map(|p| match *p {
+            Proj::Field { strukt, index } => Some((strukt.0, index)),
+            Proj::Index(_) | Proj::ConstIndex(_) => None,
+        })
+        .collect()
+}
+
 /// `(*v).m` for a plain local or parameter `v`: the variable and the member.
 fn member_of_var(lv: &Lval) -> Option<(VarId, Member)> {
     let Base::Deref(ptr) = &lv.base else {
@@ -315,27 +333,39 @@ pub(super) fn find(
             .iter_enumerated()
             .filter(|(_, func)| func.defined && func.origin == Origin::User)
     };
-    let mut create_loops: Vec<(FuncId, Member, Member, CountedLoop)> = Vec::new();
+    let mut create_loops: Vec<(IdsPath, Member, CountedLoop)> = Vec::new();
     for (f, func) in user() {
-        if let Some((ids, count, at, l1)) = pool_create(p, f, func, &lib_creates, assigns) {
-            let trusted = |m: Member, is_ids: bool| {
-                let facts = member_facts(p, m, &calls.frees);
-                let once = match facts.writes.as_slice() {
-                    [w] => w.0 == f,
-                    _ => false,
-                };
-                let reads_ok = if is_ids {
-                    // The create's own read of the member is the one more.
-                    facts.reads == facts.harmless_reads + 1
-                } else {
-                    true
-                };
-                once && reads_ok && facts.addressed == 0 && struct_named_only(p, writers, m.0)
+        let Some(shape) = pool_create(p, f, func, &lib_creates, assigns) else {
+            continue;
+        };
+        let PoolCreate {
+            ids,
+            in_element,
+            count,
+            at,
+            l1,
+        } = shape;
+        let trusted = |m: Member, elements: bool| {
+            let facts = member_facts(p, m, &calls.frees);
+            let once = match facts.writes.as_slice() {
+                [w] => w.0 == f,
+                _ => false,
             };
-            if trusted(ids, true) && trusted(count, false) {
-                pools.creates.insert(f, (vec![ids], at));
-                create_loops.push((f, ids, count, l1));
-            }
+            // The elements are thread ids: the create's own read of the member is the one read
+            // that is not harmless. In elements that are structs, the id field is written by
+            // nothing in the program but the create, whatever else is done with the block.
+            let elements_ok = match (elements, in_element.is_empty()) {
+                (false, _) => true,
+                (true, true) => facts.reads == facts.harmless_reads + 1,
+                (true, false) => writers.handle_trusted(&in_element),
+            };
+            once && elements_ok && facts.addressed == 0 && struct_named_only(p, writers, m.0)
+        };
+        if trusted(ids, true) && trusted(count, false) {
+            let mut path = vec![ids];
+            path.extend(in_element.iter().copied());
+            pools.creates.insert(f, (path.clone(), at));
+            create_loops.push((path, count, l1));
         }
     }
     for (g, func) in user() {
@@ -351,12 +381,14 @@ pub(super) fn find(
                 return None;
             };
             let (member_lv, ids, j) = element_of(p, ptr)?;
+            let mut path = vec![ids];
+            path.extend(fields_of(proj)?);
             let (q, _) = member_of_var(member_lv)?;
             let Base::Deref(q_op) = &member_lv.base else {
                 return None;
             };
             let k = param_read(p, func, q_op)?;
-            let (_, _, count, l1) = create_loops.iter().find(|c| c.1 == ids)?;
+            let (_, count, l1) = create_loops.iter().find(|c| c.0 == path)?;
             let (l2, blocks2) = loops
                 .iter()
                 .find(|(l, bl)| l.counter == j && bl.contains(&(b.0 as usize)))?;
@@ -368,14 +400,13 @@ pub(super) fn find(
                 };
             let reach = cfg.reachable(0, |x| x == l2.exit.0 as usize);
             let unavoidable = !reach.iter().enumerate().any(|(x, &r)| r && cfg.returns[x]);
-            (proj.is_empty()
-                && bounded
+            (bounded
                 && l2.start == l1.start
                 && l2.op == l1.op
                 && unavoidable
                 && !assigned(func, q)
                 && join_loop_complete(p, func, g, &cfg, l2, blocks2, b, assigns))
-            .then_some((k, vec![ids]))
+            .then_some((k, path))
         });
         if let Some(found) = found {
             pools.joins.insert(g, found);
@@ -384,15 +415,29 @@ pub(super) fn find(
     pools
 }
 
-/// Whether `f` has the shape of a pool create wrapper, before the whole-program facts of its
-/// members: its ids member, its count member, its create and its create loop.
+/// The shape of a pool create wrapper, before the whole-program facts of its members.
+struct PoolCreate {
+    /// The member holding the block.
+    ids: Member,
+    /// The field path of the thread id in each element: empty for a block of `pthread_t`s,
+    /// `tid` for `&p->workers[i].tid`.
+    in_element: Vec<(u32, u32)>,
+    /// The member holding the count.
+    count: Member,
+    /// The create.
+    at: StmtAt,
+    /// The create loop.
+    l1: CountedLoop,
+}
+
+/// Whether `f` has the shape of a pool create wrapper.
 fn pool_create(
     p: &Program,
     f: FuncId,
     func: &Func,
     lib_creates: &FxHashMap<FuncId, Arg>,
     assigns: &FxHashMap<VarId, Vec<StmtAt>>,
-) -> Option<(Member, Member, StmtAt, CountedLoop)> {
+) -> Option<PoolCreate> {
     let creates: Vec<(StmtAt, &Operand)> = calls_in(func, f, lib_creates).collect();
     let [(at, id)] = creates.as_slice() else {
         return None;
@@ -407,7 +452,8 @@ fn pool_create(
     };
     let (member_lv, ids, i) = element_of(p, ptr)?;
     let (th, _) = member_of_var(member_lv)?;
-    if !proj.is_empty() || !super::wrappers::returns_fresh_object(p, f, func, th) {
+    let in_element = fields_of(proj)?;
+    if !super::wrappers::returns_fresh_object(p, f, func, th) {
         return None;
     }
     let cfg = Cfg::new(func);
@@ -476,7 +522,13 @@ fn pool_create(
         }),
         _ => None,
     }?;
-    (fresh_ids && count != ids).then_some((ids, count, *at, *l1))
+    (fresh_ids && count != ids).then_some(PoolCreate {
+        ids,
+        in_element,
+        count,
+        at: *at,
+        l1: *l1,
+    })
 }
 
 /// Whether `src`, stored in the ids member, is a temporary or local of `f` assigned once with a
