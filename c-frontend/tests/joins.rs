@@ -1234,6 +1234,163 @@ fn wrappers_that_are_not() {
     );
 }
 
+// ----- thread pools in an object -----
+
+/// A pool's create wrapper (its create shown as `W… (wrapped)`) and its callers: `pool_create`
+/// is a create of all its workers, `pool_destroy` a join of all of them.
+const POOL: &str = "struct pool { pthread_t *threads; int size; struct worker *workers; };
+         struct worker { pthread_t tid; int n; };
+         static struct pool *pool_create(int n) {
+           struct pool *p = malloc(sizeof *p);
+           memset(p, 0, sizeof *p);
+           p->size = n;
+           p->threads = malloc(n * sizeof(pthread_t));
+           for (int i = 0; i < n; i++)
+             pthread_create(&p->threads[i], NULL, worker, p); // W1
+           return p;
+         }
+         static void pool_destroy(struct pool *q) {
+           for (int j = 0; j < q->size; j++)
+             pthread_join(q->threads[j], NULL);
+           free(q->threads);
+         }
+";
+
+#[test]
+fn pool_wrappers() {
+    check(
+        "pool",
+        &format!(
+            "{POOL}
+             int main(void) {{
+               struct pool *p = pool_create(4); // C1
+               pool_destroy(p); // J1
+               return shared;
+             }}"
+        ),
+        &["C1 -> J1", "W1 (wrapped)"],
+    );
+}
+
+#[test]
+fn pool_of_worker_structs_bounded_by_its_member() {
+    check(
+        "pool_structs",
+        "struct crew { struct worker *workers; int size; };
+         struct worker { pthread_t tid; int n; };
+         static struct crew *crew_create(int n) {
+           struct crew *c = malloc(sizeof *c);
+           c->size = n;
+           c->workers = calloc(n, sizeof(struct worker));
+           for (int k = 0; k < n; k++)
+             c->workers[k].n = k;
+           for (int i = 0; i < c->size; i++)
+             pthread_create(&c->workers[i].tid, NULL, worker, &c->workers[i]); // W1
+           return c;
+         }
+         static void crew_destroy(struct crew *q) {
+           for (int j = 0; j < q->size; j++)
+             pthread_join(q->workers[j].tid, NULL);
+         }
+         int main(void) {
+           struct crew *c = crew_create(4); // C1
+           crew_destroy(c); // J1
+           return shared;
+         }",
+        &["C1 -> J1", "W1 (wrapped)"],
+    );
+}
+
+/// Near misses: each function of the first list breaks a condition on the pool's members, and
+/// the create wrapper is then no pool's (its create keeps no handle); each destroy of the second
+/// is no pool's join wrapper; and a destroy of another pool joins that pool only.
+#[test]
+fn pool_near_misses() {
+    let variants = [
+        // The count changes after the workers start.
+        "void resize(struct pool *q) { q->size = 1; }",
+        // The block is replaced.
+        "void swap(struct pool *q, pthread_t *t) { q->threads = t; }",
+        // An element is written other than by the create.
+        "void clobber(struct pool *q) { q->threads[0] = 0; }",
+        // The block escapes.
+        "pthread_t *leak(struct pool *q) { return q->threads; }",
+        // The count's address is taken.
+        "int *count(struct pool *q) { return &q->size; }",
+        // The pool is cleared by a library function.
+        "void clear(struct pool *q) { memset(q, 0, sizeof *q); }",
+        // The pool is copied whole.
+        "void copy(struct pool *q, struct pool *r) { *q = *r; }",
+    ];
+    for (k, extra) in variants.iter().enumerate() {
+        check(
+            &format!("pool_miss_{k}"),
+            &format!(
+                "{POOL}
+                 {extra}
+                 int main(void) {{
+                   struct pool *p = pool_create(4);
+                   pool_destroy(p);
+                   return shared;
+                 }}"
+            ),
+            &[],
+        );
+    }
+    // The destroy starts late, or may return before joining, or joins another pool.
+    let destroys = [
+        "for (int j = 1; j < q->size; j++) pthread_join(q->threads[j], NULL);",
+        "if (!q) return; for (int j = 0; j < q->size; j++) pthread_join(q->threads[j], NULL);",
+        "for (int j = 0; j < q->size; j++) { if (j == 2) break; pthread_join(q->threads[j], NULL); }",
+    ];
+    for (k, destroy) in destroys.iter().enumerate() {
+        let program = POOL.replace(
+            "for (int j = 0; j < q->size; j++)
+             pthread_join(q->threads[j], NULL);",
+            destroy,
+        );
+        check(
+            &format!("pool_destroy_miss_{k}"),
+            &format!(
+                "{program}
+                 int main(void) {{
+                   struct pool *p = pool_create(4);
+                   pool_destroy(p);
+                   return shared;
+                 }}"
+            ),
+            &["W1 (wrapped)"],
+        );
+    }
+    check(
+        "pool_other_object",
+        &format!(
+            "{POOL}
+             int main(void) {{
+               struct pool *p = pool_create(4);
+               struct pool *r = pool_create(2); // C1
+               pool_destroy(r); // J1
+               return p != 0;
+             }}"
+        ),
+        &["C1 -> J1", "W1 (wrapped)"],
+    );
+    check(
+        "pool_reassigned",
+        &format!(
+            "{POOL}
+             int main(void) {{
+               struct pool *p = pool_create(4);
+               struct pool *r = pool_create(2);
+               p = r;
+               pool_destroy(p);
+               return shared;
+             }}"
+        ),
+        &["W1 (wrapped)"],
+    );
+}
+
 // ----- failed creates -----
 
 /// The blocks where a create's threads are ended on its failure branch, as the lines of the

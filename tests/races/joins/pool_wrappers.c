@@ -1,13 +1,15 @@
-/* A thread pool in an object: `pool_create(n)` allocates the pool, keeps `n` in `size`, allocates
- * the block of thread ids and starts `n` workers into it by a create loop, and returns the pool;
- * `pool_destroy(q)` joins `q->threads[0 .. q->size)`. Only the create writes the ids and only
- * `pool_create` writes `size`, so the destroy joins every worker: main's reads and reset of the
- * pool's counter after it are ordered (NORACE; reported before). The crew has the same shape,
- * but `crew_shrink` lowers its `size` after the workers started: its destroy leaves the last
- * worker running, and `crew_total` races (RACE). */
+/* A thread pool in an object: `pool_create(n)` allocates the pool (cleared by `memset` before
+ * anything is stored in it), keeps `n` in `size`, allocates the block of thread ids and starts
+ * `n` workers into it by a create loop, and returns the pool; `pool_destroy(q)` joins
+ * `q->threads[0 .. q->size)`. Only the create writes the ids and only `pool_create` writes
+ * `size`, so the destroy joins every worker: main's reads and reset of the pool's counter after
+ * it are ordered (NORACE; reported before). The crew has the same shape, but `crew_shrink`
+ * lowers its `size` after the workers started: its destroy leaves the last worker running, and
+ * `crew_total` races (RACE). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 struct pool {
@@ -37,8 +39,8 @@ static void *work(void *arg)
 static struct pool *pool_create(int n)
 {
     struct pool *p = malloc(sizeof *p);
+    memset(p, 0, sizeof *p);
     pthread_mutex_init(&p->lock, NULL);
-    p->done = 0;
     p->size = n;
     p->threads = malloc(n * sizeof(pthread_t));
     for (int i = 0; i < n; i++)

@@ -68,8 +68,9 @@ pub(super) struct Touched {
     pub(super) fields_addressed_through_pointers: Vec<(u32, u32)>,
     pub(super) structs_through_pointers: Vec<u32>,
     /// Structs a library function (which may write through its arguments: `memset`, `memcpy`, or
-    /// one without a model) receives a pointer to.
-    pub(super) structs_to_library: Vec<u32>,
+    /// one without a model) receives a pointer to, with the local or parameter the pointer is
+    /// read from when it is one, plain.
+    pub(super) structs_to_library: Vec<(u32, Option<VarId>)>,
 }
 
 /// Everything in the program that may change a thread id, to decide which ids a join can trust.
@@ -85,6 +86,9 @@ pub(super) struct Writers {
     pub(super) created_through_pointers: FxHashMap<(u32, u32), usize>,
     pub(super) fields_addressed_through_pointers: FxHashSet<(u32, u32)>,
     pub(super) structs_through_pointers: FxHashSet<u32>,
+    /// The structs a library function may write through a pointer to one, but for calls given a
+    /// fresh object before anything is stored in it (`FreshObjects`, `memset(t, 0, …)` after
+    /// `t = malloc(…)`).
     pub(super) structs_to_library: FxHashSet<u32>,
     /// Structs that are unions: their members overlap, so a path through one is never trusted.
     pub(super) unions: FxHashSet<u32>,
@@ -394,10 +398,19 @@ pub(super) fn touched(p: &Program, kind: &StmtKind, calls: &ThreadCalls) -> Touc
             let frees = direct.is_some_and(|c| calls.frees.contains(&c));
             if library && create_id.is_none() && !frees {
                 for a in args {
-                    let ty = p.operand_type(a.without_casts());
+                    let a = a.without_casts();
+                    let ty = p.operand_type(a);
                     if let Type::Pointer(e) = p.types.get(ty) {
                         if let Type::Struct(sid) | Type::Union(sid) = p.types.get(*e) {
-                            t.structs_to_library.push(sid.0);
+                            let var = match a {
+                                Operand::Use(Lval {
+                                    base: Base::Var(v),
+                                    proj,
+                                    ..
+                                }) if proj.is_empty() => Some(*v),
+                                _ => None,
+                            };
+                            t.structs_to_library.push((sid.0, var));
                         }
                     }
                 }

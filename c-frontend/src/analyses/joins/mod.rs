@@ -392,6 +392,7 @@ fn writers(p: &Program, calls: &ThreadCalls) -> (Writers, FxHashMap<VarId, Vec<S
     };
     let mut assigns: FxHashMap<VarId, Vec<StmtAt>> = FxHashMap::default();
     for (f, func) in p.funcs.iter_enumerated() {
+        let mut fresh = FreshObjects::new(p, f, func);
         for (b, block) in func.blocks.iter_enumerated() {
             for (k, stmt) in block.stmts.iter().enumerate() {
                 let t = touched(p, &stmt.kind, calls);
@@ -418,7 +419,11 @@ fn writers(p: &Program, calls: &ThreadCalls) -> (Writers, FxHashMap<VarId, Vec<S
                 writers
                     .fields_addressed_through_pointers
                     .extend(t.fields_addressed_through_pointers);
-                writers.structs_to_library.extend(t.structs_to_library);
+                for (s, var) in t.structs_to_library {
+                    if !var.is_some_and(|v| fresh.untouched_at(v, (b, k))) {
+                        writers.structs_to_library.insert(s);
+                    }
+                }
                 if let Some((var, steps)) = t.created {
                     *writers
                         .creates
@@ -431,6 +436,71 @@ fn writers(p: &Program, calls: &ThreadCalls) -> (Writers, FxHashMap<VarId, Vec<S
         }
     }
     (writers, assigns)
+}
+
+/// The fresh objects of one function that a library function may receive before anything is
+/// stored in them: `t = malloc(…); memset(t, 0, sizeof *t);` (or any library call given `t`)
+/// writes no thread id, count or handle, as nothing has been stored there yet, and the
+/// object is new, so no other object's are touched. `t` is a local of the function assigned
+/// once a fresh block ([`fresh_block`]); the call is reached from no statement that stores
+/// through `t`, passes it to another call, or copies it.
+struct FreshObjects<'p> {
+    p: &'p Program,
+    f: FuncId,
+    func: &'p Func,
+    cfg: Option<Cfg>,
+    /// Per local asked about: the statements that use it other than its assignment, or `None`
+    /// when it is not a fresh object.
+    uses: FxHashMap<VarId, Option<Vec<(BlockId, usize)>>>,
+}
+
+impl<'p> FreshObjects<'p> {
+    fn new(p: &'p Program, f: FuncId, func: &'p Func) -> FreshObjects<'p> {
+        FreshObjects {
+            p,
+            f,
+            func,
+            cfg: None,
+            uses: FxHashMap::default(),
+        }
+    }
+
+    /// Whether the library call at `at`, given the local `v`, reaches a fresh object that
+    /// nothing has used yet.
+    fn untouched_at(&mut self, v: VarId, at: (BlockId, usize)) -> bool {
+        let (p, f, func) = (self.p, self.f, self.func);
+        let uses = self.uses.entry(v).or_insert_with(|| {
+            fresh_block(p, f, func, v).then(|| {
+                let mut out = Vec::new();
+                for (b, block) in func.blocks.iter_enumerated() {
+                    for (k, stmt) in block.stmts.iter().enumerate() {
+                        let mut m = crate::ir::visit::Mentions::of(v);
+                        crate::ir::visit::walk_stmt(&mut m, &stmt.kind);
+                        let assigns_v = matches!(&stmt.kind,
+                            StmtKind::Assign { dst, .. } | StmtKind::Call { dst: Some(dst), .. }
+                                if matches!(dst.base, Base::Var(d) if d == v) && dst.proj.is_empty());
+                        if m.count > 0 && !assigns_v {
+                            out.push((b, k));
+                        }
+                    }
+                }
+                out
+            })
+        });
+        let Some(uses) = uses.as_ref() else {
+            return false;
+        };
+        let cfg = self.cfg.get_or_insert_with(|| Cfg::new(func));
+        uses.iter().filter(|&&u| u != at).all(|&(ub, uk)| {
+            if ub == at.0 && uk < at.1 {
+                return false;
+            }
+            // The call's block is not reached from the use's successors.
+            !cfg.succs[ub.0 as usize]
+                .iter()
+                .any(|&s| s == at.0 .0 as usize || cfg.reachable(s, |_| false)[at.0 .0 as usize])
+        })
+    }
 }
 
 impl<'p> Planner<'p> {

@@ -23,7 +23,8 @@
 //!   wrapper, possibly through the lowering's temporary), and every return returns it. The
 //!   function may keep the object elsewhere too (in a list of all threads): what the join needs,
 //!   that the id field is written by that create only, is a fact of the whole program the plan
-//!   checks at each caller ([`Writers::handle_trusted`]). Its caller's `h = launch(…)` is a
+//!   checks at each caller ([`Writers::handle_trusted`]; a library call given the fresh object
+//!   before anything is stored in it, `memset(th, 0, sizeof *th)`, writes no id). Its caller's `h = launch(…)` is a
 //!   create of the id in the object `h` points to.
 //! - A **handle join wrapper** (`void join(thread *ally) { pthread_join(ally->id, 0); … }`) joins
 //!   the id in a field of the object a pointer parameter points to (directly, through a join
