@@ -79,12 +79,12 @@ impl HeldFunctions {
                 StmtKind::Assign { dst, src } => (dst, Some(src)),
                 StmtKind::Call { dst: Some(dst), .. } => (dst, None),
                 StmtKind::Asm { operands } => {
-                    unknown.extend(operands.iter().filter_map(var_of_lval));
+                    unknown.extend(operands.iter().filter_map(Lval::plain_var));
                     continue;
                 }
                 _ => continue,
             };
-            let Some(v) = var_of_lval(dst) else { continue };
+            let Some(v) = dst.plain_var() else { continue };
             match src.map(Operand::without_casts) {
                 Some(Operand::Func(g)) => known.entry(v).or_default().push(*g),
                 _ => {
@@ -112,14 +112,6 @@ impl HeldFunctions {
     fn targets(&self, op: &Operand) -> Option<&[FuncId]> {
         let v = pointer_var(op)?;
         self.known.get(&v).map(Vec::as_slice)
-    }
-}
-
-/// The variable an lvalue is, when it is one named alone.
-fn var_of_lval(lv: &Lval) -> Option<VarId> {
-    match (&lv.base, lv.proj.is_empty()) {
-        (Base::Var(v), true) => Some(*v),
-        _ => None,
     }
 }
 

@@ -187,7 +187,7 @@ fn qualifies(p: &Program, f: FuncId, func: &Func, found: &Found) -> Option<Optio
         for block in func.blocks.iter() {
             for stmt in &block.stmts {
                 if let StmtKind::Assign { dst, src } = &stmt.kind {
-                    let Some(d) = var_of_lval(dst) else { continue };
+                    let Some(d) = dst.plain_var() else { continue };
                     if !results.contains(&d) {
                         continue;
                     }
@@ -222,14 +222,6 @@ fn qualifies(p: &Program, f: FuncId, func: &Func, found: &Found) -> Option<Optio
 /// converted to a pointer is no allocation.
 fn is_null(op: &Operand) -> bool {
     matches!(op.without_casts(), Operand::Const(_, Some(0)))
-}
-
-/// The variable an lvalue is, when it is one named alone.
-fn var_of_lval(lv: &Lval) -> Option<VarId> {
-    match (&lv.base, lv.proj.is_empty()) {
-        (Base::Var(v), true) => Some(*v),
-        _ => None,
-    }
 }
 
 /// Finds the uses of result variables an operand makes, other than as a compared or converted
@@ -313,7 +305,7 @@ impl Results<'_> {
                     return false;
                 }
                 let (value, deref) = uses(p, src, results);
-                match var_of_lval(dst) {
+                match dst.plain_var() {
                     Some(d) if results.contains(&d) => {
                         // Another result variable, or a constant.
                         !deref && (var_of(p, src).is_some() || is_null(src))
@@ -325,7 +317,7 @@ impl Results<'_> {
             // A value evaluated for nothing goes nowhere.
             StmtKind::Eval(op) => !uses(p, op, results).1,
             StmtKind::Asm { operands } => !operands.iter().any(|lv| {
-                var_of_lval(lv).is_some_and(|v| results.contains(&v)) || lval_derefs(p, lv, results)
+                lv.plain_var().is_some_and(|v| results.contains(&v)) || lval_derefs(p, lv, results)
             }),
         }
     }
@@ -333,7 +325,7 @@ impl Results<'_> {
     fn call_allowed(&self, dst: Option<&Lval>, callee: &Callee, args: &[Operand]) -> bool {
         let (p, results) = (self.p, self.results);
         let makes = allocates(p, callee, self.found);
-        let into_result = dst.is_some_and(|d| var_of_lval(d).is_some_and(|v| results.contains(&v)));
+        let into_result = dst.is_some_and(|d| d.plain_var().is_some_and(|v| results.contains(&v)));
         if let Some(d) = dst {
             if lval_derefs(p, d, results) || (into_result && makes.is_none()) {
                 return false;

@@ -15,7 +15,7 @@
 use rustc_hash::FxHashSet;
 
 use crate::ir::visit::{walk_operand, Mentions};
-use crate::ir::{BlockId, Callee, Func, FuncId, Lval, Operand, Program, StmtKind, Term, VarId};
+use crate::ir::{BlockId, Callee, Func, FuncId, Operand, Program, StmtKind, Term, VarId};
 use crate::model::Kind;
 
 /// How many blocks that only go on to the next a return may lie behind its branch.
@@ -87,7 +87,7 @@ fn lock_results(func: &Func, takes: impl Fn(FuncId) -> bool) -> Vec<VarId> {
             ..
         } = &s.kind
         {
-            if let Some(v) = plain_var(dst).filter(|_| takes(*g)) {
+            if let Some(v) = dst.plain_var().filter(|_| takes(*g)) {
                 results.push(v);
             }
         }
@@ -97,10 +97,10 @@ fn lock_results(func: &Func, takes: impl Fn(FuncId) -> bool) -> Vec<VarId> {
         for s in func.blocks.iter().flat_map(|b| &b.stmts) {
             if let StmtKind::Assign { dst, src } = &s.kind {
                 let from = match src.without_casts() {
-                    Operand::Use(lv) => plain_var(lv),
+                    Operand::Use(lv) => lv.plain_var(),
                     _ => None,
                 };
-                if let (Some(d), Some(v)) = (plain_var(dst), from) {
+                if let (Some(d), Some(v)) = (dst.plain_var(), from) {
                     if results.contains(&v) && !results.contains(&d) {
                         results.push(d);
                     }
@@ -110,13 +110,6 @@ fn lock_results(func: &Func, takes: impl Fn(FuncId) -> bool) -> Vec<VarId> {
         if results.len() == before {
             return results;
         }
-    }
-}
-
-fn plain_var(lv: &Lval) -> Option<VarId> {
-    match (&lv.base, lv.proj.is_empty()) {
-        (crate::ir::Base::Var(v), true) => Some(*v),
-        _ => None,
     }
 }
 

@@ -407,6 +407,16 @@ pub struct Lval {
     pub pos: Pos,
 }
 
+impl Lval {
+    /// The variable a plain lvalue names: `v`, with no member, index or dereference.
+    pub fn plain_var(&self) -> Option<VarId> {
+        match (&self.base, self.proj.is_empty()) {
+            (Base::Var(v), true) => Some(*v),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub enum Base {
     Var(VarId),
@@ -458,6 +468,15 @@ impl Operand {
         match self {
             Operand::Cast(_, inner) => inner.without_casts(),
             other => other,
+        }
+    }
+
+    /// The variable a plain read names, through conversions: `v` or `(T) v`, with no member,
+    /// index or dereference.
+    pub fn plain_var(&self) -> Option<VarId> {
+        match self.without_casts() {
+            Operand::Use(lv) => lv.plain_var(),
+            _ => None,
         }
     }
 

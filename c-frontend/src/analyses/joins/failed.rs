@@ -52,14 +52,7 @@ pub(super) fn result_branch(
     k: usize,
     calls: &ThreadCalls,
 ) -> Option<(BlockId, BlockId)> {
-    let plain = |op: &Operand| match op.without_casts() {
-        Operand::Use(Lval {
-            base: Base::Var(v),
-            proj,
-            ..
-        }) if proj.is_empty() => Some(*v),
-        _ => None,
-    };
+    let plain = Operand::plain_var;
     let block = &func.blocks[b];
     let Term::Branch {
         cond,

@@ -839,16 +839,8 @@ impl<'p> Planner<'p> {
                 ..
             }) if proj.is_empty() => self.handed_element(fx, op),
             Operand::Arith(_, ops) => {
-                let var = |o: &Operand| match o.without_casts() {
-                    Operand::Use(Lval {
-                        base: Base::Var(v),
-                        proj,
-                        ..
-                    }) if proj.is_empty() => Some(*v),
-                    _ => None,
-                };
                 let (v, i) = match ops.as_slice() {
-                    [a, b] => (var(a)?, var(b)),
+                    [a, b] => (a.plain_var()?, b.plain_var()),
                     _ => return None,
                 };
                 if !matches!(p.types.get(p.vars[v].ty), Type::Pointer(_)) {

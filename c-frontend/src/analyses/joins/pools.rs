@@ -94,17 +94,9 @@ fn element_of<'o>(p: &Program, op: &'o Operand) -> Option<(&'o Lval, Member, Var
         }
         _ => None,
     };
-    let index = |o: &Operand| match o.without_casts() {
-        Operand::Use(Lval {
-            base: Base::Var(v),
-            proj,
-            ..
-        }) if proj.is_empty() => Some(*v),
-        _ => None,
-    };
     [(a, b), (b, a)]
         .into_iter()
-        .find_map(|(m, i)| member(m).and_then(|(lv, mem)| Some((lv, mem, index(i)?))))
+        .find_map(|(m, i)| member(m).and_then(|(lv, mem)| Some((lv, mem, i.plain_var()?))))
 }
 
 /// Whether `ptr`, the dereferenced operand of an lvalue, addresses an element of the block
@@ -257,18 +249,10 @@ fn member_of_var(lv: &Lval) -> Option<(VarId, Member)> {
     let Base::Deref(ptr) = &lv.base else {
         return None;
     };
-    let Operand::Use(Lval {
-        base: Base::Var(v),
-        proj,
-        ..
-    }) = ptr.without_casts()
-    else {
-        return None;
-    };
     let [Proj::Field { strukt, index }] = lv.proj.as_slice() else {
         return None;
     };
-    proj.is_empty().then_some((*v, (strukt.0, *index)))
+    Some((ptr.plain_var()?, (strukt.0, *index)))
 }
 
 /// Whether the members of struct `s` are reached only by naming them: neither `s` nor a struct
@@ -534,15 +518,10 @@ fn pool_create(
 /// Whether `src`, stored in the ids member, is a temporary or local of `f` assigned once with a
 /// fresh block ([`fresh_block`]) and named nowhere but there and in that store.
 fn fresh_temp(p: &Program, f: FuncId, func: &Func, src: &Operand) -> bool {
-    let Operand::Use(Lval {
-        base: Base::Var(tmp),
-        proj,
-        ..
-    }) = src.without_casts()
-    else {
+    let Some(tmp) = src.plain_var() else {
         return false;
     };
-    let mut mentions = Mentions::of(*tmp);
+    let mut mentions = Mentions::of(tmp);
     crate::ir::visit::walk_func(&mut mentions, func);
-    proj.is_empty() && mentions.count == 2 && fresh_block(p, f, func, *tmp)
+    mentions.count == 2 && fresh_block(p, f, func, tmp)
 }

@@ -73,18 +73,11 @@ impl Visitor for Uses {
 /// The parameter index of `op` when it is a plain read of a parameter of `func` whose address is
 /// never taken.
 pub(super) fn param_read(p: &Program, func: &Func, op: &Operand) -> Option<Arg> {
-    let Operand::Use(Lval {
-        base: Base::Var(v),
-        proj,
-        ..
-    }) = op.without_casts()
-    else {
-        return None;
-    };
-    if !proj.is_empty() || p.vars[*v].address_taken {
+    let v = op.plain_var()?;
+    if p.vars[v].address_taken {
         return None;
     }
-    let k = func.params.iter().position(|x| x == v)?;
+    let k = func.params.iter().position(|&x| x == v)?;
     Arg::try_from(k).ok()
 }
 
