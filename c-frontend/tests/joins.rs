@@ -1301,6 +1301,56 @@ fn pool_of_worker_structs_bounded_by_its_member() {
     );
 }
 
+#[test]
+fn pool_of_an_array_member() {
+    let pool = "struct pool { pthread_t ids[8]; int size; };
+         static struct pool *pool_open(int n) {
+           struct pool *p = malloc(sizeof *p);
+           p->size = n;
+           for (int i = 0; i < p->size; i++)
+             pthread_create(&p->ids[i], NULL, worker, p); // W1
+           return p;
+         }
+         static void pool_close(struct pool *q) {
+           for (int j = 0; j < q->size; j++)
+             pthread_join(q->ids[j], NULL);
+         }
+";
+    check(
+        "pool_array",
+        &format!(
+            "{pool}
+             int main(void) {{
+               struct pool *p = pool_open(4); // C1
+               pool_close(p); // J1
+               return shared;
+             }}"
+        ),
+        &["C1 -> J1", "W1 (wrapped)"],
+    );
+    // An element written, the array handed out, an element's address taken: no pool.
+    let variants = [
+        "void clobber(struct pool *q) { q->ids[0] = 0; }",
+        "pthread_t *leak(struct pool *q) { return q->ids; }",
+        "pthread_t *one(struct pool *q) { return &q->ids[1]; }",
+    ];
+    for (k, extra) in variants.iter().enumerate() {
+        check(
+            &format!("pool_array_miss_{k}"),
+            &format!(
+                "{pool}
+                 {extra}
+                 int main(void) {{
+                   struct pool *p = pool_open(4);
+                   pool_close(p);
+                   return shared;
+                 }}"
+            ),
+            &[],
+        );
+    }
+}
+
 /// Near misses: each function of the first list breaks a condition on the pool's members, and
 /// the create wrapper is then no pool's (its create keeps no handle); each destroy of the second
 /// is no pool's join wrapper; and a destroy of another pool joins that pool only.

@@ -83,6 +83,8 @@ int main(void)
     shrink();
     shrunk_stop();
     shrunk_total = 0; // RACE: the last two workers may still run
+    for (int i = WORKERS / 2; i < WORKERS; i++)
+        pthread_join(shrunk.ids[i], NULL);
     printf("%ld %ld %ld\n", pool_total, shrunk_total, helped);
     return 0;
 }

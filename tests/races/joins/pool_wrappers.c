@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 struct pool {
     pthread_mutex_t lock;
@@ -92,6 +91,6 @@ int main(void)
     crew_shrink(c);
     crew_destroy(c);
     crew_total = 0; // RACE: the last worker may still run
-    usleep(20000);
+    pthread_join(c->threads[2], NULL);
     return 0;
 }

@@ -29,6 +29,10 @@
 //!   create ([`Writers::handle_trusted`]: no assignment through a pointer, no other create, no
 //!   address of it taken, no struct holding it assigned whole through a pointer or handed to a
 //!   library function).
+//! - Or the ids are an *array member* (`pthread_t ids[8]`) of the fresh object, and nothing in
+//!   the program writes an element, takes the address of one or reads the array whole (its
+//!   address) but the create; with worker structs as elements, nothing but the create writes
+//!   their id field, as above.
 //! - The *count member* (`n`) is written once in the whole program, by the create wrapper: before
 //!   its create loop when the loop is bounded by it (`i < p->n`), or otherwise on every way to
 //!   the return, as an uncast copy of the loop's bound (a parameter the wrapper never assigns, or
@@ -50,7 +54,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::wrappers::{assigned, calls_in, param_read};
+use super::wrappers::{assigned, calls_in};
 use super::*;
 use crate::ir::ctypes::StructId;
 use crate::ir::visit::{walk_block, walk_operand, Mentions, Visitor};
@@ -97,6 +101,106 @@ fn element_of<'o>(p: &Program, op: &'o Operand) -> Option<(&'o Lval, Member, Var
     [(a, b), (b, a)]
         .into_iter()
         .find_map(|(m, i)| member(m).and_then(|(lv, mem)| Some((lv, mem, i.plain_var()?))))
+}
+
+/// A thread id in an element of a pool's ids, as a create (its address) or a join (its value)
+/// names it: `*(x->m + i)` for a block a pointer member holds, or `x->m[i]` for an array member,
+/// followed by the id's field path in the element. The pool pointer `x` (a plain variable), the
+/// ids member, the index variable, the field path, and whether the member is an array.
+struct ElementSite {
+    object: VarId,
+    ids: Member,
+    index: VarId,
+    in_element: Vec<(u32, u32)>,
+    array: bool,
+}
+
+fn element_site(p: &Program, lv: &Lval) -> Option<ElementSite> {
+    let Base::Deref(ptr) = &lv.base else {
+        return None;
+    };
+    if let Some(object) = ptr.plain_var() {
+        let [Proj::Field { strukt, index }, Proj::Index(Some(i)), rest @ ..] = lv.proj.as_slice()
+        else {
+            return None;
+        };
+        let ty = p.types.structs[*strukt].fields.get(*index as usize)?.ty;
+        if !matches!(p.types.get(ty), crate::ir::ctypes::Type::Array(_)) {
+            return None;
+        }
+        return Some(ElementSite {
+            object,
+            ids: (strukt.0, *index),
+            index: *i,
+            in_element: fields_of(rest)?,
+            array: true,
+        });
+    }
+    let (member_lv, ids, index) = element_of(p, ptr)?;
+    let (object, _) = member_of_var(member_lv)?;
+    Some(ElementSite {
+        object,
+        ids,
+        index,
+        in_element: fields_of(&lv.proj)?,
+        array: false,
+    })
+}
+
+/// Whether an lvalue names array member `m` with an index right after it (an element of it).
+fn indexes_member(lv: &Lval, m: Member) -> Option<bool> {
+    let k = lv
+        .proj
+        .iter()
+        .position(|p| matches!(p, Proj::Field { strukt, index } if (strukt.0, *index) == m))?;
+    Some(matches!(
+        lv.proj.get(k + 1),
+        Some(Proj::Index(_) | Proj::ConstIndex(_))
+    ))
+}
+
+/// What the whole program does with an array member of thread ids: reads of its elements are
+/// harmless; any other use (a write, an address taken, the array read whole, which is its
+/// address) is counted in `other`.
+struct ArrayUses {
+    m: Member,
+    other: usize,
+}
+
+impl Visitor for ArrayUses {
+    fn visit_operand(&mut self, op: &Operand) {
+        match op {
+            Operand::Use(lv) if indexes_member(lv, self.m) == Some(false) => self.other += 1,
+            Operand::AddrOf(lv) if indexes_member(lv, self.m).is_some() => self.other += 1,
+            _ => {}
+        }
+        walk_operand(self, op);
+    }
+}
+
+/// The uses of array member `m` other than reads of its elements, in the whole program (the
+/// create's address of its element is one of them).
+fn array_other_uses(p: &Program, m: Member) -> usize {
+    let mut uses = ArrayUses { m, other: 0 };
+    for func in p.funcs.iter() {
+        for block in func.blocks.iter() {
+            walk_block(&mut uses, block);
+            for stmt in &block.stmts {
+                let dsts: Vec<&Lval> = match &stmt.kind {
+                    StmtKind::Assign { dst, .. } | StmtKind::Call { dst: Some(dst), .. } => {
+                        vec![dst]
+                    }
+                    StmtKind::Asm { operands } => operands.iter().collect(),
+                    StmtKind::Call { dst: None, .. } | StmtKind::Eval(_) => Vec::new(),
+                };
+                uses.other += dsts
+                    .iter()
+                    .filter(|d| indexes_member(d, m).is_some())
+                    .count();
+            }
+        }
+    }
+    uses.other
 }
 
 /// Whether `ptr`, the dereferenced operand of an lvalue, addresses an element of the block
@@ -324,12 +428,23 @@ pub(super) fn find(
         };
         let PoolCreate {
             ids,
+            array,
             in_element,
             count,
             at,
             l1,
         } = shape;
         let trusted = |m: Member, elements: bool| {
+            if elements && array {
+                // An array member is never written or addressed but by the create; with ids in
+                // fields of its elements, those fields are written by nothing else.
+                let ids_ok = if in_element.is_empty() {
+                    array_other_uses(p, m) == 1
+                } else {
+                    writers.handle_trusted(&in_element)
+                };
+                return ids_ok && struct_named_only(p, writers, m.0);
+            }
             let facts = member_facts(p, m, &calls.frees);
             let once = match facts.writes.as_slice() {
                 [w] => w.0 == f,
@@ -356,22 +471,20 @@ pub(super) fn find(
         let cfg = Cfg::new(func);
         let loops = counted_loops(func, &cfg);
         let found = calls_in(func, g, &lib_joins).find_map(|((_, b, _), id)| {
-            let Operand::Use(Lval {
-                base: Base::Deref(ptr),
-                proj,
+            let Operand::Use(lv) = id.without_casts() else {
+                return None;
+            };
+            let ElementSite {
+                object: q,
+                ids,
+                index: j,
+                in_element,
                 ..
-            }) = id.without_casts()
-            else {
-                return None;
-            };
-            let (member_lv, ids, j) = element_of(p, ptr)?;
+            } = element_site(p, lv)?;
             let mut path = vec![ids];
-            path.extend(fields_of(proj)?);
-            let (q, _) = member_of_var(member_lv)?;
-            let Base::Deref(q_op) = &member_lv.base else {
-                return None;
-            };
-            let k = param_read(p, func, q_op)?;
+            path.extend(in_element);
+            let k = func.params.iter().position(|&x| x == q)?;
+            let k = Arg::try_from(k).ok().filter(|_| !p.vars[q].address_taken)?;
             let (_, count, l1) = create_loops.iter().find(|c| c.0 == path)?;
             let (l2, blocks2) = loops
                 .iter()
@@ -401,8 +514,11 @@ pub(super) fn find(
 
 /// The shape of a pool create wrapper, before the whole-program facts of its members.
 struct PoolCreate {
-    /// The member holding the block.
+    /// The member holding the block, or the array of ids.
     ids: Member,
+    /// Whether `ids` is an array member (`pthread_t threads[8]`) rather than a pointer to a
+    /// block.
+    array: bool,
     /// The field path of the thread id in each element: empty for a block of `pthread_t`s,
     /// `tid` for `&p->workers[i].tid`.
     in_element: Vec<(u32, u32)>,
@@ -426,17 +542,16 @@ fn pool_create(
     let [(at, id)] = creates.as_slice() else {
         return None;
     };
-    let Operand::AddrOf(Lval {
-        base: Base::Deref(ptr),
-        proj,
-        ..
-    }) = id.without_casts()
-    else {
+    let Operand::AddrOf(lv) = id.without_casts() else {
         return None;
     };
-    let (member_lv, ids, i) = element_of(p, ptr)?;
-    let (th, _) = member_of_var(member_lv)?;
-    let in_element = fields_of(proj)?;
+    let ElementSite {
+        object: th,
+        ids,
+        index: i,
+        in_element,
+        array,
+    } = element_site(p, lv)?;
     if !super::wrappers::returns_fresh_object(p, f, func, th) {
         return None;
     }
@@ -470,10 +585,12 @@ fn pool_create(
             })
         })
     };
-    // The block is allocated before the create loop: a fresh block no one else names.
-    let fresh_ids = stores().any(|(b, m, src)| {
-        m == ids && !from_head[b.0 as usize] && src.is_some_and(|s| fresh_temp(p, f, func, s))
-    });
+    // The block is allocated before the create loop: a fresh block no one else names. An
+    // array member is in the fresh object itself.
+    let fresh_ids = array
+        || stores().any(|(b, m, src)| {
+            m == ids && !from_head[b.0 as usize] && src.is_some_and(|s| fresh_temp(p, f, func, s))
+        });
     let count = match l1.bound {
         LoopBound::Member { ptr, strukt, index } if ptr == th => {
             let count = (strukt.0, index);
@@ -508,6 +625,7 @@ fn pool_create(
     }?;
     (fresh_ids && count != ids).then_some(PoolCreate {
         ids,
+        array,
         in_element,
         count,
         at: *at,
