@@ -1272,6 +1272,72 @@ fn pool_wrappers() {
     );
 }
 
+/// A create wrapper may return `NULL` on a failure: a join through it never returns.
+#[test]
+fn wrappers_returning_null_on_failure() {
+    check(
+        "pool_null",
+        "struct pool { pthread_t *threads; int size; };
+         typedef struct th { pthread_t id; } th;
+         static struct pool *pool_create(int n) {
+           struct pool *p = malloc(sizeof *p);
+           if (!p) return NULL;
+           p->size = n;
+           p->threads = malloc(n * sizeof(pthread_t));
+           if (!p->threads) return NULL;
+           for (int i = 0; i < n; i++)
+             if (pthread_create(&p->threads[i], NULL, worker, p) != 0) // W1
+               return NULL;
+           return p;
+         }
+         static void pool_destroy(struct pool *q) {
+           for (int j = 0; j < q->size; j++)
+             pthread_join(q->threads[j], NULL);
+         }
+         static th *launch(void) {
+           th *t = malloc(sizeof *t);
+           if (t == NULL) return NULL;
+           pthread_create(&t->id, NULL, worker, NULL); // W2
+           return t;
+         }
+         static void join(th *t) { pthread_join(t->id, NULL); }
+         int main(void) {
+           struct pool *p = pool_create(4); // C1
+           th *t = launch(); // C2
+           if (!p || !t) return 1;
+           pool_destroy(p); // J1
+           join(t); // J2
+           return shared;
+         }",
+        &["C1 -> J1", "C2 -> J2", "W1 (wrapped)", "W2 (wrapped)"],
+    );
+    // A return of anything else is no pool's.
+    check(
+        "pool_other_return",
+        "struct pool { pthread_t *threads; int size; };
+         struct pool spare;
+         static struct pool *pool_create(int n) {
+           struct pool *p = malloc(sizeof *p);
+           if (n > 8) return &spare;
+           p->size = n;
+           p->threads = malloc(n * sizeof(pthread_t));
+           for (int i = 0; i < n; i++)
+             pthread_create(&p->threads[i], NULL, worker, p);
+           return p;
+         }
+         static void pool_destroy(struct pool *q) {
+           for (int j = 0; j < q->size; j++)
+             pthread_join(q->threads[j], NULL);
+         }
+         int main(void) {
+           struct pool *p = pool_create(4);
+           pool_destroy(p);
+           return shared;
+         }",
+        &[],
+    );
+}
+
 #[test]
 fn pool_of_worker_structs_bounded_by_its_member() {
     check(

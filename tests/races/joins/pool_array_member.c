@@ -1,10 +1,11 @@
 /* A thread pool in an object whose thread ids are an array member (`pthread_t ids[8]`):
- * `pool_open(n)` allocates the pool, keeps `n` in `size` and starts `size` workers into
- * `ids[0 .. size)`; `pool_close(q)` joins `q->ids[j]` below `q->size`. Nothing but the create
- * writes or takes the address of an element, and only `pool_open` writes `size`, so main's use
- * of the pool's counter after `pool_close` is ordered (NORACE; reported before). The team has
- * the same shape, but `team_shrink` lowers its `size` after the workers started: its close
- * leaves the last worker running, and `team_total` races (RACE). */
+ * `pool_open(n)` allocates the pool (returning `NULL` when it cannot), keeps `n` in `size` and
+ * starts `size` workers into `ids[0 .. size)`; `pool_close(q)` joins `q->ids[j]` below
+ * `q->size`. Nothing but the create writes or takes the address of an element, and only
+ * `pool_open` writes `size`, so main's use of the pool's counter after `pool_close` is ordered
+ * (NORACE; reported before). The team has the same shape, but `team_shrink` lowers its `size`
+ * after the workers started: its close leaves the last worker running, and `team_total` races
+ * (RACE). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,8 @@ static void *work(void *arg)
 static struct pool *pool_open(int n)
 {
     struct pool *p = malloc(sizeof *p);
+    if (!p)
+        return NULL;
     pthread_mutex_init(&p->lock, NULL);
     p->done = 0;
     p->size = n;

@@ -34,9 +34,11 @@
 //!   address) but the create; with worker structs as elements, nothing but the create writes
 //!   their id field, as above.
 //! - The *count member* (`n`) is written once in the whole program, by the create wrapper: before
-//!   its create loop when the loop is bounded by it (`i < p->n`), or otherwise on every way to
-//!   the return, as an uncast copy of the loop's bound (a parameter the wrapper never assigns, or
-//!   the same constant). Either way it holds the create loop's bound from the return on.
+//!   its create loop when the loop is bounded by it (`i < p->n`), or otherwise on every way to a
+//!   return of the pool, as an uncast copy of the loop's bound (a parameter the wrapper never
+//!   assigns, or the same constant). Either way it holds the create loop's bound from the return
+//!   on. The wrapper may also return `NULL` (a failure): the join wrapper dereferences its
+//!   parameter on every path, so a join of that pool never returns.
 //! - The create loop is clean (its counter changes only in its increment), on no other cycle,
 //!   from a non-negative start. The join loop starts and compares as it does, is bounded by the
 //!   count member of the object the join wrapper's parameter (never assigned) points to, joins on
@@ -47,10 +49,10 @@
 //!   a library function that may write it (`free` does not count).
 //!
 //! Knowingly unsound, as for every thread id: a write through a pointer cast from another type
-//! (`(char *)p + offset`, or a `void *` handed to `memset`) is not seen, and an integer member is assumed to hold any value the
-//! loops' counters take (the IR does not keep integer widths). Counts kept by increments in the
-//! create loop (`p->started++`) and create loops that stop at the first failure are not
-//! followed: those pools stay running.
+//! (`(char *)p + offset`, or a `void *` handed to `memset`) is not seen, and an integer member
+//! is assumed to hold any value the loops' counters take (the IR does not keep integer widths).
+//! Counts kept by increments in the create loop (`p->started++`) are not followed: those pools
+//! stay running.
 
 use rustc_hash::FxHashMap;
 
@@ -617,8 +619,12 @@ fn pool_create(
                 (LoopBound::Const(k), Operand::Const(_, Some(c))) => k == *c,
                 _ => false,
             };
+            // On every way to a return of the pool (a return of `NULL` fails).
             let reach = cfg.reachable(0, |x| x == b.0 as usize);
-            let on_every_way = !reach.iter().enumerate().any(|(x, &r)| r && cfg.returns[x]);
+            let on_every_way = !reach.iter().enumerate().any(|(x, &r)| {
+                r && matches!(&func.blocks[BlockId(x as u32)].term,
+                    Term::Return(Some(op), _) if op.plain_var() == Some(th))
+            });
             (copies_bound && on_every_way && !on_any_cycle(&cfg, b.0 as usize)).then_some(m)
         }),
         _ => None,

@@ -20,12 +20,13 @@
 //!   pthread_create(&th->id, …); …; return th; }`) creates one thread, on no cycle of the
 //!   function, with its id in a field of a fresh object that a local pointer holds: the pointer
 //!   is assigned once, on no cycle, with a fresh block (from an allocator or an allocation
-//!   wrapper, possibly through the lowering's temporary), and every return returns it. The
+//!   wrapper, possibly through the lowering's temporary), and every return returns it or `NULL`
+//!   (a caller's join through `NULL` never returns: a join wrapper dereferences it). The
 //!   function may keep the object elsewhere too (in a list of all threads): what the join needs,
 //!   that the id field is written by that create only, is a fact of the whole program the plan
 //!   checks at each caller ([`Writers::handle_trusted`]; a library call given the fresh object
-//!   before anything is stored in it, `memset(th, 0, sizeof *th)`, writes no id). Its caller's `h = launch(…)` is a
-//!   create of the id in the object `h` points to.
+//!   before anything is stored in it, `memset(th, 0, sizeof *th)`, writes no id). Its caller's
+//!   `h = launch(…)` is a create of the id in the object `h` points to.
 //! - A **handle join wrapper** (`void join(thread *ally) { pthread_join(ally->id, 0); … }`) joins
 //!   the id in a field of the object a pointer parameter points to (directly, through a join
 //!   wrapper, or through another handle join wrapper given the parameter), the parameter never
@@ -271,22 +272,27 @@ fn handle_create(
 }
 
 /// Whether every return of `f` returns the local pointer `th`, which is assigned a fresh block
-/// ([`fresh_block`]) outside every cycle: each call returns an object of its own.
+/// ([`fresh_block`]) outside every cycle, so that each call returns an object of its own — or
+/// `NULL` (a failure path): a caller's join through that handle dereferences it on every path
+/// to its return, so it never returns, and nothing after it runs on such a path.
 pub(super) fn returns_fresh_object(p: &Program, f: FuncId, func: &Func, th: VarId) -> bool {
     let cfg = Cfg::new(func);
-    let returns_th = |op: &Operand| {
-        matches!(op.without_casts(), Operand::Use(Lval { base: Base::Var(v), proj, .. })
-            if *v == th && proj.is_empty())
-    };
-    let returns: Vec<bool> = func
+    // Per return: whether it returns `th`, or `None` when it returns neither it nor `NULL`.
+    let returns: Vec<Option<bool>> = func
         .blocks
         .iter()
         .filter_map(|b| match &b.term {
-            Term::Return(op, _) => Some(op.as_ref().is_some_and(returns_th)),
+            Term::Return(op, _) => Some(op.as_ref().and_then(|op| {
+                if op.plain_var() == Some(th) {
+                    Some(true)
+                } else {
+                    (op.constant() == Some(0)).then_some(false)
+                }
+            })),
             _ => None,
         })
         .collect();
-    let returns_it = !returns.is_empty() && returns.iter().all(|&r| r);
+    let returns_it = returns.contains(&Some(true)) && returns.iter().all(|r| r.is_some());
     let assigned_off_cycles = func.blocks.iter_enumerated().all(|(b, block)| {
         !on_any_cycle(&cfg, b.0 as usize)
             || !block.stmts.iter().any(|s| match &s.kind {
