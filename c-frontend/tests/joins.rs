@@ -1338,6 +1338,33 @@ fn wrappers_returning_null_on_failure() {
     );
 }
 
+/// A join of a copy of the handle (`k = h; join(k)`) joins the handle the copy was made of.
+#[test]
+fn handle_copies() {
+    check(
+        "handle_copies",
+        "typedef struct th { pthread_t id; } th;
+         static th *launch(void) {
+           th *t = malloc(sizeof *t);
+           pthread_create(&t->id, NULL, worker, NULL); // W1
+           return t;
+         }
+         static void join(th *t) { pthread_join(t->id, NULL); }
+         int main(int argc, char **argv) {
+           th *a = launch(); // C1
+           th *b = launch(); // C2
+           th *k = a;
+           th *m = k;
+           a = b;
+           join(m); // J1
+           th *n = argc > 1 ? a : b;
+           join(n);
+           return shared;
+         }",
+        &["C1 -> J1", "W1 (wrapped)"],
+    );
+}
+
 #[test]
 fn pool_of_worker_structs_bounded_by_its_member() {
     check(
@@ -1419,7 +1446,8 @@ fn pool_of_an_array_member() {
 
 /// Near misses: each function of the first list breaks a condition on the pool's members, and
 /// the create wrapper is then no pool's (its create keeps no handle); each destroy of the second
-/// is no pool's join wrapper; and a destroy of another pool joins that pool only.
+/// is no pool's join wrapper; and a destroy of another pool, or of a copy of it, joins that pool
+/// only.
 #[test]
 fn pool_near_misses() {
     let variants = [
@@ -1497,13 +1525,13 @@ fn pool_near_misses() {
             "{POOL}
              int main(void) {{
                struct pool *p = pool_create(4);
-               struct pool *r = pool_create(2);
+               struct pool *r = pool_create(2); // C1
                p = r;
-               pool_destroy(p);
+               pool_destroy(p); // J1
                return shared;
              }}"
         ),
-        &["W1 (wrapped)"],
+        &["C1 -> J1", "W1 (wrapped)"],
     );
 }
 

@@ -343,9 +343,18 @@ impl Planner<'_> {
                 Step::Index | Step::Const(_) => None,
             })
             .collect::<Option<_>>()?;
+        let mut def = def;
         let (path, holder_trusted) = if local && steps.is_empty() {
+            // A join names the handle the copies it went through came from.
+            let mut source = var;
+            if def.is_none() && !v.address_taken {
+                if let Some((from, at)) = self.reaching_source(fx, var, at) {
+                    source = from;
+                    def = Some(at);
+                }
+            }
             let path = IdPath {
-                base: IdBase::Heap(var),
+                base: IdBase::Heap(source),
                 fields: fields.clone(),
                 index: None,
             };
@@ -375,6 +384,36 @@ impl Planner<'_> {
             trusted: holder_trusted && def.is_some() && self.handle_field_trusted(fields),
             def: def.map(|(b, k)| (fx.f, b, k)),
         })
+    }
+
+    /// The assignment of the local `var` that reaches `at` (a read of it), followed back through
+    /// copies of other locals of the function whose address is never taken (`k = h; …
+    /// join(k)` reads the handle the assignment of `h` that reaches the copy stored): the
+    /// variable that assignment writes and the statement. A copy passes on the value its source
+    /// had there, so the handle is the same.
+    fn reaching_source(
+        &self,
+        fx: &FnFacts<'_>,
+        mut var: VarId,
+        mut at: StmtAt,
+    ) -> Option<(VarId, (BlockId, usize))> {
+        // A chain longer than this is not followed.
+        for _ in 0..4 {
+            let def = reaching_def(fx.func, &fx.cfg, (var, &[]), at)?;
+            let StmtKind::Assign { src, .. } = &fx.func.blocks[def.0].stmts[def.1].kind else {
+                return Some((var, def));
+            };
+            let Some(from) = src.plain_var() else {
+                return Some((var, def));
+            };
+            let v = &self.p.vars[from];
+            if from == var || v.address_taken || !matches!(v.kind, VarKind::Local(g) if g == fx.f) {
+                return Some((var, def));
+            }
+            var = from;
+            at = (fx.f, def.0, def.1);
+        }
+        None
     }
 
     /// A handle kept in an element of a local array by a variable index (`ths[i] = launch(…)`,
