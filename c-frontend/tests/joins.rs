@@ -78,7 +78,12 @@ fn marker(text: &str, line: u32) -> String {
 fn summary(test: &str, body: &str) -> Vec<String> {
     let text = format!("{PRELUDE}{body}");
     let p = lower(test, &text);
-    let jp = plan(&p, None);
+    let main = p
+        .funcs
+        .iter_enumerated()
+        .find(|(_, f)| f.defined && f.name == "main")
+        .map(|(id, _)| id);
+    let jp = plan(&p, main);
     summarise(&p, &jp, &text)
 }
 
@@ -1334,6 +1339,67 @@ fn wrappers_returning_null_on_failure() {
            pool_destroy(p);
            return shared;
          }",
+        &[],
+    );
+}
+
+/// A pool `main` owns, filled by an init wrapper called once (`pool_init(&pool, n)`), is joined
+/// by `main`'s destroy of the same variable; with a second call of the init wrapper anywhere,
+/// or a destroy of another variable only, the init wrapper is no pool's (its create keeps no
+/// handle).
+#[test]
+fn pools_main_owns() {
+    let pool = "struct pool { pthread_t *threads; int size; };
+         struct pool one, two;
+         static int pool_init(struct pool *p, int n) {
+           p->size = n;
+           p->threads = malloc(n * sizeof(pthread_t));
+           if (!p->threads) return -1;
+           for (int i = 0; i < n; i++)
+             pthread_create(&p->threads[i], NULL, worker, p); // W1
+           return 0;
+         }
+         static void pool_destroy(struct pool *q) {
+           for (int j = 0; j < q->size; j++)
+             pthread_join(q->threads[j], NULL);
+         }
+";
+    check(
+        "pool_init",
+        &format!(
+            "{pool}
+             int main(void) {{
+               if (pool_init(&one, 4)) return 1; // C1
+               pool_destroy(&one); // J1
+               return shared;
+             }}"
+        ),
+        &["C1 -> J1", "W1 (wrapped)"],
+    );
+    check(
+        "pool_init_twice",
+        &format!(
+            "{pool}
+             static void again(void) {{ pool_init(&one, 2); }}
+             int main(void) {{
+               pool_init(&one, 4);
+               again();
+               pool_destroy(&one);
+               return shared;
+             }}"
+        ),
+        &[],
+    );
+    check(
+        "pool_init_other",
+        &format!(
+            "{pool}
+             int main(void) {{
+               pool_init(&one, 4);
+               pool_destroy(&two);
+               return shared;
+             }}"
+        ),
         &[],
     );
 }

@@ -318,13 +318,17 @@ pub fn plan(p: &Program, main: Option<FuncId>) -> JoinPlan {
     let (writers, assigns) = writers(p, &calls);
     // Pools need the whole program's writers; their wrappers are then handle wrappers whose
     // thread id is a whole block of them.
-    let pools = pools::find(p, &calls, &writers, &assigns);
+    let pools = pools::find(p, main, &calls, &writers, &assigns);
     let mut pool_creates = Vec::new();
     for (f, (ids, at)) in pools.creates {
         calls.pool_ids.insert(ids.clone());
         calls.handle_creates.insert(f, ids);
         calls.wrapped.push(at);
         pool_creates.push(at);
+    }
+    for init in &pools.inits {
+        calls.wrapped.push(init.create);
+        pool_creates.push(init.create);
     }
     calls.wrapped.sort();
     calls.handle_joins.extend(pools.joins);
@@ -349,6 +353,16 @@ pub fn plan(p: &Program, main: Option<FuncId>) -> JoinPlan {
         planner.plan.wrapped.push(handle);
         if pool_creates.contains(&at) {
             planner.plan.wrapped_loops.push(handle);
+        }
+    }
+    // The pools `main` owns: its one call of the init wrapper names the workers, its calls of
+    // the join wrapper on the same variable end them.
+    for init in &pools.inits {
+        let handle = ThreadHandle(planner.plan.handles);
+        planner.plan.handles += 1;
+        planner.plan.create.insert(init.call, handle);
+        for &j in &init.joins {
+            planner.plan.join_after.insert(j, handle);
         }
     }
     for (f, func) in p.funcs.iter_enumerated() {

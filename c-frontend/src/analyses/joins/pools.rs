@@ -15,7 +15,11 @@
 //!
 //! The caller's `p = pool_create(…)` is then a create of the pool's threads and `pool_destroy(p)`
 //! a join of all of them, matched as the calls of handle wrappers are ([`super::wrappers`]): in
-//! one function, where the same assignment of `p` reaches the join.
+//! one function, where the same assignment of `p` reaches the join. A pool `main` owns is filled
+//! by an *init wrapper* of the same shape given its address (`pool_init(&pool, n)`), called once
+//! in the whole program, by `main` on no cycle, and joined by `main`'s calls of a join wrapper
+//! on the same variable ([`InitPool`]). Writes by a global's initializer, which runs before
+//! `main`, do not count in what follows.
 //!
 //! Why the join loop joins every thread the create loop started:
 //!
@@ -74,6 +78,22 @@ pub(super) struct Pools {
     pub(super) creates: FxHashMap<FuncId, (IdsPath, StmtAt)>,
     /// Each pool join wrapper: the index of its pool parameter and the ids member.
     pub(super) joins: FxHashMap<FuncId, (Arg, IdsPath)>,
+    /// The pools `main` owns ([`InitPool`]).
+    pub(super) inits: Vec<InitPool>,
+}
+
+/// A pool in a variable of `main` (or a global), started by a pool *init wrapper* — the create
+/// wrapper's shape, but filling the object its parameter points to instead of a fresh one —
+/// called once in the whole program, by `main` on no cycle (`pool_init(&pool, n)`), and joined
+/// by the calls of a pool join wrapper on the same variable in `main` (`pool_destroy(&pool)`).
+/// The one call fills the object once: its members are written nowhere else.
+pub(super) struct InitPool {
+    /// The create inside the init wrapper.
+    pub(super) create: StmtAt,
+    /// `main`'s call of the init wrapper.
+    pub(super) call: StmtAt,
+    /// `main`'s calls of the join wrapper on the same variable.
+    pub(super) joins: Vec<StmtAt>,
 }
 
 /// The member an lvalue ends in.
@@ -185,9 +205,11 @@ impl Visitor for ArrayUses {
 fn array_other_uses(p: &Program, m: Member) -> usize {
     let mut uses = ArrayUses { m, other: 0 };
     for func in p.funcs.iter() {
+        // A global's initializer runs before `main`: its writes come before any create.
+        let init = func.origin == Origin::GlobalInit;
         for block in func.blocks.iter() {
             walk_block(&mut uses, block);
-            for stmt in &block.stmts {
+            for stmt in block.stmts.iter().filter(|_| !init) {
                 let dsts: Vec<&Lval> = match &stmt.kind {
                     StmtKind::Assign { dst, .. } | StmtKind::Call { dst: Some(dst), .. } => {
                         vec![dst]
@@ -280,19 +302,21 @@ fn member_facts(p: &Program, m: Member, frees: &FxHashSet<FuncId>) -> MemberFact
     let mut writes = Vec::new();
     let mut harmless = 0;
     for (f, func) in p.funcs.iter_enumerated() {
+        // A global's initializer runs before `main`: its writes come before any create.
+        let init = func.origin == Origin::GlobalInit;
         for (b, block) in func.blocks.iter_enumerated() {
             walk_block(&mut uses, block);
             for (k, stmt) in block.stmts.iter().enumerate() {
                 let writes_m = |lv: &Lval| last_member(lv) == Some(m);
                 harmless += match &stmt.kind {
                     StmtKind::Assign { dst, src } => {
-                        if writes_m(dst) {
+                        if !init && writes_m(dst) {
                             writes.push((f, b, k));
                         }
                         dst_reads(p, dst, m) + element_reads(p, src, m)
                     }
                     StmtKind::Call { dst, callee, args } => {
-                        if dst.as_ref().is_some_and(writes_m) {
+                        if !init && dst.as_ref().is_some_and(writes_m) {
                             writes.push((f, b, k));
                         }
                         let freed = matches!(callee, Callee::Direct(c) if frees.contains(c))
@@ -310,7 +334,7 @@ fn member_facts(p: &Program, m: Member, frees: &FxHashSet<FuncId>) -> MemberFact
                     }
                     StmtKind::Eval(op) => element_reads(p, op, m),
                     StmtKind::Asm { operands } => {
-                        if operands.iter().any(writes_m) {
+                        if !init && operands.iter().any(writes_m) {
                             writes.push((f, b, k));
                         }
                         0
@@ -399,6 +423,7 @@ fn struct_named_only(p: &Program, writers: &Writers, s: u32) -> bool {
 /// Finds the pool wrappers of a program (see the module's doc).
 pub(super) fn find(
     p: &Program,
+    main: Option<FuncId>,
     calls: &ThreadCalls,
     writers: &Writers,
     assigns: &FxHashMap<VarId, Vec<StmtAt>>,
@@ -424,6 +449,7 @@ pub(super) fn find(
             .filter(|(_, func)| func.defined && func.origin == Origin::User)
     };
     let mut create_loops: Vec<(IdsPath, Member, CountedLoop)> = Vec::new();
+    let mut init_wrappers: Vec<(FuncId, Arg, IdsPath, StmtAt)> = Vec::new();
     for (f, func) in user() {
         let Some(shape) = pool_create(p, f, func, &lib_creates, assigns) else {
             continue;
@@ -435,6 +461,7 @@ pub(super) fn find(
             count,
             at,
             l1,
+            init,
         } = shape;
         let trusted = |m: Member, elements: bool| {
             if elements && array {
@@ -465,7 +492,12 @@ pub(super) fn find(
         if trusted(ids, true) && trusted(count, false) {
             let mut path = vec![ids];
             path.extend(in_element.iter().copied());
-            pools.creates.insert(f, (path.clone(), at));
+            match init {
+                None => {
+                    pools.creates.insert(f, (path.clone(), at));
+                }
+                Some(k) => init_wrappers.push((f, k, path.clone(), at)),
+            }
             create_loops.push((path, count, l1));
         }
     }
@@ -511,7 +543,103 @@ pub(super) fn find(
             pools.joins.insert(g, found);
         }
     }
+    if let Some(main) = main {
+        pools.inits = init_wrappers
+            .into_iter()
+            .filter_map(|(f, k, path, create)| {
+                init_pool(p, main, f, k, &path, create, &pools.joins)
+            })
+            .collect();
+    }
     pools
+}
+
+/// The calls of `main` that start and join a pool of init wrapper `f` ([`InitPool`]): `f`'s one
+/// call in the program, in `main` on no cycle, with the address of a variable as the pool, and
+/// `main`'s calls of a join wrapper of the same ids with the address of that variable.
+fn init_pool(
+    p: &Program,
+    main: FuncId,
+    f: FuncId,
+    k: Arg,
+    path: &IdsPath,
+    create: StmtAt,
+    joins: &FxHashMap<FuncId, (Arg, IdsPath)>,
+) -> Option<InitPool> {
+    let mut calls = Vec::new();
+    for (g, func) in p.funcs.iter_enumerated() {
+        for (b, block) in func.blocks.iter_enumerated() {
+            for (i, stmt) in block.stmts.iter().enumerate() {
+                let mentions_f = match &stmt.kind {
+                    StmtKind::Call { callee, args, .. } => {
+                        matches!(callee, Callee::Direct(c) if *c == f)
+                            || args.iter().any(|a| names_function(a, f))
+                    }
+                    StmtKind::Assign { src, .. } => names_function(src, f),
+                    StmtKind::Eval(op) => names_function(op, f),
+                    StmtKind::Asm { .. } => false,
+                };
+                if mentions_f {
+                    calls.push((g, b, i));
+                }
+            }
+        }
+    }
+    // One call, by name, in `main`, on no cycle.
+    let [call] = calls.as_slice() else {
+        return None;
+    };
+    let func = &p.funcs[main];
+    let cfg = Cfg::new(func);
+    if call.0 != main || on_any_cycle(&cfg, call.1 .0 as usize) {
+        return None;
+    }
+    let pool_of = |args: &[Operand], k: Arg| match args.get(usize::from(k))?.without_casts() {
+        Operand::AddrOf(lv) => lv.plain_var(),
+        _ => None,
+    };
+    let StmtKind::Call {
+        callee: Callee::Direct(_),
+        args,
+        ..
+    } = &func.blocks[call.1].stmts[call.2].kind
+    else {
+        return None;
+    };
+    let pool = pool_of(args, k)?;
+    let mut found = Vec::new();
+    for (b, block) in func.blocks.iter_enumerated() {
+        for (i, stmt) in block.stmts.iter().enumerate() {
+            if let StmtKind::Call {
+                callee: Callee::Direct(g),
+                args,
+                ..
+            } = &stmt.kind
+            {
+                if let Some((j, ids)) = joins.get(g) {
+                    if ids == path && pool_of(args, *j) == Some(pool) {
+                        found.push((main, b, i));
+                    }
+                }
+            }
+        }
+    }
+    (!found.is_empty()).then_some(InitPool {
+        create,
+        call: *call,
+        joins: found,
+    })
+}
+
+/// Whether an operand names function `f` as a value (its address taken: it may be called
+/// through a pointer).
+fn names_function(op: &Operand, f: FuncId) -> bool {
+    match op {
+        Operand::Func(g) => *g == f,
+        Operand::Cast(_, inner) | Operand::VaArg(_, inner) => names_function(inner, f),
+        Operand::Arith(_, ops) => ops.iter().any(|o| names_function(o, f)),
+        Operand::Use(_) | Operand::AddrOf(_) | Operand::Const(..) | Operand::Str(_) => false,
+    }
 }
 
 /// The shape of a pool create wrapper, before the whole-program facts of its members.
@@ -530,6 +658,8 @@ struct PoolCreate {
     at: StmtAt,
     /// The create loop.
     l1: CountedLoop,
+    /// For an init wrapper, the parameter pointing to the pool it fills.
+    init: Option<Arg>,
 }
 
 /// Whether `f` has the shape of a pool create wrapper.
@@ -554,9 +684,15 @@ fn pool_create(
         in_element,
         array,
     } = element_site(p, lv)?;
-    if !super::wrappers::returns_fresh_object(p, f, func, th) {
-        return None;
-    }
+    let init = if super::wrappers::returns_fresh_object(p, f, func, th) {
+        None
+    } else {
+        let k = func.params.iter().position(|&x| x == th)?;
+        if p.vars[th].address_taken || assigned(func, th) {
+            return None;
+        }
+        Some(Arg::try_from(k).ok()?)
+    };
     let cfg = Cfg::new(func);
     let loops = counted_loops(func, &cfg);
     let create_block = at.1 .0 as usize;
@@ -619,11 +755,16 @@ fn pool_create(
                 (LoopBound::Const(k), Operand::Const(_, Some(c))) => k == *c,
                 _ => false,
             };
-            // On every way to a return of the pool (a return of `NULL` fails).
+            // On every way to a return of the pool (a return of `NULL` fails), or to any
+            // return of an init wrapper.
             let reach = cfg.reachable(0, |x| x == b.0 as usize);
             let on_every_way = !reach.iter().enumerate().any(|(x, &r)| {
-                r && matches!(&func.blocks[BlockId(x as u32)].term,
-                    Term::Return(Some(op), _) if op.plain_var() == Some(th))
+                r && match &func.blocks[BlockId(x as u32)].term {
+                    Term::Return(op, _) => {
+                        init.is_some() || op.as_ref().and_then(Operand::plain_var) == Some(th)
+                    }
+                    _ => false,
+                }
             });
             (copies_bound && on_every_way && !on_any_cycle(&cfg, b.0 as usize)).then_some(m)
         }),
@@ -636,6 +777,7 @@ fn pool_create(
         count,
         at: *at,
         l1: *l1,
+        init,
     })
 }
 
