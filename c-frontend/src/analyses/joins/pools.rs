@@ -501,7 +501,14 @@ pub(super) fn find(
             create_loops.push((path, count, l1));
         }
     }
+    // Join wrappers only of the pools found, and only functions that join build their graphs.
+    if create_loops.is_empty() {
+        return pools;
+    }
     for (g, func) in user() {
+        if calls_in(func, g, &lib_joins).next().is_none() {
+            continue;
+        }
         let cfg = Cfg::new(func);
         let loops = counted_loops(func, &cfg);
         let found = calls_in(func, g, &lib_joins).find_map(|((_, b, _), id)| {
@@ -684,7 +691,8 @@ fn pool_create(
         in_element,
         array,
     } = element_site(p, lv)?;
-    let init = if super::wrappers::returns_fresh_object(p, f, func, th) {
+    let cfg = Cfg::new(func);
+    let init = if super::wrappers::returns_fresh_object(p, f, func, &cfg, th) {
         None
     } else {
         let k = func.params.iter().position(|&x| x == th)?;
@@ -693,7 +701,6 @@ fn pool_create(
         }
         Some(Arg::try_from(k).ok()?)
     };
-    let cfg = Cfg::new(func);
     let loops = counted_loops(func, &cfg);
     let create_block = at.1 .0 as usize;
     let (l1, blocks1) = loops

@@ -73,7 +73,7 @@ impl Visitor for Uses {
 
 /// The parameter index of `op` when it is a plain read of a parameter of `func` whose address is
 /// never taken.
-pub(super) fn param_read(p: &Program, func: &Func, op: &Operand) -> Option<Arg> {
+fn param_read(p: &Program, func: &Func, op: &Operand) -> Option<Arg> {
     let v = op.plain_var()?;
     if p.vars[v].address_taken {
         return None;
@@ -268,15 +268,20 @@ fn handle_create(
     if fields.is_empty() || on_any_cycle(&cfg, at.1 .0 as usize) {
         return None;
     }
-    returns_fresh_object(p, f, func, th).then_some((fields, *at))
+    returns_fresh_object(p, f, func, &cfg, th).then_some((fields, *at))
 }
 
 /// Whether every return of `f` returns the local pointer `th`, which is assigned a fresh block
 /// ([`fresh_block`]) outside every cycle, so that each call returns an object of its own — or
 /// `NULL` (a failure path): a caller's join through that handle dereferences it on every path
 /// to its return, so it never returns, and nothing after it runs on such a path.
-pub(super) fn returns_fresh_object(p: &Program, f: FuncId, func: &Func, th: VarId) -> bool {
-    let cfg = Cfg::new(func);
+pub(super) fn returns_fresh_object(
+    p: &Program,
+    f: FuncId,
+    func: &Func,
+    cfg: &Cfg,
+    th: VarId,
+) -> bool {
     // Per return: whether it returns `th`, or `None` when it returns neither it nor `NULL`.
     let returns: Vec<Option<bool>> = func
         .blocks
@@ -294,7 +299,7 @@ pub(super) fn returns_fresh_object(p: &Program, f: FuncId, func: &Func, th: VarI
         .collect();
     let returns_it = returns.contains(&Some(true)) && returns.iter().all(|r| r.is_some());
     let assigned_off_cycles = func.blocks.iter_enumerated().all(|(b, block)| {
-        !on_any_cycle(&cfg, b.0 as usize)
+        !on_any_cycle(cfg, b.0 as usize)
             || !block.stmts.iter().any(|s| match &s.kind {
                 StmtKind::Assign { dst, .. } | StmtKind::Call { dst: Some(dst), .. } => {
                     matches!(dst.base, Base::Var(d) if d == th)
