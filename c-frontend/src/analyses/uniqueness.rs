@@ -13,75 +13,220 @@
 //! [`crate::model::Spec`]) does not escape it. Only variables whose address is never taken are
 //! tracked, so no store through another pointer can change them. The result of a library
 //! allocator (`fresh_result`) and of an allocation wrapper ([`super::alloc_wrappers`]) is fresh.
+//!
+//! Besides local pointers, an *element* of a local array of pointers whose address is never
+//! taken holds a fresh pointer when it was stored there (`jobs[i] = malloc(…)`, `jobs[i] = x`),
+//! named by an index that is a tracked local or a constant ([`Holder::Elem`]): the array is
+//! then only ever read or written as `jobs[k]` in this function, so the analysis sees every way
+//! the pointer could leave it. Each such way is conservative: a value read of an element the
+//! index may denote escapes the object, and so does any store into the array at an index that
+//! may be another, or an assignment of the index variable (the object stays in the array at
+//! an element no name tracks).
 
 use rustc_hash::{FxHashMap, FxHashSet};
 use solver::dataflow;
 
 use crate::ir::{
-    Base, BlockId, Callee, Func, FuncId, Lval, Operand, Program, StmtKind, Term, VarId, VarKind,
+    Base, BlockId, Callee, Func, FuncId, Lval, Operand, Program, Proj, StmtKind, Term, VarId,
+    VarKind,
 };
 
 /// The allocating statement of a fresh object (its block and index).
 type AllocAt = (u32, u32);
 
-/// The unique pointers before each statement and at each block's terminator.
+/// A name that may hold a pointer to a fresh object.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Holder {
+    /// A local pointer variable (or parameter, or temporary) whose address is never taken.
+    Var(VarId),
+    /// The element of a local array of pointers, whose address is never taken, at an index.
+    Elem(VarId, Index),
+}
+
+/// The index of a [`Holder::Elem`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Index {
+    /// A local integer variable whose address is never taken.
+    Var(VarId),
+    /// An integer constant.
+    Const(i64),
+}
+
+impl Index {
+    /// Whether two indices may denote one element.
+    fn may_alias(self, other: Index) -> bool {
+        match (self, other) {
+            (Index::Const(a), Index::Const(b)) => a == b,
+            _ => true,
+        }
+    }
+}
+
+/// The unique pointers before each statement and at each block's terminator, each name with
+/// the allocation its object comes from (names with one allocation hold one object), sorted by
+/// name.
 #[derive(Clone, Debug, Default)]
 pub struct Uniqueness {
-    before: FxHashMap<(BlockId, usize), Vec<VarId>>,
-    at_term: FxHashMap<BlockId, Vec<VarId>>,
+    before: FxHashMap<(BlockId, usize), Vec<(Holder, AllocAt)>>,
+    at_term: FxHashMap<BlockId, Vec<(Holder, AllocAt)>>,
 }
 
 impl Uniqueness {
-    /// The unique pointer variables before statement `k` of block `b`.
-    pub fn before(&self, b: BlockId, k: usize) -> &[VarId] {
-        self.before.get(&(b, k)).map(Vec::as_slice).unwrap_or(&[])
+    /// The names holding unique pointers before statement `k` of block `b`.
+    pub fn before(&self, b: BlockId, k: usize) -> impl Iterator<Item = Holder> + '_ {
+        names(self.before.get(&(b, k)))
     }
 
-    /// The unique pointer variables when block `b`'s terminator is evaluated.
-    pub fn at_term(&self, b: BlockId) -> &[VarId] {
-        self.at_term.get(&b).map(Vec::as_slice).unwrap_or(&[])
+    /// The names holding unique pointers when block `b`'s terminator is evaluated.
+    pub fn at_term(&self, b: BlockId) -> impl Iterator<Item = Holder> + '_ {
+        names(self.at_term.get(&b))
     }
+
+    /// The other names that hold the object `name` holds, before statement `k` of block `b`
+    /// (none when `name` holds no unique object there).
+    pub fn same_object(&self, b: BlockId, k: usize, name: Holder) -> Vec<Holder> {
+        let Some(state) = self.before.get(&(b, k)) else {
+            return Vec::new();
+        };
+        let Ok(at) = state.binary_search_by_key(&name, |&(h, _)| h) else {
+            return Vec::new();
+        };
+        let tag = state[at].1;
+        state
+            .iter()
+            .filter(|&&(h, t)| t == tag && h != name)
+            .map(|&(h, _)| h)
+            .collect()
+    }
+}
+
+fn names(state: Option<&Vec<(Holder, AllocAt)>>) -> impl Iterator<Item = Holder> + '_ {
+    state.into_iter().flatten().map(|&(h, _)| h)
 }
 
 /// The variable a pointer operand is computed from: `v`, `v + k`, `(T *)v`, `&v->f`. In pointer
 /// arithmetic only the pointer operand counts (`v + n` for an integer variable `n`).
 pub fn base_var(p: &Program, op: &Operand) -> Option<VarId> {
+    match base_holder(p, op)? {
+        Holder::Var(v) => Some(v),
+        Holder::Elem(..) => None,
+    }
+}
+
+/// The name a pointer operand is computed from, as [`base_var`], or an element `a[i]` of an
+/// array of pointers by a variable or constant index (whether either is tracked is the
+/// analysis's question).
+pub fn base_holder(p: &Program, op: &Operand) -> Option<Holder> {
     match op {
         Operand::Use(Lval {
             base: Base::Var(v),
             proj,
             ..
-        }) if proj.is_empty() => matches!(
-            p.types.get(p.vars[*v].ty),
-            crate::ir::ctypes::Type::Pointer(_)
-        )
-        .then_some(*v),
-        Operand::Cast(_, inner) => base_var(p, inner),
+        }) => match proj.as_slice() {
+            [] => matches!(
+                p.types.get(p.vars[*v].ty),
+                crate::ir::ctypes::Type::Pointer(_)
+            )
+            .then_some(Holder::Var(*v)),
+            [step] => element_index(step).map(|i| Holder::Elem(*v, i)),
+            _ => None,
+        },
+        Operand::Cast(_, inner) => base_holder(p, inner),
         Operand::Arith(_, ops) => {
             let mut found = None;
             for o in ops {
-                if let Some(v) = base_var(p, o) {
+                if let Some(h) = base_holder(p, o) {
                     if found.is_some() {
                         return None;
                     }
-                    found = Some(v);
+                    found = Some(h);
                 }
             }
             found
         }
         Operand::AddrOf(lv) => match &lv.base {
-            Base::Deref(inner) => base_var(p, inner),
+            Base::Deref(inner) => base_holder(p, inner),
             Base::Var(_) => None,
         },
         _ => None,
     }
 }
 
-type State = FxHashMap<VarId, AllocAt>;
+/// The index of an element step, when it is a variable or a constant.
+fn element_index(step: &Proj) -> Option<Index> {
+    match step {
+        Proj::Index(Some(i)) => Some(Index::Var(*i)),
+        Proj::ConstIndex(k) => Some(Index::Const(*k)),
+        Proj::Index(None) | Proj::Field { .. } => None,
+    }
+}
+
+type State = FxHashMap<Holder, AllocAt>;
 
 struct Analysis<'a> {
     p: &'a Program,
     f: FuncId,
+    /// The local arrays of pointers of `f` that are named only by element (never by their
+    /// address, as a whole, or by a nested function): every way a pointer leaves one is an
+    /// element read the analysis sees.
+    element_arrays: FxHashSet<VarId>,
+}
+
+/// The local arrays of pointers of `func` whose address is never produced (no `&a`, no `&a[k]`,
+/// no decay), that no nested function names and that no inline assembly names.
+fn element_arrays(p: &Program, f: FuncId, func: &Func) -> FxHashSet<VarId> {
+    use crate::ir::visit::{walk_operand, walk_stmt, walk_term, Visitor};
+    let mut out: FxHashSet<VarId> = func
+        .locals
+        .iter()
+        .copied()
+        .filter(|&v| {
+            let var = &p.vars[v];
+            !var.captured
+                && matches!(var.kind, VarKind::Local(g) if g == f)
+                && matches!(p.types.get(var.ty), crate::ir::ctypes::Type::Array(e)
+                    if matches!(p.types.get(*e), crate::ir::ctypes::Type::Pointer(_)))
+        })
+        .collect();
+    if out.is_empty() {
+        return out;
+    }
+    struct Addressed<'s>(&'s mut FxHashSet<VarId>);
+    impl Visitor for Addressed<'_> {
+        fn visit_operand(&mut self, op: &Operand) {
+            match op {
+                Operand::AddrOf(Lval {
+                    base: Base::Var(v), ..
+                }) => {
+                    self.0.remove(v);
+                }
+                Operand::Use(Lval {
+                    base: Base::Var(v),
+                    proj,
+                    ..
+                }) if proj.is_empty() => {
+                    self.0.remove(v);
+                }
+                _ => {}
+            }
+            walk_operand(self, op);
+        }
+    }
+    let mut visitor = Addressed(&mut out);
+    for block in func.blocks.iter() {
+        for stmt in &block.stmts {
+            if let StmtKind::Asm { operands } = &stmt.kind {
+                for lv in operands {
+                    if let Base::Var(v) = lv.base {
+                        visitor.0.remove(&v);
+                    }
+                }
+            }
+            walk_stmt(&mut visitor, &stmt.kind);
+        }
+        walk_term(&mut visitor, &block.term);
+    }
+    out
 }
 
 impl Analysis<'_> {
@@ -91,18 +236,98 @@ impl Analysis<'_> {
             && matches!(var.kind, VarKind::Local(g) | VarKind::Temp(g) | VarKind::Param(g, _) if g == self.f)
     }
 
-    /// Every variable sharing `tag` leaves the state.
+    /// Whether the analysis follows this name: a trackable variable, or an element of a
+    /// trackable local array of pointers by a trackable variable or a constant.
+    fn tracks(&self, h: Holder) -> bool {
+        match h {
+            Holder::Var(v) => self.trackable(v),
+            Holder::Elem(a, i) => {
+                self.element_arrays.contains(&a)
+                    && match i {
+                        Index::Var(x) => self.trackable(x),
+                        Index::Const(_) => true,
+                    }
+            }
+        }
+    }
+
+    /// The tracked name an lvalue stored into is: a variable or an array element.
+    fn tracked_place(&self, lv: &Lval) -> Option<Holder> {
+        let Base::Var(v) = lv.base else { return None };
+        let h = match lv.proj.as_slice() {
+            [] => Holder::Var(v),
+            [step] => Holder::Elem(v, element_index(step)?),
+            _ => return None,
+        };
+        self.tracks(h).then_some(h)
+    }
+
+    /// Every name sharing `tag` leaves the state.
     fn escape(state: &mut State, tag: AllocAt) {
         state.retain(|_, t| *t != tag);
+    }
+
+    /// Escapes the objects of every element of `array` the index may denote (every element
+    /// when `index` is `None`).
+    fn escape_elements(state: &mut State, array: VarId, index: Option<Index>) {
+        let tags: Vec<AllocAt> = state
+            .iter()
+            .filter(|(h, _)| match (**h, index) {
+                (Holder::Elem(a, j), Some(i)) => a == array && i.may_alias(j),
+                (Holder::Elem(a, _), None) => a == array,
+                (Holder::Var(_), _) => false,
+            })
+            .map(|(_, &t)| t)
+            .collect();
+        for t in tags {
+            Self::escape(state, t);
+        }
+    }
+
+    /// A store into the lvalue `dst`: an element it overwrites no longer holds its object,
+    /// another element it may overwrite is lost track of (its object escapes), and the
+    /// elements indexed by a variable it assigns are lost track of too.
+    fn stored(&self, state: &mut State, dst: &Lval) {
+        let Base::Var(v) = dst.base else { return };
+        if dst.proj.is_empty() {
+            let tags: Vec<AllocAt> = state
+                .iter()
+                .filter(|(h, _)| matches!(h, Holder::Elem(_, Index::Var(i)) if *i == v))
+                .map(|(_, &t)| t)
+                .collect();
+            for t in tags {
+                Self::escape(state, t);
+            }
+            return;
+        }
+        match self.tracked_place(dst) {
+            Some(h @ Holder::Elem(_, i)) => {
+                state.remove(&h);
+                let tags: Vec<AllocAt> = state
+                    .iter()
+                    .filter(|(g, _)| matches!(g, Holder::Elem(a, j) if *a == v && *j != i && i.may_alias(*j)))
+                    .map(|(_, &t)| t)
+                    .collect();
+                for t in tags {
+                    Self::escape(state, t);
+                }
+            }
+            _ => Self::escape_elements(state, v, None),
+        }
     }
 
     /// Escapes every tracked pointer an operand uses as a value (not as the base of an access).
     fn escape_uses(&self, state: &mut State, op: &Operand) {
         match op {
             Operand::Use(lv) => {
-                if let (Base::Var(v), true) = (&lv.base, lv.proj.is_empty()) {
-                    if let Some(&tag) = state.get(v) {
-                        Self::escape(state, tag);
+                if let Base::Var(v) = &lv.base {
+                    match lv.proj.as_slice() {
+                        [] => {
+                            if let Some(&tag) = state.get(&Holder::Var(*v)) {
+                                Self::escape(state, tag);
+                            }
+                        }
+                        [step, ..] => Self::escape_elements(state, *v, element_index(step)),
                     }
                 }
                 self.lval_uses(state, lv);
@@ -156,13 +381,11 @@ impl Analysis<'_> {
     fn step(&self, state: &mut State, kind: &StmtKind, at: AllocAt) {
         match kind {
             StmtKind::Assign { dst, src } => {
-                // A copy into a tracked local keeps the object unique under both names.
-                let tracked_dst = match (&dst.base, dst.proj.is_empty()) {
-                    (Base::Var(d), true) if self.trackable(*d) => Some(*d),
-                    _ => None,
-                };
-                let copied = base_var(self.p, src).and_then(|v| state.get(&v).copied());
+                // A copy into a tracked name keeps the object unique under both names.
+                let tracked_dst = self.tracked_place(dst);
                 self.lval_uses(state, dst);
+                self.stored(state, dst);
+                let copied = base_holder(self.p, src).and_then(|h| state.get(&h).copied());
                 match (tracked_dst, copied) {
                     (Some(d), Some(tag)) if self.is_pointer(src) => {
                         self.reads_only(state, src);
@@ -195,12 +418,13 @@ impl Analysis<'_> {
                 }
                 if let Some(d) = dst {
                     self.lval_uses(state, d);
-                    if let (Base::Var(v), true) = (&d.base, d.proj.is_empty()) {
-                        state.remove(v);
+                    self.stored(state, d);
+                    if let Some(h) = self.tracked_place(d) {
+                        state.remove(&h);
                         let wrapper =
                             matches!(callee, Callee::Direct(g) if self.p.is_alloc_wrapper(*g));
-                        if (wrapper || spec.is_some_and(|s| s.fresh_result)) && self.trackable(*v) {
-                            state.insert(*v, at);
+                        if wrapper || spec.is_some_and(|s| s.fresh_result) {
+                            state.insert(h, at);
                         }
                     }
                 }
@@ -209,9 +433,18 @@ impl Analysis<'_> {
             StmtKind::Asm { operands } => {
                 for lv in operands {
                     if let Base::Var(v) = lv.base {
-                        if let Some(&tag) = state.get(&v) {
+                        if let Some(&tag) = state.get(&Holder::Var(v)) {
                             Self::escape(state, tag);
                         }
+                        Self::escape_elements(state, v, None);
+                        self.stored(
+                            state,
+                            &Lval {
+                                base: Base::Var(v),
+                                proj: Vec::new(),
+                                pos: lv.pos,
+                            },
+                        );
                     }
                 }
             }
@@ -230,7 +463,11 @@ impl Analysis<'_> {
 /// Runs the analysis on one function.
 pub fn analyse(p: &Program, f: FuncId) -> Uniqueness {
     let func: &Func = &p.funcs[f];
-    let a = Analysis { p, f };
+    let a = Analysis {
+        p,
+        f,
+        element_arrays: element_arrays(p, f, func),
+    };
     let n = func.blocks.len();
     let mut out = Uniqueness::default();
     if n == 0 {
@@ -242,18 +479,20 @@ pub fn analyse(p: &Program, f: FuncId) -> Uniqueness {
         for (k, stmt) in block.stmts.iter().enumerate() {
             if let Some(r) = record.as_deref_mut() {
                 if !state.is_empty() {
-                    let mut vars: Vec<VarId> = state.keys().copied().collect();
-                    vars.sort();
-                    r.before.insert((BlockId(b as u32), k), vars);
+                    let mut names: Vec<(Holder, AllocAt)> =
+                        state.iter().map(|(&h, &t)| (h, t)).collect();
+                    names.sort();
+                    r.before.insert((BlockId(b as u32), k), names);
                 }
             }
             a.step(&mut state, &stmt.kind, (b as u32, k as u32));
         }
         if let Some(r) = record {
             if !state.is_empty() {
-                let mut vars: Vec<VarId> = state.keys().copied().collect();
-                vars.sort();
-                r.at_term.insert(BlockId(b as u32), vars);
+                let mut names: Vec<(Holder, AllocAt)> =
+                    state.iter().map(|(&h, &t)| (h, t)).collect();
+                names.sort();
+                r.at_term.insert(BlockId(b as u32), names);
             }
         }
         a.term(&mut state, &block.term);
@@ -282,6 +521,6 @@ pub fn analyse(p: &Program, f: FuncId) -> Uniqueness {
 }
 
 /// The set form, for lookups.
-pub fn as_set(vars: &[VarId]) -> FxHashSet<VarId> {
-    vars.iter().copied().collect()
+pub fn as_set(names: impl Iterator<Item = Holder>) -> FxHashSet<Holder> {
+    names.collect()
 }

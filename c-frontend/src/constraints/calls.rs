@@ -18,7 +18,7 @@ use crate::analyses::joins::StmtAt;
 use crate::analyses::uniqueness;
 use crate::diagnostics::{Unsound, UnsoundKind};
 use crate::ir::ctypes::{LockKind, Type, TypeId};
-use crate::ir::{BlockId, Func, FuncId, Operand, Origin, Pos, Term, VarId};
+use crate::ir::{BlockId, Func, FuncId, Operand, Origin, Pos, Term};
 use crate::model::{Arg, Kind, LockMode};
 use solver::threads::{AcquireInfo, Event};
 use solver::{Lock, Rho, RhoKind, Scope, Site, SiteKind, Technique};
@@ -925,16 +925,17 @@ impl Gen<'_> {
         let func = &self.p.funcs[f];
         // A stub that only reads or writes through its arguments sees a unique argument as
         // unique too.
-        let unique: FxHashSet<VarId> = if self.p.known(f).is_some_and(|s| s.non_capturing) {
-            func.params
-                .iter()
-                .zip(arg_ops)
-                .filter(|(_, op)| self.is_unique(frame, op))
-                .map(|(&v, _)| v)
-                .collect()
-        } else {
-            FxHashSet::default()
-        };
+        let unique: FxHashSet<uniqueness::Holder> =
+            if self.p.known(f).is_some_and(|s| s.non_capturing) {
+                func.params
+                    .iter()
+                    .zip(arg_ops)
+                    .filter(|(_, op)| self.is_unique(frame, op))
+                    .map(|(&v, _)| uniqueness::Holder::Var(v))
+                    .collect()
+            } else {
+                FxHashSet::default()
+            };
         let scope = frame.scope;
         let mut vars = FxHashMap::default();
         for &v in func.params.iter().chain(&func.locals) {

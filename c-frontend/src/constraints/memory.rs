@@ -448,7 +448,7 @@ impl Gen<'_> {
     /// Whether a pointer operand certainly points into memory no other thread can reach yet.
     pub(super) fn is_unique(&self, frame: &Frame, op: &Operand) -> bool {
         !frame.unique.is_empty()
-            && uniqueness::base_var(self.p, op).is_some_and(|v| frame.unique.contains(&v))
+            && uniqueness::base_holder(self.p, op).is_some_and(|h| frame.unique.contains(&h))
     }
 
     /// Accesses the whole object the pointer operand `op` (whose value is `arg`) points to, as

@@ -250,7 +250,7 @@ struct Frame {
     returned: Vec<Node>,
     /// Pointer variables that certainly point into memory no other thread can reach yet
     /// ([`crate::analyses::uniqueness`]): accesses through them are not shared.
-    unique: FxHashSet<VarId>,
+    unique: FxHashSet<crate::analyses::uniqueness::Holder>,
     /// The locks held in their own objects ([`crate::analyses::unpacks`]): accesses inside
     /// those objects are inside an unpack.
     own: Vec<OwnLock>,

@@ -131,7 +131,12 @@ pub struct Var {
     pub ty: TypeId,
     pub kind: VarKind,
     pub pos: Pos,
+    /// Whether its address may be produced: `&v` (or of a part of it) appears, a nested
+    /// function names it ([`Var::captured`]), or it is an array (whose value is its address).
     pub address_taken: bool,
+    /// Whether a GNU nested function names this local of its enclosing function (reaching it
+    /// through the enclosing frame, from any thread the nested function runs on).
+    pub captured: bool,
     /// Whether the user's program declares it or locksmith's libc stubs do (a stub's `static`
     /// is state the C library keeps for itself).
     pub origin: Origin,

@@ -2010,6 +2010,7 @@ impl<'a> UnitCx<'a> {
                             kind: VarKind::Temp(owner),
                             pos,
                             address_taken: false,
+                            captured: false,
                             origin: self.origin,
                             atomic: false,
                             volatile: false,

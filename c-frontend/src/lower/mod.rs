@@ -239,6 +239,7 @@ impl UnitCx<'_> {
             kind,
             pos,
             address_taken: false,
+            captured: false,
             origin: self.origin,
             atomic: false,
             volatile: false,
@@ -656,9 +657,11 @@ impl Lowerer {
             }
         }
         self.funcs = funcs;
-        self.note_captured(&mut taken);
-        for (var, taken) in self.vars.iter_mut().zip(taken) {
-            var.address_taken = taken;
+        let mut captured = vec![false; self.vars.len()];
+        self.note_captured(&mut captured);
+        for ((var, taken), captured) in self.vars.iter_mut().zip(taken).zip(captured) {
+            var.address_taken = taken || captured;
+            var.captured = captured;
         }
     }
 

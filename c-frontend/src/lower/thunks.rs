@@ -87,6 +87,7 @@ fn make_thunk(p: &mut Program, f: FuncId, pos: Pos) -> Option<FuncId> {
         kind,
         pos,
         address_taken: false,
+        captured: false,
         origin: Origin::User,
         atomic: false,
         volatile: false,

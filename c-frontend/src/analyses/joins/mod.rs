@@ -91,6 +91,7 @@ mod handshakes;
 mod heap;
 mod ids;
 mod loops;
+mod objects;
 mod pools;
 mod wrappers;
 
@@ -151,6 +152,12 @@ pub struct JoinPlan {
     /// which nothing else names. By call: the handed array, the join loop's counter and the
     /// hand-off's create.
     pub element_joins: FxHashMap<StmtAt, (VarId, VarId, StmtAt)>,
+    /// The `pthread_join` calls after which the object a thread was handed is its creator's
+    /// again, read through the local array of pointers its creator also stored it in
+    /// (`jobs[i] = malloc(…); pthread_create(&t[i], 0, f, jobs[i])`, then `pthread_join(t[j]);
+    /// free(jobs[j])`), see [`objects`]. By call: that array, the join loop's counter and the
+    /// create.
+    pub object_joins: FxHashMap<StmtAt, (VarId, VarId, StmtAt)>,
     /// The `pthread_create` calls that hand each thread the value of the counter of a counted
     /// loop (`pthread_create(&t[i], 0, f, (void *)i)`), the loop clean and the call on no other
     /// cycle: each run of the loop gives every thread a different value. By call: the counter
@@ -687,6 +694,7 @@ impl<'p> Planner<'p> {
     /// function, and counts the arrays every create hands over ([`plan`] keeps the arrays
     /// handed over once).
     fn element_handoffs(&mut self, fx: &FnFacts<'_>) {
+        let mut unique = None;
         for (b, block) in fx.func.blocks.iter_enumerated() {
             for (k, stmt) in block.stmts.iter().enumerate() {
                 let StmtKind::Call {
@@ -716,6 +724,9 @@ impl<'p> Planner<'p> {
                         self.plan.value_handoffs.insert((fx.f, b, k), counter);
                     }
                 }
+                if let Some(joins) = self.object_handoff(fx, &mut unique, (b, k), *c, args) {
+                    self.plan.object_joins.extend(joins);
+                }
                 let Some((array, counter, qualifies)) = self.handed_element(fx, handed) else {
                     continue;
                 };
@@ -736,7 +747,8 @@ impl<'p> Planner<'p> {
                         .and_then(|op| self.local_indexed(fx, op, true))
                         .filter(|&(_, index)| index == counter)
                     {
-                        self.element_joins(fx, (fx.f, b, k), ids, array);
+                        let joins = self.element_joins(fx, (fx.f, b, k), ids, array);
+                        self.plan.element_joins.extend(joins.into_iter().flatten());
                     }
                 }
             }
@@ -775,10 +787,18 @@ impl<'p> Planner<'p> {
         (local && matches!(self.p.types.get(var.ty), Type::Array(_))).then_some((*t, *i))
     }
 
-    /// Records the [`JoinPlan::element_joins`] of the hand-off `create`, whose thread ids went
-    /// to the local array `ids`: every statement naming `ids` must be that create or a join of
-    /// `ids[j]` in a clean counted loop over `j`, on no other cycle.
-    fn element_joins(&mut self, fx: &FnFacts<'_>, create: StmtAt, ids: VarId, array: VarId) {
+    /// The joins after which the element or object `array[j]` handed over by `create` is its
+    /// creator's again ([`JoinPlan::element_joins`], [`JoinPlan::object_joins`]): the create's
+    /// thread ids went to the local array `ids`, and every statement naming `ids` must be that
+    /// create or a join of `ids[j]` in a clean counted loop over `j`, on no other cycle (`None`
+    /// otherwise).
+    fn element_joins(
+        &self,
+        fx: &FnFacts<'_>,
+        create: StmtAt,
+        ids: VarId,
+        array: VarId,
+    ) -> Option<Vec<TakeBack>> {
         let mut joins = Vec::new();
         for (b, block) in fx.func.blocks.iter_enumerated() {
             for (k, stmt) in block.stmts.iter().enumerate() {
@@ -793,26 +813,23 @@ impl<'p> Planner<'p> {
                     ..
                 } = &stmt.kind
                 else {
-                    return;
+                    return None;
                 };
                 let Some(Kind::Join { id, .. }) = self.p.known_kind(*c) else {
-                    return;
+                    return None;
                 };
-                let Some((named, j)) = args
+                let (named, j) = args
                     .get(usize::from(id))
-                    .and_then(|op| self.local_indexed(fx, op, false))
-                else {
-                    return;
-                };
+                    .and_then(|op| self.local_indexed(fx, op, false))?;
                 let at = b.0 as usize;
                 let in_loop = self.in_clean_loop(fx, at, j);
                 if mentions.count != 1 || named != ids || !in_loop {
-                    return;
+                    return None;
                 }
                 joins.push(((fx.f, b, k), (array, j, create)));
             }
         }
-        self.plan.element_joins.extend(joins);
+        Some(joins)
     }
 
     /// What a create hands over, when it is memory of an array: the array (or the pointer to
@@ -1237,6 +1254,11 @@ fn trip_count(start: i64, op: LoopCmp, bound: i64) -> Option<u64> {
 
 /// A function's counted loops, each with the blocks of its natural loop.
 type CountedLoops = Vec<(CountedLoop, FxHashSet<usize>)>;
+
+/// A join that takes back what a hand-off create handed over: the join, and the handed array,
+/// the join loop's counter and the create ([`JoinPlan::element_joins`],
+/// [`JoinPlan::object_joins`]).
+type TakeBack = (StmtAt, (VarId, VarId, StmtAt));
 
 /// The counted loops of a function with the blocks of each.
 fn counted_loops(func: &Func, cfg: &Cfg) -> CountedLoops {

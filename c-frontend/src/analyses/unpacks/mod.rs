@@ -72,6 +72,11 @@ enum Step {
     /// only [`pointer_element`] finds accesses inside it: pointer arithmetic otherwise leaves
     /// every object.
     PtrIndex(VarId),
+    /// `*a[i]`: the object the element at a stable local index `i` of the local array of
+    /// pointers `a` points to (a path's only step, `deref` being the element's type). Only a
+    /// creator taking back the object it handed to a thread holds such an object
+    /// (`program::take_back_objects`), and only [`pointer_element`] finds accesses inside it.
+    Pointee(VarId),
 }
 
 /// Where an lvalue lies: `*var` (through a pointer of type `ty`) or the variable itself, then
@@ -86,7 +91,9 @@ struct Path {
 impl Path {
     /// Whether the path reads the variable `v` to find its object.
     fn mentions(&self, v: VarId) -> bool {
-        (self.deref.is_some() && self.var == v) || self.steps.contains(&Step::Index(v))
+        (self.deref.is_some() && self.var == v)
+            || self.steps.contains(&Step::Index(v))
+            || self.steps.contains(&Step::Pointee(v))
     }
 
     /// Whether `self` lies inside the object `object` (its path extends the object's). With
@@ -231,7 +238,9 @@ fn in_slot(p: &Program, path: &Path, slot: &Path) -> bool {
 }
 
 /// The own lock of the element `v[i]` an access `v[i]…` (through a stable local pointer and a
-/// stable local index) lies in, when one is held (see [`Step::PtrIndex`]).
+/// stable local index) lies in, when one is held (see [`Step::PtrIndex`]); or of the object an
+/// access `a[i]->…` (through the element of a local array of pointers at a stable local index)
+/// lies in (see [`Step::Pointee`]).
 fn pointer_element<'h>(
     p: &Program,
     f: FuncId,
@@ -241,6 +250,23 @@ fn pointer_element<'h>(
     let Base::Deref(op) = &lv.base else {
         return None;
     };
+    if let Operand::Use(Lval {
+        base: Base::Var(a),
+        proj,
+        ..
+    }) = op.without_casts()
+    {
+        let [Proj::Index(Some(i))] = proj.as_slice() else {
+            return None;
+        };
+        return held.iter().find(|h| {
+            h.package == Package::Thread
+                && h.object.deref.is_some()
+                && h.object.var == *a
+                && h.object.steps == [Step::Pointee(*i)]
+                && stable_local(p, f, *i)
+        });
+    }
     let (v, i) = pointer_index(p, f, op)?;
     held.iter().find(|h| {
         h.package == Package::Element

@@ -80,6 +80,7 @@ pub fn analyse_program(
         let mut result = analyse(p, f, releasers, &exits, start);
         uses.hand_over_elements(p, f, &owning, handoffs, &mut result);
         uses.take_back_elements(p, f, &owning, &joins, &mut result);
+        uses.take_back_objects(p, f, &owning, &plan.object_joins, &mut result);
         if let Some(&(create, id)) = slots.get(&f) {
             own_slots(p, f, create, id, &mut result);
         }
@@ -216,8 +217,8 @@ impl FunctionUses {
                 let unique = unique_in
                     .entry(*f)
                     .or_insert_with(|| crate::analyses::uniqueness::analyse(p, *f));
-                crate::analyses::uniqueness::base_var(p, handed)
-                    .is_some_and(|v| unique.before(*b, *k).contains(&v))
+                crate::analyses::uniqueness::base_holder(p, handed)
+                    .is_some_and(|h| unique.before(*b, *k).any(|x| x == h))
             });
             if all_fresh {
                 out.insert(g);
@@ -313,6 +314,65 @@ impl FunctionUses {
                     _ => false,
                 };
                 if assigns_counter {
+                    break;
+                }
+                result
+                    .before
+                    .entry((b, after))
+                    .or_default()
+                    .push(own.clone());
+            }
+        }
+    }
+}
+
+impl FunctionUses {
+    /// After `pthread_join(t[j])` of an object hand-off's thread ([`JoinPlan::object_joins`]),
+    /// the creator's accesses through `jobs[j]` in the join's block, up to any assignment of `j`,
+    /// are inside the package `Thread` of the object `*jobs[j]`: the thread that owned it has
+    /// ended, and the loop's other threads own other objects. Only when the routine started
+    /// there owns its argument.
+    fn take_back_objects(
+        &self,
+        p: &Program,
+        f: FuncId,
+        owning: &FxHashSet<FuncId>,
+        joins: &FxHashMap<StmtAt, (VarId, VarId, StmtAt)>,
+        result: &mut Unpacks,
+    ) {
+        let mut here: Vec<(StmtAt, (VarId, VarId, StmtAt))> = joins
+            .iter()
+            .filter(|((g, _, _), _)| *g == f)
+            .map(|(&at, &x)| (at, x))
+            .collect();
+        here.sort();
+        for ((_, b, k), (objects, counter, create)) in here {
+            let element = match p.types.get(p.vars[objects].ty) {
+                crate::ir::ctypes::Type::Array(e) => *e,
+                _ => continue,
+            };
+            if !self.owning_routine(owning, create) || !stable_local(p, f, counter) {
+                continue;
+            }
+            let own = OwnLock {
+                object: Path {
+                    deref: Some(element),
+                    var: objects,
+                    steps: vec![Step::Pointee(counter)],
+                },
+                package: Package::Thread,
+                mode: LockMode::Exclusive,
+            };
+            let stmts = &p.funcs[f].blocks[b].stmts;
+            for (after, stmt) in stmts.iter().enumerate().skip(k + 1) {
+                let assigns = match &stmt.kind {
+                    StmtKind::Assign { dst, .. } | StmtKind::Call { dst: Some(dst), .. } => {
+                        matches!(dst.base, Base::Var(v) if v == counter || v == objects)
+                    }
+                    StmtKind::Asm { .. } => true,
+                    _ => false,
+                };
+                if assigns {
                     break;
                 }
                 result
