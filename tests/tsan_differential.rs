@@ -5,7 +5,7 @@
 //! and the directory the program was saved to (`$LOCKSMITH_ORACLE_SAVE`, by default
 //! `locksmith-oracle-misses` in the temporary directory).
 //!
-//! Forty programs are generated without the library idioms and twenty with them (a `lib.c` that
+//! Fifty programs are generated without the library idioms and twenty with them (a `lib.c` that
 //! locksmith is not given: getters of shared objects, stored pointers, callbacks; modelled by
 //! external memory). The test passes exactly when locksmith finds every race TSan observes in
 //! them. Long runs are `cargo run --release --example tsan_differential -- --programs N`.
@@ -26,7 +26,7 @@ use cgen::Options;
 /// The programs checked, by seed and options: each takes about a second (build, four runs,
 /// locksmith).
 fn cases() -> Vec<(u64, Options)> {
-    let plain = (0..40).map(|seed| (seed, Options::new(false)));
+    let plain = (0..50).map(|seed| (seed, Options::new(false)));
     let library = (1000..1020).map(|seed| (seed, Options::new(true)));
     plain.chain(library).collect()
 }
@@ -186,6 +186,16 @@ fn the_checked_cases_carry_pools() {
     assert!(with("pthread_join(q->threads[j], NULL);") >= 1);
     assert!(with("pthread_join(q->threads[j].tid, NULL);") >= 1);
     assert!(with("for (int j = 1; j < q->size; j++)") >= 1);
+}
+
+/// The checked cases carry fresh jobs handed to workers and read back by the join loop through
+/// the local array of pointers that keeps them, directly and through a local copy.
+#[test]
+fn the_checked_cases_carry_jobs() {
+    let with = occurrences();
+    assert!(with("] = malloc(sizeof *oja") >= 1);
+    assert!(with("] = x;") >= 1);
+    assert!(with("->out;") >= 1);
 }
 
 /// The idiom of a global of `main.c` handed back by a library getter is among the library

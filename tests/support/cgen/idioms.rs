@@ -8,7 +8,8 @@
 //! from an allocator kept in a pointer or a reallocation wrapper, a tree of workers each
 //! starting and joining its children while `main` joins the root, a hand-shake through a
 //! flag under a mutex, and a thread pool in an object that a create wrapper fills and a join
-//! wrapper empties. Each has its own globals,
+//! wrapper empties, and fresh job objects each handed to one worker and kept in a local array
+//! of pointers that the join loop reads them back from. Each has its own globals,
 //! functions and threads;
 //! `main` starts it (creates its threads and does its own concurrent work) and stops it (joins
 //! them) at two points of its timeline. Whether an instance races is left to ThreadSanitizer.
@@ -143,17 +144,28 @@ pub enum Idiom {
         structs: bool,
         iterations: u32,
     },
+    /// Fresh jobs: `main` allocates three `struct ojbN`, fills each in and starts a worker
+    /// `ojwN` with it in a counted loop, keeping the pointer in its local array `ojaN[i]`
+    /// (through a local copy when `copy`); each worker adds its job's `in` to its `out`. The
+    /// loop that joins the workers reads each job's `out` and frees it after its worker's join
+    /// — before it when `early` — and reads the next job's `out` too when `next`.
+    Jobs {
+        copy: bool,
+        early: bool,
+        next: bool,
+        iterations: u32,
+    },
 }
 
 /// The idioms of a program: none, one or two, of the kinds `options` allows (at most one of
 /// each library kind, as those use fixed names, and of heap handles).
 pub fn plan(rng: &mut Rng, options: Options) -> Vec<Idiom> {
     let count = match rng.range(0, 99) {
-        0..=29 => 0,
-        30..=74 => 1,
+        0..=19 => 0,
+        20..=59 => 1,
         _ => 2,
     };
-    let mut kinds = vec![0, 1, 4, 5, 6, 7, 8, 9];
+    let mut kinds = vec![0, 1, 4, 5, 6, 7, 8, 9, 10];
     if options.library {
         kinds.push(2);
         kinds.push(3);
@@ -231,6 +243,12 @@ fn idiom(rng: &mut Rng, kind: usize) -> Idiom {
             short: rng.chance(25),
             locked: rng.chance(50),
             structs: rng.chance(50),
+            iterations,
+        },
+        10 => Idiom::Jobs {
+            copy: rng.chance(50),
+            early: rng.chance(25),
+            next: rng.chance(25),
             iterations,
         },
         8 => Idiom::Handshake {
@@ -369,6 +387,7 @@ pub fn emit(idiom: &Idiom, n: usize) -> Parts {
         } => join_tree(n, *size, *locked, *detach_right, *iterations),
         Idiom::Handshake { early, iterations } => handshake(n, *early, *iterations),
         Idiom::Pool { .. } => pool(idiom, n),
+        Idiom::Jobs { .. } => jobs(idiom, n),
     }
 }
 
@@ -1071,6 +1090,86 @@ void plj{n}(struct plp{n} *q)
             .push(format!("pthread_join(plv{n}->threads[0]{tid}, NULL);"));
     }
     p.stop.push(format!("free(plv{n}->threads);"));
+    p
+}
+
+fn jobs(idiom: &Idiom, n: usize) -> Parts {
+    let Idiom::Jobs {
+        copy,
+        early,
+        next,
+        iterations: it,
+    } = *idiom
+    else {
+        unreachable!("a jobs idiom")
+    };
+    let mut p = Parts::default();
+    let _ = write!(
+        p.globals,
+        "struct ojb{n} {{
+    unsigned in;
+    unsigned out;
+}};
+"
+    );
+    p.functions.push_str(&thread_fn(
+        &format!("ojw{n}"),
+        &[format!("struct ojb{n} *job = arg;")],
+        it,
+        &["job->out += job->in;".to_string()],
+        &["return NULL;"],
+    ));
+    p.decls.push(format!("pthread_t ojt{n}[3];"));
+    p.decls.push(format!("struct ojb{n} *oja{n}[3];"));
+    p.decls.push(format!("unsigned ojs{n} = 0;"));
+    p.start.push("for (int i = 0; i < 3; i++) {".into());
+    let (fresh, job) = if copy {
+        (
+            vec![
+                format!("struct ojb{n} *x = malloc(sizeof *x);"),
+                "if (!x)".to_string(),
+                "    abort();".to_string(),
+            ],
+            "x".to_string(),
+        )
+    } else {
+        (
+            vec![
+                format!("oja{n}[i] = malloc(sizeof *oja{n}[i]);"),
+                format!("if (!oja{n}[i])"),
+                "    abort();".to_string(),
+            ],
+            format!("oja{n}[i]"),
+        )
+    };
+    let mut body = fresh;
+    body.push(format!("{job}->in = (unsigned)i;"));
+    body.push(format!("{job}->out = 0;"));
+    if copy {
+        body.push(format!("oja{n}[i] = x;"));
+    }
+    body.extend(create(&format!("&ojt{n}[i]"), &format!("ojw{n}"), &job));
+    p.start.extend(body.into_iter().map(|l| format!("    {l}")));
+    p.start.push("}".into());
+    let join = format!("    pthread_join(ojt{n}[i], NULL);");
+    let read = format!("    ojs{n} += oja{n}[i]->out;");
+    p.stop.push("for (int i = 0; i < 3; i++) {".into());
+    if early {
+        p.stop.push(read);
+        p.stop.push(join);
+    } else {
+        p.stop.push(join);
+        p.stop.push(read);
+    }
+    if next {
+        p.stop.push("    if (i + 1 < 3)".into());
+        p.stop
+            .push(format!("        ojs{n} += oja{n}[i + 1]->out;"));
+    }
+    p.stop.push("}".into());
+    p.stop.push("for (int i = 0; i < 3; i++)".into());
+    p.stop.push(format!("    free(oja{n}[i]);"));
+    p.stop.push(format!("printf(\"%u\\n\", ojs{n});"));
     p
 }
 
