@@ -1662,3 +1662,133 @@ fn failure_branch_in_a_loop_or_shared_is_not_used() {
     );
     assert_eq!(lines, Vec::<u32>::new());
 }
+
+// ----- hand-shakes through a semaphore -----
+
+/// The semaphore hand-shakes of a program, as `POST -> WAIT…` lines by marker.
+fn semaphore_handshakes(test: &str, body: &str) -> Vec<String> {
+    let text = format!("#include <semaphore.h>\n#include <signal.h>\n{PRELUDE}{body}");
+    let p = lower(test, &text);
+    let main = p
+        .funcs
+        .iter_enumerated()
+        .find(|(_, f)| f.defined && f.name == "main")
+        .map(|(id, _)| id);
+    let jp = plan(&p, main);
+    let at = |(f, b, k): (c_frontend::ir::FuncId, c_frontend::ir::BlockId, usize)| {
+        marker(&text, p.funcs[f].blocks[b].stmts[k].pos.line)
+    };
+    jp.handshakes
+        .iter()
+        .filter(|h| !h.wait_calls.is_empty())
+        .map(|h| {
+            let mut waits: Vec<String> = h.wait_calls.iter().map(|&w| at(w)).collect();
+            waits.sort();
+            format!("{} -> {}", at(h.signal), waits.join(" "))
+        })
+        .collect()
+}
+
+/// A producer started once by `main` posts, main waits: one hand-shake. (The library stubs,
+/// whose `sem_destroy` the fixture `tests/races/sync/semaphore_handshake.c` calls, are not
+/// lowered here.)
+const SEM_PROGRAM: &str = "
+sem_t ready;
+int table;
+void *producer(void *arg) { table = 1; sem_post(&ready); /* P */ return arg; }
+int main(void) {
+    pthread_t t;
+    sem_init(&ready, 0, INIT);
+    pthread_create(&t, NULL, producer, NULL);
+    EXTRA
+    sem_wait(&ready); // W
+    pthread_join(t, NULL);
+    return table;
+}
+";
+
+fn sem_program(init: &str, extra: &str) -> String {
+    SEM_PROGRAM
+        .replace("INIT", init)
+        .replace("EXTRA", extra)
+        .replace("/* P */", "// P\n")
+}
+
+#[test]
+fn semaphore_posted_once_by_one_thread() {
+    assert_eq!(
+        semaphore_handshakes("sem_once", &sem_program("0", "")),
+        ["P -> W"]
+    );
+}
+
+#[test]
+fn semaphore_posted_by_main() {
+    let body = "
+sem_t go;
+int settings;
+void *worker2(void *arg) { sem_wait(&go); /* W */ return arg; }
+int main(void) {
+    pthread_t t;
+    sem_init(&go, 0, 0);
+    pthread_create(&t, NULL, worker2, NULL);
+    settings = 1;
+    sem_post(&go); // P
+    pthread_join(t, NULL);
+    return 0;
+}
+"
+    .replace("/* W */", "// W\n");
+    assert_eq!(semaphore_handshakes("sem_main", &body), ["P -> W"]);
+}
+
+/// The near misses: each breaks one step of the argument (`posts.rs`).
+#[test]
+fn semaphore_near_misses() {
+    let none: [&str; 0] = [];
+    // Starts at 1: a wait need not wait.
+    assert_eq!(semaphore_handshakes("sem_one", &sem_program("1", "")), none);
+    // Not a constant.
+    assert_eq!(
+        semaphore_handshakes("sem_var", &sem_program("(unsigned)shared", "")),
+        none
+    );
+    // Posted a second time, by main.
+    assert_eq!(
+        semaphore_handshakes("sem_twice", &sem_program("0", "sem_post(&ready);")),
+        none
+    );
+    // Its address goes to code locksmith cannot see, which may post it.
+    assert_eq!(
+        semaphore_handshakes("sem_unknown", &sem_program("0", "use(&ready);")),
+        none
+    );
+    // A post through a pointer may post it.
+    assert_eq!(
+        semaphore_handshakes(
+            "sem_pointer",
+            &sem_program("0", "sem_t *q = (sem_t *)use; if (q) sem_post(q);")
+        ),
+        none
+    );
+    // A signal handler may interrupt a wait, which then returns without a post.
+    assert_eq!(
+        semaphore_handshakes(
+            "sem_handler",
+            &sem_program("0", "signal(SIGUSR1, (void (*)(int))die);")
+        ),
+        none
+    );
+    // The producer is started in a loop: more than one thread posts.
+    let looped = sem_program("0", "").replace(
+        "pthread_create(&t, NULL, producer, NULL);",
+        "for (int i = 0; i < 2; i++) pthread_create(&t, NULL, producer, NULL);",
+    );
+    assert_eq!(semaphore_handshakes("sem_loop", &looped), none);
+    // An element of an array of semaphores names no one semaphore.
+    let array = sem_program("0", "")
+        .replace("sem_t ready;", "sem_t readies[2];")
+        .replace("&ready", "&readies[0]")
+        .replace("sem_wait(&readies[0]);", "sem_wait(&readies[1]);");
+    assert_eq!(semaphore_handshakes("sem_array", &array), none);
+}

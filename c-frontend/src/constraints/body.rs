@@ -196,6 +196,13 @@ impl Gen<'_> {
                 self.reader_section(&mut frame, (f, b, k), false);
                 self.stmt(&mut frame, &stmt.kind, stmt.pos);
                 self.reader_section(&mut frame, (f, b, k), true);
+                // A semaphore hand-shake's waiter has seen the post once its wait returned.
+                for (n, h) in self.joins.handshakes.iter().enumerate() {
+                    if h.wait_calls.contains(&(f, b, k)) {
+                        self.current
+                            .push(GenEvent::Event(Event::HandshakeWait(n as u32)));
+                    }
+                }
                 // A hand-shake's signal: what the statement itself accessed came before it.
                 if let Some(n) = self
                     .joins

@@ -467,7 +467,9 @@ impl Gen<'_> {
     }
 
     /// `sem_wait` (`wait`) or `sem_post` of a semaphore that behaves as a mutex is an acquire or
-    /// a release of it; of any other semaphore it orders nothing, and reports say so.
+    /// a release of it; of a hand-shake's semaphore ([`crate::analyses::joins::JoinPlan::handshakes`])
+    /// it is the hand-shake's post or wait; of any other semaphore it orders nothing, and
+    /// reports say so.
     fn semaphore(&mut self, frame: &Frame, call: &LibraryCall<'_>, sem: Arg, wait: bool) {
         let (f, args, arg_ops) = (call.f, call.args, call.arg_ops);
         if self
@@ -475,6 +477,15 @@ impl Gen<'_> {
             .is_some_and(|at| self.reader_sections.calls.contains_key(&at))
         {
             // A first reader's wait or a last reader's post: the readers' shared hold says it.
+            return;
+        }
+        if self.cur_stmt.is_some_and(|at| {
+            self.joins
+                .handshakes
+                .iter()
+                .any(|h| h.signal == at || h.wait_calls.contains(&at))
+        }) {
+            // The post or a wait of a semaphore hand-shake: its events say it.
             return;
         }
         let key = arg_ops

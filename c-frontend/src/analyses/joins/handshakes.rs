@@ -53,11 +53,14 @@ use super::*;
 use crate::analyses::held::Held;
 use crate::analyses::semaphores::SemKey;
 
-/// One hand-shake: its signal, and the blocks on entry to which a waiter saw the flag set.
+/// One hand-shake: its signal, the blocks on entry to which a waiter saw the flag set, and the
+/// statements after which a waiter has seen the signal (the `sem_wait`s of a semaphore
+/// hand-shake, [`super::posts`]).
 #[derive(Clone, Debug)]
 pub struct Handshake {
     pub signal: StmtAt,
     pub waits: Vec<(FuncId, BlockId)>,
+    pub wait_calls: Vec<StmtAt>,
 }
 
 /// The flag's one nonzero store, with the mutexes held there.
@@ -135,6 +138,7 @@ impl Planner<'_> {
                     None => found.push(Handshake {
                         signal: signal.at,
                         waits: vec![at],
+                        wait_calls: Vec::new(),
                     }),
                 }
             }

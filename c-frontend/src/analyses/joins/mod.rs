@@ -39,7 +39,8 @@
 //! A third idiom joins without `pthread_join`: a **counter join** ([`counters`]), where `main`
 //! waits under a mutex for a counter of running workers that each counts down as its last act.
 //! A fourth orders without ending a thread: a **hand-shake** ([`handshakes`]), where a waiter
-//! sees a flag under a mutex that one thread set once it had done its part.
+//! sees a flag under a mutex that one thread set once it had done its part, or returns from a
+//! `sem_wait` of a semaphore that only that thread posts ([`posts`]).
 //!
 //! A call of a create or join wrapper, a user function that calls `pthread_create` or
 //! `pthread_join` for its caller with a thread id the caller hands over (`spawn(&t, …)`,
@@ -93,6 +94,7 @@ mod ids;
 mod loops;
 mod objects;
 mod pools;
+mod posts;
 mod wrappers;
 
 use cfg::*;
@@ -163,8 +165,8 @@ pub struct JoinPlan {
     /// cycle: each run of the loop gives every thread a different value. By call: the counter
     /// ([`crate::analyses::unpacks`]).
     pub value_handoffs: FxHashMap<StmtAt, VarId>,
-    /// The hand-shakes through a flag under a mutex ([`handshakes`]), at most
-    /// `solver::threads::phases::MAX_HANDSHAKES`, numbered by their index.
+    /// The hand-shakes through a flag under a mutex ([`handshakes`]) and through a semaphore
+    /// ([`posts`]), at most `solver::threads::phases::MAX_HANDSHAKES`, numbered by their index.
     pub handshakes: Vec<handshakes::Handshake>,
     handles: u32,
 }
@@ -382,7 +384,8 @@ pub fn plan(p: &Program, main: Option<FuncId>) -> JoinPlan {
             planner.counter_joins(main)
         });
         solver::stats::time("analyses: joins: hand-shakes", || {
-            planner.handshakes(main, solver::threads::phases::MAX_HANDSHAKES as usize)
+            planner.handshakes(main, solver::threads::phases::MAX_HANDSHAKES as usize);
+            planner.semaphore_handshakes(main, solver::threads::phases::MAX_HANDSHAKES as usize)
         });
     }
     // An array handed over by two creates may give one element to two threads.

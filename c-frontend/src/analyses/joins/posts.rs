@@ -1,0 +1,211 @@
+//! Hand-shakes through a semaphore: one thread does its part and posts a semaphore that starts
+//! at 0 and that nothing else posts; a waiter's `sem_wait` on it returns only after that post.
+//! What the posting thread did before the post happens before what the waiter does after its
+//! wait (an extension beyond the paper, like the flag hand-shakes of [`super::handshakes`],
+//! whose ordering of accesses it shares: `solver::threads::phases`):
+//!
+//! ```c
+//! sem_init(&ready, 0, 0);                 // every initialisation of `ready` to 0
+//! void *producer(void *arg) {             // (S) one thread, started once by main (or main)
+//!     table = build();                    //     before the post
+//!     sem_post(&ready);                   //     the one post of `ready` in the program
+//! }
+//! …
+//! sem_wait(&ready);                       // (W) any function, in any thread
+//! use(table);                             //     after the wait: ordered after `build`
+//! ```
+//!
+//! The idiom is matched only when each step of the argument holds, checked on the IR:
+//!
+//! - The semaphore is a global (or a member path of one), not thread-local, named `&s` (or
+//!   `&s.f…`) by every `sem_init`, `sem_wait` and `sem_post` of it. Its address appears nowhere
+//!   else but as the argument of locksmith's own library stubs (`sem_destroy`), so no code that
+//!   locksmith cannot see can post it, and no pointer to it exists that a post could go through
+//!   unnamed.
+//! - Every `sem_init` of it has the constant 0 as its value, and there is one; no `sem_init`
+//!   through a pointer has another value, and no `sem_post` goes through a pointer.
+//! - Exactly one statement of the program posts it, in a function `S` that runs as one thread,
+//!   once (its address appears only as the start routine of one `pthread_create` of `main`,
+//!   run once, nothing calls it directly), or that is `main` itself (which nothing calls).
+//! - The program installs no signal handler: a `sem_wait` interrupted by one returns -1 with
+//!   `EINTR` without a post. Without handlers, a `sem_wait` that returns has taken one unit.
+//!
+//! Why that is sound: the semaphore's count starts at 0 and only `S`'s post raises it, so a
+//! `sem_wait` returns only after that post, and everything `S` did before it happens before
+//! the return. The waits are the points right after each `sem_wait` of the semaphore.
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::counters::routine_uses;
+use super::handshakes::Handshake;
+use super::*;
+use crate::analyses::semaphores::{sem_key, SemKey};
+use crate::ir::visit::{walk_operand, Visitor};
+
+/// What the program does with each named semaphore.
+#[derive(Default)]
+struct Uses {
+    /// Whether every `sem_init` of it sets 0 (absent: never initialised).
+    zero: FxHashMap<SemKey, bool>,
+    posts: FxHashMap<SemKey, Vec<StmtAt>>,
+    waits: FxHashMap<SemKey, Vec<StmtAt>>,
+    /// The variables whose address appears other than as a semaphore call's semaphore.
+    addressed: FxHashSet<VarId>,
+    /// A post through a pointer, a nonzero `sem_init` through one, or a signal handler.
+    spoiled: bool,
+}
+
+/// Records the variables whose address an operand takes.
+struct Addressed<'u>(&'u mut FxHashSet<VarId>);
+
+impl Visitor for Addressed<'_> {
+    fn visit_operand(&mut self, op: &Operand) {
+        if let Operand::AddrOf(Lval {
+            base: Base::Var(v), ..
+        }) = op
+        {
+            self.0.insert(*v);
+        }
+        walk_operand(self, op);
+    }
+}
+
+impl Planner<'_> {
+    /// Adds the semaphore hand-shakes of the program that starts at `main` to
+    /// [`JoinPlan::handshakes`], up to `limit` hand-shakes in all.
+    pub(super) fn semaphore_handshakes(&mut self, main: FuncId, limit: usize) {
+        let p = self.p;
+        if self.plan.handshakes.len() >= limit
+            || crate::analyses::startup_stores::main_is_called(p, main)
+        {
+            return;
+        }
+        let uses = self.semaphore_uses();
+        if uses.spoiled || uses.waits.is_empty() {
+            return;
+        }
+        let mut keys: Vec<&SemKey> = uses.waits.keys().collect();
+        keys.sort();
+        for key in keys {
+            let global = matches!(
+                p.vars[key.var].kind,
+                VarKind::Global {
+                    thread_local: false,
+                    ..
+                }
+            );
+            let [post] = uses.posts.get(key).map_or(&[][..], Vec::as_slice) else {
+                continue;
+            };
+            if !global
+                || uses.addressed.contains(&key.var)
+                || uses.zero.get(key) != Some(&true)
+                || !self.runs_once(main, post.0)
+            {
+                continue;
+            }
+            if self.plan.handshakes.len() >= limit {
+                break;
+            }
+            self.plan.handshakes.push(Handshake {
+                signal: *post,
+                waits: Vec::new(),
+                wait_calls: uses.waits[key].clone(),
+            });
+        }
+        self.plan.handshakes.sort_by_key(|h| h.signal);
+    }
+
+    /// Whether `s` is `main` or runs as one thread, once, started by `main`.
+    fn runs_once(&self, main: FuncId, s: FuncId) -> bool {
+        if s == main {
+            return true;
+        }
+        let func = &self.p.funcs[s];
+        if !func.defined || func.origin != Origin::User {
+            return false;
+        }
+        let uses = routine_uses(self.p, &self.calls, s);
+        let [create] = uses.creates[..] else {
+            return false;
+        };
+        !uses.other && create.0 == main && self.plan.create_trips.get(&create) == Some(&1)
+    }
+
+    /// Every semaphore call of the program, and what else names a semaphore's variable.
+    fn semaphore_uses(&self) -> Uses {
+        let p = self.p;
+        let mut uses = Uses::default();
+        for (f, func) in p.funcs.iter_enumerated() {
+            for (b, block) in func.blocks.iter_enumerated() {
+                for (k, stmt) in block.stmts.iter().enumerate() {
+                    self.semaphore_stmt(&mut uses, (f, b, k), &stmt.kind, stmt.pos);
+                }
+                crate::ir::visit::walk_term(&mut Addressed(&mut uses.addressed), &block.term);
+            }
+        }
+        uses
+    }
+
+    fn semaphore_stmt(&self, uses: &mut Uses, at: StmtAt, kind: &StmtKind, pos: crate::ir::Pos) {
+        let p = self.p;
+        let StmtKind::Call {
+            callee: Callee::Direct(g),
+            args,
+            dst,
+        } = kind
+        else {
+            crate::ir::visit::walk_stmt(&mut Addressed(&mut uses.addressed), kind);
+            return;
+        };
+        if let Some(d) = dst {
+            Addressed(&mut uses.addressed).visit_lval(d);
+        }
+        let sem = match p.known_kind(*g) {
+            Some(Kind::SemInit { sem, .. } | Kind::SemWait { sem } | Kind::SemPost { sem }) => {
+                Some(usize::from(sem))
+            }
+            Some(Kind::SignalHandler { .. } | Kind::SigAction { .. }) => {
+                uses.spoiled = true;
+                None
+            }
+            _ => None,
+        };
+        // locksmith's own stubs (`sem_destroy`) are read like the program: a post in one would
+        // be seen, and through its parameter it is a post through a pointer.
+        let stub = p.funcs[*g].defined && p.funcs[*g].origin == Origin::Stub;
+        for (j, a) in args.iter().enumerate() {
+            if Some(j) != sem && !stub {
+                Addressed(&mut uses.addressed).visit_operand(a);
+            }
+        }
+        let Some(j) = sem else { return };
+        // An element of an array of semaphores names no one semaphore (`sem_key` drops the
+        // index): its variable is out.
+        let key = args.get(j).and_then(|a| match a.without_casts() {
+            Operand::AddrOf(lv) if lv.proj.iter().any(|s| !matches!(s, Proj::Field { .. })) => {
+                if let Base::Var(v) = lv.base {
+                    uses.addressed.insert(v);
+                }
+                None
+            }
+            a => sem_key(a),
+        });
+        match (p.known_kind(*g), key) {
+            (Some(Kind::SemInit { .. }), key) => {
+                let zero = p
+                    .init_values
+                    .get(&pos)
+                    .is_some_and(|v| v.iter().all(|&x| x == Some(0)));
+                match key {
+                    Some(key) => *uses.zero.entry(key).or_insert(true) &= zero,
+                    None => uses.spoiled |= !zero,
+                }
+            }
+            (Some(Kind::SemWait { .. }), Some(key)) => uses.waits.entry(key).or_default().push(at),
+            (Some(Kind::SemPost { .. }), Some(key)) => uses.posts.entry(key).or_default().push(at),
+            (Some(Kind::SemPost { .. }), None) => uses.spoiled = true,
+            _ => {}
+        }
+    }
+}
