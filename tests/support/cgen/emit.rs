@@ -24,6 +24,7 @@ pub struct Sources {
 /// The types both translation units share.
 const PRELUDE: &str = "\
 #include <pthread.h>
+#include <semaphore.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

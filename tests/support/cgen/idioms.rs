@@ -126,8 +126,13 @@ pub enum Idiom {
     },
     /// A hand-shake: a producer `hspN` adds to `hsdN`, then sets the flag `hsfN` holding
     /// `hsmN` and broadcasts `hscN` — or sets it first when `early`; `main` waits holding
-    /// `hsmN` until it sees the flag, reads `hsdN`, and joins the producer.
-    Handshake { early: bool, iterations: u32 },
+    /// `hsmN` until it sees the flag, reads `hsdN`, and joins the producer. With `semaphore`,
+    /// the producer posts `hssN` (initialised to 0) instead and `main` waits on it.
+    Handshake {
+        early: bool,
+        semaphore: bool,
+        iterations: u32,
+    },
     /// A thread pool in an object: `plcN(n)` allocates a `struct plpN`, keeps `n` in its `size`,
     /// allocates its block of thread ids (of worker structs `struct plkN` holding the id in
     /// `tid` and a pointer to the pool, the thread's argument, when `structs`) and starts `n`
@@ -253,6 +258,7 @@ fn idiom(rng: &mut Rng, kind: usize) -> Idiom {
         },
         8 => Idiom::Handshake {
             early: rng.chance(40),
+            semaphore: rng.chance(50),
             iterations,
         },
         7 => Idiom::JoinTree {
@@ -385,7 +391,11 @@ pub fn emit(idiom: &Idiom, n: usize) -> Parts {
             detach_right,
             iterations,
         } => join_tree(n, *size, *locked, *detach_right, *iterations),
-        Idiom::Handshake { early, iterations } => handshake(n, *early, *iterations),
+        Idiom::Handshake {
+            early,
+            semaphore,
+            iterations,
+        } => handshake(n, *early, *semaphore, *iterations),
         Idiom::Pool { .. } => pool(idiom, n),
         Idiom::Jobs { .. } => jobs(idiom, n),
     }
@@ -929,23 +939,28 @@ fn join_tree(n: usize, size: u8, locked: bool, detach_right: bool, it: u32) -> P
     p
 }
 
-fn handshake(n: usize, early: bool, it: u32) -> Parts {
+fn handshake(n: usize, early: bool, semaphore: bool, it: u32) -> Parts {
     let mut p = Parts::default();
-    let _ = write!(
-        p.globals,
-        "pthread_mutex_t hsm{n} = PTHREAD_MUTEX_INITIALIZER;
+    let signal = if semaphore {
+        let _ = write!(p.globals, "sem_t hss{n};\nunsigned hsd{n};\n");
+        format!("    sem_post(&hss{n});\n")
+    } else {
+        let _ = write!(
+            p.globals,
+            "pthread_mutex_t hsm{n} = PTHREAD_MUTEX_INITIALIZER;
          pthread_cond_t hsc{n} = PTHREAD_COND_INITIALIZER;
          int hsf{n};
          unsigned hsd{n};
 "
-    );
-    let signal = format!(
-        "    pthread_mutex_lock(&hsm{n});
+        );
+        format!(
+            "    pthread_mutex_lock(&hsm{n});
     hsf{n} = 1;
     pthread_cond_broadcast(&hsc{n});
     pthread_mutex_unlock(&hsm{n});
 "
-    );
+        )
+    };
     let work = format!("    for (unsigned k = 0; k < {it}; k++)\n        hsd{n} += k;\n");
     let (first, second) = if early {
         (&signal, &work)
@@ -963,13 +978,20 @@ fn handshake(n: usize, early: bool, it: u32) -> Parts {
 "
     );
     p.decls.push(format!("pthread_t hst{n};"));
+    if semaphore {
+        p.start.push(format!("sem_init(&hss{n}, 0, 0);"));
+    }
     p.start
         .extend(create(&format!("&hst{n}"), &format!("hsp{n}"), "NULL"));
-    p.stop.push(format!("pthread_mutex_lock(&hsm{n});"));
-    p.stop.push(format!("while (!hsf{n})"));
-    p.stop
-        .push(format!("    pthread_cond_wait(&hsc{n}, &hsm{n});"));
-    p.stop.push(format!("pthread_mutex_unlock(&hsm{n});"));
+    if semaphore {
+        p.stop.push(format!("sem_wait(&hss{n});"));
+    } else {
+        p.stop.push(format!("pthread_mutex_lock(&hsm{n});"));
+        p.stop.push(format!("while (!hsf{n})"));
+        p.stop
+            .push(format!("    pthread_cond_wait(&hsc{n}, &hsm{n});"));
+        p.stop.push(format!("pthread_mutex_unlock(&hsm{n});"));
+    }
     p.stop.push(format!("hsd{n} += 1;"));
     p.stop.push(format!("pthread_join(hst{n}, NULL);"));
     p
