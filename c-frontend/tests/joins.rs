@@ -1792,3 +1792,57 @@ fn semaphore_near_misses() {
         .replace("sem_wait(&readies[0]);", "sem_wait(&readies[1]);");
     assert_eq!(semaphore_handshakes("sem_array", &array), none);
 }
+
+/// A completion semaphore: `N` workers post once each, the waiter waits `N` times in a loop;
+/// the hand-shake's wait is the loop's exit (`E`, marked on the line after it).
+fn completion(test: &str, create_loop: &str, wait_loop: &str, post: &str) -> Vec<String> {
+    let text = format!(
+        "#include <semaphore.h>\n{PRELUDE}
+sem_t done;
+int results[4];
+void *finisher(void *arg) {{ results[0] = 1; {post} return arg; }}
+int main(void) {{
+    pthread_t t[4];
+    sem_init(&done, 0, 0);
+    {create_loop} pthread_create(&t[i], NULL, finisher, NULL);
+    {wait_loop} sem_wait(&done);
+    shared = results[0]; // E
+    for (int i = 0; i < 4; i++) pthread_join(t[i], NULL);
+    return 0;
+}}
+"
+    );
+    let p = lower(test, &text);
+    let main = p
+        .funcs
+        .iter_enumerated()
+        .find(|(_, f)| f.defined && f.name == "main")
+        .map(|(id, _)| id);
+    let jp = plan(&p, main);
+    jp.handshakes
+        .iter()
+        .flat_map(|h| &h.waits)
+        .map(|&(f, b)| {
+            let block = &p.funcs[f].blocks[b];
+            let line = block.stmts.first().map_or(0, |s| s.pos.line);
+            marker(&text, line)
+        })
+        .collect()
+}
+
+#[test]
+fn semaphore_completion_counts_its_posters() {
+    let each = "for (int i = 0; i < 4; i++)";
+    let once = "sem_post(&done);";
+    assert_eq!(completion("sem_done", each, each, once), ["E"]);
+    let none: [&str; 0] = [];
+    // One wait fewer than workers.
+    let fewer = "for (int i = 0; i < 3; i++)";
+    assert_eq!(completion("sem_fewer", each, fewer, once), none);
+    // A worker may post twice.
+    let twice = "for (int k = 0; k < 2; k++) sem_post(&done);";
+    assert_eq!(completion("sem_twice_each", each, each, twice), none);
+    // The wait loop may be left early.
+    let breaks = "for (int i = 0; i < 4; i++) if (shared) break; else";
+    assert_eq!(completion("sem_break", each, breaks, once), none);
+}

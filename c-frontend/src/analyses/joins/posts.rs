@@ -33,6 +33,14 @@
 //! Why that is sound: the semaphore's count starts at 0 and only `S`'s post raises it, so a
 //! `sem_wait` returns only after that post, and everything `S` did before it happens before
 //! the return. The waits are the points right after each `sem_wait` of the semaphore.
+//!
+//! A *completion semaphore* is the counting form: `S` runs as the `k` threads of one create of
+//! `main` in a clean counted loop of `k` trips (`JoinPlan::create_trips`), each posting at most
+//! once (the post on no cycle of `S`); a waiter waits `k` times, in a clean counted loop of `k`
+//! trips that waits on every iteration and is left only at its head, entered only from it.
+//! `k` returned waits took `k` units, so `k` posts ran, each by a different thread: every
+//! thread of `S` (there are at most `k`) posted, and what each did before its post happens
+//! before the loop's exit, the wait.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -97,11 +105,21 @@ impl Planner<'_> {
             let [post] = uses.posts.get(key).map_or(&[][..], Vec::as_slice) else {
                 continue;
             };
-            if !global
-                || uses.addressed.contains(&key.var)
-                || uses.zero.get(key) != Some(&true)
-                || !self.runs_once(main, post.0)
-            {
+            if !global || uses.addressed.contains(&key.var) || uses.zero.get(key) != Some(&true) {
+                continue;
+            }
+            let (waits, wait_calls) = if self.runs_once(main, post.0) {
+                (Vec::new(), uses.waits[key].clone())
+            } else if let Some(k) = self.posters(main, *post) {
+                let loops: Vec<(FuncId, BlockId)> = uses.waits[key]
+                    .iter()
+                    .filter_map(|&at| self.wait_loop(at, k))
+                    .collect();
+                (loops, Vec::new())
+            } else {
+                continue;
+            };
+            if waits.is_empty() && wait_calls.is_empty() {
                 continue;
             }
             if self.plan.handshakes.len() >= limit {
@@ -109,8 +127,8 @@ impl Planner<'_> {
             }
             self.plan.handshakes.push(Handshake {
                 signal: *post,
-                waits: Vec::new(),
-                wait_calls: uses.waits[key].clone(),
+                waits,
+                wait_calls,
             });
         }
         self.plan.handshakes.sort_by_key(|h| h.signal);
@@ -130,6 +148,47 @@ impl Planner<'_> {
             return false;
         };
         !uses.other && create.0 == main && self.plan.create_trips.get(&create) == Some(&1)
+    }
+
+    /// How many threads run the function of `post` when it is a completion semaphore's poster:
+    /// the `k > 1` threads of one create of `main`, each passing the post at most once.
+    fn posters(&self, main: FuncId, post: StmtAt) -> Option<u64> {
+        let (s, b, _) = post;
+        let func = &self.p.funcs[s];
+        if !func.defined || func.origin != Origin::User {
+            return None;
+        }
+        let uses = routine_uses(self.p, &self.calls, s);
+        let [create] = uses.creates[..] else {
+            return None;
+        };
+        let k = *self.plan.create_trips.get(&create)?;
+        let once = !on_any_cycle(&Cfg::new(func), b.0 as usize);
+        (!uses.other && create.0 == main && k > 1 && once).then_some(k)
+    }
+
+    /// The exit of the loop that waits `k` times with the `sem_wait` at `at`: a clean counted
+    /// loop of `k` trips over it, on no other cycle, through it on every iteration, left only
+    /// at its head, whose exit block is entered only from the head.
+    fn wait_loop(&self, (f, b, _): StmtAt, k: u64) -> Option<(FuncId, BlockId)> {
+        let func = &self.p.funcs[f];
+        let cfg = Cfg::new(func);
+        let at = b.0 as usize;
+        counted_loops(func, &cfg)
+            .into_iter()
+            .find_map(|(l, blocks)| {
+                let LoopBound::Const(bound) = l.bound else {
+                    return None;
+                };
+                let fits = blocks.contains(&at)
+                    && trip_count(l.start, l.op, bound) == Some(k)
+                    && !cfg.on_other_cycle(at, &l)
+                    && cfg.on_every_iteration(&l, at)
+                    && cfg.exits_only_at_head(&l, &blocks)
+                    && cfg.preds[l.exit.0 as usize] == [l.head.0 as usize]
+                    && loop_is_clean(self.p, func, f, &l, &blocks, &self.assigns);
+                fits.then_some((f, l.exit))
+            })
     }
 
     /// Every semaphore call of the program, and what else names a semaphore's variable.
