@@ -176,6 +176,7 @@ fn the_checked_cases_carry_handshakes() {
     let with = occurrences();
     assert!(with("void *hsp") >= 2, "{}", with("void *hsp"));
     assert!(with("sem_wait(&hss") >= 1);
+    assert!(with("    sem_wait(&cjs") >= 1);
 }
 
 /// The checked cases carry the thread-pool idiom (workers started by a pool's create wrapper

@@ -86,8 +86,11 @@ pub enum Idiom {
     /// a counted loop (one fewer when `short`); each worker adds to `cjdN` (under `cjmN` when
     /// `locked`), counts itself down under `cjmN` and broadcasts `cjvN`, then writes `cjeN` when
     /// `late`. At its stop `main` waits until `cjcN` is zero, under `cjmN` unless
-    /// `unlocked_wait` (then it polls), and reads `cjdN` and `cjeN`.
+    /// `unlocked_wait` (then it polls), and reads `cjdN` and `cjeN`. With `semaphore`, each
+    /// worker posts `cjsN` (initialised to 0) instead of counting down, and `main` waits on it
+    /// once per worker (one time fewer when `short`).
     CounterJoin {
+        semaphore: bool,
         workers: u8,
         locked: bool,
         late: bool,
@@ -281,6 +284,7 @@ fn idiom(rng: &mut Rng, kind: usize) -> Idiom {
             late: rng.chance(25),
             unlocked_wait: rng.chance(20),
             short: rng.chance(15),
+            semaphore: rng.chance(40),
             iterations,
         },
     }
@@ -673,6 +677,7 @@ fn counter_join(idiom: &Idiom, n: usize) -> Parts {
         late,
         unlocked_wait,
         short,
+        semaphore,
         iterations: it,
     } = *idiom
     else {
@@ -683,16 +688,20 @@ fn counter_join(idiom: &Idiom, n: usize) -> Parts {
         p.globals,
         "pthread_mutex_t cjm{n} = PTHREAD_MUTEX_INITIALIZER;\n\
          pthread_cond_t cjv{n} = PTHREAD_COND_INITIALIZER;\n\
-         int cjc{n};\nunsigned cjd{n};\nunsigned cje{n};\nunsigned cjr{n};\n"
+         int cjc{n};\nunsigned cjd{n};\nunsigned cje{n};\nunsigned cjr{n};\nsem_t cjs{n};\n"
     );
     let m = format!("&cjm{n}");
     let body = maybe_locked(locked, &m, format!("cjd{n} += i;"));
-    let mut end = vec![
-        format!("pthread_mutex_lock({m});"),
-        format!("cjc{n}--;"),
-        format!("pthread_mutex_unlock({m});"),
-        format!("pthread_cond_broadcast(&cjv{n});"),
-    ];
+    let mut end = if semaphore {
+        vec![format!("sem_post(&cjs{n});")]
+    } else {
+        vec![
+            format!("pthread_mutex_lock({m});"),
+            format!("cjc{n}--;"),
+            format!("pthread_mutex_unlock({m});"),
+            format!("pthread_cond_broadcast(&cjv{n});"),
+        ]
+    };
     if late {
         end.push(format!("cje{n} = 1;"));
     }
@@ -701,7 +710,11 @@ fn counter_join(idiom: &Idiom, n: usize) -> Parts {
     p.functions += &thread_fn(&format!("cjw{n}"), &["(void)arg;".into()], it, &body, &end);
     p.decls.push(format!("pthread_t cjt{n};"));
     let count = u32::from(workers) - u32::from(short);
-    p.start.push(format!("cjc{n} = {count};"));
+    if semaphore {
+        p.start.push(format!("sem_init(&cjs{n}, 0, 0);"));
+    } else {
+        p.start.push(format!("cjc{n} = {count};"));
+    }
     p.start
         .push(format!("for (unsigned k = 0; k < {workers}u; k++) {{"));
     p.start.extend(
@@ -709,7 +722,10 @@ fn counter_join(idiom: &Idiom, n: usize) -> Parts {
     );
     p.start.push(format!("    pthread_detach(cjt{n});"));
     p.start.push("}".into());
-    if unlocked_wait {
+    if semaphore {
+        p.stop.push(format!("for (int k = 0; k < {count}; k++)"));
+        p.stop.push(format!("    sem_wait(&cjs{n});"));
+    } else if unlocked_wait {
         p.stop.push(format!("while (cjc{n} > 0)"));
         p.stop.push("    usleep(100);".into());
     } else {
