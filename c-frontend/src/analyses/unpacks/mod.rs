@@ -40,6 +40,7 @@
 //!
 //! This module reads the IR and the library model only; it never creates labels.
 
+mod field_slots;
 mod program;
 mod releases;
 

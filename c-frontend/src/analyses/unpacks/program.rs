@@ -400,15 +400,21 @@ impl FunctionUses {
         let mut out = FxHashMap::default();
         let mut routines: Vec<&FuncId> = self.forks.keys().collect();
         routines.sort();
+        // Routines started by one create of `main` handing over an element: their slot may be
+        // a field of it.
+        let mut by_field = Vec::new();
         for &g in routines {
             let [(f, b, k, _)] = self.forks[&g].as_slice() else {
                 continue;
             };
             let create = (*f, *b, *k);
-            if *f != main
-                || !plan.value_handoffs.contains_key(&create)
-                || self.other_use.contains(&g)
-            {
+            if *f != main || self.other_use.contains(&g) {
+                continue;
+            }
+            if !plan.value_handoffs.contains_key(&create) {
+                if plan.element_handoffs.contains_key(&create) {
+                    by_field.push((g, create));
+                }
                 continue;
             }
             let func = &p.funcs[g];
@@ -446,12 +452,15 @@ impl FunctionUses {
                 out.insert(g, (create, id));
             }
         }
+        if !by_field.is_empty() {
+            out.extend(super::field_slots::field_slots(p, plan, &by_field));
+        }
         out
     }
 }
 
 /// The statements of `g` that assign the variable `v` by name.
-fn assigned_in(p: &Program, g: FuncId, v: VarId) -> Vec<(BlockId, usize)> {
+pub(super) fn assigned_in(p: &Program, g: FuncId, v: VarId) -> Vec<(BlockId, usize)> {
     let mut out = Vec::new();
     for (b, block) in p.funcs[g].blocks.iter_enumerated() {
         for (k, stmt) in block.stmts.iter().enumerate() {

@@ -1,0 +1,89 @@
+/* Each worker gets its own element of main's array, whose `id` main set to
+ * the loop's counter just before the create; the worker keeps the id in a
+ * local and writes its own slot of the global `partial` by it: NORACE.
+ * A relabeller overwrites its own id, and two relabellers then share a slot
+ * (RACE); halvers are given half the counter, two per slot (RACE). */
+#include <pthread.h>
+#include <stdio.h>
+
+#define N 4
+
+struct task {
+    int id;
+    int lo, hi;
+};
+
+struct relabel {
+    int id;
+};
+
+struct half {
+    int id;
+};
+
+static int data[N * 100];
+static long partial[N];
+static long relabelled[N];
+static long halved[N];
+
+static void *sum(void *arg)
+{
+    struct task *my = (struct task *)arg;
+    int id = my->id;
+    long s = 0;
+    for (int i = my->lo; i < my->hi; i++)
+        s += data[i];
+    partial[id] = s; // NORACE needs=existentials: each worker has its own id
+    return NULL;
+}
+
+static void *relabeller(void *arg)
+{
+    struct relabel *my = arg;
+    my->id = my->id / 2;
+    int id = my->id;
+    relabelled[id] += 1; // RACE: two relabellers end with one id
+    return NULL;
+}
+
+static void *halver(void *arg)
+{
+    struct half *my = arg;
+    int id = my->id;
+    halved[id] += 1; // RACE: two halvers are given one id
+    return NULL;
+}
+
+int main(void)
+{
+    pthread_t t[N], u[N], v[N];
+    struct task tasks[N];
+    struct relabel labels[N];
+    struct half halves[N];
+    for (int i = 0; i < N * 100; i++)
+        data[i] = i;
+    for (int i = 0; i < N; i++) {
+        tasks[i].id = i;
+        tasks[i].lo = i * 100;
+        tasks[i].hi = i * 100 + 100;
+        pthread_create(&t[i], NULL, sum, (void *)&tasks[i]);
+    }
+    for (int i = 0; i < N; i++) {
+        labels[i].id = i;
+        pthread_create(&u[i], NULL, relabeller, &labels[i]);
+    }
+    for (int i = 0; i < N; i++) {
+        halves[i].id = i / 2;
+        pthread_create(&v[i], NULL, halver, &halves[i]);
+    }
+    long total = 0;
+    for (int i = 0; i < N; i++) {
+        pthread_join(t[i], NULL);
+        pthread_join(u[i], NULL);
+        pthread_join(v[i], NULL);
+    }
+    for (int i = 0; i < N; i++)
+        total += partial[i] + relabelled[i] + halved[i];
+    printf("%ld\n", total);
+    return 0;
+}
