@@ -31,7 +31,8 @@
 //!   So `v` only ever holds 0 or `K`, and holds `K` only after the signal ran.
 //! - `S` runs as one thread, once: its address appears only as the start routine of one
 //!   `pthread_create` call, in `main`, outside any loop (one thread per run), nothing calls it
-//!   directly, and `main` runs once.
+//!   directly, and `main` runs once. Or `S` is `main` itself, which nothing calls: `main` sets
+//!   the flag for the threads it started (`go = 1` once the configuration is written).
 //! - A *wait*: a branch on `v > 0`, `v != 0`, `v == 0`, `v <= 0` or `v` itself (`v` read
 //!   directly), holding `m` on every path to it, whose side where `v` is `K` is a block entered
 //!   only from it.
@@ -48,7 +49,7 @@ use std::collections::BTreeSet;
 
 use rustc_hash::FxHashMap;
 
-use super::counters::{routine_uses, test_of, written_vars, Counter, Test, Write};
+use super::counters::{test_of, written_vars, Counter, Test, Write};
 use super::*;
 use crate::analyses::held::Held;
 use crate::analyses::semaphores::SemKey;
@@ -171,17 +172,10 @@ impl Planner<'_> {
             }
         }
         let (s, b, k) = signal?;
+        if !self.runs_once(main, s) {
+            return None;
+        }
         let func = &p.funcs[s];
-        if !func.defined || func.origin != Origin::User {
-            return None;
-        }
-        let uses = routine_uses(p, &self.calls, s);
-        let [create] = uses.creates[..] else {
-            return None;
-        };
-        if uses.other || create.0 != main || self.plan.create_trips.get(&create) != Some(&1) {
-            return None;
-        }
         let held = Held::new(p, func).before(p, func, b, k)?;
         (!held.is_empty()).then_some(Signal {
             at: (s, b, k),

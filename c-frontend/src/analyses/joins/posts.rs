@@ -135,7 +135,7 @@ impl Planner<'_> {
     }
 
     /// Whether `s` is `main` or runs as one thread, once, started by `main`.
-    fn runs_once(&self, main: FuncId, s: FuncId) -> bool {
+    pub(super) fn runs_once(&self, main: FuncId, s: FuncId) -> bool {
         if s == main {
             return true;
         }
