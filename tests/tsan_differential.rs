@@ -170,13 +170,19 @@ fn the_checked_cases_carry_join_trees() {
 }
 
 /// The checked cases carry the hand-shake idiom (a flag set under a mutex once the producer's
-/// work is done, or before it, or a semaphore posted then), `main` waiting for it.
+/// work is done, or before it, or a semaphore posted then), `main` waiting for it or, in some,
+/// `main` the producer.
 #[test]
 fn the_checked_cases_carry_handshakes() {
     let with = occurrences();
     assert!(with("void *hsp") >= 2, "{}", with("void *hsp"));
     assert!(with("sem_wait(&hss") >= 1);
     assert!(with("    sem_wait(&cjs") >= 1);
+    // `main` signals, the thread waits.
+    assert!(
+        with("(void)arg;\n    sem_wait(&hss") + with("(void)arg;\n    pthread_mutex_lock(&hsm")
+            >= 1
+    );
 }
 
 /// The checked cases carry the thread-pool idiom (workers started by a pool's create wrapper

@@ -130,10 +130,13 @@ pub enum Idiom {
     /// A hand-shake: a producer `hspN` adds to `hsdN`, then sets the flag `hsfN` holding
     /// `hsmN` and broadcasts `hscN` — or sets it first when `early`; `main` waits holding
     /// `hsmN` until it sees the flag, reads `hsdN`, and joins the producer. With `semaphore`,
-    /// the producer posts `hssN` (initialised to 0) instead and `main` waits on it.
+    /// the producer posts `hssN` (initialised to 0) instead and `main` waits on it. With
+    /// `from_main`, the roles change: `main` adds and signals at its stop, and the thread waits
+    /// and then adds to `hsdN`.
     Handshake {
         early: bool,
         semaphore: bool,
+        from_main: bool,
         iterations: u32,
     },
     /// A thread pool in an object: `plcN(n)` allocates a `struct plpN`, keeps `n` in its `size`,
@@ -262,6 +265,7 @@ fn idiom(rng: &mut Rng, kind: usize) -> Idiom {
         8 => Idiom::Handshake {
             early: rng.chance(40),
             semaphore: rng.chance(50),
+            from_main: rng.chance(40),
             iterations,
         },
         7 => Idiom::JoinTree {
@@ -398,8 +402,9 @@ pub fn emit(idiom: &Idiom, n: usize) -> Parts {
         Idiom::Handshake {
             early,
             semaphore,
+            from_main,
             iterations,
-        } => handshake(n, *early, *semaphore, *iterations),
+        } => handshake(n, *early, *semaphore, *from_main, *iterations),
         Idiom::Pool { .. } => pool(idiom, n),
         Idiom::Jobs { .. } => jobs(idiom, n),
     }
@@ -955,11 +960,14 @@ fn join_tree(n: usize, size: u8, locked: bool, detach_right: bool, it: u32) -> P
     p
 }
 
-fn handshake(n: usize, early: bool, semaphore: bool, it: u32) -> Parts {
+fn handshake(n: usize, early: bool, semaphore: bool, from_main: bool, it: u32) -> Parts {
     let mut p = Parts::default();
-    let signal = if semaphore {
+    let (signal, wait) = if semaphore {
         let _ = write!(p.globals, "sem_t hss{n};\nunsigned hsd{n};\n");
-        format!("    sem_post(&hss{n});\n")
+        (
+            vec![format!("sem_post(&hss{n});")],
+            vec![format!("sem_wait(&hss{n});")],
+        )
     } else {
         let _ = write!(
             p.globals,
@@ -969,46 +977,50 @@ fn handshake(n: usize, early: bool, semaphore: bool, it: u32) -> Parts {
          unsigned hsd{n};
 "
         );
-        format!(
-            "    pthread_mutex_lock(&hsm{n});
-    hsf{n} = 1;
-    pthread_cond_broadcast(&hsc{n});
-    pthread_mutex_unlock(&hsm{n});
-"
+        (
+            vec![
+                format!("pthread_mutex_lock(&hsm{n});"),
+                format!("hsf{n} = 1;"),
+                format!("pthread_cond_broadcast(&hsc{n});"),
+                format!("pthread_mutex_unlock(&hsm{n});"),
+            ],
+            vec![
+                format!("pthread_mutex_lock(&hsm{n});"),
+                format!("while (!hsf{n})"),
+                format!("    pthread_cond_wait(&hsc{n}, &hsm{n});"),
+                format!("pthread_mutex_unlock(&hsm{n});"),
+            ],
         )
     };
-    let work = format!("    for (unsigned k = 0; k < {it}; k++)\n        hsd{n} += k;\n");
-    let (first, second) = if early {
-        (&signal, &work)
+    let work = vec![
+        format!("for (unsigned k = 0; k < {it}; k++)"),
+        format!("    hsd{n} += k;"),
+    ];
+    let mut signaller = if early {
+        [signal, work].concat()
     } else {
-        (&work, &signal)
+        [work, signal].concat()
     };
-    let _ = write!(
-        p.functions,
-        "void *hsp{n}(void *arg)
-{{
-    (void)arg;
-{first}{second}    return NULL;
-}}
-
-"
-    );
+    let mut waiter = wait;
+    waiter.push(format!("hsd{n} += 1;"));
+    // The thread is the producer, or (`from_main`) the waiter of `main`'s signal.
+    let (in_thread, in_main) = if from_main {
+        (waiter, &mut signaller)
+    } else {
+        (signaller, &mut waiter)
+    };
+    let _ = writeln!(p.functions, "void *hsp{n}(void *arg)\n{{\n    (void)arg;");
+    for line in &in_thread {
+        let _ = writeln!(p.functions, "    {line}");
+    }
+    p.functions.push_str("    return NULL;\n}\n\n");
     p.decls.push(format!("pthread_t hst{n};"));
     if semaphore {
         p.start.push(format!("sem_init(&hss{n}, 0, 0);"));
     }
     p.start
         .extend(create(&format!("&hst{n}"), &format!("hsp{n}"), "NULL"));
-    if semaphore {
-        p.stop.push(format!("sem_wait(&hss{n});"));
-    } else {
-        p.stop.push(format!("pthread_mutex_lock(&hsm{n});"));
-        p.stop.push(format!("while (!hsf{n})"));
-        p.stop
-            .push(format!("    pthread_cond_wait(&hsc{n}, &hsm{n});"));
-        p.stop.push(format!("pthread_mutex_unlock(&hsm{n});"));
-    }
-    p.stop.push(format!("hsd{n} += 1;"));
+    p.stop.append(in_main);
     p.stop.push(format!("pthread_join(hst{n}, NULL);"));
     p
 }
