@@ -128,7 +128,7 @@ pub fn base_holder(p: &Program, op: &Operand) -> Option<Holder> {
                 crate::ir::ctypes::Type::Pointer(_)
             )
             .then_some(Holder::Var(*v)),
-            [step] => element_index(step).map(|i| Holder::Elem(*v, i)),
+            [step] if array_of_pointers(p, *v) => element_index(step).map(|i| Holder::Elem(*v, i)),
             _ => None,
         },
         Operand::Cast(_, inner) => base_holder(p, inner),
@@ -150,6 +150,12 @@ pub fn base_holder(p: &Program, op: &Operand) -> Option<Holder> {
         },
         _ => None,
     }
+}
+
+/// Whether `v` is an array of pointers.
+fn array_of_pointers(p: &Program, v: VarId) -> bool {
+    use crate::ir::ctypes::Type;
+    matches!(p.types.get(p.vars[v].ty), Type::Array(e) if matches!(p.types.get(*e), Type::Pointer(_)))
 }
 
 /// The index of an element step, when it is a variable or a constant.
@@ -184,8 +190,7 @@ fn element_arrays(p: &Program, f: FuncId, func: &Func) -> FxHashSet<VarId> {
             let var = &p.vars[v];
             !var.captured
                 && matches!(var.kind, VarKind::Local(g) if g == f)
-                && matches!(p.types.get(var.ty), crate::ir::ctypes::Type::Array(e)
-                    if matches!(p.types.get(*e), crate::ir::ctypes::Type::Pointer(_)))
+                && array_of_pointers(p, v)
         })
         .collect();
     if out.is_empty() {
