@@ -74,16 +74,22 @@ fn marker(text: &str, line: u32) -> String {
     }
 }
 
-/// The plan of a program (the prelude followed by `body`), as sorted `create -> join` lines.
-fn summary(test: &str, body: &str) -> Vec<String> {
-    let text = format!("{PRELUDE}{body}");
-    let p = lower(test, &text);
+/// The lowered program of `text` and its plan, from its `main`.
+fn planned(test: &str, text: &str) -> (Program, JoinPlan) {
+    let p = lower(test, text);
     let main = p
         .funcs
         .iter_enumerated()
         .find(|(_, f)| f.defined && f.name == "main")
         .map(|(id, _)| id);
     let jp = plan(&p, main);
+    (p, jp)
+}
+
+/// The plan of a program (the prelude followed by `body`), as sorted `create -> join` lines.
+fn summary(test: &str, body: &str) -> Vec<String> {
+    let text = format!("{PRELUDE}{body}");
+    let (p, jp) = planned(test, &text);
     summarise(&p, &jp, &text)
 }
 
@@ -1668,13 +1674,7 @@ fn failure_branch_in_a_loop_or_shared_is_not_used() {
 /// The semaphore hand-shakes of a program, as `POST -> WAIT…` lines by marker.
 fn semaphore_handshakes(test: &str, body: &str) -> Vec<String> {
     let text = format!("#include <semaphore.h>\n#include <signal.h>\n{PRELUDE}{body}");
-    let p = lower(test, &text);
-    let main = p
-        .funcs
-        .iter_enumerated()
-        .find(|(_, f)| f.defined && f.name == "main")
-        .map(|(id, _)| id);
-    let jp = plan(&p, main);
+    let (p, jp) = planned(test, &text);
     let at = |(f, b, k): (c_frontend::ir::FuncId, c_frontend::ir::BlockId, usize)| {
         marker(&text, p.funcs[f].blocks[b].stmts[k].pos.line)
     };
@@ -1812,13 +1812,7 @@ int main(void) {{
 }}
 "
     );
-    let p = lower(test, &text);
-    let main = p
-        .funcs
-        .iter_enumerated()
-        .find(|(_, f)| f.defined && f.name == "main")
-        .map(|(id, _)| id);
-    let jp = plan(&p, main);
+    let (p, jp) = planned(test, &text);
     jp.handshakes
         .iter()
         .flat_map(|h| &h.waits)

@@ -294,44 +294,20 @@ impl FunctionUses {
         joins: &FxHashMap<StmtAt, (VarId, VarId, StmtAt)>,
         result: &mut Unpacks,
     ) {
-        let mut here: Vec<(StmtAt, (VarId, VarId, StmtAt))> = joins
-            .iter()
-            .filter(|((g, _, _), _)| *g == f)
-            .map(|(&at, &x)| (at, x))
-            .collect();
-        here.sort();
-        for ((_, b, k), (array, counter, create)) in here {
+        for ((_, b, k), (array, counter, create)) in joins_in(f, joins) {
             if !self.owning_routine(owning, create) {
                 continue;
             }
             let own = element_lock(p, array, counter);
-            let stmts = &p.funcs[f].blocks[b].stmts;
-            for (after, stmt) in stmts.iter().enumerate().skip(k + 1) {
-                let assigns_counter = match &stmt.kind {
-                    StmtKind::Assign { dst, .. } | StmtKind::Call { dst: Some(dst), .. } => {
-                        matches!(dst.base, Base::Var(v) if v == counter)
-                    }
-                    _ => false,
-                };
-                if assigns_counter {
-                    break;
-                }
-                result
-                    .before
-                    .entry((b, after))
-                    .or_default()
-                    .push(own.clone());
-            }
+            hold_after(p, f, (b, k), &own, result, |kind| assigns(kind, counter));
         }
     }
-}
 
-impl FunctionUses {
     /// After `pthread_join(t[j])` of an object hand-off's thread ([`JoinPlan::object_joins`]),
-    /// the creator's accesses through `jobs[j]` in the join's block, up to any assignment of `j`,
-    /// are inside the package `Thread` of the object `*jobs[j]`: the thread that owned it has
-    /// ended, and the loop's other threads own other objects. Only when the routine started
-    /// there owns its argument.
+    /// the creator's accesses through `jobs[j]` in the join's block, up to any assignment of `j`
+    /// or of `jobs`, are inside the package `Thread` of the object `*jobs[j]`: the thread that
+    /// owned it has ended, and the loop's other threads own other objects. Only when the
+    /// routine started there owns its argument.
     fn take_back_objects(
         &self,
         p: &Program,
@@ -340,13 +316,7 @@ impl FunctionUses {
         joins: &FxHashMap<StmtAt, (VarId, VarId, StmtAt)>,
         result: &mut Unpacks,
     ) {
-        let mut here: Vec<(StmtAt, (VarId, VarId, StmtAt))> = joins
-            .iter()
-            .filter(|((g, _, _), _)| *g == f)
-            .map(|(&at, &x)| (at, x))
-            .collect();
-        here.sort();
-        for ((_, b, k), (objects, counter, create)) in here {
+        for ((_, b, k), (objects, counter, create)) in joins_in(f, joins) {
             let element = match p.types.get(p.vars[objects].ty) {
                 crate::ir::ctypes::Type::Array(e) => *e,
                 _ => continue,
@@ -363,25 +333,59 @@ impl FunctionUses {
                 package: Package::Thread,
                 mode: LockMode::Exclusive,
             };
-            let stmts = &p.funcs[f].blocks[b].stmts;
-            for (after, stmt) in stmts.iter().enumerate().skip(k + 1) {
-                let assigns = match &stmt.kind {
-                    StmtKind::Assign { dst, .. } | StmtKind::Call { dst: Some(dst), .. } => {
-                        matches!(dst.base, Base::Var(v) if v == counter || v == objects)
-                    }
-                    StmtKind::Asm { .. } => true,
-                    _ => false,
-                };
-                if assigns {
-                    break;
-                }
-                result
-                    .before
-                    .entry((b, after))
-                    .or_default()
-                    .push(own.clone());
-            }
+            hold_after(p, f, (b, k), &own, result, |kind| {
+                assigns(kind, counter)
+                    || assigns(kind, objects)
+                    || matches!(kind, StmtKind::Asm { .. })
+            });
         }
+    }
+}
+
+/// The take-backs of `joins` in function `f`, in order.
+fn joins_in(
+    f: FuncId,
+    joins: &FxHashMap<StmtAt, (VarId, VarId, StmtAt)>,
+) -> Vec<(StmtAt, (VarId, VarId, StmtAt))> {
+    let mut here: Vec<(StmtAt, (VarId, VarId, StmtAt))> = joins
+        .iter()
+        .filter(|((g, _, _), _)| *g == f)
+        .map(|(&at, &x)| (at, x))
+        .collect();
+    here.sort();
+    here
+}
+
+/// Whether a statement assigns the variable `v` by name (or a part of it).
+fn assigns(kind: &StmtKind, v: VarId) -> bool {
+    match kind {
+        StmtKind::Assign { dst, .. } | StmtKind::Call { dst: Some(dst), .. } => {
+            matches!(dst.base, Base::Var(d) if d == v)
+        }
+        _ => false,
+    }
+}
+
+/// Holds `own` before each statement of block `b` after the join at `k`, up to the first that
+/// `ends` it.
+fn hold_after(
+    p: &Program,
+    f: FuncId,
+    (b, k): (BlockId, usize),
+    own: &OwnLock,
+    result: &mut Unpacks,
+    ends: impl Fn(&StmtKind) -> bool,
+) {
+    let stmts = &p.funcs[f].blocks[b].stmts;
+    for (after, stmt) in stmts.iter().enumerate().skip(k + 1) {
+        if ends(&stmt.kind) {
+            break;
+        }
+        result
+            .before
+            .entry((b, after))
+            .or_default()
+            .push(own.clone());
     }
 }
 
