@@ -85,6 +85,12 @@ fn a_field_that_may_change_is_no_slot() {
         "int *raw = (int *)&tasks[0]; *raw = 0",
         ""
     ));
+    // Its address taken, to be written through.
+    assert!(!has_slot(
+        "tasks[i].id = i",
+        "int *idp = &tasks[0].id; *idp = 0",
+        ""
+    ));
     // Inside another aggregate, which may be written whole.
     assert!(!has_slot(
         "tasks[i].id = i",

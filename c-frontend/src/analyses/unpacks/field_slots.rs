@@ -19,9 +19,11 @@
 //! `main`, which runs once, so each thread gets a different element, whose field `main` set to
 //! a different value of the counter before the create. Nothing else can change the field: no
 //! other statement of the program stores into it, none stores a whole struct of its type, the
-//! type lies in no other struct, union or array of structs, and no pointer to it is converted
-//! to another type or handed to code locksmith cannot see (but the create's own argument), so
-//! no library call or type pun writes it. Each thread thus reads the value it was given.
+//! type is a struct (no union member overlaps the field) that lies in no other struct, union or
+//! array of structs, the field's address is never taken, and no pointer to the struct is
+//! converted to another type or handed to code locksmith cannot see (but the create's own
+//! argument), so no library call, pointer or type pun writes it. Each thread thus reads the
+//! value it was given.
 //!
 //! This module reads the IR and the join plan only.
 
@@ -29,7 +31,7 @@ use rustc_hash::FxHashMap;
 
 use super::stable_local;
 use crate::analyses::joins::{JoinPlan, StmtAt};
-use crate::ir::ctypes::{StructId, Type, TypeId};
+use crate::ir::ctypes::{StructId, StructKind, Type, TypeId};
 use crate::ir::visit::{walk_operand, walk_stmt, walk_term, Visitor};
 use crate::ir::{Base, Callee, FuncId, Lval, Operand, Program, Proj, StmtKind, VarId};
 
@@ -105,8 +107,17 @@ fn field_local(p: &Program, g: FuncId, strukt: StructId, index: u32) -> Option<V
 /// index)` (see the module doc), `create` being the one create that may hand a pointer to the
 /// struct to a library function.
 fn field_kept(p: &Program, strukt: StructId, index: u32, store: StmtAt, create: StmtAt) -> bool {
+    // The members of a union overlap the field.
+    if p.types.structs[strukt].kind != StructKind::Struct {
+        return false;
+    }
     let struct_ty = |t: TypeId| matches!(p.types.get(t), Type::Struct(s) if *s == strukt);
     let pointer_to = |t: TypeId| matches!(p.types.get(t), Type::Pointer(e) if struct_ty(*e));
+    let names_field = |lv: &Lval| {
+        lv.proj.iter().any(
+            |s| matches!(s, Proj::Field { strukt: t, index: i } if *t == strukt && *i == index),
+        )
+    };
     // Inside another aggregate, the struct could be written whole with it.
     let nested = p.types.structs.iter().any(|d| {
         d.fields.iter().any(|fl| {
@@ -120,28 +131,32 @@ fn field_kept(p: &Program, strukt: StructId, index: u32, store: StmtAt, create: 
     if nested {
         return false;
     }
-    struct Converts<'a, F: Fn(TypeId) -> bool> {
+    /// Finds a pointer to the struct converted to another type, or the field's address.
+    struct Converts<'a, F: Fn(TypeId) -> bool, G: Fn(&Lval) -> bool> {
         p: &'a Program,
         pointer_to: F,
+        names_field: G,
         found: bool,
     }
-    impl<F: Fn(TypeId) -> bool> Visitor for Converts<'_, F> {
+    impl<F: Fn(TypeId) -> bool, G: Fn(&Lval) -> bool> Visitor for Converts<'_, F, G> {
         fn visit_operand(&mut self, op: &Operand) {
-            if let Operand::Cast(ty, inner) = op {
-                if !(self.pointer_to)(*ty) && (self.pointer_to)(self.p.operand_type(inner)) {
+            match op {
+                Operand::Cast(ty, inner)
+                    if !(self.pointer_to)(*ty) && (self.pointer_to)(self.p.operand_type(inner)) =>
+                {
                     self.found = true;
                 }
+                Operand::AddrOf(lv) if (self.names_field)(lv) => self.found = true,
+                _ => {}
             }
             walk_operand(self, op);
         }
     }
-    let writes_field = |lv: &Lval| {
-        matches!(lv.proj.last(), Some(Proj::Field { strukt: s, index: i }) if *s == strukt && *i == index)
-            || struct_ty(p.lval_type(lv))
-    };
+    let writes_field = |lv: &Lval| names_field(lv) || struct_ty(p.lval_type(lv));
     let mut converts = Converts {
         p,
         pointer_to,
+        names_field,
         found: false,
     };
     for (f, func) in p.funcs.iter_enumerated() {
