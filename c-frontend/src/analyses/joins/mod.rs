@@ -138,6 +138,10 @@ pub struct JoinPlan {
     /// start and bound whose counter changes only in its increment, when the call lies in that
     /// loop and on no other cycle. Absent: unbounded.
     pub create_trips: FxHashMap<StmtAt, u64>,
+    /// The counter of the clean counted loop, on no other cycle, that each create of
+    /// [`JoinPlan::create_trips`] in a loop lies in: each run of its function passes the
+    /// create once per value of the counter.
+    pub create_counters: FxHashMap<StmtAt, VarId>,
     /// The `pthread_create` calls that hand each thread its own element of an array: the
     /// argument is `&a[i]` (possibly converted) for a local array `a` of the function, a global
     /// array, or a local pointer `a` to a block the function allocated, and `i` is the counter
@@ -680,13 +684,18 @@ impl<'p> Planner<'p> {
                         let inside = blocks.contains(&at) && !fx.cfg.on_other_cycle(at, l);
                         let clean = inside
                             && loop_is_clean(self.p, fx.func, fx.f, l, blocks, &self.assigns);
-                        clean.then(|| trip_count(l.start, l.op, bound)).flatten()
+                        clean
+                            .then(|| trip_count(l.start, l.op, bound).map(|n| (n, Some(l.counter))))
+                            .flatten()
                     })
                 } else {
-                    Some(1)
+                    Some((1, None))
                 };
-                if let Some(n) = trips {
+                if let Some((n, counter)) = trips {
                     self.plan.create_trips.insert((fx.f, b, k), n);
+                    if let Some(c) = counter {
+                        self.plan.create_counters.insert((fx.f, b, k), c);
+                    }
                 }
             }
         }

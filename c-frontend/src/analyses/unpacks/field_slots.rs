@@ -22,14 +22,19 @@
 //! type is a struct (no union member overlaps the field) that lies in no other struct, union or
 //! array of structs, the field's address is never taken, and no pointer to the struct is
 //! converted to another type or handed to code locksmith cannot see (but the create's own
-//! argument), so no library call, pointer or type pun writes it. Each thread thus reads the
-//! value it was given.
+//! argument, and `free`), so no library call, pointer or type pun writes it. Each thread thus
+//! reads the value it was given.
+//!
+//! The same holds for a pointer field of the fresh object a thread owns ([`pointee_slots`]):
+//! `a = malloc(…); a->out = &outs[i]; pthread_create(…, a)` in a clean counted loop of `main`
+//! over `i`, and the thread writes `*my->out`: each thread's field points to a different
+//! element of `outs`, so the threads' accesses through it touch different elements.
 //!
 //! This module reads the IR and the join plan only.
 
 use rustc_hash::FxHashMap;
 
-use super::stable_local;
+use super::{stable_local, OwnLock, Package, Path, Step};
 use crate::analyses::joins::{JoinPlan, StmtAt};
 use crate::ir::ctypes::{StructId, StructKind, Type, TypeId};
 use crate::ir::visit::{walk_operand, walk_stmt, walk_term, Visitor};
@@ -182,8 +187,12 @@ fn field_kept(p: &Program, strukt: StructId, index: u32, store: StmtAt, create: 
                     ..
                 } = &stmt.kind
                 {
-                    let library = p.funcs[*g].blocks.is_empty()
-                        || p.funcs[*g].origin != crate::ir::Origin::User;
+                    // `free` ends the object: a read after it is undefined, and a free by
+                    // another thread races with the owner's reads.
+                    let frees = matches!(p.known_kind(*g), Some(crate::model::Kind::Free { .. }));
+                    let library = !frees
+                        && (p.funcs[*g].blocks.is_empty()
+                            || p.funcs[*g].origin != crate::ir::Origin::User);
                     if library && args.iter().any(|a| pointer_to(p.operand_type(a))) {
                         return false;
                     }
@@ -197,13 +206,12 @@ fn field_kept(p: &Program, strukt: StructId, index: u32, store: StmtAt, create: 
 }
 
 /// The slot routines by a field of their element ([`Package::Slot`](super::Package::Slot)),
-/// among the routines `candidates` started by one create each: by routine, its create and the
-/// local holding the field's value.
+/// among the routines `candidates` started by one create each: by routine, its slot.
 pub(super) fn field_slots(
     p: &Program,
     plan: &JoinPlan,
     candidates: &[(FuncId, StmtAt)],
-) -> FxHashMap<FuncId, (StmtAt, VarId)> {
+) -> FxHashMap<FuncId, OwnLock> {
     let mut out = FxHashMap::default();
     for &(g, create) in candidates {
         let Some((strukt, index, at)) = counter_field(p, create, plan) else {
@@ -214,8 +222,139 @@ pub(super) fn field_slots(
         };
         let store = (create.0, create.1, at);
         if field_kept(p, strukt, index, store, create) {
-            out.insert(g, (create, id));
+            out.insert(g, super::program::value_slot(create, id));
         }
+    }
+    out
+}
+
+/// The field `(struct, index)` of the fresh object `handed` (a local pointer) that the store
+/// before the create, in its block, points to the element of an array at the create loop's
+/// counter (`a->out = &outs[i]`), with `handed` not assigned between the store and the create.
+fn pointer_field(
+    p: &Program,
+    create: StmtAt,
+    handed: VarId,
+    plan: &JoinPlan,
+) -> Option<(StructId, u32, usize)> {
+    let &counter = plan.create_counters.get(&create)?;
+    let (f, b, k) = create;
+    let stmts = &p.funcs[f].blocks[b].stmts;
+    let (at, strukt, index) = stmts[..k].iter().enumerate().find_map(|(at, stmt)| {
+        let StmtKind::Assign { dst, src } = &stmt.kind else {
+            return None;
+        };
+        let element = matches!(src.without_casts(), Operand::AddrOf(Lval { base: Base::Var(x), proj, .. })
+            if matches!(p.types.get(p.vars[*x].ty), Type::Array(_))
+                && proj.as_slice() == [Proj::Index(Some(counter))]);
+        let through_handed = matches!(&dst.base, Base::Deref(op)
+            if matches!(op.without_casts(), Operand::Use(Lval { base: Base::Var(v), proj, .. })
+                if *v == handed && proj.is_empty()));
+        match dst.proj.as_slice() {
+            [Proj::Field { strukt, index }] if element && through_handed => {
+                Some((at, *strukt, *index))
+            }
+            _ => None,
+        }
+    })?;
+    let reassigned = stmts[at + 1..k].iter().any(|s| {
+        matches!(&s.kind, StmtKind::Assign { dst, .. } | StmtKind::Call { dst: Some(dst), .. }
+            if matches!(dst.base, Base::Var(v) if v == handed || v == counter))
+    });
+    (!reassigned).then_some((strukt, index, at))
+}
+
+/// The local of routine `g` through which it reads its argument: the first parameter when it
+/// points to the struct, or a stable local assigned once from it.
+fn argument_alias(p: &Program, g: FuncId, strukt: StructId) -> Option<VarId> {
+    let func = &p.funcs[g];
+    let &param = func.params.first()?;
+    if !stable_local(p, g, param) || !super::program::assigned_in(p, g, param).is_empty() {
+        return None;
+    }
+    let points_to_struct = |v: VarId| matches!(p.types.get(p.vars[v].ty), Type::Pointer(e) if matches!(p.types.get(*e), Type::Struct(s) if *s == strukt));
+    if points_to_struct(param) {
+        return Some(param);
+    }
+    let mut aliases = func
+        .blocks
+        .iter()
+        .flat_map(|b| &b.stmts)
+        .filter_map(|s| match &s.kind {
+            StmtKind::Assign { dst, src } if dst.proj.is_empty() => {
+                match (&dst.base, src.without_casts()) {
+                    (
+                        Base::Var(d),
+                        Operand::Use(Lval {
+                            base: Base::Var(x),
+                            proj,
+                            ..
+                        }),
+                    ) if *x == param && proj.is_empty() => Some(*d),
+                    _ => None,
+                }
+            }
+            _ => None,
+        });
+    let alias = aliases.next()?;
+    let once = stable_local(p, g, alias)
+        && super::program::assigned_in(p, g, alias).len() == 1
+        && points_to_struct(alias);
+    (once && aliases.next().is_none()).then_some(alias)
+}
+
+/// The slot routines by a pointer field of their fresh argument: `main` allocates each
+/// thread's argument, points its field at the element of an array at the create loop's
+/// counter (`a->out = &outs[i]`), and nothing else can write that field (as for
+/// [`field_slots`]); then the threads' accesses through `my->out` touch different elements
+/// ([`super::Step::FieldPointee`]). Among `candidates`, routines that own their fresh argument
+/// and are started by one create each: by routine, its slot.
+pub(super) fn pointee_slots(
+    p: &Program,
+    plan: &JoinPlan,
+    candidates: &[(FuncId, StmtAt)],
+) -> FxHashMap<FuncId, OwnLock> {
+    let mut out = FxHashMap::default();
+    for &(g, create) in candidates {
+        let (f, b, k) = create;
+        let StmtKind::Call {
+            callee: Callee::Direct(c),
+            args,
+            ..
+        } = &p.funcs[f].blocks[b].stmts[k].kind
+        else {
+            continue;
+        };
+        let Some(crate::model::Kind::Fork { arg: Some(arg), .. }) = p.known_kind(*c) else {
+            continue;
+        };
+        let Some(handed) = args
+            .get(usize::from(arg))
+            .and_then(|a| crate::analyses::uniqueness::base_var(p, a))
+        else {
+            continue;
+        };
+        let Some((strukt, index, at)) = pointer_field(p, create, handed, plan) else {
+            continue;
+        };
+        let Some(alias) = argument_alias(p, g, strukt) else {
+            continue;
+        };
+        if !field_kept(p, strukt, index, (f, b, at), create) {
+            continue;
+        }
+        out.insert(
+            g,
+            OwnLock {
+                object: Path {
+                    deref: Some(p.vars[alias].ty),
+                    var: alias,
+                    steps: vec![Step::FieldPointee(strukt, index)],
+                },
+                package: Package::Slot(f, b, k),
+                mode: crate::model::LockMode::Exclusive,
+            },
+        );
     }
     out
 }

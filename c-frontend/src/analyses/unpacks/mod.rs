@@ -78,6 +78,10 @@ enum Step {
     /// creator taking back the object it handed to a thread holds such an object
     /// (`program::take_back_objects`), and only [`pointer_element`] finds accesses inside it.
     Pointee(VarId),
+    /// `*v->f`: the object the pointer field `f` of `*v` points to (a path's only step, for a
+    /// stable local `v`). Only a thread's slot by a pointer field holds such an object
+    /// (`field_slots::pointee_slots`), and only [`pointer_element`] finds accesses inside it.
+    FieldPointee(StructId, u32),
 }
 
 /// Where an lvalue lies: `*var` (through a pointer of type `ty`) or the variable itself, then
@@ -241,7 +245,8 @@ fn in_slot(p: &Program, path: &Path, slot: &Path) -> bool {
 /// The own lock of the element `v[i]` an access `v[i]…` (through a stable local pointer and a
 /// stable local index) lies in, when one is held (see [`Step::PtrIndex`]); or of the object an
 /// access `a[i]->…` (through the element of a local array of pointers at a stable local index)
-/// lies in (see [`Step::Pointee`]).
+/// lies in (see [`Step::Pointee`]); or of the object an access `*v->f…` (through the pointer
+/// field of a stable local's object) lies in (see [`Step::FieldPointee`]).
 fn pointer_element<'h>(
     p: &Program,
     f: FuncId,
@@ -251,6 +256,22 @@ fn pointer_element<'h>(
     let Base::Deref(op) = &lv.base else {
         return None;
     };
+    if let Operand::Use(Lval {
+        base: Base::Deref(inner),
+        proj,
+        ..
+    }) = op.without_casts()
+    {
+        let [Proj::Field { strukt, index }] = proj.as_slice() else {
+            return None;
+        };
+        let (v, _) = annotated_pointer(p, f, inner)?;
+        return held.iter().find(|h| {
+            matches!(h.package, Package::Slot(..))
+                && h.object.var == v
+                && h.object.steps == [Step::FieldPointee(*strukt, *index)]
+        });
+    }
     if let Operand::Use(Lval {
         base: Base::Var(a),
         proj,

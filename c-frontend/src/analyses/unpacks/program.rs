@@ -50,7 +50,7 @@ pub fn analyse_program(
         .collect();
     let owning = uses.owning_threads(p, handoffs);
     let slots = if main_once {
-        uses.slot_threads(p, main, plan)
+        uses.slot_threads(p, main, plan, &owning)
     } else {
         FxHashMap::default()
     };
@@ -81,8 +81,8 @@ pub fn analyse_program(
         uses.hand_over_elements(p, f, &owning, handoffs, &mut result);
         uses.take_back_elements(p, f, &owning, &joins, &mut result);
         uses.take_back_objects(p, f, &owning, &plan.object_joins, &mut result);
-        if let Some(&(create, id)) = slots.get(&f) {
-            own_slots(p, f, create, id, &mut result);
+        if let Some(own) = slots.get(&f) {
+            own_slots(p, f, own, &mut result);
         }
         for (b, block) in p.funcs[f].blocks.iter_enumerated() {
             for (k, stmt) in block.stmts.iter().enumerate() {
@@ -391,22 +391,27 @@ fn hold_after(
 
 impl FunctionUses {
     /// The routines whose threads index by the value they were started with
-    /// ([`Package::Slot`]), with their create and the local holding the value: started only by
-    /// one create of `main` handing over a counter's value ([`JoinPlan::value_handoffs`]),
-    /// used nowhere else, with a first parameter never assigned and a local assigned once, from
-    /// that parameter.
+    /// ([`Package::Slot`]), with their slot: started only by one create of `main` handing over
+    /// a counter's value ([`JoinPlan::value_handoffs`]), used nowhere else, with a first
+    /// parameter never assigned and a local assigned once, from that parameter. Or handed an
+    /// element whose field holds the counter, or a fresh object whose pointer field points to
+    /// the element of an array at the counter ([`super::field_slots`]).
     fn slot_threads(
         &self,
         p: &Program,
         main: FuncId,
         plan: &JoinPlan,
-    ) -> FxHashMap<FuncId, (StmtAt, VarId)> {
+        owning: &FxHashSet<FuncId>,
+    ) -> FxHashMap<FuncId, OwnLock> {
         let mut out = FxHashMap::default();
         let mut routines: Vec<&FuncId> = self.forks.keys().collect();
         routines.sort();
         // Routines started by one create of `main` handing over an element: their slot may be
         // a field of it.
         let mut by_field = Vec::new();
+        // Routines started by one create of `main` handing over fresh memory: their slot may be
+        // what a pointer field of it points to.
+        let mut by_pointer = Vec::new();
         for &g in routines {
             let [(f, b, k, _)] = self.forks[&g].as_slice() else {
                 continue;
@@ -418,6 +423,8 @@ impl FunctionUses {
             if !plan.value_handoffs.contains_key(&create) {
                 if plan.element_handoffs.contains_key(&create) {
                     by_field.push((g, create));
+                } else if owning.contains(&g) {
+                    by_pointer.push((g, create));
                 }
                 continue;
             }
@@ -453,11 +460,14 @@ impl FunctionUses {
                 }
             }
             if let Some(id) = found {
-                out.insert(g, (create, id));
+                out.insert(g, value_slot(create, id));
             }
         }
         if !by_field.is_empty() {
             out.extend(super::field_slots::field_slots(p, plan, &by_field));
+        }
+        if !by_pointer.is_empty() {
+            out.extend(super::field_slots::pointee_slots(p, plan, &by_pointer));
         }
         out
     }
@@ -479,11 +489,11 @@ pub(super) fn assigned_in(p: &Program, g: FuncId, v: VarId) -> Vec<(BlockId, usi
     out
 }
 
-/// Every statement of a slot routine `g` holds its slot ([`Package::Slot`]): accesses of a
-/// global array indexed by `id` are inside it.
-fn own_slots(p: &Program, g: FuncId, create: StmtAt, id: VarId, result: &mut Unpacks) {
+/// The slot of the threads of `create` that index by the local `id` ([`Package::Slot`]):
+/// accesses of a global array indexed by `id` are inside it.
+pub(super) fn value_slot(create: StmtAt, id: VarId) -> OwnLock {
     let (f, b, k) = create;
-    let own = OwnLock {
+    OwnLock {
         object: Path {
             deref: None,
             var: id,
@@ -491,7 +501,11 @@ fn own_slots(p: &Program, g: FuncId, create: StmtAt, id: VarId, result: &mut Unp
         },
         package: Package::Slot(f, b, k),
         mode: LockMode::Exclusive,
-    };
+    }
+}
+
+/// Every statement of a slot routine `g` holds its slot `own`.
+fn own_slots(p: &Program, g: FuncId, own: &OwnLock, result: &mut Unpacks) {
     for (bb, block) in p.funcs[g].blocks.iter_enumerated() {
         for at in 0..block.stmts.len() {
             result.before.entry((bb, at)).or_default().push(own.clone());
