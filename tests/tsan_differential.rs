@@ -206,6 +206,15 @@ fn the_checked_cases_carry_jobs() {
     assert!(with("->out;") >= 1);
 }
 
+/// The checked cases carry slots named by the workers' arguments, by an `id` field and through a
+/// pointer field.
+#[test]
+fn the_checked_cases_carry_slots() {
+    let with = occurrences();
+    assert!(with("int id = a->id;") >= 1);
+    assert!(with("*a->out += i;") >= 1);
+}
+
 /// The idiom of a global of `main.c` handed back by a library getter is among the library
 /// idioms, and only there.
 #[test]

@@ -9,7 +9,8 @@
 //! starting and joining its children while `main` joins the root, a hand-shake through a
 //! flag under a mutex, and a thread pool in an object that a create wrapper fills and a join
 //! wrapper empties, and fresh job objects each handed to one worker and kept in a local array
-//! of pointers that the join loop reads them back from. Each has its own globals,
+//! of pointers that the join loop reads them back from, and workers writing the slot their
+//! argument names (by an `id` field, or through a pointer field). Each has its own globals,
 //! functions and threads;
 //! `main` starts it (creates its threads and does its own concurrent work) and stops it (joins
 //! them) at two points of its timeline. Whether an instance races is left to ThreadSanitizer.
@@ -166,6 +167,16 @@ pub enum Idiom {
         next: bool,
         iterations: u32,
     },
+    /// Slots: `main` starts three workers `slwN` in a counted loop, each with its own
+    /// argument: an element of `main`'s array of `struct slaN` whose `id` it sets to the
+    /// counter (`td[i].id = i`), the worker adding to `sldN[id]`; or, with `pointer`, a fresh
+    /// `struct slaN` whose `out` points at `sloN[i]`, the worker adding through it. With
+    /// `shared`, two workers get one slot (`i / 2`). `main` joins them and reads the slots.
+    Slots {
+        pointer: bool,
+        shared: bool,
+        iterations: u32,
+    },
 }
 
 /// The idioms of a program: none, one or two, of the kinds `options` allows (at most one of
@@ -176,7 +187,7 @@ pub fn plan(rng: &mut Rng, options: Options) -> Vec<Idiom> {
         20..=59 => 1,
         _ => 2,
     };
-    let mut kinds = vec![0, 1, 4, 5, 6, 7, 8, 9, 10];
+    let mut kinds = vec![0, 1, 4, 5, 6, 7, 8, 9, 10, 11];
     if options.library {
         kinds.push(2);
         kinds.push(3);
@@ -254,6 +265,11 @@ fn idiom(rng: &mut Rng, kind: usize) -> Idiom {
             short: rng.chance(25),
             locked: rng.chance(50),
             structs: rng.chance(50),
+            iterations,
+        },
+        11 => Idiom::Slots {
+            pointer: rng.chance(50),
+            shared: rng.chance(25),
             iterations,
         },
         10 => Idiom::Jobs {
@@ -407,6 +423,11 @@ pub fn emit(idiom: &Idiom, n: usize) -> Parts {
         } => handshake(n, *early, *semaphore, *from_main, *iterations),
         Idiom::Pool { .. } => pool(idiom, n),
         Idiom::Jobs { .. } => jobs(idiom, n),
+        Idiom::Slots {
+            pointer,
+            shared,
+            iterations,
+        } => slots(n, *pointer, *shared, *iterations),
     }
 }
 
@@ -1220,6 +1241,67 @@ fn jobs(idiom: &Idiom, n: usize) -> Parts {
     p.stop.push("for (int i = 0; i < 3; i++)".into());
     p.stop.push(format!("    free(oja{n}[i]);"));
     p.stop.push(format!("printf(\"%u\\n\", ojs{n});"));
+    p
+}
+
+fn slots(n: usize, pointer: bool, shared: bool, it: u32) -> Parts {
+    let mut p = Parts::default();
+    let index = if shared { "i / 2" } else { "i" };
+    let (field, prologue, body) = if pointer {
+        (
+            "unsigned *out;",
+            vec![format!("struct sla{n} *a = arg;")],
+            vec!["*a->out += i;".to_string()],
+        )
+    } else {
+        (
+            "int id;",
+            vec![
+                format!("struct sla{n} *a = arg;"),
+                "int id = a->id;".to_string(),
+            ],
+            vec![format!("sld{n}[id] += i;")],
+        )
+    };
+    let _ = write!(
+        p.globals,
+        "struct sla{n} {{\n    {field}\n}};\nunsigned sld{n}[3];\n"
+    );
+    let epilogue: &[&str] = if pointer {
+        &["free(a);", "return NULL;"]
+    } else {
+        &["return NULL;"]
+    };
+    p.functions += &thread_fn(&format!("slw{n}"), &prologue, it, &body, epilogue);
+    p.decls.push(format!("pthread_t slt{n}[3];"));
+    if pointer {
+        p.decls.push(format!("unsigned slo{n}[3];"));
+    } else {
+        p.decls.push(format!("struct sla{n} sle{n}[3];"));
+    }
+    p.start.push("for (int i = 0; i < 3; i++) {".into());
+    let mut lines = Vec::new();
+    let arg = if pointer {
+        lines.push(format!("slo{n}[i] = 0;"));
+        lines.push(format!("struct sla{n} *a = malloc(sizeof *a);"));
+        lines.push("if (!a)".into());
+        lines.push("    abort();".into());
+        lines.push(format!("a->out = &slo{n}[{index}];"));
+        "a".to_string()
+    } else {
+        lines.push(format!("sle{n}[i].id = {index};"));
+        format!("&sle{n}[i]")
+    };
+    lines.extend(create(&format!("&slt{n}[i]"), &format!("slw{n}"), &arg));
+    p.start
+        .extend(lines.into_iter().map(|l| format!("    {l}")));
+    p.start.push("}".into());
+    p.stop.push("for (int i = 0; i < 3; i++)".into());
+    p.stop.push(format!("    pthread_join(slt{n}[i], NULL);"));
+    let read = if pointer { "slo" } else { "sld" };
+    p.stop.push(format!(
+        "printf(\"%u\\n\", {read}{n}[0] + {read}{n}[1] + {read}{n}[2]);"
+    ));
     p
 }
 
