@@ -62,6 +62,16 @@ impl Planner<'_> {
             return None;
         }
         let handed = uniqueness::base_holder(self.p, args.get(usize::from(arg))?)?;
+        // Only a store `objects[counter] = …` can put the handed object in an element by the
+        // counter (`stored_only_before` asks where); without one, the uniqueness of the
+        // function is not worth computing.
+        let stores_element = fx.func.blocks.iter().flat_map(|bl| &bl.stmts).any(|s| {
+            matches!(&s.kind, StmtKind::Assign { dst, .. } | StmtKind::Call { dst: Some(dst), .. }
+                if matches!(dst.proj.as_slice(), [Proj::Index(Some(i))] if *i == counter))
+        });
+        if !stores_element {
+            return None;
+        }
         let unique = unique.get_or_insert_with(|| uniqueness::analyse(self.p, fx.f));
         let objects = std::iter::once(handed)
             .chain(unique.same_object(b, k, handed))

@@ -83,7 +83,19 @@ impl Planner<'_> {
     /// [`JoinPlan::handshakes`], up to `limit` hand-shakes in all.
     pub(super) fn semaphore_handshakes(&mut self, main: FuncId, limit: usize) {
         let p = self.p;
-        if self.plan.handshakes.len() >= limit
+        // A program that waits on no semaphore has no hand-shake of this kind: skip the walk
+        // over every operand.
+        let waits = p
+            .funcs
+            .iter()
+            .flat_map(|f| &f.blocks)
+            .flat_map(|b| &b.stmts)
+            .any(|s| {
+                matches!(&s.kind, StmtKind::Call { callee: Callee::Direct(g), .. }
+                if matches!(p.known_kind(*g), Some(Kind::SemWait { .. })))
+            });
+        if !waits
+            || self.plan.handshakes.len() >= limit
             || crate::analyses::startup_stores::main_is_called(p, main)
         {
             return;
