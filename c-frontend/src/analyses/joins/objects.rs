@@ -13,7 +13,8 @@
 //! }
 //! ```
 //!
-//! The thread owns its fresh argument (the unpack analysis's package `Thread`); after
+//! The thread owns its fresh argument (the unpack analysis's package `Thread`, an inferred
+//! unpack, paper §3.3 figure 10's [Unpack]); after
 //! `pthread_join(t[j])` its creator's accesses through `jobs[j]` are inside that package too,
 //! which the unpack analysis adds from [`super::JoinPlan::object_joins`].
 //!

@@ -1,6 +1,7 @@
 //! Slots by a field of the thread's element: `main` hands each thread of a counted loop its own
 //! element of an array of structs after storing the loop's counter in one of its fields, and the
-//! thread indexes global arrays by that field's value (`Package::Slot`, as for a counter handed
+//! thread indexes global arrays by that field's value (`Package::Slot`, an inferred unpack, paper
+//! §3.3 figure 10's [Unpack] taken further as in [`super`]; as for a counter handed
 //! over as the argument itself):
 //!
 //! ```c
@@ -63,16 +64,19 @@ fn counter_field(p: &Program, create: StmtAt, plan: &JoinPlan) -> Option<(Struct
     })
 }
 
-/// The local of routine `g` assigned once, from the field `(strukt, index)` of the object its
-/// first parameter points to (directly, or through a local assigned once from it).
-fn field_local(p: &Program, g: FuncId, strukt: StructId, index: u32) -> Option<VarId> {
+/// A routine's assignments of whole local variables, `d = src` (the source through casts).
+type Assigns<'p> = Vec<(VarId, &'p Operand)>;
+
+/// The local variable assignments of routine `g`, `d = src` (through casts), and its first
+/// parameter with the locals assigned from it (`my = arg`), when the parameter is a stable local
+/// never assigned.
+fn param_copies(p: &Program, g: FuncId) -> Option<(Assigns<'_>, VarId, Vec<VarId>)> {
     let func = &p.funcs[g];
     let &param = func.params.first()?;
-    let once = |v: VarId| stable_local(p, g, v) && super::program::assigned_in(p, g, v).len() == 1;
     if !stable_local(p, g, param) || !super::program::assigned_in(p, g, param).is_empty() {
         return None;
     }
-    let assigns = func
+    let assigns: Assigns<'_> = func
         .blocks
         .iter()
         .flat_map(|b| &b.stmts)
@@ -82,25 +86,43 @@ fn field_local(p: &Program, g: FuncId, strukt: StructId, index: u32) -> Option<V
                 Base::Deref(_) => None,
             },
             _ => None,
-        });
-    let named = |op: &Operand, v: VarId| matches!(op, Operand::Use(Lval { base: Base::Var(x), proj, .. }) if *x == v && proj.is_empty());
+        })
+        .collect();
+    let copies = assigns
+        .iter()
+        .filter(|(_, src)| names(src, param))
+        .map(|&(d, _)| d)
+        .collect();
+    Some((assigns, param, copies))
+}
+
+/// Whether an operand is the variable `v` itself.
+fn names(op: &Operand, v: VarId) -> bool {
+    matches!(op, Operand::Use(Lval { base: Base::Var(x), proj, .. }) if *x == v && proj.is_empty())
+}
+
+/// Whether `v` of routine `g` is a stable local assigned once.
+fn assigned_once(p: &Program, g: FuncId, v: VarId) -> bool {
+    stable_local(p, g, v) && super::program::assigned_in(p, g, v).len() == 1
+}
+
+/// The local of routine `g` assigned once, from the field `(strukt, index)` of the object its
+/// first parameter points to (directly, or through a local assigned once from it).
+fn field_local(p: &Program, g: FuncId, strukt: StructId, index: u32) -> Option<VarId> {
+    let (assigns, param, copies) = param_copies(p, g)?;
     let aliases: Vec<VarId> = std::iter::once(param)
-        .chain(
-            assigns
-                .clone()
-                .filter(|(d, src)| named(src, param) && once(*d))
-                .map(|(d, _)| d),
-        )
+        .chain(copies.into_iter().filter(|&d| assigned_once(p, g, d)))
         .collect();
     assigns
-        .filter(|(d, _)| once(*d))
+        .into_iter()
+        .filter(|&(d, _)| assigned_once(p, g, d))
         .find_map(|(d, src)| match src {
             Operand::Use(Lval {
                 base: Base::Deref(ptr),
                 proj,
                 ..
             }) if proj.as_slice() == [Proj::Field { strukt, index }]
-                && aliases.iter().any(|&a| named(ptr.without_casts(), a)) =>
+                && aliases.iter().any(|&a| names(ptr.without_casts(), a)) =>
             {
                 Some(d)
             }
@@ -267,40 +289,15 @@ fn pointer_field(
 /// The local of routine `g` through which it reads its argument: the first parameter when it
 /// points to the struct, or a stable local assigned once from it.
 fn argument_alias(p: &Program, g: FuncId, strukt: StructId) -> Option<VarId> {
-    let func = &p.funcs[g];
-    let &param = func.params.first()?;
-    if !stable_local(p, g, param) || !super::program::assigned_in(p, g, param).is_empty() {
-        return None;
-    }
+    let (_, param, copies) = param_copies(p, g)?;
     let points_to_struct = |v: VarId| matches!(p.types.get(p.vars[v].ty), Type::Pointer(e) if matches!(p.types.get(*e), Type::Struct(s) if *s == strukt));
     if points_to_struct(param) {
         return Some(param);
     }
-    let mut aliases = func
-        .blocks
-        .iter()
-        .flat_map(|b| &b.stmts)
-        .filter_map(|s| match &s.kind {
-            StmtKind::Assign { dst, src } if dst.proj.is_empty() => {
-                match (&dst.base, src.without_casts()) {
-                    (
-                        Base::Var(d),
-                        Operand::Use(Lval {
-                            base: Base::Var(x),
-                            proj,
-                            ..
-                        }),
-                    ) if *x == param && proj.is_empty() => Some(*d),
-                    _ => None,
-                }
-            }
-            _ => None,
-        });
-    let alias = aliases.next()?;
-    let once = stable_local(p, g, alias)
-        && super::program::assigned_in(p, g, alias).len() == 1
-        && points_to_struct(alias);
-    (once && aliases.next().is_none()).then_some(alias)
+    let [alias] = copies[..] else {
+        return None;
+    };
+    (assigned_once(p, g, alias) && points_to_struct(alias)).then_some(alias)
 }
 
 /// The slot routines by a pointer field of their fresh argument: `main` allocates each
