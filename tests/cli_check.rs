@@ -1008,6 +1008,42 @@ fn a_pointer_tested_as_an_integer_is_not_unsound() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A thread's index handed as a pointer (`(void *)i`) and converted back (`(long)arg`) was an
+/// integer all along: no note. The same conversion in a routine that is also handed an address
+/// keeps its note.
+#[test]
+fn a_thread_index_converted_back_is_not_unsound() {
+    let (dir, p) = source_file(
+        "thread-index",
+        "index.c",
+        "#include <pthread.h>\n\
+         static long cells[4], seen;\n\
+         static void *by_index(void *arg) { cells[(long)arg] = 1; return 0; }\n\
+         static void *by_either(void *arg) { seen = (long)arg; return 0; }\n\
+         int main(void) {\n\
+             pthread_t t[4];\n\
+             for (long i = 0; i < 2; i++)\n\
+                 pthread_create(&t[i], 0, by_index, (void *)i);\n\
+             pthread_create(&t[2], 0, by_either, (void *)2L);\n\
+             pthread_create(&t[3], 0, by_either, &seen);\n\
+             for (int i = 0; i < 4; i++)\n\
+                 pthread_join(t[i], 0);\n\
+             return 0;\n\
+         }\n",
+    );
+    let run = check(&["--format", "json", &p]);
+    let v = report(&run);
+    let lines: Vec<u64> = v["unsound"]
+        .as_array()
+        .expect("unsound")
+        .iter()
+        .filter(|u| u["code"] == "unsound/pointer-to-integer")
+        .map(|u| u["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lines, [4], "{}", run.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A warning whose location has several names is named after the shared memory, not after a
 /// local of one run of a function, even when the local is declared first.
 #[test]

@@ -206,13 +206,15 @@ fn the_checked_cases_carry_jobs() {
     assert!(with("->out;") >= 1);
 }
 
-/// The checked cases carry slots named by the workers' arguments, by an `id` field and through a
-/// pointer field.
+/// The checked cases carry slots named by the workers' arguments: by an `id` field, through a
+/// pointer field, by the value handed on to a helper, and in a block a global pointer holds.
 #[test]
 fn the_checked_cases_carry_slots() {
     let with = occurrences();
     assert!(with("int id = a->id;") >= 1);
     assert!(with("*a->out += i;") >= 1);
+    assert!(with("(id, i);") >= 1);
+    assert!(with("= calloc(3, sizeof *slb") >= 1);
 }
 
 /// The idiom of a global of `main.c` handed back by a library getter is among the library

@@ -6,7 +6,8 @@
 //! phases ([`barriers`]), which arrays of locks are named element by element by constants
 //! ([`lock_elements`]), which of `main`'s stores to global pointers are replaced before any
 //! thread can see them ([`startup_stores`]), and which signals the calls of `sigprocmask` block
-//! and unblock ([`signal_masks`]).
+//! and unblock ([`signal_masks`]), and which thread parameters only hold integers
+//! ([`integer_arguments`]).
 //!
 //! They read the IR and the library model only; they never create labels or constraints.
 //! [`run`] runs those the generator needs, as a phase of their own (`--timings` shows it).
@@ -14,6 +15,7 @@
 pub mod alloc_wrappers;
 pub mod barriers;
 pub mod held;
+pub mod integer_arguments;
 pub mod joins;
 pub mod lock_elements;
 pub mod lock_failures;
@@ -52,6 +54,9 @@ pub struct Analysed {
     /// What the calls of `sigprocmask` and `pthread_sigmask` block and unblock
     /// ([`signal_masks`]).
     pub masks: signal_masks::SignalMasks,
+    /// The parameters that only ever hold an integer converted to a pointer
+    /// ([`integer_arguments`]).
+    pub integer_params: FxHashSet<crate::ir::VarId>,
 }
 
 /// Runs the analyses the generator needs on the program that starts at `main`.
@@ -95,6 +100,9 @@ pub fn run(p: &Program, main: FuncId, techniques: Techniques) -> Analysed {
             startup_stores::analyse(p, main)
         }),
         masks: time("analyses: signal masks", || signal_masks::analyse(p)),
+        integer_params: time("analyses: integer arguments", || {
+            integer_arguments::integer_parameters(p)
+        }),
     }
 }
 

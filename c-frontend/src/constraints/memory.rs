@@ -234,8 +234,13 @@ impl Gen<'_> {
             Operand::Cast(ty, inner) => {
                 let from = self.p.operand_type(inner);
                 let value = self.eval(frame, inner);
-                let pos = self.cur_pos;
-                self.convert(frame, value, from, *ty, Some(pos))
+                // A thread's index handed as a pointer and converted back (`(long)arg`) was an
+                // integer all along: no note.
+                let integer = inner
+                    .plain_var()
+                    .is_some_and(|v| self.integer_params.contains(&v));
+                let pos = (!integer).then_some(self.cur_pos);
+                self.convert(frame, value, from, *ty, pos)
             }
             Operand::Arith(ty, ops) => {
                 let values: Vec<Option<Node>> = ops.iter().map(|o| self.eval(frame, o)).collect();

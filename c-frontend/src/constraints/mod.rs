@@ -331,6 +331,9 @@ struct Gen<'a> {
     /// thread-local (`AccessInfo::own_copy`), as `opening` is its opened lock.
     own_copy: bool,
     int_blob: Option<Node>,
+    /// The parameters that only ever hold an integer converted to a pointer
+    /// ([`crate::analyses::integer_arguments`]): converting them back loses nothing.
+    integer_params: FxHashSet<VarId>,
     /// The position of the statement being generated.
     cur_pos: Pos,
     /// The strongly connected component of each user function in the direct call graph, for
@@ -587,6 +590,7 @@ impl<'a> Gen<'a> {
             barrier,
             startup,
             masks,
+            integer_params,
         } = analysed;
         let mask_locks = masks
             .masked
@@ -621,6 +625,7 @@ impl<'a> Gen<'a> {
             signal_handlers: FxHashMap::default(),
             own_copy: false,
             int_blob: None,
+            integer_params,
             cur_pos: p.funcs[main].pos,
             recursive_scc,
             elements,

@@ -168,15 +168,29 @@ pub enum Idiom {
         iterations: u32,
     },
     /// Slots: `main` starts three workers `slwN` in a counted loop, each with its own
-    /// argument: an element of `main`'s array of `struct slaN` whose `id` it sets to the
-    /// counter (`td[i].id = i`), the worker adding to `sldN[id]`; or, with `pointer`, a fresh
-    /// `struct slaN` whose `out` points at `sloN[i]`, the worker adding through it. With
-    /// `shared`, two workers get one slot (`i / 2`). `main` joins them and reads the slots.
+    /// argument and slot (see [`SlotForm`]). With `shared`, two workers get one slot
+    /// (`i / 2`). `main` joins them and reads the slots.
     Slots {
-        pointer: bool,
+        form: SlotForm,
         shared: bool,
         iterations: u32,
     },
+}
+
+/// How a worker of the slots idiom finds its slot.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SlotForm {
+    /// An element of `main`'s array of `struct slaN` whose `id` `main` sets to the counter
+    /// (`td[i].id = i`); the worker adds to `sldN[id]`.
+    Field,
+    /// A fresh `struct slaN` whose `out` points at `sloN[i]`; the worker adds through it.
+    Pointer,
+    /// The counter itself (`(void *)(long)i`); the worker hands `id` to a helper `slhN` that
+    /// adds to `sldN[id]`.
+    Helper,
+    /// The counter itself; the worker adds to `slbN[id]`, a block `main` allocates before the
+    /// loop and frees after the joins.
+    Block,
 }
 
 /// The idioms of a program: none, one or two, of the kinds `options` allows (at most one of
@@ -268,7 +282,12 @@ fn idiom(rng: &mut Rng, kind: usize) -> Idiom {
             iterations,
         },
         11 => Idiom::Slots {
-            pointer: rng.chance(50),
+            form: [
+                SlotForm::Field,
+                SlotForm::Pointer,
+                SlotForm::Helper,
+                SlotForm::Block,
+            ][rng.range(0, 3)],
             shared: rng.chance(25),
             iterations,
         },
@@ -424,10 +443,10 @@ pub fn emit(idiom: &Idiom, n: usize) -> Parts {
         Idiom::Pool { .. } => pool(idiom, n),
         Idiom::Jobs { .. } => jobs(idiom, n),
         Idiom::Slots {
-            pointer,
+            form,
             shared,
             iterations,
-        } => slots(n, *pointer, *shared, *iterations),
+        } => slots(n, *form, *shared, *iterations),
     }
 }
 
@@ -1244,53 +1263,76 @@ fn jobs(idiom: &Idiom, n: usize) -> Parts {
     p
 }
 
-fn slots(n: usize, pointer: bool, shared: bool, it: u32) -> Parts {
+fn slots(n: usize, form: SlotForm, shared: bool, it: u32) -> Parts {
     let mut p = Parts::default();
     let index = if shared { "i / 2" } else { "i" };
-    let (field, prologue, body) = if pointer {
-        (
+    let by_value = vec!["long id = (long)arg;".to_string()];
+    let (field, prologue, body) = match form {
+        SlotForm::Pointer => (
             "unsigned *out;",
             vec![format!("struct sla{n} *a = arg;")],
             vec!["*a->out += i;".to_string()],
-        )
-    } else {
-        (
+        ),
+        SlotForm::Field => (
             "int id;",
             vec![
                 format!("struct sla{n} *a = arg;"),
                 "int id = a->id;".to_string(),
             ],
             vec![format!("sld{n}[id] += i;")],
-        )
+        ),
+        SlotForm::Helper => ("int id;", by_value, vec![format!("slh{n}(id, i);")]),
+        SlotForm::Block => ("int id;", by_value, vec![format!("slb{n}[id] += i;")]),
     };
     let _ = write!(
         p.globals,
         "struct sla{n} {{\n    {field}\n}};\nunsigned sld{n}[3];\n"
     );
-    let epilogue: &[&str] = if pointer {
+    match form {
+        SlotForm::Helper => {
+            let _ = write!(
+                p.functions,
+                "static void slh{n}(long id, unsigned v)\n{{\n    sld{n}[id] += v;\n}}\n\n"
+            );
+        }
+        SlotForm::Block => {
+            let _ = writeln!(p.globals, "unsigned *slb{n};");
+        }
+        SlotForm::Field | SlotForm::Pointer => {}
+    }
+    let epilogue: &[&str] = if form == SlotForm::Pointer {
         &["free(a);", "return NULL;"]
     } else {
         &["return NULL;"]
     };
     p.functions += &thread_fn(&format!("slw{n}"), &prologue, it, &body, epilogue);
     p.decls.push(format!("pthread_t slt{n}[3];"));
-    if pointer {
-        p.decls.push(format!("unsigned slo{n}[3];"));
-    } else {
-        p.decls.push(format!("struct sla{n} sle{n}[3];"));
+    match form {
+        SlotForm::Pointer => p.decls.push(format!("unsigned slo{n}[3];")),
+        SlotForm::Field => p.decls.push(format!("struct sla{n} sle{n}[3];")),
+        SlotForm::Block => {
+            p.start.push(format!("slb{n} = calloc(3, sizeof *slb{n});"));
+            p.start.push(format!("if (!slb{n})"));
+            p.start.push("    abort();".into());
+        }
+        SlotForm::Helper => {}
     }
     p.start.push("for (int i = 0; i < 3; i++) {".into());
     let mut lines = Vec::new();
-    let arg = if pointer {
-        lines.push(format!("slo{n}[i] = 0;"));
-        lines.push(format!("struct sla{n} *a = malloc(sizeof *a);"));
-        lines.push("if (!a)".into());
-        lines.push("    abort();".into());
-        lines.push(format!("a->out = &slo{n}[{index}];"));
-        "a".to_string()
-    } else {
-        lines.push(format!("sle{n}[i].id = {index};"));
-        format!("&sle{n}[i]")
+    let arg = match form {
+        SlotForm::Pointer => {
+            lines.push(format!("slo{n}[i] = 0;"));
+            lines.push(format!("struct sla{n} *a = malloc(sizeof *a);"));
+            lines.push("if (!a)".into());
+            lines.push("    abort();".into());
+            lines.push(format!("a->out = &slo{n}[{index}];"));
+            "a".to_string()
+        }
+        SlotForm::Field => {
+            lines.push(format!("sle{n}[i].id = {index};"));
+            format!("&sle{n}[i]")
+        }
+        SlotForm::Helper | SlotForm::Block => format!("(void *)(long)({index})"),
     };
     lines.extend(create(&format!("&slt{n}[i]"), &format!("slw{n}"), &arg));
     p.start
@@ -1298,10 +1340,17 @@ fn slots(n: usize, pointer: bool, shared: bool, it: u32) -> Parts {
     p.start.push("}".into());
     p.stop.push("for (int i = 0; i < 3; i++)".into());
     p.stop.push(format!("    pthread_join(slt{n}[i], NULL);"));
-    let read = if pointer { "slo" } else { "sld" };
+    let read = match form {
+        SlotForm::Pointer => "slo",
+        SlotForm::Block => "slb",
+        SlotForm::Field | SlotForm::Helper => "sld",
+    };
     p.stop.push(format!(
         "printf(\"%u\\n\", {read}{n}[0] + {read}{n}[1] + {read}{n}[2]);"
     ));
+    if form == SlotForm::Block {
+        p.stop.push(format!("free(slb{n});"));
+    }
     p
 }
 

@@ -43,8 +43,10 @@
 mod field_slots;
 mod program;
 mod releases;
+mod slot_calls;
 
 pub use program::analyse_program;
+pub(crate) use program::assigned_in;
 pub use releases::{releasers, Released, Releases};
 
 use rustc_hash::FxHashMap;
@@ -230,6 +232,7 @@ pub fn enclosing<'h>(
 fn in_slot(p: &Program, path: &Path, slot: &Path) -> bool {
     let var = &p.vars[path.var];
     path.deref.is_none()
+        && slot.deref.is_none()
         && path.var != slot.var
         && path.steps.first() == Some(&Step::Index(slot.var))
         && matches!(
@@ -287,6 +290,13 @@ fn pointer_element<'h>(
                 && h.object.var == *a
                 && h.object.steps == [Step::Pointee(*i)]
                 && stable_local(p, f, *i)
+        });
+    }
+    if let Some((x, i)) = slot_calls::global_index(p, f, op) {
+        return held.iter().find(|h| {
+            matches!(h.package, Package::Slot(..))
+                && h.object.var == x
+                && h.object.steps == [Step::PtrIndex(i)]
         });
     }
     let (v, i) = pointer_index(p, f, op)?;

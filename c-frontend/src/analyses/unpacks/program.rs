@@ -54,6 +54,8 @@ pub fn analyse_program(
     } else {
         FxHashMap::default()
     };
+    let mut slot_calls = super::slot_calls::SlotCalls::default();
+    let mut allocated = super::slot_calls::AllocatedGlobals::default();
     let order = callers_first(p);
     // Lock wrappers first, callees before callers: what each function certainly leaves held
     // in its parameters' objects when it returns (computed from an empty entry, which can only
@@ -81,9 +83,17 @@ pub fn analyse_program(
         uses.hand_over_elements(p, f, &owning, handoffs, &mut result);
         uses.take_back_elements(p, f, &owning, &joins, &mut result);
         uses.take_back_objects(p, f, &owning, &plan.object_joins, &mut result);
-        if let Some(own) = slots.get(&f) {
-            own_slots(p, f, own, &mut result);
-        }
+        // A thread's slot, or the slot every call of this function hands on.
+        let mut own: Vec<OwnLock> = match slots.get(&f) {
+            Some(own) => vec![own.clone()],
+            None if !recursive && f != main && !uses.addressed.contains(&f) => {
+                slot_calls.of(f).to_vec()
+            }
+            None => Vec::new(),
+        };
+        own.extend(super::slot_calls::pointer_slots(p, f, &own, &mut allocated));
+        own_slots(p, f, &own, &mut result);
+        slot_calls.record_calls(p, f, &own);
         for (b, block) in p.funcs[f].blocks.iter_enumerated() {
             for (k, stmt) in block.stmts.iter().enumerate() {
                 let StmtKind::Call {
@@ -393,7 +403,8 @@ impl FunctionUses {
     /// The routines whose threads index by the value they were started with
     /// ([`Package::Slot`]), with their slot: started only by one create of `main` handing over
     /// a counter's value ([`JoinPlan::value_handoffs`]), used nowhere else, with a first
-    /// parameter never assigned and a local assigned once, from that parameter. Or handed an
+    /// parameter never assigned and a local assigned once, from that parameter (or the
+    /// parameter itself, when it is an integer). Or handed an
     /// element whose field holds the counter, or a fresh object whose pointer field points to
     /// the element of an array at the counter ([`super::field_slots`]).
     fn slot_threads(
@@ -459,7 +470,13 @@ impl FunctionUses {
                     }
                 }
             }
-            if let Some(id) = found {
+            // A routine declared with an integer parameter (`int start(long id)`, started
+            // through a converted pointer) indexes by the parameter itself.
+            let integer = !matches!(
+                p.types.get(p.vars[param].ty),
+                crate::ir::ctypes::Type::Pointer(_)
+            );
+            if let Some(id) = found.or(integer.then_some(param)) {
                 out.insert(g, value_slot(create, id));
             }
         }
@@ -474,7 +491,7 @@ impl FunctionUses {
 }
 
 /// The statements of `g` that assign the variable `v` by name.
-pub(super) fn assigned_in(p: &Program, g: FuncId, v: VarId) -> Vec<(BlockId, usize)> {
+pub(crate) fn assigned_in(p: &Program, g: FuncId, v: VarId) -> Vec<(BlockId, usize)> {
     let mut out = Vec::new();
     for (b, block) in p.funcs[g].blocks.iter_enumerated() {
         for (k, stmt) in block.stmts.iter().enumerate() {
@@ -504,11 +521,19 @@ pub(super) fn value_slot(create: StmtAt, id: VarId) -> OwnLock {
     }
 }
 
-/// Every statement of a slot routine `g` holds its slot `own`.
-fn own_slots(p: &Program, g: FuncId, own: &OwnLock, result: &mut Unpacks) {
+/// Every statement of a slot routine (or of a function every call of which hands on a slot)
+/// `g` holds its slots `own`.
+fn own_slots(p: &Program, g: FuncId, own: &[OwnLock], result: &mut Unpacks) {
+    if own.is_empty() {
+        return;
+    }
     for (bb, block) in p.funcs[g].blocks.iter_enumerated() {
         for at in 0..block.stmts.len() {
-            result.before.entry((bb, at)).or_default().push(own.clone());
+            result
+                .before
+                .entry((bb, at))
+                .or_default()
+                .extend(own.iter().cloned());
         }
     }
 }

@@ -1,0 +1,294 @@
+//! A thread's slot carried into its callees and into blocks a global pointer holds
+//! (`Package::Slot`, an inferred unpack, paper §3.3 figure 10's [Unpack] taken further as in
+//! [`super`]):
+//!
+//! ```c
+//! static long *sums;                    // every store of it is an allocation's result
+//! static void add(long id, long v) {
+//!     sums[id] += v;                    // the callee's parameter is the caller's slot
+//! }
+//! static void *work(void *arg) {
+//!     long id = (long)arg;              // the slot: no other thread has this value
+//!     add(id, 1);
+//! }
+//! ```
+//!
+//! **Callees** ([`SlotCalls`]). A function whose every call, from the slot routines of one
+//! create or from such callees, passes the caller's slot variable unchanged (through integer
+//! conversions, as the routine's own copy of its argument) as one parameter that the callee
+//! never assigns and whose address it never takes, is called only with that thread's value:
+//! its accesses `X[param]` are in the same slot. A function with any other call (from `main`,
+//! from another create's threads, or with another argument), whose address is taken (it may be
+//! called through a pointer) or that lies on a cycle of calls gets no slot.
+//!
+//! **Blocks held by a global pointer** ([`pointer_slots`]). `X[id]` through a global pointer
+//! `X` (not thread-local) whose address is never taken and whose every store in the program is
+//! the result of an allocation (`malloc`, `calloc`, `realloc`, an allocation wrapper): whenever
+//! two threads read `X`, they find one block, or two blocks that were both allocated and so do
+//! not overlap while both are live; two threads with different values of `id` touch different
+//! elements. A thread that goes on indexing a block after another thread replaced and freed it
+//! is a use after free, which locksmith does not look for.
+//!
+//! This module reads the IR and the library model only.
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::{stable_local, OwnLock, Package, Path, Step};
+use crate::ir::ctypes::Type;
+use crate::ir::{Base, Callee, FuncId, Lval, Operand, Program, StmtKind, VarId, VarKind};
+use crate::model::Kind;
+
+/// The slots each function's entry is called with, as the calls of the functions analysed so
+/// far (callers first) hand them on: `None` until a call of it is seen; a call that hands on
+/// less leaves only what both hand on.
+#[derive(Default)]
+pub(super) struct SlotCalls {
+    entry: FxHashMap<FuncId, Vec<OwnLock>>,
+}
+
+impl SlotCalls {
+    /// Records the calls of `f`, whose statements hold the slots `slots` (only the slots of a
+    /// variable are handed on).
+    pub(super) fn record_calls(&mut self, p: &Program, f: FuncId, slots: &[OwnLock]) {
+        for stmt in p.funcs[f].blocks.iter().flat_map(|b| &b.stmts) {
+            let StmtKind::Call {
+                callee: Callee::Direct(g),
+                args,
+                ..
+            } = &stmt.kind
+            else {
+                continue;
+            };
+            if p.funcs[*g].blocks.is_empty() || p.funcs[*g].origin != crate::ir::Origin::User {
+                continue;
+            }
+            let passed = handed_on(p, *g, slots, args);
+            match self.entry.entry(*g) {
+                std::collections::hash_map::Entry::Occupied(mut held) => {
+                    held.get_mut().retain(|h| passed.contains(h))
+                }
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    slot.insert(passed);
+                }
+            }
+        }
+    }
+
+    /// The slots every call of `g` hands on (none for a function that may be called otherwise:
+    /// the caller says which, see [`super::program::analyse_program`]).
+    pub(super) fn of(&self, g: FuncId) -> &[OwnLock] {
+        self.entry.get(&g).map(Vec::as_slice).unwrap_or(&[])
+    }
+}
+
+/// The slots of `slots` that a call of `g` with `args` hands on: a slot variable passed as a
+/// parameter of `g` that `g` never assigns, named by that parameter.
+fn handed_on(p: &Program, g: FuncId, slots: &[OwnLock], args: &[Operand]) -> Vec<OwnLock> {
+    let mut out = Vec::new();
+    for h in slots {
+        if !matches!(h.package, Package::Slot(..))
+            || h.object.deref.is_some()
+            || !h.object.steps.is_empty()
+        {
+            continue;
+        }
+        for (a, &param) in args.iter().zip(&p.funcs[g].params) {
+            let same = matches!(a.without_casts(), Operand::Use(Lval { base: Base::Var(v), proj, .. })
+                if *v == h.object.var && proj.is_empty());
+            if same
+                && stable_local(p, g, param)
+                && super::program::assigned_in(p, g, param).is_empty()
+            {
+                out.push(OwnLock {
+                    object: Path {
+                        deref: None,
+                        var: param,
+                        steps: Vec::new(),
+                    },
+                    ..h.clone()
+                });
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The global pointers whose every store is an allocation's result, found on demand.
+#[derive(Default)]
+pub(super) struct AllocatedGlobals {
+    known: FxHashMap<VarId, bool>,
+}
+
+impl AllocatedGlobals {
+    /// Whether every store of the global pointer `x` in the program is an allocation's result,
+    /// and nothing else can change it (see the module doc).
+    fn holds(&mut self, p: &Program, x: VarId) -> bool {
+        *self.known.entry(x).or_insert_with(|| {
+            let var = &p.vars[x];
+            let qualifies = matches!(
+                var.kind,
+                VarKind::Global {
+                    thread_local: false,
+                    ..
+                }
+            ) && !var.address_taken
+                && matches!(p.types.get(var.ty), Type::Pointer(_));
+            qualifies && only_allocated(p, x)
+        })
+    }
+}
+
+/// Whether every statement that stores into the variable `x` stores an allocation's result
+/// into `x` itself: a call's, or a local's (`x = tmp` after the conversion of `tmp =
+/// malloc(…)`) that is assigned only there.
+fn only_allocated(p: &Program, x: VarId) -> bool {
+    let names = |lv: &Lval| matches!(lv.base, Base::Var(v) if v == x);
+    p.funcs.iter_enumerated().all(|(f, func)| {
+        func.blocks
+            .iter()
+            .flat_map(|b| &b.stmts)
+            .all(|s| match &s.kind {
+                StmtKind::Assign { dst, src } if names(dst) => {
+                    dst.proj.is_empty() && allocated_local(p, f, src)
+                }
+                StmtKind::Call {
+                    dst: Some(dst),
+                    callee,
+                    ..
+                } if names(dst) => dst.proj.is_empty() && allocates(p, callee),
+                StmtKind::Asm { operands } => !operands.iter().any(names),
+                _ => true,
+            })
+    })
+}
+
+/// Whether a call returns fresh memory (or, `realloc`, the block it was given or a fresh one).
+fn allocates(p: &Program, callee: &Callee) -> bool {
+    match callee {
+        Callee::Direct(g) => {
+            p.is_alloc_wrapper(*g)
+                || p.known(*g).is_some_and(|s| s.fresh_result)
+                || matches!(p.known_kind(*g), Some(Kind::Realloc { .. }))
+        }
+        Callee::Indirect(_) => false,
+    }
+}
+
+/// Whether `op` (through conversions) is a stable local of `f` whose one assignment is an
+/// allocation's result.
+fn allocated_local(p: &Program, f: FuncId, op: &Operand) -> bool {
+    let Operand::Use(Lval {
+        base: Base::Var(t),
+        proj,
+        ..
+    }) = op.without_casts()
+    else {
+        return false;
+    };
+    if !proj.is_empty() || !stable_local(p, f, *t) {
+        return false;
+    }
+    let &[(b, k)] = super::program::assigned_in(p, f, *t).as_slice() else {
+        return false;
+    };
+    matches!(&p.funcs[f].blocks[b].stmts[k].kind,
+        StmtKind::Call { dst: Some(d), callee, .. } if d.proj.is_empty() && allocates(p, callee))
+}
+
+/// The slots of the elements `X[id]` that `f` indexes through a global pointer `X` holding only
+/// allocated blocks, for each of `f`'s slot variables `id` (see the module doc): the object
+/// `X[id]` (`Step::PtrIndex`), in the slot's package.
+pub(super) fn pointer_slots(
+    p: &Program,
+    f: FuncId,
+    slots: &[OwnLock],
+    allocated: &mut AllocatedGlobals,
+) -> Vec<OwnLock> {
+    let ids: FxHashSet<VarId> = slots
+        .iter()
+        .filter(|h| h.object.deref.is_none() && h.object.steps.is_empty())
+        .map(|h| h.object.var)
+        .collect();
+    if ids.is_empty() {
+        return Vec::new();
+    }
+    let mut found = Indexed {
+        p,
+        f,
+        ids: &ids,
+        indexed: Vec::new(),
+    };
+    crate::ir::visit::walk_func(&mut found, &p.funcs[f]);
+    let mut indexed = found.indexed;
+    indexed.sort();
+    indexed.dedup();
+    let mut out = Vec::new();
+    for (x, i) in indexed {
+        if !allocated.holds(p, x) {
+            continue;
+        }
+        for h in slots.iter().filter(|h| h.object.var == i) {
+            out.push(OwnLock {
+                object: Path {
+                    deref: Some(p.vars[x].ty),
+                    var: x,
+                    steps: vec![Step::PtrIndex(i)],
+                },
+                ..h.clone()
+            });
+        }
+    }
+    out
+}
+
+/// The elements `X[i]` a function dereferences, through a global pointer `X` by one of `ids`.
+struct Indexed<'a> {
+    p: &'a Program,
+    f: FuncId,
+    ids: &'a FxHashSet<VarId>,
+    indexed: Vec<(VarId, VarId)>,
+}
+
+impl crate::ir::visit::Visitor for Indexed<'_> {
+    fn visit_lval(&mut self, lv: &Lval) {
+        if let Base::Deref(op) = &lv.base {
+            if let Some((x, i)) = global_index(self.p, self.f, op) {
+                if self.ids.contains(&i) {
+                    self.indexed.push((x, i));
+                }
+            }
+        }
+        crate::ir::visit::walk_lval(self, lv);
+    }
+}
+
+/// `X + i` (through conversions, in either order) for a global pointer `X` read by name and a
+/// stable local `i`.
+pub(super) fn global_index(p: &Program, f: FuncId, op: &Operand) -> Option<(VarId, VarId)> {
+    let Operand::Arith(_, ops) = op.without_casts() else {
+        return None;
+    };
+    let var = |o: &Operand| match o.without_casts() {
+        Operand::Use(Lval {
+            base: Base::Var(v),
+            proj,
+            ..
+        }) if proj.is_empty() => Some(*v),
+        _ => None,
+    };
+    let [a, b] = ops.as_slice() else {
+        return None;
+    };
+    let (a, b) = (var(a)?, var(b)?);
+    let global = |v: VarId| {
+        matches!(p.vars[v].kind, VarKind::Global { .. })
+            && matches!(p.types.get(p.vars[v].ty), Type::Pointer(_))
+    };
+    match (global(a), global(b)) {
+        (true, false) if stable_local(p, f, b) => Some((a, b)),
+        (false, true) if stable_local(p, f, a) => Some((b, a)),
+        _ => None,
+    }
+}
