@@ -140,7 +140,7 @@ fn decide(
     let mut by = Vec::new();
     let taken = match (compare, cond) {
         (None, _) => eval(values, cond, &mut by)? != 0,
-        (Some(op), Operand::Arith(_, ops)) if ops.len() == 2 => {
+        (Some(op), Operand::Arith(_, _, ops)) if ops.len() == 2 => {
             let l = eval(values, &ops[0], &mut by)?;
             let r = eval(values, &ops[1], &mut by)?;
             op.holds(l, r)

@@ -568,7 +568,7 @@ fn step(
             };
             let how = match src.without_casts() {
                 Operand::Const(_, Some(k)) => MemberWrite::Store(*k),
-                Operand::Arith(_, ops)
+                Operand::Arith(_, _, ops)
                     if ops.len() == 2
                         && matches!(ops[0].without_casts(), Operand::Use(lv)
                             if member_of(lv, rw, strukt) == Some(member)) =>

@@ -73,7 +73,7 @@ fn is_constant(op: &Operand) -> bool {
     match op {
         Operand::Const(..) => true,
         Operand::Cast(_, o) => is_constant(o),
-        Operand::Arith(_, os) => os.iter().all(is_constant),
+        Operand::Arith(_, _, os) => os.iter().all(is_constant),
         _ => false,
     }
 }
@@ -98,7 +98,7 @@ fn check_shape(p: &Program, f: FuncId, l: &CountedLoop) {
         panic!("{name}: head ends with a branch");
     };
     assert_eq!((*then_block, *else_block), (l.body, l.exit), "{name}");
-    let Operand::Arith(_, args) = cond else {
+    let Operand::Arith(_, _, args) = cond else {
         panic!("{name}: the condition is a comparison");
     };
     assert!(is_use_of(&args[0], l.counter), "{name}: condition reads i");
@@ -117,7 +117,7 @@ fn check_shape(p: &Program, f: FuncId, l: &CountedLoop) {
         panic!("{name}: the increment is an assignment");
     };
     assert!(matches!(dst.base, Base::Var(v) if v == l.counter) && dst.proj.is_empty());
-    let Operand::Arith(_, a) = src else {
+    let Operand::Arith(_, _, a) = src else {
         panic!("{name}: increment is arithmetic");
     };
     assert!(

@@ -1724,7 +1724,7 @@ fn check_invariants(p: &Program) {
                 );
             }
             Operand::Cast(_, o) | Operand::VaArg(_, o) => operand(p, o),
-            Operand::Arith(_, ops) => ops.iter().for_each(|o| operand(p, o)),
+            Operand::Arith(_, _, ops) => ops.iter().for_each(|o| operand(p, o)),
             Operand::Const(..) => {}
         }
     }

@@ -785,6 +785,10 @@ fn describe_name(p: &Program, base: &Path, name: &RhoName) -> String {
         RhoName::ThreadSlot => {
             return "its thread's own elements, indexed by the value it was started with".into()
         }
+        RhoName::ThreadRange => {
+            return "its thread's own range of elements, chosen by the value it was started with"
+                .into()
+        }
         RhoName::StripeLock { array, fields } => {
             let mut name = p.vars[*array].name.clone();
             for f in fields {
@@ -1393,6 +1397,7 @@ fn name_pos(p: &Program, name: &RhoName) -> Option<Pos> {
         | RhoName::LockElement(_)
         | RhoName::ThreadArgument
         | RhoName::ThreadSlot
+        | RhoName::ThreadRange
         | RhoName::Other => None,
     }
 }

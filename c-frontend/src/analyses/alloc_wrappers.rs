@@ -238,8 +238,7 @@ impl Visitor for Uses<'_> {
     fn visit_operand(&mut self, op: &Operand) {
         // A comparison or integer arithmetic yields no pointer: only what its operands
         // dereference counts, not the values they read.
-        let integer =
-            matches!(op, Operand::Arith(ty, _) | Operand::Cast(ty, _) if !is_pointer(self.p, *ty));
+        let integer = matches!(op, Operand::Arith(ty, _, _) | Operand::Cast(ty, _) if !is_pointer(self.p, *ty));
         let value = self.value;
         walk_operand(self, op);
         if integer {

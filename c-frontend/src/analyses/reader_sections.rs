@@ -77,7 +77,7 @@ fn counted(p: &Program, stmt: &crate::ir::Stmt, step: i64) -> Option<SemKey> {
     let StmtKind::Assign { dst, src } = &stmt.kind else {
         return None;
     };
-    let Operand::Arith(_, ops) = src.without_casts() else {
+    let Operand::Arith(_, _, ops) = src.without_casts() else {
         return None;
     };
     let key = named_global(p, dst)?;

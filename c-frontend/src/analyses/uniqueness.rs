@@ -132,7 +132,7 @@ pub fn base_holder(p: &Program, op: &Operand) -> Option<Holder> {
             _ => None,
         },
         Operand::Cast(_, inner) => base_holder(p, inner),
-        Operand::Arith(_, ops) => {
+        Operand::Arith(_, _, ops) => {
             let mut found = None;
             for o in ops {
                 if let Some(h) = base_holder(p, o) {
@@ -343,7 +343,7 @@ impl Analysis<'_> {
                 Base::Var(_) => {}
             },
             Operand::Cast(_, inner) | Operand::VaArg(_, inner) => self.escape_uses(state, inner),
-            Operand::Arith(_, ops) => {
+            Operand::Arith(_, _, ops) => {
                 for o in ops {
                     self.escape_uses(state, o);
                 }
@@ -367,7 +367,7 @@ impl Analysis<'_> {
             Operand::Use(lv) => self.lval_uses(state, lv),
             Operand::AddrOf(lv) => self.lval_uses(state, lv),
             Operand::Cast(_, inner) | Operand::VaArg(_, inner) => self.reads_only(state, inner),
-            Operand::Arith(_, ops) => {
+            Operand::Arith(_, _, ops) => {
                 for o in ops {
                     self.reads_only(state, o);
                 }

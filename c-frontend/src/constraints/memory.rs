@@ -242,7 +242,7 @@ impl Gen<'_> {
                 let pos = (!integer).then_some(self.cur_pos);
                 self.convert(frame, value, from, *ty, pos)
             }
-            Operand::Arith(ty, ops) => {
+            Operand::Arith(ty, _, ops) => {
                 let values: Vec<Option<Node>> = ops.iter().map(|o| self.eval(frame, o)).collect();
                 if !self.is_pointer(*ty) {
                     return None;

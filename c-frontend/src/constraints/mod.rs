@@ -97,6 +97,9 @@ pub enum RhoName {
     /// The elements a thread indexes by the value it was started with: the name of a slot
     /// package's opened lock.
     ThreadSlot,
+    /// The elements a thread walks in the range the value it was started with selects: the
+    /// name of a range package's opened lock.
+    ThreadRange,
     /// The element of a global array of locks at the index of the access (lock striping): the
     /// name of a stripe package's opened lock.
     StripeLock {

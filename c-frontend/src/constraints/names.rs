@@ -158,6 +158,7 @@ impl Gen<'_> {
             Package::Lock(fields) => fields,
             Package::Thread | Package::Element => return RhoName::ThreadArgument,
             Package::Slot(..) => return RhoName::ThreadSlot,
+            Package::Range(..) => return RhoName::ThreadRange,
             Package::Stripe(array, path) => {
                 let fields = path
                     .iter()

@@ -170,7 +170,7 @@ fn operand(op: &mut Operand, canon: &IndexVec<StructId, StructId>) {
     match op {
         Operand::Use(lv) | Operand::AddrOf(lv) => lval(lv, canon),
         Operand::Cast(_, inner) | Operand::VaArg(_, inner) => operand(inner, canon),
-        Operand::Arith(_, ops) => ops.iter_mut().for_each(|o| operand(o, canon)),
+        Operand::Arith(_, _, ops) => ops.iter_mut().for_each(|o| operand(o, canon)),
         Operand::Const(..) | Operand::Func(_) | Operand::Str(_) => {}
     }
 }

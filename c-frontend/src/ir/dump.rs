@@ -257,7 +257,7 @@ fn operand(p: &Program, op: &Operand) -> String {
         Operand::Func(f) => format!("@{}", p.funcs[*f].name),
         Operand::Str(v) => p.vars[*v].name.clone(),
         Operand::Cast(t, o) => format!("({}){}", ty(p, *t), operand(p, o)),
-        Operand::Arith(t, ops) => {
+        Operand::Arith(t, _, ops) => {
             let ops: Vec<String> = ops.iter().map(|o| operand(p, o)).collect();
             format!("arith<{}>({})", ty(p, *t), ops.join(", "))
         }

@@ -329,8 +329,36 @@ pub enum Term {
     Exit,
 }
 
+/// The operator of an [`Operand::Arith`]: what value analyses that reason about arithmetic
+/// (the index ranges of [`crate::analyses::unpacks`]) read; label flow never looks at it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ArithOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Shl,
+    Shr,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Compare(Comparison),
+    /// Unary `+`.
+    Plus,
+    /// Unary `-`.
+    Neg,
+    /// `!`.
+    Not,
+    /// `~`.
+    BitNot,
+    /// A combination the lowering makes for its own purposes (a try-lock's test, an atomic
+    /// read-modify-write's new value).
+    Other,
+}
+
 /// The operator of a comparison a branch tests ([`Term::Branch`]).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Comparison {
     Eq,
     Ne,
@@ -459,9 +487,10 @@ pub enum Operand {
     Str(VarId),
     /// A conversion to the given type.
     Cast(TypeId, Box<Operand>),
-    /// Any arithmetic, comparison or logical combination, of the given result type. A pointer
-    /// result may point wherever any pointer operand points (pointer arithmetic keeps labels).
-    Arith(TypeId, Vec<Operand>),
+    /// Any arithmetic, comparison or logical combination, of the given result type, by the
+    /// operator. A pointer result may point wherever any pointer operand points (pointer
+    /// arithmetic keeps labels).
+    Arith(TypeId, ArithOp, Vec<Operand>),
     /// `va_arg(ap, T)`: a value of type `T` taken from the current function's variadic arguments;
     /// the operand is the `va_list` read.
     VaArg(TypeId, Box<Operand>),
@@ -532,7 +561,7 @@ impl Typing<'_> {
         match op {
             Operand::Const(t, _)
             | Operand::Cast(t, _)
-            | Operand::Arith(t, _)
+            | Operand::Arith(t, _, _)
             | Operand::VaArg(t, _) => *t,
             Operand::Use(lv) => self.lval_type(lv),
             Operand::AddrOf(lv) => {

@@ -28,7 +28,7 @@ pub fn walk_operand<V: Visitor + ?Sized>(v: &mut V, op: &Operand) {
     match op {
         Operand::Use(lv) | Operand::AddrOf(lv) => v.visit_lval(lv),
         Operand::Cast(_, inner) | Operand::VaArg(_, inner) => v.visit_operand(inner),
-        Operand::Arith(_, ops) => ops.iter().for_each(|o| v.visit_operand(o)),
+        Operand::Arith(_, _, ops) => ops.iter().for_each(|o| v.visit_operand(o)),
         Operand::Const(..) | Operand::Func(_) | Operand::Str(_) => {}
     }
 }
@@ -157,7 +157,7 @@ fn operand_tree_mut(op: &mut Operand, f: &mut impl FnMut(&mut Operand)) {
     match op {
         Operand::Use(lv) | Operand::AddrOf(lv) => lval_operands_mut(lv, f),
         Operand::Cast(_, inner) | Operand::VaArg(_, inner) => operand_tree_mut(inner, f),
-        Operand::Arith(_, ops) => ops.iter_mut().for_each(|o| operand_tree_mut(o, f)),
+        Operand::Arith(_, _, ops) => ops.iter_mut().for_each(|o| operand_tree_mut(o, f)),
         Operand::Const(..) | Operand::Func(_) | Operand::Str(_) => {}
     }
 }

@@ -18,8 +18,8 @@ use super::types::ANON_MEMBER;
 use super::{unsupported, Binding, FuncInfo, UnitCx, R};
 use crate::ir::ctypes::{StructId, Type, TypeId};
 use crate::ir::{
-    Base, BlockId, Callee, Comparison, Func, FuncId, Lval, Operand, Origin, Pos, Proj, Stmt,
-    StmtKind, Term, VarId, VarKind,
+    ArithOp, Base, BlockId, Callee, Comparison, Func, FuncId, Lval, Operand, Origin, Pos, Proj,
+    Stmt, StmtKind, Term, VarId, VarKind,
 };
 use crate::model::{Atomic, AtomicOp, Intrinsic, Kind, LockMode, Spec, TrySuccess, ATOMIC_ACCESS};
 
@@ -44,7 +44,7 @@ pub(super) fn has_reads(op: &Operand) -> bool {
         Operand::Use(_) | Operand::VaArg(..) => true,
         Operand::AddrOf(lv) => lval_has_reads(lv),
         Operand::Cast(_, o) => has_reads(o),
-        Operand::Arith(_, ops) => ops.iter().any(has_reads),
+        Operand::Arith(_, _, ops) => ops.iter().any(has_reads),
     }
 }
 
@@ -526,14 +526,24 @@ impl<'a> UnitCx<'a> {
                 let lv = self.deref(op, pos);
                 Ok(self.lval_value(lv))
             }
-            U::Plus | U::Minus => {
+            ref u @ (U::Plus | U::Minus) => {
                 let op = self.expr(x)?;
                 let t = self.numeric(self.op_type(&op), self.op_type(&op));
-                Ok(Operand::Arith(t, vec![op]))
+                let which = if *u == U::Plus {
+                    ArithOp::Plus
+                } else {
+                    ArithOp::Neg
+                };
+                Ok(Operand::Arith(t, which, vec![op]))
             }
-            U::Complement | U::Negate => {
+            ref u @ (U::Complement | U::Negate) => {
                 let op = self.expr(x)?;
-                Ok(Operand::Arith(self.lw.types.int(), vec![op]))
+                let which = if *u == U::Complement {
+                    ArithOp::BitNot
+                } else {
+                    ArithOp::Not
+                };
+                Ok(Operand::Arith(self.lw.types.int(), which, vec![op]))
             }
             ref op @ (U::PreIncrement | U::PreDecrement | U::PostIncrement | U::PostDecrement) => {
                 let post = matches!(op, U::PostIncrement | U::PostDecrement);
@@ -580,10 +590,10 @@ impl<'a> UnitCx<'a> {
         let lv = self.lval(x)?;
         self.assigned(&lv, None);
         let t = self.lval_type(&lv);
-        let one = self.int_const();
+        let one = Operand::Const(self.lw.types.int(), Some(1));
         if self.is_atomic(&lv) {
             // `++` and `--` of an atomic object are atomic read-modify-writes (C11 6.5.2.4p2).
-            return Ok(self.atomic_update(lv, t, one, post, pos, want));
+            return Ok(self.atomic_update(lv, t, (step_op(step), one), post, pos, want));
         }
         self.record_step(t, pos, Some(step));
         if post && want {
@@ -595,11 +605,11 @@ impl<'a> UnitCx<'a> {
                 },
                 pos,
             );
-            let src = Operand::Arith(t, vec![Operand::Use(tmp.clone()), one]);
+            let src = Operand::Arith(t, step_op(step), vec![Operand::Use(tmp.clone()), one]);
             self.emit(StmtKind::Assign { dst: lv, src }, pos);
             return Ok(Some(Operand::Use(tmp)));
         }
-        let src = Operand::Arith(t, vec![Operand::Use(lv.clone()), one]);
+        let src = Operand::Arith(t, step_op(step), vec![Operand::Use(lv.clone()), one]);
         self.emit(
             StmtKind::Assign {
                 dst: lv.clone(),
@@ -666,7 +676,11 @@ impl<'a> UnitCx<'a> {
             | B::NotEquals => {
                 let l = self.expr(&b.node.lhs)?;
                 let r = self.expr(&b.node.rhs)?;
-                Ok(Operand::Arith(self.lw.types.int(), vec![l, r]))
+                Ok(Operand::Arith(
+                    self.lw.types.int(),
+                    arith_op(op),
+                    vec![l, r],
+                ))
             }
             _ => self.arith_binary(b),
         }
@@ -677,7 +691,11 @@ impl<'a> UnitCx<'a> {
         let r = self.expr(&b.node.rhs)?;
         let (lt, rt) = (self.op_type(&l), self.op_type(&r));
         let t = self.arith_type(&b.node.operator.node, lt, rt);
-        Ok(Operand::Arith(t, vec![l, r]))
+        Ok(Operand::Arith(
+            t,
+            arith_op(&b.node.operator.node),
+            vec![l, r],
+        ))
     }
 
     /// `lhs = rhs`: its value, when wanted, is a re-read of `lhs`.
@@ -789,7 +807,8 @@ impl<'a> UnitCx<'a> {
         if self.is_atomic(&lv) {
             // An atomic read-modify-write (C11 6.5.16.2p3).
             let r = self.read_first(r, pos);
-            return Ok(self.atomic_update(lv, t, r, false, pos, want));
+            let which = arith_op(&b.node.operator.node);
+            return Ok(self.atomic_update(lv, t, (which, r), false, pos, want));
         }
         let step = match b.node.operator.node {
             B::AssignPlus => self.const_eval(&b.node.rhs),
@@ -797,7 +816,11 @@ impl<'a> UnitCx<'a> {
             _ => None,
         };
         self.record_step(t, pos, step);
-        let src = Operand::Arith(t, vec![Operand::Use(lv.clone()), r]);
+        let src = Operand::Arith(
+            t,
+            arith_op(&b.node.operator.node),
+            vec![Operand::Use(lv.clone()), r],
+        );
         self.emit(
             StmtKind::Assign {
                 dst: lv.clone(),
@@ -813,7 +836,7 @@ impl<'a> UnitCx<'a> {
         &mut self,
         lv: Lval,
         t: TypeId,
-        r: Operand,
+        (op, r): (ArithOp, Operand),
         post: bool,
         pos: Pos,
         want: bool,
@@ -829,7 +852,7 @@ impl<'a> UnitCx<'a> {
         self.emit(read, pos);
         let combine = StmtKind::Assign {
             dst: new.clone(),
-            src: Operand::Arith(t, vec![Operand::Use(old.clone()), r]),
+            src: Operand::Arith(t, op, vec![Operand::Use(old.clone()), r]),
         };
         self.emit(combine, pos);
         let write = StmtKind::Assign {
@@ -1234,7 +1257,11 @@ impl<'a> UnitCx<'a> {
         }
         let stored = match atomic.op {
             AtomicOp::Load => None,
-            AtomicOp::Update => Some(Operand::Arith(t, vec![Operand::Use(old.clone()), value])),
+            AtomicOp::Update => Some(Operand::Arith(
+                t,
+                ArithOp::Other,
+                vec![Operand::Use(old.clone()), value],
+            )),
             _ => Some(value),
         };
         if let Some(src) = stored {
@@ -1461,7 +1488,7 @@ impl<'a> UnitCx<'a> {
         let zero = matches!(idx.without_casts(), Operand::Const(_, Some(0)));
         let ptr = if has_reads(&idx) || !zero {
             let t = self.op_type(&base);
-            Operand::Arith(t, vec![base, idx])
+            Operand::Arith(t, ArithOp::Add, vec![base, idx])
         } else {
             base
         };
@@ -1627,7 +1654,8 @@ impl<'a> UnitCx<'a> {
         };
         let op = self.expr(e)?;
         // The comparison is kept only where its lowering is the two operands' arithmetic.
-        let compare = compare.filter(|_| matches!(&op, Operand::Arith(_, ops) if ops.len() == 2));
+        let compare =
+            compare.filter(|_| matches!(&op, Operand::Arith(_, _, ops) if ops.len() == 2));
         self.fb.terminate(Term::Branch {
             cond: op,
             then_block: t,
@@ -1766,7 +1794,7 @@ impl<'a> UnitCx<'a> {
                 } else {
                     vec![value, zero]
                 };
-                Operand::Arith(self.lw.types.int(), ops)
+                Operand::Arith(self.lw.types.int(), ArithOp::Other, ops)
             }
         };
         let acquire = self.acquire_func(pos, test.how.mode);
@@ -2076,6 +2104,39 @@ pub(super) fn is_elvis(c: &Node<ConditionalExpression>) -> bool {
 }
 
 /// What `++` (1) or `--` (-1) adds.
+/// The operator of `x = x + step` for a step of ±1.
+fn step_op(step: i64) -> ArithOp {
+    if step > 0 {
+        ArithOp::Add
+    } else {
+        ArithOp::Sub
+    }
+}
+
+/// The operator of a binary expression (of `x op= y`, the operator applied).
+fn arith_op(op: &B) -> ArithOp {
+    use crate::ir::Comparison as C;
+    match op {
+        B::Plus | B::AssignPlus => ArithOp::Add,
+        B::Minus | B::AssignMinus => ArithOp::Sub,
+        B::Multiply | B::AssignMultiply => ArithOp::Mul,
+        B::Divide | B::AssignDivide => ArithOp::Div,
+        B::Modulo | B::AssignModulo => ArithOp::Rem,
+        B::ShiftLeft | B::AssignShiftLeft => ArithOp::Shl,
+        B::ShiftRight | B::AssignShiftRight => ArithOp::Shr,
+        B::BitwiseAnd | B::AssignBitwiseAnd => ArithOp::BitAnd,
+        B::BitwiseOr | B::AssignBitwiseOr => ArithOp::BitOr,
+        B::BitwiseXor | B::AssignBitwiseXor => ArithOp::BitXor,
+        B::Less => ArithOp::Compare(C::Lt),
+        B::Greater => ArithOp::Compare(C::Gt),
+        B::LessOrEqual => ArithOp::Compare(C::Le),
+        B::GreaterOrEqual => ArithOp::Compare(C::Ge),
+        B::Equals => ArithOp::Compare(C::Eq),
+        B::NotEquals => ArithOp::Compare(C::Ne),
+        B::Index | B::Assign | B::LogicalAnd | B::LogicalOr => ArithOp::Other,
+    }
+}
+
 fn incdec_step(op: &U) -> i64 {
     match op {
         U::PreIncrement | U::PostIncrement => 1,

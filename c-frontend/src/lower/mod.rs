@@ -713,7 +713,7 @@ impl Lowerer {
                 self.intern_address_type(lv);
             }
             Operand::Cast(_, o) | Operand::VaArg(_, o) => self.note_operand(o, taken),
-            Operand::Arith(_, ops) => {
+            Operand::Arith(_, _, ops) => {
                 for o in ops {
                     self.note_operand(o, taken);
                 }
@@ -779,7 +779,7 @@ fn visit_block_vars(b: &Block, f: &mut dyn FnMut(VarId)) {
             Operand::Use(lv) | Operand::AddrOf(lv) => lval(lv, f),
             Operand::Str(v) => f(*v),
             Operand::Cast(_, o) | Operand::VaArg(_, o) => operand(o, f),
-            Operand::Arith(_, ops) => ops.iter().for_each(|o| operand(o, f)),
+            Operand::Arith(_, _, ops) => ops.iter().for_each(|o| operand(o, f)),
             Operand::Const(..) | Operand::Func(_) => {}
         }
     }
@@ -828,7 +828,7 @@ fn rename_block_vars(b: &mut Block, map: &dyn Fn(VarId) -> VarId) {
             Operand::Use(lv) | Operand::AddrOf(lv) => lval(lv, map),
             Operand::Str(v) => *v = map(*v),
             Operand::Cast(_, o) | Operand::VaArg(_, o) => operand(o, map),
-            Operand::Arith(_, ops) => ops.iter_mut().for_each(|o| operand(o, map)),
+            Operand::Arith(_, _, ops) => ops.iter_mut().for_each(|o| operand(o, map)),
             Operand::Const(..) | Operand::Func(_) => {}
         }
     }

@@ -191,6 +191,9 @@ pub enum SlotForm {
     /// The counter itself; the worker adds to `slbN[id]`, a block `main` allocates before the
     /// loop and frees after the joins.
     Block,
+    /// The counter itself; the worker adds to each element of its range `[id * 2, (id + 1) *
+    /// 2)` of `slrN`.
+    Range,
 }
 
 /// The idioms of a program: none, one or two, of the kinds `options` allows (at most one of
@@ -281,16 +284,20 @@ fn idiom(rng: &mut Rng, kind: usize) -> Idiom {
             structs: rng.chance(50),
             iterations,
         },
-        11 => Idiom::Slots {
-            form: [
-                SlotForm::Field,
-                SlotForm::Pointer,
-                SlotForm::Helper,
-                SlotForm::Block,
-            ][rng.range(0, 3)],
-            shared: rng.chance(25),
-            iterations,
-        },
+        11 => {
+            let shared = rng.chance(25);
+            Idiom::Slots {
+                form: [
+                    SlotForm::Field,
+                    SlotForm::Pointer,
+                    SlotForm::Helper,
+                    SlotForm::Block,
+                    SlotForm::Range,
+                ][rng.range(0, 4)],
+                shared,
+                iterations,
+            }
+        }
         10 => Idiom::Jobs {
             copy: rng.chance(50),
             early: rng.chance(25),
@@ -1283,6 +1290,13 @@ fn slots(n: usize, form: SlotForm, shared: bool, it: u32) -> Parts {
         ),
         SlotForm::Helper => ("int id;", by_value, vec![format!("slh{n}(id, i);")]),
         SlotForm::Block => ("int id;", by_value, vec![format!("slb{n}[id] += i;")]),
+        SlotForm::Range => (
+            "int id;",
+            by_value,
+            vec![format!(
+                "for (long r = id * 2; r < (id + 1) * 2; r++)\n            slr{n}[r] += i;"
+            )],
+        ),
     };
     let _ = write!(
         p.globals,
@@ -1297,6 +1311,9 @@ fn slots(n: usize, form: SlotForm, shared: bool, it: u32) -> Parts {
         }
         SlotForm::Block => {
             let _ = writeln!(p.globals, "unsigned *slb{n};");
+        }
+        SlotForm::Range => {
+            let _ = writeln!(p.globals, "unsigned slr{n}[6];");
         }
         SlotForm::Field | SlotForm::Pointer => {}
     }
@@ -1315,7 +1332,7 @@ fn slots(n: usize, form: SlotForm, shared: bool, it: u32) -> Parts {
             p.start.push(format!("if (!slb{n})"));
             p.start.push("    abort();".into());
         }
-        SlotForm::Helper => {}
+        SlotForm::Helper | SlotForm::Range => {}
     }
     p.start.push("for (int i = 0; i < 3; i++) {".into());
     let mut lines = Vec::new();
@@ -1332,7 +1349,9 @@ fn slots(n: usize, form: SlotForm, shared: bool, it: u32) -> Parts {
             lines.push(format!("sle{n}[i].id = {index};"));
             format!("&sle{n}[i]")
         }
-        SlotForm::Helper | SlotForm::Block => format!("(void *)(long)({index})"),
+        SlotForm::Helper | SlotForm::Block | SlotForm::Range => {
+            format!("(void *)(long)({index})")
+        }
     };
     lines.extend(create(&format!("&slt{n}[i]"), &format!("slw{n}"), &arg));
     p.start
@@ -1343,6 +1362,7 @@ fn slots(n: usize, form: SlotForm, shared: bool, it: u32) -> Parts {
     let read = match form {
         SlotForm::Pointer => "slo",
         SlotForm::Block => "slb",
+        SlotForm::Range => "slr",
         SlotForm::Field | SlotForm::Helper => "sld",
     };
     p.stop.push(format!(

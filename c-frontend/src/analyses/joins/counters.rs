@@ -130,7 +130,7 @@ impl Counter {
     }
 
     fn assignment<'p>(&self, p: &Program, pos: crate::ir::Pos, src: &'p Operand) -> Write<'p> {
-        if let Operand::Arith(_, ops) = src.without_casts() {
+        if let Operand::Arith(_, _, ops) = src.without_casts() {
             let reads_self = ops.first().is_some_and(|o| match o.without_casts() {
                 Operand::Use(lv) => self.names(lv) == Some(true),
                 _ => false,
@@ -172,7 +172,7 @@ pub(super) fn test_of(p: &Program, b: BlockId, term: &Term) -> Option<Test> {
     use crate::ir::Comparison as C;
     let (counter, drained_if_true) = match (compare, cond) {
         (None, c) => (Counter::read_by(p, c)?, false),
-        (Some(op), Operand::Arith(_, ops)) if ops.len() == 2 => {
+        (Some(op), Operand::Arith(_, _, ops)) if ops.len() == 2 => {
             let (l, r) = (&ops[0], &ops[1]);
             let (c, op) = if is_zero(r) {
                 (l, *op)

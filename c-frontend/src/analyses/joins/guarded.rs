@@ -108,7 +108,7 @@ fn guard<'f>(fx: &'f FnFacts<'_>, b: BlockId) -> Option<(usize, &'f Operand, Opt
 fn atoms(cond: &Operand, compare: Option<Comparison>) -> Option<Vec<Atom>> {
     match (compare, cond) {
         (None, op) => Some(vec![atom(op)?]),
-        (Some(_), Operand::Arith(_, ops)) if ops.len() == 2 => ops.iter().map(atom).collect(),
+        (Some(_), Operand::Arith(_, _, ops)) if ops.len() == 2 => ops.iter().map(atom).collect(),
         _ => None,
     }
 }

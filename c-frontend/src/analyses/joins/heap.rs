@@ -21,7 +21,7 @@ pub(super) fn pointer_sources(op: &Operand, out: &mut Vec<VarId>) {
             }
         }
         Operand::Cast(_, inner) | Operand::VaArg(_, inner) => pointer_sources(inner, out),
-        Operand::Arith(_, ops) => ops.iter().for_each(|o| pointer_sources(o, out)),
+        Operand::Arith(_, _, ops) => ops.iter().for_each(|o| pointer_sources(o, out)),
     }
 }
 

@@ -239,7 +239,7 @@ pub(super) fn id_path(lv: &Lval) -> Option<IdPath> {
 /// read directly (a cast of `w` could change the element size, which the IR's types do not
 /// keep) and `i` is an integer variable (casts of it are looked through, as for array indexes).
 pub(super) fn heap_element(p: &Program, op: &Operand) -> Option<(VarId, VarId)> {
-    let Operand::Arith(t, ops) = op else {
+    let Operand::Arith(t, _, ops) = op else {
         return None;
     };
     let [a, b] = ops.as_slice() else { return None };

@@ -881,7 +881,7 @@ impl<'p> Planner<'p> {
                 proj,
                 ..
             }) if proj.is_empty() => self.handed_element(fx, op),
-            Operand::Arith(_, ops) => {
+            Operand::Arith(_, _, ops) => {
                 let (v, i) = match ops.as_slice() {
                     [a, b] => (a.plain_var()?, b.plain_var()),
                     _ => return None,

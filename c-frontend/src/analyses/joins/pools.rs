@@ -108,7 +108,7 @@ fn last_member(lv: &Lval) -> Option<Member> {
 /// `&x.m[i]` lowers), computed in the member's own pointer type: the lvalue read for the
 /// member's value, the member, and the index variable.
 fn element_of<'o>(p: &Program, op: &'o Operand) -> Option<(&'o Lval, Member, VarId)> {
-    let Operand::Arith(t, ops) = op.without_casts() else {
+    let Operand::Arith(t, _, ops) = op.without_casts() else {
         return None;
     };
     let [a, b] = ops.as_slice() else { return None };
@@ -268,7 +268,7 @@ fn element_reads(p: &Program, op: &Operand, m: Member) -> usize {
             _ => 0,
         },
         Operand::Cast(_, inner) | Operand::VaArg(_, inner) => element_reads(p, inner, m),
-        Operand::Arith(_, ops) => ops.iter().map(|o| element_reads(p, o, m)).sum(),
+        Operand::Arith(_, _, ops) => ops.iter().map(|o| element_reads(p, o, m)).sum(),
         Operand::Const(..) | Operand::Func(_) | Operand::Str(_) => 0,
     }
 }
@@ -644,7 +644,7 @@ fn names_function(op: &Operand, f: FuncId) -> bool {
     match op {
         Operand::Func(g) => *g == f,
         Operand::Cast(_, inner) | Operand::VaArg(_, inner) => names_function(inner, f),
-        Operand::Arith(_, ops) => ops.iter().any(|o| names_function(o, f)),
+        Operand::Arith(_, _, ops) => ops.iter().any(|o| names_function(o, f)),
         Operand::Use(_) | Operand::AddrOf(_) | Operand::Const(..) | Operand::Str(_) => false,
     }
 }

@@ -42,6 +42,7 @@
 
 mod field_slots;
 mod program;
+mod ranges;
 mod releases;
 mod slot_calls;
 
@@ -137,6 +138,10 @@ pub enum Package {
     /// local assigned once; every access `X[id]…` of a global array `X` by that local holds
     /// this package's lock, as no two of the routine's threads index with one value.
     Slot(FuncId, BlockId, usize),
+    /// The elements a thread walks from `id·c` up to `(id + 1)·c`, for the value `id` of the
+    /// slot of the create at this call and a value `c` every thread of it computes alike
+    /// ([`ranges`]): accesses `X[i]…` of a global array by a local `i` in that range.
+    Range(FuncId, BlockId, usize, ranges::Invariant),
     /// An unpack written with `LOCKSMITH_UNPACK(p)` (`locksmith.h`) and not yet ended. It opens
     /// no lock by itself: it says where the program means the object's fields to be used, for
     /// the checks of the annotations.
@@ -155,6 +160,7 @@ impl Package {
             Package::Thread
             | Package::Element
             | Package::Slot(..)
+            | Package::Range(..)
             | Package::Written
             | Package::Stripe(..) => None,
         }
@@ -216,7 +222,7 @@ pub fn enclosing<'h>(
         .filter(|h| h.package != Package::Written)
         .filter(|h| match h.package {
             Package::Stripe(..) => in_stripe(&path, &h.object),
-            Package::Slot(..) => in_slot(p, &path, &h.object),
+            Package::Slot(..) | Package::Range(..) => in_slot(p, &path, &h.object),
             _ => path.inside(&h.object, h.is_thread_owned()),
         })
         // The lock itself is not inside its own unpack.
@@ -294,7 +300,7 @@ fn pointer_element<'h>(
     }
     if let Some((x, i)) = slot_calls::global_index(p, f, op) {
         return held.iter().find(|h| {
-            matches!(h.package, Package::Slot(..))
+            matches!(h.package, Package::Slot(..) | Package::Range(..))
                 && h.object.var == x
                 && h.object.steps == [Step::PtrIndex(i)]
         });
@@ -310,7 +316,7 @@ fn pointer_element<'h>(
 
 /// `v + i` (through conversions) for a stable local pointer `v` and a stable local `i`.
 pub(super) fn pointer_index(p: &Program, f: FuncId, op: &Operand) -> Option<(VarId, VarId)> {
-    let Operand::Arith(_, ops) = op.without_casts() else {
+    let Operand::Arith(_, _, ops) = op.without_casts() else {
         return None;
     };
     let var = |o: &Operand| match o.without_casts() {

@@ -85,7 +85,7 @@ pub fn analyse_program(
         uses.take_back_objects(p, f, &owning, &plan.object_joins, &mut result);
         // A thread's slot, or the slot every call of this function hands on.
         let mut own: Vec<OwnLock> = match slots.get(&f) {
-            Some(own) => vec![own.clone()],
+            Some(own) => own.clone(),
             None if !recursive && f != main && !uses.addressed.contains(&f) => {
                 slot_calls.of(f).to_vec()
             }
@@ -93,6 +93,9 @@ pub fn analyse_program(
         };
         own.extend(super::slot_calls::pointer_slots(p, f, &own, &mut allocated));
         own_slots(p, f, &own, &mut result);
+        for (at, ranges) in super::ranges::range_slots(p, f, &own, &mut allocated) {
+            result.before.entry(at).or_default().extend(ranges);
+        }
         slot_calls.record_calls(p, f, &own);
         for (b, block) in p.funcs[f].blocks.iter_enumerated() {
             for (k, stmt) in block.stmts.iter().enumerate() {
@@ -403,8 +406,8 @@ impl FunctionUses {
     /// The routines whose threads index by the value they were started with
     /// ([`Package::Slot`]), with their slot: started only by one create of `main` handing over
     /// a counter's value ([`JoinPlan::value_handoffs`]), used nowhere else, with a first
-    /// parameter never assigned and a local assigned once, from that parameter (or the
-    /// parameter itself, when it is an integer). Or handed an
+    /// parameter never assigned (which indexes through conversions, `X[(long)arg]`) and the
+    /// locals assigned once from that parameter. Or handed an
     /// element whose field holds the counter, or a fresh object whose pointer field points to
     /// the element of an array at the counter ([`super::field_slots`]).
     fn slot_threads(
@@ -413,7 +416,7 @@ impl FunctionUses {
         main: FuncId,
         plan: &JoinPlan,
         owning: &FxHashSet<FuncId>,
-    ) -> FxHashMap<FuncId, OwnLock> {
+    ) -> FxHashMap<FuncId, Vec<OwnLock>> {
         let mut out = FxHashMap::default();
         let mut routines: Vec<&FuncId> = self.forks.keys().collect();
         routines.sort();
@@ -470,21 +473,26 @@ impl FunctionUses {
                     }
                 }
             }
-            // A routine declared with an integer parameter (`int start(long id)`, started
-            // through a converted pointer) indexes by the parameter itself.
-            let integer = !matches!(
-                p.types.get(p.vars[param].ty),
-                crate::ir::ctypes::Type::Pointer(_)
-            );
-            if let Some(id) = found.or(integer.then_some(param)) {
-                out.insert(g, value_slot(create, id));
-            }
+            // The parameter holds the value too, converted (`results[(long)arg]`, or
+            // `int start(long id)` started through a converted pointer).
+            let mut held = vec![value_slot(create, param)];
+            held.extend(found.map(|id| value_slot(create, id)));
+            out.insert(g, held);
         }
+        let single = |(g, own): (FuncId, OwnLock)| (g, vec![own]);
         if !by_field.is_empty() {
-            out.extend(super::field_slots::field_slots(p, plan, &by_field));
+            out.extend(
+                super::field_slots::field_slots(p, plan, &by_field)
+                    .into_iter()
+                    .map(single),
+            );
         }
         if !by_pointer.is_empty() {
-            out.extend(super::field_slots::pointee_slots(p, plan, &by_pointer));
+            out.extend(
+                super::field_slots::pointee_slots(p, plan, &by_pointer)
+                    .into_iter()
+                    .map(single),
+            );
         }
         out
     }

@@ -124,7 +124,7 @@ pub(super) struct AllocatedGlobals {
 impl AllocatedGlobals {
     /// Whether every store of the global pointer `x` in the program is an allocation's result,
     /// and nothing else can change it (see the module doc).
-    fn holds(&mut self, p: &Program, x: VarId) -> bool {
+    pub(super) fn holds(&mut self, p: &Program, x: VarId) -> bool {
         *self.known.entry(x).or_insert_with(|| {
             let var = &p.vars[x];
             let qualifies = matches!(
@@ -214,14 +214,12 @@ pub(super) fn pointer_slots(
     if ids.is_empty() {
         return Vec::new();
     }
-    let mut found = Indexed {
-        p,
-        f,
-        ids: &ids,
-        indexed: Vec::new(),
-    };
-    crate::ir::visit::walk_func(&mut found, &p.funcs[f]);
-    let mut indexed = found.indexed;
+    let mut indexed: Vec<(VarId, VarId)> = p.funcs[f]
+        .blocks
+        .iter()
+        .flat_map(|b| &b.stmts)
+        .flat_map(|s| indexed_pointers(p, f, &ids, &s.kind))
+        .collect();
     indexed.sort();
     indexed.dedup();
     let mut out = Vec::new();
@@ -241,6 +239,24 @@ pub(super) fn pointer_slots(
         }
     }
     out
+}
+
+/// The elements `X[i]` a statement of `f` dereferences, through a global pointer `X` by one of
+/// `ids`: the pairs `(X, i)`.
+pub(super) fn indexed_pointers(
+    p: &Program,
+    f: FuncId,
+    ids: &FxHashSet<VarId>,
+    kind: &StmtKind,
+) -> Vec<(VarId, VarId)> {
+    let mut found = Indexed {
+        p,
+        f,
+        ids,
+        indexed: Vec::new(),
+    };
+    crate::ir::visit::walk_stmt(&mut found, kind);
+    found.indexed
 }
 
 /// The elements `X[i]` a function dereferences, through a global pointer `X` by one of `ids`.
@@ -267,7 +283,7 @@ impl crate::ir::visit::Visitor for Indexed<'_> {
 /// `X + i` (through conversions, in either order) for a global pointer `X` read by name and a
 /// stable local `i`.
 pub(super) fn global_index(p: &Program, f: FuncId, op: &Operand) -> Option<(VarId, VarId)> {
-    let Operand::Arith(_, ops) = op.without_casts() else {
+    let Operand::Arith(_, _, ops) = op.without_casts() else {
         return None;
     };
     let var = |o: &Operand| match o.without_casts() {

@@ -1,0 +1,520 @@
+//! Each thread's own range of elements: a thread that holds a slot (`Package::Slot`, the value
+//! `id` it was started with, no two of its create's threads alike) and walks the elements
+//! `[id * c, (id + 1) * c)` of a global array, for a `c` every thread of the create computes
+//! alike, touches elements no other thread of the create touches (`Package::Range`, an
+//! inferred unpack, paper §3.3 figure 10's [Unpack] taken further as in [`super`]):
+//!
+//! ```c
+//! void *rows(void *arg) {
+//!     long id = (long)arg;                          // the slot
+//!     int chunk = N / T;                            // the same in every thread
+//!     for (int i = id * chunk; i < (id + 1) * chunk; i++)
+//!         for (int j = 0; j < N; j++)
+//!             C[i][j] = …;                          // only this thread's rows
+//! }
+//! ```
+//!
+//! A flow-sensitive *must* analysis over the routine's graph keeps, for each stable local `i`
+//! (its address never taken, so only statements naming it change it), two facts: `i ≥ id·c`
+//! (`i` was assigned `id * c`, and since then only increased by constant steps) and
+//! `i < (id + 1)·c` (the branch of a comparison `i < (id + 1) * c` taken, or `(id + 1) * c > i`,
+//! or the other branch of `i >= …`, and `i` not assigned since). Both forms are also found
+//! through locals assigned once (`lo = id * chunk; hi = lo + chunk;`), and `(id + 1) * c` may be
+//! written `id * c + c`. Where both hold for one `c`, the accesses `X[i]…` of a global array
+//! `X`, and `X[i]` through a global pointer holding only allocated blocks
+//! ([`super::slot_calls`]), are inside the range's package, one per create and `c`.
+//!
+//! `c` is *invariant*: built by integer arithmetic from integer constants and from variables
+//! every thread of the create reads alike — a global whose address is never taken, stored
+//! only by its initializer and by `main` (which runs once), never after the create (no store of
+//! it in a block the create reaches), and locals of the routine assigned once from invariant values. Two
+//! threads with values `a ≠ b` then walk `[a·c, (a+1)·c)` and `[b·c, (b+1)·c)`, which are
+//! disjoint (empty when `c ≤ 0`). Arithmetic that overflows is undefined in C for signed
+//! integers and is not considered; floating-point bounds are not accepted (a truncated start
+//! could fall into the previous thread's range).
+//!
+//! This module reads the IR only.
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::{stable_local, OwnLock, Package, Path, Step};
+use crate::ir::ctypes::Type;
+use crate::ir::{
+    ArithOp, Base, BlockId, Comparison, FuncId, Lval, Operand, Program, StmtKind, Term, VarId,
+    VarKind,
+};
+use crate::model::LockMode;
+
+/// An invariant value, by its structure: two equal keys are the same value in every thread of
+/// the create.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Invariant {
+    Const(i64),
+    Var(VarId),
+    Cast(crate::ir::ctypes::TypeId, Box<Invariant>),
+    Arith(crate::ir::ctypes::TypeId, ArithOp, Vec<Invariant>),
+}
+
+/// What the analysis knows of a stable local at a point.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Fact {
+    /// `i ≥ id·c`.
+    AtLeast(VarId, Invariant),
+    /// `i < (id + 1)·c`.
+    Below(VarId, Invariant),
+}
+
+impl Fact {
+    fn var(&self) -> VarId {
+        match self {
+            Fact::AtLeast(v, _) | Fact::Below(v, _) => *v,
+        }
+    }
+}
+
+/// The range slots of routine (or slot callee) `g`, for each of its slots `own` of a value
+/// (see the module doc), as own locks to hold before each statement.
+pub(super) fn range_slots(
+    p: &Program,
+    g: FuncId,
+    own: &[OwnLock],
+    allocated: &mut super::slot_calls::AllocatedGlobals,
+) -> FxHashMap<(BlockId, usize), Vec<OwnLock>> {
+    let mut out: FxHashMap<(BlockId, usize), Vec<OwnLock>> = FxHashMap::default();
+    for slot in own {
+        let Package::Slot(cf, cb, ck) = slot.package else {
+            continue;
+        };
+        if slot.object.deref.is_some() || !slot.object.steps.is_empty() {
+            continue;
+        }
+        let forms = Forms {
+            p,
+            g,
+            id: slot.object.var,
+            fixed: FixedGlobals::new(p, (cf, cb, ck)),
+        };
+        for ((b, k), ranges) in forms.analyse() {
+            for (i, c) in ranges {
+                let package = Package::Range(cf, cb, ck, c);
+                let mut held = vec![OwnLock {
+                    object: Path {
+                        deref: None,
+                        var: i,
+                        steps: Vec::new(),
+                    },
+                    package: package.clone(),
+                    mode: LockMode::Exclusive,
+                }];
+                held.extend(pointer_ranges(p, g, (b, k), i, &package, allocated));
+                out.entry((b, k)).or_default().extend(held);
+            }
+        }
+    }
+    out
+}
+
+/// The own locks of `X[i]` through global pointers `X` holding only allocated blocks, in the
+/// statement at `(b, k)`.
+fn pointer_ranges(
+    p: &Program,
+    g: FuncId,
+    (b, k): (BlockId, usize),
+    i: VarId,
+    package: &Package,
+    allocated: &mut super::slot_calls::AllocatedGlobals,
+) -> Vec<OwnLock> {
+    let ids: FxHashSet<VarId> = std::iter::once(i).collect();
+    let stmt = &p.funcs[g].blocks[b].stmts[k];
+    let mut out = Vec::new();
+    for (x, _) in super::slot_calls::indexed_pointers(p, g, &ids, &stmt.kind) {
+        if allocated.holds(p, x) {
+            out.push(OwnLock {
+                object: Path {
+                    deref: Some(p.vars[x].ty),
+                    var: x,
+                    steps: vec![Step::PtrIndex(i)],
+                },
+                package: package.clone(),
+                mode: LockMode::Exclusive,
+            });
+        }
+    }
+    out
+}
+
+/// The globals every thread of one create reads alike (see the module doc), found on demand.
+struct FixedGlobals<'p> {
+    p: &'p Program,
+    create: (FuncId, BlockId, usize),
+    /// The blocks of the creator reachable from the create's block's successors.
+    after: FxHashSet<BlockId>,
+    known: std::cell::RefCell<FxHashMap<VarId, bool>>,
+}
+
+impl<'p> FixedGlobals<'p> {
+    fn new(p: &'p Program, create: (FuncId, BlockId, usize)) -> FixedGlobals<'p> {
+        let (f, b, _) = create;
+        let func = &p.funcs[f];
+        let mut after = FxHashSet::default();
+        let mut stack = func.blocks[b].term.successors();
+        while let Some(x) = stack.pop() {
+            if after.insert(x) {
+                stack.extend(func.blocks[x].term.successors());
+            }
+        }
+        FixedGlobals {
+            p,
+            create,
+            after,
+            known: Default::default(),
+        }
+    }
+
+    /// Whether the global `v` is stored only by the creator, before the create.
+    fn holds(&self, v: VarId) -> bool {
+        if let Some(&known) = self.known.borrow().get(&v) {
+            return known;
+        }
+        let p = self.p;
+        let var = &p.vars[v];
+        let (cf, cb, ck) = self.create;
+        let fixed = matches!(
+            var.kind,
+            VarKind::Global {
+                thread_local: false,
+                ..
+            }
+        ) && !var.address_taken
+            && p.funcs.iter_enumerated().all(|(f, func)| {
+                func.blocks.iter_enumerated().all(|(b, block)| {
+                    block.stmts.iter().enumerate().all(|(k, s)| {
+                        let names = |lv: &Lval| matches!(lv.base, Base::Var(x) if x == v);
+                        let stores = match &s.kind {
+                            StmtKind::Assign { dst, .. } => names(dst),
+                            StmtKind::Call { dst, .. } => dst.as_ref().is_some_and(names),
+                            StmtKind::Asm { operands } => operands.iter().any(names),
+                            StmtKind::Eval(_) => false,
+                        };
+                        !stores
+                            || f == p.global_init
+                            || (f == cf && !self.after.contains(&b) && !(b == cb && k >= ck))
+                    })
+                })
+            });
+        self.known.borrow_mut().insert(v, fixed);
+        fixed
+    }
+}
+
+/// The ranges in a routine: before the statement at each point, each local `i` in its range
+/// `[id·c, (id + 1)·c)`, with `c`.
+type Ranges = Vec<((BlockId, usize), Vec<(VarId, Invariant)>)>;
+
+/// The bounds' forms in one routine, for one slot variable `id`.
+struct Forms<'p> {
+    p: &'p Program,
+    g: FuncId,
+    id: VarId,
+    fixed: FixedGlobals<'p>,
+}
+
+impl Forms<'_> {
+    /// The one assignment of a stable local of the routine other than `id`: its source.
+    fn assigned_once(&self, v: VarId) -> Option<&Operand> {
+        if v == self.id || !stable_local(self.p, self.g, v) {
+            return None;
+        }
+        let &[(b, k)] = super::program::assigned_in(self.p, self.g, v).as_slice() else {
+            return None;
+        };
+        match &self.p.funcs[self.g].blocks[b].stmts[k].kind {
+            StmtKind::Assign { dst, src } if dst.proj.is_empty() => Some(src),
+            _ => None,
+        }
+    }
+
+    /// The plain variable an operand reads, through conversions.
+    fn var(op: &Operand) -> Option<VarId> {
+        match op.without_casts() {
+            Operand::Use(Lval {
+                base: Base::Var(v),
+                proj,
+                ..
+            }) if proj.is_empty() => Some(*v),
+            _ => None,
+        }
+    }
+
+    fn is_id(&self, op: &Operand) -> bool {
+        Self::var(op) == Some(self.id)
+    }
+
+    fn integer(&self, t: crate::ir::ctypes::TypeId) -> bool {
+        !matches!(self.p.types.get(t), Type::Float | Type::Pointer(_))
+    }
+
+    /// The invariant an operand computes, if it is one (`depth` bounds the locals followed).
+    fn invariant(&self, op: &Operand, depth: u32) -> Option<Invariant> {
+        if depth > 8 {
+            return None;
+        }
+        match op {
+            Operand::Const(t, Some(n)) if self.integer(*t) => Some(Invariant::Const(*n)),
+            Operand::Cast(t, inner) if self.integer(*t) => Some(Invariant::Cast(
+                *t,
+                Box::new(self.invariant(inner, depth + 1)?),
+            )),
+            Operand::Arith(t, op, ops) if self.integer(*t) => {
+                let ops = ops
+                    .iter()
+                    .map(|o| self.invariant(o, depth + 1))
+                    .collect::<Option<Vec<_>>>()?;
+                Some(Invariant::Arith(*t, *op, ops))
+            }
+            Operand::Use(Lval {
+                base: Base::Var(v),
+                proj,
+                ..
+            }) if proj.is_empty() && self.integer(self.p.vars[*v].ty) => {
+                let fixed = match self.p.vars[*v].kind {
+                    VarKind::Global { .. } => self.fixed.holds(*v),
+                    _ => self
+                        .assigned_once(*v)
+                        .is_some_and(|src| self.invariant(src, depth + 1).is_some()),
+                };
+                fixed.then_some(Invariant::Var(*v))
+            }
+            _ => None,
+        }
+    }
+
+    /// `c` when `op` computes `id·c`: `id * c`, `c * id`, or a local assigned once from one.
+    fn start(&self, op: &Operand, depth: u32) -> Option<Invariant> {
+        if depth > 8 {
+            return None;
+        }
+        match op.without_casts() {
+            Operand::Arith(t, ArithOp::Mul, ops) if self.integer(*t) => match ops.as_slice() {
+                [a, c] | [c, a] if self.is_id(a) => self.invariant(c, 0),
+                _ => None,
+            },
+            other => {
+                let src = self.assigned_once(Self::var(other)?)?;
+                self.start(src, depth + 1)
+            }
+        }
+    }
+
+    /// `c` when `op` computes `(id + 1)·c`: `(id + 1) * c` (either order, `1 + id` too),
+    /// `id·c + c` with `id·c` of [`Forms::start`]'s forms, or a local assigned once from one.
+    fn end(&self, op: &Operand, depth: u32) -> Option<Invariant> {
+        if depth > 8 {
+            return None;
+        }
+        let next = |o: &Operand| match o.without_casts() {
+            Operand::Arith(t, ArithOp::Add, ops) if self.integer(*t) => matches!(
+                ops.as_slice(),
+                [a, Operand::Const(_, Some(1))] | [Operand::Const(_, Some(1)), a] if self.is_id(a)
+            ),
+            _ => false,
+        };
+        match op.without_casts() {
+            Operand::Arith(t, ArithOp::Mul, ops) if self.integer(*t) => match ops.as_slice() {
+                [a, c] | [c, a] if next(a) => self.invariant(c, 0),
+                _ => None,
+            },
+            Operand::Arith(t, ArithOp::Add, ops) if self.integer(*t) => {
+                let [a, b] = ops.as_slice() else {
+                    return None;
+                };
+                let sum = |s: &Operand, c: &Operand| {
+                    let k = self.start(s, 0)?;
+                    (self.invariant(c, 0)? == k).then_some(k)
+                };
+                sum(a, b).or_else(|| sum(b, a))
+            }
+            other => {
+                let src = self.assigned_once(Self::var(other)?)?;
+                self.end(src, depth + 1)
+            }
+        }
+    }
+
+    /// The facts a statement leaves of the facts before it.
+    fn step(&self, facts: &mut Vec<Fact>, kind: &StmtKind) {
+        let (dst, src) = match kind {
+            StmtKind::Assign { dst, src } => (dst, Some(src)),
+            StmtKind::Call { dst: Some(dst), .. } => (dst, None),
+            StmtKind::Asm { operands } => {
+                for lv in operands {
+                    if let Base::Var(v) = lv.base {
+                        facts.retain(|f| f.var() != v);
+                    }
+                }
+                return;
+            }
+            _ => return,
+        };
+        let Base::Var(i) = dst.base else { return };
+        let kept: Vec<Fact> = match src {
+            // `i = id * c`: i starts its range.
+            Some(src) if dst.proj.is_empty() && stable_local(self.p, self.g, i) => {
+                if let Some(c) = self.start(src, 0) {
+                    vec![Fact::AtLeast(i, c)]
+                } else if self.increases(i, src) {
+                    facts
+                        .iter()
+                        .filter(|f| matches!(f, Fact::AtLeast(v, _) if *v == i))
+                        .cloned()
+                        .collect()
+                } else {
+                    Vec::new()
+                }
+            }
+            _ => Vec::new(),
+        };
+        facts.retain(|f| f.var() != i);
+        facts.extend(kept);
+        facts.sort();
+    }
+
+    /// Whether `src` is `i + k` for a constant `k ≥ 0`.
+    fn increases(&self, i: VarId, src: &Operand) -> bool {
+        match src.without_casts() {
+            Operand::Arith(t, ArithOp::Add, ops) if self.integer(*t) => matches!(
+                ops.as_slice(),
+                [a, Operand::Const(_, Some(k))] | [Operand::Const(_, Some(k)), a]
+                    if *k >= 0 && Self::var(a) == Some(i)
+            ),
+            _ => false,
+        }
+    }
+
+    /// The fact a branch's condition gives on its `then` side (`true`) or its `else` side.
+    fn branch_fact(&self, cond: &Operand) -> Option<(bool, Fact)> {
+        let Operand::Arith(_, ArithOp::Compare(cmp), ops) = cond.without_casts() else {
+            return None;
+        };
+        let [l, r] = ops.as_slice() else {
+            return None;
+        };
+        let below = |i: &Operand, bound: &Operand| {
+            let i = Self::var(i).filter(|&v| v != self.id && stable_local(self.p, self.g, v))?;
+            Some(Fact::Below(i, self.end(bound, 0)?))
+        };
+        match cmp {
+            Comparison::Lt => Some((true, below(l, r)?)),
+            Comparison::Gt => Some((true, below(r, l)?)),
+            Comparison::Ge => Some((false, below(l, r)?)),
+            Comparison::Le => Some((false, below(r, l)?)),
+            Comparison::Eq | Comparison::Ne => None,
+        }
+    }
+
+    /// The ranges held before each statement: the locals `i` with both facts for one `c`.
+    fn analyse(&self) -> Ranges {
+        let func = &self.p.funcs[self.g];
+        let n = func.blocks.len();
+        // A routine that never starts a range has none.
+        let starts = func.blocks.iter().flat_map(|b| &b.stmts).any(
+            |s| matches!(&s.kind, StmtKind::Assign { src, .. } if self.start(src, 0).is_some()),
+        );
+        if n == 0 || !starts {
+            return Vec::new();
+        }
+        let entry = self.entry_facts();
+        let mut out = Vec::new();
+        for (b, block) in func.blocks.iter_enumerated() {
+            let Some(mut facts) = entry[b.0 as usize].clone() else {
+                continue;
+            };
+            for (k, stmt) in block.stmts.iter().enumerate() {
+                let ranges: Vec<(VarId, Invariant)> = facts
+                    .iter()
+                    .filter_map(|f| match f {
+                        Fact::AtLeast(i, c) if facts.contains(&Fact::Below(*i, c.clone())) => {
+                            Some((*i, c.clone()))
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                if !ranges.is_empty() {
+                    out.push(((b, k), ranges));
+                }
+                self.step(&mut facts, &stmt.kind);
+            }
+        }
+        out
+    }
+
+    /// The facts at the entry of each block (`None`: no path reaches it), by a forward must
+    /// analysis whose branches add what their condition says on each side.
+    fn entry_facts(&self) -> Vec<Option<Vec<Fact>>> {
+        let func = &self.p.funcs[self.g];
+        let n = func.blocks.len();
+        // A must analysis: `None` is a block no path has reached yet; merging intersects.
+        let mut entry: Vec<Option<Vec<Fact>>> = vec![None; n];
+        entry[0] = Some(Vec::new());
+        let mut work: Vec<usize> = vec![0];
+        let mut queued = vec![false; n];
+        queued[0] = true;
+        while let Some(b) = work.pop() {
+            queued[b] = false;
+            let mut facts = entry[b].clone().unwrap_or_default();
+            let block = &func.blocks[BlockId(b as u32)];
+            for stmt in &block.stmts {
+                self.step(&mut facts, &stmt.kind);
+            }
+            let mut edges: Vec<(BlockId, Vec<Fact>)> = Vec::new();
+            match &block.term {
+                Term::Branch {
+                    cond,
+                    then_block,
+                    else_block,
+                    ..
+                } => {
+                    let (mut then_facts, mut else_facts) = (facts.clone(), facts);
+                    if let Some((on_then, fact)) = self.branch_fact(cond) {
+                        let side = if on_then {
+                            &mut then_facts
+                        } else {
+                            &mut else_facts
+                        };
+                        if !side.contains(&fact) {
+                            side.push(fact);
+                            side.sort();
+                        }
+                    }
+                    edges.push((*then_block, then_facts));
+                    edges.push((*else_block, else_facts));
+                }
+                Term::Exit => {}
+                t => {
+                    for s in t.successors() {
+                        edges.push((s, facts.clone()));
+                    }
+                }
+            }
+            for (s, incoming) in edges {
+                let slot = &mut entry[s.0 as usize];
+                let changed = match slot {
+                    None => {
+                        *slot = Some(incoming);
+                        true
+                    }
+                    Some(into) => {
+                        let before = into.len();
+                        into.retain(|f| incoming.contains(f));
+                        into.len() != before
+                    }
+                };
+                if changed && !queued[s.0 as usize] {
+                    queued[s.0 as usize] = true;
+                    work.push(s.0 as usize);
+                }
+            }
+        }
+        entry
+    }
+}

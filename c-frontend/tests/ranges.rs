@@ -1,0 +1,151 @@
+//! Tests of each thread's own range of elements (`analyses/unpacks/ranges.rs`): the forms of
+//! `[id·c, (id + 1)·c)` it accepts, and each condition of its soundness argument that, broken,
+//! leaves the access outside any range.
+
+mod support;
+
+use c_frontend::analyses::joins::plan;
+use c_frontend::analyses::unpacks::{analyse_program, releasers, Package};
+use c_frontend::ir::{Base, StmtKind};
+
+const PRELUDE: &str = "typedef unsigned long pthread_t;
+    int pthread_create(pthread_t *, const void *, void *(*)(void *), void *);
+    int pthread_join(pthread_t, void **);
+    int out[64];
+    int rows = 16, parts = 4;
+";
+
+/// The worker: `DECLS` then `LOOP` writing `out[i]`; `main` starts four with their index, then
+/// runs `AFTER`.
+const PROGRAM: &str = "
+void *work(void *arg) {
+    long id = (long)arg;
+    DECLS;
+    LOOP
+        out[i] = 1;
+    return 0;
+}
+int main(void) {
+    pthread_t t[4];
+    for (long k = 0; k < 4; k++)
+        pthread_create(&t[k], 0, work, (void *)k);
+    AFTER;
+    for (int k = 0; k < 4; k++)
+        pthread_join(t[k], 0);
+    return 0;
+}
+";
+
+/// Whether the worker's store into `out` lies in a range.
+fn in_range(decls: &str, looped: &str, after: &str) -> bool {
+    let text = format!(
+        "{PRELUDE}{}",
+        PROGRAM
+            .replace("DECLS", decls)
+            .replace("LOOP", looped)
+            .replace("AFTER", after)
+    );
+    let p = support::lower(&text);
+    let find = |name: &str| {
+        p.funcs
+            .iter_enumerated()
+            .find(|(_, f)| f.defined && f.name == name)
+            .map(|(id, _)| id)
+            .expect("function")
+    };
+    let (main, work) = (find("main"), find("work"));
+    let jp = plan(&p, Some(main));
+    let unpacks = analyse_program(&p, main, &releasers(&p), &jp);
+    let Some(u) = unpacks.get(&work) else {
+        return false;
+    };
+    for (b, block) in p.funcs[work].blocks.iter_enumerated() {
+        for (k, stmt) in block.stmts.iter().enumerate() {
+            let StmtKind::Assign { dst, .. } = &stmt.kind else {
+                continue;
+            };
+            if matches!(dst.base, Base::Var(v) if p.vars[v].name == "out") {
+                return u
+                    .before(b, k)
+                    .iter()
+                    .any(|h| matches!(h.package, Package::Range(..)));
+            }
+        }
+    }
+    panic!("no store into out")
+}
+
+const CHUNK: &str = "int chunk = rows / parts";
+
+#[test]
+fn the_forms_of_a_range() {
+    let loops = [
+        "for (int i = id * chunk; i < (id + 1) * chunk; i++)",
+        "for (int i = chunk * id; i < chunk * (1 + id); i += 1)",
+        "for (int i = id * chunk; (id + 1) * chunk > i; ++i)",
+        "for (int i = id * chunk; i < id * chunk + chunk; i++)",
+        "int lo = id * chunk, hi = lo + chunk; for (int i = lo; i < hi; i++)",
+        "for (int i = id * chunk; !(i >= (id + 1) * chunk); i++)",
+    ];
+    for l in loops {
+        assert!(in_range(CHUNK, l, ""), "{l}");
+    }
+    // A constant width, and one written inline.
+    assert!(in_range(
+        "",
+        "for (int i = id * 4; i < (id + 1) * 4; i++)",
+        ""
+    ));
+}
+
+#[test]
+fn a_range_that_may_meet_another_is_none() {
+    // One element too far.
+    assert!(!in_range(
+        CHUNK,
+        "for (int i = id * chunk; i <= (id + 1) * chunk; i++)",
+        ""
+    ));
+    // Counting down from the top: `i` is not known to stay above the start.
+    assert!(!in_range(
+        CHUNK,
+        "for (int i = (id + 1) * chunk - 1; i >= id * chunk; i--)",
+        ""
+    ));
+    // A step back inside the loop, before the store.
+    assert!(!in_range(
+        CHUNK,
+        "for (int i = id * chunk; i < (id + 1) * chunk; i++) if ((i = i - 1) >= 0)",
+        ""
+    ));
+    // Two different widths.
+    assert!(!in_range(
+        "int chunk = rows / parts, other = rows / 2",
+        "for (int i = id * chunk; i < (id + 1) * other; i++)",
+        ""
+    ));
+    // A width that depends on the thread.
+    assert!(!in_range(
+        "int chunk = rows / (id + 1)",
+        "for (int i = id * chunk; i < (id + 1) * chunk; i++)",
+        ""
+    ));
+    // A width assigned twice.
+    assert!(!in_range(
+        "int chunk = rows / parts; if (id) chunk = 2",
+        "for (int i = id * chunk; i < (id + 1) * chunk; i++)",
+        ""
+    ));
+    // A global `main` changes after starting the threads.
+    assert!(!in_range(
+        CHUNK,
+        "for (int i = id * chunk; i < (id + 1) * chunk; i++)",
+        "parts = 2"
+    ));
+    // A floating width: a truncated start may fall into the previous range.
+    assert!(!in_range(
+        "double chunk = rows / 2.5",
+        "for (int i = id * chunk; i < (id + 1) * chunk; i++)",
+        ""
+    ));
+}
