@@ -194,6 +194,9 @@ pub enum SlotForm {
     /// The counter itself; the worker adds to each element of its range `[id * 2, (id + 1) *
     /// 2)` of `slrN`.
     Range,
+    /// An element of `main`'s array of `struct slaN` whose `lo` and `hi` `main` sets to `i * 2`
+    /// and `(i + 1) * 2`; the worker adds to each element of `slrN` from `lo` up to `hi`.
+    Bounds,
 }
 
 /// The idioms of a program: none, one or two, of the kinds `options` allows (at most one of
@@ -293,7 +296,8 @@ fn idiom(rng: &mut Rng, kind: usize) -> Idiom {
                     SlotForm::Helper,
                     SlotForm::Block,
                     SlotForm::Range,
-                ][rng.range(0, 4)],
+                    SlotForm::Bounds,
+                ][rng.range(0, 5)],
                 shared,
                 iterations,
             }
@@ -1290,6 +1294,13 @@ fn slots(n: usize, form: SlotForm, shared: bool, it: u32) -> Parts {
         ),
         SlotForm::Helper => ("int id;", by_value, vec![format!("slh{n}(id, i);")]),
         SlotForm::Block => ("int id;", by_value, vec![format!("slb{n}[id] += i;")]),
+        SlotForm::Bounds => (
+            "int lo, hi;",
+            vec![format!("struct sla{n} *a = arg;")],
+            vec![format!(
+                "for (int r = a->lo; r < a->hi; r++)\n            slr{n}[r] += i;"
+            )],
+        ),
         SlotForm::Range => (
             "int id;",
             by_value,
@@ -1312,7 +1323,7 @@ fn slots(n: usize, form: SlotForm, shared: bool, it: u32) -> Parts {
         SlotForm::Block => {
             let _ = writeln!(p.globals, "unsigned *slb{n};");
         }
-        SlotForm::Range => {
+        SlotForm::Range | SlotForm::Bounds => {
             let _ = writeln!(p.globals, "unsigned slr{n}[6];");
         }
         SlotForm::Field | SlotForm::Pointer => {}
@@ -1326,7 +1337,7 @@ fn slots(n: usize, form: SlotForm, shared: bool, it: u32) -> Parts {
     p.decls.push(format!("pthread_t slt{n}[3];"));
     match form {
         SlotForm::Pointer => p.decls.push(format!("unsigned slo{n}[3];")),
-        SlotForm::Field => p.decls.push(format!("struct sla{n} sle{n}[3];")),
+        SlotForm::Field | SlotForm::Bounds => p.decls.push(format!("struct sla{n} sle{n}[3];")),
         SlotForm::Block => {
             p.start.push(format!("slb{n} = calloc(3, sizeof *slb{n});"));
             p.start.push(format!("if (!slb{n})"));
@@ -1349,6 +1360,11 @@ fn slots(n: usize, form: SlotForm, shared: bool, it: u32) -> Parts {
             lines.push(format!("sle{n}[i].id = {index};"));
             format!("&sle{n}[i]")
         }
+        SlotForm::Bounds => {
+            lines.push(format!("sle{n}[i].lo = {index} * 2;"));
+            lines.push(format!("sle{n}[i].hi = ({index} + 1) * 2;"));
+            format!("&sle{n}[i]")
+        }
         SlotForm::Helper | SlotForm::Block | SlotForm::Range => {
             format!("(void *)(long)({index})")
         }
@@ -1362,7 +1378,7 @@ fn slots(n: usize, form: SlotForm, shared: bool, it: u32) -> Parts {
     let read = match form {
         SlotForm::Pointer => "slo",
         SlotForm::Block => "slb",
-        SlotForm::Range => "slr",
+        SlotForm::Range | SlotForm::Bounds => "slr",
         SlotForm::Field | SlotForm::Helper => "sld",
     };
     p.stop.push(format!(

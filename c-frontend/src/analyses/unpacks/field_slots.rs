@@ -70,7 +70,7 @@ type Assigns<'p> = Vec<(VarId, &'p Operand)>;
 /// The local variable assignments of routine `g`, `d = src` (through casts), and its first
 /// parameter with the locals assigned from it (`my = arg`), when the parameter is a stable local
 /// never assigned.
-fn param_copies(p: &Program, g: FuncId) -> Option<(Assigns<'_>, VarId, Vec<VarId>)> {
+pub(super) fn param_copies(p: &Program, g: FuncId) -> Option<(Assigns<'_>, VarId, Vec<VarId>)> {
     let func = &p.funcs[g];
     let &param = func.params.first()?;
     if !stable_local(p, g, param) || !super::program::assigned_in(p, g, param).is_empty() {
@@ -97,12 +97,12 @@ fn param_copies(p: &Program, g: FuncId) -> Option<(Assigns<'_>, VarId, Vec<VarId
 }
 
 /// Whether an operand is the variable `v` itself.
-fn names(op: &Operand, v: VarId) -> bool {
+pub(super) fn names(op: &Operand, v: VarId) -> bool {
     matches!(op, Operand::Use(Lval { base: Base::Var(x), proj, .. }) if *x == v && proj.is_empty())
 }
 
 /// Whether `v` of routine `g` is a stable local assigned once.
-fn assigned_once(p: &Program, g: FuncId, v: VarId) -> bool {
+pub(super) fn assigned_once(p: &Program, g: FuncId, v: VarId) -> bool {
     stable_local(p, g, v) && super::program::assigned_in(p, g, v).len() == 1
 }
 
@@ -133,7 +133,13 @@ fn field_local(p: &Program, g: FuncId, strukt: StructId, index: u32) -> Option<V
 /// Whether nothing in the program but the statement `store` can write the field `(strukt,
 /// index)` (see the module doc), `create` being the one create that may hand a pointer to the
 /// struct to a library function.
-fn field_kept(p: &Program, strukt: StructId, index: u32, store: StmtAt, create: StmtAt) -> bool {
+pub(super) fn field_kept(
+    p: &Program,
+    strukt: StructId,
+    index: u32,
+    store: StmtAt,
+    create: StmtAt,
+) -> bool {
     // The members of a union overlap the field.
     if p.types.structs[strukt].kind != StructKind::Struct {
         return false;

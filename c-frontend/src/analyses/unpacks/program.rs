@@ -49,10 +49,11 @@ pub fn analyse_program(
         .map(|(&at, &x)| (at, x))
         .collect();
     let owning = uses.owning_threads(p, handoffs);
-    let slots = if main_once {
-        uses.slot_threads(p, main, plan, &owning)
+    let (slots, field_ranges) = if main_once {
+        let ranges = super::ranges::field_ranges(p, plan, &uses.handed_elements(main, plan));
+        (uses.slot_threads(p, main, plan, &owning), ranges)
     } else {
-        FxHashMap::default()
+        (FxHashMap::default(), FxHashMap::default())
     };
     let mut slot_calls = super::slot_calls::SlotCalls::default();
     let mut allocated = super::slot_calls::AllocatedGlobals::default();
@@ -93,7 +94,13 @@ pub fn analyse_program(
         };
         own.extend(super::slot_calls::pointer_slots(p, f, &own, &mut allocated));
         own_slots(p, f, &own, &mut result);
-        for (at, ranges) in super::ranges::range_slots(p, f, &own, &mut allocated) {
+        let mut ranges = super::ranges::range_slots(p, f, &own, &mut allocated);
+        if let Some(bounds) = field_ranges.get(&f) {
+            for (at, held) in super::ranges::field_range_slots(p, f, bounds, &mut allocated) {
+                ranges.entry(at).or_default().extend(held);
+            }
+        }
+        for (at, ranges) in ranges {
             result.before.entry(at).or_default().extend(ranges);
         }
         slot_calls.record_calls(p, f, &own);
@@ -403,6 +410,27 @@ fn hold_after(
 }
 
 impl FunctionUses {
+    /// The routines started by one create of `main` only, an element hand-off that does not
+    /// hand over a counter's value, with that create.
+    fn handed_elements(&self, main: FuncId, plan: &JoinPlan) -> Vec<(FuncId, StmtAt)> {
+        let mut out: Vec<(FuncId, StmtAt)> = self
+            .forks
+            .iter()
+            .filter_map(|(&g, sites)| match sites.as_slice() {
+                [(f, b, k, _)] if *f == main && !self.other_use.contains(&g) => {
+                    Some((g, (*f, *b, *k)))
+                }
+                _ => None,
+            })
+            .filter(|(_, create)| {
+                !plan.value_handoffs.contains_key(create)
+                    && plan.element_handoffs.contains_key(create)
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
     /// The routines whose threads index by the value they were started with
     /// ([`Package::Slot`]), with their slot: started only by one create of `main` handing over
     /// a counter's value ([`JoinPlan::value_handoffs`]), used nowhere else, with a first

@@ -33,15 +33,24 @@
 //! integers and is not considered; floating-point bounds are not accepted (a truncated start
 //! could fall into the previous thread's range).
 //!
+//! **Bounds in the thread's element** ([`field_ranges`]). `main` may instead store the bounds
+//! in two fields of the element it hands each thread of a counted loop (an element hand-off,
+//! `JoinPlan::element_handoffs`): `a[i].lo = i * c; a[i].hi = (i + 1) * c;` before the create,
+//! in its block, `c` invariant as above but in `main`. When nothing else can write either field
+//! (the conditions of [`super::field_slots`]), each thread's element holds its own range, and
+//! the thread's `for (j = my->lo; j < my->hi; j++)` (directly, or through locals assigned once
+//! from the fields) walks it: the same two facts, read from the fields.
+//!
 //! This module reads the IR only.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::{stable_local, OwnLock, Package, Path, Step};
-use crate::ir::ctypes::Type;
+use crate::analyses::joins::{JoinPlan, StmtAt};
+use crate::ir::ctypes::{StructId, Type};
 use crate::ir::{
-    ArithOp, Base, BlockId, Comparison, FuncId, Lval, Operand, Program, StmtKind, Term, VarId,
-    VarKind,
+    ArithOp, Base, BlockId, Comparison, FuncId, Lval, Operand, Program, Proj, StmtKind, Term,
+    VarId, VarKind,
 };
 use crate::model::LockMode;
 
@@ -53,6 +62,33 @@ pub enum Invariant {
     Var(VarId),
     Cast(crate::ir::ctypes::TypeId, Box<Invariant>),
     Arith(crate::ir::ctypes::TypeId, ArithOp, Vec<Invariant>),
+    /// Not a value: the range bounds `main` stored in the field pair whose lower field is this
+    /// one ([`field_ranges`]).
+    Field(StructId, u32),
+}
+
+/// Where a thread finds its range's bounds.
+#[derive(Clone, Debug)]
+enum Bounds {
+    /// `id·c` and `(id + 1)·c`, for the slot variable `id`.
+    Slot(VarId),
+    /// Read from its element.
+    Fields(FieldBounds),
+}
+
+/// The routines that find their range in their element ([`Bounds::Fields`]), by routine: the
+/// create, and the bounds.
+pub(super) type FieldRanges = FxHashMap<FuncId, (StmtAt, FieldBounds)>;
+
+/// Where a thread reads its range's bounds from its element, as [`field_ranges`] found them:
+/// through `aliases` (its first parameter and the locals assigned once from it), the lower bound
+/// in field `lo` of `strukt`, the upper in `hi`.
+#[derive(Clone, Debug)]
+pub(super) struct FieldBounds {
+    aliases: Vec<VarId>,
+    strukt: StructId,
+    lo: u32,
+    hi: u32,
 }
 
 /// What the analysis knows of a stable local at a point.
@@ -91,24 +127,141 @@ pub(super) fn range_slots(
         let forms = Forms {
             p,
             g,
-            id: slot.object.var,
+            bounds: Bounds::Slot(slot.object.var),
             fixed: FixedGlobals::new(p, (cf, cb, ck)),
         };
-        for ((b, k), ranges) in forms.analyse() {
-            for (i, c) in ranges {
-                let package = Package::Range(cf, cb, ck, c);
-                let mut held = vec![OwnLock {
-                    object: Path {
-                        deref: None,
-                        var: i,
-                        steps: Vec::new(),
-                    },
-                    package: package.clone(),
-                    mode: LockMode::Exclusive,
-                }];
-                held.extend(pointer_ranges(p, g, (b, k), i, &package, allocated));
-                out.entry((b, k)).or_default().extend(held);
+        hold_ranges(&forms, (cf, cb, ck), allocated, &mut out);
+    }
+    out
+}
+
+/// The range of routine `g` whose bounds lie in its element ([`field_ranges`]), as own locks
+/// to hold before each statement.
+pub(super) fn field_range_slots(
+    p: &Program,
+    g: FuncId,
+    (create, bounds): &(StmtAt, FieldBounds),
+    allocated: &mut super::slot_calls::AllocatedGlobals,
+) -> FxHashMap<(BlockId, usize), Vec<OwnLock>> {
+    let forms = Forms {
+        p,
+        g,
+        bounds: Bounds::Fields(bounds.clone()),
+        fixed: FixedGlobals::new(p, *create),
+    };
+    let mut out = FxHashMap::default();
+    hold_ranges(&forms, *create, allocated, &mut out);
+    out
+}
+
+/// Adds to `out` the own locks of the ranges `forms` finds, in the create's packages.
+fn hold_ranges(
+    forms: &Forms<'_>,
+    (cf, cb, ck): StmtAt,
+    allocated: &mut super::slot_calls::AllocatedGlobals,
+    out: &mut FxHashMap<(BlockId, usize), Vec<OwnLock>>,
+) {
+    for ((b, k), ranges) in forms.analyse() {
+        for (i, c) in ranges {
+            let package = Package::Range(cf, cb, ck, c);
+            let mut held = vec![OwnLock {
+                object: Path {
+                    deref: None,
+                    var: i,
+                    steps: Vec::new(),
+                },
+                package: package.clone(),
+                mode: LockMode::Exclusive,
+            }];
+            held.extend(pointer_ranges(
+                forms.p,
+                forms.g,
+                (b, k),
+                i,
+                &package,
+                allocated,
+            ));
+            out.entry((b, k)).or_default().extend(held);
+        }
+    }
+}
+
+/// The routines among `candidates` (each started by one element hand-off of `main`) whose
+/// element holds their range's bounds (see the module doc): by routine, the create and the
+/// bounds.
+pub(super) fn field_ranges(
+    p: &Program,
+    plan: &JoinPlan,
+    candidates: &[(FuncId, StmtAt)],
+) -> FieldRanges {
+    let mut out = FxHashMap::default();
+    for &(g, create) in candidates {
+        let Some(&(array, counter)) = plan.element_handoffs.get(&create) else {
+            continue;
+        };
+        let (f, b, k) = create;
+        let forms = Forms {
+            p,
+            g: f,
+            bounds: Bounds::Slot(counter),
+            fixed: FixedGlobals::new(p, create),
+        };
+        let stmts = &p.funcs[f].blocks[b].stmts;
+        // The stores `array[counter].field = …` before the create, with nothing between them
+        // and the create that assigns the array or the counter as a whole (a store into
+        // another field or element cannot write this one: `field_kept`).
+        let mut lows = Vec::new();
+        let mut highs = Vec::new();
+        for (at, stmt) in stmts[..k].iter().enumerate() {
+            let StmtKind::Assign { dst, src } = &stmt.kind else {
+                continue;
+            };
+            let (Base::Var(a), [Proj::Index(Some(i)), Proj::Field { strukt, index }]) =
+                (&dst.base, dst.proj.as_slice())
+            else {
+                continue;
+            };
+            let later = stmts[at + 1..k].iter().any(|s| {
+                matches!(&s.kind, StmtKind::Assign { dst, .. } | StmtKind::Call { dst: Some(dst), .. }
+                    if dst.proj.is_empty()
+                        && matches!(dst.base, Base::Var(v) if v == array || v == counter))
+            });
+            if *a != array || *i != counter || later {
+                continue;
             }
+            if let Some(c) = forms.start(src, 0) {
+                lows.push((*strukt, *index, at, c));
+            } else if let Some(c) = forms.end(src, 0) {
+                highs.push((*strukt, *index, at, c));
+            }
+        }
+        let pair = lows.iter().find_map(|(s, lo, lo_at, c)| {
+            let (_, hi, hi_at, _) = highs.iter().find(|(t, _, _, d)| t == s && d == c)?;
+            Some((*s, *lo, *lo_at, *hi, *hi_at))
+        });
+        let Some((strukt, lo, lo_at, hi, hi_at)) = pair else {
+            continue;
+        };
+        let kept = super::field_slots::field_kept(p, strukt, lo, (f, b, lo_at), create)
+            && super::field_slots::field_kept(p, strukt, hi, (f, b, hi_at), create);
+        let Some((_, param, copies)) = super::field_slots::param_copies(p, g) else {
+            continue;
+        };
+        let aliases: Vec<VarId> = std::iter::once(param)
+            .chain(
+                copies
+                    .into_iter()
+                    .filter(|&d| super::field_slots::assigned_once(p, g, d)),
+            )
+            .collect();
+        if kept {
+            let bounds = FieldBounds {
+                aliases,
+                strukt,
+                lo,
+                hi,
+            };
+            out.insert(g, (create, bounds));
         }
     }
     out
@@ -211,18 +364,18 @@ impl<'p> FixedGlobals<'p> {
 /// `[id·c, (id + 1)·c)`, with `c`.
 type Ranges = Vec<((BlockId, usize), Vec<(VarId, Invariant)>)>;
 
-/// The bounds' forms in one routine, for one slot variable `id`.
+/// The bounds' forms in one routine.
 struct Forms<'p> {
     p: &'p Program,
     g: FuncId,
-    id: VarId,
+    bounds: Bounds,
     fixed: FixedGlobals<'p>,
 }
 
 impl Forms<'_> {
     /// The one assignment of a stable local of the routine other than `id`: its source.
     fn assigned_once(&self, v: VarId) -> Option<&Operand> {
-        if v == self.id || !stable_local(self.p, self.g, v) {
+        if self.is_id(&v) || !stable_local(self.p, self.g, v) {
             return None;
         }
         let &[(b, k)] = super::program::assigned_in(self.p, self.g, v).as_slice() else {
@@ -246,8 +399,31 @@ impl Forms<'_> {
         }
     }
 
-    fn is_id(&self, op: &Operand) -> bool {
-        Self::var(op) == Some(self.id)
+    /// Whether `op` (a variable, or an operand reading one) is the slot variable.
+    fn is_id(&self, op: &impl SlotOperand) -> bool {
+        matches!(self.bounds, Bounds::Slot(id) if op.plain() == Some(id))
+    }
+
+    /// The field of `op`, when it reads a field of the thread's element through an alias.
+    fn element_field(&self, op: &Operand) -> Option<(StructId, u32)> {
+        let Bounds::Fields(FieldBounds { aliases, .. }) = &self.bounds else {
+            return None;
+        };
+        match op.without_casts() {
+            Operand::Use(Lval {
+                base: Base::Deref(ptr),
+                proj,
+                ..
+            }) => match proj.as_slice() {
+                [Proj::Field { strukt, index }]
+                    if Self::var(ptr).is_some_and(|v| aliases.contains(&v)) =>
+                {
+                    Some((*strukt, *index))
+                }
+                _ => None,
+            },
+            _ => None,
+        }
     }
 
     fn integer(&self, t: crate::ir::ctypes::TypeId) -> bool {
@@ -290,9 +466,17 @@ impl Forms<'_> {
     }
 
     /// `c` when `op` computes `id·c`: `id * c`, `c * id`, or a local assigned once from one.
+    /// With bounds in the element: the lower field read, or a local assigned once from it.
     fn start(&self, op: &Operand, depth: u32) -> Option<Invariant> {
         if depth > 8 {
             return None;
+        }
+        if let Bounds::Fields(FieldBounds { strukt, lo, .. }) = self.bounds {
+            if self.element_field(op) == Some((strukt, lo)) {
+                return Some(Invariant::Field(strukt, lo));
+            }
+            let src = self.assigned_once(Self::var(op)?)?;
+            return self.start(src, depth + 1);
         }
         match op.without_casts() {
             Operand::Arith(t, ArithOp::Mul, ops) if self.integer(*t) => match ops.as_slice() {
@@ -311,6 +495,13 @@ impl Forms<'_> {
     fn end(&self, op: &Operand, depth: u32) -> Option<Invariant> {
         if depth > 8 {
             return None;
+        }
+        if let Bounds::Fields(FieldBounds { strukt, lo, hi, .. }) = self.bounds {
+            if self.element_field(op) == Some((strukt, hi)) {
+                return Some(Invariant::Field(strukt, lo));
+            }
+            let src = self.assigned_once(Self::var(op)?)?;
+            return self.end(src, depth + 1);
         }
         let next = |o: &Operand| match o.without_casts() {
             Operand::Arith(t, ArithOp::Add, ops) if self.integer(*t) => matches!(
@@ -400,7 +591,7 @@ impl Forms<'_> {
             return None;
         };
         let below = |i: &Operand, bound: &Operand| {
-            let i = Self::var(i).filter(|&v| v != self.id && stable_local(self.p, self.g, v))?;
+            let i = Self::var(i).filter(|v| !self.is_id(v) && stable_local(self.p, self.g, *v))?;
             Some(Fact::Below(i, self.end(bound, 0)?))
         };
         match cmp {
@@ -516,5 +707,22 @@ impl Forms<'_> {
             }
         }
         entry
+    }
+}
+
+/// A variable, or an operand that may read one plainly: what [`Forms::is_id`] compares.
+trait SlotOperand {
+    fn plain(&self) -> Option<VarId>;
+}
+
+impl SlotOperand for VarId {
+    fn plain(&self) -> Option<VarId> {
+        Some(*self)
+    }
+}
+
+impl SlotOperand for Operand {
+    fn plain(&self) -> Option<VarId> {
+        Forms::var(self)
     }
 }
