@@ -149,3 +149,26 @@ fn a_range_that_may_meet_another_is_none() {
         ""
     ));
 }
+
+/// The last thread (the largest value of `main`'s loop `k < 4`) may take the remainder.
+#[test]
+fn the_last_thread_may_take_the_rest() {
+    let walk = "for (int i = id * chunk; i < end; i++)";
+    for last in ["3", "4 - 1"] {
+        let decls = format!("{CHUNK}; int end = (id == {last}) ? 64 : (id + 1) * chunk");
+        assert!(in_range(&decls, walk, ""), "{last}");
+        let decls = format!("{CHUNK}; int end = (id + 1) * chunk; if ({last} == id) end = 64");
+        assert!(in_range(&decls, walk, ""), "{last}");
+    }
+    // Not the last value: that thread's rest runs into the next range.
+    for other in ["2", "0", "4"] {
+        let decls = format!("{CHUNK}; int end = (id == {other}) ? 64 : (id + 1) * chunk");
+        assert!(!in_range(&decls, walk, ""), "{other}");
+    }
+    // The rest on the other side of the test.
+    let decls = format!("{CHUNK}; int end = (id != 3) ? 64 : (id + 1) * chunk");
+    assert!(!in_range(&decls, walk, ""));
+    // A global bound the create loop does not compare with.
+    let decls = format!("{CHUNK}; int end = (id == parts - 1) ? 64 : (id + 1) * chunk");
+    assert!(!in_range(&decls, walk, ""));
+}

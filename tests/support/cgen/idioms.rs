@@ -192,7 +192,7 @@ pub enum SlotForm {
     /// loop and frees after the joins.
     Block,
     /// The counter itself; the worker adds to each element of its range `[id * 2, (id + 1) *
-    /// 2)` of `slrN`.
+    /// 2)` of `slrN`, the last worker (`id == 2`) up to the end of `slrN`.
     Range,
     /// An element of `main`'s array of `struct slaN` whose `lo` and `hi` `main` sets to `i * 2`
     /// and `(i + 1) * 2`; the worker adds to each element of `slrN` from `lo` up to `hi`.
@@ -1303,9 +1303,12 @@ fn slots(n: usize, form: SlotForm, shared: bool, it: u32) -> Parts {
         ),
         SlotForm::Range => (
             "int id;",
-            by_value,
+            vec![
+                by_value[0].clone(),
+                "long end = (id == 2) ? 7 : (id + 1) * 2;".to_string(),
+            ],
             vec![format!(
-                "for (long r = id * 2; r < (id + 1) * 2; r++)\n            slr{n}[r] += i;"
+                "for (long r = id * 2; r < end; r++)\n            slr{n}[r] += i;"
             )],
         ),
     };
@@ -1324,7 +1327,7 @@ fn slots(n: usize, form: SlotForm, shared: bool, it: u32) -> Parts {
             let _ = writeln!(p.globals, "unsigned *slb{n};");
         }
         SlotForm::Range | SlotForm::Bounds => {
-            let _ = writeln!(p.globals, "unsigned slr{n}[6];");
+            let _ = writeln!(p.globals, "unsigned slr{n}[7];");
         }
         SlotForm::Field | SlotForm::Pointer => {}
     }

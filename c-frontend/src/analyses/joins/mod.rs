@@ -169,6 +169,9 @@ pub struct JoinPlan {
     /// cycle: each run of the loop gives every thread a different value. By call: the counter
     /// ([`crate::analyses::unpacks`]).
     pub value_handoffs: FxHashMap<StmtAt, VarId>,
+    /// The clean counted loop of each of [`JoinPlan::value_handoffs`]: every value it hands
+    /// over passed the loop's test against its bound.
+    pub value_loops: FxHashMap<StmtAt, crate::ir::CountedLoop>,
     /// The hand-shakes through a flag under a mutex ([`handshakes`]) and through a semaphore
     /// ([`posts`]), at most `solver::threads::phases::MAX_HANDSHAKES`, numbered by their index.
     pub handshakes: Vec<handshakes::Handshake>,
@@ -732,8 +735,9 @@ impl<'p> Planner<'p> {
                     *self.handed_arrays.entry(v).or_default() += 1;
                 }
                 if let Some(counter) = counter_value(self.p, handed) {
-                    if self.in_clean_loop(fx, b.0 as usize, counter) {
+                    if let Some(l) = self.clean_loop(fx, b.0 as usize, counter) {
                         self.plan.value_handoffs.insert((fx.f, b, k), counter);
+                        self.plan.value_loops.insert((fx.f, b, k), l);
                     }
                 }
                 if let Some(joins) = self.object_handoff(fx, &mut unique, (b, k), *c, args) {
@@ -771,11 +775,17 @@ impl<'p> Planner<'p> {
     /// its increment, and on no other cycle: each run of the function passes there once per
     /// value of the counter.
     fn in_clean_loop(&self, fx: &FnFacts<'_>, at: usize, counter: VarId) -> bool {
-        fx.loops.iter().any(|(l, blocks)| {
-            l.counter == counter
+        self.clean_loop(fx, at, counter).is_some()
+    }
+
+    /// The clean counted loop over `counter` that block `at` lies in, on no other cycle.
+    fn clean_loop(&self, fx: &FnFacts<'_>, at: usize, counter: VarId) -> Option<CountedLoop> {
+        fx.loops.iter().find_map(|(l, blocks)| {
+            (l.counter == counter
                 && blocks.contains(&at)
                 && !fx.cfg.on_other_cycle(at, l)
-                && loop_is_clean(self.p, fx.func, fx.f, l, blocks, &self.assigns)
+                && loop_is_clean(self.p, fx.func, fx.f, l, blocks, &self.assigns))
+            .then_some(*l)
         })
     }
 

@@ -94,7 +94,7 @@ pub fn analyse_program(
         };
         own.extend(super::slot_calls::pointer_slots(p, f, &own, &mut allocated));
         own_slots(p, f, &own, &mut result);
-        let mut ranges = super::ranges::range_slots(p, f, &own, &mut allocated);
+        let mut ranges = super::ranges::range_slots(p, plan, f, &own, &mut allocated);
         if let Some(bounds) = field_ranges.get(&f) {
             for (at, held) in super::ranges::field_range_slots(p, f, bounds, &mut allocated) {
                 ranges.entry(at).or_default().extend(held);

@@ -33,6 +33,14 @@
 //! integers and is not considered; floating-point bounds are not accepted (a truncated start
 //! could fall into the previous thread's range).
 //!
+//! **The last thread's remainder.** `end = (id == T - 1) ? N : (id + 1) * c`: the thread whose
+//! value is the largest the create's clean counted loop hands over (one less than its bound,
+//! a constant or a global as above, for `i < n`) may run past `(id + 1)·c`: every other thread
+//! has a smaller value, so its range ends at or before this one's start. The upper-bound facts
+//! then read "below `(id + 1)·c`, or this is the last thread" ([`Fact::Last`]); a bound assigned
+//! where the thread is known to be the last is the wildcard `None`, which meets `(id + 1)·c`
+//! as `(id + 1)·c` where the two paths join.
+//!
 //! **Bounds in the thread's element** ([`field_ranges`]). `main` may instead store the bounds
 //! in two fields of the element it hands each thread of a counted loop (an element hand-off,
 //! `JoinPlan::element_handoffs`): `a[i].lo = i * c; a[i].hi = (i + 1) * c;` before the create,
@@ -91,27 +99,81 @@ pub(super) struct FieldBounds {
     hi: u32,
 }
 
-/// What the analysis knows of a stable local at a point.
+/// What the analysis knows at a point. A bound `None` is the wildcard of the last thread: it
+/// holds only where the thread is the last ([`Fact::Last`]), and meets `Some(c)` as `Some(c)`.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Fact {
     /// `i ≥ id·c`.
     AtLeast(VarId, Invariant),
-    /// `i < (id + 1)·c`.
-    Below(VarId, Invariant),
+    /// `i < (id + 1)·c`, or the thread is the last; `None`: the thread is the last.
+    Below(VarId, Option<Invariant>),
+    /// `v ≤ (id + 1)·c`, or the thread is the last; `None`: the thread is the last.
+    Upper(VarId, Option<Invariant>),
+    /// The thread's value is the largest its create hands over (`id == n - 1` in a thread
+    /// started by `for (i = …; i < n; i++)`).
+    Last,
 }
 
 impl Fact {
-    fn var(&self) -> VarId {
+    fn var(&self) -> Option<VarId> {
         match self {
-            Fact::AtLeast(v, _) | Fact::Below(v, _) => *v,
+            Fact::AtLeast(v, _) | Fact::Below(v, _) | Fact::Upper(v, _) => Some(*v),
+            Fact::Last => None,
         }
     }
+
+    /// The same fact with the bound `c`, for a fact with a bound.
+    fn with_bound(&self, c: Option<Invariant>) -> Option<Fact> {
+        match self {
+            Fact::Below(v, _) => Some(Fact::Below(*v, c)),
+            Fact::Upper(v, _) => Some(Fact::Upper(*v, c)),
+            Fact::AtLeast(..) | Fact::Last => None,
+        }
+    }
+}
+
+/// What the facts of two paths both say: the facts in both, and a specific bound where one
+/// path has it and the other the last thread's wildcard. Whether `into` changed.
+fn meet(into: &mut Vec<Fact>, incoming: &[Fact]) -> bool {
+    let specific = |f: &Fact, other: &[Fact]| match f {
+        Fact::Below(_, Some(_)) | Fact::Upper(_, Some(_)) => {
+            let wildcard = f.with_bound(None);
+            other.iter().any(|g| Some(g) == wildcard.as_ref())
+        }
+        _ => false,
+    };
+    let mut out: Vec<Fact> = into
+        .iter()
+        .filter(|f| incoming.contains(f) || specific(f, incoming))
+        .cloned()
+        .collect();
+    out.extend(
+        incoming
+            .iter()
+            .filter(|f| !into.contains(f) && specific(f, into))
+            .cloned(),
+    );
+    out.sort();
+    out.dedup();
+    let changed = out != *into;
+    *into = out;
+    changed
+}
+
+/// The value the last thread of a create holds, from its counted loop.
+#[derive(Copy, Clone, Debug)]
+enum LastValue {
+    /// A constant.
+    Const(i64),
+    /// A fixed global, or one less than it.
+    Global { var: VarId, minus_one: bool },
 }
 
 /// The range slots of routine (or slot callee) `g`, for each of its slots `own` of a value
 /// (see the module doc), as own locks to hold before each statement.
 pub(super) fn range_slots(
     p: &Program,
+    plan: &JoinPlan,
     g: FuncId,
     own: &[OwnLock],
     allocated: &mut super::slot_calls::AllocatedGlobals,
@@ -124,11 +186,17 @@ pub(super) fn range_slots(
         if slot.object.deref.is_some() || !slot.object.steps.is_empty() {
             continue;
         }
+        let fixed = FixedGlobals::new(p, (cf, cb, ck));
+        let last = plan
+            .value_loops
+            .get(&(cf, cb, ck))
+            .and_then(|l| last_value(l, &fixed));
         let forms = Forms {
             p,
             g,
             bounds: Bounds::Slot(slot.object.var),
-            fixed: FixedGlobals::new(p, (cf, cb, ck)),
+            fixed,
+            last,
         };
         hold_ranges(&forms, (cf, cb, ck), allocated, &mut out);
     }
@@ -148,6 +216,7 @@ pub(super) fn field_range_slots(
         g,
         bounds: Bounds::Fields(bounds.clone()),
         fixed: FixedGlobals::new(p, *create),
+        last: None,
     };
     let mut out = FxHashMap::default();
     hold_ranges(&forms, *create, allocated, &mut out);
@@ -205,6 +274,7 @@ pub(super) fn field_ranges(
             g: f,
             bounds: Bounds::Slot(counter),
             fixed: FixedGlobals::new(p, create),
+            last: None,
         };
         let stmts = &p.funcs[f].blocks[b].stmts;
         // The stores `array[counter].field = …` before the create, with nothing between them
@@ -370,6 +440,8 @@ struct Forms<'p> {
     g: FuncId,
     bounds: Bounds,
     fixed: FixedGlobals<'p>,
+    /// The value of the create's last thread, when its loop says.
+    last: Option<LastValue>,
 }
 
 impl Forms<'_> {
@@ -540,7 +612,7 @@ impl Forms<'_> {
             StmtKind::Asm { operands } => {
                 for lv in operands {
                     if let Base::Var(v) = lv.base {
-                        facts.retain(|f| f.var() != v);
+                        facts.retain(|f| f.var() != Some(v));
                     }
                 }
                 return;
@@ -548,6 +620,12 @@ impl Forms<'_> {
             _ => return,
         };
         let Base::Var(i) = dst.base else { return };
+        let upper = match src {
+            Some(src) if dst.proj.is_empty() && stable_local(self.p, self.g, i) => {
+                self.upper(facts, src)
+            }
+            _ => None,
+        };
         let kept: Vec<Fact> = match src {
             // `i = id * c`: i starts its range.
             Some(src) if dst.proj.is_empty() && stable_local(self.p, self.g, i) => {
@@ -565,9 +643,29 @@ impl Forms<'_> {
             }
             _ => Vec::new(),
         };
-        facts.retain(|f| f.var() != i);
+        facts.retain(|f| f.var() != Some(i));
         facts.extend(kept);
+        facts.extend(upper.map(|c| Fact::Upper(i, c)));
         facts.sort();
+    }
+
+    /// What `src` says of a variable assigned it, as a bound: `Some(Some(c))` when it computes
+    /// `(id + 1)·c` (or copies a variable known to be at most that, or the last thread's
+    /// wildcard), `Some(None)` when anything does because the thread is the last.
+    fn upper(&self, facts: &[Fact], src: &Operand) -> Option<Option<Invariant>> {
+        if let Some(c) = self.end(src, 0) {
+            return Some(Some(c));
+        }
+        if let Some(w) = Self::var(src) {
+            let known = facts.iter().find_map(|f| match f {
+                Fact::Upper(v, c) if *v == w => Some(c.clone()),
+                _ => None,
+            });
+            if known.is_some() {
+                return known;
+            }
+        }
+        facts.contains(&Fact::Last).then_some(None)
     }
 
     /// Whether `src` is `i + k` for a constant `k ≥ 0`.
@@ -582,8 +680,9 @@ impl Forms<'_> {
         }
     }
 
-    /// The fact a branch's condition gives on its `then` side (`true`) or its `else` side.
-    fn branch_fact(&self, cond: &Operand) -> Option<(bool, Fact)> {
+    /// The fact a branch's condition gives on its `then` side (`true`) or its `else` side,
+    /// given the facts before it.
+    fn branch_fact(&self, facts: &[Fact], cond: &Operand) -> Option<(bool, Fact)> {
         let Operand::Arith(_, ArithOp::Compare(cmp), ops) = cond.without_casts() else {
             return None;
         };
@@ -592,14 +691,48 @@ impl Forms<'_> {
         };
         let below = |i: &Operand, bound: &Operand| {
             let i = Self::var(i).filter(|v| !self.is_id(v) && stable_local(self.p, self.g, *v))?;
-            Some(Fact::Below(i, self.end(bound, 0)?))
+            let c = match self.end(bound, 0) {
+                Some(c) => Some(c),
+                None => {
+                    let w = Self::var(bound)?;
+                    facts.iter().find_map(|f| match f {
+                        Fact::Upper(v, c) if *v == w => Some(c.clone()),
+                        _ => None,
+                    })?
+                }
+            };
+            Some(Fact::Below(i, c))
+        };
+        let last = || {
+            let is_last = (self.is_id(l) && self.is_last_value(r))
+                || (self.is_id(r) && self.is_last_value(l));
+            is_last.then_some(Fact::Last)
         };
         match cmp {
             Comparison::Lt => Some((true, below(l, r)?)),
             Comparison::Gt => Some((true, below(r, l)?)),
             Comparison::Ge => Some((false, below(l, r)?)),
             Comparison::Le => Some((false, below(r, l)?)),
-            Comparison::Eq | Comparison::Ne => None,
+            Comparison::Eq => Some((true, last()?)),
+            Comparison::Ne => Some((false, last()?)),
+        }
+    }
+
+    /// Whether `op` computes the value of the create's last thread ([`Forms::last`]).
+    fn is_last_value(&self, op: &Operand) -> bool {
+        let Some(last) = self.last else {
+            return false;
+        };
+        match (last, op.without_casts()) {
+            (LastValue::Const(n), op) => constant(op) == Some(n),
+            (LastValue::Global { var, minus_one }, op) => {
+                if !minus_one {
+                    return Self::var(op) == Some(var);
+                }
+                matches!(op, Operand::Arith(_, ArithOp::Sub, ops)
+                    if matches!(ops.as_slice(), [g, one]
+                        if Self::var(g) == Some(var) && constant(one) == Some(1)))
+            }
         }
     }
 
@@ -624,7 +757,10 @@ impl Forms<'_> {
                 let ranges: Vec<(VarId, Invariant)> = facts
                     .iter()
                     .filter_map(|f| match f {
-                        Fact::AtLeast(i, c) if facts.contains(&Fact::Below(*i, c.clone())) => {
+                        Fact::AtLeast(i, c)
+                            if facts.contains(&Fact::Below(*i, Some(c.clone())))
+                                || facts.contains(&Fact::Below(*i, None)) =>
+                        {
                             Some((*i, c.clone()))
                         }
                         _ => None,
@@ -666,7 +802,7 @@ impl Forms<'_> {
                     ..
                 } => {
                     let (mut then_facts, mut else_facts) = (facts.clone(), facts);
-                    if let Some((on_then, fact)) = self.branch_fact(cond) {
+                    if let Some((on_then, fact)) = self.branch_fact(&then_facts, cond) {
                         let side = if on_then {
                             &mut then_facts
                         } else {
@@ -694,11 +830,7 @@ impl Forms<'_> {
                         *slot = Some(incoming);
                         true
                     }
-                    Some(into) => {
-                        let before = into.len();
-                        into.retain(|f| incoming.contains(f));
-                        into.len() != before
-                    }
+                    Some(into) => meet(into, &incoming),
                 };
                 if changed && !queued[s.0 as usize] {
                     queued[s.0 as usize] = true;
@@ -724,5 +856,37 @@ impl SlotOperand for VarId {
 impl SlotOperand for Operand {
     fn plain(&self) -> Option<VarId> {
         Forms::var(self)
+    }
+}
+
+/// The value of the last thread a clean counted loop hands over, when its bound is a constant
+/// or a global every thread of the create reads alike: one less than the bound of `i < n` or
+/// `i != n`, the bound of `i <= n`.
+fn last_value(l: &crate::ir::CountedLoop, fixed: &FixedGlobals<'_>) -> Option<LastValue> {
+    use crate::ir::{LoopBound, LoopCmp};
+    let minus_one = matches!(l.op, LoopCmp::Lt | LoopCmp::Ne);
+    match l.bound {
+        LoopBound::Const(n) => Some(LastValue::Const(if minus_one {
+            n.checked_sub(1)?
+        } else {
+            n
+        })),
+        LoopBound::Var(var) if fixed.holds(var) => Some(LastValue::Global { var, minus_one }),
+        _ => None,
+    }
+}
+
+/// The value of an integer constant expression of constants, `+`, `-` and `*`.
+fn constant(op: &Operand) -> Option<i64> {
+    match op.without_casts() {
+        Operand::Const(_, Some(n)) => Some(*n),
+        Operand::Arith(_, op, ops) => match (op, ops.as_slice()) {
+            (ArithOp::Add, [a, b]) => constant(a)?.checked_add(constant(b)?),
+            (ArithOp::Sub, [a, b]) => constant(a)?.checked_sub(constant(b)?),
+            (ArithOp::Mul, [a, b]) => constant(a)?.checked_mul(constant(b)?),
+            (ArithOp::Neg, [a]) => constant(a)?.checked_neg(),
+            _ => None,
+        },
+        _ => None,
     }
 }
