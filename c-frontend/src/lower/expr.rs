@@ -1462,13 +1462,26 @@ impl<'a> UnitCx<'a> {
         if let Operand::AddrOf(lv) = &base {
             let t = self.lval_type(lv);
             if matches!(self.lw.types.get(t), Type::Array(_)) {
-                let var = index_var(&idx);
+                let mut var = index_var(&idx);
                 let constant = if var.is_none() && !has_reads(&idx) {
                     self.const_eval(idx_expr)
                 } else {
                     None
                 };
-                if has_reads(&idx) {
+                if var.is_none() && is_member_read(&idx) {
+                    // `a[p->id]`: the member is read into a temporary the index names, so that
+                    // analyses of indices (a thread's slot) see one variable, as for `a[id]`.
+                    let ty = self.op_type(&idx);
+                    let tmp = self.new_temp(ty, pos);
+                    self.emit(
+                        StmtKind::Assign {
+                            dst: var_lval(tmp, pos),
+                            src: idx,
+                        },
+                        pos,
+                    );
+                    var = Some(tmp);
+                } else if has_reads(&idx) {
                     self.emit(StmtKind::Eval(idx), pos);
                 }
                 let Operand::AddrOf(mut lv) = base else {
@@ -2081,6 +2094,15 @@ impl super::Lowerer {
         self.func_info.push(FuncInfo::default());
         f
     }
+}
+
+/// Whether an array index is a member read through a pointer variable (`p->id`, possibly
+/// converted): a read with no other effect.
+fn is_member_read(idx: &Operand) -> bool {
+    matches!(idx.without_casts(), Operand::Use(Lval { base: Base::Deref(ptr), proj, .. })
+        if ptr.plain_var().is_some()
+            && !proj.is_empty()
+            && proj.iter().all(|s| matches!(s, Proj::Field { .. })))
 }
 
 /// The variable an array index reads, when the index is just that variable (possibly converted).

@@ -1,6 +1,7 @@
 /* Each worker gets its own element of main's array, whose `id` main set to
  * the loop's counter just before the create; the worker keeps the id in a
- * local and writes its own slot of the global `partial` by it: NORACE.
+ * local and writes its own slot of the global `partial` by it, or indexes
+ * `counted` by the field itself: NORACE.
  * A relabeller overwrites its own id, and two relabellers then share a slot
  * (RACE); halvers are given half the counter, two per slot (RACE). */
 #include <pthread.h>
@@ -25,6 +26,7 @@ static int data[N * 100];
 static long partial[N];
 static long relabelled[N];
 static long halved[N];
+static long counted[N], seen[N];
 
 static void *sum(void *arg)
 {
@@ -34,6 +36,7 @@ static void *sum(void *arg)
     for (int i = my->lo; i < my->hi; i++)
         s += data[i];
     partial[id] = s; // NORACE needs=existentials: each worker has its own id
+    counted[my->id]++; // NORACE needs=existentials: indexed by the field itself
     return NULL;
 }
 
@@ -51,6 +54,7 @@ static void *halver(void *arg)
     struct half *my = arg;
     int id = my->id;
     halved[id] += 1; // RACE: two halvers are given one id
+    seen[my->id]++; // RACE: indexed by the field itself, still shared by two
     return NULL;
 }
 
@@ -84,6 +88,6 @@ int main(void)
     }
     for (int i = 0; i < N; i++)
         total += partial[i] + relabelled[i] + halved[i];
-    printf("%ld\n", total);
+    printf("%ld %ld %ld\n", total, counted[1], seen[1]);
     return 0;
 }

@@ -106,17 +106,20 @@ pub(super) fn assigned_once(p: &Program, g: FuncId, v: VarId) -> bool {
     stable_local(p, g, v) && super::program::assigned_in(p, g, v).len() == 1
 }
 
-/// The local of routine `g` assigned once, from the field `(strukt, index)` of the object its
-/// first parameter points to (directly, or through a local assigned once from it).
-fn field_local(p: &Program, g: FuncId, strukt: StructId, index: u32) -> Option<VarId> {
-    let (assigns, param, copies) = param_copies(p, g)?;
+/// The locals of routine `g` assigned once, from the field `(strukt, index)` of the object its
+/// first parameter points to (directly, or through a local assigned once from it): a local the
+/// program names (`id = my->id`), or the temporary of an index `partial[my->id]`.
+fn field_locals(p: &Program, g: FuncId, strukt: StructId, index: u32) -> Vec<VarId> {
+    let Some((assigns, param, copies)) = param_copies(p, g) else {
+        return Vec::new();
+    };
     let aliases: Vec<VarId> = std::iter::once(param)
         .chain(copies.into_iter().filter(|&d| assigned_once(p, g, d)))
         .collect();
     assigns
         .into_iter()
         .filter(|&(d, _)| assigned_once(p, g, d))
-        .find_map(|(d, src)| match src {
+        .filter_map(|(d, src)| match src {
             Operand::Use(Lval {
                 base: Base::Deref(ptr),
                 proj,
@@ -128,6 +131,7 @@ fn field_local(p: &Program, g: FuncId, strukt: StructId, index: u32) -> Option<V
             }
             _ => None,
         })
+        .collect()
 }
 
 /// Whether nothing in the program but the statement `store` can write the field `(strukt,
@@ -239,18 +243,22 @@ pub(super) fn field_slots(
     p: &Program,
     plan: &JoinPlan,
     candidates: &[(FuncId, StmtAt)],
-) -> FxHashMap<FuncId, OwnLock> {
+) -> FxHashMap<FuncId, Vec<OwnLock>> {
     let mut out = FxHashMap::default();
     for &(g, create) in candidates {
         let Some((strukt, index, at)) = counter_field(p, create, plan) else {
             continue;
         };
-        let Some(id) = field_local(p, g, strukt, index) else {
+        let ids = field_locals(p, g, strukt, index);
+        if ids.is_empty() {
             continue;
-        };
+        }
         let store = (create.0, create.1, at);
         if field_kept(p, strukt, index, store, create) {
-            out.insert(g, super::program::value_slot(create, id));
+            let slots = ids
+                .into_iter()
+                .map(|id| super::program::value_slot(create, id));
+            out.insert(g, slots.collect());
         }
     }
     out

@@ -478,7 +478,7 @@ impl FunctionUses {
                 continue;
             }
             // The locals assigned from the parameter, each assigned nowhere else.
-            let mut found = None;
+            let mut found = Vec::new();
             for block in func.blocks.iter() {
                 for stmt in &block.stmts {
                     let StmtKind::Assign { dst, src } = &stmt.kind else {
@@ -492,11 +492,8 @@ impl FunctionUses {
                     if let (Base::Var(id), true, true) =
                         (&dst.base, dst.proj.is_empty(), from_param)
                     {
-                        if found.is_none()
-                            && stable_local(p, g, *id)
-                            && assigned_in(p, g, *id).len() == 1
-                        {
-                            found = Some(*id);
+                        if stable_local(p, g, *id) && assigned_in(p, g, *id).len() == 1 {
+                            found.push(*id);
                         }
                     }
                 }
@@ -504,16 +501,12 @@ impl FunctionUses {
             // The parameter holds the value too, converted (`results[(long)arg]`, or
             // `int start(long id)` started through a converted pointer).
             let mut held = vec![value_slot(create, param)];
-            held.extend(found.map(|id| value_slot(create, id)));
+            held.extend(found.into_iter().map(|id| value_slot(create, id)));
             out.insert(g, held);
         }
         let single = |(g, own): (FuncId, OwnLock)| (g, vec![own]);
         if !by_field.is_empty() {
-            out.extend(
-                super::field_slots::field_slots(p, plan, &by_field)
-                    .into_iter()
-                    .map(single),
-            );
+            out.extend(super::field_slots::field_slots(p, plan, &by_field));
         }
         if !by_pointer.is_empty() {
             out.extend(
