@@ -1499,6 +1499,22 @@ impl<'a> UnitCx<'a> {
         // analysis matching `*p` (the object a thread owns, a lock's own object) must not take
         // for `p`'s own, so it stays pointer arithmetic even when it is a constant.
         let zero = matches!(idx.without_casts(), Operand::Const(_, Some(0)));
+        let idx = if base.plain_var().is_some() && is_member_read(&idx) {
+            // `p[q->id]` through a pointer variable: the member read into a temporary, as for
+            // an array (`index_var`).
+            let ty = self.op_type(&idx);
+            let tmp = self.new_temp(ty, pos);
+            self.emit(
+                StmtKind::Assign {
+                    dst: var_lval(tmp, pos),
+                    src: idx,
+                },
+                pos,
+            );
+            Operand::Use(var_lval(tmp, pos))
+        } else {
+            idx
+        };
         let ptr = if has_reads(&idx) || !zero {
             let t = self.op_type(&base);
             Operand::Arith(t, ArithOp::Add, vec![base, idx])

@@ -1,11 +1,12 @@
 /* Each worker gets its own element of main's array, whose `id` main set to
  * the loop's counter just before the create; the worker keeps the id in a
  * local and writes its own slot of the global `partial` by it, or indexes
- * `counted` by the field itself: NORACE.
+ * `counted` (or main's block `tally`) by the field itself: NORACE.
  * A relabeller overwrites its own id, and two relabellers then share a slot
  * (RACE); halvers are given half the counter, two per slot (RACE). */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #define N 4
 
@@ -27,6 +28,7 @@ static long partial[N];
 static long relabelled[N];
 static long halved[N];
 static long counted[N], seen[N];
+static long *tally;
 
 static void *sum(void *arg)
 {
@@ -37,6 +39,7 @@ static void *sum(void *arg)
         s += data[i];
     partial[id] = s; // NORACE needs=existentials: each worker has its own id
     counted[my->id]++; // NORACE needs=existentials: indexed by the field itself
+    tally[my->id]++; // NORACE needs=existentials: the same, in a block main allocated
     return NULL;
 }
 
@@ -66,6 +69,9 @@ int main(void)
     struct half halves[N];
     for (int i = 0; i < N * 100; i++)
         data[i] = i;
+    tally = calloc(N, sizeof *tally);
+    if (!tally)
+        return 1;
     for (int i = 0; i < N; i++) {
         tasks[i].id = i;
         tasks[i].lo = i * 100;
@@ -88,6 +94,7 @@ int main(void)
     }
     for (int i = 0; i < N; i++)
         total += partial[i] + relabelled[i] + halved[i];
-    printf("%ld %ld %ld\n", total, counted[1], seen[1]);
+    printf("%ld %ld %ld %ld\n", total, counted[1], seen[1], tally[1]);
+    free(tally);
     return 0;
 }
