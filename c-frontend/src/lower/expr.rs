@@ -1469,18 +1469,7 @@ impl<'a> UnitCx<'a> {
                     None
                 };
                 if var.is_none() && is_member_read(&idx) {
-                    // `a[p->id]`: the member is read into a temporary the index names, so that
-                    // analyses of indices (a thread's slot) see one variable, as for `a[id]`.
-                    let ty = self.op_type(&idx);
-                    let tmp = self.new_temp(ty, pos);
-                    self.emit(
-                        StmtKind::Assign {
-                            dst: var_lval(tmp, pos),
-                            src: idx,
-                        },
-                        pos,
-                    );
-                    var = Some(tmp);
+                    var = Some(self.read_into_temp(idx, pos));
                 } else if has_reads(&idx) {
                     self.emit(StmtKind::Eval(idx), pos);
                 }
@@ -1500,18 +1489,7 @@ impl<'a> UnitCx<'a> {
         // for `p`'s own, so it stays pointer arithmetic even when it is a constant.
         let zero = matches!(idx.without_casts(), Operand::Const(_, Some(0)));
         let idx = if base.plain_var().is_some() && is_member_read(&idx) {
-            // `p[q->id]` through a pointer variable: the member read into a temporary, as for
-            // an array (`index_var`).
-            let ty = self.op_type(&idx);
-            let tmp = self.new_temp(ty, pos);
-            self.emit(
-                StmtKind::Assign {
-                    dst: var_lval(tmp, pos),
-                    src: idx,
-                },
-                pos,
-            );
-            Operand::Use(var_lval(tmp, pos))
+            Operand::Use(var_lval(self.read_into_temp(idx, pos), pos))
         } else {
             idx
         };
@@ -1528,6 +1506,22 @@ impl<'a> UnitCx<'a> {
             proj: Vec::new(),
             pos,
         })
+    }
+
+    /// An index `a[p->id]` (or `q[p->id]` through a pointer variable) read into a temporary that
+    /// the index then names, so that analyses of indices (a thread's slot) see one variable, as
+    /// for `a[id]`.
+    fn read_into_temp(&mut self, idx: Operand, pos: Pos) -> VarId {
+        let ty = self.op_type(&idx);
+        let tmp = self.new_temp(ty, pos);
+        self.emit(
+            StmtKind::Assign {
+                dst: var_lval(tmp, pos),
+                src: idx,
+            },
+            pos,
+        );
+        tmp
     }
 
     /// `base.name`, through anonymous members if needed.

@@ -461,14 +461,7 @@ impl Forms<'_> {
 
     /// The plain variable an operand reads, through conversions.
     fn var(op: &Operand) -> Option<VarId> {
-        match op.without_casts() {
-            Operand::Use(Lval {
-                base: Base::Var(v),
-                proj,
-                ..
-            }) if proj.is_empty() => Some(*v),
-            _ => None,
-        }
+        op.plain_var()
     }
 
     /// Whether `op` (a variable, or an operand reading one) is the slot variable.

@@ -286,18 +286,10 @@ pub(super) fn global_index(p: &Program, f: FuncId, op: &Operand) -> Option<(VarI
     let Operand::Arith(_, _, ops) = op.without_casts() else {
         return None;
     };
-    let var = |o: &Operand| match o.without_casts() {
-        Operand::Use(Lval {
-            base: Base::Var(v),
-            proj,
-            ..
-        }) if proj.is_empty() => Some(*v),
-        _ => None,
-    };
     let [a, b] = ops.as_slice() else {
         return None;
     };
-    let (a, b) = (var(a)?, var(b)?);
+    let (a, b) = (a.plain_var()?, b.plain_var()?);
     let global = |v: VarId| {
         matches!(p.vars[v].kind, VarKind::Global { .. })
             && matches!(p.types.get(p.vars[v].ty), Type::Pointer(_))
