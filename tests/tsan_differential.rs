@@ -208,7 +208,8 @@ fn the_checked_cases_carry_jobs() {
 
 /// The checked cases carry slots named by the workers' arguments: by an `id` field, through a
 /// pointer field, by the value handed on to a helper, in a block a global pointer holds, and
-/// as a range of elements the value selects or the element's bounds give.
+/// as a range of elements the value selects or the element's bounds give, and in objects of
+/// their own that a block's elements point to.
 #[test]
 fn the_checked_cases_carry_slots() {
     let with = occurrences();
@@ -218,6 +219,7 @@ fn the_checked_cases_carry_slots() {
     assert!(with("= calloc(3, sizeof *slb") >= 1);
     assert!(with("r < end; r++)") >= 1);
     assert!(with("r < a->hi; r++)") >= 1);
+    assert!(with("[id]->n += i;") >= 1);
 }
 
 /// The idiom of a global of `main.c` handed back by a library getter is among the library

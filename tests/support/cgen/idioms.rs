@@ -189,7 +189,8 @@ pub enum SlotForm {
     /// adds to `sldN[id]`.
     Helper,
     /// The counter itself; the worker adds to `slbN[id]`, a block `main` allocates before the
-    /// loop and frees after the joins.
+    /// loop and frees after the joins, and to `slpN[id]->n`, the object of its own `main`
+    /// allocated for each element of another block `slpN`.
     Block,
     /// The counter itself; the worker adds to each element of its range `[id * 2, (id + 1) *
     /// 2)` of `slrN`, the last worker (`id == 2`) up to the end of `slrN`.
@@ -289,15 +290,16 @@ fn idiom(rng: &mut Rng, kind: usize) -> Idiom {
         },
         11 => {
             let shared = rng.chance(25);
+            let form = [
+                SlotForm::Field,
+                SlotForm::Pointer,
+                SlotForm::Helper,
+                SlotForm::Block,
+                SlotForm::Bounds,
+                SlotForm::Range,
+            ][rng.range(0, 5)];
             Idiom::Slots {
-                form: [
-                    SlotForm::Field,
-                    SlotForm::Pointer,
-                    SlotForm::Helper,
-                    SlotForm::Block,
-                    SlotForm::Range,
-                    SlotForm::Bounds,
-                ][rng.range(0, 5)],
+                form,
                 shared,
                 iterations,
             }
@@ -1293,7 +1295,11 @@ fn slots(n: usize, form: SlotForm, shared: bool, it: u32) -> Parts {
             vec![format!("sld{n}[id] += i;")],
         ),
         SlotForm::Helper => ("int id;", by_value, vec![format!("slh{n}(id, i);")]),
-        SlotForm::Block => ("int id;", by_value, vec![format!("slb{n}[id] += i;")]),
+        SlotForm::Block => (
+            "unsigned n;",
+            by_value,
+            vec![format!("slb{n}[id] += i;"), format!("slp{n}[id]->n += i;")],
+        ),
         SlotForm::Bounds => (
             "int lo, hi;",
             vec![format!("struct sla{n} *a = arg;")],
@@ -1325,6 +1331,7 @@ fn slots(n: usize, form: SlotForm, shared: bool, it: u32) -> Parts {
         }
         SlotForm::Block => {
             let _ = writeln!(p.globals, "unsigned *slb{n};");
+            let _ = writeln!(p.globals, "struct sla{n} **slp{n};");
         }
         SlotForm::Range | SlotForm::Bounds => {
             let _ = writeln!(p.globals, "unsigned slr{n}[7];");
@@ -1345,6 +1352,15 @@ fn slots(n: usize, form: SlotForm, shared: bool, it: u32) -> Parts {
             p.start.push(format!("slb{n} = calloc(3, sizeof *slb{n});"));
             p.start.push(format!("if (!slb{n})"));
             p.start.push("    abort();".into());
+            p.start.push(format!("slp{n} = calloc(3, sizeof *slp{n});"));
+            p.start.push(format!("if (!slp{n})"));
+            p.start.push("    abort();".into());
+            p.start.push("for (int i = 0; i < 3; i++) {".into());
+            p.start
+                .push(format!("    slp{n}[i] = calloc(1, sizeof **slp{n});"));
+            p.start.push(format!("    if (!slp{n}[i])"));
+            p.start.push("        abort();".into());
+            p.start.push("}".into());
         }
         SlotForm::Helper | SlotForm::Range => {}
     }
@@ -1389,6 +1405,12 @@ fn slots(n: usize, form: SlotForm, shared: bool, it: u32) -> Parts {
     ));
     if form == SlotForm::Block {
         p.stop.push(format!("free(slb{n});"));
+        p.stop.push(format!(
+            "printf(\"%u\\n\", slp{n}[0]->n + slp{n}[1]->n + slp{n}[2]->n);"
+        ));
+        p.stop.push("for (int i = 0; i < 3; i++)".into());
+        p.stop.push(format!("    free(slp{n}[i]);"));
+        p.stop.push(format!("free(slp{n});"));
     }
     p
 }

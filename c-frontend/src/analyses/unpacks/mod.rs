@@ -85,6 +85,11 @@ enum Step {
     /// stable local `v`). Only a thread's slot by a pointer field holds such an object
     /// (`field_slots::pointee_slots`), and only [`pointer_element`] finds accesses inside it.
     FieldPointee(StructId, u32),
+    /// `*x[i]`: the object the element at a stable local index `i` of the block a global
+    /// pointer `x` holds points to, when every element only ever holds its own fresh object (a
+    /// path's only step, `deref` being `x`'s type). Only a thread's slot holds such an object
+    /// (`slot_calls::pointer_slots`), and only [`pointer_element`] finds accesses inside it.
+    PtrPointee(VarId),
 }
 
 /// Where an lvalue lies: `*var` (through a pointer of type `ty`) or the variable itself, then
@@ -271,6 +276,14 @@ fn pointer_element<'h>(
         ..
     }) = op.without_casts()
     {
+        if proj.is_empty() {
+            let (x, i) = slot_calls::global_index(p, f, inner)?;
+            return held.iter().find(|h| {
+                matches!(h.package, Package::Slot(..) | Package::Range(..))
+                    && h.object.var == x
+                    && h.object.steps == [Step::PtrPointee(i)]
+            });
+        }
         let [Proj::Field { strukt, index }] = proj.as_slice() else {
             return None;
         };

@@ -53,7 +53,7 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::{stable_local, OwnLock, Package, Path, Step};
+use super::{stable_local, OwnLock, Package, Path};
 use crate::analyses::joins::{JoinPlan, StmtAt};
 use crate::ir::ctypes::{StructId, Type};
 use crate::ir::{
@@ -350,18 +350,17 @@ fn pointer_ranges(
     let ids: FxHashSet<VarId> = std::iter::once(i).collect();
     let stmt = &p.funcs[g].blocks[b].stmts[k];
     let mut out = Vec::new();
+    let range = OwnLock {
+        object: Path {
+            deref: None,
+            var: i,
+            steps: Vec::new(),
+        },
+        package: package.clone(),
+        mode: LockMode::Exclusive,
+    };
     for (x, _) in super::slot_calls::indexed_pointers(p, g, &ids, &stmt.kind) {
-        if allocated.holds(p, x) {
-            out.push(OwnLock {
-                object: Path {
-                    deref: Some(p.vars[x].ty),
-                    var: x,
-                    steps: vec![Step::PtrIndex(i)],
-                },
-                package: package.clone(),
-                mode: LockMode::Exclusive,
-            });
-        }
+        out.extend(super::slot_calls::element_locks(p, x, i, &range, allocated));
     }
     out
 }

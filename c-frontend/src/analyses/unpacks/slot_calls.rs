@@ -29,13 +29,21 @@
 //! elements. A thread that goes on indexing a block after another thread replaced and freed it
 //! is a use after free, which locksmith does not look for.
 //!
+//! **Objects the elements point to** ([`AllocatedGlobals::distinct`]). When such an `X` holds
+//! pointers, is read only to reach an element (`X[k]`, `*X`), to be compared, or by `free` and
+//! `realloc`, and every store into an element is an allocation's result, no element ever
+//! points to another's object: nothing copies the block or an element into another element.
+//! The thread's accesses `X[id]->f` then touch its own object (`Step::PtrPointee`).
+//!
 //! This module reads the IR and the library model only.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::{stable_local, OwnLock, Package, Path, Step};
 use crate::ir::ctypes::Type;
-use crate::ir::{Base, Callee, FuncId, Lval, Operand, Program, StmtKind, VarId, VarKind};
+use crate::ir::{
+    ArithOp, Base, Callee, FuncId, Lval, Operand, Program, StmtKind, Term, VarId, VarKind,
+};
 use crate::model::Kind;
 
 /// The slots each function's entry is called with, as the calls of the functions analysed so
@@ -115,10 +123,12 @@ fn handed_on(p: &Program, g: FuncId, slots: &[OwnLock], args: &[Operand]) -> Vec
     out
 }
 
-/// The global pointers whose every store is an allocation's result, found on demand.
+/// The global pointers whose every store is an allocation's result, and those of them whose
+/// block's elements each only ever hold a fresh object of their own, found on demand.
 #[derive(Default)]
 pub(super) struct AllocatedGlobals {
     known: FxHashMap<VarId, bool>,
+    distinct: FxHashMap<VarId, bool>,
 }
 
 impl AllocatedGlobals {
@@ -138,6 +148,117 @@ impl AllocatedGlobals {
             qualifies && only_allocated(p, x)
         })
     }
+}
+
+impl AllocatedGlobals {
+    /// Whether the elements of the blocks the global pointer `x` holds each point to an object
+    /// of their own: `x` holds only allocated blocks ([`AllocatedGlobals::holds`]), of
+    /// pointers; every store into an element `x[k]` is an allocation's result; and `x` is read
+    /// only to reach an element, or by `free` and `realloc` (which moves the elements), so
+    /// nothing else can write an element or copy the block.
+    pub(super) fn distinct(&mut self, p: &Program, x: VarId) -> bool {
+        if let Some(&known) = self.distinct.get(&x) {
+            return known;
+        }
+        let of_pointers = matches!(p.types.get(p.vars[x].ty),
+            Type::Pointer(e) if matches!(p.types.get(*e), Type::Pointer(_)));
+        let distinct = of_pointers && self.holds(p, x) && elements_fresh(p, x);
+        self.distinct.insert(x, distinct);
+        distinct
+    }
+}
+
+/// Whether every use of the global pointer `x` reaches an element `*(x + k)` or `*x` (or is
+/// `free`'s or `realloc`'s argument, or only compared), and every store into an element stores
+/// an allocation's result.
+fn elements_fresh(p: &Program, x: VarId) -> bool {
+    /// Whether an lvalue is an element of the block `x` holds: `*(x + k)` or `*x`.
+    fn element_of(lv: &Lval, x: VarId) -> bool {
+        matches!(&lv.base, Base::Deref(op) if match op.without_casts() {
+            Operand::Arith(_, ArithOp::Add, ops) => ops.first().and_then(Operand::plain_var) == Some(x),
+            other => other.plain_var() == Some(x),
+        })
+    }
+    /// Counts the mentions of `x` by name, and those that are an element's base or only
+    /// compared (`if (!x)`, `x == NULL`).
+    struct Uses {
+        x: VarId,
+        reads: usize,
+        elements: usize,
+    }
+    impl crate::ir::visit::Visitor for Uses {
+        fn visit_operand(&mut self, op: &Operand) {
+            if let Operand::Arith(_, ArithOp::Compare(_) | ArithOp::Not, ops) = op {
+                self.elements += ops.iter().filter(|o| o.plain_var() == Some(self.x)).count();
+            }
+            crate::ir::visit::walk_operand(self, op);
+        }
+        fn visit_lval(&mut self, lv: &Lval) {
+            if element_of(lv, self.x) {
+                self.elements += 1;
+            }
+            if matches!(lv.base, Base::Var(v) if v == self.x) {
+                self.reads += 1;
+            }
+            crate::ir::visit::walk_lval(self, lv);
+        }
+    }
+    let element = |lv: &Lval| element_of(lv, x);
+    let mut uses = Uses {
+        x,
+        reads: 0,
+        elements: 0,
+    };
+    // The mentions of `x` allowed besides elements: its own stores (allocations, as `holds`
+    // found) and the block handed to `free` or `realloc`.
+    let mut allowed = 0;
+    for (f, func) in p.funcs.iter_enumerated() {
+        for stmt in func.blocks.iter().flat_map(|b| &b.stmts) {
+            // A store into an element (not into the object it points to) must store a fresh
+            // object.
+            let fresh = match &stmt.kind {
+                StmtKind::Assign { dst, src } if element(dst) => {
+                    dst.proj.is_empty() && allocated_local(p, f, src)
+                }
+                StmtKind::Call {
+                    dst: Some(dst),
+                    callee,
+                    ..
+                } if element(dst) => dst.proj.is_empty() && allocates(p, callee),
+                StmtKind::Asm { operands } => !operands.iter().any(element),
+                _ => true,
+            };
+            if !fresh {
+                return false;
+            }
+            if let StmtKind::Assign { dst, .. } | StmtKind::Call { dst: Some(dst), .. } = &stmt.kind
+            {
+                allowed += usize::from(matches!(dst.base, Base::Var(v) if v == x));
+            }
+            if let StmtKind::Call {
+                callee: Callee::Direct(g),
+                args,
+                ..
+            } = &stmt.kind
+            {
+                if matches!(
+                    p.known_kind(*g),
+                    Some(Kind::Free { .. } | Kind::Realloc { .. })
+                ) {
+                    allowed += args.iter().filter(|a| a.plain_var() == Some(x)).count();
+                }
+            }
+            crate::ir::visit::walk_stmt(&mut uses, &stmt.kind);
+        }
+        for block in func.blocks.iter() {
+            // A branch on `x` itself only tests it.
+            if let Term::Branch { cond, .. } = &block.term {
+                allowed += usize::from(cond.plain_var() == Some(x));
+            }
+            crate::ir::visit::walk_term(&mut uses, &block.term);
+        }
+    }
+    uses.reads == uses.elements + allowed
 }
 
 /// Whether every statement that stores into the variable `x` stores an allocation's result
@@ -224,19 +345,38 @@ pub(super) fn pointer_slots(
     indexed.dedup();
     let mut out = Vec::new();
     for (x, i) in indexed {
-        if !allocated.holds(p, x) {
-            continue;
-        }
         for h in slots.iter().filter(|h| h.object.var == i) {
-            out.push(OwnLock {
-                object: Path {
-                    deref: Some(p.vars[x].ty),
-                    var: x,
-                    steps: vec![Step::PtrIndex(i)],
-                },
-                ..h.clone()
-            });
+            out.extend(element_locks(p, x, i, h, allocated));
         }
+    }
+    out
+}
+
+/// The own locks, in `slot`'s package, of the element `x[i]` of the block the global pointer
+/// `x` holds ([`Step::PtrIndex`]) and of the object it points to ([`Step::PtrPointee`]), as far
+/// as `x` allows.
+pub(super) fn element_locks(
+    p: &Program,
+    x: VarId,
+    i: VarId,
+    slot: &OwnLock,
+    allocated: &mut AllocatedGlobals,
+) -> Vec<OwnLock> {
+    let mut out = Vec::new();
+    if !allocated.holds(p, x) {
+        return out;
+    }
+    let lock = |step: Step| OwnLock {
+        object: Path {
+            deref: Some(p.vars[x].ty),
+            var: x,
+            steps: vec![step],
+        },
+        ..slot.clone()
+    };
+    out.push(lock(Step::PtrIndex(i)));
+    if allocated.distinct(p, x) {
+        out.push(lock(Step::PtrPointee(i)));
     }
     out
 }
