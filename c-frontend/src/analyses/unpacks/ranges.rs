@@ -232,25 +232,19 @@ fn hold_ranges(
 ) {
     for ((b, k), ranges) in forms.analyse() {
         for (i, c) in ranges {
-            let package = Package::Range(cf, cb, ck, c);
-            let mut held = vec![OwnLock {
+            let range = OwnLock {
                 object: Path {
                     deref: None,
                     var: i,
                     steps: Vec::new(),
                 },
-                package: package.clone(),
+                package: Package::Range(cf, cb, ck, c),
                 mode: LockMode::Exclusive,
-            }];
-            held.extend(pointer_ranges(
-                forms.p,
-                forms.g,
-                (b, k),
-                i,
-                &package,
-                allocated,
-            ));
-            out.entry((b, k)).or_default().extend(held);
+            };
+            let pointers = pointer_ranges(forms.p, forms.g, (b, k), &range, allocated);
+            let held = out.entry((b, k)).or_default();
+            held.push(range);
+            held.extend(pointers);
         }
     }
 }
@@ -337,30 +331,22 @@ pub(super) fn field_ranges(
     out
 }
 
-/// The own locks of `X[i]` through global pointers `X` holding only allocated blocks, in the
-/// statement at `(b, k)`.
+/// The own locks of `X[i]` (and of the objects its elements point to) through global pointers
+/// `X` holding only allocated blocks, in the statement at `(b, k)`, for the range `range` of
+/// the local `i`.
 fn pointer_ranges(
     p: &Program,
     g: FuncId,
     (b, k): (BlockId, usize),
-    i: VarId,
-    package: &Package,
+    range: &OwnLock,
     allocated: &mut super::slot_calls::AllocatedGlobals,
 ) -> Vec<OwnLock> {
+    let i = range.object.var;
     let ids: FxHashSet<VarId> = std::iter::once(i).collect();
     let stmt = &p.funcs[g].blocks[b].stmts[k];
     let mut out = Vec::new();
-    let range = OwnLock {
-        object: Path {
-            deref: None,
-            var: i,
-            steps: Vec::new(),
-        },
-        package: package.clone(),
-        mode: LockMode::Exclusive,
-    };
     for (x, _) in super::slot_calls::indexed_pointers(p, g, &ids, &stmt.kind) {
-        out.extend(super::slot_calls::element_locks(p, x, i, &range, allocated));
+        out.extend(super::slot_calls::element_locks(p, x, i, range, allocated));
     }
     out
 }
