@@ -31,7 +31,9 @@
 //!
 //! **Objects the elements point to** ([`AllocatedGlobals::distinct`]). When such an `X` holds
 //! pointers, is read only to reach an element (`X[k]`, `*X`), to be compared, or by `free` and
-//! `realloc`, and every store into an element is an allocation's result, no element ever
+//! `realloc`, and every store into an element is an allocation made for that store alone (a
+//! call's result, or a local allocated just before in the same block and stored nowhere else
+//! in the block), no element ever
 //! points to another's object: nothing copies the block or an element into another element.
 //! The thread's accesses `X[id]->f` then touch its own object (`Step::PtrPointee`).
 //!
@@ -42,7 +44,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::{stable_local, OwnLock, Package, Path, Step};
 use crate::ir::ctypes::Type;
 use crate::ir::{
-    ArithOp, Base, Callee, FuncId, Lval, Operand, Program, StmtKind, Term, VarId, VarKind,
+    ArithOp, Base, BlockId, Callee, FuncId, Lval, Operand, Program, StmtKind, Term, VarId, VarKind,
 };
 use crate::model::Kind;
 
@@ -153,7 +155,8 @@ impl AllocatedGlobals {
 impl AllocatedGlobals {
     /// Whether the elements of the blocks the global pointer `x` holds each point to an object
     /// of their own: `x` holds only allocated blocks ([`AllocatedGlobals::holds`]), of
-    /// pointers; every store into an element `x[k]` is an allocation's result; and `x` is read
+    /// pointers; every store into an element `x[k]` is an allocation made for it alone; and `x`
+    /// is read
     /// only to reach an element, or by `free` and `realloc` (which moves the elements), so
     /// nothing else can write an element or copy the block.
     pub(super) fn distinct(&mut self, p: &Program, x: VarId) -> bool {
@@ -212,13 +215,23 @@ fn elements_fresh(p: &Program, x: VarId) -> bool {
     // The mentions of `x` allowed besides elements: its own stores (allocations, as `holds`
     // found) and the block handed to `free` or `realloc`.
     let mut allowed = 0;
+    // The locals whose allocation an element store stores: each at most once.
+    let mut stored: FxHashSet<VarId> = FxHashSet::default();
     for (f, func) in p.funcs.iter_enumerated() {
-        for stmt in func.blocks.iter().flat_map(|b| &b.stmts) {
+        let stmts = func
+            .blocks
+            .iter_enumerated()
+            .flat_map(|(b, block)| block.stmts.iter().enumerate().map(move |(k, s)| (b, k, s)));
+        for (b, k, stmt) in stmts {
             // A store into an element (not into the object it points to) must store a fresh
-            // object.
+            // object: a call's result, or a local's allocated earlier in the same block (so
+            // once per run of the store) and stored into no other element.
             let fresh = match &stmt.kind {
                 StmtKind::Assign { dst, src } if element(dst) => {
-                    dst.proj.is_empty() && allocated_local(p, f, src)
+                    dst.proj.is_empty()
+                        && allocation_of(p, f, src).is_some_and(|(t, at_b, at_k)| {
+                            at_b == b && at_k < k && stored.insert(t)
+                        })
                 }
                 StmtKind::Call {
                     dst: Some(dst),
@@ -300,22 +313,19 @@ fn allocates(p: &Program, callee: &Callee) -> bool {
 /// Whether `op` (through conversions) is a stable local of `f` whose one assignment is an
 /// allocation's result.
 fn allocated_local(p: &Program, f: FuncId, op: &Operand) -> bool {
-    let Operand::Use(Lval {
-        base: Base::Var(t),
-        proj,
-        ..
-    }) = op.without_casts()
-    else {
-        return false;
-    };
-    if !proj.is_empty() || !stable_local(p, f, *t) {
-        return false;
-    }
-    let &[(b, k)] = super::program::assigned_in(p, f, *t).as_slice() else {
-        return false;
+    allocation_of(p, f, op).is_some()
+}
+
+/// The stable local of `f` that `op` reads (through conversions), when its one assignment is an
+/// allocation's result, with where that assignment is.
+fn allocation_of(p: &Program, f: FuncId, op: &Operand) -> Option<(VarId, BlockId, usize)> {
+    let t = op.plain_var().filter(|&t| stable_local(p, f, t))?;
+    let &[(b, k)] = super::program::assigned_in(p, f, t).as_slice() else {
+        return None;
     };
     matches!(&p.funcs[f].blocks[b].stmts[k].kind,
         StmtKind::Call { dst: Some(d), callee, .. } if d.proj.is_empty() && allocates(p, callee))
+    .then_some((t, b, k))
 }
 
 /// The slots of the elements `X[id]` that `f` indexes through a global pointer `X` holding only
