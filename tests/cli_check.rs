@@ -976,6 +976,17 @@ fn a_whole_object_copy_is_not_repeated_under_the_object() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The lines of a report's notes that a pointer converted to an integer is not tracked.
+fn pointer_to_integer_lines(v: &serde_json::Value) -> Vec<u64> {
+    v["unsound"]
+        .as_array()
+        .expect("unsound")
+        .iter()
+        .filter(|u| u["code"] == "unsound/pointer-to-integer")
+        .map(|u| u["line"].as_u64().unwrap())
+        .collect()
+}
+
 /// A pointer converted to an integer is reported as knowingly unsound (the integer may become
 /// a pointer again, into memory the analysis does not link with the object), except in a
 /// branch's condition, whose value is only tested (`(unsigned long)p == 0`, as CIL writes every
@@ -996,14 +1007,7 @@ fn a_pointer_tested_as_an_integer_is_not_unsound() {
          }\n",
     );
     let run = check(&["--format", "json", &p]);
-    let v = report(&run);
-    let lines: Vec<u64> = v["unsound"]
-        .as_array()
-        .expect("unsound")
-        .iter()
-        .filter(|u| u["code"] == "unsound/pointer-to-integer")
-        .map(|u| u["line"].as_u64().unwrap())
-        .collect();
+    let lines = pointer_to_integer_lines(&report(&run));
     assert_eq!(lines, [6], "{}", run.stdout);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -1032,15 +1036,36 @@ fn a_thread_index_converted_back_is_not_unsound() {
          }\n",
     );
     let run = check(&["--format", "json", &p]);
-    let v = report(&run);
-    let lines: Vec<u64> = v["unsound"]
-        .as_array()
-        .expect("unsound")
-        .iter()
-        .filter(|u| u["code"] == "unsound/pointer-to-integer")
-        .map(|u| u["line"].as_u64().unwrap())
-        .collect();
+    let lines = pointer_to_integer_lines(&report(&run));
     assert_eq!(lines, [4], "{}", run.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A routine started with an integer that is also called directly, with an address, keeps the
+/// note of its conversion: its parameter does not hold integers only.
+#[test]
+fn a_thread_routine_also_called_directly_keeps_its_note() {
+    let (dir, p) = source_file(
+        "routine-called",
+        "called.c",
+        "#include <pthread.h>\n\
+         static long seen, cell;\n\
+         static void *by_either(void *arg) { seen = (long)arg; return 0; }\n\
+         int main(void) {\n\
+             pthread_t t;\n\
+             pthread_create(&t, 0, by_either, (void *)2L);\n\
+             by_either(&cell);\n\
+             pthread_join(t, 0);\n\
+             return 0;\n\
+         }\n",
+    );
+    let run = check(&["--format", "json", &p]);
+    assert_eq!(
+        pointer_to_integer_lines(&report(&run)),
+        [3],
+        "{}",
+        run.stdout
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -14,6 +14,7 @@
 
 pub mod alloc_wrappers;
 pub mod barriers;
+pub mod function_uses;
 pub mod held;
 pub mod integer_arguments;
 pub mod joins;

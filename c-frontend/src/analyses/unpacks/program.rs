@@ -7,10 +7,11 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::releases::Releases;
 use super::{analyse, stable_local, OwnLock, Package, Path, State, Step, Unpacks};
+use crate::analyses::function_uses::FunctionUses;
 use crate::analyses::joins::{JoinPlan, StmtAt};
 use crate::ir::VarKind;
 use crate::ir::{Base, BlockId, Callee, FuncId, Lval, Operand, Program, StmtKind, Term, VarId};
-use crate::model::{Kind, LockMode};
+use crate::model::LockMode;
 
 /// The analysis of every function with a body, each started from the own locks all its callers
 /// hold when they call it.
@@ -129,78 +130,7 @@ pub fn analyse_program(
     out
 }
 
-/// How the program uses each function as a value.
-#[derive(Default)]
-struct FunctionUses {
-    /// Functions whose address is taken anywhere (a thread's start routine, a callback, a
-    /// function pointer's target): they may run from where no call names them.
-    addressed: FxHashSet<FuncId>,
-    /// Functions whose address is taken somewhere else than as the start routine of a direct
-    /// `pthread_create`, or that are called directly.
-    other_use: FxHashSet<FuncId>,
-    /// The creates that start each function: where, and the argument handed to the thread.
-    forks: FxHashMap<FuncId, Vec<(FuncId, BlockId, usize, Operand)>>,
-}
-
-impl crate::ir::visit::Visitor for FunctionUses {
-    fn visit_operand(&mut self, op: &Operand) {
-        if let Operand::Func(g) = op {
-            self.addressed.insert(*g);
-            self.other_use.insert(*g);
-        }
-        crate::ir::visit::walk_operand(self, op);
-    }
-}
-
 impl FunctionUses {
-    fn of(p: &Program) -> FunctionUses {
-        use crate::ir::visit::{walk_stmt, walk_term, Visitor};
-        let mut uses = FunctionUses::default();
-        for (f, func) in p.funcs.iter_enumerated() {
-            for (b, block) in func.blocks.iter_enumerated() {
-                for (k, stmt) in block.stmts.iter().enumerate() {
-                    let StmtKind::Call { dst, callee, args } = &stmt.kind else {
-                        walk_stmt(&mut uses, &stmt.kind);
-                        continue;
-                    };
-                    let fork = match callee {
-                        Callee::Direct(g) => match p.known_kind(*g) {
-                            Some(Kind::Fork { func, arg, .. }) => Some((func, arg)),
-                            _ => {
-                                uses.other_use.insert(*g);
-                                None
-                            }
-                        },
-                        Callee::Indirect(op) => {
-                            uses.visit_operand(op);
-                            None
-                        }
-                    };
-                    if let Some(d) = dst {
-                        uses.visit_lval(d);
-                    }
-                    for (j, a) in args.iter().enumerate() {
-                        let routine = a.without_casts();
-                        match (fork, routine) {
-                            (Some((func, arg)), Operand::Func(g)) if j == func as usize => {
-                                uses.addressed.insert(*g);
-                                let handed = arg.and_then(|a| args.get(usize::from(a))).cloned();
-                                if let Some(handed) = handed {
-                                    uses.forks.entry(*g).or_default().push((f, b, k, handed));
-                                } else {
-                                    uses.other_use.insert(*g);
-                                }
-                            }
-                            _ => uses.visit_operand(a),
-                        }
-                    }
-                }
-                walk_term(&mut uses, &block.term);
-            }
-        }
-        uses
-    }
-
     /// The start routines that own their argument: every create that starts them hands over a
     /// pointer to fresh memory no other thread can reach yet ([`uniqueness`]), or the element
     /// of an array (or of a block the creator allocated) that this create alone hands over, one
