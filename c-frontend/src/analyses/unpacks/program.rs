@@ -104,7 +104,6 @@ pub fn analyse_program(
         for (at, ranges) in ranges {
             result.before.entry(at).or_default().extend(ranges);
         }
-        slot_calls.record_calls(p, f, &own);
         for (b, block) in p.funcs[f].blocks.iter_enumerated() {
             for (k, stmt) in block.stmts.iter().enumerate() {
                 let StmtKind::Call {
@@ -118,6 +117,7 @@ pub fn analyse_program(
                 if p.funcs[*g].blocks.is_empty() || p.funcs[*g].origin != crate::ir::Origin::User {
                     continue;
                 }
+                slot_calls.record_call(p, *g, &own, args);
                 let passed = passed_on(p, &p.funcs[*g].params, result.before(b, k), args);
                 match entry.entry(*g).or_insert(None) {
                     Some(held) => held.retain(|h| passed.contains(h)),

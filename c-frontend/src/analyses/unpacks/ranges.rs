@@ -179,6 +179,8 @@ pub(super) fn range_slots(
     allocated: &mut super::slot_calls::AllocatedGlobals,
 ) -> FxHashMap<(BlockId, usize), Vec<OwnLock>> {
     let mut out: FxHashMap<(BlockId, usize), Vec<OwnLock>> = FxHashMap::default();
+    // The globals fixed for each create, shared by its slots (the parameter and its copies).
+    let mut fixed_for: Vec<FixedGlobals<'_>> = Vec::new();
     for slot in own {
         let Package::Slot(cf, cb, ck) = slot.package else {
             continue;
@@ -186,11 +188,19 @@ pub(super) fn range_slots(
         if slot.object.deref.is_some() || !slot.object.steps.is_empty() {
             continue;
         }
-        let fixed = FixedGlobals::new(p, (cf, cb, ck));
+        let create = (cf, cb, ck);
+        let at = match fixed_for.iter().position(|x| x.create == create) {
+            Some(at) => at,
+            None => {
+                fixed_for.push(FixedGlobals::new(p, create));
+                fixed_for.len() - 1
+            }
+        };
+        let fixed = &fixed_for[at];
         let last = plan
             .value_loops
-            .get(&(cf, cb, ck))
-            .and_then(|l| last_value(l, &fixed));
+            .get(&create)
+            .and_then(|l| last_value(l, fixed));
         let forms = Forms {
             p,
             g,
@@ -198,7 +208,7 @@ pub(super) fn range_slots(
             fixed,
             last,
         };
-        hold_ranges(&forms, (cf, cb, ck), allocated, &mut out);
+        hold_ranges(&forms, create, allocated, &mut out);
     }
     out
 }
@@ -211,11 +221,12 @@ pub(super) fn field_range_slots(
     (create, bounds): &(StmtAt, FieldBounds),
     allocated: &mut super::slot_calls::AllocatedGlobals,
 ) -> FxHashMap<(BlockId, usize), Vec<OwnLock>> {
+    let fixed = FixedGlobals::new(p, *create);
     let forms = Forms {
         p,
         g,
         bounds: Bounds::Fields(bounds.clone()),
-        fixed: FixedGlobals::new(p, *create),
+        fixed: &fixed,
         last: None,
     };
     let mut out = FxHashMap::default();
@@ -225,7 +236,7 @@ pub(super) fn field_range_slots(
 
 /// Adds to `out` the own locks of the ranges `forms` finds, in the create's packages.
 fn hold_ranges(
-    forms: &Forms<'_>,
+    forms: &Forms<'_, '_>,
     (cf, cb, ck): StmtAt,
     allocated: &mut super::slot_calls::AllocatedGlobals,
     out: &mut FxHashMap<(BlockId, usize), Vec<OwnLock>>,
@@ -263,11 +274,12 @@ pub(super) fn field_ranges(
             continue;
         };
         let (f, b, k) = create;
+        let fixed = FixedGlobals::new(p, create);
         let forms = Forms {
             p,
             g: f,
             bounds: Bounds::Slot(counter),
-            fixed: FixedGlobals::new(p, create),
+            fixed: &fixed,
             last: None,
         };
         let stmts = &p.funcs[f].blocks[b].stmts;
@@ -420,16 +432,16 @@ impl<'p> FixedGlobals<'p> {
 type Ranges = Vec<((BlockId, usize), Vec<(VarId, Invariant)>)>;
 
 /// The bounds' forms in one routine.
-struct Forms<'p> {
+struct Forms<'p, 'f> {
     p: &'p Program,
     g: FuncId,
     bounds: Bounds,
-    fixed: FixedGlobals<'p>,
+    fixed: &'f FixedGlobals<'p>,
     /// The value of the create's last thread, when its loop says.
     last: Option<LastValue>,
 }
 
-impl Forms<'_> {
+impl Forms<'_, '_> {
     /// The one assignment of a stable local of the routine other than `id`: its source.
     fn assigned_once(&self, v: VarId) -> Option<&Operand> {
         if self.is_id(&v) || !stable_local(self.p, self.g, v) {

@@ -57,29 +57,22 @@ pub(super) struct SlotCalls {
 }
 
 impl SlotCalls {
-    /// Records the calls of `f`, whose statements hold the slots `slots` (only the slots of a
-    /// variable are handed on).
-    pub(super) fn record_calls(&mut self, p: &Program, f: FuncId, slots: &[OwnLock]) {
-        for stmt in p.funcs[f].blocks.iter().flat_map(|b| &b.stmts) {
-            let StmtKind::Call {
-                callee: Callee::Direct(g),
-                args,
-                ..
-            } = &stmt.kind
-            else {
-                continue;
-            };
-            if p.funcs[*g].blocks.is_empty() || p.funcs[*g].origin != crate::ir::Origin::User {
-                continue;
+    /// Records a call of the user function `g` with `args` from a function whose statements
+    /// hold the slots `slots` (only the slots of a variable are handed on).
+    pub(super) fn record_call(
+        &mut self,
+        p: &Program,
+        g: FuncId,
+        slots: &[OwnLock],
+        args: &[Operand],
+    ) {
+        let passed = handed_on(p, g, slots, args);
+        match self.entry.entry(g) {
+            std::collections::hash_map::Entry::Occupied(mut held) => {
+                held.get_mut().retain(|h| passed.contains(h))
             }
-            let passed = handed_on(p, *g, slots, args);
-            match self.entry.entry(*g) {
-                std::collections::hash_map::Entry::Occupied(mut held) => {
-                    held.get_mut().retain(|h| passed.contains(h))
-                }
-                std::collections::hash_map::Entry::Vacant(slot) => {
-                    slot.insert(passed);
-                }
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(passed);
             }
         }
     }
@@ -103,9 +96,7 @@ fn handed_on(p: &Program, g: FuncId, slots: &[OwnLock], args: &[Operand]) -> Vec
             continue;
         }
         for (a, &param) in args.iter().zip(&p.funcs[g].params) {
-            let same = matches!(a.without_casts(), Operand::Use(Lval { base: Base::Var(v), proj, .. })
-                if *v == h.object.var && proj.is_empty());
-            if same
+            if a.plain_var() == Some(h.object.var)
                 && stable_local(p, g, param)
                 && super::program::assigned_in(p, g, param).is_empty()
             {
