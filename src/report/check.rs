@@ -782,6 +782,10 @@ fn describe_name(p: &Program, base: &Path, name: &RhoName) -> String {
             return format!("the own `{}` of each `struct {strukt}`", path.join("."))
         }
         RhoName::ThreadArgument => return "its thread's own argument object".into(),
+        RhoName::OwnedObject => {
+            return "its thread's ownership of the object (allocated, or taken off a locked list)"
+                .into()
+        }
         RhoName::ThreadSlot => {
             return "its thread's own elements, indexed by the value it was started with".into()
         }
@@ -1396,6 +1400,7 @@ fn name_pos(p: &Program, name: &RhoName) -> Option<Pos> {
         | RhoName::StripeLock { .. }
         | RhoName::LockElement(_)
         | RhoName::ThreadArgument
+        | RhoName::OwnedObject
         | RhoName::ThreadSlot
         | RhoName::ThreadRange
         | RhoName::Other => None,

@@ -71,7 +71,11 @@ pub fn run(p: &Program, main: FuncId, techniques: Techniques) -> Analysed {
     let unpacks = time("analyses: unpacks", || {
         if techniques.has(Technique::Existentials) {
             let releasers = unpacks::releasers(p);
-            unpacks::analyse_program(p, main, &releasers, &joins)
+            let mut found = unpacks::analyse_program(p, main, &releasers, &joins);
+            if techniques.has(Technique::Uniqueness) {
+                unpacks::analyse_ownership(p, main, &mut found);
+            }
+            found
         } else {
             FxHashMap::default()
         }

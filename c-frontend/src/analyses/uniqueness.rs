@@ -169,9 +169,29 @@ fn element_index(step: &Proj) -> Option<Index> {
 
 type State = FxHashMap<Holder, AllocAt>;
 
+/// Where a pointer may start out unique besides an allocation, for the ownership of objects
+/// handed over through lists ([`super::unpacks`]'s `lists`): each is a place where this run of
+/// the function comes to hold an object no other thread can reach, by the argument of that
+/// module. [`analyse`] uses none of them.
+#[derive(Default)]
+pub struct Sources<'s> {
+    /// Parameters whose every caller hands over an object it alone held.
+    pub params: Vec<VarId>,
+    /// Functions whose every return hands the caller an object no one else holds.
+    pub owned_results: Option<&'s FxHashSet<FuncId>>,
+    /// Statements (block, index) after which a variable holds the object it took off a list.
+    pub taken: FxHashMap<AllocAt, VarId>,
+}
+
+/// The tag of the object parameter `i` holds on entry.
+const fn param_tag(i: usize) -> AllocAt {
+    (u32::MAX, i as u32)
+}
+
 struct Analysis<'a> {
     p: &'a Program,
     f: FuncId,
+    sources: &'a Sources<'a>,
     /// The local arrays of pointers of `f` that are named only by element (never by their
     /// address, as a whole, or by a nested function): every way a pointer leaves one is an
     /// element read the analysis sees.
@@ -426,8 +446,9 @@ impl Analysis<'_> {
                     self.stored(state, d);
                     if let Some(h) = self.tracked_place(d) {
                         state.remove(&h);
-                        let wrapper =
-                            matches!(callee, Callee::Direct(g) if self.p.is_alloc_wrapper(*g));
+                        let wrapper = matches!(callee, Callee::Direct(g)
+                            if self.p.is_alloc_wrapper(*g)
+                                || self.sources.owned_results.is_some_and(|o| o.contains(g)));
                         if wrapper || spec.is_some_and(|s| s.fresh_result) {
                             state.insert(h, at);
                         }
@@ -467,10 +488,16 @@ impl Analysis<'_> {
 
 /// Runs the analysis on one function.
 pub fn analyse(p: &Program, f: FuncId) -> Uniqueness {
+    analyse_with(p, f, &Sources::default())
+}
+
+/// Runs the analysis on one function, with the unique pointers `sources` adds to allocations.
+pub fn analyse_with(p: &Program, f: FuncId, sources: &Sources) -> Uniqueness {
     let func: &Func = &p.funcs[f];
     let a = Analysis {
         p,
         f,
+        sources,
         element_arrays: element_arrays(p, f, func),
     };
     let n = func.blocks.len();
@@ -490,7 +517,13 @@ pub fn analyse(p: &Program, f: FuncId) -> Uniqueness {
                     r.before.insert((BlockId(b as u32), k), names);
                 }
             }
-            a.step(&mut state, &stmt.kind, (b as u32, k as u32));
+            let at = (b as u32, k as u32);
+            a.step(&mut state, &stmt.kind, at);
+            if let Some(&v) = a.sources.taken.get(&at) {
+                if a.trackable(v) {
+                    state.insert(Holder::Var(v), at);
+                }
+            }
         }
         if let Some(r) = record {
             if !state.is_empty() {
@@ -505,11 +538,18 @@ pub fn analyse(p: &Program, f: FuncId) -> Uniqueness {
     };
     let succs = func.successor_lists();
     // A must analysis: a block no path reaches yet is ⊤, and merging intersects.
+    let start: State = sources
+        .params
+        .iter()
+        .enumerate()
+        .filter(|&(_, &v)| a.trackable(v))
+        .map(|(i, &v)| (Holder::Var(v), param_tag(i)))
+        .collect();
     let entry = dataflow::forward(
         &mut (),
         n,
         |b| &succs[b],
-        State::default(),
+        start,
         |_, b, state| Some(transfer(b, state, None)),
         |_, into: &mut State, incoming: &State| {
             let before = into.len();

@@ -94,6 +94,9 @@ pub enum RhoName {
     /// The ownership a thread has of the fresh object it was created with: the name of the
     /// thread package's opened lock.
     ThreadArgument,
+    /// The ownership a thread has of an object it allocated or took off a locked list and has
+    /// not let go: the name of the owned package's opened lock.
+    OwnedObject,
     /// The elements a thread indexes by the value it was started with: the name of a slot
     /// package's opened lock.
     ThreadSlot,

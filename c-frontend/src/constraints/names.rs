@@ -157,6 +157,7 @@ impl Gen<'_> {
         let fields = match package {
             Package::Lock(fields) => fields,
             Package::Thread | Package::Element => return RhoName::ThreadArgument,
+            Package::Owned => return RhoName::OwnedObject,
             Package::Slot(..) => return RhoName::ThreadSlot,
             Package::Range(..) => return RhoName::ThreadRange,
             Package::Stripe(array, path) => {

@@ -41,13 +41,14 @@
 //! This module reads the IR and the library model only; it never creates labels.
 
 mod field_slots;
+mod lists;
 mod program;
 mod ranges;
 mod releases;
 mod slot_calls;
 
-pub use program::analyse_program;
 pub(crate) use program::assigned_in;
+pub use program::{analyse_ownership, analyse_program};
 pub use releases::{releasers, Released, Releases};
 
 use rustc_hash::FxHashMap;
@@ -151,6 +152,10 @@ pub enum Package {
     /// no lock by itself: it says where the program means the object's fields to be used, for
     /// the checks of the annotations.
     Written,
+    /// An object the accessing thread owns ([`lists`]): fresh, or taken off a locked list,
+    /// and not let go since. Every owned pointer's accesses hold this one lock: no two threads
+    /// own one object at once, and owners follow one another in happens-before order.
+    Owned,
     /// Lock striping: the element at some index of this array of locks (a global, or an array
     /// field of one at this field path) guards the elements at the same index of other arrays
     /// (`lock(&m[i]); d[i]++`, `lock(&t.locks[i]); t.data[i]++`), see `in_stripe`.
@@ -164,6 +169,7 @@ impl Package {
             Package::Lock(fields) => Some(fields.iter().map(|&(s, i)| Step::Field(s, i)).collect()),
             Package::Thread
             | Package::Element
+            | Package::Owned
             | Package::Slot(..)
             | Package::Range(..)
             | Package::Written
@@ -185,7 +191,10 @@ impl OwnLock {
     /// Whether this is a thread's ownership of its argument (a whole fresh object, or a handed
     /// element), which every view through the argument stays inside.
     fn is_thread_owned(&self) -> bool {
-        matches!(self.package, Package::Thread | Package::Element)
+        matches!(
+            self.package,
+            Package::Thread | Package::Element | Package::Owned
+        )
     }
 }
 
@@ -235,7 +244,9 @@ pub fn enclosing<'h>(
             Some(lock) => !path.steps[h.object.steps.len()..].starts_with(&lock),
             None => true,
         })
-        .min_by_key(|h| h.mode == LockMode::Shared)
+        // An object's own lock before its ownership: the lock is what other accesses of the
+        // object that are not owned may hold too.
+        .min_by_key(|h| (h.mode == LockMode::Shared, h.package == Package::Owned))
 }
 
 /// Whether an access at `path` is `X[id]…` for a global array `X` and the slot's index

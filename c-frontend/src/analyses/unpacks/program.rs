@@ -9,6 +9,7 @@ use super::releases::Releases;
 use super::{analyse, stable_local, OwnLock, Package, Path, State, Step, Unpacks};
 use crate::analyses::function_uses::FunctionUses;
 use crate::analyses::joins::{JoinPlan, StmtAt};
+use crate::analyses::uniqueness::{Holder, Uniqueness};
 use crate::ir::VarKind;
 use crate::ir::{Base, BlockId, Callee, FuncId, Lval, Operand, Program, StmtKind, Term, VarId};
 use crate::model::LockMode;
@@ -128,6 +129,54 @@ pub fn analyse_program(
         out.insert(f, result);
     }
     out
+}
+
+/// Adds to the unpacks of the program the ownership of objects ([`super::lists`]): the owned
+/// package held wherever a pointer variable owns its object. Its own step after
+/// [`analyse_program`], which hands own locks on to callees: a callee's ownership is that
+/// analysis's own (a parameter owns only what every caller handed over, and the caller stops
+/// owning it there). It rests on the uniqueness analysis's escapes, so it runs only with it.
+pub fn analyse_ownership(p: &Program, main: FuncId, unpacks: &mut FxHashMap<FuncId, Unpacks>) {
+    let uses = FunctionUses::of(p);
+    let owned = super::lists::owned_pointers(p, main, &uses, &callers_first(p));
+    let mut owned: Vec<(FuncId, Uniqueness)> = owned.into_iter().collect();
+    owned.sort_by_key(|(f, _)| *f);
+    for (f, unique) in owned {
+        own_objects(p, f, &unique, unpacks.entry(f).or_default());
+    }
+}
+
+/// The owned package ([`Package::Owned`]) held before each statement of `f` where a pointer
+/// variable owns its object.
+fn own_objects(p: &Program, f: FuncId, unique: &Uniqueness, result: &mut Unpacks) {
+    let locks = |holders: &mut dyn Iterator<Item = Holder>| -> Vec<OwnLock> {
+        holders
+            .filter_map(|h| match h {
+                Holder::Var(v) => Some(OwnLock {
+                    object: Path {
+                        deref: Some(p.vars[v].ty),
+                        var: v,
+                        steps: Vec::new(),
+                    },
+                    package: Package::Owned,
+                    mode: LockMode::Exclusive,
+                }),
+                Holder::Elem(..) => None,
+            })
+            .collect()
+    };
+    for (b, block) in p.funcs[f].blocks.iter_enumerated() {
+        for k in 0..block.stmts.len() {
+            let owned = locks(&mut unique.before(b, k));
+            if !owned.is_empty() {
+                result.before.entry((b, k)).or_default().extend(owned);
+            }
+        }
+        let owned = locks(&mut unique.at_term(b));
+        if !owned.is_empty() {
+            result.at_term.entry(b).or_default().extend(owned);
+        }
+    }
 }
 
 impl FunctionUses {

@@ -1,0 +1,1132 @@
+//! Objects handed over through a locked list: ownership that moves with the pointer (§3.2's
+//! uniqueness carried across calls and threads, the existential pack of §3.3 at a hand-off
+//! point, RacerD's ownership). A thread owns the object a pointer variable holds while no other
+//! thread can reach it: from its allocation, or from taking it off a list, until the pointer is
+//! let go. Every access through an owned pointer holds one opened lock, [`Package::Owned`], so
+//! two of them never race; an access through any other pointer holds no such lock and still
+//! races with them.
+//!
+//! **Ownership.** A pointer variable owns its object ([`uniqueness`]'s must analysis, which says
+//! when the pointer escapes: stored anywhere, returned, handed to a user function or to a library
+//! function that may keep it) when the object came from an allocation, from a *take* (below),
+//! from a call of a function whose every return returns an owned pointer or null, or, for a
+//! parameter, from every call of the function handing it an owned pointer that no other
+//! argument of the call holds (callers first; nothing for a function called through a pointer,
+//! `main`, a recursive one).
+//!
+//! **Lists.** The *link* `S.nf` is a field of a struct `S` that points to `S`. A *head* is a
+//! global pointer to `S`, or a member path of a global struct, whose address is never taken. A
+//! *take* of a head `H` is `j = H; … H = j->nf;` with a global mutex held throughout (no call
+//! that may release or wait on it in between, no other store to `H`): the node leaves the list
+//! and `j` owns it. Takes make ownership only when every store the program may make into a head
+//! of the link or into the link field of any object (the global initialisers included) is one
+//! of these:
+//!
+//! - a null pointer;
+//! - a take's `H = j->nf`;
+//! - *publishing* an owned `x` whose link this function last set to null: `H = x`, or the
+//!   append `t->nf = x` for any `t`;
+//! - *pushing* an owned `x`: `x->nf = v` for `v` read from `H`, then `H = x`, within one
+//!   section of the mutex that held `v`'s read (nothing written to `H` in between);
+//! - any store into the link of an object the storing thread owns.
+//!
+//! Publications and pushes hold the mutex every take holds (one global mutex common to all of
+//! them). The link and heads are never named by address (`&H`, `&x->nf`), objects of `S` are
+//! written as a whole only through owned pointers or in locals nobody addresses, a pointer to
+//! `S` is converted to another pointer type only to be handed to a library function, which must
+//! be `free` or be given an owned pointer, and no union holds an `S`. Otherwise the link's
+//! lists are not followed (and the iteration drops them until the rest is consistent).
+//!
+//! **Why that is sound.** Count the edges from heads and from the links of objects no thread
+//! owns. Every object has at most one such incoming edge, and an owned object none: true at
+//! start (heads and links are initialised null), and kept by each store above. A null store
+//! removes an edge. A take moves `H` from `j` to `j`'s successor while `j`'s own edge stops
+//! counting (j is owned now), and the mutex makes the read and the store of `H` one step for
+//! every other take and push. A publication gives the owned `x` its one edge; `x`'s link, which
+//! its owner set to null, may since have been set by a stale append (`t` pointing to an owned
+//! node) only to a node that had no counted edge, so that node gets one. A push makes `x`'s
+//! link take over `H`'s edge, under the mutex, so no take moves `H` in between. A store into an
+//! owned object's link changes no counted edge. So a node reachable from a head is owned by
+//! nobody and reached once: one take removes it, and only a publication by an owner puts it
+//! back. The thread owning an object is then unique at each moment, and since publications
+//! and takes hold one mutex, each owner's accesses happen before the next owner's. Two accesses
+//! of one cell through owned pointers are therefore in one thread or ordered.
+//!
+//! Assumptions, as elsewhere in the front end: the program is well typed (a link is written only
+//! through an lvalue of `S`, not byte-wise through another type), and freed memory is not used
+//! again (a node freed while on a list is undefined behaviour).
+//!
+//! This module reads the IR and the library model only; it never creates labels.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::analyses::function_uses::FunctionUses;
+use crate::analyses::semaphores::SemKey;
+use crate::analyses::uniqueness::{self, Holder, Sources, Uniqueness};
+use crate::ir::ctypes::{StructId, StructKind, Type, TypeId};
+use crate::ir::visit::Visitor;
+use crate::ir::{
+    Base, BlockId, Callee, Func, FuncId, Lval, Operand, Program, Proj, StmtKind, Term, VarId,
+    VarKind,
+};
+use crate::model::{Kind, LockMode, Releasing};
+
+/// A link field: the struct and the index of its field that points to the struct.
+type Link = (StructId, u32);
+
+/// A list head: a global variable, or a member path of one, holding a pointer to a node.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+struct Head {
+    var: VarId,
+    fields: Vec<(StructId, u32)>,
+}
+
+/// A statement of a function: block and index.
+type At = (u32, u32);
+
+/// A fact of the must analysis that recognises takes, pushes and publications.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Fact {
+    /// The variable holds the value read from the head in the current section of the mutexes
+    /// the fact keeps, and nothing was stored into the head since.
+    Read(VarId, Head),
+    /// The link of the object the variable points to holds a value read from the head, in the
+    /// current section of the fact's mutexes, and nothing was stored into the head since.
+    Pushed(VarId, Head),
+    /// This function last set the link of the object the variable points to to null.
+    Cleared(VarId),
+}
+
+/// Facts with the global mutexes held since each began, and the global mutexes held now.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct State {
+    facts: BTreeMap<Fact, BTreeSet<SemKey>>,
+    held: BTreeSet<SemKey>,
+}
+
+impl State {
+    /// The meet of a must analysis: what both incoming states know.
+    fn meet(&mut self, other: &State) -> bool {
+        let before = self.clone();
+        self.held.retain(|k| other.held.contains(k));
+        self.facts.retain(|f, locks| match other.facts.get(f) {
+            Some(theirs) => {
+                locks.retain(|k| theirs.contains(k));
+                true
+            }
+            None => false,
+        });
+        *self != before
+    }
+
+    fn forget_var(&mut self, v: VarId) {
+        self.facts.retain(|f, _| match f {
+            Fact::Read(x, _) | Fact::Pushed(x, _) | Fact::Cleared(x) => *x != v,
+        });
+    }
+
+    fn forget_head(&mut self, h: &Head) {
+        self.facts.retain(|f, _| match f {
+            Fact::Read(_, g) | Fact::Pushed(_, g) => g != h,
+            Fact::Cleared(_) => true,
+        });
+    }
+
+    /// A link of some object was written: what this function set in links may be gone.
+    fn forget_links(&mut self) {
+        self.facts.retain(|f, _| matches!(f, Fact::Read(..)));
+    }
+
+    /// A mutex may have been released since: sections end.
+    fn forget_sections(&mut self) {
+        self.facts.retain(|f, _| matches!(f, Fact::Cleared(_)));
+    }
+}
+
+/// The owned pointers of every function with a body, when the program has lists whose takes
+/// make ownership or pointers handed to functions: for each function, the unique pointers
+/// ([`Uniqueness`]) its allocations, takes, calls and parameters give it.
+pub(super) fn owned_pointers(
+    p: &Program,
+    main: FuncId,
+    uses: &FunctionUses,
+    order: &[(FuncId, bool)],
+) -> FxHashMap<FuncId, Uniqueness> {
+    let candidates = takes(p);
+    let mut links: BTreeSet<Link> = candidates.iter().map(|t| t.link).collect();
+    let mut unions = union_members(p);
+    links.retain(|l| !unions.contains(&l.0));
+    unions.clear();
+    loop {
+        let taken: Vec<&Take> = candidates
+            .iter()
+            .filter(|t| links.contains(&t.link))
+            .collect();
+        let owned = ownership(p, main, uses, order, &taken);
+        if links.is_empty() {
+            return owned;
+        }
+        let broken = check(p, &links, &candidates, &owned);
+        if broken.is_empty() {
+            return owned;
+        }
+        links.retain(|l| !broken.contains(l));
+    }
+}
+
+/// A take: in `func`, the read at `at` of `head` into `var`, which the unlink at `unlink`
+/// (`head = var->link` or `head = head->link`) follows on every path where `var` is not null.
+struct Take {
+    func: FuncId,
+    at: At,
+    var: VarId,
+    head: Head,
+    link: Link,
+    unlink: At,
+}
+
+/// The structs some union holds by value: their links are never followed.
+fn union_members(p: &Program) -> FxHashSet<StructId> {
+    let mut out = FxHashSet::default();
+    for def in p.types.structs.iter() {
+        if def.kind == StructKind::Union {
+            for f in &def.fields {
+                held_structs(p, f.ty, &mut out);
+            }
+        }
+    }
+    out
+}
+
+/// Adds every struct that a value of type `ty` holds (itself, its members', its elements').
+fn held_structs(p: &Program, ty: TypeId, out: &mut FxHashSet<StructId>) {
+    match p.types.get(ty) {
+        Type::Array(e) => held_structs(p, *e, out),
+        Type::Struct(s) | Type::Union(s) if out.insert(*s) => {
+            for f in &p.types.structs[*s].fields {
+                held_structs(p, f.ty, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Whether a value of type `ty` holds a link field of `link`'s struct.
+fn holds_link(p: &Program, ty: TypeId, link: Link) -> bool {
+    let mut held = FxHashSet::default();
+    held_structs(p, ty, &mut held);
+    held.contains(&link.0)
+}
+
+/// The struct a pointer type points to.
+fn pointee_struct(p: &Program, ty: TypeId) -> Option<StructId> {
+    match p.types.get(p.types.pointee(ty)?) {
+        Type::Struct(s) => Some(*s),
+        _ => None,
+    }
+}
+
+/// The head an lvalue names: a global (not thread-local) pointer to a struct, or a member path
+/// of a global, whose address is never taken as a whole.
+fn head_of(p: &Program, lv: &Lval) -> Option<(Head, StructId)> {
+    let Base::Var(v) = lv.base else { return None };
+    if !matches!(
+        p.vars[v].kind,
+        VarKind::Global {
+            thread_local: false,
+            ..
+        }
+    ) {
+        return None;
+    }
+    let fields = lv
+        .proj
+        .iter()
+        .map(|s| match *s {
+            Proj::Field { strukt, index } => Some((strukt, index)),
+            Proj::Index(_) | Proj::ConstIndex(_) => None,
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let node = pointee_struct(p, p.lval_type(lv))?;
+    Some((Head { var: v, fields }, node))
+}
+
+/// The link an lvalue names, `(*x).nf` for any pointer expression `x`, with the variable `x`
+/// when it is a plain one.
+fn link_of(p: &Program, lv: &Lval) -> Option<(Link, Option<VarId>)> {
+    let Some(&Proj::Field { strukt, index }) = lv.proj.last() else {
+        return None;
+    };
+    if pointee_struct(p, p.lval_type(lv)) != Some(strukt) {
+        return None;
+    }
+    let var = match (&lv.base, lv.proj.len()) {
+        (Base::Deref(op), 1) => op.plain_var(),
+        _ => None,
+    };
+    Some(((strukt, index), var))
+}
+
+/// An unlink `head = x->link`: the statement, its head and link, and `x` (`None` when it is the
+/// head itself).
+struct Unlink {
+    at: At,
+    head: Head,
+    link: Link,
+    from: Option<VarId>,
+}
+
+/// The unlinks of a function: a head of a link's struct assigned the link of the object a
+/// plain variable or the head itself points to.
+fn unlinks(p: &Program, func: &Func) -> Vec<Unlink> {
+    let mut out = Vec::new();
+    for (b, block) in func.blocks.iter_enumerated() {
+        for (k, stmt) in block.stmts.iter().enumerate() {
+            let StmtKind::Assign { dst, src } = &stmt.kind else {
+                continue;
+            };
+            let Some((head, node)) = head_of(p, dst) else {
+                continue;
+            };
+            let Operand::Use(read) = src.without_casts() else {
+                continue;
+            };
+            let Some((link, from)) = link_of(p, read) else {
+                continue;
+            };
+            let from_head = match &read.base {
+                Base::Deref(op) => match op.without_casts() {
+                    Operand::Use(lv) => head_of(p, lv).is_some_and(|(h, _)| h == head),
+                    _ => false,
+                },
+                Base::Var(_) => false,
+            };
+            let from = if from_head { None } else { from };
+            if link.0 == node && (from.is_some() || from_head) {
+                out.push(Unlink {
+                    at: (b.0, k as u32),
+                    head,
+                    link,
+                    from,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Every take of the program: a read `j = H` of a head into a local nobody addresses, after
+/// which every path where `j` is not null reaches an unlink of `H` ([`reaches_unlink`]).
+fn takes(p: &Program) -> Vec<Take> {
+    let mut out = Vec::new();
+    for (f, func) in p.funcs.iter_enumerated() {
+        let unlinks = unlinks(p, func);
+        if unlinks.is_empty() {
+            continue;
+        }
+        for (b, block) in func.blocks.iter_enumerated() {
+            for (k, stmt) in block.stmts.iter().enumerate() {
+                let StmtKind::Assign { dst, src } = &stmt.kind else {
+                    continue;
+                };
+                let Some(j) = dst.plain_var().filter(|&j| super::stable_local(p, f, j)) else {
+                    continue;
+                };
+                let Operand::Use(read) = src.without_casts() else {
+                    continue;
+                };
+                let Some((head, _)) = head_of(p, read) else {
+                    continue;
+                };
+                let at = (b.0, k as u32);
+                for u in &unlinks {
+                    if u.head == head
+                        && u.from.is_none_or(|x| x == j)
+                        && reaches_unlink(func, at, j, u)
+                    {
+                        out.push(Take {
+                            func: f,
+                            at,
+                            var: j,
+                            head: head.clone(),
+                            link: u.link,
+                            unlink: u.at,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether every path from the read at `at` on which `j` may not be null reaches the unlink
+/// `u`, with nothing in between that names `j`, stores into `u`'s head, calls or returns: the
+/// branches on `j` lead the null side away. So `j` owns its object (or holds null) from the
+/// read on, since the unlink certainly takes it off the list.
+fn reaches_unlink(func: &Func, at: At, j: VarId, u: &Unlink) -> bool {
+    let mut seen: FxHashSet<u32> = FxHashSet::default();
+    let mut work = vec![(at.0, at.1 as usize + 1)];
+    while let Some((b, from)) = work.pop() {
+        let block = &func.blocks[BlockId(b)];
+        let mut reached = false;
+        for (k, stmt) in block.stmts.iter().enumerate().skip(from) {
+            if (b, k as u32) == u.at {
+                reached = true;
+                break;
+            }
+            let writes_head = match &stmt.kind {
+                StmtKind::Assign { dst, .. } => {
+                    matches!(dst.base, Base::Var(v) if v == u.head.var)
+                }
+                StmtKind::Call { .. } | StmtKind::Asm { .. } => true,
+                StmtKind::Eval(_) => false,
+            };
+            if writes_head || names(&stmt.kind, j) {
+                return false;
+            }
+        }
+        if reached {
+            continue;
+        }
+        let next: Vec<BlockId> = match &block.term {
+            Term::Goto(t) => vec![*t],
+            Term::Multi(ts) => ts.clone(),
+            Term::Branch {
+                cond,
+                then_block,
+                else_block,
+                ..
+            } => match null_test(cond, j) {
+                Some(true) => vec![*then_block],
+                Some(false) => vec![*else_block],
+                None if mentions_any(cond, &[Holder::Var(j)]) => return false,
+                None => vec![*then_block, *else_block],
+            },
+            Term::Return(..) => return false,
+            Term::Exit => Vec::new(),
+        };
+        for t in next {
+            if seen.insert(t.0) {
+                work.push((t.0, 0));
+            }
+        }
+    }
+    true
+}
+
+/// Whether a statement names the variable `v` anywhere.
+fn names(kind: &StmtKind, v: VarId) -> bool {
+    struct Names {
+        v: VarId,
+        found: bool,
+    }
+    impl Visitor for Names {
+        fn visit_var(&mut self, v: VarId) {
+            self.found |= v == self.v;
+        }
+    }
+    let mut n = Names { v, found: false };
+    crate::ir::visit::walk_stmt(&mut n, kind);
+    n.found
+}
+
+/// For a branch condition that tests whether `j` is null: whether `j` is non-null on the
+/// `then` side (`Some(true)`: `if (j)`, `if (j != 0)`) or on the `else` side (`Some(false)`:
+/// `if (!j)`, `if (j == 0)`).
+fn null_test(cond: &Operand, j: VarId) -> Option<bool> {
+    let is_j = |op: &Operand| op.plain_var() == Some(j);
+    let is_null = |op: &Operand| op.constant() == Some(0);
+    match cond.without_casts() {
+        op if is_j(op) => Some(true),
+        Operand::Arith(_, op, args) => match (op, args.as_slice()) {
+            (crate::ir::ArithOp::Not, [a]) => null_test(a, j).map(|t| !t),
+            (crate::ir::ArithOp::Compare(c), [a, b])
+                if (is_j(a) && is_null(b)) || (is_null(a) && is_j(b)) =>
+            {
+                match c {
+                    crate::ir::Comparison::Ne => Some(true),
+                    crate::ir::Comparison::Eq => Some(false),
+                    _ => None,
+                }
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The ownership of every function with a body, given the takes that make it.
+fn ownership(
+    p: &Program,
+    main: FuncId,
+    uses: &FunctionUses,
+    order: &[(FuncId, bool)],
+    taken: &[&Take],
+) -> FxHashMap<FuncId, Uniqueness> {
+    let mut taken_in: FxHashMap<FuncId, FxHashMap<At, VarId>> = FxHashMap::default();
+    for t in taken {
+        taken_in.entry(t.func).or_default().insert(t.at, t.var);
+    }
+    fn sources<'s>(
+        taken_in: &FxHashMap<FuncId, FxHashMap<At, VarId>>,
+        f: FuncId,
+        params: Vec<VarId>,
+        results: &'s FxHashSet<FuncId>,
+    ) -> Sources<'s> {
+        Sources {
+            params,
+            owned_results: Some(results),
+            taken: taken_in.get(&f).cloned().unwrap_or_default(),
+        }
+    }
+    // Functions returning owned objects, callees first, from their own sources only (a
+    // parameter's ownership would only add to them).
+    let mut returning: FxHashSet<FuncId> = FxHashSet::default();
+    for &(f, recursive) in order.iter().rev() {
+        if recursive {
+            continue;
+        }
+        let unique = uniqueness::analyse_with(p, f, &sources(&taken_in, f, Vec::new(), &returning));
+        if returns_owned(p, &p.funcs[f], &unique) {
+            returning.insert(f);
+        }
+    }
+    // Parameters handed owned objects, callers first.
+    let mut entry: FxHashMap<FuncId, Vec<bool>> = FxHashMap::default();
+    let mut out = FxHashMap::default();
+    for &(f, recursive) in order {
+        let func = &p.funcs[f];
+        let handed = match entry.remove(&f) {
+            Some(h) if !recursive && f != main && !uses.addressed.contains(&f) => h,
+            _ => Vec::new(),
+        };
+        let params: Vec<VarId> = func
+            .params
+            .iter()
+            .zip(handed.iter().chain(std::iter::repeat(&false)))
+            .filter(|&(_, &owned)| owned)
+            .map(|(&v, _)| v)
+            .collect();
+        let unique = uniqueness::analyse_with(p, f, &sources(&taken_in, f, params, &returning));
+        for (b, block) in func.blocks.iter_enumerated() {
+            for (k, stmt) in block.stmts.iter().enumerate() {
+                let StmtKind::Call {
+                    callee: Callee::Direct(g),
+                    args,
+                    ..
+                } = &stmt.kind
+                else {
+                    continue;
+                };
+                if p.funcs[*g].blocks.is_empty() {
+                    continue;
+                }
+                let passed = handed_owned(&unique, b, k, args);
+                match entry.get_mut(g) {
+                    Some(known) => {
+                        for (i, owned) in known.iter_mut().enumerate() {
+                            *owned &= passed.get(i).copied().unwrap_or(false);
+                        }
+                    }
+                    None => {
+                        entry.insert(*g, passed);
+                    }
+                }
+            }
+        }
+        out.insert(f, unique);
+    }
+    out
+}
+
+/// For each argument of a call at statement `k` of block `b`: whether it is a plain pointer
+/// variable owning an object that no other argument names.
+fn handed_owned(unique: &Uniqueness, b: BlockId, k: usize, args: &[Operand]) -> Vec<bool> {
+    let owned: FxHashSet<Holder> = uniqueness::as_set(unique.before(b, k));
+    let var = |a: &Operand| match a {
+        Operand::Use(lv) => lv.plain_var(),
+        _ => None,
+    };
+    args.iter()
+        .enumerate()
+        .map(|(i, a)| {
+            let Some(v) = var(a) else { return false };
+            if !owned.contains(&Holder::Var(v)) {
+                return false;
+            }
+            let mut aliases = unique.same_object(b, k, Holder::Var(v));
+            aliases.push(Holder::Var(v));
+            args.iter()
+                .enumerate()
+                .all(|(j, other)| j == i || !mentions_any(other, &aliases))
+        })
+        .collect()
+}
+
+/// Whether an operand names any of the holders' variables.
+fn mentions_any(op: &Operand, holders: &[Holder]) -> bool {
+    struct Finds<'h> {
+        holders: &'h [Holder],
+        found: bool,
+    }
+    impl Visitor for Finds<'_> {
+        fn visit_var(&mut self, v: VarId) {
+            self.found |= self
+                .holders
+                .iter()
+                .any(|h| matches!(h, Holder::Var(x) | Holder::Elem(x, _) if *x == v));
+        }
+    }
+    let mut finds = Finds {
+        holders,
+        found: false,
+    };
+    finds.visit_operand(op);
+    finds.found
+}
+
+/// Whether every return of `func` returns a pointer it owns, or null (and one returns a
+/// pointer).
+fn returns_owned(p: &Program, func: &Func, unique: &Uniqueness) -> bool {
+    let mut any = false;
+    for (b, block) in func.blocks.iter_enumerated() {
+        let Term::Return(value, _) = &block.term else {
+            continue;
+        };
+        let Some(value) = value else { return false };
+        if value.constant() == Some(0) {
+            continue;
+        }
+        let owned = value
+            .plain_var()
+            .is_some_and(|v| unique.at_term(b).any(|h| h == Holder::Var(v)));
+        if !owned || !matches!(p.types.get(p.operand_type(value)), Type::Pointer(_)) {
+            return false;
+        }
+        any = true;
+    }
+    any
+}
+
+/// The global mutex an argument names: `&m` or `&m.f…` for a global `m` that is not
+/// thread-local, without an index (each element of an array is another mutex).
+fn global_mutex(p: &Program, op: &Operand) -> Option<SemKey> {
+    let Operand::AddrOf(Lval {
+        base: Base::Var(v),
+        proj,
+        ..
+    }) = op.without_casts()
+    else {
+        return None;
+    };
+    if !matches!(
+        p.vars[*v].kind,
+        VarKind::Global {
+            thread_local: false,
+            ..
+        }
+    ) {
+        return None;
+    }
+    let fields = proj
+        .iter()
+        .map(|s| match *s {
+            Proj::Field { strukt, index } => Some((strukt.0, index)),
+            Proj::Index(_) | Proj::ConstIndex(_) => None,
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some(SemKey { var: *v, fields })
+}
+
+/// The checks of every store into a list ([`owned_pointers`]), and the mutexes each take,
+/// push and publication holds.
+struct Checker<'a> {
+    p: &'a Program,
+    links: &'a BTreeSet<Link>,
+    /// The heads of the followed links, by their variable.
+    heads: FxHashMap<VarId, Vec<(Head, Link)>>,
+    /// The takes of the followed links: the variables read from the head, by function and
+    /// unlink.
+    takes: FxHashMap<(FuncId, At), Vec<VarId>>,
+    /// Links whose lists are not followed after all.
+    broken: BTreeSet<Link>,
+    /// The global mutexes held by each take, push and publication of a link.
+    sections: Vec<(Link, BTreeSet<SemKey>)>,
+}
+
+/// The checks over the whole program: the links whose lists must not be followed.
+fn check(
+    p: &Program,
+    links: &BTreeSet<Link>,
+    candidates: &[Take],
+    owned: &FxHashMap<FuncId, Uniqueness>,
+) -> BTreeSet<Link> {
+    let mut c = Checker {
+        p,
+        links,
+        heads: FxHashMap::default(),
+        takes: FxHashMap::default(),
+        broken: BTreeSet::new(),
+        sections: Vec::new(),
+    };
+    for t in candidates.iter().filter(|t| links.contains(&t.link)) {
+        let heads = c.heads.entry(t.head.var).or_default();
+        if !heads.contains(&(t.head.clone(), t.link)) {
+            heads.push((t.head.clone(), t.link));
+        }
+        c.takes.entry((t.func, t.unlink)).or_default().push(t.var);
+    }
+    let none = Uniqueness::default();
+    for (f, func) in p.funcs.iter_enumerated() {
+        if !func.blocks.is_empty() {
+            c.function(f, func, owned.get(&f).unwrap_or(&none));
+        }
+    }
+    let mut common: FxHashMap<Link, BTreeSet<SemKey>> = FxHashMap::default();
+    for (link, locks) in std::mem::take(&mut c.sections) {
+        match common.get_mut(&link) {
+            Some(all) => all.retain(|k| locks.contains(k)),
+            None => {
+                common.insert(link, locks);
+            }
+        }
+    }
+    for &link in links {
+        if common.get(&link).is_none_or(BTreeSet::is_empty) {
+            c.broken.insert(link);
+        }
+    }
+    c.broken
+}
+
+impl Checker<'_> {
+    /// The must analysis of one function, then each statement checked in the state before it.
+    fn function(&mut self, f: FuncId, func: &Func, unique: &Uniqueness) {
+        let succs = func.successor_lists();
+        let entry = solver::dataflow::forward(
+            &mut *self,
+            func.blocks.len(),
+            |b| &succs[b],
+            State::default(),
+            |c, b, mut state| {
+                for stmt in &func.blocks[BlockId(b as u32)].stmts {
+                    c.transfer(&mut state, &stmt.kind);
+                }
+                Some(state)
+            },
+            |_, into: &mut State, incoming| into.meet(incoming),
+        );
+        for (b, state) in entry.into_iter().enumerate() {
+            let Some(mut state) = state else { continue };
+            let block = &func.blocks[BlockId(b as u32)];
+            for (k, stmt) in block.stmts.iter().enumerate() {
+                let owned: FxHashSet<Holder> =
+                    uniqueness::as_set(unique.before(BlockId(b as u32), k));
+                let at = (b as u32, k as u32);
+                self.statement(f, at, &state, &owned, &stmt.kind);
+                self.transfer(&mut state, &stmt.kind);
+            }
+            self.term(&block.term);
+        }
+    }
+
+    /// The heads of followed links that a store into `lv` may change: `lv` is the head, or a
+    /// struct enclosing it.
+    fn heads_written(&self, lv: &Lval) -> Vec<(Head, Link)> {
+        let Base::Var(v) = lv.base else {
+            return Vec::new();
+        };
+        let Some(heads) = self.heads.get(&v) else {
+            return Vec::new();
+        };
+        let path: Option<Vec<(StructId, u32)>> = lv
+            .proj
+            .iter()
+            .map(|s| match *s {
+                Proj::Field { strukt, index } => Some((strukt, index)),
+                Proj::Index(_) | Proj::ConstIndex(_) => None,
+            })
+            .collect();
+        heads
+            .iter()
+            .filter(|(h, _)| match &path {
+                Some(path) => h.fields.starts_with(path),
+                None => true,
+            })
+            .cloned()
+            .collect()
+    }
+
+    /// The followed links whose objects a store of a whole value into `lv` writes, other than
+    /// through the link's own field.
+    fn links_held(&self, lv: &Lval) -> Vec<Link> {
+        let ty = self.p.lval_type(lv);
+        self.links
+            .iter()
+            .copied()
+            .filter(|&l| holds_link(self.p, ty, l))
+            .collect()
+    }
+
+    /// Whether `lv` is a local variable nobody addresses (no list can reach it).
+    fn private_local(&self, lv: &Lval) -> bool {
+        matches!(lv.base, Base::Var(v)
+            if !self.p.vars[v].address_taken
+                && matches!(self.p.vars[v].kind, VarKind::Local(_) | VarKind::Temp(_)))
+    }
+
+    fn statement(
+        &mut self,
+        f: FuncId,
+        at: At,
+        state: &State,
+        owned: &FxHashSet<Holder>,
+        kind: &StmtKind,
+    ) {
+        let is_owned = |op: &Operand| {
+            op.plain_var()
+                .is_some_and(|v| owned.contains(&Holder::Var(v)))
+        };
+        match kind {
+            StmtKind::Assign { dst, src } => {
+                self.store(f, at, state, &is_owned, dst, Some(src));
+                self.conversions(src);
+            }
+            StmtKind::Call { dst, callee, args } => {
+                if let Some(dst) = dst {
+                    self.store(f, at, state, &is_owned, dst, None);
+                }
+                let free = matches!(callee, Callee::Direct(g)
+                    if matches!(self.p.known_kind(*g), Some(Kind::Free { .. })));
+                let user = matches!(callee, Callee::Direct(g)
+                    if self.p.known(*g).is_none() && !self.p.funcs[*g].blocks.is_empty());
+                for arg in args {
+                    let inner = arg.without_casts();
+                    let ty = self.p.operand_type(inner);
+                    let reached: Vec<Link> = match self.p.types.pointee(ty) {
+                        Some(t) => self
+                            .links
+                            .iter()
+                            .copied()
+                            .filter(|&l| holds_link(self.p, t, l))
+                            .collect(),
+                        None => Vec::new(),
+                    };
+                    let converted = self.p.operand_type(arg) != ty;
+                    let fine = if user {
+                        !converted
+                    } else {
+                        free || is_owned(inner)
+                    };
+                    if !fine {
+                        self.broken.extend(reached);
+                    }
+                    self.conversions_inside(arg);
+                }
+                if let Callee::Indirect(op) = callee {
+                    self.conversions(op);
+                }
+            }
+            StmtKind::Eval(op) => self.conversions(op),
+            StmtKind::Asm { operands } => {
+                for lv in operands {
+                    let mut hit = self.links_held(lv);
+                    hit.extend(self.heads_written(lv).into_iter().map(|(_, l)| l));
+                    self.broken.extend(hit);
+                }
+            }
+        }
+    }
+
+    /// Checks a store into `dst` of `src` (`None`: a call's result).
+    fn store(
+        &mut self,
+        f: FuncId,
+        at: At,
+        state: &State,
+        is_owned: &dyn Fn(&Operand) -> bool,
+        dst: &Lval,
+        src: Option<&Operand>,
+    ) {
+        self.addresses_in_lval(dst);
+        let null = src.is_some_and(|s| s.constant() == Some(0));
+        for (head, link) in self.heads_written(dst) {
+            let exact = head.fields.len() == dst.proj.len();
+            let fact = |fact: Fact| state.facts.get(&fact).filter(|l| !l.is_empty()).cloned();
+            let section = match src {
+                _ if !exact => None,
+                _ if null => Some(None),
+                Some(src) => {
+                    let taken = self.takes.get(&(f, at)).and_then(|vars| {
+                        let mut common: Option<BTreeSet<SemKey>> = None;
+                        for &j in vars {
+                            let locks = fact(Fact::Read(j, head.clone()))?;
+                            common = Some(match common {
+                                Some(c) => c.intersection(&locks).cloned().collect(),
+                                None => locks,
+                            });
+                        }
+                        common.filter(|l| !l.is_empty())
+                    });
+                    let x = src.plain_var();
+                    let published = x.filter(|_| is_owned(src)).and_then(|x| {
+                        if state.facts.contains_key(&Fact::Cleared(x)) {
+                            Some(state.held.clone())
+                        } else {
+                            fact(Fact::Pushed(x, head.clone()))
+                        }
+                    });
+                    taken.or(published).map(Some)
+                }
+                None => None,
+            };
+            match section {
+                Some(Some(locks)) => self.sections.push((link, locks)),
+                Some(None) => {}
+                None => {
+                    self.broken.insert(link);
+                }
+            }
+        }
+        if let Some((link, base)) = link_of(self.p, dst) {
+            if self.links.contains(&link) {
+                let owner = base.is_some_and(|v| {
+                    is_owned(&Operand::Use(Lval {
+                        base: Base::Var(v),
+                        proj: Vec::new(),
+                        pos: dst.pos,
+                    }))
+                });
+                let appended = src.and_then(|s| {
+                    let x = s.plain_var()?;
+                    (is_owned(s) && state.facts.contains_key(&Fact::Cleared(x))).then_some(())
+                });
+                if null || owner {
+                } else if appended.is_some() {
+                    self.sections.push((link, state.held.clone()));
+                } else {
+                    self.broken.insert(link);
+                }
+            }
+            return;
+        }
+        let whole = self.links_held(dst);
+        if !whole.is_empty() && !self.private_local(dst) {
+            let owner = match &dst.base {
+                Base::Deref(op) => is_owned(op),
+                Base::Var(_) => false,
+            };
+            if !owner {
+                self.broken.extend(whole);
+            }
+        }
+    }
+}
+
+impl Checker<'_> {
+    /// Scans an operand for addresses of heads and links and for converted node pointers.
+    fn conversions(&mut self, op: &Operand) {
+        self.scan(op, true);
+    }
+
+    /// Scans a call's argument: its outer conversions are the call's to check.
+    fn conversions_inside(&mut self, arg: &Operand) {
+        self.scan(arg.without_casts(), true);
+    }
+
+    /// Scans the operands an lvalue reads to find its place.
+    fn addresses_in_lval(&mut self, lv: &Lval) {
+        if let Base::Deref(op) = &lv.base {
+            self.scan(op, true);
+        }
+    }
+
+    fn term(&mut self, term: &Term) {
+        match term {
+            Term::Return(Some(op), _) => self.scan(op, true),
+            Term::Branch { cond, .. } => self.scan(cond, false),
+            _ => {}
+        }
+    }
+
+    fn scan(&mut self, op: &Operand, conversions: bool) {
+        let mut found = Vec::new();
+        let mut stack = vec![op];
+        while let Some(op) = stack.pop() {
+            match op {
+                Operand::Cast(ty, inner) => {
+                    let from = self.p.operand_type(inner);
+                    if conversions
+                        && from != *ty
+                        && matches!(self.p.types.get(*ty), Type::Pointer(_))
+                    {
+                        if let Some(t) = self.p.types.pointee(from) {
+                            found.extend(
+                                self.links
+                                    .iter()
+                                    .copied()
+                                    .filter(|&l| holds_link(self.p, t, l)),
+                            );
+                        }
+                    }
+                    stack.push(inner);
+                }
+                Operand::AddrOf(lv) | Operand::Use(lv) => {
+                    if matches!(op, Operand::AddrOf(_)) {
+                        found.extend(self.heads_written(lv).into_iter().map(|(_, l)| l));
+                        if let Some((l, _)) = link_of(self.p, lv) {
+                            found.push(l);
+                        }
+                    }
+                    if let Base::Deref(inner) = &lv.base {
+                        stack.push(inner);
+                    }
+                }
+                Operand::Arith(_, _, ops) => stack.extend(ops),
+                Operand::VaArg(_, inner) => stack.push(inner),
+                Operand::Const(..) | Operand::Func(_) | Operand::Str(_) => {}
+            }
+        }
+        self.broken
+            .extend(found.into_iter().filter(|l| self.links.contains(l)));
+    }
+
+    /// The must analysis's step over one statement.
+    fn transfer(&self, state: &mut State, kind: &StmtKind) {
+        match kind {
+            StmtKind::Assign { dst, src } => {
+                self.stored(state, dst);
+                let link = link_of(self.p, dst).filter(|(l, _)| self.links.contains(l));
+                let null = src.constant() == Some(0);
+                if link.is_some() && !null {
+                    state.forget_links();
+                }
+                if let Some(j) = dst.plain_var() {
+                    state.forget_var(j);
+                    if let Operand::Use(lv) = src.without_casts() {
+                        if let Some((head, _)) = head_of(self.p, lv) {
+                            let known = self
+                                .heads
+                                .get(&head.var)
+                                .is_some_and(|hs| hs.iter().any(|(h, _)| *h == head));
+                            if known && !state.held.is_empty() {
+                                state.facts.insert(Fact::Read(j, head), state.held.clone());
+                            }
+                        }
+                    }
+                }
+                if let Some((link, Some(x))) = link {
+                    let head_read = match src.without_casts() {
+                        Operand::Use(lv) => head_of(self.p, lv).map(|(h, _)| h),
+                        _ => None,
+                    }
+                    .filter(|h| {
+                        self.heads
+                            .get(&h.var)
+                            .is_some_and(|hs| hs.contains(&(h.clone(), link)))
+                    });
+                    if null {
+                        state.facts.insert(Fact::Cleared(x), BTreeSet::new());
+                    } else if let Some(h) = head_read {
+                        if !state.held.is_empty() {
+                            state.facts.insert(Fact::Pushed(x, h), state.held.clone());
+                        }
+                    } else if let Some(v) = src.plain_var() {
+                        let pushed: Vec<(Fact, BTreeSet<SemKey>)> = state
+                            .facts
+                            .iter()
+                            .filter_map(|(fact, locks)| match fact {
+                                Fact::Read(r, h)
+                                    if *r == v
+                                        && self.heads[&h.var].contains(&(h.clone(), link)) =>
+                                {
+                                    Some((Fact::Pushed(x, h.clone()), locks.clone()))
+                                }
+                                _ => None,
+                            })
+                            .collect();
+                        state.facts.extend(pushed);
+                    }
+                }
+            }
+            StmtKind::Call { dst, callee, args } => {
+                let kind = match callee {
+                    Callee::Direct(g) => self.p.known_kind(*g),
+                    Callee::Indirect(_) => None,
+                };
+                let keeps_sections = kind.is_some_and(|k| {
+                    !matches!(k, Kind::Wait { .. }) && k.releasing() == Releasing::Nothing
+                });
+                if !keeps_sections {
+                    state.forget_sections();
+                }
+                let free = matches!(kind, Some(Kind::Free { .. }));
+                let reaches_link = args.iter().any(|a| {
+                    self.p
+                        .types
+                        .pointee(self.p.operand_type(a.without_casts()))
+                        .is_some_and(|t| self.links.iter().any(|&l| holds_link(self.p, t, l)))
+                });
+                if reaches_link && !free {
+                    state.forget_links();
+                }
+                self.held_after(state, kind, args);
+                if let Some(dst) = dst {
+                    self.stored(state, dst);
+                    if let Some(v) = dst.plain_var() {
+                        state.forget_var(v);
+                    }
+                }
+            }
+            StmtKind::Eval(_) => {}
+            StmtKind::Asm { .. } => *state = State::default(),
+        }
+    }
+
+    /// A store into `dst` ends what it overwrites: the reads of a head it changes, and what this
+    /// function set in links when it writes whole nodes.
+    fn stored(&self, state: &mut State, dst: &Lval) {
+        for (head, _) in self.heads_written(dst) {
+            state.forget_head(&head);
+        }
+        if link_of(self.p, dst).is_none()
+            && !self.links_held(dst).is_empty()
+            && !self.private_local(dst)
+        {
+            state.forget_links();
+        }
+    }
+
+    /// The global mutexes held after a call: an exclusive acquire of one adds it, a release
+    /// removes it (all of them when it names none), and anything that may release, or whose
+    /// effect the model does not give, forgets them all. A wait holds its mutex again when it
+    /// returns.
+    fn held_after(&self, state: &mut State, kind: Option<Kind>, args: &[Operand]) {
+        let named = |a: crate::model::Arg| {
+            args.get(usize::from(a))
+                .and_then(|op| global_mutex(self.p, op))
+        };
+        match kind {
+            Some(Kind::Acquire {
+                lock,
+                mode: LockMode::Exclusive,
+                ..
+            }) => {
+                if let Some(k) = named(lock) {
+                    state.held.insert(k);
+                }
+            }
+            Some(Kind::Release { lock }) => match named(lock) {
+                Some(k) => {
+                    state.held.remove(&k);
+                }
+                None => state.held.clear(),
+            },
+            Some(k) if k.releasing() == Releasing::Nothing => {}
+            _ => state.held.clear(),
+        }
+    }
+}

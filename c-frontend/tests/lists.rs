@@ -1,0 +1,268 @@
+//! Tests of ownership handed over through locked lists (`analyses/unpacks/lists.rs`): the takes
+//! and publications it accepts, and each condition of its soundness argument that, broken,
+//! leaves the worker's node unowned.
+
+mod support;
+
+use c_frontend::analyses::joins::plan;
+use c_frontend::analyses::unpacks::{analyse_ownership, analyse_program, releasers, Package};
+use c_frontend::ir::{Base, StmtKind};
+
+const PRELUDE: &str = "typedef unsigned long pthread_t;
+    typedef union { char c[40]; long l; } pthread_mutex_t;
+    int pthread_create(pthread_t *, const void *, void *(*)(void *), void *);
+    int pthread_join(pthread_t, void **);
+    int pthread_mutex_lock(pthread_mutex_t *);
+    int pthread_mutex_unlock(pthread_mutex_t *);
+    void *malloc(unsigned long);
+    void free(void *);
+    void *memset(void *, int, unsigned long);
+    struct node { int in, out; struct node *next; };
+    pthread_mutex_t m, other;
+    struct node *head, *tail;
+";
+
+/// `get` takes a node off the list (`GET`), `put` appends one (`PUT`), the worker computes on
+/// what it took; `EXTRA` is more code in `main`, `MORE` more functions.
+const PROGRAM: &str = "
+struct node *get(void) {
+    struct node *t;
+    GET
+    return t;
+}
+void put(struct node *n) {
+    PUT
+}
+MORE
+void *work(void *arg) {
+    struct node *t = get();
+    if (t != 0)
+        t->out = t->in;
+    return arg;
+}
+int main(void) {
+    pthread_t a, b;
+    pthread_create(&a, 0, work, 0);
+    pthread_create(&b, 0, work, 0);
+    struct node *n = malloc(sizeof *n);
+    n->in = 1;
+    put(n);
+    EXTRA;
+    pthread_join(a, 0);
+    pthread_join(b, 0);
+    return 0;
+}
+";
+
+const GET: &str = "pthread_mutex_lock(&m);
+    t = head;
+    if (t != 0) {
+        head = t->next;
+        if (head == 0)
+            tail = 0;
+    }
+    pthread_mutex_unlock(&m);";
+
+const APPEND: &str = "n->next = 0;
+    pthread_mutex_lock(&m);
+    if (tail != 0)
+        tail->next = n;
+    else
+        head = n;
+    tail = n;
+    pthread_mutex_unlock(&m);";
+
+const PUSH: &str = "pthread_mutex_lock(&m);
+    n->next = head;
+    head = n;
+    pthread_mutex_unlock(&m);";
+
+/// Whether the worker's store into `t->out` is owned.
+fn owned(get: &str, put: &str, extra: &str, more: &str) -> bool {
+    let text = format!(
+        "{PRELUDE}{}",
+        PROGRAM
+            .replace("GET", get)
+            .replace("PUT", put)
+            .replace("EXTRA", extra)
+            .replace("MORE", more)
+    );
+    let p = support::lower(&text);
+    let find = |name: &str| {
+        p.funcs
+            .iter_enumerated()
+            .find(|(_, f)| f.defined && f.name == name)
+            .map(|(id, _)| id)
+            .expect("function")
+    };
+    let (main, work) = (find("main"), find("work"));
+    let jp = plan(&p, Some(main));
+    let mut unpacks = analyse_program(&p, main, &releasers(&p), &jp);
+    analyse_ownership(&p, main, &mut unpacks);
+    let Some(u) = unpacks.get(&work) else {
+        return false;
+    };
+    for (b, block) in p.funcs[work].blocks.iter_enumerated() {
+        for (k, stmt) in block.stmts.iter().enumerate() {
+            let StmtKind::Assign { dst, .. } = &stmt.kind else {
+                continue;
+            };
+            if matches!(dst.base, Base::Deref(_)) {
+                return u.before(b, k).iter().any(|h| h.package == Package::Owned);
+            }
+        }
+    }
+    panic!("no store through t")
+}
+
+#[test]
+fn the_forms_of_a_take_and_a_publication() {
+    assert!(owned(GET, APPEND, "", ""));
+    assert!(owned(GET, PUSH, "", ""));
+    // The unlink through the head, and a take that returns at once when the list is empty.
+    let through_head = "pthread_mutex_lock(&m);
+        t = head;
+        if (t != 0)
+            head = head->next;
+        pthread_mutex_unlock(&m);";
+    assert!(owned(through_head, PUSH, "", ""));
+    let early = "pthread_mutex_lock(&m);
+        t = head;
+        if (!t) { pthread_mutex_unlock(&m); return 0; }
+        head = t->next;
+        pthread_mutex_unlock(&m);";
+    assert!(owned(early, APPEND, "", ""));
+    // Emptying the list, and clearing a node's link, anywhere.
+    assert!(owned(GET, APPEND, "head = 0; tail = 0", ""));
+}
+
+#[test]
+fn a_take_that_may_not_unlink_is_none() {
+    // A peek: the node stays on the list.
+    let peek = "pthread_mutex_lock(&m); t = head; pthread_mutex_unlock(&m);";
+    assert!(!owned(peek, APPEND, "", ""));
+    // The unlink after the mutex was released.
+    let late = "pthread_mutex_lock(&m);
+        t = head;
+        pthread_mutex_unlock(&m);
+        if (t != 0) head = t->next;";
+    assert!(!owned(late, APPEND, "", ""));
+    // No mutex at all.
+    let bare = "t = head; if (t != 0) head = t->next;";
+    assert!(!owned(bare, APPEND, "", ""));
+    // The unlink only on some paths where the node is there.
+    let sometimes = "pthread_mutex_lock(&m);
+        t = head;
+        if (t != 0 && t->in > 0)
+            head = t->next;
+        pthread_mutex_unlock(&m);";
+    assert!(!owned(sometimes, APPEND, "", ""));
+    // A call between the read and the unlink (it may release the mutex).
+    let call = "pthread_mutex_lock(&m);
+        t = head;
+        if (t != 0) { pthread_mutex_unlock(&m); pthread_mutex_lock(&m); head = t->next; }
+        pthread_mutex_unlock(&m);";
+    assert!(!owned(call, APPEND, "", ""));
+}
+
+#[test]
+fn a_list_any_store_may_corrupt_is_not_followed() {
+    // A publication without the mutex.
+    let bare_push = "n->next = head; head = n;";
+    assert!(!owned(GET, bare_push, "", ""));
+    // A push under another mutex than the takes'.
+    let other =
+        "pthread_mutex_lock(&other); n->next = head; head = n; pthread_mutex_unlock(&other);";
+    assert!(!owned(GET, other, "", ""));
+    // An append whose link was not cleared.
+    let dirty = "pthread_mutex_lock(&m);
+        if (tail != 0) tail->next = n; else head = n;
+        tail = n;
+        pthread_mutex_unlock(&m);";
+    assert!(!owned(GET, dirty, "", ""));
+    // The node published twice: after the first, `main` no longer owns it.
+    assert!(!owned(GET, APPEND, "put(n)", ""));
+    // A node stored into a link by someone not owning it.
+    assert!(!owned(
+        GET,
+        APPEND,
+        "pthread_mutex_lock(&m); if (head) head->next = n; pthread_mutex_unlock(&m)",
+        ""
+    ));
+    // The head's address taken, and a link's.
+    assert!(!owned(GET, APPEND, "struct node **h = &head; *h = n", ""));
+    assert!(!owned(
+        GET,
+        APPEND,
+        "struct node **l = &n->next; (void)l",
+        ""
+    ));
+    // A whole node copied over a node that is not owned.
+    assert!(!owned(
+        GET,
+        APPEND,
+        "pthread_mutex_lock(&m); if (head) *head = *n; pthread_mutex_unlock(&m)",
+        ""
+    ));
+    // A library function given a node nobody owns.
+    assert!(!owned(
+        GET,
+        APPEND,
+        "pthread_mutex_lock(&m); if (head) memset(head, 0, 8); pthread_mutex_unlock(&m)",
+        ""
+    ));
+    // A node converted and kept as another pointer type.
+    assert!(!owned(
+        GET,
+        APPEND,
+        "",
+        "void *keep; void hide(struct node *x) { keep = (void *)x; }"
+    ));
+}
+
+#[test]
+fn ownership_ends_where_the_pointer_is_let_go() {
+    // The worker stores its node before writing it: the write is no longer owned.
+    let stored = "void *seen;";
+    let text = |store: &str| {
+        PROGRAM
+            .replace(
+                "t->out = t->in;",
+                &format!("{{ {store}; t->out = t->in; }}"),
+            )
+            .replace("GET", GET)
+            .replace("PUT", APPEND)
+            .replace("EXTRA", "")
+            .replace("MORE", stored)
+    };
+    for (store, expected) in [("seen = t", false), ("free(0)", true)] {
+        let p = support::lower(&format!("{PRELUDE}{}", text(store)));
+        let find = |name: &str| {
+            p.funcs
+                .iter_enumerated()
+                .find(|(_, f)| f.defined && f.name == name)
+                .map(|(id, _)| id)
+                .expect("function")
+        };
+        let (main, work) = (find("main"), find("work"));
+        let mut unpacks = analyse_program(&p, main, &releasers(&p), &plan(&p, Some(main)));
+        analyse_ownership(&p, main, &mut unpacks);
+        let u = &unpacks[&work];
+        let held = p.funcs[work]
+            .blocks
+            .iter_enumerated()
+            .find_map(|(b, block)| {
+                block
+                    .stmts
+                    .iter()
+                    .enumerate()
+                    .find_map(|(k, stmt)| match &stmt.kind {
+                        StmtKind::Assign { dst, .. } if matches!(dst.base, Base::Deref(_)) => {
+                            Some(u.before(b, k).iter().any(|h| h.package == Package::Owned))
+                        }
+                        _ => None,
+                    })
+            });
+        assert_eq!(held, Some(expected), "{store}");
+    }
+}
