@@ -1,5 +1,6 @@
-//! The `locksmith` binary: a thin `clap` layer over the library's commands. It parses arguments
-//! and prints what a command returns; it never analyses, builds reports or formats them.
+//! The `locksmith` binary: a thin `clap` layer over the library's commands. It parses arguments,
+//! hands a command standard output to render its report into, and prints the error line and
+//! exits with the status the command returns; it never analyses, builds reports or formats them.
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
