@@ -6,7 +6,7 @@
 //! A renderer is given the report, the [`RenderContext`] (the source lines it may quote, whether
 //! to colour, the directory a format that writes files writes into) and where to write: standard
 //! output, or memory for the library's in-memory runs. It returns a [`RenderError`] when its
-//! output cannot be written, never swallows one. Renderers read the report model only; they
+//! output cannot be written, and never drops one. Renderers read the report model only; they
 //! never look at analysis results and never decide the exit status (the report does, and
 //! [`outcome`] makes a render error exit status 2). The one line an error prints on stderr is the
 //! same in every format and is made by [`outcome`], the one entry point of both commands. The text
