@@ -5,7 +5,6 @@
 //! no code change. Fixtures and programs whose annotations name techniques
 //! (`needs=`) also get an ablation test.
 
-use std::fmt::Write as _;
 use std::path::Path;
 
 fn ident(s: &str) -> String {
@@ -43,11 +42,10 @@ fn deadlock_tests(root: &Path) -> String {
     for f in &files {
         let rel = f.strip_prefix(root).unwrap().to_string_lossy().to_string();
         let name = f.file_stem().unwrap().to_string_lossy().to_string();
-        let _ = writeln!(
-            out,
-            "#[test]\nfn {}() {{ check_fixture({rel:?}); }}\n",
+        out.push_str(&format!(
+            "#[test]\nfn {}() {{ check_fixture({rel:?}); }}\n\n",
             ident(&name)
-        );
+        ));
     }
     out
 }
@@ -87,19 +85,17 @@ fn main() {
             .to_string_lossy()
             .to_string();
         let name = f.file_stem().unwrap().to_string_lossy().to_string();
-        let _ = writeln!(
-            out,
-            "#[test]\nfn {}_{}() {{ check_fixture({rel:?}); }}\n",
+        out.push_str(&format!(
+            "#[test]\nfn {}_{}() {{ check_fixture({rel:?}); }}\n\n",
             ident(&group),
             ident(&name)
-        );
+        ));
         if has_technique_tags(f) {
-            let _ = writeln!(
-                out,
-                "#[test]\nfn ablation_{}_{}() {{ ablation({rel:?}); }}\n",
+            out.push_str(&format!(
+                "#[test]\nfn ablation_{}_{}() {{ ablation({rel:?}); }}\n\n",
                 ident(&group),
                 ident(&name)
-            );
+            ));
         }
     }
     let programs = root.join("tests/programs");
@@ -117,25 +113,22 @@ fn main() {
     for d in &dirs {
         let rel = d.strip_prefix(root).unwrap().to_string_lossy().to_string();
         let name = d.file_name().unwrap().to_string_lossy().to_string();
-        let _ = writeln!(
-            program_tests,
-            "#[test]\nfn {}() {{ check_program({rel:?}); }}\n",
+        program_tests.push_str(&format!(
+            "#[test]\nfn {}() {{ check_program({rel:?}); }}\n\n",
             ident(&name)
-        );
-        let _ = writeln!(
-            program_tests,
-            "#[test]\nfn {}_under_thread_sanitizer() {{ tsan_program({rel:?}); }}\n",
+        ));
+        program_tests.push_str(&format!(
+            "#[test]\nfn {}_under_thread_sanitizer() {{ tsan_program({rel:?}); }}\n\n",
             ident(&name)
-        );
+        ));
         let tagged = std::fs::read_dir(d)
             .map(|files| files.flatten().any(|f| has_technique_tags(&f.path())))
             .unwrap_or(false);
         if tagged {
-            let _ = writeln!(
-                program_tests,
-                "#[test]\nfn ablation_{}() {{ ablation({rel:?}); }}\n",
+            program_tests.push_str(&format!(
+                "#[test]\nfn ablation_{}() {{ ablation({rel:?}); }}\n\n",
                 ident(&name)
-            );
+            ));
         }
     }
     let dir = std::env::var("OUT_DIR").unwrap();

@@ -269,7 +269,11 @@ fn run_shapes_apart(shapes: &[Shape]) -> ExitCode {
         if k > 0 {
             println!();
         }
-        let _ = std::io::stdout().flush();
+        // The child writes to the same stdout: what this process printed goes first.
+        if let Err(e) = std::io::stdout().flush() {
+            eprintln!("check bench: cannot write the output: {e}");
+            return ExitCode::FAILURE;
+        }
         match Command::new(&exe).args(&shape_args).status() {
             Ok(status) if status.success() => {}
             Ok(status) => {

@@ -8,7 +8,6 @@
 //!
 //! Run with `cargo bench --bench lambda`; it prints the median of several runs per size.
 
-use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 /// A small deterministic generator (xorshift), so every run measures the same programs.
@@ -49,25 +48,28 @@ fn program(target: usize, statements: usize) -> String {
     let doubling = (target / 2000).clamp(3, 40);
     let mut s = String::new();
     for i in 0..locks {
-        let _ = writeln!(s, "let g{i} = newlock in");
+        s.push_str(&format!("let g{i} = newlock in\n"));
     }
     for i in 0..cells {
-        let _ = writeln!(s, "let c{i} = ref 0 in");
+        s.push_str(&format!("let c{i} = ref 0 in\n"));
     }
     s.push_str("let w0 = fun l -> fun p -> p :=[l] 1 in\n");
     for k in 1..depth {
-        let _ = writeln!(
-            s,
-            "let w{k} = fun l -> fun p -> (w{} l p; ![l] p) in",
+        s.push_str(&format!(
+            "let w{k} = fun l -> fun p -> (w{} l p; ![l] p) in\n",
             k - 1
-        );
+        ));
     }
     s.push_str("let id = fun x -> x in\n");
     s.push_str("let mk = fun u -> (newlock, ref 0) in\n");
     s.push_str("let use = fun p -> p.2 :=[p.1] 2 in\n");
     s.push_str("let d0 = fun u -> newlock in\n");
     for k in 1..doubling {
-        let _ = writeln!(s, "let d{k} = fun u -> (d{} u; d{} u) in", k - 1, k - 1);
+        s.push_str(&format!(
+            "let d{k} = fun u -> (d{} u; d{} u) in\n",
+            k - 1,
+            k - 1
+        ));
     }
     s.push_str("let rec spin = fun n -> if0 ![g0] c0 then 0 else (c0 :=[g0] 0; spin n) in\n");
     for n in 0..statements {

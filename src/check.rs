@@ -12,7 +12,7 @@ use c_frontend::syntax::preprocess::PreprocessOptions;
 use solver::stats::{self, Phase};
 
 use crate::compdb;
-use crate::render::{self, Format, Outcome, Sources};
+use crate::render::{self, Format, Outcome, RenderContext};
 use crate::report::{self, Report};
 
 /// What the command line asks to check: its `files`, which share the `global` flags, or, given a
@@ -68,10 +68,10 @@ fn named_once(files: Vec<PathBuf>) -> compdb::Selected {
 pub fn failed(
     fatal: &Fatal,
     format: Format,
-    sources: &Sources,
-    out: &mut dyn std::fmt::Write,
+    cx: &RenderContext,
+    out: &mut dyn std::io::Write,
 ) -> Outcome {
-    render::outcome_to(&report::error::fatal(fatal), format, sources, out)
+    render::outcome(&report::error::fatal(fatal), format, cx, out)
 }
 
 /// Checks the C program made of `files` (paths sharing the global flags, or [`Input`]s with
@@ -82,10 +82,10 @@ pub fn run(
     files: Vec<impl Into<Input>>,
     options: CheckOptions,
     format: Format,
-    sources: Sources,
-    out: &mut dyn std::fmt::Write,
+    cx: RenderContext,
+    out: &mut dyn std::io::Write,
 ) -> Outcome {
-    run_triaged(files, options, format, sources, &Triage::default(), out)
+    run_triaged(files, options, format, cx, &Triage::default(), out)
 }
 
 /// What a team has triaged ([`report::triage`]): the baseline to leave out, where to write
@@ -103,31 +103,31 @@ pub fn run_triaged(
     files: Vec<impl Into<Input>>,
     options: CheckOptions,
     format: Format,
-    sources: Sources,
+    cx: RenderContext,
     triage: &Triage,
-    out: &mut dyn std::fmt::Write,
+    out: &mut dyn std::io::Write,
 ) -> Outcome {
     // A baseline that cannot be read, or an output that cannot be written, is an error before
     // any analysis: never a report lost after it.
     let baseline = match triage.baseline.as_deref().map(read_baseline).transpose() {
         Ok(b) => b,
-        Err(fatal) => return failed(&fatal, format, &sources, out),
+        Err(fatal) => return failed(&fatal, format, &cx, out),
     };
     if let Some(Err(fatal)) = triage.write_baseline.as_deref().map(can_write) {
-        return failed(&fatal, format, &sources, out);
+        return failed(&fatal, format, &cx, out);
     }
-    if let Some(dir) = sources.output_dir() {
+    if let Some(dir) = &cx.output_dir {
         if let Err(e) = can_create_dir(dir) {
             let shown = dir.display().to_string();
             let message = format!("cannot write the HTML report into {shown}: {e}");
             let error =
                 report::error::about_file(report::model::ErrorCode::Unwritable, &shown, message);
-            return render::outcome_to(&error, Format::Text, &sources, out);
+            return render::outcome(&error, format, &cx, out);
         }
     }
     let files: Vec<Input> = files.into_iter().map(Into::into).collect();
     // Reports name files relative to the source root (the current directory by default).
-    let root = sources.source_root();
+    let root = cx.source_root().to_path_buf();
     // As reports name them, so that a comment's place matches a warning's.
     let named: Vec<String> = files
         .iter()
@@ -182,7 +182,7 @@ pub fn run_triaged(
             ),
         ))
     });
-    let outcome = clock.run(|| render::outcome_to(&report, format, &sources, out));
+    let outcome = clock.run(|| render::outcome(&report, format, &cx, out));
     clock.finish();
     outcome
 }

@@ -9,7 +9,7 @@ use std::path::Path;
 use lambda_core::check;
 use lambda_core::syntax;
 
-use crate::render::{self, Sources};
+use crate::render::{self, RenderContext, Renderer, SourceReader};
 pub use crate::render::{Format, Outcome};
 use crate::report::model::ErrorCode;
 use crate::report::{self, Report};
@@ -28,15 +28,35 @@ pub struct LambdaOptions {
     pub no_existentials: bool,
 }
 
-/// Type-checks the λ▷ program `text` read from `file_name`.
+/// Type-checks the λ▷ program `text` read from `file_name`, and renders the report in memory
+/// (into [`Outcome::stdout`], and the graph into [`Outcome::dot`] when asked).
 pub fn run(file_name: &str, text: &str, options: &LambdaOptions) -> Outcome {
-    let sources = Sources::with_file(file_name, text);
+    let mut stdout = Vec::new();
     let report = analyse(file_name, text, options);
-    let mut outcome = render::outcome(&report, options.format, &sources);
-    if options.dot && matches!(report, Report::Lambda(_)) {
-        outcome.dot = Some(Format::Dot.render(&report, &sources));
-    }
+    let cx = context(file_name, text);
+    let mut outcome = render::outcome(&report, options.format, &cx, &mut stdout);
+    outcome.stdout = String::from_utf8(stdout).expect("renderers write UTF-8 text");
+    outcome.dot = graph(&report, &cx, options);
     outcome
+}
+
+/// The render context of the program `text` read from `file_name`: its lines quoted from
+/// memory.
+fn context(file_name: &str, text: &str) -> RenderContext {
+    RenderContext::new(SourceReader::on_disk(None).with_file(file_name, text))
+}
+
+/// The constraint graph of `report` as Graphviz DOT, when `options` ask for it and the program
+/// was checked.
+fn graph(report: &Report, cx: &RenderContext, options: &LambdaOptions) -> Option<String> {
+    if !options.dot || !matches!(report, Report::Lambda(_)) {
+        return None;
+    }
+    let mut graph = Vec::new();
+    render::dot::Dot
+        .render(report, cx, &mut graph)
+        .expect("writing to memory cannot fail");
+    Some(String::from_utf8(graph).expect("renderers write UTF-8 text"))
 }
 
 fn analyse(file_name: &str, text: &str, options: &LambdaOptions) -> Report {
@@ -59,11 +79,20 @@ fn analyse(file_name: &str, text: &str, options: &LambdaOptions) -> Report {
     }
 }
 
-/// `locksmith lambda FILE`: reads `file`, checks it, and writes the constraint graph to `dot`
-/// when given. A file that cannot be read or written is an error report like any other.
-pub fn run_file(file: &Path, dot: Option<&Path>, options: &LambdaOptions) -> Outcome {
+/// `locksmith lambda FILE`: reads `file`, checks it, writes the constraint graph to `dot` when
+/// given, then renders the report to `out`. A file that cannot be read or written is an error
+/// report like any other.
+pub fn run_file(
+    file: &Path,
+    dot: Option<&Path>,
+    options: &LambdaOptions,
+    out: &mut dyn std::io::Write,
+) -> Outcome {
     let name = file.display().to_string();
-    let failed = |report: Report| render::outcome(&report, options.format, &Sources::disk());
+    let mut failed = |report: Report| {
+        let cx = RenderContext::new(SourceReader::on_disk(None));
+        render::outcome(&report, options.format, &cx, out)
+    };
     let text = match std::fs::read(file) {
         Err(e) => {
             let message = format!("cannot read {name}: {e}");
@@ -89,8 +118,11 @@ pub fn run_file(file: &Path, dot: Option<&Path>, options: &LambdaOptions) -> Out
         dot: dot.is_some(),
         ..options.clone()
     };
-    let outcome = run(&name, &text, &options);
-    if let (Some(path), Some(graph)) = (dot, &outcome.dot) {
+    let report = analyse(&name, &text, &options);
+    let cx = context(&name, &text);
+    // The graph is written before the report, so that a graph that cannot be written is the
+    // run's one error, with nothing printed before it.
+    if let (Some(path), Some(graph)) = (dot, graph(&report, &cx, &options)) {
         if let Err(e) = std::fs::write(path, graph) {
             let shown = path.display().to_string();
             let message = format!("cannot write {shown}: {e}");
@@ -101,5 +133,5 @@ pub fn run_file(file: &Path, dot: Option<&Path>, options: &LambdaOptions) -> Out
             ));
         }
     }
-    outcome
+    render::outcome(&report, options.format, &cx, out)
 }

@@ -1,5 +1,6 @@
-//! The `locksmith` binary: a thin `clap` layer over the library's commands. It parses arguments
-//! and prints what a command returns; it never analyses, builds reports or formats them.
+//! The `locksmith` binary: a thin `clap` layer over the library's commands. It parses arguments,
+//! hands a command standard output to render its report into, and prints the error line and
+//! exits with the status the command returns; it never analyses, builds reports or formats them.
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -8,7 +9,7 @@ use std::process::ExitCode;
 use clap::{Arg, ArgAction, ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use locksmith::config::{self, CommandLine, Which};
 use locksmith::lambda::{self, LambdaOptions};
-use locksmith::render::{ColorChoice, Format, Outcome};
+use locksmith::render::{ColorChoice, Format, Outcome, RenderContext, SourceReader};
 use locksmith::switches;
 use solver::{Technique, Techniques};
 
@@ -329,7 +330,8 @@ fn main() -> ExitCode {
                 constraints,
                 no_existentials,
             };
-            finish(&lambda::run_file(&file, dot.as_deref(), &options))
+            let mut out = std::io::stdout().lock();
+            finish(&lambda::run_file(&file, dot.as_deref(), &options, &mut out))
         }
     }
 }
@@ -376,24 +378,24 @@ fn check(args: CheckArgs) -> ExitCode {
         },
     };
     // The report goes to stdout as it is rendered: a large one is never held whole.
-    let mut out = locksmith::render::IoWriter::new(std::io::BufWriter::with_capacity(
-        1 << 20,
-        std::io::stdout().lock(),
-    ));
-    let color = args.color.enabled(
-        std::io::stdout().is_terminal(),
-        std::env::var_os("NO_COLOR").as_deref(),
-    );
-    let sources = locksmith::render::Sources::disk()
-        .rooted(args.source_root)
-        .writing_to(args.output)
-        .colored(color);
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
+    let cx = RenderContext {
+        color: args.color.enabled(
+            std::io::stdout().is_terminal(),
+            std::env::var_os("NO_COLOR").as_deref(),
+        ),
+        output_dir: args.output,
+        ..RenderContext::new(SourceReader::on_disk(args.source_root))
+    };
     let options = match config::load(&which) {
         Ok(found) => config::check_options(command_line, found),
         Err(fatal) => {
-            let outcome = locksmith::check::failed(&fatal, args.format, &sources, &mut out);
-            out.finish();
-            return finish(&outcome);
+            return finish(&locksmith::check::failed(
+                &fatal,
+                args.format,
+                &cx,
+                &mut out,
+            ))
         }
     };
     let database = args
@@ -411,9 +413,12 @@ fn check(args: CheckArgs) -> ExitCode {
                 selected.inputs
             }
             Err(fatal) => {
-                let outcome = locksmith::check::failed(&fatal, args.format, &sources, &mut out);
-                out.finish();
-                return finish(&outcome);
+                return finish(&locksmith::check::failed(
+                    &fatal,
+                    args.format,
+                    &cx,
+                    &mut out,
+                ))
             }
         };
     let running = locksmith::progress::start(locksmith::progress::Show {
@@ -426,8 +431,7 @@ fn check(args: CheckArgs) -> ExitCode {
         allow_incomplete: args.allow_incomplete,
     };
     let outcome =
-        locksmith::check::run_triaged(inputs, options, args.format, sources, &triage, &mut out);
-    out.finish();
+        locksmith::check::run_triaged(inputs, options, args.format, cx, &triage, &mut out);
     drop(running);
     finish(&outcome)
 }
@@ -505,8 +509,12 @@ fn usage(e: clap::Error) -> ExitCode {
     ExitCode::from(2)
 }
 
+/// Ends a command whose report is on stdout already: its error line (if any) on stderr, and its
+/// exit status.
 fn finish(outcome: &Outcome) -> ExitCode {
-    let _ = std::io::stdout().write_all(outcome.stdout.as_bytes());
-    let _ = std::io::stderr().write_all(outcome.stderr.as_bytes());
-    ExitCode::from(outcome.exit as u8)
+    match std::io::stderr().write_all(outcome.stderr.as_bytes()) {
+        Ok(()) => ExitCode::from(outcome.exit as u8),
+        // Nowhere is left to say why the run failed; it still fails, never passes in silence.
+        Err(_) => ExitCode::from(2),
+    }
 }

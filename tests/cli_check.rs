@@ -221,6 +221,43 @@ fn bad_input_gives_one_line_and_exit_two() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A report that standard output cannot take is an error of the run: exit status 2 and one line
+/// saying why. A pipe whose reader has gone (`locksmith check … | head`) ends the run quietly,
+/// with the report's exit status, as any Unix filter does. The same for `lambda`.
+#[test]
+fn an_output_that_cannot_be_written_is_an_error_unless_its_reader_left() {
+    let commands: [&[&str]; 2] = [
+        &["check", "tests/races/basic/counter_locked.c"],
+        &["lambda", "tests/lambda/pair_of_locks_swapped.lam"],
+    ];
+    let run = |args: &[&str], stdout: std::process::Stdio| {
+        let out = Command::new(env!("CARGO_BIN_EXE_locksmith"))
+            .current_dir(root())
+            .args(args)
+            .stdout(stdout)
+            .output()
+            .expect("locksmith runs");
+        let stderr = String::from_utf8(out.stderr).expect("stderr is UTF-8");
+        (out.status.code().expect("locksmith exits"), stderr)
+    };
+    for args in commands {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        assert_eq!(run(args, writer.into()), (1, String::new()), "{args:?}");
+        // `/dev/full` takes nothing: every write fails with "no space left on device".
+        let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+            continue;
+        };
+        let (exit, stderr) = run(args, full.into());
+        assert_eq!(exit, 2, "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with("locksmith: error: cannot write the output: ")
+                && stderr.lines().count() == 1,
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
 #[test]
 fn no_input_file_is_an_error() {
     let run = check(&[]);

@@ -383,7 +383,8 @@ fn the_report_is_deterministic() {
 }
 
 /// `--format html` needs `-o DIR`, `-o` needs `--format html`, `lambda` has no HTML format, and a
-/// directory that cannot be written is an error: each exits with status 2 and says why.
+/// directory that cannot be written, or a page in it, is an error: each exits with status 2 and
+/// says why.
 #[test]
 fn usage_errors_exit_with_status_2() {
     let dir = temp_dir("usage");
@@ -408,6 +409,15 @@ fn usage_errors_exit_with_status_2() {
     assert_eq!((code, stdout.as_str()), (2, ""));
     assert!(
         stderr.contains("cannot write the HTML report into taken"),
+        "{stderr}"
+    );
+    // A directory that can be made but whose index cannot be written fails as the pages are
+    // written, after the analysis.
+    std::fs::create_dir_all(dir.join("blocked/index.html")).unwrap();
+    let (code, stdout, stderr) = run(&dir, &["--format", "html", "-o", "blocked", file]);
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    assert!(
+        stderr.starts_with("locksmith: error: cannot write the HTML report into blocked: "),
         "{stderr}"
     );
 }

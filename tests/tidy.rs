@@ -1,8 +1,8 @@
 //! Checks that keep the architecture of ARCHITECTURE.md true, after rust-analyzer's `tidy`: the
 //! solver depends on no front end, library crates never print, every module says what it owns in
 //! a `//!` doc, every document a file refers to exists, no library function is named outside the
-//! library model, and no function grows past the length budget (the allowlist of longer ones may
-//! only shrink).
+//! library model, no function grows past the length budget (the allowlist of longer ones may
+//! only shrink), and no write's result is dropped (`let _ = write!(…)`).
 
 use std::path::{Path, PathBuf};
 
@@ -41,13 +41,15 @@ const LIBRARY_SOURCES: [&str; 3] = ["solver/src", "lambda-core/src", "c-frontend
 /// Every crate's sources.
 const ALL_SOURCES: [&str; 4] = ["solver/src", "lambda-core/src", "c-frontend/src", "src"];
 
-/// Every Rust file of the repository: the crates' sources, their tests, benches and examples.
+/// Every Rust file of the repository: the crates' sources, their tests, benches and examples,
+/// and the build script.
 fn all_rust_files() -> Vec<PathBuf> {
     ALL_SOURCES
         .iter()
         .chain(&["tests", "benches", "examples"])
         .chain(&["solver/tests", "lambda-core/tests", "c-frontend/tests"])
         .flat_map(|dir| rust_files(dir))
+        .chain([PathBuf::from("build.rs")])
         .collect()
 }
 
@@ -550,6 +552,111 @@ fn functions_fit_the_length_budget() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The calls that write: the formatting macros and the methods of `fmt::Write` and `io::Write`.
+const WRITES: [&str; 8] = [
+    "write!(",
+    "writeln!(",
+    ".write_str(",
+    ".write_char(",
+    ".write_fmt(",
+    ".write_all(",
+    ".write(",
+    ".flush(",
+];
+
+/// Where `code` calls a write: the index of each call's opening parenthesis (a macro only as a
+/// whole word).
+fn write_calls(code: &str) -> Vec<usize> {
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out = Vec::new();
+    for w in WRITES {
+        for (at, _) in code.match_indices(w) {
+            if w.ends_with("!(") && code[..at].chars().next_back().is_some_and(is_ident) {
+                continue;
+            }
+            out.push(at + w.len() - 1);
+        }
+    }
+    out
+}
+
+/// The rest of the statement that starts `code`: up to its `;`, or to the end of the block it
+/// is the last expression of.
+fn statement(code: &str) -> &str {
+    let mut depth = 0i32;
+    for (k, c) in code.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' if depth == 0 => return &code[..k],
+            ')' | ']' | '}' => depth -= 1,
+            ';' if depth == 0 => return &code[..k],
+            _ => {}
+        }
+    }
+    code
+}
+
+/// The lines of `text` that drop what a write returns (`let _ = write!(…)`, `_ = out.write_str(…)`,
+/// `let _ = match … { … => writeln!(…) }`, `out.flush().ok()`): a renderer returns its errors with
+/// `?`, and text made in a `String`, which cannot refuse it, is appended with `push_str`.
+fn dropped_writes(text: &str) -> Vec<usize> {
+    let code = code_only(text);
+    let line_of = |at: usize| code[..at].matches('\n').count() + 1;
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out = Vec::new();
+    for (at, _) in code.match_indices("_ =") {
+        if code[at + 3..].starts_with('=') || code[..at].ends_with(is_ident) {
+            continue;
+        }
+        let before = code[..at].trim_end();
+        let bound = before
+            .strip_suffix("let")
+            .is_some_and(|b| !b.ends_with(is_ident));
+        let assigned = before.is_empty() || before.ends_with([';', '{', '}']);
+        if (bound || assigned) && !write_calls(statement(&code[at + 3..])).is_empty() {
+            out.push(line_of(at));
+        }
+    }
+    for open in write_calls(&code) {
+        let close = open + statement(&code[open + 1..]).len() + 1;
+        let after = code.get(close + 1..).unwrap_or("").trim_start();
+        if let Some(rest) = after.strip_prefix(".ok()") {
+            if rest.trim_start().starts_with(';') {
+                out.push(line_of(open));
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// No write's result is dropped, in any Rust file: an output that cannot be written is an error
+/// the caller hears of.
+#[test]
+fn no_write_is_dropped() {
+    let sample = "fn f(out: &mut String) {\n    let _ = write!(out, \"x\");\n    \
+                  let _ = out.write_str(\"y\");\n    _ = writeln!(out);\n    let _ = match k {\n        \
+                  0 => writeln!(out, \"a\"),\n        _ => writeln!(out, \"b\"),\n    };\n    \
+                  out.flush().ok();\n    // let _ = write!(out, \"in a comment\");\n    \
+                  let s = \"let _ = write!(out)\";\n    let _ = tx.send(1);\n    \
+                  let _ = std::fs::remove_file(p);\n    writeln!(out, \"kept\")?;\n    \
+                  let x_ = 1; let y = x_ == 1;\n}\n";
+    assert_eq!(dropped_writes(sample), [2, 3, 4, 5, 9], "the rule can fail");
+    let mut problems = Vec::new();
+    for file in all_rust_files() {
+        for line in dropped_writes(&read(&file)) {
+            problems.push(format!("{}:{line}", file.display()));
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "a write whose result is dropped (return it with `?`, or append to a String with \
+         `push_str`):\n{}",
+        problems.join("\n")
+    );
 }
 
 #[test]

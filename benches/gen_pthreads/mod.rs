@@ -46,8 +46,6 @@
 
 mod shapes;
 
-use std::fmt::Write as _;
-
 use shapes::{library_file, shape_core, shape_header};
 
 /// Lines that `gcc -std=gnu11 -E` prints for the system headers of one generated file (glibc 2.36,
@@ -387,10 +385,9 @@ void request_free(struct request *req);
 ",
     );
     for m in modules {
-        let _ = writeln!(
-            s,
-            "void {m}_setup(void);\nvoid {m}_run(int nthreads);\nlong {m}_query(long key);\nlong {m}_update(long key, long delta);"
-        );
+        s.push_str(&format!(
+            "void {m}_setup(void);\nvoid {m}_run(int nthreads);\nlong {m}_query(long key);\nlong {m}_update(long key, long delta);\n"
+        ));
     }
     for part in parts {
         s.push_str(&shape_header(*part, modules));
@@ -513,7 +510,7 @@ fn main_function(modules: &[String], parts: &[Shape]) -> String {
             Shape::BigStruct => {
                 after_setup.push_str("    big_init(&big_global);\n");
                 for m in modules {
-                    let _ = writeln!(after_setup, "    {m}_attach(&big_global);");
+                    after_setup.push_str(&format!("    {m}_attach(&big_global);\n"));
                 }
             }
             _ => {}
@@ -530,10 +527,9 @@ static const struct module_entry modules[] = {
 ",
     );
     for m in modules {
-        let _ = writeln!(s, "    {{ \"{m}\", {m}_setup, {m}_run }},");
+        s.push_str(&format!("    {{ \"{m}\", {m}_setup, {m}_run }},\n"));
     }
-    let _ = write!(
-        s,
+    s.push_str(&format!(
         "}};
 
 static void *module_thread(void *arg)
@@ -567,7 +563,7 @@ int main(int argc, char **argv)
 }}
 ",
         n = modules.len()
-    );
+    ));
     s
 }
 
@@ -619,29 +615,26 @@ impl<'a> Module<'a> {
     ) -> Self {
         let mut decls = String::new();
         if idx > 0 {
-            let _ = writeln!(
-                decls,
+            decls.push_str(&format!(
                 "/* Module {p}: services, request handlers and worker groups. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include \"common.h\"
-"
-            );
+\n"
+            ));
         }
-        let _ = writeln!(
-            decls,
+        decls.push_str(&format!(
             "int {p}_dispatch(struct request *req);
 int {p}_route(struct request *req);
 
 pthread_mutex_t {p}_batch_mu = PTHREAD_MUTEX_INITIALIZER;
 long {p}_batch_total;
 long {p}_unsafe_hits;
-"
-        );
+\n"
+        ));
         let mut helpers = String::new();
-        let _ = writeln!(
-            helpers,
+        helpers.push_str(&format!(
             "static inline long {p}_mix(long v, int k)
 {{
     return (long)(((unsigned long)v * 31u + (unsigned long)k) % 100003u);
@@ -656,8 +649,8 @@ void {p}_batch_end(void)
 {{
     pthread_mutex_unlock(&{p}_batch_mu);
 }}
-"
-        );
+\n"
+        ));
         Module {
             idx,
             p,
@@ -734,23 +727,21 @@ void {p}_batch_end(void)
         }
 
         let d = &mut self.decls;
-        let _ = writeln!(d, "struct {name} {{\n    pthread_mutex_t lock;");
+        d.push_str(&format!("struct {name} {{\n    pthread_mutex_t lock;\n"));
         for (cty, f) in &fields {
-            let _ = writeln!(d, "    {cty} {f};");
+            d.push_str(&format!("    {cty} {f};\n"));
         }
-        let _ = writeln!(
-            d,
+        d.push_str(&format!(
             "    char label[48];
 }};
 
 struct {name} {name}_main = {{ .lock = PTHREAD_MUTEX_INITIALIZER }};
 struct {name} *{name}_shared;
-"
-        );
+\n"
+        ));
 
         let h = &mut self.helpers;
-        let _ = writeln!(
-            h,
+        h.push_str(&format!(
             "static inline void {name}_lock(struct {name} *o)
 {{
     lock_acquire(&o->lock);
@@ -772,11 +763,10 @@ struct {name} *{name}_new(const char *label)
     snprintf(o->label, sizeof o->label, \"%s\", label);
     return o;
 }}
-"
-        );
+\n"
+        ));
         for (cty, f) in &fields {
-            let _ = writeln!(
-                h,
+            h.push_str(&format!(
                 "long {name}_get_{f}(struct {name} *o)
 {{
     long v;
@@ -793,32 +783,29 @@ void {name}_add_{f}(struct {name} *o, long d)
     o->{f} += ({cty})d;
     {name}_unlock(o);
 }}
-"
-            );
+\n"
+            ));
         }
         let (_, f0) = fields[0];
-        let _ = writeln!(
-            h,
+        h.push_str(&format!(
             "void {name}_snapshot(struct {name} *o, char *out, size_t cap)
 {{
     {name}_lock(o);
     snprintf(out, cap, \"%s:%ld\", o->label, (long)o->{f0});
     {name}_unlock(o);
 }}
-"
-        );
+\n"
+        ));
         self.types.push(Ty { name, fields });
     }
 
     fn add_counter(&mut self) {
         let p = &self.p;
         let k = self.counters;
-        let _ = writeln!(
-            self.decls,
-            "pthread_mutex_t {p}_mu{k} = PTHREAD_MUTEX_INITIALIZER;\nlong {p}_served{k};\n"
-        );
-        let _ = writeln!(
-            self.helpers,
+        self.decls.push_str(&format!(
+            "pthread_mutex_t {p}_mu{k} = PTHREAD_MUTEX_INITIALIZER;\nlong {p}_served{k};\n\n"
+        ));
+        self.helpers.push_str(&format!(
             "void {p}_count{k}(long d)
 {{
     pthread_mutex_lock(&{p}_mu{k});
@@ -835,8 +822,8 @@ long {p}_read{k}(void)
     pthread_mutex_unlock(&{p}_mu{k});
     return v;
 }}
-"
-        );
+\n"
+        ));
         self.counters += 1;
     }
 
@@ -879,53 +866,53 @@ long {p}_read{k}(void)
         let ty = self.types[t].name.clone();
         let depth = self.rng.range(10, 30);
         let mut c = String::new();
-        let _ = writeln!(c, "static long {p}_s{s}_in0(struct {ty} *o, long v)\n{{");
+        c.push_str(&format!(
+            "static long {p}_s{s}_in0(struct {ty} *o, long v)\n{{\n"
+        ));
         let touched = self.rng.range(1, 3);
         let mut first = None;
         for _ in 0..touched {
             let (cty, f) = self.field(t);
             first.get_or_insert(f);
-            let _ = match cty {
-                "unsigned" => writeln!(c, "    o->{f} |= (unsigned)(v & 0xff);"),
-                "int" => writeln!(c, "    o->{f} = (int)(v % 97);"),
-                _ => writeln!(c, "    o->{f} += v;"),
-            };
+            c.push_str(&match cty {
+                "unsigned" => format!("    o->{f} |= (unsigned)(v & 0xff);\n"),
+                "int" => format!("    o->{f} = (int)(v % 97);\n"),
+                _ => format!("    o->{f} += v;\n"),
+            });
         }
         if self.rng.one_in(3) {
-            let _ = writeln!(c, "    stats_add(&server_stats, v & 15);");
+            c.push_str("    stats_add(&server_stats, v & 15);\n");
         }
-        let _ = writeln!(
-            c,
-            "    return (long)o->{};\n}}\n",
+        c.push_str(&format!(
+            "    return (long)o->{};\n}}\n\n",
             first.unwrap_or("label[0]")
-        );
+        ));
         for k in 1..depth {
             let prev = format!("{p}_s{s}_in{}", k - 1);
-            let _ = writeln!(c, "long {p}_s{s}_in{k}(struct {ty} *o, long v)\n{{");
+            c.push_str(&format!(
+                "long {p}_s{s}_in{k}(struct {ty} *o, long v)\n{{\n"
+            ));
             match self.rng.below(3) {
                 0 => {
-                    let _ = writeln!(c, "    return {prev}(o, v + {k});");
+                    c.push_str(&format!("    return {prev}(o, v + {k});\n"));
                 }
                 1 => {
-                    let _ = writeln!(
-                        c,
-                        "    long w = {p}_mix(v, {k});\n\n    return {prev}(o, w);"
-                    );
+                    c.push_str(&format!(
+                        "    long w = {p}_mix(v, {k});\n\n    return {prev}(o, w);\n"
+                    ));
                 }
                 _ => {
                     let (_, f) = self.field(t);
-                    let _ = writeln!(
-                        c,
-                        "    if (v > {})\n        return {prev}(o, v - {k});\n    return {prev}(o, v + 1) + (long)o->{f};",
+                    c.push_str(&format!(
+                        "    if (v > {})\n        return {prev}(o, v - {k});\n    return {prev}(o, v + 1) + (long)o->{f};\n",
                         1000 + 37 * k
-                    );
+                    ));
                 }
             }
-            let _ = writeln!(c, "}}\n");
+            c.push_str("}\n\n");
         }
         let top = format!("{p}_s{s}_locked");
-        let _ = writeln!(
-            c,
+        c.push_str(&format!(
             "long {top}(struct {ty} *o, long v)
 {{
     long r;
@@ -935,9 +922,9 @@ long {p}_read{k}(void)
     {ty}_unlock(o);
     return r;
 }}
-",
+\n",
             depth - 1
-        );
+        ));
         self.code.push_str(&c);
         top
     }
@@ -951,21 +938,19 @@ long {p}_read{k}(void)
         let mut c = String::new();
         let (_, f) = self.field(t);
         let (_, g) = self.field(t);
-        let _ = writeln!(
-            c,
+        c.push_str(&format!(
             "long {p}_s{s}_step0(struct request *req, struct {ty} *o)
 {{
     {ty}_add_{f}(o, (long)req->len);
     return {ty}_get_{g}(o) + req->id;
 }}
-"
-        );
+\n"
+        ));
         for k in 1..depth {
             let prev = format!("{p}_s{s}_step{}", k - 1);
-            let _ = writeln!(
-                c,
-                "long {p}_s{s}_step{k}(struct request *req, struct {ty} *o)\n{{"
-            );
+            c.push_str(&format!(
+                "long {p}_s{s}_step{k}(struct request *req, struct {ty} *o)\n{{\n"
+            ));
             if k == depth - 1 && !self.lower.is_empty() {
                 let other = if self.rng.one_in(2) {
                     self.lower.len() - 1
@@ -974,50 +959,47 @@ long {p}_read{k}(void)
                 };
                 let m = &self.lower[other];
                 if self.rng.one_in(2) {
-                    let _ = writeln!(
-                        c,
-                        "    long r = {m}_update((long)req->id, {k});\n\n    return r + {prev}(req, o);"
-                    );
+                    c.push_str(&format!(
+                        "    long r = {m}_update((long)req->id, {k});\n\n    return r + {prev}(req, o);\n"
+                    ));
                 } else {
-                    let _ = writeln!(
-                        c,
-                        "    long r = {m}_query((long)req->kind);\n\n    return {prev}(req, o) - r;"
-                    );
+                    c.push_str(&format!(
+                        "    long r = {m}_query((long)req->kind);\n\n    return {prev}(req, o) - r;\n"
+                    ));
                 }
-                let _ = writeln!(c, "}}\n");
+                c.push_str("}\n\n");
                 continue;
             }
             match self.rng.below(7) {
                 0 | 1 => {
-                    let _ = writeln!(c, "    return {prev}(req, o);");
+                    c.push_str(&format!("    return {prev}(req, o);\n"));
                 }
                 2 => {
-                    let _ = writeln!(
-                        c,
+                    c.push_str(&format!(
                         "    char tag[64];
     int n = snprintf(tag, sizeof tag, \"{p}.{s}.%d\", req->id % 1000);
 
     if (n > 0)
         req->kind += (int)(strlen(tag) % 3);
-    return {prev}(req, o);"
-                    );
+    return {prev}(req, o);\n"
+                    ));
                 }
                 3 => {
-                    let _ = writeln!(
-                        c,
-                        "    long r = {locked_top}(o, (long)req->id);\n\n    return r + {prev}(req, o);"
-                    );
+                    c.push_str(&format!(
+                        "    long r = {locked_top}(o, (long)req->id);\n\n    return r + {prev}(req, o);\n"
+                    ));
                 }
                 4 => {
                     let k2 = self.rng.below(self.counters);
-                    let _ = writeln!(c, "    {p}_count{k2}(1);\n    return {prev}(req, o);");
+                    c.push_str(&format!(
+                        "    {p}_count{k2}(1);\n    return {prev}(req, o);\n"
+                    ));
                 }
                 5 => {
                     let (_, f) = self.field(t);
-                    let _ = writeln!(
-                        c,
-                        "    if ({ty}_get_{f}(o) < 0)\n        return -1;\n    return {prev}(req, o);"
-                    );
+                    c.push_str(&format!(
+                        "    if ({ty}_get_{f}(o) < 0)\n        return -1;\n    return {prev}(req, o);\n"
+                    ));
                 }
                 _ => {
                     if s > 0 && self.rng.one_in(2) {
@@ -1025,22 +1007,20 @@ long {p}_read{k}(void)
                         let top = self.services[other].locked_top.clone();
                         let oty = self.services[other].ty;
                         let oname = &self.types[oty].name;
-                        let _ = writeln!(
-                            c,
-                            "    long r = {top}(&{oname}_main, {k});\n\n    return {prev}(req, o) + (r & 1);"
-                        );
+                        c.push_str(&format!(
+                            "    long r = {top}(&{oname}_main, {k});\n\n    return {prev}(req, o) + (r & 1);\n"
+                        ));
                     } else {
-                        let _ = writeln!(
-                            c,
+                        c.push_str(&format!(
                             "    {p}_batch_begin();
     {p}_batch_total += {k};
     {p}_batch_end();
-    return {prev}(req, o);"
-                        );
+    return {prev}(req, o);\n"
+                        ));
                     }
                 }
             }
-            let _ = writeln!(c, "}}\n");
+            c.push_str("}\n\n");
         }
         self.code.push_str(&c);
         format!("{p}_s{s}_step{}", depth - 1)
@@ -1057,8 +1037,7 @@ long {p}_read{k}(void)
         let mut c = String::new();
         match self.rng.below(3) {
             0 => {
-                let _ = writeln!(
-                    c,
+                c.push_str(&format!(
                     "int {name}(struct request *req)
 {{
     size_t cap = req->len + 160;
@@ -1080,12 +1059,11 @@ long {p}_read{k}(void)
     free(buf);
     return (int)(r & 0xff);
 }}
-"
-                );
+\n"
+                ));
             }
             1 => {
-                let _ = writeln!(
-                    c,
+                c.push_str(&format!(
                     "int {name}(struct request *req)
 {{
     char key[80];
@@ -1097,13 +1075,12 @@ long {p}_read{k}(void)
     log_line(\"{name}\", id);
     return (int)({step}(req, {obj}) % 256);
 }}
-"
-                );
+\n"
+                ));
             }
             _ => {
                 let k = self.rng.below(self.counters);
-                let _ = writeln!(
-                    c,
+                c.push_str(&format!(
                     "int {name}(struct request *req)
 {{
     char snap[128];
@@ -1121,8 +1098,8 @@ long {p}_read{k}(void)
     free(copy);
     return (int)({step}(req, {obj}) & 0x7f);
 }}
-"
-                );
+\n"
+                ));
             }
         }
         self.code.push_str(&c);
@@ -1143,8 +1120,7 @@ long {p}_read{k}(void)
         let route = self.rng.one_in(2);
         let path = format!("/{p}/h{}", self.rng.below(self.handlers.len()));
         let mut w = String::new();
-        let _ = writeln!(
-            w,
+        w.push_str(&format!(
             "struct {p}_warg{g} {{
     int id;
     int iters;
@@ -1171,23 +1147,21 @@ void *{p}_worker{g}(void *arg)
         if ({b}_get_{fb}(a->b) > 1000000)
             total++;
         snprintf(scratch, 96, \"%s#%d\", a->name, i);
-        total += (long)strlen(scratch);",
+        total += (long)strlen(scratch);\n",
             if route { "route" } else { "dispatch" }
-        );
+        ));
         if self.rng.one_in(2) {
-            let _ = writeln!(
-                w,
-                "        {p}_batch_begin();\n        {p}_batch_total += total;\n        {p}_batch_end();"
-            );
+            w.push_str(&format!(
+                "        {p}_batch_begin();\n        {p}_batch_total += total;\n        {p}_batch_end();\n"
+            ));
         }
         if g == 0 {
-            let _ = writeln!(w, "        {p}_unsafe_hits++;");
+            w.push_str(&format!("        {p}_unsafe_hits++;\n"));
         }
         if self.rng.one_in(3) {
-            let _ = writeln!(w, "        total += {p}_query(i);");
+            w.push_str(&format!("        total += {p}_query(i);\n"));
         }
-        let _ = writeln!(
-            w,
+        w.push_str(&format!(
             "        request_free(&req);
         free(scratch);
     }}
@@ -1216,8 +1190,8 @@ void {p}_run_group{g}(int n)
     for (i = 0; i < n; i++)
         pthread_join(th[i], NULL);
 }}
-"
-        );
+\n"
+        ));
         self.workers.push_str(&w);
         self.groups += 1;
     }
@@ -1232,12 +1206,11 @@ void {p}_run_group{g}(int n)
         s.push_str(&self.code);
 
         let n = self.handlers.len();
-        let _ = writeln!(s, "handler_fn {p}_handlers[] = {{");
+        s.push_str(&format!("handler_fn {p}_handlers[] = {{\n"));
         for h in &self.handlers {
-            let _ = writeln!(s, "    {h},");
+            s.push_str(&format!("    {h},\n"));
         }
-        let _ = writeln!(
-            s,
+        s.push_str(&format!(
             "}};
 
 struct {p}_route_entry {{
@@ -1245,13 +1218,12 @@ struct {p}_route_entry {{
     handler_fn fn;
 }};
 
-const struct {p}_route_entry {p}_routes[] = {{"
-        );
+const struct {p}_route_entry {p}_routes[] = {{\n"
+        ));
         for (i, h) in self.handlers.iter().enumerate() {
-            let _ = writeln!(s, "    {{ \"/{p}/h{i}\", {h} }},");
+            s.push_str(&format!("    {{ \"/{p}/h{i}\", {h} }},\n"));
         }
-        let _ = writeln!(
-            s,
+        s.push_str(&format!(
             "}};
 
 int {p}_dispatch(struct request *req)
@@ -1270,50 +1242,47 @@ int {p}_route(struct request *req)
             return {p}_routes[i].fn(req);
     return {p}_handlers[0](req);
 }}
-"
-        );
+\n"
+        ));
 
         let t0 = &self.types[0];
         let (_, f0) = t0.fields[0];
-        let _ = writeln!(
-            s,
+        s.push_str(&format!(
             "long {p}_query(long key)
 {{
     long v = {p}_read0() + key;
 
     return v + {t}_get_{f0}({t}_shared);
 }}
-",
+\n",
             t = t0.name
-        );
+        ));
         let svc = &self.services[0];
-        let _ = writeln!(
-            s,
-            "long {p}_update(long key, long delta)\n{{\n    long r = {}({}_shared, key + delta);\n",
+        s.push_str(&format!(
+            "long {p}_update(long key, long delta)\n{{\n    long r = {}({}_shared, key + delta);\n\n",
             svc.locked_top, self.types[svc.ty].name
-        );
+        ));
         if self.chains_down {
             let lower = &self.lower[self.idx - 1];
-            let _ = writeln!(
-                s,
-                "    if (delta > 0)\n        r += {lower}_update(key, delta - 1);"
-            );
+            s.push_str(&format!(
+                "    if (delta > 0)\n        r += {lower}_update(key, delta - 1);\n"
+            ));
         }
-        let _ = writeln!(s, "    return r;\n}}\n");
+        s.push_str("    return r;\n}\n\n");
 
         s.push_str(&self.workers);
         s.push_str(&self.extra);
 
-        let _ = writeln!(s, "void {p}_setup(void)\n{{");
+        s.push_str(&format!("void {p}_setup(void)\n{{\n"));
         for t in &self.types {
-            let _ = writeln!(s, "    {n}_shared = {n}_new(\"{n}\");", n = t.name);
+            s.push_str(&format!("    {n}_shared = {n}_new(\"{n}\");\n", n = t.name));
         }
-        let _ = writeln!(s, "}}\n\nvoid {p}_run(int nthreads)\n{{");
+        s.push_str(&format!("}}\n\nvoid {p}_run(int nthreads)\n{{\n"));
         s.push_str(&self.run_hooks);
         for g in 0..self.groups {
-            let _ = writeln!(s, "    {p}_run_group{g}(nthreads);");
+            s.push_str(&format!("    {p}_run_group{g}(nthreads);\n"));
         }
-        let _ = writeln!(s, "}}\n");
+        s.push_str("}\n\n");
         s
     }
 }

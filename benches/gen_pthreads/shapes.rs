@@ -9,8 +9,6 @@
 //! lock or the statistics' lock (the base server already takes an object's lock before the
 //! statistics' lock), never the other way round, so the programs cannot deadlock.
 
-use std::fmt::Write as _;
-
 use super::{preprocessed_lines, Module, Shape, MAX_THREADS};
 
 /// Scalar fields of `struct big_state`: C type and name.
@@ -116,13 +114,12 @@ struct big_state {
 ",
             );
             for (cty, f) in BIG_FIELDS {
-                let _ = writeln!(s, "    {cty} {f};");
+                s.push_str(&format!("    {cty} {f};\n"));
             }
             for c in BIG_COUNTERS {
-                let _ = writeln!(s, "    struct big_counter {c};");
+                s.push_str(&format!("    struct big_counter {c};\n"));
             }
-            let _ = writeln!(
-                s,
+            s.push_str(&format!(
                 "    struct big_limits limits;
     struct big_counter queues[{BIG_QUEUES}];
     long hist[{BIG_HIST}];
@@ -131,10 +128,10 @@ struct big_state {
 }};
 
 extern struct big_state big_global;
-void big_init(struct big_state *b);"
-            );
+void big_init(struct big_state *b);\n"
+            ));
             for m in modules {
-                let _ = writeln!(s, "void {m}_attach(struct big_state *b);");
+                s.push_str(&format!("void {m}_attach(struct big_state *b);\n"));
             }
             s
         }
@@ -455,17 +452,16 @@ impl Module<'_> {
             "    struct {ty} *o = (struct {ty} *){arg};\n    long v;\n\n    {ty}_lock(o);\n"
         );
         s.push_str(&self.update(t, "o", &(k + 1).to_string()));
-        let _ = writeln!(
-            s,
-            "    v = (long)o->{g};\n    {ty}_unlock(o);\n    {p}_count{c}(v & 7);"
-        );
+        s.push_str(&format!(
+            "    v = (long)o->{g};\n    {ty}_unlock(o);\n    {p}_count{c}(v & 7);\n"
+        ));
         if self.rng.one_in(3) {
             if let Some(top) = self.locked_top_of(t) {
-                let _ = writeln!(s, "    v += {top}(o, v & 255);");
+                s.push_str(&format!("    v += {top}(o, v & 255);\n"));
             }
         }
         if self.rng.one_in(3) {
-            let _ = writeln!(s, "    log_line(\"{who}\", v);");
+            s.push_str(&format!("    log_line(\"{who}\", v);\n"));
         }
         s
     }
@@ -482,7 +478,7 @@ impl Module<'_> {
             let mut c = format!("static void {p}_job{k}(void *arg)\n{{\n");
             c.push_str(&self.object_work(t, "arg", k, &format!("{p}_job{k}")));
             if k == 0 {
-                let _ = writeln!(c, "    {p}_unsafe_hits++;");
+                c.push_str(&format!("    {p}_unsafe_hits++;\n"));
             }
             c.push_str("}\n\n");
             let sub = format!("        pool_submit({p}_job{k}, {obj});\n");
@@ -491,8 +487,7 @@ impl Module<'_> {
             submits.push_str(&sub);
             lines
         });
-        let _ = writeln!(
-            jobs,
+        jobs.push_str(&format!(
             "void {p}_submit_jobs(void)
 {{
     int i;
@@ -500,10 +495,11 @@ impl Module<'_> {
     for (i = 0; i < server_iters; i++) {{
 {submits}    }}
 }}
-"
-        );
+\n"
+        ));
         self.extra.push_str(&jobs);
-        let _ = writeln!(self.run_hooks, "    {p}_submit_jobs();");
+        self.run_hooks
+            .push_str(&format!("    {p}_submit_jobs();\n"));
     }
 
     /// Callbacks registered with the library by `<p>_register_callbacks`: two of three units are
@@ -520,10 +516,9 @@ impl Module<'_> {
             let reg = if k % 3 == 2 {
                 let (_, f) = self.field(t);
                 let cnt = self.rng.below(self.counters);
-                let _ = writeln!(c, "static void {p}_ops{k}_start(void *ctx)\n{{");
+                c.push_str(&format!("static void {p}_ops{k}_start(void *ctx)\n{{\n"));
                 c.push_str(&self.object_work(t, "ctx", k, &format!("{p}_ops{k}")));
-                let _ = writeln!(
-                    c,
+                c.push_str(&format!(
                     "}}
 
 static void {p}_ops{k}_tick(void *ctx)
@@ -549,12 +544,12 @@ static const struct lib_ops {p}_ops{k} = {{
     .stop = {p}_ops{k}_stop,
     .ctx = &{ty}_main,
 }};
-"
-                );
+\n"
+                ));
                 format!("    lib_register_ops(&{p}_ops{k});\n")
             } else {
                 let obj = self.object(t);
-                let _ = writeln!(c, "static void {p}_cb{k}(void *ctx)\n{{");
+                c.push_str(&format!("static void {p}_cb{k}(void *ctx)\n{{\n"));
                 c.push_str(&self.object_work(t, "ctx", k, &format!("{p}_cb{k}")));
                 c.push_str("}\n\n");
                 format!("    lib_register(\"{p}.cb{k}\", {p}_cb{k}, {obj});\n")
@@ -564,9 +559,12 @@ static const struct lib_ops {p}_ops{k} = {{
             regs.push_str(&reg);
             lines
         });
-        let _ = writeln!(defs, "void {p}_register_callbacks(void)\n{{\n{regs}}}\n");
+        defs.push_str(&format!(
+            "void {p}_register_callbacks(void)\n{{\n{regs}}}\n\n"
+        ));
         self.extra.push_str(&defs);
-        let _ = writeln!(self.run_hooks, "    {p}_register_callbacks();");
+        self.run_hooks
+            .push_str(&format!("    {p}_register_callbacks();\n"));
     }
 
     /// Batches `<p>_forks<b>` of 4 to 8 distinct fork sites, each starting `<p>_fork<k>`, which
@@ -617,61 +615,58 @@ void {p}_fork_wait(long n)
                     1 => format!("{p}_route(&req)"),
                     _ => format!("{p}_handle{}(&req)", self.rng.below(self.handlers.len())),
                 };
-                let _ = writeln!(
-                    threads,
+                threads.push_str(&format!(
                     "static void *{p}_fork{k}(void *arg)
 {{
     struct request req;
 
     request_init(&req, {k}, {}, (const char *)arg);
-    (void){serve};",
+    (void){serve};\n",
                     k % 7
-                );
+                ));
                 if self.rng.one_in(3) {
                     let c = self.rng.below(self.counters);
-                    let _ = writeln!(threads, "    {p}_count{c}((long)req.len);");
+                    threads.push_str(&format!("    {p}_count{c}((long)req.len);\n"));
                 }
-                let _ = writeln!(threads, "    request_free(&req);");
+                threads.push_str("    request_free(&req);\n");
                 if kind == 2 {
-                    let _ = writeln!(threads, "    {p}_fork_finish();");
+                    threads.push_str(&format!("    {p}_fork_finish();\n"));
                 }
-                let _ = writeln!(threads, "    return NULL;\n}}\n");
-                let _ = writeln!(decls, "    pthread_t t{j};");
-                let _ = writeln!(
-                    starts,
-                    "    if (pthread_create(&t{j}, NULL, {p}_fork{k}, \"/{p}/h{h}\") != 0)\n        abort();"
-                );
+                threads.push_str("    return NULL;\n}\n\n");
+                decls.push_str(&format!("    pthread_t t{j};\n"));
+                starts.push_str(&format!(
+                    "    if (pthread_create(&t{j}, NULL, {p}_fork{k}, \"/{p}/h{h}\") != 0)\n        abort();\n"
+                ));
                 match kind {
                     0 => {
-                        let _ = writeln!(starts, "    pthread_join(t{j}, NULL);");
+                        starts.push_str(&format!("    pthread_join(t{j}, NULL);\n"));
                     }
                     1 => {
-                        let _ = writeln!(late, "    pthread_join(t{j}, NULL);");
+                        late.push_str(&format!("    pthread_join(t{j}, NULL);\n"));
                     }
                     _ => {
-                        let _ = writeln!(starts, "    pthread_detach(t{j});");
+                        starts.push_str(&format!("    pthread_detach(t{j});\n"));
                         detached += 1;
                     }
                 }
             }
-            let _ = writeln!(
-                threads,
-                "static void {p}_forks{b}(void)\n{{\n{decls}\n{starts}{late}"
-            );
+            threads.push_str(&format!(
+                "static void {p}_forks{b}(void)\n{{\n{decls}\n{starts}{late}\n"
+            ));
             if detached > 0 {
-                let _ = writeln!(threads, "    {p}_fork_wait({detached});");
+                threads.push_str(&format!("    {p}_fork_wait({detached});\n"));
             }
             threads.push_str("}\n\n");
             defs.push_str(&threads);
             preprocessed_lines(&threads) + 1
         });
-        let _ = writeln!(defs, "void {p}_fork_all(void)\n{{");
+        defs.push_str(&format!("void {p}_fork_all(void)\n{{\n"));
         for b in 0..batches {
-            let _ = writeln!(defs, "    {p}_forks{b}();");
+            defs.push_str(&format!("    {p}_forks{b}();\n"));
         }
         defs.push_str("}\n\n");
         self.extra.push_str(&defs);
-        let _ = writeln!(self.run_hooks, "    {p}_fork_all();");
+        self.run_hooks.push_str(&format!("    {p}_fork_all();\n"));
     }
 
     /// One access to the big struct `b` by `v`, as a statement.
@@ -751,12 +746,11 @@ void {p}_attach(struct big_state *b)
             } else {
                 ""
             };
-            let _ = writeln!(
-                c,
-                "static long {p}_big{k}_0(struct big_state *b, {counter_param}long v)\n{{\n    long r;\n"
-            );
+            c.push_str(&format!(
+                "static long {p}_big{k}_0(struct big_state *b, {counter_param}long v)\n{{\n    long r;\n\n"
+            ));
             if !lock_at_top {
-                let _ = writeln!(c, "    {lock}(&b->lock);");
+                c.push_str(&format!("    {lock}(&b->lock);\n"));
             }
             for _ in 0..self.rng.range(2, 4) {
                 let a = self.big_access();
@@ -766,30 +760,28 @@ void {p}_attach(struct big_state *b)
                 c.push_str("    c->count++;\n    c->bytes += v;\n");
             }
             let (_, f) = BIG_FIELDS[self.rng.below(BIG_FIELDS.len())];
-            let _ = writeln!(c, "    r = (long)b->{f};");
+            c.push_str(&format!("    r = (long)b->{f};\n"));
             if !lock_at_top {
-                let _ = writeln!(c, "    {unlock}(&b->lock);");
+                c.push_str(&format!("    {unlock}(&b->lock);\n"));
             }
-            let _ = writeln!(c, "    return r;\n}}\n");
+            c.push_str("    return r;\n}\n\n");
             for i in 1..depth {
                 let pass = match (&sub, i) {
                     (Some(s), 1) => format!("{s}, "),
                     _ => String::new(),
                 };
-                let _ = writeln!(
-                    c,
+                c.push_str(&format!(
                     "static long {p}_big{k}_{i}(struct big_state *b, long v)
 {{
     return {p}_big{k}_{}(b, {pass}v + {i}) + 1;
 }}
-",
+\n",
                     i - 1
-                );
+                ));
             }
             let bottom = format!("{p}_big{k}_{}", depth - 1);
             if lock_at_top {
-                let _ = writeln!(
-                    c,
+                c.push_str(&format!(
                     "static long {p}_big{k}(long v)
 {{
     struct big_state *b = {p}_big;
@@ -800,13 +792,12 @@ void {p}_attach(struct big_state *b)
     {unlock}(&b->lock);
     return r;
 }}
-"
-                );
+\n"
+                ));
             } else {
-                let _ = writeln!(
-                    c,
-                    "static long {p}_big{k}(long v)\n{{\n    return {bottom}({p}_big, v);\n}}\n"
-                );
+                c.push_str(&format!(
+                    "static long {p}_big{k}(long v)\n{{\n    return {bottom}({p}_big, v);\n}}\n\n"
+                ));
             }
             let call = format!("    r += {p}_big{k}(v);\n");
             let lines = preprocessed_lines(&c) + 1;
@@ -875,12 +866,12 @@ void {p}_attach(struct big_state *b)
     /// starts them.
     fn add_worker_group(&mut self, mut defs: String, calls: &str, what: &str) {
         let p = self.p.clone();
-        let _ = writeln!(
-            defs,
-            "static long {p}_{what}_all(long v)\n{{\n    long r = 0;\n\n{calls}    return r;\n}}\n"
-        );
+        defs.push_str(&format!(
+            "static long {p}_{what}_all(long v)\n{{\n    long r = 0;\n\n{calls}    return r;\n}}\n\n"
+        ));
         defs.push_str(&worker_group(&p, what, &format!("{p}_{what}_all")));
         self.extra.push_str(&defs);
-        let _ = writeln!(self.run_hooks, "    {p}_run_{what}(nthreads);");
+        self.run_hooks
+            .push_str(&format!("    {p}_run_{what}(nthreads);\n"));
     }
 }

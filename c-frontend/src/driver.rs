@@ -540,7 +540,6 @@ pub fn check_on_large_stack(
 /// function, thread, position, locks and write flag (the facts a map leaves implicit,
 /// `Propagated::deferred_into`, are not listed).
 pub fn debug_dump(r: &CheckResult) -> String {
-    use std::fmt::Write;
     let mut out = String::new();
     let p = &r.program;
     for (f, func) in p.funcs.iter_enumerated() {
@@ -563,9 +562,8 @@ pub fn debug_dump(r: &CheckResult) -> String {
             .iter()
             .filter(|i| i.generic == info.rho)
             .count();
-        let _ = writeln!(
-            out,
-            "access {a:?} {}:{}:{} {:?} {} in {} (home {}, {images} images, scope {:?})",
+        out.push_str(&format!(
+            "access {a:?} {}:{}:{} {:?} {} in {} (home {}, {images} images, scope {:?})\n",
             file,
             site.pos.line,
             site.pos.column,
@@ -574,62 +572,60 @@ pub fn debug_dump(r: &CheckResult) -> String {
             p.funcs[site.func].name,
             home.unwrap_or("main"),
             r.generated.constraints.rhos[info.rho].scope,
-        );
+        ));
     }
     for (pos, why) in &r.generated.conflations {
-        let _ = writeln!(
-            out,
-            "conflated at {}:{}:{}: {why}",
+        out.push_str(&format!(
+            "conflated at {}:{}:{}: {why}\n",
             p.files[pos.file], pos.line, pos.column
-        );
+        ));
     }
     for (fid, body) in r.generated.threads.funcs.iter_enumerated() {
-        let _ = writeln!(out, "events of {}:", p.funcs[r.generated.fn_func[fid]].name);
+        out.push_str(&format!(
+            "events of {}:\n",
+            p.funcs[r.generated.fn_func[fid]].name
+        ));
         for (b, block) in body.blocks.iter().enumerate() {
-            let _ = writeln!(
-                out,
-                "  b{b} -> {:?}{}: {:?}",
+            out.push_str(&format!(
+                "  b{b} -> {:?}{}: {:?}\n",
                 block.succs,
                 if block.returns { " returns" } else { "" },
                 block.events
-            );
+            ));
         }
     }
     let mut trusted: Vec<_> = r.solution.mhp.unique_handle.iter().collect();
     trusted.sort();
-    let _ = writeln!(out, "trusted global handles: {trusted:?}");
+    out.push_str(&format!("trusted global handles: {trusted:?}\n"));
     let facts = &r.solution.facts;
     for (id, fc) in facts.ctxs.iter_enumerated() {
         let func = &p.funcs[r.generated.fn_func[fc.func]].name;
         let c = &fc.ctx;
-        let _ = writeln!(
-            out,
-            "context {id:?} in {func} {:?} at {} held {:?} joined {:?} inside {:?}",
+        out.push_str(&format!(
+            "context {id:?} in {func} {:?} at {} held {:?} joined {:?} inside {:?}\n",
             c.thread,
             c.point,
             r.solution.sets.get(fc.held),
             facts.handle_sets.get(c.joined),
             facts.site_sets.get(c.inside),
-        );
+        ));
         for level in solver::threads::nest::levels(&facts.nests, c.nest) {
-            let _ = writeln!(
-                out,
-                "  under {:?} in {}: {:?} at {}",
+            out.push_str(&format!(
+                "  under {:?} in {}: {:?} at {}\n",
                 level.site,
                 p.funcs[r.generated.fn_func[level.func]].name,
                 level.thread,
                 level.point
-            );
+            ));
         }
         for loc in facts.locs.get(facts.maps[id]) {
-            let _ = writeln!(
-                out,
-                "  fact {:?}{} {} behind {:?}",
+            out.push_str(&format!(
+                "  fact {:?}{} {} behind {:?}\n",
                 loc.rho,
                 if loc.internal { " internal" } else { "" },
                 if loc.writes { "writes" } else { "reads" },
                 facts.locs.accesses(loc.accesses)
-            );
+            ));
         }
     }
     out

@@ -4,14 +4,14 @@
 //! source line of a declaration. The text renderer puts one diagnostic together per warning
 //! from these.
 //!
-//! This module reads the report model and the source lines [`Sources`] gives; it never decides
-//! what a warning says, only how it is drawn. A source line that cannot be shown (a file that
-//! cannot be read, a line or column it does not have) is replaced by a plain `--> file:line:col`
-//! line: drawing never fails. Colour is the renderer's choice ([`Painter`]), never the model's.
+//! This module reads the report model and the source lines a [`SourceReader`] gives; it never
+//! decides what a warning says, only how it is drawn. A source line that cannot be shown (a file
+//! that cannot be read, a line or column it does not have) is replaced by a plain
+//! `--> file:line:col` line: drawing never fails. Colour is the renderer's choice ([`Painter`]), never the model's.
 
 use annotate_snippets::{AnnotationKind, Group, Level, Origin, Renderer, Snippet};
 
-use super::text::Sources;
+use super::SourceReader;
 use crate::report::model::{Acquisition, FileLine, Position, RaceAccess};
 
 /// Draws diagnostics, in colour (ANSI escapes) or plain.
@@ -41,14 +41,14 @@ impl Painter {
     }
 
     /// The racing accesses of a warning: each the primary point of the diagnostic.
-    pub fn racing(&self, list: &[RaceAccess], sources: &Sources) -> String {
+    pub fn racing(&self, list: &[RaceAccess], sources: &SourceReader) -> String {
         let group = Group::with_level(Level::WARNING);
         self.accesses(group, list, AnnotationKind::Primary, sources)
     }
 
     /// The lock calls of a deadlock, each the primary point of the diagnostic: the call
     /// underlined with the lock it waits for and the locks it holds, then its thread.
-    pub fn lock_calls(&self, list: &[Acquisition], sources: &Sources) -> String {
+    pub fn lock_calls(&self, list: &[Acquisition], sources: &SourceReader) -> String {
         let mut group = Group::with_level(Level::WARNING);
         for a in list {
             let label = format!("waits for {}{}", a.lock, holding(&a.via, &a.locks));
@@ -93,7 +93,7 @@ impl Painter {
         &self,
         title: Option<&str>,
         list: &[(&Position, String)],
-        sources: &Sources,
+        sources: &SourceReader,
     ) -> String {
         let (mut group, kind) = match title {
             None => (Group::with_level(Level::WARNING), AnnotationKind::Primary),
@@ -126,7 +126,7 @@ impl Painter {
 
     /// The other accesses of a location, under the note `title`, drawn as secondary (dashes,
     /// not carets).
-    pub fn context(&self, title: &str, list: &[RaceAccess], sources: &Sources) -> String {
+    pub fn context(&self, title: &str, list: &[RaceAccess], sources: &SourceReader) -> String {
         let group = Group::with_title(Level::NOTE.secondary_title(title));
         self.accesses(group, list, AnnotationKind::Context, sources)
     }
@@ -134,7 +134,13 @@ impl Painter {
     /// `note: TITLE here` with the source line of `at` and, underlined, the variable `name` when
     /// it is one (or the root of its field path), the first call of an allocated location's line,
     /// else the whole line; `note: TITLE at file:line` when the line cannot be shown.
-    pub fn declaration(&self, title: &str, name: &str, at: &FileLine, sources: &Sources) -> String {
+    pub fn declaration(
+        &self,
+        title: &str,
+        name: &str,
+        at: &FileLine,
+        sources: &SourceReader,
+    ) -> String {
         let line = sources
             .raw_line(&at.file, at.line)
             .filter(|l| !l.trim().is_empty());
@@ -168,7 +174,7 @@ impl Painter {
         mut group: Group<'_>,
         list: &[RaceAccess],
         kind: AnnotationKind,
-        sources: &Sources,
+        sources: &SourceReader,
     ) -> String {
         if list.is_empty() {
             return String::new();

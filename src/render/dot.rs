@@ -9,19 +9,30 @@
 //! the graph is deterministic. It never looks at analysis results.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
+use std::io::{self, Write};
 
+use super::{RenderContext, RenderError, Renderer};
 use crate::report::model::{CheckReport, ConstraintGraph, GraphEdge, LambdaReport, Sign, Warning};
 use crate::report::Report;
 
 const HEADER: &str = "  rankdir=LR;\n  node [fontname=\"Helvetica\", fontsize=10];\n  edge [fontname=\"Helvetica\", fontsize=9];\n";
 
-/// The report as a DOT graph; nothing for a failed run.
-pub fn render(report: &Report) -> String {
-    match report {
-        Report::Check(c) => races(c),
-        Report::Lambda(l) => constraints(l),
-        Report::Error(_) => String::new(),
+/// The DOT format: the report as a graph; nothing for a failed run.
+pub struct Dot;
+
+impl Renderer for Dot {
+    fn render(
+        &self,
+        report: &Report,
+        _cx: &RenderContext,
+        out: &mut dyn Write,
+    ) -> Result<(), RenderError> {
+        match report {
+            Report::Check(c) => races(c, out)?,
+            Report::Lambda(l) => constraints(l, out)?,
+            Report::Error(_) => {}
+        }
+        Ok(())
     }
 }
 
@@ -30,31 +41,30 @@ fn escape(s: &str) -> String {
 }
 
 /// The constraint graph of a λ▷ report (empty if the report was built without it).
-fn constraints(r: &LambdaReport) -> String {
+fn constraints(r: &LambdaReport, s: &mut dyn Write) -> io::Result<()> {
     let empty = ConstraintGraph::default();
     let g = r.graph.as_ref().unwrap_or(&empty);
-    let mut s = format!("digraph constraints {{\n{HEADER}");
+    write!(s, "digraph constraints {{\n{HEADER}")?;
     for n in &g.locations {
-        let _ = writeln!(
+        writeln!(
             s,
             "  r{} [shape=ellipse, label=\"{}\"];",
             n.id,
             escape(&n.description)
-        );
+        )?;
     }
     for n in &g.locks {
-        let _ = writeln!(
+        writeln!(
             s,
             "  l{} [shape=box, label=\"{}\"];",
             n.id,
             escape(&n.description)
-        );
+        )?;
     }
     for e in &g.edges {
-        let _ = writeln!(s, "  {}", edge(e));
+        writeln!(s, "  {}", edge(e))?;
     }
-    s.push_str("}\n");
-    s
+    s.write_all(b"}\n")
 }
 
 fn edge(e: &GraphEdge) -> String {
@@ -94,8 +104,8 @@ fn edge(e: &GraphEdge) -> String {
 
 /// The races of a C report: one box per racy location, one ellipse per thread, and an edge per
 /// access from its thread to the location, labelled with what it does and the locks it holds.
-fn races(r: &CheckReport) -> String {
-    let mut s = format!("digraph races {{\n{HEADER}");
+fn races(r: &CheckReport, s: &mut dyn Write) -> io::Result<()> {
+    write!(s, "digraph races {{\n{HEADER}")?;
     // Threads are numbered in the order of their descriptions, so the graph does not depend on
     // which warning mentions a thread first.
     let threads: BTreeMap<&str, usize> = {
@@ -110,14 +120,14 @@ fn races(r: &CheckReport) -> String {
         names.into_iter().enumerate().map(|(i, t)| (t, i)).collect()
     };
     for (thread, i) in &threads {
-        let _ = writeln!(s, "  t{i} [shape=ellipse, label=\"{}\"];", escape(thread));
+        writeln!(s, "  t{i} [shape=ellipse, label=\"{}\"];", escape(thread))?;
     }
     for (w, race) in r.warnings.iter().filter_map(Warning::race).enumerate() {
         let label = match &race.location.declared {
             Some(d) => format!("{} ({}:{})", race.location.name, d.file, d.line),
             None => race.location.name.clone(),
         };
-        let _ = writeln!(s, "  w{w} [shape=box, label=\"{}\"];", escape(&label));
+        writeln!(s, "  w{w} [shape=box, label=\"{}\"];", escape(&label))?;
         for a in race.accesses.iter() {
             let kind = if a.write { "write" } else { "read" };
             let locks = if a.locks.is_empty() {
@@ -130,22 +140,21 @@ fn races(r: &CheckReport) -> String {
                 "{kind} at {}:{}:{} holding {locks}",
                 p.file, p.line, p.column
             );
-            let _ = writeln!(
+            writeln!(
                 s,
                 "  t{} -> w{w} [label=\"{}\"];",
                 threads[a.thread.as_str()],
                 escape(&label)
-            );
+            )?;
         }
     }
     // An incomplete check says so as the graph's label: no drawn race is not a race-free run.
     if let Some(missing) = super::incompleteness(r) {
-        let _ = writeln!(
+        writeln!(
             s,
             "  label=\"locksmith: {}\";\n  labelloc=t;",
             escape(&missing)
-        );
+        )?;
     }
-    s.push_str("}\n");
-    s
+    s.write_all(b"}\n")
 }

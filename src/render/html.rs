@@ -9,15 +9,18 @@
 //! Pages carry their style and their one small script inline and load nothing else (no font,
 //! image or remote file), so the directory opens from disk and can be kept as a CI artifact.
 //! Everything that comes from the program or the report is HTML-escaped. This module reads the
-//! report model and the source files (through [`Sources`]) only; it never writes files (the
-//! caller, `render::outcome_to`, does) and the same report gives byte-identical pages.
+//! report model and the source files (through the context's [`SourceReader`]) only, and writes
+//! the pages into the output directory; the same report gives byte-identical pages. A directory
+//! that is not given or cannot be written is a [`RenderError`]: the run ends with an error
+//! (exit status 2), as for any file that cannot be written.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt::{self, Display, Write};
+use std::fmt::{self, Display};
+use std::io;
 
 use rustc_hash::FxHashMap;
 
-use super::Sources;
+use super::{RenderContext, RenderError, Renderer, SourceReader};
 use crate::report::model::{
     CheckReport, Deadlock, LockLeak, Position, Race, RaceAccess, RaceLocation, Verdict, Warning,
 };
@@ -26,19 +29,57 @@ use crate::report::Report;
 /// The lines shown before and after an access in a warning's excerpt.
 const CONTEXT_LINES: u32 = 3;
 
+/// The HTML format: the pages of a check's report, written into the output directory (created
+/// if needed; other files in it are left alone), and one line on the output saying where.
+/// Other reports than `check`'s have no HTML form: nothing is written.
+pub struct Html;
+
+impl Renderer for Html {
+    fn render(
+        &self,
+        report: &Report,
+        cx: &RenderContext,
+        out: &mut dyn io::Write,
+    ) -> Result<(), RenderError> {
+        let Report::Check(check) = report else {
+            return Ok(());
+        };
+        let dir = cx
+            .output_dir
+            .as_deref()
+            .ok_or(RenderError::NoOutputDir { format: "HTML" })?;
+        let unwritable = |error| RenderError::Unwritable {
+            what: "the HTML report",
+            dir: dir.to_path_buf(),
+            error,
+        };
+        std::fs::create_dir_all(dir).map_err(unwritable)?;
+        for page in pages(check, &cx.sources) {
+            std::fs::write(dir.join(&page.name), &page.html).map_err(unwritable)?;
+        }
+        writeln!(
+            out,
+            "locksmith: {}; report written to {}",
+            verdict(check),
+            dir.join(INDEX).display()
+        )?;
+        Ok(())
+    }
+}
+
 /// One file of the report, named relative to the output directory.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Page {
-    pub name: String,
-    pub html: String,
+struct Page {
+    name: String,
+    html: String,
 }
 
 /// The name of the page holding the summary and the warnings.
-pub const INDEX: &str = "index.html";
+const INDEX: &str = "index.html";
 
 /// Every page of the report on `report`: the index first, then one per source file it names
 /// that can be read, in the order of the files' names.
-pub fn pages(report: &CheckReport, sources: &Sources) -> Vec<Page> {
+fn pages(report: &CheckReport, sources: &SourceReader) -> Vec<Page> {
     let files = Files::of(report, sources);
     let mut lists = Vec::new();
     let mut out = vec![Page {
@@ -58,15 +99,6 @@ pub fn pages(report: &CheckReport, sources: &Sources) -> Vec<Page> {
         }
     }
     out
-}
-
-/// The index page alone (the summary and the warnings; its links to source pages resolve only
-/// beside the pages [`pages`] makes). Other reports than `check`'s have no HTML form: nothing.
-pub fn render_to(report: &Report, sources: &Sources, out: &mut dyn Write) {
-    if let Report::Check(c) = report {
-        let files = Files::of(c, sources);
-        let _ = out.write_str(&index(c, &files, sources, &mut Vec::new()));
-    }
 }
 
 /// Text made safe to put in an HTML element or a quoted attribute value. Control characters
@@ -146,7 +178,7 @@ struct Files {
 }
 
 impl Files {
-    fn of(r: &CheckReport, sources: &Sources) -> Files {
+    fn of(r: &CheckReport, sources: &SourceReader) -> Files {
         let mut by_name: BTreeMap<String, FileInfo> = BTreeMap::new();
         let mut mark = |file: &str, line: u32, m: Mark| {
             by_name
@@ -256,7 +288,7 @@ fn plural(count: usize, one: &str, many: &str) -> String {
 }
 
 /// The one-line verdict, as the text format's summary says it.
-pub fn verdict(r: &CheckReport) -> String {
+fn verdict(r: &CheckReport) -> String {
     let races = r.warnings.iter().filter(|w| w.race().is_some()).count();
     let mut s = if r.verdict == Verdict::Incomplete {
         "no race found in what was analysed".to_string()
@@ -265,11 +297,10 @@ pub fn verdict(r: &CheckReport) -> String {
     };
     let deadlocks = r.warnings.iter().filter(|w| w.deadlock().is_some()).count();
     if deadlocks > 0 {
-        let _ = write!(
-            s,
+        s.push_str(&format!(
             ", {}",
             plural(deadlocks, "possible deadlock", "possible deadlocks")
-        );
+        ));
     }
     let leaks = r
         .warnings
@@ -277,57 +308,55 @@ pub fn verdict(r: &CheckReport) -> String {
         .filter(|w| w.lock_leak().is_some())
         .count();
     if leaks > 0 {
-        let _ = write!(
-            s,
+        s.push_str(&format!(
             ", {}",
             plural(leaks, "possible lock leak", "possible lock leaks")
-        );
+        ));
     }
     if !r.annotations.is_empty() {
-        let _ = write!(
-            s,
+        s.push_str(&format!(
             ", {}",
             plural(
                 r.annotations.len(),
                 "annotation problem",
                 "annotation problems"
             )
-        );
+        ));
     }
     if let Some(missing) = super::incompleteness(r) {
-        let _ = write!(s, "; {missing}");
+        s.push_str(&format!("; {missing}"));
     }
     s
 }
 
 /// The start of every page, up to and including `<body>` (of class `class`).
 fn head(title: &str, class: &str, s: &mut String) {
-    let _ = write!(
-        s,
+    s.push_str(&format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <meta name=\"generator\" content=\"locksmith {}\">\n<title>{}</title>\n\
          <style>{STYLE}</style>\n</head>\n<body class=\"{class}\">\n",
         env!("CARGO_PKG_VERSION"),
         Esc(title)
-    );
+    ));
 }
 
 /// The summary and every warning; a list of accesses longer than [`SHOWN`] shows its first ones
 /// and links to a page of its own, added to `lists`.
-fn index(r: &CheckReport, files: &Files, sources: &Sources, lists: &mut Vec<Page>) -> String {
+fn index(r: &CheckReport, files: &Files, sources: &SourceReader, lists: &mut Vec<Page>) -> String {
     let mut s = String::new();
     head(&format!("locksmith: {}", verdict(r)), "index", &mut s);
-    let _ = write!(
-        s,
+    s.push_str(&format!(
         "<header>\n<h1>locksmith report</h1>\n<p class=\"verdict\">{}</p>\n<nav><a href=\"#summary\">\
          Summary</a> · <a href=\"#warnings\">Warnings</a> · <a href=\"#files\">Files</a></nav>\n\
          </header>\n<main>\n",
         Esc(&verdict(r))
-    );
+    ));
     summary(r, files, &mut s);
     warnings(r, files, sources, lists, &mut s);
-    let _ = write!(s, "</main>\n<script>{SCRIPT}</script>\n</body>\n</html>\n");
+    s.push_str(&format!(
+        "</main>\n<script>{SCRIPT}</script>\n</body>\n</html>\n"
+    ));
     s
 }
 
@@ -342,7 +371,7 @@ fn shown_list(
     list: &[RaceAccess],
     (number, kind, title): (usize, &str, &str),
     files: &Files,
-    sources: &Sources,
+    sources: &SourceReader,
     lists: &mut Vec<Page>,
     made: &mut FxHashMap<*const RaceAccess, String>,
 ) -> String {
@@ -376,7 +405,7 @@ fn list_pages(
     list: &[RaceAccess],
     (number, kind, title): (usize, &str, &str),
     files: &Files,
-    sources: &Sources,
+    sources: &SourceReader,
 ) -> Vec<Page> {
     let chunks: Vec<&[RaceAccess]> = list.chunks(PER_PAGE).collect();
     let name = |k: usize| match k {
@@ -388,30 +417,28 @@ fn list_pages(
         let from = k * PER_PAGE;
         let mut nav = format!("<a href=\"{INDEX}#w{number}\">back to warning #{number}</a>");
         if chunks.len() > 1 {
-            let _ = write!(
-                nav,
+            nav.push_str(&format!(
                 " · accesses {}–{} of {}",
                 from + 1,
                 from + chunk.len(),
                 list.len()
-            );
+            ));
         }
         if k > 0 {
-            let _ = write!(nav, " · <a href=\"{}\">previous</a>", name(k - 1));
+            nav.push_str(&format!(" · <a href=\"{}\">previous</a>", name(k - 1)));
         }
         if k + 1 < chunks.len() {
-            let _ = write!(nav, " · <a href=\"{}\">next</a>", name(k + 1));
+            nav.push_str(&format!(" · <a href=\"{}\">next</a>", name(k + 1)));
         }
         let mut page = String::new();
         head(&format!("locksmith: {title}"), "list", &mut page);
-        let _ = write!(
-            page,
+        page.push_str(&format!(
             "<header>\n<h1>{}</h1>\n<nav>{nav}</nav>\n</header>\n<main>\n\
              <ol class=\"accesses\" start=\"{}\">\n{}</ol>\n</main>\n</body>\n</html>\n",
             Esc(title),
             from + 1,
             accesses(chunk, files, sources)
-        );
+        ));
         pages.push(Page {
             name: name(k),
             html: page,
@@ -465,7 +492,7 @@ fn summary(r: &CheckReport, files: &Files, s: &mut String) {
         } else {
             what.to_string()
         };
-        let _ = writeln!(s, "<tr><th>{label}</th><td>{n}</td></tr>");
+        s.push_str(&format!("<tr><th>{label}</th><td>{n}</td></tr>\n"));
     }
     s.push_str("</table>\n");
     file_table(files, s);
@@ -495,14 +522,13 @@ fn file_table(files: &Files, s: &mut String) {
             .iter()
             .map(|i| format!("<a href=\"#w{}\">#{}</a>", i + 1, i + 1))
             .collect();
-        let _ = writeln!(
-            s,
+        s.push_str(&format!(
             "<tr><td>{name}</td><td>{} <span class=\"ids\">{}</span></td><td>{lines}</td>\
-             <td>{}</td></tr>",
+             <td>{}</td></tr>\n",
             info.warnings.len(),
             ids.join(" "),
             info.notes
-        );
+        ));
     }
     s.push_str("</tbody>\n</table>\n");
 }
@@ -521,13 +547,12 @@ fn lists(r: &CheckReport, files: &Files, s: &mut String) {
     if !r.annotations.is_empty() {
         s.push_str("<h3 id=\"annotations\">Annotation problems</h3>\n<ul>\n");
         for a in &r.annotations {
-            let _ = writeln!(
-                s,
-                "<li>{}: {} <code class=\"code\">{}</code></li>",
+            s.push_str(&format!(
+                "<li>{}: {} <code class=\"code\">{}</code></li>\n",
                 at(&a.position),
                 Esc(&a.message),
                 Esc(a.code)
-            );
+            ));
         }
         s.push_str("</ul>\n");
     }
@@ -540,14 +565,13 @@ fn lists(r: &CheckReport, files: &Files, s: &mut String) {
             } else {
                 " (not counted: it cannot run)"
             };
-            let _ = writeln!(
-                s,
-                "<li><code>{}</code> at {}: {}{counted} <code class=\"code\">{}</code></li>",
+            s.push_str(&format!(
+                "<li><code>{}</code> at {}: {}{counted} <code class=\"code\">{}</code></li>\n",
                 Esc(&u.function),
                 linked(files, &u.file, u.line, &place),
                 Esc(&u.reason),
                 Esc(u.code)
-            );
+            ));
         }
         s.push_str("</ul>\n");
     }
@@ -577,13 +601,12 @@ fn lists(r: &CheckReport, files: &Files, s: &mut String) {
         }
         for ((what, code), places) in by_what {
             let places: Vec<String> = places.into_iter().map(at).collect();
-            let _ = writeln!(
-                s,
-                "<li>{} <code class=\"code\">{}</code>: {}</li>",
+            s.push_str(&format!(
+                "<li>{} <code class=\"code\">{}</code>: {}</li>\n",
                 Esc(what),
                 Esc(code),
                 places.join(", ")
-            );
+            ));
         }
         s.push_str("</ul>\n");
     }
@@ -594,7 +617,7 @@ fn names(list: &[String], s: &mut String) {
         .iter()
         .map(|n| format!("<code>{}</code>", Esc(n)))
         .collect();
-    let _ = writeln!(s, "<p class=\"names\">{}</p>", shown.join(", "));
+    s.push_str(&format!("<p class=\"names\">{}</p>\n", shown.join(", ")));
 }
 
 /// A location's name, with where it is declared (linked).
@@ -614,7 +637,7 @@ fn location(l: &RaceLocation, files: &Files) -> String {
 fn warnings(
     r: &CheckReport,
     files: &Files,
-    sources: &Sources,
+    sources: &SourceReader,
     lists: &mut Vec<Page>,
     s: &mut String,
 ) {
@@ -648,21 +671,19 @@ fn warnings(
             let key = (i + 1, "racing", title.as_str());
             shown_list(&w.accesses, key, files, sources, lists, &mut made)
         });
-        let _ = write!(
-            s,
+        s.push_str(&format!(
             "<h4>Racing accesses</h4>\n<ol class=\"accesses\">\n{block}</ol>\n"
-        );
+        ));
         if !w.context.is_empty() {
             let title = format!("other accesses of {}", w.location.name);
             let block = blocks.entry(w.context.as_ptr()).or_insert_with(|| {
                 let key = (i + 1, "context", title.as_str());
                 shown_list(&w.context, key, files, sources, lists, &mut made)
             });
-            let _ = write!(
-                s,
+            s.push_str(&format!(
                 "<h4>Also accessed at <span class=\"dim\">(protected or ordered)</span></h4>\n\
                  <ol class=\"accesses context\">\n{block}</ol>\n"
-            );
+            ));
         }
         s.push_str("</details>\n");
     }
@@ -672,30 +693,29 @@ fn warnings(
 /// The opening of a warning's `<details>`: its summary line, other names and note.
 fn warning(i: usize, w: &Race, files: &Files, s: &mut String) {
     let writes = w.accesses.iter().filter(|a| a.write).count();
-    let _ = write!(
-        s,
+    s.push_str(&format!(
         "<details class=\"warning\" id=\"w{n}\">\n<summary><span class=\"num\">#{n}</span> possible \
          data race on {} <span class=\"badge\">{} ({writes} writing)</span></summary>\n",
         location(&w.location, files),
         plural(w.accesses.len(), "racing access", "racing accesses"),
         n = i + 1,
-    );
+    ));
     if !w.aliases.is_empty() {
         let names: Vec<String> = w.aliases.iter().map(|l| location(l, files)).collect();
         let more = match w.aliases_omitted {
             0 => String::new(),
             n => Esc(&super::omitted_names(n)).to_string(),
         };
-        let _ = writeln!(s, "<p>Also named: {}{more}</p>", names.join(", "));
+        s.push_str(&format!("<p>Also named: {}{more}</p>\n", names.join(", ")));
     }
     if let Some(note) = &w.note {
-        let _ = writeln!(s, "<p class=\"note\">Note: {}</p>", Esc(note));
+        s.push_str(&format!("<p class=\"note\">Note: {}</p>\n", Esc(note)));
     }
 }
 
 /// A potential deadlock's `<details>`: its cycle of locks, then each lock call with the lock it
 /// waits for, the locks it holds, its source excerpt, thread and call path.
-fn deadlock(i: usize, d: &Deadlock, files: &Files, sources: &Sources, s: &mut String) {
+fn deadlock(i: usize, d: &Deadlock, files: &Files, sources: &SourceReader, s: &mut String) {
     let title = if d.self_deadlock {
         format!("possible self-deadlock on {}", Esc(&d.locks.join(", ")))
     } else {
@@ -703,15 +723,14 @@ fn deadlock(i: usize, d: &Deadlock, files: &Files, sources: &Sources, s: &mut St
         cycle.extend(d.locks.first().map(|l| Esc(l).to_string()));
         format!("possible deadlock: {}", cycle.join(" → "))
     };
-    let _ = write!(
-        s,
+    s.push_str(&format!(
         "<details class=\"warning\" id=\"w{n}\">\n<summary><span class=\"num\">#{n}</span> \
          {title} <span class=\"badge\">{}</span></summary>\n",
         plural(d.acquisitions.len(), "lock call", "lock calls"),
         n = i + 1,
-    );
+    ));
     if let Some(note) = &d.note {
-        let _ = writeln!(s, "<p class=\"note\">Note: {}</p>", Esc(note));
+        s.push_str(&format!("<p class=\"note\">Note: {}</p>\n", Esc(note)));
     }
     s.push_str("<h4>Lock calls</h4>\n<ol class=\"accesses\">\n");
     for a in &d.acquisitions {
@@ -722,33 +741,30 @@ fn deadlock(i: usize, d: &Deadlock, files: &Files, sources: &Sources, s: &mut St
             p.line,
             &format!("{}:{}:{}", p.file, p.line, p.column),
         );
-        let _ = write!(
-            s,
+        s.push_str(&format!(
             "<li class=\"is-write\">\n<p class=\"what\">waits for <span class=\"lock\">{}</span> \
              at {where_} holding {}</p>\n",
             Esc(&a.lock),
             lock_chips(&a.locks)
-        );
+        ));
         excerpt(p, files, sources, s);
-        let _ = write!(
-            s,
+        s.push_str(&format!(
             "<p class=\"thread\">in {}:</p>\n<p class=\"path\">{}</p>\n</li>\n",
             Esc(&a.thread),
             path(&a.path, files)
-        );
+        ));
     }
     s.push_str("</ol>\n</details>\n");
 }
 
 /// A lock leak: where the lock is still held, where it is not, and where it is taken.
-fn lock_leak(i: usize, l: &LockLeak, files: &Files, sources: &Sources, s: &mut String) {
-    let _ = write!(
-        s,
+fn lock_leak(i: usize, l: &LockLeak, files: &Files, sources: &SourceReader, s: &mut String) {
+    s.push_str(&format!(
         "<details class=\"warning\" id=\"w{n}\">\n<summary><span class=\"num\">#{n}</span> \
          {}</summary>\n",
         Esc(&super::leak_title(l)),
         n = i + 1,
-    );
+    ));
     let (held, other) = super::leak_labels(l);
     s.push_str("<ol class=\"accesses\">\n");
     let points = std::iter::once((&l.position, held, "is-write"))
@@ -761,11 +777,10 @@ fn lock_leak(i: usize, l: &LockLeak, files: &Files, sources: &Sources, s: &mut S
             p.line,
             &format!("{}:{}:{}", p.file, p.line, p.column),
         );
-        let _ = write!(
-            s,
+        s.push_str(&format!(
             "<li class=\"{class}\">\n<p class=\"what\">{} at {where_}</p>\n",
             Esc(&what)
-        );
+        ));
         excerpt(p, files, sources, s);
         s.push_str("</li>\n");
     }
@@ -786,7 +801,7 @@ fn lock_chips(locks: &[String]) -> String {
 
 /// The items of a list of accesses: each with its kind, position, locks, source excerpt, thread
 /// and call path.
-fn accesses(list: &[RaceAccess], files: &Files, sources: &Sources) -> String {
+fn accesses(list: &[RaceAccess], files: &Files, sources: &SourceReader) -> String {
     let mut s = String::new();
     for a in list {
         let p = &a.position;
@@ -804,19 +819,17 @@ fn accesses(list: &[RaceAccess], files: &Files, sources: &Sources) -> String {
             .map(|v| format!(" inside <code>{}</code>", Esc(v)))
             .unwrap_or_default();
         let locks = lock_chips(&a.locks);
-        let _ = write!(
-            s,
+        s.push_str(&format!(
             "<li class=\"{class}\">\n<p class=\"what\"><span class=\"kind {class}\">{}</span> at \
              {where_}{via} holding {locks}</p>\n",
             Esc(kind)
-        );
+        ));
         excerpt(p, files, sources, &mut s);
-        let _ = write!(
-            s,
+        s.push_str(&format!(
             "<p class=\"thread\">in {}:</p>\n<p class=\"path\">{}</p>\n",
             Esc(&a.thread),
             path(&a.path, files)
-        );
+        ));
         if !a.also_in.is_empty() {
             let threads: Vec<String> = a
                 .also_in
@@ -827,16 +840,15 @@ fn accesses(list: &[RaceAccess], files: &Files, sources: &Sources) -> String {
                 0 => String::new(),
                 n => format!("<li>and {n} more</li>"),
             };
-            let _ = writeln!(
-                s,
-                "<details class=\"also\"><summary>and in {}</summary><ul>{}{more}</ul></details>",
+            s.push_str(&format!(
+                "<details class=\"also\"><summary>and in {}</summary><ul>{}{more}</ul></details>\n",
                 plural(
                     a.also_in.len() + a.also_in_omitted,
                     "other thread",
                     "other threads"
                 ),
                 threads.concat()
-            );
+            ));
         }
         s.push_str("</li>\n");
     }
@@ -865,7 +877,7 @@ fn call_site(step: &str) -> Option<(&str, u32)> {
 
 /// The source lines around an access, the accessed one highlighted, each numbered and linked
 /// to its line on the file's page.
-fn excerpt(p: &Position, files: &Files, sources: &Sources, s: &mut String) {
+fn excerpt(p: &Position, files: &Files, sources: &SourceReader, s: &mut String) {
     let page = files.by_name.get(&p.file).and_then(|f| f.page.as_deref());
     let rows = sources.with_lines(&p.file, |lines| {
         let mut rows = String::new();
@@ -878,17 +890,16 @@ fn excerpt(p: &Position, files: &Files, sources: &Sources, s: &mut String) {
                 Some(page) => format!("<a href=\"{}#L{n}\">{n}</a>", Esc(page)),
                 None => n.to_string(),
             };
-            let _ = writeln!(
-                rows,
-                "<tr{class}><td class=\"ln\">{number}</td><td class=\"src\">{}</td></tr>",
+            rows.push_str(&format!(
+                "<tr{class}><td class=\"ln\">{number}</td><td class=\"src\">{}</td></tr>\n",
                 Esc(text)
-            );
+            ));
         }
         rows
     });
     match rows {
         Some(rows) if !rows.is_empty() => {
-            let _ = write!(s, "<table class=\"excerpt\">\n{rows}</table>\n");
+            s.push_str(&format!("<table class=\"excerpt\">\n{rows}</table>\n"));
         }
         _ => s.push_str("<p class=\"dim\">(source line not available)</p>\n"),
     }
@@ -920,15 +931,14 @@ fn source_page(r: &CheckReport, file: &str, info: &FileInfo, lines: &[String]) -
             lines_racing.join(" ")
         )
     };
-    let _ = write!(
-        s,
+    s.push_str(&format!(
         "<header>\n<nav><a href=\"{INDEX}\">← locksmith report</a></nav>\n<h1>{}</h1>\n\
          <p>{racing}</p>\n<p class=\"legend\"><span class=\"race\">racing access</span> \
          <span class=\"access\">protected or ordered access</span> <span class=\"decl\">\
          declaration</span> <span class=\"note\">note</span></p>\n</header>\n<main>\n\
          <table class=\"source\">\n",
         Esc(file)
-    );
+    ));
     for (k, text) in lines.iter().enumerate() {
         let n = k as u32 + 1;
         let marks = info.marks.get(&n);
@@ -937,12 +947,11 @@ fn source_page(r: &CheckReport, file: &str, info: &FileInfo, lines: &[String]) -
             .map(|m| format!(" class=\"{}\"", m.class()))
             .unwrap_or_default();
         let badges = marks.map(|m| badges(r, m)).unwrap_or_default();
-        let _ = writeln!(
-            s,
+        s.push_str(&format!(
             "<tr id=\"L{n}\"{class}><td class=\"ln\"><a href=\"#L{n}\">{n}</a></td>\
-             <td class=\"marks\">{badges}</td><td class=\"src\">{}</td></tr>",
+             <td class=\"marks\">{badges}</td><td class=\"src\">{}</td></tr>\n",
             Esc(text)
-        );
+        ));
     }
     s.push_str("</table>\n</main>\n</body>\n</html>\n");
     s
@@ -959,18 +968,17 @@ fn badges(r: &CheckReport, marks: &BTreeSet<Mark>) -> String {
             Mark::Access(i) => (i, "protected or ordered access"),
             Mark::Declared(i) => (i, "declaration"),
             Mark::Annotation => {
-                let _ = write!(out, "<a class=\"b note\" href=\"{INDEX}#annotations\" title=\"annotation problem\">!</a>");
+                out.push_str(&format!("<a class=\"b note\" href=\"{INDEX}#annotations\" title=\"annotation problem\">!</a>"));
                 continue;
             }
             Mark::Unsound => {
-                let _ = write!(out, "<a class=\"b note\" href=\"{INDEX}#unsound\" title=\"knowingly unsound here\">?</a>");
+                out.push_str(&format!("<a class=\"b note\" href=\"{INDEX}#unsound\" title=\"knowingly unsound here\">?</a>"));
                 continue;
             }
             Mark::Unanalysed => {
-                let _ = write!(
-                    out,
+                out.push_str(&format!(
                     "<a class=\"b note\" href=\"{INDEX}#unanalysed\" title=\"not analysed\">×</a>"
-                );
+                ));
                 continue;
             }
         };
@@ -988,13 +996,12 @@ fn badges(r: &CheckReport, marks: &BTreeSet<Mark>) -> String {
             Warning::LockLeak(l) => format!("a possible lock leak of {}", l.lock),
         };
         let title = format!("{what} of {name} (warning #{})", i + 1);
-        let _ = write!(
-            out,
+        out.push_str(&format!(
             "<a class=\"b {}\" href=\"{INDEX}#w{n}\" title=\"{}\">{n}</a>",
             m.class(),
             Esc(&title),
             n = i + 1
-        );
+        ));
     }
     out
 }

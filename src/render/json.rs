@@ -9,29 +9,32 @@
 //! program is thousands of accesses repeated for hundreds of locations. The text produced is the
 //! same as serialising the whole report at once (a test below holds it to that).
 
-use std::fmt::Write;
+use std::collections::hash_map::Entry;
+use std::io::{self, Write};
 use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
 use serde::Serialize;
 
-use crate::report::model::{CheckReport, Race, Warning};
+use super::{RenderContext, RenderError, Renderer};
+use crate::report::model::{CheckReport, Race, RaceAccess, Warning};
 use crate::report::Report;
 
-/// The report as one pretty-printed JSON object, with a final newline.
-pub fn render(report: &Report) -> String {
-    let mut out = String::new();
-    render_to(report, &mut out);
-    out
-}
+/// The JSON format: the report as one pretty-printed JSON object, with a final newline.
+pub struct Json;
 
-/// [`render`], written to `out` as it is made.
-pub fn render_to(report: &Report, out: &mut dyn Write) {
-    match report {
-        Report::Check(check) => render_check(check, out),
-        other => {
-            let _ = out.write_str(&whole(other));
+impl Renderer for Json {
+    fn render(
+        &self,
+        report: &Report,
+        _cx: &RenderContext,
+        out: &mut dyn Write,
+    ) -> Result<(), RenderError> {
+        match report {
+            Report::Check(check) => render_check(check, out)?,
+            other => out.write_all(whole(other).as_bytes())?,
         }
+        Ok(())
     }
 }
 
@@ -58,7 +61,7 @@ fn indent(text: &str, by: &str) -> String {
 /// A check report: the object without its warnings (`warnings` is the last key), then each
 /// warning without its lists of accesses (`accesses` and `context` emptied), then each list,
 /// spliced in where it was emptied.
-fn render_check(check: &CheckReport, out: &mut dyn Write) {
+fn render_check(check: &CheckReport, out: &mut dyn Write) -> io::Result<()> {
     const WARNINGS_EMPTY: &str = "\"warnings\": []";
     const ACCESSES_EMPTY: &str = "\"accesses\": []";
     const CONTEXT_EMPTY: &str = "\"context\": []";
@@ -69,16 +72,13 @@ fn render_check(check: &CheckReport, out: &mut dyn Write) {
     let head = pretty(&no_warnings);
     let at = match head.rfind(WARNINGS_EMPTY) {
         Some(at) if !check.warnings.is_empty() => at,
-        _ => {
-            let _ = out.write_str(&whole(&Report::Check(check.clone())));
-            return;
-        }
+        _ => return out.write_all(whole(&Report::Check(check.clone())).as_bytes()),
     };
-    let _ = out.write_str(&head[..at]);
-    let _ = out.write_str("\"warnings\": [");
+    out.write_all(&head.as_bytes()[..at])?;
+    out.write_all(b"\"warnings\": [")?;
     // A list shared by several warnings is made once; the others are written as they are
     // made, element by element, so no list is held whole as text.
-    let mut uses: FxHashMap<*const crate::report::model::RaceAccess, usize> = FxHashMap::default();
+    let mut uses: FxHashMap<*const RaceAccess, usize> = FxHashMap::default();
     for warning in &check.warnings {
         if let Warning::Race(race) = warning {
             for list in [&race.accesses, &race.context] {
@@ -86,17 +86,17 @@ fn render_check(check: &CheckReport, out: &mut dyn Write) {
             }
         }
     }
-    let mut made: FxHashMap<*const crate::report::model::RaceAccess, String> = FxHashMap::default();
+    let mut made: FxHashMap<*const RaceAccess, Vec<u8>> = FxHashMap::default();
     for (k, warning) in check.warnings.iter().enumerate() {
-        let _ = out.write_str(if k == 0 { "\n    " } else { ",\n    " });
+        out.write_all(if k == 0 { "\n    " } else { ",\n    " }.as_bytes())?;
         let race = match warning {
             Warning::Race(race) => race,
             Warning::Deadlock(d) => {
-                let _ = out.write_str(&indent(&pretty(d), "    "));
+                out.write_all(indent(&pretty(d), "    ").as_bytes())?;
                 continue;
             }
             Warning::LockLeak(l) => {
-                let _ = out.write_str(&indent(&pretty(l), "    "));
+                out.write_all(indent(&pretty(l), "    ").as_bytes())?;
                 continue;
             }
         };
@@ -117,41 +117,44 @@ fn render_check(check: &CheckReport, out: &mut dyn Write) {
                 continue;
             }
             let Some(at) = rest.find(empty) else { continue };
-            let _ = out.write_str(&rest[..at]);
-            let _ = write!(out, "\"{key}\": ");
+            out.write_all(&rest.as_bytes()[..at])?;
+            write!(out, "\"{key}\": ")?;
             if uses[&list.as_ptr()] > 1 {
-                let text = made.entry(list.as_ptr()).or_insert_with(|| {
-                    let mut text = String::new();
-                    write_list(list, &mut text);
-                    text
-                });
-                let _ = out.write_str(text);
+                let text = match made.entry(list.as_ptr()) {
+                    Entry::Occupied(made) => made.into_mut(),
+                    Entry::Vacant(entry) => {
+                        let mut text = Vec::new();
+                        write_list(list, &mut text)?;
+                        entry.insert(text)
+                    }
+                };
+                out.write_all(text)?;
             } else {
-                write_list(list, out);
+                write_list(list, out)?;
             }
             rest = &rest[at + empty.len()..];
         }
-        let _ = out.write_str(rest);
+        out.write_all(rest.as_bytes())?;
     }
-    let _ = out.write_str("\n  ]");
-    let _ = out.write_str(&head[at + WARNINGS_EMPTY.len()..]);
-    let _ = out.write_str("\n");
+    out.write_all(b"\n  ]")?;
+    out.write_all(&head.as_bytes()[at + WARNINGS_EMPTY.len()..])?;
+    out.write_all(b"\n")
 }
 
 /// A non-empty list of accesses as `pretty` prints it, indented as a field of a warning that
 /// is an element of `warnings` (six spaces), one element at a time.
-fn write_list(list: &[crate::report::model::RaceAccess], out: &mut dyn Write) {
+fn write_list(list: &[RaceAccess], out: &mut dyn Write) -> io::Result<()> {
     const AT: &str = "      ";
-    let _ = out.write_str("[");
+    out.write_all(b"[")?;
     for (k, access) in list.iter().enumerate() {
-        let _ = out.write_str(if k == 0 { "\n" } else { ",\n" });
-        let _ = out.write_str(AT);
-        let _ = out.write_str("  ");
-        let _ = out.write_str(&indent(&pretty(access), &format!("{AT}  ")));
+        out.write_all(if k == 0 { "\n" } else { ",\n" }.as_bytes())?;
+        out.write_all(AT.as_bytes())?;
+        out.write_all(b"  ")?;
+        out.write_all(indent(&pretty(access), &format!("{AT}  ")).as_bytes())?;
     }
-    let _ = out.write_str("\n");
-    let _ = out.write_str(AT);
-    let _ = out.write_str("]");
+    out.write_all(b"\n")?;
+    out.write_all(AT.as_bytes())?;
+    out.write_all(b"]")
 }
 
 #[cfg(test)]
@@ -258,7 +261,10 @@ mod tests {
                 ..CheckReport::default()
             };
             let report = Report::Check(report);
-            assert_eq!(render(&report), whole(&report));
+            assert_eq!(
+                crate::render::rendered(crate::render::Format::Json, &report),
+                whole(&report)
+            );
         }
     }
 }

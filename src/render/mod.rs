@@ -1,12 +1,17 @@
 //! The output formats: one renderer per format, each in its own file, each rendering the report
-//! of either command. Adding a format is a new renderer file and one [`Format`] variant (with its
-//! arm in [`Format::render`]). The text format draws its diagnostics with the helpers of
-//! `diagnostic`, in colour when [`ColorChoice`] says so.
+//! of either command through the one [`Renderer`] trait. Adding a format is a new renderer file
+//! (a type implementing [`Renderer`]) and one [`Format`] variant with its arm in
+//! [`Format::renderer`]; nothing else changes.
 //!
-//! Renderers read the report model only; they never look at analysis results and never decide
-//! the exit status (the report does). The one line an error prints on stderr is the same in
-//! every format and is written here, and so are the files of the one format that writes files
-//! (HTML, into the directory [`Sources::output_dir`] names).
+//! A renderer is given the report, the [`RenderContext`] (the source lines it may quote, whether
+//! to colour, the directory a format that writes files writes into) and where to write: standard
+//! output, or memory for the library's in-memory runs. It returns a [`RenderError`] when its
+//! output cannot be written, and never drops one. Renderers read the report model only; they
+//! never look at analysis results and never decide the exit status (the report does, and
+//! [`outcome`] makes a render error exit status 2). The one line an error prints on stderr is the
+//! same in every format and is made by [`outcome`], the one entry point of both commands. The text
+//! format draws its diagnostics with the helpers of `diagnostic`, in colour when the context says
+//! so ([`ColorChoice`] decides it from `--color`).
 
 pub mod diagnostic;
 pub mod dot;
@@ -14,11 +19,14 @@ pub mod html;
 pub mod json;
 pub mod sarif;
 pub mod short;
+pub mod source;
 pub mod text;
 
-pub use text::Sources;
+pub use source::SourceReader;
 
-use crate::report::model::{CheckReport, ErrorCode};
+use std::path::PathBuf;
+
+use crate::report::model::CheckReport;
 use crate::report::Report;
 
 /// The output format of a report (`--format`).
@@ -41,35 +49,164 @@ pub enum Format {
 }
 
 impl Format {
-    /// The report as this format prints it on stdout. `sources` gives the text renderer the
-    /// source lines it quotes.
-    pub fn render(self, report: &Report, sources: &Sources) -> String {
-        let mut out = String::new();
-        self.render_to(report, sources, &mut out);
-        out
-    }
-
-    /// [`Format::render`], written to `out` as it is made (a large report need not be held
-    /// whole in memory before it is printed).
-    pub fn render_to(self, report: &Report, sources: &Sources, out: &mut dyn std::fmt::Write) {
+    /// The renderer of this format.
+    pub fn renderer(self) -> &'static dyn Renderer {
         match self {
-            Format::Text => text::render_to(report, sources, out),
-            Format::Json => json::render_to(report, out),
-            Format::Dot => {
-                let _ = out.write_str(&dot::render(report));
-            }
-            Format::Short => short::render_to(report, out),
-            Format::Sarif => sarif::render_to(report, sources, out),
-            Format::Html => html::render_to(report, sources, out),
+            Format::Text => &text::Text,
+            Format::Json => &json::Json,
+            Format::Dot => &dot::Dot,
+            Format::Short => &short::Short,
+            Format::Sarif => &sarif::Sarif,
+            Format::Html => &html::Html,
         }
     }
 }
 
-/// What a check that missed functions that may run says of them:
-/// `N functions were not analysed, so the result is incomplete` (`None` when it missed none).
-/// The text summary, the HTML report and the DOT graph say it in these words.
-/// The end of a warning's list of other names when the report left `n` out
-/// ([`crate::report::model::Race::aliases_omitted`]).
+/// One output format.
+pub trait Renderer {
+    /// Writes `report` to `out` in this format. A format that writes files (HTML) writes them
+    /// into [`RenderContext::output_dir`] and says where on `out`. A failed run's report is
+    /// rendered too (its error line on stderr is not the renderer's: [`outcome`] writes it);
+    /// a format may have nothing to say of it.
+    fn render(
+        &self,
+        report: &Report,
+        cx: &RenderContext,
+        out: &mut dyn std::io::Write,
+    ) -> Result<(), RenderError>;
+}
+
+/// What every renderer is given besides the report and where to write it.
+#[derive(Debug)]
+pub struct RenderContext {
+    /// The source files the report names, for the formats that quote them (text, HTML), with the
+    /// source root they are named relative to (SARIF's `SRCROOT`).
+    pub sources: SourceReader,
+    /// Whether to colour (`--color`, decided for the terminal); only the text format does.
+    pub color: bool,
+    /// The directory the formats that write files (HTML) write into (`-o DIR`).
+    pub output_dir: Option<PathBuf>,
+}
+
+impl RenderContext {
+    /// A context quoting `sources`, without colour and without an output directory.
+    pub fn new(sources: SourceReader) -> RenderContext {
+        RenderContext {
+            sources,
+            color: false,
+            output_dir: None,
+        }
+    }
+
+    /// The directory reports name files relative to, absolute.
+    pub fn source_root(&self) -> &std::path::Path {
+        self.sources.root()
+    }
+}
+
+/// Why a report could not be written.
+#[derive(Debug)]
+pub enum RenderError {
+    /// Its output (standard output) did not take it.
+    Output(std::io::Error),
+    /// A format that writes files (`format`) was given no directory to write them into.
+    NoOutputDir { format: &'static str },
+    /// A file of `what` could not be written into `dir`.
+    Unwritable {
+        what: &'static str,
+        dir: PathBuf,
+        error: std::io::Error,
+    },
+}
+
+impl RenderError {
+    /// Whether the output was a pipe its reader closed (`locksmith check … | head`).
+    pub fn is_broken_pipe(&self) -> bool {
+        matches!(self, RenderError::Output(e) if e.kind() == std::io::ErrorKind::BrokenPipe)
+    }
+}
+
+impl From<std::io::Error> for RenderError {
+    fn from(error: std::io::Error) -> RenderError {
+        RenderError::Output(error)
+    }
+}
+
+impl std::fmt::Display for RenderError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RenderError::Output(e) => write!(f, "cannot write the output: {e}"),
+            RenderError::NoOutputDir { format } => {
+                write!(
+                    f,
+                    "the {format} format writes a directory: give it with -o DIR"
+                )
+            }
+            RenderError::Unwritable { what, dir, error } => {
+                write!(f, "cannot write {what} into {}: {error}", dir.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for RenderError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            RenderError::Output(error) | RenderError::Unwritable { error, .. } => Some(error),
+            RenderError::NoOutputDir { .. } => None,
+        }
+    }
+}
+
+/// The complete result of a command: what to print, the exit status, and the Graphviz graph
+/// `locksmith lambda --dot FILE` writes.
+#[derive(Clone, Debug, Default)]
+pub struct Outcome {
+    /// The report as printed, for a run rendered in memory (`lambda::run`); empty when it was
+    /// written to a writer as it was made.
+    pub stdout: String,
+    /// The error line of a failed run, or of a report that could not be written.
+    pub stderr: String,
+    pub exit: i32,
+    /// The Graphviz rendering, when requested.
+    pub dot: Option<String>,
+}
+
+/// Renders `report` in `format` to `out` and flushes it, and returns the rest of the outcome
+/// (its `stdout` is empty): the error line of a failed run for stderr, and the report's exit
+/// status. A report that cannot be written adds its own error line and exits with status 2,
+/// but for a pipe its reader closed (`locksmith check … | head`): that reader wants no more, and
+/// the run ends quietly, as any Unix filter's.
+pub fn outcome(
+    report: &Report,
+    format: Format,
+    cx: &RenderContext,
+    out: &mut dyn std::io::Write,
+) -> Outcome {
+    let rendered = format
+        .renderer()
+        .render(report, cx, out)
+        .and_then(|()| out.flush().map_err(RenderError::Output));
+    let mut outcome = Outcome {
+        stdout: String::new(),
+        stderr: match report {
+            Report::Error(failure) => text::error_line(&failure.error),
+            _ => String::new(),
+        },
+        exit: report.exit_status(),
+        dot: None,
+    };
+    match rendered {
+        Ok(()) => {}
+        Err(e) if e.is_broken_pipe() => {}
+        Err(e) => {
+            outcome.stderr.push_str(&format!("locksmith: error: {e}\n"));
+            outcome.exit = 2;
+        }
+    }
+    outcome
+}
+
 /// A lock leak's one-line title, in every format's words.
 pub fn leak_title(l: &crate::report::model::LockLeak) -> String {
     use crate::report::model::LeakKind;
@@ -103,6 +240,8 @@ pub fn leak_labels(l: &crate::report::model::LockLeak) -> (String, String) {
     }
 }
 
+/// The end of a warning's list of other names when the report left `n` out
+/// ([`crate::report::model::Race::aliases_omitted`]).
 pub fn omitted_names(n: usize) -> String {
     format!(
         ", and {n} more name{} of memory the analysis cannot tell apart (reached through the \
@@ -111,6 +250,9 @@ pub fn omitted_names(n: usize) -> String {
     )
 }
 
+/// What a check that missed functions that may run says of them:
+/// `N functions were not analysed, so the result is incomplete` (`None` when it missed none).
+/// The text summary, the HTML report and the DOT graph say it in these words.
 pub fn incompleteness(r: &CheckReport) -> Option<String> {
     let functions = match r.incomplete() {
         0 => None,
@@ -190,139 +332,25 @@ impl ColorChoice {
     }
 }
 
-/// The complete result of a command: what to print, the exit status, and the Graphviz graph
-/// `locksmith lambda --dot FILE` writes.
-#[derive(Clone, Debug, Default)]
-pub struct Outcome {
-    pub stdout: String,
-    pub stderr: String,
-    pub exit: i32,
-    /// The Graphviz rendering, when requested.
-    pub dot: Option<String>,
-}
-
-/// Renders `report` in `format` to `out`, and returns the rest of the outcome (its `stdout` is
-/// empty): the error line (if any) for stderr, and the report's exit status. The HTML format
-/// writes its pages into the output directory and only says where on `out`.
-pub fn outcome_to(
-    report: &Report,
-    format: Format,
-    sources: &Sources,
-    out: &mut dyn std::fmt::Write,
-) -> Outcome {
-    if let (Format::Html, Report::Check(check)) = (format, report) {
-        return html_outcome(check, report, sources, out);
-    }
-    format.render_to(report, sources, out);
-    let stderr = match report {
-        Report::Error(failure) => text::error_line(&failure.error),
-        _ => String::new(),
-    };
-    Outcome {
-        stdout: String::new(),
-        stderr,
-        exit: report.exit_status(),
-        dot: None,
-    }
-}
-
-/// Writes the pages of the HTML report on `check` into the output directory (created if
-/// needed; other files in it are left alone) and one line on `out` saying where. A directory
-/// that is not given or cannot be written is an error of the run (exit status 2), as for any
-/// file that cannot be written.
-fn html_outcome(
-    check: &CheckReport,
-    report: &Report,
-    sources: &Sources,
-    out: &mut dyn std::fmt::Write,
-) -> Outcome {
-    let failed = |message: String, dir: &str, out: &mut dyn std::fmt::Write| {
-        let error = crate::report::error::about_file(ErrorCode::Unwritable, dir, message);
-        outcome_to(&error, Format::Text, sources, out)
-    };
-    let Some(dir) = sources.output_dir() else {
-        let message = "the HTML format writes a directory: give it with -o DIR".to_string();
-        return failed(message, ".", out);
-    };
-    let shown = dir.display().to_string();
-    let written = std::fs::create_dir_all(dir).and_then(|()| {
-        html::pages(check, sources)
-            .iter()
-            .try_for_each(|page| std::fs::write(dir.join(&page.name), &page.html))
-    });
-    if let Err(e) = written {
-        return failed(
-            format!("cannot write the HTML report into {shown}: {e}"),
-            &shown,
-            out,
-        );
-    }
-    let _ = writeln!(
-        out,
-        "locksmith: {}; report written to {}",
-        html::verdict(check),
-        dir.join(html::INDEX).display()
-    );
-    Outcome {
-        stdout: String::new(),
-        stderr: String::new(),
-        exit: report.exit_status(),
-        dot: None,
-    }
-}
-
-/// A [`std::fmt::Write`] over an [`std::io::Write`] (standard output): the renderers write text,
-/// the process writes bytes. A write that fails (a closed pipe) ends the writing quietly, as
-/// for any Unix filter.
-pub struct IoWriter<W: std::io::Write> {
-    inner: W,
-    failed: bool,
-}
-
-impl<W: std::io::Write> IoWriter<W> {
-    pub fn new(inner: W) -> IoWriter<W> {
-        IoWriter {
-            inner,
-            failed: false,
-        }
-    }
-
-    /// Flushes what is buffered.
-    pub fn finish(mut self) {
-        if !self.failed {
-            let _ = self.inner.flush();
-        }
-    }
-}
-
-impl<W: std::io::Write> std::fmt::Write for IoWriter<W> {
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        if !self.failed && self.inner.write_all(s.as_bytes()).is_err() {
-            self.failed = true;
-        }
-        Ok(())
-    }
-}
-
-/// Renders `report` in `format`: stdout in the format, the error line (if any) on stderr, and the
-/// report's exit status.
-pub fn outcome(report: &Report, format: Format, sources: &Sources) -> Outcome {
-    let stderr = match report {
-        Report::Error(failure) => text::error_line(&failure.error),
-        _ => String::new(),
-    };
-    Outcome {
-        stdout: format.render(report, sources),
-        stderr,
-        exit: report.exit_status(),
-        dot: None,
-    }
+/// `report` rendered in `format` in memory, its sources read from disk.
+#[cfg(test)]
+pub(crate) fn rendered(format: Format, report: &Report) -> String {
+    let mut out = Vec::new();
+    let cx = RenderContext::new(SourceReader::on_disk(None));
+    format
+        .renderer()
+        .render(report, &cx, &mut out)
+        .expect("writing to memory cannot fail");
+    String::from_utf8(out).expect("renderers write UTF-8 text")
 }
 
 #[cfg(test)]
 mod tests {
-    use super::ColorChoice;
+    use super::{outcome, ColorChoice, Format, RenderContext, SourceReader};
+    use crate::report::model::{CheckReport, Verdict};
+    use crate::report::Report;
     use std::ffi::OsStr;
+    use std::io;
 
     #[test]
     fn colour_follows_the_flag_the_terminal_and_no_color() {
@@ -334,5 +362,63 @@ mod tests {
         assert!(!ColorChoice::Auto.enabled(false, None));
         assert!(ColorChoice::Always.enabled(false, set));
         assert!(!ColorChoice::Never.enabled(true, None));
+    }
+
+    /// An output that takes nothing, failing with `kind`.
+    struct Refusing(io::ErrorKind);
+
+    impl io::Write for Refusing {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            Err(self.0.into())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Err(self.0.into())
+        }
+    }
+
+    /// A report that cannot be written is an error of the run in every format, said on stderr
+    /// with exit status 2; a closed pipe ends the run quietly with the report's status.
+    #[test]
+    fn an_output_that_takes_nothing_is_an_error_unless_its_reader_left() {
+        let report = Report::Check(CheckReport {
+            verdict: Verdict::Races,
+            ..CheckReport::default()
+        });
+        let cx = RenderContext::new(SourceReader::on_disk(None));
+        for format in [
+            Format::Text,
+            Format::Json,
+            Format::Dot,
+            Format::Short,
+            Format::Sarif,
+        ] {
+            let full = outcome(
+                &report,
+                format,
+                &cx,
+                &mut Refusing(io::ErrorKind::StorageFull),
+            );
+            assert_eq!(full.exit, 2, "{format:?}");
+            assert!(
+                full.stderr
+                    .starts_with("locksmith: error: cannot write the output: "),
+                "{format:?}: {}",
+                full.stderr
+            );
+            let closed = outcome(
+                &report,
+                format,
+                &cx,
+                &mut Refusing(io::ErrorKind::BrokenPipe),
+            );
+            assert_eq!((closed.exit, closed.stderr.as_str()), (1, ""), "{format:?}");
+        }
+        let html = outcome(&report, Format::Html, &cx, &mut Vec::new());
+        assert_eq!(html.exit, 2);
+        assert_eq!(
+            html.stderr,
+            "locksmith: error: the HTML format writes a directory: give it with -o DIR\n"
+        );
     }
 }

@@ -19,13 +19,13 @@
 //! module reads the report model only.
 
 use std::collections::BTreeMap;
-use std::fmt::Write;
+use std::io::Write;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
 use super::short::violation_place;
-use super::Sources;
+use super::{RenderContext, RenderError, Renderer};
 use crate::report::model::{
     Acquisition, CheckReport, Deadlock, LambdaReport, LeftOut, LockLeak, Position, Race,
     RaceAccess, Verdict, Warning, DEADLOCK, LOCK_LEAK,
@@ -410,21 +410,31 @@ const RULES: &[(&str, &str, &str)] = &[
     ),
 ];
 
-/// The report as one SARIF document.
-pub fn render_to(report: &Report, sources: &Sources, out: &mut dyn Write) {
-    if let Some(log) = log(report, sources) {
-        let text = serde_json::to_string_pretty(&log).unwrap_or_default();
-        let _ = writeln!(out, "{text}");
+/// The SARIF format: the report as one SARIF document.
+pub struct Sarif;
+
+impl Renderer for Sarif {
+    fn render(
+        &self,
+        report: &Report,
+        cx: &RenderContext,
+        out: &mut dyn Write,
+    ) -> Result<(), RenderError> {
+        // Serialising the document cannot fail: every map key is a string and no type has a
+        // fallible `Serialize` implementation.
+        let text = serde_json::to_string_pretty(&log(report, cx.source_root()))
+            .expect("the SARIF document serialises to JSON");
+        writeln!(out, "{text}")?;
+        Ok(())
     }
 }
 
-/// The document of a report. A run that failed has no results, and its invocation says it did
-/// not succeed, with the error (besides the error line on stderr): a pipeline that uploads the
-/// file never gets an empty one.
-pub fn log(report: &Report, sources: &Sources) -> Option<SarifLog> {
-    let root = sources.source_root();
+/// The document of a report, files named relative to `root`. A run that failed has no results,
+/// and its invocation says it did not succeed, with the error (besides the error line on
+/// stderr): a pipeline that uploads the file never gets an empty one.
+fn log(report: &Report, root: &Path) -> SarifLog {
     let mut b = Builder {
-        root: &root,
+        root,
         results: Vec::new(),
         rules: rules_of(report),
     };
@@ -454,10 +464,10 @@ pub fn log(report: &Report, sources: &Sources) -> Option<SarifLog> {
         },
     };
     let base = ArtifactLocation {
-        uri: file_uri(&root),
+        uri: file_uri(root),
         uri_base_id: None,
     };
-    Some(SarifLog {
+    SarifLog {
         schema: SCHEMA.into(),
         version: "2.1.0".into(),
         runs: vec![Run {
@@ -496,7 +506,7 @@ pub fn log(report: &Report, sources: &Sources) -> Option<SarifLog> {
                 _ => None,
             },
         }],
-    })
+    }
 }
 
 /// A directory as a `file:` URI ending in `/`.
@@ -517,7 +527,7 @@ fn percent_encode(segment: &str) -> String {
         if b.is_ascii_alphanumeric() || b"-._~+@".contains(&b) {
             out.push(b as char);
         } else {
-            let _ = write!(out, "%{b:02X}");
+            out.push_str(&format!("%{b:02X}"));
         }
     }
     out
@@ -727,17 +737,16 @@ impl Builder<'_> {
             first.position.column
         );
         for a in &w.accesses[1..] {
-            let _ = write!(
-                message,
+            message.push_str(&format!(
                 "; {} at {}:{}:{}",
                 describe(a),
                 a.position.file,
                 a.position.line,
                 a.position.column
-            );
+            ));
         }
         if let Some(note) = &w.note {
-            let _ = write!(message, ". {note}");
+            message.push_str(&format!(". {note}"));
         }
         // What identifies the warning across edits is what a baseline records of it.
         let entry = crate::report::triage::race_entry(w);
@@ -788,17 +797,16 @@ impl Builder<'_> {
         };
         for a in &d.acquisitions {
             let p = &a.position;
-            let _ = write!(
-                message,
+            message.push_str(&format!(
                 "; {} at {}:{}:{}",
                 describe(a),
                 p.file,
                 p.line,
                 p.column
-            );
+            ));
         }
         if let Some(note) = &d.note {
-            let _ = write!(message, ". {note}");
+            message.push_str(&format!(". {note}"));
         }
         let entry = crate::report::triage::deadlock_entry(d);
         let key = format!("{}|{}", entry.location, entry.accesses.join(","));

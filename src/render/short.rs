@@ -6,19 +6,30 @@
 //! limit ends with `locksmith: warning: … [stopped]`. Nothing else is printed: no source
 //! lines, no summary (an error's one line goes to stderr as in every format).
 
-use std::fmt::Write;
+use std::io::{self, Write};
 
+use super::{RenderContext, RenderError, Renderer};
 use crate::report::model::{
     CheckReport, Deadlock, LambdaReport, Position, ViolationDetail, Warning,
 };
 use crate::report::Report;
 
-/// The report, one line per finding.
-pub fn render_to(report: &Report, out: &mut dyn Write) {
-    match report {
-        Report::Check(check) => render_check(check, out),
-        Report::Lambda(lambda) => render_lambda(lambda, out),
-        Report::Error(_) => {}
+/// The short format: the report, one line per finding.
+pub struct Short;
+
+impl Renderer for Short {
+    fn render(
+        &self,
+        report: &Report,
+        _cx: &RenderContext,
+        out: &mut dyn Write,
+    ) -> Result<(), RenderError> {
+        match report {
+            Report::Check(check) => render_check(check, out)?,
+            Report::Lambda(lambda) => render_lambda(lambda, out)?,
+            Report::Error(_) => {}
+        }
+        Ok(())
     }
 }
 
@@ -27,9 +38,9 @@ fn at(p: &Position) -> String {
 }
 
 /// A deadlock's one line, at its first lock call.
-fn deadlock_line(d: &Deadlock, out: &mut dyn Write) {
+fn deadlock_line(d: &Deadlock, out: &mut dyn Write) -> io::Result<()> {
     let Some(first) = d.acquisitions.first() else {
-        return;
+        return Ok(());
     };
     let what = if d.self_deadlock {
         format!("possible self-deadlock on {}", d.locks.join(", "))
@@ -38,20 +49,20 @@ fn deadlock_line(d: &Deadlock, out: &mut dyn Write) {
         cycle.extend(d.locks.first().cloned());
         format!("possible deadlock: {}", cycle.join(" -> "))
     };
-    let _ = writeln!(out, "{}: warning: {what} [{}]", at(&first.position), d.code);
+    writeln!(out, "{}: warning: {what} [{}]", at(&first.position), d.code)
 }
 
-fn render_check(r: &CheckReport, out: &mut dyn Write) {
+fn render_check(r: &CheckReport, out: &mut dyn Write) -> io::Result<()> {
     for w in &r.warnings {
         let w = match w {
             Warning::Race(race) => race,
             Warning::Deadlock(d) => {
-                deadlock_line(d, out);
+                deadlock_line(d, out)?;
                 continue;
             }
             Warning::LockLeak(l) => {
                 let title = super::leak_title(l);
-                let _ = writeln!(out, "{}: warning: {title} [{}]", at(&l.position), l.code);
+                writeln!(out, "{}: warning: {title} [{}]", at(&l.position), l.code)?;
                 continue;
             }
         };
@@ -62,22 +73,22 @@ fn render_check(r: &CheckReport, out: &mut dyn Write) {
             0 => String::new(),
             n => format!(" (and {n} other name{})", if n == 1 { "" } else { "s" }),
         };
-        let _ = writeln!(
+        writeln!(
             out,
             "{}: warning: possible data race on {}{others} [{}]",
             at(&first.position),
             w.location.name,
             w.code
-        );
+        )?;
     }
     for a in &r.annotations {
-        let _ = writeln!(
+        writeln!(
             out,
             "{}: warning: {} [{}]",
             at(&a.position),
             a.message,
             a.code
-        );
+        )?;
     }
     for u in &r.unanalysed {
         let (level, counted) = if u.may_run {
@@ -85,21 +96,22 @@ fn render_check(r: &CheckReport, out: &mut dyn Write) {
         } else {
             ("note", " (not counted: it cannot run)")
         };
-        let _ = writeln!(
+        writeln!(
             out,
             "{}:{}:{}: {level}: {} not analysed: {}{counted} [{}]",
             u.file, u.line, u.column, u.function, u.reason, u.code
-        );
+        )?;
     }
     for w in &r.configuration_warnings {
-        let _ = writeln!(out, "{}", super::configuration_warning(w));
+        writeln!(out, "{}", super::configuration_warning(w))?;
     }
     for w in &r.suppression_warnings {
-        let _ = writeln!(out, "{}", super::suppression_warning(w));
+        writeln!(out, "{}", super::suppression_warning(w))?;
     }
     if let Some(s) = &r.stopped {
-        let _ = writeln!(out, "locksmith: warning: {} [stopped]", super::stop(s));
+        writeln!(out, "locksmith: warning: {} [stopped]", super::stop(s))?;
     }
+    Ok(())
 }
 
 /// Where a λ▷ violation is placed, and what it is in words.
@@ -131,10 +143,11 @@ pub(super) fn violation_place(detail: &ViolationDetail) -> (Option<&Position>, S
     }
 }
 
-fn render_lambda(r: &LambdaReport, out: &mut dyn Write) {
+fn render_lambda(r: &LambdaReport, out: &mut dyn Write) -> io::Result<()> {
     for v in &r.violations {
         let (place, what) = violation_place(&v.detail);
         let place = place.map_or_else(|| r.file.clone(), at);
-        let _ = writeln!(out, "{place}: error: {what} [{}]", v.code);
+        writeln!(out, "{place}: error: {what} [{}]", v.code)?;
     }
+    Ok(())
 }

@@ -3,16 +3,17 @@
 //! clang, put together by a function per warning kind (`race`) from the pieces of
 //! `super::diagnostic`; λ▷ violations list each access with its source line.
 //!
-//! This renderer reads the report model and the source files it quotes (through [`Sources`]); it
-//! never looks at analysis results and never changes what the report says.
+//! This renderer reads the report model and the source files it quotes (through the
+//! [`SourceReader`] of its context); it never looks at analysis results and never changes what
+//! the report says.
 
-use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::fmt::Write;
+use std::io::{self, Write};
 
 use rustc_hash::FxHashMap;
 
 use super::diagnostic::{is_path, Painter};
+use super::{RenderContext, RenderError, Renderer, SourceReader};
 use crate::report::model::{
     AtomRef, CheckReport, Constraint, Deadlock, EffectToken, ErrorCode, ErrorReport, LambdaAccess,
     LambdaReport, LockLeak, NonlinearCause, Position, Race, RaceAccess, RaceLocation, Sign, Solved,
@@ -20,124 +21,23 @@ use crate::report::model::{
 };
 use crate::report::Report;
 
-/// The source lines a text report quotes: files given in memory first, then read from disk once
-/// each (a file that cannot be read is quoted nowhere).
-#[derive(Debug, Default)]
-pub struct Sources {
-    files: RefCell<BTreeMap<String, Option<Vec<String>>>>,
-    /// The directory reports name files relative to (SARIF's `SRCROOT`); the current directory
-    /// when not given.
-    root: Option<std::path::PathBuf>,
-    /// The directory the formats that write files (HTML) write into (`-o DIR`).
-    output: Option<std::path::PathBuf>,
-    /// Whether the text format colours its diagnostics (`--color`); no other format does.
-    color: bool,
-}
+/// The text format: the report for a reader; nothing on stdout for a failed run (its line goes
+/// to stderr).
+pub struct Text;
 
-impl Sources {
-    /// The same sources, with files named relative to `root`.
-    pub fn rooted(mut self, root: Option<std::path::PathBuf>) -> Sources {
-        self.root = root;
-        self
-    }
-
-    /// The same sources, for a format that writes its files into `dir`.
-    pub fn writing_to(mut self, dir: Option<std::path::PathBuf>) -> Sources {
-        self.output = dir;
-        self
-    }
-
-    /// The same sources, for a text report in colour when `color` is set.
-    pub fn colored(mut self, color: bool) -> Sources {
-        self.color = color;
-        self
-    }
-
-    /// Whether the text format colours its diagnostics.
-    pub fn color(&self) -> bool {
-        self.color
-    }
-
-    /// The directory the HTML format writes into, when given.
-    pub fn output_dir(&self) -> Option<&std::path::Path> {
-        self.output.as_deref()
-    }
-
-    /// The directory files are named relative to, absolute.
-    pub fn source_root(&self) -> std::path::PathBuf {
-        let cwd = std::env::current_dir().unwrap_or_default();
-        match &self.root {
-            Some(r) if r.is_absolute() => r.clone(),
-            Some(r) => cwd.join(r),
-            None => cwd,
+impl Renderer for Text {
+    fn render(
+        &self,
+        report: &Report,
+        cx: &RenderContext,
+        out: &mut dyn Write,
+    ) -> Result<(), RenderError> {
+        match report {
+            Report::Check(c) => check(c, cx, out)?,
+            Report::Lambda(l) => lambda(l, &cx.sources, out)?,
+            Report::Error(_) => {}
         }
-    }
-
-    /// Sources read from disk when first quoted.
-    pub fn disk() -> Sources {
-        Sources::default()
-    }
-
-    /// Sources where `name` is `text` (a λ▷ program already in memory), the rest read from disk.
-    pub fn with_file(name: &str, text: &str) -> Sources {
-        let sources = Sources::default();
-        sources
-            .files
-            .borrow_mut()
-            .insert(name.to_string(), Some(split_lines(text)));
-        sources
-    }
-
-    /// The 1-based `line` of `file` without surrounding white space, if the file can be read and
-    /// has that line.
-    pub fn line(&self, file: &str, line: u32) -> Option<String> {
-        self.with_lines(file, |lines| {
-            lines
-                .get(line.checked_sub(1)? as usize)
-                .map(|l| l.trim().to_string())
-        })?
-    }
-
-    /// The 1-based `line` of `file` as written, if the file can be read and has that line.
-    pub fn raw_line(&self, file: &str, line: u32) -> Option<String> {
-        self.with_lines(file, |lines| {
-            lines.get(line.checked_sub(1)? as usize).cloned()
-        })?
-    }
-
-    /// `f` of the lines of `file` as written (white space kept), if the file can be read; a
-    /// report names files relative to the source root ([`crate::report::check::resolve_file`]).
-    pub fn with_lines<R>(&self, file: &str, f: impl FnOnce(&[String]) -> R) -> Option<R> {
-        let mut files = self.files.borrow_mut();
-        let lines = files.entry(file.to_string()).or_insert_with(|| {
-            let path = crate::report::check::resolve_file(file, &self.source_root());
-            std::fs::read_to_string(path)
-                .ok()
-                .map(|text| split_lines(&text))
-        });
-        lines.as_deref().map(f)
-    }
-}
-
-fn split_lines(text: &str) -> Vec<String> {
-    text.lines().map(str::to_string).collect()
-}
-
-/// The report for a reader; nothing on stdout for a failed run (its line goes to stderr).
-pub fn render(report: &Report, sources: &Sources) -> String {
-    let mut out = String::new();
-    render_to(report, sources, &mut out);
-    out
-}
-
-/// [`render`], written to `out` as it is made.
-pub fn render_to(report: &Report, sources: &Sources, out: &mut dyn Write) {
-    match report {
-        Report::Check(c) => check(c, sources, out),
-        Report::Lambda(l) => {
-            let _ = out.write_str(&lambda(l, sources));
-        }
-        Report::Error(_) => {}
+        Ok(())
     }
 }
 
@@ -171,22 +71,28 @@ fn plural(count: usize) -> &'static str {
 /// The text of a check report, written to `s` warning by warning, then what was not analysed
 /// and the summary line. The drawing of a list of accesses shared by several warnings
 /// ([`Race::accesses`]) is made once.
-fn check(r: &CheckReport, sources: &Sources, s: &mut dyn Write) {
-    let painter = Painter::new(sources.color());
+fn check(r: &CheckReport, cx: &RenderContext, s: &mut dyn Write) -> io::Result<()> {
+    let painter = Painter::new(cx.color);
+    let sources = &cx.sources;
     let mut drawn = Drawn::default();
     for w in &r.warnings {
         match w {
-            Warning::Race(w) => race(w, &painter, sources, &mut drawn, s),
-            Warning::Deadlock(d) => deadlock(d, &painter, sources, s),
-            Warning::LockLeak(l) => lock_leak(l, &painter, sources, s),
+            Warning::Race(w) => race(w, &painter, sources, &mut drawn, s)?,
+            Warning::Deadlock(d) => deadlock(d, &painter, sources, s)?,
+            Warning::LockLeak(l) => lock_leak(l, &painter, sources, s)?,
         }
     }
-    let _ = s.write_str(&tail(r));
+    tail(r, s)
 }
 
 /// One potential deadlock as one diagnostic: the cycle of locks, then each lock call with the
 /// lock it waits for and the locks it holds, and the thread making it.
-fn deadlock(d: &Deadlock, painter: &Painter, sources: &Sources, s: &mut dyn Write) {
+fn deadlock(
+    d: &Deadlock,
+    painter: &Painter,
+    sources: &SourceReader,
+    s: &mut dyn Write,
+) -> io::Result<()> {
     let title = if d.self_deadlock {
         format!("possible self-deadlock on {}", d.locks.join(", "))
     } else {
@@ -194,30 +100,47 @@ fn deadlock(d: &Deadlock, painter: &Painter, sources: &Sources, s: &mut dyn Writ
         cycle.extend(d.locks.first().cloned());
         format!("possible deadlock: {}", cycle.join(" -> "))
     };
-    let _ = s.write_str(&painter.warning_title(&title));
-    let _ = s.write_str(&painter.lock_calls(&d.acquisitions, sources));
+    s.write_all(painter.warning_title(&title).as_bytes())?;
+    s.write_all(painter.lock_calls(&d.acquisitions, sources).as_bytes())?;
     if let Some(note) = &d.note {
-        let _ = s.write_str(&painter.note(note));
+        s.write_all(painter.note(note).as_bytes())?;
     }
-    let _ = s.write_char('\n');
+    s.write_all(b"\n")
 }
 
 /// One lock leak as one diagnostic: where the lock is still held, where it is not, and where
 /// the function takes it.
-fn lock_leak(l: &LockLeak, painter: &Painter, sources: &Sources, s: &mut dyn Write) {
-    let _ = s.write_str(&painter.warning_title(&super::leak_title(l)));
+fn lock_leak(
+    l: &LockLeak,
+    painter: &Painter,
+    sources: &SourceReader,
+    s: &mut dyn Write,
+) -> io::Result<()> {
+    s.write_all(painter.warning_title(&super::leak_title(l)).as_bytes())?;
     let (held, other) = super::leak_labels(l);
-    let _ = s.write_str(&painter.points(None, &[(&l.position, held)], sources));
-    let _ = s.write_str(&painter.points(Some(&other), &[(&l.other, String::new())], sources));
+    s.write_all(
+        painter
+            .points(None, &[(&l.position, held)], sources)
+            .as_bytes(),
+    )?;
+    s.write_all(
+        painter
+            .points(Some(&other), &[(&l.other, String::new())], sources)
+            .as_bytes(),
+    )?;
     if !l.taken.is_empty() {
         let taken: Vec<(&Position, String)> = l
             .taken
             .iter()
             .map(|t| (t, format!("takes {}", l.lock)))
             .collect();
-        let _ = s.write_str(&painter.points(Some("taken here"), &taken, sources));
+        s.write_all(
+            painter
+                .points(Some("taken here"), &taken, sources)
+                .as_bytes(),
+        )?;
     }
-    let _ = s.write_char('\n');
+    s.write_all(b"\n")
 }
 
 /// The drawings of lists of accesses, by the address of the list (racing and context lists are
@@ -227,15 +150,25 @@ type Drawn = FxHashMap<*const RaceAccess, String>;
 /// One possible data race as one diagnostic: the title, the racing accesses with their threads,
 /// the notes (what the location is, its other names, its declaration), then the other accesses
 /// as secondary context.
-fn race(w: &Race, painter: &Painter, sources: &Sources, drawn: &mut Drawn, s: &mut dyn Write) {
+fn race(
+    w: &Race,
+    painter: &Painter,
+    sources: &SourceReader,
+    drawn: &mut Drawn,
+    s: &mut dyn Write,
+) -> io::Result<()> {
     let name = &w.location.name;
-    let _ = s.write_str(&painter.warning_title(&format!("possible data race on {name}")));
+    s.write_all(
+        painter
+            .warning_title(&format!("possible data race on {name}"))
+            .as_bytes(),
+    )?;
     let racing = drawn
         .entry(w.accesses.as_ptr())
         .or_insert_with(|| painter.racing(&w.accesses, sources));
-    let _ = s.write_str(racing);
+    s.write_all(racing.as_bytes())?;
     if let Some(note) = &w.note {
-        let _ = s.write_str(&painter.note(note));
+        s.write_all(painter.note(note).as_bytes())?;
     }
     if !w.aliases.is_empty() {
         let names: Vec<String> = w.aliases.iter().map(location).collect();
@@ -243,7 +176,11 @@ fn race(w: &Race, painter: &Painter, sources: &Sources, drawn: &mut Drawn, s: &m
             0 => String::new(),
             n => super::omitted_names(n),
         };
-        let _ = s.write_str(&painter.note(&format!("also named: {}{more}", names.join(", "))));
+        s.write_all(
+            painter
+                .note(&format!("also named: {}{more}", names.join(", ")))
+                .as_bytes(),
+        )?;
     }
     if let Some(at) = &w.location.declared {
         let title = if is_path(name) {
@@ -251,15 +188,15 @@ fn race(w: &Race, painter: &Painter, sources: &Sources, drawn: &mut Drawn, s: &m
         } else {
             "allocated".to_string()
         };
-        let _ = s.write_str(&painter.declaration(&title, name, at, sources));
+        s.write_all(painter.declaration(&title, name, at, sources).as_bytes())?;
     }
     if !w.context.is_empty() {
         let context = drawn.entry(w.context.as_ptr()).or_insert_with(|| {
             painter.context("also accessed, protected or ordered", &w.context, sources)
         });
-        let _ = s.write_str(context);
+        s.write_all(context.as_bytes())?;
     }
-    let _ = s.write_char('\n');
+    s.write_all(b"\n")
 }
 
 /// A location's name, with where it is declared.
@@ -272,37 +209,36 @@ fn location(l: &RaceLocation) -> String {
 
 /// What follows the warnings: what was not analysed or is not followed, the annotation problems,
 /// and the summary line.
-fn tail(r: &CheckReport) -> String {
-    let mut tail = String::new();
+fn tail(r: &CheckReport, s: &mut dyn Write) -> io::Result<()> {
     if !r.unanalysed.is_empty() {
-        let _ = writeln!(tail, "not analysed:");
+        writeln!(s, "not analysed:")?;
         for u in &r.unanalysed {
             let counted = if u.may_run {
                 ""
             } else {
                 " (not counted: it cannot run)"
             };
-            let _ = writeln!(
-                tail,
+            writeln!(
+                s,
                 "  {} at {}:{}: {}{counted}",
                 u.function, u.file, u.line, u.reason
-            );
+            )?;
         }
     }
     if !r.unmodelled.is_empty() {
-        let _ = writeln!(
-            tail,
+        writeln!(
+            s,
             "functions locksmith cannot see (modelled with external memory: they may touch what \
              they are handed, keep what they get through a void *, call back what they get): {}",
             r.unmodelled.join(", ")
-        );
+        )?;
     }
     if !r.unordered.is_empty() {
-        let _ = writeln!(
-            tail,
+        writeln!(
+            s,
             "synchronisation locksmith does not follow (what it orders may still be reported): {}",
             r.unordered.join(", ")
-        );
+        )?;
     }
     if !r.configured.is_empty() {
         let names: Vec<String> = r
@@ -310,11 +246,11 @@ fn tail(r: &CheckReport) -> String {
             .iter()
             .map(|c| format!("{} ({}:{})", c.function, c.file, c.line))
             .collect();
-        let _ = writeln!(
-            tail,
+        writeln!(
+            s,
             "functions the configuration models in place of their bodies (not analysed): {}",
             names.join(", ")
-        );
+        )?;
     }
     if !r.constants.is_empty() {
         let names: Vec<String> = r
@@ -322,11 +258,11 @@ fn tail(r: &CheckReport) -> String {
             .iter()
             .map(|c| format!("{} = {} ({}:{})", c.name, c.value, c.file, c.line))
             .collect();
-        let _ = writeln!(
-            tail,
+        writeln!(
+            s,
             "configuration that never changes (the code behind branches on it is not analysed): {}",
             names.join(", ")
-        );
+        )?;
     }
     if !r.handmade_locks.is_empty() {
         let names: Vec<String> = r
@@ -334,34 +270,33 @@ fn tail(r: &CheckReport) -> String {
             .iter()
             .map(|l| format!("{} ({}, {}:{})", l.function, l.role, l.file, l.line))
             .collect();
-        let _ = writeln!(
-            tail,
+        writeln!(
+            s,
             "readers/writer locks built by hand, modelled as lock calls (their bodies are not \
              analysed): {}",
             names.join(", ")
-        );
+        )?;
     }
-    unsound(r, &mut tail);
+    unsound(r, s)?;
     for a in &r.annotations {
-        let _ = writeln!(
-            tail,
+        writeln!(
+            s,
             "annotation: {}: {} [{}]",
             pos(&a.position),
             a.message,
             a.code
-        );
+        )?;
     }
     if let Some(file) = &r.configuration {
-        let _ = writeln!(tail, "configuration: {file}");
+        writeln!(s, "configuration: {file}")?;
     }
     for w in &r.configuration_warnings {
-        let _ = writeln!(tail, "{}", super::configuration_warning(w));
+        writeln!(s, "{}", super::configuration_warning(w))?;
     }
     for w in &r.suppression_warnings {
-        let _ = writeln!(tail, "{}", super::suppression_warning(w));
+        writeln!(s, "{}", super::suppression_warning(w))?;
     }
-    let _ = writeln!(tail, "{}", summary(r));
-    tail
+    writeln!(s, "{}", summary(r))
 }
 
 /// `locksmith: N possible data races`, with the deadlocks, the lock leaks, the annotation
@@ -381,20 +316,20 @@ fn summary(r: &CheckReport) -> String {
         n => format!(", {n} possible deadlock{}", plural(n)),
     };
     if leaks > 0 {
-        let _ = write!(problems, ", {leaks} possible lock leak{}", plural(leaks));
+        problems.push_str(&format!(", {leaks} possible lock leak{}", plural(leaks)));
     }
     if !r.annotations.is_empty() {
         let n = r.annotations.len();
-        let _ = write!(problems, ", {n} annotation problem{}", plural(n));
+        problems.push_str(&format!(", {n} annotation problem{}", plural(n)));
     }
     if r.suppressed > 0 {
-        let _ = write!(problems, " ({} suppressed by comments", r.suppressed);
+        problems.push_str(&format!(" ({} suppressed by comments", r.suppressed));
         if r.baselined > 0 {
-            let _ = write!(problems, ", {} in the baseline", r.baselined);
+            problems.push_str(&format!(", {} in the baseline", r.baselined));
         }
         problems.push(')');
     } else if r.baselined > 0 {
-        let _ = write!(problems, " ({} in the baseline)", r.baselined);
+        problems.push_str(&format!(" ({} in the baseline)", r.baselined));
     }
     let found = if r.verdict == Verdict::Incomplete {
         format!("no race found in what was analysed{problems}")
@@ -408,7 +343,7 @@ fn summary(r: &CheckReport) -> String {
 }
 
 /// One line per kind of unsoundness (in the order of its words), with its first five places.
-fn unsound(r: &CheckReport, s: &mut String) {
+fn unsound(r: &CheckReport, s: &mut dyn Write) -> io::Result<()> {
     let mut by_what: BTreeMap<&str, Vec<String>> = BTreeMap::new();
     for u in &r.unsound {
         by_what
@@ -423,14 +358,14 @@ fn unsound(r: &CheckReport, s: &mut String) {
             String::new()
         };
         let shown: Vec<&str> = places.iter().take(5).map(String::as_str).collect();
-        let _ = writeln!(s, "unsound: {what}: {}{more}", shown.join(", "));
+        writeln!(s, "unsound: {what}: {}{more}", shown.join(", "))?;
     }
+    Ok(())
 }
 
-fn lambda(r: &LambdaReport, sources: &Sources) -> String {
-    let mut s = String::new();
+fn lambda(r: &LambdaReport, sources: &SourceReader, s: &mut dyn Write) -> io::Result<()> {
     for v in &r.violations {
-        violation(&v.detail, sources, &mut s);
+        violation(&v.detail, sources, s)?;
     }
     if let Some(bindings) = &r.types {
         for b in bindings {
@@ -439,57 +374,57 @@ fn lambda(r: &LambdaReport, sources: &Sources) -> String {
             } else {
                 format!("∀{}. ", b.quantified.join(" "))
             };
-            let _ = writeln!(
+            writeln!(
                 s,
                 "{} : {prefix}{}    ({}:{})",
                 b.name, b.ty, b.position.line, b.position.column
-            );
+            )?;
         }
     }
     if let Some(listing) = &r.constraints {
-        s.push_str("constraints:\n");
+        s.write_all(b"constraints:\n")?;
         for c in &listing.constraints {
-            let _ = writeln!(s, "  {}", constraint(c));
+            writeln!(s, "  {}", constraint(c))?;
         }
-        s.push_str("solution:\n");
+        s.write_all(b"solution:\n")?;
         for x in &listing.solution {
-            let _ = writeln!(s, "  {}", solved(x));
+            writeln!(s, "  {}", solved(x))?;
         }
     }
     let count = r.violations.len();
     if count == 0 {
-        let _ = writeln!(
+        writeln!(
             s,
             "{}: well typed, consistently correlated and linear",
             r.file
-        );
+        )?;
     } else {
-        let _ = writeln!(s, "{}: {count} violation{}", r.file, plural(count));
+        writeln!(s, "{}: {count} violation{}", r.file, plural(count))?;
     }
-    s
+    Ok(())
 }
 
 /// An access line of a λ▷ violation, with the source line it is on.
-fn lambda_access(a: &LambdaAccess, sources: &Sources, s: &mut String) {
+fn lambda_access(a: &LambdaAccess, sources: &SourceReader, s: &mut dyn Write) -> io::Result<()> {
     let kind = if a.write { "write" } else { "read" };
     let excerpt = sources
         .line(&a.position.file, a.position.line)
         .unwrap_or_default();
-    let _ = writeln!(s, "    {kind} at {}    {excerpt}", pos(&a.position));
+    writeln!(s, "    {kind} at {}    {excerpt}", pos(&a.position))
 }
 
-fn violation(v: &ViolationDetail, sources: &Sources, s: &mut String) {
+fn violation(v: &ViolationDetail, sources: &SourceReader, s: &mut dyn Write) -> io::Result<()> {
     match v {
         ViolationDetail::Inconsistent {
             location,
             allocations,
             locks,
         } => {
-            let _ = writeln!(
+            writeln!(
                 s,
                 "error: location {} is not consistently correlated",
                 location.description
-            );
+            )?;
             // The allocations are worth a line unless the location is its only allocation.
             let only_itself = allocations.len() == 1 && allocations[0].label == location.label;
             if !allocations.is_empty() && !only_itself {
@@ -498,16 +433,16 @@ fn violation(v: &ViolationDetail, sources: &Sources, s: &mut String) {
                     .take(4)
                     .map(|a| a.description.as_str())
                     .collect();
-                let _ = writeln!(s, "  it may be {}", list.join(", "));
+                writeln!(s, "  it may be {}", list.join(", "))?;
             }
             for x in locks {
-                let _ = writeln!(s, "  holding {}:", x.lock.description);
+                writeln!(s, "  holding {}:", x.lock.description)?;
                 for a in &x.accesses {
-                    lambda_access(a, sources, s);
+                    lambda_access(a, sources, s)?;
                 }
                 if !x.path.is_empty() {
                     let via: Vec<&str> = x.path.iter().map(|c| c.call.as_str()).collect();
-                    let _ = writeln!(s, "      via {}", via.join(" -> "));
+                    writeln!(s, "      via {}", via.join(" -> "))?;
                 }
             }
         }
@@ -516,68 +451,69 @@ fn violation(v: &ViolationDetail, sources: &Sources, s: &mut String) {
             lock,
             accesses,
         } => {
-            let _ = writeln!(
+            writeln!(
                 s,
                 "error: {} guards location {}, which is not part of its package",
                 lock.description, location.description
-            );
+            )?;
             for a in accesses {
-                lambda_access(a, sources, s);
+                lambda_access(a, sources, s)?;
             }
         }
         ViolationDetail::Nonlinear { lock, at, cause } => {
-            let _ = writeln!(
+            writeln!(
                 s,
                 "error: {} may stand for two run-time locks (not linear)",
                 lock.description()
-            );
+            )?;
             match cause {
                 NonlinearCause::Disjoint => {
                     let excerpt = sources.line(&at.file, at.line).unwrap_or_default();
-                    let _ = writeln!(
+                    writeln!(
                         s,
                         "  both sides of the expression at {} allocate it    {excerpt}",
                         pos(at)
-                    );
+                    )?;
                 }
                 NonlinearCause::Instantiation { call } => {
-                    let _ = writeln!(s, "  two different locks become one at {call}");
+                    writeln!(s, "  two different locks become one at {call}")?;
                 }
             }
         }
         ViolationDetail::RecursiveEffect { locks, function } => {
             match function {
                 Some(f) => {
-                    let _ = writeln!(
+                    writeln!(
                         s,
                         "error: recursive function `{}` at {} allocates locks that escape a \
                          call, so its effect is not empty",
                         f.function,
                         pos(&f.position)
-                    );
+                    )?;
                 }
                 None => {
-                    let _ = writeln!(s, "error: a recursive function's effect is not empty");
+                    writeln!(s, "error: a recursive function's effect is not empty")?;
                 }
             }
             let what: Vec<&str> = locks.iter().map(|l| l.description()).collect();
-            let _ = writeln!(s, "  it allocates {}", what.join(", "));
+            writeln!(s, "  it allocates {}", what.join(", "))?;
         }
         ViolationDetail::Saturated { location, limit } => {
-            let _ = writeln!(
+            writeln!(
                 s,
                 "error: location {} is correlated with more than {limit} locks in one context; \
                  it is reported without further analysis",
                 location.description
-            );
+            )?;
         }
         ViolationDetail::NoConvergence => {
-            let _ = writeln!(
+            writeln!(
                 s,
                 "error: constraint resolution did not converge; the program is not accepted"
-            );
+            )?;
         }
     }
+    Ok(())
 }
 
 fn sign(s: Sign) -> &'static str {
@@ -592,12 +528,8 @@ fn effect(tokens: &[EffectToken]) -> String {
     for t in tokens {
         match t {
             EffectToken::Empty => out.push('∅'),
-            EffectToken::Lock(l) => {
-                let _ = write!(out, "{{ℓ{l}}}");
-            }
-            EffectToken::Var(v) => {
-                let _ = write!(out, "χ{v}");
-            }
+            EffectToken::Lock(l) => out.push_str(&format!("{{ℓ{l}}}")),
+            EffectToken::Var(v) => out.push_str(&format!("χ{v}")),
             EffectToken::Open => out.push('('),
             EffectToken::Close => out.push(')'),
             EffectToken::Disjoint => out.push_str(" ⊎ "),

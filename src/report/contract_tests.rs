@@ -408,7 +408,7 @@ fn json_keys_come_out_sorted() {
         line: Some(1),
         column: Some(2),
     }));
-    let text = crate::render::json::render(&report);
+    let text = crate::render::rendered(crate::render::Format::Json, &report);
     let keys: Vec<&str> = text
         .lines()
         .filter_map(|l| l.trim().strip_prefix('"')?.split('"').next())

@@ -5,8 +5,6 @@
 //! `arith<T>(a, b)` any arithmetic of result type `T`; `(T)x` a cast. Variables are shown by name.
 //! A counted loop is `loop HEAD: i = START; i OP BOUND; body B, step S, exit E`.
 
-use std::fmt::Write;
-
 use crate::ir::ctypes::{Type, TypeId};
 use crate::ir::{
     Base, Callee, CountedLoop, FuncId, LoopBound, LoopCmp, Lval, Operand, Origin, Program, Proj,
@@ -24,7 +22,7 @@ pub fn dump(p: &Program) -> String {
                 defined,
                 is_static,
             } => {
-                let _ = write!(out, "global {}: {}", v.name, ty(p, v.ty));
+                out.push_str(&format!("global {}: {}", v.name, ty(p, v.ty)));
                 for (on, word) in [
                     (is_static, " static"),
                     (thread_local, " thread_local"),
@@ -38,7 +36,7 @@ pub fn dump(p: &Program) -> String {
                 out.push('\n');
             }
             VarKind::StringLit => {
-                let _ = writeln!(out, "string {}", v.name);
+                out.push_str(&format!("string {}\n", v.name));
             }
             _ => {}
         }
@@ -55,7 +53,7 @@ pub fn dump(p: &Program) -> String {
 pub fn dump_loops(p: &Program, f: FuncId) -> String {
     let mut out = String::new();
     for l in &p.funcs[f].counted_loops {
-        let _ = writeln!(out, "  {}", counted_loop(p, l));
+        out.push_str(&format!("  {}\n", counted_loop(p, l)));
     }
     out
 }
@@ -95,39 +93,36 @@ pub fn dump_func(p: &Program, f: FuncId) -> String {
         Origin::Stub => " stub",
         Origin::GlobalInit => " init",
     };
-    let _ = writeln!(
-        out,
-        "fn {}: {}{}{}{}",
+    out.push_str(&format!(
+        "fn {}: {}{}{}{}\n",
         func.name,
         ty(p, func.ty),
         if func.is_static { " static" } else { "" },
         if func.defined { "" } else { " declared" },
         origin
-    );
+    ));
     for v in &func.params {
-        let _ = writeln!(
-            out,
-            "  param {}: {}{}",
+        out.push_str(&format!(
+            "  param {}: {}{}\n",
             p.vars[*v].name,
             ty(p, p.vars[*v].ty),
             addr(p, *v)
-        );
+        ));
     }
     for v in &func.locals {
-        let _ = writeln!(
-            out,
-            "  local {}: {}{}",
+        out.push_str(&format!(
+            "  local {}: {}{}\n",
             p.vars[*v].name,
             ty(p, p.vars[*v].ty),
             addr(p, *v)
-        );
+        ));
     }
     for (id, b) in func.blocks.iter_enumerated() {
-        let _ = writeln!(out, "  {id}:");
+        out.push_str(&format!("  {id}:\n"));
         for s in &b.stmts {
-            let _ = writeln!(out, "    {}", stmt(p, s));
+            out.push_str(&format!("    {}\n", stmt(p, s)));
         }
-        let _ = writeln!(out, "    {}", term(p, &b.term));
+        out.push_str(&format!("    {}\n", term(p, &b.term)));
     }
     out
 }
@@ -237,11 +232,11 @@ fn lval(p: &Program, lv: &Lval) -> String {
                     .fields
                     .get(*index as usize)
                     .map_or("?", |f| f.name.as_str());
-                let _ = write!(out, ".{name}");
+                out.push_str(&format!(".{name}"));
             }
             Proj::Index(_) => out.push_str("[]"),
             Proj::ConstIndex(k) => {
-                let _ = write!(out, "[{k}]");
+                out.push_str(&format!("[{k}]"));
             }
         }
     }

@@ -5,7 +5,6 @@
 //! is voided, so that the program compiles without warnings under `-Wall -Wextra`.
 
 use std::collections::BTreeSet;
-use std::fmt::Write as _;
 
 use super::idioms;
 use super::plan::{
@@ -393,10 +392,10 @@ fn helper(plan: &Plan, k: usize, out: &mut String) {
         ..Writer::default()
     };
     b.ops(&mut w, &plan.helpers[k].body);
-    let _ = writeln!(out, "unsigned h{k}(struct obj *o, unsigned v)\n{{");
+    out.push_str(&format!("unsigned h{k}(struct obj *o, unsigned v)\n{{\n"));
     for var in ["o", "v"] {
         if !b.used.contains(var) {
-            let _ = writeln!(out, "    (void){var};");
+            out.push_str(&format!("    (void){var};\n"));
         }
     }
     let sum = b.used.contains("sum");
@@ -428,7 +427,7 @@ fn worker(plan: &Plan, k: usize, wk: &Worker, out: &mut String) {
         b.used.contains("id"),
         b.used.contains("sum"),
     );
-    let _ = writeln!(out, "void *worker{k}(void *arg)\n{{");
+    out.push_str(&format!("void *worker{k}(void *arg)\n{{\n"));
     let mut prologue = Vec::new();
     match wk.arg {
         ArgKind::Obj(_) if o => prologue.push("struct obj *o = arg;"),
@@ -459,13 +458,12 @@ fn worker(plan: &Plan, k: usize, wk: &Worker, out: &mut String) {
         prologue.push("unsigned sum = 0;");
     }
     for p in prologue {
-        let _ = writeln!(out, "    {p}");
+        out.push_str(&format!("    {p}\n"));
     }
-    let _ = writeln!(
-        out,
-        "    for (unsigned i = 0; i < {}u; i++) {{",
+    out.push_str(&format!(
+        "    for (unsigned i = 0; i < {}u; i++) {{\n",
         wk.iterations
-    );
+    ));
     out.push_str(&w.out);
     out.push_str("    }\n");
     if matches!(wk.arg, ArgKind::Targ { heap: true, .. }) {
@@ -669,16 +667,15 @@ fn allocation(text: &str, wrapper: bool) -> String {
 pub fn emit(plan: &Plan, header: &str) -> Sources {
     let mut funcs = String::new();
     for k in 0..plan.helpers.len() {
-        let _ = writeln!(funcs, "unsigned h{k}(struct obj *o, unsigned v);");
+        funcs.push_str(&format!("unsigned h{k}(struct obj *o, unsigned v);\n"));
     }
     if let Some((_, members)) = &plan.table {
         let names: Vec<String> = members.iter().map(|k| format!("h{k}")).collect();
-        let _ = writeln!(
-            funcs,
-            "\nhandler_fn const handlers[{}] = {{ {} }};",
+        funcs.push_str(&format!(
+            "\nhandler_fn const handlers[{}] = {{ {} }};\n",
             names.len(),
             names.join(", ")
-        );
+        ));
     }
     if !funcs.is_empty() {
         funcs.push('\n');

@@ -15,8 +15,6 @@
 //! `main` starts it (creates its threads and does its own concurrent work) and stops it (joins
 //! them) at two points of its timeline. Whether an instance races is left to ThreadSanitizer.
 
-use std::fmt::Write as _;
-
 use super::plan::{Event, Plan};
 use super::rng::Rng;
 use super::Options;
@@ -377,15 +375,15 @@ fn thread_fn(
 ) -> String {
     let mut out = format!("void *{name}(void *arg)\n{{\n");
     for p in prologue {
-        let _ = writeln!(out, "    {p}");
+        out.push_str(&format!("    {p}\n"));
     }
-    let _ = writeln!(out, "    for (unsigned i = 0; i < {n}u; i++) {{");
+    out.push_str(&format!("    for (unsigned i = 0; i < {n}u; i++) {{\n"));
     for b in body {
-        let _ = writeln!(out, "        {b}");
+        out.push_str(&format!("        {b}\n"));
     }
     out.push_str("    }\n");
     for e in epilogue {
-        let _ = writeln!(out, "    {e}");
+        out.push_str(&format!("    {e}\n"));
     }
     out.push_str("}\n\n");
     out
@@ -477,9 +475,9 @@ fn thread_local(idiom: &Idiom, n: usize) -> Parts {
     };
     let mut p = Parts::default();
     let keyword = if c11 { "_Thread_local" } else { "__thread" };
-    let _ = writeln!(p.globals, "{keyword} unsigned tl{n};");
+    p.globals.push_str(&format!("{keyword} unsigned tl{n};\n"));
     if share == Share::Global {
-        let _ = writeln!(p.globals, "unsigned *tlp{n};");
+        p.globals.push_str(&format!("unsigned *tlp{n};\n"));
     }
     let void_arg = ["(void)arg;".to_string()];
     let by_name = [format!("tl{n} += i;")];
@@ -546,10 +544,9 @@ fn thread_local(idiom: &Idiom, n: usize) -> Parts {
 
 fn stripe(n: usize, offset: u8, a_js: &[u8], b_j: u8, it: u32) -> Parts {
     let mut p = Parts::default();
-    let _ = writeln!(
-        p.globals,
-        "pthread_mutex_t sm{n}[4] = {{ PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,\n                             PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER }};\nunsigned sd{n}[4];"
-    );
+    p.globals.push_str(&format!(
+        "pthread_mutex_t sm{n}[4] = {{ PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,\n                             PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER }};\nunsigned sd{n}[4];\n"
+    ));
     let j = ["unsigned j = (unsigned)(uintptr_t)arg;".to_string()];
     let a_lock = if offset == 0 {
         format!("&sm{n}[j]")
@@ -584,17 +581,17 @@ fn ops_callback(
 ) -> Parts {
     let mut p = Parts::default();
     let storage = if static_table { "static " } else { "" };
-    let _ = write!(
-        p.globals,
+    p.globals.push_str(&format!(
         "struct ops {{\n    void (*fn)(unsigned);\n}};\n\
          /* Defined in lib.c: keeps the table, and calls its fn from a thread of its own. */\n\
          void lib_register(struct ops *t);\nvoid lib_start(void);\nvoid lib_stop(void);\n\
          pthread_mutex_t cbm{n} = PTHREAD_MUTEX_INITIALIZER;\nunsigned cbd{n};\n\
          void cb{n}(unsigned v);\n{storage}struct ops tbl{n} = {{ .fn = cb{n} }};\n"
-    );
-    let _ = writeln!(p.functions, "void cb{n}(unsigned v)\n{{");
+    ));
+    p.functions
+        .push_str(&format!("void cb{n}(unsigned v)\n{{\n"));
     for l in maybe_locked(cb_locked, &format!("&cbm{n}"), format!("cbd{n} += v;")) {
-        let _ = writeln!(p.functions, "    {l}");
+        p.functions.push_str(&format!("    {l}\n"));
     }
     p.functions.push_str("}\n\n");
     p.start.push(format!("lib_register(&tbl{n});"));
@@ -640,11 +637,10 @@ void lib_stop(void)
 
 fn unknown_global(n: usize, reads_other: bool, locked: bool, it: u32) -> Parts {
     let mut p = Parts::default();
-    let _ = write!(
-        p.globals,
-        "struct sdata {{\n    unsigned a;\n    unsigned b;\n}};\n\
+    p.globals.push_str(
+        "struct sdata {\n    unsigned a;\n    unsigned b;\n};\n\
          /* Defined in lib.c: returns &us. */\nstruct sdata *lib_get_s(void);\n\
-         struct sdata us;\npthread_mutex_t usm = PTHREAD_MUTEX_INITIALIZER;\n"
+         struct sdata us;\npthread_mutex_t usm = PTHREAD_MUTEX_INITIALIZER;\n",
     );
     let field = if reads_other { "b" } else { "a" };
     let read = maybe_locked(locked, "&usm", format!("sum += us.{field};"));
@@ -676,12 +672,11 @@ struct sdata *lib_get_s(void)
 
 fn lock_order(n: usize, conditional: bool, taken: bool, inverted: bool, it: u32) -> Parts {
     let mut p = Parts::default();
-    let _ = write!(
-        p.globals,
+    p.globals.push_str(&format!(
         "pthread_mutex_t dla{n} = PTHREAD_MUTEX_INITIALIZER;\n\
          pthread_mutex_t dlb{n} = PTHREAD_MUTEX_INITIALIZER;\n\
          unsigned dld{n};\nint dlc{n};\nint dlf{n};\n"
-    );
+    ));
     let (a, b) = (format!("&dla{n}"), format!("&dlb{n}"));
     let mut x = Vec::new();
     if conditional {
@@ -742,12 +737,11 @@ fn counter_join(idiom: &Idiom, n: usize) -> Parts {
         unreachable!("a counter join idiom")
     };
     let mut p = Parts::default();
-    let _ = write!(
-        p.globals,
+    p.globals.push_str(&format!(
         "pthread_mutex_t cjm{n} = PTHREAD_MUTEX_INITIALIZER;\n\
          pthread_cond_t cjv{n} = PTHREAD_COND_INITIALIZER;\n\
          int cjc{n};\nunsigned cjd{n};\nunsigned cje{n};\nunsigned cjr{n};\nsem_t cjs{n};\n"
-    );
+    ));
     let m = format!("&cjm{n}");
     let body = maybe_locked(locked, &m, format!("cjd{n} += i;"));
     let mut end = if semaphore {
@@ -809,17 +803,15 @@ fn heap_handles(idiom: &Idiom, n: usize) -> Parts {
         unreachable!("a heap handles idiom")
     };
     let mut p = Parts::default();
-    let _ = write!(
-        p.globals,
+    p.globals.push_str(&format!(
         "struct hho{n} {{ pthread_t id; struct hho{n} *next; }};
          struct hhr{n} {{ unsigned count; unsigned spare; }};
          pthread_mutex_t hhm{n} = PTHREAD_MUTEX_INITIALIZER;
          struct hhr{n} *hhra{n}, *hhrb{n};
 "
-    );
+    ));
     let make = if realloc_wrapper {
-        let _ = write!(
-            p.functions,
+        p.functions.push_str(&format!(
             "void *hhg{n}(void *ptr, size_t size)
 {{
     ptr = realloc(ptr, size);
@@ -829,21 +821,20 @@ fn heap_handles(idiom: &Idiom, n: usize) -> Parts {
 }}
 
 "
-        );
+        ));
         format!("hhg{n}(NULL, sizeof(struct hhr{n}))")
     } else {
-        let _ = writeln!(p.globals, "void *(*hhf{n})(size_t) = malloc;");
+        p.globals
+            .push_str(&format!("void *(*hhf{n})(size_t) = malloc;\n"));
         format!("hhf{n}(sizeof(struct hhr{n}))")
     };
     if wrappers {
-        let _ = write!(
-            p.globals,
+        p.globals.push_str(&format!(
             "pthread_mutex_t hhlm{n} = PTHREAD_MUTEX_INITIALIZER;
              struct hho{n} *hhall{n};
 "
-        );
-        let _ = write!(
-            p.functions,
+        ));
+        p.functions.push_str(&format!(
             "struct hho{n} *hhl{n}(void *(*fn)(void *))
 {{
     struct hho{n} *h = malloc(sizeof *h);
@@ -871,7 +862,7 @@ void hhj{n}(struct hho{n} *h)
 }}
 
 "
-        );
+        ));
     }
     let m = format!("&hhm{n}");
     for (t, r) in [("a", "hhra"), ("b", "hhrb")] {
@@ -886,7 +877,7 @@ void hhj{n}(struct hho{n} *h)
     }
     let handles = format!("struct hho{n} *hhpa{n}, *hhpb{n};");
     if global_handles {
-        let _ = writeln!(p.globals, "{handles}");
+        p.globals.push_str(&format!("{handles}\n"));
     } else {
         p.decls.push(handles);
     }
@@ -941,7 +932,7 @@ void hhj{n}(struct hho{n} *h)
 /// `short`, the last worker finished after `main`'s update.
 fn handle_array(p: &mut Parts, n: usize, locked: bool, short: bool, it: u32) {
     let m = format!("&hhm{n}");
-    let _ = writeln!(p.globals, "unsigned hhq{n};");
+    p.globals.push_str(&format!("unsigned hhq{n};\n"));
     let body = maybe_locked(locked, &m, format!("hhq{n} += i;"));
     p.functions += &thread_fn(
         &format!("hhw{n}"),
@@ -965,12 +956,11 @@ fn handle_array(p: &mut Parts, n: usize, locked: bool, short: bool, it: u32) {
 
 fn join_tree(n: usize, size: u8, locked: bool, detach_right: bool, it: u32) -> Parts {
     let mut p = Parts::default();
-    let _ = write!(
-        p.globals,
+    p.globals.push_str(&format!(
         "pthread_mutex_t jtm{n} = PTHREAD_MUTEX_INITIALIZER;
          unsigned jtc{n};
 "
-    );
+    ));
     let right_end = if detach_right {
         "    if (has_r)\n        pthread_detach(r);\n".to_string()
     } else {
@@ -985,8 +975,7 @@ fn join_tree(n: usize, size: u8, locked: bool, detach_right: bool, it: u32) -> P
         .iter()
         .map(|l| format!("        {l}\n"))
         .collect::<String>();
-    let _ = write!(
-        p.functions,
+    p.functions.push_str(&format!(
         "void *jtn{n}(void *arg)
 {{
     long i = (long)arg;
@@ -1004,7 +993,7 @@ fn join_tree(n: usize, size: u8, locked: bool, detach_right: bool, it: u32) -> P
 }}
 
 "
-    );
+    ));
     p.decls.push(format!("pthread_t jtr{n};"));
     p.start
         .extend(create(&format!("&jtr{n}"), &format!("jtn{n}"), "(void *)0"));
@@ -1016,20 +1005,20 @@ fn join_tree(n: usize, size: u8, locked: bool, detach_right: bool, it: u32) -> P
 fn handshake(n: usize, early: bool, semaphore: bool, from_main: bool, it: u32) -> Parts {
     let mut p = Parts::default();
     let (signal, wait) = if semaphore {
-        let _ = write!(p.globals, "sem_t hss{n};\nunsigned hsd{n};\n");
+        p.globals
+            .push_str(&format!("sem_t hss{n};\nunsigned hsd{n};\n"));
         (
             vec![format!("sem_post(&hss{n});")],
             vec![format!("sem_wait(&hss{n});")],
         )
     } else {
-        let _ = write!(
-            p.globals,
+        p.globals.push_str(&format!(
             "pthread_mutex_t hsm{n} = PTHREAD_MUTEX_INITIALIZER;
          pthread_cond_t hsc{n} = PTHREAD_COND_INITIALIZER;
          int hsf{n};
          unsigned hsd{n};
 "
-        );
+        ));
         (
             vec![
                 format!("pthread_mutex_lock(&hsm{n});"),
@@ -1062,9 +1051,10 @@ fn handshake(n: usize, early: bool, semaphore: bool, from_main: bool, it: u32) -
     } else {
         (signaller, &mut waiter)
     };
-    let _ = writeln!(p.functions, "void *hsp{n}(void *arg)\n{{\n    (void)arg;");
+    p.functions
+        .push_str(&format!("void *hsp{n}(void *arg)\n{{\n    (void)arg;\n"));
     for line in &in_thread {
-        let _ = writeln!(p.functions, "    {line}");
+        p.functions.push_str(&format!("    {line}\n"));
     }
     p.functions.push_str("    return NULL;\n}\n\n");
     p.decls.push(format!("pthread_t hst{n};"));
@@ -1097,18 +1087,16 @@ fn pool(idiom: &Idiom, n: usize) -> Parts {
         ("pthread_t".to_string(), "")
     };
     if structs {
-        let _ = write!(
-            p.globals,
+        p.globals.push_str(&format!(
             "struct plp{n};
 struct plk{n} {{
     pthread_t tid;
     struct plp{n} *pool;
 }};
 "
-        );
+        ));
     }
-    let _ = write!(
-        p.globals,
+    p.globals.push_str(&format!(
         "struct plp{n} {{
     pthread_mutex_t lock;
     {element} *threads;
@@ -1118,7 +1106,7 @@ struct plk{n} {{
 pthread_mutex_t plm{n} = PTHREAD_MUTEX_INITIALIZER;
 unsigned pld{n};
 "
-    );
+    ));
     let mut body = vec![
         "pthread_mutex_lock(&p->lock);".to_string(),
         "p->done += 1;".to_string(),
@@ -1156,8 +1144,7 @@ unsigned pld{n};
     };
     let [c1, c2] = create(id, &format!("plw{n}"), arg);
     let first = u8::from(short);
-    let _ = write!(
-        p.functions,
+    p.functions.push_str(&format!(
         "struct plp{n} *plc{n}(int n)
 {{
     struct plp{n} *p = malloc(sizeof *p);
@@ -1182,7 +1169,7 @@ void plj{n}(struct plp{n} *q)
 }}
 
 "
-    );
+    ));
     p.decls.push(format!("struct plp{n} *plv{n};"));
     p.start.push(format!("plv{n} = plc{n}(3);"));
     p.stop.push(format!("plj{n}(plv{n});"));
@@ -1207,14 +1194,13 @@ fn jobs(idiom: &Idiom, n: usize) -> Parts {
         unreachable!("a jobs idiom")
     };
     let mut p = Parts::default();
-    let _ = write!(
-        p.globals,
+    p.globals.push_str(&format!(
         "struct ojb{n} {{
     unsigned in;
     unsigned out;
 }};
 "
-    );
+    ));
     p.functions.push_str(&thread_fn(
         &format!("ojw{n}"),
         &[format!("struct ojb{n} *job = arg;")],
@@ -1318,23 +1304,21 @@ fn slots(n: usize, form: SlotForm, shared: bool, it: u32) -> Parts {
             )],
         ),
     };
-    let _ = write!(
-        p.globals,
+    p.globals.push_str(&format!(
         "struct sla{n} {{\n    {field}\n}};\nunsigned sld{n}[3];\n"
-    );
+    ));
     match form {
         SlotForm::Helper => {
-            let _ = write!(
-                p.functions,
+            p.functions.push_str(&format!(
                 "static void slh{n}(long id, unsigned v)\n{{\n    sld{n}[id] += v;\n}}\n\n"
-            );
+            ));
         }
         SlotForm::Block => {
-            let _ = writeln!(p.globals, "unsigned *slb{n};");
-            let _ = writeln!(p.globals, "struct sla{n} **slp{n};");
+            p.globals.push_str(&format!("unsigned *slb{n};\n"));
+            p.globals.push_str(&format!("struct sla{n} **slp{n};\n"));
         }
         SlotForm::Range | SlotForm::Bounds => {
-            let _ = writeln!(p.globals, "unsigned slr{n}[7];");
+            p.globals.push_str(&format!("unsigned slr{n}[7];\n"));
         }
         SlotForm::Field | SlotForm::Pointer => {}
     }

@@ -24,7 +24,6 @@
 //!    otherwise.
 
 use std::collections::BTreeSet;
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -563,52 +562,49 @@ fn save(
         std::fs::write(dir.join("lib.c"), &program.sources.lib_c)?;
     }
     let mut text = String::new();
-    let _ = writeln!(
-        text,
-        "seed {} ({}); rerun: cargo run --release --example tsan_differential -- --programs 1 --seed {}{}",
+    text.push_str(&format!(
+        "seed {} ({}); rerun: cargo run --release --example tsan_differential -- --programs 1 --seed {}{}\n",
         program.seed,
         tag(program.options),
         program.seed,
         if program.options.library { "" } else { " --no-library" },
-    );
+    ));
     for p in &out.problems {
-        let _ = writeln!(text, "problem: {p}");
+        text.push_str(&format!("problem: {p}\n"));
     }
     for m in &out.misses {
-        let _ = writeln!(
-            text,
-            "missed: {} [{}; {}]",
+        text.push_str(&format!(
+            "missed: {} [{}; {}]\n",
             m.race.describe(),
             m.pattern,
             m.cause
-        );
+        ));
     }
     for d in &out.missed_deadlocks {
-        let _ = writeln!(text, "missed deadlock: lock calls {}", d.calls());
+        text.push_str(&format!("missed deadlock: lock calls {}\n", d.calls()));
     }
     if let Some(v) = verdict {
         for d in &v.deadlocks {
             let lines: Vec<String> = d.iter().map(u32::to_string).collect();
-            let _ = writeln!(
-                text,
-                "locksmith's deadlock (lock calls on lines): {}",
+            text.push_str(&format!(
+                "locksmith's deadlock (lock calls on lines): {}\n",
                 lines.join(" ")
-            );
+            ));
         }
-        let _ = writeln!(text, "\nlocksmith's warnings (main.c lines):");
+        text.push_str("\nlocksmith's warnings (main.c lines):\n");
         for w in &v.warnings {
             let lines: Vec<String> = w
                 .iter()
                 .map(|&(l, write)| format!("{l}{}", if write { "w" } else { "r" }))
                 .collect();
-            let _ = writeln!(text, "  {}", lines.join(" "));
+            text.push_str(&format!("  {}\n", lines.join(" ")));
         }
     }
     for m in &out.misses {
-        let _ = writeln!(text, "\n{}", m.race.report.trim_end());
+        text.push_str(&format!("\n{}\n", m.race.report.trim_end()));
     }
     for d in &out.missed_deadlocks {
-        let _ = writeln!(text, "\n{}", d.report.trim_end());
+        text.push_str(&format!("\n{}\n", d.report.trim_end()));
     }
     std::fs::write(dir.join("oracle.txt"), text)?;
     Ok(dir)

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use c_frontend::driver::CheckOptions;
 use c_frontend::syntax::preprocess::{preprocess, PreprocessOptions};
-use locksmith::render::Format;
+use locksmith::render::{Format, RenderContext, SourceReader};
 
 /// A small deterministic generator (xorshift64*).
 pub struct Rng(u64);
@@ -249,14 +249,15 @@ fn check(text: &str, dir: &Path, name: &str, limit: Duration) -> Option<(i32, St
     let (tx, rx) = mpsc::channel();
     let input = path.clone();
     std::thread::spawn(move || {
-        let mut out = String::new();
+        let mut out = Vec::new();
         let outcome = locksmith::check::run(
             vec![input],
             CheckOptions::default(),
             Format::Json,
-            locksmith::render::Sources::disk(),
+            RenderContext::new(SourceReader::on_disk(None)),
             &mut out,
         );
+        let out = String::from_utf8(out).expect("the JSON report is UTF-8 text");
         let _ = tx.send((outcome.exit, out, outcome.stderr));
     });
     let outcome = rx.recv_timeout(limit).ok();
