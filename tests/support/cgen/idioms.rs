@@ -173,6 +173,18 @@ pub enum Idiom {
         shared: bool,
         iterations: u32,
     },
+    /// A work queue: `main` allocates six `struct qtN`, fills each in and appends it to the
+    /// list `qhN` (or pushes it, with `push`) under `qmN`; two workers `qwN` take tasks off it
+    /// under `qmN`, unlinking them, add to their `out` without a lock and push them onto `qdN`,
+    /// from which `main` takes them back at its stop, before the joins, and reads `out`. With
+    /// `late`, a worker adds to `out` once more after pushing its task; with `peek`, a thread
+    /// `qpN` reads the first task's pointer under `qmN` and adds to its `out` after unlocking.
+    Queue {
+        push: bool,
+        late: bool,
+        peek: bool,
+        iterations: u32,
+    },
 }
 
 /// How a worker of the slots idiom finds its slot.
@@ -206,7 +218,7 @@ pub fn plan(rng: &mut Rng, options: Options) -> Vec<Idiom> {
         20..=59 => 1,
         _ => 2,
     };
-    let mut kinds = vec![0, 1, 4, 5, 6, 7, 8, 9, 10, 11];
+    let mut kinds = vec![0, 1, 4, 5, 6, 7, 8, 9, 10, 11, 12];
     if options.library {
         kinds.push(2);
         kinds.push(3);
@@ -302,6 +314,12 @@ fn idiom(rng: &mut Rng, kind: usize) -> Idiom {
                 iterations,
             }
         }
+        12 => Idiom::Queue {
+            push: rng.chance(40),
+            late: rng.chance(25),
+            peek: rng.chance(25),
+            iterations,
+        },
         10 => Idiom::Jobs {
             copy: rng.chance(50),
             early: rng.chance(25),
@@ -458,6 +476,7 @@ pub fn emit(idiom: &Idiom, n: usize) -> Parts {
             shared,
             iterations,
         } => slots(n, *form, *shared, *iterations),
+        Idiom::Queue { .. } => queue(idiom, n),
     }
 }
 
@@ -1396,6 +1415,142 @@ fn slots(n: usize, form: SlotForm, shared: bool, it: u32) -> Parts {
         p.stop.push(format!("    free(slp{n}[i]);"));
         p.stop.push(format!("free(slp{n});"));
     }
+    p
+}
+
+fn queue(idiom: &Idiom, n: usize) -> Parts {
+    let Idiom::Queue {
+        push,
+        late,
+        peek,
+        iterations: it,
+    } = *idiom
+    else {
+        unreachable!("a queue idiom")
+    };
+    let mut p = Parts::default();
+    p.globals.push_str(&format!(
+        "struct qt{n} {{
+    unsigned in;
+    unsigned out;
+    struct qt{n} *next;
+}};
+static pthread_mutex_t qm{n} = PTHREAD_MUTEX_INITIALIZER;
+static struct qt{n} *qh{n}, *ql{n}, *qd{n};
+static int qe{n};
+"
+    ));
+    let late = if late {
+        "        t->out += 1;\n".to_string()
+    } else {
+        String::new()
+    };
+    p.functions.push_str(&format!(
+        "void *qw{n}(void *arg)
+{{
+    (void)arg;
+    for (;;) {{
+        struct qt{n} *t;
+        int end;
+        pthread_mutex_lock(&qm{n});
+        t = qh{n};
+        if (t != NULL) {{
+            qh{n} = t->next;
+            if (qh{n} == NULL)
+                ql{n} = NULL;
+        }}
+        end = qe{n};
+        pthread_mutex_unlock(&qm{n});
+        if (t == NULL) {{
+            if (end)
+                break;
+            continue;
+        }}
+        for (unsigned i = 0; i < {it}u; i++)
+            t->out += t->in;
+        pthread_mutex_lock(&qm{n});
+        t->next = qd{n};
+        qd{n} = t;
+        pthread_mutex_unlock(&qm{n});
+{late}    }}
+    return NULL;
+}}
+
+"
+    ));
+    let threads = if peek { 3 } else { 2 };
+    if peek {
+        p.functions.push_str(&thread_fn(
+            &format!("qp{n}"),
+            &[],
+            it,
+            &[
+                format!("struct qt{n} *q;"),
+                format!("pthread_mutex_lock(&qm{n});"),
+                format!("q = qh{n};"),
+                format!("pthread_mutex_unlock(&qm{n});"),
+                "if (q != NULL)".to_string(),
+                "    q->out += 1;".to_string(),
+            ],
+            &["return arg;"],
+        ));
+    }
+    p.decls.push(format!("pthread_t qwt{n}[{threads}];"));
+    p.decls.push(format!("struct qt{n} *qg{n}[6];"));
+    p.decls.push(format!("unsigned qs{n} = 0;"));
+    for k in 0..threads {
+        let f = if k == 2 { "qp" } else { "qw" };
+        p.start
+            .extend(create(&format!("&qwt{n}[{k}]"), &format!("{f}{n}"), "NULL"));
+    }
+    p.start.push("for (unsigned k = 0; k < 6; k++) {".into());
+    p.start
+        .push(format!("    struct qt{n} *t = malloc(sizeof *t);"));
+    p.start.push("    if (!t)".into());
+    p.start.push("        abort();".into());
+    p.start.push("    t->in = k;".into());
+    p.start.push("    t->out = 0;".into());
+    if push {
+        p.start.push(format!("    pthread_mutex_lock(&qm{n});"));
+        p.start.push(format!("    t->next = qh{n};"));
+        p.start.push(format!("    qh{n} = t;"));
+    } else {
+        p.start.push("    t->next = NULL;".into());
+        p.start.push(format!("    pthread_mutex_lock(&qm{n});"));
+        p.start.push(format!("    if (ql{n} != NULL)"));
+        p.start.push(format!("        ql{n}->next = t;"));
+        p.start.push("    else".into());
+        p.start.push(format!("        qh{n} = t;"));
+        p.start.push(format!("    ql{n} = t;"));
+    }
+    p.start.push(format!("    pthread_mutex_unlock(&qm{n});"));
+    p.start.push("}".into());
+    p.stop.extend(maybe_locked(
+        true,
+        &format!("&qm{n}"),
+        format!("qe{n} = 1;"),
+    ));
+    p.stop.push("for (unsigned got = 0; got < 6;) {".into());
+    for line in [
+        format!("struct qt{n} *t;"),
+        format!("pthread_mutex_lock(&qm{n});"),
+        format!("t = qd{n};"),
+        "if (t != NULL)".to_string(),
+        format!("    qd{n} = t->next;"),
+        format!("pthread_mutex_unlock(&qm{n});"),
+        "if (t == NULL)".to_string(),
+        "    continue;".to_string(),
+        format!("qs{n} += t->out;"),
+        format!("qg{n}[got++] = t;"),
+    ] {
+        p.stop.push(format!("    {line}"));
+    }
+    p.stop.push("}".into());
+    p.stop.push(format!("for (int k = 0; k < {threads}; k++)"));
+    p.stop.push(format!("    pthread_join(qwt{n}[k], NULL);"));
+    p.stop.push("for (int k = 0; k < 6; k++)".into());
+    p.stop.push(format!("    free(qg{n}[k]);"));
+    p.stop.push(format!("printf(\"%u\\n\", qs{n});"));
     p
 }
 
