@@ -24,9 +24,12 @@ use cgen::tsan;
 use cgen::Options;
 
 /// The programs checked, by seed and options: each takes about a second (build, four runs,
-/// locksmith). Seed 200 is the first to carry a worker's range with a remainder.
+/// locksmith). Seed 200 is the first to carry a worker's range with a remainder, 121 a work
+/// queue in an object.
 fn cases() -> Vec<(u64, Options)> {
-    let plain = (0..60).chain([200]).map(|seed| (seed, Options::new(false)));
+    let plain = (0..60)
+        .chain([121, 200])
+        .map(|seed| (seed, Options::new(false)));
     let library = (1000..1020).map(|seed| (seed, Options::new(true)));
     plain.chain(library).collect()
 }
@@ -439,4 +442,5 @@ fn the_checked_cases_carry_queues() {
     assert!(with("    t->next = qh0;") + with("    t->next = qh1;") >= 1);
     assert!(with("        t->out += 1;\n") >= 1);
     assert!(with("void *qp") >= 1);
+    assert!(with("struct qo0 *q = arg;") + with("struct qo1 *q = arg;") >= 1);
 }

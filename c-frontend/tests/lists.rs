@@ -266,3 +266,145 @@ fn ownership_ends_where_the_pointer_is_let_go() {
         assert_eq!(held, Some(expected), "{store}");
     }
 }
+
+/// A list whose head lies in a pool object the workers are handed: `get` takes from `q`
+/// (`GET`), `put` appends to it (`PUT`); `EXTRA` is more code in `main`, `MORE` more functions.
+const POOL_PROGRAM: &str = "
+struct pool { pthread_mutex_t m; struct node *head, *tail; };
+MORE
+struct node *get(struct pool *q) {
+    struct node *t;
+    GET
+    return t;
+}
+void put(struct pool *q, struct node *n) {
+    PUT
+}
+void *work(void *arg) {
+    struct node *t = get(arg);
+    if (t != 0)
+        t->out = t->in;
+    return arg;
+}
+int main(void) {
+    pthread_t a, b;
+    struct pool *q = malloc(sizeof *q);
+    q->head = 0;
+    q->tail = 0;
+    pthread_create(&a, 0, work, q);
+    pthread_create(&b, 0, work, q);
+    struct node *n = malloc(sizeof *n);
+    n->in = 1;
+    put(q, n);
+    EXTRA;
+    pthread_join(a, 0);
+    pthread_join(b, 0);
+    return 0;
+}
+";
+
+const POOL_GET: &str = "pthread_mutex_lock(&q->m);
+    t = q->head;
+    if (t != 0) {
+        q->head = t->next;
+        if (q->head == 0)
+            q->tail = 0;
+    }
+    pthread_mutex_unlock(&q->m);";
+
+const POOL_APPEND: &str = "n->next = 0;
+    pthread_mutex_lock(&q->m);
+    if (q->tail != 0)
+        q->tail->next = n;
+    else
+        q->head = n;
+    q->tail = n;
+    pthread_mutex_unlock(&q->m);";
+
+/// Whether the worker's store into `t->out` is owned, with the pool program.
+fn pool_owned(get: &str, put: &str, extra: &str, more: &str) -> bool {
+    let text = format!(
+        "{PRELUDE}{}",
+        POOL_PROGRAM
+            .replace("GET", get)
+            .replace("PUT", put)
+            .replace("EXTRA", extra)
+            .replace("MORE", more)
+    );
+    let p = support::lower(&text);
+    let find = |name: &str| {
+        p.funcs
+            .iter_enumerated()
+            .find(|(_, f)| f.defined && f.name == name)
+            .map(|(id, _)| id)
+            .expect("function")
+    };
+    let (main, work) = (find("main"), find("work"));
+    let mut unpacks = analyse_program(&p, main, &releasers(&p), &plan(&p, Some(main)));
+    analyse_ownership(&p, main, &mut unpacks);
+    let Some(u) = unpacks.get(&work) else {
+        return false;
+    };
+    let owned = p.funcs[work]
+        .blocks
+        .iter_enumerated()
+        .find_map(|(b, block)| {
+            block
+                .stmts
+                .iter()
+                .enumerate()
+                .find_map(|(k, stmt)| match &stmt.kind {
+                    StmtKind::Assign { dst, .. } if matches!(dst.base, Base::Deref(_)) => {
+                        Some(u.before(b, k).iter().any(|h| h.package == Package::Owned))
+                    }
+                    _ => None,
+                })
+        })
+        .expect("a store through t");
+    owned
+}
+
+#[test]
+fn a_head_in_an_object_under_its_own_mutex() {
+    assert!(pool_owned(POOL_GET, POOL_APPEND, "", ""));
+    let push =
+        "pthread_mutex_lock(&q->m); n->next = q->head; q->head = n; pthread_mutex_unlock(&q->m);";
+    assert!(pool_owned(POOL_GET, push, "", ""));
+    // A global mutex guarding every pool works too.
+    let get = POOL_GET.replace("&q->m", "&m");
+    assert!(pool_owned(
+        &get,
+        &POOL_APPEND.replace("&q->m", "&m"),
+        "",
+        ""
+    ));
+}
+
+#[test]
+fn a_head_in_an_object_any_store_may_corrupt_is_not_followed() {
+    // The take under another object's mutex.
+    let other = "struct pool *o = q + 1;
+        pthread_mutex_lock(&o->m);
+        t = q->head;
+        if (t != 0) q->head = t->next;
+        pthread_mutex_unlock(&o->m);";
+    assert!(!pool_owned(other, POOL_APPEND, "", ""));
+    // The pool pointer moved between the read and the unlink.
+    let moved = "pthread_mutex_lock(&q->m);
+        t = q->head;
+        if (t != 0) { q = q + 0; q->head = t->next; }
+        pthread_mutex_unlock(&q->m);";
+    assert!(!pool_owned(moved, POOL_APPEND, "", ""));
+    // A head stored through another way of naming it, and a whole pool copied over one.
+    let pools = "struct pool pools[2]; void reset(struct node *x) { pools[1].head = x; }";
+    assert!(!pool_owned(POOL_GET, POOL_APPEND, "", pools));
+    let copy = "void copy(struct pool *a, struct pool *b) { *a = *b; }";
+    assert!(!pool_owned(POOL_GET, POOL_APPEND, "", copy));
+    // A library function that may write a pool nobody owns.
+    assert!(!pool_owned(
+        POOL_GET,
+        POOL_APPEND,
+        "memset(q, 0, sizeof *q)",
+        ""
+    ));
+}

@@ -222,6 +222,41 @@ impl Kind {
         }
     }
 
+    /// Whether a call may store a value into the object its argument `i` points to (ending
+    /// the object's life, `free`, stores none): what a list's links and heads need to know of
+    /// the library functions handed a node ([`crate::analyses::unpacks`]).
+    pub fn may_store_through(self, i: usize) -> bool {
+        let at = |a: Arg| usize::from(a) == i;
+        match self {
+            Kind::Acquire { lock, .. }
+            | Kind::Release { lock }
+            | Kind::TryAcquire { lock, .. }
+            | Kind::Wait { lock }
+            | Kind::LockInit { lock, .. } => at(lock),
+            Kind::Fork { id, .. } => id.is_some_and(at),
+            Kind::Join { out, .. } => out.is_some_and(at),
+            Kind::SigAction { old, .. } => at(old),
+            Kind::CallOnce { control, .. } => at(control),
+            Kind::WritesArg { arg } => at(arg),
+            Kind::Realloc { old } => at(old),
+            Kind::AllocInto { out } => at(out),
+            Kind::Access { ptr, write } => write && at(ptr),
+            Kind::Copy { dst, .. } => at(dst),
+            Kind::VarargsAccess { write } => write,
+            Kind::SemInit { sem, .. } | Kind::SemWait { sem } | Kind::SemPost { sem } => at(sem),
+            Kind::BarrierInit { barrier, .. } | Kind::BarrierWait { barrier } => at(barrier),
+            Kind::SignalHandler { .. }
+            | Kind::ThreadPrivate
+            | Kind::Alloc
+            | Kind::Free { .. }
+            | Kind::LongJmp
+            | Kind::ReturnsArg { .. }
+            | Kind::Unreachable
+            | Kind::NoEffect => false,
+            Kind::Stub | Kind::MutexType { .. } | Kind::Atomic(_) | Kind::StartsEntries => true,
+        }
+    }
+
     /// What a call may release of the locks its caller holds: a release its lock; a semaphore
     /// post (a mutex-like semaphore's release) or `pthread_once` (the control it holds) any
     /// lock; a stub what its body does.

@@ -179,10 +179,13 @@ pub enum Idiom {
     /// from which `main` takes them back at its stop, before the joins, and reads `out`. With
     /// `late`, a worker adds to `out` once more after pushing its task; with `peek`, a thread
     /// `qpN` reads the first task's pointer under `qmN` and adds to its `out` after unlocking.
+    /// With `object`, the lists, the mutex and the end flag are members of a `struct qoN`
+    /// `main` allocates and hands to the threads instead of globals.
     Queue {
         push: bool,
         late: bool,
         peek: bool,
+        object: bool,
         iterations: u32,
     },
 }
@@ -318,6 +321,7 @@ fn idiom(rng: &mut Rng, kind: usize) -> Idiom {
             push: rng.chance(40),
             late: rng.chance(25),
             peek: rng.chance(25),
+            object: rng.chance(50),
             iterations,
         },
         10 => Idiom::Jobs {
@@ -1423,11 +1427,73 @@ fn queue(idiom: &Idiom, n: usize) -> Parts {
         push,
         late,
         peek,
+        object,
         iterations: it,
     } = *idiom
     else {
         unreachable!("a queue idiom")
     };
+    let mut p = queue_with_globals(n, push, late, peek, it);
+    if object {
+        in_an_object(&mut p, n, peek);
+    }
+    p
+}
+
+/// The queue idiom's lists, mutex and end flag moved into a `struct qoN` that `main` allocates
+/// and hands to its threads, which name them through their argument `q`.
+fn in_an_object(p: &mut Parts, n: usize, peek: bool) {
+    let names = ["qm", "qh", "ql", "qd", "qe"];
+    let members = ["m", "h", "l", "d", "e"];
+    let rename = |text: &str, base: &str| {
+        let mut out = text.to_string();
+        for (name, member) in names.iter().zip(members) {
+            out = out.replace(&format!("{name}{n}"), &format!("{base}->{member}"));
+        }
+        out
+    };
+    p.globals = format!(
+        "struct qt{n} {{
+    unsigned in;
+    unsigned out;
+    struct qt{n} *next;
+}};
+struct qo{n} {{
+    pthread_mutex_t m;
+    struct qt{n} *h, *l, *d;
+    int e;
+}};
+"
+    );
+    p.functions =
+        rename(&p.functions, "q").replace("(void)arg;\n", &format!("struct qo{n} *q = arg;\n"));
+    if peek {
+        p.functions = p.functions.replacen(
+            &format!("void *qp{n}(void *arg)\n{{\n"),
+            &format!("void *qp{n}(void *arg)\n{{\n    struct qo{n} *q = arg;\n"),
+            1,
+        );
+    }
+    p.decls.push(format!("struct qo{n} *qq{n};"));
+    let owner = format!("qq{n}");
+    let mut start = vec![
+        format!("{owner} = calloc(1, sizeof *{owner});"),
+        format!("if (!{owner})"),
+        "    abort();".to_string(),
+        format!("pthread_mutex_init(&{owner}->m, NULL);"),
+    ];
+    start.extend(
+        p.start
+            .iter()
+            .map(|l| rename(l, &owner).replace(", NULL) != 0)", &format!(", {owner}) != 0)"))),
+    );
+    p.start = start;
+    p.stop = p.stop.iter().map(|l| rename(l, &owner)).collect();
+    p.stop.push(format!("free({owner});"));
+}
+
+/// The queue idiom with its lists, mutex and end flag in globals.
+fn queue_with_globals(n: usize, push: bool, late: bool, peek: bool, it: u32) -> Parts {
     let mut p = Parts::default();
     p.globals.push_str(&format!(
         "struct qt{n} {{
@@ -1485,12 +1551,12 @@ static int qe{n};
             &[],
             it,
             &[
-                format!("struct qt{n} *q;"),
+                format!("struct qt{n} *first;"),
                 format!("pthread_mutex_lock(&qm{n});"),
-                format!("q = qh{n};"),
+                format!("first = qh{n};"),
                 format!("pthread_mutex_unlock(&qm{n});"),
-                "if (q != NULL)".to_string(),
-                "    q->out += 1;".to_string(),
+                "if (first != NULL)".to_string(),
+                "    first->out += 1;".to_string(),
             ],
             &["return arg;"],
         ));

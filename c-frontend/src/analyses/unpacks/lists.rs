@@ -15,12 +15,15 @@
 //! `main`, a recursive one).
 //!
 //! **Lists.** The *link* `S.nf` is a field of a struct `S` that points to `S`. A *head* is a
-//! global pointer to `S`, or a member path of a global struct, whose address is never taken. A
-//! *take* of a head `H` is `j = H; … H = j->nf;` with a global mutex held throughout (no call
-//! that may release or wait on it in between, no other store to `H`): the node leaves the list
-//! and `j` owns it. Takes make ownership only when every store the program may make into a head
-//! of the link or into the link field of any object (the global initialisers included) is one
-//! of these:
+//! global pointer to `S` or a member path of a global struct, or a member path of every object
+//! of a struct `Q` (`q->head`, named through a stable local `q`), whose address is never taken.
+//! A *take* of a head `H` is `j = H; … H = j->nf;` with a mutex held throughout — a global one,
+//! or for a member head the one at a member path of the same object (`q->lock`) — with no call
+//! that may release or wait on it in between, no other store to `H` and `q` not assigned: the
+//! node leaves the list and `j` owns it. Takes make ownership only when every store the program
+//! may make into a head of the link (any lvalue ending in a member head's path, or a whole
+//! value holding one, included) or into the link field of any object (the global initialisers
+//! included) is one of these:
 //!
 //! - a null pointer;
 //! - a take's `H = j->nf`;
@@ -30,12 +33,15 @@
 //!   section of the mutex that held `v`'s read (nothing written to `H` in between);
 //! - any store into the link of an object the storing thread owns.
 //!
-//! Publications and pushes hold the mutex every take holds (one global mutex common to all of
-//! them). The link and heads are never named by address (`&H`, `&x->nf`), objects of `S` are
-//! written as a whole only through owned pointers or in locals nobody addresses, a pointer to
-//! `S` is converted to another pointer type only to be handed to a library function, which must
-//! be `free` or be given an owned pointer, and no union holds an `S`. Otherwise the link's
-//! lists are not followed (and the iteration drops them until the rest is consistent).
+//! Publications and pushes hold the mutex every take holds (one guard common to all of them: a
+//! global mutex, or the mutex at one member path of the list's own object; an append, whose
+//! list is not known, may hold that path's mutex of any object). The link and heads are never
+//! named by address (`&H`, `&x->nf`), objects of `S` are written as a whole only through owned
+//! pointers or in locals nobody addresses, a pointer to `S` (or to an object holding a member
+//! head) is converted to another pointer type only to be handed to a library function, and is
+//! handed to one that may store through it (`Kind::may_store_through`) only when owned, and no
+//! union holds an `S`. Otherwise the link's lists are not followed (and the iteration drops
+//! them until the rest is consistent).
 //!
 //! **Why that is sound.** Count the edges from heads and from the links of objects no thread
 //! owns. Every object has at most one such incoming edge, and an owned object none: true at
@@ -49,8 +55,11 @@
 //! owned object's link changes no counted edge. So a node reachable from a head is owned by
 //! nobody and reached once: one take removes it, and only a publication by an owner puts it
 //! back. The thread owning an object is then unique at each moment, and since publications
-//! and takes hold one mutex, each owner's accesses happen before the next owner's. Two accesses
-//! of one cell through owned pointers are therefore in one thread or ordered.
+//! and takes of a list hold its one mutex, each owner's accesses happen before the next
+//! owner's. (An append under another object's mutex than the list's is a store into a link
+//! that the take's read of that link races with, and that race is reported: the link's
+//! accesses hold no common lock.) Two accesses of one cell through owned pointers are
+//! therefore in one thread or ordered.
 //!
 //! Assumptions, as elsewhere in the front end: the program is well typed (a link is written only
 //! through an lvalue of `S`, not byte-wise through another type), and freed memory is not used
@@ -63,7 +72,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::analyses::function_uses::FunctionUses;
-use crate::analyses::semaphores::SemKey;
 use crate::analyses::uniqueness::{self, Holder, Sources, Uniqueness};
 use crate::ir::ctypes::{StructId, StructKind, Type, TypeId};
 use crate::ir::visit::Visitor;
@@ -76,11 +84,57 @@ use crate::model::{Kind, LockMode, Releasing};
 /// A link field: the struct and the index of its field that points to the struct.
 type Link = (StructId, u32);
 
-/// A list head: a global variable, or a member path of one, holding a pointer to a node.
+/// Where a list head lies: in a global variable, or in every object of a struct type.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Root {
+    Global(VarId),
+    /// At the member path from objects of the struct the path's first step names.
+    Member,
+}
+
+/// A list head: where it lies and the member path to it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 struct Head {
-    var: VarId,
+    root: Root,
     fields: Vec<(StructId, u32)>,
+}
+
+/// One head of one list: a global head, or a member head in the object a stable local points
+/// to.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+struct Place {
+    head: Head,
+    object: Option<VarId>,
+}
+
+/// A mutex a statement holds by name: `&m.f…` of a global `m`, or `&q->f…` for a stable
+/// local `q` (the mutex of the object `q` points to, while `q` is not assigned).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Mutex {
+    Global(VarId, Vec<(StructId, u32)>),
+    Member(VarId, Vec<(StructId, u32)>),
+}
+
+/// A mutex as the sections of a list see it: a global one, or the one at a member path of the
+/// object that holds the list's head.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Guard {
+    Global(VarId, Vec<(StructId, u32)>),
+    Own(Vec<(StructId, u32)>),
+}
+
+/// The guards of the mutexes `held`, for a section on the list at `place` (`None`: an append,
+/// whose list is not known, for which any object's mutex at the path counts).
+fn guards(held: &BTreeSet<Mutex>, place: Option<&Place>) -> BTreeSet<Guard> {
+    held.iter()
+        .filter_map(|m| match m {
+            Mutex::Global(v, f) => Some(Guard::Global(*v, f.clone())),
+            Mutex::Member(q, f) => match place {
+                Some(place) if place.object != Some(*q) => None,
+                _ => Some(Guard::Own(f.clone())),
+            },
+        })
+        .collect()
 }
 
 /// A statement of a function: block and index.
@@ -91,19 +145,19 @@ type At = (u32, u32);
 enum Fact {
     /// The variable holds the value read from the head in the current section of the mutexes
     /// the fact keeps, and nothing was stored into the head since.
-    Read(VarId, Head),
+    Read(VarId, Place),
     /// The link of the object the variable points to holds a value read from the head, in the
     /// current section of the fact's mutexes, and nothing was stored into the head since.
-    Pushed(VarId, Head),
+    Pushed(VarId, Place),
     /// This function last set the link of the object the variable points to to null.
     Cleared(VarId),
 }
 
-/// Facts with the global mutexes held since each began, and the global mutexes held now.
+/// Facts with the mutexes held since each began, and the mutexes held now.
 #[derive(Clone, Debug, Default, PartialEq)]
 struct State {
-    facts: BTreeMap<Fact, BTreeSet<SemKey>>,
-    held: BTreeSet<SemKey>,
+    facts: BTreeMap<Fact, BTreeSet<Mutex>>,
+    held: BTreeSet<Mutex>,
 }
 
 impl State {
@@ -121,15 +175,22 @@ impl State {
         *self != before
     }
 
+    /// `v` is assigned: what it held, and the object it pointed to, are another's now.
     fn forget_var(&mut self, v: VarId) {
         self.facts.retain(|f, _| match f {
-            Fact::Read(x, _) | Fact::Pushed(x, _) | Fact::Cleared(x) => *x != v,
+            Fact::Read(x, place) | Fact::Pushed(x, place) => *x != v && place.object != Some(v),
+            Fact::Cleared(x) => *x != v,
         });
+        let member = |m: &Mutex| matches!(m, Mutex::Member(q, _) if *q == v);
+        self.held.retain(|m| !member(m));
+        for locks in self.facts.values_mut() {
+            locks.retain(|m| !member(m));
+        }
     }
 
     fn forget_head(&mut self, h: &Head) {
         self.facts.retain(|f, _| match f {
-            Fact::Read(_, g) | Fact::Pushed(_, g) => g != h,
+            Fact::Read(_, g) | Fact::Pushed(_, g) => g.head != *h,
             Fact::Cleared(_) => true,
         });
     }
@@ -182,7 +243,7 @@ struct Take {
     func: FuncId,
     at: At,
     var: VarId,
-    head: Head,
+    head: Place,
     link: Link,
     unlink: At,
 }
@@ -228,29 +289,82 @@ fn pointee_struct(p: &Program, ty: TypeId) -> Option<StructId> {
     }
 }
 
-/// The head an lvalue names: a global (not thread-local) pointer to a struct, or a member path
-/// of a global, whose address is never taken as a whole.
-fn head_of(p: &Program, lv: &Lval) -> Option<(Head, StructId)> {
-    let Base::Var(v) = lv.base else { return None };
-    if !matches!(
-        p.vars[v].kind,
-        VarKind::Global {
-            thread_local: false,
-            ..
-        }
-    ) {
-        return None;
-    }
-    let fields = lv
-        .proj
-        .iter()
+/// The member path of an lvalue's projections, when they are all members.
+fn member_path(proj: &[Proj]) -> Option<Vec<(StructId, u32)>> {
+    proj.iter()
         .map(|s| match *s {
             Proj::Field { strukt, index } => Some((strukt, index)),
             Proj::Index(_) | Proj::ConstIndex(_) => None,
         })
-        .collect::<Option<Vec<_>>>()?;
+        .collect()
+}
+
+/// The head an lvalue of function `f` names, with the struct of the nodes it points to: a
+/// global (not thread-local) pointer to a struct or a member path of a global, or a member
+/// path of the object a stable local of `f` points to (`q->head`).
+fn head_of(p: &Program, f: FuncId, lv: &Lval) -> Option<(Place, StructId)> {
+    let fields = member_path(&lv.proj)?;
     let node = pointee_struct(p, p.lval_type(lv))?;
-    Some((Head { var: v, fields }, node))
+    let place = match &lv.base {
+        Base::Var(v) => {
+            if !matches!(
+                p.vars[*v].kind,
+                VarKind::Global {
+                    thread_local: false,
+                    ..
+                }
+            ) {
+                return None;
+            }
+            Place {
+                head: Head {
+                    root: Root::Global(*v),
+                    fields,
+                },
+                object: None,
+            }
+        }
+        Base::Deref(op) => {
+            let q = op.plain_var().filter(|&q| super::stable_local(p, f, q))?;
+            if fields.is_empty() {
+                return None;
+            }
+            Place {
+                head: Head {
+                    root: Root::Member,
+                    fields,
+                },
+                object: Some(q),
+            }
+        }
+    };
+    Some((place, node))
+}
+
+/// The mutex an argument of function `f` names ([`Mutex`]).
+fn named_mutex(p: &Program, f: FuncId, op: &Operand) -> Option<Mutex> {
+    let Operand::AddrOf(lv) = op.without_casts() else {
+        return None;
+    };
+    let fields = member_path(&lv.proj)?;
+    match &lv.base {
+        Base::Var(v)
+            if matches!(
+                p.vars[*v].kind,
+                VarKind::Global {
+                    thread_local: false,
+                    ..
+                }
+            ) =>
+        {
+            Some(Mutex::Global(*v, fields))
+        }
+        Base::Deref(op) => {
+            let q = op.plain_var().filter(|&q| super::stable_local(p, f, q))?;
+            Some(Mutex::Member(q, fields))
+        }
+        Base::Var(_) => None,
+    }
 }
 
 /// The link an lvalue names, `(*x).nf` for any pointer expression `x`, with the variable `x`
@@ -273,21 +387,21 @@ fn link_of(p: &Program, lv: &Lval) -> Option<(Link, Option<VarId>)> {
 /// head itself).
 struct Unlink {
     at: At,
-    head: Head,
+    head: Place,
     link: Link,
     from: Option<VarId>,
 }
 
 /// The unlinks of a function: a head of a link's struct assigned the link of the object a
 /// plain variable or the head itself points to.
-fn unlinks(p: &Program, func: &Func) -> Vec<Unlink> {
+fn unlinks(p: &Program, f: FuncId, func: &Func) -> Vec<Unlink> {
     let mut out = Vec::new();
     for (b, block) in func.blocks.iter_enumerated() {
         for (k, stmt) in block.stmts.iter().enumerate() {
             let StmtKind::Assign { dst, src } = &stmt.kind else {
                 continue;
             };
-            let Some((head, node)) = head_of(p, dst) else {
+            let Some((head, node)) = head_of(p, f, dst) else {
                 continue;
             };
             let Operand::Use(read) = src.without_casts() else {
@@ -298,7 +412,7 @@ fn unlinks(p: &Program, func: &Func) -> Vec<Unlink> {
             };
             let from_head = match &read.base {
                 Base::Deref(op) => match op.without_casts() {
-                    Operand::Use(lv) => head_of(p, lv).is_some_and(|(h, _)| h == head),
+                    Operand::Use(lv) => head_of(p, f, lv).is_some_and(|(h, _)| h == head),
                     _ => false,
                 },
                 Base::Var(_) => false,
@@ -322,7 +436,7 @@ fn unlinks(p: &Program, func: &Func) -> Vec<Unlink> {
 fn takes(p: &Program) -> Vec<Take> {
     let mut out = Vec::new();
     for (f, func) in p.funcs.iter_enumerated() {
-        let unlinks = unlinks(p, func);
+        let unlinks = unlinks(p, f, func);
         if unlinks.is_empty() {
             continue;
         }
@@ -337,7 +451,7 @@ fn takes(p: &Program) -> Vec<Take> {
                 let Operand::Use(read) = src.without_casts() else {
                     continue;
                 };
-                let Some((head, _)) = head_of(p, read) else {
+                let Some((head, _)) = head_of(p, f, read) else {
                     continue;
                 };
                 let at = (b.0, k as u32);
@@ -378,9 +492,12 @@ fn reaches_unlink(func: &Func, at: At, j: VarId, u: &Unlink) -> bool {
                 break;
             }
             let writes_head = match &stmt.kind {
-                StmtKind::Assign { dst, .. } => {
-                    matches!(dst.base, Base::Var(v) if v == u.head.var)
-                }
+                StmtKind::Assign { dst, .. } => match (&u.head.head.root, dst.plain_var()) {
+                    (Root::Global(g), _) => matches!(dst.base, Base::Var(v) if v == *g),
+                    (Root::Member, Some(v)) => u.head.object == Some(v),
+                    (Root::Member, None) => member_path(&dst.proj)
+                        .is_none_or(|path| path.ends_with(&u.head.head.fields)),
+                },
                 StmtKind::Call { .. } | StmtKind::Asm { .. } => true,
                 StmtKind::Eval(_) => false,
             };
@@ -611,50 +728,22 @@ fn returns_owned(p: &Program, func: &Func, unique: &Uniqueness) -> bool {
     any
 }
 
-/// The global mutex an argument names: `&m` or `&m.f…` for a global `m` that is not
-/// thread-local, without an index (each element of an array is another mutex).
-fn global_mutex(p: &Program, op: &Operand) -> Option<SemKey> {
-    let Operand::AddrOf(Lval {
-        base: Base::Var(v),
-        proj,
-        ..
-    }) = op.without_casts()
-    else {
-        return None;
-    };
-    if !matches!(
-        p.vars[*v].kind,
-        VarKind::Global {
-            thread_local: false,
-            ..
-        }
-    ) {
-        return None;
-    }
-    let fields = proj
-        .iter()
-        .map(|s| match *s {
-            Proj::Field { strukt, index } => Some((strukt.0, index)),
-            Proj::Index(_) | Proj::ConstIndex(_) => None,
-        })
-        .collect::<Option<Vec<_>>>()?;
-    Some(SemKey { var: *v, fields })
-}
-
 /// The checks of every store into a list ([`owned_pointers`]), and the mutexes each take,
 /// push and publication holds.
 struct Checker<'a> {
     p: &'a Program,
     links: &'a BTreeSet<Link>,
-    /// The heads of the followed links, by their variable.
-    heads: FxHashMap<VarId, Vec<(Head, Link)>>,
+    /// The heads of the followed links.
+    heads: Vec<(Head, Link)>,
+    /// The function being checked.
+    func: FuncId,
     /// The takes of the followed links: the variables read from the head, by function and
     /// unlink.
     takes: FxHashMap<(FuncId, At), Vec<VarId>>,
     /// Links whose lists are not followed after all.
     broken: BTreeSet<Link>,
-    /// The global mutexes held by each take, push and publication of a link.
-    sections: Vec<(Link, BTreeSet<SemKey>)>,
+    /// The guards held by each take, push and publication of a link.
+    sections: Vec<(Link, BTreeSet<Guard>)>,
 }
 
 /// The checks over the whole program: the links whose lists must not be followed.
@@ -667,15 +756,15 @@ fn check(
     let mut c = Checker {
         p,
         links,
-        heads: FxHashMap::default(),
+        heads: Vec::new(),
+        func: FuncId(0),
         takes: FxHashMap::default(),
         broken: BTreeSet::new(),
         sections: Vec::new(),
     };
     for t in candidates.iter().filter(|t| links.contains(&t.link)) {
-        let heads = c.heads.entry(t.head.var).or_default();
-        if !heads.contains(&(t.head.clone(), t.link)) {
-            heads.push((t.head.clone(), t.link));
+        if !c.heads.contains(&(t.head.head.clone(), t.link)) {
+            c.heads.push((t.head.head.clone(), t.link));
         }
         c.takes.entry((t.func, t.unlink)).or_default().push(t.var);
     }
@@ -685,7 +774,7 @@ fn check(
             c.function(f, func, owned.get(&f).unwrap_or(&none));
         }
     }
-    let mut common: FxHashMap<Link, BTreeSet<SemKey>> = FxHashMap::default();
+    let mut common: FxHashMap<Link, BTreeSet<Guard>> = FxHashMap::default();
     for (link, locks) in std::mem::take(&mut c.sections) {
         match common.get_mut(&link) {
             Some(all) => all.retain(|k| locks.contains(k)),
@@ -705,6 +794,7 @@ fn check(
 impl Checker<'_> {
     /// The must analysis of one function, then each statement checked in the state before it.
     fn function(&mut self, f: FuncId, func: &Func, unique: &Uniqueness) {
+        self.func = f;
         let succs = func.successor_lists();
         let entry = solver::dataflow::forward(
             &mut *self,
@@ -733,31 +823,45 @@ impl Checker<'_> {
         }
     }
 
-    /// The heads of followed links that a store into `lv` may change: `lv` is the head, or a
-    /// struct enclosing it.
-    fn heads_written(&self, lv: &Lval) -> Vec<(Head, Link)> {
-        let Base::Var(v) = lv.base else {
-            return Vec::new();
-        };
-        let Some(heads) = self.heads.get(&v) else {
-            return Vec::new();
-        };
-        let path: Option<Vec<(StructId, u32)>> = lv
-            .proj
-            .iter()
-            .map(|s| match *s {
-                Proj::Field { strukt, index } => Some((strukt, index)),
-                Proj::Index(_) | Proj::ConstIndex(_) => None,
-            })
-            .collect();
-        heads
-            .iter()
-            .filter(|(h, _)| match &path {
-                Some(path) => h.fields.starts_with(path),
-                None => true,
-            })
-            .cloned()
-            .collect()
+    /// The heads of followed links that a store into `lv` may change, each with whether `lv`
+    /// is that head itself: a global head, the global enclosing it, any lvalue ending in a
+    /// member head's path, or a whole struct value holding a member head.
+    fn heads_written(&self, lv: &Lval) -> Vec<(Head, Link, bool)> {
+        let path = member_path(&lv.proj);
+        let ty = self.p.lval_type(lv);
+        let mut out = Vec::new();
+        for (h, link) in &self.heads {
+            let written = match &h.root {
+                Root::Global(g) => match (&lv.base, &path) {
+                    (Base::Var(v), Some(path)) if v == g => {
+                        h.fields.starts_with(path).then(|| *path == h.fields)
+                    }
+                    (Base::Var(v), None) if v == g => Some(false),
+                    _ => None,
+                },
+                Root::Member => {
+                    let mut held = FxHashSet::default();
+                    held_structs(self.p, ty, &mut held);
+                    if path.as_ref().is_some_and(|p| p.ends_with(&h.fields)) {
+                        Some(path.as_ref().is_some_and(|p| *p == h.fields))
+                    } else if h.fields.iter().any(|(s, _)| held.contains(s))
+                        || path.is_none()
+                            && lv.proj.last().is_some_and(|s| {
+                                matches!(s, Proj::Field { strukt, index }
+                                if h.fields.last() == Some(&(*strukt, *index)))
+                            })
+                    {
+                        Some(false)
+                    } else {
+                        None
+                    }
+                }
+            };
+            if let Some(exact) = written {
+                out.push((h.clone(), *link, exact));
+            }
+        }
+        out
     }
 
     /// The followed links whose objects a store of a whole value into `lv` writes, other than
@@ -769,6 +873,28 @@ impl Checker<'_> {
             .copied()
             .filter(|&l| holds_link(self.p, ty, l))
             .collect()
+    }
+
+    /// The followed links whose links or heads a pointer of type `ty` reaches: its pointee holds
+    /// a node, or a struct on the path to a member head.
+    fn reached(&self, ty: TypeId) -> Vec<Link> {
+        let Some(t) = self.p.types.pointee(ty) else {
+            return Vec::new();
+        };
+        let mut held = FxHashSet::default();
+        held_structs(self.p, t, &mut held);
+        let mut out: Vec<Link> = self
+            .links
+            .iter()
+            .copied()
+            .filter(|l| held.contains(&l.0))
+            .collect();
+        for (h, l) in &self.heads {
+            if h.root == Root::Member && h.fields.iter().any(|(s, _)| held.contains(s)) {
+                out.push(*l);
+            }
+        }
+        out
     }
 
     /// Whether `lv` is a local variable nobody addresses (no list can reach it).
@@ -799,27 +925,21 @@ impl Checker<'_> {
                 if let Some(dst) = dst {
                     self.store(f, at, state, &is_owned, dst, None);
                 }
-                let free = matches!(callee, Callee::Direct(g)
-                    if matches!(self.p.known_kind(*g), Some(Kind::Free { .. })));
+                let kind = match callee {
+                    Callee::Direct(g) => self.p.known_kind(*g),
+                    Callee::Indirect(_) => None,
+                };
                 let user = matches!(callee, Callee::Direct(g)
                     if self.p.known(*g).is_none() && !self.p.funcs[*g].blocks.is_empty());
-                for arg in args {
+                for (i, arg) in args.iter().enumerate() {
                     let inner = arg.without_casts();
                     let ty = self.p.operand_type(inner);
-                    let reached: Vec<Link> = match self.p.types.pointee(ty) {
-                        Some(t) => self
-                            .links
-                            .iter()
-                            .copied()
-                            .filter(|&l| holds_link(self.p, t, l))
-                            .collect(),
-                        None => Vec::new(),
-                    };
+                    let reached = self.reached(ty);
                     let converted = self.p.operand_type(arg) != ty;
                     let fine = if user {
                         !converted
                     } else {
-                        free || is_owned(inner)
+                        is_owned(inner) || kind.is_some_and(|k| !k.may_store_through(i))
                     };
                     if !fine {
                         self.broken.extend(reached);
@@ -834,7 +954,7 @@ impl Checker<'_> {
             StmtKind::Asm { operands } => {
                 for lv in operands {
                     let mut hit = self.links_held(lv);
-                    hit.extend(self.heads_written(lv).into_iter().map(|(_, l)| l));
+                    hit.extend(self.heads_written(lv).into_iter().map(|(_, l, _)| l));
                     self.broken.extend(hit);
                 }
             }
@@ -853,17 +973,17 @@ impl Checker<'_> {
     ) {
         self.addresses_in_lval(dst);
         let null = src.is_some_and(|s| s.constant() == Some(0));
-        for (head, link) in self.heads_written(dst) {
-            let exact = head.fields.len() == dst.proj.len();
+        let named = head_of(self.p, self.func, dst).map(|(place, _)| place);
+        for (head, link, exact) in self.heads_written(dst) {
             let fact = |fact: Fact| state.facts.get(&fact).filter(|l| !l.is_empty()).cloned();
-            let section = match src {
-                _ if !exact => None,
+            let place = named.as_ref().filter(|place| exact && place.head == head);
+            let section = match (src, place) {
                 _ if null => Some(None),
-                Some(src) => {
+                (Some(src), Some(place)) => {
                     let taken = self.takes.get(&(f, at)).and_then(|vars| {
-                        let mut common: Option<BTreeSet<SemKey>> = None;
+                        let mut common: Option<BTreeSet<Mutex>> = None;
                         for &j in vars {
-                            let locks = fact(Fact::Read(j, head.clone()))?;
+                            let locks = fact(Fact::Read(j, place.clone()))?;
                             common = Some(match common {
                                 Some(c) => c.intersection(&locks).cloned().collect(),
                                 None => locks,
@@ -876,12 +996,14 @@ impl Checker<'_> {
                         if state.facts.contains_key(&Fact::Cleared(x)) {
                             Some(state.held.clone())
                         } else {
-                            fact(Fact::Pushed(x, head.clone()))
+                            fact(Fact::Pushed(x, place.clone()))
                         }
                     });
-                    taken.or(published).map(Some)
+                    taken
+                        .or(published)
+                        .map(|locks| Some(guards(&locks, Some(place))))
                 }
-                None => None,
+                _ => None,
             };
             match section {
                 Some(Some(locks)) => self.sections.push((link, locks)),
@@ -906,7 +1028,7 @@ impl Checker<'_> {
                 });
                 if null || owner {
                 } else if appended.is_some() {
-                    self.sections.push((link, state.held.clone()));
+                    self.sections.push((link, guards(&state.held, None)));
                 } else {
                     self.broken.insert(link);
                 }
@@ -976,7 +1098,12 @@ impl Checker<'_> {
                 }
                 Operand::AddrOf(lv) | Operand::Use(lv) => {
                     if matches!(op, Operand::AddrOf(_)) {
-                        found.extend(self.heads_written(lv).into_iter().map(|(_, l)| l));
+                        found.extend(
+                            self.heads_written(lv)
+                                .into_iter()
+                                .filter(|&(_, _, exact)| exact)
+                                .map(|(_, l, _)| l),
+                        );
                         if let Some((l, _)) = link_of(self.p, lv) {
                             found.push(l);
                         }
@@ -1004,30 +1131,23 @@ impl Checker<'_> {
                 if link.is_some() && !null {
                     state.forget_links();
                 }
+                let read = match src.without_casts() {
+                    Operand::Use(lv) => head_of(self.p, self.func, lv)
+                        .map(|(place, _)| place)
+                        .filter(|place| self.heads.iter().any(|(h, _)| *h == place.head)),
+                    _ => None,
+                };
                 if let Some(j) = dst.plain_var() {
                     state.forget_var(j);
-                    if let Operand::Use(lv) = src.without_casts() {
-                        if let Some((head, _)) = head_of(self.p, lv) {
-                            let known = self
-                                .heads
-                                .get(&head.var)
-                                .is_some_and(|hs| hs.iter().any(|(h, _)| *h == head));
-                            if known && !state.held.is_empty() {
-                                state.facts.insert(Fact::Read(j, head), state.held.clone());
-                            }
+                    if let Some(place) = read.clone().filter(|pl| pl.object != Some(j)) {
+                        if !state.held.is_empty() {
+                            state.facts.insert(Fact::Read(j, place), state.held.clone());
                         }
                     }
                 }
                 if let Some((link, Some(x))) = link {
-                    let head_read = match src.without_casts() {
-                        Operand::Use(lv) => head_of(self.p, lv).map(|(h, _)| h),
-                        _ => None,
-                    }
-                    .filter(|h| {
-                        self.heads
-                            .get(&h.var)
-                            .is_some_and(|hs| hs.contains(&(h.clone(), link)))
-                    });
+                    let head_read =
+                        read.filter(|place| self.heads.contains(&(place.head.clone(), link)));
                     if null {
                         state.facts.insert(Fact::Cleared(x), BTreeSet::new());
                     } else if let Some(h) = head_read {
@@ -1035,13 +1155,12 @@ impl Checker<'_> {
                             state.facts.insert(Fact::Pushed(x, h), state.held.clone());
                         }
                     } else if let Some(v) = src.plain_var() {
-                        let pushed: Vec<(Fact, BTreeSet<SemKey>)> = state
+                        let pushed: Vec<(Fact, BTreeSet<Mutex>)> = state
                             .facts
                             .iter()
                             .filter_map(|(fact, locks)| match fact {
                                 Fact::Read(r, h)
-                                    if *r == v
-                                        && self.heads[&h.var].contains(&(h.clone(), link)) =>
+                                    if *r == v && self.heads.contains(&(h.head.clone(), link)) =>
                                 {
                                     Some((Fact::Pushed(x, h.clone()), locks.clone()))
                                 }
@@ -1063,14 +1182,13 @@ impl Checker<'_> {
                 if !keeps_sections {
                     state.forget_sections();
                 }
-                let free = matches!(kind, Some(Kind::Free { .. }));
-                let reaches_link = args.iter().any(|a| {
-                    self.p
-                        .types
-                        .pointee(self.p.operand_type(a.without_casts()))
-                        .is_some_and(|t| self.links.iter().any(|&l| holds_link(self.p, t, l)))
+                let stores = args.iter().enumerate().any(|(i, a)| {
+                    !self
+                        .reached(self.p.operand_type(a.without_casts()))
+                        .is_empty()
+                        && kind.is_none_or(|k| k.may_store_through(i))
                 });
-                if reaches_link && !free {
+                if stores {
                     state.forget_links();
                 }
                 self.held_after(state, kind, args);
@@ -1089,7 +1207,7 @@ impl Checker<'_> {
     /// A store into `dst` ends what it overwrites: the reads of a head it changes, and what this
     /// function set in links when it writes whole nodes.
     fn stored(&self, state: &mut State, dst: &Lval) {
-        for (head, _) in self.heads_written(dst) {
+        for (head, _, _) in self.heads_written(dst) {
             state.forget_head(&head);
         }
         if link_of(self.p, dst).is_none()
@@ -1107,7 +1225,7 @@ impl Checker<'_> {
     fn held_after(&self, state: &mut State, kind: Option<Kind>, args: &[Operand]) {
         let named = |a: crate::model::Arg| {
             args.get(usize::from(a))
-                .and_then(|op| global_mutex(self.p, op))
+                .and_then(|op| named_mutex(self.p, self.func, op))
         };
         match kind {
             Some(Kind::Acquire {
