@@ -79,15 +79,25 @@ const PUSH: &str = "pthread_mutex_lock(&m);
 
 /// Whether the worker's store into `t->out` is owned.
 fn owned(get: &str, put: &str, extra: &str, more: &str) -> bool {
-    let text = format!(
+    owned_in(&fill(PROGRAM, get, put, extra, more))
+}
+
+/// `program` with its placeholders filled in, after the prelude.
+fn fill(program: &str, get: &str, put: &str, extra: &str, more: &str) -> String {
+    format!(
         "{PRELUDE}{}",
-        PROGRAM
+        program
             .replace("GET", get)
             .replace("PUT", put)
             .replace("EXTRA", extra)
             .replace("MORE", more)
-    );
-    let p = support::lower(&text);
+    )
+}
+
+/// Whether the first store through a pointer in `work` of the program `text` holds the owned
+/// package.
+fn owned_in(text: &str) -> bool {
+    let p = support::lower(text);
     let find = |name: &str| {
         p.funcs
             .iter_enumerated()
@@ -96,23 +106,28 @@ fn owned(get: &str, put: &str, extra: &str, more: &str) -> bool {
             .expect("function")
     };
     let (main, work) = (find("main"), find("work"));
-    let jp = plan(&p, Some(main));
-    let mut unpacks = analyse_program(&p, main, &releasers(&p), &jp);
+    let mut unpacks = analyse_program(&p, main, &releasers(&p), &plan(&p, Some(main)));
     analyse_ownership(&p, main, &mut unpacks);
     let Some(u) = unpacks.get(&work) else {
         return false;
     };
-    for (b, block) in p.funcs[work].blocks.iter_enumerated() {
-        for (k, stmt) in block.stmts.iter().enumerate() {
-            let StmtKind::Assign { dst, .. } = &stmt.kind else {
-                continue;
-            };
-            if matches!(dst.base, Base::Deref(_)) {
-                return u.before(b, k).iter().any(|h| h.package == Package::Owned);
-            }
-        }
-    }
-    panic!("no store through t")
+    let owned = p.funcs[work]
+        .blocks
+        .iter_enumerated()
+        .find_map(|(b, block)| {
+            block
+                .stmts
+                .iter()
+                .enumerate()
+                .find_map(|(k, stmt)| match &stmt.kind {
+                    StmtKind::Assign { dst, .. } if matches!(dst.base, Base::Deref(_)) => {
+                        Some(u.before(b, k).iter().any(|h| h.package == Package::Owned))
+                    }
+                    _ => None,
+                })
+        })
+        .expect("a store through t");
+    owned
 }
 
 #[test]
@@ -223,47 +238,13 @@ fn a_list_any_store_may_corrupt_is_not_followed() {
 #[test]
 fn ownership_ends_where_the_pointer_is_let_go() {
     // The worker stores its node before writing it: the write is no longer owned.
-    let stored = "void *seen;";
-    let text = |store: &str| {
-        PROGRAM
-            .replace(
-                "t->out = t->in;",
-                &format!("{{ {store}; t->out = t->in; }}"),
-            )
-            .replace("GET", GET)
-            .replace("PUT", APPEND)
-            .replace("EXTRA", "")
-            .replace("MORE", stored)
-    };
     for (store, expected) in [("seen = t", false), ("free(0)", true)] {
-        let p = support::lower(&format!("{PRELUDE}{}", text(store)));
-        let find = |name: &str| {
-            p.funcs
-                .iter_enumerated()
-                .find(|(_, f)| f.defined && f.name == name)
-                .map(|(id, _)| id)
-                .expect("function")
-        };
-        let (main, work) = (find("main"), find("work"));
-        let mut unpacks = analyse_program(&p, main, &releasers(&p), &plan(&p, Some(main)));
-        analyse_ownership(&p, main, &mut unpacks);
-        let u = &unpacks[&work];
-        let held = p.funcs[work]
-            .blocks
-            .iter_enumerated()
-            .find_map(|(b, block)| {
-                block
-                    .stmts
-                    .iter()
-                    .enumerate()
-                    .find_map(|(k, stmt)| match &stmt.kind {
-                        StmtKind::Assign { dst, .. } if matches!(dst.base, Base::Deref(_)) => {
-                            Some(u.before(b, k).iter().any(|h| h.package == Package::Owned))
-                        }
-                        _ => None,
-                    })
-            });
-        assert_eq!(held, Some(expected), "{store}");
+        let program = PROGRAM.replace(
+            "t->out = t->in;",
+            &format!("{{ {store}; t->out = t->in; }}"),
+        );
+        let text = fill(&program, GET, APPEND, "", "void *seen;");
+        assert_eq!(owned_in(&text), expected, "{store}");
     }
 }
 
@@ -323,45 +304,7 @@ const POOL_APPEND: &str = "n->next = 0;
 
 /// Whether the worker's store into `t->out` is owned, with the pool program.
 fn pool_owned(get: &str, put: &str, extra: &str, more: &str) -> bool {
-    let text = format!(
-        "{PRELUDE}{}",
-        POOL_PROGRAM
-            .replace("GET", get)
-            .replace("PUT", put)
-            .replace("EXTRA", extra)
-            .replace("MORE", more)
-    );
-    let p = support::lower(&text);
-    let find = |name: &str| {
-        p.funcs
-            .iter_enumerated()
-            .find(|(_, f)| f.defined && f.name == name)
-            .map(|(id, _)| id)
-            .expect("function")
-    };
-    let (main, work) = (find("main"), find("work"));
-    let mut unpacks = analyse_program(&p, main, &releasers(&p), &plan(&p, Some(main)));
-    analyse_ownership(&p, main, &mut unpacks);
-    let Some(u) = unpacks.get(&work) else {
-        return false;
-    };
-    let owned = p.funcs[work]
-        .blocks
-        .iter_enumerated()
-        .find_map(|(b, block)| {
-            block
-                .stmts
-                .iter()
-                .enumerate()
-                .find_map(|(k, stmt)| match &stmt.kind {
-                    StmtKind::Assign { dst, .. } if matches!(dst.base, Base::Deref(_)) => {
-                        Some(u.before(b, k).iter().any(|h| h.package == Package::Owned))
-                    }
-                    _ => None,
-                })
-        })
-        .expect("a store through t");
-    owned
+    owned_in(&fill(POOL_PROGRAM, get, put, extra, more))
 }
 
 #[test]
