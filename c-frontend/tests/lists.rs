@@ -341,6 +341,9 @@ fn a_head_in_an_object_any_store_may_corrupt_is_not_followed() {
     // A head stored through another way of naming it, and a whole pool copied over one.
     let pools = "struct pool pools[2]; void reset(struct node *x) { pools[1].head = x; }";
     assert!(!pool_owned(POOL_GET, POOL_APPEND, "", pools));
+    let nested =
+        "struct outer { int k; struct pool p; } o; void f(struct node *x) { o.p.head = x; }";
+    assert!(!pool_owned(POOL_GET, POOL_APPEND, "", nested));
     let copy = "void copy(struct pool *a, struct pool *b) { *a = *b; }";
     assert!(!pool_owned(POOL_GET, POOL_APPEND, "", copy));
     // A library function that may write a pool nobody owns.

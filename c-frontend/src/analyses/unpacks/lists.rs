@@ -21,8 +21,8 @@
 //! or for a member head the one at a member path of the same object (`q->lock`) — with no call
 //! that may release or wait on it in between, no other store to `H` and `q` not assigned: the
 //! node leaves the list and `j` owns it. Takes make ownership only when every store the program
-//! may make into a head of the link (any lvalue ending in a member head's path, or a whole
-//! value holding one, included) or into the link field of any object (the global initialisers
+//! may make into a head of the link (any lvalue naming a member head's last member, or a
+//! whole value holding its struct, included) or into the link field of any object (the global initialisers
 //! included) is one of these:
 //!
 //! - a null pointer;
@@ -824,8 +824,8 @@ impl Checker<'_> {
     }
 
     /// The heads of followed links that a store into `lv` may change, each with whether `lv`
-    /// is that head itself: a global head, the global enclosing it, any lvalue ending in a
-    /// member head's path, or a whole struct value holding a member head.
+    /// is that head itself: a global head, the global enclosing it, any lvalue naming a member
+    /// head's last member, or a whole struct value holding that member's struct.
     fn heads_written(&self, lv: &Lval) -> Vec<(Head, Link, bool)> {
         let path = member_path(&lv.proj);
         let ty = self.p.lval_type(lv);
@@ -839,18 +839,18 @@ impl Checker<'_> {
                     (Base::Var(v), None) if v == g => Some(false),
                     _ => None,
                 },
+                // Any object's member of the head's last struct is a head of some list (the
+                // struct may be a member of another, reached through a pointer to it).
                 Root::Member => {
+                    let last = h.fields.last().copied();
                     let mut held = FxHashSet::default();
                     held_structs(self.p, ty, &mut held);
-                    if path.as_ref().is_some_and(|p| p.ends_with(&h.fields)) {
+                    let names_last = lv.proj.last().is_some_and(|s| {
+                        matches!(*s, Proj::Field { strukt, index } if last == Some((strukt, index)))
+                    });
+                    if names_last {
                         Some(path.as_ref().is_some_and(|p| *p == h.fields))
-                    } else if h.fields.iter().any(|(s, _)| held.contains(s))
-                        || path.is_none()
-                            && lv.proj.last().is_some_and(|s| {
-                                matches!(s, Proj::Field { strukt, index }
-                                if h.fields.last() == Some(&(*strukt, *index)))
-                            })
-                    {
+                    } else if last.is_some_and(|(s, _)| held.contains(&s)) {
                         Some(false)
                     } else {
                         None
@@ -1098,10 +1098,13 @@ impl Checker<'_> {
                 }
                 Operand::AddrOf(lv) | Operand::Use(lv) => {
                     if matches!(op, Operand::AddrOf(_)) {
+                        // A global head's or its enclosing struct's address would let a store
+                        // name it otherwise; a member head is found by its member wherever
+                        // its object is.
                         found.extend(
                             self.heads_written(lv)
                                 .into_iter()
-                                .filter(|&(_, _, exact)| exact)
+                                .filter(|(h, _, exact)| *exact || h.root != Root::Member)
                                 .map(|(_, l, _)| l),
                         );
                         if let Some((l, _)) = link_of(self.p, lv) {
