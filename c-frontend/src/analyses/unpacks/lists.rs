@@ -138,7 +138,7 @@ fn guards(held: &BTreeSet<Mutex>, place: Option<&Place>) -> BTreeSet<Guard> {
 }
 
 /// A statement of a function: block and index.
-type At = (u32, u32);
+pub(super) type At = (u32, u32);
 
 /// A fact of the must analysis that recognises takes, pushes and publications.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -206,15 +206,23 @@ impl State {
     }
 }
 
-/// The owned pointers of every function with a body, when the program has lists whose takes
-/// make ownership or pointers handed to functions: for each function, the unique pointers
-/// ([`Uniqueness`]) its allocations, takes, calls and parameters give it.
+/// What the ownership analysis finds.
+pub(super) struct Owned {
+    /// For each function with a body, the unique pointers ([`Uniqueness`]) its allocations,
+    /// takes, calls and parameters give it.
+    pub(super) unique: FxHashMap<FuncId, Uniqueness>,
+    /// Statements where the object a global pointer points to is owned: the unlink
+    /// `H = H->next` of a take, where `H` still points to the taken node.
+    pub(super) resident: FxHashMap<FuncId, Vec<(At, VarId)>>,
+}
+
+/// The owned pointers of every function with a body ([`Owned`]).
 pub(super) fn owned_pointers(
     p: &Program,
     main: FuncId,
     uses: &FunctionUses,
     order: &[(FuncId, bool)],
-) -> FxHashMap<FuncId, Uniqueness> {
+) -> Owned {
     let candidates = takes(p);
     let mut links: BTreeSet<Link> = candidates.iter().map(|t| t.link).collect();
     let mut unions = union_members(p);
@@ -226,12 +234,24 @@ pub(super) fn owned_pointers(
             .filter(|t| links.contains(&t.link))
             .collect();
         let owned = ownership(p, main, uses, order, &taken);
-        if links.is_empty() {
-            return owned;
-        }
-        let broken = check(p, &links, &candidates, &owned);
+        let broken = if links.is_empty() {
+            BTreeSet::new()
+        } else {
+            check(p, &links, &candidates, &owned)
+        };
         if broken.is_empty() {
-            return owned;
+            let mut resident: FxHashMap<FuncId, Vec<(At, VarId)>> = FxHashMap::default();
+            for t in taken {
+                if let (None, Root::Global(g), true) =
+                    (t.from, &t.head.head.root, t.head.head.fields.is_empty())
+                {
+                    resident.entry(t.func).or_default().push((t.unlink, *g));
+                }
+            }
+            return Owned {
+                unique: owned,
+                resident,
+            };
         }
         links.retain(|l| !broken.contains(l));
     }
@@ -246,6 +266,8 @@ struct Take {
     head: Place,
     link: Link,
     unlink: At,
+    /// The unlink's `x` in `head = x->link` (`None`: the head itself).
+    from: Option<VarId>,
 }
 
 /// The structs some union holds by value: their links are never followed.
@@ -467,6 +489,7 @@ fn takes(p: &Program) -> Vec<Take> {
                             head: head.clone(),
                             link: u.link,
                             unlink: u.at,
+                            from: u.from,
                         });
                     }
                 }

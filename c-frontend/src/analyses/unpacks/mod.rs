@@ -230,7 +230,7 @@ pub fn enclosing<'h>(
         return None;
     }
     let Some(path) = path_of(p, f, lv) else {
-        return pointer_element(p, f, held, lv);
+        return owned_through_global(p, held, lv).or_else(|| pointer_element(p, f, held, lv));
     };
     held.iter()
         .filter(|h| h.package != Package::Written)
@@ -247,6 +247,34 @@ pub fn enclosing<'h>(
         // An object's own lock before its ownership: the lock is what other accesses of the
         // object that are not owned may hold too.
         .min_by_key(|h| (h.mode == LockMode::Shared, h.package == Package::Owned))
+}
+
+/// The owned package an access `(*g).f…` through a global pointer `g` lies in: only where the
+/// ownership analysis says `g` points to an object the thread owns ([`lists`]: a take's unlink
+/// through the head, under the list's mutex, with the head still pointing to the taken node).
+fn owned_through_global<'h>(p: &Program, held: &'h [OwnLock], lv: &Lval) -> Option<&'h OwnLock> {
+    let Base::Deref(op) = &lv.base else {
+        return None;
+    };
+    let g = op.plain_var()?;
+    if !matches!(p.vars[g].kind, VarKind::Global { .. }) {
+        return None;
+    }
+    let steps = lv
+        .proj
+        .iter()
+        .map(|s| match *s {
+            Proj::Field { strukt, index } => Some(Step::Field(strukt, index)),
+            Proj::Index(_) | Proj::ConstIndex(_) => None,
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let path = Path {
+        deref: Some(p.operand_type(op)),
+        var: g,
+        steps,
+    };
+    held.iter()
+        .find(|h| h.package == Package::Owned && path.inside(&h.object, true))
 }
 
 /// Whether an access at `path` is `X[id]…` for a global array `X` and the slot's index

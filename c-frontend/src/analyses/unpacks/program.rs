@@ -139,10 +139,31 @@ pub fn analyse_program(
 pub fn analyse_ownership(p: &Program, main: FuncId, unpacks: &mut FxHashMap<FuncId, Unpacks>) {
     let uses = FunctionUses::of(p);
     let owned = super::lists::owned_pointers(p, main, &uses, &callers_first(p));
-    let mut owned: Vec<(FuncId, Uniqueness)> = owned.into_iter().collect();
-    owned.sort_by_key(|(f, _)| *f);
-    for (f, unique) in owned {
+    let mut unique: Vec<(FuncId, Uniqueness)> = owned.unique.into_iter().collect();
+    unique.sort_by_key(|(f, _)| *f);
+    for (f, unique) in unique {
         own_objects(p, f, &unique, unpacks.entry(f).or_default());
+    }
+    // Where a global pointer still points to the node a take owns, accesses through it are the
+    // owner's too.
+    for (f, resident) in owned.resident {
+        let result = unpacks.entry(f).or_default();
+        for ((b, k), g) in resident {
+            let lock = OwnLock {
+                object: Path {
+                    deref: Some(p.vars[g].ty),
+                    var: g,
+                    steps: Vec::new(),
+                },
+                package: Package::Owned,
+                mode: LockMode::Exclusive,
+            };
+            result
+                .before
+                .entry((BlockId(b), k as usize))
+                .or_default()
+                .push(lock);
+        }
     }
 }
 
