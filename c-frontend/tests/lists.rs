@@ -5,7 +5,9 @@
 mod support;
 
 use c_frontend::analyses::joins::plan;
-use c_frontend::analyses::unpacks::{analyse_ownership, analyse_program, releasers, Package};
+use c_frontend::analyses::unpacks::{
+    analyse_ownership, analyse_program, enclosing, releasers, Package,
+};
 use c_frontend::ir::{Base, StmtKind};
 
 const PRELUDE: &str = "typedef unsigned long pthread_t;
@@ -120,9 +122,10 @@ fn owned_in(text: &str) -> bool {
                 .iter()
                 .enumerate()
                 .find_map(|(k, stmt)| match &stmt.kind {
-                    StmtKind::Assign { dst, .. } if matches!(dst.base, Base::Deref(_)) => {
-                        Some(u.before(b, k).iter().any(|h| h.package == Package::Owned))
-                    }
+                    StmtKind::Assign { dst, .. } if matches!(dst.base, Base::Deref(_)) => Some(
+                        enclosing(&p, work, u.before(b, k), dst)
+                            .is_some_and(|h| h.package == Package::Owned),
+                    ),
                     _ => None,
                 })
         })
@@ -353,4 +356,66 @@ fn a_head_in_an_object_any_store_may_corrupt_is_not_followed() {
         "memset(q, 0, sizeof *q)",
         ""
     ));
+}
+
+/// Whether `put`'s store through `tail` (the append) holds the owned package: the tail points
+/// to no node anyone owns.
+fn append_owned(get: &str, put: &str, extra: &str, more: &str) -> bool {
+    let p = support::lower(&fill(PROGRAM, get, put, extra, more));
+    let find = |name: &str| {
+        p.funcs
+            .iter_enumerated()
+            .find(|(_, f)| f.defined && f.name == name)
+            .map(|(id, _)| id)
+            .expect("function")
+    };
+    let (main, put) = (find("main"), find("put"));
+    let mut unpacks = analyse_program(&p, main, &releasers(&p), &plan(&p, Some(main)));
+    analyse_ownership(&p, main, &mut unpacks);
+    let Some(u) = unpacks.get(&put) else {
+        return false;
+    };
+    let through_tail = |base: &Base| matches!(base, Base::Deref(op) if op.plain_var().is_some_and(|v| p.vars[v].name == "tail"));
+    let owned = p.funcs[put]
+        .blocks
+        .iter_enumerated()
+        .find_map(|(b, block)| {
+            block
+                .stmts
+                .iter()
+                .enumerate()
+                .find_map(|(k, stmt)| match &stmt.kind {
+                    StmtKind::Assign { dst, .. } if through_tail(&dst.base) => Some(
+                        enclosing(&p, put, u.before(b, k), dst)
+                            .is_some_and(|h| h.package == Package::Owned),
+                    ),
+                    _ => None,
+                })
+        })
+        .expect("an append through tail");
+    owned
+}
+
+#[test]
+fn an_append_through_a_tail_that_never_points_to_an_owned_node() {
+    assert!(append_owned(GET, APPEND, "", ""));
+    // The take does not reset the tail when it empties the list.
+    let no_reset = GET.replace("if (head == 0)\n            tail = 0;", "");
+    assert!(!append_owned(&no_reset, APPEND, "", ""));
+    // The append does not move the tail.
+    let unmoved = APPEND.replace("tail = n;", "");
+    assert!(!append_owned(GET, &unmoved, "", ""));
+    // The tail set to a node pushed in front of the list.
+    let pushed = APPEND.replace("tail = n;", "n->next = head; head = n; tail = n;");
+    assert!(!append_owned(GET, &pushed, "", ""));
+    // The tail's address taken, and the tail set to a node nobody published.
+    assert!(!append_owned(
+        GET,
+        APPEND,
+        "struct node **t = &tail; (void)t",
+        ""
+    ));
+    let elsewhere =
+        "void set(struct node *x) { pthread_mutex_lock(&m); tail = x; pthread_mutex_unlock(&m); }";
+    assert!(!append_owned(GET, APPEND, "", elsewhere));
 }

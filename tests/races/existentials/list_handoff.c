@@ -3,8 +3,8 @@
 // lock and pushes it onto `done`, where main takes it back. Whoever took a task off a list owns
 // it until it publishes it again, so the accesses in between need no lock. A task written after
 // it was published races with its next owner: the producer's `tag` after the append, a worker's
-// `late` after the push. (Clearing `next` before the append is reported: that `todo_tail` never
-// points to a task someone owns is not followed.)
+// `late` after the push. Clearing `next` before the append does not race with the append
+// through `todo_tail`, which a take resets when it empties the list.
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +19,7 @@ static pthread_cond_t more = PTHREAD_COND_INITIALIZER;
 static struct task *todo, *todo_tail, *done;
 
 static void put(struct task *t) {
-    t->next = NULL;
+    t->next = NULL; // NORACE needs=existentials
     pthread_mutex_lock(&qm);
     if (todo_tail)
         todo_tail->next = t;

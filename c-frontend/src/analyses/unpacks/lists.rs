@@ -61,6 +61,16 @@
 //! accesses hold no common lock.) Two accesses of one cell through owned pointers are
 //! therefore in one thread or ordered.
 //!
+//! **Tails.** A global pointer `T` (no head) that appends of a link go through, and whose
+//! appending functions store into one global head `H` of the link, is `H`'s tail when it never
+//! points to a node someone owns: every store into `T` is null or a node this section
+//! published into `H`'s list with its link null (so the last node), every append through `T`
+//! is followed in its section by `T = x`, every other append of the link is an owner's, and
+//! every take off `H` sets `T` to null where `H` may have become null. A node `T` points to is
+//! then the last of `H`'s list or one no list reaches, so nobody owns it, and the append
+//! `T->nf = x`, under the list's mutex like every take and publication of the node, holds the
+//! owned package too ([`Owned::resident`]).
+//!
 //! Assumptions, as elsewhere in the front end: the program is well typed (a link is written only
 //! through an lvalue of `S`, not byte-wise through another type), and freed memory is not used
 //! again (a node freed while on a list is undefined behaviour).
@@ -151,6 +161,11 @@ enum Fact {
     Pushed(VarId, Place),
     /// This function last set the link of the object the variable points to to null.
     Cleared(VarId),
+    /// The variable, its link null, was stored, in the current section of the mutexes held,
+    /// into the global head the second variable names or the link of the node its tail points
+    /// to (or into the link of the node a global pointer that is no tail, the second variable,
+    /// points to): it is the last node of that list.
+    Published(VarId, VarId),
 }
 
 /// Facts with the mutexes held since each began, and the mutexes held now.
@@ -180,6 +195,7 @@ impl State {
         self.facts.retain(|f, _| match f {
             Fact::Read(x, place) | Fact::Pushed(x, place) => *x != v && place.object != Some(v),
             Fact::Cleared(x) => *x != v,
+            Fact::Published(x, into) => *x != v && *into != v,
         });
         let member = |m: &Mutex| matches!(m, Mutex::Member(q, _) if *q == v);
         self.held.retain(|m| !member(m));
@@ -191,13 +207,14 @@ impl State {
     fn forget_head(&mut self, h: &Head) {
         self.facts.retain(|f, _| match f {
             Fact::Read(_, g) | Fact::Pushed(_, g) => g.head != *h,
-            Fact::Cleared(_) => true,
+            Fact::Cleared(_) | Fact::Published(..) => true,
         });
     }
 
     /// A link of some object was written: what this function set in links may be gone.
     fn forget_links(&mut self) {
-        self.facts.retain(|f, _| matches!(f, Fact::Read(..)));
+        self.facts
+            .retain(|f, _| matches!(f, Fact::Read(..) | Fact::Published(..)));
     }
 
     /// A mutex may have been released since: sections end.
@@ -211,8 +228,10 @@ pub(super) struct Owned {
     /// For each function with a body, the unique pointers ([`Uniqueness`]) its allocations,
     /// takes, calls and parameters give it.
     pub(super) unique: FxHashMap<FuncId, Uniqueness>,
-    /// Statements where the object a global pointer points to is owned: the unlink
-    /// `H = H->next` of a take, where `H` still points to the taken node.
+    /// Statements where the accesses through a global pointer are the owner's: the unlink
+    /// `H = H->next` of a take, where `H` still points to the taken node, and an append
+    /// through a tail, whose node nobody owns and whose owners' accesses are ordered with it by
+    /// the list's mutex.
     pub(super) resident: FxHashMap<FuncId, Vec<(At, VarId)>>,
 }
 
@@ -234,13 +253,16 @@ pub(super) fn owned_pointers(
             .filter(|t| links.contains(&t.link))
             .collect();
         let owned = ownership(p, main, uses, order, &taken);
-        let broken = if links.is_empty() {
-            BTreeSet::new()
+        let (broken, appends) = if links.is_empty() {
+            (BTreeSet::new(), Vec::new())
         } else {
             check(p, &links, &candidates, &owned)
         };
         if broken.is_empty() {
             let mut resident: FxHashMap<FuncId, Vec<(At, VarId)>> = FxHashMap::default();
+            for (f, at, tail) in appends {
+                resident.entry(f).or_default().push((at, tail));
+            }
             for t in taken {
                 if let (None, Root::Global(g), true) =
                     (t.from, &t.head.head.root, t.head.head.fields.is_empty())
@@ -767,6 +789,13 @@ struct Checker<'a> {
     broken: BTreeSet<Link>,
     /// The guards held by each take, push and publication of a link.
     sections: Vec<(Link, BTreeSet<Guard>)>,
+    /// Each link's tail, with its head: when the link has one head, a global pointer, and one
+    /// global pointer `T` other than it that appends go through (`T->next = x`).
+    tails: FxHashMap<VarId, VarId>,
+    /// Tails that may come to point to a node someone owns.
+    stale: FxHashSet<VarId>,
+    /// The appends through a tail: function, statement, tail.
+    appends: Vec<(FuncId, At, VarId)>,
 }
 
 /// The checks over the whole program: the links whose lists must not be followed.
@@ -775,7 +804,7 @@ fn check(
     links: &BTreeSet<Link>,
     candidates: &[Take],
     owned: &FxHashMap<FuncId, Uniqueness>,
-) -> BTreeSet<Link> {
+) -> (BTreeSet<Link>, Vec<(FuncId, At, VarId)>) {
     let mut c = Checker {
         p,
         links,
@@ -784,6 +813,9 @@ fn check(
         takes: FxHashMap::default(),
         broken: BTreeSet::new(),
         sections: Vec::new(),
+        tails: FxHashMap::default(),
+        stale: FxHashSet::default(),
+        appends: Vec::new(),
     };
     for t in candidates.iter().filter(|t| links.contains(&t.link)) {
         if !c.heads.contains(&(t.head.head.clone(), t.link)) {
@@ -791,6 +823,7 @@ fn check(
         }
         c.takes.entry((t.func, t.unlink)).or_default().push(t.var);
     }
+    c.tails = tails(p, links, &c.heads);
     let none = Uniqueness::default();
     for (f, func) in p.funcs.iter_enumerated() {
         if !func.blocks.is_empty() {
@@ -811,7 +844,123 @@ fn check(
             c.broken.insert(link);
         }
     }
-    c.broken
+    let stale = std::mem::take(&mut c.stale);
+    c.appends.retain(|(_, _, tail)| !stale.contains(tail));
+    (c.broken, c.appends)
+}
+
+/// The tails of the followed links ([`Checker::tails`]), with their heads: a global pointer
+/// (not a head) that appends of a link go through, and the one global head of the link that the
+/// functions appending through it also store into.
+fn tails(p: &Program, links: &BTreeSet<Link>, heads: &[(Head, Link)]) -> FxHashMap<VarId, VarId> {
+    let global_heads: FxHashSet<VarId> = heads
+        .iter()
+        .filter(|(h, l)| links.contains(l) && h.fields.is_empty())
+        .filter_map(|(h, _)| match h.root {
+            Root::Global(g) => Some(g),
+            Root::Member => None,
+        })
+        .collect();
+    let mut candidates: BTreeMap<VarId, BTreeSet<VarId>> = BTreeMap::new();
+    for func in p.funcs.iter() {
+        let mut through = BTreeSet::new();
+        let mut stored = BTreeSet::new();
+        for block in func.blocks.iter() {
+            for stmt in &block.stmts {
+                let StmtKind::Assign { dst, src } = &stmt.kind else {
+                    continue;
+                };
+                if let Some((link, Some(t))) = link_of(p, dst) {
+                    if links.contains(&link)
+                        && !global_heads.contains(&t)
+                        && matches!(p.vars[t].kind, VarKind::Global { .. })
+                    {
+                        through.insert(t);
+                    }
+                }
+                if let Some(h) = dst.plain_var().filter(|h| global_heads.contains(h)) {
+                    if src.plain_var().is_some() {
+                        stored.insert(h);
+                    }
+                }
+            }
+        }
+        for t in through {
+            candidates
+                .entry(t)
+                .or_default()
+                .extend(stored.iter().copied());
+        }
+    }
+    candidates
+        .into_iter()
+        .filter(|(_, hs)| hs.len() == 1)
+        .filter_map(|(t, hs)| hs.first().map(|&h| (t, h)))
+        .collect()
+}
+
+/// Whether every path from the statement after `at` reaches a statement `target` accepts,
+/// through no call that may release a mutex or wait, no statement `forbidden` names, no return;
+/// with `null_side_of`, a branch testing whether that variable is null leads only to its null
+/// side (the other side needs nothing).
+fn must_reach(
+    p: &Program,
+    func: &Func,
+    at: At,
+    target: &dyn Fn(&StmtKind) -> bool,
+    forbidden: &dyn Fn(&StmtKind) -> bool,
+    null_side_of: Option<VarId>,
+) -> bool {
+    let mut seen: FxHashSet<u32> = FxHashSet::default();
+    let mut work = vec![(at.0, at.1 as usize + 1)];
+    while let Some((b, from)) = work.pop() {
+        let block = &func.blocks[BlockId(b)];
+        let mut reached = false;
+        for stmt in block.stmts.iter().skip(from) {
+            if target(&stmt.kind) {
+                reached = true;
+                break;
+            }
+            let blocked = match &stmt.kind {
+                StmtKind::Call {
+                    callee: Callee::Direct(g),
+                    ..
+                } => !p.known_kind(*g).is_some_and(|k| {
+                    !matches!(k, Kind::Wait { .. }) && k.releasing() == Releasing::Nothing
+                }),
+                StmtKind::Call { .. } | StmtKind::Asm { .. } => true,
+                StmtKind::Assign { .. } | StmtKind::Eval(_) => false,
+            };
+            if blocked || forbidden(&stmt.kind) {
+                return false;
+            }
+        }
+        if reached {
+            continue;
+        }
+        let next: Vec<BlockId> = match &block.term {
+            Term::Goto(t) => vec![*t],
+            Term::Multi(ts) => ts.clone(),
+            Term::Branch {
+                cond,
+                then_block,
+                else_block,
+                ..
+            } => match null_side_of.and_then(|v| null_test(cond, v)) {
+                Some(true) => vec![*else_block],
+                Some(false) => vec![*then_block],
+                None => vec![*then_block, *else_block],
+            },
+            Term::Return(..) => return false,
+            Term::Exit => Vec::new(),
+        };
+        for t in next {
+            if seen.insert(t.0) {
+                work.push((t.0, 0));
+            }
+        }
+    }
+    true
 }
 
 impl Checker<'_> {
@@ -898,6 +1047,96 @@ impl Checker<'_> {
             .collect()
     }
 
+    /// Checks a store into a tail: null, or a node this section published.
+    fn tail_store(&mut self, state: &State, dst: &Lval, src: Option<&Operand>, null: bool) {
+        let Some(tail) = dst.plain_var().filter(|t| self.tails.contains_key(t)) else {
+            return;
+        };
+        let head = self.tails[&tail];
+        let published = src
+            .and_then(Operand::plain_var)
+            .is_some_and(|x| state.facts.contains_key(&Fact::Published(x, head)));
+        if !null && !published {
+            self.stale.insert(tail);
+        }
+    }
+
+    /// An append `t->link = x` at `at`: through a tail, it must be followed in its section by
+    /// `tail = x`, and then the tail's node is the appender's to write (it is on no one's
+    /// hands); any other append may give a tail's node a successor without moving the tail.
+    fn tail_append(
+        &mut self,
+        f: FuncId,
+        at: At,
+        link: Link,
+        base: Option<VarId>,
+        src: Option<&Operand>,
+    ) {
+        let of_link: Vec<VarId> = self
+            .tails
+            .iter()
+            .filter(|(_, h)| {
+                self.heads.contains(&(
+                    Head {
+                        root: Root::Global(**h),
+                        fields: Vec::new(),
+                    },
+                    link,
+                ))
+            })
+            .map(|(t, _)| *t)
+            .collect();
+        let x = src.and_then(Operand::plain_var);
+        for tail in of_link {
+            let moved = base == Some(tail)
+                && x.is_some_and(|x| {
+                    let target = |k: &StmtKind| {
+                        matches!(k, StmtKind::Assign { dst, src }
+                            if dst.plain_var() == Some(tail) && src.plain_var() == Some(x))
+                    };
+                    let forbidden = |k: &StmtKind| {
+                        matches!(k, StmtKind::Assign { dst, .. }
+                            if dst.plain_var() == Some(tail) || dst.plain_var() == Some(x))
+                    };
+                    must_reach(self.p, &self.p.funcs[f], at, &target, &forbidden, None)
+                });
+            if moved {
+                self.appends.push((f, at, tail));
+            } else {
+                self.stale.insert(tail);
+            }
+        }
+    }
+
+    /// A take at `at` off the list of `head`: where the list may have become empty, its tail
+    /// must be reset to null within the section.
+    fn tail_reset(&mut self, at: At, head: &Head) {
+        let (Root::Global(h), true) = (&head.root, head.fields.is_empty()) else {
+            return;
+        };
+        let h = *h;
+        let of_head: Vec<VarId> = self
+            .tails
+            .iter()
+            .filter(|(_, hd)| **hd == h)
+            .map(|(t, _)| *t)
+            .collect();
+        for tail in of_head {
+            let target = |k: &StmtKind| {
+                matches!(k, StmtKind::Assign { dst, src }
+                    if dst.plain_var() == Some(tail) && src.constant() == Some(0))
+            };
+            let forbidden = |k: &StmtKind| {
+                matches!(k, StmtKind::Assign { dst, .. }
+                    if dst.plain_var() == Some(tail) || dst.plain_var() == Some(h))
+            };
+            let func = &self.p.funcs[self.func];
+            if !must_reach(self.p, func, at, &target, &forbidden, Some(h)) {
+                self.stale.insert(tail);
+            }
+        }
+    }
+
     /// The followed links whose links or heads a pointer of type `ty` reaches: its pointee holds
     /// a node, or a struct on the path to a member head.
     fn reached(&self, ty: TypeId) -> Vec<Link> {
@@ -976,6 +1215,11 @@ impl Checker<'_> {
             StmtKind::Eval(op) => self.conversions(op),
             StmtKind::Asm { operands } => {
                 for lv in operands {
+                    if let Base::Var(v) = lv.base {
+                        if self.tails.contains_key(&v) {
+                            self.stale.insert(v);
+                        }
+                    }
                     let mut hit = self.links_held(lv);
                     hit.extend(self.heads_written(lv).into_iter().map(|(_, l, _)| l));
                     self.broken.extend(hit);
@@ -996,6 +1240,7 @@ impl Checker<'_> {
     ) {
         self.addresses_in_lval(dst);
         let null = src.is_some_and(|s| s.constant() == Some(0));
+        self.tail_store(state, dst, src, null);
         let named = head_of(self.p, self.func, dst).map(|(place, _)| place);
         for (head, link, exact) in self.heads_written(dst) {
             let fact = |fact: Fact| state.facts.get(&fact).filter(|l| !l.is_empty()).cloned();
@@ -1022,6 +1267,9 @@ impl Checker<'_> {
                             fact(Fact::Pushed(x, place.clone()))
                         }
                     });
+                    if taken.is_some() {
+                        self.tail_reset(at, &head);
+                    }
                     taken
                         .or(published)
                         .map(|locks| Some(guards(&locks, Some(place))))
@@ -1052,6 +1300,7 @@ impl Checker<'_> {
                 if null || owner {
                 } else if appended.is_some() {
                     self.sections.push((link, guards(&state.held, None)));
+                    self.tail_append(f, at, link, base, src);
                 } else {
                     self.broken.insert(link);
                 }
@@ -1133,6 +1382,11 @@ impl Checker<'_> {
                         if let Some((l, _)) = link_of(self.p, lv) {
                             found.push(l);
                         }
+                        if let Base::Var(v) = lv.base {
+                            if self.tails.contains_key(&v) {
+                                self.stale.insert(v);
+                            }
+                        }
                     }
                     if let Base::Deref(inner) = &lv.base {
                         stack.push(inner);
@@ -1151,6 +1405,10 @@ impl Checker<'_> {
     fn transfer(&self, state: &mut State, kind: &StmtKind) {
         match kind {
             StmtKind::Assign { dst, src } => {
+                // A node published with its link null is the last of its list.
+                let cleared = src
+                    .plain_var()
+                    .is_some_and(|x| state.facts.contains_key(&Fact::Cleared(x)));
                 self.stored(state, dst);
                 let link = link_of(self.p, dst).filter(|(l, _)| self.links.contains(l));
                 let null = src.constant() == Some(0);
@@ -1169,6 +1427,25 @@ impl Checker<'_> {
                         if !state.held.is_empty() {
                             state.facts.insert(Fact::Read(j, place), state.held.clone());
                         }
+                    }
+                }
+                if let Some(x) = src.plain_var().filter(|_| !null && cleared) {
+                    // An append through a tail publishes into its head's list.
+                    let into = match (&link, dst.plain_var()) {
+                        (Some((_, Some(b))), _) => Some(self.tails.get(b).copied().unwrap_or(*b)),
+                        (None, Some(h)) => self
+                            .heads_written(dst)
+                            .iter()
+                            .any(|(_, _, exact)| *exact)
+                            .then_some(h),
+                        _ => None,
+                    };
+                    if let Some(into) =
+                        into.filter(|v| matches!(self.p.vars[*v].kind, VarKind::Global { .. }))
+                    {
+                        state
+                            .facts
+                            .insert(Fact::Published(x, into), BTreeSet::new());
                     }
                 }
                 if let Some((link, Some(x))) = link {
