@@ -55,7 +55,6 @@
 //! iterations and 8 threads per group: every ThreadSanitizer report must be a data race on a
 //! planted `_unsafe_hits` counter (which of those it finds depends on how the threads overlap).
 
-mod gen_pthreads;
 // Each bench compiles the shared module on its own and uses part of it.
 #[allow(dead_code)]
 mod measure;
@@ -66,8 +65,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
-use gen_pthreads::Shape;
 use measure::{first_line, locksmith_binary, run_check_with, Output, RunStatus};
+use xtask::gen_pthreads::{self, Shape};
 
 /// The seed of every generated program, so that runs of the bench compare the same inputs.
 const SEED: u64 = 2006;

@@ -1,12 +1,11 @@
-//! A short run of the C pipeline's mutation fuzzer (`tests/support/fuzz/`): mutants of the
+//! A short run of the C pipeline's mutation fuzzer (`xtask/src/fuzz/`): mutants of the
 //! fixtures and examples must never make locksmith fail internally, print invalid JSON or hang.
-//! The long run is `cargo run --release --example fuzz -- --executions N`.
-
-#[path = "support/fuzz/mod.rs"]
-mod fuzz;
+//! The long run is `cargo xtask fuzz --executions N`.
 
 use std::path::PathBuf;
 use std::time::Duration;
+
+use xtask::fuzz;
 
 #[test]
 fn mutants_never_crash_or_hang() {

@@ -2,7 +2,9 @@
 //! solver depends on no front end, library crates never print, every module says what it owns in
 //! a `//!` doc, every document a file refers to exists, no library function is named outside the
 //! library model, no function grows past the length budget (the allowlist of longer ones may
-//! only shrink), and no write's result is dropped (`let _ = write!(…)`).
+//! only shrink), no write's result is dropped (`let _ = write!(…)`), no `#[path = …]` attribute
+//! reaches for a module (shared code lives in a crate), and `locksmith` depends on the developer
+//! tools (`xtask`) for its tests only.
 
 use std::path::{Path, PathBuf};
 
@@ -41,12 +43,12 @@ const LIBRARY_SOURCES: [&str; 3] = ["solver/src", "lambda-core/src", "c-frontend
 /// Every crate's sources.
 const ALL_SOURCES: [&str; 4] = ["solver/src", "lambda-core/src", "c-frontend/src", "src"];
 
-/// Every Rust file of the repository: the crates' sources, their tests, benches and examples,
-/// and the build script.
+/// Every Rust file of the repository: the crates' sources, their tests and benches, the
+/// developer tools (`xtask/`), and the build script.
 fn all_rust_files() -> Vec<PathBuf> {
     ALL_SOURCES
         .iter()
-        .chain(&["tests", "benches", "examples"])
+        .chain(&["tests", "benches", "examples", "xtask/src"])
         .chain(&["solver/tests", "lambda-core/tests", "c-frontend/tests"])
         .flat_map(|dir| rust_files(dir))
         .chain([PathBuf::from("build.rs")])
@@ -110,6 +112,23 @@ fn the_solver_depends_on_no_front_end() {
     assert!(!dependencies("c-frontend/Cargo.toml")
         .iter()
         .any(|d| d == "lambda-core"));
+}
+
+/// The developer tools are a dev-dependency of `locksmith` only: the shipped binary never
+/// carries them.
+#[test]
+fn locksmith_depends_on_the_developer_tools_for_its_tests_only() {
+    for manifest in [
+        "Cargo.toml",
+        "solver/Cargo.toml",
+        "lambda-core/Cargo.toml",
+        "c-frontend/Cargo.toml",
+    ] {
+        assert!(
+            !dependencies(manifest).iter().any(|d| d == "xtask"),
+            "{manifest}: xtask may only be a dev-dependency"
+        );
+    }
 }
 
 /// The thread analysis (`solver/src/threads/`) is a unit of its own, used by the C path only:
@@ -655,6 +674,44 @@ fn no_write_is_dropped() {
         problems.is_empty(),
         "a write whose result is dropped (return it with `?`, or append to a String with \
          `push_str`):\n{}",
+        problems.join("\n")
+    );
+}
+
+/// The lines of `text` with a `#[path = …]` attribute, which makes one file a module of several
+/// crates: code two crates share belongs to a crate both depend on.
+fn path_attributes(text: &str) -> Vec<usize> {
+    let code = code_only(text);
+    let line_of = |at: usize| code[..at].matches('\n').count() + 1;
+    let mut out = Vec::new();
+    for (at, _) in code.match_indices("#[") {
+        let rest = code[at + 2..].trim_start();
+        if rest
+            .strip_prefix("path")
+            .is_some_and(|r| r.trim_start().starts_with('='))
+        {
+            out.push(line_of(at));
+        }
+    }
+    out
+}
+
+/// No module is borrowed from another directory with `#[path = …]`.
+#[test]
+fn no_module_is_included_by_path() {
+    let sample = "//! x\n#[path = \"../tests/support/cgen/mod.rs\"]\nmod cgen;\n\
+                  #[ path=\"a.rs\"]\nmod a;\n// #[path = \"b.rs\"]\n\
+                  let s = \"#[path = \\\"c.rs\\\"]\";\n#[path_like]\nfn f() {}\n";
+    assert_eq!(path_attributes(sample), [2, 4], "the rule can fail");
+    let mut problems = Vec::new();
+    for file in all_rust_files() {
+        for line in path_attributes(&read(&file)) {
+            problems.push(format!("{}:{line}", file.display()));
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "`#[path = …]` attributes (move the shared code into a crate, as `xtask`'s library):\n{}",
         problems.join("\n")
     );
 }

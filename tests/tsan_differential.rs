@@ -1,27 +1,23 @@
 //! The differential oracle against ThreadSanitizer, as a test: random POSIX-threads
-//! programs from `tests/support/cgen/` are built with `-fsanitize=thread` and run, and every data
+//! programs from `xtask/src/cgen/` are built with `-fsanitize=thread` and run, and every data
 //! race TSan observes must be among locksmith's warnings on `main.c` (the rule is documented in
-//! `tests/support/cgen/oracle.rs` and in tests/README.md). A miss fails the test, naming the seed
+//! `xtask/src/cgen/oracle.rs` and in tests/README.md). A miss fails the test, naming the seed
 //! and the directory the program was saved to (`$LOCKSMITH_ORACLE_SAVE`, by default
 //! `locksmith-oracle-misses` in the temporary directory).
 //!
 //! Fifty programs are generated without the library idioms and twenty with them (a `lib.c` that
 //! locksmith is not given: getters of shared objects, stored pointers, callbacks; modelled by
 //! external memory). The test passes exactly when locksmith finds every race TSan observes in
-//! them. Long runs are `cargo run --release --example tsan_differential -- --programs N`.
+//! them. Long runs are `cargo xtask tsan-differential --programs N`.
 //!
 //! The test skips (prints why and passes) when `gcc -fsanitize=thread` cannot build and run a
 //! trivial program on this machine.
 
-#[path = "support/cgen/mod.rs"]
-mod cgen;
-
 use std::path::PathBuf;
 use std::process::Command;
 
-use cgen::oracle::{self, Anchored, Config, Observed, Outcome};
-use cgen::tsan;
-use cgen::Options;
+use xtask::cgen::oracle::{self, Anchored, Config, Observed, Outcome};
+use xtask::cgen::{self, tsan, Options};
 
 /// The programs checked, by seed and options: each takes about a second (build, four runs,
 /// locksmith). Seed 200 is the first to carry a worker's range with a remainder, 121 a work

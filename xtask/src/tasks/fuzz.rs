@@ -1,25 +1,25 @@
-//! The long run of the C pipeline's mutation fuzzer (`tests/support/fuzz/`):
+//! The long run of the C pipeline's mutation fuzzer (`xtask/src/fuzz/`):
 //!
 //! ```text
-//! cargo run --release --example fuzz -- [--executions N] [--seed S] [--save DIR] [--limit SECONDS]
+//! cargo xtask fuzz [--executions N] [--seed S] [--save DIR] [--limit SECONDS]
 //! ```
 //!
 //! Prints the executions per second and every finding (internal error, invalid output, hang);
 //! `--save DIR` writes each finding's mutant there as a `.i` file to rerun with
 //! `locksmith check`. Exits 1 when anything was found.
 
-#[path = "../tests/support/fuzz/mod.rs"]
-mod fuzz;
-
 use std::path::PathBuf;
 use std::time::Duration;
 
-fn main() {
+use xtask::fuzz;
+
+/// Runs the task on its arguments (those after `fuzz`).
+pub fn main(args: Vec<String>) {
     let mut executions = 10_000usize;
     let mut seed = 1u64;
     let mut save: Option<PathBuf> = None;
     let mut limit = 10u64;
-    let mut args = std::env::args().skip(1);
+    let mut args = args.into_iter();
     while let Some(a) = args.next() {
         let mut value = || args.next().unwrap_or_else(|| panic!("{a} needs a value"));
         match a.as_str() {
@@ -30,7 +30,7 @@ fn main() {
             other => panic!("unknown argument {other}"),
         }
     }
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let root = xtask::workspace_root();
     let dir = std::env::temp_dir().join(format!("locksmith-fuzz-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temporary directory");
     let corpus = fuzz::corpus(&fuzz::corpus_files(&root), &dir);

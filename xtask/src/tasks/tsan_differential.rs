@@ -1,11 +1,11 @@
 //! The differential oracle against ThreadSanitizer, at scale: generates `N` random POSIX-threads
-//! programs (`tests/support/cgen/`), runs each under TSan and locksmith, and prints every race
-//! TSan observed that locksmith did not warn about (the rule is in `tests/support/cgen/oracle.rs`
+//! programs (`xtask/src/cgen/`), runs each under TSan and locksmith, and prints every race
+//! TSan observed that locksmith did not warn about (the rule is in `xtask/src/cgen/oracle.rs`
 //! and tests/README.md).
 //!
 //! ```text
-//! cargo run --release --example tsan_differential -- --programs N [--seed S] [--no-library]
-//!     [--save DIR] [--jobs J] [--runs R] [--write DIR]
+//! cargo xtask tsan-differential --programs N [--seed S] [--no-library] [--save DIR] [--jobs J]
+//!     [--runs R] [--write DIR]
 //! ```
 //!
 //! `--write DIR` only writes the programs (`DIR/seed-S-lib/main.c`, …) and checks nothing.
@@ -13,17 +13,14 @@
 //! Program `k` has seed `S + k`; `--programs 1 --seed S` reruns one. Results are printed in seed
 //! order whatever the job that finished first.
 
-#[path = "../tests/support/cgen/mod.rs"]
-mod cgen;
-
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
-use cgen::oracle::{self, Config, Outcome};
-use cgen::Options;
+use xtask::cgen::oracle::{self, Config, Outcome};
+use xtask::cgen::{self, Options};
 
 /// The command line.
 struct Args {
@@ -37,12 +34,12 @@ struct Args {
 
 fn usage() -> ! {
     eprintln!(
-        "usage: tsan_differential --programs N [--seed S] [--no-library] [--save DIR] [--jobs J] [--runs R] [--write DIR]"
+        "usage: cargo xtask tsan-differential --programs N [--seed S] [--no-library] [--save DIR] [--jobs J] [--runs R] [--write DIR]"
     );
     std::process::exit(2)
 }
 
-fn args() -> Args {
+fn parse(args: Vec<String>) -> Args {
     let mut a = Args {
         programs: 100,
         seed: 0,
@@ -51,7 +48,7 @@ fn args() -> Args {
         config: Config::new(),
         write: None,
     };
-    let mut it = std::env::args().skip(1);
+    let mut it = args.into_iter();
     while let Some(flag) = it.next() {
         let mut value = || it.next().unwrap_or_else(|| usage());
         match flag.as_str() {
@@ -111,8 +108,9 @@ fn write_only(a: &Args, dir: &std::path::Path) {
     }
 }
 
-fn main() {
-    let a = args();
+/// Runs the task on its arguments (those after `tsan-differential`).
+pub fn main(args: Vec<String>) {
+    let a = parse(args);
     if let Some(dir) = &a.write {
         write_only(&a, dir);
         return;

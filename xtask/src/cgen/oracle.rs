@@ -563,11 +563,15 @@ fn save(
     }
     let mut text = String::new();
     text.push_str(&format!(
-        "seed {} ({}); rerun: cargo run --release --example tsan_differential -- --programs 1 --seed {}{}\n",
+        "seed {} ({}); rerun: cargo xtask tsan-differential --programs 1 --seed {}{}\n",
         program.seed,
         tag(program.options),
         program.seed,
-        if program.options.library { "" } else { " --no-library" },
+        if program.options.library {
+            ""
+        } else {
+            " --no-library"
+        },
     ));
     for p in &out.problems {
         text.push_str(&format!("problem: {p}\n"));

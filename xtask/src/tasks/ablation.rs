@@ -4,7 +4,7 @@
 //! can only add warnings (or, for linearity, hide a race behind a lock that is not one).
 //!
 //! ```text
-//! cargo run --release --example ablation
+//! cargo xtask ablation
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -45,8 +45,13 @@ fn warnings(files: &[PathBuf], off: Option<Technique>) -> Option<usize> {
         .map(|r| r.solution.warnings.len())
 }
 
-fn main() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+/// Runs the task; it takes no arguments.
+pub fn main(args: Vec<String>) {
+    if !args.is_empty() {
+        eprintln!("usage: cargo xtask ablation");
+        std::process::exit(2);
+    }
+    let root = xtask::workspace_root();
     // Each row: a name and the runs that make it up (one program, or every fixture file).
     let mut rows: Vec<(String, Vec<Vec<PathBuf>>)> = Vec::new();
     for dir in subdirs(&root.join("tests/programs")) {
