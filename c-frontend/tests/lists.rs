@@ -8,7 +8,7 @@ use c_frontend::analyses::joins::plan;
 use c_frontend::analyses::unpacks::{
     analyse_ownership, analyse_program, enclosing, releasers, Package,
 };
-use c_frontend::ir::{Base, StmtKind};
+use c_frontend::ir::{Base, Lval, Program, StmtKind};
 
 const PRELUDE: &str = "typedef unsigned long pthread_t;
     typedef union { char c[40]; long l; } pthread_mutex_t;
@@ -99,6 +99,12 @@ fn fill(program: &str, get: &str, put: &str, extra: &str, more: &str) -> String 
 /// Whether the first store through a pointer in `work` of the program `text` holds the owned
 /// package.
 fn owned_in(text: &str) -> bool {
+    first_store_owned(text, "work", &|_, dst| matches!(dst.base, Base::Deref(_)))
+}
+
+/// Whether the first store of function `func` of the program `text` whose destination `pick`
+/// accepts lies inside the owned package.
+fn first_store_owned(text: &str, func: &str, pick: &dyn Fn(&Program, &Lval) -> bool) -> bool {
     let p = support::lower(text);
     let find = |name: &str| {
         p.funcs
@@ -107,13 +113,13 @@ fn owned_in(text: &str) -> bool {
             .map(|(id, _)| id)
             .expect("function")
     };
-    let (main, work) = (find("main"), find("work"));
+    let (main, f) = (find("main"), find(func));
     let mut unpacks = analyse_program(&p, main, &releasers(&p), &plan(&p, Some(main)));
     analyse_ownership(&p, main, &mut unpacks);
-    let Some(u) = unpacks.get(&work) else {
+    let Some(u) = unpacks.get(&f) else {
         return false;
     };
-    let owned = p.funcs[work]
+    let owned = p.funcs[f]
         .blocks
         .iter_enumerated()
         .find_map(|(b, block)| {
@@ -122,14 +128,14 @@ fn owned_in(text: &str) -> bool {
                 .iter()
                 .enumerate()
                 .find_map(|(k, stmt)| match &stmt.kind {
-                    StmtKind::Assign { dst, .. } if matches!(dst.base, Base::Deref(_)) => Some(
-                        enclosing(&p, work, u.before(b, k), dst)
+                    StmtKind::Assign { dst, .. } if pick(&p, dst) => Some(
+                        enclosing(&p, f, u.before(b, k), dst)
                             .is_some_and(|h| h.package == Package::Owned),
                     ),
                     _ => None,
                 })
         })
-        .expect("a store through t");
+        .expect("a store");
     owned
 }
 
@@ -361,39 +367,11 @@ fn a_head_in_an_object_any_store_may_corrupt_is_not_followed() {
 /// Whether `put`'s store through `tail` (the append) holds the owned package: the tail points
 /// to no node anyone owns.
 fn append_owned(get: &str, put: &str, extra: &str, more: &str) -> bool {
-    let p = support::lower(&fill(PROGRAM, get, put, extra, more));
-    let find = |name: &str| {
-        p.funcs
-            .iter_enumerated()
-            .find(|(_, f)| f.defined && f.name == name)
-            .map(|(id, _)| id)
-            .expect("function")
+    let through_tail = |p: &Program, dst: &Lval| {
+        matches!(&dst.base, Base::Deref(op)
+            if op.plain_var().is_some_and(|v| p.vars[v].name == "tail"))
     };
-    let (main, put) = (find("main"), find("put"));
-    let mut unpacks = analyse_program(&p, main, &releasers(&p), &plan(&p, Some(main)));
-    analyse_ownership(&p, main, &mut unpacks);
-    let Some(u) = unpacks.get(&put) else {
-        return false;
-    };
-    let through_tail = |base: &Base| matches!(base, Base::Deref(op) if op.plain_var().is_some_and(|v| p.vars[v].name == "tail"));
-    let owned = p.funcs[put]
-        .blocks
-        .iter_enumerated()
-        .find_map(|(b, block)| {
-            block
-                .stmts
-                .iter()
-                .enumerate()
-                .find_map(|(k, stmt)| match &stmt.kind {
-                    StmtKind::Assign { dst, .. } if through_tail(&dst.base) => Some(
-                        enclosing(&p, put, u.before(b, k), dst)
-                            .is_some_and(|h| h.package == Package::Owned),
-                    ),
-                    _ => None,
-                })
-        })
-        .expect("an append through tail");
-    owned
+    first_store_owned(&fill(PROGRAM, get, put, extra, more), "put", &through_tail)
 }
 
 #[test]

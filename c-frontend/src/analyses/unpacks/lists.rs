@@ -502,7 +502,7 @@ fn takes(p: &Program) -> Vec<Take> {
                 for u in &unlinks {
                     if u.head == head
                         && u.from.is_none_or(|x| x == j)
-                        && reaches_unlink(func, at, j, u)
+                        && reaches_unlink(p, func, at, j, u)
                     {
                         out.push(Take {
                             func: f,
@@ -525,58 +525,27 @@ fn takes(p: &Program) -> Vec<Take> {
 /// `u`, with nothing in between that names `j`, stores into `u`'s head, calls or returns: the
 /// branches on `j` lead the null side away. So `j` owns its object (or holds null) from the
 /// read on, since the unlink certainly takes it off the list.
-fn reaches_unlink(func: &Func, at: At, j: VarId, u: &Unlink) -> bool {
-    let mut seen: FxHashSet<u32> = FxHashSet::default();
-    let mut work = vec![(at.0, at.1 as usize + 1)];
-    while let Some((b, from)) = work.pop() {
-        let block = &func.blocks[BlockId(b)];
-        let mut reached = false;
-        for (k, stmt) in block.stmts.iter().enumerate().skip(from) {
-            if (b, k as u32) == u.at {
-                reached = true;
-                break;
-            }
-            let writes_head = match &stmt.kind {
-                StmtKind::Assign { dst, .. } => match (&u.head.head.root, dst.plain_var()) {
-                    (Root::Global(g), _) => matches!(dst.base, Base::Var(v) if v == *g),
-                    (Root::Member, Some(v)) => u.head.object == Some(v),
-                    (Root::Member, None) => member_path(&dst.proj)
-                        .is_none_or(|path| path.ends_with(&u.head.head.fields)),
-                },
-                StmtKind::Call { .. } | StmtKind::Asm { .. } => true,
-                StmtKind::Eval(_) => false,
-            };
-            if writes_head || names(&stmt.kind, j) {
-                return false;
-            }
-        }
-        if reached {
-            continue;
-        }
-        let next: Vec<BlockId> = match &block.term {
-            Term::Goto(t) => vec![*t],
-            Term::Multi(ts) => ts.clone(),
-            Term::Branch {
-                cond,
-                then_block,
-                else_block,
-                ..
-            } => match null_test(cond, j) {
-                Some(true) => vec![*then_block],
-                Some(false) => vec![*else_block],
-                None if mentions_any(cond, &[Holder::Var(j)]) => return false,
-                None => vec![*then_block, *else_block],
-            },
-            Term::Return(..) => return false,
-            Term::Exit => Vec::new(),
-        };
-        for t in next {
-            if seen.insert(t.0) {
-                work.push((t.0, 0));
-            }
-        }
-    }
-    true
+fn reaches_unlink(p: &Program, func: &Func, at: At, j: VarId, u: &Unlink) -> bool {
+    let last = u.head.head.fields.last().copied();
+    let writes_head = |k: &StmtKind| match k {
+        StmtKind::Assign { dst, .. } => match (&u.head.head.root, dst.plain_var()) {
+            (Root::Global(g), _) => matches!(dst.base, Base::Var(v) if v == *g),
+            (Root::Member, Some(v)) => u.head.object == Some(v),
+            (Root::Member, None) => dst.proj.last().is_none_or(
+                |s| matches!(*s, Proj::Field { strukt, index } if last == Some((strukt, index))),
+            ),
+        },
+        StmtKind::Call { .. } | StmtKind::Asm { .. } => true,
+        StmtKind::Eval(_) => false,
+    };
+    must_reach(
+        p,
+        func,
+        at,
+        &|here, _| here == u.at,
+        &|k| writes_head(k) || names(k, j),
+        Some(Side::NonNull(j)),
+    )
 }
 
 /// Whether a statement names the variable `v` anywhere.
@@ -899,25 +868,42 @@ fn tails(p: &Program, links: &BTreeSet<Link>, heads: &[(Head, Link)]) -> FxHashM
         .collect()
 }
 
-/// Whether every path from the statement after `at` reaches a statement `target` accepts,
-/// through no call that may release a mutex or wait, no statement `forbidden` names, no return;
-/// with `null_side_of`, a branch testing whether that variable is null leads only to its null
-/// side (the other side needs nothing).
+/// The side of the branches on whether a variable is null that a walk ([`must_reach`]) follows:
+/// the other side needs nothing.
+#[derive(Clone, Copy)]
+enum Side {
+    /// Where the variable may not be null; a branch that tests it otherwise ends the walk.
+    NonNull(VarId),
+    Null(VarId),
+}
+
+impl Side {
+    fn var(self) -> VarId {
+        match self {
+            Side::NonNull(v) | Side::Null(v) => v,
+        }
+    }
+}
+
+/// Whether every path from the statement after `at` reaches a statement `target` accepts (by
+/// its place and kind), through no call that may release a mutex or wait, no statement
+/// `forbidden` names, no return; with `side`, a branch on whether a variable is null leads only
+/// to that side.
 fn must_reach(
     p: &Program,
     func: &Func,
     at: At,
-    target: &dyn Fn(&StmtKind) -> bool,
+    target: &dyn Fn(At, &StmtKind) -> bool,
     forbidden: &dyn Fn(&StmtKind) -> bool,
-    null_side_of: Option<VarId>,
+    side: Option<Side>,
 ) -> bool {
     let mut seen: FxHashSet<u32> = FxHashSet::default();
     let mut work = vec![(at.0, at.1 as usize + 1)];
     while let Some((b, from)) = work.pop() {
         let block = &func.blocks[BlockId(b)];
         let mut reached = false;
-        for stmt in block.stmts.iter().skip(from) {
-            if target(&stmt.kind) {
+        for (k, stmt) in block.stmts.iter().enumerate().skip(from) {
+            if target((b, k as u32), &stmt.kind) {
                 reached = true;
                 break;
             }
@@ -946,10 +932,17 @@ fn must_reach(
                 then_block,
                 else_block,
                 ..
-            } => match null_side_of.and_then(|v| null_test(cond, v)) {
-                Some(true) => vec![*else_block],
-                Some(false) => vec![*then_block],
-                None => vec![*then_block, *else_block],
+            } => match side.map(|side| (side, null_test(cond, side.var()))) {
+                Some((Side::NonNull(_), Some(true))) | Some((Side::Null(_), Some(false))) => {
+                    vec![*then_block]
+                }
+                Some((Side::NonNull(_), Some(false))) | Some((Side::Null(_), Some(true))) => {
+                    vec![*else_block]
+                }
+                Some((Side::NonNull(v), None)) if mentions_any(cond, &[Holder::Var(v)]) => {
+                    return false
+                }
+                _ => vec![*then_block, *else_block],
             },
             Term::Return(..) => return false,
             Term::Exit => Vec::new(),
@@ -1090,7 +1083,7 @@ impl Checker<'_> {
         for tail in of_link {
             let moved = base == Some(tail)
                 && x.is_some_and(|x| {
-                    let target = |k: &StmtKind| {
+                    let target = |_: At, k: &StmtKind| {
                         matches!(k, StmtKind::Assign { dst, src }
                             if dst.plain_var() == Some(tail) && src.plain_var() == Some(x))
                     };
@@ -1122,7 +1115,7 @@ impl Checker<'_> {
             .map(|(t, _)| *t)
             .collect();
         for tail in of_head {
-            let target = |k: &StmtKind| {
+            let target = |_: At, k: &StmtKind| {
                 matches!(k, StmtKind::Assign { dst, src }
                     if dst.plain_var() == Some(tail) && src.constant() == Some(0))
             };
@@ -1131,7 +1124,7 @@ impl Checker<'_> {
                     if dst.plain_var() == Some(tail) || dst.plain_var() == Some(h))
             };
             let func = &self.p.funcs[self.func];
-            if !must_reach(self.p, func, at, &target, &forbidden, Some(h)) {
+            if !must_reach(self.p, func, at, &target, &forbidden, Some(Side::Null(h))) {
                 self.stale.insert(tail);
             }
         }
