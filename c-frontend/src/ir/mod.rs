@@ -196,6 +196,25 @@ pub struct Func {
 }
 
 impl Func {
+    /// The calls of this function that name their callee: each with its block, its index in
+    /// the block, the callee and the arguments.
+    pub fn direct_calls(&self) -> impl Iterator<Item = (BlockId, usize, FuncId, &[Operand])> + '_ {
+        self.blocks.iter_enumerated().flat_map(|(b, block)| {
+            block
+                .stmts
+                .iter()
+                .enumerate()
+                .filter_map(move |(k, stmt)| match &stmt.kind {
+                    StmtKind::Call {
+                        callee: Callee::Direct(g),
+                        args,
+                        ..
+                    } => Some((b, k, *g, args.as_slice())),
+                    _ => None,
+                })
+        })
+    }
+
     /// The successors of each block by index, for the dataflow problems of the front-end
     /// analyses (`solver::dataflow`).
     pub fn successor_lists(&self) -> Vec<Vec<u32>> {

@@ -642,29 +642,19 @@ fn ownership(
             .map(|(&v, _)| v)
             .collect();
         let unique = uniqueness::analyse_with(p, f, &sources(&taken_in, f, params, &returning));
-        for (b, block) in func.blocks.iter_enumerated() {
-            for (k, stmt) in block.stmts.iter().enumerate() {
-                let StmtKind::Call {
-                    callee: Callee::Direct(g),
-                    args,
-                    ..
-                } = &stmt.kind
-                else {
-                    continue;
-                };
-                if p.funcs[*g].blocks.is_empty() {
-                    continue;
+        for (b, k, g, args) in func.direct_calls() {
+            if p.funcs[g].blocks.is_empty() {
+                continue;
+            }
+            let passed = handed_owned(&unique, b, k, args);
+            match entry.get_mut(&g) {
+                Some(known) => {
+                    for (i, owned) in known.iter_mut().enumerate() {
+                        *owned &= passed.get(i).copied().unwrap_or(false);
+                    }
                 }
-                let passed = handed_owned(&unique, b, k, args);
-                match entry.get_mut(g) {
-                    Some(known) => {
-                        for (i, owned) in known.iter_mut().enumerate() {
-                            *owned &= passed.get(i).copied().unwrap_or(false);
-                        }
-                    }
-                    None => {
-                        entry.insert(*g, passed);
-                    }
+                None => {
+                    entry.insert(g, passed);
                 }
             }
         }

@@ -105,25 +105,15 @@ pub fn analyse_program(
         for (at, ranges) in ranges {
             result.before.entry(at).or_default().extend(ranges);
         }
-        for (b, block) in p.funcs[f].blocks.iter_enumerated() {
-            for (k, stmt) in block.stmts.iter().enumerate() {
-                let StmtKind::Call {
-                    callee: Callee::Direct(g),
-                    args,
-                    ..
-                } = &stmt.kind
-                else {
-                    continue;
-                };
-                if p.funcs[*g].blocks.is_empty() || p.funcs[*g].origin != crate::ir::Origin::User {
-                    continue;
-                }
-                slot_calls.record_call(p, *g, &own, args);
-                let passed = passed_on(p, &p.funcs[*g].params, result.before(b, k), args);
-                match entry.entry(*g).or_insert(None) {
-                    Some(held) => held.retain(|h| passed.contains(h)),
-                    slot @ None => *slot = Some(passed),
-                }
+        for (b, k, g, args) in p.funcs[f].direct_calls() {
+            if p.funcs[g].blocks.is_empty() || p.funcs[g].origin != crate::ir::Origin::User {
+                continue;
+            }
+            slot_calls.record_call(p, g, &own, args);
+            let passed = passed_on(p, &p.funcs[g].params, result.before(b, k), args);
+            match entry.entry(g).or_insert(None) {
+                Some(held) => held.retain(|h| passed.contains(h)),
+                slot @ None => *slot = Some(passed),
             }
         }
         out.insert(f, result);
