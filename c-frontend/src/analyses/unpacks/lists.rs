@@ -77,7 +77,9 @@
 //!
 //! This module reads the IR and the library model only; it never creates labels.
 
+use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -316,13 +318,6 @@ fn held_structs(p: &Program, ty: TypeId, out: &mut FxHashSet<StructId>) {
         }
         _ => {}
     }
-}
-
-/// Whether a value of type `ty` holds a link field of `link`'s struct.
-fn holds_link(p: &Program, ty: TypeId, link: Link) -> bool {
-    let mut held = FxHashSet::default();
-    held_structs(p, ty, &mut held);
-    held.contains(&link.0)
 }
 
 /// The struct a pointer type points to.
@@ -755,6 +750,8 @@ struct Checker<'a> {
     stale: FxHashSet<VarId>,
     /// The appends through a tail: function, statement, tail.
     appends: Vec<(FuncId, At, VarId)>,
+    /// The structs each type's values hold ([`Checker::held`]).
+    held: RefCell<FxHashMap<TypeId, Rc<FxHashSet<StructId>>>>,
 }
 
 /// The checks over the whole program: the links whose lists must not be followed.
@@ -775,6 +772,7 @@ fn check(
         tails: FxHashMap::default(),
         stale: FxHashSet::default(),
         appends: Vec::new(),
+        held: RefCell::default(),
     };
     for t in candidates.iter().filter(|t| links.contains(&t.link)) {
         if !c.heads.contains(&(t.head.head.clone(), t.link)) {
@@ -998,8 +996,7 @@ impl Checker<'_> {
                 // struct may be a member of another, reached through a pointer to it).
                 Root::Member => {
                     let last = h.fields.last().copied();
-                    let mut held = FxHashSet::default();
-                    held_structs(self.p, ty, &mut held);
+                    let held = self.held(ty);
                     let names_last = lv.proj.last().is_some_and(|s| {
                         matches!(*s, Proj::Field { strukt, index } if last == Some((strukt, index)))
                     });
@@ -1022,12 +1019,25 @@ impl Checker<'_> {
     /// The followed links whose objects a store of a whole value into `lv` writes, other than
     /// through the link's own field.
     fn links_held(&self, lv: &Lval) -> Vec<Link> {
-        let ty = self.p.lval_type(lv);
+        let held = self.held(self.p.lval_type(lv));
         self.links
             .iter()
             .copied()
-            .filter(|&l| holds_link(self.p, ty, l))
+            .filter(|l| held.contains(&l.0))
             .collect()
+    }
+
+    /// The structs a value of type `ty` holds ([`held_structs`]), found once per type: the
+    /// checks ask for every store and every argument of the program.
+    fn held(&self, ty: TypeId) -> Rc<FxHashSet<StructId>> {
+        if let Some(found) = self.held.borrow().get(&ty) {
+            return Rc::clone(found);
+        }
+        let mut held = FxHashSet::default();
+        held_structs(self.p, ty, &mut held);
+        let held = Rc::new(held);
+        self.held.borrow_mut().insert(ty, Rc::clone(&held));
+        held
     }
 
     /// Checks a store into a tail: null, or a node this section published.
@@ -1126,8 +1136,7 @@ impl Checker<'_> {
         let Some(t) = self.p.types.pointee(ty) else {
             return Vec::new();
         };
-        let mut held = FxHashSet::default();
-        held_structs(self.p, t, &mut held);
+        let held = self.held(t);
         let mut out: Vec<Link> = self
             .links
             .iter()
@@ -1341,12 +1350,9 @@ impl Checker<'_> {
                         && matches!(self.p.types.get(*ty), Type::Pointer(_))
                     {
                         if let Some(t) = self.p.types.pointee(from) {
-                            found.extend(
-                                self.links
-                                    .iter()
-                                    .copied()
-                                    .filter(|&l| holds_link(self.p, t, l)),
-                            );
+                            let held = self.held(t);
+                            found
+                                .extend(self.links.iter().copied().filter(|l| held.contains(&l.0)));
                         }
                     }
                     stack.push(inner);
