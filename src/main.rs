@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use clap::{Arg, ArgAction, ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use locksmith::config::{self, CommandLine, Which};
 use locksmith::lambda::{self, LambdaOptions};
-use locksmith::render::{ColorChoice, Format, Outcome, RenderContext, SourceReader};
+use locksmith::render::{ColorChoice, Format, HelpUri, Outcome, RenderContext, SourceReader};
 use locksmith::switches;
 use solver::{Technique, Techniques};
 
@@ -131,6 +131,10 @@ struct CheckArgs {
     /// (default: the current directory); files outside it keep the names they were given.
     #[arg(long, value_name = "DIR", help_heading = "Output")]
     source_root: Option<PathBuf>,
+    /// Where each rule's documentation is, for SARIF's `helpUri`: an absolute URI in which
+    /// `{rule}` stands for the rule's id (`https://example.org/locksmith/rules.html#{rule}`).
+    #[arg(long, value_name = "URI", value_parser = HelpUri::parse, help_heading = "Output")]
+    help_uri: Option<HelpUri>,
     /// The directory `--format html` writes its report into (created if needed).
     #[arg(
         short = 'o',
@@ -385,6 +389,7 @@ fn check(args: CheckArgs) -> ExitCode {
             std::env::var_os("NO_COLOR").as_deref(),
         ),
         output_dir: args.output,
+        help_uri: args.help_uri,
         ..RenderContext::new(SourceReader::on_disk(args.source_root))
     };
     let options = match config::load(&which) {

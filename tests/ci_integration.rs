@@ -140,8 +140,10 @@ fn the_problem_matcher_reads_every_line_of_the_short_format() {
         .is_none());
 }
 
-/// The workflow's commands, as written, on a project with its database in `build/`: the short
-/// format for the matcher, then a SARIF document for the upload, and the matcher it adds exists.
+/// The workflow's commands, as written (GitHub's variables given values as a run would), on a
+/// project with its database in `build/`: the short format for the matcher, then a SARIF
+/// document for the upload whose rules link to the rules page in the submodule, and the matcher
+/// it adds exists.
 #[test]
 fn the_workflow_runs_as_written() {
     let workflow =
@@ -156,6 +158,11 @@ fn the_workflow_runs_as_written() {
         .expect("the matcher comes from the submodule");
     assert!(root().join(in_repo).is_file(), "{in_repo}");
     let dir = project("workflow");
+    let workflow = workflow
+        .replace("$GITHUB_SERVER_URL", "https://github.com")
+        .replace("$GITHUB_REPOSITORY", "owner/project")
+        .replace("$GITHUB_SHA", "0123abcd")
+        .replace('"', "");
     let commands: Vec<Vec<&str>> = workflow
         .lines()
         .map(str::trim)
@@ -181,4 +188,14 @@ fn the_workflow_runs_as_written() {
     assert_eq!(log["version"], "2.1.0");
     let results = log["runs"][0]["results"].as_array().unwrap();
     assert!(results.iter().any(|r| r["ruleId"] == "lock-leak"));
+    let page = "https://github.com/owner/project/blob/0123abcd/tools/locksmith/docs/rules.md";
+    let rules = log["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .unwrap();
+    for rule in rules {
+        let id = rule["id"].as_str().unwrap();
+        assert_eq!(rule["helpUri"], format!("{page}#{id}"));
+    }
+    let in_repo = page.split("/tools/locksmith/").nth(1).unwrap();
+    assert!(root().join(in_repo).is_file(), "{in_repo}");
 }

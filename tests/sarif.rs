@@ -183,6 +183,59 @@ fn files_are_relative_to_the_source_root_and_fingerprints_ignore_lines() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A documentation URI template, as a team hosting `docs/rules.md` would give it.
+const HELP: &str = "https://example.org/locksmith/docs/rules.md#{rule}";
+
+#[test]
+fn each_rule_points_at_its_section_of_the_rules_page_when_asked() {
+    let file = "tests/races/existentials/list_node_locks.c";
+    let rules = |log: &SarifLog| log.runs[0].tool.driver.rules.clone();
+    for rule in rules(&sarif(&root(), &[file])) {
+        assert_eq!(rule.help_uri, None, "{}: no site to point at", rule.id);
+    }
+    let check = rules(&sarif(&root(), &["--help-uri", HELP, file]));
+    for rule in &check {
+        assert_eq!(
+            rule.help_uri.as_deref(),
+            Some(format!("https://example.org/locksmith/docs/rules.md#{}", rule.id).as_str())
+        );
+    }
+    // The page has a section whose anchor is each rule's id, the λ▷ verdicts' too.
+    let lambda = Command::new(env!("CARGO_BIN_EXE_locksmith"))
+        .current_dir(root())
+        .args(["lambda", "--format", "sarif"])
+        .arg("paper-examples/lambda/fig10_without_pack.lam")
+        .output()
+        .expect("locksmith runs");
+    let lambda: SarifLog = serde_json::from_slice(&lambda.stdout).expect("a SARIF document");
+    let page = std::fs::read_to_string(root().join("docs/rules.md")).unwrap();
+    for rule in check.iter().chain(&rules(&lambda)) {
+        let anchor = format!("<a id=\"{}\"></a>\n### `{}`", rule.id, rule.id);
+        assert!(
+            page.contains(&anchor),
+            "docs/rules.md has no section {}",
+            rule.id
+        );
+    }
+}
+
+#[test]
+fn a_help_uri_that_is_not_absolute_is_refused_before_the_analysis() {
+    for bad in ["docs/rules.md#{rule}", "#{rule}", "https://example.org/a b"] {
+        let run = support::check_in(
+            &root(),
+            &["--format", "sarif", "--help-uri", bad, "no-such-file.c"],
+        );
+        assert_eq!(run.exit, 2, "{bad}");
+        assert!(run.stdout.is_empty(), "{bad}: {}", run.stdout);
+        assert!(
+            run.stderr.starts_with("locksmith: error: invalid value"),
+            "{bad}: {}",
+            run.stderr
+        );
+    }
+}
+
 #[test]
 fn microsofts_validator_finds_no_error_or_warning() {
     let dir =
@@ -213,7 +266,7 @@ fn microsofts_validator_finds_no_error_or_warning() {
     }
     let _ = Command::new("chmod").arg("u+x").arg(&tool).status();
     for (k, file) in examples().iter().enumerate() {
-        let (_, text) = run(&root(), &["--format", "sarif", file]);
+        let (_, text) = run(&root(), &["--format", "sarif", "--help-uri", HELP, file]);
         let input = dir.join(format!("example{k}.sarif"));
         let output = dir.join(format!("example{k}.validation.sarif"));
         std::fs::write(&input, text).unwrap();

@@ -86,6 +86,40 @@ pub struct RenderContext {
     pub color: bool,
     /// The directory the formats that write files (HTML) write into (`-o DIR`).
     pub output_dir: Option<PathBuf>,
+    /// Where each rule's documentation is (`--help-uri`): an absolute URI in which `{rule}`
+    /// stands for the rule's id; SARIF gives it as every rule's `helpUri`.
+    pub help_uri: Option<HelpUri>,
+}
+
+/// The template of the URI of a rule's documentation: absolute, `{rule}` standing for the
+/// rule's id wherever it occurs (`https://example.org/locksmith/rules#{rule}`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HelpUri(String);
+
+impl HelpUri {
+    /// The template `text`, or why it is not one: a URI has a scheme (RFC 3986, section 3.1),
+    /// and SARIF's `helpUri` must be absolute.
+    pub fn parse(text: &str) -> Result<HelpUri, String> {
+        let scheme = text.split(':').next().unwrap_or("");
+        let is_scheme = scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+            && scheme
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+        if !is_scheme || scheme.len() == text.len() {
+            return Err(format!(
+                "`{text}` is not an absolute URI (such as `https://example.org/rules#{{rule}}`)"
+            ));
+        }
+        if text.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            return Err(format!("`{text}` holds a space or a control character"));
+        }
+        Ok(HelpUri(text.to_string()))
+    }
+
+    /// The URI of the documentation of rule `id`.
+    pub fn of(&self, id: &str) -> String {
+        self.0.replace("{rule}", id)
+    }
 }
 
 impl RenderContext {
@@ -95,6 +129,7 @@ impl RenderContext {
             sources,
             color: false,
             output_dir: None,
+            help_uri: None,
         }
     }
 

@@ -25,7 +25,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::short::violation_place;
-use super::{RenderContext, RenderError, Renderer};
+use super::{HelpUri, RenderContext, RenderError, Renderer};
 use crate::report::model::{
     Acquisition, CheckReport, Deadlock, LambdaReport, LeftOut, LockLeak, Position, Race,
     RaceAccess, Verdict, Warning, DEADLOCK, LOCK_LEAK,
@@ -111,6 +111,10 @@ pub struct ReportingDescriptor {
     /// What to do about one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub help: Option<Message>,
+    /// Where its documentation is (`--help-uri`; none without it: the project publishes no
+    /// site of its own to point at).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub help_uri: Option<String>,
     pub default_configuration: Configuration,
 }
 
@@ -422,17 +426,19 @@ impl Renderer for Sarif {
     ) -> Result<(), RenderError> {
         // Serialising the document cannot fail: every map key is a string and no type has a
         // fallible `Serialize` implementation.
-        let text = serde_json::to_string_pretty(&log(report, cx.source_root()))
-            .expect("the SARIF document serialises to JSON");
+        let text =
+            serde_json::to_string_pretty(&log(report, cx.source_root(), cx.help_uri.as_ref()))
+                .expect("the SARIF document serialises to JSON");
         writeln!(out, "{text}")?;
         Ok(())
     }
 }
 
-/// The document of a report, files named relative to `root`. A run that failed has no results,
-/// and its invocation says it did not succeed, with the error (besides the error line on
-/// stderr): a pipeline that uploads the file never gets an empty one.
-fn log(report: &Report, root: &Path) -> SarifLog {
+/// The document of a report, files named relative to `root`, each rule's documentation at
+/// `help_uri`. A run that failed has no results, and its invocation says it did not succeed,
+/// with the error (besides the error line on stderr): a pipeline that uploads the file never
+/// gets an empty one.
+fn log(report: &Report, root: &Path, help_uri: Option<&HelpUri>) -> SarifLog {
     let mut b = Builder {
         root,
         results: Vec::new(),
@@ -488,6 +494,7 @@ fn log(report: &Report, root: &Path) -> SarifLog {
                             help: Some(Message {
                                 text: explained(id).1.into(),
                             }),
+                            help_uri: help_uri.map(|uri| uri.of(id)),
                             default_configuration: Configuration {
                                 level: level.into(),
                             },
