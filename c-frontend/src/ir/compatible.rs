@@ -8,9 +8,16 @@
 //! unions) whose members have the same names and compatible types, recursively, are one type,
 //! named after the first.
 //!
+//! A member named `__x` is the member `x`: system headers name members by the feature macros in
+//! force (glibc's `struct tm` has `tm_zone` under `_DEFAULT_SOURCE` and `__tm_zone` when a
+//! program defines `_POSIX_C_SOURCE`; `fd_set` has `fds_bits` or `__fds_bits`), so a program
+//! built in a strict mode and the library stubs (built with the GNU extensions) declare one
+//! type under two sets of names. Without this, every object handed to such a stub became one
+//! blob with the stub's static storage, and stack locals looked shared.
+//!
 //! Merging is sound: it never merges two objects, only lets a value converted between the two
 //! names keep its fields apart, which their identical layout guarantees. Incomplete types and
-//! structs whose members differ in any name or type stay apart.
+//! structs whose members differ in any name (but that prefix) or type stay apart.
 //!
 //! This pass rewrites the finished [`Program`] before constraint generation; it never looks at
 //! statements except to rename the struct of a member access.
@@ -22,7 +29,8 @@ use solver::ids::{Idx, IndexVec};
 use super::ctypes::{StructId, StructKind, Type, TypeId, TypeTable};
 use super::{Base, LoopBound, Lval, Operand, Program, Proj, StmtKind, Term};
 
-/// The class of each struct: the smallest id of the structs it is one type with.
+/// The class of each struct: the struct it is one type with whose members have the fewest
+/// reserved names (`__x`), the smallest id of those.
 pub fn compatible_classes(types: &TypeTable) -> IndexVec<StructId, StructId> {
     // Start from what needs no recursion: kind, completeness and member names. An incomplete
     // struct is a class of its own.
@@ -31,7 +39,7 @@ pub fn compatible_classes(types: &TypeTable) -> IndexVec<StructId, StructId> {
             .structs
             .iter_enumerated()
             .map(|(s, d)| {
-                let names = d.fields.iter().map(|f| f.name.as_str()).collect();
+                let names = d.fields.iter().map(|f| member_name(&f.name)).collect();
                 let own = if d.complete { 0 } else { s.index() + 1 };
                 (d.complete, d.kind == StructKind::Union, names, own)
             })
@@ -68,11 +76,30 @@ pub fn compatible_classes(types: &TypeTable) -> IndexVec<StructId, StructId> {
             break;
         }
     }
-    let mut first: BTreeMap<usize, StructId> = BTreeMap::new();
+    // Each class is named after its member with the fewest reserved names (the program's own
+    // `next` rather than a header's `__next`), the first of those.
+    let mut named: BTreeMap<usize, (usize, StructId)> = BTreeMap::new();
     for (s, &k) in class.iter().enumerate() {
-        first.entry(k).or_insert(StructId::new(s));
+        let id = StructId::new(s);
+        let reserved = types.structs[id]
+            .fields
+            .iter()
+            .filter(|f| member_name(&f.name) != f.name)
+            .count();
+        let best = named.entry(k).or_insert((reserved, id));
+        if reserved < best.0 {
+            *best = (reserved, id);
+        }
     }
-    class.iter().map(|k| first[k]).collect()
+    class.iter().map(|k| named[k].1).collect()
+}
+
+/// A member's name as the comparison sees it: without the `__` that reserved-name variants of
+/// system headers put before it.
+fn member_name(name: &str) -> &str {
+    name.strip_prefix("__")
+        .filter(|rest| !rest.is_empty())
+        .unwrap_or(name)
 }
 
 /// Numbers distinct keys in order of first appearance.
@@ -232,6 +259,26 @@ mod tests {
         assert_eq!(canon[a], a);
         assert_eq!(canon[c], c);
         assert_eq!(canon[d], d);
+    }
+
+    #[test]
+    fn reserved_name_variants_of_a_header_are_one_type() {
+        let mut t = TypeTable::new();
+        let int = t.int();
+        let chr = t.intern(Type::Char);
+        let text = t.pointer(chr);
+        // glibc's `struct tm` under `_DEFAULT_SOURCE` and under `_POSIX_C_SOURCE`.
+        let gnu = define(&mut t, "tm", &[("tm_sec", int), ("tm_zone", text)]);
+        let strict = define(&mut t, "tm___0", &[("tm_sec", int), ("__tm_zone", text)]);
+        // Another name after the prefix is another member.
+        let other = define(&mut t, "tm___1", &[("tm_sec", int), ("__tm_name", text)]);
+        // Named after the copy without reserved names, whichever comes first.
+        let strict_first = define(&mut t, "rec", &[("__next", text), ("value", int)]);
+        let plain = define(&mut t, "rec___0", &[("next", text), ("value", int)]);
+        let canon = compatible_classes(&t);
+        assert_eq!(canon[strict], gnu);
+        assert_eq!(canon[other], other);
+        assert_eq!((canon[strict_first], canon[plain]), (plain, plain));
     }
 
     #[test]
