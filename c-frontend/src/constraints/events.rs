@@ -8,7 +8,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::ltypes::{Node, Shape};
 use super::{AccessSite, Gen, GenEvent, Object, RhoName};
 use crate::ir::ctypes::Type;
-use crate::ir::{FuncId, LoopBound};
+use crate::ir::{FuncId, LoopBound, Origin, VarKind};
 use solver::threads::{
     AccessInfo, BoundCondition, Event, EventBlock, FnBody, FnId, ObjectInfo, ThreadProgram,
 };
@@ -230,7 +230,7 @@ impl Gen<'_> {
         }
         threads.checked.sort();
         threads.checked.dedup();
-        threads.thread_local = self.thread_local.clone();
+        threads.thread_local = self.thread_local_locations();
         threads.signal_atomic = self.signal_atomic.clone();
         threads.signal_atomic.sort_unstable();
         threads.global_handles = self.joins.global.clone();
@@ -259,6 +259,51 @@ impl Gen<'_> {
     /// The locks of a content that lie inside an array at some field path: the contents of a
     /// struct field of array type (all elements are one node), and of a union with an array
     /// member (its members share one node).
+    /// The library model's thread-locals and every location laid out inside them (the fields
+    /// of their structs and unions, not what their pointers point to): each thread has its own
+    /// copy of all of it, so none is checked ([`ThreadProgram::thread_local`]). The stubs keep
+    /// per-thread conduits in such structs (`epoll_ctl` hands `epoll_wait` the caller's
+    /// `epoll_data` through one); their fields are locations of their own.
+    fn thread_local_locations(&mut self) -> Vec<Rho> {
+        let mut out = self.thread_local.clone();
+        let mut stack: Vec<Node> = self
+            .p
+            .vars
+            .iter_enumerated()
+            .filter(|(_, var)| {
+                var.origin == Origin::Stub
+                    && matches!(
+                        var.kind,
+                        VarKind::Global {
+                            thread_local: true,
+                            ..
+                        }
+                    )
+            })
+            .filter_map(|(v, _)| self.var_rho[v].map(|(_, node)| node))
+            .collect();
+        let mut seen = FxHashSet::default();
+        while let Some(node) = stack.pop() {
+            let node = self.t.representative(node);
+            if !seen.insert(node) {
+                continue;
+            }
+            match self.t.shape(node) {
+                Shape::Struct { fields, .. } => {
+                    for f in fields {
+                        out.push(f.rho);
+                        stack.push(f.content);
+                    }
+                }
+                Shape::Union { inner, .. } => stack.push(inner),
+                _ => {}
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
     fn array_locks(&mut self, content: Node) -> Vec<Lock> {
         let types = &self.p.types;
         let is_array = |ty| matches!(types.get(ty), Type::Array(_));
