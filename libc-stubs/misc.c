@@ -1,7 +1,7 @@
 /* misc.c — everything else: <ctype.h>, <dirent.h>, <sys/stat.h>, <fcntl.h>, <sys/ioctl.h>,
  * <sys/wait.h>, signal sets and signal waiting from <signal.h>, <sched.h>, <semaphore.h>,
  * <sys/resource.h>, <sys/mman.h>, <pwd.h>, <sys/utsname.h>, <syslog.h>, <err.h>, <assert.h>,
- * <libgen.h>, <locale.h>, <sys/random.h>, <sys/eventfd.h>.
+ * <libgen.h>, <locale.h>, <sys/random.h>, <sys/eventfd.h>, <nss.h>.
  *
  * ctype: glibc's is* macros index a read-only table through __ctype_b_loc(); the table is never
  * written, so classifying characters in many threads is race-free. The functions themselves are
@@ -759,4 +759,15 @@ void __pthread_unwind_next(__pthread_unwind_buf_t *buf)
 {
     __locksmith_read(buf);
     pthread_exit(NULL);
+}
+
+/* ---- name service configuration ---- */
+
+/* glibc's NSS configuration is kept by the library under its own lock: the call reads the
+ * database and service names it is given. */
+int __nss_configure_lookup(const char *dbname, const char *service)
+{
+    __locksmith_read(dbname);
+    __locksmith_read(service);
+    return __locksmith_nondet();
 }

@@ -211,3 +211,31 @@ void xdr_free(rpc_xdrproc_t proc, char *objp)
     void *xdrs = __locksmith_alloc();
     proc(xdrs, objp);
 }
+
+rpc_bool_t xdr_pmap(void *xdrs, void *regs)
+{
+    return rpc_xdr(xdrs, regs);
+}
+
+/* ---- the portmapper and error texts ---- */
+
+/* pmap_set and pmap_unset ask the portmapper through a client of their own, made and destroyed
+ * within the call (its creation error goes to rpc_createerr, thread-local in glibc and
+ * libtirpc): nothing the program can see is shared. */
+rpc_bool_t pmap_set(unsigned long prog, unsigned long vers, int protocol, unsigned short port)
+{
+    return __locksmith_nondet();
+}
+
+rpc_bool_t pmap_unset(unsigned long prog, unsigned long vers)
+{
+    return __locksmith_nondet();
+}
+
+/* The text of an RPC status: a constant string. */
+static const char rpc_status_text[] = "RPC: error";
+
+char *clnt_sperrno(int status)
+{
+    return (char *)rpc_status_text;
+}

@@ -230,6 +230,12 @@ ssize_t getdelim(char **restrict lineptr, size_t *restrict n, int delim, FILE *r
     return __locksmith_nondet();
 }
 
+/* glibc's own name of getdelim, which its inline getline calls when optimising. */
+ssize_t __getdelim(char **restrict lineptr, size_t *restrict n, int delim, FILE *restrict stream)
+{
+    return getdelim(lineptr, n, delim, stream);
+}
+
 ssize_t getline(char **restrict lineptr, size_t *restrict n, FILE *restrict stream)
 {
     if (*lineptr == NULL || __locksmith_nondet()) {

@@ -247,6 +247,11 @@ int getpagesize(void)
     return __locksmith_nondet();
 }
 
+int getdtablesize(void)
+{
+    return __locksmith_nondet();
+}
+
 int gethostname(char *name, size_t len)
 {
     __locksmith_write(name);
