@@ -18,3 +18,9 @@ int *__h_errno_location(void)
 {
     return &h_errno_value;
 }
+
+/* The BSDs' and macOS's name of __errno_location, in code preprocessed with their headers. */
+int *__error(void)
+{
+    return &errno_value;
+}

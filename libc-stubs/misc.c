@@ -1,7 +1,7 @@
 /* misc.c — everything else: <ctype.h>, <dirent.h>, <sys/stat.h>, <fcntl.h>, <sys/ioctl.h>,
  * <sys/wait.h>, signal sets and signal waiting from <signal.h>, <sched.h>, <semaphore.h>,
  * <sys/resource.h>, <sys/mman.h>, <pwd.h>, <sys/utsname.h>, <syslog.h>, <err.h>, <assert.h>,
- * <libgen.h>, <locale.h>, <sys/random.h>, <sys/eventfd.h>, <nss.h>.
+ * <libgen.h>, <locale.h>, <sys/random.h>, <sys/eventfd.h>, <nss.h>, <regex.h>, <sys/times.h>.
  *
  * ctype: glibc's is* macros index a read-only table through __ctype_b_loc(); the table is never
  * written, so classifying characters in many threads is race-free. The functions themselves are
@@ -255,6 +255,57 @@ int __lxstat(int ver, const char *path, struct stat *buf)
 int __fxstat(int ver, int fd, struct stat *buf)
 {
     __locksmith_write(buf);
+    return __locksmith_nondet();
+}
+
+/* The large-file and `at` forms of glibc's stat wrappers (declared by glibc before 2.33). The
+ * buffer is `void *`: the struct stat64 of a program's headers may name its members otherwise
+ * than this unit's struct stat, and the `void *` model gives each type its own view. */
+int __xstat64(int ver, const char *path, void *buf)
+{
+    __locksmith_read(path);
+    __locksmith_write(buf);
+    return __locksmith_nondet();
+}
+
+int __lxstat64(int ver, const char *path, void *buf)
+{
+    __locksmith_read(path);
+    __locksmith_write(buf);
+    return __locksmith_nondet();
+}
+
+int __fxstat64(int ver, int fd, void *buf)
+{
+    __locksmith_write(buf);
+    return __locksmith_nondet();
+}
+
+int __fxstatat(int ver, int dirfd, const char *path, void *buf, int flags)
+{
+    __locksmith_read(path);
+    __locksmith_write(buf);
+    return __locksmith_nondet();
+}
+
+int __fxstatat64(int ver, int dirfd, const char *path, void *buf, int flags)
+{
+    __locksmith_read(path);
+    __locksmith_write(buf);
+    return __locksmith_nondet();
+}
+
+int __xmknod(int ver, const char *path, mode_t mode, dev_t *dev)
+{
+    __locksmith_read(path);
+    __locksmith_read(dev);
+    return __locksmith_nondet();
+}
+
+int __xmknodat(int ver, int dirfd, const char *path, mode_t mode, dev_t *dev)
+{
+    __locksmith_read(path);
+    __locksmith_read(dev);
     return __locksmith_nondet();
 }
 
@@ -706,6 +757,73 @@ void __assert_fail(const char *assertion, const char *file, unsigned int line,
     __locksmith_read(assertion);
     __locksmith_read(file);
     abort();
+}
+
+/* macOS's assertion failure, in code preprocessed with its headers. */
+void __assert_rtn(const char *function, const char *file, int line, const char *assertion)
+{
+    __locksmith_read(assertion);
+    __locksmith_read(file);
+    abort();
+}
+
+/* The BSDs' and macOS's ctype functions behind their macros: a read-only table. */
+unsigned long __maskrune(int c, unsigned long mask)
+{
+    return __locksmith_nondet();
+}
+
+int __tolower(int c)
+{
+    return __locksmith_nondet();
+}
+
+int __toupper(int c)
+{
+    return __locksmith_nondet();
+}
+
+/* ---- regular expressions ---- */
+
+/* The stub unit does not include <regex.h> (its types would join the program's), so patterns
+ * and matches are `void *` here: the `void *` model gives the program's types their own views.
+ * Compiling writes the caller's pattern object (the automaton it owns is the library's, reached
+ * only through it); matching reads it, which glibc makes safe for many threads at once by
+ * locking the automaton it caches in, and writes the caller's match array. */
+int regcomp(void *preg, const char *pattern, int cflags)
+{
+    __locksmith_read(pattern);
+    __locksmith_write(preg);
+    return __locksmith_nondet();
+}
+
+int regexec(const void *preg, const char *string, size_t nmatch, void *pmatch, int eflags)
+{
+    __locksmith_read(preg);
+    __locksmith_read(string);
+    if (pmatch != NULL)
+        __locksmith_write(pmatch);
+    return __locksmith_nondet();
+}
+
+size_t regerror(int code, const void *preg, char *buf, size_t size)
+{
+    if (buf != NULL)
+        __locksmith_write(buf);
+    return __locksmith_nondet();
+}
+
+void regfree(void *preg)
+{
+    __locksmith_write(preg);
+}
+
+/* ---- process times ---- */
+
+clock_t times(void *buf)
+{
+    __locksmith_write(buf);
+    return __locksmith_nondet();
 }
 
 /* ---- path names ---- */

@@ -310,6 +310,12 @@ char *inet_ntoa(struct in_addr in)
     return inet_ntoa_buffer;
 }
 
+unsigned int if_nametoindex(const char *name)
+{
+    __locksmith_read(name);
+    return __locksmith_nondet();
+}
+
 int inet_pton(int af, const char *restrict src, void *restrict dst)
 {
     __locksmith_read(src);

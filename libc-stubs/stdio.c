@@ -185,6 +185,29 @@ int getc(FILE *stream)
     return __locksmith_nondet();
 }
 
+/* glibc's own names: _IO_getc and _IO_putc are getc and putc in code preprocessed with glibc
+ * before 2.28; __uflow and __overflow are the slow paths of its inline getc and putc. Each
+ * locks its stream. */
+int _IO_getc(FILE *stream)
+{
+    return __locksmith_nondet();
+}
+
+int __uflow(FILE *stream)
+{
+    return __locksmith_nondet();
+}
+
+int _IO_putc(int c, FILE *stream)
+{
+    return __locksmith_nondet();
+}
+
+int __overflow(FILE *stream, int c)
+{
+    return __locksmith_nondet();
+}
+
 int getchar(void)
 {
     return __locksmith_nondet();

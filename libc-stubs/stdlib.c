@@ -298,6 +298,14 @@ void qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const voi
     __locksmith_write(base);
 }
 
+/* glibc's qsort_r: the comparator is also handed the caller's argument. */
+void qsort_r(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *, void *),
+             void *arg)
+{
+    cmp(base, base, arg);
+    __locksmith_write(base);
+}
+
 void *bsearch(const void *key, const void *base, size_t n, size_t size,
               int (*cmp)(const void *, const void *))
 {

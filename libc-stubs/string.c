@@ -344,6 +344,18 @@ char *strsep(char **restrict sp, const char *restrict delim)
     return s;
 }
 
+/* glibc's own names of strtok_r and strsep, which its headers call when optimising (the
+ * latter before 2.26). */
+char *__strtok_r(char *restrict s, const char *restrict delim, char **restrict save)
+{
+    return strtok_r(s, delim, save);
+}
+
+char *__strsep_g(char **sp, const char *delim)
+{
+    return strsep(sp, delim);
+}
+
 /* ---- messages ---- */
 
 static const char strerror_message[] = "Unknown error";

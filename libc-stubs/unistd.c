@@ -237,6 +237,28 @@ pid_t setsid(void)
     return __locksmith_nondet();
 }
 
+/* Process credentials are kernel state, not program memory. */
+int setuid(uid_t uid)
+{
+    return __locksmith_nondet();
+}
+
+int setgid(gid_t gid)
+{
+    return __locksmith_nondet();
+}
+
+int setpgrp(void)
+{
+    return __locksmith_nondet();
+}
+
+int initgroups(const char *user, gid_t group)
+{
+    __locksmith_read(user);
+    return __locksmith_nondet();
+}
+
 long sysconf(int name)
 {
     return __locksmith_nondet();
