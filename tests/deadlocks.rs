@@ -16,9 +16,10 @@ fn root() -> PathBuf {
 
 /// The lines of the lock calls of each reported deadlock.
 fn deadlocks(files: &[PathBuf], options: CheckOptions) -> Vec<Lines> {
-    let result = driver::check_on_large_stack(files.to_vec(), options)
-        .and_then(driver::Checked::done)
-        .unwrap_or_else(|e| panic!("locksmith failed on {files:?}: {e}"));
+    let result =
+        driver::check_on_large_stack(files.to_vec(), options, &solver::stats::Stats::off())
+            .and_then(driver::Checked::done)
+            .unwrap_or_else(|e| panic!("locksmith failed on {files:?}: {e}"));
     // A fixture is analysed whole (its exit status is never 3, incomplete).
     let missing = support::incomplete(&result);
     assert!(
