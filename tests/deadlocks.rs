@@ -269,7 +269,10 @@ fn deadlock_reports_are_deterministic() {
 fn fixtures_compile_cleanly() {
     let probe = Command::new("gcc").arg("--version").output();
     if !probe.is_ok_and(|o| o.status.success()) {
-        eprintln!("SKIPPED: no gcc");
+        support::skip(
+            "deadlocks::fixtures_compile_cleanly",
+            "gcc is not installed",
+        );
         return;
     }
     let files = support::c_files(&root().join("tests/deadlocks"));
