@@ -15,6 +15,7 @@ pub const REQUIRE_TOOLS: &str = "LOCKSMITH_REQUIRE_TOOLS";
 /// (libtest captures only the `print!` and `eprint!` macros of a test, not a write to
 /// `std::io::stderr()`). With `LOCKSMITH_REQUIRE_TOOLS=1` it fails instead, so that a run that
 /// must run every test can say so. `test` names the test; the caller returns after this.
+#[track_caller]
 pub fn skip(test: &str, why: &str) {
     if std::env::var_os(REQUIRE_TOOLS).is_some_and(|v| v == "1") {
         panic!("{test} cannot run: {why} ({REQUIRE_TOOLS}=1 requires every tool)");
