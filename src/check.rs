@@ -9,7 +9,7 @@ use c_frontend::diagnostics::{panic_message, Fatal, FatalKind};
 use c_frontend::driver::{self, CheckOptions, Input};
 use c_frontend::syntax::preprocess::PreprocessOptions;
 
-use solver::stats::{self, Phase};
+use solver::stats::Stats;
 
 use crate::compdb;
 use crate::render::{self, Format, Outcome, RenderContext};
@@ -85,7 +85,8 @@ pub fn run(
     cx: RenderContext,
     out: &mut dyn std::io::Write,
 ) -> Outcome {
-    run_triaged(files, options, format, cx, &Triage::default(), out)
+    let stats = Stats::off();
+    run_triaged(files, options, format, cx, &Triage::default(), &stats, out)
 }
 
 /// What a team has triaged ([`report::triage`]): the baseline to leave out, where to write
@@ -105,6 +106,7 @@ pub fn run_triaged(
     format: Format,
     cx: RenderContext,
     triage: &Triage,
+    stats: &Stats,
     out: &mut dyn std::io::Write,
 ) -> Outcome {
     // A baseline that cannot be read, or an output that cannot be written, is an error before
@@ -135,13 +137,13 @@ pub fn run_triaged(
         .collect();
     let started = std::time::Instant::now();
     let limits = options.limits;
-    let result = driver::check_on_large_stack(files, options);
+    let result = driver::check_on_large_stack(files, options, stats);
     // The report spends what is left of the run's budget.
     let limits = solver::budget::Limits {
         time: limits.time.map(|t| t.saturating_sub(started.elapsed())),
         ..limits
     };
-    let mut clock = stats::PhaseClock::new(Phase::Report);
+    let mut clock = stats.clock(crate::progress::PHASE_REPORT);
     // The report is built whole before any of it is written, so an internal error while
     // building it is one error, never half a report.
     let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

@@ -435,8 +435,15 @@ fn check(args: CheckArgs) -> ExitCode {
         write_baseline: args.write_baseline,
         allow_incomplete: args.allow_incomplete,
     };
-    let outcome =
-        locksmith::check::run_triaged(inputs, options, args.format, cx, &triage, &mut out);
+    let outcome = locksmith::check::run_triaged(
+        inputs,
+        options,
+        args.format,
+        cx,
+        &triage,
+        running.stats(),
+        &mut out,
+    );
     drop(running);
     finish(&outcome)
 }

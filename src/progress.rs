@@ -2,16 +2,38 @@
 //! phase (`--timings`), a progress indicator naming the phase when the run takes more than a
 //! second and stderr is a terminal, and the developer's statistics (`LOCKSMITH_STATS`).
 //!
-//! The analysis crates only record ([`solver::stats`]); this module receives the records and
-//! writes them. Nothing here ever writes to stdout, so no report format is affected.
+//! The analysis crates only record, into the [`Stats`] this module makes for the run
+//! ([`Running::stats`]); it receives the records and writes them. It names the order of the
+//! check's phases ([`PHASES`]) and the report's phase. Nothing here ever writes to stdout, so no
+//! report format is affected, and it keeps no state outside the value [`start`] returns.
 
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use c_frontend::driver;
 use indicatif::{ProgressBar, ProgressStyle};
-use solver::stats::{Phase, Value};
+use solver::stats::{Phase, Progress, Stats, Value};
+use solver::threads;
+
+/// Building and writing the report, the last phase of `locksmith check`.
+pub const PHASE_REPORT: Phase = Phase::named("report");
+
+/// The phases of `locksmith check` in the order they run, which the progress indicator numbers.
+pub const PHASES: [Phase; 11] = [
+    driver::PHASE_PREPROCESS,
+    driver::PHASE_PARSE,
+    driver::PHASE_LOWER,
+    driver::PHASE_ANALYSES,
+    driver::PHASE_GENERATE,
+    threads::PHASE_RESOLVE,
+    threads::PHASE_LOCKSETS,
+    threads::PHASE_SHARING,
+    threads::PHASE_CHECK,
+    threads::PHASE_DEADLOCKS,
+    PHASE_REPORT,
+];
 
 /// What to show, set once by [`start`].
 #[derive(Copy, Clone, Debug, Default)]
@@ -22,27 +44,41 @@ pub struct Show {
     pub statistics: bool,
 }
 
-static SHOW: OnceLock<Show> = OnceLock::new();
-/// The phase running now, for the progress indicator.
-static CURRENT: Mutex<Option<Phase>> = Mutex::new(None);
-
-/// While alive, the records of the check go to stderr as `show` says, and a progress indicator
-/// appears after a second on a terminal; dropping it removes the indicator.
+/// While alive, the records of the check (made into [`Running::stats`]) go to stderr as `show`
+/// says, and a progress indicator appears after a second on a terminal; dropping it removes the
+/// indicator.
 pub struct Running {
+    stats: Stats,
     done: Arc<AtomicBool>,
     ticker: Option<std::thread::JoinHandle<()>>,
 }
 
+impl Running {
+    /// The recorder the check is to record into.
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+}
+
 /// Starts showing the progress of a check.
 pub fn start(show: Show) -> Running {
-    let _ = SHOW.set(show);
-    solver::stats::enable(record);
+    // The phase running now, for the progress indicator.
+    let current: Arc<Mutex<Option<Phase>>> = Arc::default();
+    let started = current.clone();
+    let stats = Stats::to(Box::new(move |name, value| {
+        record(show, &started, name, value)
+    }));
     let done = Arc::new(AtomicBool::new(false));
     let ticker = std::io::stderr().is_terminal().then(|| {
         let done = done.clone();
-        std::thread::spawn(move || indicator(&done))
+        let progress = stats.progress_counters();
+        std::thread::spawn(move || indicator(&done, &current, &progress))
     });
-    Running { done, ticker }
+    Running {
+        stats,
+        done,
+        ticker,
+    }
 }
 
 impl Drop for Running {
@@ -56,7 +92,7 @@ impl Drop for Running {
 
 /// The progress indicator: nothing for the first second, then a spinner with the phase's name
 /// and number, and how many of its items it has done when it says so, until the check ends.
-fn indicator(done: &AtomicBool) {
+fn indicator(done: &AtomicBool, current: &Mutex<Option<Phase>>, progress: &Progress) {
     let step = Duration::from_millis(100);
     for _ in 0..10 {
         if done.load(Ordering::Relaxed) {
@@ -70,13 +106,14 @@ fn indicator(done: &AtomicBool) {
             .unwrap_or_else(|_| ProgressStyle::default_spinner()),
     );
     while !done.load(Ordering::Relaxed) {
-        let phase = CURRENT.lock().ok().and_then(|p| *p);
+        let phase = current.lock().ok().and_then(|p| *p);
         if let Some(p) = phase {
-            let k = Phase::ALL.iter().position(|&q| q == p).unwrap_or(0) + 1;
-            let items = solver::stats::progress_now()
+            let k = PHASES.iter().position(|&q| q == p).unwrap_or(0) + 1;
+            let items = progress
+                .now()
                 .map(|(done, total)| format!(": {done}/{total}"))
                 .unwrap_or_default();
-            bar.set_message(format!("{} ({k}/{}){items}", p.name(), Phase::ALL.len()));
+            bar.set_message(format!("{} ({k}/{}){items}", p.name(), PHASES.len()));
         }
         bar.tick();
         std::thread::sleep(step);
@@ -84,12 +121,12 @@ fn indicator(done: &AtomicBool) {
     bar.finish_and_clear();
 }
 
-/// The sink of the analysis's records.
-fn record(name: &str, value: Value) {
-    let show = SHOW.get().copied().unwrap_or_default();
+/// The sink of the analysis's records: notes the phase started in `current`, and writes what
+/// `show` asks for.
+fn record(show: Show, current: &Mutex<Option<Phase>>, name: &str, value: Value) {
     match value {
         Value::Started(p) => {
-            if let Ok(mut current) = CURRENT.lock() {
+            if let Ok(mut current) = current.lock() {
                 *current = Some(p);
             }
         }

@@ -3,6 +3,8 @@
 //! misuse in `tests/annotations/misused.c` is reported at its line with its code (the line's
 //! `/* existential/… */` comment), and nothing else is; `--no-existentials` ignores them.
 
+mod support;
+
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -72,7 +74,10 @@ fn annotated_programs_compile_with_gcc_both_ways() {
             let out = match cmd.output() {
                 Ok(out) => out,
                 Err(_) => {
-                    eprintln!("skipped: gcc is not installed");
+                    support::skip(
+                        "annotations::annotated_programs_compile_with_gcc_both_ways",
+                        "gcc is not installed",
+                    );
                     return;
                 }
             };

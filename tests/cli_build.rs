@@ -473,7 +473,10 @@ fn response_files_hold_arguments() {
 #[test]
 fn a_cmake_build_is_checked_with_p() {
     if Command::new("cmake").arg("--version").output().is_err() {
-        println!("SKIPPED: cmake is not installed");
+        support::skip(
+            "cli_build::a_cmake_build_is_checked_with_p",
+            "cmake is not installed",
+        );
         return;
     }
     let root = temp_dir("cmake");

@@ -16,9 +16,10 @@ fn root() -> PathBuf {
 
 /// The lines of the lock calls of each reported deadlock.
 fn deadlocks(files: &[PathBuf], options: CheckOptions) -> Vec<Lines> {
-    let result = driver::check_on_large_stack(files.to_vec(), options)
-        .and_then(driver::Checked::done)
-        .unwrap_or_else(|e| panic!("locksmith failed on {files:?}: {e}"));
+    let result =
+        driver::check_on_large_stack(files.to_vec(), options, &solver::stats::Stats::off())
+            .and_then(driver::Checked::done)
+            .unwrap_or_else(|e| panic!("locksmith failed on {files:?}: {e}"));
     // A fixture is analysed whole (its exit status is never 3, incomplete).
     let missing = support::incomplete(&result);
     assert!(
@@ -268,7 +269,10 @@ fn deadlock_reports_are_deterministic() {
 fn fixtures_compile_cleanly() {
     let probe = Command::new("gcc").arg("--version").output();
     if !probe.is_ok_and(|o| o.status.success()) {
-        eprintln!("SKIPPED: no gcc");
+        support::skip(
+            "deadlocks::fixtures_compile_cleanly",
+            "gcc is not installed",
+        );
         return;
     }
     let files = support::c_files(&root().join("tests/deadlocks"));

@@ -30,9 +30,10 @@ fn warned(files: &[PathBuf], args: &[String]) -> Found {
             .unwrap_or_else(|| panic!("unknown locksmith-args switch {a}"));
         options.techniques.disable(t);
     }
-    let result = driver::check_on_large_stack(files.to_vec(), options)
-        .and_then(driver::Checked::done)
-        .unwrap_or_else(|e| panic!("locksmith failed on {files:?}: {e}"));
+    let result =
+        driver::check_on_large_stack(files.to_vec(), options, &solver::stats::Stats::off())
+            .and_then(driver::Checked::done)
+            .unwrap_or_else(|e| panic!("locksmith failed on {files:?}: {e}"));
     // The GNU C fixtures exist to show that their constructs are read: every function of them
     // must be analysed.
     if files

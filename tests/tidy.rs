@@ -3,8 +3,9 @@
 //! a `//!` doc, every document a file refers to exists, no library function is named outside the
 //! library model, no function grows past the length budget (the allowlist of longer ones may
 //! only shrink), no write's result is dropped (`let _ = write!(…)`), no `#[path = …]` attribute
-//! reaches for a module (shared code lives in a crate), and `locksmith` depends on the developer
-//! tools (`xtask`) for its tests only.
+//! reaches for a module (shared code lives in a crate), no `static` holds mutable state outside
+//! an allowlist that may only shrink (a run's state is a value its caller passes in), and
+//! `locksmith` depends on the developer tools (`xtask`) for its tests only.
 
 use std::path::{Path, PathBuf};
 
@@ -716,6 +717,149 @@ fn no_module_is_included_by_path() {
         "`#[path = …]` attributes (move the shared code into a crate, as `xtask`'s library):\n{}",
         problems.join("\n")
     );
+}
+
+/// The types whose values can change behind a shared reference: a `static` of one (or of a type
+/// holding one) is process-wide mutable state.
+const INTERIOR: [&str; 10] = [
+    "Mutex",
+    "RwLock",
+    "Cell",
+    "RefCell",
+    "UnsafeCell",
+    "OnceLock",
+    "OnceCell",
+    "LazyLock",
+    "Lazy",
+    "Condvar",
+];
+
+/// The statics of `text` that hold mutable state (`static mut`, or a type of [`INTERIOR`] or an
+/// atomic), by name and line: function-local ones and `thread_local!`'s too.
+fn mutable_statics(text: &str) -> Vec<(String, usize)> {
+    let code = code_only(text);
+    let line_of = |at: usize| code[..at].matches('\n').count() + 1;
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out = Vec::new();
+    for (at, _) in code.match_indices("static") {
+        // A whole word, and not the lifetime `'static`.
+        if code[..at].ends_with(|c: char| is_ident(c) || c == '\'') {
+            continue;
+        }
+        let rest = &code[at + "static".len()..];
+        if !rest.starts_with(char::is_whitespace) {
+            continue;
+        }
+        let mut rest = rest.trim_start();
+        let mutable = rest
+            .strip_prefix("mut")
+            .filter(|r| r.starts_with(char::is_whitespace));
+        if let Some(r) = mutable {
+            rest = r.trim_start();
+        }
+        let name: String = rest.chars().take_while(|&c| is_ident(c)).collect();
+        let Some(ty) = rest[name.len()..].trim_start().strip_prefix(':') else {
+            continue;
+        };
+        let ty = &ty[..ty.find(['=', ';']).unwrap_or(ty.len())];
+        let interior = ty
+            .split(|c: char| !is_ident(c))
+            .any(|word| word.starts_with("Atomic") || INTERIOR.contains(&word));
+        if mutable.is_some() || interior {
+            out.push((name, line_of(at)));
+        }
+    }
+    out
+}
+
+/// The statics that hold mutable state, and why each is not a value passed in. This list may
+/// only shrink: a new one is state two runs in one process would share.
+const MUTABLE_STATICS: &[(&str, &str, &str)] = &[
+    (
+        "c-frontend/src/driver.rs",
+        "LOWERED_STUBS",
+        "a pure memo of the libc stubs lowered, used only when lowering them again would give \
+         the same",
+    ),
+    (
+        "c-frontend/src/model/mod.rs",
+        "BUILTIN",
+        "the built-in library model, built once: it never changes",
+    ),
+    (
+        "c-frontend/src/syntax/embedded.rs",
+        "DIR",
+        "the data directory, written once per process",
+    ),
+    (
+        "c-frontend/src/syntax/parse_cache.rs",
+        "PRUNED",
+        "the parse cache is pruned once per process",
+    ),
+    (
+        "c-frontend/src/syntax/parse_cache.rs",
+        "ID",
+        "the build's identity, computed once",
+    ),
+    (
+        "solver/src/budget.rs",
+        "ACTIVE",
+        "the budget of the run on this thread (thread-local, see the module's doc)",
+    ),
+    (
+        "solver/src/budget.rs",
+        "TICKS",
+        "the budget's polls on this thread",
+    ),
+    (
+        "solver/src/budget.rs",
+        "MEMORY_READ",
+        "when the budget on this thread last read the memory",
+    ),
+];
+
+/// No `static` holds mutable state but those listed in [`MUTABLE_STATICS`]: a run's state (its
+/// statistics, its options) is a value its caller creates and passes in.
+#[test]
+fn no_static_holds_mutable_state() {
+    let sample = "static mut COUNT: u32 = 0;\nstatic SEEN: std::sync::Mutex<Vec<u8>> = x();\n\
+                  fn f() {\n    static ON: AtomicBool = AtomicBool::new(false);\n}\n\
+                  thread_local! { static T: Cell<u8> = const { Cell::new(0) }; }\n\
+                  static NAMES: &[&str] = &[\"static X: Mutex<u8>\"];\n\
+                  fn g() -> &'static str { \"\" }\n// static Y: RefCell<u8>\n\
+                  static CELLS: usize = 2;\nconst Z: Cell<u8> = Cell::new(0);\n";
+    let found = mutable_statics(sample);
+    let found: Vec<(&str, usize)> = found.iter().map(|(n, l)| (n.as_str(), *l)).collect();
+    assert_eq!(
+        found,
+        [("COUNT", 1), ("SEEN", 2), ("ON", 4), ("T", 6)],
+        "the rule can fail"
+    );
+    let mut problems = Vec::new();
+    let mut seen = Vec::new();
+    for file in all_rust_files() {
+        let path = file.to_string_lossy().replace('\\', "/");
+        for (name, line) in mutable_statics(&read(&file)) {
+            match MUTABLE_STATICS
+                .iter()
+                .find(|&&(f, n, _)| f == path && n == name)
+            {
+                Some(&(f, n, _)) => seen.push((f, n)),
+                None => problems.push(format!(
+                    "{path}:{line}: `static {name}` holds mutable state: make it a value the \
+                     caller passes in"
+                )),
+            }
+        }
+    }
+    for &(f, n, _) in MUTABLE_STATICS {
+        if !seen.contains(&(f, n)) {
+            problems.push(format!(
+                "{f}: `{n}` no longer exists: remove it from MUTABLE_STATICS"
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 #[test]

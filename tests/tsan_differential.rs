@@ -10,8 +10,10 @@
 //! external memory). The test passes exactly when locksmith finds every race TSan observes in
 //! them. Long runs are `cargo xtask tsan-differential --programs N`.
 //!
-//! The test skips (prints why and passes) when `gcc -fsanitize=thread` cannot build and run a
-//! trivial program on this machine.
+//! The test skips (says why on stderr and passes, or fails with `LOCKSMITH_REQUIRE_TOOLS=1`)
+//! when `gcc -fsanitize=thread` cannot build and run a trivial program on this machine.
+
+mod support;
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -68,8 +70,9 @@ fn failures(o: &Outcome) -> Vec<String> {
 #[test]
 fn every_race_tsan_observes_is_among_locksmiths_warnings() {
     if let Err(why) = tsan::available() {
-        println!(
-            "SKIPPED: gcc -fsanitize=thread cannot build and run a trivial program here: {why}"
+        support::skip(
+            "tsan_differential::every_race_tsan_observes_is_among_locksmiths_warnings",
+            &format!("gcc -fsanitize=thread cannot build and run a trivial program here: {why}"),
         );
         return;
     }
@@ -258,7 +261,10 @@ fn programs_compile_without_warnings() {
     let dir = std::env::temp_dir().join(format!("locksmith-cgen-warnings-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     if Command::new("gcc").arg("--version").output().is_err() {
-        println!("SKIPPED: no gcc");
+        support::skip(
+            "tsan_differential::programs_compile_without_warnings",
+            "gcc is not installed",
+        );
         return;
     }
     for seed in 0..30 {

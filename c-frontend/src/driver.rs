@@ -14,9 +14,21 @@ use crate::syntax::parse::{self, DroppedKind, ParsedUnit};
 use crate::syntax::parse_cache::ParseCache;
 use crate::syntax::preprocess::{self, PreprocessOptions, Preprocessed};
 use crate::syntax::srcmap::{FileTable, SourceMap};
-use solver::stats::{self, Phase};
+use solver::stats::{Phase, Stats};
 use solver::threads::{self, ThreadSolution};
 use solver::Techniques;
+
+/// The C front end's phases as its users see them (`--timings`, the progress indicator, where
+/// a run stopped), in the order they run; the thread analysis's follow
+/// ([`solver::threads::PHASE_RESOLVE`] …).
+pub const PHASE_PREPROCESS: Phase = Phase::named("preprocess");
+pub const PHASE_PARSE: Phase = Phase::named("parse");
+pub const PHASE_LOWER: Phase = Phase::named("lower");
+/// The front end's analyses of the IR (joins, unpacks, lock elements, barriers, startup stores)
+/// that constraint generation reads.
+pub const PHASE_ANALYSES: Phase = Phase::named("front-end analyses");
+/// Constraint generation (paper §3): labelled types, constraints, event graphs.
+pub const PHASE_GENERATE: Phase = Phase::named("constraint generation");
 
 /// Options of `locksmith check`.
 #[derive(Clone, Debug, Default)]
@@ -206,7 +218,11 @@ pub fn drop_beside<T: Send + 'static>(value: T) {
 
 /// The preprocessed units of a program: the libc stubs first, then the inputs in order,
 /// preprocessed in parallel; the first failure in input order is the one reported.
-fn preprocess_units(inputs: &[Input], options: &CheckOptions) -> Result<Vec<Preprocessed>, Fatal> {
+fn preprocess_units(
+    inputs: &[Input],
+    options: &CheckOptions,
+    stats: &Stats,
+) -> Result<Vec<Preprocessed>, Fatal> {
     let dir = embedded::data_dir().map_err(|e| {
         Fatal::new(
             FatalKind::Internal,
@@ -219,7 +235,7 @@ fn preprocess_units(inputs: &[Input], options: &CheckOptions) -> Result<Vec<Prep
         .collect();
     // The stubs are the same unit on every run: their preprocessed text is cached in the data
     // directory (`preprocess_cached`). They are preprocessed with the global flags.
-    let preprocessed = stats::phase(Phase::Preprocess, || {
+    let preprocessed = stats.phase(PHASE_PREPROCESS, || {
         in_parallel(&units, |&(is_stubs, unit)| {
             let flags = unit.preprocess.as_ref().unwrap_or(&options.preprocess);
             if is_stubs {
@@ -282,9 +298,13 @@ impl LoweredStubs {
 /// soon as its unit is lowered, so the trees of a large program are never all in memory at once
 /// (they were its peak: 1.15 GiB of 3.2 for a million lines). The first unit in input order that
 /// does not parse is the error.
-fn parse_and_lower(units: Vec<Preprocessed>, options: &CheckOptions) -> Result<Program, Fatal> {
-    let mut parse = stats::PhaseClock::new(Phase::Parse);
-    let mut lower = stats::PhaseClock::new(Phase::Lower);
+fn parse_and_lower(
+    units: Vec<Preprocessed>,
+    options: &CheckOptions,
+    stats: &Stats,
+) -> Result<Program, Fatal> {
+    let mut parse = stats.clock(PHASE_PARSE);
+    let mut lower = stats.clock(PHASE_LOWER);
     let batch = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1)
@@ -315,7 +335,7 @@ fn parse_and_lower(units: Vec<Preprocessed>, options: &CheckOptions) -> Result<P
     for (done, chunk) in units.chunks(batch).enumerate() {
         let parsed = parse.run(|| {
             solver::budget::poll_now();
-            stats::progress(done * batch, total);
+            stats.progress(done * batch, total);
             in_parallel(chunk, |u| {
                 let unit = u.lock().ok().and_then(|mut u| u.take());
                 unit.map(|unit| parse_or_read(unit, cache.as_ref()))
@@ -374,17 +394,22 @@ fn parse_or_read(
     Ok(parsed)
 }
 
-/// Analyses the C program made of `inputs`, within the budget of [`CheckOptions::limits`].
-pub fn check(inputs: &[Input], options: &CheckOptions) -> Result<Checked, Fatal> {
+/// Analyses the C program made of `inputs`, within the budget of [`CheckOptions::limits`],
+/// recording into `stats`.
+pub fn check(inputs: &[Input], options: &CheckOptions, stats: &Stats) -> Result<Checked, Fatal> {
     if inputs.is_empty() {
         return Err(Fatal::new(FatalKind::NoInput, "no input files"));
     }
     solver::budget::within(options.limits, || {
         let mut read = None;
-        match solver::budget::caught(|| analyse(inputs, options, &mut read)) {
+        match solver::budget::caught(|| analyse(inputs, options, stats, &mut read)) {
             Ok(result) => result.map(|r| Checked::Done(Box::new(r))),
             Err(stop) => Ok(Checked::Stopped(Stopped {
-                stop,
+                // A stop found by a poll is named by the phase running.
+                stop: solver::budget::Stop {
+                    phase: stop.phase.or_else(|| stats.current_phase()),
+                    ..stop
+                },
                 program: read.map(Box::new),
                 configuration: options.configuration.clone(),
             })),
@@ -397,10 +422,11 @@ pub fn check(inputs: &[Input], options: &CheckOptions) -> Result<Checked, Fatal>
 fn analyse(
     inputs: &[Input],
     options: &CheckOptions,
+    stats: &Stats,
     read: &mut Option<Program>,
 ) -> Result<CheckResult, Fatal> {
-    let units = preprocess_units(inputs, options)?;
-    let program = read.insert(parse_and_lower(units, options)?);
+    let units = preprocess_units(inputs, options, stats)?;
+    let program = read.insert(parse_and_lower(units, options, stats)?);
     let configuration_warnings = {
         let names: rustc_hash::FxHashSet<&str> =
             program.funcs.iter().map(|f| f.name.as_str()).collect();
@@ -421,36 +447,36 @@ fn analyse(
         }
     };
     let open_world = !matches!(options.entries, crate::entries::Entries::Main);
-    let analysed = stats::phase(Phase::Analyses, || {
-        program.rwlocks = stats::time("analyses: readers/writer locks", || {
+    let analysed = stats.phase(PHASE_ANALYSES, || {
+        program.rwlocks = stats.time("analyses: readers/writer locks", || {
             crate::rwlocks::recognise(program)
         });
         if options.techniques.has(solver::Technique::Configuration) {
-            program.folded = stats::time("analyses: configuration", || {
+            program.folded = stats.time("analyses: configuration", || {
                 crate::fold::fold(program, open_world)
             });
-            stats::count("configuration: branches decided", program.folded.branches);
-            stats::count("configuration: blocks not analysed", program.folded.blocks);
+            stats.count("configuration: branches decided", program.folded.branches);
+            stats.count("configuration: blocks not analysed", program.folded.blocks);
         }
-        let devirtualized = stats::time("analyses: calls through pointers", || {
+        let devirtualized = stats.time("analyses: calls through pointers", || {
             crate::devirtualize::devirtualize(program, main, open_world)
         });
-        stats::count("calls through pointers made direct", devirtualized);
-        program.alloc_wrappers = stats::time("analyses: allocation wrappers", || {
+        stats.count("calls through pointers made direct", devirtualized);
+        program.alloc_wrappers = stats.time("analyses: allocation wrappers", || {
             crate::analyses::alloc_wrappers::find(program)
         });
-        let failures = stats::time("analyses: lock failures", || {
+        let failures = stats.time("analyses: lock failures", || {
             crate::analyses::lock_failures::failure_returns(program)
         });
         (
-            crate::analyses::run(program, main, options.techniques),
+            crate::analyses::run(program, main, options.techniques, stats),
             failures,
         )
     });
     let (analysed, failures) = analysed;
     solver::budget::poll_now();
-    let mut generated = stats::phase(Phase::Generate, || {
-        constraints::generate(program, main, options.techniques, analysed)
+    let mut generated = stats.phase(PHASE_GENERATE, || {
+        constraints::generate(program, main, options.techniques, analysed, stats)
     });
     for (fid, &f) in generated.fn_func.iter_enumerated() {
         for (b, block) in generated.threads.funcs[fid].blocks.iter_mut().enumerate() {
@@ -463,6 +489,7 @@ fn analyse(
         &generated.threads,
         options.techniques,
         !options.no_deadlocks,
+        stats,
     );
     let program = read
         .take()
@@ -506,25 +533,30 @@ fn no_main(program: &Program, inputs: &[Input]) -> Fatal {
 }
 
 /// [`check`] on a thread with a large stack: parsing and lowering recurse over deeply nested C.
-/// The inputs are [`Input`]s, or paths that share the global flags.
+/// The inputs are [`Input`]s, or paths that share the global flags. `stats` records the run
+/// (`&Stats::off()` for none).
 pub fn check_on_large_stack(
     inputs: Vec<impl Into<Input>>,
     options: CheckOptions,
+    stats: &Stats,
 ) -> Result<Checked, Fatal> {
     let inputs: Vec<Input> = inputs.into_iter().map(Into::into).collect();
-    std::thread::Builder::new()
-        .name("locksmith-check".into())
-        .stack_size(1 << 30)
-        .spawn(move || check(&inputs, &options))
+    let joined = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("locksmith-check".into())
+            .stack_size(1 << 30)
+            .spawn_scoped(scope, || check(&inputs, &options, stats))
+            .map(|thread| thread.join())
+    });
+    joined
         .map_err(|e| {
             Fatal::new(
                 FatalKind::Internal,
                 format!("cannot start the analysis thread: {e}"),
             )
         })?
-        .join()
         .unwrap_or_else(|panic| {
-            let phase = solver::stats::current_phase().map_or("setup", |p| p.name());
+            let phase = stats.current_phase().map_or("setup", |p| p.name());
             Err(Fatal::new(
                 FatalKind::Internal,
                 format!(

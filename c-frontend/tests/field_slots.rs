@@ -54,7 +54,7 @@ fn has_slot(set: &str, extra: &str, more: &str) -> bool {
             .expect("function")
     };
     let (main, work) = (find("main"), find("work"));
-    let jp = plan(&p, Some(main));
+    let jp = plan(&p, Some(main), &solver::stats::Stats::off());
     let unpacks = analyse_program(&p, main, &releasers(&p), &jp);
     let Some(u) = unpacks.get(&work) else {
         return false;

@@ -114,7 +114,12 @@ fn first_store_owned(text: &str, func: &str, pick: &dyn Fn(&Program, &Lval) -> b
             .expect("function")
     };
     let (main, f) = (find("main"), find(func));
-    let mut unpacks = analyse_program(&p, main, &releasers(&p), &plan(&p, Some(main)));
+    let mut unpacks = analyse_program(
+        &p,
+        main,
+        &releasers(&p),
+        &plan(&p, Some(main), &solver::stats::Stats::off()),
+    );
     analyse_ownership(&p, main, &mut unpacks);
     let Some(u) = unpacks.get(&f) else {
         return false;

@@ -11,11 +11,17 @@
 //!
 //! It never decides anything about the program: with no limit set, every call here is a counter
 //! increment and nothing else changes.
+//!
+//! The budget is state of one analysis run, kept per thread (`thread_local!`) rather than passed
+//! as a value: [`poll`] is called in the innermost loops of every phase, deep below the functions
+//! that know the run, and a thread runs one analysis at a time. Nothing is shared between
+//! threads: a run that starts another thread hands its budget on ([`active`],
+//! [`continue_within`]), and two runs on two threads each spend their own.
 
 use std::cell::{Cell, RefCell};
 use std::time::{Duration, Instant};
 
-use crate::stats::{self, Phase};
+use crate::stats::Phase;
 
 /// The limits of one run; `None` is unlimited.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -44,8 +50,10 @@ pub enum Limit {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stop {
     pub limit: Limit,
-    /// The phase running when the limit was found reached (on a thread of its own, the deadlock
-    /// check says so itself).
+    /// The phase running when the limit was found reached: `None` from [`poll`], which does
+    /// not know the run's phases; the run that catches the stop names its phase running then
+    /// (`Stats::current_phase`), and a phase that stops on its own (the race check, the
+    /// deadlock check on its thread) names itself.
     pub phase: Option<Phase>,
 }
 
@@ -140,10 +148,7 @@ pub fn poll() {
 /// budget is spent.
 pub fn poll_now() {
     if let Some(limit) = reached() {
-        std::panic::resume_unwind(Box::new(Stop {
-            limit,
-            phase: stats::current_phase(),
-        }));
+        std::panic::resume_unwind(Box::new(Stop { limit, phase: None }));
     }
 }
 

@@ -26,6 +26,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::constraints::{Constraints, Polarity, Rho};
 use crate::ids::{Idx, IndexVec};
 use crate::scope::{Scope, ScopeTree};
+use crate::stats::Stats;
 
 /// The flow graph closed under matched flow.
 #[derive(Clone, Debug)]
@@ -345,7 +346,7 @@ impl<'a> Tabulation<'a> {
 }
 
 /// Builds the flow graph of `c` and closes it under matched flow. `scopes` must be frozen.
-pub fn close(c: &Constraints, scopes: &ScopeTree) -> FlowGraph {
+pub fn close(c: &Constraints, scopes: &ScopeTree, stats: &Stats) -> FlowGraph {
     let n = c.rhos.len();
     let mut succ: IndexVec<Rho, Vec<Rho>> = IndexVec::from_elem_n(Vec::new(), n);
     let mut pack_succ: IndexVec<Rho, Vec<Rho>> = IndexVec::from_elem_n(Vec::new(), n);
@@ -396,12 +397,12 @@ pub fn close(c: &Constraints, scopes: &ScopeTree) -> FlowGraph {
         t.boundary(a, b);
     }
     t.run();
-    crate::stats::count("cfl: entries", t.entries.len());
-    crate::stats::count(
+    stats.count("cfl: entries", t.entries.len());
+    stats.count(
         "cfl: entry-label pairs in regions",
         t.reached_by.iter().map(Vec::len).sum(),
     );
-    crate::stats::count("cfl: summaries", t.summary_list.len());
+    stats.count("cfl: summaries", t.summary_list.len());
 
     let mut summaries = t.summary_list;
     summaries.sort();

@@ -102,7 +102,8 @@ impl Solution {
 pub fn solve(c: &Constraints) -> Solution {
     let mut scopes = c.scopes.clone();
     scopes.freeze();
-    let flow = cfl::close(c, &scopes);
+    // The λ▷ checker records no statistics.
+    let flow = cfl::close(c, &scopes, &crate::stats::Stats::off());
     let index = Index::new(c);
     let mut locks = locks::unify_all(c, &scopes);
 

@@ -133,7 +133,7 @@ proptest! {
         let c = build(&r, true);
         let mut scopes = c.scopes.clone();
         scopes.freeze();
-        let fast = solver::cfl::close(&c, &scopes);
+        let fast = solver::cfl::close(&c, &scopes, &solver::stats::Stats::off());
         let slow = naive::matched_relation(&c);
         for a in c.rhos.indices() {
             let reach = fast.reachable(a);

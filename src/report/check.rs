@@ -24,7 +24,7 @@ use solver::threads::check::RaceWarning;
 use solver::threads::deadlock::DeadlockWarning;
 use solver::threads::facts::Thread;
 use solver::threads::structure::CallPoint;
-use solver::threads::{FnId, Mode};
+use solver::threads::{FnId, Mode, PHASE_CHECK, PHASE_DEADLOCKS};
 use solver::{Lock, Site};
 
 use super::model::{
@@ -33,6 +33,7 @@ use super::model::{
     Race, RaceAccess, RaceLocation, Stopped, Unanalysed, Unsound, Verdict, Warning, WarningKind,
     DATA_RACE, DEADLOCK, LOCK_LEAK,
 };
+use crate::progress::PHASE_REPORT;
 
 /// The report on a checked C program, naming files relative to `root` ([`display_file`]).
 pub fn build(r: &CheckResult, root: &Path) -> CheckReport {
@@ -112,7 +113,7 @@ pub fn build(r: &CheckResult, root: &Path) -> CheckReport {
                 locations_not_listed: Some(left),
                 ..stopped(Stop {
                     limit,
-                    phase: Some(Phase::Report),
+                    phase: Some(PHASE_REPORT),
                 })
             }),
             None => r.solution.stopped.map(stopped),
@@ -182,8 +183,8 @@ fn stopped(stop: Stop) -> Stopped {
         Limit::Memory(bytes) => ("memory", amount_of_memory(bytes)),
     };
     let races_checked = match stop.phase {
-        Some(Phase::Check) => "some",
-        Some(Phase::Deadlocks | Phase::Report) => "all",
+        Some(PHASE_CHECK) => "some",
+        Some(PHASE_DEADLOCKS | PHASE_REPORT) => "all",
         _ => "none",
     };
     Stopped {
@@ -1520,10 +1521,13 @@ mod tests {
         };
         let checked = |phase| stopped(stop(phase)).races_checked;
         assert_eq!(checked(None), "none");
-        assert_eq!(checked(Some(Phase::Sharing)), "none");
-        assert_eq!(checked(Some(Phase::Check)), "some");
-        assert_eq!(checked(Some(Phase::Deadlocks)), "all");
-        assert_eq!(stopped(stop(Some(Phase::Sharing))).amount, "1.5 s");
+        assert_eq!(checked(Some(solver::threads::PHASE_SHARING)), "none");
+        assert_eq!(checked(Some(PHASE_CHECK)), "some");
+        assert_eq!(checked(Some(PHASE_DEADLOCKS)), "all");
+        assert_eq!(
+            stopped(stop(Some(solver::threads::PHASE_SHARING))).amount,
+            "1.5 s"
+        );
         assert_eq!(stopped(stop(None)).phase, "setup");
         let memory = |bytes| amount_of_memory(bytes);
         assert_eq!(memory(2 << 30), "2 GiB");
@@ -1540,6 +1544,7 @@ mod tests {
         let result = c_frontend::driver::check_on_large_stack(
             vec![c_frontend::driver::Input::from(fixture)],
             c_frontend::driver::CheckOptions::default(),
+            &solver::stats::Stats::off(),
         )
         .and_then(c_frontend::driver::Checked::done)
         .expect("the fixture is checked");

@@ -3,8 +3,30 @@
 
 pub mod annotations;
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+/// The environment variable that makes a test whose tool is missing fail instead of skip.
+pub const REQUIRE_TOOLS: &str = "LOCKSMITH_REQUIRE_TOOLS";
+
+/// A test that cannot run here because a tool is missing (`why` says which): it is skipped, and
+/// says so on the process's stderr itself, where `cargo test` shows it even when the test passes
+/// (libtest captures only the `print!` and `eprint!` macros of a test, not a write to
+/// `std::io::stderr()`). With `LOCKSMITH_REQUIRE_TOOLS=1` it fails instead, so that a run that
+/// must run every test can say so. `test` names the test; the caller returns after this.
+#[track_caller]
+pub fn skip(test: &str, why: &str) {
+    if std::env::var_os(REQUIRE_TOOLS).is_some_and(|v| v == "1") {
+        panic!("{test} cannot run: {why} ({REQUIRE_TOOLS}=1 requires every tool)");
+    }
+    let line = format!(
+        "locksmith tests: SKIPPED {test}: {why} (set {REQUIRE_TOOLS}=1 to make this a failure)\n"
+    );
+    std::io::stderr()
+        .write_all(line.as_bytes())
+        .expect("stderr is writable");
+}
 
 /// What one run of `locksmith` printed, and its exit status.
 pub struct Run {

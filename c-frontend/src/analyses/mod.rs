@@ -61,14 +61,18 @@ pub struct Analysed {
 }
 
 /// Runs the analyses the generator needs on the program that starts at `main`.
-pub fn run(p: &Program, main: FuncId, techniques: Techniques) -> Analysed {
-    use solver::stats::time;
-    let recursive_scc = time("analyses: recursion", || recursive_components(p));
-    let joins = time("analyses: joins", || joins::plan(p, Some(main)));
-    solver::stats::count("thread creates matched with joins", joins.create.len());
-    solver::stats::count("joins that end one thread", joins.join_after.len());
-    solver::stats::count("hand-shakes", joins.handshakes.len());
-    let unpacks = time("analyses: unpacks", || {
+pub fn run(
+    p: &Program,
+    main: FuncId,
+    techniques: Techniques,
+    stats: &solver::stats::Stats,
+) -> Analysed {
+    let recursive_scc = stats.time("analyses: recursion", || recursive_components(p));
+    let joins = stats.time("analyses: joins", || joins::plan(p, Some(main), stats));
+    stats.count("thread creates matched with joins", joins.create.len());
+    stats.count("joins that end one thread", joins.join_after.len());
+    stats.count("hand-shakes", joins.handshakes.len());
+    let unpacks = stats.time("analyses: unpacks", || {
         if techniques.has(Technique::Existentials) {
             let releasers = unpacks::releasers(p);
             let mut found = unpacks::analyse_program(p, main, &releasers, &joins);
@@ -80,14 +84,14 @@ pub fn run(p: &Program, main: FuncId, techniques: Techniques) -> Analysed {
             FxHashMap::default()
         }
     });
-    let elements = time("analyses: lock elements", || {
+    let elements = stats.time("analyses: lock elements", || {
         lock_elements::analyse(
             p,
             &recursive_scc,
             techniques.has(Technique::ContextSensitivity),
         )
     });
-    let (mutex_sems, reader_sections) = time("analyses: semaphores", || {
+    let (mutex_sems, reader_sections) = stats.time("analyses: semaphores", || {
         let mut readers = reader_sections::find(p);
         let mutexes = semaphores::mutex_semaphores(p, &readers.calls);
         readers.retain(&mutexes);
@@ -100,12 +104,12 @@ pub fn run(p: &Program, main: FuncId, techniques: Techniques) -> Analysed {
         elements,
         mutex_sems,
         reader_sections,
-        barrier: time("analyses: barriers", || barriers::phase_barrier(p)),
-        startup: time("analyses: startup stores", || {
+        barrier: stats.time("analyses: barriers", || barriers::phase_barrier(p)),
+        startup: stats.time("analyses: startup stores", || {
             startup_stores::analyse(p, main)
         }),
-        masks: time("analyses: signal masks", || signal_masks::analyse(p)),
-        integer_params: time("analyses: integer arguments", || {
+        masks: stats.time("analyses: signal masks", || signal_masks::analyse(p)),
+        integer_params: stats.time("analyses: integer arguments", || {
             integer_arguments::integer_parameters(p)
         }),
     }

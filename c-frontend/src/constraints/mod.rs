@@ -32,7 +32,7 @@ use crate::diagnostics::{Lost, Unanalysed, UnanalysedKind, Unsound};
 use crate::ir::{FuncId, Operand, Origin, Pos, Program, VarId, VarKind};
 use ltypes::{LTypes, Node, RhoOrigin};
 use solver::ids::IndexVec;
-use solver::stats;
+use solver::stats::Stats;
 use solver::threads::{
     AccessId, AccessInfo, AcqId, AcquireInfo, Event, FnId, ObjectId, ThreadHandle, ThreadProgram,
 };
@@ -455,28 +455,29 @@ pub fn generate(
     main: FuncId,
     techniques: Techniques,
     analysed: crate::analyses::Analysed,
+    stats: &Stats,
 ) -> Generated {
     let mut g = Gen::new(p, main, techniques, analysed);
     let (stores, replaced) = g.startup.counts();
-    stats::count("startup: versioned globals", g.startup.globals.len());
-    stats::count("startup: stores", stores);
-    stats::count("startup: replaced stores", replaced);
-    stats::count("allocation wrappers", p.alloc_wrappers.len());
+    stats.count("startup: versioned globals", g.startup.globals.len());
+    stats.count("startup: stores", stores);
+    stats.count("startup: replaced stores", replaced);
+    stats.count("allocation wrappers", p.alloc_wrappers.len());
     g.variables();
     g.global_initializers();
     let user: Vec<FuncId> = g.fn_func.iter().copied().collect();
     let mut failed = Vec::new();
-    stats::time("generate: function bodies", || {
+    stats.time("generate: function bodies", || {
         let total = user.len();
         for (done, f) in user.into_iter().enumerate() {
             if done % 64 == 0 {
-                stats::progress(done, total);
+                stats.progress(done, total);
             }
             solver::budget::poll();
             // A panic in one function's constraints is contained: the function is listed as
             // not analysed (what it had generated stays) and the others are generated.
             let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                stats::inject_panic(format_args!("generate:{}", p.funcs[f].name));
+                solver::stats::inject_panic(format_args!("generate:{}", p.funcs[f].name));
                 g.function(f)
             }));
             if let Err(panic) = run {
@@ -500,15 +501,15 @@ pub fn generate(
         }
     });
     g.external_callbacks(main);
-    let expansions = stats::time("generate: indirect calls", || g.resolve_pending());
-    let mut threads = stats::time("generate: event graphs", || g.event_graphs(&expansions));
+    let expansions = stats.time("generate: indirect calls", || g.resolve_pending());
+    let mut threads = stats.time("generate: event graphs", || g.event_graphs(&expansions));
     threads.main = g.fn_of.get(&main).copied();
     let objects = g.objects_into(&mut threads);
-    stats::count("threads: accesses", threads.accesses.len());
-    stats::count("threads: functions", threads.funcs.len());
-    if stats::enabled() {
-        g.t.record_stats();
-        record_constraint_stats(&g.c);
+    stats.count("threads: accesses", threads.accesses.len());
+    stats.count("threads: functions", threads.funcs.len());
+    if stats.enabled() {
+        g.t.record_stats(stats);
+        record_constraint_stats(&g.c, stats);
     }
     let LabelNames {
         rho_names,
@@ -546,15 +547,15 @@ pub fn generate(
 }
 
 /// Records the sizes of the constraint store in the developer's statistics.
-fn record_constraint_stats(c: &Constraints) {
-    stats::count("constraints: scopes", c.scopes.len());
-    stats::count("constraints: rhos", c.rhos.len());
-    stats::count("constraints: locks", c.locks.len());
-    stats::count("constraints: sites", c.sites.len());
-    stats::count("constraints: flows", c.flows.len());
-    stats::count("constraints: rho insts", c.rho_insts.len());
-    stats::count("constraints: lock eqs", c.lock_eqs.len());
-    stats::count("constraints: lock insts", c.lock_insts.len());
+fn record_constraint_stats(c: &Constraints, stats: &Stats) {
+    stats.count("constraints: scopes", c.scopes.len());
+    stats.count("constraints: rhos", c.rhos.len());
+    stats.count("constraints: locks", c.locks.len());
+    stats.count("constraints: sites", c.sites.len());
+    stats.count("constraints: flows", c.flows.len());
+    stats.count("constraints: rho insts", c.rho_insts.len());
+    stats.count("constraints: lock eqs", c.lock_eqs.len());
+    stats.count("constraints: lock insts", c.lock_insts.len());
 }
 
 impl<'a> Gen<'a> {

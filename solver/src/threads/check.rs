@@ -37,6 +37,7 @@ use super::{AccessId, FnId, ThreadProgram};
 use crate::budget::Stop;
 use crate::cfl::Components;
 use crate::constraints::{Lock, Rho, Site};
+use crate::stats::Stats;
 use crate::technique::{Technique, Techniques};
 
 /// One access of a racy location, as the thread analysis sees it at the location's home.
@@ -195,6 +196,7 @@ pub struct CheckInputs<'a> {
     /// [`Technique::DownFork`] off: a callee's own location is one location for all its runs, so
     /// internal copies ([`super::locmaps::Loc::internal`]) are compared too.
     pub techniques: Techniques,
+    pub stats: &'a Stats,
 }
 
 /// Checks every location of `p.checked` and returns the warnings, sorted; with the stop, when the
@@ -208,6 +210,7 @@ pub fn check(inputs: CheckInputs<'_>) -> (Vec<RaceWarning>, Option<Stop>) {
         facts,
         comps,
         techniques,
+        stats,
     } = inputs;
     let Some(main) = p.main else {
         return (Vec::new(), None);
@@ -266,13 +269,13 @@ pub fn check(inputs: CheckInputs<'_>) -> (Vec<RaceWarning>, Option<Stop>) {
     let mut stopped = None;
     for (done, &rho) in checked.iter().enumerate() {
         if done % 256 == 0 {
-            crate::stats::progress(done, checked.len());
+            stats.progress(done, checked.len());
         }
         // A check out of budget keeps the warnings it has found: each is a race of its own.
         if let Some(limit) = crate::budget::reached() {
             stopped = Some(Stop {
                 limit,
-                phase: Some(crate::stats::Phase::Check),
+                phase: Some(super::PHASE_CHECK),
             });
             break;
         }

@@ -44,6 +44,7 @@ use super::structure::{CallPoint, Structure};
 use super::{AcqId, FnId, Mode, ThreadProgram};
 use crate::constraints::Lock;
 use crate::locks::LockTable;
+use crate::stats::Stats;
 use crate::technique::{Technique, Techniques};
 
 /// The most locks of a cycle searched for (RacerX's `n`).
@@ -108,6 +109,7 @@ pub struct Inputs<'a> {
     pub linearity: &'a Linearity,
     pub order: &'a Order,
     pub techniques: Techniques,
+    pub stats: &'a Stats,
 }
 
 /// The edges of one level's lock-order graph: `(from, to)` → the facts (indexes into the
@@ -344,7 +346,7 @@ impl Checker<'_> {
         }
         self.any_lock(&mut edges);
         let mut out = Vec::new();
-        for cycle in elementary_cycles(&edges) {
+        for cycle in elementary_cycles(&edges, self.inputs.stats) {
             if let Some(w) = self.deadlock(level, &cycle, &edges) {
                 out.push(w);
             }
@@ -570,7 +572,7 @@ struct Search<'s> {
 /// starting from its least lock; self-loops are cycles of one lock. Only edges inside a
 /// strongly connected component can be on a cycle, so the walk follows those only, and it
 /// stops after [`MAX_WALK`] steps.
-fn elementary_cycles(edges: &Edges) -> Vec<Vec<Lock>> {
+fn elementary_cycles(edges: &Edges, stats: &Stats) -> Vec<Vec<Lock>> {
     let mut graph: petgraph::graph::DiGraph<Lock, ()> = petgraph::graph::DiGraph::new();
     let mut node: BTreeMap<Lock, petgraph::graph::NodeIndex> = BTreeMap::new();
     for &(a, b) in edges.keys() {
@@ -599,7 +601,7 @@ fn elementary_cycles(edges: &Edges) -> Vec<Vec<Lock>> {
         walk.from(start);
     }
     if walk.steps > MAX_WALK {
-        crate::stats::count("deadlocks: lock-order walks cut short", 1);
+        stats.count("deadlocks: lock-order walks cut short", 1);
     }
     walk.out
 }
@@ -649,7 +651,7 @@ mod tests {
     }
 
     fn cycles(pairs: &[(u32, u32)]) -> Vec<Vec<u32>> {
-        elementary_cycles(&edges(pairs))
+        elementary_cycles(&edges(pairs), &Stats::off())
             .into_iter()
             .map(|c| c.into_iter().map(|l| l.0).collect())
             .collect()

@@ -72,6 +72,7 @@ use crate::correlation::{Index, Rows};
 use crate::ids::IndexVec;
 use crate::locks::LockTable;
 use crate::scope::{Scope, ScopeTree};
+use crate::stats::Stats;
 
 crate::define_id!(
     /// A fact context: everything a correlation fact says except its location.
@@ -243,6 +244,7 @@ enum Edge {
 }
 
 struct Prop<'a> {
+    stats: &'a Stats,
     c: &'a Constraints,
     scopes: &'a ScopeTree,
     p: &'a ThreadProgram,
@@ -321,6 +323,26 @@ struct Prop<'a> {
 }
 
 impl Prop<'_> {
+    /// Records the sizes of what propagation made in the developer's statistics.
+    fn record_counts(&self) {
+        let stats = self.stats;
+        if !stats.enabled() {
+            return;
+        }
+        let facts: usize = self.maps.iter().map(|&m| self.locs.get(m).len()).sum();
+        stats.count("facts", facts);
+        stats.count("fact contexts", self.ctxs.len());
+        let (maps, access_sets, entries) = self.locs.sizes();
+        stats.count("facts: location maps", maps);
+        stats.count("facts: locations in maps", entries);
+        stats.count("facts: access sets", access_sets);
+        stats.count("facts: images memoised", self.image_memo.len());
+        stats.count("facts: set translations memoised", self.set_memo.len());
+        let (sets, pairs) = self.ls.sets.sizes();
+        stats.count("facts: lock sets", sets);
+        stats.count("facts: lock-set unions and differences memoised", pairs);
+    }
+
     /// The context `ctx`, interned.
     fn context(&mut self, ctx: FactCtx) -> CtxId {
         if let Some(&id) = self.ctx_index.get(&ctx) {
@@ -395,7 +417,7 @@ impl Prop<'_> {
         let total = s.thread_sccs.len();
         for (done, scc) in s.thread_sccs.iter().enumerate() {
             if done % 64 == 0 {
-                crate::stats::progress(done, total);
+                self.stats.progress(done, total);
             }
             loop {
                 crate::budget::poll();
@@ -1068,6 +1090,7 @@ pub struct Inputs<'a> {
     pub homes: &'a Homes,
     /// The barrier phase of each access.
     pub phases: &'a IndexVec<AccessId, Phase>,
+    pub stats: &'a Stats,
 }
 
 /// Propagates every access of `p` up to `main`, or to the home of its label, and returns all
@@ -1084,15 +1107,16 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
         mhp,
         homes,
         phases,
+        stats,
     } = inputs;
-    use crate::stats::time;
-    let (fixed, sticky) = time("facts: staying components", || {
+    let (fixed, sticky) = stats.time("facts: staying components", || {
         staying_components(c, comps, index, homes)
     });
-    let useful = time("facts: useful components", || {
+    let useful = stats.time("facts: useful components", || {
         useful_components(c, p, comps)
     });
     let mut prop = Prop {
+        stats,
         c,
         scopes,
         p,
@@ -1130,7 +1154,7 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
         images_at: FxHashMap::default(),
         groups: FxHashMap::default(),
     };
-    prop.deferred = time("facts: deferred components", || {
+    prop.deferred = stats.time("facts: deferred components", || {
         deferred_components(c, comps, index, homes, scopes, &prop.useful)
     });
     prop.deferred_scopes = deferred_scopes(comps, scopes, &prop.sticky, &prop.deferred);
@@ -1196,20 +1220,9 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -
         let map = prop.close(map);
         prop.pending[ctx].push(map);
     }
-    time("facts: propagation", || prop.run());
-    let facts: usize = prop.maps.iter().map(|&m| prop.locs.get(m).len()).sum();
-    crate::stats::count("facts", facts);
-    crate::stats::count("fact contexts", prop.ctxs.len());
-    let (maps, access_sets, entries) = prop.locs.sizes();
-    crate::stats::count("facts: location maps", maps);
-    crate::stats::count("facts: locations in maps", entries);
-    crate::stats::count("facts: access sets", access_sets);
-    crate::stats::count("facts: images memoised", prop.image_memo.len());
-    crate::stats::count("facts: set translations memoised", prop.set_memo.len());
-    let (sets, pairs) = prop.ls.sets.sizes();
-    crate::stats::count("facts: lock sets", sets);
-    crate::stats::count("facts: lock-set unions and differences memoised", pairs);
-    let tagged = time("facts: copies at the root", || prop.tagged());
+    stats.time("facts: propagation", || prop.run());
+    prop.record_counts();
+    let tagged = stats.time("facts: copies at the root", || prop.tagged());
     Propagated {
         ctxs: prop.ctxs,
         maps: prop.maps,
@@ -1486,7 +1499,7 @@ mod tests {
         c.rho_inst(arg, call_f, Polarity::Neg, obj);
         c.rho_inst(stray, call_g, Polarity::Neg, obj);
         c.scopes.freeze();
-        let comps = crate::cfl::close(&c, &c.scopes).components();
+        let comps = crate::cfl::close(&c, &c.scopes, &crate::stats::Stats::off()).components();
         let index = Index::new(&c);
         let mut homes = Homes::none(&c);
         homes.home[private] = Some(FnId(0));

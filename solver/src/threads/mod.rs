@@ -293,6 +293,7 @@ pub mod structure;
 use crate::cfl;
 use crate::correlation::Index;
 use crate::locks;
+use crate::stats::{Phase, Stats};
 use crate::technique::{Technique, Techniques};
 
 /// The result of the thread analysis.
@@ -319,34 +320,47 @@ pub struct ThreadSolution {
     pub stopped: Option<crate::budget::Stop>,
 }
 
+/// The thread analysis's phases as its users see them (`--timings`, the progress indicator,
+/// where a run stopped): label resolution (figure 8a: matched flow, lock unification,
+/// linearity), relative locksets (§3.1), sharing (§3.2: which threads may run where, Down-Fork,
+/// correlations carried to the roots), the consistent-correlation check, and the lock order
+/// with its cycles (potential deadlocks).
+pub const PHASE_RESOLVE: Phase = Phase::named("label resolution");
+pub const PHASE_LOCKSETS: Phase = Phase::named("locksets");
+pub const PHASE_SHARING: Phase = Phase::named("sharing");
+pub const PHASE_CHECK: Phase = Phase::named("check");
+pub const PHASE_DEADLOCKS: Phase = Phase::named("deadlocks");
+
 /// Runs the whole thread analysis on the constraints and event graphs of a C program, with the
-/// deadlock check.
+/// deadlock check, recording no statistics.
 pub fn solve(
     c: &crate::constraints::Constraints,
     p: &ThreadProgram,
     techniques: Techniques,
 ) -> ThreadSolution {
-    solve_with(c, p, techniques, true)
+    solve_with(c, p, techniques, true, &Stats::off())
 }
 
-/// [`solve`], with the deadlock check only when `deadlocks` is set.
+/// [`solve`], with the deadlock check only when `deadlocks` is set, recording into `stats`.
 pub fn solve_with(
     c: &crate::constraints::Constraints,
     p: &ThreadProgram,
     techniques: Techniques,
     deadlocks: bool,
+    stats: &Stats,
 ) -> ThreadSolution {
-    use crate::stats::{phase, time, Phase};
     let mut scopes = c.scopes.clone();
     scopes.freeze();
     // Label resolution (figure 8a) and what depends only on it.
-    let (flow, comps, index, mut lock_table, s, linearity) = phase(Phase::Resolve, || {
-        let flow = time("solve: matched flow (cfl)", || cfl::close(c, &scopes));
-        let comps = time("solve: flow components", || flow.components());
+    let (flow, comps, index, mut lock_table, s, linearity) = stats.phase(PHASE_RESOLVE, || {
+        let flow = stats.time("solve: matched flow (cfl)", || {
+            cfl::close(c, &scopes, stats)
+        });
+        let comps = stats.time("solve: flow components", || flow.components());
         let index = Index::new(c);
-        let mut lock_table = time("solve: lock unification", || locks::unify_all(c, &scopes));
-        let s = time("solve: structure", || structure::Structure::new(p));
-        let linearity = time("solve: linearity", || {
+        let mut lock_table = stats.time("solve: lock unification", || locks::unify_all(c, &scopes));
+        let s = stats.time("solve: structure", || structure::Structure::new(p));
+        let linearity = stats.time("solve: linearity", || {
             if techniques.has(Technique::Linearity) {
                 linearity::decide(c, &scopes, p, &s, &mut lock_table)
             } else {
@@ -355,8 +369,8 @@ pub fn solve_with(
         });
         (flow, comps, index, lock_table, s, linearity)
     });
-    let mut ls = phase(Phase::Locksets, || {
-        time("solve: locksets", || {
+    let mut ls = stats.phase(PHASE_LOCKSETS, || {
+        stats.time("solve: locksets", || {
             locksets::compute(
                 c,
                 &scopes,
@@ -369,20 +383,20 @@ pub fn solve_with(
         })
     });
     // Sharing (§3.2): which threads run where, Down-Fork, correlations carried to the roots.
-    let mut sharing = crate::stats::PhaseClock::new(Phase::Sharing);
+    let mut sharing = stats.clock(PHASE_SHARING);
     let (mhp, homes, phases) = sharing.run(|| {
-        let unwritten = time("solve: bounds", || bounds::failed_conditions(c, p, &s));
-        let mhp = time("solve: mhp", || {
+        let unwritten = stats.time("solve: bounds", || bounds::failed_conditions(c, p, &s));
+        let mhp = stats.time("solve: mhp", || {
             mhp::Mhp::new(p, &s, techniques.has(Technique::Joins), &unwritten)
         });
-        let homes = time("solve: privacy", || {
+        let homes = stats.time("solve: privacy", || {
             if techniques.has(Technique::DownFork) {
                 privacy::decide(c, &scopes, p, &flow)
             } else {
                 privacy::Homes::none(c)
             }
         });
-        let phases = time("solve: barrier phases", || phases::phases(p, &s));
+        let phases = stats.time("solve: barrier phases", || phases::phases(p, &s));
         (mhp, homes, phases)
     });
     // The deadlock check needs only what is known by now, and nothing after it needs the
@@ -396,6 +410,7 @@ pub fn solve_with(
             s: &s,
             linearity: &linearity,
             mhp: &mhp,
+            stats,
         };
         let beside = deadlocks.then(|| {
             let mut order_table = lock_table.clone();
@@ -405,7 +420,7 @@ pub fn solve_with(
                 .stack_size(1 << 28)
                 .spawn_scoped(scope, move || {
                     crate::budget::continue_within(spent, || {
-                        crate::stats::phase_beside(Phase::Deadlocks, || {
+                        stats.phase_beside(PHASE_DEADLOCKS, || {
                             deadlocks_of(order_inputs, &mut order_table, techniques)
                         })
                     })
@@ -422,14 +437,15 @@ pub fn solve_with(
             mhp: &mhp,
             homes: &homes,
             phases: &phases,
+            stats,
         };
         let propagated = sharing.run(|| {
-            time("solve: facts", || {
+            stats.time("solve: facts", || {
                 facts::propagate(inputs, &mut lock_table, &mut ls)
             })
         });
         sharing.finish();
-        let (warnings, mut stopped) = phase(Phase::Check, || {
+        let (warnings, mut stopped) = stats.phase(PHASE_CHECK, || {
             check::check(check::CheckInputs {
                 p,
                 mhp: &mhp,
@@ -438,26 +454,14 @@ pub fn solve_with(
                 facts: &propagated,
                 comps: &comps,
                 techniques,
+                stats,
             })
         });
         let (deadlocks, lock_leaks) = match beside {
             None => (Vec::new(), Vec::new()),
-            Some(Ok(handle)) => handle.join().unwrap_or_else(|panic| {
-                match crate::budget::stop_of(panic) {
-                    // The races are all checked; the deadlocks are not.
-                    Ok(stop) => {
-                        let phase = Some(Phase::Deadlocks);
-                        stopped = stopped.or(Some(crate::budget::Stop { phase, ..stop }));
-                        (Vec::new(), Vec::new())
-                    }
-                    Err(panic) => {
-                        crate::stats::mark_phase(Phase::Deadlocks);
-                        std::panic::resume_unwind(panic)
-                    }
-                }
-            }),
+            Some(Ok(handle)) => joined_deadlocks(handle.join(), stats, &mut stopped),
             // No thread could be started: the check runs here, after the race check.
-            Some(Err(_)) => phase(Phase::Deadlocks, || {
+            Some(Err(_)) => stats.phase(PHASE_DEADLOCKS, || {
                 deadlocks_of(order_inputs, &mut lock_table.clone(), techniques)
             }),
         };
@@ -477,6 +481,28 @@ pub fn solve_with(
         sets: ls.sets,
         stopped,
     }
+}
+
+/// The deadlock check's result from its own thread: none when the run's budget ran out in it
+/// (`stopped` says so then, unless the race check stopped first); a panic in it goes on, named
+/// by its phase.
+fn joined_deadlocks(
+    joined: std::thread::Result<(Vec<deadlock::DeadlockWarning>, Vec<leaks::LockLeak>)>,
+    stats: &Stats,
+    stopped: &mut Option<crate::budget::Stop>,
+) -> (Vec<deadlock::DeadlockWarning>, Vec<leaks::LockLeak>) {
+    joined.unwrap_or_else(|panic| match crate::budget::stop_of(panic) {
+        // The races are all checked; the deadlocks are not.
+        Ok(stop) => {
+            let phase = Some(PHASE_DEADLOCKS);
+            *stopped = stopped.or(Some(crate::budget::Stop { phase, ..stop }));
+            (Vec::new(), Vec::new())
+        }
+        Err(panic) => {
+            stats.mark_phase(PHASE_DEADLOCKS);
+            std::panic::resume_unwind(panic)
+        }
+    })
 }
 
 /// Each lock's class representative, and the `(generic, instance)` class pairs of images, for
@@ -505,10 +531,10 @@ fn deadlocks_of(
     lock_table: &mut locks::LockTable,
     techniques: Techniques,
 ) -> (Vec<deadlock::DeadlockWarning>, Vec<leaks::LockLeak>) {
-    use crate::stats::time;
-    let mut order = time("solve: lock order", || order::propagate(inputs, lock_table));
+    let stats = inputs.stats;
+    let mut order = stats.time("solve: lock order", || order::propagate(inputs, lock_table));
     let lock_leaks = std::mem::take(&mut order.leaks);
-    let deadlocks = time("solve: deadlocks", || {
+    let deadlocks = stats.time("solve: deadlocks", || {
         deadlock::check(
             deadlock::Inputs {
                 c: inputs.c,
@@ -519,6 +545,7 @@ fn deadlocks_of(
                 linearity: inputs.linearity,
                 order: &order,
                 techniques,
+                stats,
             },
             lock_table,
         )

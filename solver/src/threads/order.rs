@@ -35,6 +35,7 @@ use super::{AcqId, Event, FnId, Mode, ThreadProgram};
 use crate::constraints::{Constraints, Lock, Site};
 use crate::locks::LockTable;
 use crate::scope::ScopeTree;
+use crate::stats::Stats;
 
 /// A lock call as seen from one function: which call, the lock it waits for and how, the locks
 /// held (and, for the function's own thread, those it may have released since its entry).
@@ -87,6 +88,7 @@ pub struct Inputs<'a> {
     pub s: &'a Structure,
     pub linearity: &'a Linearity,
     pub mhp: &'a Mhp,
+    pub stats: &'a Stats,
 }
 
 struct Prop<'a> {
@@ -113,6 +115,7 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable) -> Order {
         s,
         linearity,
         mhp,
+        stats,
     } = inputs;
     let ls = super::locksets::compute(
         c,
@@ -171,7 +174,7 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable) -> Order {
     }
     prop.work.reverse();
     prop.run();
-    crate::stats::count("lock-call facts", prop.facts.len());
+    stats.count("lock-call facts", prop.facts.len());
     let leaks = super::leaks::lock_leaks(
         &super::leaks::Inputs {
             c,
@@ -182,7 +185,7 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable) -> Order {
         },
         prop.locks,
     );
-    crate::stats::count("lock leaks", leaks.len());
+    stats.count("lock leaks", leaks.len());
     Order {
         leaks,
         facts: prop.facts,

@@ -235,9 +235,13 @@ pub fn locksmith(main_c: &Path) -> Result<Verdict, String> {
 
 /// Runs locksmith in process on `main_c` alone, with `options`.
 pub fn locksmith_with(main_c: &Path, options: CheckOptions) -> Result<Verdict, String> {
-    let result = driver::check_on_large_stack(vec![main_c.to_path_buf()], options)
-        .and_then(driver::Checked::done)
-        .map_err(|e| format!("locksmith failed: {e:?}"))?;
+    let result = driver::check_on_large_stack(
+        vec![main_c.to_path_buf()],
+        options,
+        &solver::stats::Stats::off(),
+    )
+    .and_then(driver::Checked::done)
+    .map_err(|e| format!("locksmith failed: {e:?}"))?;
     let in_main = |file: &str| Path::new(file).file_name().is_some_and(|n| n == "main.c");
     let warnings = result
         .solution
@@ -365,9 +369,10 @@ pub const CAUSE_UNEXPLAINED: &str = "unexplained";
 
 /// Every warning of locksmith on `files`, as the `file:line` of each access it lists.
 fn warned_sites(files: &[PathBuf], options: CheckOptions) -> Option<Vec<BTreeSet<String>>> {
-    let result = driver::check_on_large_stack(files.to_vec(), options)
-        .and_then(driver::Checked::done)
-        .ok()?;
+    let result =
+        driver::check_on_large_stack(files.to_vec(), options, &solver::stats::Stats::off())
+            .and_then(driver::Checked::done)
+            .ok()?;
     let name = |file: &str| {
         Path::new(file)
             .file_name()

@@ -39,7 +39,7 @@ fn warnings(files: &[PathBuf], off: Option<Technique>) -> Option<usize> {
     if let Some(t) = off {
         options.techniques.disable(t);
     }
-    driver::check_on_large_stack(files.to_vec(), options)
+    driver::check_on_large_stack(files.to_vec(), options, &solver::stats::Stats::off())
         .and_then(driver::Checked::done)
         .ok()
         .map(|r| r.solution.warnings.len())

@@ -329,7 +329,7 @@ struct FnFacts<'p> {
 }
 
 /// Finds the thread handles of a program.
-pub fn plan(p: &Program, main: Option<FuncId>) -> JoinPlan {
+pub fn plan(p: &Program, main: Option<FuncId>, stats: &solver::stats::Stats) -> JoinPlan {
     let mut calls = ThreadCalls::new(p);
     let (writers, assigns) = writers(p, &calls);
     // Pools need the whole program's writers; their wrappers are then handle wrappers whose
@@ -387,10 +387,10 @@ pub fn plan(p: &Program, main: Option<FuncId>) -> JoinPlan {
         }
     }
     if let Some(main) = main {
-        solver::stats::time("analyses: joins: counter joins", || {
+        stats.time("analyses: joins: counter joins", || {
             planner.counter_joins(main)
         });
-        solver::stats::time("analyses: joins: hand-shakes", || {
+        stats.time("analyses: joins: hand-shakes", || {
             planner.handshakes(main, solver::threads::phases::MAX_HANDSHAKES as usize);
             planner.semaphore_handshakes(main, solver::threads::phases::MAX_HANDSHAKES as usize)
         });

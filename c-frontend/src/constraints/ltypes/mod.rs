@@ -359,19 +359,18 @@ impl<'a> LTypes<'a> {
     }
 
     /// Records the table's sizes and work in the developer's statistics ([`solver::stats`]).
-    pub fn record_stats(&self) {
-        use solver::stats::count;
-        count("ltypes: nodes", self.data.len());
-        count("ltypes: relations", self.rels.len());
+    pub fn record_stats(&self, stats: &solver::stats::Stats) {
+        stats.count("ltypes: nodes", self.data.len());
+        stats.count("ltypes: relations", self.rels.len());
         let insts = self
             .rels
             .iter()
             .filter(|r| matches!(r, Rel::Inst { .. }))
             .count();
-        count("ltypes: instantiation relations", insts);
-        count("ltypes: unify work", self.work_done[0] as usize);
-        count("ltypes: sync work", self.work_done[1] as usize);
-        count("ltypes: widen work", self.work_done[2] as usize);
+        stats.count("ltypes: instantiation relations", insts);
+        stats.count("ltypes: unify work", self.work_done[0] as usize);
+        stats.count("ltypes: sync work", self.work_done[1] as usize);
+        stats.count("ltypes: widen work", self.work_done[2] as usize);
     }
 
     /// Records the position being generated (an opaque number for the debug output).
