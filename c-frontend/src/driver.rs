@@ -450,7 +450,7 @@ fn analyse(
     let (analysed, failures) = analysed;
     solver::budget::poll_now();
     let mut generated = stats::phase(Phase::Generate, || {
-        constraints::generate(program, main, options.techniques, analysed)
+        constraints::generate(program, main, options.techniques, &analysed)
     });
     for (fid, &f) in generated.fn_func.iter_enumerated() {
         for (b, block) in generated.threads.funcs[fid].blocks.iter_mut().enumerate() {

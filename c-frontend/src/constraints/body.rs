@@ -7,6 +7,7 @@ use rustc_hash::FxHashSet;
 use super::ltypes::{Node, Shape};
 use super::{encode_pos, Frame, Gen, GenEvent, LibraryCall, Object};
 use crate::analyses::uniqueness;
+use crate::analyses::unpacks::Unpacks;
 use crate::diagnostics::{Unsound, UnsoundKind};
 use crate::ir::ctypes::Type;
 use crate::ir::visit::{walk_func, FindsVaArg};
@@ -113,13 +114,15 @@ impl Gen<'_> {
                         // A create wrapper's call names the threads it starts; a join wrapper's
                         // call ends the threads of its handle once it returns.
                         let at = self.user_stmt(frame);
-                        let handle = at.and_then(|at| self.joins.create.get(&at).copied());
+                        let handle = at.and_then(|at| self.analysed.joins.create.get(&at).copied());
                         self.current.push(GenEvent::Event(Event::Call {
                             site,
                             callee,
                             handle,
                         }));
-                        if let Some(h) = at.and_then(|at| self.joins.join_after.get(&at).copied()) {
+                        if let Some(h) =
+                            at.and_then(|at| self.analysed.joins.join_after.get(&at).copied())
+                        {
                             self.current.push(GenEvent::Event(Event::Join(h)));
                         }
                     }
@@ -157,7 +160,8 @@ impl Gen<'_> {
         } else {
             uniqueness::Uniqueness::default()
         };
-        let unpacks = self.unpacks.remove(&f).unwrap_or_default();
+        let none = Unpacks::default();
+        let unpacks = self.analysed.unpacks.get(&f).unwrap_or(&none);
         let mut out: Vec<Vec<GenEvent>> = Vec::new();
         for (b, block) in func.blocks.iter_enumerated() {
             self.current = Vec::new();
@@ -176,13 +180,13 @@ impl Gen<'_> {
                     }
                 }
             }
-            if let Some(handles) = self.joins.join_at_entry.get(&(f, b)) {
+            if let Some(handles) = self.analysed.joins.join_at_entry.get(&(f, b)) {
                 for &h in handles {
                     self.current.push(GenEvent::Event(Event::Join(h)));
                 }
             }
             // A hand-shake's waiter saw its flag set on entry to this block.
-            for (n, h) in self.joins.handshakes.iter().enumerate() {
+            for (n, h) in self.analysed.joins.handshakes.iter().enumerate() {
                 if h.waits.contains(&(f, b)) {
                     self.current
                         .push(GenEvent::Event(Event::HandshakeWait(n as u32)));
@@ -197,7 +201,7 @@ impl Gen<'_> {
                 self.stmt(&mut frame, &stmt.kind, stmt.pos);
                 self.reader_section(&mut frame, (f, b, k), true);
                 // A semaphore hand-shake's waiter has seen the post once its wait returned.
-                for (n, h) in self.joins.handshakes.iter().enumerate() {
+                for (n, h) in self.analysed.joins.handshakes.iter().enumerate() {
                     if h.wait_calls.contains(&(f, b, k)) {
                         self.current
                             .push(GenEvent::Event(Event::HandshakeWait(n as u32)));
@@ -205,6 +209,7 @@ impl Gen<'_> {
                 }
                 // A hand-shake's signal: what the statement itself accessed came before it.
                 if let Some(n) = self
+                    .analysed
                     .joins
                     .handshakes
                     .iter()

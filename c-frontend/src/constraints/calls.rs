@@ -93,8 +93,8 @@ impl Gen<'_> {
         // functions are typed with a monomorphic fix): instantiating the callee's signature
         // afresh at such a site would unfold recursive data structures without end.
         if let (Some(a), Some(b)) = (
-            self.recursive_scc.get(&frame.func),
-            self.recursive_scc.get(&callee),
+            self.analysed.recursive_scc.get(&frame.func),
+            self.analysed.recursive_scc.get(&callee),
         ) {
             if a == b {
                 self.t.set_monomorphic(site);
@@ -266,7 +266,7 @@ impl Gen<'_> {
                 self.touch(frame, out.and_then(arg), pos, true);
                 if let Some(h) = self
                     .user_stmt(frame)
-                    .and_then(|at| self.joins.join_after.get(&at).copied())
+                    .and_then(|at| self.analysed.joins.join_after.get(&at).copied())
                 {
                     self.current.push(GenEvent::Event(Event::Join(h)));
                 }
@@ -403,7 +403,7 @@ impl Gen<'_> {
     fn signal_mask(&mut self, frame: &Frame) {
         let Some(change) = self
             .user_stmt(frame)
-            .and_then(|at| self.masks.changes.get(&at).copied())
+            .and_then(|at| self.analysed.masks.changes.get(&at).copied())
         else {
             return;
         };
@@ -437,8 +437,8 @@ impl Gen<'_> {
         self.touch(frame, id.and_then(arg), call.pos, true);
         let Some(fnode) = arg(func) else { return };
         let at = self.user_stmt(frame);
-        let handle = at.and_then(|at| self.joins.create.get(&at).copied());
-        let trips = at.and_then(|at| self.joins.create_trips.get(&at).copied());
+        let handle = at.and_then(|at| self.analysed.joins.create.get(&at).copied());
+        let trips = at.and_then(|at| self.analysed.joins.create_trips.get(&at).copied());
         let through_param = call
             .arg_ops
             .get(usize::from(func))
@@ -456,7 +456,7 @@ impl Gen<'_> {
     /// ends a phase; of any other barrier it orders nothing, and reports say so.
     fn barrier_wait(&mut self, f: FuncId, barrier: Option<&Operand>) {
         let named = barrier.and_then(|o| crate::analyses::barriers::named_barrier(self.p, o));
-        match (&self.barrier, named) {
+        match (&self.analysed.barrier, named) {
             (Some(b), Some((var, fields))) if b.var == var && b.fields == fields => {
                 self.current.push(GenEvent::Event(Event::BarrierWait));
             }
@@ -474,13 +474,14 @@ impl Gen<'_> {
         let (f, args, arg_ops) = (call.f, call.args, call.arg_ops);
         if self
             .cur_stmt
-            .is_some_and(|at| self.reader_sections.calls.contains_key(&at))
+            .is_some_and(|at| self.analysed.reader_sections.calls.contains_key(&at))
         {
             // A first reader's wait or a last reader's post: the readers' shared hold says it.
             return;
         }
         if self.cur_stmt.is_some_and(|at| {
-            self.joins
+            self.analysed
+                .joins
                 .handshakes
                 .iter()
                 .any(|h| h.signal == at || h.wait_calls.contains(&at))
@@ -492,7 +493,7 @@ impl Gen<'_> {
             .get(usize::from(sem))
             .and_then(crate::analyses::semaphores::sem_key);
         let lock = match key {
-            Some(k) if self.mutex_sems.contains(&k) => self.lock_arg(args, sem),
+            Some(k) if self.analysed.mutex_sems.contains(&k) => self.lock_arg(args, sem),
             _ => None,
         };
         match lock {
@@ -509,7 +510,7 @@ impl Gen<'_> {
     /// count-up to its count-down. Like `pthread_once`'s shared hold, no lock call: nothing
     /// waits for it, and it orders no locks.
     pub(super) fn reader_section(&mut self, frame: &mut Frame, at: StmtAt, after: bool) {
-        let sections = &self.reader_sections;
+        let sections = &self.analysed.reader_sections;
         let op = if after {
             sections.acquire_after.get(&at)
         } else {
@@ -571,7 +572,7 @@ impl Gen<'_> {
         if let Some(array) = call
             .arg_ops
             .get(usize::from(lock))
-            .and_then(|op| self.elements.array_of(self.p, op))
+            .and_then(|op| self.analysed.elements.array_of(self.p, op))
             .filter(|_| attributes)
         {
             self.attributed_arrays.insert(array);
@@ -892,7 +893,7 @@ impl Gen<'_> {
     /// start of `main` may see escape ([`Gen::startup_callbacks`]); whether that changed
     /// anything (then calls through pointers are resolved again).
     fn external_callbacks_touch_startup(&mut self) -> bool {
-        if self.startup.is_empty() {
+        if self.analysed.startup.is_empty() {
             return false;
         }
         let callbacks: Vec<FuncId> = self

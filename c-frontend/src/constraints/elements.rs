@@ -22,7 +22,7 @@ impl Gen<'_> {
         if frame.inline.is_some() {
             return None;
         }
-        let (array, e) = self.elements.element_of(self.p, frame.func, op)?;
+        let (array, e) = self.analysed.elements.element_of(self.p, frame.func, op)?;
         Some(self.element_lock(frame.func, &array, e))
     }
 
@@ -54,10 +54,11 @@ impl Gen<'_> {
         args: &[Operand],
         site: Site,
     ) {
-        if self.elements.is_empty() || frame.inline.is_some() {
+        if self.analysed.elements.is_empty() || frame.inline.is_some() {
             return;
         }
         for (k, array, e) in self
+            .analysed
             .elements
             .call_elements(self.p, frame.func, callee, args)
         {
@@ -78,10 +79,11 @@ impl Gen<'_> {
         args: &[Operand],
         values: &mut [Option<Node>],
     ) {
-        if self.elements.is_empty() || frame.inline.is_some() {
+        if self.analysed.elements.is_empty() || frame.inline.is_some() {
             return;
         }
         for (k, array, e) in self
+            .analysed
             .elements
             .pointer_elements(self.p, frame.func, callee, args)
         {

@@ -44,7 +44,7 @@ impl Gen<'_> {
             debug_assert_eq!(id, fid);
         }
         threads.untaken_forks = self.untaken_forks(&threads, expansions);
-        threads.barrier_count = self.barrier.as_ref().map(|b| b.count);
+        threads.barrier_count = self.analysed.barrier.as_ref().map(|b| b.count);
         let mut trips = std::mem::take(&mut self.fork_trips);
         trips.sort_unstable();
         trips.dedup();
@@ -233,9 +233,9 @@ impl Gen<'_> {
         threads.thread_local = self.thread_local.clone();
         threads.signal_atomic = self.signal_atomic.clone();
         threads.signal_atomic.sort_unstable();
-        threads.global_handles = self.joins.global.clone();
-        threads.wrapped = self.joins.wrapped.clone();
-        threads.wrapped_loops = self.joins.wrapped_loops.clone();
+        threads.global_handles = self.analysed.joins.global.clone();
+        threads.wrapped = self.analysed.joins.wrapped.clone();
+        threads.wrapped_loops = self.analysed.joins.wrapped_loops.clone();
         threads.alternatives = std::mem::take(&mut self.alternatives);
         threads.alternatives.sort();
         threads.alternatives.dedup();
@@ -317,9 +317,11 @@ impl Gen<'_> {
     /// condition, so none is lost: the plan only matches loops in user functions with bodies,
     /// which all have an event graph.
     fn bound_conditions(&mut self) -> Vec<BoundCondition> {
-        let checks = std::mem::take(&mut self.joins.bound_checks);
-        checks
-            .into_iter()
+        let analysed = self.analysed;
+        analysed
+            .joins
+            .bound_checks
+            .iter()
             .map(|check| {
                 let bound = match check.bound {
                     LoopBound::Var(v) => self.var_rho[v].map(|(rho, _)| rho),

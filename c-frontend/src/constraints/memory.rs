@@ -238,7 +238,7 @@ impl Gen<'_> {
                 // integer all along: no note.
                 let integer = inner
                     .plain_var()
-                    .is_some_and(|v| self.integer_params.contains(&v));
+                    .is_some_and(|v| self.analysed.integer_params.contains(&v));
                 let pos = (!integer).then_some(self.cur_pos);
                 self.convert(frame, value, from, *ty, pos)
             }

@@ -26,8 +26,9 @@ use std::collections::BTreeSet;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::analyses::joins::{JoinPlan, StmtAt};
+use crate::analyses::joins::StmtAt;
 use crate::analyses::unpacks::{OwnLock, Package};
+use crate::analyses::Analysed;
 use crate::diagnostics::{Lost, Unanalysed, UnanalysedKind, Unsound};
 use crate::ir::{FuncId, Operand, Origin, Pos, Program, VarId, VarKind};
 use ltypes::{LTypes, Node, RhoOrigin};
@@ -303,6 +304,9 @@ impl Frame {
 
 struct Gen<'a> {
     p: &'a Program,
+    /// What the front-end analyses found ([`crate::analyses::run`]), read and never changed:
+    /// a new analysis adds a field there, not here.
+    analysed: &'a Analysed,
     c: Constraints,
     t: LTypes<'a>,
     scope_of: FxHashMap<FuncId, Scope>,
@@ -337,26 +341,11 @@ struct Gen<'a> {
     /// thread-local (`AccessInfo::own_copy`), as `opening` is its opened lock.
     own_copy: bool,
     int_blob: Option<Node>,
-    /// The parameters that only ever hold an integer converted to a pointer
-    /// ([`crate::analyses::integer_arguments`]): converting them back loses nothing.
-    integer_params: FxHashSet<VarId>,
     /// The position of the statement being generated.
     cur_pos: Pos,
-    /// The strongly connected component of each user function in the direct call graph, for
-    /// functions that are recursive (a component of several functions, or one calling itself).
-    recursive_scc: FxHashMap<FuncId, usize>,
     techniques: Techniques,
     /// User functions that take values out of their own variadic arguments with `va_arg`.
     uses_va_arg: FxHashSet<FuncId>,
-    /// Which creates and joins match (see [`crate::analyses::joins`]).
-    joins: JoinPlan,
-    /// The semaphores that behave as mutexes ([`crate::analyses::semaphores`]).
-    mutex_sems: FxHashSet<crate::analyses::semaphores::SemKey>,
-    /// Where readers hold a mutex-like semaphore shared ([`crate::analyses::reader_sections`]).
-    reader_sections: crate::analyses::reader_sections::ReaderSections,
-    /// The split arrays of locks and the wrappers' element parameters
-    /// ([`crate::analyses::lock_elements`]).
-    elements: crate::analyses::lock_elements::LockElements,
     /// The lock of each element named by a constant (`(None, array, Const)`) and of each
     /// wrapper's element parameter (`(Some(wrapper), array, Param)`), see [`elements`].
     element_locks: std::collections::BTreeMap<
@@ -369,19 +358,12 @@ struct Gen<'a> {
     >,
     /// Split arrays initialised with an attribute object: each element may be recursive.
     attributed_arrays: BTreeSet<crate::analyses::lock_elements::LockArray>,
-    /// The barrier whose waits order phases ([`crate::analyses::barriers`]).
-    barrier: Option<crate::analyses::barriers::Barrier>,
     /// [`ThreadProgram::fork_trips`], as the forks are expanded.
     fork_trips: Vec<(Site, u64)>,
     /// The user statement being generated (`None` inside an inlined stub).
     cur_stmt: Option<StmtAt>,
     /// The state of unknown code, made at its first call: its label and content.
     unknown_state: Option<(Rho, Node)>,
-    /// The functions whose calls may release a lock ([`crate::analyses::unpacks::releasers`]);
-    /// `None` when existentials are off.
-    /// The own locks held at each statement of each function
-    /// ([`crate::analyses::unpacks::analyse_program`]); empty when existentials are off.
-    unpacks: FxHashMap<FuncId, crate::analyses::unpacks::Unpacks>,
     /// The opened lock of each package (paper §3.3: the fresh lock ℓ′ an unpack binds), made
     /// at its first unpack, in generation order.
     opened: Vec<(Package, Lock)>,
@@ -402,10 +384,6 @@ struct Gen<'a> {
     annotations: Vec<crate::diagnostics::Annotation>,
     /// The function the program starts at.
     main: FuncId,
-    /// `main`'s startup stores to global pointers ([`crate::analyses::startup_stores`]).
-    startup: crate::analyses::startup_stores::StartupStores,
-    /// What each mask call blocks and unblocks ([`crate::analyses::signal_masks`]).
-    masks: crate::analyses::signal_masks::SignalMasks,
     /// The *mask lock* of each signal some call blocks and a handler is installed for: held
     /// where the signal is blocked, it protects nothing but an access of `main` alone from the
     /// signal's handler (`solver::threads::check`).
@@ -454,11 +432,11 @@ pub fn generate(
     p: &Program,
     main: FuncId,
     techniques: Techniques,
-    analysed: crate::analyses::Analysed,
+    analysed: &Analysed,
 ) -> Generated {
     let mut g = Gen::new(p, main, techniques, analysed);
-    let (stores, replaced) = g.startup.counts();
-    stats::count("startup: versioned globals", g.startup.globals.len());
+    let (stores, replaced) = analysed.startup.counts();
+    stats::count("startup: versioned globals", analysed.startup.globals.len());
     stats::count("startup: stores", stores);
     stats::count("startup: replaced stores", replaced);
     stats::count("allocation wrappers", p.alloc_wrappers.len());
@@ -564,7 +542,7 @@ impl<'a> Gen<'a> {
         p: &'a Program,
         main: FuncId,
         techniques: Techniques,
-        analysed: crate::analyses::Analysed,
+        analysed: &'a Analysed,
     ) -> Gen<'a> {
         let mut c = Constraints::new();
         let mut t = LTypes::new(&p.types);
@@ -586,25 +564,15 @@ impl<'a> Gen<'a> {
             fn_of.insert(f, fn_func.push(f));
         }
         scope_of.insert(p.global_init, Scope::ROOT);
-        let crate::analyses::Analysed {
-            recursive_scc,
-            joins,
-            unpacks,
-            elements,
-            mutex_sems,
-            reader_sections,
-            barrier,
-            startup,
-            masks,
-            integer_params,
-        } = analysed;
-        let mask_locks = masks
+        let mask_locks = analysed
+            .masks
             .masked
             .iter()
             .map(|&n| (n, c.new_lock(Scope::ROOT)))
             .collect();
         Gen {
             p,
+            analysed,
             c,
             t,
             scope_of,
@@ -631,22 +599,14 @@ impl<'a> Gen<'a> {
             signal_handlers: FxHashMap::default(),
             own_copy: false,
             int_blob: None,
-            integer_params,
             cur_pos: p.funcs[main].pos,
-            recursive_scc,
-            elements,
             element_locks: std::collections::BTreeMap::new(),
             attributed_arrays: BTreeSet::new(),
-            joins,
-            mutex_sems,
-            reader_sections,
-            barrier,
             fork_trips: Vec::new(),
             uses_va_arg: functions_using_va_arg(p),
             techniques,
             cur_stmt: None,
             unknown_state: None,
-            unpacks,
             opened: Vec::new(),
             opening: None,
             alternatives: Vec::new(),
@@ -664,8 +624,6 @@ impl<'a> Gen<'a> {
             },
             annotations: Vec::new(),
             main,
-            startup,
-            masks,
             mask_locks,
             version_nodes: std::collections::BTreeMap::new(),
             version_reads: Vec::new(),

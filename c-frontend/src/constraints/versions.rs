@@ -18,7 +18,7 @@ impl Gen<'_> {
     /// The global `lv` names alone, when `frame` is `main`'s own (not an inlined stub's) and
     /// the global has versions.
     fn versioned_global(&self, frame: &Frame, lv: &Lval) -> Option<VarId> {
-        if self.startup.is_empty() || frame.func != self.main || frame.inline.is_some() {
+        if self.analysed.startup.is_empty() || frame.func != self.main || frame.inline.is_some() {
             return None;
         }
         match (&lv.base, lv.proj.is_empty()) {
@@ -47,7 +47,7 @@ impl Gen<'_> {
         };
         let Some(versions) = self
             .cur_point
-            .and_then(|at| self.startup.read_at(at, v))
+            .and_then(|at| self.analysed.startup.read_at(at, v))
             .cloned()
         else {
             return content;
@@ -73,7 +73,7 @@ impl Gen<'_> {
         };
         let Some(store) = self
             .cur_point
-            .and_then(|at| self.startup.store_at(at))
+            .and_then(|at| self.analysed.startup.store_at(at))
             .filter(|s| s.var == v)
         else {
             return content;
@@ -92,7 +92,7 @@ impl Gen<'_> {
     pub(super) fn startup_callbacks(&mut self, callbacks: &[FuncId]) -> bool {
         let mut changed = false;
         for &f in callbacks {
-            for v in self.startup.affected_by(f) {
+            for v in self.analysed.startup.affected_by(f) {
                 if !self.unversioned.insert(v) {
                     continue;
                 }
