@@ -439,24 +439,12 @@ fn analyse(
         program.alloc_wrappers = stats::time("analyses: allocation wrappers", || {
             crate::analyses::alloc_wrappers::find(program)
         });
-        let failures = stats::time("analyses: lock failures", || {
-            crate::analyses::lock_failures::failure_returns(program)
-        });
-        (
-            crate::analyses::run(program, main, options.techniques),
-            failures,
-        )
+        crate::analyses::run(program, main, options.techniques)
     });
-    let (analysed, failures) = analysed;
     solver::budget::poll_now();
-    let mut generated = stats::phase(Phase::Generate, || {
+    let generated = stats::phase(Phase::Generate, || {
         constraints::generate(program, main, options.techniques, &analysed)
     });
-    for (fid, &f) in generated.fn_func.iter_enumerated() {
-        for (b, block) in generated.threads.funcs[fid].blocks.iter_mut().enumerate() {
-            block.lock_failure = failures.contains(&(f, crate::ir::BlockId(b as u32)));
-        }
-    }
     solver::budget::poll_now();
     let solution = threads::solve_with(
         &generated.constraints,

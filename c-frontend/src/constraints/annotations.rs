@@ -38,7 +38,7 @@ impl Gen<'_> {
         let Some(&Proj::Field { strukt, index }) = lv.proj.last() else {
             return None;
         };
-        let guarded = self.existential.get(&strukt)?;
+        let guarded = self.analysed.existential.get(&strukt)?;
         guarded.contains(&index).then_some((strukt, index))
     }
 
@@ -61,7 +61,7 @@ impl Gen<'_> {
             Type::Struct(s) => Some(*s),
             _ => None,
         });
-        if !strukt.is_some_and(|s| self.existential.contains_key(&s)) {
+        if !strukt.is_some_and(|s| self.analysed.existential.contains_key(&s)) {
             let strukt = strukt.map(|s| self.tag_of(s));
             self.annotate(pos, AnnotationKind::NotDeclared { strukt });
             return;

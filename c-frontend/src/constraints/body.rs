@@ -1,8 +1,6 @@
 //! Function bodies: each statement of a user function in order, with the front-end facts it
-//! needs (which pointers are unique, which joins end which threads), building the event blocks
-//! the thread analysis runs on; and the whole-program facts about bodies (recursion, `va_arg`).
-
-use rustc_hash::FxHashSet;
+//! needs (which pointers are unique, which joins end which threads, read from
+//! [`crate::analyses::Analysed`]), building the event blocks the thread analysis runs on.
 
 use super::ltypes::{Node, Shape};
 use super::{encode_pos, Frame, Gen, GenEvent, LibraryCall, Object};
@@ -10,11 +8,9 @@ use crate::analyses::uniqueness;
 use crate::analyses::unpacks::Unpacks;
 use crate::diagnostics::{Unsound, UnsoundKind};
 use crate::ir::ctypes::Type;
-use crate::ir::visit::{walk_func, FindsVaArg};
-use crate::ir::{BlockId, Callee, FuncId, Operand, Origin, Pos, Program, StmtKind, Term};
+use crate::ir::{BlockId, Callee, FuncId, Operand, Origin, Pos, StmtKind, Term};
 use crate::model::Arg;
 use solver::threads::Event;
-use solver::Technique;
 
 impl Gen<'_> {
     pub(super) fn is_user_body(&self, f: FuncId) -> bool {
@@ -102,7 +98,7 @@ impl Gen<'_> {
                         if !named.is_empty() {
                             self.call_functions.insert(site, named);
                         }
-                        if !self.uses_va_arg.contains(f) {
+                        if !self.analysed.uses_va_arg.contains(f) {
                             let fixed = self.signature(*f).0.len();
                             for v in values.iter().skip(fixed).flatten() {
                                 if matches!(self.t.shape(*v), Shape::Ptr { .. }) {
@@ -155,13 +151,10 @@ impl Gen<'_> {
         let scope = self.scope_of[&f];
         let mut frame = Frame::new(f, scope);
         let (_, ret, _) = self.signature(f);
-        let unique = if self.techniques.has(Technique::Uniqueness) {
-            uniqueness::analyse(self.p, f)
-        } else {
-            uniqueness::Uniqueness::default()
-        };
-        let none = Unpacks::default();
-        let unpacks = self.analysed.unpacks.get(&f).unwrap_or(&none);
+        let no_unique = uniqueness::Uniqueness::default();
+        let unique = self.analysed.uniqueness.get(&f).unwrap_or(&no_unique);
+        let no_unpacks = Unpacks::default();
+        let unpacks = self.analysed.unpacks.get(&f).unwrap_or(&no_unpacks);
         let mut out: Vec<Vec<GenEvent>> = Vec::new();
         for (b, block) in func.blocks.iter_enumerated() {
             self.current = Vec::new();
@@ -247,17 +240,4 @@ impl Gen<'_> {
         self.cur_point = None;
         self.blocks.insert(f, out);
     }
-}
-
-/// The user functions whose bodies use `va_arg`.
-pub(super) fn functions_using_va_arg(p: &Program) -> FxHashSet<FuncId> {
-    p.funcs
-        .iter_enumerated()
-        .filter(|(_, func)| {
-            let mut finds = FindsVaArg::default();
-            walk_func(&mut finds, func);
-            finds.found
-        })
-        .map(|(f, _)| f)
-        .collect()
 }

@@ -111,7 +111,7 @@ impl Gen<'_> {
                 // integer meet and conflate). Other callees hand their `va_list` to the library
                 // (`vsnprintf`), which reads what the arguments point to: the caller reads them
                 // at the call instead (see `StmtKind::Call`).
-                None if self.uses_va_arg.contains(&callee)
+                None if self.analysed.uses_va_arg.contains(&callee)
                     && !matches!(self.t.shape(a), Shape::Scalar) =>
                 {
                     self.t.instantiate(&mut self.c, va, a, site, Pol::Neg);
@@ -874,7 +874,9 @@ impl Gen<'_> {
     }
 
     /// The uniqueness of a stub's own pointers ([`uniqueness::analyse`]), computed once per
-    /// stub; none when uniqueness is off.
+    /// stub; none when uniqueness is off. It reads the IR only, but stays here, lazy, instead
+    /// of in [`crate::analyses::Analysed::uniqueness`] with the user functions': only the
+    /// stubs a call inlines need it, and most of the stubs' functions are never called.
     fn stub_uniqueness(&mut self, f: FuncId) -> std::rc::Rc<uniqueness::Uniqueness> {
         if let Some(u) = self.stub_unique.get(&f) {
             return u.clone();

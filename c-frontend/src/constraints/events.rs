@@ -29,12 +29,12 @@ impl Gen<'_> {
             let gen_blocks = self.blocks.remove(&f).unwrap_or_default();
             let blocks = gen_blocks
                 .into_iter()
-                .zip(func.blocks.iter())
-                .map(|(events, block)| EventBlock {
+                .zip(func.blocks.iter_enumerated())
+                .map(|(events, (b, block))| EventBlock {
                     events: self.expand(events, expansions),
                     succs: block.term.successors().iter().map(|b| b.0).collect(),
                     returns: matches!(block.term, crate::ir::Term::Return(..)),
-                    lock_failure: false,
+                    lock_failure: self.analysed.lock_failures.contains(&(f, b)),
                 })
                 .collect();
             let id = threads.funcs.push(FnBody {

@@ -13,7 +13,6 @@ mod annotations;
 mod body;
 mod events;
 mod names;
-use body::functions_using_va_arg;
 use names::LabelNames;
 mod calls;
 mod elements;
@@ -344,8 +343,6 @@ struct Gen<'a> {
     /// The position of the statement being generated.
     cur_pos: Pos,
     techniques: Techniques,
-    /// User functions that take values out of their own variadic arguments with `va_arg`.
-    uses_va_arg: FxHashSet<FuncId>,
     /// The lock of each element named by a constant (`(None, array, Const)`) and of each
     /// wrapper's element parameter (`(Some(wrapper), array, Param)`), see [`elements`].
     element_locks: std::collections::BTreeMap<
@@ -377,9 +374,6 @@ struct Gen<'a> {
     /// The functions the direct calls of user functions pass by name, by call site: (parameter
     /// index, function), for [`ThreadProgram::untaken_forks`].
     call_functions: FxHashMap<Site, Vec<(u32, FuncId)>>,
-    /// The structs declared existential, with their guarded fields ([`Program::existentials`]);
-    /// empty when existentials are off.
-    existential: FxHashMap<crate::ir::ctypes::StructId, Vec<u32>>,
     /// Misused annotations, in generation order.
     annotations: Vec<crate::diagnostics::Annotation>,
     /// The function the program starts at.
@@ -398,7 +392,9 @@ struct Gen<'a> {
     /// The uniqueness of each stub inlined so far, computed at its first inlining.
     stub_unique: FxHashMap<FuncId, std::rc::Rc<crate::analyses::uniqueness::Uniqueness>>,
     /// Per pointee type handed to unknown code: whether it holds functions to call
-    /// ([`crate::ir::ctypes::TypeTable::reaches_function`]).
+    /// ([`crate::ir::ctypes::TypeTable::reaches_function`]). A memo of a question about the
+    /// types alone, asked only of the types unknown code is handed: answering it for every type
+    /// up front, in the analyses, would walk types no call hands over.
     holds_callbacks: FxHashMap<crate::ir::ctypes::TypeId, bool>,
     /// The functions unknown code keeps to call later ([`Gen::kept_callbacks`]).
     kept_callbacks: Option<Node>,
@@ -603,7 +599,6 @@ impl<'a> Gen<'a> {
             element_locks: std::collections::BTreeMap::new(),
             attributed_arrays: BTreeSet::new(),
             fork_trips: Vec::new(),
-            uses_va_arg: functions_using_va_arg(p),
             techniques,
             cur_stmt: None,
             unknown_state: None,
@@ -612,16 +607,6 @@ impl<'a> Gen<'a> {
             alternatives: Vec::new(),
             relock_fails: Vec::new(),
             call_functions: FxHashMap::default(),
-            existential: if techniques.has(Technique::Existentials) {
-                // Several declarations of one struct guard the union of their fields.
-                let mut m: FxHashMap<crate::ir::ctypes::StructId, Vec<u32>> = FxHashMap::default();
-                for e in &p.existentials {
-                    m.entry(e.strukt).or_default().extend(&e.guarded);
-                }
-                m
-            } else {
-                FxHashMap::default()
-            },
             annotations: Vec::new(),
             main,
             mask_locks,
