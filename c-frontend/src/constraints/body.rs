@@ -14,17 +14,17 @@ use solver::threads::Event;
 
 impl Gen<'_> {
     pub(super) fn is_user_body(&self, f: FuncId) -> bool {
-        let func = &self.p.funcs[f];
+        let func = &self.program.funcs[f];
         func.defined && func.origin == Origin::User
     }
 
     pub(super) fn stmt(&mut self, frame: &mut Frame, kind: &StmtKind, pos: Pos) {
         self.cur_pos = pos;
-        self.t.at(encode_pos(pos));
+        self.ltypes.at(encode_pos(pos));
         match kind {
             StmtKind::Assign { dst, src } => {
                 let value = self.eval(frame, src);
-                let from = self.p.operand_type(src);
+                let from = self.program.operand_type(src);
                 self.store(frame, dst, value, Some(from));
             }
             StmtKind::Eval(op) => {
@@ -45,8 +45,8 @@ impl Gen<'_> {
             StmtKind::Call { dst, callee, args } => {
                 let values: Vec<Option<Node>> = args.iter().map(|a| self.eval(frame, a)).collect();
                 let result = dst.as_ref().map(|d| {
-                    let ty = self.p.lval_type(d);
-                    self.t.of_type(&mut self.c, ty, frame.scope)
+                    let ty = self.program.lval_type(d);
+                    self.ltypes.of_type(&mut self.constraints, ty, frame.scope)
                 });
                 match callee {
                     Callee::Direct(f) if self.is_user_body(*f) => {
@@ -59,7 +59,7 @@ impl Gen<'_> {
                         // A reallocation wrapper's call is a call of `realloc` on the
                         // argument it reallocates, which is then not the callee's: instantiated,
                         // it would take the shape every caller gives its object.
-                        let wrapper = self.p.alloc_wrapper(*f);
+                        let wrapper = self.program.alloc_wrapper(*f);
                         let returned = if wrapper.is_some() { None } else { result };
                         let old = wrapper.and_then(|w| w.old).map(|k| k as usize);
                         let mut instantiated = values.clone();
@@ -81,7 +81,7 @@ impl Gen<'_> {
                             (Some(_), None) => {
                                 if let Some(r) = result {
                                     let object = self.new_object(frame, pos, *f);
-                                    self.t.flow(&mut self.c, object, r);
+                                    self.ltypes.flow(&mut self.constraints, object, r);
                                 }
                             }
                             (None, _) => {}
@@ -101,7 +101,7 @@ impl Gen<'_> {
                         if !self.analysed.uses_va_arg.contains(f) {
                             let fixed = self.signature(*f).0.len();
                             for v in values.iter().skip(fixed).flatten() {
-                                if matches!(self.t.shape(*v), Shape::Ptr { .. }) {
+                                if matches!(self.ltypes.shape(*v), Shape::Ptr { .. }) {
                                     self.touch(frame, Some(*v), pos, false);
                                 }
                             }
@@ -147,7 +147,7 @@ impl Gen<'_> {
 
     /// Generates one user function.
     pub(super) fn function(&mut self, f: FuncId) {
-        let func = &self.p.funcs[f];
+        let func = &self.program.funcs[f];
         let scope = self.scope_of[&f];
         let mut frame = Frame::new(f, scope);
         let (_, ret, _) = self.signature(f);
@@ -161,9 +161,9 @@ impl Gen<'_> {
             if b == BlockId(0) {
                 // Locals whose address is taken are objects created at each entry.
                 for &v in func.locals.iter().chain(&func.params) {
-                    if self.p.vars[v].address_taken {
+                    if self.program.vars[v].address_taken {
                         let (rho, node) = self.var(&frame, v);
-                        let array = self.is_array(self.p.vars[v].ty);
+                        let array = self.is_array(self.program.vars[v].ty);
                         let o = self.objects.push(Object {
                             rho,
                             content: node,
@@ -223,13 +223,13 @@ impl Gen<'_> {
                 Term::Return(Some(op), _) => {
                     let value = self.eval(&mut frame, op);
                     if let (Some(v), Some(r)) = (value, ret) {
-                        let from = self.p.operand_type(op);
-                        let to = match self.p.types.get(func.ty) {
+                        let from = self.program.operand_type(op);
+                        let to = match self.program.types.get(func.ty) {
                             Type::Function { ret, .. } => *ret,
                             _ => from,
                         };
                         if let Some(v) = self.convert(&mut frame, Some(v), from, to, None) {
-                            self.t.flow(&mut self.c, v, r);
+                            self.ltypes.flow(&mut self.constraints, v, r);
                         }
                     }
                 }

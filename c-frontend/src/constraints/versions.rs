@@ -32,8 +32,10 @@ impl Gen<'_> {
         if let Some(&(_, n)) = self.version_nodes.get(&x) {
             return n;
         }
-        let ty = self.p.vars[v].ty;
-        let n = self.t.of_type(&mut self.c, ty, solver::Scope::ROOT);
+        let ty = self.program.vars[v].ty;
+        let n = self
+            .ltypes
+            .of_type(&mut self.constraints, ty, solver::Scope::ROOT);
         self.version_nodes.insert(x, (v, n));
         n
     }
@@ -52,14 +54,14 @@ impl Gen<'_> {
         else {
             return content;
         };
-        let ty = self.p.vars[v].ty;
-        let read = self.t.of_type(&mut self.c, ty, frame.scope);
+        let ty = self.program.vars[v].ty;
+        let read = self.ltypes.of_type(&mut self.constraints, ty, frame.scope);
         for x in versions.stores {
             let n = self.version_node(x, v);
-            self.t.flow(&mut self.c, n, read);
+            self.ltypes.flow(&mut self.constraints, n, read);
         }
         if versions.previous {
-            self.t.flow(&mut self.c, content, read);
+            self.ltypes.flow(&mut self.constraints, content, read);
         }
         self.version_reads.push((v, read));
         read
@@ -80,7 +82,7 @@ impl Gen<'_> {
         };
         let n = self.version_node(store.version, v);
         if store.escapes {
-            self.t.flow(&mut self.c, n, content);
+            self.ltypes.flow(&mut self.constraints, n, content);
         }
         n
     }
@@ -101,10 +103,10 @@ impl Gen<'_> {
                     continue;
                 };
                 for n in nodes_of(self.version_nodes.values(), v) {
-                    self.t.flow(&mut self.c, n, content);
+                    self.ltypes.flow(&mut self.constraints, n, content);
                 }
                 for r in nodes_of(self.version_reads.iter(), v) {
-                    self.t.flow(&mut self.c, content, r);
+                    self.ltypes.flow(&mut self.constraints, content, r);
                 }
             }
         }
