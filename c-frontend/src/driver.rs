@@ -1,6 +1,8 @@
 //! The whole C pipeline for `locksmith check`: preprocess and parse every file (with recovery),
-//! lower them together with the libc stubs into one linked program, generate constraints, and run
-//! the thread analysis. It returns data; rendering is the command line's job.
+//! lower them together with the libc stubs into one linked program, run the front-end analyses
+//! (the last changes to the IR, then [`crate::analyses::run`], whose result is frozen), generate
+//! constraints from the program and that result, and run the thread analysis. It returns data;
+//! rendering is the command line's job.
 
 use std::path::PathBuf;
 

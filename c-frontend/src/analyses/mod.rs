@@ -5,12 +5,16 @@
 //! where a function holds the lock of the object it accesses ([`unpacks`]), which barrier orders
 //! phases ([`barriers`]), which arrays of locks are named element by element by constants
 //! ([`lock_elements`]), which of `main`'s stores to global pointers are replaced before any
-//! thread can see them ([`startup_stores`]), and which signals the calls of `sigprocmask` block
-//! and unblock ([`signal_masks`]), and which thread parameters only hold integers
-//! ([`integer_arguments`]).
+//! thread can see them ([`startup_stores`]), which signals the calls of `sigprocmask` block
+//! and unblock ([`signal_masks`]), which thread parameters only hold integers
+//! ([`integer_arguments`]), and which returns are taken when a lock call failed
+//! ([`lock_failures`]).
 //!
 //! They read the IR and the library model only; they never create labels or constraints.
-//! [`run`] runs those the generator needs, as a phase of their own (`--timings` shows it).
+//! [`run`] runs those the generator needs, as a phase of their own (`--timings` shows it), and
+//! hands them over as one value, [`Analysed`], that the generator only reads: an analysis the
+//! generator needs adds a field to it, and the generator computes no analysis of the IR itself
+//! (the uniqueness of a stub, asked at its first inlining, is the one exception, for cost).
 
 pub mod alloc_wrappers;
 pub mod barriers;

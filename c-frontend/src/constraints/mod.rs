@@ -8,6 +8,14 @@
 //! at each call, so their accesses happen in the caller, on the caller's types, at the call's
 //! position. Calls through function pointers and `pthread_create`'s thread function are resolved
 //! by flow: each target reached becomes a call or fork site, until no new target appears.
+//!
+//! The generator (`Gen`, whose `impl` is split over this folder's files) is the walk only. What
+//! it reads is frozen: the program, the function it starts at, the techniques and the front-end
+//! analyses' result ([`crate::analyses::Analysed`]), which it never changes and to which a new
+//! analysis adds its field; what it builds is its inference context (labels, constraints, event
+//! graphs, names for reports), read off into [`Generated`] once the walk is done. It never
+//! computes an analysis of the IR that creates no label (those belong to
+//! [`crate::analyses`]), but for the uniqueness of a stub, asked lazily at its first inlining.
 
 mod annotations;
 mod body;
