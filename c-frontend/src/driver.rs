@@ -445,7 +445,10 @@ fn analyse(
     });
     solver::budget::poll_now();
     let generated = stats::phase(Phase::Generate, || {
-        constraints::generate(program, main, options.techniques, &analysed)
+        let generated = constraints::generate(program, main, options.techniques, &analysed);
+        // Generation alone reads the analyses' result: it is freed before the thread analysis.
+        drop(analysed);
+        generated
     });
     solver::budget::poll_now();
     let solution = threads::solve_with(
