@@ -1,6 +1,8 @@
 //! The whole C pipeline for `locksmith check`: preprocess and parse every file (with recovery),
-//! lower them together with the libc stubs into one linked program, generate constraints, and run
-//! the thread analysis. It returns data; rendering is the command line's job.
+//! lower them together with the libc stubs into one linked program, run the front-end analyses
+//! (the last changes to the IR, then [`crate::analyses::run`], whose result is frozen), generate
+//! constraints from the program and that result, and run the thread analysis. It returns data;
+//! rendering is the command line's job.
 
 use std::path::PathBuf;
 
@@ -465,24 +467,15 @@ fn analyse(
         program.alloc_wrappers = stats.time("analyses: allocation wrappers", || {
             crate::analyses::alloc_wrappers::find(program)
         });
-        let failures = stats.time("analyses: lock failures", || {
-            crate::analyses::lock_failures::failure_returns(program)
-        });
-        (
-            crate::analyses::run(program, main, options.techniques, stats),
-            failures,
-        )
+        crate::analyses::run(program, main, options.techniques, stats)
     });
-    let (analysed, failures) = analysed;
     solver::budget::poll_now();
-    let mut generated = stats.phase(PHASE_GENERATE, || {
-        constraints::generate(program, main, options.techniques, analysed, stats)
+    let generated = stats.phase(PHASE_GENERATE, || {
+        let generated = constraints::generate(program, main, options.techniques, &analysed, stats);
+        // Generation alone reads the analyses' result: it is freed before the thread analysis.
+        drop(analysed);
+        generated
     });
-    for (fid, &f) in generated.fn_func.iter_enumerated() {
-        for (b, block) in generated.threads.funcs[fid].blocks.iter_mut().enumerate() {
-            block.lock_failure = failures.contains(&(f, crate::ir::BlockId(b as u32)));
-        }
-    }
     solver::budget::poll_now();
     let solution = threads::solve_with(
         &generated.constraints,

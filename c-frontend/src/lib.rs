@@ -13,8 +13,10 @@
 //! - [`analyses`]: front-end analyses on the IR — allocation and reallocation wrappers, matching
 //!   joins with creates, uniqueness, inferred unpacks, lock elements, mutex-like semaphores and
 //!   hand-made reader sections, barriers, startup stores, signal masks, returns on lock failure;
+//!   a stage of their own, whose result is one frozen value ([`analyses::Analysed`]);
 //! - [`constraints`]: labelled C types and the generation of LOCKSMITH's constraints and event
-//!   graphs into the shared `solver`;
+//!   graphs into the shared `solver`: a walk over the program that reads the analyses' result
+//!   and never computes an analysis of the IR itself;
 //! - [`driver`]: the whole pipeline for `locksmith check`, and [`diagnostics`], what it reports
 //!   besides races (not analysed, knowingly unsound, fatal), each with a stable code; [`reach`]
 //!   which of the functions not analysed may run; [`signals`] which signals the program sends

@@ -5,12 +5,16 @@
 //! where a function holds the lock of the object it accesses ([`unpacks`]), which barrier orders
 //! phases ([`barriers`]), which arrays of locks are named element by element by constants
 //! ([`lock_elements`]), which of `main`'s stores to global pointers are replaced before any
-//! thread can see them ([`startup_stores`]), and which signals the calls of `sigprocmask` block
-//! and unblock ([`signal_masks`]), and which thread parameters only hold integers
-//! ([`integer_arguments`]).
+//! thread can see them ([`startup_stores`]), which signals the calls of `sigprocmask` block
+//! and unblock ([`signal_masks`]), which thread parameters only hold integers
+//! ([`integer_arguments`]), and which returns are taken when a lock call failed
+//! ([`lock_failures`]).
 //!
 //! They read the IR and the library model only; they never create labels or constraints.
-//! [`run`] runs those the generator needs, as a phase of their own (`--timings` shows it).
+//! [`run`] runs those the generator needs, as a phase of their own (`--timings` shows it), and
+//! hands them over as one value, [`Analysed`], that the generator only reads: an analysis the
+//! generator needs adds a field to it, and the generator computes no analysis of the IR itself
+//! (the uniqueness of a stub, asked at its first inlining, is the one exception, for cost).
 
 pub mod alloc_wrappers;
 pub mod barriers;
@@ -30,8 +34,9 @@ pub mod unpacks;
 use rustc_hash::{FxHashMap, FxHashSet};
 use solver::{Technique, Techniques};
 
-use crate::ir::visit::{walk_func, walk_operand, Visitor};
-use crate::ir::{Callee, FuncId, Operand, Origin, Program, StmtKind};
+use crate::ir::ctypes::StructId;
+use crate::ir::visit::{walk_func, walk_operand, FindsVaArg, Visitor};
+use crate::ir::{BlockId, Callee, FuncId, Operand, Origin, Program, StmtKind};
 
 /// What the front-end analyses found, for the constraint generator.
 pub struct Analysed {
@@ -56,8 +61,19 @@ pub struct Analysed {
     /// ([`signal_masks`]).
     pub masks: signal_masks::SignalMasks,
     /// The parameters that only ever hold an integer converted to a pointer
-    /// ([`integer_arguments`]).
+    /// ([`integer_arguments`]): converting them back loses nothing.
     pub integer_params: FxHashSet<crate::ir::VarId>,
+    /// The blocks of each function that return on a lock call's failure ([`lock_failures`]).
+    pub lock_failures: FxHashSet<(FuncId, BlockId)>,
+    /// The fresh, unpublished local pointers of each user function with a body
+    /// ([`uniqueness`]); empty when uniqueness is off. A stub's are computed by the generator
+    /// at its first inlining: most stubs are never called.
+    pub uniqueness: FxHashMap<FuncId, uniqueness::Uniqueness>,
+    /// The user functions that take values out of their own variadic arguments with `va_arg`.
+    pub uses_va_arg: FxHashSet<FuncId>,
+    /// The structs declared existential, with their guarded fields
+    /// ([`Program::existentials`]); empty when existentials are off.
+    pub existential: FxHashMap<StructId, Vec<u32>>,
 }
 
 /// Runs the analyses the generator needs on the program that starts at `main`.
@@ -67,6 +83,9 @@ pub fn run(
     techniques: Techniques,
     stats: &solver::stats::Stats,
 ) -> Analysed {
+    let lock_failures = stats.time("analyses: lock failures", || {
+        lock_failures::failure_returns(p)
+    });
     let recursive_scc = stats.time("analyses: recursion", || recursive_components(p));
     let joins = stats.time("analyses: joins", || joins::plan(p, Some(main), stats));
     stats.count("thread creates matched with joins", joins.create.len());
@@ -112,7 +131,53 @@ pub fn run(
         integer_params: stats.time("analyses: integer arguments", || {
             integer_arguments::integer_parameters(p)
         }),
+        lock_failures,
+        uniqueness: stats.time("analyses: uniqueness", || {
+            if techniques.has(Technique::Uniqueness) {
+                user_functions(p)
+                    .map(|f| (f, uniqueness::analyse(p, f)))
+                    .collect()
+            } else {
+                FxHashMap::default()
+            }
+        }),
+        uses_va_arg: functions_using_va_arg(p),
+        existential: if techniques.has(Technique::Existentials) {
+            existential_structs(p)
+        } else {
+            FxHashMap::default()
+        },
     }
+}
+
+/// The user functions with a body, in id order: those the generator generates.
+fn user_functions(p: &Program) -> impl Iterator<Item = FuncId> + '_ {
+    p.funcs
+        .iter_enumerated()
+        .filter(|(_, func)| func.defined && func.origin == Origin::User)
+        .map(|(f, _)| f)
+}
+
+/// The functions whose bodies use `va_arg`.
+fn functions_using_va_arg(p: &Program) -> FxHashSet<FuncId> {
+    p.funcs
+        .iter_enumerated()
+        .filter(|(_, func)| {
+            let mut finds = FindsVaArg::default();
+            walk_func(&mut finds, func);
+            finds.found
+        })
+        .map(|(f, _)| f)
+        .collect()
+}
+
+/// The structs declared existential, each with the union of the fields its declarations guard.
+fn existential_structs(p: &Program) -> FxHashMap<StructId, Vec<u32>> {
+    let mut m: FxHashMap<StructId, Vec<u32>> = FxHashMap::default();
+    for e in &p.existentials {
+        m.entry(e.strukt).or_default().extend(&e.guarded);
+    }
+    m
 }
 
 /// The functions whose address the program takes anywhere (a thread's start routine, a

@@ -19,14 +19,14 @@ impl Gen<'_> {
     }
 
     fn tag_of(&self, s: StructId) -> String {
-        self.p.types.structs[s]
+        self.program.types.structs[s]
             .tag
             .clone()
             .unwrap_or_else(|| "(anonymous)".into())
     }
 
     fn field_name(&self, s: StructId, i: u32) -> String {
-        self.p.types.structs[s]
+        self.program.types.structs[s]
             .fields
             .get(i as usize)
             .map(|f| f.name.clone())
@@ -38,7 +38,7 @@ impl Gen<'_> {
         let Some(&Proj::Field { strukt, index }) = lv.proj.last() else {
             return None;
         };
-        let guarded = self.existential.get(&strukt)?;
+        let guarded = self.analysed.existential.get(&strukt)?;
         guarded.contains(&index).then_some((strukt, index))
     }
 
@@ -46,7 +46,7 @@ impl Gen<'_> {
     /// is left alone): the pointer must point to a declared struct; a pack must come before the
     /// object is published; an end needs its start.
     pub(super) fn annotation_call(&mut self, frame: &Frame, f: FuncId, args: &[Operand], pos: Pos) {
-        let which = Intrinsic::from_name(&self.p.funcs[f].name);
+        let which = Intrinsic::from_name(&self.program.funcs[f].name);
         if !matches!(
             which,
             Some(Intrinsic::Pack | Intrinsic::Unpack | Intrinsic::EndUnpack)
@@ -56,12 +56,12 @@ impl Gen<'_> {
         }
         let Some(arg) = args.first() else { return };
         let inner = arg.without_casts();
-        let pointee = self.p.types.pointee(self.p.operand_type(inner));
-        let strukt = pointee.and_then(|t| match self.p.types.get(t) {
+        let pointee = self.program.types.pointee(self.program.operand_type(inner));
+        let strukt = pointee.and_then(|t| match self.program.types.get(t) {
             Type::Struct(s) => Some(*s),
             _ => None,
         });
-        if !strukt.is_some_and(|s| self.existential.contains_key(&s)) {
+        if !strukt.is_some_and(|s| self.analysed.existential.contains_key(&s)) {
             let strukt = strukt.map(|s| self.tag_of(s));
             self.annotate(pos, AnnotationKind::NotDeclared { strukt });
             return;
@@ -71,14 +71,14 @@ impl Gen<'_> {
                 self.annotate(pos, AnnotationKind::PackAfterPublish)
             }
             Some(Intrinsic::EndUnpack) => {
-                let open = unpacks::annotated_pointer(self.p, frame.func, arg)
+                let open = unpacks::annotated_pointer(self.program, frame.func, arg)
                     .is_some_and(|(v, _)| unpacks::unpack_open(&frame.own, v));
                 if !open {
                     let var = match inner {
                         Operand::Use(Lval {
                             base: crate::ir::Base::Var(v),
                             ..
-                        }) => self.p.vars[*v].name.clone(),
+                        }) => self.program.vars[*v].name.clone(),
                         _ => "?".into(),
                     };
                     self.annotate(pos, AnnotationKind::EndWithoutStart { var });
@@ -92,7 +92,7 @@ impl Gen<'_> {
     pub(super) fn annotation_store(&mut self, frame: &Frame, dst: &Lval) {
         if let (crate::ir::Base::Var(v), true) = (&dst.base, dst.proj.is_empty()) {
             if unpacks::unpack_open(&frame.own, *v) {
-                let var = self.p.vars[*v].name.clone();
+                let var = self.program.vars[*v].name.clone();
                 self.annotate(dst.pos, AnnotationKind::AssignedInUnpack { var });
             }
         }
@@ -107,7 +107,7 @@ impl Gen<'_> {
         let Some((s, i)) = self.guarded_field(lv) else {
             return;
         };
-        if !unpacks::in_written_unpack(self.p, frame.func, &frame.own, lv) {
+        if !unpacks::in_written_unpack(self.program, frame.func, &frame.own, lv) {
             let (strukt, field) = (self.tag_of(s), self.field_name(s, i));
             self.annotate(lv.pos, AnnotationKind::OutsideUnpack { strukt, field });
         }

@@ -1,33 +1,30 @@
 //! Function bodies: each statement of a user function in order, with the front-end facts it
-//! needs (which pointers are unique, which joins end which threads), building the event blocks
-//! the thread analysis runs on; and the whole-program facts about bodies (recursion, `va_arg`).
-
-use rustc_hash::FxHashSet;
+//! needs (which pointers are unique, which joins end which threads, read from
+//! [`crate::analyses::Analysed`]), building the event blocks the thread analysis runs on.
 
 use super::ltypes::{Node, Shape};
 use super::{encode_pos, Frame, Gen, GenEvent, LibraryCall, Object};
 use crate::analyses::uniqueness;
+use crate::analyses::unpacks::Unpacks;
 use crate::diagnostics::{Unsound, UnsoundKind};
 use crate::ir::ctypes::Type;
-use crate::ir::visit::{walk_func, FindsVaArg};
-use crate::ir::{BlockId, Callee, FuncId, Operand, Origin, Pos, Program, StmtKind, Term};
+use crate::ir::{BlockId, Callee, FuncId, Operand, Origin, Pos, StmtKind, Term};
 use crate::model::Arg;
 use solver::threads::Event;
-use solver::Technique;
 
 impl Gen<'_> {
     pub(super) fn is_user_body(&self, f: FuncId) -> bool {
-        let func = &self.p.funcs[f];
+        let func = &self.program.funcs[f];
         func.defined && func.origin == Origin::User
     }
 
     pub(super) fn stmt(&mut self, frame: &mut Frame, kind: &StmtKind, pos: Pos) {
         self.cur_pos = pos;
-        self.t.at(encode_pos(pos));
+        self.ltypes.at(encode_pos(pos));
         match kind {
             StmtKind::Assign { dst, src } => {
                 let value = self.eval(frame, src);
-                let from = self.p.operand_type(src);
+                let from = self.program.operand_type(src);
                 self.store(frame, dst, value, Some(from));
             }
             StmtKind::Eval(op) => {
@@ -48,8 +45,8 @@ impl Gen<'_> {
             StmtKind::Call { dst, callee, args } => {
                 let values: Vec<Option<Node>> = args.iter().map(|a| self.eval(frame, a)).collect();
                 let result = dst.as_ref().map(|d| {
-                    let ty = self.p.lval_type(d);
-                    self.t.of_type(&mut self.c, ty, frame.scope)
+                    let ty = self.program.lval_type(d);
+                    self.ltypes.of_type(&mut self.constraints, ty, frame.scope)
                 });
                 match callee {
                     Callee::Direct(f) if self.is_user_body(*f) => {
@@ -62,7 +59,7 @@ impl Gen<'_> {
                         // A reallocation wrapper's call is a call of `realloc` on the
                         // argument it reallocates, which is then not the callee's: instantiated,
                         // it would take the shape every caller gives its object.
-                        let wrapper = self.p.alloc_wrapper(*f);
+                        let wrapper = self.program.alloc_wrapper(*f);
                         let returned = if wrapper.is_some() { None } else { result };
                         let old = wrapper.and_then(|w| w.old).map(|k| k as usize);
                         let mut instantiated = values.clone();
@@ -84,7 +81,7 @@ impl Gen<'_> {
                             (Some(_), None) => {
                                 if let Some(r) = result {
                                     let object = self.new_object(frame, pos, *f);
-                                    self.t.flow(&mut self.c, object, r);
+                                    self.ltypes.flow(&mut self.constraints, object, r);
                                 }
                             }
                             (None, _) => {}
@@ -101,10 +98,10 @@ impl Gen<'_> {
                         if !named.is_empty() {
                             self.call_functions.insert(site, named);
                         }
-                        if !self.uses_va_arg.contains(f) {
+                        if !self.analysed.uses_va_arg.contains(f) {
                             let fixed = self.signature(*f).0.len();
                             for v in values.iter().skip(fixed).flatten() {
-                                if matches!(self.t.shape(*v), Shape::Ptr { .. }) {
+                                if matches!(self.ltypes.shape(*v), Shape::Ptr { .. }) {
                                     self.touch(frame, Some(*v), pos, false);
                                 }
                             }
@@ -113,13 +110,15 @@ impl Gen<'_> {
                         // A create wrapper's call names the threads it starts; a join wrapper's
                         // call ends the threads of its handle once it returns.
                         let at = self.user_stmt(frame);
-                        let handle = at.and_then(|at| self.joins.create.get(&at).copied());
+                        let handle = at.and_then(|at| self.analysed.joins.create.get(&at).copied());
                         self.current.push(GenEvent::Event(Event::Call {
                             site,
                             callee,
                             handle,
                         }));
-                        if let Some(h) = at.and_then(|at| self.joins.join_after.get(&at).copied()) {
+                        if let Some(h) =
+                            at.and_then(|at| self.analysed.joins.join_after.get(&at).copied())
+                        {
                             self.current.push(GenEvent::Event(Event::Join(h)));
                         }
                     }
@@ -148,25 +147,23 @@ impl Gen<'_> {
 
     /// Generates one user function.
     pub(super) fn function(&mut self, f: FuncId) {
-        let func = &self.p.funcs[f];
+        let func = &self.program.funcs[f];
         let scope = self.scope_of[&f];
         let mut frame = Frame::new(f, scope);
         let (_, ret, _) = self.signature(f);
-        let unique = if self.techniques.has(Technique::Uniqueness) {
-            uniqueness::analyse(self.p, f)
-        } else {
-            uniqueness::Uniqueness::default()
-        };
-        let unpacks = self.unpacks.remove(&f).unwrap_or_default();
+        let no_unique = uniqueness::Uniqueness::default();
+        let unique = self.analysed.uniqueness.get(&f).unwrap_or(&no_unique);
+        let no_unpacks = Unpacks::default();
+        let unpacks = self.analysed.unpacks.get(&f).unwrap_or(&no_unpacks);
         let mut out: Vec<Vec<GenEvent>> = Vec::new();
         for (b, block) in func.blocks.iter_enumerated() {
             self.current = Vec::new();
             if b == BlockId(0) {
                 // Locals whose address is taken are objects created at each entry.
                 for &v in func.locals.iter().chain(&func.params) {
-                    if self.p.vars[v].address_taken {
+                    if self.program.vars[v].address_taken {
                         let (rho, node) = self.var(&frame, v);
-                        let array = self.is_array(self.p.vars[v].ty);
+                        let array = self.is_array(self.program.vars[v].ty);
                         let o = self.objects.push(Object {
                             rho,
                             content: node,
@@ -176,13 +173,13 @@ impl Gen<'_> {
                     }
                 }
             }
-            if let Some(handles) = self.joins.join_at_entry.get(&(f, b)) {
+            if let Some(handles) = self.analysed.joins.join_at_entry.get(&(f, b)) {
                 for &h in handles {
                     self.current.push(GenEvent::Event(Event::Join(h)));
                 }
             }
             // A hand-shake's waiter saw its flag set on entry to this block.
-            for (n, h) in self.joins.handshakes.iter().enumerate() {
+            for (n, h) in self.analysed.joins.handshakes.iter().enumerate() {
                 if h.waits.contains(&(f, b)) {
                     self.current
                         .push(GenEvent::Event(Event::HandshakeWait(n as u32)));
@@ -197,7 +194,7 @@ impl Gen<'_> {
                 self.stmt(&mut frame, &stmt.kind, stmt.pos);
                 self.reader_section(&mut frame, (f, b, k), true);
                 // A semaphore hand-shake's waiter has seen the post once its wait returned.
-                for (n, h) in self.joins.handshakes.iter().enumerate() {
+                for (n, h) in self.analysed.joins.handshakes.iter().enumerate() {
                     if h.wait_calls.contains(&(f, b, k)) {
                         self.current
                             .push(GenEvent::Event(Event::HandshakeWait(n as u32)));
@@ -205,6 +202,7 @@ impl Gen<'_> {
                 }
                 // A hand-shake's signal: what the statement itself accessed came before it.
                 if let Some(n) = self
+                    .analysed
                     .joins
                     .handshakes
                     .iter()
@@ -225,13 +223,13 @@ impl Gen<'_> {
                 Term::Return(Some(op), _) => {
                     let value = self.eval(&mut frame, op);
                     if let (Some(v), Some(r)) = (value, ret) {
-                        let from = self.p.operand_type(op);
-                        let to = match self.p.types.get(func.ty) {
+                        let from = self.program.operand_type(op);
+                        let to = match self.program.types.get(func.ty) {
                             Type::Function { ret, .. } => *ret,
                             _ => from,
                         };
                         if let Some(v) = self.convert(&mut frame, Some(v), from, to, None) {
-                            self.t.flow(&mut self.c, v, r);
+                            self.ltypes.flow(&mut self.constraints, v, r);
                         }
                     }
                 }
@@ -242,17 +240,4 @@ impl Gen<'_> {
         self.cur_point = None;
         self.blocks.insert(f, out);
     }
-}
-
-/// The user functions whose bodies use `va_arg`.
-pub(super) fn functions_using_va_arg(p: &Program) -> FxHashSet<FuncId> {
-    p.funcs
-        .iter_enumerated()
-        .filter(|(_, func)| {
-            let mut finds = FindsVaArg::default();
-            walk_func(&mut finds, func);
-            finds.found
-        })
-        .map(|(f, _)| f)
-        .collect()
 }

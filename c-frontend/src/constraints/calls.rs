@@ -33,20 +33,24 @@ impl Gen<'_> {
             return s.clone();
         }
         let scope = self.scope_of.get(&f).copied().unwrap_or(Scope::ROOT);
-        let func: &Func = &self.p.funcs[f];
+        let func: &Func = &self.program.funcs[f];
         let mut params = Vec::new();
         for &v in &func.params {
             let node = match self.var_rho[v] {
                 Some((_, n)) => n,
                 None => {
-                    let ty = self.p.vars[v].ty;
-                    let kind = if self.p.vars[v].address_taken {
+                    let ty = self.program.vars[v].ty;
+                    let kind = if self.program.vars[v].address_taken {
                         RhoKind::Alloc
                     } else {
                         RhoKind::Plain
                     };
-                    let rho = self.t.new_rho(&mut self.c, scope, kind, RhoOrigin::Object);
-                    let n = self.t.content_of_type(&mut self.c, ty, scope);
+                    let rho =
+                        self.ltypes
+                            .new_rho(&mut self.constraints, scope, kind, RhoOrigin::Object);
+                    let n = self
+                        .ltypes
+                        .content_of_type(&mut self.constraints, ty, scope);
                     self.var_rho[v] = Some((rho, n));
                     self.rho_names.insert(rho, RhoName::Var(v));
                     n
@@ -54,14 +58,14 @@ impl Gen<'_> {
             };
             params.push(node);
         }
-        let ret = match self.p.types.get(func.ty) {
-            Type::Function { ret, .. } if !matches!(self.p.types.get(*ret), Type::Void) => {
+        let ret = match self.program.types.get(func.ty) {
+            Type::Function { ret, .. } if !matches!(self.program.types.get(*ret), Type::Void) => {
                 let ret = *ret;
-                Some(self.t.of_type(&mut self.c, ret, scope))
+                Some(self.ltypes.of_type(&mut self.constraints, ret, scope))
             }
             _ => None,
         };
-        let va = self.t.var(scope);
+        let va = self.ltypes.var(scope);
         let s = (params, ret, va);
         self.sig.insert(f, s.clone());
         s
@@ -79,7 +83,9 @@ impl Gen<'_> {
         fork: bool,
     ) -> Site {
         let binder = self.scope_of.get(&callee).copied().unwrap_or(Scope::ROOT);
-        let site = self.c.new_site(binder, frame.scope, SiteKind::Inst);
+        let site = self
+            .constraints
+            .new_site(binder, frame.scope, SiteKind::Inst);
         self.sites.insert(
             site,
             SiteInfo {
@@ -93,34 +99,38 @@ impl Gen<'_> {
         // functions are typed with a monomorphic fix): instantiating the callee's signature
         // afresh at such a site would unfold recursive data structures without end.
         if let (Some(a), Some(b)) = (
-            self.recursive_scc.get(&frame.func),
-            self.recursive_scc.get(&callee),
+            self.analysed.recursive_scc.get(&frame.func),
+            self.analysed.recursive_scc.get(&callee),
         ) {
             if a == b {
-                self.t.set_monomorphic(site);
+                self.ltypes.set_monomorphic(site);
             }
         }
         let (params, ret, va) = self.signature(callee);
         for (k, arg) in args.iter().enumerate() {
             let Some(a) = *arg else { continue };
             match params.get(k) {
-                Some(&p) => self.t.instantiate(&mut self.c, p, a, site, Pol::Neg),
+                Some(&p) => self
+                    .ltypes
+                    .instantiate(&mut self.constraints, p, a, site, Pol::Neg),
                 // Variadic arguments reach the callee only through `va_arg`. For a callee that
                 // uses it, every argument that carries labels is an instance of the one variadic
                 // node (scalars carry none: instantiating them would only make a pointer and an
                 // integer meet and conflate). Other callees hand their `va_list` to the library
                 // (`vsnprintf`), which reads what the arguments point to: the caller reads them
                 // at the call instead (see `StmtKind::Call`).
-                None if self.uses_va_arg.contains(&callee)
-                    && !matches!(self.t.shape(a), Shape::Scalar) =>
+                None if self.analysed.uses_va_arg.contains(&callee)
+                    && !matches!(self.ltypes.shape(a), Shape::Scalar) =>
                 {
-                    self.t.instantiate(&mut self.c, va, a, site, Pol::Neg);
+                    self.ltypes
+                        .instantiate(&mut self.constraints, va, a, site, Pol::Neg);
                 }
                 None => {}
             }
         }
         if let (Some(r), Some(res)) = (ret, result) {
-            self.t.instantiate(&mut self.c, r, res, site, Pol::Pos);
+            self.ltypes
+                .instantiate(&mut self.constraints, r, res, site, Pol::Pos);
         }
         site
     }
@@ -152,23 +162,25 @@ impl Gen<'_> {
         {
             return Some(l);
         }
-        let (mut rho, mut content) = self.t.deref(&mut self.c, v);
+        let (mut rho, mut content) = self.ltypes.deref(&mut self.constraints, v);
         let ty = arg_ops
             .get(usize::from(k))
-            .map(|op| self.p.operand_type(op));
-        if let Some(pointee) = ty.and_then(|t| self.p.types.pointee(t)) {
-            for (sid, index) in self.p.types.first_lock_member(pointee) {
-                (rho, content) = self.t.field(&mut self.c, content, rho, sid, index);
+            .map(|op| self.program.operand_type(op));
+        if let Some(pointee) = ty.and_then(|t| self.program.types.pointee(t)) {
+            for (sid, index) in self.program.types.first_lock_member(pointee) {
+                (rho, content) = self
+                    .ltypes
+                    .field(&mut self.constraints, content, rho, sid, index);
             }
         }
-        Some(self.t.lock_of(&mut self.c, content))
+        Some(self.ltypes.lock_of(&mut self.constraints, content))
     }
 
     /// The lock a pointer argument points to.
     pub(super) fn lock_arg(&mut self, args: &[Option<Node>], k: Arg) -> Option<Lock> {
         let v = args.get(usize::from(k)).copied().flatten()?;
-        let (_, content) = self.t.deref(&mut self.c, v);
-        Some(self.t.lock_of(&mut self.c, content))
+        let (_, content) = self.ltypes.deref(&mut self.constraints, v);
+        Some(self.ltypes.lock_of(&mut self.constraints, content))
     }
 
     /// The index of the parameter of the function running in `frame` that `op` reads, when that
@@ -181,7 +193,7 @@ impl Gen<'_> {
         let (crate::ir::Base::Var(v), true) = (&lv.base, lv.proj.is_empty()) else {
             return None;
         };
-        crate::analyses::lock_elements::unchanged_param(self.p, frame.func, *v)
+        crate::analyses::lock_elements::unchanged_param(self.program, frame.func, *v)
     }
 
     /// Records lock `l`, acquired or released through `op`, in
@@ -190,10 +202,10 @@ impl Gen<'_> {
     /// unknown type (a `void *`, a flag of a verification task's atomic section) and
     /// `pthread_once` controls keep the plain lock sets.
     fn note_relock(&mut self, l: Lock, op: Option<&Operand>) {
-        let types = &self.p.types;
-        let counts = !self.p.relock_may_fail
+        let types = &self.program.types;
+        let counts = !self.program.relock_may_fail
             && op.is_some_and(|op| {
-                let pointee = types.pointee(self.p.operand_type(op));
+                let pointee = types.pointee(self.program.operand_type(op));
                 matches!(
                     pointee.map(|t| types.get(t)),
                     Some(Type::Lock(LockKind::Mutex | LockKind::Spin))
@@ -217,8 +229,8 @@ impl Gen<'_> {
         } = call;
         self.annotation_call(frame, f, arg_ops, pos);
         self.signal_mask(frame);
-        if self.p.known[f].is_some_and(|s| s.unordered) {
-            self.unordered.insert(name_of(self.p, f).to_string());
+        if self.program.known[f].is_some_and(|s| s.unordered) {
+            self.unordered.insert(name_of(self.program, f).to_string());
         }
         let arg = |k: Arg| args.get(usize::from(k)).copied().flatten();
         let op = |k: Arg| arg_ops.get(usize::from(k));
@@ -227,7 +239,7 @@ impl Gen<'_> {
                 .get(usize::from(k))
                 .is_some_and(|op| g.is_unique(frame, op))
         };
-        match self.p.known_kind(f) {
+        match self.program.known_kind(f) {
             Some(Kind::Acquire { lock, mode, waits }) => {
                 if let Some(l) = self.held_lock_arg(frame, args, arg_ops, lock) {
                     self.note_relock(l, op(lock));
@@ -266,7 +278,7 @@ impl Gen<'_> {
                 self.touch(frame, out.and_then(arg), pos, true);
                 if let Some(h) = self
                     .user_stmt(frame)
-                    .and_then(|at| self.joins.join_after.get(&at).copied())
+                    .and_then(|at| self.analysed.joins.join_after.get(&at).copied())
                 {
                     self.current.push(GenEvent::Event(Event::Join(h)));
                 }
@@ -281,9 +293,9 @@ impl Gen<'_> {
             Some(Kind::ThreadPrivate) => {
                 // Thread-specific data is private to the calling thread.
                 if let Some(r) = result {
-                    let fresh = self.t.var(frame.scope);
-                    self.t.deref(&mut self.c, fresh);
-                    self.t.flow(&mut self.c, fresh, r);
+                    let fresh = self.ltypes.var(frame.scope);
+                    self.ltypes.deref(&mut self.constraints, fresh);
+                    self.ltypes.flow(&mut self.constraints, fresh, r);
                 }
             }
             Some(Kind::Alloc) => {
@@ -294,9 +306,9 @@ impl Gen<'_> {
             Some(Kind::AllocInto { out }) => {
                 let obj = self.new_object(frame, pos, f);
                 if let Some(out) = arg(out) {
-                    let (rho, content) = self.t.deref(&mut self.c, out);
+                    let (rho, content) = self.ltypes.deref(&mut self.constraints, out);
                     self.access(frame, rho, pos, true);
-                    self.t.flow(&mut self.c, obj, content);
+                    self.ltypes.flow(&mut self.constraints, obj, content);
                 }
             }
             Some(Kind::Free { ptr }) => {
@@ -317,9 +329,9 @@ impl Gen<'_> {
                     self.touch_through(frame, op(dst), arg(dst), pos, true);
                 }
                 if let (Some(d), Some(s)) = (arg(dst), arg(src)) {
-                    let (_, dc) = self.t.deref(&mut self.c, d);
-                    let (_, sc) = self.t.deref(&mut self.c, s);
-                    self.t.flow(&mut self.c, sc, dc);
+                    let (_, dc) = self.ltypes.deref(&mut self.constraints, d);
+                    let (_, sc) = self.ltypes.deref(&mut self.constraints, s);
+                    self.ltypes.flow(&mut self.constraints, sc, dc);
                 }
             }
             Some(Kind::VarargsAccess { write }) => self.touch_varargs(frame, pos, write),
@@ -347,7 +359,7 @@ impl Gen<'_> {
                 | Kind::Unreachable,
             ) => {}
             Some(Kind::Stub) | None => {
-                let func = &self.p.funcs[f];
+                let func = &self.program.funcs[f];
                 if func.defined && func.origin == Origin::Stub && frame.depth < INLINE_DEPTH {
                     self.inline_stub(frame, f, args, arg_ops, result, pos);
                 } else {
@@ -360,10 +372,10 @@ impl Gen<'_> {
     /// The harness of `--entry`/`--library` ([`crate::entries`]): every function argument starts
     /// as threads of code locksmith cannot see, with external arguments.
     fn start_entries(&mut self, frame: &mut Frame, args: &[Option<Node>], pos: Pos) {
-        let entries = self.t.fun(Vec::new(), frame.scope);
+        let entries = self.ltypes.fun(Vec::new(), frame.scope);
         for &v in args.iter().flatten() {
-            if matches!(self.t.shape(v), Shape::Fun(_)) {
-                self.t.flow(&mut self.c, v, entries);
+            if matches!(self.ltypes.shape(v), Shape::Fun(_)) {
+                self.ltypes.flow(&mut self.constraints, v, entries);
             }
         }
         self.pending_call(frame, entries, Vec::new(), None, pos, true);
@@ -376,11 +388,11 @@ impl Gen<'_> {
     /// written to `*old`.
     fn sig_action(&mut self, frame: &mut Frame, act: Option<Node>, old: Option<Node>, pos: Pos) {
         if let Some(act) = act {
-            let (_, content) = self.t.deref(&mut self.c, act);
-            let handler = self.t.var(frame.scope);
-            let targets = self.t.funs_inside(content);
-            let hnode = self.t.fun(targets, frame.scope);
-            self.t.unify(&mut self.c, handler, hnode);
+            let (_, content) = self.ltypes.deref(&mut self.constraints, act);
+            let handler = self.ltypes.var(frame.scope);
+            let targets = self.ltypes.funs_inside(content);
+            let hnode = self.ltypes.fun(targets, frame.scope);
+            self.ltypes.unify(&mut self.constraints, handler, hnode);
             self.pending_call(frame, handler, Vec::new(), None, pos, true);
         }
         self.touch(frame, old, pos, true);
@@ -403,7 +415,7 @@ impl Gen<'_> {
     fn signal_mask(&mut self, frame: &Frame) {
         let Some(change) = self
             .user_stmt(frame)
-            .and_then(|at| self.masks.changes.get(&at).copied())
+            .and_then(|at| self.analysed.masks.changes.get(&at).copied())
         else {
             return;
         };
@@ -437,8 +449,8 @@ impl Gen<'_> {
         self.touch(frame, id.and_then(arg), call.pos, true);
         let Some(fnode) = arg(func) else { return };
         let at = self.user_stmt(frame);
-        let handle = at.and_then(|at| self.joins.create.get(&at).copied());
-        let trips = at.and_then(|at| self.joins.create_trips.get(&at).copied());
+        let handle = at.and_then(|at| self.analysed.joins.create.get(&at).copied());
+        let trips = at.and_then(|at| self.analysed.joins.create_trips.get(&at).copied());
         let through_param = call
             .arg_ops
             .get(usize::from(func))
@@ -455,13 +467,13 @@ impl Gen<'_> {
     /// `pthread_barrier_wait` of the barrier that orders phases ([`crate::analyses::barriers`])
     /// ends a phase; of any other barrier it orders nothing, and reports say so.
     fn barrier_wait(&mut self, f: FuncId, barrier: Option<&Operand>) {
-        let named = barrier.and_then(|o| crate::analyses::barriers::named_barrier(self.p, o));
-        match (&self.barrier, named) {
+        let named = barrier.and_then(|o| crate::analyses::barriers::named_barrier(self.program, o));
+        match (&self.analysed.barrier, named) {
             (Some(b), Some((var, fields))) if b.var == var && b.fields == fields => {
                 self.current.push(GenEvent::Event(Event::BarrierWait));
             }
             _ => {
-                self.unordered.insert(name_of(self.p, f).to_string());
+                self.unordered.insert(name_of(self.program, f).to_string());
             }
         }
     }
@@ -474,13 +486,14 @@ impl Gen<'_> {
         let (f, args, arg_ops) = (call.f, call.args, call.arg_ops);
         if self
             .cur_stmt
-            .is_some_and(|at| self.reader_sections.calls.contains_key(&at))
+            .is_some_and(|at| self.analysed.reader_sections.calls.contains_key(&at))
         {
             // A first reader's wait or a last reader's post: the readers' shared hold says it.
             return;
         }
         if self.cur_stmt.is_some_and(|at| {
-            self.joins
+            self.analysed
+                .joins
                 .handshakes
                 .iter()
                 .any(|h| h.signal == at || h.wait_calls.contains(&at))
@@ -492,14 +505,14 @@ impl Gen<'_> {
             .get(usize::from(sem))
             .and_then(crate::analyses::semaphores::sem_key);
         let lock = match key {
-            Some(k) if self.mutex_sems.contains(&k) => self.lock_arg(args, sem),
+            Some(k) if self.analysed.mutex_sems.contains(&k) => self.lock_arg(args, sem),
             _ => None,
         };
         match lock {
             Some(l) if wait => self.lock_call(frame, l, LockMode::Exclusive, true, call.pos),
             Some(l) => self.current.push(GenEvent::Event(Event::Release(l))),
             None => {
-                self.unordered.insert(name_of(self.p, f).to_string());
+                self.unordered.insert(name_of(self.program, f).to_string());
             }
         }
     }
@@ -509,7 +522,7 @@ impl Gen<'_> {
     /// count-up to its count-down. Like `pthread_once`'s shared hold, no lock call: nothing
     /// waits for it, and it orders no locks.
     pub(super) fn reader_section(&mut self, frame: &mut Frame, at: StmtAt, after: bool) {
-        let sections = &self.reader_sections;
+        let sections = &self.analysed.reader_sections;
         let op = if after {
             sections.acquire_after.get(&at)
         } else {
@@ -571,7 +584,7 @@ impl Gen<'_> {
         if let Some(array) = call
             .arg_ops
             .get(usize::from(lock))
-            .and_then(|op| self.elements.array_of(self.p, op))
+            .and_then(|op| self.analysed.elements.array_of(self.program, op))
             .filter(|_| attributes)
         {
             self.attributed_arrays.insert(array);
@@ -627,7 +640,7 @@ impl Gen<'_> {
         }
         let obj = self.new_object(frame, call.pos, call.f);
         if let Some(old) = old {
-            self.t.flow(&mut self.c, old, obj);
+            self.ltypes.flow(&mut self.constraints, old, obj);
         }
         self.set_result(call.result, obj);
     }
@@ -641,7 +654,7 @@ impl Gen<'_> {
             .map(|i| i.extra.clone())
             .unwrap_or_default();
         for v in extra.into_iter().flatten() {
-            if matches!(self.t.shape(v), Shape::Ptr { .. }) {
+            if matches!(self.ltypes.shape(v), Shape::Ptr { .. }) {
                 self.touch(frame, Some(v), pos, write);
             }
         }
@@ -650,7 +663,7 @@ impl Gen<'_> {
     /// Stores a call's value into its result node, if the result is used.
     pub(super) fn set_result(&mut self, result: Option<Node>, value: Node) {
         if let Some(r) = result {
-            self.t.flow(&mut self.c, value, r);
+            self.ltypes.flow(&mut self.constraints, value, r);
         }
     }
 
@@ -674,30 +687,30 @@ impl Gen<'_> {
         result: Option<Node>,
         pos: Pos,
     ) {
-        let name = name_of(self.p, f).to_string();
+        let name = name_of(self.program, f).to_string();
         self.unmodelled.insert(name.clone());
-        let callbacks = self.t.fun(Vec::new(), frame.scope);
+        let callbacks = self.ltypes.fun(Vec::new(), frame.scope);
         // Given a function to call, unknown code may hand it anything else it is given.
         let calls_back = args
             .iter()
             .flatten()
-            .any(|&v| matches!(self.t.shape(v), Shape::Fun(_)));
+            .any(|&v| matches!(self.ltypes.shape(v), Shape::Fun(_)));
         for (k, v) in args.iter().enumerate() {
             let (Some(v), Some(op)) = (*v, arg_ops.get(k)) else {
                 continue;
             };
-            if matches!(self.t.shape(v), Shape::Fun(_)) {
-                self.t.flow(&mut self.c, v, callbacks);
+            if matches!(self.ltypes.shape(v), Shape::Fun(_)) {
+                self.ltypes.flow(&mut self.constraints, v, callbacks);
                 continue;
             }
-            let ty = self.p.operand_type(op);
+            let ty = self.program.operand_type(op);
             if !self.is_pointer(ty) {
                 continue;
             }
             self.touch_as(frame, Some(v), pos, false, &name);
             // What a `const T *` parameter points to is read only: C lets the function write
             // it only by casting the qualifier away (README, "Code locksmith cannot see").
-            if !self.p.funcs[f]
+            if !self.program.funcs[f]
                 .const_pointees
                 .get(k)
                 .copied()
@@ -710,36 +723,36 @@ impl Gen<'_> {
             // but the functions its object holds (an ops table, an event with its handler) may
             // be called later, from any thread: registering them is why it is handed over. They
             // run as the functions stored in external memory do ([`Gen::external_callbacks`]).
-            let declared = match self.p.types.get(self.p.funcs[f].ty) {
+            let declared = match self.program.types.get(self.program.funcs[f].ty) {
                 Type::Function { params, .. } => params.get(k).copied(),
                 _ => None,
             };
             let untyped = [Some(ty), declared].into_iter().flatten().any(|t| {
-                self.p
+                self.program
                     .types
                     .pointee(t)
-                    .is_some_and(|t| matches!(self.p.types.get(t), Type::Void))
+                    .is_some_and(|t| matches!(self.program.types.get(t), Type::Void))
             });
-            if let Some(pointee) = self.p.types.pointee(ty) {
-                let (rho, content) = self.t.deref(&mut self.c, v);
+            if let Some(pointee) = self.program.types.pointee(ty) {
+                let (rho, content) = self.ltypes.deref(&mut self.constraints, v);
                 let mut held = Vec::new();
                 self.held_functions(pointee, rho, content, 0, &mut held);
                 let kept = self.kept_callbacks();
                 for f in held {
-                    self.t.flow(&mut self.c, f, kept);
+                    self.ltypes.flow(&mut self.constraints, f, kept);
                 }
             }
             if untyped || calls_back {
-                let kept = self.t.of_type(&mut self.c, ty, Scope::ROOT);
-                self.t.mark_external(&mut self.c, kept);
-                self.t.flow(&mut self.c, v, kept);
+                let kept = self.ltypes.of_type(&mut self.constraints, ty, Scope::ROOT);
+                self.ltypes.mark_external(&mut self.constraints, kept);
+                self.ltypes.flow(&mut self.constraints, v, kept);
             }
         }
         if let Some(r) = result {
-            self.t.mark_external(&mut self.c, r);
+            self.ltypes.mark_external(&mut self.constraints, r);
         }
         let (state, state_content) = self.unknown_state();
-        let state_ptr = self.t.ptr(state, state_content, Scope::ROOT);
+        let state_ptr = self.ltypes.ptr(state, state_content, Scope::ROOT);
         self.touch_as(frame, Some(state_ptr), pos, false, &name);
         self.touch_as(frame, Some(state_ptr), pos, true, &name);
         self.pending_call(frame, callbacks, Vec::new(), None, pos, true);
@@ -755,7 +768,7 @@ impl Gen<'_> {
         if let Some(n) = self.kept_callbacks {
             return n;
         }
-        let n = self.t.fun(Vec::new(), Scope::ROOT);
+        let n = self.ltypes.fun(Vec::new(), Scope::ROOT);
         self.kept_callbacks = Some(n);
         n
     }
@@ -774,7 +787,7 @@ impl Gen<'_> {
         out: &mut Vec<Node>,
     ) {
         const MAX_DEPTH: u32 = 4;
-        let types = &self.p.types;
+        let types = &self.program.types;
         let reaches = *self
             .holds_callbacks
             .entry(ty)
@@ -782,23 +795,25 @@ impl Gen<'_> {
         if !reaches || depth > MAX_DEPTH {
             return;
         }
-        match self.p.types.get(ty).clone() {
-            Type::Pointer(to) if matches!(self.p.types.get(to), Type::Function { .. }) => {
+        match self.program.types.get(ty).clone() {
+            Type::Pointer(to) if matches!(self.program.types.get(to), Type::Function { .. }) => {
                 out.push(node)
             }
             Type::Pointer(to) => {
-                let (r, n) = self.t.deref(&mut self.c, node);
+                let (r, n) = self.ltypes.deref(&mut self.constraints, node);
                 self.held_functions(to, r, n, depth + 1, out);
             }
             Type::Array(element) => self.held_functions(element, rho, node, depth, out),
             Type::Struct(sid) => {
-                let fields: Vec<TypeId> = self.p.types.structs[sid]
+                let fields: Vec<TypeId> = self.program.types.structs[sid]
                     .fields
                     .iter()
                     .map(|f| f.ty)
                     .collect();
                 for (k, fty) in fields.into_iter().enumerate() {
-                    let (r, n) = self.t.field(&mut self.c, node, rho, sid, k as u32);
+                    let (r, n) = self
+                        .ltypes
+                        .field(&mut self.constraints, node, rho, sid, k as u32);
                     self.held_functions(fty, r, n, depth, out);
                 }
             }
@@ -810,7 +825,7 @@ impl Gen<'_> {
     /// reported at the user's call, inside `name` (or the stub being inlined).
     fn touch_as(&mut self, frame: &Frame, arg: Option<Node>, pos: Pos, write: bool, name: &str) {
         let Some(v) = arg else { return };
-        let (rho, content) = self.t.deref(&mut self.c, v);
+        let (rho, content) = self.ltypes.deref(&mut self.constraints, v);
         let (at, via) = frame.report_at(pos);
         self.current.push(GenEvent::Whole {
             rho,
@@ -830,10 +845,13 @@ impl Gen<'_> {
         if let Some(x) = self.unknown_state {
             return x;
         }
-        let rho = self
-            .t
-            .new_rho(&mut self.c, Scope::ROOT, RhoKind::Alloc, RhoOrigin::Object);
-        let content = self.t.scalar(Scope::ROOT);
+        let rho = self.ltypes.new_rho(
+            &mut self.constraints,
+            Scope::ROOT,
+            RhoKind::Alloc,
+            RhoOrigin::Object,
+        );
+        let content = self.ltypes.scalar(Scope::ROOT);
         self.rho_names.insert(rho, RhoName::UnknownState);
         self.objects.push(Object {
             rho,
@@ -861,7 +879,7 @@ impl Gen<'_> {
             node,
             args: Vec::new(),
             result: None,
-            pos: self.p.funcs[main].pos,
+            pos: self.program.funcs[main].pos,
             done: BTreeSet::new(),
             callers: Callers::UnknownFromExternalMemory,
             signal: false,
@@ -873,13 +891,15 @@ impl Gen<'_> {
     }
 
     /// The uniqueness of a stub's own pointers ([`uniqueness::analyse`]), computed once per
-    /// stub; none when uniqueness is off.
+    /// stub; none when uniqueness is off. It reads the IR only, but stays here, lazy, instead
+    /// of in [`crate::analyses::Analysed::uniqueness`] with the user functions': only the
+    /// stubs a call inlines need it, and most of the stubs' functions are never called.
     fn stub_uniqueness(&mut self, f: FuncId) -> std::rc::Rc<uniqueness::Uniqueness> {
         if let Some(u) = self.stub_unique.get(&f) {
             return u.clone();
         }
         let u = if self.techniques.has(Technique::Uniqueness) {
-            uniqueness::analyse(self.p, f)
+            uniqueness::analyse(self.program, f)
         } else {
             uniqueness::Uniqueness::default()
         };
@@ -892,7 +912,7 @@ impl Gen<'_> {
     /// start of `main` may see escape ([`Gen::startup_callbacks`]); whether that changed
     /// anything (then calls through pointers are resolved again).
     fn external_callbacks_touch_startup(&mut self) -> bool {
-        if self.startup.is_empty() {
+        if self.analysed.startup.is_empty() {
             return false;
         }
         let callbacks: Vec<FuncId> = self
@@ -907,16 +927,16 @@ impl Gen<'_> {
     /// Values unknown code could pass to a callback `f`: for each pointer parameter, a pointer
     /// into external memory.
     fn external_arguments(&mut self, f: FuncId) -> Vec<Option<Node>> {
-        let params = self.p.funcs[f].params.clone();
+        let params = self.program.funcs[f].params.clone();
         params
             .into_iter()
             .map(|v| {
-                let ty = self.p.vars[v].ty;
+                let ty = self.program.vars[v].ty;
                 if !self.is_pointer(ty) {
                     return None;
                 }
-                let x = self.t.of_type(&mut self.c, ty, Scope::ROOT);
-                self.t.mark_external(&mut self.c, x);
+                let x = self.ltypes.of_type(&mut self.constraints, ty, Scope::ROOT);
+                self.ltypes.mark_external(&mut self.constraints, x);
                 Some(x)
             })
             .collect()
@@ -933,11 +953,11 @@ impl Gen<'_> {
         result: Option<Node>,
         pos: Pos,
     ) {
-        let func = &self.p.funcs[f];
+        let func = &self.program.funcs[f];
         // A stub that only reads or writes through its arguments sees a unique argument as
         // unique too.
         let unique: FxHashSet<uniqueness::Holder> =
-            if self.p.known(f).is_some_and(|s| s.non_capturing) {
+            if self.program.known(f).is_some_and(|s| s.non_capturing) {
                 func.params
                     .iter()
                     .zip(arg_ops)
@@ -950,17 +970,22 @@ impl Gen<'_> {
         let scope = frame.scope;
         let mut vars = FxHashMap::default();
         for &v in func.params.iter().chain(&func.locals) {
-            let ty = self.p.vars[v].ty;
-            let rho = self
-                .t
-                .new_rho(&mut self.c, scope, RhoKind::Plain, RhoOrigin::Object);
-            let node = self.t.content_of_type(&mut self.c, ty, scope);
+            let ty = self.program.vars[v].ty;
+            let rho = self.ltypes.new_rho(
+                &mut self.constraints,
+                scope,
+                RhoKind::Plain,
+                RhoOrigin::Object,
+            );
+            let node = self
+                .ltypes
+                .content_of_type(&mut self.constraints, ty, scope);
             vars.insert(v, (rho, node));
         }
         for (k, &v) in func.params.iter().enumerate() {
             if let Some(a) = args.get(k).copied().flatten() {
                 let (_, node) = vars[&v];
-                self.t.flow(&mut self.c, a, node);
+                self.ltypes.flow(&mut self.constraints, a, node);
             }
         }
         let extra: Vec<Option<Node>> = args.iter().skip(func.params.len()).copied().collect();
@@ -985,7 +1010,7 @@ impl Gen<'_> {
         let given = std::mem::take(&mut inner.unique);
         let blocks: Vec<BlockId> = func.blocks.indices().collect();
         for b in blocks {
-            let block = &self.p.funcs[f].blocks[b];
+            let block = &self.program.funcs[f].blocks[b];
             for (k, stmt) in block.stmts.iter().enumerate() {
                 inner.unique = given.clone();
                 inner.unique.extend(fresh.before(b, k));
@@ -1007,7 +1032,7 @@ impl Gen<'_> {
         }
         if let Some(r) = result {
             for v in inner.returned {
-                self.t.flow(&mut self.c, v, r);
+                self.ltypes.flow(&mut self.constraints, v, r);
             }
         }
     }
@@ -1046,10 +1071,10 @@ impl Gen<'_> {
         loop {
             let mut progress = false;
             for (id, expansion) in expansions.iter_mut().enumerate() {
-                let mut targets = self.t.targets(self.pending[id].node);
+                let mut targets = self.ltypes.targets(self.pending[id].node);
                 if self.pending[id].callers == Callers::UnknownFromExternalMemory {
-                    for (_, _, n) in self.t.external_objects().to_vec() {
-                        targets.extend(self.t.funs_inside(n));
+                    for (_, _, n) in self.ltypes.external_objects().to_vec() {
+                        targets.extend(self.ltypes.funs_inside(n));
                     }
                     targets.sort();
                     targets.dedup();
@@ -1072,7 +1097,7 @@ impl Gen<'_> {
                         // A library function called through a pointer (a comparator such as
                         // `strcmp`): modelled as unmodelled, on the arguments.
                         let quiet = matches!(
-                            self.p.known_kind(t),
+                            self.program.known_kind(t),
                             Some(
                                 Kind::NoEffect
                                     | Kind::LockInit { .. }
@@ -1081,7 +1106,7 @@ impl Gen<'_> {
                             )
                         );
                         if !quiet {
-                            self.unmodelled.insert(name_of(self.p, t).to_string());
+                            self.unmodelled.insert(name_of(self.program, t).to_string());
                         }
                         continue;
                     }

@@ -22,7 +22,10 @@ impl Gen<'_> {
         if frame.inline.is_some() {
             return None;
         }
-        let (array, e) = self.elements.element_of(self.p, frame.func, op)?;
+        let (array, e) = self
+            .analysed
+            .elements
+            .element_of(self.program, frame.func, op)?;
         Some(self.element_lock(frame.func, &array, e))
     }
 
@@ -40,7 +43,7 @@ impl Gen<'_> {
             Element::Const(_) => Scope::ROOT,
             Element::Param(_) => self.scope_of.get(&f).copied().unwrap_or(Scope::ROOT),
         };
-        let l = self.c.new_lock(scope);
+        let l = self.constraints.new_lock(scope);
         self.element_locks.insert(key, l);
         l
     }
@@ -54,16 +57,17 @@ impl Gen<'_> {
         args: &[Operand],
         site: Site,
     ) {
-        if self.elements.is_empty() || frame.inline.is_some() {
+        if self.analysed.elements.is_empty() || frame.inline.is_some() {
             return;
         }
-        for (k, array, e) in self
-            .elements
-            .call_elements(self.p, frame.func, callee, args)
+        for (k, array, e) in
+            self.analysed
+                .elements
+                .call_elements(self.program, frame.func, callee, args)
         {
             let generic = self.element_lock(callee, &array, Element::Param(k));
             let image = self.element_lock(frame.func, &array, e);
-            self.c.lock_inst(generic, site, image);
+            self.constraints.lock_inst(generic, site, image);
         }
     }
 
@@ -78,20 +82,21 @@ impl Gen<'_> {
         args: &[Operand],
         values: &mut [Option<Node>],
     ) {
-        if self.elements.is_empty() || frame.inline.is_some() {
+        if self.analysed.elements.is_empty() || frame.inline.is_some() {
             return;
         }
-        for (k, array, e) in self
-            .elements
-            .pointer_elements(self.p, frame.func, callee, args)
+        for (k, array, e) in
+            self.analysed
+                .elements
+                .pointer_elements(self.program, frame.func, callee, args)
         {
             let Some(v) = values.get(k).copied().flatten() else {
                 continue;
             };
             let l = self.element_lock(frame.func, &array, e);
-            let (rho, _) = self.t.deref(&mut self.c, v);
-            let lock = self.t.lock(l, frame.scope);
-            values[k] = Some(self.t.ptr(rho, lock, frame.scope));
+            let (rho, _) = self.ltypes.deref(&mut self.constraints, v);
+            let lock = self.ltypes.lock(l, frame.scope);
+            values[k] = Some(self.ltypes.ptr(rho, lock, frame.scope));
         }
     }
 
@@ -121,7 +126,7 @@ impl Gen<'_> {
 
     /// The names of the element locks: `locks[2]`, and `locks[k]` inside a wrapper.
     pub(super) fn element_names(&self) -> Vec<(Lock, RhoName)> {
-        let structs = &self.p.types.structs;
+        let structs = &self.program.types.structs;
         self.element_locks
             .iter()
             .map(|((func, array, e), &l)| {
@@ -137,8 +142,8 @@ impl Gen<'_> {
                     .collect();
                 let index = match (func, e) {
                     (Some(f), Element::Param(k)) => {
-                        let param = self.p.funcs[*f].params.get(*k as usize);
-                        param.map_or_else(|| "?".into(), |&v| self.p.vars[v].name.clone())
+                        let param = self.program.funcs[*f].params.get(*k as usize);
+                        param.map_or_else(|| "?".into(), |&v| self.program.vars[v].name.clone())
                     }
                     (_, Element::Const(c)) => c.to_string(),
                     (None, Element::Param(k)) => format!("#{k}"),

@@ -25,16 +25,16 @@ impl Gen<'_> {
             .map(|(i, &f)| (i, f))
             .collect();
         for (fid, f) in fns {
-            let func = &self.p.funcs[f];
+            let func = &self.program.funcs[f];
             let gen_blocks = self.blocks.remove(&f).unwrap_or_default();
             let blocks = gen_blocks
                 .into_iter()
-                .zip(func.blocks.iter())
-                .map(|(events, block)| EventBlock {
+                .zip(func.blocks.iter_enumerated())
+                .map(|(events, (b, block))| EventBlock {
                     events: self.expand(events, expansions),
                     succs: block.term.successors().iter().map(|b| b.0).collect(),
                     returns: matches!(block.term, crate::ir::Term::Return(..)),
-                    lock_failure: false,
+                    lock_failure: self.analysed.lock_failures.contains(&(f, b)),
                 })
                 .collect();
             let id = threads.funcs.push(FnBody {
@@ -44,7 +44,7 @@ impl Gen<'_> {
             debug_assert_eq!(id, fid);
         }
         threads.untaken_forks = self.untaken_forks(&threads, expansions);
-        threads.barrier_count = self.barrier.as_ref().map(|b| b.count);
+        threads.barrier_count = self.analysed.barrier.as_ref().map(|b| b.count);
         let mut trips = std::mem::take(&mut self.fork_trips);
         trips.sort_unstable();
         trips.dedup();
@@ -161,7 +161,7 @@ impl Gen<'_> {
                     opened,
                     own_copy,
                 } => {
-                    let tied = self.t.blob_ties(rho, content);
+                    let tied = self.ltypes.blob_ties(rho, content);
                     for r in self.units(rho, content, &tied) {
                         let a = self.accesses.push(AccessInfo {
                             rho: r,
@@ -189,7 +189,7 @@ impl Gen<'_> {
     /// the objects, for naming labels.
     pub(super) fn objects_into(&mut self, threads: &mut ThreadProgram) -> Vec<Object> {
         // External memory's objects: each stands for the memory of many objects.
-        for &(_, rho, content) in self.t.external_objects().to_vec().iter() {
+        for &(_, rho, content) in self.ltypes.external_objects().to_vec().iter() {
             self.rho_names.insert(rho, RhoName::External);
             self.objects.push(Object {
                 rho,
@@ -200,12 +200,12 @@ impl Gen<'_> {
         let objects: Vec<Object> = std::mem::take(&mut self.objects).iter().copied().collect();
         for o in &objects {
             // A location holding conflated memory is the blob's label too (`LTypes::blob_ties`).
-            let tied = self.t.blob_ties(o.rho, o.content);
+            let tied = self.ltypes.blob_ties(o.rho, o.content);
             for &(at, blob) in &tied {
-                self.c.flow(at, blob);
-                self.c.flow(blob, at);
+                self.constraints.flow(at, blob);
+                self.constraints.flow(blob, at);
             }
-            let locks = self.t.locks_inside(o.content);
+            let locks = self.ltypes.locks_inside(o.content);
             let array_locks = self.array_locks(o.content);
             threads.objects.push(ObjectInfo {
                 locks,
@@ -233,9 +233,9 @@ impl Gen<'_> {
         threads.thread_local = self.thread_local_locations();
         threads.signal_atomic = self.signal_atomic.clone();
         threads.signal_atomic.sort_unstable();
-        threads.global_handles = self.joins.global.clone();
-        threads.wrapped = self.joins.wrapped.clone();
-        threads.wrapped_loops = self.joins.wrapped_loops.clone();
+        threads.global_handles = self.analysed.joins.global.clone();
+        threads.wrapped = self.analysed.joins.wrapped.clone();
+        threads.wrapped_loops = self.analysed.joins.wrapped_loops.clone();
         threads.alternatives = std::mem::take(&mut self.alternatives);
         threads.alternatives.sort();
         threads.alternatives.dedup();
@@ -248,8 +248,8 @@ impl Gen<'_> {
         threads.attributed_locks = std::mem::take(&mut self.attributed_locks);
         threads.attributed_locks.sort();
         threads.attributed_locks.dedup();
-        for (_, _, n) in self.t.external_objects().to_vec() {
-            threads.external_locks.extend(self.t.locks_inside(n));
+        for (_, _, n) in self.ltypes.external_objects().to_vec() {
+            threads.external_locks.extend(self.ltypes.locks_inside(n));
         }
         threads.external_locks.sort();
         threads.external_locks.dedup();
@@ -267,7 +267,7 @@ impl Gen<'_> {
     fn thread_local_locations(&mut self) -> Vec<Rho> {
         let mut out = self.thread_local.clone();
         let mut stack: Vec<Node> = self
-            .p
+            .program
             .vars
             .iter_enumerated()
             .filter(|(_, var)| {
@@ -284,11 +284,11 @@ impl Gen<'_> {
             .collect();
         let mut seen = FxHashSet::default();
         while let Some(node) = stack.pop() {
-            let node = self.t.representative(node);
+            let node = self.ltypes.representative(node);
             if !seen.insert(node) {
                 continue;
             }
-            match self.t.shape(node) {
+            match self.ltypes.shape(node) {
                 Shape::Struct { fields, .. } => {
                     for f in fields {
                         out.push(f.rho);
@@ -305,17 +305,17 @@ impl Gen<'_> {
     }
 
     fn array_locks(&mut self, content: Node) -> Vec<Lock> {
-        let types = &self.p.types;
+        let types = &self.program.types;
         let is_array = |ty| matches!(types.get(ty), Type::Array(_));
         let mut out = Vec::new();
         let mut stack = vec![(content, false)];
         let mut seen = FxHashSet::default();
         while let Some((n, in_array)) = stack.pop() {
-            let n = self.t.representative(n);
+            let n = self.ltypes.representative(n);
             if !seen.insert((n, in_array)) {
                 continue;
             }
-            match self.t.shape(n) {
+            match self.ltypes.shape(n) {
                 Shape::Lock(l) if in_array => out.push(l),
                 Shape::Blob { lock, .. } if in_array => out.push(lock),
                 Shape::Struct { sid, fields } => {
@@ -349,7 +349,7 @@ impl Gen<'_> {
     pub(super) fn units(&mut self, rho: Rho, content: Node, tied: &[(Rho, Rho)]) -> Vec<Rho> {
         let mut out = vec![rho];
         out.extend(
-            self.t
+            self.ltypes
                 .field_labels(content)
                 .into_iter()
                 .filter(|r| !tied.iter().any(|t| t.1 == *r)),
@@ -362,14 +362,21 @@ impl Gen<'_> {
     /// condition, so none is lost: the plan only matches loops in user functions with bodies,
     /// which all have an event graph.
     fn bound_conditions(&mut self) -> Vec<BoundCondition> {
-        let checks = std::mem::take(&mut self.joins.bound_checks);
-        checks
-            .into_iter()
+        let analysed = self.analysed;
+        analysed
+            .joins
+            .bound_checks
+            .iter()
             .map(|check| {
                 let bound = match check.bound {
                     LoopBound::Var(v) => self.var_rho[v].map(|(rho, _)| rho),
-                    LoopBound::GlobalField { var, strukt, index } => self.var_rho[var]
-                        .map(|(rho, node)| self.t.field(&mut self.c, node, rho, strukt, index).0),
+                    LoopBound::GlobalField { var, strukt, index } => {
+                        self.var_rho[var].map(|(rho, node)| {
+                            self.ltypes
+                                .field(&mut self.constraints, node, rho, strukt, index)
+                                .0
+                        })
+                    }
                     // The plan proves a member's bound itself and leaves no check of one.
                     LoopBound::Const(_) | LoopBound::Member { .. } => None,
                 };

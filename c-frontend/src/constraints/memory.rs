@@ -26,11 +26,16 @@ impl Gen<'_> {
         }
         // A variable of a function not processed (a stub's local seen outside inlining).
         let scope = frame.scope;
-        let ty = self.p.vars[v].ty;
-        let rho = self
-            .t
-            .new_rho(&mut self.c, scope, RhoKind::Plain, RhoOrigin::Object);
-        let node = self.t.content_of_type(&mut self.c, ty, scope);
+        let ty = self.program.vars[v].ty;
+        let rho = self.ltypes.new_rho(
+            &mut self.constraints,
+            scope,
+            RhoKind::Plain,
+            RhoOrigin::Object,
+        );
+        let node = self
+            .ltypes
+            .content_of_type(&mut self.constraints, ty, scope);
         self.var_rho[v] = Some((rho, node));
         (rho, node)
     }
@@ -39,7 +44,7 @@ impl Gen<'_> {
         if frame.inline_vars.contains_key(&v) {
             return false;
         }
-        let var = &self.p.vars[v];
+        let var = &self.program.vars[v];
         match var.kind {
             // Each thread's copy of a thread-local is its own; another thread reaches it only
             // through a pointer, so it is shareable only when its address is taken (its
@@ -105,16 +110,18 @@ impl Gen<'_> {
                 let value = self.eval(frame, op);
                 let value = match value {
                     Some(v) => v,
-                    None => self.t.var(frame.scope),
+                    None => self.ltypes.var(frame.scope),
                 };
-                let (r, n) = self.t.deref(&mut self.c, value);
+                let (r, n) = self.ltypes.deref(&mut self.constraints, value);
                 (r, n, !unique)
             }
         };
         for p in &lv.proj {
             match *p {
                 Proj::Field { strukt, index } => {
-                    let (r, n) = self.t.field(&mut self.c, node, rho, strukt, index);
+                    let (r, n) = self
+                        .ltypes
+                        .field(&mut self.constraints, node, rho, strukt, index);
                     rho = r;
                     node = n;
                 }
@@ -141,8 +148,8 @@ impl Gen<'_> {
         let opened = self.opened_lock(frame, lv, false);
         self.opening = opened;
         self.own_copy = matches!(lv.base, Base::Var(v)
-            if matches!(self.p.vars[v].kind, VarKind::Global { thread_local: true, .. }));
-        if self.is_aggregate(self.p.lval_type(lv)) {
+            if matches!(self.program.vars[v].kind, VarKind::Global { thread_local: true, .. }));
+        if self.is_aggregate(self.program.lval_type(lv)) {
             self.whole_access(frame, rho, node, lv.pos, write);
         } else {
             self.access(frame, rho, lv.pos, write);
@@ -164,7 +171,7 @@ impl Gen<'_> {
         let Some(&Proj::Field { strukt, index }) = lv.proj.last() else {
             return None;
         };
-        let types = &self.p.types;
+        let types = &self.program.types;
         let is_lock = |mut ty| loop {
             match types.get(ty) {
                 Type::Lock(_) => return true,
@@ -190,14 +197,14 @@ impl Gen<'_> {
         if frame.inline.is_some() {
             return None;
         }
-        let own = unpacks::enclosing(self.p, frame.func, &frame.own, lv)?;
+        let own = unpacks::enclosing(self.program, frame.func, &frame.own, lv)?;
         if whole && own.package == unpacks::Package::Element {
             return None;
         }
         let lock = match self.opened.iter().find(|(p, _)| *p == own.package) {
             Some(&(_, l)) => l,
             None => {
-                let l = self.c.new_lock(Scope::ROOT);
+                let l = self.constraints.new_lock(Scope::ROOT);
                 self.opened.push((own.package.clone(), l));
                 l
             }
@@ -206,7 +213,7 @@ impl Gen<'_> {
     }
 
     pub(super) fn is_aggregate(&self, ty: TypeId) -> bool {
-        matches!(self.p.types.get(ty), Type::Struct(_) | Type::Union(_))
+        matches!(self.program.types.get(ty), Type::Struct(_) | Type::Union(_))
     }
 
     /// The value of an operand, or `None` for a constant (which carries no labels).
@@ -224,21 +231,21 @@ impl Gen<'_> {
             Operand::AddrOf(lv) => {
                 self.annotation_address(frame, lv);
                 let (rho, node, _) = self.place(frame, lv);
-                Some(self.t.ptr(rho, node, frame.scope))
+                Some(self.ltypes.ptr(rho, node, frame.scope))
             }
-            Operand::Func(f) => Some(self.t.fun(vec![*f], frame.scope)),
+            Operand::Func(f) => Some(self.ltypes.fun(vec![*f], frame.scope)),
             Operand::Str(v) => {
                 let (rho, node) = self.var(frame, *v);
-                Some(self.t.ptr(rho, node, frame.scope))
+                Some(self.ltypes.ptr(rho, node, frame.scope))
             }
             Operand::Cast(ty, inner) => {
-                let from = self.p.operand_type(inner);
+                let from = self.program.operand_type(inner);
                 let value = self.eval(frame, inner);
                 // A thread's index handed as a pointer and converted back (`(long)arg`) was an
                 // integer all along: no note.
                 let integer = inner
                     .plain_var()
-                    .is_some_and(|v| self.integer_params.contains(&v));
+                    .is_some_and(|v| self.analysed.integer_params.contains(&v));
                 let pos = (!integer).then_some(self.cur_pos);
                 self.convert(frame, value, from, *ty, pos)
             }
@@ -249,11 +256,11 @@ impl Gen<'_> {
                 }
                 // Pointer arithmetic keeps labels: the result may point wherever a pointer
                 // operand points.
-                let result = self.t.of_type(&mut self.c, *ty, frame.scope);
+                let result = self.ltypes.of_type(&mut self.constraints, *ty, frame.scope);
                 for (o, v) in ops.iter().zip(values) {
                     if let Some(v) = v {
-                        if self.is_pointer(self.p.operand_type(o)) {
-                            self.t.flow(&mut self.c, v, result);
+                        if self.is_pointer(self.program.operand_type(o)) {
+                            self.ltypes.flow(&mut self.constraints, v, result);
                         }
                     }
                 }
@@ -261,7 +268,7 @@ impl Gen<'_> {
             }
             Operand::VaArg(ty, ap) => {
                 self.eval(frame, ap);
-                let node = self.t.of_type(&mut self.c, *ty, frame.scope);
+                let node = self.ltypes.of_type(&mut self.constraints, *ty, frame.scope);
                 if frame.inline.is_some() {
                     // A library stub taking a `va_list`: what it reads was read at the call of
                     // the user's variadic function that handed the list on.
@@ -269,7 +276,7 @@ impl Gen<'_> {
                 }
                 if self.is_variadic(frame.func) {
                     let (_, _, va) = self.signature(frame.func);
-                    self.t.unify(&mut self.c, va, node);
+                    self.ltypes.unify(&mut self.constraints, va, node);
                     return Some(node);
                 }
                 // `va_arg` on a `va_list` received as a parameter: where it came from is not
@@ -285,13 +292,16 @@ impl Gen<'_> {
 
     pub(super) fn is_variadic(&self, f: FuncId) -> bool {
         matches!(
-            self.p.types.get(self.p.funcs[f].ty),
+            self.program.types.get(self.program.funcs[f].ty),
             Type::Function { variadic: true, .. }
         )
     }
 
     pub(super) fn is_pointer(&self, ty: TypeId) -> bool {
-        matches!(self.p.types.get(ty), Type::Pointer(_) | Type::Array(_))
+        matches!(
+            self.program.types.get(ty),
+            Type::Pointer(_) | Type::Array(_)
+        )
     }
 
     /// A value converted from type `from` to `to` (an explicit or implicit cast).
@@ -305,7 +315,7 @@ impl Gen<'_> {
     ) -> Option<Node> {
         let value = value?;
         let from_ptr = self.is_pointer(from)
-            || matches!(self.t.shape(value), Shape::Ptr { .. } | Shape::Fun(_));
+            || matches!(self.ltypes.shape(value), Shape::Ptr { .. } | Shape::Fun(_));
         let to_ptr = self.is_pointer(to);
         match (from_ptr, to_ptr) {
             (true, true) | (false, false) => {
@@ -317,8 +327,8 @@ impl Gen<'_> {
                         return Some(v);
                     }
                 }
-                let target = self.t.of_type(&mut self.c, to, frame.scope);
-                self.t.flow(&mut self.c, value, target);
+                let target = self.ltypes.of_type(&mut self.constraints, to, frame.scope);
+                self.ltypes.flow(&mut self.constraints, value, target);
                 Some(target)
             }
             (false, true) => {
@@ -345,20 +355,28 @@ impl Gen<'_> {
     /// struct the member belongs to, so the struct's other fields are the object's own. `None`
     /// when the memory is not known to be a member of a struct of the target type.
     fn container_cast(&mut self, value: Node, to: TypeId, scope: Scope) -> Option<Node> {
-        let Type::Struct(sid) = self.p.types.get(self.p.types.pointee(to)?) else {
+        let Type::Struct(sid) = self.program.types.get(self.program.types.pointee(to)?) else {
             return None;
         };
         let sid = *sid;
-        if !matches!(self.t.shape(value), Shape::Ptr { .. } | Shape::Blob { .. }) {
+        if !matches!(
+            self.ltypes.shape(value),
+            Shape::Ptr { .. } | Shape::Blob { .. }
+        ) {
             return None;
         }
-        let (rho, content) = self.t.deref(&mut self.c, value);
-        let parent = self.t.container_of(&mut self.c, content, sid)?;
-        let target = self
-            .t
-            .new_rho(&mut self.c, scope, RhoKind::Plain, RhoOrigin::Target);
-        self.c.flow(rho, target);
-        Some(self.t.ptr(target, parent, scope))
+        let (rho, content) = self.ltypes.deref(&mut self.constraints, value);
+        let parent = self
+            .ltypes
+            .container_of(&mut self.constraints, content, sid)?;
+        let target = self.ltypes.new_rho(
+            &mut self.constraints,
+            scope,
+            RhoKind::Plain,
+            RhoOrigin::Target,
+        );
+        self.constraints.flow(rho, target);
+        Some(self.ltypes.ptr(target, parent, scope))
     }
 
     /// A cast between `T*` and `void*` (paper §3.4): the pointer's label flows, and the `T`
@@ -370,7 +388,7 @@ impl Gen<'_> {
         to: TypeId,
         scope: Scope,
     ) -> Option<Node> {
-        let types = &self.p.types;
+        let types = &self.program.types;
         let (fp, tp) = (types.pointee(from)?, types.pointee(to)?);
         let (void_from, void_to) = (
             matches!(types.get(fp), Type::Void),
@@ -383,15 +401,15 @@ impl Gen<'_> {
         };
         let key = views::key_of_type(types, typed)?;
         if !matches!(
-            self.t.shape(value),
+            self.ltypes.shape(value),
             Shape::Ptr { .. } | Shape::Var | Shape::Blob { .. }
         ) {
             return None;
         }
-        let (rho, content) = self.t.deref(&mut self.c, value);
-        let target = self.t.of_type(&mut self.c, to, scope);
-        let (target_rho, target_content) = self.t.deref(&mut self.c, target);
-        self.c.flow(rho, target_rho);
+        let (rho, content) = self.ltypes.deref(&mut self.constraints, value);
+        let target = self.ltypes.of_type(&mut self.constraints, to, scope);
+        let (target_rho, target_content) = self.ltypes.deref(&mut self.constraints, target);
+        self.constraints.flow(rho, target_rho);
         let (void_content, typed_content) = if void_to {
             (target_content, content)
         } else {
@@ -400,13 +418,16 @@ impl Gen<'_> {
         if !self.techniques.has(Technique::Void) {
             // The baseline: memory cast to or from `void*` is conflated, unless it is untyped
             // memory getting its first type.
-            let fresh = void_from && matches!(self.t.shape(content), Shape::Var);
+            let fresh = void_from && matches!(self.ltypes.shape(content), Shape::Var);
             if !fresh {
-                self.t.conflate(&mut self.c, content);
+                self.ltypes.conflate(&mut self.constraints, content);
             }
         }
-        let entry = self.t.view(&mut self.c, void_content, key, Some(typed));
-        self.t.unify(&mut self.c, entry, typed_content);
+        let entry = self
+            .ltypes
+            .view(&mut self.constraints, void_content, key, Some(typed));
+        self.ltypes
+            .unify(&mut self.constraints, entry, typed_content);
         Some(target)
     }
 
@@ -414,10 +435,10 @@ impl Gen<'_> {
         if let Some(n) = self.int_blob {
             return n;
         }
-        let v = self.t.var(Scope::ROOT);
-        self.t.conflate(&mut self.c, v);
-        let (rho, content) = self.t.deref(&mut self.c, v);
-        let n = self.t.ptr(rho, content, Scope::ROOT);
+        let v = self.ltypes.var(Scope::ROOT);
+        self.ltypes.conflate(&mut self.constraints, v);
+        let (rho, content) = self.ltypes.deref(&mut self.constraints, v);
+        let n = self.ltypes.ptr(rho, content, Scope::ROOT);
         self.int_blob = Some(n);
         n
     }
@@ -432,7 +453,7 @@ impl Gen<'_> {
     ) {
         self.annotation_store(frame, dst);
         let (rho, node, shareable) = self.place(frame, dst);
-        let ty = self.p.lval_type(dst);
+        let ty = self.program.lval_type(dst);
         if shareable {
             self.shared_access(frame, dst, rho, node, true);
         }
@@ -445,7 +466,7 @@ impl Gen<'_> {
             };
             if let Some(v) = v {
                 let target = self.versioned_store(frame, dst, node);
-                self.t.flow(&mut self.c, v, target);
+                self.ltypes.flow(&mut self.constraints, v, target);
             }
         }
     }
@@ -453,7 +474,7 @@ impl Gen<'_> {
     /// Whether a pointer operand certainly points into memory no other thread can reach yet.
     pub(super) fn is_unique(&self, frame: &Frame, op: &Operand) -> bool {
         !frame.unique.is_empty()
-            && uniqueness::base_holder(self.p, op).is_some_and(|h| frame.unique.contains(&h))
+            && uniqueness::base_holder(self.program, op).is_some_and(|h| frame.unique.contains(&h))
     }
 
     /// Accesses the whole object the pointer operand `op` (whose value is `arg`) points to, as
@@ -481,10 +502,10 @@ impl Gen<'_> {
     /// Accesses the whole object a pointer argument points to.
     pub(super) fn touch(&mut self, frame: &mut Frame, arg: Option<Node>, pos: Pos, write: bool) {
         let Some(v) = arg else { return };
-        if matches!(self.t.shape(v), Shape::Fun(_)) {
+        if matches!(self.ltypes.shape(v), Shape::Fun(_)) {
             return;
         }
-        let (rho, content) = self.t.deref(&mut self.c, v);
+        let (rho, content) = self.ltypes.deref(&mut self.constraints, v);
         self.whole_access(frame, rho, content, pos, write);
     }
 
@@ -492,14 +513,17 @@ impl Gen<'_> {
     /// inlined).
     pub(super) fn new_object(&mut self, frame: &mut Frame, pos: Pos, by: FuncId) -> Node {
         let scope = frame.scope;
-        let rho = self
-            .t
-            .new_rho(&mut self.c, scope, RhoKind::Alloc, RhoOrigin::Object);
-        let content = self.t.var(scope);
-        self.t.mark_object(content);
+        let rho = self.ltypes.new_rho(
+            &mut self.constraints,
+            scope,
+            RhoKind::Alloc,
+            RhoOrigin::Object,
+        );
+        let content = self.ltypes.var(scope);
+        self.ltypes.mark_object(content);
         let (pos, by) = match frame.report_at(pos) {
             (at, Some(stub)) => (at, stub),
-            (pos, None) => (pos, name_of(self.p, by).to_string()),
+            (pos, None) => (pos, name_of(self.program, by).to_string()),
         };
         self.rho_names.insert(
             rho,
@@ -515,10 +539,10 @@ impl Gen<'_> {
             array: false,
         });
         self.current.push(GenEvent::Event(Event::Alloc(o)));
-        self.t.ptr(rho, content, scope)
+        self.ltypes.ptr(rho, content, scope)
     }
 
     pub(super) fn is_array(&self, ty: TypeId) -> bool {
-        matches!(self.p.types.get(ty), Type::Array(_))
+        matches!(self.program.types.get(ty), Type::Array(_))
     }
 }

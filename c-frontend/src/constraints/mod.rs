@@ -8,12 +8,19 @@
 //! at each call, so their accesses happen in the caller, on the caller's types, at the call's
 //! position. Calls through function pointers and `pthread_create`'s thread function are resolved
 //! by flow: each target reached becomes a call or fork site, until no new target appears.
+//!
+//! The generator (`Gen`, whose `impl` is split over this folder's files) is the walk only. What
+//! it reads is frozen: the program, the function it starts at, the techniques and the front-end
+//! analyses' result ([`crate::analyses::Analysed`]), which it never changes and to which a new
+//! analysis adds its field; what it builds is its inference context (labels, constraints, event
+//! graphs, names for reports), read off into [`Generated`] once the walk is done. It never
+//! computes an analysis of the IR that creates no label (those belong to
+//! [`crate::analyses`]), but for the uniqueness of a stub, asked lazily at its first inlining.
 
 mod annotations;
 mod body;
 mod events;
 mod names;
-use body::functions_using_va_arg;
 use names::LabelNames;
 mod calls;
 mod elements;
@@ -26,8 +33,9 @@ use std::collections::BTreeSet;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::analyses::joins::{JoinPlan, StmtAt};
+use crate::analyses::joins::StmtAt;
 use crate::analyses::unpacks::{OwnLock, Package};
+use crate::analyses::Analysed;
 use crate::diagnostics::{Lost, Unanalysed, UnanalysedKind, Unsound};
 use crate::ir::{FuncId, Operand, Origin, Pos, Program, VarId, VarKind};
 use ltypes::{LTypes, Node, RhoOrigin};
@@ -301,62 +309,35 @@ impl Frame {
     }
 }
 
+/// The generator: the walk over the program that makes labels, constraints and event graphs.
+/// As rust-analyzer keeps its mutable inference context apart from what it reads, its fields are
+/// in two parts: the frozen input (the program, where it starts, the techniques, the front-end
+/// analyses' result), shared references and copies the walk cannot change; and the inference
+/// context the walk builds, read off into [`Generated`] at the end.
 struct Gen<'a> {
-    p: &'a Program,
-    c: Constraints,
-    t: LTypes<'a>,
+    // The frozen input.
+    /// The linked program (with the library model's rows, [`Program::known`]).
+    program: &'a Program,
+    /// The function the program starts at.
+    main: FuncId,
+    techniques: Techniques,
+    /// What the front-end analyses found ([`crate::analyses::run`]): a new analysis adds a field
+    /// there, not here.
+    analysed: &'a Analysed,
+
+    // The inference context: labels and constraints.
+    constraints: Constraints,
+    /// The labelled types ([`ltypes`]): the content node of each label, flow and unification.
+    ltypes: LTypes<'a>,
     scope_of: FxHashMap<FuncId, Scope>,
     var_rho: IndexVec<VarId, Option<(Rho, Node)>>,
     /// Parameter, return and variadic nodes of each user function.
     sig: FxHashMap<FuncId, (Vec<Node>, Option<Node>, Node)>,
-    fn_of: FxHashMap<FuncId, FnId>,
-    fn_func: IndexVec<FnId, FuncId>,
-    blocks: FxHashMap<FuncId, Vec<Vec<GenEvent>>>,
-    current: Vec<GenEvent>,
-    pending: Vec<Pending>,
-    accesses: IndexVec<AccessId, AccessInfo>,
-    access_sites: IndexVec<AccessId, AccessSite>,
-    /// The lock calls ([`ThreadProgram::acquisitions`]) and where they are.
-    acquisitions: IndexVec<AcqId, AcquireInfo>,
-    acquire_sites: IndexVec<AcqId, AcquireSite>,
-    /// The locks initialised with an attribute object ([`ThreadProgram::attributed_locks`]).
-    attributed_locks: Vec<Lock>,
-    objects: IndexVec<ObjectId, Object>,
-    rho_names: FxHashMap<Rho, RhoName>,
-    sites: FxHashMap<Site, SiteInfo>,
-    unmodelled: BTreeSet<String>,
-    unordered: BTreeSet<String>,
-    unsound: Vec<Unsound>,
-    /// The library model's thread-local state ([`solver::threads::ThreadProgram::thread_local`]).
-    thread_local: Vec<Rho>,
-    /// [`solver::threads::ThreadProgram::signal_atomic`].
-    signal_atomic: Vec<Rho>,
-    /// [`Generated::signal_handlers`].
-    signal_handlers: FxHashMap<Site, Option<i64>>,
-    /// Whether the access being recorded is of the running thread's own copy of a
-    /// thread-local (`AccessInfo::own_copy`), as `opening` is its opened lock.
-    own_copy: bool,
     int_blob: Option<Node>,
-    /// The parameters that only ever hold an integer converted to a pointer
-    /// ([`crate::analyses::integer_arguments`]): converting them back loses nothing.
-    integer_params: FxHashSet<VarId>,
-    /// The position of the statement being generated.
-    cur_pos: Pos,
-    /// The strongly connected component of each user function in the direct call graph, for
-    /// functions that are recursive (a component of several functions, or one calling itself).
-    recursive_scc: FxHashMap<FuncId, usize>,
-    techniques: Techniques,
-    /// User functions that take values out of their own variadic arguments with `va_arg`.
-    uses_va_arg: FxHashSet<FuncId>,
-    /// Which creates and joins match (see [`crate::analyses::joins`]).
-    joins: JoinPlan,
-    /// The semaphores that behave as mutexes ([`crate::analyses::semaphores`]).
-    mutex_sems: FxHashSet<crate::analyses::semaphores::SemKey>,
-    /// Where readers hold a mutex-like semaphore shared ([`crate::analyses::reader_sections`]).
-    reader_sections: crate::analyses::reader_sections::ReaderSections,
-    /// The split arrays of locks and the wrappers' element parameters
-    /// ([`crate::analyses::lock_elements`]).
-    elements: crate::analyses::lock_elements::LockElements,
+    /// The state of unknown code, made at its first call: its label and content.
+    unknown_state: Option<(Rho, Node)>,
+    /// The functions unknown code keeps to call later ([`Gen::kept_callbacks`]).
+    kept_callbacks: Option<Node>,
     /// The lock of each element named by a constant (`(None, array, Const)`) and of each
     /// wrapper's element parameter (`(Some(wrapper), array, Param)`), see [`elements`].
     element_locks: std::collections::BTreeMap<
@@ -369,43 +350,9 @@ struct Gen<'a> {
     >,
     /// Split arrays initialised with an attribute object: each element may be recursive.
     attributed_arrays: BTreeSet<crate::analyses::lock_elements::LockArray>,
-    /// The barrier whose waits order phases ([`crate::analyses::barriers`]).
-    barrier: Option<crate::analyses::barriers::Barrier>,
-    /// [`ThreadProgram::fork_trips`], as the forks are expanded.
-    fork_trips: Vec<(Site, u64)>,
-    /// The user statement being generated (`None` inside an inlined stub).
-    cur_stmt: Option<StmtAt>,
-    /// The state of unknown code, made at its first call: its label and content.
-    unknown_state: Option<(Rho, Node)>,
-    /// The functions whose calls may release a lock ([`crate::analyses::unpacks::releasers`]);
-    /// `None` when existentials are off.
-    /// The own locks held at each statement of each function
-    /// ([`crate::analyses::unpacks::analyse_program`]); empty when existentials are off.
-    unpacks: FxHashMap<FuncId, crate::analyses::unpacks::Unpacks>,
     /// The opened lock of each package (paper §3.3: the fresh lock ℓ′ an unpack binds), made
     /// at its first unpack, in generation order.
     opened: Vec<(Package, Lock)>,
-    /// The opened lock of the access being generated, if it lies in an unpack: every
-    /// `AccessInfo` made meanwhile holds it.
-    opening: Option<(Lock, solver::threads::Mode)>,
-    /// The sites of calls through a pointer with several targets ([`ThreadProgram::alternatives`]).
-    alternatives: Vec<Site>,
-    /// [`ThreadProgram::relock_fails`].
-    relock_fails: Vec<Lock>,
-    /// The functions the direct calls of user functions pass by name, by call site: (parameter
-    /// index, function), for [`ThreadProgram::untaken_forks`].
-    call_functions: FxHashMap<Site, Vec<(u32, FuncId)>>,
-    /// The structs declared existential, with their guarded fields ([`Program::existentials`]);
-    /// empty when existentials are off.
-    existential: FxHashMap<crate::ir::ctypes::StructId, Vec<u32>>,
-    /// Misused annotations, in generation order.
-    annotations: Vec<crate::diagnostics::Annotation>,
-    /// The function the program starts at.
-    main: FuncId,
-    /// `main`'s startup stores to global pointers ([`crate::analyses::startup_stores`]).
-    startup: crate::analyses::startup_stores::StartupStores,
-    /// What each mask call blocks and unblocks ([`crate::analyses::signal_masks`]).
-    masks: crate::analyses::signal_masks::SignalMasks,
     /// The *mask lock* of each signal some call blocks and a handler is installed for: held
     /// where the signal is blocked, it protects nothing but an access of `main` alone from the
     /// signal's handler (`solver::threads::check`).
@@ -417,16 +364,70 @@ struct Gen<'a> {
     version_reads: Vec<(VarId, Node)>,
     /// The globals whose versions all escaped because unknown code may touch them.
     unversioned: BTreeSet<VarId>,
-    /// The uniqueness of each stub inlined so far, computed at its first inlining.
+
+    // The inference context: the thread program and what reports name.
+    fn_of: FxHashMap<FuncId, FnId>,
+    fn_func: IndexVec<FnId, FuncId>,
+    /// The events of each user function generated so far, by block.
+    blocks: FxHashMap<FuncId, Vec<Vec<GenEvent>>>,
+    pending: Vec<Pending>,
+    accesses: IndexVec<AccessId, AccessInfo>,
+    access_sites: IndexVec<AccessId, AccessSite>,
+    /// The lock calls ([`ThreadProgram::acquisitions`]) and where they are.
+    acquisitions: IndexVec<AcqId, AcquireInfo>,
+    acquire_sites: IndexVec<AcqId, AcquireSite>,
+    /// The locks initialised with an attribute object ([`ThreadProgram::attributed_locks`]).
+    attributed_locks: Vec<Lock>,
+    objects: IndexVec<ObjectId, Object>,
+    rho_names: FxHashMap<Rho, RhoName>,
+    sites: FxHashMap<Site, SiteInfo>,
+    /// The library model's thread-local state ([`solver::threads::ThreadProgram::thread_local`]).
+    thread_local: Vec<Rho>,
+    /// [`solver::threads::ThreadProgram::signal_atomic`].
+    signal_atomic: Vec<Rho>,
+    /// [`Generated::signal_handlers`].
+    signal_handlers: FxHashMap<Site, Option<i64>>,
+    /// [`ThreadProgram::fork_trips`], as the forks are expanded.
+    fork_trips: Vec<(Site, u64)>,
+    /// The sites of calls through a pointer with several targets ([`ThreadProgram::alternatives`]).
+    alternatives: Vec<Site>,
+    /// [`ThreadProgram::relock_fails`].
+    relock_fails: Vec<Lock>,
+    /// The functions the direct calls of user functions pass by name, by call site: (parameter
+    /// index, function), for [`ThreadProgram::untaken_forks`].
+    call_functions: FxHashMap<Site, Vec<(u32, FuncId)>>,
+    unmodelled: BTreeSet<String>,
+    unordered: BTreeSet<String>,
+    unsound: Vec<Unsound>,
+    /// Misused annotations, in generation order.
+    annotations: Vec<crate::diagnostics::Annotation>,
+
+    // The inference context: memos of questions about the input, asked lazily.
+    /// The uniqueness of each stub inlined so far, computed at its first inlining
+    /// ([`Gen::stub_uniqueness`] says why here and not in the analyses).
     stub_unique: FxHashMap<FuncId, std::rc::Rc<crate::analyses::uniqueness::Uniqueness>>,
     /// Per pointee type handed to unknown code: whether it holds functions to call
-    /// ([`crate::ir::ctypes::TypeTable::reaches_function`]).
+    /// ([`crate::ir::ctypes::TypeTable::reaches_function`]). A memo of a question about the
+    /// types alone, asked only of the types unknown code is handed: answering it for every type
+    /// up front, in the analyses, would walk types no call hands over.
     holds_callbacks: FxHashMap<crate::ir::ctypes::TypeId, bool>,
-    /// The functions unknown code keeps to call later ([`Gen::kept_callbacks`]).
-    kept_callbacks: Option<Node>,
+
+    // The inference context: where the walk is.
+    /// The events of the block being generated.
+    current: Vec<GenEvent>,
+    /// The position of the statement being generated.
+    cur_pos: Pos,
+    /// The user statement being generated (`None` inside an inlined stub).
+    cur_stmt: Option<StmtAt>,
     /// The point of the function being generated: a statement, or a terminator (one past the
     /// last statement).
     cur_point: Option<crate::analyses::startup_stores::Point>,
+    /// The opened lock of the access being generated, if it lies in an unpack: every
+    /// `AccessInfo` made meanwhile holds it.
+    opening: Option<(Lock, solver::threads::Mode)>,
+    /// Whether the access being recorded is of the running thread's own copy of a
+    /// thread-local (`AccessInfo::own_copy`), as `opening` is its opened lock.
+    own_copy: bool,
 }
 
 fn name_of(p: &Program, f: FuncId) -> &str {
@@ -454,12 +455,12 @@ pub fn generate(
     p: &Program,
     main: FuncId,
     techniques: Techniques,
-    analysed: crate::analyses::Analysed,
+    analysed: &Analysed,
     stats: &Stats,
 ) -> Generated {
     let mut g = Gen::new(p, main, techniques, analysed);
-    let (stores, replaced) = g.startup.counts();
-    stats.count("startup: versioned globals", g.startup.globals.len());
+    let (stores, replaced) = analysed.startup.counts();
+    stats.count("startup: versioned globals", analysed.startup.globals.len());
     stats.count("startup: stores", stores);
     stats.count("startup: replaced stores", replaced);
     stats.count("allocation wrappers", p.alloc_wrappers.len());
@@ -508,8 +509,8 @@ pub fn generate(
     stats.count("threads: accesses", threads.accesses.len());
     stats.count("threads: functions", threads.funcs.len());
     if stats.enabled() {
-        g.t.record_stats(stats);
-        record_constraint_stats(&g.c, stats);
+        g.ltypes.record_stats(stats);
+        record_constraint_stats(&g.constraints, stats);
     }
     let LabelNames {
         rho_names,
@@ -525,7 +526,7 @@ pub fn generate(
     annotations.sort();
     annotations.dedup();
     Generated {
-        constraints: g.c,
+        constraints: g.constraints,
         threads,
         access_sites: g.access_sites,
         acquire_sites: g.acquire_sites,
@@ -538,7 +539,7 @@ pub fn generate(
         unanalysed: failed,
         unsound,
         annotations,
-        conflations: std::mem::take(&mut g.t.conflations)
+        conflations: std::mem::take(&mut g.ltypes.conflations)
             .into_iter()
             .map(|(at, why)| (decode_pos(at), why))
             .collect(),
@@ -562,59 +563,62 @@ impl<'a> Gen<'a> {
     /// The generator's state before any label exists: one generalisation scope per user
     /// function (the root for `main`, and for all under `--context-insensitive`).
     fn new(
-        p: &'a Program,
+        program: &'a Program,
         main: FuncId,
         techniques: Techniques,
-        analysed: crate::analyses::Analysed,
+        analysed: &'a Analysed,
     ) -> Gen<'a> {
-        let mut c = Constraints::new();
-        let mut t = LTypes::new(&p.types);
-        t.void_model = techniques.has(Technique::Void);
-        t.field_sensitive = techniques.has(Technique::FieldSensitivity);
+        let mut constraints = Constraints::new();
+        let mut ltypes = LTypes::new(&program.types);
+        ltypes.void_model = techniques.has(Technique::Void);
+        ltypes.field_sensitive = techniques.has(Technique::FieldSensitivity);
         let mut scope_of = FxHashMap::default();
         let mut fn_of = FxHashMap::default();
         let mut fn_func = IndexVec::new();
-        for (f, func) in p.funcs.iter_enumerated() {
+        for (f, func) in program.funcs.iter_enumerated() {
             if !(func.defined && func.origin == Origin::User) {
                 continue;
             }
             let scope = if f == main || !techniques.has(Technique::ContextSensitivity) {
                 Scope::ROOT
             } else {
-                c.new_scope(Scope::ROOT)
+                constraints.new_scope(Scope::ROOT)
             };
             scope_of.insert(f, scope);
             fn_of.insert(f, fn_func.push(f));
         }
-        scope_of.insert(p.global_init, Scope::ROOT);
-        let crate::analyses::Analysed {
-            recursive_scc,
-            joins,
-            unpacks,
-            elements,
-            mutex_sems,
-            reader_sections,
-            barrier,
-            startup,
-            masks,
-            integer_params,
-        } = analysed;
-        let mask_locks = masks
+        scope_of.insert(program.global_init, Scope::ROOT);
+        let mask_locks = analysed
+            .masks
             .masked
             .iter()
-            .map(|&n| (n, c.new_lock(Scope::ROOT)))
+            .map(|&n| (n, constraints.new_lock(Scope::ROOT)))
             .collect();
         Gen {
-            p,
-            c,
-            t,
+            program,
+            main,
+            techniques,
+            analysed,
+
+            constraints,
+            ltypes,
             scope_of,
-            var_rho: IndexVec::from_elem_n(None, p.vars.len()),
+            var_rho: IndexVec::from_elem_n(None, program.vars.len()),
             sig: FxHashMap::default(),
+            int_blob: None,
+            unknown_state: None,
+            kept_callbacks: None,
+            element_locks: std::collections::BTreeMap::new(),
+            attributed_arrays: BTreeSet::new(),
+            opened: Vec::new(),
+            mask_locks,
+            version_nodes: std::collections::BTreeMap::new(),
+            version_reads: Vec::new(),
+            unversioned: BTreeSet::new(),
+
             fn_of,
             fn_func,
             blocks: FxHashMap::default(),
-            current: Vec::new(),
             pending: Vec::new(),
             accesses: IndexVec::new(),
             access_sites: IndexVec::new(),
@@ -624,64 +628,34 @@ impl<'a> Gen<'a> {
             objects: IndexVec::new(),
             rho_names: FxHashMap::default(),
             sites: FxHashMap::default(),
-            unmodelled: BTreeSet::new(),
-            unordered: BTreeSet::new(),
-            unsound: Vec::new(),
             thread_local: Vec::new(),
             signal_atomic: Vec::new(),
             signal_handlers: FxHashMap::default(),
-            own_copy: false,
-            int_blob: None,
-            integer_params,
-            cur_pos: p.funcs[main].pos,
-            recursive_scc,
-            elements,
-            element_locks: std::collections::BTreeMap::new(),
-            attributed_arrays: BTreeSet::new(),
-            joins,
-            mutex_sems,
-            reader_sections,
-            barrier,
             fork_trips: Vec::new(),
-            uses_va_arg: functions_using_va_arg(p),
-            techniques,
-            cur_stmt: None,
-            unknown_state: None,
-            unpacks,
-            opened: Vec::new(),
-            opening: None,
             alternatives: Vec::new(),
             relock_fails: Vec::new(),
             call_functions: FxHashMap::default(),
-            existential: if techniques.has(Technique::Existentials) {
-                // Several declarations of one struct guard the union of their fields.
-                let mut m: FxHashMap<crate::ir::ctypes::StructId, Vec<u32>> = FxHashMap::default();
-                for e in &p.existentials {
-                    m.entry(e.strukt).or_default().extend(&e.guarded);
-                }
-                m
-            } else {
-                FxHashMap::default()
-            },
+            unmodelled: BTreeSet::new(),
+            unordered: BTreeSet::new(),
+            unsound: Vec::new(),
             annotations: Vec::new(),
-            main,
-            startup,
-            masks,
-            mask_locks,
-            version_nodes: std::collections::BTreeMap::new(),
-            version_reads: Vec::new(),
-            unversioned: BTreeSet::new(),
+
             stub_unique: FxHashMap::default(),
             holds_callbacks: FxHashMap::default(),
-            kept_callbacks: None,
+
+            current: Vec::new(),
+            cur_pos: program.funcs[main].pos,
+            cur_stmt: None,
             cur_point: None,
+            opening: None,
+            own_copy: false,
         }
     }
 
     /// A location label and a content node for every variable: globals and string literals at
     /// the root, locals in their function's scope; globals are objects to check.
     fn variables(&mut self) {
-        let p = self.p;
+        let p = self.program;
         for (v, var) in p.vars.iter_enumerated() {
             let (scope, kind) = match var.kind {
                 VarKind::Global { .. } | VarKind::StringLit => (Scope::ROOT, RhoKind::Alloc),
@@ -697,8 +671,12 @@ impl<'a> Gen<'a> {
                     (s, kind)
                 }
             };
-            let rho = self.t.new_rho(&mut self.c, scope, kind, RhoOrigin::Object);
-            let node = self.t.content_of_type(&mut self.c, var.ty, scope);
+            let rho = self
+                .ltypes
+                .new_rho(&mut self.constraints, scope, kind, RhoOrigin::Object);
+            let node = self
+                .ltypes
+                .content_of_type(&mut self.constraints, var.ty, scope);
             self.var_rho[v] = Some((rho, node));
             self.rho_names.insert(rho, RhoName::Var(v));
             if let VarKind::Global {
@@ -715,7 +693,7 @@ impl<'a> Gen<'a> {
                     self.signal_atomic.push(rho);
                 }
                 if !is_static && !thread_local && var.origin == Origin::User {
-                    self.t.visible_global(&mut self.c, rho, node);
+                    self.ltypes.visible_global(&mut self.constraints, rho, node);
                 }
                 let array = self.is_array(var.ty);
                 self.objects.push(Object {
@@ -730,9 +708,9 @@ impl<'a> Gen<'a> {
     /// The initializers of globals: their flow constraints only, since they run before any
     /// thread exists (no access can race).
     fn global_initializers(&mut self) {
-        let init = self.p.global_init;
+        let init = self.program.global_init;
         let mut frame = Frame::new(init, Scope::ROOT);
-        for block in self.p.funcs[init].blocks.iter() {
+        for block in self.program.funcs[init].blocks.iter() {
             for stmt in &block.stmts {
                 self.stmt(&mut frame, &stmt.kind, stmt.pos);
             }

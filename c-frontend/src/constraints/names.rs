@@ -37,7 +37,7 @@ impl Gen<'_> {
         threads: &ThreadProgram,
     ) -> LabelNames {
         let mut rho_names: IndexVec<Rho, RhoName> =
-            IndexVec::from_elem_n(RhoName::Other, self.c.rhos.len());
+            IndexVec::from_elem_n(RhoName::Other, self.constraints.rhos.len());
         for (r, n) in self.rho_names.drain() {
             rho_names[r] = n;
         }
@@ -96,11 +96,11 @@ impl Gen<'_> {
         let mut stack = vec![(o.content, rho_names[o.rho].clone())];
         let mut seen = FxHashSet::default();
         while let Some((node, name)) = stack.pop() {
-            let node = self.t.representative(node);
+            let node = self.ltypes.representative(node);
             if !seen.insert(node) {
                 continue;
             }
-            match self.t.shape(node) {
+            match self.ltypes.shape(node) {
                 Shape::Lock(l) => locks.push((l, name.clone())),
                 Shape::Blob { lock, .. } => conflated.push(lock),
                 // Each type the memory is viewed at is the same object.
@@ -109,7 +109,7 @@ impl Gen<'_> {
                 }
                 Shape::Struct { sid, fields } => {
                     for f in fields {
-                        let field = self.p.types.structs[sid]
+                        let field = self.program.types.structs[sid]
                             .fields
                             .get(f.index as usize)
                             .map(|x| x.name.clone())
@@ -138,8 +138,8 @@ impl Gen<'_> {
         let RhoName::Var(v) = name else {
             return LockNaming::Holds;
         };
-        let var = &self.p.vars[*v];
-        if self.p.types.holds_lock(var.ty) {
+        let var = &self.program.vars[*v];
+        if self.program.types.holds_lock(var.ty) {
             LockNaming::Holds
         } else if var.origin == Origin::Stub
             || matches!(var.kind, VarKind::Global { defined: false, .. })
@@ -153,7 +153,7 @@ impl Gen<'_> {
     /// The name of a package's opened lock: the field path of the lock in objects of its struct
     /// type.
     fn package_name(&self, package: &Package) -> RhoName {
-        let structs = &self.p.types.structs;
+        let structs = &self.program.types.structs;
         let fields = match package {
             Package::Lock(fields) => fields,
             Package::Thread | Package::Element => return RhoName::ThreadArgument,

@@ -18,7 +18,7 @@ impl Gen<'_> {
     /// The global `lv` names alone, when `frame` is `main`'s own (not an inlined stub's) and
     /// the global has versions.
     fn versioned_global(&self, frame: &Frame, lv: &Lval) -> Option<VarId> {
-        if self.startup.is_empty() || frame.func != self.main || frame.inline.is_some() {
+        if self.analysed.startup.is_empty() || frame.func != self.main || frame.inline.is_some() {
             return None;
         }
         match (&lv.base, lv.proj.is_empty()) {
@@ -32,8 +32,10 @@ impl Gen<'_> {
         if let Some(&(_, n)) = self.version_nodes.get(&x) {
             return n;
         }
-        let ty = self.p.vars[v].ty;
-        let n = self.t.of_type(&mut self.c, ty, solver::Scope::ROOT);
+        let ty = self.program.vars[v].ty;
+        let n = self
+            .ltypes
+            .of_type(&mut self.constraints, ty, solver::Scope::ROOT);
         self.version_nodes.insert(x, (v, n));
         n
     }
@@ -47,19 +49,19 @@ impl Gen<'_> {
         };
         let Some(versions) = self
             .cur_point
-            .and_then(|at| self.startup.read_at(at, v))
+            .and_then(|at| self.analysed.startup.read_at(at, v))
             .cloned()
         else {
             return content;
         };
-        let ty = self.p.vars[v].ty;
-        let read = self.t.of_type(&mut self.c, ty, frame.scope);
+        let ty = self.program.vars[v].ty;
+        let read = self.ltypes.of_type(&mut self.constraints, ty, frame.scope);
         for x in versions.stores {
             let n = self.version_node(x, v);
-            self.t.flow(&mut self.c, n, read);
+            self.ltypes.flow(&mut self.constraints, n, read);
         }
         if versions.previous {
-            self.t.flow(&mut self.c, content, read);
+            self.ltypes.flow(&mut self.constraints, content, read);
         }
         self.version_reads.push((v, read));
         read
@@ -73,14 +75,14 @@ impl Gen<'_> {
         };
         let Some(store) = self
             .cur_point
-            .and_then(|at| self.startup.store_at(at))
+            .and_then(|at| self.analysed.startup.store_at(at))
             .filter(|s| s.var == v)
         else {
             return content;
         };
         let n = self.version_node(store.version, v);
         if store.escapes {
-            self.t.flow(&mut self.c, n, content);
+            self.ltypes.flow(&mut self.constraints, n, content);
         }
         n
     }
@@ -92,7 +94,7 @@ impl Gen<'_> {
     pub(super) fn startup_callbacks(&mut self, callbacks: &[FuncId]) -> bool {
         let mut changed = false;
         for &f in callbacks {
-            for v in self.startup.affected_by(f) {
+            for v in self.analysed.startup.affected_by(f) {
                 if !self.unversioned.insert(v) {
                     continue;
                 }
@@ -101,10 +103,10 @@ impl Gen<'_> {
                     continue;
                 };
                 for n in nodes_of(self.version_nodes.values(), v) {
-                    self.t.flow(&mut self.c, n, content);
+                    self.ltypes.flow(&mut self.constraints, n, content);
                 }
                 for r in nodes_of(self.version_reads.iter(), v) {
-                    self.t.flow(&mut self.c, content, r);
+                    self.ltypes.flow(&mut self.constraints, content, r);
                 }
             }
         }

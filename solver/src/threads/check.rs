@@ -182,9 +182,9 @@ pub struct Concurrency<'a> {
     pub techniques: Techniques,
 }
 
-/// What the check reads.
-pub struct CheckInputs<'a> {
-    pub p: &'a ThreadProgram,
+/// What the race check reads.
+pub struct RaceInputs<'a> {
+    pub program: &'a ThreadProgram,
     pub mhp: &'a Mhp,
     pub homes: &'a Homes,
     pub sets: &'a LockSets,
@@ -201,9 +201,9 @@ pub struct CheckInputs<'a> {
 
 /// Checks every location of `p.checked` and returns the warnings, sorted; with the stop, when the
 /// run's budget ran out before every location was checked ([`crate::budget`]).
-pub fn check(inputs: CheckInputs<'_>) -> (Vec<RaceWarning>, Option<Stop>) {
-    let CheckInputs {
-        p,
+pub fn races(inputs: RaceInputs<'_>) -> (Vec<RaceWarning>, Option<Stop>) {
+    let RaceInputs {
+        program: p,
         mhp,
         homes,
         sets,

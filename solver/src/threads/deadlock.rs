@@ -99,12 +99,12 @@ pub struct DeadlockWarning {
     pub acquisitions: Vec<Acquisition>,
 }
 
-/// What the check reads.
-pub struct Inputs<'a> {
-    pub c: &'a crate::constraints::Constraints,
+/// What the deadlock check reads.
+pub struct DeadlockInputs<'a> {
+    pub constraints: &'a crate::constraints::Constraints,
     pub scopes: &'a crate::scope::ScopeTree,
-    pub p: &'a ThreadProgram,
-    pub s: &'a Structure,
+    pub program: &'a ThreadProgram,
+    pub structure: &'a Structure,
     pub mhp: &'a super::mhp::Mhp,
     pub linearity: &'a Linearity,
     pub order: &'a Order,
@@ -117,7 +117,7 @@ pub struct Inputs<'a> {
 type Edges = BTreeMap<(Lock, Lock), Vec<usize>>;
 
 struct Checker<'a> {
-    inputs: Inputs<'a>,
+    inputs: DeadlockInputs<'a>,
     conc: Concurrency<'a>,
     locks: &'a mut LockTable,
     /// The lock classes that may be recursive mutexes.
@@ -128,7 +128,7 @@ struct Checker<'a> {
 
 /// Finds the potential deadlocks of a program from its lock order: per level (`main` first,
 /// then callers before callees), its self-deadlocks, then its cycles, each in lock order.
-pub fn check(inputs: Inputs<'_>, locks: &mut LockTable) -> Vec<DeadlockWarning> {
+pub fn find(inputs: DeadlockInputs<'_>, locks: &mut LockTable) -> Vec<DeadlockWarning> {
     let order = inputs.order;
     let conc = Concurrency {
         mhp: inputs.mhp,
@@ -137,9 +137,9 @@ pub fn check(inputs: Inputs<'_>, locks: &mut LockTable) -> Vec<DeadlockWarning> 
         nests: &order.nests,
         techniques: inputs.techniques,
     };
-    let recursive = maybe_recursive(inputs.p, locks);
+    let recursive = maybe_recursive(inputs.program, locks);
     let external = inputs
-        .p
+        .program
         .external_locks
         .iter()
         .map(|&l| locks.find(l))
@@ -156,7 +156,7 @@ pub fn check(inputs: Inputs<'_>, locks: &mut LockTable) -> Vec<DeadlockWarning> 
         by_level.entry(f.func).or_default().push(k);
     }
     let mut levels: Vec<FnId> = by_level.keys().copied().collect();
-    let (p, s) = (checker.inputs.p, checker.inputs.s);
+    let (p, s) = (checker.inputs.program, checker.inputs.structure);
     levels.sort_by_key(|&f| (Some(f) != p.main, std::cmp::Reverse(s.thread_scc_of[f]), f));
     let mut warnings: Vec<DeadlockWarning> = Vec::new();
     let mut reported: Vec<BTreeSet<AcqId>> = Vec::new();
@@ -174,11 +174,11 @@ pub fn check(inputs: Inputs<'_>, locks: &mut LockTable) -> Vec<DeadlockWarning> 
         }
     }
     let inputs = &checker.inputs;
-    let mut program = super::held_at::Program::new(inputs.c, inputs.scopes, inputs.p);
+    let mut search = super::held_at::Search::new(inputs.constraints, inputs.scopes, inputs.program);
     for w in &mut warnings {
         for a in &mut w.acquisitions {
             let held = held_lock(&w.locks, a.lock, w.self_deadlock);
-            a.held_at = program.held_at(checker.locks, &a.steps, a.acq, held);
+            a.held_at = search.held_at(checker.locks, &a.steps, a.acq, held);
         }
     }
     warnings

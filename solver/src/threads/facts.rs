@@ -1077,12 +1077,12 @@ fn untaken(p: &ThreadProgram, s: &Structure, mhp: &Mhp) -> FxHashSet<(Site, Site
         .collect()
 }
 
-/// The read-only inputs of propagation.
-pub struct Inputs<'a> {
-    pub c: &'a Constraints,
+/// The read-only inputs of the facts' propagation.
+pub struct FactInputs<'a> {
+    pub constraints: &'a Constraints,
     pub scopes: &'a ScopeTree,
-    pub p: &'a ThreadProgram,
-    pub s: &'a Structure,
+    pub program: &'a ThreadProgram,
+    pub structure: &'a Structure,
     pub comps: &'a Components,
     pub index: &'a Index,
     pub linearity: &'a Linearity,
@@ -1095,12 +1095,12 @@ pub struct Inputs<'a> {
 
 /// Propagates every access of `p` up to `main`, or to the home of its label, and returns all
 /// facts.
-pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -> Propagated {
-    let Inputs {
-        c,
+pub fn propagate(inputs: FactInputs<'_>, locks: &mut LockTable, ls: &mut Locksets) -> Propagated {
+    let FactInputs {
+        constraints: c,
         scopes,
-        p,
-        s,
+        program: p,
+        structure: s,
         comps,
         index,
         linearity,

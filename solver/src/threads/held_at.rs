@@ -24,21 +24,26 @@ use crate::constraints::{Constraints, Lock};
 use crate::locks::LockTable;
 use crate::scope::ScopeTree;
 
-/// What the search reads.
-pub struct Program<'a> {
-    pub c: &'a Constraints,
+/// The search for where held locks were taken: what it reads, and the lock calls' places and
+/// the functions' predecessors it finds on the way.
+pub struct Search<'a> {
+    pub constraints: &'a Constraints,
     pub scopes: &'a ScopeTree,
-    pub p: &'a ThreadProgram,
+    pub program: &'a ThreadProgram,
     /// Where each lock call is: its function, block and event index.
     at: FxHashMap<AcqId, (FnId, u32, u32)>,
     /// Each function's blocks' predecessors.
     preds: FxHashMap<FnId, Vec<Vec<u32>>>,
 }
 
-impl<'a> Program<'a> {
-    pub fn new(c: &'a Constraints, scopes: &'a ScopeTree, p: &'a ThreadProgram) -> Program<'a> {
+impl<'a> Search<'a> {
+    pub fn new(
+        constraints: &'a Constraints,
+        scopes: &'a ScopeTree,
+        program: &'a ThreadProgram,
+    ) -> Search<'a> {
         let mut at = FxHashMap::default();
-        for (f, body) in p.funcs.iter_enumerated() {
+        for (f, body) in program.funcs.iter_enumerated() {
             for (b, block) in body.blocks.iter().enumerate() {
                 for (k, e) in block.events.iter().enumerate() {
                     if let Event::Acquire(_, _, Some(acq)) = *e {
@@ -47,17 +52,17 @@ impl<'a> Program<'a> {
                 }
             }
         }
-        Program {
-            c,
+        Search {
+            constraints,
             scopes,
-            p,
+            program,
             at,
             preds: FxHashMap::default(),
         }
     }
 
     fn preds(&mut self, f: FnId) -> &[Vec<u32>] {
-        let p = self.p;
+        let p = self.program;
         self.preds
             .entry(f)
             .or_insert_with(|| p.funcs[f].predecessors())
@@ -85,7 +90,7 @@ impl<'a> Program<'a> {
             }
             let up = steps[depth - 1];
             let through_fork = matches!(
-                self.p.funcs[up.caller].blocks[up.block as usize].events[up.index as usize],
+                self.program.funcs[up.caller].blocks[up.block as usize].events[up.index as usize],
                 Event::Fork { .. }
             );
             if through_fork {
@@ -112,7 +117,7 @@ impl<'a> Program<'a> {
         found: &mut BTreeSet<AcqId>,
     ) -> bool {
         let preds = self.preds(f).to_vec();
-        let blocks = &self.p.funcs[f].blocks;
+        let blocks = &self.program.funcs[f].blocks;
         let mut seen: BTreeSet<u32> = BTreeSet::new();
         let mut work: Vec<(u32, usize)> = vec![(point.0, point.1 as usize)];
         let mut entry = false;
@@ -160,7 +165,7 @@ impl<'a> Program<'a> {
     ) -> bool {
         let mut l = Some(l);
         for step in steps[..depth].iter().rev() {
-            l = l.and_then(|l| translate(self.c, self.scopes, locks, step.site, l));
+            l = l.and_then(|l| translate(self.constraints, self.scopes, locks, step.site, l));
         }
         l.is_some_and(|l| locks.find(l) == lock)
     }

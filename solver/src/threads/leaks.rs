@@ -63,11 +63,11 @@ pub struct LockLeak {
     pub taken: Vec<Taken>,
 }
 
-/// What the search reads.
-pub struct Inputs<'a> {
-    pub c: &'a Constraints,
+/// What the search for lock leaks reads.
+pub struct LeakInputs<'a> {
+    pub constraints: &'a Constraints,
     pub scopes: &'a ScopeTree,
-    pub p: &'a ThreadProgram,
+    pub program: &'a ThreadProgram,
     pub linearity: &'a Linearity,
     /// The lock sets of the lock order.
     pub ls: &'a Locksets,
@@ -75,15 +75,15 @@ pub struct Inputs<'a> {
 
 /// The lock leaks of every function, by function, then lock; one per function and lock (a
 /// leak at a return before one in a loop).
-pub fn lock_leaks(inputs: &Inputs<'_>, locks: &mut LockTable) -> Vec<LockLeak> {
+pub fn lock_leaks(inputs: &LeakInputs<'_>, locks: &mut LockTable) -> Vec<LockLeak> {
     let recursive: BTreeSet<Lock> = inputs
-        .p
+        .program
         .attributed_locks
         .iter()
         .map(|&l| locks.find(l))
         .collect();
     let mut out = Vec::new();
-    for (f, body) in inputs.p.funcs.iter_enumerated() {
+    for (f, body) in inputs.program.funcs.iter_enumerated() {
         if body.blocks.is_empty() {
             continue;
         }
@@ -114,7 +114,7 @@ pub fn lock_leaks(inputs: &Inputs<'_>, locks: &mut LockTable) -> Vec<LockLeak> {
 }
 
 /// The locks certainly held, as class representatives, in a state (none where no path reaches).
-fn held(inputs: &Inputs<'_>, locks: &mut LockTable, st: State) -> Vec<Lock> {
+fn held(inputs: &LeakInputs<'_>, locks: &mut LockTable, st: State) -> Vec<Lock> {
     match st.held {
         Some(h) => inputs
             .ls
@@ -129,8 +129,8 @@ fn held(inputs: &Inputs<'_>, locks: &mut LockTable, st: State) -> Vec<Lock> {
 
 /// Leaks at returns: held at the end of one returning block, taken since entry without a
 /// release, and not held at the end of another, which may have released it.
-fn at_returns(inputs: &Inputs<'_>, locks: &mut LockTable, f: FnId) -> Vec<(Lock, LeakAt)> {
-    let blocks = &inputs.p.funcs[f].blocks;
+fn at_returns(inputs: &LeakInputs<'_>, locks: &mut LockTable, f: FnId) -> Vec<(Lock, LeakAt)> {
+    let blocks = &inputs.program.funcs[f].blocks;
     let bounds = &inputs.ls.bounds[f];
     let returns: Vec<u32> = (0..blocks.len())
         .filter(|&b| blocks[b].returns && bounds[b].1.held.is_some())
@@ -170,12 +170,12 @@ fn at_returns(inputs: &Inputs<'_>, locks: &mut LockTable, f: FnId) -> Vec<(Lock,
 /// if (c) unlock(&m);`) is held at a branch on every way back, which the lock sets cannot tell
 /// apart from a leak.
 fn in_loops(
-    inputs: &Inputs<'_>,
+    inputs: &LeakInputs<'_>,
     locks: &mut LockTable,
     f: FnId,
     recursive: &BTreeSet<Lock>,
 ) -> Vec<(Lock, LeakAt)> {
-    let blocks = &inputs.p.funcs[f].blocks;
+    let blocks = &inputs.program.funcs[f].blocks;
     let bounds = &inputs.ls.bounds[f];
     let mut out = Vec::new();
     // Most functions end no block holding a lock: nothing to look for in their loops.
@@ -185,9 +185,9 @@ fn in_loops(
     if !holds_somewhere {
         return out;
     }
-    let preds = inputs.p.funcs[f].predecessors();
+    let preds = inputs.program.funcs[f].predecessors();
     let mut taken: Vec<(Lock, Option<Takings>)> = Vec::new();
-    for (from, head) in back_edges(inputs.p, f) {
+    for (from, head) in back_edges(inputs.program, f) {
         if bounds[head as usize].0.held.is_none() {
             continue;
         }
@@ -226,14 +226,14 @@ fn in_loops(
 /// Whether the way from block `v` goes straight back to `head` (each block on it with one
 /// successor) without releasing `lock`.
 fn straight_back(
-    inputs: &Inputs<'_>,
+    inputs: &LeakInputs<'_>,
     locks: &mut LockTable,
     f: FnId,
     mut v: u32,
     head: u32,
     lock: Lock,
 ) -> bool {
-    let blocks = &inputs.p.funcs[f].blocks;
+    let blocks = &inputs.program.funcs[f].blocks;
     for _ in 0..blocks.len() {
         if v == head {
             return true;
@@ -247,7 +247,7 @@ fn straight_back(
                 let released = inputs.ls.summary[callee].released;
                 let callee_released = inputs.ls.sets.get(released).to_vec();
                 callee_released.iter().any(|x| {
-                    translate(inputs.c, inputs.scopes, locks, site, x.lock)
+                    translate(inputs.constraints, inputs.scopes, locks, site, x.lock)
                         .is_none_or(|t| locks.find(t) == lock)
                 })
             }
@@ -263,10 +263,10 @@ fn straight_back(
 
 /// The locks event `e` takes afresh, as the function names them: a lock call that waits (not
 /// a condition wait's taking its lock again), or a call of a function that returns holding them.
-fn fresh_takings(inputs: &Inputs<'_>, locks: &mut LockTable, e: &Event) -> Vec<(Lock, Taken)> {
+fn fresh_takings(inputs: &LeakInputs<'_>, locks: &mut LockTable, e: &Event) -> Vec<(Lock, Taken)> {
     match *e {
         Event::Acquire(l, _, Some(acq)) => {
-            let info = inputs.p.acquisitions[acq];
+            let info = inputs.program.acquisitions[acq];
             if info.waits && !info.retakes {
                 vec![(locks.find(l), Taken::Acquire(acq))]
             } else {
@@ -280,7 +280,7 @@ fn fresh_takings(inputs: &Inputs<'_>, locks: &mut LockTable, e: &Event) -> Vec<(
             let callee_holds = inputs.ls.sets.get(h).to_vec();
             let mut out = Vec::new();
             for x in callee_holds {
-                if let Some(t) = translate(inputs.c, inputs.scopes, locks, site, x.lock) {
+                if let Some(t) = translate(inputs.constraints, inputs.scopes, locks, site, x.lock) {
                     out.push((locks.find(t), Taken::Call(site)));
                 }
             }
@@ -340,15 +340,15 @@ fn loop_body(preds: &[Vec<u32>], from: u32, head: u32) -> BTreeSet<u32> {
 /// Where `f` takes `lock`, by block: its lock calls of it, and its calls of functions that
 /// return holding it (not a condition wait's taking it again). `None` when one of its lock
 /// calls of it is a try-lock, or the lock stands for no lock the program made.
-fn takings(inputs: &Inputs<'_>, locks: &mut LockTable, f: FnId, lock: Lock) -> Option<Takings> {
+fn takings(inputs: &LeakInputs<'_>, locks: &mut LockTable, f: FnId, lock: Lock) -> Option<Takings> {
     if inputs.linearity.is_ungrounded(locks, lock) {
         return None;
     }
     let mut out = Vec::new();
-    for (b, block) in inputs.p.funcs[f].blocks.iter().enumerate() {
+    for (b, block) in inputs.program.funcs[f].blocks.iter().enumerate() {
         for e in &block.events {
             if let Event::Acquire(l, _, Some(acq)) = *e {
-                if locks.find(l) == lock && !inputs.p.acquisitions[acq].waits {
+                if locks.find(l) == lock && !inputs.program.acquisitions[acq].waits {
                     return None;
                 }
             }

@@ -403,11 +403,11 @@ pub fn solve_with(
     // deadlock check: it runs on a thread of its own beside the facts and the race check, on
     // a copy of the lock table (which only path compression changes from here on).
     let (propagated, warnings, (deadlocks, lock_leaks), stopped) = std::thread::scope(|scope| {
-        let order_inputs = order::Inputs {
-            c,
+        let order_inputs = order::OrderInputs {
+            constraints: c,
             scopes: &scopes,
-            p,
-            s: &s,
+            program: p,
+            structure: &s,
             linearity: &linearity,
             mhp: &mhp,
             stats,
@@ -426,11 +426,11 @@ pub fn solve_with(
                     })
                 })
         });
-        let inputs = facts::Inputs {
-            c,
+        let inputs = facts::FactInputs {
+            constraints: c,
             scopes: &scopes,
-            p,
-            s: &s,
+            program: p,
+            structure: &s,
             comps: &comps,
             index: &index,
             linearity: &linearity,
@@ -446,8 +446,8 @@ pub fn solve_with(
         });
         sharing.finish();
         let (warnings, mut stopped) = stats.phase(PHASE_CHECK, || {
-            check::check(check::CheckInputs {
-                p,
+            check::races(check::RaceInputs {
+                program: p,
                 mhp: &mhp,
                 homes: &homes,
                 sets: &ls.sets,
@@ -527,7 +527,7 @@ fn lock_naming(lock_table: &mut locks::LockTable) -> (IndexVec<Lock, Lock>, Vec<
 /// The deadlock check: the lock order ([`order`]), then its cycles ([`deadlock`]); with the
 /// lock leaks found on the order's lock sets ([`leaks`]).
 fn deadlocks_of(
-    inputs: order::Inputs<'_>,
+    inputs: order::OrderInputs<'_>,
     lock_table: &mut locks::LockTable,
     techniques: Techniques,
 ) -> (Vec<deadlock::DeadlockWarning>, Vec<leaks::LockLeak>) {
@@ -535,12 +535,12 @@ fn deadlocks_of(
     let mut order = stats.time("solve: lock order", || order::propagate(inputs, lock_table));
     let lock_leaks = std::mem::take(&mut order.leaks);
     let deadlocks = stats.time("solve: deadlocks", || {
-        deadlock::check(
-            deadlock::Inputs {
-                c: inputs.c,
+        deadlock::find(
+            deadlock::DeadlockInputs {
+                constraints: inputs.constraints,
                 scopes: inputs.scopes,
-                p: inputs.p,
-                s: inputs.s,
+                program: inputs.program,
+                structure: inputs.structure,
                 mhp: inputs.mhp,
                 linearity: inputs.linearity,
                 order: &order,

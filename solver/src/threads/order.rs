@@ -79,20 +79,20 @@ pub struct Order {
     pub leaks: Vec<super::leaks::LockLeak>,
 }
 
-/// What propagation reads.
+/// What the lock order's propagation reads.
 #[derive(Copy, Clone)]
-pub struct Inputs<'a> {
-    pub c: &'a Constraints,
+pub struct OrderInputs<'a> {
+    pub constraints: &'a Constraints,
     pub scopes: &'a ScopeTree,
-    pub p: &'a ThreadProgram,
-    pub s: &'a Structure,
+    pub program: &'a ThreadProgram,
+    pub structure: &'a Structure,
     pub linearity: &'a Linearity,
     pub mhp: &'a Mhp,
     pub stats: &'a Stats,
 }
 
 struct Prop<'a> {
-    inputs: Inputs<'a>,
+    inputs: OrderInputs<'a>,
     locks: &'a mut LockTable,
     ls: Locksets,
     /// The sets and nests contexts name, and their translation.
@@ -107,12 +107,12 @@ struct Prop<'a> {
 }
 
 /// Computes the lock order of `p`: the lock sets for the order, then every lock call's facts.
-pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable) -> Order {
-    let Inputs {
-        c,
+pub fn propagate(inputs: OrderInputs<'_>, locks: &mut LockTable) -> Order {
+    let OrderInputs {
+        constraints: c,
         scopes,
-        p,
-        s,
+        program: p,
+        structure: s,
         linearity,
         mhp,
         stats,
@@ -176,10 +176,10 @@ pub fn propagate(inputs: Inputs<'_>, locks: &mut LockTable) -> Order {
     prop.run();
     stats.count("lock-call facts", prop.facts.len());
     let leaks = super::leaks::lock_leaks(
-        &super::leaks::Inputs {
-            c,
+        &super::leaks::LeakInputs {
+            constraints: c,
             scopes,
-            p,
+            program: p,
             linearity,
             ls: &prop.ls,
         },
@@ -237,7 +237,11 @@ impl Prop<'_> {
     /// callee. A lock that names no lock the program made stays: the deadlock check takes it
     /// for any lock.
     fn translate_lock(&mut self, l: Lock, site: Site) -> Option<Lock> {
-        let Inputs { c, scopes, .. } = self.inputs;
+        let OrderInputs {
+            constraints: c,
+            scopes,
+            ..
+        } = self.inputs;
         translate(c, scopes, self.locks, site, l)
     }
 
@@ -251,8 +255,8 @@ impl Prop<'_> {
         if let Some(&out) = self.set_memo.get(&(set, site, held)) {
             return out;
         }
-        let Inputs {
-            c,
+        let OrderInputs {
+            constraints: c,
             scopes,
             linearity,
             ..
@@ -275,7 +279,7 @@ impl Prop<'_> {
     }
 
     fn run(&mut self) {
-        let (p, s) = (self.inputs.p, self.inputs.s);
+        let (p, s) = (self.inputs.program, self.inputs.structure);
         while let Some(k) = self.work.pop() {
             let f = self.facts[k];
             crate::budget::poll();
@@ -334,7 +338,7 @@ impl Prop<'_> {
         let lock = self.translate_lock(f.lock, pt.site)?;
         let held = self.translate_set(f.held, pt.site, true);
         let must_held = self.translate_set(f.must_held, pt.site, true);
-        let (mhp, s) = (self.inputs.mhp, self.inputs.s);
+        let (mhp, s) = (self.inputs.mhp, self.inputs.structure);
         let ctx = self.cx.through_fork(mhp, s, f.func, &f.ctx, pt);
         Some(CallFact {
             func: pt.caller,

@@ -258,7 +258,7 @@ pub(super) fn owned_pointers(
         let (broken, appends) = if links.is_empty() {
             (BTreeSet::new(), Vec::new())
         } else {
-            check(p, &links, &candidates, &owned)
+            broken_links(p, &links, &candidates, &owned)
         };
         if broken.is_empty() {
             let mut resident: FxHashMap<FuncId, Vec<(At, VarId)>> = FxHashMap::default();
@@ -754,8 +754,9 @@ struct Checker<'a> {
     held: RefCell<FxHashMap<TypeId, Rc<FxHashSet<StructId>>>>,
 }
 
-/// The checks over the whole program: the links whose lists must not be followed.
-fn check(
+/// The checks over the whole program: the links whose lists must not be followed, and the
+/// appends through a tail (function, statement, tail).
+fn broken_links(
     p: &Program,
     links: &BTreeSet<Link>,
     candidates: &[Take],
