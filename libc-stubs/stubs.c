@@ -92,5 +92,6 @@
 #include "rpc.c"
 #include "event.c"
 #include "zlib.c"
+#include "glib.c"
 #include "verifier.c"
 #include "atomic.c"

@@ -43,6 +43,7 @@ pub const STUB_FILES: &[(&str, &str)] = &[
     ("rpc.c", include_str!("../../../libc-stubs/rpc.c")),
     ("event.c", include_str!("../../../libc-stubs/event.c")),
     ("zlib.c", include_str!("../../../libc-stubs/zlib.c")),
+    ("glib.c", include_str!("../../../libc-stubs/glib.c")),
     ("verifier.c", include_str!("../../../libc-stubs/verifier.c")),
     ("atomic.c", include_str!("../../../libc-stubs/atomic.c")),
 ];
