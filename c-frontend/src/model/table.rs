@@ -28,6 +28,12 @@ const TRY_LOCK: Kind = TryAcquire {
     mode: Exclusive,
     success: TrySuccess::Zero,
 };
+/// GLib's `g_mutex_trylock`: TRUE when it took `*args[0]`.
+const G_TRY_LOCK: Kind = TryAcquire {
+    lock: 0,
+    mode: Exclusive,
+    success: TrySuccess::Nonzero,
+};
 const TRY_READ_LOCK: Kind = TryAcquire {
     lock: 0,
     mode: Shared,
@@ -116,6 +122,34 @@ pub(super) const FUNCTIONS: &[Row] = &[
     Row::new("sem_timedwait", Stub).unordered(),
     Row::new("pthread_cond_signal", NoEffect),
     Row::new("pthread_cond_broadcast", NoEffect),
+    // GLib's locks are these kinds too (`GMutex`, `GRWLock` and `GCond` are in [`TYPES`]); its
+    // try-locks return TRUE when they take the lock.
+    Row::new("g_mutex_lock", LOCK),
+    Row::new("g_mutex_unlock", UNLOCK),
+    Row::new("g_mutex_trylock", G_TRY_LOCK),
+    Row::new("g_mutex_init", NoEffect).non_capturing(),
+    Row::new("g_mutex_clear", NoEffect).non_capturing(),
+    Row::new("g_rw_lock_writer_lock", LOCK),
+    Row::new("g_rw_lock_writer_unlock", UNLOCK),
+    Row::new("g_rw_lock_writer_trylock", G_TRY_LOCK),
+    Row::new("g_rw_lock_reader_lock", READ_LOCK),
+    Row::new("g_rw_lock_reader_unlock", UNLOCK),
+    Row::new(
+        "g_rw_lock_reader_trylock",
+        TryAcquire {
+            lock: 0,
+            mode: Shared,
+            success: TrySuccess::Nonzero,
+        },
+    ),
+    Row::new("g_rw_lock_init", NoEffect).non_capturing(),
+    Row::new("g_rw_lock_clear", NoEffect).non_capturing(),
+    Row::new("g_cond_wait", Wait { lock: 1 }),
+    Row::new("g_cond_wait_until", Wait { lock: 1 }),
+    Row::new("g_cond_signal", NoEffect),
+    Row::new("g_cond_broadcast", NoEffect),
+    Row::new("g_cond_init", NoEffect).non_capturing(),
+    Row::new("g_cond_clear", NoEffect).non_capturing(),
     // Threads (§3.2: forks), joins, signal handlers as threads.
     Row::new(
         "pthread_create",
@@ -123,6 +157,25 @@ pub(super) const FUNCTIONS: &[Row] = &[
             id: Some(0),
             func: 2,
             arg: Some(3),
+        },
+    ),
+    // GLib's threads: the handle is the result, which no join here can match, so a GLib
+    // thread is never joined (`g_thread_join` stays code locksmith cannot see: it hands the
+    // thread's result back).
+    Row::new(
+        "g_thread_new",
+        Fork {
+            id: None,
+            func: 1,
+            arg: Some(2),
+        },
+    ),
+    Row::new(
+        "g_thread_try_new",
+        Fork {
+            id: None,
+            func: 1,
+            arg: Some(2),
         },
     ),
     Row::new(
@@ -576,6 +629,9 @@ pub(super) const TYPES: &[(&str, TypeModel)] = &[
     ("pthread_spinlock_t", TypeModel::Lock(LockKind::Spin)),
     ("pthread_rwlock_t", TypeModel::Lock(LockKind::RwLock)),
     ("pthread_cond_t", TypeModel::Cond),
+    ("GMutex", TypeModel::Lock(LockKind::Mutex)),
+    ("GRWLock", TypeModel::Lock(LockKind::RwLock)),
+    ("GCond", TypeModel::Cond),
     // A barrier orders the phases of the threads that wait on it, which the analysis does not
     // follow (accesses in different phases may still be reported); the object itself is
     // synchronisation, never data.
