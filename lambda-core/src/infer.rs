@@ -389,6 +389,9 @@ impl Pass2<'_> {
         (body_ty, self.disjoint(arg_effect, chi_node, span))
     }
 
+    /// The type and effect of expression `id`, by the rule of figures 5 and 6 for its form (§3.3
+    /// for packages). The rules that bind names, touch memory or open packages have methods of
+    /// their own below.
     fn expr(&mut self, id: ExprId) -> (Ty, EffectNode) {
         let e = self.program.expr(id).clone();
         let span = e.span;
@@ -398,32 +401,7 @@ impl Pass2<'_> {
         };
         match e.kind {
             // [Id] and [Inst]
-            ExprKind::Var(x) => {
-                let binding = self
-                    .env
-                    .get(&x)
-                    .and_then(|s| s.last())
-                    .cloned()
-                    .expect("bound in pass 1");
-                match binding {
-                    Binding::Mono(t) => (t, self.empty),
-                    Binding::Poly { ty, binder } => {
-                        let site = self.c.new_site(binder, self.scope, SiteKind::Inst);
-                        self.site_origin.push(Origin {
-                            span,
-                            role: Role::Binder(x.clone()),
-                        });
-                        let origin = Origin {
-                            span,
-                            role: Role::Instance(site),
-                        };
-                        (
-                            self.instantiate(&ty, site, Polarity::Pos, binder, &origin),
-                            self.empty,
-                        )
-                    }
-                }
-            }
+            ExprKind::Var(x) => self.var(x, span),
             // [Int]
             ExprKind::Int(_) => (Ty::Int, self.empty),
             // [Lam] with [Down]
@@ -480,30 +458,8 @@ impl Pass2<'_> {
                 };
                 (if index == 1 { *a } else { *b }, eff)
             }
-            ExprKind::Let { name, value, body } => {
-                if self.program.is_value(value) {
-                    // [Let]: generalise the labels created while typing the value.
-                    let outer = self.scope;
-                    self.scope = self.c.new_scope(outer);
-                    let binder = self.scope;
-                    let (vt, _) = self.expr(value);
-                    self.scope = outer;
-                    self.bindings.push(BindingInfo {
-                        name: name.name.clone(),
-                        span: name.span,
-                        ty: vt.clone(),
-                        generic: Some(binder),
-                    });
-                    self.bind(&name.name, Binding::Poly { ty: vt, binder });
-                    let r = self.expr(body);
-                    self.unbind(&name.name);
-                    r
-                } else {
-                    // Not a value: `(fun x -> body) value`.
-                    let (vt, ve) = self.expr(value);
-                    self.apply_lambda(Some((&name, id)), vt, ve, body, span)
-                }
-            }
+            // [Let], or [Lam] and [App] when the value is not a syntactic value
+            ExprKind::Let { name, value, body } => self.let_in(id, &name, value, body, span),
             // [Fix]
             ExprKind::LetRec {
                 name,
@@ -511,42 +467,7 @@ impl Pass2<'_> {
                 fun_body,
                 fun_span,
                 body,
-            } => {
-                let outer = self.scope;
-                self.scope = self.c.new_scope(outer);
-                let binder = self.scope;
-                let outer_mark = self.c.mark();
-                let f_ty = self.binder_ty(&name, id, 0);
-                self.bind(
-                    &name.name,
-                    Binding::Poly {
-                        ty: f_ty.clone(),
-                        binder,
-                    },
-                );
-                let pt = self.binder_ty(&param, id, 1);
-                self.bind(&param.name, Binding::Mono(pt.clone()));
-                let (bt, be) = self.expr(fun_body);
-                self.unbind(&param.name);
-                let chi = self.down(be, outer_mark, &pt, &bt);
-                let fun_ty = Ty::Fun(Box::new(pt), chi, Box::new(bt));
-                self.subtype(&fun_ty, &f_ty);
-                let Ty::Fun(_, top, _) = &f_ty else {
-                    unreachable!("shape checked")
-                };
-                self.c.require_empty(*top);
-                self.rec_effects.push((*top, name.name.clone(), fun_span));
-                self.scope = outer;
-                self.bindings.push(BindingInfo {
-                    name: name.name.clone(),
-                    span: name.span,
-                    ty: f_ty,
-                    generic: Some(binder),
-                });
-                let r = self.expr(body);
-                self.unbind(&name.name);
-                r
-            }
+            } => self.let_rec(id, &name, &param, fun_body, fun_span, body),
             // `e1; e2` is `(fun _ -> e2) e1`.
             ExprKind::Seq(a, b) => {
                 let (at, ae) = self.expr(a);
@@ -576,96 +497,232 @@ impl Pass2<'_> {
                 (Ty::Ref(r, Box::new(contents)), eff)
             }
             // [Deref]
-            ExprKind::Deref { lock, target } => {
-                let (lt, le) = self.expr(lock);
-                let (tt, te) = self.expr(target);
-                let (Ty::Lock(l), Ty::Ref(r, contents)) = (lt, tt) else {
-                    unreachable!("shape checked")
-                };
-                let a = self.c.access(r, l, false, self.scope);
-                self.access_span.push(span);
-                debug_assert_eq!(a.0 as usize + 1, self.access_span.len());
-                (*contents, self.disjoint(le, te, span))
-            }
+            ExprKind::Deref { lock, target } => self.deref(lock, target, span),
             // [Assign]
             ExprKind::Assign {
                 target,
                 lock,
                 value,
-            } => {
-                let (tt, te) = self.expr(target);
-                let (lt, le) = self.expr(lock);
-                let (vt, ve) = self.expr(value);
-                let (Ty::Lock(l), Ty::Ref(r, contents)) = (lt, tt) else {
-                    unreachable!("shape checked")
-                };
-                self.subtype(&vt, &contents);
-                self.c.access(r, l, true, self.scope);
-                self.access_span.push(span);
-                let first = self.disjoint(te, le, span);
-                (vt, self.disjoint(first, ve, span))
-            }
-            // §3.3: the package's labels are bound; they are related to each `unpack` later.
-            ExprKind::Pack(inner) => {
-                let (t, eff) = self.expr(inner);
-                let Shape::Packed(class, _) = self.shapes.resolve(self.shapes.expr[id]) else {
-                    unreachable!("shape checked")
-                };
-                self.packs.push(PackRecord {
-                    class,
-                    ty: t,
-                    span,
-                    scope: self.scope,
-                });
-                (Ty::Packed(class), eff)
-            }
+            } => self.assign(target, lock, value, span),
+            // §3.3
+            ExprKind::Pack(inner) => self.pack(id, inner, span),
             ExprKind::Unpack {
                 first,
                 second,
                 package,
                 body,
-            } => {
-                let (pt, pe) = self.expr(package);
-                let Ty::Packed(class) = pt else {
-                    unreachable!("shape checked")
-                };
-                let Shape::Packed(_, pair) = self.shapes.resolve(self.shapes.expr[package]) else {
-                    unreachable!("shape checked")
-                };
-                let unpack = self.c.new_unpack();
+            } => self.unpack(&first, &second, package, body, span),
+        }
+    }
+
+    /// \[Id\] (figure 5) for a name bound monomorphically, \[Inst\] (figure 6) for one bound by
+    /// a generalising `let` or `let rec`: a fresh instance at a new instantiation site.
+    fn var(&mut self, x: String, span: Span) -> (Ty, EffectNode) {
+        let binding = self
+            .env
+            .get(&x)
+            .and_then(|s| s.last())
+            .cloned()
+            .expect("bound in pass 1");
+        match binding {
+            Binding::Mono(t) => (t, self.empty),
+            Binding::Poly { ty, binder } => {
+                let site = self.c.new_site(binder, self.scope, SiteKind::Inst);
+                self.site_origin.push(Origin {
+                    span,
+                    role: Role::Binder(x),
+                });
                 let origin = Origin {
                     span,
-                    role: Role::Opened,
+                    role: Role::Instance(site),
                 };
-                let opened = self.fresh_opened(&pair, unpack, &origin);
-                self.unpacks.push(UnpackRecord {
-                    class,
-                    unpack,
-                    opened: opened.clone(),
-                });
-                let Ty::Pair(a, b) = opened else {
-                    unreachable!("packages hold pairs")
-                };
-                self.bindings.push(BindingInfo {
-                    name: first.name.clone(),
-                    span: first.span,
-                    ty: (*a).clone(),
-                    generic: None,
-                });
-                self.bindings.push(BindingInfo {
-                    name: second.name.clone(),
-                    span: second.span,
-                    ty: (*b).clone(),
-                    generic: None,
-                });
-                self.bind(&first.name, Binding::Mono(*a));
-                self.bind(&second.name, Binding::Mono(*b));
-                let (bt, be) = self.expr(body);
-                self.unbind(&second.name);
-                self.unbind(&first.name);
-                (bt, self.disjoint(pe, be, span))
+                (
+                    self.instantiate(&ty, site, Polarity::Pos, binder, &origin),
+                    self.empty,
+                )
             }
         }
+    }
+
+    /// `let name = value in body` (expression `id`): \[Let\] (figure 6) when `value` is a syntactic
+    /// value, generalising the labels created while typing it; otherwise `(fun name -> body) value`.
+    fn let_in(
+        &mut self,
+        id: ExprId,
+        name: &Binder,
+        value: ExprId,
+        body: ExprId,
+        span: Span,
+    ) -> (Ty, EffectNode) {
+        if !self.program.is_value(value) {
+            let (vt, ve) = self.expr(value);
+            return self.apply_lambda(Some((name, id)), vt, ve, body, span);
+        }
+        let outer = self.scope;
+        self.scope = self.c.new_scope(outer);
+        let binder = self.scope;
+        let (vt, _) = self.expr(value);
+        self.scope = outer;
+        self.bindings.push(BindingInfo {
+            name: name.name.clone(),
+            span: name.span,
+            ty: vt.clone(),
+            generic: Some(binder),
+        });
+        self.bind(&name.name, Binding::Poly { ty: vt, binder });
+        let r = self.expr(body);
+        self.unbind(&name.name);
+        r
+    }
+
+    /// `let rec name = fun param -> fun_body in body` (expression `id`): \[Fix\] (figure 6). The
+    /// function is typed in a scope of its own with `name` bound polymorphically (polymorphic
+    /// recursion), its body with \[Lam\] and \[Down\], and its effect must be empty.
+    fn let_rec(
+        &mut self,
+        id: ExprId,
+        name: &Binder,
+        param: &Binder,
+        fun_body: ExprId,
+        fun_span: Span,
+        body: ExprId,
+    ) -> (Ty, EffectNode) {
+        let outer = self.scope;
+        self.scope = self.c.new_scope(outer);
+        let binder = self.scope;
+        let outer_mark = self.c.mark();
+        let f_ty = self.binder_ty(name, id, 0);
+        self.bind(
+            &name.name,
+            Binding::Poly {
+                ty: f_ty.clone(),
+                binder,
+            },
+        );
+        let pt = self.binder_ty(param, id, 1);
+        self.bind(&param.name, Binding::Mono(pt.clone()));
+        let (bt, be) = self.expr(fun_body);
+        self.unbind(&param.name);
+        let chi = self.down(be, outer_mark, &pt, &bt);
+        let fun_ty = Ty::Fun(Box::new(pt), chi, Box::new(bt));
+        self.subtype(&fun_ty, &f_ty);
+        let Ty::Fun(_, top, _) = &f_ty else {
+            unreachable!("shape checked")
+        };
+        self.c.require_empty(*top);
+        self.rec_effects.push((*top, name.name.clone(), fun_span));
+        self.scope = outer;
+        self.bindings.push(BindingInfo {
+            name: name.name.clone(),
+            span: name.span,
+            ty: f_ty,
+            generic: Some(binder),
+        });
+        let r = self.expr(body);
+        self.unbind(&name.name);
+        r
+    }
+
+    /// `![lock] target`: \[Deref\] (figure 5), a read correlating the location with the lock.
+    fn deref(&mut self, lock: ExprId, target: ExprId, span: Span) -> (Ty, EffectNode) {
+        let (lt, le) = self.expr(lock);
+        let (tt, te) = self.expr(target);
+        let (Ty::Lock(l), Ty::Ref(r, contents)) = (lt, tt) else {
+            unreachable!("shape checked")
+        };
+        let a = self.c.access(r, l, false, self.scope);
+        self.access_span.push(span);
+        debug_assert_eq!(a.0 as usize + 1, self.access_span.len());
+        (*contents, self.disjoint(le, te, span))
+    }
+
+    /// `target :=[lock] value`: \[Assign\] (figure 5), a write correlating the location with the
+    /// lock; the value flows into the contents.
+    fn assign(
+        &mut self,
+        target: ExprId,
+        lock: ExprId,
+        value: ExprId,
+        span: Span,
+    ) -> (Ty, EffectNode) {
+        let (tt, te) = self.expr(target);
+        let (lt, le) = self.expr(lock);
+        let (vt, ve) = self.expr(value);
+        let (Ty::Lock(l), Ty::Ref(r, contents)) = (lt, tt) else {
+            unreachable!("shape checked")
+        };
+        self.subtype(&vt, &contents);
+        self.c.access(r, l, true, self.scope);
+        self.access_span.push(span);
+        let first = self.disjoint(te, le, span);
+        (vt, self.disjoint(first, ve, span))
+    }
+
+    /// `pack inner` (expression `id`), §3.3: the package's labels are bound; they are related to
+    /// each `unpack` of its package class later (`pack_relate`).
+    fn pack(&mut self, id: ExprId, inner: ExprId, span: Span) -> (Ty, EffectNode) {
+        let (t, eff) = self.expr(inner);
+        let Shape::Packed(class, _) = self.shapes.resolve(self.shapes.expr[id]) else {
+            unreachable!("shape checked")
+        };
+        self.packs.push(PackRecord {
+            class,
+            ty: t,
+            span,
+            scope: self.scope,
+        });
+        (Ty::Packed(class), eff)
+    }
+
+    /// `unpack (first, second) = package in body`, §3.3: binds the two names to a pair of fresh
+    /// opened labels, recorded to be related to every pack site of the package class.
+    fn unpack(
+        &mut self,
+        first: &Binder,
+        second: &Binder,
+        package: ExprId,
+        body: ExprId,
+        span: Span,
+    ) -> (Ty, EffectNode) {
+        let (pt, pe) = self.expr(package);
+        let Ty::Packed(class) = pt else {
+            unreachable!("shape checked")
+        };
+        let Shape::Packed(_, pair) = self.shapes.resolve(self.shapes.expr[package]) else {
+            unreachable!("shape checked")
+        };
+        let unpack = self.c.new_unpack();
+        let origin = Origin {
+            span,
+            role: Role::Opened,
+        };
+        let opened = self.fresh_opened(&pair, unpack, &origin);
+        self.unpacks.push(UnpackRecord {
+            class,
+            unpack,
+            opened: opened.clone(),
+        });
+        let Ty::Pair(a, b) = opened else {
+            unreachable!("packages hold pairs")
+        };
+        self.bindings.push(BindingInfo {
+            name: first.name.clone(),
+            span: first.span,
+            ty: (*a).clone(),
+            generic: None,
+        });
+        self.bindings.push(BindingInfo {
+            name: second.name.clone(),
+            span: second.span,
+            ty: (*b).clone(),
+            generic: None,
+        });
+        self.bind(&first.name, Binding::Mono(*a));
+        self.bind(&second.name, Binding::Mono(*b));
+        let (bt, be) = self.expr(body);
+        self.unbind(&second.name);
+        self.unbind(&first.name);
+        (bt, self.disjoint(pe, be, span))
     }
 
     /// Fresh labels opened by `unpack`: every label of the package's pair is bound.

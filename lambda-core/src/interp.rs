@@ -531,33 +531,9 @@ impl<'p> Machine<'p> {
                 self.push(Frame::PairBuild { left: value })?;
                 Control::Eval(right, env)
             }
-            Frame::PairBuild { left } => {
-                let depth = self.depth(left).max(self.depth(value)) + 1;
-                if depth > MAX_VALUE_DEPTH {
-                    return Err(Halt::OutOfFuel);
-                }
-                let pair = self.pairs.len() as u32;
-                self.pairs.push(Compound {
-                    contents: (left, value),
-                    depth,
-                });
-                Control::Return(Val::Pair(pair))
-            }
+            Frame::PairBuild { left } => Control::Return(self.new_pair(left, value)?),
             Frame::Proj { index, tuple, proj } => {
-                let Val::Pair(pair) = value else {
-                    return Err(self.mismatch("a pair", value, tuple));
-                };
-                let (left, right) = self.pairs[pair as usize].contents;
-                match index {
-                    1 => Control::Return(left),
-                    2 => Control::Return(right),
-                    _ => {
-                        return Err(Halt::Stuck {
-                            message: format!("projection index {index} is neither 1 nor 2"),
-                            span: self.span(proj),
-                        })
-                    }
-                }
+                Control::Return(self.project(value, index, tuple, proj)?)
             }
             Frame::LetBody { name, body, env } => {
                 let env = self.bind(name, value, env);
@@ -593,12 +569,7 @@ impl<'p> Machine<'p> {
                 let Val::Loc(loc) = value else {
                     return Err(self.mismatch("a location", value, target_expr));
                 };
-                self.accesses.push(Access {
-                    loc,
-                    lock,
-                    write: false,
-                    span: self.span(site),
-                });
+                self.record(loc, lock, false, site);
                 Control::Return(self.store[loc])
             }
             Frame::AssignLock {
@@ -634,27 +605,11 @@ impl<'p> Machine<'p> {
                 Control::Eval(value_expr, env)
             }
             Frame::AssignStore { loc, lock, site } => {
-                self.accesses.push(Access {
-                    loc,
-                    lock,
-                    write: true,
-                    span: self.span(site),
-                });
+                self.record(loc, lock, true, site);
                 self.store[loc] = value;
                 Control::Return(value)
             }
-            Frame::Pack => {
-                let depth = self.depth(value) + 1;
-                if depth > MAX_VALUE_DEPTH {
-                    return Err(Halt::OutOfFuel);
-                }
-                let package = self.packages.len() as u32;
-                self.packages.push(Compound {
-                    contents: value,
-                    depth,
-                });
-                Control::Return(Val::Packed(package))
-            }
+            Frame::Pack => Control::Return(self.new_package(value)?),
             Frame::UnpackBody {
                 first,
                 second,
@@ -662,26 +617,83 @@ impl<'p> Machine<'p> {
                 body,
                 env,
             } => {
-                let Val::Packed(package) = value else {
-                    return Err(self.mismatch("a package", value, package_expr));
-                };
-                let contents = self.packages[package as usize].contents;
-                let Val::Pair(pair) = contents else {
-                    return Err(Halt::Stuck {
-                        message: format!(
-                            "expected a package of a pair, found a package of {}",
-                            contents.describe()
-                        ),
-                        span: self.span(package_expr),
-                    });
-                };
-                let (left, right) = self.pairs[pair as usize].contents;
+                let (left, right) = self.open(value, package_expr)?;
                 let env = self.bind(first, left, env);
                 let env = self.bind(second, right, env);
                 Control::Eval(body, env)
             }
         };
         Ok(control)
+    }
+
+    /// Stores the pair `(left, right)`; a pair nested deeper than [`MAX_VALUE_DEPTH`] ends the run.
+    fn new_pair(&mut self, left: Val, right: Val) -> Result<Val, Halt> {
+        let depth = self.depth(left).max(self.depth(right)) + 1;
+        if depth > MAX_VALUE_DEPTH {
+            return Err(Halt::OutOfFuel);
+        }
+        let pair = self.pairs.len() as u32;
+        self.pairs.push(Compound {
+            contents: (left, right),
+            depth,
+        });
+        Ok(Val::Pair(pair))
+    }
+
+    /// Component `index` of `value`, the value of `tuple` in the projection `proj`.
+    fn project(&self, value: Val, index: u8, tuple: ExprId, proj: ExprId) -> Result<Val, Halt> {
+        let Val::Pair(pair) = value else {
+            return Err(self.mismatch("a pair", value, tuple));
+        };
+        let (left, right) = self.pairs[pair as usize].contents;
+        match index {
+            1 => Ok(left),
+            2 => Ok(right),
+            _ => Err(Halt::Stuck {
+                message: format!("projection index {index} is neither 1 nor 2"),
+                span: self.span(proj),
+            }),
+        }
+    }
+
+    /// Records an access to `loc` holding `lock` by the `Deref` or `Assign` expression `site`.
+    fn record(&mut self, loc: LocId, lock: LockId, write: bool, site: ExprId) {
+        self.accesses.push(Access {
+            loc,
+            lock,
+            write,
+            span: self.span(site),
+        });
+    }
+
+    /// Stores the package of `contents` (`pack`); one nested deeper than [`MAX_VALUE_DEPTH`] ends
+    /// the run.
+    fn new_package(&mut self, contents: Val) -> Result<Val, Halt> {
+        let depth = self.depth(contents) + 1;
+        if depth > MAX_VALUE_DEPTH {
+            return Err(Halt::OutOfFuel);
+        }
+        let package = self.packages.len() as u32;
+        self.packages.push(Compound { contents, depth });
+        Ok(Val::Packed(package))
+    }
+
+    /// The two components of the package `value` computed by `package_expr`, opened by `unpack`.
+    fn open(&self, value: Val, package_expr: ExprId) -> Result<(Val, Val), Halt> {
+        let Val::Packed(package) = value else {
+            return Err(self.mismatch("a package", value, package_expr));
+        };
+        let contents = self.packages[package as usize].contents;
+        let Val::Pair(pair) = contents else {
+            return Err(Halt::Stuck {
+                message: format!(
+                    "expected a package of a pair, found a package of {}",
+                    contents.describe()
+                ),
+                span: self.span(package_expr),
+            });
+        };
+        Ok(self.pairs[pair as usize].contents)
     }
 
     fn push(&mut self, frame: Frame<'p>) -> Result<(), Halt> {

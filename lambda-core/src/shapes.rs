@@ -9,7 +9,7 @@
 use ena::unify::{InPlaceUnificationTable, UnifyKey};
 use rustc_hash::FxHashMap;
 
-use crate::ast::{ExprId, ExprKind, Program, Span};
+use crate::ast::{Binder, ExprId, ExprKind, Program, Span};
 use solver::ids::IndexVec;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -271,33 +271,7 @@ impl Pass1<'_> {
                 self.unbind(&param.name);
                 self.shapes.with(Con::Fun(a, r))
             }
-            ExprKind::App { func, arg } => {
-                let f = self.expr(*func)?;
-                let a = self.expr(*arg)?;
-                let aspan = self.program.expr(*arg).span;
-                match self.shapes.con(f) {
-                    Some(Con::Fun(p, r)) => {
-                        self.expect(a, p, aspan, "this argument has the wrong type")?;
-                        r
-                    }
-                    None => {
-                        let r = self.shapes.fresh();
-                        let want = self.shapes.with(Con::Fun(a, r));
-                        let fspan = self.program.expr(*func).span;
-                        self.expect(f, want, fspan, "this expression is applied to an argument")?;
-                        r
-                    }
-                    Some(_) => {
-                        let found = self.shapes.describe(f);
-                        return Err(TypeError {
-                            message: format!(
-                                "this expression has type {found} and cannot be applied to an argument"
-                            ),
-                            span: self.program.expr(*func).span,
-                        });
-                    }
-                }
-            }
+            ExprKind::App { func, arg } => self.app(*func, *arg)?,
             ExprKind::If0 {
                 cond,
                 then_branch,
@@ -348,24 +322,7 @@ impl Pass1<'_> {
                 fun_body,
                 fun_span,
                 body,
-            } => {
-                let f = self.shapes.fresh();
-                self.bind(&name.name, (id, 0), f);
-                let a = self.shapes.fresh();
-                self.bind(&param.name, (id, 1), a);
-                let r = self.expr(*fun_body)?;
-                self.unbind(&param.name);
-                let fun = self.shapes.with(Con::Fun(a, r));
-                self.expect(
-                    fun,
-                    f,
-                    *fun_span,
-                    "this recursive function is used at another type",
-                )?;
-                let b = self.expr(*body)?;
-                self.unbind(&name.name);
-                b
-            }
+            } => self.let_rec(id, name, param, *fun_body, *fun_span, *body)?,
             ExprKind::Seq(a, b) => {
                 self.expr(*a)?;
                 self.expr(*b)?
@@ -374,37 +331,12 @@ impl Pass1<'_> {
                 let x = self.expr(*e)?;
                 self.shapes.with(Con::Ref(x))
             }
-            ExprKind::Deref { lock, target } => {
-                let l = self.expr(*lock)?;
-                let lk = self.shapes.with(Con::Lock);
-                let lspan = self.program.expr(*lock).span;
-                self.expect(l, lk, lspan, "the lock of `![…]` must be a lock")?;
-                let t = self.expr(*target)?;
-                let c = self.shapes.fresh();
-                let want = self.shapes.with(Con::Ref(c));
-                let tspan = self.program.expr(*target).span;
-                self.expect(t, want, tspan, "only references can be read")?;
-                c
-            }
+            ExprKind::Deref { lock, target } => self.deref(*lock, *target)?,
             ExprKind::Assign {
                 target,
                 lock,
                 value,
-            } => {
-                let t = self.expr(*target)?;
-                let c = self.shapes.fresh();
-                let want = self.shapes.with(Con::Ref(c));
-                let tspan = self.program.expr(*target).span;
-                self.expect(t, want, tspan, "only references can be assigned")?;
-                let l = self.expr(*lock)?;
-                let lk = self.shapes.with(Con::Lock);
-                let lspan = self.program.expr(*lock).span;
-                self.expect(l, lk, lspan, "the lock of `:=[…]` must be a lock")?;
-                let v = self.expr(*value)?;
-                let vspan = self.program.expr(*value).span;
-                self.expect(v, c, vspan, "the assigned value has the wrong type")?;
-                v
-            }
+            } => self.assign(*target, *lock, *value)?,
             ExprKind::Pack(e) => {
                 let x = self.expr(*e)?;
                 let (a, b) = (self.shapes.fresh(), self.shapes.fresh());
@@ -418,28 +350,134 @@ impl Pass1<'_> {
                 second,
                 package,
                 body,
-            } => {
-                let p = self.expr(*package)?;
-                let (a, b) = (self.shapes.fresh(), self.shapes.fresh());
-                let pair = self.shapes.with(Con::Pair(a, b));
-                let want = self.shapes.with(Con::Packed(pair));
-                let pspan = self.program.expr(*package).span;
-                self.expect(
-                    p,
-                    want,
-                    pspan,
-                    "only packages made by `pack` can be unpacked",
-                )?;
-                self.bind(&first.name, (id, 0), a);
-                self.bind(&second.name, (id, 1), b);
-                let r = self.expr(*body)?;
-                self.unbind(&second.name);
-                self.unbind(&first.name);
-                r
-            }
+            } => self.unpack(id, first, second, *package, *body)?,
         };
         self.shapes.expr[id] = v;
         Ok(v)
+    }
+
+    /// `func arg`: the function's shape is known, unknown (made a function of the argument's
+    /// shape), or not a function at all.
+    fn app(&mut self, func: ExprId, arg: ExprId) -> Result<ShapeVar, TypeError> {
+        let f = self.expr(func)?;
+        let a = self.expr(arg)?;
+        let aspan = self.program.expr(arg).span;
+        match self.shapes.con(f) {
+            Some(Con::Fun(p, r)) => {
+                self.expect(a, p, aspan, "this argument has the wrong type")?;
+                Ok(r)
+            }
+            None => {
+                let r = self.shapes.fresh();
+                let want = self.shapes.with(Con::Fun(a, r));
+                let fspan = self.program.expr(func).span;
+                self.expect(f, want, fspan, "this expression is applied to an argument")?;
+                Ok(r)
+            }
+            Some(_) => {
+                let found = self.shapes.describe(f);
+                Err(TypeError {
+                    message: format!(
+                        "this expression has type {found} and cannot be applied to an argument"
+                    ),
+                    span: self.program.expr(func).span,
+                })
+            }
+        }
+    }
+
+    /// `let rec name = fun param -> fun_body in body` (expression `id`): the function's uses in
+    /// its own body and in `body` share one shape (structure is monomorphic).
+    fn let_rec(
+        &mut self,
+        id: ExprId,
+        name: &Binder,
+        param: &Binder,
+        fun_body: ExprId,
+        fun_span: Span,
+        body: ExprId,
+    ) -> Result<ShapeVar, TypeError> {
+        let f = self.shapes.fresh();
+        self.bind(&name.name, (id, 0), f);
+        let a = self.shapes.fresh();
+        self.bind(&param.name, (id, 1), a);
+        let r = self.expr(fun_body)?;
+        self.unbind(&param.name);
+        let fun = self.shapes.with(Con::Fun(a, r));
+        self.expect(
+            fun,
+            f,
+            fun_span,
+            "this recursive function is used at another type",
+        )?;
+        let b = self.expr(body)?;
+        self.unbind(&name.name);
+        Ok(b)
+    }
+
+    /// `![lock] target`: a lock, and a reference whose contents are the result.
+    fn deref(&mut self, lock: ExprId, target: ExprId) -> Result<ShapeVar, TypeError> {
+        let l = self.expr(lock)?;
+        let lk = self.shapes.with(Con::Lock);
+        let lspan = self.program.expr(lock).span;
+        self.expect(l, lk, lspan, "the lock of `![…]` must be a lock")?;
+        let t = self.expr(target)?;
+        let c = self.shapes.fresh();
+        let want = self.shapes.with(Con::Ref(c));
+        let tspan = self.program.expr(target).span;
+        self.expect(t, want, tspan, "only references can be read")?;
+        Ok(c)
+    }
+
+    /// `target :=[lock] value`: a reference, a lock, and a value of the reference's contents.
+    fn assign(
+        &mut self,
+        target: ExprId,
+        lock: ExprId,
+        value: ExprId,
+    ) -> Result<ShapeVar, TypeError> {
+        let t = self.expr(target)?;
+        let c = self.shapes.fresh();
+        let want = self.shapes.with(Con::Ref(c));
+        let tspan = self.program.expr(target).span;
+        self.expect(t, want, tspan, "only references can be assigned")?;
+        let l = self.expr(lock)?;
+        let lk = self.shapes.with(Con::Lock);
+        let lspan = self.program.expr(lock).span;
+        self.expect(l, lk, lspan, "the lock of `:=[…]` must be a lock")?;
+        let v = self.expr(value)?;
+        let vspan = self.program.expr(value).span;
+        self.expect(v, c, vspan, "the assigned value has the wrong type")?;
+        Ok(v)
+    }
+
+    /// `unpack (first, second) = package in body` (expression `id`): a package of a pair, whose
+    /// components the two names are bound to.
+    fn unpack(
+        &mut self,
+        id: ExprId,
+        first: &Binder,
+        second: &Binder,
+        package: ExprId,
+        body: ExprId,
+    ) -> Result<ShapeVar, TypeError> {
+        let p = self.expr(package)?;
+        let (a, b) = (self.shapes.fresh(), self.shapes.fresh());
+        let pair = self.shapes.with(Con::Pair(a, b));
+        let want = self.shapes.with(Con::Packed(pair));
+        let pspan = self.program.expr(package).span;
+        self.expect(
+            p,
+            want,
+            pspan,
+            "only packages made by `pack` can be unpacked",
+        )?;
+        self.bind(&first.name, (id, 0), a);
+        self.bind(&second.name, (id, 1), b);
+        let r = self.expr(body)?;
+        self.unbind(&second.name);
+        self.unbind(&first.name);
+        Ok(r)
     }
 }
 

@@ -235,180 +235,203 @@ impl Eval<'_> {
     }
 }
 
-/// Solves all effect constraints of `c` given the current lock classes and escape sets.
-pub fn evaluate(
-    c: &Constraints,
-    scopes: &ScopeTree,
-    locks: &mut LockTable,
-    escapes: &Escapes,
-) -> Effects {
-    let n_nodes = c.effect_nodes.len();
-    let n_vars = c.effect_vars.len();
-    let n_filters = c.filters.len();
-    let n_insts = c.effect_insts.len();
-    let index = |cell: Cell| -> usize {
+/// The cells of the fixpoint and who depends on whom: numbered nodes first, then variables,
+/// filters and instantiations.
+struct Cells {
+    n_nodes: usize,
+    n_vars: usize,
+    n_filters: usize,
+    /// Every cell, by number.
+    cells: Vec<Cell>,
+    /// Dependents: when a cell's value grows, these cells must be recomputed.
+    dependents: Vec<Vec<usize>>,
+    /// The cells each effect variable is the join of.
+    var_sources: IndexVec<EffectVar, Vec<Cell>>,
+}
+
+impl Cells {
+    /// The cells of the effect constraints of `c` and their dependencies.
+    fn new(c: &Constraints) -> Cells {
+        let n_nodes = c.effect_nodes.len();
+        let n_vars = c.effect_vars.len();
+        let n_filters = c.filters.len();
+        let n_insts = c.effect_insts.len();
+        let total = n_nodes + n_vars + n_filters + n_insts;
+        let mut cells: Vec<Cell> = Vec::with_capacity(total);
+        cells.extend(c.effect_nodes.indices().map(Cell::Node));
+        cells.extend(c.effect_vars.indices().map(Cell::Var));
+        cells.extend(c.filters.indices().map(Cell::Filter));
+        cells.extend((0..n_insts).map(Cell::Inst));
+        let mut g = Cells {
+            n_nodes,
+            n_vars,
+            n_filters,
+            cells,
+            dependents: vec![Vec::new(); total],
+            var_sources: IndexVec::from_elem_n(Vec::new(), n_vars),
+        };
+        for (n, e) in c.effect_nodes.iter_enumerated() {
+            let me = g.index(Cell::Node(n));
+            match *e {
+                EffectExpr::Empty | EffectExpr::Single(_) => {}
+                EffectExpr::Var(v) => g.depends(Cell::Var(v), me),
+                EffectExpr::Disjoint(a, b) | EffectExpr::Union(a, b) => {
+                    g.depends(Cell::Node(a), me);
+                    g.depends(Cell::Node(b), me);
+                }
+            }
+        }
+        for &(node, var) in &c.effect_bounds {
+            g.depends(Cell::Node(node), g.index(Cell::Var(var)));
+            g.var_sources[var].push(Cell::Node(node));
+        }
+        for (f, data) in c.filters.iter_enumerated() {
+            g.depends(Cell::Node(data.effect), g.index(Cell::Filter(f)));
+            g.depends(Cell::Filter(f), g.index(Cell::Var(data.target)));
+            g.var_sources[data.target].push(Cell::Filter(f));
+        }
+        for (k, inst) in c.effect_insts.iter().enumerate() {
+            let (from, to) = match inst.polarity {
+                Polarity::Pos => (inst.generic, inst.instance),
+                Polarity::Neg => (inst.instance, inst.generic),
+            };
+            g.depends(Cell::Var(from), g.index(Cell::Inst(k)));
+            g.depends(Cell::Inst(k), g.index(Cell::Var(to)));
+            g.var_sources[to].push(Cell::Inst(k));
+        }
+        g
+    }
+
+    /// The number of `cell`.
+    fn index(&self, cell: Cell) -> usize {
         match cell {
             Cell::Node(n) => n.index(),
-            Cell::Var(v) => n_nodes + v.index(),
-            Cell::Filter(f) => n_nodes + n_vars + f.index(),
-            Cell::Inst(k) => n_nodes + n_vars + n_filters + k,
-        }
-    };
-    let total = n_nodes + n_vars + n_filters + n_insts;
-    let mut cells: Vec<Cell> = Vec::with_capacity(total);
-    cells.extend(c.effect_nodes.indices().map(Cell::Node));
-    cells.extend(c.effect_vars.indices().map(Cell::Var));
-    cells.extend(c.filters.indices().map(Cell::Filter));
-    cells.extend((0..n_insts).map(Cell::Inst));
-
-    // Dependents: when a cell's value grows, these cells must be recomputed.
-    let mut dependents: Vec<Vec<usize>> = vec![Vec::new(); total];
-    let mut var_sources: IndexVec<EffectVar, Vec<Cell>> = IndexVec::from_elem_n(Vec::new(), n_vars);
-    for (n, e) in c.effect_nodes.iter_enumerated() {
-        let me = index(Cell::Node(n));
-        match *e {
-            EffectExpr::Empty | EffectExpr::Single(_) => {}
-            EffectExpr::Var(v) => dependents[index(Cell::Var(v))].push(me),
-            EffectExpr::Disjoint(a, b) | EffectExpr::Union(a, b) => {
-                dependents[index(Cell::Node(a))].push(me);
-                dependents[index(Cell::Node(b))].push(me);
-            }
+            Cell::Var(v) => self.n_nodes + v.index(),
+            Cell::Filter(f) => self.n_nodes + self.n_vars + f.index(),
+            Cell::Inst(k) => self.n_nodes + self.n_vars + self.n_filters + k,
         }
     }
-    for &(node, var) in &c.effect_bounds {
-        dependents[index(Cell::Node(node))].push(index(Cell::Var(var)));
-        var_sources[var].push(Cell::Node(node));
-    }
-    for (f, data) in c.filters.iter_enumerated() {
-        dependents[index(Cell::Node(data.effect))].push(index(Cell::Filter(f)));
-        dependents[index(Cell::Filter(f))].push(index(Cell::Var(data.target)));
-        var_sources[data.target].push(Cell::Filter(f));
-    }
-    for (k, inst) in c.effect_insts.iter().enumerate() {
-        let (from, to) = match inst.polarity {
-            Polarity::Pos => (inst.generic, inst.instance),
-            Polarity::Neg => (inst.instance, inst.generic),
-        };
-        dependents[index(Cell::Var(from))].push(index(Cell::Inst(k)));
-        dependents[index(Cell::Inst(k))].push(index(Cell::Var(to)));
-        var_sources[to].push(Cell::Inst(k));
-    }
 
-    let mut ev = Eval {
-        c,
-        scopes,
-        locks,
-        escapes,
-    };
-    let mut values: Vec<Occurrences> = vec![Vec::new(); total];
-    let mut queued = vec![true; total];
-    let mut work: std::collections::VecDeque<usize> = (0..total).collect();
-    while let Some(i) = work.pop_front() {
-        queued[i] = false;
-        let new = match cells[i] {
-            Cell::Node(n) => match c.effect_nodes[n] {
-                EffectExpr::Empty => Vec::new(),
-                EffectExpr::Single(l) => vec![(ev.atom_of(l), 1)],
-                EffectExpr::Var(v) => values[index(Cell::Var(v))].clone(),
-                EffectExpr::Disjoint(a, b) => {
-                    join_sum(&values[index(Cell::Node(a))], &values[index(Cell::Node(b))])
-                }
-                EffectExpr::Union(a, b) => {
-                    join_max(&values[index(Cell::Node(a))], &values[index(Cell::Node(b))])
-                }
-            },
-            Cell::Var(v) => {
-                let mut acc = Vec::new();
-                for src in &var_sources[v] {
-                    acc = join_max(&acc, &values[index(*src)]);
-                }
-                acc
-            }
-            Cell::Filter(f) => {
-                let inner = values[index(Cell::Node(c.filters[f].effect))].clone();
-                ev.filter(&inner, f)
-            }
-            Cell::Inst(k) => {
-                let inst = c.effect_insts[k];
-                match inst.polarity {
-                    Polarity::Pos => {
-                        let src = values[index(Cell::Var(inst.generic))].clone();
-                        ev.rename(&src, inst.site).0
+    /// Records that cell number `dependent` is recomputed when `cell` grows.
+    fn depends(&mut self, cell: Cell, dependent: usize) {
+        let i = self.index(cell);
+        self.dependents[i].push(dependent);
+    }
+}
+
+impl Eval<'_> {
+    /// The least solution: the value of every cell, by number, computed with a worklist.
+    fn fixpoint(&mut self, g: &Cells) -> Vec<Occurrences> {
+        let c = self.c;
+        let total = g.cells.len();
+        let mut values: Vec<Occurrences> = vec![Vec::new(); total];
+        let mut queued = vec![true; total];
+        let mut work: std::collections::VecDeque<usize> = (0..total).collect();
+        while let Some(i) = work.pop_front() {
+            queued[i] = false;
+            let new = match g.cells[i] {
+                Cell::Node(n) => match c.effect_nodes[n] {
+                    EffectExpr::Empty => Vec::new(),
+                    EffectExpr::Single(l) => vec![(self.atom_of(l), 1)],
+                    EffectExpr::Var(v) => values[g.index(Cell::Var(v))].clone(),
+                    EffectExpr::Disjoint(a, b) => join_sum(
+                        &values[g.index(Cell::Node(a))],
+                        &values[g.index(Cell::Node(b))],
+                    ),
+                    EffectExpr::Union(a, b) => join_max(
+                        &values[g.index(Cell::Node(a))],
+                        &values[g.index(Cell::Node(b))],
+                    ),
+                },
+                Cell::Var(v) => {
+                    let mut acc = Vec::new();
+                    for src in &g.var_sources[v] {
+                        acc = join_max(&acc, &values[g.index(*src)]);
                     }
-                    // What the caller's argument allocates belongs to the caller: its locks are
-                    // not generic in the function and keep their names.
-                    Polarity::Neg => values[index(Cell::Var(inst.instance))].clone(),
+                    acc
                 }
-            }
-        };
-        // Values only grow; joining with the old value keeps the iteration monotone even when
-        // renaming maps atoms differently as classes merge.
-        let merged = join_max(&values[i], &new);
-        if merged != values[i] {
-            values[i] = merged;
-            for &d in &dependents[i] {
-                if !queued[d] {
-                    queued[d] = true;
-                    work.push_back(d);
+                Cell::Filter(f) => {
+                    let inner = values[g.index(Cell::Node(c.filters[f].effect))].clone();
+                    self.filter(&inner, f)
                 }
-            }
-        }
-    }
-
-    // Linearity violations: a disjoint union whose two sides share an atom, or a renaming that
-    // maps two distinct atoms to one. (Counts alone cannot locate them: through recursion, a
-    // count of 2 produced at a union flows back into that union's own operands.)
-    let mut nonlinear = Vec::new();
-    for (n, e) in c.effect_nodes.iter_enumerated() {
-        if let EffectExpr::Disjoint(a, b) = *e {
-            let va = &values[index(Cell::Node(a))];
-            let vb = &values[index(Cell::Node(b))];
-            for (atom, _) in va {
-                if vb.binary_search_by_key(atom, |&(x, _)| x).is_ok() {
-                    nonlinear.push(NonLinear::Disjoint {
-                        node: n,
-                        atom: *atom,
-                    });
+                Cell::Inst(k) => {
+                    let inst = c.effect_insts[k];
+                    match inst.polarity {
+                        Polarity::Pos => {
+                            let src = values[g.index(Cell::Var(inst.generic))].clone();
+                            self.rename(&src, inst.site).0
+                        }
+                        // What the caller's argument allocates belongs to the caller: its locks
+                        // are not generic in the function and keep their names.
+                        Polarity::Neg => values[g.index(Cell::Var(inst.instance))].clone(),
+                    }
+                }
+            };
+            // Values only grow; joining with the old value keeps the iteration monotone even when
+            // renaming maps atoms differently as classes merge.
+            let merged = join_max(&values[i], &new);
+            if merged != values[i] {
+                values[i] = merged;
+                for &d in &g.dependents[i] {
+                    if !queued[d] {
+                        queued[d] = true;
+                        work.push_back(d);
+                    }
                 }
             }
         }
+        values
     }
-    for inst in c
-        .effect_insts
-        .iter()
-        .filter(|x| x.polarity == Polarity::Pos)
-    {
-        let (generic, site) = (inst.generic, inst.site);
-        let src = values[index(Cell::Var(generic))].clone();
-        for atom in ev.rename(&src, site).1 {
-            nonlinear.push(NonLinear::Inst { site, atom });
-        }
-    }
-    // One report per atom: its first violation.
-    nonlinear.sort();
-    let mut seen = FxHashSet::default();
-    nonlinear.retain(|v| {
-        let atom = match v {
-            NonLinear::Disjoint { atom, .. } | NonLinear::Inst { atom, .. } => *atom,
-        };
-        seen.insert(atom)
-    });
 
-    let vars: IndexVec<EffectVar, Occurrences> = c
-        .effect_vars
-        .indices()
-        .map(|v| values[index(Cell::Var(v))].clone())
-        .collect();
-    let mut nonempty = Vec::new();
-    for &v in &c.empty_effects {
-        let atoms: Vec<Atom> = vars[v].iter().map(|&(a, _)| a).collect();
-        if !atoms.is_empty() {
-            nonempty.push((v, atoms));
+    /// Linearity violations: a disjoint union whose two sides share an atom, or a renaming that
+    /// maps two distinct atoms to one, one report per atom (its first violation). (Counts alone
+    /// cannot locate them: through recursion, a count of 2 produced at a union flows back into
+    /// that union's own operands.)
+    fn nonlinear(&mut self, g: &Cells, values: &[Occurrences]) -> Vec<NonLinear> {
+        let c = self.c;
+        let mut nonlinear = Vec::new();
+        for (n, e) in c.effect_nodes.iter_enumerated() {
+            if let EffectExpr::Disjoint(a, b) = *e {
+                let va = &values[g.index(Cell::Node(a))];
+                let vb = &values[g.index(Cell::Node(b))];
+                for (atom, _) in va {
+                    if vb.binary_search_by_key(atom, |&(x, _)| x).is_ok() {
+                        nonlinear.push(NonLinear::Disjoint {
+                            node: n,
+                            atom: *atom,
+                        });
+                    }
+                }
+            }
         }
+        for inst in c
+            .effect_insts
+            .iter()
+            .filter(|x| x.polarity == Polarity::Pos)
+        {
+            let (generic, site) = (inst.generic, inst.site);
+            let src = values[g.index(Cell::Var(generic))].clone();
+            for atom in self.rename(&src, site).1 {
+                nonlinear.push(NonLinear::Inst { site, atom });
+            }
+        }
+        nonlinear.sort();
+        let mut seen = FxHashSet::default();
+        nonlinear.retain(|v| {
+            let atom = match v {
+                NonLinear::Disjoint { atom, .. } | NonLinear::Inst { atom, .. } => *atom,
+            };
+            seen.insert(atom)
+        });
+        nonlinear
     }
-    nonempty.sort();
-    nonempty.dedup();
+}
 
+/// For each instantiation site, the lock classes in the solved effects `vars` it instantiates.
+fn site_locks(
+    c: &Constraints,
+    vars: &IndexVec<EffectVar, Occurrences>,
+) -> IndexVec<Site, Vec<Lock>> {
     let mut site_locks: IndexVec<Site, Vec<Lock>> =
         IndexVec::from_elem_n(Vec::new(), c.sites.len());
     for inst in c
@@ -426,10 +449,45 @@ pub fn evaluate(
         v.sort();
         v.dedup();
     }
+    site_locks
+}
+
+/// Solves all effect constraints of `c` given the current lock classes and escape sets.
+pub fn evaluate(
+    c: &Constraints,
+    scopes: &ScopeTree,
+    locks: &mut LockTable,
+    escapes: &Escapes,
+) -> Effects {
+    let cells = Cells::new(c);
+    let mut ev = Eval {
+        c,
+        scopes,
+        locks,
+        escapes,
+    };
+    let values = ev.fixpoint(&cells);
+    let nonlinear = ev.nonlinear(&cells, &values);
+
+    let vars: IndexVec<EffectVar, Occurrences> = c
+        .effect_vars
+        .indices()
+        .map(|v| values[cells.index(Cell::Var(v))].clone())
+        .collect();
+    let mut nonempty = Vec::new();
+    for &v in &c.empty_effects {
+        let atoms: Vec<Atom> = vars[v].iter().map(|&(a, _)| a).collect();
+        if !atoms.is_empty() {
+            nonempty.push((v, atoms));
+        }
+    }
+    nonempty.sort();
+    nonempty.dedup();
+
     Effects {
+        site_locks: site_locks(c, &vars),
         vars,
         nonlinear,
         nonempty,
-        site_locks,
     }
 }

@@ -144,6 +144,27 @@ impl<'a> Printer<'a> {
         }
     }
 
+    /// A subexpression in a position of `level` that more text follows, outside the top-level
+    /// chain.
+    fn inner(id: ExprId, level: Level) -> Item<'a> {
+        Item::Expr {
+            id,
+            level,
+            tail: false,
+            spine: false,
+        }
+    }
+
+    /// The full expression after `in` or `;`, which continues the top-level chain if `spine`.
+    fn rest(id: ExprId, tail: bool, spine: bool) -> Item<'a> {
+        Item::Expr {
+            id,
+            level: Level::Seq,
+            tail,
+            spine,
+        }
+    }
+
     /// The separator after `in` or `;`: a line break in the top-level chain, a space elsewhere.
     fn separator(&self, spine: bool) -> Item<'a> {
         if spine && self.multiline {
@@ -153,6 +174,8 @@ impl<'a> Printer<'a> {
         }
     }
 
+    /// Prints `id` at a position of `level`: in parentheses if the position needs them, else by
+    /// scheduling its parts.
     fn expand(&mut self, id: ExprId, level: Level, tail: bool, spine: bool) {
         let program = self.program;
         let kind = &program.expr(id).kind;
@@ -177,19 +200,9 @@ impl<'a> Printer<'a> {
                 Self::full(*body),
             ]),
             ExprKind::App { func, arg } => self.emit([
-                Item::Expr {
-                    id: *func,
-                    level: Level::App,
-                    tail: false,
-                    spine: false,
-                },
+                Self::inner(*func, Level::App),
                 Item::Text(" "),
-                Item::Expr {
-                    id: *arg,
-                    level: Level::Postfix,
-                    tail: false,
-                    spine: false,
-                },
+                Self::inner(*arg, Level::Postfix),
             ]),
             ExprKind::If0 {
                 cond,
@@ -211,12 +224,7 @@ impl<'a> Printer<'a> {
                 Item::Text(")"),
             ]),
             ExprKind::Proj { tuple, index } => self.emit([
-                Item::Expr {
-                    id: *tuple,
-                    level: Level::Postfix,
-                    tail: false,
-                    spine: false,
-                },
+                Self::inner(*tuple, Level::Postfix),
                 Item::Text("."),
                 Item::Int(i64::from(*index)),
             ]),
@@ -229,12 +237,7 @@ impl<'a> Printer<'a> {
                     Self::full(*value),
                     Item::Text(" in"),
                     separator,
-                    Item::Expr {
-                        id: *body,
-                        level: Level::Seq,
-                        tail: true,
-                        spine,
-                    },
+                    Self::rest(*body, true, spine),
                 ])
             }
             ExprKind::LetRec {
@@ -254,31 +257,16 @@ impl<'a> Printer<'a> {
                     Self::full(*fun_body),
                     Item::Text(" in"),
                     separator,
-                    Item::Expr {
-                        id: *body,
-                        level: Level::Seq,
-                        tail: true,
-                        spine,
-                    },
+                    Self::rest(*body, true, spine),
                 ])
             }
             ExprKind::Seq(first, second) => {
                 let separator = self.separator(spine);
                 self.emit([
-                    Item::Expr {
-                        id: *first,
-                        level: Level::Assign,
-                        tail: false,
-                        spine: false,
-                    },
+                    Self::inner(*first, Level::Assign),
                     Item::Text(";"),
                     separator,
-                    Item::Expr {
-                        id: *second,
-                        level: Level::Seq,
-                        tail,
-                        spine,
-                    },
+                    Self::rest(*second, tail, spine),
                 ])
             }
             ExprKind::Ref(e) => self.emit([Item::Text("ref "), operand(*e)]),
@@ -294,12 +282,7 @@ impl<'a> Printer<'a> {
                 lock,
                 value,
             } => self.emit([
-                Item::Expr {
-                    id: *target,
-                    level: Level::Prefix,
-                    tail: false,
-                    spine: false,
-                },
+                Self::inner(*target, Level::Prefix),
                 Item::Text(" :=["),
                 Self::full(*lock),
                 Item::Text("] "),
@@ -321,12 +304,7 @@ impl<'a> Printer<'a> {
                     Self::full(*package),
                     Item::Text(" in"),
                     separator,
-                    Item::Expr {
-                        id: *body,
-                        level: Level::Seq,
-                        tail: true,
-                        spine,
-                    },
+                    Self::rest(*body, true, spine),
                 ])
             }
         }
