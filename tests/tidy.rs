@@ -867,3 +867,40 @@ fn the_checks_see_code_only() {
     assert!(has_word(&code_only("let x = 1; dbg!(x);"), "dbg"));
     assert!(!has_word(&code_only("// dbg!(x)"), "dbg"));
 }
+
+/// The lines of the `impl Kind` blocks of `text` whose `match` arms have a wildcard pattern
+/// (`_ =>`, `_ if`): a question answered by a default.
+fn defaulted_model_questions(text: &str) -> Vec<usize> {
+    let code = code_only(text);
+    let mut out = Vec::new();
+    let mut inside = false;
+    for (k, line) in code.lines().enumerate() {
+        if line.starts_with("impl Kind {") {
+            inside = true;
+        } else if inside && line.starts_with('}') {
+            inside = false;
+        } else if inside {
+            let arm = line.trim_start();
+            if arm.starts_with("_ =>") || arm.starts_with("_ if ") || arm.contains("| _ =>") {
+                out.push(k + 1);
+            }
+        }
+    }
+    out
+}
+
+/// The model's questions (`impl Kind` in `c-frontend/src/model/mod.rs`) are exhaustive
+/// `match`es, so that a new kind does not compile until each question is answered for it.
+#[test]
+fn the_model_questions_have_no_default() {
+    let violation = "impl Kind {\n    fn q(self) -> bool {\n        match self {\n            Kind::Fork { .. } => true,\n            _ => false,\n        }\n    }\n}\n";
+    assert_eq!(defaulted_model_questions(violation), vec![5]);
+    let file = "c-frontend/src/model/mod.rs";
+    let text = read(Path::new(file));
+    assert!(text.contains("\nimpl Kind {"), "{file} has no `impl Kind`");
+    let found = defaulted_model_questions(&text);
+    assert!(
+        found.is_empty(),
+        "{file}: a model question answers by default at lines {found:?}: name every kind"
+    );
+}
