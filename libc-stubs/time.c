@@ -63,6 +63,15 @@ int nanosleep(const struct timespec *req, struct timespec *rem)
     return __locksmith_nondet();
 }
 
+/* C11's sleep (<threads.h>, which the stub unit does not include). */
+int thrd_sleep(const struct timespec *duration, struct timespec *remaining)
+{
+    __locksmith_read(duration);
+    if (remaining != NULL)
+        __locksmith_write(remaining);
+    return __locksmith_nondet();
+}
+
 int clock_nanosleep(clockid_t clock, int flags, const struct timespec *req, struct timespec *rem)
 {
     __locksmith_read(req);

@@ -577,7 +577,7 @@ impl Gen<'_> {
         let attributes = call
             .arg_ops
             .get(usize::from(attr))
-            .is_some_and(|a| !matches!(a.without_casts(), Operand::Const(..)));
+            .is_some_and(|a| a.without_casts().constant() != Some(0));
         if let Some(l) = self.lock_arg(call.args, lock).filter(|_| attributes) {
             self.attributed_locks.push(l);
         }

@@ -100,8 +100,10 @@ pub enum Kind {
     /// there without keeping the call.
     Unreachable,
     /// Initialises the lock `*args[lock]` with the attribute object `args[attr]`
-    /// (`pthread_mutex_init`): a lock initialised with attributes may be a recursive mutex,
-    /// which its holder may lock again (the deadlock check does not call that a self-deadlock).
+    /// (`pthread_mutex_init`) or the type flags `args[attr]` (C11's `mtx_init`): a lock
+    /// initialised with attributes (anything but a null pointer or `mtx_plain`, 0) may be a
+    /// recursive mutex, which its holder may lock again (the deadlock check does not call that
+    /// a self-deadlock).
     LockInit { lock: Arg, attr: Arg },
     /// No memory effect the analysis needs (attributes, condition signalling, lock
     /// initialisation, `exit`).

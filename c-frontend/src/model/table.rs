@@ -122,6 +122,19 @@ pub(super) const FUNCTIONS: &[Row] = &[
     Row::new("sem_timedwait", Stub).unordered(),
     Row::new("pthread_cond_signal", NoEffect),
     Row::new("pthread_cond_broadcast", NoEffect),
+    // C11's <threads.h>: the same kinds; its calls return thrd_success, 0, when they succeed.
+    Row::new("mtx_lock", LOCK),
+    Row::new("mtx_unlock", UNLOCK),
+    Row::new("mtx_trylock", TRY_LOCK),
+    Row::new("mtx_timedlock", TRY_LOCK),
+    Row::new("mtx_init", LockInit { lock: 0, attr: 1 }).non_capturing(),
+    Row::new("mtx_destroy", NoEffect).non_capturing(),
+    Row::new("cnd_wait", Wait { lock: 1 }),
+    Row::new("cnd_timedwait", Wait { lock: 1 }),
+    Row::new("cnd_signal", NoEffect),
+    Row::new("cnd_broadcast", NoEffect),
+    Row::new("cnd_init", NoEffect).non_capturing(),
+    Row::new("cnd_destroy", NoEffect).non_capturing(),
     // GLib's locks are these kinds too (`GMutex`, `GRWLock` and `GCond` are in [`TYPES`]); its
     // try-locks return TRUE when they take the lock.
     Row::new("g_mutex_lock", LOCK),
@@ -192,6 +205,36 @@ pub(super) const FUNCTIONS: &[Row] = &[
             func: 1,
         },
     ),
+    Row::new(
+        "thrd_create",
+        Fork {
+            id: Some(0),
+            func: 1,
+            arg: Some(2),
+        },
+    ),
+    Row::new(
+        "thrd_join",
+        Join {
+            id: 0,
+            out: Some(1),
+        },
+    ),
+    Row::new(
+        "call_once",
+        CallOnce {
+            control: 0,
+            func: 1,
+        },
+    ),
+    Row::new("thrd_detach", NoEffect),
+    Row::new("thrd_current", NoEffect),
+    Row::new("thrd_equal", NoEffect),
+    Row::new("thrd_yield", NoEffect),
+    Row::new("tss_create", WritesArg { arg: 0 }),
+    Row::new("tss_get", ThreadPrivate),
+    Row::new("tss_set", NoEffect),
+    Row::new("tss_delete", NoEffect),
     Row::new("pthread_key_create", WritesArg { arg: 0 }),
     Row::new("pthread_getspecific", ThreadPrivate),
     Row::new("pthread_setspecific", NoEffect),
@@ -296,6 +339,7 @@ pub(super) const FUNCTIONS: &[Row] = &[
     Row::new("quick_exit", NoEffect).noreturn(),
     Row::new("abort", NoEffect).noreturn(),
     Row::new("pthread_exit", NoEffect).noreturn(),
+    Row::new("thrd_exit", NoEffect).noreturn(),
     Row::new("__assert_fail", NoEffect).noreturn(),
     Row::new("__builtin_trap", NoEffect).noreturn(),
     // Verification tasks end a path that reaches an error with these (when only declared).
@@ -629,6 +673,8 @@ pub(super) const TYPES: &[(&str, TypeModel)] = &[
     ("pthread_spinlock_t", TypeModel::Lock(LockKind::Spin)),
     ("pthread_rwlock_t", TypeModel::Lock(LockKind::RwLock)),
     ("pthread_cond_t", TypeModel::Cond),
+    ("mtx_t", TypeModel::Lock(LockKind::Mutex)),
+    ("cnd_t", TypeModel::Cond),
     ("GMutex", TypeModel::Lock(LockKind::Mutex)),
     ("GRWLock", TypeModel::Lock(LockKind::RwLock)),
     ("GCond", TypeModel::Cond),
