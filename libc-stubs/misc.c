@@ -1,7 +1,8 @@
 /* misc.c — everything else: <ctype.h>, <dirent.h>, <sys/stat.h>, <fcntl.h>, <sys/ioctl.h>,
  * <sys/wait.h>, signal sets and signal waiting from <signal.h>, <sched.h>, <semaphore.h>,
  * <sys/resource.h>, <sys/mman.h>, <pwd.h>, <sys/utsname.h>, <syslog.h>, <err.h>, <assert.h>,
- * <libgen.h>, <locale.h>, <sys/random.h>, <sys/eventfd.h>, <nss.h>, <regex.h>, <sys/times.h>.
+ * <libgen.h>, <locale.h>, <sys/random.h>, <sys/eventfd.h>, <nss.h>, <regex.h>, <sys/times.h>,
+ * <ftw.h>, <search.h>.
  *
  * ctype: glibc's is* macros index a read-only table through __ctype_b_loc(); the table is never
  * written, so classifying characters in many threads is race-free. The functions themselves are
@@ -877,6 +878,85 @@ void __pthread_unwind_next(__pthread_unwind_buf_t *buf)
 {
     __locksmith_read(buf);
     pthread_exit(NULL);
+}
+
+/* ---- walking file trees (<ftw.h>, which the stub unit does not include) ---- */
+
+/* ftw and nftw call the program's function in the calling thread, with a path and a stat
+ * buffer of their own (fresh for each walk). */
+int ftw(const char *dir, int (*fn)(const char *path, const struct stat *st, int flag),
+        int nopenfd)
+{
+    char *path = __locksmith_alloc();
+    struct stat *st = __locksmith_alloc();
+    __locksmith_copy(path, dir);
+    __locksmith_write(st);
+    return fn(path, st, __locksmith_nondet());
+}
+
+struct ftw_position {
+    int base;
+    int level;
+};
+
+int nftw(const char *dir,
+         int (*fn)(const char *path, const struct stat *st, int flag, struct ftw_position *at),
+         int nopenfd, int flags)
+{
+    char *path = __locksmith_alloc();
+    struct stat *st = __locksmith_alloc();
+    struct ftw_position *at = __locksmith_alloc();
+    __locksmith_copy(path, dir);
+    __locksmith_write(st);
+    __locksmith_write(at);
+    return fn(path, st, __locksmith_nondet(), at);
+}
+
+/* ---- binary trees (<search.h>, which the stub unit does not include) ---- */
+
+/* A tree is the program's data, which the library does not lock: adding and deleting write the
+ * root the caller hands over, finding reads it; a node begins with the key's pointer, which is
+ * all the program may read of it. The comparison and the walk's action run in the calling
+ * thread. */
+void *tsearch(const void *key, void **rootp, int (*compar)(const void *, const void *))
+{
+    void **node = __locksmith_alloc();
+    if (*rootp != NULL)
+        compar(key, *(void **)*rootp);
+    *node = (void *)key;
+    *rootp = node;
+    return node;
+}
+
+void *tfind(const void *key, void *const *rootp, int (*compar)(const void *, const void *))
+{
+    if (*rootp != NULL)
+        compar(key, *(void **)*rootp);
+    return *rootp;
+}
+
+void *tdelete(const void *restrict key, void **restrict rootp,
+              int (*compar)(const void *, const void *))
+{
+    void *node = *rootp;
+    if (node != NULL)
+        compar(key, *(void **)node);
+    *rootp = NULL;
+    free(node);
+    return rootp;
+}
+
+void twalk(const void *root, void (*action)(const void *nodep, int which, int depth))
+{
+    if (root != NULL)
+        action(root, __locksmith_nondet(), __locksmith_nondet());
+}
+
+void tdestroy(void *root, void (*free_node)(void *key))
+{
+    if (root != NULL)
+        free_node(*(void **)root);
+    free(root);
 }
 
 /* ---- name service configuration ---- */

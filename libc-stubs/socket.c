@@ -310,6 +310,14 @@ char *inet_ntoa(struct in_addr in)
     return inet_ntoa_buffer;
 }
 
+/* The text of a resolver error: a constant string in glibc. */
+static const char hstrerror_message[] = "Unknown resolver error";
+
+const char *hstrerror(int err)
+{
+    return hstrerror_message;
+}
+
 unsigned int if_nametoindex(const char *name)
 {
     __locksmith_read(name);

@@ -237,6 +237,15 @@ pid_t setsid(void)
     return __locksmith_nondet();
 }
 
+/* Setting a file's times reads the path and the times given. */
+int utimes(const char *path, const struct timeval times[2])
+{
+    __locksmith_read(path);
+    if (times != NULL)
+        __locksmith_read(times);
+    return __locksmith_nondet();
+}
+
 /* Process credentials are kernel state, not program memory. */
 int setuid(uid_t uid)
 {
