@@ -493,6 +493,31 @@ int sched_yield(void)
     return __locksmith_nondet();
 }
 
+int sched_getcpu(void)
+{
+    return __locksmith_nondet();
+}
+
+int sched_setaffinity(pid_t pid, size_t size, const cpu_set_t *mask)
+{
+    __locksmith_read(mask);
+    return __locksmith_nondet();
+}
+
+int sched_getaffinity(pid_t pid, size_t size, cpu_set_t *mask)
+{
+    __locksmith_write(mask);
+    return __locksmith_nondet();
+}
+
+/* prctl (<sys/prctl.h>, which the stub unit does not include): the process's or thread's
+ * attributes are kernel state; an option may read or write a buffer it is given. */
+int prctl(int option, ...)
+{
+    __locksmith_write_varargs();
+    return __locksmith_nondet();
+}
+
 int sem_init(sem_t *sem, int pshared, unsigned int value)
 {
     return __locksmith_nondet();

@@ -243,6 +243,24 @@ pub(super) const FUNCTIONS: &[Row] = &[
     Row::new("pthread_equal", NoEffect),
     Row::new("pthread_detach", NoEffect),
     Row::new("pthread_cancel", NoEffect),
+    Row::new("pthread_mutex_consistent", NoEffect),
+    Row::new("pthread_sigqueue", NoEffect),
+    // Scheduling and affinity: kernel state, and the caller's parameters or CPU set.
+    Row::new(
+        "pthread_setschedparam",
+        Access {
+            ptr: 2,
+            write: false,
+        },
+    ),
+    Row::new(
+        "pthread_setaffinity_np",
+        Access {
+            ptr: 2,
+            write: false,
+        },
+    ),
+    Row::new("pthread_getaffinity_np", WritesArg { arg: 2 }),
     Row::new("pthread_kill", NoEffect),
     Row::new("pthread_sigmask", NoEffect),
     Row::new("pthread_setcancelstate", NoEffect),
