@@ -976,9 +976,10 @@ fn one_library_state_is_one_warning() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A whole-object copy racing with another is listed under each field of the object; the
-/// object's own warning would repeat it, so the object is named among the first field's aliases
-/// instead. An object with a race of its own keeps its warning.
+/// A whole-object copy racing with another is one race: its fields' warnings would list the
+/// same accesses, and the object's own would repeat them, so the other fields and the object
+/// are named among the first field's aliases instead. An object with a race of its own keeps
+/// its warning.
 #[test]
 fn a_whole_object_copy_is_not_repeated_under_the_object() {
     let (dir, p) = source_file(
@@ -1003,13 +1004,15 @@ fn a_whole_object_copy_is_not_repeated_under_the_object() {
          }\n",
     );
     let run = check(&["--format", "json", &p]);
-    assert_eq!(warning_names(&run), ["g.a", "g.b", "buf"], "{}", run.stdout);
+    assert_eq!(warning_names(&run), ["g.a", "buf"], "{}", run.stdout);
     let v = report(&run);
-    assert_eq!(
-        v["warnings"][0]["aliases"][0]["name"], "g",
-        "{}",
-        run.stdout
-    );
+    let aliases: Vec<&str> = v["warnings"][0]["aliases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(aliases, ["g", "g.b"], "{}", run.stdout);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -1054,6 +1054,10 @@ fn object_part(name: &RhoName, home: FnId) -> Option<ObjectPart> {
 /// - a whole object's, when every racing access of it (a whole-object copy, `memcpy(&copy,
 ///   obj, sizeof *obj)` racing with another) is a racing access of a warning on one of its
 ///   fields: the object is named among the aliases of the first of those instead;
+/// - a field's, when its racing accesses are exactly those of an earlier field of the same
+///   object (the statements race on the whole object: `last = now` in two threads writes every
+///   field): one race, named after the first field with the others among its aliases and
+///   their accesses that are not racing added to its context;
 /// - a pointee's: an allocated object (`strdup`'s string) stored, where it is allocated, into
 ///   a location that races (`e->host = strdup(h)`), every racing access of which is on a line
 ///   where that pointer races too (`free(e->host)`, `strcmp(e->host, …)`): it is named among
@@ -1093,6 +1097,23 @@ fn without_whole_object_repeats(
             repeats.insert(k, first);
         }
     }
+    // Fields whose racing accesses are one list: the first stands for the others.
+    let mut siblings: BTreeMap<usize, usize> = BTreeMap::new();
+    for fields in fields_of.values() {
+        let mut first_with: FxHashMap<Vec<AccessKey>, usize> = FxHashMap::default();
+        for &j in fields {
+            let key: Vec<AccessKey> = races[j].accesses.iter().map(access_key).collect();
+            match first_with.get(&key) {
+                Some(&first) => {
+                    siblings.insert(j, first);
+                }
+                None => {
+                    first_with.insert(key, j);
+                }
+            }
+        }
+    }
+    repeats.extend(siblings.iter().map(|(&j, &first)| (j, first)));
     // The lines each warning races on, and those it writes on, found once.
     let lines: Vec<FxHashSet<(&str, u32)>> = races
         .iter()
@@ -1137,6 +1158,7 @@ fn without_whole_object_repeats(
     drop((lines, written));
     repeats.extend(pointees);
     let mut moved: BTreeMap<usize, Vec<RaceLocation>> = BTreeMap::new();
+    let mut moved_context: BTreeMap<usize, Vec<RaceAccess>> = BTreeMap::new();
     let mut kept = Vec::with_capacity(races.len());
     for (k, race) in races.into_iter().enumerate() {
         match repeats.get(&k) {
@@ -1149,6 +1171,12 @@ fn without_whole_object_repeats(
                 let names = moved.entry(to).or_default();
                 names.push(race.location);
                 names.extend(race.aliases);
+                if siblings.contains_key(&k) {
+                    moved_context
+                        .entry(to)
+                        .or_default()
+                        .extend(race.context.iter().cloned());
+                }
             }
             None => kept.push((k, race)),
         }
@@ -1156,6 +1184,13 @@ fn without_whole_object_repeats(
     kept.into_iter()
         .map(|(k, mut race)| {
             race.aliases.extend(moved.remove(&k).unwrap_or_default());
+            if let Some(more) = moved_context.remove(&k).filter(|more| !more.is_empty()) {
+                let mut context: Vec<RaceAccess> = race.context.iter().cloned().collect();
+                context.extend(more);
+                context.sort_by(|a, b| access_key(a).cmp(&access_key(b)));
+                context.dedup_by(|a, b| access_key(a) == access_key(b));
+                race.context = context.into();
+            }
             race
         })
         .collect()
