@@ -5,9 +5,13 @@
  * (inserting and removing write it, looking up and counting read it), a list is its nodes, an
  * array its header and its block of pointers. What a table keeps is what it hands back: a
  * lookup returns a value inserted, and `foreach` hands the program's function the keys and
- * values, as do the key and value destroy notifiers when an entry is replaced or removed. The
- * hash and equality functions run in the calling thread, on the keys. Allocation functions
- * return fresh memory; `g_free` frees.
+ * values, as does the value destroy notifier when an entry is replaced or removed, in the
+ * calling thread. Two callbacks are not called, which keeps the many call sites of a table from
+ * each calling them (the thread analysis pays for every such call): the hash and equality
+ * functions are taken to be what GLib's contract says they are, functions of the keys, and are
+ * reads of both keys; a key destroy notifier is taken to free the key (programs pass `g_free`
+ * or `free`). README lists both among the model's assumptions. Allocation functions return
+ * fresh memory; `g_free` frees.
  *
  * The stub unit has no GLib headers. `GList`, `GSList` and `GPtrArray` are GLib's public structs,
  * declared here with their tags and members so that the program's are these; a `GHashTable` is
@@ -183,20 +187,20 @@ struct _GHashTable *g_hash_table_new(glib_hash_func hash, glib_equal_func equal)
     return g_hash_table_new_full(hash, equal, NULL, NULL);
 }
 
-/* Finds `key`'s entry: hashes it and compares it with a key the table holds. */
+/* Finds `key`'s entry: hashes it and compares it with a key the table holds (reads of both
+ * keys, the hash and equality functions being functions of the keys). */
 static void glib_hash_find(struct _GHashTable *table, const void *key)
 {
-    if (table->hash != NULL)
-        table->hash(key);
-    if (table->equal != NULL)
-        table->equal(table->key, key);
+    __locksmith_read(key);
+    __locksmith_read(table->key);
 }
 
-/* Ends the entry the table holds, handing it to the destroy notifiers. */
+/* Ends the entry the table holds: its key freed (by the key destroy notifier, `g_free` or
+ * `free`), its value handed to the value destroy notifier. */
 static void glib_hash_end(struct _GHashTable *table)
 {
     if (table->key_destroy != NULL)
-        table->key_destroy(table->key);
+        free(table->key);
     if (table->value_destroy != NULL)
         table->value_destroy(table->value);
 }

@@ -1,7 +1,8 @@
 /* GLib's hash tables and lists are the program's data: GLib does not lock them. Two workers
  * look an entry up in one table and append to one list holding a mutex (NORACE), and insert
  * into another table without it (RACE: the insert writes the table). The key hashing and
- * comparison GLib calls back run in the calling worker, under its lock. The library is
+ * comparison GLib calls back run in the calling worker, under its lock (locksmith's model
+ * takes them to be functions of the keys and reads the keys instead). The library is
  * compiled by gcc only (a stand-in for GLib); locksmith uses its GLib model. */
 #include <pthread.h>
 #include <stdio.h>
