@@ -970,17 +970,7 @@ impl Gen<'_> {
         let scope = frame.scope;
         let mut vars = FxHashMap::default();
         for &v in func.params.iter().chain(&func.locals) {
-            let ty = self.program.vars[v].ty;
-            let rho = self.ltypes.new_rho(
-                &mut self.constraints,
-                scope,
-                RhoKind::Plain,
-                RhoOrigin::Object,
-            );
-            let node = self
-                .ltypes
-                .content_of_type(&mut self.constraints, ty, scope);
-            vars.insert(v, (rho, node));
+            vars.insert(v, self.variable_location(v, scope));
         }
         for (k, &v) in func.params.iter().enumerate() {
             if let Some(a) = args.get(k).copied().flatten() {

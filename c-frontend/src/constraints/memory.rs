@@ -25,19 +25,9 @@ impl Gen<'_> {
             return x;
         }
         // A variable of a function not processed (a stub's local seen outside inlining).
-        let scope = frame.scope;
-        let ty = self.program.vars[v].ty;
-        let rho = self.ltypes.new_rho(
-            &mut self.constraints,
-            scope,
-            RhoKind::Plain,
-            RhoOrigin::Object,
-        );
-        let node = self
-            .ltypes
-            .content_of_type(&mut self.constraints, ty, scope);
-        self.var_rho[v] = Some((rho, node));
-        (rho, node)
+        let made = self.variable_location(v, frame.scope);
+        self.var_rho[v] = Some(made);
+        made
     }
 
     pub(super) fn shareable(&self, frame: &Frame, v: VarId) -> bool {
@@ -507,6 +497,21 @@ impl Gen<'_> {
         }
         let (rho, content) = self.ltypes.deref(&mut self.constraints, v);
         self.whole_access(frame, rho, content, pos, write);
+    }
+
+    /// A fresh location for the variable `v` in `scope`, with the content its type has.
+    pub(super) fn variable_location(&mut self, v: VarId, scope: Scope) -> (Rho, Node) {
+        let rho = self.ltypes.new_rho(
+            &mut self.constraints,
+            scope,
+            RhoKind::Plain,
+            RhoOrigin::Object,
+        );
+        let ty = self.program.vars[v].ty;
+        let node = self
+            .ltypes
+            .content_of_type(&mut self.constraints, ty, scope);
+        (rho, node)
     }
 
     /// A fresh object allocated at a call of library function `by` (or of the stub being
