@@ -16,7 +16,8 @@
  * Signals: signal and sigaction are handled by the analysis; the set operations here only touch
  * the caller's sigset_t, and sigwait* write the caller's out-parameters. Semaphores are internally
  * synchronised objects, so their operations touch no modelled memory (the analysis does not treat
- * them as locks either). Every pthread_* function is handled by the analysis, so none is here;
+ * them as locks either). Every pthread_* function is handled by the analysis (pthread_atfork is
+ * with fork, in unistd.c), so none is here;
  * glibc's pthread_cleanup_push and pthread_cleanup_pop macros expand to calls of its internal
  * __pthread_register_cancel, __pthread_unregister_cancel and __pthread_unwind_next, which keep
  * the cleanup buffer (a local of the caller) on the calling thread's own list: stubs at the end.

@@ -8,8 +8,9 @@
  * user's call of the stub. Nothing here is ever executed.
  *
  * The analysis handles some functions itself, by name, so they are deliberately NOT defined here:
- * every pthread_* function, malloc, calloc, realloc, free, signal, sigaction, exit, _exit, abort
- * and pthread_exit. Stubs may call them (realloc in getline, exit in err, ...).
+ * every pthread_* function but pthread_atfork (whose handlers the `fork` stub calls, in
+ * unistd.c), malloc, calloc, realloc, free, signal, sigaction, exit, _exit, abort and
+ * pthread_exit. Stubs may call them (realloc in getline, exit in err, ...).
  *
  * The statics that make up one library state share the prefix of their names up to the first
  * `_` (`hostent_result` and the strings it points to, `hostent_name`, `hostent_aliases`, ...):

@@ -6,7 +6,8 @@
  *
  * The exec family does not return on success; its stubs read their arguments and return -1, which
  * is what the caller sees when exec fails. fork is an ordinary call returning an unknown pid: the
- * child is a separate process, not a thread, so it shares no memory with the parent. */
+ * child is a separate process, not a thread, so it shares no memory with the parent; in the
+ * forking thread it runs the handlers pthread_atfork registered for before and after. */
 
 ssize_t read(int fd, void *buf, size_t n)
 {
@@ -291,8 +292,28 @@ int gethostname(char *name, size_t len)
 
 /* ---- creating processes ---- */
 
+/* pthread_atfork's handlers: `fork` calls the prepare handlers, then (in the parent) the parent
+ * handlers, in the thread that forks; the child handlers run in the child process, whose memory
+ * is its own. The registrations are kept per thread (the library locks its list): a conduit, as
+ * the epoll interest list is, that carries every handler registered to every `fork`. */
+static _Thread_local void (*atfork_prepare)(void);
+static _Thread_local void (*atfork_parent)(void);
+
+int pthread_atfork(void (*prepare)(void), void (*parent)(void), void (*child)(void))
+{
+    if (prepare != NULL)
+        atfork_prepare = prepare;
+    if (parent != NULL)
+        atfork_parent = parent;
+    return __locksmith_nondet();
+}
+
 pid_t fork(void)
 {
+    if (atfork_prepare != NULL)
+        atfork_prepare();
+    if (atfork_parent != NULL)
+        atfork_parent();
     return __locksmith_nondet();
 }
 
