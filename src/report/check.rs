@@ -1057,7 +1057,9 @@ fn object_part(name: &RhoName, home: FnId) -> Option<ObjectPart> {
 /// - a field's, when its racing accesses are exactly those of an earlier field of the same
 ///   object (the statements race on the whole object: `last = now` in two threads writes every
 ///   field): one race, named after the first field with the others among its aliases and
-///   their accesses that are not racing added to its context;
+///   their accesses that are not racing added to its context; and named after the object, the
+///   fields among its aliases, when every field's race is that one and the object's own
+///   accesses repeat it;
 /// - a pointee's: an allocated object (`strdup`'s string) stored, where it is allocated, into
 ///   a location that races (`e->host = strdup(h)`), every racing access of which is on a line
 ///   where that pointer races too (`free(e->host)`, `strcmp(e->host, …)`): it is named among
@@ -1097,22 +1099,7 @@ fn without_whole_object_repeats(
             repeats.insert(k, first);
         }
     }
-    // Fields whose racing accesses are one list: the first stands for the others.
-    let mut siblings: BTreeMap<usize, usize> = BTreeMap::new();
-    for fields in fields_of.values() {
-        let mut first_with: FxHashMap<Vec<AccessKey>, usize> = FxHashMap::default();
-        for &j in fields {
-            let key: Vec<AccessKey> = races[j].accesses.iter().map(access_key).collect();
-            match first_with.get(&key) {
-                Some(&first) => {
-                    siblings.insert(j, first);
-                }
-                None => {
-                    first_with.insert(key, j);
-                }
-            }
-        }
-    }
+    let (siblings, named_by_whole) = same_statement_fields(&races, objects, &fields_of, &repeats);
     repeats.extend(siblings.iter().map(|(&j, &first)| (j, first)));
     // The lines each warning races on, and those it writes on, found once.
     let lines: Vec<FxHashSet<(&str, u32)>> = races
@@ -1159,6 +1146,7 @@ fn without_whole_object_repeats(
     repeats.extend(pointees);
     let mut moved: BTreeMap<usize, Vec<RaceLocation>> = BTreeMap::new();
     let mut moved_context: BTreeMap<usize, Vec<RaceAccess>> = BTreeMap::new();
+    let mut renamed: BTreeMap<usize, RaceLocation> = BTreeMap::new();
     let mut kept = Vec::with_capacity(races.len());
     for (k, race) in races.into_iter().enumerate() {
         match repeats.get(&k) {
@@ -1169,7 +1157,11 @@ fn without_whole_object_repeats(
                     to = next;
                 }
                 let names = moved.entry(to).or_default();
-                names.push(race.location);
+                if named_by_whole.get(&to) == Some(&k) {
+                    renamed.insert(to, race.location);
+                } else {
+                    names.push(race.location);
+                }
                 names.extend(race.aliases);
                 if siblings.contains_key(&k) {
                     moved_context
@@ -1183,6 +1175,10 @@ fn without_whole_object_repeats(
     }
     kept.into_iter()
         .map(|(k, mut race)| {
+            if let Some(whole) = renamed.remove(&k) {
+                let field = std::mem::replace(&mut race.location, whole);
+                race.aliases.insert(0, field);
+            }
             race.aliases.extend(moved.remove(&k).unwrap_or_default());
             if let Some(more) = moved_context.remove(&k).filter(|more| !more.is_empty()) {
                 let mut context: Vec<RaceAccess> = race.context.iter().cloned().collect();
@@ -1194,6 +1190,51 @@ fn without_whole_object_repeats(
             race
         })
         .collect()
+}
+
+/// The fields racing through the same statements ([`without_whole_object_repeats`]): each
+/// field whose racing accesses are those of an earlier field of its object, with that field;
+/// and each first field whose object's every field races that way, with the object's own
+/// warning, which `repeats` already sends to it (the race is then the object's).
+fn same_statement_fields(
+    races: &[Race],
+    objects: &[Option<ObjectPart>],
+    fields_of: &FxHashMap<(Object, FnId), Vec<usize>>,
+    repeats: &BTreeMap<usize, usize>,
+) -> (BTreeMap<usize, usize>, BTreeMap<usize, usize>) {
+    let mut siblings: BTreeMap<usize, usize> = BTreeMap::new();
+    for fields in fields_of.values() {
+        let mut first_with: FxHashMap<Vec<AccessKey>, usize> = FxHashMap::default();
+        for &j in fields {
+            let key: Vec<AccessKey> = races[j].accesses.iter().map(access_key).collect();
+            match first_with.get(&key) {
+                Some(&first) => {
+                    siblings.insert(j, first);
+                }
+                None => {
+                    first_with.insert(key, j);
+                }
+            }
+        }
+    }
+    let mut named_by_whole: BTreeMap<usize, usize> = BTreeMap::new();
+    for (k, part) in objects.iter().enumerate() {
+        let Some(whole) = part.as_ref().filter(|p| !p.field) else {
+            continue;
+        };
+        let (Some(&first), Some(fields)) =
+            (repeats.get(&k), fields_of.get(&(whole.object, whole.home)))
+        else {
+            continue;
+        };
+        let all_one = fields
+            .iter()
+            .all(|&j| j == first || siblings.get(&j) == Some(&first));
+        if all_one && fields.len() > 1 {
+            named_by_whole.insert(first, k);
+        }
+    }
+    (siblings, named_by_whole)
 }
 
 /// What tells one entry of a warning's accesses from another, in their order: position,
