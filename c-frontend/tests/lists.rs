@@ -106,14 +106,7 @@ fn owned_in(text: &str) -> bool {
 /// accepts lies inside the owned package.
 fn first_store_owned(text: &str, func: &str, pick: &dyn Fn(&Program, &Lval) -> bool) -> bool {
     let p = support::lower(text);
-    let find = |name: &str| {
-        p.funcs
-            .iter_enumerated()
-            .find(|(_, f)| f.defined && f.name == name)
-            .map(|(id, _)| id)
-            .expect("function")
-    };
-    let (main, f) = (find("main"), find(func));
+    let (main, f) = (support::defined(&p, "main"), support::defined(&p, func));
     let mut unpacks = analyse_program(
         &p,
         main,

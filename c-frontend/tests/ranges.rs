@@ -46,14 +46,7 @@ fn in_range(decls: &str, looped: &str, after: &str) -> bool {
             .replace("AFTER", after)
     );
     let p = support::lower(&text);
-    let find = |name: &str| {
-        p.funcs
-            .iter_enumerated()
-            .find(|(_, f)| f.defined && f.name == name)
-            .map(|(id, _)| id)
-            .expect("function")
-    };
-    let (main, work) = (find("main"), find("work"));
+    let (main, work) = (support::defined(&p, "main"), support::defined(&p, "work"));
     let jp = plan(&p, Some(main), &solver::stats::Stats::off());
     let unpacks = analyse_program(&p, main, &releasers(&p), &jp);
     let Some(u) = unpacks.get(&work) else {

@@ -1,6 +1,8 @@
-//! What the IR tests share: lowering one preprocessed C unit, as the driver would, without gcc.
+//! What the IR tests share: lowering one preprocessed C unit, as the driver would, without gcc,
+//! and finding its functions. Each test binary uses a part of it.
+#![allow(dead_code)]
 
-use c_frontend::ir::{Origin, Program};
+use c_frontend::ir::{FuncId, Origin, Program};
 use c_frontend::lower::Lowerer;
 use c_frontend::syntax::srcmap::{FileTable, SourceMap};
 
@@ -14,4 +16,13 @@ pub fn lower(text: &str) -> Program {
     let map = SourceMap::new(text, "u.c", &mut files);
     lw.add_unit(&parse.unit, &map, Origin::User);
     lw.finish(files, Vec::new())
+}
+
+/// The function of `p` named `name` that has a body.
+pub fn defined(p: &Program, name: &str) -> FuncId {
+    p.funcs
+        .iter_enumerated()
+        .find(|(_, f)| f.defined && f.name == name)
+        .map(|(id, _)| id)
+        .unwrap_or_else(|| panic!("no function {name} with a body"))
 }

@@ -97,22 +97,9 @@ fn calls_with<'f>(
     f: FuncId,
     arg_of: impl Fn(FuncId) -> Option<Arg> + Copy + 'f,
 ) -> impl Iterator<Item = (StmtAt, &'f Operand)> + 'f {
-    func.blocks.iter_enumerated().flat_map(move |(b, block)| {
-        block
-            .stmts
-            .iter()
-            .enumerate()
-            .filter_map(move |(k, stmt)| match &stmt.kind {
-                StmtKind::Call {
-                    callee: Callee::Direct(c),
-                    args,
-                    ..
-                } => {
-                    let a = arg_of(*c)?;
-                    Some(((f, b, k), args.get(usize::from(a))?))
-                }
-                _ => None,
-            })
+    func.direct_calls().filter_map(move |(b, k, c, args)| {
+        let a = arg_of(c)?;
+        Some(((f, b, k), args.get(usize::from(a))?))
     })
 }
 
