@@ -106,16 +106,12 @@ void *g_memdup(const void *mem, unsigned int size)
 
 char *g_strdup(const char *s)
 {
-    char *copy = __locksmith_alloc();
-    __locksmith_copy(copy, s);
-    return copy;
+    return strdup(s);
 }
 
 char *g_strndup(const char *s, size_t n)
 {
-    char *copy = __locksmith_alloc();
-    __locksmith_copy(copy, s);
-    return copy;
+    return strndup(s, n);
 }
 
 char *g_strdup_printf(const char *format, ...)
