@@ -37,6 +37,7 @@ use super::{AccessId, FnId, ThreadProgram};
 use crate::budget::Stop;
 use crate::cfl::Components;
 use crate::constraints::{Lock, Rho, Site};
+use crate::ids::{Idx, IndexVec};
 use crate::stats::Stats;
 use crate::technique::{Technique, Techniques};
 
@@ -142,6 +143,8 @@ struct Checker<'a> {
     entries: FxHashMap<(Rho, FnId), Vec<Entry>>,
     /// The contexts of each function with each map.
     ctxs_of: FxHashMap<(FnId, LocsId), Vec<CtxId>>,
+    /// The contexts ranked in the order of their [`Ctx`] ([`CtxRanks`]).
+    ranks: CtxRanks,
     /// The racing classes of each signature at a function.
     racing_memo: RefCell<FxHashMap<(FnId, Signature), Racing>>,
     /// Whether two tops at a function may meet ([`Checker::tops_concurrent`]).
@@ -168,6 +171,47 @@ struct Checker<'a> {
     masked: FxHashMap<Site, Lock>,
     /// Every mask lock: never a common lock of two accesses ([`Checker::common_lock`]).
     mask_locks: FxHashSet<Lock>,
+}
+
+/// Each context's [`Ctx`] by its rank in their order (equal ones share a rank), so that a class
+/// key `(ctx, internal, held, writes)` packs into one integer ordered as the key is.
+struct CtxRanks {
+    rank: IndexVec<CtxId, u32>,
+    by_rank: Vec<Ctx>,
+}
+
+impl CtxRanks {
+    fn new(facts: &Propagated) -> CtxRanks {
+        let mut order: Vec<CtxId> = (0..facts.ctxs.len()).map(CtxId::new).collect();
+        order.sort_unstable_by(|a, b| facts.ctxs[*a].ctx.cmp(&facts.ctxs[*b].ctx));
+        let mut rank = IndexVec::from_elem_n(0, facts.ctxs.len());
+        let mut by_rank: Vec<Ctx> = Vec::new();
+        for id in order {
+            let ctx = facts.ctxs[id].ctx;
+            if by_rank.last() != Some(&ctx) {
+                by_rank.push(ctx);
+            }
+            rank[id] = (by_rank.len() - 1) as u32;
+        }
+        CtxRanks { rank, by_rank }
+    }
+
+    /// The class key of `ctx` with these flags and locks as `rank·2³³ + internal·2³² +
+    /// held·2 + writes`: lock sets and contexts are interned, far fewer than 2³¹ of each.
+    fn packed(&self, ctx: CtxId, internal: bool, held: SetId, writes: bool) -> u64 {
+        let held = held.index() as u64;
+        debug_assert!(held < 1 << 31);
+        (u64::from(self.rank[ctx]) << 33)
+            | (u64::from(internal) << 32)
+            | (held << 1)
+            | u64::from(writes)
+    }
+
+    fn key(&self, packed: u64) -> ClassKey {
+        let ctx = self.by_rank[(packed >> 33) as usize];
+        let held = SetId::new(((packed >> 1) & ((1 << 31) - 1)) as usize);
+        (ctx, packed & (1 << 32) != 0, held, packed & 1 != 0)
+    }
 }
 
 /// Whether two contexts of one function may be at the same time in two threads: what the race
@@ -235,6 +279,7 @@ pub fn races(inputs: RaceInputs<'_>) -> (Vec<RaceWarning>, Option<Stop>) {
         techniques,
         entries: FxHashMap::default(),
         ctxs_of: FxHashMap::default(),
+        ranks: CtxRanks::new(facts),
         racing_memo: RefCell::default(),
         racing_sets: RefCell::new(vec![RacingSet::default()]),
         tops_memo: RefCell::default(),
@@ -635,17 +680,22 @@ impl Checker<'_> {
     }
 
     /// The classes of the facts of `sig` at `home`: one per context of each map (sorted).
+    /// Sorted as packed ranks ([`CtxRanks::packed`]), whose order is the keys' own: a location
+    /// that every context at `main` reaches has tens of thousands of keys, and comparing them
+    /// field by field was a tenth of a run.
     fn class_keys(&self, home: FnId, sig: &Signature) -> Vec<ClassKey> {
-        let mut keys: Vec<ClassKey> = Vec::new();
+        let mut packed: Vec<u64> = Vec::new();
         for &(map, internal, writes) in sig {
             for &ctx in self.ctxs(home, map) {
-                let c = &self.facts.ctxs[ctx];
-                keys.push((c.ctx, internal, c.held, writes));
+                packed.push(
+                    self.ranks
+                        .packed(ctx, internal, self.facts.ctxs[ctx].held, writes),
+                );
             }
         }
-        keys.sort_unstable();
-        keys.dedup();
-        keys
+        packed.sort_unstable();
+        packed.dedup();
+        packed.into_iter().map(|k| self.ranks.key(k)).collect()
     }
 
     /// The classes of `keys` in a racing pair, decided on a [`Board`]. Classes are grouped into
@@ -1058,8 +1108,10 @@ fn writes_in(sig: &Signature) -> bool {
 
 /// The classes `keys` (numbered from `first` in `marks`) grouped into cells by payload and
 /// top, each registered in `marks`; payloads in ascending order.
+/// Grouped by hash and then sorted: the keys of a location that every context at `main`
+/// reaches are tens of thousands, their groups far fewer.
 fn cells(keys: &[ClassKey], first: usize, marks: &mut Marks) -> Vec<(Payload, Vec<Cell>)> {
-    let mut by_payload: BTreeMap<Payload, BTreeMap<Top, Vec<Member>>> = BTreeMap::new();
+    let mut by_payload: FxHashMap<Payload, FxHashMap<Top, Vec<Member>>> = FxHashMap::default();
     for (k, &(ctx, internal, held, writes)) in keys.iter().enumerate() {
         by_payload
             .entry((held, internal, writes))
@@ -1068,12 +1120,17 @@ fn cells(keys: &[ClassKey], first: usize, marks: &mut Marks) -> Vec<(Payload, Ve
             .or_default()
             .push((ctx, first + k));
     }
+    let mut by_payload: Vec<(Payload, FxHashMap<Top, Vec<Member>>)> =
+        by_payload.into_iter().collect();
+    by_payload.sort_unstable_by_key(|&(payload, _)| payload);
     by_payload
         .into_iter()
         .map(|(payload, tops)| {
+            let mut tops: Vec<(Top, Vec<Member>)> = tops.into_iter().collect();
+            tops.sort_unstable_by_key(|&(top, _)| top);
             let cells = tops
-                .into_values()
-                .map(|members| Cell {
+                .into_iter()
+                .map(|(_, members)| Cell {
                     top: members[0].0,
                     held: payload.0,
                     id: marks.add_cell(&members),
