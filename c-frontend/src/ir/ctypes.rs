@@ -233,6 +233,23 @@ impl TypeTable {
         self.any_inside(t, false, |t| matches!(t, Type::Lock(_)))
     }
 
+    /// Whether the members of struct or union `sid` hold only numbers (in nested structs and
+    /// arrays too): no pointer, lock or function, and no struct whose body was never seen. A
+    /// copy of such an object's bytes carries no label.
+    pub fn holds_only_numbers(&self, sid: StructId) -> bool {
+        let labelled = |ty: &Type| match ty {
+            Type::Pointer(_) | Type::Lock(_) | Type::Function { .. } | Type::Void => true,
+            Type::Struct(inner) | Type::Union(inner) => !self.structs[*inner].complete,
+            Type::Char | Type::Int | Type::Float | Type::Array(_) | Type::Cond => false,
+        };
+        let def = &self.structs[sid];
+        def.complete
+            && !def
+                .fields
+                .iter()
+                .any(|f| self.any_inside(f.ty, false, labelled))
+    }
+
     /// Whether `found` holds of `t` or of a type inside it: its members and elements, and,
     /// `through_pointers`, what its pointers point to.
     fn any_inside(&self, t: TypeId, through_pointers: bool, found: impl Fn(&Type) -> bool) -> bool {

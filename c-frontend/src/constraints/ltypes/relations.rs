@@ -438,7 +438,24 @@ impl LTypes<'_> {
                 });
             }
             (Shape::Lock(l1), Shape::Lock(l2)) => c.lock_eq(l1, l2),
+            // The bytes of an object of numbers copied into one of other numbers (`memcpy` of
+            // a `struct in_addr` into a `char` buffer): no value that flows carries a label, so
+            // the two objects stay apart. Unified, they were one blob whose memory is the
+            // root's, and every thread's own buffer was shared.
+            (a, b) if self.holds_only_numbers(&a) && self.holds_only_numbers(&b) => {}
             _ => self.work.push(Work::Unify(s, t)),
+        }
+    }
+
+    /// Whether memory of shape `s` holds numbers only, whatever fields are made later: a
+    /// scalar, or a struct or union whose type has only numbers inside.
+    fn holds_only_numbers(&self, s: &Shape) -> bool {
+        match s {
+            Shape::Scalar => true,
+            Shape::Struct { sid, .. } | Shape::Union { sid, .. } => {
+                self.types.holds_only_numbers(*sid)
+            }
+            _ => false,
         }
     }
 }
