@@ -174,7 +174,7 @@ static int st_connect(void)
 
     memset(&sin, 0, sizeof sin);
     sin.sin_family = AF_INET;
-    sin.sin_port = htons((unsigned short)g_cfg.port); // FALSE-ALARM: sin is each client thread's own local, but casting &sin to struct sockaddr * merges it into one location with every other sockaddr
+    sin.sin_port = htons((unsigned short)g_cfg.port); // NORACE
     sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     while (connect(fd, (struct sockaddr *)&sin, sizeof sin) != 0) {
         if (errno != EINTR) {

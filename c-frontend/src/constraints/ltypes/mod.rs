@@ -250,6 +250,11 @@ pub struct LTypes<'a> {
     instance_at: FxHashMap<(Node, Site), u32>,
     /// The content node of each blob, by the blob's location label ([`LTypes::blob_content`]).
     blob_contents: FxHashMap<Rho, Node>,
+    /// The blobs made of views of numbers only (a `struct sockaddr_in` filled field by field,
+    /// then cast to a `struct sockaddr *`), with the scope each was made in: nothing inside
+    /// them carries a label, so their content node stays in that scope instead of the root's
+    /// ([`LTypes::blob_content`]) until something that does is absorbed ([`LTypes::promote`]).
+    number_blobs: FxHashMap<Rho, Scope>,
     /// The blob node of each location label whose content node is in `blob_contents`: the two
     /// share their function targets ([`LTypes::share_blob_funs`]).
     blob_tops: FxHashMap<Rho, Node>,
@@ -334,6 +339,7 @@ impl<'a> LTypes<'a> {
             rel_index: FxHashMap::default(),
             instance_at: FxHashMap::default(),
             blob_contents: FxHashMap::default(),
+            number_blobs: FxHashMap::default(),
             blob_tops: FxHashMap::default(),
             work: Vec::new(),
             grown_funs: Vec::new(),

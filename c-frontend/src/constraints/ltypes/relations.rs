@@ -449,7 +449,7 @@ impl LTypes<'_> {
 
     /// Whether memory of shape `s` holds numbers only, whatever fields are made later: a
     /// scalar, or a struct or union whose type has only numbers inside.
-    fn holds_only_numbers(&self, s: &Shape) -> bool {
+    pub(super) fn holds_only_numbers(&self, s: &Shape) -> bool {
         match s {
             Shape::Scalar => true,
             Shape::Struct { sid, .. } | Shape::Union { sid, .. } => {

@@ -20,7 +20,11 @@ impl LTypes<'_> {
             return;
         }
         let scope = self.data[r.0 as usize].scope;
+        let numbers = self.holds_only_numbers(&self.data[r.0 as usize].shape);
         let blob = self.empty_blob(c, scope);
+        if let (true, Shape::Blob { rho, .. }) = (numbers, &blob) {
+            self.number_blobs.insert(*rho, scope);
+        }
         let blob = self.node(blob, scope);
         self.work.push(Work::Unify(r, blob));
         self.run(c);
@@ -347,6 +351,11 @@ impl LTypes<'_> {
                 // The memory inside two blobs that became one is one memory too, kept under
                 // the label the blob keeps.
                 let (kept_rho, kept_lock) = if a_stays { (rho, lock) } else { (rho2, lock2) };
+                if !(self.number_blobs.contains_key(&rho) && self.number_blobs.contains_key(&rho2))
+                {
+                    self.promote(c, rho);
+                    self.promote(c, rho2);
+                }
                 match (
                     self.blob_contents.get(&rho).copied(),
                     self.blob_contents.get(&rho2).copied(),
@@ -410,6 +419,9 @@ impl LTypes<'_> {
         self.note_conflation(format!("{a:?} meets {b:?}"));
         let rho = self.new_rho(c, scope, RhoKind::Plain, RhoOrigin::Blob);
         let lock = c.new_lock(scope);
+        if self.holds_only_numbers(&a) && self.holds_only_numbers(&b) {
+            self.number_blobs.insert(rho, scope);
+        }
         let funs = self.absorb(c, rho, lock, Vec::new(), a);
         let funs = self.absorb(c, rho, lock, funs, b);
         Shape::Blob { rho, lock, funs }
@@ -428,21 +440,39 @@ impl LTypes<'_> {
     /// A fresh node at every absorption would be the same memory split into unrelated nodes
     /// with the same labels, each with its own relations and function targets (mt-daapd made
     /// 372 000 of them before its first function was generated).
+    ///
+    /// Departure from the paper, which conflates such memory at the root: the content of a blob of numbers
+    /// ([`LTypes::number_blobs`]) stays in the blob's own scope. It holds no label but the
+    /// blob's own, so a local `struct sockaddr_in` filled and then cast stays its run's own
+    /// object; at the root, every thread's local was one object shared by all.
     fn blob_content(&mut self, rho: Rho, lock: Lock) -> Node {
         if let Some(&n) = self.blob_contents.get(&rho) {
             return self.root(n);
         }
+        let scope = self.number_blobs.get(&rho).copied().unwrap_or(Scope::ROOT);
         let blob = self.node(
             Shape::Blob {
                 rho,
                 lock,
                 funs: Vec::new(),
             },
-            Scope::ROOT,
+            scope,
         );
         self.blob_contents.insert(rho, blob);
         self.share_blob_funs(blob, rho);
         blob
+    }
+
+    /// Blob `rho` stops being a blob of numbers: something with labels (a pointer, a lock, a
+    /// function, memory of another blob) met it, so its content lives at the root as every
+    /// blob's does, and is widened there if it was already made.
+    fn promote(&mut self, c: &mut Constraints, rho: Rho) {
+        if self.number_blobs.remove(&rho).is_none() {
+            return;
+        }
+        if let Some(&inside) = self.blob_contents.get(&rho) {
+            self.do_widen(c, inside, Scope::ROOT);
+        }
     }
 
     /// A blob node and the node of the memory inside it share one list of function targets.
@@ -493,6 +523,14 @@ impl LTypes<'_> {
         mut funs: Vec<FuncId>,
         s: Shape,
     ) -> Vec<FuncId> {
+        let numbers = match &s {
+            Shape::Var => true,
+            Shape::Blob { rho: inner, .. } => self.number_blobs.contains_key(inner),
+            other => self.holds_only_numbers(other),
+        };
+        if !numbers {
+            self.promote(c, rho);
+        }
         match s {
             Shape::Var | Shape::Scalar => {}
             Shape::Ptr { rho: r, to } => {
