@@ -983,11 +983,22 @@ impl Gen<'_> {
             Some(i) => (i.stub.clone(), i.at),
             None => (func.name.clone(), pos),
         };
+        let params = self.program.funcs[f].params.clone();
+        let opened_args = params
+            .iter()
+            .zip(arg_ops)
+            .filter_map(|(&v, op)| Some((v, self.opened_through(frame, op, pos)?)))
+            .collect();
         let mut inner = Frame {
             func: frame.func,
             scope,
             inline_vars: vars,
-            inline: Some(Inlining { stub, at, extra }),
+            inline: Some(Inlining {
+                stub,
+                at,
+                extra,
+                opened_args,
+            }),
             depth: frame.depth + 1,
             returned: Vec::new(),
             unique,

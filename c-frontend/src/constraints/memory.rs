@@ -183,12 +183,44 @@ impl Gen<'_> {
     /// With `whole`, the access is a library call's, which may reach past the object `lv` names
     /// (`memset(p, 0, n * size)`): a handed element ([`unpacks::Package::Element`]) does not
     /// contain it.
+    /// The opened lock of the object pointer `op` points to, accessed whole (by a library
+    /// function). The object `&x` points to is `x` itself: a member handed to a library
+    /// function (`snprintf(t->name, …)`) is that member of its unpacked object.
+    pub(super) fn opened_through(
+        &mut self,
+        frame: &Frame,
+        op: &Operand,
+        pos: Pos,
+    ) -> Option<(Lock, LockMode)> {
+        let lv = match op.without_casts() {
+            Operand::AddrOf(lv) => lv.clone(),
+            _ => Lval {
+                base: Base::Deref(Box::new(op.clone())),
+                proj: Vec::new(),
+                pos,
+            },
+        };
+        self.opened_lock(frame, &lv, true)
+    }
+
     fn opened_lock(&mut self, frame: &Frame, lv: &Lval, whole: bool) -> Option<(Lock, LockMode)> {
-        if frame.inline.is_some() {
-            return None;
+        if let Some(inlining) = &frame.inline {
+            // Inside a stub, only what a parameter points to whose argument was opened.
+            let Base::Deref(op) = &lv.base else {
+                return None;
+            };
+            let param = op.plain_var()?;
+            return inlining
+                .opened_args
+                .iter()
+                .find(|(v, _)| *v == param)
+                .map(|&(_, opened)| opened);
         }
         let own = unpacks::enclosing(self.program, frame.func, &frame.own, lv)?;
-        if whole && own.package == unpacks::Package::Element {
+        if whole
+            && own.package == unpacks::Package::Element
+            && !unpacks::within_member(self.program, frame.func, own, lv)
+        {
             return None;
         }
         let lock = match self.opened.iter().find(|(p, _)| *p == own.package) {
@@ -477,14 +509,7 @@ impl Gen<'_> {
         pos: Pos,
         write: bool,
     ) {
-        self.opening = op.and_then(|op| {
-            let lv = Lval {
-                base: Base::Deref(Box::new(op.clone())),
-                proj: Vec::new(),
-                pos,
-            };
-            self.opened_lock(frame, &lv, true)
-        });
+        self.opening = op.and_then(|op| self.opened_through(frame, op, pos));
         self.touch(frame, arg, pos, write);
         self.opening = None;
     }

@@ -281,6 +281,10 @@ struct Inlining {
     at: Pos,
     /// The call's variadic arguments, beyond the stub's parameters.
     extra: Vec<Option<Node>>,
+    /// The stub's parameters whose argument points into an unpacked object of the caller
+    /// (a member of a thread's handed element, `snprintf(t->name, …)`), with the lock its
+    /// unpack opened: the stub's accesses through them are the caller's accesses there.
+    opened_args: Vec<(VarId, (Lock, solver::threads::Mode))>,
 }
 
 impl Frame {

@@ -39,7 +39,7 @@ static void *worker(void *arg)
     memmove(local, mine, sizeof *mine); // NORACE
     unsigned sum = checksum(local, sizeof local); // NORACE
     current.seconds = sum; // RACE
-    memcpy(local, &current, sizeof current);
+    memcpy(local, &current, sizeof current); // RACE
     memcpy(wire, mine, sizeof *mine); // RACE
     free(mine); // NORACE
     return (void *)(long)local[0];

@@ -45,7 +45,7 @@ static void *worker(void *arg)
     write(out, (char *)mine, sizeof *mine); // NORACE
     free(mine); // NORACE
     bind(fd, (struct sockaddr *)&server, sizeof server);
-    write(out, (char *)shared, sizeof *shared);
+    write(out, (char *)shared, sizeof *shared); // RACE
     return NULL;
 }
 

@@ -249,6 +249,20 @@ pub fn enclosing<'h>(
         .min_by_key(|h| (h.mode == LockMode::Shared, h.package == Package::Owned))
 }
 
+/// Whether `lv` is a member of `own`'s object (a field of it, or inside one), not the object
+/// itself: what a library function handed `&lv` may touch then stays in that member, while
+/// given a pointer to a handed element it may walk the whole array (`qsort`, a `memset` of
+/// several elements).
+pub fn within_member(p: &Program, f: FuncId, own: &OwnLock, lv: &Lval) -> bool {
+    path_of(p, f, lv).is_some_and(|path| {
+        path.inside(&own.object, own.is_thread_owned())
+            && matches!(
+                path.steps.get(own.object.steps.len()),
+                Some(Step::Field(..))
+            )
+    })
+}
+
 /// The owned package an access `(*g).f…` through a global pointer `g` lies in: only where the
 /// ownership analysis says `g` points to an object the thread owns ([`lists`]: a take's unlink
 /// through the head, under the list's mutex, with the head still pointing to the taken node).
