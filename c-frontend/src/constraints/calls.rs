@@ -648,14 +648,19 @@ impl Gen<'_> {
     /// Accesses through every pointer among the variadic arguments of the user's call of the stub
     /// being inlined (printf's `%s`, scanf's `%d`).
     fn touch_varargs(&mut self, frame: &mut Frame, pos: Pos, write: bool) {
-        let extra = frame
+        let (extra, opened) = frame
             .inline
             .as_ref()
-            .map(|i| i.extra.clone())
+            .map(|i| (i.extra.clone(), i.opened_extra.clone()))
             .unwrap_or_default();
-        for v in extra.into_iter().flatten() {
+        for (k, v) in extra.into_iter().enumerate() {
+            let Some(v) = v else { continue };
             if matches!(self.ltypes.shape(v), Shape::Ptr { .. }) {
+                // A variadic argument that points into an unpacked object of the caller is
+                // touched inside that unpack, as a parameter's is (`Inlining::opened_args`).
+                self.opening = opened.get(k).copied().flatten();
                 self.touch(frame, Some(v), pos, write);
+                self.opening = None;
             }
         }
     }
@@ -989,6 +994,11 @@ impl Gen<'_> {
             .zip(arg_ops)
             .filter_map(|(&v, op)| Some((v, self.opened_through(frame, op, pos)?)))
             .collect();
+        let opened_extra = arg_ops
+            .iter()
+            .skip(params.len())
+            .map(|op| self.opened_through(frame, op, pos))
+            .collect();
         let mut inner = Frame {
             func: frame.func,
             scope,
@@ -998,6 +1008,7 @@ impl Gen<'_> {
                 at,
                 extra,
                 opened_args,
+                opened_extra,
             }),
             depth: frame.depth + 1,
             returned: Vec::new(),

@@ -285,6 +285,8 @@ struct Inlining {
     /// (a member of a thread's handed element, `snprintf(t->name, …)`), with the lock its
     /// unpack opened: the stub's accesses through them are the caller's accesses there.
     opened_args: Vec<(VarId, (Lock, solver::threads::Mode))>,
+    /// The same for each variadic argument, in order (`printf("%s", t->name)`).
+    opened_extra: Vec<Option<(Lock, solver::threads::Mode)>>,
 }
 
 impl Frame {
