@@ -648,10 +648,10 @@ impl Gen<'_> {
     /// Accesses through every pointer among the variadic arguments of the user's call of the stub
     /// being inlined (printf's `%s`, scanf's `%d`).
     fn touch_varargs(&mut self, frame: &mut Frame, pos: Pos, write: bool) {
-        let (extra, opened) = frame
+        let (extra, opened, own) = frame
             .inline
             .as_ref()
-            .map(|i| (i.extra.clone(), i.opened_extra.clone()))
+            .map(|i| (i.extra.clone(), i.opened_extra.clone(), i.own_extra.clone()))
             .unwrap_or_default();
         for (k, v) in extra.into_iter().enumerate() {
             let Some(v) = v else { continue };
@@ -659,8 +659,10 @@ impl Gen<'_> {
                 // A variadic argument that points into an unpacked object of the caller is
                 // touched inside that unpack, as a parameter's is (`Inlining::opened_args`).
                 self.opening = opened.get(k).copied().flatten();
+                self.own_copy = own.get(k).copied().unwrap_or(false);
                 self.touch(frame, Some(v), pos, write);
                 self.opening = None;
+                self.own_copy = false;
             }
         }
     }
@@ -999,6 +1001,17 @@ impl Gen<'_> {
             .skip(params.len())
             .map(|op| self.opened_through(frame, op, pos))
             .collect();
+        let own_args = params
+            .iter()
+            .zip(arg_ops)
+            .filter(|(_, op)| self.own_copy_through(frame, op))
+            .map(|(&v, _)| v)
+            .collect();
+        let own_extra = arg_ops
+            .iter()
+            .skip(params.len())
+            .map(|op| self.own_copy_through(frame, op))
+            .collect();
         let mut inner = Frame {
             func: frame.func,
             scope,
@@ -1009,6 +1022,8 @@ impl Gen<'_> {
                 extra,
                 opened_args,
                 opened_extra,
+                own_args,
+                own_extra,
             }),
             depth: frame.depth + 1,
             returned: Vec::new(),

@@ -203,6 +203,27 @@ impl Gen<'_> {
         self.opened_lock(frame, &lv, true)
     }
 
+    /// Whether pointer `op` is the address of (a part of) the calling thread's own copy of a
+    /// thread-local, taken by its name (`tls_buf`, `&tls.count`), or a stub's parameter that
+    /// received one: a library function handed it works on that copy in the calling thread.
+    pub(super) fn own_copy_through(&self, frame: &Frame, op: &Operand) -> bool {
+        match op.without_casts() {
+            Operand::AddrOf(Lval {
+                base: Base::Var(v), ..
+            }) => matches!(
+                self.program.vars[*v].kind,
+                VarKind::Global {
+                    thread_local: true,
+                    ..
+                }
+            ),
+            other => frame
+                .inline
+                .as_ref()
+                .is_some_and(|i| other.plain_var().is_some_and(|v| i.own_args.contains(&v))),
+        }
+    }
+
     fn opened_lock(&mut self, frame: &Frame, lv: &Lval, whole: bool) -> Option<(Lock, LockMode)> {
         if let Some(inlining) = &frame.inline {
             // Inside a stub, only what a parameter points to whose argument was opened.
@@ -510,8 +531,10 @@ impl Gen<'_> {
         write: bool,
     ) {
         self.opening = op.and_then(|op| self.opened_through(frame, op, pos));
+        self.own_copy = op.is_some_and(|op| self.own_copy_through(frame, op));
         self.touch(frame, arg, pos, write);
         self.opening = None;
+        self.own_copy = false;
     }
 
     /// Accesses the whole object a pointer argument points to.

@@ -287,6 +287,11 @@ struct Inlining {
     opened_args: Vec<(VarId, (Lock, solver::threads::Mode))>,
     /// The same for each variadic argument, in order (`printf("%s", t->name)`).
     opened_extra: Vec<Option<(Lock, solver::threads::Mode)>>,
+    /// The stub's parameters whose argument is the address of the calling thread's own copy
+    /// of a thread-local (`snprintf(tls_buf, …)`), and the same for each variadic argument:
+    /// the stub's accesses through them are that copy's (`AccessInfo::own_copy`).
+    own_args: Vec<VarId>,
+    own_extra: Vec<bool>,
 }
 
 impl Frame {
