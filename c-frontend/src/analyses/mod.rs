@@ -28,6 +28,7 @@ pub mod reader_sections;
 pub mod semaphores;
 pub mod signal_masks;
 pub mod startup_stores;
+pub mod stub_captures;
 pub mod uniqueness;
 pub mod unpacks;
 

@@ -433,7 +433,7 @@ impl Analysis<'_> {
                 if let Callee::Indirect(op) = callee {
                     self.escape_uses(state, op);
                 }
-                let keeps = !spec.is_some_and(|s| s.non_capturing);
+                let keeps = !matches!(callee, Callee::Direct(g) if self.p.keeps_no_argument(*g));
                 for a in args {
                     if keeps {
                         self.escape_uses(state, a);

@@ -963,17 +963,16 @@ impl Gen<'_> {
         let func = &self.program.funcs[f];
         // A stub that only reads or writes through its arguments sees a unique argument as
         // unique too.
-        let unique: FxHashSet<uniqueness::Holder> =
-            if self.program.known(f).is_some_and(|s| s.non_capturing) {
-                func.params
-                    .iter()
-                    .zip(arg_ops)
-                    .filter(|(_, op)| self.is_unique(frame, op))
-                    .map(|(&v, _)| uniqueness::Holder::Var(v))
-                    .collect()
-            } else {
-                FxHashSet::default()
-            };
+        let unique: FxHashSet<uniqueness::Holder> = if self.program.keeps_no_argument(f) {
+            func.params
+                .iter()
+                .zip(arg_ops)
+                .filter(|(_, op)| self.is_unique(frame, op))
+                .map(|(&v, _)| uniqueness::Holder::Var(v))
+                .collect()
+        } else {
+            FxHashSet::default()
+        };
         let scope = frame.scope;
         let mut vars = FxHashMap::default();
         for &v in func.params.iter().chain(&func.locals) {

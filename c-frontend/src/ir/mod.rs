@@ -82,6 +82,9 @@ pub struct Program {
     /// What the library model says about each function the program calls but does not define,
     /// and about each function the user's configuration names (see [`Program::known`]).
     pub known: IndexVec<FuncId, Option<Spec>>,
+    /// The library stubs that keep none of their pointer arguments, sorted
+    /// ([`crate::analyses::stub_captures`]); empty until the analyses stage finds them.
+    pub non_capturing_stubs: Vec<FuncId>,
     /// For each position of a `sem_init` or `pthread_barrier_init` call
     /// ([`crate::model::Kind::SemInit`], [`crate::model::Kind::BarrierInit`]), the constant
     /// value of its value or count argument in each call written there (`None`: not a constant).
@@ -611,6 +614,13 @@ impl Program {
     /// the user's configuration names it, and for library functions the model does not know.
     pub fn known(&self, f: FuncId) -> Option<Spec> {
         self.known[f]
+    }
+
+    /// Whether a call of `f` keeps none of the pointers it is given: a `non_capturing` row of
+    /// the library model, or a stub found to keep nothing ([`Program::non_capturing_stubs`]).
+    pub fn keeps_no_argument(&self, f: FuncId) -> bool {
+        self.known[f].is_some_and(|s| s.non_capturing)
+            || self.non_capturing_stubs.binary_search(&f).is_ok()
     }
 
     /// Whether `f` is an allocation wrapper whose every call makes a fresh object (not a

@@ -1,0 +1,109 @@
+//! Which library stubs keep none of the pointers they are given: a stub (a body of
+//! `libc-stubs/`) whose pointer parameters are only read or written through, tested, or handed
+//! on to functions that keep nothing either. A call of such a stub lets a fresh object stay
+//! unique ([`super::uniqueness`]) as a `non_capturing` row of the library model does: the
+//! socket a program `accept`s into a fresh connection record, whose `&c->len` and `&c->peer`
+//! the stub only writes through, no longer makes the record look published.
+//!
+//! The check is syntactic and conservative: a parameter's value copied anywhere (into a
+//! variable, a member, the result), converted into an integer that is stored, or passed to a
+//! function not known to keep nothing, makes the stub one that may keep it. It reads the IR
+//! and the library model only, and never changes either.
+
+use rustc_hash::FxHashSet;
+
+use crate::ir::ctypes::Type;
+use crate::ir::{Base, Callee, FuncId, Lval, Operand, Origin, Program, StmtKind, Term, VarId};
+
+/// The stubs that keep none of their pointer arguments, sorted. Found as a greatest fixpoint:
+/// every stub with a body starts as keeping nothing, and one that hands a parameter to a stub
+/// found to keep it is dropped, until nothing changes.
+pub fn non_capturing_stubs(p: &Program) -> Vec<FuncId> {
+    let stubs: Vec<FuncId> = p
+        .funcs
+        .iter_enumerated()
+        .filter(|(_, f)| f.defined && f.origin == Origin::Stub)
+        .map(|(id, _)| id)
+        .collect();
+    let mut keeping_nothing: FxHashSet<FuncId> = stubs.iter().copied().collect();
+    loop {
+        let before = keeping_nothing.len();
+        for &f in &stubs {
+            if keeping_nothing.contains(&f) && !keeps_nothing(p, f, &keeping_nothing) {
+                keeping_nothing.remove(&f);
+            }
+        }
+        if keeping_nothing.len() == before {
+            break;
+        }
+    }
+    let mut out: Vec<FuncId> = keeping_nothing.into_iter().collect();
+    out.sort();
+    out
+}
+
+/// Whether stub `f` uses its pointer parameters only to reach memory, to test them, or as
+/// arguments of functions that keep nothing (the model's `non_capturing` rows, or `others`).
+fn keeps_nothing(p: &Program, f: FuncId, others: &FxHashSet<FuncId>) -> bool {
+    let func = &p.funcs[f];
+    let params: FxHashSet<VarId> = func
+        .params
+        .iter()
+        .copied()
+        .filter(|&v| matches!(p.types.get(p.vars[v].ty), Type::Pointer(_)))
+        .collect();
+    if params.is_empty() {
+        return true;
+    }
+    let carries = |op: &Operand| value_of(op, &params);
+    for block in func.blocks.iter() {
+        for stmt in &block.stmts {
+            let ok = match &stmt.kind {
+                StmtKind::Assign { dst, src } => !carries(src) && !names(dst, &params),
+                StmtKind::Call { dst, callee, args } => {
+                    let keeps_nothing_callee = match callee {
+                        Callee::Direct(g) => {
+                            others.contains(g) || p.known(*g).is_some_and(|s| s.non_capturing)
+                        }
+                        Callee::Indirect(_) => false,
+                    };
+                    dst.as_ref().is_none_or(|d| !names(d, &params))
+                        && (keeps_nothing_callee || !args.iter().any(&carries))
+                }
+                StmtKind::Eval(_) => true,
+                StmtKind::Asm { operands } => !operands.iter().any(|lv| names(lv, &params)),
+            };
+            if !ok {
+                return false;
+            }
+        }
+        if let Term::Return(Some(op), _) = &block.term {
+            if carries(op) {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// Whether evaluating `op` yields a value made from one of `params`' pointers: the parameter
+/// itself, converted, offset, or the address of memory reached through it. A value read out of
+/// that memory is not.
+fn value_of(op: &Operand, params: &FxHashSet<VarId>) -> bool {
+    match op {
+        Operand::Use(lv) => matches!(lv.base, Base::Var(v) if params.contains(&v)),
+        Operand::AddrOf(lv) => match &lv.base {
+            Base::Var(v) => params.contains(v),
+            Base::Deref(inner) => value_of(inner, params),
+        },
+        Operand::Cast(_, inner) => value_of(inner, params),
+        Operand::Arith(_, _, ops) => ops.iter().any(|o| value_of(o, params)),
+        Operand::VaArg(..) | Operand::Const(..) | Operand::Func(_) | Operand::Str(_) => false,
+    }
+}
+
+/// Whether `lv` is one of `params` itself (a parameter the stub assigns: what it held may
+/// have been kept under another name before, so the stub is not trusted).
+fn names(lv: &Lval, params: &FxHashSet<VarId>) -> bool {
+    matches!(lv.base, Base::Var(v) if params.contains(&v))
+}

@@ -1,0 +1,57 @@
+//! Which library stubs keep none of their pointer arguments (`c_frontend::analyses::stub_captures`):
+//! a stub that only reads or writes through a parameter, tests it, or hands it to another such
+//! stub keeps nothing; one that returns it, stores it, or hands it to one that does may keep it.
+
+use c_frontend::analyses::stub_captures::non_capturing_stubs;
+use c_frontend::ir::{Origin, Program};
+use c_frontend::lower::Lowerer;
+use c_frontend::syntax::srcmap::{FileTable, SourceMap};
+
+/// Lowers `stubs` as the library model's stub unit.
+fn lower_stubs(stubs: &str) -> Program {
+    let text = format!(
+        "void __locksmith_write(const void *p); void __locksmith_read(const void *p);\n{stubs}"
+    );
+    let mut files = FileTable::new();
+    let mut lw = Lowerer::new();
+    let parse =
+        lang_c::driver::parse_preprocessed(&lang_c::driver::Config::with_gcc(), text.clone())
+            .unwrap_or_else(|e| panic!("parse error: {e:?}"));
+    let map = SourceMap::new(&text, "stubs.c", &mut files);
+    lw.add_unit(&parse.unit, &map, Origin::Stub);
+    lw.finish(files, Vec::new())
+}
+
+fn keeping_nothing(stubs: &str) -> Vec<String> {
+    let p = lower_stubs(stubs);
+    non_capturing_stubs(&p)
+        .into_iter()
+        .map(|f| p.funcs[f].name.clone())
+        .collect()
+}
+
+#[test]
+fn reading_writing_and_testing_keep_nothing() {
+    let names = keeping_nothing(
+        "int fill(int *p, int *len) { if (p != 0) { __locksmith_read(len); __locksmith_write(p); } return *len; }",
+    );
+    assert_eq!(names, ["fill"]);
+}
+
+#[test]
+fn returning_or_storing_a_parameter_may_keep_it() {
+    let names = keeping_nothing(
+        "int *kept; int *give_back(int *p) { return p + 1; } void stash(int *p) { kept = p; }\n\
+         void stash_member(int **out, int *p) { *out = p; }",
+    );
+    assert!(names.is_empty(), "{names:?}");
+}
+
+#[test]
+fn handing_on_keeps_what_the_callee_keeps() {
+    let names = keeping_nothing(
+        "int *kept; void fill(int *p) { __locksmith_write(p); } void stash(int *p) { kept = p; }\n\
+         void through_fill(int *p) { fill(p); } void through_stash(int *p) { stash(p); }",
+    );
+    assert_eq!(names, ["fill", "through_fill"]);
+}
