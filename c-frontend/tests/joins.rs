@@ -1283,6 +1283,47 @@ fn pool_wrappers() {
     );
 }
 
+/// The pool join wrapper's own parameter handle is joined on entry to its join loop's exit,
+/// and the call that joins the pool's handle maps it to that handle; a call of the wrapper on
+/// a pool it cannot match maps nothing.
+#[test]
+fn pool_join_wrapper_parameter_handle() {
+    let text = format!(
+        "{PRELUDE}{POOL}
+         struct pool *other;
+         int main(void) {{
+           struct pool *p = pool_create(4);
+           pool_destroy(p); // J1
+           pool_destroy(other); // J2
+           return shared;
+         }}"
+    );
+    let (p, jp) = planned("pool_param", &text);
+    let destroy = p
+        .funcs
+        .iter_enumerated()
+        .find(|(_, f)| f.defined && f.name == "pool_destroy")
+        .map(|(id, _)| id)
+        .expect("pool_destroy");
+    let inside: Vec<_> = jp
+        .join_at_entry
+        .iter()
+        .filter(|((f, _), _)| *f == destroy)
+        .flat_map(|(_, hs)| hs.iter().copied())
+        .collect();
+    assert_eq!(inside.len(), 1, "one parameter handle, joined at the loop's exit");
+    let calls: Vec<String> = jp
+        .param_joins
+        .iter()
+        .map(|(&(f, b, k), &(param, joined))| {
+            assert_eq!(param, inside[0]);
+            assert_eq!(Some(&joined), jp.join_after.get(&(f, b, k)));
+            marker(&text, p.funcs[f].blocks[b].stmts[k].pos.line)
+        })
+        .collect();
+    assert_eq!(calls, ["J1"]);
+}
+
 /// A create wrapper may return `NULL` on a failure: a join through it never returns.
 #[test]
 fn wrappers_returning_null_on_failure() {

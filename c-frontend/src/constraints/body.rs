@@ -121,6 +121,11 @@ impl Gen<'_> {
                         {
                             self.current.push(GenEvent::Event(Event::Join(h)));
                         }
+                        if let Some(&(param, joined)) =
+                            at.and_then(|at| self.analysed.joins.param_joins.get(&at))
+                        {
+                            self.param_joins.push((site, param, joined));
+                        }
                     }
                     Callee::Direct(f) => self.library_call(
                         frame,

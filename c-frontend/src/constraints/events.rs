@@ -236,6 +236,8 @@ impl Gen<'_> {
         threads.global_handles = self.analysed.joins.global.clone();
         threads.wrapped = self.analysed.joins.wrapped.clone();
         threads.wrapped_loops = self.analysed.joins.wrapped_loops.clone();
+        threads.param_joins = std::mem::take(&mut self.param_joins);
+        threads.param_joins.sort();
         threads.alternatives = std::mem::take(&mut self.alternatives);
         threads.alternatives.sort();
         threads.alternatives.dedup();

@@ -402,6 +402,12 @@ struct Gen<'a> {
     fork_trips: Vec<(Site, u64)>,
     /// The sites of calls through a pointer with several targets ([`ThreadProgram::alternatives`]).
     alternatives: Vec<Site>,
+    /// The calls of pool join wrappers that join a handle ([`ThreadProgram::param_joins`]).
+    param_joins: Vec<(
+        Site,
+        solver::threads::ThreadHandle,
+        solver::threads::ThreadHandle,
+    )>,
     /// [`ThreadProgram::relock_fails`].
     relock_fails: Vec<Lock>,
     /// The functions the direct calls of user functions pass by name, by call site: (parameter
@@ -644,6 +650,7 @@ impl<'a> Gen<'a> {
             signal_handlers: FxHashMap::default(),
             fork_trips: Vec::new(),
             alternatives: Vec::new(),
+            param_joins: Vec::new(),
             relock_fails: Vec::new(),
             call_functions: FxHashMap::default(),
             unmodelled: BTreeSet::new(),

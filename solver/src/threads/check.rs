@@ -1287,9 +1287,16 @@ impl Concurrency<'_> {
     /// Whether accesses in two contexts may happen at the same time in one run of `home`, from
     /// what `home` sees: which threads it started may be running where.
     fn concurrent_here(&self, home: FnId, a: &Ctx, b: &Ctx, same: bool) -> bool {
-        // A unique thread that the other access's thread has joined before it is over.
+        // A unique thread that the other access's thread has joined before it is over; or
+        // every thread started where the other one was, all of whose threads a handle the
+        // access's thread joined ends (a pool, inside its join wrapper after the join loop).
         let joined = |x: &Ctx, y: &Ctx| match y.thread {
-            Thread::Forked(site) => self.mhp.joined_thread(self.handle_sets, site, x.joined),
+            Thread::Forked(site) => {
+                self.mhp.joined_thread(self.handle_sets, site, x.joined)
+                    || self
+                        .mhp
+                        .ended_by(self.handle_sets, home, site, y.point, x.joined)
+            }
             Thread::Current => false,
         };
         if joined(a, b) || joined(b, a) {

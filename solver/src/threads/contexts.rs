@@ -118,8 +118,21 @@ impl Contexts {
 
     /// The unique threads joined before an event, as seen from a caller (or forker): those the
     /// caller joined before the call, and those joined inside.
+    /// A pool join wrapper's parameter handle joined inside the call stands, at a call that
+    /// joins a pool's handle, for that handle ([`Mhp::param_joins`]).
     fn joined_through(&mut self, mhp: &Mhp, pt: &CallPoint, inside: HandleSetId) -> HandleSetId {
         let before = mhp.joined_at(pt.caller, pt.block, pt.index);
+        let inside = match mhp.param_joins.get(&pt.site) {
+            Some(&(param, joined)) if self.handle_sets.get(inside).contains(&param) => {
+                let mut set: Vec<_> = self.handle_sets.get(inside).to_vec();
+                set.retain(|&h| h != param);
+                set.push(joined);
+                set.sort();
+                set.dedup();
+                self.handle_sets.intern(set)
+            }
+            _ => inside,
+        };
         self.handle_sets.union(before, inside)
     }
 

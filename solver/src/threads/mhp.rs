@@ -55,6 +55,8 @@ pub struct FnMhp {
     pub offsets: Vec<Point>,
     /// The items: (point, site).
     pub items: Vec<(Point, Site)>,
+    /// The handle whose joins end each item here, if any.
+    enders: Vec<Option<ThreadHandle>>,
     index_of: FxHashMap<(Point, Site), Vec<usize>>,
     /// The items started at each point.
     at_point: FxHashMap<Point, Vec<usize>>,
@@ -98,6 +100,9 @@ pub struct Mhp {
     /// Per function with joins: for each point, the unique threads joined on every path from the
     /// function's entry to it.
     joined_before: IndexVec<FnId, Option<JoinedPoints>>,
+    /// The calls of pool join wrappers that join a handle: the wrapper's parameter handle and
+    /// the handle it stands for at that call ([`ThreadProgram::param_joins`]).
+    pub param_joins: FxHashMap<Site, (ThreadHandle, ThreadHandle)>,
 }
 
 /// The unique threads joined before each point of one function.
@@ -309,7 +314,7 @@ impl Mhp {
                 }
             }
             // Global handles whose joins end all their threads wherever they happen.
-            let trusted: FxHashSet<ThreadHandle> = valid
+            let mut trusted: FxHashSet<ThreadHandle> = valid
                 .iter()
                 .copied()
                 .filter(|h| global.contains(h))
@@ -319,6 +324,9 @@ impl Mhp {
                 .filter(|(_, h)| trusted.contains(h))
                 .map(|(s, h)| (*s, *h))
                 .collect();
+            // A pool join wrapper's parameter handle is joined on every path past its join
+            // loop; it ends threads only through a call that maps it to a handle.
+            trusted.extend(p.param_joins.iter().map(|&(_, param, _)| param));
             let mut handle_sets = HandleSets::default();
             let mut joined_before: IndexVec<FnId, Option<JoinedPoints>> =
                 IndexVec::from_elem_n(None, n);
@@ -341,6 +349,11 @@ impl Mhp {
                 unique_handle,
                 handle_sets,
                 joined_before,
+                param_joins: p
+                    .param_joins
+                    .iter()
+                    .map(|&(site, param, joined)| (site, (param, joined)))
+                    .collect(),
             };
         }
     }
@@ -366,6 +379,31 @@ impl Mhp {
         self.unique_handle
             .get(&site)
             .is_some_and(|h| sets.get(joined).contains(h))
+    }
+
+    /// Whether every thread of `site` started at point `k` of `f` is ended by a join of one of
+    /// the handles in `joined` (a must-set: joined on every path before the access): the
+    /// items' own handle, whose join ends them all (a pool's handle at its join wrapper's
+    /// call, [`ThreadProgram::param_joins`]).
+    pub fn ended_by(
+        &self,
+        sets: &HandleSets,
+        f: FnId,
+        site: Site,
+        k: Point,
+        joined: HandleSetId,
+    ) -> bool {
+        if k == NO_POINT || joined == HandleSetId(0) {
+            return false;
+        }
+        let m = &self.funcs[f];
+        let Some(items) = m.index_of.get(&(k, site)) else {
+            return false;
+        };
+        let joined = sets.get(joined);
+        items
+            .iter()
+            .all(|&i| m.enders[i].is_some_and(|h| joined.contains(&h)))
     }
 
     /// The point of event `index` of block `block` of `f`, or [`NO_POINT`] when `f` never forks.
@@ -1238,6 +1276,7 @@ fn items(
             for (site, own, ender) in new {
                 let i = m.items.len();
                 m.items.push((at, site));
+                m.enders.push(ender);
                 m.index_of.entry((at, site)).or_default().push(i);
                 m.at_point.entry(at).or_default().push(i);
                 if own {

@@ -230,6 +230,11 @@ pub struct ThreadProgram {
     /// its wrapper (a thread pool's create loop) and whose threads the call's handle still names
     /// all of: the joins of that handle end every one ([`mhp`]).
     pub wrapped_loops: Vec<ThreadHandle>,
+    /// The calls of a pool join wrapper that join a handle, sorted: `(site, parameter handle,
+    /// joined handle)`. Inside the wrapper, its parameter handle is joined where its join
+    /// loop exits; through this call, what the wrapper did after that is after the joined
+    /// handle's threads ([`contexts`], [`mhp::Mhp::ended_by`]).
+    pub param_joins: Vec<(Site, ThreadHandle, ThreadHandle)>,
     /// The call sites that are one of several targets of one call through a pointer, sorted.
     /// Their calls are events in sequence, but only one of them happens: a target that never
     /// returns does not end the path, since another target may have been called.

@@ -175,6 +175,12 @@ pub struct JoinPlan {
     /// The hand-shakes through a flag under a mutex ([`handshakes`]) and through a semaphore
     /// ([`posts`]), at most `solver::threads::phases::MAX_HANDSHAKES`, numbered by their index.
     pub handshakes: Vec<handshakes::Handshake>,
+    /// The calls of a pool join wrapper that join a pool's handle (`pool_destroy(p)`, a join
+    /// of `p`'s handle after the call), with the wrapper's own *parameter handle* and that
+    /// handle: inside the wrapper, the parameter handle is joined on entry to its join loop's
+    /// exit ([`JoinPlan::join_at_entry`]), so what the wrapper does after its join loop (`free`
+    /// the pool, destroy its mutex) is after the pool's threads at this call.
+    pub param_joins: FxHashMap<StmtAt, (ThreadHandle, ThreadHandle)>,
     handles: u32,
 }
 
@@ -348,6 +354,7 @@ pub fn plan(p: &Program, main: Option<FuncId>, stats: &solver::stats::Stats) -> 
     }
     calls.wrapped.sort();
     calls.handle_joins.extend(pools.joins);
+    let join_exits = pools.join_exits;
     let mut planner = Planner {
         p,
         calls,
@@ -396,6 +403,7 @@ pub fn plan(p: &Program, main: Option<FuncId>, stats: &solver::stats::Stats) -> 
         });
     }
     // An array handed over by two creates may give one element to two threads.
+    planner.param_joins(&join_exits);
     let handed = std::mem::take(&mut planner.handed_arrays);
     planner
         .plan
@@ -535,6 +543,46 @@ impl<'p> FreshObjects<'p> {
 }
 
 impl<'p> Planner<'p> {
+    /// [`JoinPlan::param_joins`]: one parameter handle per pool join wrapper, joined on entry
+    /// to its join loop's exit, and each matched call of the wrapper mapped to the handle it
+    /// joins. A call of the wrapper that joins no handle maps nothing, and its parameter handle
+    /// then ends no thread.
+    fn param_joins(&mut self, join_exits: &FxHashMap<FuncId, BlockId>) {
+        let mut wrappers: Vec<(FuncId, BlockId)> =
+            join_exits.iter().map(|(&w, &exit)| (w, exit)).collect();
+        wrappers.sort();
+        let mut own: FxHashMap<FuncId, ThreadHandle> = FxHashMap::default();
+        for (w, exit) in wrappers {
+            let handle = ThreadHandle(self.plan.handles);
+            self.plan.handles += 1;
+            self.plan
+                .join_at_entry
+                .entry((w, exit))
+                .or_default()
+                .push(handle);
+            own.insert(w, handle);
+        }
+        let mut calls: Vec<(StmtAt, ThreadHandle)> = self
+            .plan
+            .join_after
+            .iter()
+            .map(|(&at, &h)| (at, h))
+            .collect();
+        calls.sort();
+        for ((f, b, k), joined) in calls {
+            let StmtKind::Call {
+                callee: Callee::Direct(w),
+                ..
+            } = &self.p.funcs[f].blocks[b].stmts[k].kind
+            else {
+                continue;
+            };
+            if let Some(&param) = own.get(w) {
+                self.plan.param_joins.insert((f, b, k), (param, joined));
+            }
+        }
+    }
+
     /// The calls of library function `kind` (a create or a join) in the user functions, with
     /// their position and thread-id argument.
     fn thread_calls(

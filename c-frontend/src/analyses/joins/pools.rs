@@ -78,6 +78,9 @@ pub(super) struct Pools {
     pub(super) creates: FxHashMap<FuncId, (IdsPath, StmtAt)>,
     /// Each pool join wrapper: the index of its pool parameter and the ids member.
     pub(super) joins: FxHashMap<FuncId, (Arg, IdsPath)>,
+    /// The exit of each pool join wrapper's join loop: every thread of the pool has been
+    /// joined on entry to it.
+    pub(super) join_exits: FxHashMap<FuncId, BlockId>,
     /// The pools `main` owns ([`InitPool`]).
     pub(super) inits: Vec<InitPool>,
 }
@@ -544,10 +547,11 @@ pub(super) fn find(
                 && unavoidable
                 && !assigned(func, q)
                 && join_loop_complete(p, func, g, &cfg, l2, blocks2, b, assigns))
-            .then_some((k, path))
+            .then_some((k, path, l2.exit))
         });
-        if let Some(found) = found {
-            pools.joins.insert(g, found);
+        if let Some((k, path, exit)) = found {
+            pools.joins.insert(g, (k, path));
+            pools.join_exits.insert(g, exit);
         }
     }
     if let Some(main) = main {
