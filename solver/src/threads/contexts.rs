@@ -117,9 +117,9 @@ impl Contexts {
     }
 
     /// The unique threads joined before an event, as seen from a caller (or forker): those the
-    /// caller joined before the call, and those joined inside.
-    /// A pool join wrapper's parameter handle joined inside the call stands, at a call that
-    /// joins a pool's handle, for that handle ([`Mhp::param_joins`]).
+    /// caller joined before the call, and those joined inside. A pool join wrapper's parameter
+    /// handle joined inside the call stands, at a call that joins a pool's handle, for that
+    /// handle ([`Mhp::param_joins`]).
     fn joined_through(&mut self, mhp: &Mhp, pt: &CallPoint, inside: HandleSetId) -> HandleSetId {
         let before = mhp.joined_at(pt.caller, pt.block, pt.index);
         let inside = match mhp.param_joins.get(&pt.site) {
