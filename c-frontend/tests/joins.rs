@@ -1311,7 +1311,11 @@ fn pool_join_wrapper_parameter_handle() {
         .filter(|((f, _), _)| *f == destroy)
         .flat_map(|(_, hs)| hs.iter().copied())
         .collect();
-    assert_eq!(inside.len(), 1, "one parameter handle, joined at the loop's exit");
+    assert_eq!(
+        inside.len(),
+        1,
+        "one parameter handle, joined at the loop's exit"
+    );
     let calls: Vec<String> = jp
         .param_joins
         .iter()
