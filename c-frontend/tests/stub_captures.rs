@@ -47,6 +47,19 @@ fn returning_or_storing_a_parameter_may_keep_it() {
     assert!(names.is_empty(), "{names:?}");
 }
 
+/// A pointer taken out of the variadic arguments is one the stub was given: reading through
+/// it keeps nothing, storing it may keep it. (`va_start`, a call the model does not know, is
+/// left out: it is handed the last parameter, which would make both stubs keep it.)
+#[test]
+fn variadic_pointers_count_as_given() {
+    let names = keeping_nothing(
+        "typedef __builtin_va_list va_list; void *kept;\n\
+         int scan(int n, ...) { va_list ap; __locksmith_write(__builtin_va_arg(ap, void *)); return n; }\n\
+         int keep(int n, ...) { va_list ap; kept = __builtin_va_arg(ap, void *); return n; }",
+    );
+    assert_eq!(names, ["scan"]);
+}
+
 #[test]
 fn handing_on_keeps_what_the_callee_keeps() {
     let names = keeping_nothing(

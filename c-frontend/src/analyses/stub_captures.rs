@@ -52,10 +52,7 @@ fn keeps_nothing(p: &Program, f: FuncId, others: &FxHashSet<FuncId>) -> bool {
         .copied()
         .filter(|&v| matches!(p.types.get(p.vars[v].ty), Type::Pointer(_)))
         .collect();
-    if params.is_empty() {
-        return true;
-    }
-    let carries = |op: &Operand| value_of(op, &params);
+    let carries = |op: &Operand| value_of(p, op, &params);
     for block in func.blocks.iter() {
         for stmt in &block.stmts {
             let ok = match &stmt.kind {
@@ -86,19 +83,21 @@ fn keeps_nothing(p: &Program, f: FuncId, others: &FxHashSet<FuncId>) -> bool {
     true
 }
 
-/// Whether evaluating `op` yields a value made from one of `params`' pointers: the parameter
-/// itself, converted, offset, or the address of memory reached through it. A value read out of
-/// that memory is not.
-fn value_of(op: &Operand, params: &FxHashSet<VarId>) -> bool {
+/// Whether evaluating `op` yields a value made from one of the pointers the stub was given: a
+/// parameter in `params` itself, converted, offset, or the address of memory reached through
+/// it, or a pointer taken out of its variadic arguments (`va_arg(ap, char *)`). A value read
+/// out of that memory is not.
+fn value_of(p: &Program, op: &Operand, params: &FxHashSet<VarId>) -> bool {
     match op {
         Operand::Use(lv) => matches!(lv.base, Base::Var(v) if params.contains(&v)),
         Operand::AddrOf(lv) => match &lv.base {
             Base::Var(v) => params.contains(v),
-            Base::Deref(inner) => value_of(inner, params),
+            Base::Deref(inner) => value_of(p, inner, params),
         },
-        Operand::Cast(_, inner) => value_of(inner, params),
-        Operand::Arith(_, _, ops) => ops.iter().any(|o| value_of(o, params)),
-        Operand::VaArg(..) | Operand::Const(..) | Operand::Func(_) | Operand::Str(_) => false,
+        Operand::Cast(_, inner) => value_of(p, inner, params),
+        Operand::Arith(_, _, ops) => ops.iter().any(|o| value_of(p, o, params)),
+        Operand::VaArg(ty, _) => matches!(p.types.get(*ty), Type::Pointer(_)),
+        Operand::Const(..) | Operand::Func(_) | Operand::Str(_) => false,
     }
 }
 
