@@ -441,10 +441,11 @@ impl LTypes<'_> {
     /// with the same labels, each with its own relations and function targets (mt-daapd made
     /// 372 000 of them before its first function was generated).
     ///
-    /// Departure from the paper, which conflates such memory at the root: the content of a blob of numbers
-    /// ([`LTypes::number_blobs`]) stays in the blob's own scope. It holds no label but the
-    /// blob's own, so a local `struct sockaddr_in` filled and then cast stays its run's own
-    /// object; at the root, every thread's local was one object shared by all.
+    /// Departure from the paper (§3.4 gives conflated memory one label at the root): the
+    /// content of a blob of numbers ([`LTypes::number_blobs`]) stays in the blob's own scope.
+    /// It holds no label but the blob's own, so a local `struct sockaddr_in` filled and then
+    /// cast stays its run's own object; at the root, every thread's local was one object
+    /// shared by all.
     fn blob_content(&mut self, rho: Rho, lock: Lock) -> Node {
         if let Some(&n) = self.blob_contents.get(&rho) {
             return self.root(n);
