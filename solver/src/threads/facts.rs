@@ -65,6 +65,7 @@ use super::phases::Phase;
 use super::privacy::Homes;
 use super::structure::CallPoint;
 use super::structure::Structure;
+use super::unmoved::Unmoved;
 use super::{AccessId, Event, FnId, ThreadProgram};
 use crate::cfl::Components;
 use crate::constraints::{Constraints, Polarity, Rho, Site};
@@ -236,6 +237,16 @@ type Images = Rc<[(Rho, bool)]>;
 /// Components with more members than this are translated by [`Prop::translated_large`].
 const LARGE_COMPONENT: usize = 64;
 
+/// What a context becomes through one edge, once known: a context's id, or [`EdgeMemo::NONE`]
+/// (the call is unreachable, or starts no thread of the context's own).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct EdgeMemo(u32);
+
+impl EdgeMemo {
+    const UNKNOWN: EdgeMemo = EdgeMemo(u32::MAX);
+    const NONE: EdgeMemo = EdgeMemo(u32::MAX - 1);
+}
+
 /// Which edge a context crosses: the `k`-th call of its function, or the `k`-th fork of it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 enum Edge {
@@ -275,9 +286,10 @@ struct Prop<'a> {
     /// Per component representative: whether facts there can lead to a checked label
     /// ([`useful_components`]); no fact is made elsewhere.
     useful: Vec<bool>,
-    /// The context each context becomes through each of its calls and forks (`None`: the call
-    /// is unreachable, or starts no thread of the context's own).
-    edge_memo: FxHashMap<(CtxId, Edge), Option<CtxId>>,
+    /// The context each context becomes through each of its calls, then each of its forks
+    /// ([`EdgeMemo`]), made when the context is first sent: a context is sent again only when
+    /// its map grew, and a table by (context, edge) was mostly entries never read again.
+    edge_memo: IndexVec<CtxId, Box<[EdgeMemo]>>,
     /// The image of a map through a call or fork site into the callee's caller, closed under
     /// flow ([`Prop::image`]).
     image_memo: FxHashMap<(LocsId, Site, FnId), LocsId>,
@@ -305,6 +317,8 @@ struct Prop<'a> {
     /// Per deferred component: the sticky components it is a predecessor of, whose facts are
     /// its own (sorted).
     deferred_into: FxHashMap<Rho, Vec<Rho>>,
+    /// Which components a site leaves where they are, known without translating them.
+    unmoved: Unmoved,
     /// Per map: whether all its locations are fixed ([`Prop::all_fixed`]), once asked.
     map_fixed: Vec<Option<bool>>,
     /// Per component, site and callee: the components a fact of the callee reaches in the caller
@@ -354,6 +368,7 @@ impl Prop<'_> {
         self.maps.push(LocMaps::EMPTY);
         self.sent.push(LocMaps::EMPTY);
         self.pending.push(Vec::new());
+        self.edge_memo.push(Box::new([]));
         id
     }
 
@@ -497,10 +512,20 @@ impl Prop<'_> {
 
     /// The context `ctx` becomes in the caller or forker at `edge`, memoised.
     fn through(&mut self, ctx: CtxId, edge: Edge) -> Option<CtxId> {
-        if let Some(&up) = self.edge_memo.get(&(ctx, edge)) {
-            return up;
-        }
         let f = self.ctxs[ctx];
+        let slot = match edge {
+            Edge::Call(k) => k as usize,
+            Edge::Fork(k) => self.s.callers[f.func].len() + k as usize,
+        };
+        if self.edge_memo[ctx].is_empty() {
+            let edges = self.s.callers[f.func].len() + self.s.forkers[f.func].len();
+            self.edge_memo[ctx] = vec![EdgeMemo::UNKNOWN; edges].into();
+        }
+        match self.edge_memo[ctx][slot] {
+            EdgeMemo::UNKNOWN => {}
+            EdgeMemo::NONE => return None,
+            EdgeMemo(up) => return Some(CtxId(up)),
+        }
         let up = match edge {
             Edge::Call(k) => {
                 let pt = self.s.callers[f.func][k as usize];
@@ -512,7 +537,7 @@ impl Prop<'_> {
             }
         }
         .map(|up| self.context(up));
-        self.edge_memo.insert((ctx, edge), up);
+        self.edge_memo[ctx][slot] = up.map_or(EdgeMemo::NONE, |up| EdgeMemo(up.0));
         up
     }
 
@@ -562,16 +587,31 @@ impl Prop<'_> {
             return out;
         }
         let exposed = self.expose(map, self.c.sites[site].binder);
-        let mut out: Vec<Loc> = Vec::new();
+        // The locations the site leaves as they are keep their order; only the others are
+        // sorted into them, and a map the site leaves whole is its own image.
+        let mut staying: Vec<Loc> = Vec::new();
+        let mut moved: Vec<Loc> = Vec::new();
         for k in 0..self.locs.get(exposed).len() {
             let loc = self.locs.get(exposed)[k];
             if self.fixed[loc.rho.0 as usize] {
-                out.push(loc);
+                staying.push(loc);
+                continue;
+            }
+            if self
+                .unmoved
+                .stays(self.c, self.scopes, loc.rho, site, callee)
+            {
+                // The test answers exactly what translating would (checked on every fixture).
+                debug_assert_eq!(
+                    &*self.translated(loc.rho, site, callee),
+                    &[(loc.rho, false)]
+                );
+                staying.push(loc);
                 continue;
             }
             for &(rho, internal) in self.translated(loc.rho, site, callee).iter() {
                 if self.useful[rho.0 as usize] {
-                    out.push(Loc {
+                    moved.push(Loc {
                         rho,
                         internal: loc.internal || internal,
                         ..loc
@@ -579,7 +619,11 @@ impl Prop<'_> {
                 }
             }
         }
-        let out = self.locs.intern(out);
+        let out = if moved.is_empty() && staying.len() == self.locs.get(exposed).len() {
+            exposed
+        } else {
+            self.locs.intern_into(staying, moved)
+        };
         let out = self.close(out);
         self.image_memo.insert((map, site, callee), out);
         out
@@ -1138,11 +1182,12 @@ pub fn propagate(inputs: FactInputs<'_>, locks: &mut LockTable, ls: &mut Lockset
         pending: IndexVec::new(),
         locs: LocMaps::new(),
         useful,
-        edge_memo: FxHashMap::default(),
+        edge_memo: IndexVec::new(),
         image_memo: FxHashMap::default(),
         close_memo: FxHashMap::default(),
         fixed,
         sticky,
+        unmoved: Unmoved::new(c, comps, index, homes, scopes),
         deferred: Vec::new(),
         deferred_scopes: FxHashMap::default(),
         walk_preds: FxHashMap::default(),

@@ -143,6 +143,34 @@ impl LocMaps {
     /// writes if one of theirs does; the accesses of all).
     pub fn intern(&mut self, mut locs: Vec<Loc>) -> LocsId {
         locs.sort_unstable_by_key(Loc::key);
+        self.intern_runs(locs)
+    }
+
+    /// [`LocMaps::intern`] of `sorted` and `others` together, where `sorted` is already sorted
+    /// by key with one entry per key (a part of a map): only `others` is sorted, then merged in.
+    pub fn intern_into(&mut self, sorted: Vec<Loc>, mut others: Vec<Loc>) -> LocsId {
+        if others.is_empty() {
+            return self.intern_sorted(sorted);
+        }
+        others.sort_unstable_by_key(Loc::key);
+        let mut all: Vec<Loc> = Vec::with_capacity(sorted.len() + others.len());
+        let (mut i, mut j) = (0, 0);
+        while i < sorted.len() && j < others.len() {
+            if sorted[i].key() <= others[j].key() {
+                all.push(sorted[i]);
+                i += 1;
+            } else {
+                all.push(others[j]);
+                j += 1;
+            }
+        }
+        all.extend_from_slice(&sorted[i..]);
+        all.extend_from_slice(&others[j..]);
+        self.intern_runs(all)
+    }
+
+    /// Interns `locs`, sorted by key, merging the entries of each key.
+    fn intern_runs(&mut self, locs: Vec<Loc>) -> LocsId {
         let mut merged: Vec<Loc> = Vec::with_capacity(locs.len());
         for loc in locs {
             match merged.last_mut() {

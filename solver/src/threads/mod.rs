@@ -294,6 +294,7 @@ impl Default for FnBody {
 }
 
 pub mod structure;
+pub mod unmoved;
 
 use crate::cfl;
 use crate::correlation::Index;
