@@ -583,11 +583,11 @@ impl Checker<'_> {
             .unwrap_or(&[])
     }
 
-    /// The class key of the fact of context `ctx` at location `loc`: what makes facts
-    /// interchangeable for the pairwise check.
-    fn key(&self, ctx: CtxId, loc: &Loc) -> ClassKey {
-        let c = &self.facts.ctxs[ctx];
-        (c.ctx, loc.internal, c.held, loc.writes)
+    /// The class key of the fact of context `ctx` at location `loc` (what makes facts
+    /// interchangeable for the pairwise check), packed ([`CtxRanks::packed`]).
+    fn key(&self, ctx: CtxId, loc: &Loc) -> u64 {
+        let held = self.facts.ctxs[ctx].held;
+        self.ranks.packed(ctx, loc.internal, held, loc.writes)
     }
 
     /// The classes of the facts `entries` (of one location at `home`) in a racing pair — two
@@ -612,8 +612,7 @@ impl Checker<'_> {
             }
         }
         let keys = self.class_keys(home, &sig);
-        let classes: FxHashSet<ClassKey> = self.board(home, keys).racing().into_iter().collect();
-        let found = self.racing_set(NO_RACE, classes);
+        let found = self.racing_set(NO_RACE, self.board(home, keys).racing());
         if memo {
             self.racing_memo.borrow_mut().insert((home, sig), found);
         }
@@ -647,20 +646,21 @@ impl Checker<'_> {
                 .insert(self.board(home, self.class_keys(home, &base.sig))),
         };
         let more = self.extended(home, board, self.class_keys(home, &extra));
-        let found = self.racing_set(base.racing, more.into_iter().collect());
+        let found = self.racing_set(base.racing, more);
         base.memo.insert(extra, found);
         found
     }
 
     /// The verdict whose racing classes are those of `within` and `classes`.
-    fn racing_set(&self, within: Racing, classes: FxHashSet<ClassKey>) -> Racing {
+    fn racing_set(&self, within: Racing, classes: Vec<u64>) -> Racing {
         if classes.is_empty() {
             return within;
         }
         let mut sets = self.racing_sets.borrow_mut();
+        debug_assert!(classes.is_sorted());
         sets.push(RacingSet {
             within,
-            own: classes,
+            own: classes.into(),
         });
         (sets.len() - 1) as Racing
     }
@@ -679,11 +679,11 @@ impl Checker<'_> {
         sig
     }
 
-    /// The classes of the facts of `sig` at `home`: one per context of each map (sorted).
-    /// Sorted as packed ranks ([`CtxRanks::packed`]), whose order is the keys' own: a location
-    /// that every context at `main` reaches has tens of thousands of keys, and comparing them
-    /// field by field was a tenth of a run.
-    fn class_keys(&self, home: FnId, sig: &Signature) -> Vec<ClassKey> {
+    /// The classes of the facts of `sig` at `home`: one per context of each map, packed
+    /// ([`CtxRanks::packed`]) and sorted, which is the keys' own order: a location that every
+    /// context at `main` reaches has tens of thousands of keys, and comparing them field by
+    /// field was a tenth of a run.
+    fn class_keys(&self, home: FnId, sig: &Signature) -> Vec<u64> {
         let mut packed: Vec<u64> = Vec::new();
         for &(map, internal, writes) in sig {
             for &ctx in self.ctxs(home, map) {
@@ -695,7 +695,7 @@ impl Checker<'_> {
         }
         packed.sort_unstable();
         packed.dedup();
-        packed.into_iter().map(|k| self.ranks.key(k)).collect()
+        packed
     }
 
     /// The classes of `keys` in a racing pair, decided on a [`Board`]. Classes are grouped into
@@ -707,12 +707,14 @@ impl Checker<'_> {
     /// (the answer memoised per function across locations), and a pair of cells whose classes
     /// are all known to race is not compared again. Only two threads started at one point are
     /// compared by their nests ([`Concurrency::mark_below`]).
-    fn board(&self, home: FnId, keys: Vec<ClassKey>) -> Board {
+    fn board(&self, home: FnId, packed: Vec<u64>) -> Board {
+        let keys: Vec<ClassKey> = packed.iter().map(|&k| self.ranks.key(k)).collect();
         let mut marks = Marks::new(keys.len());
         let payloads = cells(&keys, 0, &mut marks);
         let mut open = all_open(&payloads);
         self.decide_among(home, &payloads, &mut open, &mut marks);
         Board {
+            packed,
             keys,
             payloads,
             marks,
@@ -722,11 +724,12 @@ impl Checker<'_> {
 
     /// The racing classes of the classes of `base` and `extra` together that do not race in
     /// `base` alone, deciding only the pairs with a class of `extra` that `base` lacks.
-    fn extended(&self, home: FnId, base: &Board, extra: Vec<ClassKey>) -> Vec<ClassKey> {
-        let extra: Vec<ClassKey> = extra
+    fn extended(&self, home: FnId, base: &Board, extra: Vec<u64>) -> Vec<u64> {
+        let extra_packed: Vec<u64> = extra
             .into_iter()
-            .filter(|k| base.keys.binary_search(k).is_err())
+            .filter(|k| base.packed.binary_search(k).is_err())
             .collect();
+        let extra: Vec<ClassKey> = extra_packed.iter().map(|&k| self.ranks.key(k)).collect();
         let mut marks = base.marks.clone();
         marks.grow(extra.len());
         let payloads = cells(&extra, base.keys.len(), &mut marks);
@@ -747,13 +750,16 @@ impl Checker<'_> {
             .iter()
             .copied()
             .chain(std::iter::repeat(false));
-        base.keys
+        let mut racing: Vec<u64> = base
+            .packed
             .iter()
-            .chain(extra.iter())
+            .chain(extra_packed.iter())
             .zip(marks.racing.iter().zip(before))
             .filter(|(_, (now, before))| **now && !*before)
             .map(|(k, _)| *k)
-            .collect()
+            .collect();
+        racing.sort_unstable();
+        racing
     }
 
     /// Decides the pairs of cells of `payloads` (each pair once, each cell with itself too),
@@ -978,7 +984,7 @@ impl Checker<'_> {
             .iter()
             .map(|&ctx| {
                 let key = self.key(ctx, loc);
-                let races = memo_key.4.iter().any(|&r| races_in(&sets, r, &key));
+                let races = memo_key.4.iter().any(|&r| races_in(&sets, r, key));
                 let c = &self.facts.ctxs[ctx];
                 (c.ctx.thread, c.held, !races)
             })
@@ -1051,6 +1057,8 @@ type Payload = (SetId, bool, bool);
 /// cells by payload, which race, and which cells of each payload are not yet known to race,
 /// so that more classes can be decided against it ([`Checker::extended`]).
 struct Board {
+    /// The classes, packed ([`CtxRanks::packed`]) and sorted; `keys` are the same, unpacked.
+    packed: Vec<u64>,
     keys: Vec<ClassKey>,
     payloads: Vec<(Payload, Vec<Cell>)>,
     marks: Marks,
@@ -1059,8 +1067,8 @@ struct Board {
 
 impl Board {
     /// The classes that race.
-    fn racing(self) -> Vec<ClassKey> {
-        self.keys
+    fn racing(self) -> Vec<u64> {
+        self.packed
             .into_iter()
             .zip(self.marks.racing)
             .filter(|(_, r)| *r)
@@ -1084,13 +1092,15 @@ struct Base {
 #[derive(Default)]
 struct RacingSet {
     within: Racing,
-    own: FxHashSet<ClassKey>,
+    /// Packed ([`CtxRanks::packed`]) and sorted.
+    own: Box<[u64]>,
 }
 
-/// Whether class `key` races in verdict `racing`.
-fn races_in(sets: &[RacingSet], racing: Racing, key: &ClassKey) -> bool {
+/// Whether class `key` (packed) races in verdict `racing`.
+fn races_in(sets: &[RacingSet], racing: Racing, key: u64) -> bool {
     let set = &sets[racing as usize];
-    set.own.contains(key) || (set.within != NO_RACE && races_in(sets, set.within, key))
+    set.own.binary_search(&key).is_ok()
+        || (set.within != NO_RACE && races_in(sets, set.within, key))
 }
 
 /// Per payload, the positions of its cells, none yet known to race.
