@@ -79,14 +79,17 @@ impl LTypes<'_> {
         if let Some(waiting) = self.external_waiting.remove(&absorbed) {
             self.external_waiting.entry(r).or_default().extend(waiting);
         }
+        // The kept side's list becomes the merged one, not copied: it is the larger, and a blob
+        // absorbing many small nodes would copy its whole list at each. Its relations are the
+        // merged list's first `kept_len`; the moved side's are kept for what follows.
         let (kept, moved) = if a_stays {
-            (&rels_a, &rels_b)
+            (rels_a, rels_b)
         } else {
-            (&rels_b, &rels_a)
+            (rels_b, rels_a)
         };
-        let mut rels = kept.clone();
-        let moved = moved.clone();
-        rels.extend(self.rekey(moved));
+        let kept_len = kept.len();
+        let mut rels = kept;
+        rels.extend(self.rekey(moved.clone()));
         let void_content =
             self.data[ra.0 as usize].void_content || self.data[rb.0 as usize].void_content;
         let object = self.data[ra.0 as usize].object || self.data[rb.0 as usize].object;
@@ -104,8 +107,14 @@ impl LTypes<'_> {
         let shape = self.merge_shapes(c, (da, db, a_stays), scope, r, void_content);
         self.fun_outs.remove(&ra);
         self.fun_outs.remove(&rb);
+        // Each side's relations, by side (a, b).
+        let sides: [&[u32]; 2] = if a_stays {
+            [&rels[..kept_len], &moved]
+        } else {
+            [&moved, &rels[..kept_len]]
+        };
         if !matches!(shape, Shape::Fun(_)) {
-            for (old, list) in [(&views[0].0, &rels_a), (&views[1].0, &rels_b)] {
+            for (old, list) in [(&views[0].0, sides[0]), (&views[1].0, sides[1])] {
                 if matches!(old, Shape::Fun(_)) {
                     self.forget_fun_outs_around(list);
                 }
@@ -123,6 +132,10 @@ impl LTypes<'_> {
             !same_view(&views[0].0, &shape) || views[0].1 != merged,
             !same_view(&views[1].0, &shape) || views[1].1 != merged,
         ];
+        let to_sync: Vec<u32> = (0..2)
+            .filter(|&side| changed[side])
+            .flat_map(|side| sides[side].iter().copied())
+            .collect();
         let pending = if matches!(shape, Shape::Var) {
             pending
         } else {
@@ -150,12 +163,8 @@ impl LTypes<'_> {
         if external {
             self.work.push(Work::External(r));
         }
-        for (side, list) in [&rels_a, &rels_b].into_iter().enumerate() {
-            if changed[side] {
-                for &id in list {
-                    self.push_sync(id);
-                }
-            }
+        for id in to_sync {
+            self.push_sync(id);
         }
     }
 
