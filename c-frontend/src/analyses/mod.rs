@@ -24,6 +24,7 @@ pub mod integer_arguments;
 pub mod joins;
 pub mod lock_elements;
 pub mod lock_failures;
+pub mod once;
 pub mod reader_sections;
 pub mod semaphores;
 pub mod signal_masks;

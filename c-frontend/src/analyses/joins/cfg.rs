@@ -6,7 +6,7 @@ use rustc_hash::FxHashSet;
 use super::*;
 
 /// The control-flow graph of one function, for loop questions.
-pub(super) struct Cfg {
+pub(crate) struct Cfg {
     pub(super) succs: Vec<Vec<usize>>,
     pub(super) preds: Vec<Vec<usize>>,
     /// Blocks that end with `Term::Return` or `Term::Exit`.
@@ -16,7 +16,7 @@ pub(super) struct Cfg {
 }
 
 impl Cfg {
-    pub(super) fn new(f: &Func) -> Cfg {
+    pub(crate) fn new(f: &Func) -> Cfg {
         let n = f.blocks.len();
         let mut succs = vec![Vec::new(); n];
         let mut preds = vec![Vec::new(); n];
@@ -163,7 +163,7 @@ impl Cfg {
 }
 
 /// Whether a block lies on a cycle of the control flow.
-pub(super) fn on_any_cycle(cfg: &Cfg, b: usize) -> bool {
+pub(crate) fn on_any_cycle(cfg: &Cfg, b: usize) -> bool {
     let mut seen = vec![false; cfg.succs.len()];
     let mut stack: Vec<usize> = cfg.succs[b].clone();
     while let Some(x) = stack.pop() {

@@ -84,7 +84,7 @@ use crate::ir::{
 use crate::model::{Arg, Kind};
 use solver::threads::ThreadHandle;
 
-mod cfg;
+pub(crate) mod cfg;
 mod counters;
 mod failed;
 mod guarded;

@@ -1,4 +1,5 @@
-//! Slots by a field of the thread's element: `main` hands each thread of a counted loop its own
+//! Slots by a field of the thread's element: `main` (or a function that runs once,
+//! [`crate::analyses::once`]) hands each thread of a counted loop its own
 //! element of an array of structs after storing the loop's counter in one of its fields, and the
 //! thread indexes global arrays by that field's value (`Package::Slot`, an inferred unpack, paper
 //! §3.3 figure 10's [Unpack] taken further as in [`super`]; as for a counter handed
@@ -17,7 +18,8 @@
 //! ```
 //!
 //! Why that is sound: the create is an element hand-off (`JoinPlan::element_handoffs`) in
-//! `main`, which runs once, so each thread gets a different element, whose field `main` set to
+//! `main` or another function that runs once, so each thread gets a different element, whose
+//! field that function set to
 //! a different value of the counter before the create. Nothing else can change the field: no
 //! other statement of the program stores into it, none stores a whole struct of its type, the
 //! type is a struct (no union member overlaps the field) that lies in no other struct, union or
@@ -27,8 +29,8 @@
 //! reads the value it was given.
 //!
 //! The same holds for a pointer field of the fresh object a thread owns ([`pointee_slots`]):
-//! `a = malloc(…); a->out = &outs[i]; pthread_create(…, a)` in a clean counted loop of `main`
-//! over `i`, and the thread writes `*my->out`: each thread's field points to a different
+//! `a = malloc(…); a->out = &outs[i]; pthread_create(…, a)` in a clean counted loop over `i` of
+//! a function that runs once, and the thread writes `*my->out`: each thread's field points to a different
 //! element of `outs`, so the threads' accesses through it touch different elements.
 //!
 //! This module reads the IR and the join plan only.
@@ -314,7 +316,8 @@ fn argument_alias(p: &Program, g: FuncId, strukt: StructId) -> Option<VarId> {
     (assigned_once(p, g, alias) && points_to_struct(alias)).then_some(alias)
 }
 
-/// The slot routines by a pointer field of their fresh argument: `main` allocates each
+/// The slot routines by a pointer field of their fresh argument: their creator (which runs
+/// once) allocates each
 /// thread's argument, points its field at the element of an array at the create loop's
 /// counter (`a->out = &outs[i]`), and nothing else can write that field (as for
 /// [`field_slots`]); then the threads' accesses through `my->out` touch different elements

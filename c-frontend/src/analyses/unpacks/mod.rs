@@ -140,7 +140,8 @@ pub enum Package {
     Element,
     /// The elements a thread indexes by the value it was started with: a routine that only the
     /// create at this call starts, each time with a different value of a counted loop's
-    /// counter (`JoinPlan::value_handoffs`, in `main`, which runs once), keeps that value in a
+    /// counter (`JoinPlan::value_handoffs`, in `main` or another function that runs once,
+    /// [`crate::analyses::once`]), keeps that value in a
     /// local assigned once; every access `X[id]…` of a global array `X` by that local holds
     /// this package's lock, as no two of the routine's threads index with one value.
     Slot(FuncId, BlockId, usize),

@@ -32,14 +32,15 @@ pub fn analyse_program(
     plan: &JoinPlan,
 ) -> FxHashMap<FuncId, Unpacks> {
     let uses = FunctionUses::of(p);
-    // A global array's elements are the threads' own only when handed over by `main`, which
-    // runs once: a function that runs twice would hand each element to two threads.
-    let main_once = !crate::analyses::startup_stores::main_is_called(p, main);
+    // A global array's elements are the threads' own only when handed over by a function that
+    // runs once (`main`, or a function only it calls, once): one that runs twice would hand
+    // each element to two threads.
+    let once = crate::analyses::once::run_once(p, main);
     let handoffs: FxHashMap<StmtAt, (VarId, VarId)> = plan
         .element_handoffs
         .iter()
         .filter(|&(&(f, _, _), &(array, _))| {
-            matches!(p.vars[array].kind, VarKind::Local(_)) || (f == main && main_once)
+            matches!(p.vars[array].kind, VarKind::Local(_)) || once.contains(&f)
         })
         .map(|(&at, &x)| (at, x))
         .collect();
@@ -51,12 +52,8 @@ pub fn analyse_program(
         .map(|(&at, &x)| (at, x))
         .collect();
     let owning = uses.owning_threads(p, handoffs);
-    let (slots, field_ranges) = if main_once {
-        let ranges = super::ranges::field_ranges(p, plan, &uses.handed_elements(main, plan));
-        (uses.slot_threads(p, main, plan, &owning), ranges)
-    } else {
-        (FxHashMap::default(), FxHashMap::default())
-    };
+    let ranges = super::ranges::field_ranges(p, plan, &uses.handed_elements(&once, plan));
+    let (slots, field_ranges) = (uses.slot_threads(p, &once, plan, &owning), ranges);
     let mut slot_calls = super::slot_calls::SlotCalls::default();
     let mut allocated = super::slot_calls::AllocatedGlobals::default();
     let order = callers_first(p);
@@ -400,14 +397,14 @@ fn hold_after(
 }
 
 impl FunctionUses {
-    /// The routines started by one create of `main` only, an element hand-off that does not
-    /// hand over a counter's value, with that create.
-    fn handed_elements(&self, main: FuncId, plan: &JoinPlan) -> Vec<(FuncId, StmtAt)> {
+    /// The routines started by one create only, in a function that runs once (`once`), an
+    /// element hand-off that does not hand over a counter's value, with that create.
+    fn handed_elements(&self, once: &FxHashSet<FuncId>, plan: &JoinPlan) -> Vec<(FuncId, StmtAt)> {
         let mut out: Vec<(FuncId, StmtAt)> = self
             .forks
             .iter()
             .filter_map(|(&g, sites)| match sites.as_slice() {
-                [(f, b, k, _)] if *f == main && !self.other_use.contains(&g) => {
+                [(f, b, k, _)] if once.contains(f) && !self.other_use.contains(&g) => {
                     Some((g, (*f, *b, *k)))
                 }
                 _ => None,
@@ -422,7 +419,7 @@ impl FunctionUses {
     }
 
     /// The routines whose threads index by the value they were started with
-    /// ([`Package::Slot`]), with their slot: started only by one create of `main` handing over
+    /// ([`Package::Slot`]), with their slot: started only by one create handing over
     /// a counter's value ([`JoinPlan::value_handoffs`]), used nowhere else, with a first
     /// parameter never assigned (which indexes through conversions, `X[(long)arg]`) and the
     /// locals assigned once from that parameter. Or handed an
@@ -431,25 +428,25 @@ impl FunctionUses {
     fn slot_threads(
         &self,
         p: &Program,
-        main: FuncId,
+        once: &FxHashSet<FuncId>,
         plan: &JoinPlan,
         owning: &FxHashSet<FuncId>,
     ) -> FxHashMap<FuncId, Vec<OwnLock>> {
         let mut out = FxHashMap::default();
         let mut routines: Vec<&FuncId> = self.forks.keys().collect();
         routines.sort();
-        // Routines started by one create of `main` handing over an element: their slot may be
-        // a field of it.
+        // Routines started by one create of a function that runs once handing over an element:
+        // their slot may be a field of it.
         let mut by_field = Vec::new();
-        // Routines started by one create of `main` handing over fresh memory: their slot may be
-        // what a pointer field of it points to.
+        // Routines started by one create of a function that runs once handing over fresh
+        // memory: their slot may be what a pointer field of it points to.
         let mut by_pointer = Vec::new();
         for &g in routines {
             let [(f, b, k, _)] = self.forks[&g].as_slice() else {
                 continue;
             };
             let create = (*f, *b, *k);
-            if *f != main || self.other_use.contains(&g) {
+            if !once.contains(f) || self.other_use.contains(&g) {
                 continue;
             }
             if !plan.value_handoffs.contains_key(&create) {

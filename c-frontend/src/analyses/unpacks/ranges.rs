@@ -26,8 +26,9 @@
 //!
 //! `c` is *invariant*: built by integer arithmetic from integer constants and from variables
 //! every thread of the create reads alike — a global whose address is never taken, stored
-//! only by its initializer and by `main` (which runs once), never after the create (no store of
-//! it in a block the create reaches), and locals of the routine assigned once from invariant values. Two
+//! only by its initializer and by the creator (which runs once, [`crate::analyses::once`]),
+//! never after the create (no store of it in a block the create reaches), and locals of the
+//! routine assigned once from invariant values. Two
 //! threads with values `a ≠ b` then walk `[a·c, (a+1)·c)` and `[b·c, (b+1)·c)`, which are
 //! disjoint (empty when `c ≤ 0`). Arithmetic that overflows is undefined in C for signed
 //! integers and is not considered; floating-point bounds are not accepted (a truncated start

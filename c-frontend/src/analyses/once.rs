@@ -1,0 +1,54 @@
+//! The functions that run at most once in a run of the program: `main`, when nothing calls it
+//! or takes its address, and a user function whose only use anywhere is one direct call, made
+//! by a function that runs once, at a statement on no cycle of that function's control flow.
+//!
+//! Such a function is entered at most once, by the main thread: a loop in it runs once, so a
+//! counted loop's counter takes each value once in the whole run — what the hand-offs of a
+//! counter's value or of an array's elements to the threads of a create rest on
+//! ([`crate::analyses::unpacks`]). A program's start-up is often split so (`main` calls
+//! `start_scan()`, which creates the workers in a loop and waits for them).
+//!
+//! A `longjmp` back into a function that already returned from the call, or a call of the
+//! function through a pointer made from an integer, would run it again; locksmith assumes
+//! neither (both are reported elsewhere as unsound where it sees them).
+//!
+//! It reads the IR only.
+
+use rustc_hash::FxHashSet;
+
+use crate::ir::{FuncId, Origin, Program};
+
+/// The functions that run at most once (see the module doc).
+pub fn run_once(p: &Program, main: FuncId) -> FxHashSet<FuncId> {
+    let mut once = FxHashSet::default();
+    if crate::analyses::startup_stores::main_is_called(p, main) {
+        return once;
+    }
+    let addressed = crate::analyses::address_taken_functions(p);
+    let mut calls = vec![0u32; p.funcs.len()];
+    for func in p.funcs.iter() {
+        for (_, _, g, _) in func.direct_calls() {
+            calls[g.0 as usize] = calls[g.0 as usize].saturating_add(1);
+        }
+    }
+    once.insert(main);
+    let mut work = vec![main];
+    while let Some(f) = work.pop() {
+        let func = &p.funcs[f];
+        let cfg = crate::analyses::joins::cfg::Cfg::new(func);
+        for (b, _, g, _) in func.direct_calls() {
+            let callee = &p.funcs[g];
+            let single = calls[g.0 as usize] == 1 && addressed.binary_search(&g).is_err();
+            if single
+                && callee.defined
+                && !callee.blocks.is_empty()
+                && callee.origin == Origin::User
+                && !crate::analyses::joins::cfg::on_any_cycle(&cfg, b.0 as usize)
+                && once.insert(g)
+            {
+                work.push(g);
+            }
+        }
+    }
+    once
+}
