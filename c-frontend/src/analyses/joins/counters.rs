@@ -15,7 +15,10 @@
 //! void *worker(void *arg) { …; lock(&m); running--; unlock(&m); signal(&done); return 0; }
 //! ```
 //!
-//! The idiom is matched only when each step of the argument holds, checked on the IR:
+//! The idiom is matched only when each step of the argument holds, checked on the IR. Here
+//! `main` stands for `main` or any other function that runs once ([`crate::analyses::once`]:
+//! one `main` calls once, outside its loops, to start the workers and wait for them), which
+//! the argument uses only for running once:
 //!
 //! - The counter `c` is a global integer variable (or a member path of one, `o.running`), not
 //!   thread-local, whose address is never taken, so that every write names it.
@@ -383,7 +386,9 @@ struct CountDown {
 }
 
 impl Planner<'_> {
-    /// Adds the counter joins of `main` ([`self`]).
+    /// Adds the counter joins of `main`, a function that runs once ([`crate::analyses::once`]):
+    /// `main` itself, or one it calls once to start the workers and wait for them. Every step
+    /// of the argument ([`self`]) names only that function, so it serves as `main` does.
     pub(super) fn counter_joins(&mut self, main: FuncId) {
         let p = self.p;
         let func = &p.funcs[main];
@@ -399,7 +404,8 @@ impl Planner<'_> {
             .filter_map(|(b, block)| test_of(p, b, &block.term))
             .filter(|t| counted_down.contains(&t.counter.var))
             .collect();
-        if tests.is_empty() || crate::analyses::startup_stores::main_is_called(p, main) {
+        // That `main` runs once the caller made sure of.
+        if tests.is_empty() {
             return;
         }
         // The statements that may write each tested counter, found in one pass.

@@ -30,9 +30,10 @@
 //!   Every other store (initializers included) is the constant 0, and nothing else writes it.
 //!   So `v` only ever holds 0 or `K`, and holds `K` only after the signal ran.
 //! - `S` runs as one thread, once: its address appears only as the start routine of one
-//!   `pthread_create` call, in `main`, outside any loop (one thread per run), nothing calls it
-//!   directly, and `main` runs once. Or `S` is `main` itself, which nothing calls: `main` sets
-//!   the flag for the threads it started (`go = 1` once the configuration is written).
+//!   `pthread_create` call, outside any loop (one thread per run), in a function that runs
+//!   once (`main`, which nothing calls, or one `main` calls once outside its loops,
+//!   [`crate::analyses::once`]), and nothing calls it directly. Or `S` runs once itself: `main`
+//!   sets the flag for the threads it started (`go = 1` once the configuration is written).
 //! - A *wait*: a branch on `v > 0`, `v != 0`, `v == 0`, `v <= 0` or `v` itself (`v` read
 //!   directly), holding `m` on every path to it, whose side where `v` is `K` is a block entered
 //!   only from it.

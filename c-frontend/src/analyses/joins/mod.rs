@@ -318,6 +318,8 @@ struct Planner<'p> {
     global_join_loops: Vec<JoinLoop>,
     /// How many creates of the whole program hand over an element (or the whole) of each array.
     handed_arrays: FxHashMap<VarId, usize>,
+    /// The functions that run at most once ([`crate::analyses::once`]), sorted.
+    once: Vec<FuncId>,
     plan: JoinPlan,
 }
 
@@ -363,6 +365,13 @@ pub fn plan(p: &Program, main: Option<FuncId>, stats: &solver::stats::Stats) -> 
         global_joins: Vec::new(),
         global_join_loops: Vec::new(),
         handed_arrays: FxHashMap::default(),
+        once: main.map_or_else(Vec::new, |main| {
+            let mut once: Vec<FuncId> = crate::analyses::once::run_once(p, main)
+                .into_iter()
+                .collect();
+            once.sort();
+            once
+        }),
         plan: JoinPlan::default(),
     };
     planner.global_joins = planner.global_joins();
@@ -395,7 +404,9 @@ pub fn plan(p: &Program, main: Option<FuncId>, stats: &solver::stats::Stats) -> 
     }
     if let Some(main) = main {
         stats.time("analyses: joins: counter joins", || {
-            planner.counter_joins(main)
+            for f in planner.once.clone() {
+                planner.counter_joins(f);
+            }
         });
         stats.time("analyses: joins: hand-shakes", || {
             planner.handshakes(main, solver::threads::phases::MAX_HANDSHAKES as usize);

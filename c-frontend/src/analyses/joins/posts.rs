@@ -25,8 +25,9 @@
 //! - Every `sem_init` of it has the constant 0 as its value, and there is one; no `sem_init`
 //!   through a pointer has another value, and no `sem_post` goes through a pointer.
 //! - Exactly one statement of the program posts it, in a function `S` that runs as one thread,
-//!   once (its address appears only as the start routine of one `pthread_create` of `main`,
-//!   run once, nothing calls it directly), or that is `main` itself (which nothing calls).
+//!   once (its address appears only as the start routine of one `pthread_create`, run once,
+//!   of a function that runs once — `main`, or one `main` calls once outside its loops,
+//!   [`crate::analyses::once`] — and nothing calls it directly), or that runs once itself.
 //! - The program installs no signal handler: a `sem_wait` interrupted by one returns -1 with
 //!   `EINTR` without a post. Without handlers, a `sem_wait` that returns has taken one unit.
 //!
@@ -122,7 +123,7 @@ impl Planner<'_> {
             }
             let (waits, wait_calls) = if self.runs_once(main, post.0) {
                 (Vec::new(), uses.waits[key].clone())
-            } else if let Some(k) = self.posters(main, *post) {
+            } else if let Some(k) = self.posters(*post) {
                 let loops: Vec<(FuncId, BlockId)> = uses.waits[key]
                     .iter()
                     .filter_map(|&at| self.wait_loop(at, k))
@@ -146,9 +147,10 @@ impl Planner<'_> {
         self.plan.handshakes.sort_by_key(|h| h.signal);
     }
 
-    /// Whether `s` is `main` or runs as one thread, once, started by `main`.
+    /// Whether `s` runs once in the main thread ([`crate::analyses::once`]), or runs as one
+    /// thread, once, started by a function that does.
     pub(super) fn runs_once(&self, main: FuncId, s: FuncId) -> bool {
-        if s == main {
+        if s == main || self.once.binary_search(&s).is_ok() {
             return true;
         }
         let func = &self.p.funcs[s];
@@ -159,12 +161,15 @@ impl Planner<'_> {
         let [create] = uses.creates[..] else {
             return false;
         };
-        !uses.other && create.0 == main && self.plan.create_trips.get(&create) == Some(&1)
+        !uses.other
+            && self.once.binary_search(&create.0).is_ok()
+            && self.plan.create_trips.get(&create) == Some(&1)
     }
 
     /// How many threads run the function of `post` when it is a completion semaphore's poster:
-    /// the `k > 1` threads of one create of `main`, each passing the post at most once.
-    fn posters(&self, main: FuncId, post: StmtAt) -> Option<u64> {
+    /// the `k > 1` threads of one create of a function that runs once, each passing the post at
+    /// most once.
+    fn posters(&self, post: StmtAt) -> Option<u64> {
         let (s, b, _) = post;
         let func = &self.p.funcs[s];
         if !func.defined || func.origin != Origin::User {
@@ -176,7 +181,8 @@ impl Planner<'_> {
         };
         let k = *self.plan.create_trips.get(&create)?;
         let once = !on_any_cycle(&Cfg::new(func), b.0 as usize);
-        (!uses.other && create.0 == main && k > 1 && once).then_some(k)
+        let creator_once = self.once.binary_search(&create.0).is_ok();
+        (!uses.other && creator_once && k > 1 && once).then_some(k)
     }
 
     /// The exit of the loop that waits `k` times with the `sem_wait` at `at`: a clean counted
