@@ -387,8 +387,8 @@ pub fn plan(p: &Program, main: Option<FuncId>, stats: &solver::stats::Stats) -> 
             planner.plan.wrapped_loops.push(handle);
         }
     }
-    // The pools `main` owns: its one call of the init wrapper names the workers, its calls of
-    // the join wrapper on the same variable end them.
+    // The pools a function that runs once owns: its one call of the init wrapper names the
+    // workers, its calls of the join wrapper on the same variable end them.
     for init in &pools.inits {
         let handle = ThreadHandle(planner.plan.handles);
         planner.plan.handles += 1;

@@ -18,7 +18,8 @@
 //! one function, where the same assignment of `p` reaches the join. A pool `main` owns is filled
 //! by an *init wrapper* of the same shape given its address (`pool_init(&pool, n)`), called once
 //! in the whole program, by `main` on no cycle, and joined by `main`'s calls of a join wrapper
-//! on the same variable ([`InitPool`]). Writes by a global's initializer, which runs before
+//! on the same variable ([`InitPool`]). Here `main` may be any function that runs once
+//! ([`crate::analyses::once`]). Writes by a global's initializer, which runs before
 //! `main`, do not count in what follows.
 //!
 //! Why the join loop joins every thread the create loop started:
@@ -87,15 +88,16 @@ pub(super) struct Pools {
 
 /// A pool in a variable of `main` (or a global), started by a pool *init wrapper* — the create
 /// wrapper's shape, but filling the object its parameter points to instead of a fresh one —
-/// called once in the whole program, by `main` on no cycle (`pool_init(&pool, n)`), and joined
-/// by the calls of a pool join wrapper on the same variable in `main` (`pool_destroy(&pool)`).
+/// called once in the whole program, by `main` (or another function that runs once) on no
+/// cycle (`pool_init(&pool, n)`), and joined by the calls of a pool join wrapper on the same
+/// variable in that function (`pool_destroy(&pool)`).
 /// The one call fills the object once: its members are written nowhere else.
 pub(super) struct InitPool {
     /// The create inside the init wrapper.
     pub(super) create: StmtAt,
-    /// `main`'s call of the init wrapper.
+    /// The call of the init wrapper, by a function that runs once.
     pub(super) call: StmtAt,
-    /// `main`'s calls of the join wrapper on the same variable.
+    /// That function's calls of the join wrapper on the same variable.
     pub(super) joins: Vec<StmtAt>,
 }
 
@@ -555,22 +557,25 @@ pub(super) fn find(
         }
     }
     if let Some(main) = main {
+        let once = crate::analyses::once::run_once(p, main);
         pools.inits = init_wrappers
             .into_iter()
             .filter_map(|(f, k, path, create)| {
-                init_pool(p, main, f, k, &path, create, &pools.joins)
+                init_pool(p, &once, f, k, &path, create, &pools.joins)
             })
             .collect();
     }
     pools
 }
 
-/// The calls of `main` that start and join a pool of init wrapper `f` ([`InitPool`]): `f`'s one
-/// call in the program, in `main` on no cycle, with the address of a variable as the pool, and
-/// `main`'s calls of a join wrapper of the same ids with the address of that variable.
+/// The calls that start and join a pool of init wrapper `f` ([`InitPool`]): `f`'s one call in
+/// the program, on no cycle of a function that runs once ([`crate::analyses::once`]: `main`,
+/// or one `main` calls once outside its loops), with the address of a variable as the pool,
+/// and that function's calls of a join wrapper of the same ids with the address of that
+/// variable.
 fn init_pool(
     p: &Program,
-    main: FuncId,
+    once: &rustc_hash::FxHashSet<FuncId>,
     f: FuncId,
     k: Arg,
     path: &IdsPath,
@@ -596,13 +601,17 @@ fn init_pool(
             }
         }
     }
-    // One call, by name, in `main`, on no cycle.
+    // One call, by name, in a function that runs once, on no cycle of it.
     let [call] = calls.as_slice() else {
         return None;
     };
-    let func = &p.funcs[main];
+    let owner = call.0;
+    if !once.contains(&owner) {
+        return None;
+    }
+    let func = &p.funcs[owner];
     let cfg = Cfg::new(func);
-    if call.0 != main || on_any_cycle(&cfg, call.1 .0 as usize) {
+    if on_any_cycle(&cfg, call.1 .0 as usize) {
         return None;
     }
     let pool_of = |args: &[Operand], k: Arg| match args.get(usize::from(k))?.without_casts() {
@@ -629,7 +638,7 @@ fn init_pool(
             {
                 if let Some((j, ids)) = joins.get(g) {
                     if ids == path && pool_of(args, *j) == Some(pool) {
-                        found.push((main, b, i));
+                        found.push((owner, b, i));
                     }
                 }
             }
