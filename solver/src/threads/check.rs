@@ -156,6 +156,10 @@ struct Checker<'a> {
     listed_memo: RefCell<FxHashMap<ListedKey, ListedAs>>,
     /// Every listing made ([`Checker::share`]).
     listings: RefCell<FxHashSet<Accesses>>,
+    /// Each listing by the groups it was made of ([`Checker::listing`]): the components of a
+    /// blob, each with its own verdict, group the same accesses the same way, and each listing
+    /// of one names hundreds of thousands of accesses.
+    listing_memo: RefCell<FxHashMap<(FnId, ListingGroups), Accesses>>,
     /// The program's entry: where a signal handler can only interrupt its own thread.
     main: FnId,
     /// The signal handlers' fork sites ([`ThreadProgram::signal_sites`]). A fact under one is
@@ -285,6 +289,7 @@ pub fn races(inputs: RaceInputs<'_>) -> (Vec<RaceWarning>, Option<Stop>) {
         tops_memo: RefCell::default(),
         listed_memo: RefCell::default(),
         listings: RefCell::default(),
+        listing_memo: RefCell::default(),
         main,
         handlers: p.signal_sites.iter().copied().collect(),
         signal_comps: signal_components(p, comps, &checked),
@@ -357,7 +362,7 @@ pub fn races(inputs: RaceInputs<'_>) -> (Vec<RaceWarning>, Option<Stop>) {
                     let racing = checker.racing(owner, &group);
                     (racing != NO_RACE).then(|| {
                         let verdicts = group.iter().map(|&e| (e, vec![racing])).collect();
-                        checker.share(checker.listing(owner, &verdicts))
+                        checker.listing(owner, &verdicts)
                     })
                 })
                 .clone()
@@ -483,7 +488,7 @@ impl Checker<'_> {
         // One warning per location as soon as one copy races, listing the accesses of every
         // copy: two objects made by one allocation site, each raced on by its own threads, are
         // both in it.
-        any.then(|| self.share(self.listing(home, &verdicts)))
+        any.then(|| self.listing(home, &verdicts))
     }
 
     /// A listing, shared with an equal one made before: components with the same accesses (one
@@ -923,8 +928,8 @@ impl Checker<'_> {
     /// a maintainer needs to see where it is protected to see where it is not), with the locks
     /// held and the thread. The facts are grouped by thread, locks and whether they race, and
     /// the accesses of each group's locations joined once. An access behind both kinds of
-    /// facts is racing.
-    fn listing(&self, home: FnId, verdicts: &BTreeMap<Entry, Vec<Racing>>) -> Vec<RaceAccess> {
+    /// facts is racing. A listing with the same groups as one made before is that one.
+    fn listing(&self, home: FnId, verdicts: &BTreeMap<Entry, Vec<Racing>>) -> Accesses {
         let mut groups: BTreeMap<(Thread, SetId, bool), Vec<AccSetId>> = BTreeMap::new();
         for (&e, racing) in verdicts {
             let loc = self.loc(e);
@@ -932,9 +937,29 @@ impl Checker<'_> {
                 groups.entry(group).or_default().push(loc.accesses);
             }
         }
+        let groups: ListingGroups = groups
+            .into_iter()
+            .map(|(group, mut behind)| {
+                behind.sort_unstable();
+                behind.dedup();
+                (group, behind)
+            })
+            .collect();
+        let key = (home, groups);
+        if let Some(found) = self.listing_memo.borrow().get(&key) {
+            return found.clone();
+        }
+        let listed = self.share(self.flatten(&key.1));
+        self.listing_memo.borrow_mut().insert(key, listed.clone());
+        listed
+    }
+
+    /// The accesses of a listing's groups ([`Checker::listing`]), one per access and group,
+    /// an access behind both kinds of facts racing.
+    fn flatten(&self, groups: &ListingGroups) -> Vec<RaceAccess> {
         let locs = &self.facts.locs;
         let mut accesses: Vec<RaceAccess> = Vec::new();
-        for ((thread, held, context), mut behind) in groups {
+        for &((thread, held, context), ref behind) in groups {
             let held: std::sync::Arc<[Held]> = self
                 .sets
                 .get(held)
@@ -942,8 +967,6 @@ impl Checker<'_> {
                 .copied()
                 .filter(|h| !h.again)
                 .collect();
-            behind.sort_unstable();
-            behind.dedup();
             let mut all: Vec<AccessId> = behind
                 .iter()
                 .flat_map(|&set| locs.accesses(set).iter().copied())
@@ -1086,6 +1109,10 @@ struct Base {
     board: Option<Board>,
     memo: FxHashMap<Signature, Racing>,
 }
+
+/// The accesses of a listing grouped by thread, locks and whether they are only context, each
+/// group's access sets sorted ([`Checker::listing`]).
+type ListingGroups = Vec<((Thread, SetId, bool), Vec<AccSetId>)>;
 
 /// The racing classes of a verdict: those of the verdict `within` ([`NO_RACE`] for none: a
 /// copy's are those of the facts at the home and its own), and `own`.
