@@ -34,7 +34,9 @@
 //! [`Event::HandshakeWait`], found by the front end): before a hand-shake's signal in the one
 //! thread that signals, or after one of its waits; the check orders the two
 //! ([`Phase::orders`]). The accesses marked are those of the two functions at such points, and
-//! all accesses of the functions only such points call: the same in every context.
+//! all accesses of the functions only such points call: the same in every context. A call of a
+//! function that waits on every path to its return is a wait in its caller
+//! ([`waits_at_exit`]).
 
 use rustc_hash::FxHashMap;
 
@@ -157,6 +159,7 @@ pub fn phases(p: &ThreadProgram, s: &Structure) -> IndexVec<AccessId, Phase> {
 /// flag the signal alone sets was seen set holding the mutex the signal held: so the accesses
 /// before the signal happen before those after a wait.
 fn handshakes(p: &ThreadProgram, s: &Structure, out: &mut IndexVec<AccessId, Phase>) {
+    let exits = waits_at_exit(p, s);
     // Per hand-shake side: the functions with its markers and their marked call points.
     let mut marked: Vec<(u32, bool, Vec<FnId>, Vec<FnId>)> = Vec::new();
     for (f, body) in p.funcs.iter_enumerated() {
@@ -164,17 +167,21 @@ fn handshakes(p: &ThreadProgram, s: &Structure, out: &mut IndexVec<AccessId, Pha
             .blocks
             .iter()
             .flat_map(|b| &b.events)
-            .filter_map(|e| match *e {
-                Event::HandshakeSet(k) => Some((k, false)),
-                Event::HandshakeWait(k) => Some((k, true)),
-                _ => None,
+            .flat_map(|e| match *e {
+                Event::HandshakeSet(k) => vec![(k, false)],
+                Event::HandshakeWait(k) => vec![(k, true)],
+                Event::Call { callee, .. } => (0..MAX_HANDSHAKES)
+                    .filter(|&k| exits[callee] & (1 << k) != 0)
+                    .map(|k| (k, true))
+                    .collect(),
+                _ => Vec::new(),
             })
             .filter(|&(k, _)| k < MAX_HANDSHAKES)
             .collect();
         ks.sort_unstable();
         ks.dedup();
         for (k, after) in ks {
-            let calls = mark_in_function(body, k, after, out);
+            let calls = mark_in_function(body, k, after, &exits, out);
             match marked.iter_mut().find(|m| (m.0, m.1) == (k, after)) {
                 Some(m) => {
                     m.2.push(f);
@@ -204,11 +211,12 @@ fn mark_in_function(
     body: &super::FnBody,
     k: u32,
     after: bool,
+    exits: &IndexVec<FnId, u8>,
     out: &mut IndexVec<AccessId, Phase>,
 ) -> Vec<FnId> {
     let marker = |e: &Event| {
         if after {
-            *e == Event::HandshakeWait(k)
+            *e == Event::HandshakeWait(k) || waiting_call(e, k, exits)
         } else {
             *e == Event::HandshakeSet(k)
         }
@@ -240,7 +248,9 @@ fn mark_in_function(
         let Some(mut seen) = entry else { continue };
         for e in &body.blocks[b].events {
             seen |= marker(e);
-            if seen != after {
+            // A call that waits is after the wait only once it returns: its callee's own
+            // accesses before its wait are not.
+            if seen != after || (after && waiting_call(e, k, exits)) {
                 continue;
             }
             match *e {
@@ -251,6 +261,66 @@ fn mark_in_function(
         }
     }
     calls
+}
+
+/// Whether `e` is a call of a function that waits for hand-shake `k` before it returns.
+fn waiting_call(e: &Event, k: u32, exits: &IndexVec<FnId, u8>) -> bool {
+    matches!(*e, Event::Call { callee, .. } if exits[callee] & (1 << k) != 0)
+}
+
+/// Per function, the hand-shakes (bit `k`) it waits for on every path from its entry to a
+/// return: at one of its waits ([`Event::HandshakeWait`]) or in a call of a function that
+/// does. A call of such a function is a wait for its caller once it returns (a `start`
+/// function that starts a loader and waits for its post before returning orders what its
+/// caller does next). Callees first; within a cycle of calls a function counts as waiting for
+/// nothing, which only orders less. A function that never returns waits for nothing.
+fn waits_at_exit(p: &ThreadProgram, s: &Structure) -> IndexVec<FnId, u8> {
+    let mut exits: IndexVec<FnId, u8> = IndexVec::from_elem_n(0, p.funcs.len());
+    let any = p
+        .funcs
+        .iter()
+        .flat_map(|f| &f.blocks)
+        .flat_map(|b| &b.events)
+        .any(|e| matches!(e, Event::HandshakeWait(k) if *k < MAX_HANDSHAKES));
+    if !any {
+        return exits;
+    }
+    for scc in &s.sccs {
+        for &f in scc {
+            if s.recursive[f] {
+                continue;
+            }
+            let body = &p.funcs[f];
+            let mut bits = 0u8;
+            for k in 0..MAX_HANDSHAKES {
+                let waits = |e: &Event| *e == Event::HandshakeWait(k) || waiting_call(e, k, &exits);
+                let entries = crate::dataflow::forward(
+                    &mut (),
+                    body.blocks.len(),
+                    |b| &body.blocks[b].succs,
+                    false,
+                    |_, b, seen| Some(seen || body.blocks[b].events.iter().any(waits)),
+                    |_, into: &mut bool, incoming: &bool| {
+                        let merged = *into && *incoming;
+                        let changed = merged != *into;
+                        *into = merged;
+                        changed
+                    },
+                );
+                let mut returns = body.blocks.iter().zip(&entries).filter(|(b, _)| b.returns);
+                let mut any_return = false;
+                let all = returns.all(|(block, entry)| {
+                    any_return = true;
+                    entry.is_some_and(|seen| seen || block.events.iter().any(waits))
+                });
+                if any_return && all {
+                    bits |= 1 << k;
+                }
+            }
+            exits[f] = bits;
+        }
+    }
+    exits
 }
 
 /// The functions reachable along calls from the marked call points of `markers` (`calls`, one

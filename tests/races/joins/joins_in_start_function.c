@@ -4,11 +4,14 @@
  * main, so main's reads of `sum` after the call are NORACE needs=joins. A
  * loader thread started once by start_workers posts `loaded` once its table
  * is built; start_workers waits for that post, so its read of `table[3]` is
- * NORACE needs=sharing. The loader writes `generation` after its post, and the
- * workers write `last_id` unlocked: both RACE. */
+ * NORACE needs=sharing, and so are main's after start_workers returns. The
+ * loader writes `generation` after its post, and the workers write `last_id`
+ * unlocked: both RACE. await_extra returns without waiting for its loader's
+ * post on one path, so main's read of `extra` after it stays RACE. */
 #include <pthread.h>
 #include <semaphore.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #define NWORKERS 4
 
@@ -19,7 +22,9 @@ static int running;
 static long sum, last_id;
 static int table[8];
 static int generation;
-static sem_t loaded;
+static int extra;
+static int quick;
+static sem_t loaded, extra_loaded;
 
 static void *worker(void *arg)
 {
@@ -45,6 +50,21 @@ static void *loader(void *arg)
     return NULL;
 }
 
+static void *extra_loader(void *arg)
+{
+    (void)arg;
+    extra = 7; // RACE: await_extra does not wait when `quick` is set
+    sem_post(&extra_loaded);
+    return NULL;
+}
+
+static void await_extra(void)
+{
+    if (quick)
+        return;
+    sem_wait(&extra_loaded);
+}
+
 static int start_workers(void)
 {
     pthread_t t;
@@ -67,7 +87,16 @@ static int start_workers(void)
 
 int main(void)
 {
+    quick = getpid() > 0;
     int found = start_workers();
     printf("%ld %ld %d\n", sum, last_id, found); // NORACE needs=joins: after the counter join
+    printf("%d\n", table[5]); // NORACE needs=sharing: start_workers waited for the post
+    pthread_t t;
+    sem_init(&extra_loaded, 0, 0);
+    pthread_create(&t, NULL, extra_loader, NULL);
+    pthread_detach(t);
+    usleep(20000);
+    await_extra();
+    printf("%d\n", extra); // RACE: await_extra may return without waiting
     return 0;
 }
