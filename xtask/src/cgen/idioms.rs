@@ -87,9 +87,12 @@ pub enum Idiom {
     /// `late`. At its stop `main` waits until `cjcN` is zero, under `cjmN` unless
     /// `unlocked_wait` (then it polls), and reads `cjdN` and `cjeN`. With `semaphore`, each
     /// worker posts `cjsN` (initialised to 0) instead of counting down, and `main` waits on it
-    /// once per worker (one time fewer when `short`).
+    /// once per worker (one time fewer when `short`). With `in_function`, `main` calls
+    /// `cjfN()` once instead, which starts the workers and waits for them, and reads `cjdN` and
+    /// `cjeN` after it returns.
     CounterJoin {
         semaphore: bool,
+        in_function: bool,
         workers: u8,
         locked: bool,
         late: bool,
@@ -357,6 +360,7 @@ fn idiom(rng: &mut Rng, kind: usize) -> Idiom {
             unlocked_wait: rng.chance(20),
             short: rng.chance(15),
             semaphore: rng.chance(40),
+            in_function: rng.chance(40),
             iterations,
         },
     }
@@ -754,6 +758,7 @@ fn counter_join(idiom: &Idiom, n: usize) -> Parts {
         unlocked_wait,
         short,
         semaphore,
+        in_function,
         iterations: it,
     } = *idiom
     else {
@@ -808,6 +813,21 @@ fn counter_join(idiom: &Idiom, n: usize) -> Parts {
         p.stop.push(format!("while (cjc{n} > 0)"));
         p.stop.push(format!("    pthread_cond_wait(&cjv{n}, {m});"));
         p.stop.push(format!("pthread_mutex_unlock({m});"));
+    }
+    if in_function {
+        // The start and the wait in a function `main` calls once, the reads after it returns.
+        let body: Vec<String> = p
+            .decls
+            .drain(..)
+            .chain(p.start.drain(..))
+            .chain(p.stop.drain(..))
+            .collect();
+        p.functions += &format!("static void cjf{n}(void) {{\n");
+        for line in body {
+            p.functions += &format!("    {line}\n");
+        }
+        p.functions += "}\n";
+        p.start.push(format!("cjf{n}();"));
     }
     p.stop.push(format!("cjr{n} = cjd{n} + cje{n};"));
     p
