@@ -2,31 +2,14 @@
 //! once, directly, outside any loop, by a function that runs once — never one called twice, in
 //! a loop, from a function that may run twice, or whose address is taken.
 
-use c_frontend::analyses::once::run_once;
-use c_frontend::ir::{Origin, Program};
-use c_frontend::lower::Lowerer;
-use c_frontend::syntax::srcmap::{FileTable, SourceMap};
+mod support;
 
-fn lower(source: &str) -> Program {
-    let mut files = FileTable::new();
-    let mut lw = Lowerer::new();
-    let parse =
-        lang_c::driver::parse_preprocessed(&lang_c::driver::Config::with_gcc(), source.to_string())
-            .unwrap_or_else(|e| panic!("parse error: {e:?}"));
-    let map = SourceMap::new(source, "once.c", &mut files);
-    lw.add_unit(&parse.unit, &map, Origin::User);
-    lw.finish(files, Vec::new())
-}
+use c_frontend::analyses::once::run_once;
+use support::{defined, lower};
 
 fn once_names(source: &str) -> Vec<String> {
     let p = lower(source);
-    let main = p
-        .funcs
-        .iter_enumerated()
-        .find(|(_, f)| f.name == "main")
-        .unwrap()
-        .0;
-    let mut names: Vec<String> = run_once(&p, main)
+    let mut names: Vec<String> = run_once(&p, defined(&p, "main"))
         .into_iter()
         .map(|f| p.funcs[f].name.clone())
         .collect();
