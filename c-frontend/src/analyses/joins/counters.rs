@@ -386,30 +386,37 @@ struct CountDown {
 }
 
 impl Planner<'_> {
-    /// Adds the counter joins of `main`, a function that runs once ([`crate::analyses::once`]):
-    /// `main` itself, or one it calls once to start the workers and wait for them. Every step
-    /// of the argument ([`self`]) names only that function, so it serves as `main` does.
-    pub(super) fn counter_joins(&mut self, main: FuncId) {
+    /// Adds the counter joins of each of `once`, the functions that run once
+    /// ([`crate::analyses::once`]): `main` itself, or one it calls once to start the workers and
+    /// wait for them. Every step of the argument ([`self`]) names only that function, so it
+    /// serves as `main` does.
+    pub(super) fn counter_joins(&mut self, once: &[FuncId]) {
         let p = self.p;
-        let func = &p.funcs[main];
-        if !func.defined {
-            return;
-        }
         // Only a global something counts down can be a counter: found in one pass, so that
-        // `main`'s tests of flags cost nothing more.
+        // the tests of flags cost nothing more.
         let counted_down = counted_down_globals(p);
-        let tests: Vec<Test> = func
-            .blocks
-            .iter_enumerated()
-            .filter_map(|(b, block)| test_of(p, b, &block.term))
-            .filter(|t| counted_down.contains(&t.counter.var))
+        let tests: Vec<(FuncId, Vec<Test>)> = once
+            .iter()
+            .filter(|&&f| p.funcs[f].defined)
+            .map(|&f| {
+                let tests: Vec<Test> = p.funcs[f]
+                    .blocks
+                    .iter_enumerated()
+                    .filter_map(|(b, block)| test_of(p, b, &block.term))
+                    .filter(|t| counted_down.contains(&t.counter.var))
+                    .collect();
+                (f, tests)
+            })
+            .filter(|(_, tests)| !tests.is_empty())
             .collect();
-        // That `main` runs once the caller made sure of.
         if tests.is_empty() {
             return;
         }
         // The statements that may write each tested counter, found in one pass.
-        let tested: FxHashSet<VarId> = tests.iter().map(|t| t.counter.var).collect();
+        let tested: FxHashSet<VarId> = tests
+            .iter()
+            .flat_map(|(_, tests)| tests.iter().map(|t| t.counter.var))
+            .collect();
         let mut writers: FxHashMap<VarId, Vec<StmtAt>> = FxHashMap::default();
         for (f, g) in p.funcs.iter_enumerated() {
             for (b, block) in g.blocks.iter_enumerated() {
@@ -422,6 +429,20 @@ impl Planner<'_> {
                 }
             }
         }
+        for (main, tests) in tests {
+            self.counter_joins_of(main, tests, &writers);
+        }
+    }
+
+    /// The counter joins of the tests of `main`, a function that runs once.
+    fn counter_joins_of(
+        &mut self,
+        main: FuncId,
+        tests: Vec<Test>,
+        writers: &FxHashMap<VarId, Vec<StmtAt>>,
+    ) {
+        let p = self.p;
+        let func = &p.funcs[main];
         let cfg = Cfg::new(func);
         let facts = MainFacts {
             main,

@@ -404,9 +404,8 @@ pub fn plan(p: &Program, main: Option<FuncId>, stats: &solver::stats::Stats) -> 
     }
     if let Some(main) = main {
         stats.time("analyses: joins: counter joins", || {
-            for f in planner.once.clone() {
-                planner.counter_joins(f);
-            }
+            let once = planner.once.clone();
+            planner.counter_joins(&once);
         });
         stats.time("analyses: joins: hand-shakes", || {
             planner.handshakes(main, solver::threads::phases::MAX_HANDSHAKES as usize);
