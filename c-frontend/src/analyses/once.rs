@@ -14,15 +14,13 @@
 //!
 //! It reads the IR only.
 
-use rustc_hash::FxHashSet;
-
 use crate::ir::{FuncId, Origin, Program};
 
-/// The functions that run at most once (see the module doc).
-pub fn run_once(p: &Program, main: FuncId) -> FxHashSet<FuncId> {
-    let mut once = FxHashSet::default();
+/// The functions that run at most once (see the module doc), sorted.
+pub fn run_once(p: &Program, main: FuncId) -> Vec<FuncId> {
+    let mut once = vec![false; p.funcs.len()];
     if crate::analyses::startup_stores::main_is_called(p, main) {
-        return once;
+        return Vec::new();
     }
     let addressed = crate::analyses::address_taken_functions(p);
     let mut calls = vec![0u32; p.funcs.len()];
@@ -31,7 +29,7 @@ pub fn run_once(p: &Program, main: FuncId) -> FxHashSet<FuncId> {
             calls[g.0 as usize] = calls[g.0 as usize].saturating_add(1);
         }
     }
-    once.insert(main);
+    once[main.0 as usize] = true;
     let mut work = vec![main];
     while let Some(f) = work.pop() {
         let func = &p.funcs[f];
@@ -44,11 +42,11 @@ pub fn run_once(p: &Program, main: FuncId) -> FxHashSet<FuncId> {
                 && !callee.blocks.is_empty()
                 && callee.origin == Origin::User
                 && !crate::analyses::joins::cfg::on_any_cycle(&cfg, b.0 as usize)
-                && once.insert(g)
+                && !std::mem::replace(&mut once[g.0 as usize], true)
             {
                 work.push(g);
             }
         }
     }
-    once
+    p.funcs.indices().filter(|f| once[f.0 as usize]).collect()
 }

@@ -248,7 +248,7 @@ impl EdgeMemo {
 }
 
 /// Which edge a context crosses: the `k`-th call of its function, or the `k`-th fork of it.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Edge {
     Call(u32),
     Fork(u32),

@@ -276,13 +276,18 @@ fn waiting_call(e: &Event, k: u32, exits: &IndexVec<FnId, u8>) -> bool {
 /// nothing, which only orders less. A function that never returns waits for nothing.
 fn waits_at_exit(p: &ThreadProgram, s: &Structure) -> IndexVec<FnId, u8> {
     let mut exits: IndexVec<FnId, u8> = IndexVec::from_elem_n(0, p.funcs.len());
-    let any = p
+    // Only the hand-shakes some function waits for, and only in functions with a wait or a
+    // call of a waiting function: the rest wait for nothing without a walk.
+    let waited = p
         .funcs
         .iter()
         .flat_map(|f| &f.blocks)
         .flat_map(|b| &b.events)
-        .any(|e| matches!(e, Event::HandshakeWait(k) if *k < MAX_HANDSHAKES));
-    if !any {
+        .fold(0u8, |bits, e| match *e {
+            Event::HandshakeWait(k) if k < MAX_HANDSHAKES => bits | 1 << k,
+            _ => bits,
+        });
+    if waited == 0 {
         return exits;
     }
     for scc in &s.sccs {
@@ -291,8 +296,17 @@ fn waits_at_exit(p: &ThreadProgram, s: &Structure) -> IndexVec<FnId, u8> {
                 continue;
             }
             let body = &p.funcs[f];
+            let present =
+                body.blocks
+                    .iter()
+                    .flat_map(|b| &b.events)
+                    .fold(0u8, |bits, e| match *e {
+                        Event::HandshakeWait(k) if k < MAX_HANDSHAKES => bits | 1 << k,
+                        Event::Call { callee, .. } => bits | exits[callee],
+                        _ => bits,
+                    });
             let mut bits = 0u8;
-            for k in 0..MAX_HANDSHAKES {
+            for k in (0..MAX_HANDSHAKES).filter(|&k| present & waited & (1 << k) != 0) {
                 let waits = |e: &Event| *e == Event::HandshakeWait(k) || waiting_call(e, k, &exits);
                 let entries = crate::dataflow::forward(
                     &mut (),

@@ -181,6 +181,10 @@ pub struct JoinPlan {
     /// exit ([`JoinPlan::join_at_entry`]), so what the wrapper does after its join loop (`free`
     /// the pool, destroy its mutex) is after the pool's threads at this call.
     pub param_joins: FxHashMap<StmtAt, (ThreadHandle, ThreadHandle)>,
+    /// The functions that run at most once ([`crate::analyses::once`]), sorted: the creators
+    /// and waiters the counter joins, hand-shakes and pools here, and the hand-offs of
+    /// [`crate::analyses::unpacks`], rely on.
+    pub run_once: Vec<FuncId>,
     handles: u32,
 }
 
@@ -318,8 +322,6 @@ struct Planner<'p> {
     global_join_loops: Vec<JoinLoop>,
     /// How many creates of the whole program hand over an element (or the whole) of each array.
     handed_arrays: FxHashMap<VarId, usize>,
-    /// The functions that run at most once ([`crate::analyses::once`]), sorted.
-    once: Vec<FuncId>,
     plan: JoinPlan,
 }
 
@@ -342,7 +344,8 @@ pub fn plan(p: &Program, main: Option<FuncId>, stats: &solver::stats::Stats) -> 
     let (writers, assigns) = writers(p, &calls);
     // Pools need the whole program's writers; their wrappers are then handle wrappers whose
     // thread id is a whole block of them.
-    let pools = pools::find(p, main, &calls, &writers, &assigns);
+    let once = main.map_or_else(Vec::new, |main| crate::analyses::once::run_once(p, main));
+    let pools = pools::find(p, &once, &calls, &writers, &assigns);
     let mut pool_creates = Vec::new();
     for (f, (ids, at)) in pools.creates {
         calls.pool_ids.insert(ids.clone());
@@ -365,14 +368,10 @@ pub fn plan(p: &Program, main: Option<FuncId>, stats: &solver::stats::Stats) -> 
         global_joins: Vec::new(),
         global_join_loops: Vec::new(),
         handed_arrays: FxHashMap::default(),
-        once: main.map_or_else(Vec::new, |main| {
-            let mut once: Vec<FuncId> = crate::analyses::once::run_once(p, main)
-                .into_iter()
-                .collect();
-            once.sort();
-            once
-        }),
-        plan: JoinPlan::default(),
+        plan: JoinPlan {
+            run_once: once,
+            ..JoinPlan::default()
+        },
     };
     planner.global_joins = planner.global_joins();
     planner.global_join_loops = planner.global_join_loops();
@@ -404,7 +403,7 @@ pub fn plan(p: &Program, main: Option<FuncId>, stats: &solver::stats::Stats) -> 
     }
     if let Some(main) = main {
         stats.time("analyses: joins: counter joins", || {
-            let once = planner.once.clone();
+            let once = planner.plan.run_once.clone();
             planner.counter_joins(&once);
         });
         stats.time("analyses: joins: hand-shakes", || {

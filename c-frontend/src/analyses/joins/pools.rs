@@ -425,10 +425,11 @@ fn struct_named_only(p: &Program, writers: &Writers, s: u32) -> bool {
         })
 }
 
-/// Finds the pool wrappers of a program (see the module's doc).
+/// Finds the pool wrappers of a program (see the module's doc); `once` are the functions that
+/// run at most once, sorted, which may own a pool an init wrapper fills.
 pub(super) fn find(
     p: &Program,
-    main: Option<FuncId>,
+    once: &[FuncId],
     calls: &ThreadCalls,
     writers: &Writers,
     assigns: &FxHashMap<VarId, Vec<StmtAt>>,
@@ -556,15 +557,10 @@ pub(super) fn find(
             pools.join_exits.insert(g, exit);
         }
     }
-    if let Some(main) = main {
-        let once = crate::analyses::once::run_once(p, main);
-        pools.inits = init_wrappers
-            .into_iter()
-            .filter_map(|(f, k, path, create)| {
-                init_pool(p, &once, f, k, &path, create, &pools.joins)
-            })
-            .collect();
-    }
+    pools.inits = init_wrappers
+        .into_iter()
+        .filter_map(|(f, k, path, create)| init_pool(p, once, f, k, &path, create, &pools.joins))
+        .collect();
     pools
 }
 
@@ -575,7 +571,7 @@ pub(super) fn find(
 /// variable.
 fn init_pool(
     p: &Program,
-    once: &rustc_hash::FxHashSet<FuncId>,
+    once: &[FuncId],
     f: FuncId,
     k: Arg,
     path: &IdsPath,
@@ -606,7 +602,7 @@ fn init_pool(
         return None;
     };
     let owner = call.0;
-    if !once.contains(&owner) {
+    if once.binary_search(&owner).is_err() {
         return None;
     }
     let func = &p.funcs[owner];

@@ -150,7 +150,7 @@ impl Planner<'_> {
     /// Whether `s` runs once in the main thread ([`crate::analyses::once`]), or runs as one
     /// thread, once, started by a function that does.
     pub(super) fn runs_once(&self, main: FuncId, s: FuncId) -> bool {
-        if s == main || self.once.binary_search(&s).is_ok() {
+        if s == main || self.plan.run_once.binary_search(&s).is_ok() {
             return true;
         }
         let func = &self.p.funcs[s];
@@ -162,7 +162,7 @@ impl Planner<'_> {
             return false;
         };
         !uses.other
-            && self.once.binary_search(&create.0).is_ok()
+            && self.plan.run_once.binary_search(&create.0).is_ok()
             && self.plan.create_trips.get(&create) == Some(&1)
     }
 
@@ -181,7 +181,7 @@ impl Planner<'_> {
         };
         let k = *self.plan.create_trips.get(&create)?;
         let once = !on_any_cycle(&Cfg::new(func), b.0 as usize);
-        let creator_once = self.once.binary_search(&create.0).is_ok();
+        let creator_once = self.plan.run_once.binary_search(&create.0).is_ok();
         (!uses.other && creator_once && k > 1 && once).then_some(k)
     }
 

@@ -35,12 +35,12 @@ pub fn analyse_program(
     // A global array's elements are the threads' own only when handed over by a function that
     // runs once (`main`, or a function only it calls, once): one that runs twice would hand
     // each element to two threads.
-    let once = crate::analyses::once::run_once(p, main);
+    let once = plan.run_once.as_slice();
     let handoffs: FxHashMap<StmtAt, (VarId, VarId)> = plan
         .element_handoffs
         .iter()
         .filter(|&(&(f, _, _), &(array, _))| {
-            matches!(p.vars[array].kind, VarKind::Local(_)) || once.contains(&f)
+            matches!(p.vars[array].kind, VarKind::Local(_)) || once.binary_search(&f).is_ok()
         })
         .map(|(&at, &x)| (at, x))
         .collect();
@@ -52,8 +52,8 @@ pub fn analyse_program(
         .map(|(&at, &x)| (at, x))
         .collect();
     let owning = uses.owning_threads(p, handoffs);
-    let ranges = super::ranges::field_ranges(p, plan, &uses.handed_elements(&once, plan));
-    let (slots, field_ranges) = (uses.slot_threads(p, &once, plan, &owning), ranges);
+    let ranges = super::ranges::field_ranges(p, plan, &uses.handed_elements(once, plan));
+    let (slots, field_ranges) = (uses.slot_threads(p, once, plan, &owning), ranges);
     let mut slot_calls = super::slot_calls::SlotCalls::default();
     let mut allocated = super::slot_calls::AllocatedGlobals::default();
     let order = callers_first(p);
@@ -399,12 +399,12 @@ fn hold_after(
 impl FunctionUses {
     /// The routines started by one create only, in a function that runs once (`once`), an
     /// element hand-off that does not hand over a counter's value, with that create.
-    fn handed_elements(&self, once: &FxHashSet<FuncId>, plan: &JoinPlan) -> Vec<(FuncId, StmtAt)> {
+    fn handed_elements(&self, once: &[FuncId], plan: &JoinPlan) -> Vec<(FuncId, StmtAt)> {
         let mut out: Vec<(FuncId, StmtAt)> = self
             .forks
             .iter()
             .filter_map(|(&g, sites)| match sites.as_slice() {
-                [(f, b, k, _)] if once.contains(f) && !self.other_use.contains(&g) => {
+                [(f, b, k, _)] if once.binary_search(f).is_ok() && !self.other_use.contains(&g) => {
                     Some((g, (*f, *b, *k)))
                 }
                 _ => None,
@@ -428,7 +428,7 @@ impl FunctionUses {
     fn slot_threads(
         &self,
         p: &Program,
-        once: &FxHashSet<FuncId>,
+        once: &[FuncId],
         plan: &JoinPlan,
         owning: &FxHashSet<FuncId>,
     ) -> FxHashMap<FuncId, Vec<OwnLock>> {
@@ -446,7 +446,7 @@ impl FunctionUses {
                 continue;
             };
             let create = (*f, *b, *k);
-            if !once.contains(f) || self.other_use.contains(&g) {
+            if once.binary_search(f).is_err() || self.other_use.contains(&g) {
                 continue;
             }
             if !plan.value_handoffs.contains_key(&create) {
