@@ -26,7 +26,11 @@
 //!   only in branch conditions, in reads of the elements, as `free(w)`, and as the thread id of
 //!   that one create (no other argument, assignment source, returned value, or destination of
 //!   an assignment). The block is then reachable only through `w`, and only the create writes
-//!   it. The loops must also start at a non-negative index (the IR does not keep whether a
+//!   it. `w` may also be a global (`static pthread_t *workers;`, allocated by `main` once the
+//!   number of threads is known, [`heap::trusted_global_heaps`]): assigned a fresh block exactly
+//!   once in the program, its address never taken, and no function letting its value go or
+//!   writing through it but the create (any may read the elements); its handles are then
+//!   global ones ([`JoinPlan::global`]). The loops must also start at a non-negative index (the IR does not keep whether a
 //!   pointer is added to or subtracted from, so `w - i` is only excluded as undefined behaviour).
 //!   The single idiom is not matched through a pointer: a constant index such as `w[1]` is
 //!   dropped by the lowering, so `&w[1]` and `w[0]` look the same.
@@ -320,6 +324,9 @@ struct Planner<'p> {
     global_joins: Vec<(StmtAt, IdPath)>,
     /// Join loops over global arrays, in any function.
     global_join_loops: Vec<JoinLoop>,
+    /// The trusted heap blocks of thread ids held in global pointers ([`trusted_global_heaps`]),
+    /// with the function and block of each pointer's one assignment.
+    global_heaps: FxHashMap<VarId, (FuncId, BlockId)>,
     /// How many creates of the whole program hand over an element (or the whole) of each array.
     handed_arrays: FxHashMap<VarId, usize>,
     plan: JoinPlan,
@@ -360,6 +367,7 @@ pub fn plan(p: &Program, main: Option<FuncId>, stats: &solver::stats::Stats) -> 
     calls.wrapped.sort();
     calls.handle_joins.extend(pools.joins);
     let join_exits = pools.join_exits;
+    let global_heaps = trusted_global_heaps(p, &assigns, &calls);
     let mut planner = Planner {
         p,
         calls,
@@ -367,6 +375,7 @@ pub fn plan(p: &Program, main: Option<FuncId>, stats: &solver::stats::Stats) -> 
         assigns,
         global_joins: Vec::new(),
         global_join_loops: Vec::new(),
+        global_heaps,
         handed_arrays: FxHashMap::default(),
         plan: JoinPlan {
             run_once: once,
@@ -689,7 +698,13 @@ impl<'p> Planner<'p> {
         let cyclic: Vec<bool> = (0..func.blocks.len())
             .map(|b| on_any_cycle(&cfg, b))
             .collect();
-        let heaps = trusted_heaps(self.p, f, func, &cyclic, &self.assigns, &self.calls);
+        let mut heaps = trusted_heaps(self.p, f, func, &cyclic, &self.assigns, &self.calls);
+        heaps.extend(
+            self.global_heaps
+                .iter()
+                .filter(|(_, (g, _))| *g == f)
+                .map(|(&w, &(_, b))| (w, b)),
+        );
         let fx = FnFacts {
             f,
             func,
@@ -1115,7 +1130,11 @@ impl<'p> Planner<'p> {
                     self.plan.join_after.insert(join.at, handle);
                     used = true;
                 }
-                if used && matches!(create.path.base, IdBase::GlobalHandle(_)) {
+                let global = match create.path.base {
+                    IdBase::Heap(w) => is_global(self.p, w),
+                    _ => true,
+                };
+                if used && global {
                     self.plan.global.push(handle);
                 }
                 return used;
@@ -1225,6 +1244,9 @@ impl<'p> Planner<'p> {
                     .push(handle);
                 used = true;
             }
+        }
+        if used && matches!(create.path.base, IdBase::Heap(w) if is_global(self.p, w)) {
+            self.plan.global.push(handle);
         }
         used
     }
