@@ -790,6 +790,10 @@ fn describe_name(p: &Program, base: &Path, name: &RhoName) -> String {
         RhoName::ThreadSlot => {
             return "its thread's own elements, indexed by the value it was started with".into()
         }
+        RhoName::ClaimedSlot => {
+            return "the element its thread claimed, indexed by a value taken from a shared counter"
+                .into()
+        }
         RhoName::ThreadRange => {
             return "its thread's own range of elements, chosen by the value it was started with"
                 .into()
@@ -1479,6 +1483,7 @@ fn name_pos(p: &Program, name: &RhoName) -> Option<Pos> {
         | RhoName::ThreadArgument
         | RhoName::OwnedObject
         | RhoName::ThreadSlot
+        | RhoName::ClaimedSlot
         | RhoName::ThreadRange
         | RhoName::Other => None,
     }

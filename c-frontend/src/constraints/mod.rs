@@ -108,6 +108,9 @@ pub enum RhoName {
     /// The elements a thread indexes by the value it was started with: the name of a slot
     /// package's opened lock.
     ThreadSlot,
+    /// The element a thread claimed by taking the next value of a shared counter: the name of
+    /// a claim package's opened lock.
+    ClaimedSlot,
     /// The elements a thread walks in the range the value it was started with selects: the
     /// name of a range package's opened lock.
     ThreadRange,

@@ -159,6 +159,7 @@ impl Gen<'_> {
             Package::Thread | Package::Element => return RhoName::ThreadArgument,
             Package::Owned => return RhoName::OwnedObject,
             Package::Slot(..) => return RhoName::ThreadSlot,
+            Package::Claim(_) => return RhoName::ClaimedSlot,
             Package::Range(..) => return RhoName::ThreadRange,
             Package::Stripe(array, path) => {
                 let fields = path

@@ -1262,6 +1262,11 @@ impl<'a> UnitCx<'a> {
                 ArithOp::Other,
                 vec![Operand::Use(old.clone()), value],
             )),
+            AtomicOp::Add => Some(Operand::Arith(
+                t,
+                ArithOp::Add,
+                vec![Operand::Use(old.clone()), value],
+            )),
             _ => Some(value),
         };
         if let Some(src) = stored {
@@ -1286,7 +1291,9 @@ impl<'a> UnitCx<'a> {
         let result = match atomic.op {
             AtomicOp::Store => self.void_const(),
             AtomicOp::CompareExchange { .. } | AtomicOp::CompareSwap => self.int_const(),
-            AtomicOp::Load | AtomicOp::Exchange | AtomicOp::Update => Operand::Use(old),
+            AtomicOp::Load | AtomicOp::Exchange | AtomicOp::Update | AtomicOp::Add => {
+                Operand::Use(old)
+            }
         };
         Ok((result, Some(ptr)))
     }

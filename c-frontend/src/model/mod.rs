@@ -349,8 +349,12 @@ pub enum AtomicOp {
     /// Reads the object, writes the value and returns the old value (`exchange`,
     /// `test_and_set`, `__sync_val_compare_and_swap`).
     Exchange,
-    /// Reads the object and writes it combined with the value (`fetch_add`, `or_fetch`).
+    /// Reads the object and writes it combined with the value (`fetch_or`, `and_fetch`).
     Update,
+    /// Reads the object and writes it plus the value (`fetch_add`, `add_fetch`): an
+    /// [`AtomicOp::Update`] whose addition the lowering keeps ([`crate::ir::ArithOp::Add`]),
+    /// for the claims of a shared counter ([`crate::analyses::claims`]).
+    Add,
     /// `compare_exchange`: reads the object and `*args[expected]`, may write the value to the
     /// object or the old value to `*args[expected]`, and returns whether it swapped.
     CompareExchange { expected: Arg },

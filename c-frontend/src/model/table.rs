@@ -66,6 +66,7 @@ const fn atomic_by_ref(op: AtomicOp, value: Option<u8>, out: Option<u8>) -> Kind
 const ATOMIC_LOAD: Kind = atomic(AtomicOp::Load, None);
 const ATOMIC_STORE: Kind = atomic(AtomicOp::Store, Some(1));
 const ATOMIC_UPDATE: Kind = atomic(AtomicOp::Update, Some(1));
+const ATOMIC_ADD: Kind = atomic(AtomicOp::Add, Some(1));
 const ATOMIC_EXCHANGE: Kind = atomic(AtomicOp::Exchange, Some(1));
 const ATOMIC_CAS: Kind = atomic(AtomicOp::CompareExchange { expected: 1 }, Some(2));
 
@@ -294,13 +295,13 @@ pub(super) const FUNCTIONS: &[Row] = &[
         "__atomic_compare_exchange",
         atomic_by_ref(AtomicOp::CompareExchange { expected: 1 }, Some(2), None),
     ),
-    Row::new("__atomic_add_fetch", ATOMIC_UPDATE),
+    Row::new("__atomic_add_fetch", ATOMIC_ADD),
     Row::new("__atomic_sub_fetch", ATOMIC_UPDATE),
     Row::new("__atomic_and_fetch", ATOMIC_UPDATE),
     Row::new("__atomic_xor_fetch", ATOMIC_UPDATE),
     Row::new("__atomic_or_fetch", ATOMIC_UPDATE),
     Row::new("__atomic_nand_fetch", ATOMIC_UPDATE),
-    Row::new("__atomic_fetch_add", ATOMIC_UPDATE),
+    Row::new("__atomic_fetch_add", ATOMIC_ADD),
     Row::new("__atomic_fetch_sub", ATOMIC_UPDATE),
     Row::new("__atomic_fetch_and", ATOMIC_UPDATE),
     Row::new("__atomic_fetch_xor", ATOMIC_UPDATE),
@@ -312,13 +313,13 @@ pub(super) const FUNCTIONS: &[Row] = &[
     Row::new("__atomic_signal_fence", NoEffect),
     Row::new("__atomic_always_lock_free", NoEffect),
     Row::new("__atomic_is_lock_free", NoEffect),
-    Row::new("__sync_fetch_and_add", ATOMIC_UPDATE),
+    Row::new("__sync_fetch_and_add", ATOMIC_ADD),
     Row::new("__sync_fetch_and_sub", ATOMIC_UPDATE),
     Row::new("__sync_fetch_and_or", ATOMIC_UPDATE),
     Row::new("__sync_fetch_and_and", ATOMIC_UPDATE),
     Row::new("__sync_fetch_and_xor", ATOMIC_UPDATE),
     Row::new("__sync_fetch_and_nand", ATOMIC_UPDATE),
-    Row::new("__sync_add_and_fetch", ATOMIC_UPDATE),
+    Row::new("__sync_add_and_fetch", ATOMIC_ADD),
     Row::new("__sync_sub_and_fetch", ATOMIC_UPDATE),
     Row::new("__sync_or_and_fetch", ATOMIC_UPDATE),
     Row::new("__sync_and_and_fetch", ATOMIC_UPDATE),

@@ -145,6 +145,11 @@ pub enum Package {
     /// local assigned once; every access `X[id]…` of a global array `X` by that local holds
     /// this package's lock, as no two of the routine's threads index with one value.
     Slot(FuncId, BlockId, usize),
+    /// The element a thread claimed from the shared counter of this number
+    /// ([`crate::analyses::claims`]): every access `X[i]…` of a global array `X` by a local `i`
+    /// that only holds values claimed from the counter holds this package's lock, as no two
+    /// claims return one value.
+    Claim(u32),
     /// The elements a thread walks from `id·c` up to `(id + 1)·c`, for the value `id` of the
     /// slot of the create at this call and a value `c` every thread of it computes alike
     /// ([`ranges`]): accesses `X[i]…` of a global array by a local `i` in that range.
@@ -172,6 +177,7 @@ impl Package {
             | Package::Element
             | Package::Owned
             | Package::Slot(..)
+            | Package::Claim(_)
             | Package::Range(..)
             | Package::Written
             | Package::Stripe(..) => None,
@@ -237,7 +243,9 @@ pub fn enclosing<'h>(
         .filter(|h| h.package != Package::Written)
         .filter(|h| match h.package {
             Package::Stripe(..) => in_stripe(&path, &h.object),
-            Package::Slot(..) | Package::Range(..) => in_slot(p, &path, &h.object),
+            Package::Slot(..) | Package::Range(..) | Package::Claim(_) => {
+                in_slot(p, &path, &h.object)
+            }
             _ => path.inside(&h.object, h.is_thread_owned()),
         })
         // The lock itself is not inside its own unpack.
@@ -333,8 +341,10 @@ fn pointer_element<'h>(
         if proj.is_empty() {
             let (x, i) = slot_calls::global_index(p, f, inner)?;
             return held.iter().find(|h| {
-                matches!(h.package, Package::Slot(..) | Package::Range(..))
-                    && h.object.var == x
+                matches!(
+                    h.package,
+                    Package::Slot(..) | Package::Range(..) | Package::Claim(_)
+                ) && h.object.var == x
                     && h.object.steps == [Step::PtrPointee(i)]
             });
         }
@@ -367,8 +377,10 @@ fn pointer_element<'h>(
     }
     if let Some((x, i)) = slot_calls::global_index(p, f, op) {
         return held.iter().find(|h| {
-            matches!(h.package, Package::Slot(..) | Package::Range(..))
-                && h.object.var == x
+            matches!(
+                h.package,
+                Package::Slot(..) | Package::Range(..) | Package::Claim(_)
+            ) && h.object.var == x
                 && h.object.steps == [Step::PtrIndex(i)]
         });
     }

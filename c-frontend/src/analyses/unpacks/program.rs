@@ -56,6 +56,7 @@ pub fn analyse_program(
     let (slots, field_ranges) = (uses.slot_threads(p, once, plan, &owning), ranges);
     let mut slot_calls = super::slot_calls::SlotCalls::default();
     let mut allocated = super::slot_calls::AllocatedGlobals::default();
+    let claims = crate::analyses::claims::find(p, Some(main));
     let order = callers_first(p);
     // Lock wrappers first, callees before callers: what each function certainly leaves held
     // in its parameters' objects when it returns (computed from an empty entry, which can only
@@ -93,6 +94,16 @@ pub fn analyse_program(
         };
         own.extend(super::slot_calls::pointer_slots(p, f, &own, &mut allocated));
         own_slots(p, f, &own, &mut result);
+        if let Some(locals) = claims.locals.get(&f) {
+            let mut claimed: Vec<OwnLock> = locals.iter().map(|&(i, n)| claim_slot(i, n)).collect();
+            claimed.extend(super::slot_calls::pointer_slots(
+                p,
+                f,
+                &claimed,
+                &mut allocated,
+            ));
+            own_slots(p, f, &claimed, &mut result);
+        }
         let mut ranges = super::ranges::range_slots(p, plan, f, &own, &mut allocated);
         if let Some(bounds) = field_ranges.get(&f) {
             for (at, held) in super::ranges::field_range_slots(p, f, bounds, &mut allocated) {
@@ -533,6 +544,20 @@ pub(super) fn value_slot(create: StmtAt, id: VarId) -> OwnLock {
             steps: Vec::new(),
         },
         package: Package::Slot(f, b, k),
+        mode: LockMode::Exclusive,
+    }
+}
+
+/// The element claimed into the local `i` from the counter numbered `n` ([`Package::Claim`]):
+/// accesses of a global array indexed by `i` are inside it.
+fn claim_slot(i: VarId, n: u32) -> OwnLock {
+    OwnLock {
+        object: Path {
+            deref: None,
+            var: i,
+            steps: Vec::new(),
+        },
+        package: Package::Claim(n),
         mode: LockMode::Exclusive,
     }
 }

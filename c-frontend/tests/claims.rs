@@ -1,0 +1,63 @@
+//! Claimed indices (`c_frontend::analyses::claims`): a local holds claimed values only when every
+//! claim of its counter reads and adds a positive constant in one indivisible step (one global
+//! mutex for all of them, or an atomic add) and nothing else writes the counter once threads may
+//! run — never for a claim without a lock, under two mutexes, by an atomic `or`, of a counter
+//! another function resets, or for a local changed after its claim.
+
+mod support;
+
+use c_frontend::analyses::claims::find;
+use support::{defined, lower};
+
+/// The claim locals of a program, as `function.local`, sorted.
+fn claimed(source: &str) -> Vec<String> {
+    let p = lower(source);
+    let claims = find(&p, Some(defined(&p, "main")));
+    let mut out: Vec<String> = claims
+        .locals
+        .iter()
+        .flat_map(|(&f, locals)| {
+            let p = &p;
+            locals
+                .iter()
+                .map(move |&(v, _)| format!("{}.{}", p.funcs[f].name, p.vars[v].name))
+        })
+        .filter(|name| !name.contains("tmp"))
+        .collect();
+    out.sort();
+    out
+}
+
+const PROGRAM: &str = "
+typedef struct { int x; } pthread_mutex_t;
+int pthread_mutex_lock(pthread_mutex_t *);
+int pthread_mutex_unlock(pthread_mutex_t *);
+pthread_mutex_t m, m2, ms[2];
+int next, atomic_next, ored, two_locks, reset, bumped, unlocked, striped;
+struct { int pos; } cfg;
+void locked(void) { int i; pthread_mutex_lock(&m); i = next++; pthread_mutex_unlock(&m); (void)i; }
+void member(void) { int j; pthread_mutex_lock(&m); j = cfg.pos; cfg.pos += 2; pthread_mutex_unlock(&m); (void)j; }
+void atomic(void) { int a = __sync_fetch_and_add(&atomic_next, 1); (void)a; }
+void or_claim(void) { int o = __sync_fetch_and_or(&ored, 1); (void)o; }
+void first(void) { int f; pthread_mutex_lock(&m); f = two_locks++; pthread_mutex_unlock(&m); (void)f; }
+void second(void) { int s; pthread_mutex_lock(&m2); s = two_locks++; pthread_mutex_unlock(&m2); (void)s; }
+void resets(void) { int r; pthread_mutex_lock(&m); r = reset++; reset = 0; pthread_mutex_unlock(&m); (void)r; }
+void changed(void) { int c; pthread_mutex_lock(&m); c = bumped++; pthread_mutex_unlock(&m); c++; (void)c; }
+void bare(void) { int u = unlocked++; (void)u; }
+void stripe(void) { int e; pthread_mutex_lock(&ms[1]); e = striped++; pthread_mutex_unlock(&ms[1]); (void)e; }
+int main(void) { next = 0; return 0; }
+";
+
+#[test]
+fn claims_are_atomic_reads_of_counters_nothing_else_writes() {
+    assert_eq!(claimed(PROGRAM), ["atomic.a", "locked.i", "member.j"]);
+}
+
+#[test]
+fn a_store_in_main_after_a_call_is_no_startup_store() {
+    let late = PROGRAM.replace(
+        "int main(void) { next = 0; return 0; }",
+        "int main(void) { locked(); next = 0; return 0; }",
+    );
+    assert_eq!(claimed(&late), ["atomic.a", "member.j"]);
+}
