@@ -2,7 +2,8 @@
 //! claim of its counter reads and adds a positive constant in one indivisible step (one global
 //! mutex for all of them, or an atomic add) and nothing else writes the counter once threads may
 //! run — never for a claim without a lock, under two mutexes, by an atomic `or`, of a counter
-//! another function resets, or for a local changed after its claim.
+//! another function resets, or for a local changed after its claim. A function returning a
+//! claimed value claims for its callers; one returning a value computed from it does not.
 
 mod support;
 
@@ -60,4 +61,21 @@ fn a_store_in_main_after_a_call_is_no_startup_store() {
         "int main(void) { locked(); next = 0; return 0; }",
     );
     assert_eq!(claimed(&late), ["atomic.a", "member.j"]);
+}
+
+#[test]
+fn a_function_returning_a_claimed_value_claims_for_its_callers() {
+    let program = "
+typedef struct { int x; } pthread_mutex_t;
+int pthread_mutex_lock(pthread_mutex_t *);
+int pthread_mutex_unlock(pthread_mutex_t *);
+pthread_mutex_t m;
+int rows, other;
+int next_row(void) { int r; pthread_mutex_lock(&m); r = rows++; pthread_mutex_unlock(&m); return r; }
+int shifted(void) { int s; pthread_mutex_lock(&m); s = other++; pthread_mutex_unlock(&m); return s + 1; }
+void worker(void) { int w; while ((w = next_row()) < 8) { } }
+void shifted_worker(void) { int x = shifted(); (void)x; }
+int main(void) { return 0; }
+";
+    assert_eq!(claimed(program), ["next_row.r", "shifted.s", "worker.w"]);
 }

@@ -33,9 +33,13 @@
 //!
 //! A *claim local* of `c` is a local of a function, whose address is never taken, every
 //! assignment of which copies a claim's value (the read `t`, directly or through the lowering's
-//! one-use temporary). Values only grow, so a claimed value is never claimed again (counters are
-//! assumed not to wrap around: knowingly unsound for a counter that overflows, which is
-//! undefined behaviour for a signed one).
+//! one-use temporary), or the result of a call of a *claiming function*: one every `return` of
+//! which returns a claim local of `c` (`int next_row(void) { lock; r = rows++; unlock; return
+//! r; }`). Values only grow, so a claimed value is never claimed again (counters are assumed
+//! not to wrap around: knowingly unsound for a counter that overflows, which is undefined
+//! behaviour for a signed one). A parameter every call hands a claim local, and that its
+//! function never assigns, holds claimed values too (`fill(r)`, through the slot calls of
+//! [`crate::analyses::unpacks`]).
 //!
 //! Reads the IR and the library model only; it never creates labels.
 
@@ -94,20 +98,68 @@ pub fn find(p: &Program, main: Option<FuncId>) -> Claims {
             counters.push(key);
         }
     }
+    // The claims' reads, by function, with the counter's number.
+    let mut direct: FxHashMap<FuncId, Vec<((BlockId, usize), VarId, u32)>> = FxHashMap::default();
+    for (f, b, k, c) in &claims {
+        if let Some(n) = counters.iter().position(|key| *key == c.counter) {
+            direct
+                .entry(*f)
+                .or_default()
+                .push(((*b, *k), c.value, n as u32));
+        }
+    }
+    // Functions that return a claimed value (`int next_index(void) { lock; r = next++;
+    // unlock; return r; }`) claim for their callers too: until no more are found.
+    let mut returning: FxHashMap<FuncId, u32> = FxHashMap::default();
+    loop {
+        let locals = claim_locals_of(p, &direct, &returning);
+        let mut found: FxHashMap<FuncId, u32> = FxHashMap::default();
+        for (&f, held) in &locals {
+            if let Some(n) = returns_claimed(&p.funcs[f], held) {
+                found.insert(f, n);
+            }
+        }
+        if found == returning {
+            return Claims { counters, locals };
+        }
+        returning = found;
+    }
+}
+
+/// The claim locals of every function, given the claims' reads `direct` and the functions
+/// `returning` claimed values of a counter (whose calls' results are claimed values too).
+fn claim_locals_of(
+    p: &Program,
+    direct: &FxHashMap<FuncId, Vec<((BlockId, usize), VarId, u32)>>,
+    returning: &FxHashMap<FuncId, u32>,
+) -> FxHashMap<FuncId, Vec<(VarId, u32)>> {
     let mut locals: FxHashMap<FuncId, Vec<(VarId, u32)>> = FxHashMap::default();
     for (f, func) in p.funcs.iter_enumerated() {
-        let found: Vec<((BlockId, usize), VarId, u32)> = claims
-            .iter()
-            .filter(|(g, ..)| *g == f)
-            .filter_map(|(_, b, k, c)| {
-                let n = counters.iter().position(|key| *key == c.counter)?;
-                Some(((*b, *k), c.value, n as u32))
-            })
-            .collect();
-        let mut held: Vec<(VarId, u32)> = Vec::new();
+        if !func.defined || func.origin != Origin::User {
+            continue;
+        }
+        let mut found: Vec<((BlockId, usize), VarId, u32)> =
+            direct.get(&f).cloned().unwrap_or_default();
+        if !returning.is_empty() {
+            for (b, block) in func.blocks.iter_enumerated() {
+                for (k, stmt) in block.stmts.iter().enumerate() {
+                    if let StmtKind::Call {
+                        dst: Some(dst),
+                        callee: Callee::Direct(g),
+                        ..
+                    } = &stmt.kind
+                    {
+                        if let (Some(v), Some(&n)) = (dst.plain_var(), returning.get(g)) {
+                            found.push(((b, k), v, n));
+                        }
+                    }
+                }
+            }
+        }
         let mut numbers: Vec<u32> = found.iter().map(|&(_, _, n)| n).collect();
         numbers.sort();
         numbers.dedup();
+        let mut held: Vec<(VarId, u32)> = Vec::new();
         for n in numbers {
             let reads: Vec<((BlockId, usize), VarId)> = found
                 .iter()
@@ -120,7 +172,28 @@ pub fn find(p: &Program, main: Option<FuncId>) -> Claims {
             locals.insert(f, held);
         }
     }
-    Claims { counters, locals }
+    locals
+}
+
+/// The counter whose claimed values a function returns: every `return` returns one of its
+/// claim locals of that counter, and there is at least one.
+fn returns_claimed(func: &Func, held: &[(VarId, u32)]) -> Option<u32> {
+    let mut counter = None;
+    for block in func.blocks.iter() {
+        match &block.term {
+            crate::ir::Term::Return(Some(op), _) => {
+                let v = op.without_casts().plain_var()?;
+                let &(_, n) = held.iter().find(|(x, _)| *x == v)?;
+                if counter.is_some_and(|c| c != n) {
+                    return None;
+                }
+                counter = Some(n);
+            }
+            crate::ir::Term::Return(None, _) => return None,
+            _ => {}
+        }
+    }
+    counter
 }
 
 /// The claims of one function: `t = c;` then `c = t + k` (or `c + k`), `k > 0`, inside an

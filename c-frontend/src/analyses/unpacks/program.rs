@@ -92,18 +92,12 @@ pub fn analyse_program(
             }
             None => Vec::new(),
         };
+        // The elements indexed by values claimed from a shared counter.
+        if let Some(locals) = claims.locals.get(&f) {
+            own.extend(locals.iter().map(|&(i, n)| claim_slot(i, n)));
+        }
         own.extend(super::slot_calls::pointer_slots(p, f, &own, &mut allocated));
         own_slots(p, f, &own, &mut result);
-        if let Some(locals) = claims.locals.get(&f) {
-            let mut claimed: Vec<OwnLock> = locals.iter().map(|&(i, n)| claim_slot(i, n)).collect();
-            claimed.extend(super::slot_calls::pointer_slots(
-                p,
-                f,
-                &claimed,
-                &mut allocated,
-            ));
-            own_slots(p, f, &claimed, &mut result);
-        }
         let mut ranges = super::ranges::range_slots(p, plan, f, &own, &mut allocated);
         if let Some(bounds) = field_ranges.get(&f) {
             for (at, held) in super::ranges::field_range_slots(p, f, bounds, &mut allocated) {

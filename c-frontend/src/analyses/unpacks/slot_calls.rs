@@ -89,7 +89,7 @@ impl SlotCalls {
 fn handed_on(p: &Program, g: FuncId, slots: &[OwnLock], args: &[Operand]) -> Vec<OwnLock> {
     let mut out = Vec::new();
     for h in slots {
-        if !matches!(h.package, Package::Slot(..))
+        if !matches!(h.package, Package::Slot(..) | Package::Claim(_))
             || h.object.deref.is_some()
             || !h.object.steps.is_empty()
         {
