@@ -63,6 +63,9 @@ pub struct Claims {
     pub locals: FxHashMap<FuncId, Vec<(VarId, u32)>>,
 }
 
+/// A claim's read in a function: the statement, the variable it fills, the counter's number.
+type ClaimRead = ((BlockId, usize), VarId, u32);
+
 /// A claim found in a function: the counter, the variable its read fills, and the mutex held
 /// (`None` for an atomic claim).
 struct Claim {
@@ -99,7 +102,7 @@ pub fn find(p: &Program, main: Option<FuncId>) -> Claims {
         }
     }
     // The claims' reads, by function, with the counter's number.
-    let mut direct: FxHashMap<FuncId, Vec<((BlockId, usize), VarId, u32)>> = FxHashMap::default();
+    let mut direct: FxHashMap<FuncId, Vec<ClaimRead>> = FxHashMap::default();
     for (f, b, k, c) in &claims {
         if let Some(n) = counters.iter().position(|key| *key == c.counter) {
             direct
@@ -130,7 +133,7 @@ pub fn find(p: &Program, main: Option<FuncId>) -> Claims {
 /// `returning` claimed values of a counter (whose calls' results are claimed values too).
 fn claim_locals_of(
     p: &Program,
-    direct: &FxHashMap<FuncId, Vec<((BlockId, usize), VarId, u32)>>,
+    direct: &FxHashMap<FuncId, Vec<ClaimRead>>,
     returning: &FxHashMap<FuncId, u32>,
 ) -> FxHashMap<FuncId, Vec<(VarId, u32)>> {
     let mut locals: FxHashMap<FuncId, Vec<(VarId, u32)>> = FxHashMap::default();
@@ -138,8 +141,7 @@ fn claim_locals_of(
         if !func.defined || func.origin != Origin::User {
             continue;
         }
-        let mut found: Vec<((BlockId, usize), VarId, u32)> =
-            direct.get(&f).cloned().unwrap_or_default();
+        let mut found: Vec<ClaimRead> = direct.get(&f).cloned().unwrap_or_default();
         if !returning.is_empty() {
             for (b, block) in func.blocks.iter_enumerated() {
                 for (k, stmt) in block.stmts.iter().enumerate() {
