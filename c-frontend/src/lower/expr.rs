@@ -610,6 +610,12 @@ impl<'a> UnitCx<'a> {
             return Ok(Some(Operand::Use(tmp)));
         }
         let src = Operand::Arith(t, step_op(step), vec![Operand::Use(lv.clone()), one]);
+        // The value of `a = b = NULL`'s inner assignment is the value stored (C11 6.5.16p3),
+        // not a second read of `b`: a value that reads no memory is used again as it is.
+        let value = (want && !has_reads(&src)).then(|| {
+            let t = self.lval_type(&lv);
+            Operand::Cast(t, Box::new(src.clone()))
+        });
         self.emit(
             StmtKind::Assign {
                 dst: lv.clone(),
@@ -617,7 +623,7 @@ impl<'a> UnitCx<'a> {
             },
             pos,
         );
-        Ok(want.then_some(Operand::Use(lv)))
+        Ok(want.then(|| value.unwrap_or(Operand::Use(lv))))
     }
 
     /// `Float` if either operand type is floating, else `Int`.
@@ -736,6 +742,12 @@ impl<'a> UnitCx<'a> {
             let t = self.lval_type(&lv);
             self.record_step(t, pos, Some(step));
         }
+        // The value of `a = b = NULL`'s inner assignment is the value stored (C11 6.5.16p3),
+        // not a second read of `b`: a value that reads no memory is used again as it is.
+        let value = (want && !has_reads(&src)).then(|| {
+            let t = self.lval_type(&lv);
+            Operand::Cast(t, Box::new(src.clone()))
+        });
         self.emit(
             StmtKind::Assign {
                 dst: lv.clone(),
@@ -743,7 +755,7 @@ impl<'a> UnitCx<'a> {
             },
             pos,
         );
-        Ok(want.then_some(Operand::Use(lv)))
+        Ok(want.then(|| value.unwrap_or(Operand::Use(lv))))
     }
 
     /// The constant `k` of `x = x + k` or `x = x - k` (as `-k`), through conversions of the
@@ -821,6 +833,12 @@ impl<'a> UnitCx<'a> {
             arith_op(&b.node.operator.node),
             vec![Operand::Use(lv.clone()), r],
         );
+        // The value of `a = b = NULL`'s inner assignment is the value stored (C11 6.5.16p3),
+        // not a second read of `b`: a value that reads no memory is used again as it is.
+        let value = (want && !has_reads(&src)).then(|| {
+            let t = self.lval_type(&lv);
+            Operand::Cast(t, Box::new(src.clone()))
+        });
         self.emit(
             StmtKind::Assign {
                 dst: lv.clone(),
@@ -828,7 +846,7 @@ impl<'a> UnitCx<'a> {
             },
             pos,
         );
-        Ok(want.then_some(Operand::Use(lv)))
+        Ok(want.then(|| value.unwrap_or(Operand::Use(lv))))
     }
 
     /// `lv = lv op r` as one atomic access; its value is the old value (`post`) or the new one.
