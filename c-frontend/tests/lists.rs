@@ -8,7 +8,7 @@ use c_frontend::analyses::joins::plan;
 use c_frontend::analyses::unpacks::{
     analyse_ownership, analyse_program, enclosing, releasers, Package,
 };
-use c_frontend::ir::{Base, Lval, Program, StmtKind};
+use c_frontend::ir::{Base, Lval, Operand, Program, StmtKind};
 
 const PRELUDE: &str = "typedef unsigned long pthread_t;
     typedef union { char c[40]; long l; } pthread_mutex_t;
@@ -394,4 +394,48 @@ fn an_append_through_a_tail_that_never_points_to_an_owned_node() {
     let elsewhere =
         "void set(struct node *x) { pthread_mutex_lock(&m); tail = x; pthread_mutex_unlock(&m); }";
     assert!(!append_owned(GET, APPEND, "", elsewhere));
+}
+
+/// Whether `put`'s store through `q->tail` (the append) holds the owned package, with the pool
+/// program: the member tail points to no node anyone owns.
+fn member_append_owned(get: &str, put: &str, extra: &str, more: &str) -> bool {
+    let through_member = |_: &Program, dst: &Lval| match &dst.base {
+        Base::Deref(op) => matches!(op.without_casts(), Operand::Use(lv)
+            if matches!(lv.base, Base::Deref(_)) && !lv.proj.is_empty()),
+        Base::Var(_) => false,
+    };
+    first_store_owned(
+        &fill(POOL_PROGRAM, get, put, extra, more),
+        "put",
+        &through_member,
+    )
+}
+
+#[test]
+fn an_append_through_a_member_tail_that_never_points_to_an_owned_node() {
+    assert!(member_append_owned(POOL_GET, POOL_APPEND, "", ""));
+    // The take does not reset the tail when it empties the list, or resets it on another test.
+    let no_reset = POOL_GET.replace("if (q->head == 0)\n            q->tail = 0;", "");
+    assert_ne!(no_reset, POOL_GET);
+    assert!(!member_append_owned(&no_reset, POOL_APPEND, "", ""));
+    let other_test = POOL_GET.replace("if (q->head == 0)", "if (t->in == 0)");
+    assert!(!member_append_owned(&other_test, POOL_APPEND, "", ""));
+    // The append does not move the tail, or moves it after the section.
+    let unmoved = POOL_APPEND.replace("q->tail = n;", "");
+    assert!(!member_append_owned(POOL_GET, &unmoved, "", ""));
+    let late = POOL_APPEND.replace(
+        "q->tail = n;\n    pthread_mutex_unlock(&q->m);",
+        "pthread_mutex_unlock(&q->m);\n    q->tail = n;",
+    );
+    assert_ne!(late, POOL_APPEND);
+    assert!(!member_append_owned(POOL_GET, &late, "", ""));
+    // The tail's address taken, and a tail set to a node nobody published into its pool.
+    assert!(!member_append_owned(
+        POOL_GET,
+        POOL_APPEND,
+        "struct node **t = &q->tail; (void)t",
+        ""
+    ));
+    let elsewhere = "void set(struct pool *o, struct node *x) { o->tail = x; }";
+    assert!(!member_append_owned(POOL_GET, POOL_APPEND, "", elsewhere));
 }

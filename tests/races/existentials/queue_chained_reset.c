@@ -57,7 +57,7 @@ int main(void)
         struct task *t = malloc(sizeof *t);
         if (t == NULL)
             abort();
-        t->n = i; // NORACE needs=existentials
+        t->n = i; // NORACE needs=uniqueness
         t->next = NULL;
         pthread_mutex_lock(&m);
         if (tail != NULL)

@@ -71,6 +71,19 @@
 //! `T->nf = x`, under the list's mutex like every take and publication of the node, holds the
 //! owned package too ([`Owned::resident`]).
 //!
+//! **Member tails.** A pointer member `t` of the struct `Q` of a member head `h` (both direct
+//! members, `q->h` and `q->t`), through which appends of the link go (`q->t->nf = x`), is the
+//! tail of `h`'s list in every object of `Q` under the same conditions, object by object: every
+//! store into any object's `t` (named by its member, in whatever way) is null or `q->t = x`
+//! for a stable local `q` and a node this section published into `q->h`'s list with its link
+//! null, through `q->h` itself or through `q->t`; every append through `q->t` is followed in
+//! its section by `q->t = x`; every other append of the link is an owner's; every take off
+//! `q->h` sets `q->t` to null where `q->h` may have become null; and `t`'s address is never
+//! taken. The argument is the global tail's, for each object: `Q` objects are written whole
+//! only where their heads are (a whole-value store breaks the link), so a node `q->t` points to
+//! is the last of `q->h`'s list or one no list reaches, and the append through it holds the
+//! owned package too ([`Owned::resident_members`]).
+//!
 //! Assumptions, as elsewhere in the front end: the program is well typed (a link is written only
 //! through an lvalue of `S`, not byte-wise through another type), and freed memory is not used
 //! again (a node freed while on a list is undefined behaviour).
@@ -95,6 +108,10 @@ use crate::model::{Kind, LockMode, Releasing};
 
 /// A link field: the struct and the index of its field that points to the struct.
 type Link = (StructId, u32);
+
+/// An append through a member tail: the statement, the stable local whose object holds the
+/// tail, and the tail's member.
+pub(super) type MemberAppend = (At, VarId, (StructId, u32));
 
 /// Where a list head lies: in a global variable, or in every object of a struct type.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -168,6 +185,10 @@ enum Fact {
     /// to (or into the link of the node a global pointer that is no tail, the second variable,
     /// points to): it is the last node of that list.
     Published(VarId, VarId),
+    /// The variable, its link null, was stored, in the current section of the mutexes held,
+    /// into the member head at the place (`q->head`), or appended through that head's member
+    /// tail in the same object (`q->tail->link = x`): it is the last node of that list.
+    PublishedAt(VarId, Place),
 }
 
 /// Facts with the mutexes held since each began, and the mutexes held now.
@@ -198,6 +219,7 @@ impl State {
             Fact::Read(x, place) | Fact::Pushed(x, place) => *x != v && place.object != Some(v),
             Fact::Cleared(x) => *x != v,
             Fact::Published(x, into) => *x != v && *into != v,
+            Fact::PublishedAt(x, place) => *x != v && place.object != Some(v),
         });
         let member = |m: &Mutex| matches!(m, Mutex::Member(q, _) if *q == v);
         self.held.retain(|m| !member(m));
@@ -209,14 +231,18 @@ impl State {
     fn forget_head(&mut self, h: &Head) {
         self.facts.retain(|f, _| match f {
             Fact::Read(_, g) | Fact::Pushed(_, g) => g.head != *h,
-            Fact::Cleared(_) | Fact::Published(..) => true,
+            Fact::Cleared(_) | Fact::Published(..) | Fact::PublishedAt(..) => true,
         });
     }
 
     /// A link of some object was written: what this function set in links may be gone.
     fn forget_links(&mut self) {
-        self.facts
-            .retain(|f, _| matches!(f, Fact::Read(..) | Fact::Published(..)));
+        self.facts.retain(|f, _| {
+            matches!(
+                f,
+                Fact::Read(..) | Fact::Published(..) | Fact::PublishedAt(..)
+            )
+        });
     }
 
     /// A mutex may have been released since: sections end.
@@ -235,6 +261,11 @@ pub(super) struct Owned {
     /// through a tail, whose node nobody owns and whose owners' accesses are ordered with it by
     /// the list's mutex.
     pub(super) resident: FxHashMap<FuncId, Vec<(At, VarId)>>,
+    /// Statements where the accesses through a member tail are the owner's: an append
+    /// `q->t->link = x` through the member tail `t` of the object the stable local `q` points
+    /// to, whose node nobody owns and whose owners' accesses are ordered with it by the list's
+    /// mutex.
+    pub(super) resident_members: FxHashMap<FuncId, Vec<MemberAppend>>,
 }
 
 /// The owned pointers of every function with a body ([`Owned`]).
@@ -255,15 +286,24 @@ pub(super) fn owned_pointers(
             .filter(|t| links.contains(&t.link))
             .collect();
         let owned = ownership(p, main, uses, order, &taken);
-        let (broken, appends) = if links.is_empty() {
-            (BTreeSet::new(), Vec::new())
+        let checks = if links.is_empty() {
+            Checks {
+                broken: BTreeSet::new(),
+                appends: Vec::new(),
+                member_appends: Vec::new(),
+            }
         } else {
             broken_links(p, &links, &candidates, &owned)
         };
+        let broken = checks.broken;
         if broken.is_empty() {
             let mut resident: FxHashMap<FuncId, Vec<(At, VarId)>> = FxHashMap::default();
-            for (f, at, tail) in appends {
+            for (f, at, tail) in checks.appends {
                 resident.entry(f).or_default().push((at, tail));
+            }
+            let mut resident_members: FxHashMap<FuncId, Vec<MemberAppend>> = FxHashMap::default();
+            for (f, at, q, tail) in checks.member_appends {
+                resident_members.entry(f).or_default().push((at, q, tail));
             }
             for t in taken {
                 if let (None, Root::Global(g), true) =
@@ -275,6 +315,7 @@ pub(super) fn owned_pointers(
             return Owned {
                 unique: owned,
                 resident,
+                resident_members,
             };
         }
         links.retain(|l| !broken.contains(l));
@@ -562,13 +603,12 @@ fn names(kind: &StmtKind, v: VarId) -> bool {
 /// For a branch condition that tests whether `j` is null: whether `j` is non-null on the
 /// `then` side (`Some(true)`: `if (j)`, `if (j != 0)`) or on the `else` side (`Some(false)`:
 /// `if (!j)`, `if (j == 0)`).
-fn null_test(cond: &Operand, j: VarId) -> Option<bool> {
-    let is_j = |op: &Operand| op.plain_var() == Some(j);
+fn null_test(cond: &Operand, is_j: &dyn Fn(&Operand) -> bool) -> Option<bool> {
     let is_null = |op: &Operand| op.constant() == Some(0);
     match cond.without_casts() {
         op if is_j(op) => Some(true),
         Operand::Arith(_, op, args) => match (op, args.as_slice()) {
-            (crate::ir::ArithOp::Not, [a]) => null_test(a, j).map(|t| !t),
+            (crate::ir::ArithOp::Not, [a]) => null_test(a, is_j).map(|t| !t),
             (crate::ir::ArithOp::Compare(c), [a, b])
                 if (is_j(a) && is_null(b)) || (is_null(a) && is_j(b)) =>
             {
@@ -750,6 +790,13 @@ struct Checker<'a> {
     stale: FxHashSet<VarId>,
     /// The appends through a tail: function, statement, tail.
     appends: Vec<(FuncId, At, VarId)>,
+    /// The member tails of the followed links ([`member_tails`]).
+    member_tails: Vec<MemberTail>,
+    /// Member tails (by index) that may come to point to a node someone owns.
+    stale_members: FxHashSet<usize>,
+    /// The appends through a member tail: function, statement, the stable local whose object
+    /// holds the tail, and the tail's index.
+    member_appends: Vec<(FuncId, At, VarId, usize)>,
     /// The structs each type's values hold ([`Checker::held`]).
     held: RefCell<FxHashMap<TypeId, Rc<FxHashSet<StructId>>>>,
 }
@@ -761,7 +808,7 @@ fn broken_links(
     links: &BTreeSet<Link>,
     candidates: &[Take],
     owned: &FxHashMap<FuncId, Uniqueness>,
-) -> (BTreeSet<Link>, Vec<(FuncId, At, VarId)>) {
+) -> Checks {
     let mut c = Checker {
         p,
         links,
@@ -773,6 +820,9 @@ fn broken_links(
         tails: FxHashMap::default(),
         stale: FxHashSet::default(),
         appends: Vec::new(),
+        member_tails: Vec::new(),
+        stale_members: FxHashSet::default(),
+        member_appends: Vec::new(),
         held: RefCell::default(),
     };
     for t in candidates.iter().filter(|t| links.contains(&t.link)) {
@@ -782,6 +832,7 @@ fn broken_links(
         c.takes.entry((t.func, t.unlink)).or_default().push(t.var);
     }
     c.tails = tails(p, links, &c.heads);
+    c.member_tails = member_tails(p, links, &c.heads);
     let none = Uniqueness::default();
     for (f, func) in p.funcs.iter_enumerated() {
         if !func.blocks.is_empty() {
@@ -804,7 +855,92 @@ fn broken_links(
     }
     let stale = std::mem::take(&mut c.stale);
     c.appends.retain(|(_, _, tail)| !stale.contains(tail));
-    (c.broken, c.appends)
+    let stale = std::mem::take(&mut c.stale_members);
+    let member_appends = c
+        .member_appends
+        .iter()
+        .filter(|(_, _, _, k)| !stale.contains(k))
+        .map(|&(f, at, q, k)| (f, at, q, c.member_tails[k].tail))
+        .collect();
+    Checks {
+        broken: c.broken,
+        appends: c.appends,
+        member_appends,
+    }
+}
+
+/// What the whole-program checks find: the links whose lists must not be followed, the
+/// appends through a tail (function, statement, tail) and those through a member tail
+/// (function, statement, the stable local whose object holds the tail, the tail's member).
+struct Checks {
+    broken: BTreeSet<Link>,
+    appends: Vec<(FuncId, At, VarId)>,
+    member_appends: Vec<(FuncId, At, VarId, (StructId, u32))>,
+}
+
+/// A member tail: a pointer member `Q.t` of the struct `Q` whose member `Q.h` is a head of the
+/// link, through which appends of the link go (`q->t->link = x`).
+struct MemberTail {
+    tail: (StructId, u32),
+    head: Head,
+    link: Link,
+}
+
+/// The member tails of the followed links ([`Checker::member_tails`]): a member `t` of the
+/// struct of a member head `h` (a direct member, `q->h`) of a link, pointing to the link's
+/// struct, through which some append of the link goes (`q->t->link = x`), when it is no head
+/// itself and the struct holds no other head of the link.
+fn member_tails(p: &Program, links: &BTreeSet<Link>, heads: &[(Head, Link)]) -> Vec<MemberTail> {
+    let direct: Vec<(&Head, Link)> = heads
+        .iter()
+        .filter(|(h, l)| links.contains(l) && h.root == Root::Member && h.fields.len() == 1)
+        .map(|(h, l)| (h, *l))
+        .collect();
+    let mut through: BTreeSet<((StructId, u32), Link)> = BTreeSet::new();
+    for func in p.funcs.iter() {
+        for block in func.blocks.iter() {
+            for stmt in &block.stmts {
+                let StmtKind::Assign { dst, .. } = &stmt.kind else {
+                    continue;
+                };
+                if let (Some((link, None)), Some(tail)) = (link_of(p, dst), tail_member(dst)) {
+                    through.insert((tail, link));
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (tail, link) in through {
+        let mut of_struct = direct
+            .iter()
+            .filter(|(h, l)| *l == link && h.fields[0].0 == tail.0);
+        let (Some((head, _)), None) = (of_struct.next(), of_struct.next()) else {
+            continue;
+        };
+        let is_head = heads.iter().any(|(h, _)| h.fields.last() == Some(&tail));
+        if !is_head && head.fields[0] != tail {
+            out.push(MemberTail {
+                tail,
+                head: (*head).clone(),
+                link,
+            });
+        }
+    }
+    out
+}
+
+/// The member `t` of an append `x->t->link = …` through a member (`x` any pointer).
+fn tail_member(dst: &Lval) -> Option<(StructId, u32)> {
+    let Base::Deref(op) = &dst.base else {
+        return None;
+    };
+    let Operand::Use(inner) = op.without_casts() else {
+        return None;
+    };
+    match (&inner.base, inner.proj.as_slice()) {
+        (Base::Deref(_), [Proj::Field { strukt, index }]) => Some((*strukt, *index)),
+        _ => None,
+    }
 }
 
 /// The tails of the followed links ([`Checker::tails`]), with their heads: a global pointer
@@ -864,14 +1000,28 @@ enum Side {
     /// Where the variable may not be null; a branch that tests it otherwise ends the walk.
     NonNull(VarId),
     Null(VarId),
+    /// Where the member `q->f` (of the object the stable local `q` points to) may be null.
+    NullMember(VarId, (StructId, u32)),
 }
 
 impl Side {
-    fn var(self) -> VarId {
+    /// Whether the branch `cond` tests the side's variable or member against null: `Some(true)`
+    /// when its then-side is where it is not null.
+    fn test(self, cond: &Operand) -> Option<bool> {
         match self {
-            Side::NonNull(v) | Side::Null(v) => v,
+            Side::NonNull(v) | Side::Null(v) => null_test(cond, &|op| op.plain_var() == Some(v)),
+            Side::NullMember(q, field) => null_test(
+                cond,
+                &|op| matches!(op.without_casts(), Operand::Use(lv) if is_member_of(lv, q, field)),
+            ),
         }
     }
+}
+
+/// Whether `lv` is `q->f` for the plain variable `q` and the member `f`.
+fn is_member_of(lv: &Lval, q: VarId, (strukt, index): (StructId, u32)) -> bool {
+    matches!(&lv.base, Base::Deref(op) if op.plain_var() == Some(q))
+        && matches!(lv.proj.as_slice(), [Proj::Field { strukt: s, index: i }] if *s == strukt && *i == index)
 }
 
 /// Whether every path from the statement after `at` reaches a statement `target` accepts (by
@@ -921,11 +1071,13 @@ fn must_reach(
                 then_block,
                 else_block,
                 ..
-            } => match side.map(|side| (side, null_test(cond, side.var()))) {
-                Some((Side::NonNull(_), Some(true))) | Some((Side::Null(_), Some(false))) => {
+            } => match side.map(|side| (side, side.test(cond))) {
+                Some((Side::NonNull(_), Some(true)))
+                | Some((Side::Null(_) | Side::NullMember(..), Some(false))) => {
                     vec![*then_block]
                 }
-                Some((Side::NonNull(_), Some(false))) | Some((Side::Null(_), Some(true))) => {
+                Some((Side::NonNull(_), Some(false)))
+                | Some((Side::Null(_) | Side::NullMember(..), Some(true))) => {
                     vec![*else_block]
                 }
                 Some((Side::NonNull(v), None)) if mentions_any(cond, &[Holder::Var(v)]) => {
@@ -1102,6 +1254,138 @@ impl Checker<'_> {
         }
     }
 
+    /// The member tails an lvalue names by their member (in any object): a store there, or its
+    /// address taken, must be checked.
+    fn member_tails_named(&self, lv: &Lval) -> Vec<usize> {
+        let Some(&Proj::Field { strukt, index }) = lv.proj.last() else {
+            return Vec::new();
+        };
+        (0..self.member_tails.len())
+            .filter(|&k| self.member_tails[k].tail == (strukt, index))
+            .collect()
+    }
+
+    /// A member tail named where nothing is checked (its address taken, an `asm` operand): it
+    /// may come to point anywhere.
+    fn member_tail_named(&mut self, lv: &Lval) {
+        let named = self.member_tails_named(lv);
+        self.stale_members.extend(named);
+    }
+
+    /// Checks a store into a member tail: null, or `q->t = x` for a node this section
+    /// published into `q`'s list of the tail's head.
+    fn member_tail_store(&mut self, state: &State, dst: &Lval, src: Option<&Operand>, null: bool) {
+        for k in self.member_tails_named(dst) {
+            let tail = &self.member_tails[k];
+            let q = match &dst.base {
+                Base::Deref(op) if dst.proj.len() == 1 => op.plain_var(),
+                _ => None,
+            };
+            let published = match (q, src.and_then(Operand::plain_var)) {
+                (Some(q), Some(x)) => state.facts.contains_key(&Fact::PublishedAt(
+                    x,
+                    Place {
+                        head: tail.head.clone(),
+                        object: Some(q),
+                    },
+                )),
+                _ => false,
+            };
+            if !null && !published {
+                self.stale_members.insert(k);
+            }
+        }
+    }
+
+    /// An append `x->t->link = y` at `at` through a member: through a member tail `q->t` of a
+    /// stable local `q`, it must be followed in its section by `q->t = y`; any other append of
+    /// the link may give a member tail's node a successor without moving the tail.
+    fn member_tail_append(
+        &mut self,
+        f: FuncId,
+        at: At,
+        link: Link,
+        dst: &Lval,
+        src: Option<&Operand>,
+    ) {
+        let through = tail_member(dst).and_then(|member| {
+            let Base::Deref(op) = &dst.base else {
+                return None;
+            };
+            let Operand::Use(inner) = op.without_casts() else {
+                return None;
+            };
+            let Base::Deref(obj) = &inner.base else {
+                return None;
+            };
+            let q = obj
+                .plain_var()
+                .filter(|&q| super::stable_local(self.p, f, q))?;
+            Some((q, member))
+        });
+        let x = src.and_then(Operand::plain_var);
+        for k in 0..self.member_tails.len() {
+            let tail = &self.member_tails[k];
+            if tail.link != link {
+                continue;
+            }
+            let moved = match (through, x) {
+                (Some((q, member)), Some(x)) if member == tail.tail => {
+                    let target = |_: At, kind: &StmtKind| {
+                        matches!(kind, StmtKind::Assign { dst, src }
+                            if is_member_of(dst, q, member) && src.plain_var() == Some(x))
+                    };
+                    let forbidden = |kind: &StmtKind| {
+                        matches!(kind, StmtKind::Assign { dst, .. }
+                            if is_member_of(dst, q, member)
+                                || dst.plain_var() == Some(q)
+                                || dst.plain_var() == Some(x))
+                    };
+                    must_reach(self.p, &self.p.funcs[f], at, &target, &forbidden, None).then_some(q)
+                }
+                _ => None,
+            };
+            match moved {
+                Some(q) => self.member_appends.push((f, at, q, k)),
+                None => {
+                    self.stale_members.insert(k);
+                }
+            }
+        }
+    }
+
+    /// A take at `at` off the list of the member head at `place` (`q->h`): where the list may
+    /// have become empty, the member tail of `q` must be reset to null within the section.
+    fn member_tail_reset(&mut self, at: At, place: &Place) {
+        let (Root::Member, Some(q), [head_member]) =
+            (&place.head.root, place.object, place.head.fields.as_slice())
+        else {
+            return;
+        };
+        let head_member = *head_member;
+        for k in 0..self.member_tails.len() {
+            let tail = self.member_tails[k].tail;
+            if self.member_tails[k].head != place.head {
+                continue;
+            }
+            let target = |_: At, kind: &StmtKind| {
+                matches!(kind, StmtKind::Assign { dst, src }
+                    if is_member_of(dst, q, tail) && src.constant() == Some(0))
+            };
+            let forbidden = |kind: &StmtKind| {
+                matches!(kind, StmtKind::Assign { dst, .. }
+                    if is_member_of(dst, q, tail)
+                        || is_member_of(dst, q, head_member)
+                        || dst.plain_var() == Some(q))
+            };
+            let func = &self.p.funcs[self.func];
+            let side = Side::NullMember(q, head_member);
+            if !must_reach(self.p, func, at, &target, &forbidden, Some(side)) {
+                self.stale_members.insert(k);
+            }
+        }
+    }
+
     /// A take at `at` off the list of `head`: where the list may have become empty, its tail
     /// must be reset to null within the section.
     fn tail_reset(&mut self, at: At, head: &Head) {
@@ -1213,6 +1497,7 @@ impl Checker<'_> {
                             self.stale.insert(v);
                         }
                     }
+                    self.member_tail_named(lv);
                     let mut hit = self.links_held(lv);
                     hit.extend(self.heads_written(lv).into_iter().map(|(_, l, _)| l));
                     self.broken.extend(hit);
@@ -1234,6 +1519,7 @@ impl Checker<'_> {
         self.addresses_in_lval(dst);
         let null = src.is_some_and(|s| s.constant() == Some(0));
         self.tail_store(state, dst, src, null);
+        self.member_tail_store(state, dst, src, null);
         let named = head_of(self.p, self.func, dst).map(|(place, _)| place);
         for (head, link, exact) in self.heads_written(dst) {
             let fact = |fact: Fact| state.facts.get(&fact).filter(|l| !l.is_empty()).cloned();
@@ -1262,6 +1548,7 @@ impl Checker<'_> {
                     });
                     if taken.is_some() {
                         self.tail_reset(at, &head);
+                        self.member_tail_reset(at, place);
                     }
                     taken
                         .or(published)
@@ -1294,6 +1581,7 @@ impl Checker<'_> {
                 } else if appended.is_some() {
                     self.sections.push((link, guards(&state.held, None)));
                     self.tail_append(f, at, link, base, src);
+                    self.member_tail_append(f, at, link, dst, src);
                 } else {
                     self.broken.insert(link);
                 }
@@ -1377,6 +1665,7 @@ impl Checker<'_> {
                                 self.stale.insert(v);
                             }
                         }
+                        self.member_tail_named(lv);
                     }
                     if let Base::Deref(inner) = &lv.base {
                         stack.push(inner);
@@ -1420,6 +1709,11 @@ impl Checker<'_> {
                     }
                 }
                 if let Some(x) = src.plain_var().filter(|_| !null && cleared) {
+                    for place in self.published_at(dst) {
+                        state
+                            .facts
+                            .insert(Fact::PublishedAt(x, place), BTreeSet::new());
+                    }
                     // An append through a tail publishes into its head's list.
                     let into = match (&link, dst.plain_var()) {
                         (Some((_, Some(b))), _) => Some(self.tails.get(b).copied().unwrap_or(*b)),
@@ -1495,6 +1789,43 @@ impl Checker<'_> {
             StmtKind::Eval(_) => {}
             StmtKind::Asm { .. } => *state = State::default(),
         }
+    }
+
+    /// The member heads a store of a node into `dst` publishes it into: `q->h` itself, or the
+    /// list of `q->h` through its member tail (`q->t->link = x`), for a stable local `q`.
+    fn published_at(&self, dst: &Lval) -> Vec<Place> {
+        if let Some((place, _)) = head_of(self.p, self.func, dst) {
+            if place.object.is_some()
+                && place.head.root == Root::Member
+                && self.heads.iter().any(|(h, _)| *h == place.head)
+            {
+                return vec![place];
+            }
+        }
+        let (Some((link, None)), Some(member)) = (link_of(self.p, dst), tail_member(dst)) else {
+            return Vec::new();
+        };
+        let Base::Deref(op) = &dst.base else {
+            return Vec::new();
+        };
+        let q = match op.without_casts() {
+            Operand::Use(Lval {
+                base: Base::Deref(obj),
+                ..
+            }) => obj
+                .plain_var()
+                .filter(|&q| super::stable_local(self.p, self.func, q)),
+            _ => None,
+        };
+        let Some(q) = q else { return Vec::new() };
+        self.member_tails
+            .iter()
+            .filter(|t| t.link == link && t.tail == member)
+            .map(|t| Place {
+                head: t.head.clone(),
+                object: Some(q),
+            })
+            .collect()
     }
 
     /// A store into `dst` ends what it overwrites: the reads of a head it changes, and what this

@@ -84,7 +84,8 @@ enum Step {
     Pointee(VarId),
     /// `*v->f`: the object the pointer field `f` of `*v` points to (a path's only step, for a
     /// stable local `v`). Only a thread's slot by a pointer field holds such an object
-    /// (`field_slots::pointee_slots`), and only [`pointer_element`] finds accesses inside it.
+    /// (`field_slots::pointee_slots`), and an append through a member tail the node it appends
+    /// to ([`lists`]); only [`pointer_element`] finds accesses inside it.
     FieldPointee(StructId, u32),
     /// `*x[i]`: the object the element at a stable local index `i` of the block a global
     /// pointer `x` holds points to, when every element only ever holds its own fresh object (a
@@ -352,8 +353,10 @@ fn pointer_element<'h>(
             return None;
         };
         let (v, _) = annotated_pointer(p, f, inner)?;
+        // A slot by a pointer field, or the node a member tail points to at an append
+        // through it (`lists`: nobody owns it, and the list's mutex orders it with owners).
         return held.iter().find(|h| {
-            matches!(h.package, Package::Slot(..))
+            matches!(h.package, Package::Slot(..) | Package::Owned)
                 && h.object.var == v
                 && h.object.steps == [Step::FieldPointee(*strukt, *index)]
         });

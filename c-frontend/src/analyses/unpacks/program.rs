@@ -157,6 +157,27 @@ pub fn analyse_ownership(p: &Program, main: FuncId, unpacks: &mut FxHashMap<Func
                 .push(lock);
         }
     }
+    // Where an append goes through a member tail `q->t`, accesses of the object `q->t` points
+    // to are the owner's too (`Step::FieldPointee`).
+    for (f, resident) in owned.resident_members {
+        let result = unpacks.entry(f).or_default();
+        for ((b, k), q, (strukt, index)) in resident {
+            let lock = OwnLock {
+                object: Path {
+                    deref: Some(p.vars[q].ty),
+                    var: q,
+                    steps: vec![Step::FieldPointee(strukt, index)],
+                },
+                package: Package::Owned,
+                mode: LockMode::Exclusive,
+            };
+            result
+                .before
+                .entry((BlockId(b), k as usize))
+                .or_default()
+                .push(lock);
+        }
+    }
 }
 
 /// The owned package ([`Package::Owned`]) held before each statement of `f` where a pointer
