@@ -929,6 +929,22 @@ fn member_tails(p: &Program, links: &BTreeSet<Link>, heads: &[(Head, Link)]) -> 
     out
 }
 
+/// The stable local `q` of `f` and the member `t` of an append `q->t->link = …`.
+fn appended_through_member(p: &Program, f: FuncId, dst: &Lval) -> Option<(VarId, (StructId, u32))> {
+    let member = tail_member(dst)?;
+    let Base::Deref(op) = &dst.base else {
+        return None;
+    };
+    let Operand::Use(inner) = op.without_casts() else {
+        return None;
+    };
+    let Base::Deref(obj) = &inner.base else {
+        return None;
+    };
+    let q = obj.plain_var().filter(|&q| super::stable_local(p, f, q))?;
+    Some((q, member))
+}
+
 /// The member `t` of an append `x->t->link = …` through a member (`x` any pointer).
 fn tail_member(dst: &Lval) -> Option<(StructId, u32)> {
     let Base::Deref(op) = &dst.base else {
@@ -1308,21 +1324,7 @@ impl Checker<'_> {
         dst: &Lval,
         src: Option<&Operand>,
     ) {
-        let through = tail_member(dst).and_then(|member| {
-            let Base::Deref(op) = &dst.base else {
-                return None;
-            };
-            let Operand::Use(inner) = op.without_casts() else {
-                return None;
-            };
-            let Base::Deref(obj) = &inner.base else {
-                return None;
-            };
-            let q = obj
-                .plain_var()
-                .filter(|&q| super::stable_local(self.p, f, q))?;
-            Some((q, member))
-        });
+        let through = appended_through_member(self.p, f, dst);
         let x = src.and_then(Operand::plain_var);
         for k in 0..self.member_tails.len() {
             let tail = &self.member_tails[k];
@@ -1802,22 +1804,12 @@ impl Checker<'_> {
                 return vec![place];
             }
         }
-        let (Some((link, None)), Some(member)) = (link_of(self.p, dst), tail_member(dst)) else {
+        let (Some((link, None)), Some((q, member))) = (
+            link_of(self.p, dst),
+            appended_through_member(self.p, self.func, dst),
+        ) else {
             return Vec::new();
         };
-        let Base::Deref(op) = &dst.base else {
-            return Vec::new();
-        };
-        let q = match op.without_casts() {
-            Operand::Use(Lval {
-                base: Base::Deref(obj),
-                ..
-            }) => obj
-                .plain_var()
-                .filter(|&q| super::stable_local(self.p, self.func, q)),
-            _ => None,
-        };
-        let Some(q) = q else { return Vec::new() };
         self.member_tails
             .iter()
             .filter(|t| t.link == link && t.tail == member)

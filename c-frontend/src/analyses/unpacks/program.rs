@@ -137,46 +137,38 @@ pub fn analyse_ownership(p: &Program, main: FuncId, unpacks: &mut FxHashMap<Func
         own_objects(p, f, &unique, unpacks.entry(f).or_default());
     }
     // Where a global pointer still points to the node a take owns, accesses through it are the
-    // owner's too.
-    for (f, resident) in owned.resident {
-        let result = unpacks.entry(f).or_default();
-        for ((b, k), g) in resident {
-            let lock = OwnLock {
-                object: Path {
-                    deref: Some(p.vars[g].ty),
-                    var: g,
-                    steps: Vec::new(),
-                },
-                package: Package::Owned,
-                mode: LockMode::Exclusive,
-            };
-            result
-                .before
-                .entry((BlockId(b), k as usize))
-                .or_default()
-                .push(lock);
-        }
-    }
-    // Where an append goes through a member tail `q->t`, accesses of the object `q->t` points
-    // to are the owner's too (`Step::FieldPointee`).
-    for (f, resident) in owned.resident_members {
-        let result = unpacks.entry(f).or_default();
-        for ((b, k), q, (strukt, index)) in resident {
-            let lock = OwnLock {
-                object: Path {
-                    deref: Some(p.vars[q].ty),
-                    var: q,
-                    steps: vec![Step::FieldPointee(strukt, index)],
-                },
-                package: Package::Owned,
-                mode: LockMode::Exclusive,
-            };
-            result
-                .before
-                .entry((BlockId(b), k as usize))
-                .or_default()
-                .push(lock);
-        }
+    // owner's too; so are those of the node a member tail `q->t` points to, where an append
+    // goes through it (`Step::FieldPointee`).
+    let globals = owned.resident.into_iter().flat_map(|(f, resident)| {
+        resident
+            .into_iter()
+            .map(move |(at, g)| (f, at, g, Vec::new()))
+    });
+    let members = owned
+        .resident_members
+        .into_iter()
+        .flat_map(|(f, resident)| {
+            resident.into_iter().map(move |(at, q, (strukt, index))| {
+                (f, at, q, vec![Step::FieldPointee(strukt, index)])
+            })
+        });
+    for (f, (b, k), var, steps) in globals.chain(members) {
+        let lock = OwnLock {
+            object: Path {
+                deref: Some(p.vars[var].ty),
+                var,
+                steps,
+            },
+            package: Package::Owned,
+            mode: LockMode::Exclusive,
+        };
+        unpacks
+            .entry(f)
+            .or_default()
+            .before
+            .entry((BlockId(b), k as usize))
+            .or_default()
+            .push(lock);
     }
 }
 
