@@ -143,8 +143,9 @@ pub enum Package {
     /// create at this call starts, each time with a different value of a counted loop's
     /// counter (`JoinPlan::value_handoffs`, in `main` or another function that runs once,
     /// [`crate::analyses::once`]), keeps that value in a
-    /// local assigned once; every access `X[id]…` of a global array `X` by that local holds
-    /// this package's lock, as no two of the routine's threads index with one value.
+    /// local assigned once; every access `X[id]…` of a global array `X` (or `X.f[id]…` of an
+    /// array member of a global struct, [`in_slot`]) by that local holds this package's lock,
+    /// as no two of the routine's threads index with one value.
     Slot(FuncId, BlockId, usize),
     /// The element a thread claimed from the shared counter of this number
     /// ([`crate::analyses::claims`]): every access `X[i]…` of a global array `X` by a local `i`
@@ -301,22 +302,47 @@ fn owned_through_global<'h>(p: &Program, held: &'h [OwnLock], lv: &Lval) -> Opti
         .find(|h| h.package == Package::Owned && path.inside(&h.object, true))
 }
 
-/// Whether an access at `path` is `X[id]…` for a global array `X` and the slot's index
-/// variable `id` (the slot's object names only `id`), see [`Package::Slot`].
+/// Whether an access at `path` is `X[id]…` for a global array `X`, or `X.f[id]…` for an array
+/// member of a global struct (no union on the way, whose members would overlap), and the
+/// slot's index variable `id` (the slot's object names only `id`), see [`Package::Slot`].
 fn in_slot(p: &Program, path: &Path, slot: &Path) -> bool {
     let var = &p.vars[path.var];
-    path.deref.is_none()
-        && slot.deref.is_none()
-        && path.var != slot.var
-        && path.steps.first() == Some(&Step::Index(slot.var))
-        && matches!(
+    if path.deref.is_some()
+        || slot.deref.is_some()
+        || path.var == slot.var
+        || !matches!(
             var.kind,
             VarKind::Global {
                 thread_local: false,
                 ..
             }
         )
-        && matches!(p.types.get(var.ty), crate::ir::ctypes::Type::Array(_))
+    {
+        return false;
+    }
+    let members = path
+        .steps
+        .iter()
+        .take_while(|s| matches!(s, Step::Field(..)))
+        .count();
+    if path.steps.get(members) != Some(&Step::Index(slot.var)) {
+        return false;
+    }
+    let mut ty = var.ty;
+    for step in &path.steps[..members] {
+        let Step::Field(strukt, index) = *step else {
+            return false;
+        };
+        let def = &p.types.structs[strukt];
+        if def.kind == crate::ir::ctypes::StructKind::Union {
+            return false;
+        }
+        let Some(field) = def.fields.get(index as usize) else {
+            return false;
+        };
+        ty = field.ty;
+    }
+    matches!(p.types.get(ty), crate::ir::ctypes::Type::Array(_))
 }
 
 /// The own lock of the element `v[i]` an access `v[i]…` (through a stable local pointer and a
