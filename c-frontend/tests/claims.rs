@@ -61,6 +61,12 @@ fn a_store_in_main_after_a_call_is_no_startup_store() {
         "int main(void) { locked(); next = 0; return 0; }",
     );
     assert_eq!(claimed(&late), ["atomic.a", "member.j"]);
+    // Nor is one in a `main` the program calls again.
+    let again = PROGRAM.replace(
+        "int main(void) { next = 0; return 0; }",
+        "int main(void) { next = 0; return 0; }\nvoid restart(void) { main(); }",
+    );
+    assert_eq!(claimed(&again), ["atomic.a", "member.j"]);
 }
 
 #[test]

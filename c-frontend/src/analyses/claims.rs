@@ -29,7 +29,8 @@
 //!   an element of an array of them) certainly held ([`Held`]), the same one at every claim of
 //!   `c`; nothing comes between the read and the write;
 //! - its initializer (any constant: it runs before every thread), or a store of a constant in
-//!   the entry block of `main`, before any call (so before any thread exists).
+//!   the entry block of `main`, before any call (so before any thread exists), when nothing
+//!   calls `main` or takes its address.
 //!
 //! A *claim local* of `c` is a local of a function, whose address is never taken, every
 //! assignment of which copies a claim's value (the read `t`, directly or through the lowering's
@@ -95,6 +96,8 @@ pub fn find(p: &Program, main: Option<FuncId>) -> Claims {
     }
     let claim_writes: FxHashSet<(FuncId, BlockId, usize)> =
         claims.iter().map(|&(f, b, k, _)| (f, b, k + 1)).collect();
+    // `main`'s entry runs before any thread only if nothing calls `main` or takes its address.
+    let main = main.filter(|&m| !crate::analyses::startup_stores::main_is_called(p, m));
     let mut counters: Vec<SemKey> = Vec::new();
     for (key, _, ok) in mutex_of {
         if ok && only_claims_write(p, main, &key, &claim_writes) {
