@@ -85,3 +85,56 @@ int main(void) { return 0; }
 ";
     assert_eq!(claimed(program), ["next_row.r", "shifted.s", "worker.w"]);
 }
+
+/// Whether some statement of `worker` indexes a claimed chunk by `j`, with `BODY` placed after
+/// a claim of `CHUNK` (8) values into `start`.
+fn chunk_indexed(step: &str, body: &str) -> bool {
+    let program = "
+typedef struct { int x; } pthread_mutex_t;
+int pthread_mutex_lock(pthread_mutex_t *);
+int pthread_mutex_unlock(pthread_mutex_t *);
+pthread_mutex_t m;
+int next;
+long out[100];
+void worker(void) {
+    int start, end, j;
+    pthread_mutex_lock(&m); start = next; next += STEP; pthread_mutex_unlock(&m);
+    BODY
+}
+int main(void) { return 0; }
+"
+    .replace("STEP", step)
+    .replace("BODY", body);
+    let p = lower(&program);
+    let claims = find(&p, Some(defined(&p, "main")));
+    let worker = defined(&p, "worker");
+    c_frontend::analyses::chunks::chunk_indexes(&p, worker, &claims)
+        .values()
+        .flatten()
+        .any(|&(v, _)| p.vars[v].name == "j")
+}
+
+#[test]
+fn a_chunk_is_the_claimed_value_up_to_the_least_step() {
+    let walk = "for (j = start; j < start + 8; j++) out[j] = 1;";
+    assert!(chunk_indexed("8", walk));
+    let cut =
+        "end = start + 8; if (end > 100) end = 100; for (j = start; j < end; j++) out[j] = 1;";
+    assert!(chunk_indexed("8", cut));
+    let conditional =
+        "end = start + 8 < 100 ? start + 8 : 100; for (j = start; j < end; j++) out[j] = 1;";
+    assert!(chunk_indexed("8", conditional));
+    // Past the step, from below the claimed value, a bound raised again, a step backwards.
+    assert!(!chunk_indexed("4", walk));
+    assert!(!chunk_indexed("8", &walk.replace("start + 8", "start + 9")));
+    assert!(!chunk_indexed(
+        "8",
+        &walk.replace("j = start;", "j = start - 1;")
+    ));
+    let raised = cut.replace("end = 100;", "end = 100; else end = end + 1;");
+    assert!(!chunk_indexed("8", &raised));
+    assert!(!chunk_indexed(
+        "8",
+        &walk.replace("out[j] = 1;", "{ out[j] = 1; j -= 2; }")
+    ));
+}

@@ -61,6 +61,9 @@ use crate::model::ATOMIC_ACCESS;
 pub struct Claims {
     /// The qualifying counters, in the order first claimed.
     pub counters: Vec<SemKey>,
+    /// For each counter, the least constant a claim of it adds: each claimed value `v` is the
+    /// first of at least that many values no other claim returns.
+    pub steps: Vec<i64>,
     pub locals: FxHashMap<FuncId, Vec<(VarId, u32)>>,
 }
 
@@ -73,6 +76,8 @@ struct Claim {
     counter: SemKey,
     value: VarId,
     mutex: Option<SemKey>,
+    /// The constant the claim adds to the counter.
+    step: i64,
 }
 
 /// Finds the claim locals of a program.
@@ -126,7 +131,22 @@ pub fn find(p: &Program, main: Option<FuncId>) -> Claims {
             }
         }
         if found == returning {
-            return Claims { counters, locals };
+            let steps = counters
+                .iter()
+                .map(|key| {
+                    claims
+                        .iter()
+                        .filter(|(_, _, _, c)| c.counter == *key)
+                        .map(|(_, _, _, c)| c.step)
+                        .min()
+                        .unwrap_or(1)
+                })
+                .collect();
+            return Claims {
+                counters,
+                steps,
+                locals,
+            };
         }
         returning = found;
     }
@@ -227,10 +247,12 @@ fn claims_in(p: &Program, f: FuncId, func: &Func, out: &mut Vec<(FuncId, BlockId
             };
             if named_global(p, dst).as_ref() != Some(&counter)
                 || !matches!(p.types.get(p.lval_type(dst)), Type::Int)
-                || !adds_positive(p, src, *t, &counter)
             {
                 continue;
             }
+            let Some(step) = adds_positive(p, src, *t, &counter) else {
+                continue;
+            };
             let atomic = k > 0
                 && is_call_of(p, &block.stmts[k - 1].kind, ATOMIC_ACCESS.0)
                 && block
@@ -257,6 +279,7 @@ fn claims_in(p: &Program, f: FuncId, func: &Func, out: &mut Vec<(FuncId, BlockId
                     counter,
                     value: *t,
                     mutex,
+                    step,
                 },
             ));
         }
@@ -264,19 +287,23 @@ fn claims_in(p: &Program, f: FuncId, func: &Func, out: &mut Vec<(FuncId, BlockId
 }
 
 /// `t + k` or `c + k` (either order) for a constant `k > 0`.
-fn adds_positive(p: &Program, src: &Operand, t: VarId, counter: &SemKey) -> bool {
+fn adds_positive(p: &Program, src: &Operand, t: VarId, counter: &SemKey) -> Option<i64> {
     let Operand::Arith(_, ArithOp::Add, ops) = src else {
-        return false;
+        return None;
     };
-    let [a, b] = ops.as_slice() else { return false };
+    let [a, b] = ops.as_slice() else { return None };
     let base = |o: &Operand| match o.without_casts() {
         Operand::Use(lv) => {
             lv.plain_var() == Some(t) || named_global(p, lv).as_ref() == Some(counter)
         }
         _ => false,
     };
-    let positive = |o: &Operand| o.constant().is_some_and(|k| k > 0);
-    (base(a) && positive(b)) || (positive(a) && base(b))
+    let positive = |o: &Operand| o.constant().filter(|&k| k > 0);
+    match (base(a), base(b)) {
+        (true, _) => positive(b),
+        (_, true) => positive(a),
+        _ => None,
+    }
 }
 
 fn is_call_of(p: &Program, kind: &StmtKind, name: &str) -> bool {

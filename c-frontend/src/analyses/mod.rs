@@ -18,6 +18,7 @@
 
 pub mod alloc_wrappers;
 pub mod barriers;
+pub mod chunks;
 pub mod claims;
 pub mod function_uses;
 pub mod held;

@@ -98,6 +98,17 @@ pub fn analyse_program(
         }
         own.extend(super::slot_calls::pointer_slots(p, f, &own, &mut allocated));
         own_slots(p, f, &own, &mut result);
+        // The elements of a chunk of claimed values, where the index is known to lie in it.
+        for (at, indexes) in crate::analyses::chunks::chunk_indexes(p, f, &claims) {
+            let mut held: Vec<OwnLock> = indexes.iter().map(|&(j, n)| claim_slot(j, n)).collect();
+            held.extend(super::slot_calls::pointer_slots(
+                p,
+                f,
+                &held,
+                &mut allocated,
+            ));
+            result.before.entry(at).or_default().extend(held);
+        }
         let mut ranges = super::ranges::range_slots(p, plan, f, &own, &mut allocated);
         if let Some(bounds) = field_ranges.get(&f) {
             for (at, held) in super::ranges::field_range_slots(p, f, bounds, &mut allocated) {
