@@ -86,9 +86,15 @@ int main(void) { return 0; }
     assert_eq!(claimed(program), ["next_row.r", "shifted.s", "worker.w"]);
 }
 
-/// Whether some statement of `worker` indexes a claimed chunk by `j`, with `BODY` placed after
-/// a claim of `CHUNK` (8) values into `start`.
+/// Whether some statement of `worker` indexes a claimed chunk by `j`, with `body` placed after
+/// a claim of `step` values into `start`.
 fn chunk_indexed(step: &str, body: &str) -> bool {
+    chunk_after(&format!("start = next; next += {step};"), body)
+}
+
+/// Whether some statement of `worker` indexes a claimed chunk by `j`, with `body` placed after
+/// `claim` under the mutex.
+fn chunk_after(claim: &str, body: &str) -> bool {
     let program = "
 typedef struct { int x; } pthread_mutex_t;
 int pthread_mutex_lock(pthread_mutex_t *);
@@ -98,12 +104,12 @@ int next;
 long out[100];
 void worker(void) {
     int start, end, j;
-    pthread_mutex_lock(&m); start = next; next += STEP; pthread_mutex_unlock(&m);
+    pthread_mutex_lock(&m); CLAIM pthread_mutex_unlock(&m);
     BODY
 }
 int main(void) { return 0; }
 "
-    .replace("STEP", step)
+    .replace("CLAIM", claim)
     .replace("BODY", body);
     let p = lower(&program);
     let claims = find(&p, Some(defined(&p, "main")));
@@ -137,4 +143,26 @@ fn a_chunk_is_the_claimed_value_up_to_the_least_step() {
         "8",
         &walk.replace("out[j] = 1;", "{ out[j] = 1; j -= 2; }")
     ));
+}
+
+#[test]
+fn a_claim_may_add_first_but_not_beside_claims_that_read_first() {
+    let program = "
+typedef struct { int x; } pthread_mutex_t;
+int pthread_mutex_lock(pthread_mutex_t *);
+int pthread_mutex_unlock(pthread_mutex_t *);
+pthread_mutex_t m;
+int pre, mixed, shared;
+void pre_only(void) { int a; pthread_mutex_lock(&m); a = ++pre; pthread_mutex_unlock(&m); (void)a; }
+void pre_too(void) { int b; pthread_mutex_lock(&m); pre += 2; b = pre; pthread_mutex_unlock(&m); (void)b; }
+void mixed_pre(void) { int c; pthread_mutex_lock(&m); c = ++mixed; pthread_mutex_unlock(&m); (void)c; }
+void mixed_post(void) { int d; pthread_mutex_lock(&m); d = mixed++; pthread_mutex_unlock(&m); (void)d; }
+void both(void) { int e, f; pthread_mutex_lock(&m); e = shared; shared = shared + 1; f = shared; pthread_mutex_unlock(&m); (void)e; (void)f; }
+int main(void) { return 0; }
+";
+    assert_eq!(claimed(program), ["pre_only.a", "pre_too.b"]);
+    // A claim that adds first owns only the value it read: no chunk after it.
+    let walk = "for (j = start; j < start + 8; j++) out[j] = 1;";
+    assert!(chunk_after("start = next; next += 8;", walk));
+    assert!(!chunk_after("next += 8; start = next;", walk));
 }

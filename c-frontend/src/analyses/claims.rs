@@ -27,7 +27,10 @@
 //!   `k > 0` — the lowering of `c++`, `c += k` and of the atomic adds — either between the two
 //!   calls that bracket an atomic operation ([`ATOMIC_ACCESS`]), or with one global mutex (not
 //!   an element of an array of them) certainly held ([`Held`]), the same one at every claim of
-//!   `c`; nothing comes between the read and the write;
+//!   `c`; nothing comes between the read and the write. Under the mutex the write may also
+//!   come first (`c = c + k; t = c`, `t = ++c`), when every claim of `c` is of that form: then
+//!   each claim owns only the value it read, while a claim that reads first owns the `k`
+//!   values from it (a mix would let `c++` return what `++c` returned);
 //! - its initializer (any constant: it runs before every thread), or a store of a constant in
 //!   the entry block of `main`, before any call (so before any thread exists), when nothing
 //!   calls `main` or takes its address.
@@ -78,6 +81,16 @@ struct Claim {
     mutex: Option<SemKey>,
     /// The constant the claim adds to the counter.
     step: i64,
+    /// The index of the statement that writes the counter, beside the read.
+    write: usize,
+}
+
+impl Claim {
+    /// A claim that writes the counter before reading it (`t = ++c`) returns the value after
+    /// its step, and so owns only that value; one that reads first owns `[t, t + step)`.
+    fn reads_after(&self, read_at: usize) -> bool {
+        self.write < read_at
+    }
 }
 
 /// Finds the claim locals of a program.
@@ -91,16 +104,20 @@ pub fn find(p: &Program, main: Option<FuncId>) -> Claims {
     if claims.is_empty() {
         return Claims::default();
     }
-    // Every claim of one counter under one mutex, or atomic.
-    let mut mutex_of: Vec<(SemKey, Option<SemKey>, bool)> = Vec::new();
-    for (_, _, _, c) in &claims {
+    // Every claim of one counter under one mutex, or atomic, and all reading before they
+    // write or all after: mixed, `c++` would return the value a `++c` returned.
+    let mut mutex_of: Vec<(SemKey, (Option<SemKey>, bool), bool)> = Vec::new();
+    for (_, _, read_at, c) in &claims {
+        let how = (c.mutex.clone(), c.reads_after(*read_at));
         match mutex_of.iter_mut().find(|(k, _, _)| *k == c.counter) {
-            Some((_, m, ok)) => *ok &= *m == c.mutex,
-            None => mutex_of.push((c.counter.clone(), c.mutex.clone(), true)),
+            Some((_, h, ok)) => *ok &= *h == how,
+            None => mutex_of.push((c.counter.clone(), how, true)),
         }
     }
-    let claim_writes: FxHashSet<(FuncId, BlockId, usize)> =
-        claims.iter().map(|&(f, b, k, _)| (f, b, k + 1)).collect();
+    let claim_writes: FxHashSet<(FuncId, BlockId, usize)> = claims
+        .iter()
+        .map(|(f, b, _, c)| (*f, *b, c.write))
+        .collect();
     // `main`'s entry runs before any thread only if nothing calls `main` or takes its address.
     let main = main.filter(|&m| !crate::analyses::startup_stores::main_is_called(p, m));
     let mut counters: Vec<SemKey> = Vec::new();
@@ -137,7 +154,7 @@ pub fn find(p: &Program, main: Option<FuncId>) -> Claims {
                     claims
                         .iter()
                         .filter(|(_, _, _, c)| c.counter == *key)
-                        .map(|(_, _, _, c)| c.step)
+                        .map(|(_, _, read_at, c)| if c.reads_after(*read_at) { 1 } else { c.step })
                         .min()
                         .unwrap_or(1)
                 })
@@ -222,27 +239,20 @@ fn returns_claimed(func: &Func, held: &[(VarId, u32)]) -> Option<u32> {
 }
 
 /// The claims of one function: `t = c;` then `c = t + k` (or `c + k`), `k > 0`, inside an
-/// atomic bracket or holding a global mutex.
+/// atomic bracket or holding a global mutex; or, holding the mutex, `c = c + k;` then `t = c`.
 fn claims_in(p: &Program, f: FuncId, func: &Func, out: &mut Vec<(FuncId, BlockId, usize, Claim)>) {
     let mut held: Option<Held> = None;
     for (b, block) in func.blocks.iter_enumerated() {
         for (k, pair) in block.stmts.windows(2).enumerate() {
-            let StmtKind::Assign {
-                dst:
-                    Lval {
-                        base: Base::Var(t),
-                        proj,
-                        ..
-                    },
-                src: Operand::Use(read),
-            } = &pair[0].kind
-            else {
-                continue;
-            };
-            let Some(counter) = named_global(p, read).filter(|_| proj.is_empty()) else {
-                continue;
-            };
-            let StmtKind::Assign { dst, src } = &pair[1].kind else {
+            // `t = c; c = t + k` (`t = c++`, an atomic add), or `c = c + k; t = c` (`t = ++c`).
+            let (read, write, read_at, write_at) =
+                match (read_of(p, &pair[0].kind), read_of(p, &pair[1].kind)) {
+                    (Some(r), _) => (r, &pair[1].kind, k, k + 1),
+                    (None, Some(r)) => (r, &pair[0].kind, k + 1, k),
+                    (None, None) => continue,
+                };
+            let (t, counter) = read;
+            let StmtKind::Assign { dst, src } = write else {
                 continue;
             };
             if named_global(p, dst).as_ref() != Some(&counter)
@@ -250,10 +260,16 @@ fn claims_in(p: &Program, f: FuncId, func: &Func, out: &mut Vec<(FuncId, BlockId
             {
                 continue;
             }
-            let Some(step) = adds_positive(p, src, *t, &counter) else {
+            let Some(step) = adds_positive(
+                p,
+                src,
+                if read_at < write_at { Some(t) } else { None },
+                &counter,
+            ) else {
                 continue;
             };
-            let atomic = k > 0
+            let atomic = read_at < write_at
+                && k > 0
                 && is_call_of(p, &block.stmts[k - 1].kind, ATOMIC_ACCESS.0)
                 && block
                     .stmts
@@ -274,27 +290,46 @@ fn claims_in(p: &Program, f: FuncId, func: &Func, out: &mut Vec<(FuncId, BlockId
             out.push((
                 f,
                 b,
-                k,
+                read_at,
                 Claim {
                     counter,
-                    value: *t,
+                    value: t,
                     mutex,
                     step,
+                    write: write_at,
                 },
             ));
         }
     }
 }
 
+/// `t = c` for a plain variable `t` and a counter `c` ([`named_global`]): the variable and the
+/// counter.
+fn read_of(p: &Program, kind: &StmtKind) -> Option<(VarId, SemKey)> {
+    let StmtKind::Assign {
+        dst: Lval {
+            base: Base::Var(t),
+            proj,
+            ..
+        },
+        src: Operand::Use(read),
+    } = kind
+    else {
+        return None;
+    };
+    let counter = named_global(p, read).filter(|_| proj.is_empty())?;
+    Some((*t, counter))
+}
+
 /// `t + k` or `c + k` (either order) for a constant `k > 0`.
-fn adds_positive(p: &Program, src: &Operand, t: VarId, counter: &SemKey) -> Option<i64> {
+fn adds_positive(p: &Program, src: &Operand, t: Option<VarId>, counter: &SemKey) -> Option<i64> {
     let Operand::Arith(_, ArithOp::Add, ops) = src else {
         return None;
     };
     let [a, b] = ops.as_slice() else { return None };
     let base = |o: &Operand| match o.without_casts() {
         Operand::Use(lv) => {
-            lv.plain_var() == Some(t) || named_global(p, lv).as_ref() == Some(counter)
+            (t.is_some() && lv.plain_var() == t) || named_global(p, lv).as_ref() == Some(counter)
         }
         _ => false,
     };
