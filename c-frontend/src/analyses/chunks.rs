@@ -35,7 +35,7 @@
 use rustc_hash::FxHashMap;
 
 use crate::analyses::claims::Claims;
-use crate::ir::{ArithOp, BlockId, Comparison, Func, FuncId, Operand, Program, StmtKind, Term};
+use crate::ir::{ArithOp, BlockId, Comparison, Func, FuncId, Operand, Program, StmtKind};
 use crate::ir::{VarId, VarKind};
 
 /// A local or an integer constant, as the facts name them.
@@ -271,67 +271,15 @@ impl Cx<'_> {
 
     /// The facts at the entry of each block (`None`: no path reaches it).
     fn entry_facts(&self, func: &Func) -> Vec<Option<Vec<Fact>>> {
-        let n = func.blocks.len();
-        let mut entry: Vec<Option<Vec<Fact>>> = vec![None; n];
-        if n == 0 {
-            return entry;
-        }
-        entry[0] = Some(Vec::new());
-        let mut work: Vec<usize> = vec![0];
-        let mut queued = vec![false; n];
-        queued[0] = true;
-        while let Some(b) = work.pop() {
-            queued[b] = false;
-            let mut facts = entry[b].clone().unwrap_or_default();
-            let block = &func.blocks[BlockId(b as u32)];
-            for stmt in &block.stmts {
-                self.step(&mut facts, &stmt.kind);
-            }
-            let mut edges: Vec<(BlockId, Vec<Fact>)> = Vec::new();
-            match &block.term {
-                Term::Branch {
-                    cond,
-                    then_block,
-                    else_block,
-                    ..
-                } => {
-                    for (side, target) in [(true, then_block), (false, else_block)] {
-                        let mut out = facts.clone();
-                        for f in self.branch_facts(&facts, cond, side) {
-                            if !out.contains(&f) {
-                                out.push(f);
-                            }
-                        }
-                        out.sort();
-                        edges.push((*target, out));
-                    }
-                }
-                Term::Exit => {}
-                t => {
-                    for s in t.successors() {
-                        edges.push((s, facts.clone()));
-                    }
-                }
-            }
-            for (s, incoming) in edges {
-                let slot = &mut entry[s.0 as usize];
-                let changed = match slot {
-                    None => {
-                        *slot = Some(incoming);
-                        true
-                    }
-                    Some(into) => {
-                        let before = into.len();
-                        into.retain(|f| incoming.contains(f));
-                        into.len() != before
-                    }
-                };
-                if changed && !queued[s.0 as usize] {
-                    queued[s.0 as usize] = true;
-                    work.push(s.0 as usize);
-                }
-            }
-        }
-        entry
+        crate::analyses::must::entry_facts(
+            func,
+            &|facts, kind| self.step(facts, kind),
+            &|facts, cond, then_side| self.branch_facts(facts, cond, then_side),
+            &|into, incoming| {
+                let before = into.len();
+                into.retain(|f| incoming.contains(f));
+                into.len() != before
+            },
+        )
     }
 }

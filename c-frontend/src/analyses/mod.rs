@@ -26,6 +26,7 @@ pub mod integer_arguments;
 pub mod joins;
 pub mod lock_elements;
 pub mod lock_failures;
+pub(crate) mod must;
 pub mod once;
 pub mod reader_sections;
 pub mod semaphores;

@@ -58,8 +58,8 @@ use super::{stable_local, OwnLock, Package, Path};
 use crate::analyses::joins::{JoinPlan, StmtAt};
 use crate::ir::ctypes::{StructId, Type};
 use crate::ir::{
-    ArithOp, Base, BlockId, Comparison, FuncId, Lval, Operand, Program, Proj, StmtKind, Term,
-    VarId, VarKind,
+    ArithOp, Base, BlockId, Comparison, FuncId, Lval, Operand, Program, Proj, StmtKind, VarId,
+    VarKind,
 };
 use crate::model::LockMode;
 
@@ -770,66 +770,15 @@ impl Forms<'_, '_> {
     /// analysis whose branches add what their condition says on each side.
     fn entry_facts(&self) -> Vec<Option<Vec<Fact>>> {
         let func = &self.p.funcs[self.g];
-        let n = func.blocks.len();
-        // A must analysis: `None` is a block no path has reached yet; merging intersects.
-        let mut entry: Vec<Option<Vec<Fact>>> = vec![None; n];
-        entry[0] = Some(Vec::new());
-        let mut work: Vec<usize> = vec![0];
-        let mut queued = vec![false; n];
-        queued[0] = true;
-        while let Some(b) = work.pop() {
-            queued[b] = false;
-            let mut facts = entry[b].clone().unwrap_or_default();
-            let block = &func.blocks[BlockId(b as u32)];
-            for stmt in &block.stmts {
-                self.step(&mut facts, &stmt.kind);
-            }
-            let mut edges: Vec<(BlockId, Vec<Fact>)> = Vec::new();
-            match &block.term {
-                Term::Branch {
-                    cond,
-                    then_block,
-                    else_block,
-                    ..
-                } => {
-                    let (mut then_facts, mut else_facts) = (facts.clone(), facts);
-                    if let Some((on_then, fact)) = self.branch_fact(&then_facts, cond) {
-                        let side = if on_then {
-                            &mut then_facts
-                        } else {
-                            &mut else_facts
-                        };
-                        if !side.contains(&fact) {
-                            side.push(fact);
-                            side.sort();
-                        }
-                    }
-                    edges.push((*then_block, then_facts));
-                    edges.push((*else_block, else_facts));
-                }
-                Term::Exit => {}
-                t => {
-                    for s in t.successors() {
-                        edges.push((s, facts.clone()));
-                    }
-                }
-            }
-            for (s, incoming) in edges {
-                let slot = &mut entry[s.0 as usize];
-                let changed = match slot {
-                    None => {
-                        *slot = Some(incoming);
-                        true
-                    }
-                    Some(into) => meet(into, &incoming),
-                };
-                if changed && !queued[s.0 as usize] {
-                    queued[s.0 as usize] = true;
-                    work.push(s.0 as usize);
-                }
-            }
-        }
-        entry
+        crate::analyses::must::entry_facts(
+            func,
+            &|facts, kind| self.step(facts, kind),
+            &|facts, cond, then_side| match self.branch_fact(facts, cond) {
+                Some((on_then, fact)) if on_then == then_side => vec![fact],
+                _ => Vec::new(),
+            },
+            &|into, incoming| meet(into, incoming),
+        )
     }
 }
 
