@@ -13,7 +13,8 @@
 //! the values `[s, s + k)` after a claimed value `s` are returned by no other claim
 //! ([`crate::analyses::claims`]). An access `X[j]` where `s ≤ j < s + c`, for a claim local `s`
 //! and a constant `c ≤ k`, lies in this claim's elements and no other's: it holds the claim
-//! package of the counter, as `X[s]` does.
+//! package of the counter, as `X[s]` does (an inferred unpack, paper §3.3 figure 10's [Unpack]
+//! taken further, the package opened over the claim's whole chunk).
 //!
 //! A forward *must* analysis over each function with claim locals keeps, for stable locals
 //! (address never taken, so only statements naming them change them), these facts:

@@ -138,8 +138,22 @@ pub fn find(p: &Program, main: Option<FuncId>) -> Claims {
     }
     // Functions that return a claimed value (`int next_index(void) { lock; r = next++;
     // unlock; return r; }`) claim for their callers too: until no more are found.
+    let steps = counters
+        .iter()
+        .map(|key| {
+            claims
+                .iter()
+                .filter(|(_, _, _, c)| c.counter == *key)
+                .map(|(_, _, read_at, c)| if c.reads_after(*read_at) { 1 } else { c.step })
+                .min()
+                .unwrap_or(1)
+        })
+        .collect();
+    // Each round only adds (more claim locals, more functions returning them), so this ends
+    // within a round per function; past that bound the direct claims alone are kept, which
+    // are sound whatever the functions return.
     let mut returning: FxHashMap<FuncId, u32> = FxHashMap::default();
-    loop {
+    for _ in 0..=p.funcs.len() {
         let locals = claim_locals_of(p, &direct, &returning);
         let mut found: FxHashMap<FuncId, u32> = FxHashMap::default();
         for (&f, held) in &locals {
@@ -148,17 +162,6 @@ pub fn find(p: &Program, main: Option<FuncId>) -> Claims {
             }
         }
         if found == returning {
-            let steps = counters
-                .iter()
-                .map(|key| {
-                    claims
-                        .iter()
-                        .filter(|(_, _, _, c)| c.counter == *key)
-                        .map(|(_, _, read_at, c)| if c.reads_after(*read_at) { 1 } else { c.step })
-                        .min()
-                        .unwrap_or(1)
-                })
-                .collect();
             return Claims {
                 counters,
                 steps,
@@ -166,6 +169,11 @@ pub fn find(p: &Program, main: Option<FuncId>) -> Claims {
             };
         }
         returning = found;
+    }
+    Claims {
+        counters,
+        steps,
+        locals: claim_locals_of(p, &direct, &FxHashMap::default()),
     }
 }
 
