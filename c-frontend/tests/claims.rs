@@ -10,9 +10,15 @@ mod support;
 use c_frontend::analyses::claims::find;
 use support::{defined, lower};
 
-/// The claim locals of a program, as `function.local`, sorted.
+/// The declarations of the mutex functions every program here uses.
+const MUTEX: &str = "typedef struct { int x; } pthread_mutex_t;
+int pthread_mutex_lock(pthread_mutex_t *);
+int pthread_mutex_unlock(pthread_mutex_t *);
+";
+
+/// The claim locals of a program (after [`MUTEX`]), as `function.local`, sorted.
 fn claimed(source: &str) -> Vec<String> {
-    let p = lower(source);
+    let p = lower(&format!("{MUTEX}{source}"));
     let claims = find(&p, Some(defined(&p, "main")));
     let mut out: Vec<String> = claims
         .locals
@@ -30,9 +36,6 @@ fn claimed(source: &str) -> Vec<String> {
 }
 
 const PROGRAM: &str = "
-typedef struct { int x; } pthread_mutex_t;
-int pthread_mutex_lock(pthread_mutex_t *);
-int pthread_mutex_unlock(pthread_mutex_t *);
 pthread_mutex_t m, m2, ms[2];
 int next, atomic_next, ored, two_locks, reset, bumped, unlocked, striped;
 struct { int pos; } cfg;
@@ -72,9 +75,6 @@ fn a_store_in_main_after_a_call_is_no_startup_store() {
 #[test]
 fn a_function_returning_a_claimed_value_claims_for_its_callers() {
     let program = "
-typedef struct { int x; } pthread_mutex_t;
-int pthread_mutex_lock(pthread_mutex_t *);
-int pthread_mutex_unlock(pthread_mutex_t *);
 pthread_mutex_t m;
 int rows, other;
 int next_row(void) { int r; pthread_mutex_lock(&m); r = rows++; pthread_mutex_unlock(&m); return r; }
@@ -96,9 +96,6 @@ fn chunk_indexed(step: &str, body: &str) -> bool {
 /// `claim` under the mutex.
 fn chunk_after(claim: &str, body: &str) -> bool {
     let program = "
-typedef struct { int x; } pthread_mutex_t;
-int pthread_mutex_lock(pthread_mutex_t *);
-int pthread_mutex_unlock(pthread_mutex_t *);
 pthread_mutex_t m;
 int next;
 long out[100];
@@ -111,7 +108,7 @@ int main(void) { return 0; }
 "
     .replace("CLAIM", claim)
     .replace("BODY", body);
-    let p = lower(&program);
+    let p = lower(&format!("{MUTEX}{program}"));
     let claims = find(&p, Some(defined(&p, "main")));
     let worker = defined(&p, "worker");
     c_frontend::analyses::chunks::chunk_indexes(&p, worker, &claims)
@@ -148,9 +145,6 @@ fn a_chunk_is_the_claimed_value_up_to_the_least_step() {
 #[test]
 fn a_claim_may_add_first_but_not_beside_claims_that_read_first() {
     let program = "
-typedef struct { int x; } pthread_mutex_t;
-int pthread_mutex_lock(pthread_mutex_t *);
-int pthread_mutex_unlock(pthread_mutex_t *);
 pthread_mutex_t m;
 int pre, mixed, shared;
 void pre_only(void) { int a; pthread_mutex_lock(&m); a = ++pre; pthread_mutex_unlock(&m); (void)a; }
