@@ -86,7 +86,7 @@ pub(super) enum Write<'p> {
 impl Counter {
     /// The counter an operand reads directly: a global integer variable or member path of one,
     /// whose address is never taken.
-    fn read_by(p: &Program, op: &Operand) -> Option<Counter> {
+    pub(super) fn read_by(p: &Program, op: &Operand) -> Option<Counter> {
         let Operand::Use(lv) = op else { return None };
         let SemKey { var, fields } = crate::analyses::semaphores::named_global(p, lv)?;
         matches!(p.types.get(p.lval_type(lv)), Type::Int | Type::Char)

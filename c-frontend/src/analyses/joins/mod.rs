@@ -96,6 +96,7 @@ mod handshakes;
 mod heap;
 mod ids;
 mod loops;
+mod monotone;
 mod objects;
 mod pools;
 mod posts;
@@ -811,6 +812,9 @@ impl<'p> Planner<'p> {
                         self.plan.value_handoffs.insert((fx.f, b, k), counter);
                         self.plan.value_loops.insert((fx.f, b, k), l);
                     }
+                } else if let Some(counter) = monotone::growing_counter(self.p, fx, (b, k), handed)
+                {
+                    self.plan.value_handoffs.insert((fx.f, b, k), counter);
                 }
                 if let Some(joins) = self.object_handoff(fx, &mut unique, (b, k), *c, args) {
                     self.plan.object_joins.extend(joins);

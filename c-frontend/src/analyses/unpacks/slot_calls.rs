@@ -308,15 +308,31 @@ fn allocated_local(p: &Program, f: FuncId, op: &Operand) -> bool {
 }
 
 /// The stable local of `f` that `op` reads (through conversions), when its one assignment is an
-/// allocation's result, with where that assignment is.
+/// allocation's result, with where that assignment is. The assignment may also copy a stable
+/// local whose one assignment, earlier in the same block, is the allocation
+/// (`t = s_malloc(n); tmp = t;`, as the lowering writes some calls): each run of the copy then
+/// copies a fresh object.
 fn allocation_of(p: &Program, f: FuncId, op: &Operand) -> Option<(VarId, BlockId, usize)> {
-    let t = op.plain_var().filter(|&t| stable_local(p, f, t))?;
-    let &[(b, k)] = super::program::assigned_in(p, f, t).as_slice() else {
+    let once = |op: &Operand| {
+        let t = op.plain_var().filter(|&t| stable_local(p, f, t))?;
+        match super::program::assigned_in(p, f, t).as_slice() {
+            &[(b, k)] => Some((t, b, k, &p.funcs[f].blocks[b].stmts[k].kind)),
+            _ => None,
+        }
+    };
+    let allocated = |kind: &StmtKind| {
+        matches!(kind, StmtKind::Call { dst: Some(d), callee, .. }
+            if d.proj.is_empty() && allocates(p, callee))
+    };
+    let (t, b, k, kind) = once(op)?;
+    if allocated(kind) {
+        return Some((t, b, k));
+    }
+    let StmtKind::Assign { src, .. } = kind else {
         return None;
     };
-    matches!(&p.funcs[f].blocks[b].stmts[k].kind,
-        StmtKind::Call { dst: Some(d), callee, .. } if d.proj.is_empty() && allocates(p, callee))
-    .then_some((t, b, k))
+    let (_, from_b, from_k, from) = once(src)?;
+    (from_b == b && from_k < k && allocated(from)).then_some((t, b, k))
 }
 
 /// The slots of the elements `X[id]` that `f` indexes through a global pointer `X` holding only

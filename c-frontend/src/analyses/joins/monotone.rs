@@ -1,0 +1,223 @@
+//! Hand-offs of a growing counter's value: `pthread_create(…, (void *)o.next)` where the
+//! counter `o.next` (a global, or a member path of one) only ever grows between two successful
+//! creates, so that no two threads of the create are handed one value (an extension beyond the
+//! paper, as [`JoinPlan::value_handoffs`], which it adds to).
+//!
+//! ```c
+//! o.cur = 0;
+//! while (o.cur < o.n) {
+//!     while (1) {                                  // retried while the create fails
+//!         rc = pthread_create(&t, 0, work, (void *)o.cur);
+//!         if (rc == 0) break;
+//!         usleep(1000);
+//!     }
+//!     o.cur++;                                     // the next thread gets the next value
+//! }
+//! ```
+//!
+//! The counted loops of [`JoinPlan::value_handoffs`] need a local counter and the create on no
+//! other cycle; this one needs neither, and checks instead, on the IR:
+//!
+//! - The counter is a global integer (or an integer member path of one, not through a union)
+//!   whose address is never taken ([`Counter::read_by`]), so every write names it.
+//! - Every write of it in the program lies in the create's function `f`, and is either an
+//!   increment by a positive constant, or the assignment of a constant that no path from the
+//!   create reaches (the start, before the loop). `f` runs once, which the slot analysis that
+//!   uses the hand-off checks ([`crate::analyses::once`]).
+//! - From the create, no path reaches the create again without passing an increment, except
+//!   through the side of a test of the create's result on which it failed: a create that fails
+//!   starts no thread, so retrying it with the same value hands that value to one thread still.
+//!
+//! Why that is sound: the values the create hands to the threads it starts are read at
+//! successful creates; between two of them the counter only went up (it is written by nothing
+//! else), so they differ. The counter is assumed not to wrap around, as for claimed indices.
+
+use super::counters::{Counter, Write};
+use super::*;
+
+/// The counter whose value the create at `(b, k)` of `f` hands over (its argument `handed`),
+/// when the counter only grows between the create's successful runs.
+pub(super) fn growing_counter(
+    p: &Program,
+    fx: &FnFacts<'_>,
+    (b, k): (BlockId, usize),
+    handed: &Operand,
+) -> Option<VarId> {
+    let Operand::Cast(ty, _) = handed else {
+        return None;
+    };
+    if !matches!(p.types.get(*ty), Type::Pointer(_)) {
+        return None;
+    }
+    let counter = Counter::read_by(p, handed.without_casts())?;
+    let mut increments = FxHashSet::default();
+    let mut starts = Vec::new();
+    for (g, func) in p.funcs.iter_enumerated() {
+        for (bb, block) in func.blocks.iter_enumerated() {
+            for (kk, stmt) in block.stmts.iter().enumerate() {
+                match counter.written_by(p, stmt) {
+                    None => {}
+                    Some(Write::Step(step)) if g == fx.f && step > 0 => {
+                        increments.insert((bb, kk));
+                    }
+                    Some(Write::Set(value)) if g == fx.f && value.constant().is_some() => {
+                        starts.push((bb, kk));
+                    }
+                    Some(_) => return None,
+                }
+            }
+        }
+    }
+    let walk = Walk {
+        p,
+        f: fx.f,
+        func: fx.func,
+        create: (b, k),
+        increments: &increments,
+        starts: &starts,
+    };
+    (!walk.restarts() && walk.increments_first()).then_some(counter.var)
+}
+
+/// The searches from a create for a path back to it that passes no increment and no failure of
+/// the create, and for a start of the counter.
+struct Walk<'a> {
+    p: &'a Program,
+    f: FuncId,
+    func: &'a Func,
+    create: (BlockId, usize),
+    increments: &'a FxHashSet<(BlockId, usize)>,
+    starts: &'a [(BlockId, usize)],
+}
+
+impl Walk<'_> {
+    /// Whether a start of the counter lies on some path from the create, whatever the path
+    /// passes: values handed before it would be handed again.
+    fn restarts(&self) -> bool {
+        let (b, k) = self.create;
+        let later = |bb: BlockId, from: usize| {
+            (from..self.func.blocks[bb].stmts.len()).any(|kk| self.starts.contains(&(bb, kk)))
+        };
+        if later(b, k + 1) {
+            return true;
+        }
+        let mut seen = FxHashSet::default();
+        let mut stack = self.func.blocks[b].term.successors();
+        while let Some(bb) = stack.pop() {
+            if seen.insert(bb) {
+                if later(bb, 0) {
+                    return true;
+                }
+                stack.extend(self.func.blocks[bb].term.successors());
+            }
+        }
+        false
+    }
+
+    /// Whether every path from the create that reaches it again passes an increment or the
+    /// failure side of a test of the create's result first.
+    fn increments_first(&self) -> bool {
+        let (b, k) = self.create;
+        let StmtKind::Call { dst, .. } = &self.func.blocks[b].stmts[k].kind else {
+            return false;
+        };
+        // The locals known to hold the create's result on the path.
+        let result: Vec<VarId> = dst
+            .as_ref()
+            .and_then(|d| d.plain_var())
+            .filter(|&v| self.private(v))
+            .into_iter()
+            .collect();
+        let mut seen: FxHashSet<(BlockId, Vec<VarId>)> = FxHashSet::default();
+        let mut stack = vec![(b, k + 1, result)];
+        while let Some((bb, from, mut holders)) = stack.pop() {
+            let block = &self.func.blocks[bb];
+            let mut stopped = false;
+            for (kk, stmt) in block.stmts.iter().enumerate().skip(from) {
+                if (bb, kk) == self.create {
+                    return false;
+                }
+                if self.increments.contains(&(bb, kk)) {
+                    stopped = true;
+                    break;
+                }
+                track_copies(stmt, &mut holders);
+                holders.retain(|&h| self.private(h));
+            }
+            if stopped {
+                continue;
+            }
+            holders.sort();
+            let next: Vec<BlockId> = match &block.term {
+                Term::Branch {
+                    cond,
+                    then_block,
+                    else_block,
+                    ..
+                } => match value_on_success(cond, &holders) {
+                    Some(0) => vec![*else_block],
+                    Some(_) => vec![*then_block],
+                    None => vec![*then_block, *else_block],
+                },
+                other => other.successors(),
+            };
+            for n in next {
+                if seen.insert((n, holders.clone())) {
+                    stack.push((n, 0, holders.clone()));
+                }
+            }
+        }
+        true
+    }
+
+    /// Whether `v` is a local, temporary or parameter of the create's function whose address is
+    /// never taken: only
+    /// the function's own statements change it.
+    fn private(&self, v: VarId) -> bool {
+        let var = &self.p.vars[v];
+        matches!(var.kind, VarKind::Local(g) | VarKind::Temp(g) | VarKind::Param(g, _) if g == self.f)
+            && !var.address_taken
+    }
+}
+
+/// Follows the locals holding the create's result through one statement: a plain copy
+/// (through conversions) adds its destination, any other write of a holder removes it.
+fn track_copies(stmt: &crate::ir::Stmt, holders: &mut Vec<VarId>) {
+    let (dst, copy) = match &stmt.kind {
+        StmtKind::Assign { dst, src } => {
+            (dst, src.plain_var().is_some_and(|v| holders.contains(&v)))
+        }
+        StmtKind::Call { dst: Some(dst), .. } => (dst, false),
+        _ => return,
+    };
+    if let Some(x) = dst.plain_var() {
+        holders.retain(|&h| h != x);
+        if copy {
+            holders.push(x);
+        }
+    }
+}
+
+/// The value of a branch condition when the create's result, held by `holders`, is 0 (it
+/// succeeded), when the condition depends on nothing else: a holder itself, a constant, and
+/// conversions, `!` and comparisons of those. A conversion of 0 is 0; of another constant, only
+/// a small one is kept, which every integer type holds.
+fn value_on_success(op: &Operand, holders: &[VarId]) -> Option<i64> {
+    use crate::ir::ArithOp;
+    match op {
+        Operand::Const(_, value) => *value,
+        Operand::Use(lv) => lv.plain_var().filter(|v| holders.contains(v)).map(|_| 0),
+        Operand::Cast(_, inner) => {
+            value_on_success(inner, holders).filter(|v| (0..=i64::from(i8::MAX)).contains(v))
+        }
+        Operand::Arith(_, ArithOp::Not, ops) if ops.len() == 1 => {
+            value_on_success(&ops[0], holders).map(|v| i64::from(v == 0))
+        }
+        Operand::Arith(_, ArithOp::Compare(c), ops) if ops.len() == 2 => {
+            let l = value_on_success(&ops[0], holders)?;
+            let r = value_on_success(&ops[1], holders)?;
+            Some(i64::from(c.holds(l, r)))
+        }
+        _ => None,
+    }
+}
