@@ -6,7 +6,7 @@ mod support;
 
 use c_frontend::analyses::joins::plan;
 use c_frontend::analyses::unpacks::{
-    analyse_ownership, analyse_program, enclosing, releasers, Package,
+    analyse_ownership, analyse_program, enclosing, releasers, OwningPlaces, Package,
 };
 use c_frontend::ir::{Base, Lval, Operand, Program, StmtKind};
 
@@ -127,7 +127,7 @@ fn first_store_owned(text: &str, func: &str, pick: &dyn Fn(&Program, &Lval) -> b
                 .enumerate()
                 .find_map(|(k, stmt)| match &stmt.kind {
                     StmtKind::Assign { dst, .. } if pick(&p, dst) => Some(
-                        enclosing(&p, f, u.before(b, k), dst)
+                        enclosing(&p, f, &OwningPlaces::of(&p), u.before(b, k), dst)
                             .is_some_and(|h| h.package == Package::Owned),
                     ),
                     _ => None,

@@ -52,6 +52,9 @@ pub struct Analysed {
     /// The own locks held at each statement of each function ([`unpacks`]); empty when
     /// existentials are off.
     pub unpacks: FxHashMap<FuncId, unpacks::Unpacks>,
+    /// The pointer places that hold blocks only their holder reaches ([`unpacks::OwningPlaces`]);
+    /// none when existentials are off.
+    pub owning: unpacks::OwningPlaces,
     /// The elements of global lock arrays named by constants ([`lock_elements`]).
     pub elements: lock_elements::LockElements,
     /// The semaphores that behave as mutexes ([`semaphores`]).
@@ -108,6 +111,13 @@ pub fn run(
             FxHashMap::default()
         }
     });
+    let owning = stats.time("analyses: owning places", || {
+        if techniques.has(Technique::Existentials) {
+            unpacks::OwningPlaces::of(p)
+        } else {
+            unpacks::OwningPlaces::default()
+        }
+    });
     let elements = stats.time("analyses: lock elements", || {
         lock_elements::analyse(
             p,
@@ -125,6 +135,7 @@ pub fn run(
         recursive_scc,
         joins,
         unpacks,
+        owning,
         elements,
         mutex_sems,
         reader_sections,

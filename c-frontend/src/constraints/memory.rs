@@ -237,7 +237,13 @@ impl Gen<'_> {
                 .find(|(v, _)| *v == param)
                 .map(|&(_, opened)| opened);
         }
-        let own = unpacks::enclosing(self.program, frame.func, &frame.own, lv)?;
+        let own = unpacks::enclosing(
+            self.program,
+            frame.func,
+            &self.analysed.owning,
+            &frame.own,
+            lv,
+        )?;
         if whole
             && own.package == unpacks::Package::Element
             && !unpacks::within_member(self.program, frame.func, own, lv)

@@ -99,7 +99,7 @@ void queue_push(struct queue *q, void *item)
     while (q->count == q->cap)
         pthread_cond_wait(&q->not_full, &q->lock);
 
-    q->slots[q->tail] = item;                   // NORACE needs=context,field: q->lock (one lock per queue)
+    q->slots[q->tail] = item;                   // NORACE needs=context+existentials,field: q->lock (one lock per queue; the slots block is q's own)
     q->tail = (q->tail + 1) % q->cap;           // NORACE needs=context+existentials,field: q->lock
     q->count++;                                 // RACE(qdepth): q_in's count is also read by queue_len() without the lock
     if (q->count > q->high_water)
@@ -123,8 +123,8 @@ void *queue_pop(struct queue *q)
         return NULL;
     }
 
-    item = q->slots[q->head];                   // NORACE needs=context: q->lock (one lock per queue)
-    q->slots[q->head] = NULL;                   // NORACE needs=context: q->lock
+    item = q->slots[q->head];                   // NORACE needs=context+existentials: q->lock (one lock per queue)
+    q->slots[q->head] = NULL;                   // NORACE needs=context+existentials: q->lock
     q->head = (q->head + 1) % q->cap;           // NORACE needs=context+existentials: q->lock
     q->count--;
 

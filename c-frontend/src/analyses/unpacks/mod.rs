@@ -42,11 +42,13 @@
 
 mod field_slots;
 mod lists;
+mod owning;
 mod program;
 mod ranges;
 mod releases;
 mod slot_calls;
 
+pub use owning::OwningPlaces;
 pub(crate) use program::assigned_in;
 pub use program::{analyse_ownership, analyse_program};
 pub use releases::{releasers, Released, Releases};
@@ -229,15 +231,32 @@ impl Unpacks {
 /// The unpack an access of `lv` in function `f` lies in, given the own locks `held` before its
 /// statement: the held lock (exclusive before shared) of an object `lv` lies inside, when `lv`
 /// is not that lock itself.
+///
+/// An access of a block only an owning place points to ([`owning`]) lies in the unpack of the
+/// object holding that place.
 pub fn enclosing<'h>(
     p: &Program,
     f: FuncId,
+    owning: &OwningPlaces,
     held: &'h [OwnLock],
     lv: &Lval,
 ) -> Option<&'h OwnLock> {
     if held.is_empty() {
         return None;
     }
+    enclosing_here(p, f, held, lv).or_else(|| {
+        let holder = owning.holder(lv)?;
+        enclosing(p, f, owning, held, holder)
+    })
+}
+
+/// The unpack of [`enclosing`] for an access that names its object without an owning place.
+fn enclosing_here<'h>(
+    p: &Program,
+    f: FuncId,
+    held: &'h [OwnLock],
+    lv: &Lval,
+) -> Option<&'h OwnLock> {
     let Some(path) = path_of(p, f, lv) else {
         return owned_through_global(p, held, lv).or_else(|| pointer_element(p, f, held, lv));
     };

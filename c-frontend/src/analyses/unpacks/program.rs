@@ -580,8 +580,8 @@ fn claim_slot(i: VarId, n: u32) -> OwnLock {
     }
 }
 
-/// Every statement of a slot routine (or of a function every call of which hands on a slot)
-/// `g` holds its slots `own`.
+/// Every statement and terminator of a slot routine (or of a function every call of which
+/// hands on a slot) `g` holds its slots `own`.
 fn own_slots(p: &Program, g: FuncId, own: &[OwnLock], result: &mut Unpacks) {
     if own.is_empty() {
         return;
@@ -594,6 +594,12 @@ fn own_slots(p: &Program, g: FuncId, own: &[OwnLock], result: &mut Unpacks) {
                 .or_default()
                 .extend(own.iter().cloned());
         }
+        // And its branch conditions (`if (X[id] > 0)`).
+        result
+            .at_term
+            .entry(bb)
+            .or_default()
+            .extend(own.iter().cloned());
     }
 }
 

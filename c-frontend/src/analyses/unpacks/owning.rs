@@ -1,0 +1,472 @@
+//! Owning pointers: a struct member that only ever holds a fresh block of its own, and whose
+//! value is only ever dereferenced, makes the block part of the object that holds the member.
+//! An access `O->f[k]…` then lies in whatever unpack `O` lies in (paper §3.3, figure 10's
+//! [Unpack]: the package of `O` grows to what only `O` reaches).
+//!
+//! ```c
+//! hosts[id]->checks = malloc(n * sizeof(struct check *));      // fresh, into an owning member
+//! for (x = 0; x < n; x++) {
+//!     hosts[id]->checks[x] = malloc(sizeof(struct check));     // fresh, into an owning element
+//!     hosts[id]->checks[x]->passed = 0;                        // in `hosts[id]`'s package
+//! }
+//! ```
+//!
+//! A *place class* names the pointer locations of a program alike: the member `f` of every
+//! object of struct type `S` ([`Place::Member`]), or the elements of every block a place of a
+//! class points to ([`Place::Element`]). A class is *owning* when, in the whole program:
+//!
+//! - every store into one of its places stores the null constant or a fresh block: the result
+//!   of an allocation (never a reallocation, which may return the block it was given), called
+//!   right there or held by a local that holds only it and is read only by this store;
+//! - every read of one of its places is the base of a dereference (`*(O->f + k)`, `O->f[k]`),
+//!   a comparison or `!`, the block handed to `free`, or, for a block of plain scalars, a
+//!   pointer handed to a library function that keeps no copy of it ([`Program::keeps_no_argument`]);
+//! - its address is never taken, nor an address inside a block it holds (`&O->f[k]`), it
+//!   lies in no union, and no object holding it may be copied
+//!   whole: no struct assignment of it, and no pointer to it converted to another pointer type
+//!   (as `memcpy`'s `void *` parameters do), but to hand it to `free`;
+//! - for the elements of blocks, the place holding the blocks is owning too.
+//!
+//! Why that is sound: every block a place of an owning class holds is fresh when stored, and no
+//! copy of its address is ever kept (not in a variable, not in memory, not by a library call,
+//! not by copying the holding object), so the only way to it is through the one place that
+//! holds it, inside the one object `O` that holds that place. An access that reaches it through
+//! `O`'s place therefore touches `O`'s own memory as far as races go: if it holds `O`'s unpack,
+//! any other access of the block reaches it through `O` too, and holds that same unpack or
+//! races as any access of `O` would.
+//!
+//! This module reads the IR and the library model only; it never creates labels.
+
+use rustc_hash::FxHashSet;
+
+use crate::ir::ctypes::{StructId, Type, TypeId};
+use crate::ir::visit::{walk_operand, walk_stmt, Visitor};
+use crate::ir::{ArithOp, Base, Callee, FuncId, Lval, Operand, Program, Proj, StmtKind, VarId};
+use crate::model::Kind;
+
+/// A class of pointer locations.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Place {
+    /// The member at this index of every object of the struct type.
+    Member(StructId, u32),
+    /// The elements of every block a place of the class points to.
+    Element(Box<Place>),
+}
+
+/// The owning place classes of a program (see the module doc).
+#[derive(Clone, Debug, Default)]
+pub struct OwningPlaces {
+    owning: FxHashSet<Place>,
+}
+
+impl OwningPlaces {
+    /// The owning classes of `p`.
+    pub fn of(p: &Program) -> OwningPlaces {
+        let mut candidates: Vec<Place> = Vec::new();
+        for func in p.funcs.iter() {
+            for stmt in func.blocks.iter().flat_map(|b| &b.stmts) {
+                let dst = match &stmt.kind {
+                    StmtKind::Assign { dst, .. } | StmtKind::Call { dst: Some(dst), .. } => dst,
+                    _ => continue,
+                };
+                if let Some(place) = place_of(dst) {
+                    if matches!(p.types.get(p.lval_type(dst)), Type::Pointer(_)) {
+                        candidates.push(place);
+                    }
+                }
+            }
+        }
+        candidates.sort();
+        candidates.dedup();
+        let copied = copied_structs(p);
+        let mut found: FxHashSet<Place> = candidates
+            .into_iter()
+            .filter(|place| owning(p, place, &copied))
+            .collect();
+        // The elements of a block are reached only through it when the block is.
+        let whole = found.clone();
+        found.retain(|place| parents_owning(place, &whole));
+        OwningPlaces { owning: found }
+    }
+
+    /// The owning classes as the program names them, sorted: `S.f` for a member, `S.f[]` for
+    /// the elements of the blocks it points to.
+    pub fn names(&self, p: &Program) -> Vec<String> {
+        fn name(p: &Program, place: &Place) -> String {
+            match place {
+                Place::Member(s, i) => {
+                    let def = &p.types.structs[*s];
+                    let field = def.fields.get(*i as usize).map_or("?", |f| f.name.as_str());
+                    format!("{}.{field}", def.tag.as_deref().unwrap_or("<anonymous>"))
+                }
+                Place::Element(inner) => format!("{}[]", name(p, inner)),
+            }
+        }
+        let mut out: Vec<String> = self.owning.iter().map(|c| name(p, c)).collect();
+        out.sort();
+        out
+    }
+
+    /// The place an lvalue is reached through, when it lies in a block only an owning place
+    /// points to: `*(e + k)…` or `*e…` where `e` reads a place of an owning class.
+    pub fn holder<'l>(&self, lv: &'l Lval) -> Option<&'l Lval> {
+        if self.owning.is_empty() {
+            return None;
+        }
+        let inner = dereferenced(lv)?;
+        self.owning.contains(&place_of(inner)?).then_some(inner)
+    }
+}
+
+/// Whether every place a class's blocks are reached through is owning too.
+fn parents_owning(place: &Place, owning: &FxHashSet<Place>) -> bool {
+    match place {
+        Place::Member(..) => true,
+        Place::Element(inner) => owning.contains(inner) && parents_owning(inner, owning),
+    }
+}
+
+/// The lvalue whose value `lv` dereferences: `*(e + k)…` or `*e…` (through conversions) for a
+/// read `e` of it.
+fn dereferenced(lv: &Lval) -> Option<&Lval> {
+    let Base::Deref(op) = &lv.base else {
+        return None;
+    };
+    deref_base(op)
+}
+
+/// The lvalue an address operand reads: `e` or `e + k` (through conversions).
+fn deref_base(op: &Operand) -> Option<&Lval> {
+    let base = match op.without_casts() {
+        Operand::Arith(_, ArithOp::Add | ArithOp::Sub, ops) => ops.first()?.without_casts(),
+        other => other,
+    };
+    match base {
+        Operand::Use(inner) => Some(inner),
+        _ => None,
+    }
+}
+
+/// The class of a location: a member of a struct (the last step of the lvalue, not in a
+/// union), or an element `*(e + k)` of a block a place of a class points to.
+pub fn place_of(lv: &Lval) -> Option<Place> {
+    match lv.proj.last() {
+        Some(Proj::Field { strukt, index }) => Some(Place::Member(*strukt, *index)),
+        Some(_) => None,
+        None => Some(Place::Element(Box::new(place_of(dereferenced(lv)?)?))),
+    }
+}
+
+/// The struct types some object of which may be copied whole: assigned as a struct, or viewed
+/// through a pointer of another type, with the struct types they contain. A pointer is viewed
+/// so when converted, explicitly or by assignment, argument passing (to a library function, a
+/// function through a pointer, or a parameter of another type: `memcpy(&copy, r, sizeof
+/// copy)` takes `void *`) or return; only `free`'s argument is exempt.
+fn copied_structs(p: &Program) -> FxHashSet<StructId> {
+    let mut views = Views {
+        p,
+        found: FxHashSet::default(),
+    };
+    for func in p.funcs.iter() {
+        let returns = match p.types.get(func.ty) {
+            Type::Function { ret, .. } => Some(*ret),
+            _ => None,
+        };
+        for block in func.blocks.iter() {
+            for stmt in &block.stmts {
+                match &stmt.kind {
+                    StmtKind::Assign { dst, src } => {
+                        let ty = p.lval_type(dst);
+                        if let Type::Struct(s) | Type::Union(s) = p.types.get(ty) {
+                            views.found.insert(*s);
+                        }
+                        views.convert(p.operand_type(src), Some(ty));
+                    }
+                    StmtKind::Call { callee, args, .. } => views.pass(callee, args),
+                    _ => {}
+                }
+                walk_stmt(&mut views, &stmt.kind);
+            }
+            if let (crate::ir::Term::Return(Some(op), _), Some(ret)) = (&block.term, returns) {
+                views.convert(p.operand_type(op), Some(ret));
+            }
+            crate::ir::visit::walk_term(&mut views, &block.term);
+        }
+    }
+    // A copy of a struct copies every struct it contains.
+    let direct = views.found;
+    let mut copied = direct.clone();
+    let mut stack: Vec<StructId> = direct.into_iter().collect();
+    while let Some(s) = stack.pop() {
+        for field in &p.types.structs[s].fields {
+            let mut t = field.ty;
+            while let Type::Array(e) = p.types.get(t) {
+                t = *e;
+            }
+            if let Type::Struct(inner) | Type::Union(inner) = p.types.get(t) {
+                if copied.insert(*inner) {
+                    stack.push(*inner);
+                }
+            }
+        }
+    }
+    copied
+}
+
+/// The struct types a pointer to which is converted to another type.
+struct Views<'a> {
+    p: &'a Program,
+    found: FxHashSet<StructId>,
+}
+
+impl Views<'_> {
+    /// A value of type `from` converted to `to` (to anything, for `None`).
+    fn convert(&mut self, from: TypeId, to: Option<TypeId>) {
+        if to == Some(from) {
+            return;
+        }
+        if let Type::Pointer(e) = self.p.types.get(from) {
+            if let Type::Struct(s) | Type::Union(s) = self.p.types.get(*e) {
+                self.found.insert(*s);
+            }
+        }
+    }
+
+    /// The arguments of a call: converted to the parameter types of a function of the program,
+    /// to anything by a library function or a call through a pointer, but `free`'s.
+    fn pass(&mut self, callee: &Callee, args: &[Operand]) {
+        let params = match callee {
+            Callee::Direct(g) if matches!(self.p.known_kind(*g), Some(Kind::Free { .. })) => {
+                return;
+            }
+            Callee::Direct(g) if self.p.funcs[*g].defined && self.p.known(*g).is_none() => {
+                match self.p.types.get(self.p.funcs[*g].ty) {
+                    Type::Function { params, .. } => params.clone(),
+                    _ => Vec::new(),
+                }
+            }
+            _ => Vec::new(),
+        };
+        for (i, a) in args.iter().enumerate() {
+            let from = self.p.operand_type(a);
+            // Unknown code, or a variadic argument, may view it as anything.
+            self.convert(from, params.get(i).copied());
+        }
+    }
+}
+
+impl Visitor for Views<'_> {
+    fn visit_operand(&mut self, op: &Operand) {
+        if let Operand::Cast(to, inner) = op {
+            self.convert(self.p.operand_type(inner), Some(*to));
+        }
+        walk_operand(self, op);
+    }
+}
+
+/// The operand inside its conversions.
+fn strip(op: &Operand) -> &Operand {
+    op.without_casts()
+}
+
+/// The struct at the root of a class, whose objects hold its places.
+fn root(place: &Place) -> (StructId, u32) {
+    match place {
+        Place::Member(s, i) => (*s, *i),
+        Place::Element(inner) => root(inner),
+    }
+}
+
+/// Whether every store and read of the class `place` keeps its blocks reachable only through
+/// the place holding each (see the module doc).
+fn owning(p: &Program, place: &Place, copied: &FxHashSet<StructId>) -> bool {
+    let (strukt, _) = root(place);
+    let def = &p.types.structs[strukt];
+    if copied.contains(&strukt) || def.kind == crate::ir::ctypes::StructKind::Union {
+        return false;
+    }
+    for (f, func) in p.funcs.iter_enumerated() {
+        let mut uses = Uses {
+            p,
+            place,
+            reads: 0,
+            allowed: 0,
+            taken: false,
+        };
+        for block in func.blocks.iter() {
+            for stmt in &block.stmts {
+                if !stores_fresh(p, f, place, &stmt.kind) {
+                    return false;
+                }
+                uses.count_call(&stmt.kind);
+                walk_stmt(&mut uses, &stmt.kind);
+            }
+            // A branch on the place itself only tests it.
+            if let crate::ir::Term::Branch { cond, .. } = &block.term {
+                uses.allowed += usize::from(uses.is_read(cond));
+            }
+            crate::ir::visit::walk_term(&mut uses, &block.term);
+        }
+        if uses.taken || uses.reads != uses.allowed {
+            return false;
+        }
+    }
+    true
+}
+
+/// Whether a statement that stores into a place of the class stores null or a fresh block.
+fn stores_fresh(p: &Program, f: FuncId, place: &Place, kind: &StmtKind) -> bool {
+    let here = |dst: &Lval| place_of(dst).as_ref() == Some(place);
+    match kind {
+        StmtKind::Assign { dst, src } if here(dst) => {
+            src.constant() == Some(0) || fresh_local(p, f, src)
+        }
+        StmtKind::Call {
+            dst: Some(dst),
+            callee,
+            ..
+        } if here(dst) => allocates(p, callee),
+        StmtKind::Asm { operands } => !operands.iter().any(here),
+        _ => true,
+    }
+}
+
+/// Whether a call returns a fresh block (never one it was given).
+fn allocates(p: &Program, callee: &Callee) -> bool {
+    match callee {
+        Callee::Direct(g) => p.is_alloc_wrapper(*g) || p.known(*g).is_some_and(|s| s.fresh_result),
+        Callee::Indirect(_) => false,
+    }
+}
+
+/// Whether `op` (through conversions) reads a local of `f` that holds a fresh block and is read
+/// nowhere else: assigned once, by an allocation or by a copy of such a local.
+fn fresh_local(p: &Program, f: FuncId, op: &Operand) -> bool {
+    let mut current = op;
+    // A chain of copies is as long as the function's statements at most.
+    for _ in 0..=p.funcs[f]
+        .blocks
+        .iter()
+        .map(|b| b.stmts.len())
+        .sum::<usize>()
+    {
+        let Some(t) = current
+            .plain_var()
+            .filter(|&t| super::stable_local(p, f, t))
+        else {
+            return false;
+        };
+        if reads_of(p, f, t) != 1 {
+            return false;
+        }
+        let &[(b, k)] = super::program::assigned_in(p, f, t).as_slice() else {
+            return false;
+        };
+        match &p.funcs[f].blocks[b].stmts[k].kind {
+            StmtKind::Call { callee, .. } => return allocates(p, callee),
+            StmtKind::Assign { src, .. } => current = src,
+            _ => return false,
+        }
+    }
+    false
+}
+
+/// How many times `f` reads the variable `t` (by name, as a whole).
+fn reads_of(p: &Program, f: FuncId, t: VarId) -> usize {
+    struct Reads {
+        t: VarId,
+        n: usize,
+    }
+    impl Visitor for Reads {
+        fn visit_operand(&mut self, op: &Operand) {
+            if let Operand::Use(lv) | Operand::AddrOf(lv) = op {
+                if matches!(lv.base, Base::Var(v) if v == self.t) {
+                    self.n += 1;
+                }
+            }
+            walk_operand(self, op);
+        }
+    }
+    let mut r = Reads { t, n: 0 };
+    for block in p.funcs[f].blocks.iter() {
+        for stmt in &block.stmts {
+            walk_stmt(&mut r, &stmt.kind);
+        }
+        crate::ir::visit::walk_term(&mut r, &block.term);
+    }
+    r.n
+}
+
+/// Counts the reads of a class's places, and those of them that only dereference, compare,
+/// free, or (for blocks of scalars) hand the block to a library function keeping no copy.
+struct Uses<'a> {
+    p: &'a Program,
+    place: &'a Place,
+    reads: usize,
+    allowed: usize,
+    taken: bool,
+}
+
+impl Uses<'_> {
+    fn is_read(&self, op: &Operand) -> bool {
+        matches!(strip(op), Operand::Use(lv) if place_of(lv).as_ref() == Some(self.place))
+    }
+
+    /// The reads handed to a call that allow it: `free`'s block, or a scalar block handed to
+    /// a library function that keeps no pointer.
+    fn count_call(&mut self, kind: &StmtKind) {
+        let StmtKind::Call {
+            callee: Callee::Direct(g),
+            args,
+            dst,
+        } = kind
+        else {
+            return;
+        };
+        let frees = matches!(self.p.known_kind(*g), Some(Kind::Free { .. }));
+        let keeps_none = self.p.keeps_no_argument(*g)
+            && dst.is_none()
+            && !matches!(self.p.known_kind(*g), Some(Kind::ReturnsArg { .. }));
+        for a in args {
+            if !self.is_read(a) {
+                continue;
+            }
+            let Operand::Use(lv) = strip(a) else { continue };
+            let scalar = matches!(self.p.types.get(self.p.lval_type(lv)),
+                Type::Pointer(e) if matches!(self.p.types.get(*e), Type::Char | Type::Int | Type::Float));
+            if frees || (keeps_none && scalar) {
+                self.allowed += 1;
+            }
+        }
+    }
+}
+
+impl Visitor for Uses<'_> {
+    fn visit_operand(&mut self, op: &Operand) {
+        match op {
+            Operand::Use(lv) if place_of(lv).as_ref() == Some(self.place) => self.reads += 1,
+            // The place's own address, or an address inside the block it holds (`&O->f[k]`).
+            Operand::AddrOf(lv)
+                if place_of(lv).as_ref() == Some(self.place)
+                    || dereferenced(lv)
+                        .is_some_and(|inner| place_of(inner).as_ref() == Some(self.place)) =>
+            {
+                self.taken = true
+            }
+            Operand::Arith(_, ArithOp::Compare(_) | ArithOp::Not, ops) => {
+                self.allowed += ops.iter().filter(|o| self.is_read(o)).count();
+            }
+            _ => {}
+        }
+        walk_operand(self, op);
+    }
+
+    fn visit_lval(&mut self, lv: &Lval) {
+        if let Base::Deref(op) = &lv.base {
+            if deref_base(op).is_some_and(|inner| place_of(inner).as_ref() == Some(self.place)) {
+                self.allowed += 1;
+            }
+        }
+        crate::ir::visit::walk_lval(self, lv);
+    }
+}

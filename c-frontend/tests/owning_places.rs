@@ -1,0 +1,126 @@
+//! Owning places (`c_frontend::analyses::unpacks::OwningPlaces`): a pointer member, or the
+//! elements of the blocks one points to, owns its blocks when every store puts a fresh block
+//! there and every read only dereferences, compares or frees it — never when a store puts a
+//! pointer from elsewhere, a read is kept, the place's address is taken, the holding struct is
+//! copied, or a reallocation may hand back a block another place holds.
+
+mod support;
+
+use c_frontend::analyses::unpacks::OwningPlaces;
+use support::lower;
+
+const DECLARATIONS: &str = "typedef unsigned long size_t;
+void *malloc(size_t);
+void *realloc(void *, size_t);
+void free(void *);
+void *memcpy(void *, const void *, size_t);
+char *strncpy(char *, const char *, size_t);
+size_t strlen(const char *);
+struct item { int v; };
+";
+
+/// The owning places of a program (after [`DECLARATIONS`]).
+fn owning(source: &str) -> Vec<String> {
+    let p = lower(&format!("{DECLARATIONS}{source}"));
+    OwningPlaces::of(&p).names(&p)
+}
+
+const RECORD: &str = "struct rec { struct item **items; char *name; int n; };
+struct rec *r;
+void fill(const char *s) {
+    int k;
+    r->items = malloc(4 * sizeof(struct item *));
+    for (k = 0; k < 4; k++) {
+        r->items[k] = malloc(sizeof(struct item));
+        r->items[k]->v = k;
+    }
+    r->name = malloc(strlen(s) + 1);
+    strncpy(r->name, s, strlen(s));
+    if (r->name[0] == 0 || !r->items)
+        r->n = 0;
+}
+void drop(void) {
+    int k;
+    for (k = 0; k < 4; k++)
+        free(r->items[k]);
+    free(r->items);
+    free(r->name);
+    r->items = 0;
+}
+";
+
+#[test]
+fn fresh_blocks_only_dereferenced_are_owned() {
+    assert_eq!(owning(RECORD), ["rec.items", "rec.items[]", "rec.name"]);
+}
+
+#[test]
+fn a_kept_read_leaves_the_place_unowned() {
+    // An element kept in a global.
+    assert_eq!(
+        owning(&format!(
+            "{RECORD}struct item *last; void keep(void) {{ last = r->items[0]; }}"
+        )),
+        ["rec.items", "rec.name"]
+    );
+    // The block kept in a local, or handed to a function of the program: its elements are
+    // then not reached only through it either.
+    let kept = [
+        "void keep(void) { struct item **mine = r->items; mine[0]->v = 1; }",
+        "void use(struct item **); void keep(void) { use(r->items); }",
+    ];
+    for extra in kept {
+        assert_eq!(owning(&format!("{RECORD}{extra}")), ["rec.name"], "{extra}");
+    }
+}
+
+#[test]
+fn a_store_of_anything_but_a_fresh_block_leaves_the_place_unowned() {
+    let stores = [
+        // Another place's block.
+        "struct rec *other; void share(void) { other->name = r->name; }",
+        // A block that a reallocation may return unmoved.
+        "void grow(void) { char *t = realloc(r->name, 64); r->name = t; }",
+        // A fresh block also kept elsewhere.
+        "char *spare; void twice(void) { char *t = malloc(8); spare = t; r->name = t; }",
+    ];
+    for extra in stores {
+        assert_eq!(
+            owning(&format!("{RECORD}{extra}")),
+            ["rec.items", "rec.items[]"],
+            "{extra}"
+        );
+    }
+}
+
+#[test]
+fn a_taken_address_or_a_copied_holder_leaves_every_place_unowned() {
+    assert_eq!(
+        owning(&format!(
+            "{RECORD}char **where(void) {{ return &r->name; }}"
+        )),
+        ["rec.items", "rec.items[]"]
+    );
+    assert_eq!(
+        owning(&format!(
+            "{RECORD}struct item **inside(void) {{ return &r->items[1]; }}"
+        )),
+        ["rec.name"]
+    );
+    assert!(owning(&format!(
+        "{RECORD}struct rec saved; void save(void) {{ saved = *r; }}"
+    ))
+    .is_empty());
+    assert!(owning(&format!(
+        "{RECORD}struct rec saved; void save(void) {{ memcpy(&saved, r, sizeof saved); }}"
+    ))
+    .is_empty());
+    // A block of pointers copied out duplicates its elements; a block of characters may be
+    // read by a library function that keeps no copy.
+    assert_eq!(
+        owning(&format!(
+            "{RECORD}struct item *out[4]; void dump(void) {{ memcpy(out, r->items, sizeof out); }}"
+        )),
+        ["rec.name"]
+    );
+}
