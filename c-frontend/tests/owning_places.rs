@@ -36,7 +36,7 @@ void fill(const char *s) {
     }
     r->name = malloc(strlen(s) + 1);
     strncpy(r->name, s, strlen(s));
-    if (r->name[0] == 0 || !r->items)
+    if (strlen(r->name) == 0 || !r->items)
         r->n = 0;
 }
 void drop(void) {
@@ -81,6 +81,8 @@ fn a_store_of_anything_but_a_fresh_block_leaves_the_place_unowned() {
         "struct rec *other; void share(void) { other->name = r->name; }",
         // A block that a reallocation may return unmoved.
         "void grow(void) { char *t = realloc(r->name, 64); r->name = t; }",
+        // A block handed back by a library function (`strcpy` returns its destination).
+        "char *spare; void again(void) { spare = strncpy(r->name, \"x\", 1); }",
         // A fresh block also kept elsewhere.
         "char *spare; void twice(void) { char *t = malloc(8); spare = t; r->name = t; }",
     ];
@@ -113,6 +115,11 @@ fn a_taken_address_or_a_copied_holder_leaves_every_place_unowned() {
     .is_empty());
     assert!(owning(&format!(
         "{RECORD}struct rec saved; void save(void) {{ memcpy(&saved, r, sizeof saved); }}"
+    ))
+    .is_empty());
+    // A union holding the struct overlays its places with other members.
+    assert!(owning(&format!(
+        "{RECORD}union view {{ struct rec rec; char *raw[3]; }};"
     ))
     .is_empty());
     // A block of pointers copied out duplicates its elements; a block of characters may be

@@ -22,7 +22,8 @@
 //!   a comparison or `!`, the block handed to `free`, or, for a block of plain scalars, a
 //!   pointer handed to a library function that keeps no copy of it ([`Program::keeps_no_argument`]);
 //! - its address is never taken, nor an address inside a block it holds (`&O->f[k]`), it
-//!   lies in no union, and no object holding it may be copied
+//!   lies in no union (not even inside a struct a union holds) and in no struct of the
+//!   library's, and no object holding it may be copied
 //!   whole: no struct assignment of it, and no pointer to it converted to another pointer type
 //!   (as `memcpy`'s `void *` parameters do), but to hand it to `free`;
 //! - for the elements of blocks, the place holding the blocks is owning too.
@@ -157,8 +158,9 @@ pub fn place_of(lv: &Lval) -> Option<Place> {
     }
 }
 
-/// The struct types some object of which may be copied whole: assigned as a struct, or viewed
-/// through a pointer of another type, with the struct types they contain. A pointer is viewed
+/// The struct types some object of which may be copied whole or overlaid: assigned as a
+/// struct, viewed through a pointer of another type, a union, or a struct of the library's,
+/// with the struct types they contain. A pointer is viewed
 /// so when converted, explicitly or by assignment, argument passing (to a library function, a
 /// function through a pointer, or a parameter of another type: `memcpy(&copy, r, sizeof
 /// copy)` takes `void *`) or return; only `free`'s argument is exempt.
@@ -191,6 +193,13 @@ fn copied_structs(p: &Program) -> FxHashSet<StructId> {
                 views.convert(p.operand_type(op), Some(ret));
             }
             crate::ir::visit::walk_term(&mut views, &block.term);
+        }
+    }
+    // A union overlays its members, and code locksmith cannot see may copy the structs it
+    // defines: as good as copied.
+    for (s, def) in p.types.structs.iter_enumerated() {
+        if def.kind == crate::ir::ctypes::StructKind::Union || def.system {
+            views.found.insert(s);
         }
     }
     // A copy of a struct copies every struct it contains.
@@ -424,8 +433,13 @@ impl Uses<'_> {
             return;
         };
         let frees = matches!(self.p.known_kind(*g), Some(Kind::Free { .. }));
+        // Its result may be the block again (`strcpy` returns its destination) only when it is
+        // a pointer.
+        let returns_pointer = dst
+            .as_ref()
+            .is_some_and(|d| matches!(self.p.types.get(self.p.lval_type(d)), Type::Pointer(_)));
         let keeps_none = self.p.keeps_no_argument(*g)
-            && dst.is_none()
+            && !returns_pointer
             && !matches!(self.p.known_kind(*g), Some(Kind::ReturnsArg { .. }));
         for a in args {
             if !self.is_read(a) {

@@ -307,11 +307,12 @@ fn allocated_local(p: &Program, f: FuncId, op: &Operand) -> bool {
     allocation_of(p, f, op).is_some()
 }
 
-/// The stable local of `f` that `op` reads (through conversions), when its one assignment is an
-/// allocation's result, with where that assignment is. The assignment may also copy a stable
-/// local whose one assignment, earlier in the same block, is the allocation
-/// (`t = s_malloc(n); tmp = t;`, as the lowering writes some calls): each run of the copy then
-/// copies a fresh object.
+/// The stable local of `f` that holds the allocation `op` reads (through conversions), with
+/// where it is assigned: `op` itself, when its one assignment is an allocation's result, or the
+/// local `op`'s one assignment copies, earlier in the same block, whose one assignment is the
+/// allocation (`t = s_malloc(n); tmp = t;`, as the lowering writes some calls). Each run of
+/// the copy copies a fresh object, and the allocation's own local names it, so that two copies
+/// of one allocation are seen as one.
 fn allocation_of(p: &Program, f: FuncId, op: &Operand) -> Option<(VarId, BlockId, usize)> {
     let once = |op: &Operand| {
         let t = op.plain_var().filter(|&t| stable_local(p, f, t))?;
@@ -331,8 +332,8 @@ fn allocation_of(p: &Program, f: FuncId, op: &Operand) -> Option<(VarId, BlockId
     let StmtKind::Assign { src, .. } = kind else {
         return None;
     };
-    let (_, from_b, from_k, from) = once(src)?;
-    (from_b == b && from_k < k && allocated(from)).then_some((t, b, k))
+    let (u, from_b, from_k, from) = once(src)?;
+    (from_b == b && from_k < k && allocated(from)).then_some((u, from_b, from_k))
 }
 
 /// The slots of the elements `X[id]` that `f` indexes through a global pointer `X` holding only
