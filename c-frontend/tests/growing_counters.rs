@@ -95,3 +95,25 @@ fn a_counter_counting_down_or_written_elsewhere_is_no_handoff() {
             while (o.cur < o.n) { pthread_create(&t, 0, work, (void *)o.cur); (*p)++; o.cur++; } }"
     ));
 }
+
+#[test]
+fn a_local_counter_grown_after_each_create_hands_distinct_values() {
+    assert!(hands_over(
+        "int more(void); void start(void) { long n = 0; while (more()) { pthread_create(&t, 0, work, (void *)n); n++; } }"
+    ));
+    // Counted down again once no create follows (a join loop `while (n > 0) join(t[--n])`).
+    assert!(hands_over(
+        "int more(void); void start(void) { long n = 0; while (more()) { pthread_create(&t, 0, work, (void *)n); n++; } while (n > 0) n--; }"
+    ));
+    // Counted down, or grown only on one path from the create.
+    assert!(!hands_over(
+        "int more(void); void start(void) { long n = 9; while (more()) { pthread_create(&t, 0, work, (void *)n); n--; } }"
+    ));
+    assert!(!hands_over(
+        "int more(void); void start(void) { long n = 0; while (more()) { pthread_create(&t, 0, work, (void *)n); if (g) n++; } }"
+    ));
+    // Its address taken: written through a pointer too.
+    assert!(!hands_over(
+        "void bump(long *); int more(void); void start(void) { long n = 0; while (more()) { pthread_create(&t, 0, work, (void *)n); bump(&n); n++; } }"
+    ));
+}

@@ -283,6 +283,37 @@ fn array_loops_constant_bound() {
 /// numbers (past the end of the table: a crash; or another variable: no match), so the loops
 /// were matched no more.
 #[test]
+fn loops_with_a_create_retried_while_it_fails() {
+    // A create that fails starts no thread: retried until it succeeds, one thread per run.
+    check(
+        "retried",
+        "int main(void) {
+           pthread_t th[8];
+           for (int i = 0; i < 8; i++)
+             while (pthread_create(&th[i], NULL, worker, NULL) != 0) // C1
+               ;
+           for (int i = 0; i < 8; i++) // J1
+             pthread_join(th[i], NULL);
+           return shared;
+         }",
+        &["C1 -> J1"],
+    );
+    // Retried on success as well: two threads in one run, the first's id overwritten.
+    unmatched(
+        "retried_always",
+        "int main(void) {
+           pthread_t th[8];
+           for (int i = 0; i < 8; i++)
+             for (int k = 0; k < 2; k++)
+               pthread_create(&th[i], NULL, worker, NULL); // C1
+           for (int i = 0; i < 8; i++) // J1
+             pthread_join(th[i], NULL);
+           return shared;
+         }",
+    );
+}
+
+#[test]
 fn loops_after_a_function_that_does_not_lower() {
     let body = "static void broken(void) { int a, b, c; a = b = c = no_such_variable; }
          int main(int argc, char **argv) {

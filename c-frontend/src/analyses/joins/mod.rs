@@ -757,7 +757,8 @@ impl<'p> Planner<'p> {
                         let LoopBound::Const(bound) = l.bound else {
                             return None;
                         };
-                        let inside = blocks.contains(&at) && !fx.cfg.on_other_cycle(at, l);
+                        let inside = blocks.contains(&at)
+                            && !monotone::create_on_other_cycle(self.p, fx, (b, k), l);
                         let clean = inside
                             && loop_is_clean(self.p, fx.func, fx.f, l, blocks, &self.assigns);
                         clean
@@ -807,11 +808,11 @@ impl<'p> Planner<'p> {
                 for v in named.vars {
                     *self.handed_arrays.entry(v).or_default() += 1;
                 }
-                if let Some(counter) = counter_value(self.p, handed) {
-                    if let Some(l) = self.clean_loop(fx, b.0 as usize, counter) {
-                        self.plan.value_handoffs.insert((fx.f, b, k), counter);
-                        self.plan.value_loops.insert((fx.f, b, k), l);
-                    }
+                let counted = counter_value(self.p, handed)
+                    .and_then(|c| Some((c, self.create_loop(fx, (b, k), c)?)));
+                if let Some((counter, l)) = counted {
+                    self.plan.value_handoffs.insert((fx.f, b, k), counter);
+                    self.plan.value_loops.insert((fx.f, b, k), l);
                 } else if let Some(counter) = monotone::growing_counter(self.p, fx, (b, k), handed)
                 {
                     self.plan.value_handoffs.insert((fx.f, b, k), counter);
@@ -823,8 +824,7 @@ impl<'p> Planner<'p> {
                     continue;
                 };
                 let Some(counter) = counter else { continue };
-                let at = b.0 as usize;
-                let in_loop = self.in_clean_loop(fx, at, counter);
+                let in_loop = self.create_loop(fx, (b, k), counter).is_some();
                 if qualifies && in_loop {
                     self.plan
                         .element_handoffs
@@ -852,6 +852,24 @@ impl<'p> Planner<'p> {
     /// value of the counter.
     fn in_clean_loop(&self, fx: &FnFacts<'_>, at: usize, counter: VarId) -> bool {
         self.clean_loop(fx, at, counter).is_some()
+    }
+
+    /// The clean counted loop over `counter` that the create at `(b, k)` lies in, on no other
+    /// cycle but one that retries it when it fails ([`monotone::create_on_other_cycle`]).
+    fn create_loop(
+        &self,
+        fx: &FnFacts<'_>,
+        (b, k): (BlockId, usize),
+        counter: VarId,
+    ) -> Option<CountedLoop> {
+        let at = b.0 as usize;
+        fx.loops.iter().find_map(|(l, blocks)| {
+            (l.counter == counter
+                && blocks.contains(&at)
+                && !monotone::create_on_other_cycle(self.p, fx, (b, k), l)
+                && loop_is_clean(self.p, fx.func, fx.f, l, blocks, &self.assigns))
+            .then_some(*l)
+        })
     }
 
     /// The clean counted loop over `counter` that block `at` lies in, on no other cycle.
@@ -1179,8 +1197,7 @@ impl<'p> Planner<'p> {
     ) -> bool {
         let (l1, blocks1) = &fx.loops[li];
         if !loop_is_clean(self.p, fx.func, fx.f, l1, blocks1, &self.assigns)
-            || fx.cfg.on_other_cycle(create.at.1 .0 as usize, l1)
-            || fx.cfg.on_other_cycle(l1.head.0 as usize, l1)
+            || monotone::create_on_other_cycle(self.p, fx, (create.at.1, create.at.2), l1)
         {
             return false;
         }

@@ -19,10 +19,12 @@
 //! other cycle; this one needs neither, and checks instead, on the IR:
 //!
 //! - The counter is a global integer (or an integer member path of one, not through a union)
-//!   whose address is never taken ([`Counter::read_by`]), so every write names it.
+//!   whose address is never taken ([`Counter::read_by`]), so every write names it; or an
+//!   integer local of the create's function whose address is never taken (`n = 0; while
+//!   (fgets(line, …)) { pthread_create(…, (void *)n); n++; }`).
 //! - Every write of it in the program lies in the create's function `f`, and is either an
-//!   increment by a positive constant, or the assignment of a constant that no path from the
-//!   create reaches (the start, before the loop). `f` runs once, which the slot analysis that
+//!   increment by a positive constant, or on no cycle through the create (a start before the
+//!   loop, a count-down after it: no create follows it that a create preceded). `f` runs once, which the slot analysis that
 //!   uses the hand-off checks ([`crate::analyses::once`]).
 //! - From the create, no path reaches the create again without passing an increment, except
 //!   through the side of a test of the create's result on which it failed: a create that fails
@@ -49,23 +51,25 @@ pub(super) fn growing_counter(
     if !matches!(p.types.get(*ty), Type::Pointer(_)) {
         return None;
     }
-    let counter = Counter::read_by(p, handed.without_casts())?;
+    let read = handed.without_casts();
+    let (var, writes): (VarId, Vec<(FuncId, BlockId, usize, Write<'_>)>) =
+        match Counter::read_by(p, read) {
+            Some(counter) => (counter.var, global_writes(p, &counter)),
+            None => {
+                let v = read.plain_var().filter(|&v| private_integer(p, fx.f, v))?;
+                (v, local_writes(p, fx, v))
+            }
+        };
     let mut increments = FxHashSet::default();
     let mut starts = Vec::new();
-    for (g, func) in p.funcs.iter_enumerated() {
-        for (bb, block) in func.blocks.iter_enumerated() {
-            for (kk, stmt) in block.stmts.iter().enumerate() {
-                match counter.written_by(p, stmt) {
-                    None => {}
-                    Some(Write::Step(step)) if g == fx.f && step > 0 => {
-                        increments.insert((bb, kk));
-                    }
-                    Some(Write::Set(value)) if g == fx.f && value.constant().is_some() => {
-                        starts.push((bb, kk));
-                    }
-                    Some(_) => return None,
-                }
+    for (g, bb, kk, write) in writes {
+        match write {
+            _ if g != fx.f => return None,
+            Write::Step(step) if step > 0 => {
+                increments.insert((bb, kk));
             }
+            // A start, a count-down, anything else: harmless where no create follows it.
+            _ => starts.push((bb, kk)),
         }
     }
     let walk = Walk {
@@ -75,8 +79,68 @@ pub(super) fn growing_counter(
         create: (b, k),
         increments: &increments,
         starts: &starts,
+        back_edge: None,
     };
-    (!walk.restarts() && walk.increments_first()).then_some(counter.var)
+    (!walk.restarts() && walk.increments_first()).then_some(var)
+}
+
+/// Every write of a global counter in the program, with how it writes it.
+fn global_writes<'p>(
+    p: &'p Program,
+    counter: &Counter,
+) -> Vec<(FuncId, BlockId, usize, Write<'p>)> {
+    let mut out = Vec::new();
+    for (g, func) in p.funcs.iter_enumerated() {
+        for (bb, block) in func.blocks.iter_enumerated() {
+            for (kk, stmt) in block.stmts.iter().enumerate() {
+                if let Some(w) = counter.written_by(p, stmt) {
+                    out.push((g, bb, kk, w));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether `v` is an integer local, temporary or parameter of `f` whose address is never
+/// taken: only `f`'s statements that name it write it.
+fn private_integer(p: &Program, f: FuncId, v: VarId) -> bool {
+    let var = &p.vars[v];
+    matches!(var.kind, VarKind::Local(g) | VarKind::Temp(g) | VarKind::Param(g, _) if g == f)
+        && !var.address_taken
+        && matches!(p.types.get(var.ty), Type::Int | Type::Char)
+}
+
+/// Every write of the private local `v` in its function, with how it writes it: `v = v + k`
+/// ([`crate::ir::Program::steps`]), `v = value`, or anything else.
+fn local_writes<'p>(
+    p: &'p Program,
+    fx: &FnFacts<'p>,
+    v: VarId,
+) -> Vec<(FuncId, BlockId, usize, Write<'p>)> {
+    let mut out = Vec::new();
+    let names = |lv: &Lval| lv.plain_var() == Some(v);
+    for (bb, block) in fx.func.blocks.iter_enumerated() {
+        for (kk, stmt) in block.stmts.iter().enumerate() {
+            let write = match &stmt.kind {
+                StmtKind::Assign { dst, src } if names(dst) => match src.without_casts() {
+                    Operand::Arith(_, _, ops) => {
+                        let reads_self = ops.first().and_then(Operand::plain_var) == Some(v);
+                        match p.steps.get(&stmt.pos) {
+                            Some(&k) if reads_self && ops.len() == 2 => Write::Step(k),
+                            _ => Write::Other,
+                        }
+                    }
+                    _ => Write::Set(src),
+                },
+                StmtKind::Call { dst: Some(dst), .. } if names(dst) => Write::Other,
+                StmtKind::Asm { operands } if operands.iter().any(names) => Write::Other,
+                _ => continue,
+            };
+            out.push((fx.f, bb, kk, write));
+        }
+    }
+    out
 }
 
 /// The searches from a create for a path back to it that passes no increment and no failure of
@@ -88,26 +152,31 @@ struct Walk<'a> {
     create: (BlockId, usize),
     increments: &'a FxHashSet<(BlockId, usize)>,
     starts: &'a [(BlockId, usize)],
+    /// An edge no path takes: a counted loop's back edge, for [`create_on_other_cycle`].
+    back_edge: Option<(BlockId, BlockId)>,
 }
 
 impl Walk<'_> {
-    /// Whether a start of the counter lies on some path from the create, whatever the path
-    /// passes: values handed before it would be handed again.
+    /// Whether a write of the counter other than an increment lies on a cycle through the
+    /// create, whatever the cycle passes: values handed before it could be handed again after it.
     fn restarts(&self) -> bool {
-        let (b, k) = self.create;
-        let later = |bb: BlockId, from: usize| {
-            (from..self.func.blocks[bb].stmts.len()).any(|kk| self.starts.contains(&(bb, kk)))
-        };
-        if later(b, k + 1) {
+        self.starts
+            .iter()
+            .any(|&w| self.reaches(self.create, w) && self.reaches(w, self.create))
+    }
+
+    /// Whether some path from just after statement `from` reaches statement `to`.
+    fn reaches(&self, (b, k): (BlockId, usize), to: (BlockId, usize)) -> bool {
+        if to.0 == b && to.1 > k {
             return true;
         }
         let mut seen = FxHashSet::default();
         let mut stack = self.func.blocks[b].term.successors();
         while let Some(bb) = stack.pop() {
+            if bb == to.0 {
+                return true;
+            }
             if seen.insert(bb) {
-                if later(bb, 0) {
-                    return true;
-                }
                 stack.extend(self.func.blocks[bb].term.successors());
             }
         }
@@ -162,6 +231,9 @@ impl Walk<'_> {
                 other => other.successors(),
             };
             for n in next {
+                if self.back_edge == Some((bb, n)) {
+                    continue;
+                }
                 if seen.insert((n, holders.clone())) {
                     stack.push((n, 0, holders.clone()));
                 }
@@ -220,4 +292,33 @@ fn value_on_success(op: &Operand, holders: &[VarId]) -> Option<i64> {
         }
         _ => None,
     }
+}
+
+/// Whether the create at `(b, k)` of `fx` lies on a cycle other than the counted loop `l`'s,
+/// as [`Cfg::on_other_cycle`] asks, but for cycles that come back to it only when it failed: a
+/// create retried until it succeeds (`while (pthread_create(&t[i], …) != 0) sleep(1);`) starts
+/// one thread per run of the loop's body, since a create that fails starts none.
+pub(super) fn create_on_other_cycle(
+    p: &Program,
+    fx: &FnFacts<'_>,
+    (b, k): (BlockId, usize),
+    l: &CountedLoop,
+) -> bool {
+    if fx.cfg.on_other_cycle(l.head.0 as usize, l) {
+        return true;
+    }
+    if !fx.cfg.on_other_cycle(b.0 as usize, l) {
+        return false;
+    }
+    let none = FxHashSet::default();
+    let walk = Walk {
+        p,
+        f: fx.f,
+        func: fx.func,
+        create: (b, k),
+        increments: &none,
+        starts: &[],
+        back_edge: Some((l.step, l.head)),
+    };
+    !walk.increments_first()
 }
