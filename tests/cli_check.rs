@@ -913,6 +913,61 @@ fn libraries_are_checked_from_their_entry_points() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A library state reached only by calls that keep none (`memcpy` reading, `strcpy` writing a
+/// pointer that may be `gai_strerror`'s message) is named after the stub that keeps it, and its
+/// note never says that `memcpy` or `strcpy` keep state.
+#[test]
+fn a_state_reached_by_calls_that_keep_none_is_named_after_its_owner() {
+    let (dir, p) = source_file(
+        "state-owner",
+        "messages.c",
+        "#include <netdb.h>\n#include <pthread.h>\n#include <string.h>\n\
+         static char buf[32];\nstatic char out[8];\n\
+         static void *reader(void *a) {\n\
+             const char *m = a ? gai_strerror(1) : buf;\n\
+             memcpy(out, m, 4);\n\
+             return 0;\n\
+         }\n\
+         static void *writer(void *a) {\n\
+             char *m = a ? (char *)gai_strerror(2) : buf;\n\
+             strcpy(m, \"x\");\n\
+             return 0;\n\
+         }\n\
+         int main(void) {\n\
+             pthread_t a, b;\n\
+             pthread_create(&a, 0, reader, &a);\n\
+             pthread_create(&b, 0, writer, &b);\n\
+             pthread_join(a, 0);\n\
+             pthread_join(b, 0);\n\
+             return out[0];\n\
+         }\n",
+    );
+    let run = check(&["--format", "json", &p]);
+    let v = report(&run);
+    let warnings = v["warnings"].as_array().expect("warnings");
+    let state = warnings
+        .iter()
+        .find(|w| {
+            w["location"]["name"]
+                .as_str()
+                .unwrap()
+                .contains("internal state")
+        })
+        .unwrap_or_else(|| panic!("no library state warning: {}", run.stdout));
+    let name = state["location"]["name"].as_str().unwrap();
+    assert!(name.contains("`gai_strerror`"), "{name}");
+    assert!(
+        !name.contains("memcpy") && !name.contains("strcpy"),
+        "{name}"
+    );
+    let note = state["note"].as_str().unwrap();
+    assert!(
+        note.starts_with("`gai_strerror` keeps internal state"),
+        "{note}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The parts of one library state (`gethostbyname`'s result struct and the strings it points to)
 /// are one warning naming the library's functions, with the other parts as aliases; a variable
 /// is never merged into it unless it lists the same accesses.

@@ -1366,27 +1366,76 @@ fn library_state<'r>(
         .copied()
         .filter(|f| stateful.contains(f))
         .collect();
-    let functions: Vec<String> = if keeping.is_empty() {
-        all.iter().map(|f| format!("`{f}`")).collect()
-    } else {
-        keeping.iter().map(|f| format!("`{f}`")).collect()
+    let quoted = |names: &[&str]| -> String {
+        names
+            .iter()
+            .map(|f| format!("`{f}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
     };
-    let list = functions.join(", ");
-    let keeps = if functions.len() == 1 {
-        "keeps"
+    let keeps = |n: usize| if n == 1 { "keeps" } else { "keep" };
+    let state = describe_name(&r.program, base, name);
+    if !keeping.is_empty() {
+        let list = quoted(&keeping);
+        return Some((
+            format!("internal state of {list} ({state})"),
+            format!(
+                "{list} {} internal state; called here from two threads without a common lock",
+                keeps(keeping.len())
+            ),
+            family,
+        ));
+    }
+    // No call that keeps the state makes these accesses: the calls that do (`memcpy` or
+    // `strlen` on what the state's owner returned) only touch memory the analysis merged with
+    // it. The state is named after the stubs that keep it, never after them.
+    let owners = state_owners(&r.program, *v);
+    let touching: Vec<&str> = all.iter().copied().collect();
+    const SHOWN: usize = 4;
+    let mut through = quoted(&touching[..touching.len().min(SHOWN)]);
+    if touching.len() > SHOWN {
+        through.push_str(&format!(" and {} more", touching.len() - SHOWN));
+    }
+    let (named, note) = if owners.is_empty() {
+        (
+            format!("internal state of the C library ({state})"),
+            format!(
+                "state the C library keeps for itself, reached here by {through} on memory \
+                 the analysis cannot tell apart from it, from two threads without a common lock"
+            ),
+        )
     } else {
-        "keep"
+        let list = quoted(&owners);
+        (
+            format!("internal state of {list} ({state})"),
+            format!(
+                "{list} {} internal state; {through} reach it here on memory the analysis \
+                 cannot tell apart from it, from two threads without a common lock",
+                keeps(owners.len())
+            ),
+        )
     };
-    Some((
-        format!(
-            "internal state of {list} ({})",
-            describe_name(&r.program, base, name)
-        ),
-        format!(
-            "{list} {keeps} internal state; called here from two threads without a common lock"
-        ),
-        family,
-    ))
+    Some((named, note, family))
+}
+
+/// The libc stubs whose own body names the stub variable `v`, by name: the functions that keep
+/// that state.
+fn state_owners(p: &Program, v: VarId) -> Vec<&str> {
+    use c_frontend::ir::visit::{walk_func, Mentions};
+    let mut owners: Vec<&str> = p
+        .funcs
+        .iter()
+        .filter(|f| f.origin == Origin::Stub && !f.blocks.is_empty())
+        .filter(|f| {
+            let mut m = Mentions::of(v);
+            walk_func(&mut m, f);
+            m.count > 0
+        })
+        .map(|f| f.name.as_str())
+        .collect();
+    owners.sort_unstable();
+    owners.dedup();
+    owners
 }
 
 /// The functions that take each struct's lock field, found as they are asked for.
