@@ -38,7 +38,7 @@
 //!
 //! This module reads the IR and the library model only; it never creates labels.
 
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::ir::ctypes::{StructId, Type, TypeId};
 use crate::ir::visit::{walk_operand, walk_stmt, Visitor};
@@ -80,9 +80,16 @@ impl OwningPlaces {
         candidates.sort();
         candidates.dedup();
         let copied = copied_structs(p);
+        let seen = tally(p);
         let mut found: FxHashSet<Place> = candidates
             .into_iter()
-            .filter(|place| owning(p, place, &copied))
+            .filter(|place| {
+                let (strukt, _) = root(place);
+                !copied.contains(&strukt)
+                    && seen
+                        .get(place)
+                        .is_none_or(|t| !t.spoiled && t.reads == t.allowed)
+            })
             .collect();
         // The elements of a block are reached only through it when the block is.
         let whole = found.clone();
@@ -286,57 +293,182 @@ fn root(place: &Place) -> (StructId, u32) {
     }
 }
 
-/// Whether every store and read of the class `place` keeps its blocks reachable only through
-/// the place holding each (see the module doc).
-fn owning(p: &Program, place: &Place, copied: &FxHashSet<StructId>) -> bool {
-    let (strukt, _) = root(place);
-    let def = &p.types.structs[strukt];
-    if copied.contains(&strukt) || def.kind == crate::ir::ctypes::StructKind::Union {
-        return false;
-    }
+/// What one walk of the program saw of a place class: how often its places are read, how
+/// many of those reads only dereference, compare or free, and whether anything else made its
+/// blocks reachable another way (a store of no fresh block, an address taken).
+#[derive(Default)]
+struct Tally {
+    reads: usize,
+    allowed: usize,
+    spoiled: bool,
+}
+
+/// The tallies of every place class, in one walk of the program (see the module doc).
+fn tally(p: &Program) -> FxHashMap<Place, Tally> {
+    let mut t = Tallies {
+        p,
+        by_place: FxHashMap::default(),
+    };
     for (f, func) in p.funcs.iter_enumerated() {
-        let mut uses = Uses {
-            p,
-            place,
-            reads: 0,
-            allowed: 0,
-            taken: false,
-        };
+        let reads = local_reads(func);
         for block in func.blocks.iter() {
             for stmt in &block.stmts {
-                if !stores_fresh(p, f, place, &stmt.kind) {
-                    return false;
-                }
-                uses.count_call(&stmt.kind);
-                walk_stmt(&mut uses, &stmt.kind);
+                t.store(f, &reads, &stmt.kind);
+                t.count_call(&stmt.kind);
+                walk_stmt(&mut t, &stmt.kind);
             }
             // A branch on the place itself only tests it.
             if let crate::ir::Term::Branch { cond, .. } = &block.term {
-                uses.allowed += usize::from(uses.is_read(cond));
+                if let Some(place) = read_place(cond) {
+                    t.entry(place).allowed += 1;
+                }
             }
-            crate::ir::visit::walk_term(&mut uses, &block.term);
-        }
-        if uses.taken || uses.reads != uses.allowed {
-            return false;
+            crate::ir::visit::walk_term(&mut t, &block.term);
         }
     }
-    true
+    t.by_place
 }
 
-/// Whether a statement that stores into a place of the class stores null or a fresh block.
-fn stores_fresh(p: &Program, f: FuncId, place: &Place, kind: &StmtKind) -> bool {
-    let here = |dst: &Lval| place_of(dst).as_ref() == Some(place);
-    match kind {
-        StmtKind::Assign { dst, src } if here(dst) => {
-            src.constant() == Some(0) || fresh_local(p, f, src)
+/// The place class a read names: `e` (through conversions) for an lvalue `e` of one.
+fn read_place(op: &Operand) -> Option<Place> {
+    match strip(op) {
+        Operand::Use(lv) => place_of(lv),
+        _ => None,
+    }
+}
+
+/// How many times each variable of a function is read or addressed by name.
+fn local_reads(func: &crate::ir::Func) -> FxHashMap<VarId, usize> {
+    struct Reads(FxHashMap<VarId, usize>);
+    impl Visitor for Reads {
+        fn visit_operand(&mut self, op: &Operand) {
+            if let Operand::Use(lv) | Operand::AddrOf(lv) = op {
+                if let Base::Var(v) = lv.base {
+                    *self.0.entry(v).or_default() += 1;
+                }
+            }
+            walk_operand(self, op);
         }
-        StmtKind::Call {
-            dst: Some(dst),
-            callee,
-            ..
-        } if here(dst) => allocates(p, callee),
-        StmtKind::Asm { operands } => !operands.iter().any(here),
-        _ => true,
+    }
+    let mut r = Reads(FxHashMap::default());
+    for block in func.blocks.iter() {
+        for stmt in &block.stmts {
+            walk_stmt(&mut r, &stmt.kind);
+        }
+        crate::ir::visit::walk_term(&mut r, &block.term);
+    }
+    r.0
+}
+
+/// The walk that fills the tallies.
+struct Tallies<'a> {
+    p: &'a Program,
+    by_place: FxHashMap<Place, Tally>,
+}
+
+impl Tallies<'_> {
+    fn entry(&mut self, place: Place) -> &mut Tally {
+        self.by_place.entry(place).or_default()
+    }
+
+    /// A store into a place of a class spoils it unless it stores null or a fresh block.
+    fn store(&mut self, f: FuncId, reads: &FxHashMap<VarId, usize>, kind: &StmtKind) {
+        let p = self.p;
+        match kind {
+            StmtKind::Assign { dst, src } => {
+                if let Some(place) = place_of(dst) {
+                    if src.constant() != Some(0) && !fresh_local(p, f, reads, src) {
+                        self.entry(place).spoiled = true;
+                    }
+                }
+            }
+            StmtKind::Call {
+                dst: Some(dst),
+                callee,
+                ..
+            } => {
+                if let Some(place) = place_of(dst) {
+                    if !allocates(p, callee) {
+                        self.entry(place).spoiled = true;
+                    }
+                }
+            }
+            StmtKind::Asm { operands } => {
+                for place in operands.iter().filter_map(place_of) {
+                    self.entry(place).spoiled = true;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The reads handed to a call that allow it: `free`'s block, or a scalar block handed to
+    /// a library function that keeps no pointer.
+    fn count_call(&mut self, kind: &StmtKind) {
+        let p = self.p;
+        let StmtKind::Call {
+            callee: Callee::Direct(g),
+            args,
+            dst,
+        } = kind
+        else {
+            return;
+        };
+        let frees = matches!(p.known_kind(*g), Some(Kind::Free { .. }));
+        // Its result may be the block again (`strcpy` returns its destination) only when it is
+        // a pointer.
+        let returns_pointer = dst
+            .as_ref()
+            .is_some_and(|d| matches!(p.types.get(p.lval_type(d)), Type::Pointer(_)));
+        let keeps_none = p.keeps_no_argument(*g)
+            && !returns_pointer
+            && !matches!(p.known_kind(*g), Some(Kind::ReturnsArg { .. }));
+        for a in args {
+            let Operand::Use(lv) = strip(a) else { continue };
+            let Some(place) = place_of(lv) else { continue };
+            let scalar = matches!(p.types.get(p.lval_type(lv)),
+                Type::Pointer(e) if matches!(p.types.get(*e), Type::Char | Type::Int | Type::Float));
+            if frees || (keeps_none && scalar) {
+                self.entry(place).allowed += 1;
+            }
+        }
+    }
+}
+
+impl Visitor for Tallies<'_> {
+    fn visit_operand(&mut self, op: &Operand) {
+        match op {
+            Operand::Use(lv) => {
+                if let Some(place) = place_of(lv) {
+                    self.entry(place).reads += 1;
+                }
+            }
+            // The place's own address, or an address inside the block it holds (`&O->f[k]`).
+            Operand::AddrOf(lv) => {
+                if let Some(place) = place_of(lv) {
+                    self.entry(place).spoiled = true;
+                }
+                if let Some(place) = dereferenced(lv).and_then(place_of) {
+                    self.entry(place).spoiled = true;
+                }
+            }
+            Operand::Arith(_, ArithOp::Compare(_) | ArithOp::Not, ops) => {
+                for place in ops.iter().filter_map(read_place) {
+                    self.entry(place).allowed += 1;
+                }
+            }
+            _ => {}
+        }
+        walk_operand(self, op);
+    }
+
+    fn visit_lval(&mut self, lv: &Lval) {
+        if let Base::Deref(op) = &lv.base {
+            if let Some(place) = deref_base(op).and_then(place_of) {
+                self.entry(place).allowed += 1;
+            }
+        }
+        crate::ir::visit::walk_lval(self, lv);
     }
 }
 
@@ -349,8 +481,9 @@ fn allocates(p: &Program, callee: &Callee) -> bool {
 }
 
 /// Whether `op` (through conversions) reads a local of `f` that holds a fresh block and is read
-/// nowhere else: assigned once, by an allocation or by a copy of such a local.
-fn fresh_local(p: &Program, f: FuncId, op: &Operand) -> bool {
+/// nowhere else (`reads` counts the reads of `f`'s variables): assigned once, by an allocation
+/// or by a copy of such a local.
+fn fresh_local(p: &Program, f: FuncId, reads: &FxHashMap<VarId, usize>, op: &Operand) -> bool {
     let mut current = op;
     // A chain of copies is as long as the function's statements at most.
     for _ in 0..=p.funcs[f]
@@ -365,7 +498,7 @@ fn fresh_local(p: &Program, f: FuncId, op: &Operand) -> bool {
         else {
             return false;
         };
-        if reads_of(p, f, t) != 1 {
+        if reads.get(&t) != Some(&1) {
             return false;
         }
         let &[(b, k)] = super::program::assigned_in(p, f, t).as_slice() else {
@@ -378,109 +511,4 @@ fn fresh_local(p: &Program, f: FuncId, op: &Operand) -> bool {
         }
     }
     false
-}
-
-/// How many times `f` reads the variable `t` (by name, as a whole).
-fn reads_of(p: &Program, f: FuncId, t: VarId) -> usize {
-    struct Reads {
-        t: VarId,
-        n: usize,
-    }
-    impl Visitor for Reads {
-        fn visit_operand(&mut self, op: &Operand) {
-            if let Operand::Use(lv) | Operand::AddrOf(lv) = op {
-                if matches!(lv.base, Base::Var(v) if v == self.t) {
-                    self.n += 1;
-                }
-            }
-            walk_operand(self, op);
-        }
-    }
-    let mut r = Reads { t, n: 0 };
-    for block in p.funcs[f].blocks.iter() {
-        for stmt in &block.stmts {
-            walk_stmt(&mut r, &stmt.kind);
-        }
-        crate::ir::visit::walk_term(&mut r, &block.term);
-    }
-    r.n
-}
-
-/// Counts the reads of a class's places, and those of them that only dereference, compare,
-/// free, or (for blocks of scalars) hand the block to a library function keeping no copy.
-struct Uses<'a> {
-    p: &'a Program,
-    place: &'a Place,
-    reads: usize,
-    allowed: usize,
-    taken: bool,
-}
-
-impl Uses<'_> {
-    fn is_read(&self, op: &Operand) -> bool {
-        matches!(strip(op), Operand::Use(lv) if place_of(lv).as_ref() == Some(self.place))
-    }
-
-    /// The reads handed to a call that allow it: `free`'s block, or a scalar block handed to
-    /// a library function that keeps no pointer.
-    fn count_call(&mut self, kind: &StmtKind) {
-        let StmtKind::Call {
-            callee: Callee::Direct(g),
-            args,
-            dst,
-        } = kind
-        else {
-            return;
-        };
-        let frees = matches!(self.p.known_kind(*g), Some(Kind::Free { .. }));
-        // Its result may be the block again (`strcpy` returns its destination) only when it is
-        // a pointer.
-        let returns_pointer = dst
-            .as_ref()
-            .is_some_and(|d| matches!(self.p.types.get(self.p.lval_type(d)), Type::Pointer(_)));
-        let keeps_none = self.p.keeps_no_argument(*g)
-            && !returns_pointer
-            && !matches!(self.p.known_kind(*g), Some(Kind::ReturnsArg { .. }));
-        for a in args {
-            if !self.is_read(a) {
-                continue;
-            }
-            let Operand::Use(lv) = strip(a) else { continue };
-            let scalar = matches!(self.p.types.get(self.p.lval_type(lv)),
-                Type::Pointer(e) if matches!(self.p.types.get(*e), Type::Char | Type::Int | Type::Float));
-            if frees || (keeps_none && scalar) {
-                self.allowed += 1;
-            }
-        }
-    }
-}
-
-impl Visitor for Uses<'_> {
-    fn visit_operand(&mut self, op: &Operand) {
-        match op {
-            Operand::Use(lv) if place_of(lv).as_ref() == Some(self.place) => self.reads += 1,
-            // The place's own address, or an address inside the block it holds (`&O->f[k]`).
-            Operand::AddrOf(lv)
-                if place_of(lv).as_ref() == Some(self.place)
-                    || dereferenced(lv)
-                        .is_some_and(|inner| place_of(inner).as_ref() == Some(self.place)) =>
-            {
-                self.taken = true
-            }
-            Operand::Arith(_, ArithOp::Compare(_) | ArithOp::Not, ops) => {
-                self.allowed += ops.iter().filter(|o| self.is_read(o)).count();
-            }
-            _ => {}
-        }
-        walk_operand(self, op);
-    }
-
-    fn visit_lval(&mut self, lv: &Lval) {
-        if let Base::Deref(op) = &lv.base {
-            if deref_base(op).is_some_and(|inner| place_of(inner).as_ref() == Some(self.place)) {
-                self.allowed += 1;
-            }
-        }
-        crate::ir::visit::walk_lval(self, lv);
-    }
 }
