@@ -467,9 +467,10 @@ fn analyse(
         program.alloc_wrappers = stats.time("analyses: allocation wrappers", || {
             crate::analyses::alloc_wrappers::find(program)
         });
-        program.non_capturing_stubs = stats.time("analyses: stubs that keep nothing", || {
-            crate::analyses::stub_captures::non_capturing_stubs(program)
-        });
+        program.non_capturing_functions = stats
+            .time("analyses: functions that keep nothing", || {
+                crate::analyses::stub_captures::non_capturing_functions(program)
+            });
         crate::analyses::run(program, main, options.techniques, stats)
     });
     solver::budget::poll_now();

@@ -1,14 +1,20 @@
-//! Which library stubs keep none of their pointer arguments (`c_frontend::analyses::stub_captures`):
-//! a stub that only reads or writes through a parameter, tests it, or hands it to another such
-//! stub keeps nothing; one that returns it, stores it, or hands it to one that does may keep it.
+//! Which library stubs, and functions of the program, keep none of their pointer arguments
+//! (`c_frontend::analyses::stub_captures`): one that only reads or writes through a parameter,
+//! tests it, or hands it to another such function keeps nothing; one that returns it, stores
+//! it, takes its address, or hands it to one that does may keep it.
 
-use c_frontend::analyses::stub_captures::non_capturing_stubs;
+use c_frontend::analyses::stub_captures::non_capturing_functions;
 use c_frontend::ir::{Origin, Program};
 use c_frontend::lower::Lowerer;
 use c_frontend::syntax::srcmap::{FileTable, SourceMap};
 
 /// Lowers `stubs` as the library model's stub unit.
 fn lower_stubs(stubs: &str) -> Program {
+    lower_as(stubs, Origin::Stub)
+}
+
+/// Lowers `text` as a unit of the given origin.
+fn lower_as(stubs: &str, origin: Origin) -> Program {
     let text = format!(
         "void __locksmith_write(const void *p); void __locksmith_read(const void *p);\n{stubs}"
     );
@@ -18,13 +24,17 @@ fn lower_stubs(stubs: &str) -> Program {
         lang_c::driver::parse_preprocessed(&lang_c::driver::Config::with_gcc(), text.clone())
             .unwrap_or_else(|e| panic!("parse error: {e:?}"));
     let map = SourceMap::new(&text, "stubs.c", &mut files);
-    lw.add_unit(&parse.unit, &map, Origin::Stub);
+    lw.add_unit(&parse.unit, &map, origin);
     lw.finish(files, Vec::new())
 }
 
 fn keeping_nothing(stubs: &str) -> Vec<String> {
-    let p = lower_stubs(stubs);
-    non_capturing_stubs(&p)
+    names(&lower_stubs(stubs))
+}
+
+/// The functions of `p` that keep nothing, by name.
+fn names(p: &Program) -> Vec<String> {
+    non_capturing_functions(p)
         .into_iter()
         .map(|f| p.funcs[f].name.clone())
         .collect()
@@ -67,4 +77,20 @@ fn handing_on_keeps_what_the_callee_keeps() {
          void through_fill(int *p) { fill(p); } void through_stash(int *p) { stash(p); }",
     );
     assert_eq!(names, ["fill", "through_fill"]);
+}
+
+/// The program's own functions are found alike: a helper that only reads through its
+/// argument keeps nothing, one that keeps it in a global does not, and neither does one whose
+/// parameter's own address is taken (a copy of it may then go anywhere).
+#[test]
+fn functions_of_the_program_keep_nothing_alike() {
+    let p = lower_as(
+        "typedef unsigned long size_t; void *memcpy(void *, const void *, size_t);\n\
+         char *last; char **where;\n\
+         long checksum(const char *s) { return s[0] + s[1]; }\n\
+         void remember(char *s) { last = s; }\n\
+         void copied(char *s) { memcpy(&last, &s, sizeof s); }",
+        Origin::User,
+    );
+    assert_eq!(names(&p), ["checksum"]);
 }

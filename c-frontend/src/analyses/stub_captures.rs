@@ -1,28 +1,35 @@
-//! Which library stubs keep none of the pointers they are given: a stub (a body of
-//! `libc-stubs/`) whose pointer parameters are only read or written through, tested, or handed
-//! on to functions that keep nothing either. A call of such a stub lets a fresh object stay
-//! unique ([`super::uniqueness`]) as a `non_capturing` row of the library model does: the
-//! socket a program `accept`s into a fresh connection record, whose `&c->len` and `&c->peer`
-//! the stub only writes through, no longer makes the record look published.
+//! Which functions with a body keep none of the pointers they are given: a library stub (a body
+//! of `libc-stubs/`) or a function of the program whose pointer parameters are only read or
+//! written through, tested, or handed on to functions that keep nothing either. A call of such
+//! a function lets a fresh object stay unique ([`super::uniqueness`]) as a `non_capturing` row
+//! of the library model does: the socket a program `accept`s into a fresh connection record,
+//! whose `&c->len` and `&c->peer` the stub only writes through, no longer makes the record look
+//! published; nor does a buffer a worker allocates, fills through its own `read_reply(fd, buf)`
+//! and frees. (Uniqueness is the paper's §3.2, intraprocedural there: a call of any function of
+//! the program published its arguments.)
 //!
 //! The check is syntactic and conservative: a parameter's value copied anywhere (into a
 //! variable, a member, the result), converted into an integer that is stored, or passed to a
-//! function not known to keep nothing, makes the stub one that may keep it. It reads the IR
-//! and the library model only, and never changes either.
+//! function not known to keep nothing, makes the function one that may keep it; so does a
+//! pointer parameter whose own address is taken (`memcpy(&g, &p, sizeof p)` copies it through
+//! a function that keeps nothing). It reads the IR and the library model only, and never
+//! changes either.
 
 use rustc_hash::FxHashSet;
 
 use crate::ir::ctypes::Type;
 use crate::ir::{Base, Callee, FuncId, Lval, Operand, Origin, Program, StmtKind, Term, VarId};
 
-/// The stubs that keep none of their pointer arguments, sorted. Found as a greatest fixpoint:
-/// every stub with a body starts as keeping nothing, and one that hands a parameter to a stub
-/// found to keep it is dropped, until nothing changes.
-pub fn non_capturing_stubs(p: &Program) -> Vec<FuncId> {
+/// The stubs and functions of the program that keep none of their pointer arguments, sorted.
+/// Found as a greatest fixpoint: every one with a body starts as keeping nothing, and one that
+/// hands a parameter to one found to keep it is dropped, until nothing changes.
+pub fn non_capturing_functions(p: &Program) -> Vec<FuncId> {
     let stubs: Vec<FuncId> = p
         .funcs
         .iter_enumerated()
-        .filter(|(_, f)| f.defined && f.origin == Origin::Stub)
+        .filter(|(_, f)| {
+            f.defined && !f.blocks.is_empty() && matches!(f.origin, Origin::Stub | Origin::User)
+        })
         .map(|(id, _)| id)
         .collect();
     let mut keeping_nothing: FxHashSet<FuncId> = stubs.iter().copied().collect();
@@ -42,7 +49,7 @@ pub fn non_capturing_stubs(p: &Program) -> Vec<FuncId> {
     out
 }
 
-/// Whether stub `f` uses its pointer parameters only to reach memory, to test them, or as
+/// Whether `f` uses its pointer parameters only to reach memory, to test them, or as
 /// arguments of functions that keep nothing (the model's `non_capturing` rows, or `others`).
 fn keeps_nothing(p: &Program, f: FuncId, others: &FxHashSet<FuncId>) -> bool {
     let func = &p.funcs[f];
@@ -52,6 +59,9 @@ fn keeps_nothing(p: &Program, f: FuncId, others: &FxHashSet<FuncId>) -> bool {
         .copied()
         .filter(|&v| matches!(p.types.get(p.vars[v].ty), Type::Pointer(_)))
         .collect();
+    if params.iter().any(|&v| p.vars[v].address_taken) {
+        return false;
+    }
     let carries = |op: &Operand| value_of(p, op, &params);
     for block in func.blocks.iter() {
         for stmt in &block.stmts {

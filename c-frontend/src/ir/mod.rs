@@ -82,9 +82,9 @@ pub struct Program {
     /// What the library model says about each function the program calls but does not define,
     /// and about each function the user's configuration names (see [`Program::known`]).
     pub known: IndexVec<FuncId, Option<Spec>>,
-    /// The library stubs that keep none of their pointer arguments, sorted
+    /// The library stubs and functions of the program that keep none of their pointer arguments, sorted
     /// ([`crate::analyses::stub_captures`]); empty until the analyses stage finds them.
-    pub non_capturing_stubs: Vec<FuncId>,
+    pub non_capturing_functions: Vec<FuncId>,
     /// For each position of a `sem_init` or `pthread_barrier_init` call
     /// ([`crate::model::Kind::SemInit`], [`crate::model::Kind::BarrierInit`]), the constant
     /// value of its value or count argument in each call written there (`None`: not a constant).
@@ -617,10 +617,11 @@ impl Program {
     }
 
     /// Whether a call of `f` keeps none of the pointers it is given: a `non_capturing` row of
-    /// the library model, or a stub found to keep nothing ([`Program::non_capturing_stubs`]).
+    /// the library model, or a stub or function of the program found to keep nothing
+    /// ([`Program::non_capturing_functions`]).
     pub fn keeps_no_argument(&self, f: FuncId) -> bool {
         self.known[f].is_some_and(|s| s.non_capturing)
-            || self.non_capturing_stubs.binary_search(&f).is_ok()
+            || self.non_capturing_functions.binary_search(&f).is_ok()
     }
 
     /// Whether `f` is an allocation wrapper whose every call makes a fresh object (not a

@@ -376,7 +376,7 @@ impl Lowerer {
             global_init: self.global_init,
             unanalysed: all,
             known,
-            non_capturing_stubs: Vec::new(),
+            non_capturing_functions: Vec::new(),
             init_values: std::mem::take(&mut self.init_values),
             steps: std::mem::take(&mut self.steps),
             relock_may_fail: self.relock_may_fail,
