@@ -24,15 +24,15 @@
 //!   (fgets(line, …)) { pthread_create(…, (void *)n); n++; }`).
 //! - Every write of it in the program lies in the create's function `f`, and is either an
 //!   increment by a positive constant, or on no cycle through the create (a start before the
-//!   loop, a count-down after it: no create follows it that a create preceded). `f` runs once, which the slot analysis that
-//!   uses the hand-off checks ([`crate::analyses::once`]).
+//!   loop, a count-down after it: no create follows it that a create preceded). `f` runs
+//!   once, which the slot analysis that uses the hand-off checks ([`crate::analyses::once`]).
 //! - From the create, no path reaches the create again without passing an increment, except
 //!   through the side of a test of the create's result on which it failed: a create that fails
 //!   starts no thread, so retrying it with the same value hands that value to one thread still.
 //!
 //! Why that is sound: the values the create hands to the threads it starts are read at
-//! successful creates; between two of them the counter only went up (it is written by nothing
-//! else), so they differ. The counter is assumed not to wrap around, as for claimed indices.
+//! successful creates; between two of them the counter only went up (nothing else writes it
+//! on a path from one create to the next), so they differ. The counter is assumed not to wrap around, as for claimed indices.
 
 use super::counters::{Counter, Write};
 use super::*;
@@ -144,7 +144,7 @@ fn local_writes<'p>(
 }
 
 /// The searches from a create for a path back to it that passes no increment and no failure of
-/// the create, and for a start of the counter.
+/// the create, and for a write of the counter on a cycle through it.
 struct Walk<'a> {
     p: &'a Program,
     f: FuncId,

@@ -63,33 +63,14 @@ pub struct OwningPlaces {
 impl OwningPlaces {
     /// The owning classes of `p`.
     pub fn of(p: &Program) -> OwningPlaces {
-        let mut candidates: Vec<Place> = Vec::new();
-        for func in p.funcs.iter() {
-            for stmt in func.blocks.iter().flat_map(|b| &b.stmts) {
-                let dst = match &stmt.kind {
-                    StmtKind::Assign { dst, .. } | StmtKind::Call { dst: Some(dst), .. } => dst,
-                    _ => continue,
-                };
-                if let Some(place) = place_of(dst) {
-                    if matches!(p.types.get(p.lval_type(dst)), Type::Pointer(_)) {
-                        candidates.push(place);
-                    }
-                }
-            }
-        }
-        candidates.sort();
-        candidates.dedup();
         let copied = copied_structs(p);
-        let seen = tally(p);
-        let mut found: FxHashSet<Place> = candidates
+        let mut found: FxHashSet<Place> = tally(p)
             .into_iter()
-            .filter(|place| {
+            .filter(|(place, t)| {
                 let (strukt, _) = root(place);
-                !copied.contains(&strukt)
-                    && seen
-                        .get(place)
-                        .is_none_or(|t| !t.spoiled && t.reads == t.allowed)
+                t.pointer_stored && !t.spoiled && t.reads == t.allowed && !copied.contains(&strukt)
             })
+            .map(|(place, _)| place)
             .collect();
         // The elements of a block are reached only through it when the block is.
         let whole = found.clone();
@@ -301,6 +282,9 @@ struct Tally {
     reads: usize,
     allowed: usize,
     spoiled: bool,
+    /// Whether the program stores a pointer into a place of the class: only such a class
+    /// holds blocks.
+    pointer_stored: bool,
 }
 
 /// The tallies of every place class, in one walk of the program (see the module doc).
@@ -374,6 +358,13 @@ impl Tallies<'_> {
     /// A store into a place of a class spoils it unless it stores null or a fresh block.
     fn store(&mut self, f: FuncId, reads: &FxHashMap<VarId, usize>, kind: &StmtKind) {
         let p = self.p;
+        if let StmtKind::Assign { dst, .. } | StmtKind::Call { dst: Some(dst), .. } = kind {
+            if let Some(place) = place_of(dst) {
+                if matches!(p.types.get(p.lval_type(dst)), Type::Pointer(_)) {
+                    self.entry(place).pointer_stored = true;
+                }
+            }
+        }
         match kind {
             StmtKind::Assign { dst, src } => {
                 if let Some(place) = place_of(dst) {
