@@ -1638,3 +1638,116 @@ fn the_source_root_names_files_in_every_format() {
     assert_eq!(status, 0, "{out}");
     assert!(out.contains("1 suppressed by comments"), "{out}");
 }
+
+/// A wait that polls a counter of running workers without its lock: the races on what the
+/// workers wrote are listed under the race on the counter, as its consequences, in every
+/// format; none is dropped.
+#[test]
+fn races_that_follow_from_an_unlocked_wait_are_listed_under_it() {
+    let fixture = "tests/races/joins/counter_wait_unlocked.c";
+    let run = check(&["--format", "json", fixture]);
+    assert_eq!(run.exit, 1, "{}", run.stderr);
+    assert_eq!(warning_names(&run), ["running"]);
+    let v = report(&run);
+    let c = &v["warnings"][0]["consequences"];
+    assert_eq!(c["line"], 41, "{c}");
+    assert!(
+        c["why"].as_str().unwrap().contains("without the lock"),
+        "{c}"
+    );
+    let names: Vec<&str> = c["races"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["location"]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["results", "names"]);
+    for r in c["races"].as_array().unwrap() {
+        assert!(!r["accesses"].as_array().unwrap().is_empty(), "{r}");
+    }
+    let text = check(&[fixture]);
+    assert!(
+        text.stdout
+            .contains("2 more races are consequences of this one")
+            && text.stdout.contains("possible data race on results (")
+            && text
+                .stdout
+                .contains("1 possible data race (and 2 more as their consequences)"),
+        "{}",
+        text.stdout
+    );
+    let short = check(&["--format", "short", fixture]);
+    assert_eq!(short.stdout.lines().count(), 3, "{}", short.stdout);
+    assert!(short
+        .stdout
+        .contains("note: possible data race on names, a consequence of the race on running"));
+    let sarif: serde_json::Value =
+        serde_json::from_str(&check(&["--format", "sarif", fixture]).stdout).unwrap();
+    let levels: Vec<&str> = sarif["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["level"].as_str().unwrap())
+        .collect();
+    assert_eq!(levels, ["warning", "note", "note"]);
+}
+
+/// When the counter a wait reads does not race (a reaper thread joins the workers, then counts
+/// down under the lock the wait holds), the races the wait would order stay warnings of their
+/// own, each saying which wait the analysis does not follow.
+#[test]
+fn a_wait_on_a_reaper_counter_is_named_on_the_races_it_would_order() {
+    let (dir, p) = source_file(
+        "reaper-wait",
+        "reaper.c",
+        "#include <pthread.h>\n#include <unistd.h>\n\
+         static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\n\
+         static int running;\nstatic long results[8];\nstatic pthread_t ids[8];\n\
+         static void *worker(void *a) { results[(long)a] = 1; return 0; }\n\
+         static void *reaper(void *a) {\n\
+             for (;;)\n\
+                 for (int x = 0; x < 8; x++)\n\
+                     if (ids[x] && pthread_join(ids[x], 0) == 0) {\n\
+                         pthread_mutex_lock(&m);\n\
+                         running--;\n\
+                         pthread_mutex_unlock(&m);\n\
+                     }\n\
+             return a;\n\
+         }\n\
+         int main(void) {\n\
+             pthread_t r;\n\
+             pthread_create(&r, 0, reaper, 0);\n\
+             for (long i = 0; i < 8; i++) {\n\
+                 pthread_create(&ids[i], 0, worker, (void *)i);\n\
+                 pthread_mutex_lock(&m);\n\
+                 running++;\n\
+                 pthread_mutex_unlock(&m);\n\
+             }\n\
+             pthread_mutex_lock(&m);\n\
+             while (running > 0) { pthread_mutex_unlock(&m); usleep(10); pthread_mutex_lock(&m); }\n\
+             pthread_mutex_unlock(&m);\n\
+             return (int)results[0];\n\
+         }\n",
+    );
+    let run = check(&["--format", "json", &p]);
+    let v = report(&run);
+    let results = v["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|w| w["location"]["name"] == "results")
+        .unwrap_or_else(|| panic!("no race on results: {}", run.stdout));
+    let unfollowed = results["unfollowed"].as_str().unwrap_or_default();
+    assert!(
+        unfollowed.contains("for `running` to reach 0")
+            && unfollowed.contains("`reaper` counts it down after joining a thread"),
+        "{}",
+        run.stdout
+    );
+    assert!(v["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|w| w["consequences"].is_null()));
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -444,3 +444,45 @@ impl<'p> FieldLockTakers<'p> {
         out
     }
 }
+
+/// What one presumed join ([`crate::analyses::joins::PresumedJoin`]) explains: the thread
+/// analysis's warnings (indices into its solution) that its second check does not find, and
+/// those among the rest that list the join's test of its counter as a racing access (the race
+/// on the counter itself). Empty when the second check ran out of budget.
+pub struct PresumedOutcome<'r> {
+    pub join: &'r crate::analyses::joins::PresumedJoin,
+    pub vanished: Vec<usize>,
+    pub causes: Vec<usize>,
+}
+
+/// The outcome of each presumed join of the check, in the order of
+/// [`crate::constraints::Generated::presumed`].
+pub fn presumed_outcomes(r: &CheckResult) -> Vec<PresumedOutcome<'_>> {
+    let warnings = &r.solution.warnings;
+    r.generated
+        .presumed
+        .iter()
+        .zip(&r.solution.presumed)
+        .map(|((join, test), vanished)| {
+            let vanished = vanished.clone().unwrap_or_default();
+            let causes = if vanished.is_empty() {
+                Vec::new()
+            } else {
+                (0..warnings.len())
+                    .filter(|i| vanished.binary_search(i).is_err())
+                    .filter(|&i| {
+                        warnings[i]
+                            .accesses
+                            .iter()
+                            .any(|a| a.racing && test.contains(&a.access))
+                    })
+                    .collect()
+            };
+            PresumedOutcome {
+                join,
+                vanished,
+                causes,
+            }
+        })
+        .collect()
+}

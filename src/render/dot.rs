@@ -147,6 +147,16 @@ fn races(r: &CheckReport, s: &mut dyn Write) -> io::Result<()> {
                 escape(&label)
             )?;
         }
+        // Its consequences: dashed boxes the race points to (their accesses are the cause's
+        // to fix).
+        for (c, consequence) in race.consequences.iter().flat_map(|c| &c.races).enumerate() {
+            writeln!(
+                s,
+                "  w{w}c{c} [shape=box, style=dashed, label=\"{}\"];\n  w{w} -> w{w}c{c} \
+                 [style=dashed, label=\"consequence\"];",
+                escape(&consequence.location.name)
+            )?;
+        }
     }
     // An incomplete check says so as the graph's label: no drawn race is not a race-free run.
     if let Some(missing) = super::incompleteness(r) {

@@ -22,7 +22,8 @@ use rustc_hash::FxHashMap;
 
 use super::{RenderContext, RenderError, Renderer, SourceReader};
 use crate::report::model::{
-    CheckReport, Deadlock, LockLeak, Position, Race, RaceAccess, RaceLocation, Verdict, Warning,
+    CheckReport, Consequences, Deadlock, LockLeak, Position, Race, RaceAccess, RaceLocation,
+    Verdict, Warning,
 };
 use crate::report::Report;
 
@@ -215,6 +216,18 @@ impl Files {
             for l in std::iter::once(&w.location).chain(&w.aliases) {
                 if let Some(d) = &l.declared {
                     mark(&d.file, d.line, Mark::Declared(i));
+                }
+            }
+            // A consequence's accesses belong to its cause's warning, which lists them.
+            if let Some(c) = &w.consequences {
+                mark(&c.position.file, c.position.line, Mark::Access(i));
+                for race in &c.races {
+                    for a in race.accesses.iter().take(2) {
+                        mark(&a.position.file, a.position.line, Mark::Access(i));
+                    }
+                    if let Some(d) = &race.location.declared {
+                        mark(&d.file, d.line, Mark::Declared(i));
+                    }
                 }
             }
         }
@@ -685,9 +698,45 @@ fn warnings(
                  <ol class=\"accesses context\">\n{block}</ol>\n"
             ));
         }
+        if let Some(c) = &w.consequences {
+            consequences(c, files, s);
+        }
         s.push_str("</details>\n");
     }
     s.push_str("</section>\n");
+}
+
+/// The races that are consequences of a warning's: the wait that causes them, then one line
+/// each, its location and where its first racing accesses are.
+fn consequences(c: &Consequences, files: &Files, s: &mut String) {
+    let at = |p: &Position| {
+        linked(
+            files,
+            &p.file,
+            p.line,
+            &format!("{}:{}:{}", p.file, p.line, p.column),
+        )
+    };
+    s.push_str(&format!(
+        "<h4>Consequences</h4>\n<p class=\"note\">At {}: {}</p>\n<ul class=\"consequences\">\n",
+        at(&c.position),
+        Esc(&c.why)
+    ));
+    for race in &c.races {
+        let shown: Vec<String> = race
+            .accesses
+            .iter()
+            .take(2)
+            .map(|a| format!("{} at {}", a.kind(), at(&a.position)))
+            .collect();
+        s.push_str(&format!(
+            "<li>possible data race on {} <span class=\"badge\">{}</span>: {}</li>\n",
+            location(&race.location, files),
+            plural(race.accesses.len(), "racing access", "racing accesses"),
+            shown.join(", ")
+        ));
+    }
+    s.push_str("</ul>\n");
 }
 
 /// The opening of a warning's `<details>`: its summary line, other names and note.
@@ -710,6 +759,12 @@ fn warning(i: usize, w: &Race, files: &Files, s: &mut String) {
     }
     if let Some(note) = &w.note {
         s.push_str(&format!("<p class=\"note\">Note: {}</p>\n", Esc(note)));
+    }
+    if let Some(unfollowed) = &w.unfollowed {
+        s.push_str(&format!(
+            "<p class=\"note\">Note: {}</p>\n",
+            Esc(unfollowed)
+        ));
     }
 }
 

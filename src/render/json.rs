@@ -116,7 +116,14 @@ fn render_check(check: &CheckReport, out: &mut dyn Write) -> io::Result<()> {
             if list.is_empty() {
                 continue;
             }
-            let Some(at) = rest.find(empty) else { continue };
+            // The warning's own `accesses` is its first key; its own `context` follows its
+            // `consequences` (keys are sorted), whose races may hold empty lists of their own.
+            let found = if key == "context" {
+                rest.rfind(empty)
+            } else {
+                rest.find(empty)
+            };
+            let Some(at) = found else { continue };
             out.write_all(&rest.as_bytes()[..at])?;
             write!(out, "\"{key}\": ")?;
             if uses[&list.as_ptr()] > 1 {
@@ -231,7 +238,37 @@ mod tests {
             ),
             accesses,
             context,
+            consequences: None,
+            unfollowed: None,
+            sources: Vec::new(),
         })
+    }
+
+    /// A race with two consequences, one whose own context is empty: the warning's lists must
+    /// be spliced in where the warning's own keys are, not the consequences'.
+    fn caused(name: &str, accesses: Rc<[RaceAccess]>) -> Warning {
+        let Warning::Race(mut cause) = race(name, accesses.clone()) else {
+            unreachable!("race() makes a race")
+        };
+        let races = ["g", "h"]
+            .into_iter()
+            .filter_map(|n| match race(n, vec![access(20, true)].into()) {
+                Warning::Race(r) => Some(r),
+                _ => None,
+            })
+            .collect();
+        cause.context = vec![access(30, false)].into();
+        cause.unfollowed = Some("u".into());
+        cause.consequences = Some(crate::report::model::Consequences {
+            position: crate::report::model::Position {
+                file: "a.c".into(),
+                line: 2,
+                column: 3,
+            },
+            why: "w".into(),
+            races,
+        });
+        Warning::Race(cause)
     }
 
     /// Rendering warning by warning, with shared lists spliced in, gives exactly the text of
@@ -248,6 +285,7 @@ mod tests {
                 race("k", vec![access(12, true)].into()),
             ],
             vec![deadlock()],
+            vec![caused("c", shared.clone()), race("g", shared.clone())],
             vec![
                 race("g", shared.clone()),
                 deadlock(),

@@ -632,7 +632,7 @@ impl Builder<'_> {
     /// One warning's result.
     fn warning(&mut self, w: &Warning) {
         match w {
-            Warning::Race(race) => self.race(race),
+            Warning::Race(race) => self.race(race, None),
             Warning::Deadlock(d) => self.deadlock(d),
             Warning::LockLeak(l) => self.lock_leak(l),
         }
@@ -722,7 +722,10 @@ impl Builder<'_> {
         }
     }
 
-    fn race(&mut self, w: &Race) {
+    /// A race: a result of rule `data-race` at its first racing access, the others related,
+    /// one thread flow per access; then its consequences, each a result of level `note` whose
+    /// message names its `cause`.
+    fn race(&mut self, w: &Race, cause: Option<&str>) {
         let Some(first) = w.accesses.first() else {
             return;
         };
@@ -755,6 +758,12 @@ impl Builder<'_> {
         if let Some(note) = &w.note {
             message.push_str(&format!(". {note}"));
         }
+        if let Some(unfollowed) = &w.unfollowed {
+            message.push_str(&format!(". {unfollowed}"));
+        }
+        if let Some(cause) = cause {
+            message.push_str(&format!(". {cause}"));
+        }
         // What identifies the warning across edits is what a baseline records of it.
         let entry = crate::report::triage::race_entry(w);
         let key = format!("{}|{}", entry.location, entry.accesses.join(","));
@@ -778,6 +787,18 @@ impl Builder<'_> {
             last.code_flows = vec![CodeFlow {
                 thread_flows: flows,
             }];
+            if cause.is_some() {
+                last.level = "note".into();
+            }
+        }
+        if let Some(c) = &w.consequences {
+            let cause = format!(
+                "A consequence of the race on {} (the wait at {}:{}:{}): {}",
+                w.location.name, c.position.file, c.position.line, c.position.column, c.why
+            );
+            for race in &c.races {
+                self.race(race, Some(&cause));
+            }
         }
     }
 

@@ -2,7 +2,8 @@
 //! print, for editors' error lists and `grep`. A check's warning is placed at its first racing
 //! access (a deadlock at its first lock call); a λ▷ violation at its location or where the
 //! locks meet. Each function not analysed is a line too: a `warning` when it may run (the
-//! check is then incomplete), a `note` when it cannot; a run that reached its time or memory
+//! check is then incomplete), a `note` when it cannot; a race that is only the consequence of
+//! another is a `note` line after it; a run that reached its time or memory
 //! limit ends with `locksmith: warning: … [stopped]`. Nothing else is printed: no source
 //! lines, no summary (an error's one line goes to stderr as in every format).
 
@@ -80,6 +81,19 @@ fn render_check(r: &CheckReport, out: &mut dyn Write) -> io::Result<()> {
             w.location.name,
             w.code
         )?;
+        for c in w.consequences.iter().flat_map(|c| &c.races) {
+            let Some(first) = c.accesses.first() else {
+                continue;
+            };
+            writeln!(
+                out,
+                "{}: note: possible data race on {}, a consequence of the race on {} [{}]",
+                at(&first.position),
+                c.location.name,
+                w.location.name,
+                c.code
+            )?;
+        }
     }
     for a in &r.annotations {
         writeln!(

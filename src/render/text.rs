@@ -190,13 +190,56 @@ fn race(
         };
         s.write_all(painter.declaration(&title, name, at, sources).as_bytes())?;
     }
+    if let Some(unfollowed) = &w.unfollowed {
+        s.write_all(painter.note(unfollowed).as_bytes())?;
+    }
     if !w.context.is_empty() {
         let context = drawn.entry(w.context.as_ptr()).or_insert_with(|| {
             painter.context("also accessed, protected or ordered", &w.context, sources)
         });
         s.write_all(context.as_bytes())?;
     }
+    if let Some(c) = &w.consequences {
+        let n = c.races.len();
+        let title = format!(
+            "{n} more race{} {} consequence{} of this one",
+            plural(n),
+            if n == 1 { "is a" } else { "are" },
+            plural(n)
+        );
+        s.write_all(
+            painter
+                .points(
+                    Some(&title),
+                    &[(&c.position, "the wait".to_string())],
+                    sources,
+                )
+                .as_bytes(),
+        )?;
+        s.write_all(painter.note(&c.why).as_bytes())?;
+        let lines: Vec<String> = c.races.iter().map(consequence_line).collect();
+        s.write_all(painter.note(&lines.join("\n")).as_bytes())?;
+    }
     s.write_all(b"\n")
+}
+
+/// A consequence race in one line: its location, how many racing accesses it has, and where
+/// the first write and the first other access are.
+fn consequence_line(r: &Race) -> String {
+    let n = r.accesses.len();
+    let write = r.accesses.iter().find(|a| a.write);
+    let other = r
+        .accesses
+        .iter()
+        .find(|a| write.is_none_or(|w| !std::ptr::eq(*a, w)));
+    let at = |a: &RaceAccess| format!("{} at {}:{}", a.kind(), a.position.file, a.position.line);
+    let pair: Vec<String> = write.into_iter().chain(other).map(at).collect();
+    format!(
+        "possible data race on {} ({n} racing access{}: {})",
+        r.location.name,
+        if n == 1 { "" } else { "es" },
+        pair.join(", ")
+    )
 }
 
 /// A location's name, with where it is declared.
@@ -305,6 +348,10 @@ fn tail(r: &CheckReport, s: &mut dyn Write) -> io::Result<()> {
 /// how many functions that may run were not.
 fn summary(r: &CheckReport) -> String {
     let count = r.warnings.iter().filter(|w| w.race().is_some()).count();
+    let consequences: usize = (r.warnings.iter().filter_map(|w| w.race()))
+        .filter_map(|race| race.consequences.as_ref())
+        .map(|c| c.races.len())
+        .sum();
     let deadlocks = r.warnings.iter().filter(|w| w.deadlock().is_some()).count();
     let leaks = r
         .warnings
@@ -334,7 +381,14 @@ fn summary(r: &CheckReport) -> String {
     let found = if r.verdict == Verdict::Incomplete {
         format!("no race found in what was analysed{problems}")
     } else {
-        format!("{count} possible data race{}{problems}", plural(count))
+        let more = match consequences {
+            0 => String::new(),
+            n => format!(" (and {n} more as their consequence{})", plural(n)),
+        };
+        format!(
+            "{count} possible data race{}{more}{problems}",
+            plural(count)
+        )
     };
     match super::incompleteness(r) {
         Some(missing) => format!("locksmith: {found}; {missing}"),

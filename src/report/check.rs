@@ -46,6 +46,7 @@ pub fn build(r: &CheckResult, root: &Path) -> CheckReport {
     };
     let p = &r.program;
     let (races, unlisted) = races(&b);
+    let races = super::consequences::grouped(r, root, races);
     let mut warnings: Vec<Warning> = races.into_iter().map(Warning::Race).collect();
     if unlisted.is_none() {
         warnings.extend(b.deadlocks().into_iter().map(Warning::Deadlock));
@@ -681,7 +682,7 @@ impl Builder<'_> {
     }
 }
 
-fn position(p: &Program, root: &Path, pos: Pos) -> Position {
+pub(super) fn position(p: &Program, root: &Path, pos: Pos) -> Position {
     Position {
         file: display_file(&p.files[pos.file], root),
         line: pos.line,
@@ -847,16 +848,18 @@ fn races(b: &Builder) -> (Vec<Race>, Option<(Limit, usize)>) {
         Option<String>,
         Option<&'w str>,
         &'w RaceWarning,
+        u32,
     );
     let stateful = stateful_stubs(p);
     let mut warnings: Vec<Named> = r
         .solution
         .warnings
         .iter()
-        .map(|w| {
+        .zip(0..)
+        .map(|(w, i)| {
             let name = &r.generated.rho_names[w.rho];
             match library_state(r, b.root, name, w, &stateful) {
-                Some((state, note, family)) => (None, state, Some(note), Some(family), w),
+                Some((state, note, family)) => (None, state, Some(note), Some(family), w, i),
                 None => (
                     name_pos(p, name),
                     describe_name(p, b.root, name),
@@ -866,6 +869,7 @@ fn races(b: &Builder) -> (Vec<Race>, Option<(Limit, usize)>) {
                         .clone(),
                     None,
                     w,
+                    i,
                 ),
             }
         })
@@ -891,7 +895,7 @@ fn races(b: &Builder) -> (Vec<Race>, Option<(Limit, usize)>) {
         FxHashMap::default();
     let total = warnings.len();
     let mut unlisted = None;
-    for (listed, (pos, name, note, family, w)) in warnings.into_iter().enumerate() {
+    for (listed, (pos, name, note, family, w, i)) in warnings.into_iter().enumerate() {
         if let Some(limit) = solver::budget::reached() {
             unlisted = Some((limit, total - listed));
             break;
@@ -907,6 +911,7 @@ fn races(b: &Builder) -> (Vec<Race>, Option<(Limit, usize)>) {
         let key = (w.home, list);
         if let Some(&k) = first_of.get(&key) {
             races[k].aliases.push(location);
+            races[k].sources.push(i);
             continue;
         }
         let made = lists_of(&mut built, b, w, list);
@@ -919,6 +924,7 @@ fn races(b: &Builder) -> (Vec<Race>, Option<(Limit, usize)>) {
         };
         if let Some(&k) = family.and_then(|f| first_of_family.get(&(w.home, f))) {
             races[k].aliases.push(location);
+            races[k].sources.push(i);
             more_lists.entry(k).or_default().push(made);
             first_of.insert(key, k);
             continue;
@@ -944,14 +950,32 @@ fn races(b: &Builder) -> (Vec<Race>, Option<(Limit, usize)>) {
             note,
             accesses,
             context,
+            consequences: None,
+            unfollowed: None,
+            sources: vec![i],
         });
     }
     for (k, parts) in more_lists {
         let race = &mut races[k];
         (race.accesses, race.context) = merged_lists(&race.accesses, &race.context, &parts);
     }
-    // Sorted by where their first names are declared, then by name; those that need a
-    // signal only another process sends last.
+    (
+        sorted_races(b, races, &objects, &declared, &outside),
+        unlisted,
+    )
+}
+
+/// The races sorted by where their first names are declared, then by name, those that need a
+/// signal only another process sends last; without the repeats of whole objects, and with at
+/// most [`MAX_ALIASES`] other names each.
+fn sorted_races(
+    b: &Builder,
+    races: Vec<Race>,
+    objects: &[Option<ObjectPart>],
+    declared: &[Option<Pos>],
+    outside: &[bool],
+) -> Vec<Race> {
+    let p = &b.r.program;
     let mut order: Vec<usize> = (0..races.len()).collect();
     order.sort_by(|&i, &j| {
         (outside[i], declared[i], &races[i].location.name).cmp(&(
@@ -977,7 +1001,7 @@ fn races(b: &Builder) -> (Vec<Race>, Option<(Limit, usize)>) {
         race.aliases_omitted = race.aliases.len().saturating_sub(MAX_ALIASES);
         race.aliases.truncate(MAX_ALIASES);
     }
-    (races, unlisted)
+    races
 }
 
 /// The entries of a warning's access list (`list`, its number), made once per list and
@@ -1149,6 +1173,7 @@ fn without_whole_object_repeats(
     drop((lines, written));
     repeats.extend(pointees);
     let mut moved: BTreeMap<usize, Vec<RaceLocation>> = BTreeMap::new();
+    let mut moved_sources: BTreeMap<usize, Vec<u32>> = BTreeMap::new();
     let mut moved_context: BTreeMap<usize, Vec<RaceAccess>> = BTreeMap::new();
     let mut renamed: BTreeMap<usize, RaceLocation> = BTreeMap::new();
     let mut kept = Vec::with_capacity(races.len());
@@ -1167,6 +1192,7 @@ fn without_whole_object_repeats(
                     names.push(race.location);
                 }
                 names.extend(race.aliases);
+                moved_sources.entry(to).or_default().extend(race.sources);
                 if siblings.contains_key(&k) {
                     moved_context
                         .entry(to)
@@ -1184,6 +1210,8 @@ fn without_whole_object_repeats(
                 race.aliases.insert(0, field);
             }
             race.aliases.extend(moved.remove(&k).unwrap_or_default());
+            race.sources
+                .extend(moved_sources.remove(&k).unwrap_or_default());
             if let Some(more) = moved_context.remove(&k).filter(|more| !more.is_empty()) {
                 let mut context: Vec<RaceAccess> = race.context.iter().cloned().collect();
                 context.extend(more);

@@ -181,6 +181,13 @@ fn race() -> Race {
         note: Some("n".into()),
         accesses: vec![race_access.clone()].into(),
         context: vec![race_access.clone()].into(),
+        consequences: Some(Consequences {
+            position: position(),
+            why: "w".into(),
+            races: Vec::new(),
+        }),
+        unfollowed: Some("u".into()),
+        sources: Vec::new(),
     }
 }
 
@@ -224,6 +231,26 @@ fn violation(detail: ViolationDetail) -> BTreeSet<String> {
     keys(Violation::new(detail))
 }
 
+fn unanalysed() -> Unanalysed {
+    Unanalysed {
+        code: "unanalysed/parse-error",
+        function: "f".into(),
+        file: "f".into(),
+        line: 1,
+        column: 2,
+        reason: "r".into(),
+        may_run: true,
+    }
+}
+
+fn unsound() -> Unsound {
+    Unsound {
+        code: "unsound/inline-asm",
+        position: position(),
+        what: "w".into(),
+    }
+}
+
 /// A sample of every serialised type, with every optional field present, by its documented name.
 fn samples() -> BTreeMap<&'static str, BTreeSet<String>> {
     let race = race();
@@ -234,20 +261,7 @@ fn samples() -> BTreeMap<&'static str, BTreeSet<String>> {
         Warning::Deadlock(deadlock.clone()),
         Warning::LockLeak(leak.clone()),
     ];
-    let unanalysed = Unanalysed {
-        code: "unanalysed/parse-error",
-        function: "f".into(),
-        file: "f".into(),
-        line: 1,
-        column: 2,
-        reason: "r".into(),
-        may_run: true,
-    };
-    let unsound = Unsound {
-        code: "unsound/inline-asm",
-        position: position(),
-        what: "w".into(),
-    };
+    let (unanalysed, unsound) = (unanalysed(), unsound());
     let annotation = AnnotationProblem {
         code: "existential/escape",
         position: position(),
@@ -299,6 +313,14 @@ fn samples() -> BTreeMap<&'static str, BTreeSet<String>> {
         ("SuppressionWarning", keys(suppression_warning())),
         ("Race", keys(&race)),
         ("RaceLocation", keys(&race.location)),
+        (
+            "Consequences",
+            keys(
+                race.consequences
+                    .as_ref()
+                    .expect("the sample has consequences"),
+            ),
+        ),
         ("RaceAccess", keys(&race.accesses[0])),
         ("Deadlock", keys(&deadlock)),
         ("Acquisition", keys(&deadlock.acquisitions[0])),

@@ -6,6 +6,7 @@
 //! `crate::render` do).
 
 pub mod check;
+mod consequences;
 #[cfg(test)]
 mod contract_tests;
 pub mod error;

@@ -428,6 +428,33 @@ pub struct Race {
     /// The location's other accesses (protected, or ordered with every other access): they
     /// show which lock the racing ones forgot. Same order and sharing as `accesses`.
     pub context: std::rc::Rc<[RaceAccess]>,
+    /// The races that are only consequences of this one: this location is a counter of running
+    /// threads that a wait reads without the lock its count-downs hold (or that a thread
+    /// counts down after joining them), and they go away when that wait is taken to join the
+    /// threads it counts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub consequences: Option<Consequences>,
+    /// A synchronisation the analysis does not follow that would order this race's accesses,
+    /// in words: a wait on a counter that a thread counts down after joining the threads.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unfollowed: Option<String>,
+    /// The thread analysis's warnings (their indices in its solution) this race reports: what
+    /// grouping consequences under their cause goes by. Not part of the report.
+    #[serde(skip)]
+    pub sources: Vec<u32>,
+}
+
+/// The races that a wait which does not reliably join its threads leaves (see
+/// [`Race::consequences`]).
+#[derive(Clone, Debug, Serialize)]
+pub struct Consequences {
+    /// Where the wait tests its counter.
+    #[serde(flatten)]
+    pub position: Position,
+    /// What the wait would order, in words.
+    pub why: String,
+    /// The races, each a race warning of its own, sorted as warnings are.
+    pub races: Vec<Race>,
 }
 
 /// The location of a race: a variable, a field path or an allocation site.

@@ -11,6 +11,9 @@
 //!   its location's name without line numbers, and the functions making its racing accesses with
 //!   their kinds. `--baseline FILE` then leaves out the warnings it records.
 //!
+//! A race listed as the consequence of another ([`Race::consequences`]) goes with it: it is left
+//! out when its cause is.
+//!
 //! This module reads the source files the warnings name (for the comments); it never prints.
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -96,7 +96,12 @@ pub fn run(
     });
     let recursive_scc = stats.time("analyses: recursion", || recursive_components(p));
     let joins = stats.time("analyses: joins", || joins::plan(p, Some(main), stats));
-    stats.count("thread creates matched with joins", joins.create.len());
+    let presumed: usize = joins.presumed.iter().map(|j| j.creates.len()).sum();
+    stats.count(
+        "thread creates matched with joins",
+        joins.create.len() - presumed,
+    );
+    stats.count("presumed counter joins", joins.presumed.len());
     stats.count("joins that end one thread", joins.join_after.len());
     stats.count("hand-shakes", joins.handshakes.len());
     let unpacks = stats.time("analyses: unpacks", || {

@@ -183,6 +183,14 @@ impl Gen<'_> {
                     self.current.push(GenEvent::Event(Event::Join(h)));
                 }
             }
+            // A presumed join: the thread analysis sets it aside but for its second check.
+            for join in &self.analysed.joins.presumed {
+                if join.test.0 == f && join.drained == b {
+                    for &h in &join.handles {
+                        self.current.push(GenEvent::Event(Event::Join(h)));
+                    }
+                }
+            }
             // A hand-shake's waiter saw its flag set on entry to this block.
             for (n, h) in self.analysed.joins.handshakes.iter().enumerate() {
                 if h.waits.contains(&(f, b)) {
@@ -223,7 +231,15 @@ impl Gen<'_> {
             frame.own = unpacks.at_term(b).to_vec();
             match &block.term {
                 Term::Branch { cond, .. } => {
+                    let first = self.access_sites.len();
                     self.eval_tested(&mut frame, cond);
+                    for (k, join) in self.analysed.joins.presumed.iter().enumerate() {
+                        if join.test == (f, b) {
+                            let read = (first..self.access_sites.len())
+                                .map(|a| solver::threads::AccessId(a as u32));
+                            self.presumed_tests[k].extend(read);
+                        }
+                    }
                 }
                 Term::Return(Some(op), _) => {
                     let value = self.eval(&mut frame, op);

@@ -234,6 +234,9 @@ impl Gen<'_> {
         threads.signal_atomic = self.signal_atomic.clone();
         threads.signal_atomic.sort_unstable();
         threads.global_handles = self.analysed.joins.global.clone();
+        threads.presumed_joins = (self.analysed.joins.presumed.iter())
+            .map(|j| j.handles.clone())
+            .collect();
         threads.wrapped = self.analysed.joins.wrapped.clone();
         threads.wrapped_loops = self.analysed.joins.wrapped_loops.clone();
         threads.param_joins = std::mem::take(&mut self.param_joins);

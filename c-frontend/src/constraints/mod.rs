@@ -174,6 +174,10 @@ pub struct Generated {
     /// The fork sites of signal handlers, with the signal each handles when its installation
     /// names a constant one ([`solver::threads::ThreadProgram::signal_sites`]).
     pub signal_handlers: FxHashMap<Site, Option<i64>>,
+    /// The presumed joins ([`crate::analyses::joins::PresumedJoin`]), in the order of
+    /// [`ThreadProgram::presumed_joins`], each with the accesses of its test: the race of a
+    /// wait that is not reliable is the one whose racing accesses include them.
+    pub presumed: Vec<(crate::analyses::joins::PresumedJoin, Vec<AccessId>)>,
 }
 
 /// A call whose targets are known only after flow: through a function pointer, or a fork.
@@ -401,6 +405,8 @@ struct Gen<'a> {
     signal_atomic: Vec<Rho>,
     /// [`Generated::signal_handlers`].
     signal_handlers: FxHashMap<Site, Option<i64>>,
+    /// The accesses of each presumed join's test ([`Generated::presumed`]).
+    presumed_tests: Vec<Vec<AccessId>>,
     /// [`ThreadProgram::fork_trips`], as the forks are expanded.
     fork_trips: Vec<(Site, u64)>,
     /// The sites of calls through a pointer with several targets ([`ThreadProgram::alternatives`]).
@@ -564,6 +570,14 @@ pub fn generate(
             .map(|(at, why)| (decode_pos(at), why))
             .collect(),
         signal_handlers: g.signal_handlers,
+        presumed: g
+            .analysed
+            .joins
+            .presumed
+            .iter()
+            .cloned()
+            .zip(g.presumed_tests)
+            .collect(),
     }
 }
 
@@ -651,6 +665,7 @@ impl<'a> Gen<'a> {
             thread_local: Vec::new(),
             signal_atomic: Vec::new(),
             signal_handlers: FxHashMap::default(),
+            presumed_tests: vec![Vec::new(); analysed.joins.presumed.len()],
             fork_trips: Vec::new(),
             alternatives: Vec::new(),
             param_joins: Vec::new(),

@@ -1122,6 +1122,7 @@ fn untaken(p: &ThreadProgram, s: &Structure, mhp: &Mhp) -> FxHashSet<(Site, Site
 }
 
 /// The read-only inputs of the facts' propagation.
+#[derive(Clone, Copy)]
 pub struct FactInputs<'a> {
     pub constraints: &'a Constraints,
     pub scopes: &'a ScopeTree,

@@ -271,6 +271,12 @@ pub struct ThreadProgram {
     /// thread runs from that handler ([`check`]): a blocked signal is not delivered to the
     /// thread that blocks it (POSIX XSH 2.4.1), and no other thread exists to take it.
     pub masked_handlers: Vec<(Site, Lock)>,
+    /// The handles of each *presumed* join: a wait that would join their threads were the
+    /// synchronisation it relies on kept correctly (a counter of running threads read without
+    /// its lock, counted down by a thread that joins them). Their [`Event::Join`]s are set
+    /// aside: the check never trusts them. Each is then checked once more as if it held
+    /// ([`ThreadSolution::presumed`]), to tell which races are its consequences.
+    pub presumed_joins: Vec<Vec<ThreadHandle>>,
 }
 
 /// The join loop of `handle` in `func` ends its threads only if no write may change `bound`
@@ -301,6 +307,7 @@ use crate::correlation::Index;
 use crate::locks;
 use crate::stats::{Phase, Stats};
 use crate::technique::{Technique, Techniques};
+use rustc_hash::FxHashSet;
 
 /// The result of the thread analysis.
 pub struct ThreadSolution {
@@ -324,6 +331,10 @@ pub struct ThreadSolution {
     /// its last location (its warnings are those found until then) or the deadlock check before
     /// its end (no deadlock is reported).
     pub stopped: Option<crate::budget::Stop>,
+    /// For each of [`ThreadProgram::presumed_joins`]: the indices into `warnings` of the races
+    /// that a check trusting that join (and the same others as the first check) does not find,
+    /// sorted; `None` when that second check ran out of budget.
+    pub presumed: Vec<Option<Vec<usize>>>,
 }
 
 /// The thread analysis's phases as its users see them (`--timings`, the progress indicator,
@@ -358,23 +369,8 @@ pub fn solve_with(
     let mut scopes = c.scopes.clone();
     scopes.freeze();
     // Label resolution (figure 8a) and what depends only on it.
-    let (flow, comps, index, mut lock_table, s, linearity) = stats.phase(PHASE_RESOLVE, || {
-        let flow = stats.time("solve: matched flow (cfl)", || {
-            cfl::close(c, &scopes, stats)
-        });
-        let comps = stats.time("solve: flow components", || flow.components());
-        let index = Index::new(c);
-        let mut lock_table = stats.time("solve: lock unification", || locks::unify_all(c, &scopes));
-        let s = stats.time("solve: structure", || structure::Structure::new(p));
-        let linearity = stats.time("solve: linearity", || {
-            if techniques.has(Technique::Linearity) {
-                linearity::decide(c, &scopes, p, &s, &mut lock_table)
-            } else {
-                linearity::Linearity::all_linear(linearity::Grounding::new(p, &mut lock_table))
-            }
-        });
-        (flow, comps, index, lock_table, s, linearity)
-    });
+    let (flow, comps, index, mut lock_table, s, linearity) =
+        stats.phase(PHASE_RESOLVE, || resolve(c, &scopes, p, techniques, stats));
     let mut ls = stats.phase(PHASE_LOCKSETS, || {
         stats.time("solve: locksets", || {
             locksets::compute(
@@ -390,10 +386,12 @@ pub fn solve_with(
     });
     // Sharing (§3.2): which threads run where, Down-Fork, correlations carried to the roots.
     let mut sharing = stats.clock(PHASE_SHARING);
-    let (mhp, homes, phases) = sharing.run(|| {
+    let (mhp, homes, phases, unwritten) = sharing.run(|| {
         let unwritten = stats.time("solve: bounds", || bounds::failed_conditions(c, p, &s));
+        // The presumed joins are never trusted by the check itself.
+        let untrusted = with_presumed(&unwritten, p, None);
         let mhp = stats.time("solve: mhp", || {
-            mhp::Mhp::new(p, &s, techniques.has(Technique::Joins), &unwritten)
+            mhp::Mhp::new(p, &s, techniques.has(Technique::Joins), &untrusted)
         });
         let homes = stats.time("solve: privacy", || {
             if techniques.has(Technique::DownFork) {
@@ -403,76 +401,88 @@ pub fn solve_with(
             }
         });
         let phases = stats.time("solve: barrier phases", || phases::phases(p, &s));
-        (mhp, homes, phases)
+        (mhp, homes, phases, unwritten)
     });
     // The deadlock check needs only what is known by now, and nothing after it needs the
     // deadlock check: it runs on a thread of its own beside the facts and the race check, on
     // a copy of the lock table (which only path compression changes from here on).
-    let (propagated, warnings, (deadlocks, lock_leaks), stopped) = std::thread::scope(|scope| {
-        let order_inputs = order::OrderInputs {
-            constraints: c,
-            scopes: &scopes,
-            program: p,
-            structure: &s,
-            linearity: &linearity,
-            mhp: &mhp,
-            stats,
-        };
-        let beside = deadlocks.then(|| {
-            let mut order_table = lock_table.clone();
-            let spent = crate::budget::active();
-            std::thread::Builder::new()
-                .name("locksmith-deadlocks".into())
-                .stack_size(1 << 28)
-                .spawn_scoped(scope, move || {
-                    crate::budget::continue_within(spent, || {
-                        stats.phase_beside(PHASE_DEADLOCKS, || {
-                            deadlocks_of(order_inputs, &mut order_table, techniques)
+    let (propagated, warnings, (deadlocks, lock_leaks), stopped, presumed) =
+        std::thread::scope(|scope| {
+            let order_inputs = order::OrderInputs {
+                constraints: c,
+                scopes: &scopes,
+                program: p,
+                structure: &s,
+                linearity: &linearity,
+                mhp: &mhp,
+                stats,
+            };
+            let beside = deadlocks.then(|| {
+                let mut order_table = lock_table.clone();
+                let spent = crate::budget::active();
+                std::thread::Builder::new()
+                    .name("locksmith-deadlocks".into())
+                    .stack_size(1 << 28)
+                    .spawn_scoped(scope, move || {
+                        crate::budget::continue_within(spent, || {
+                            stats.phase_beside(PHASE_DEADLOCKS, || {
+                                deadlocks_of(order_inputs, &mut order_table, techniques)
+                            })
                         })
                     })
-                })
-        });
-        let inputs = facts::FactInputs {
-            constraints: c,
-            scopes: &scopes,
-            program: p,
-            structure: &s,
-            comps: &comps,
-            index: &index,
-            linearity: &linearity,
-            mhp: &mhp,
-            homes: &homes,
-            phases: &phases,
-            stats,
-        };
-        let propagated = sharing.run(|| {
-            stats.time("solve: facts", || {
-                facts::propagate(inputs, &mut lock_table, &mut ls)
-            })
-        });
-        sharing.finish();
-        let (warnings, mut stopped) = stats.phase(PHASE_CHECK, || {
-            check::races(check::RaceInputs {
+            });
+            let inputs = facts::FactInputs {
+                constraints: c,
+                scopes: &scopes,
                 program: p,
+                structure: &s,
+                comps: &comps,
+                index: &index,
+                linearity: &linearity,
                 mhp: &mhp,
                 homes: &homes,
-                sets: &ls.sets,
-                facts: &propagated,
-                comps: &comps,
-                techniques,
+                phases: &phases,
                 stats,
-            })
+            };
+            let propagated = sharing.run(|| {
+                stats.time("solve: facts", || {
+                    facts::propagate(inputs, &mut lock_table, &mut ls)
+                })
+            });
+            sharing.finish();
+            let (warnings, mut stopped) = stats.phase(PHASE_CHECK, || {
+                check::races(check::RaceInputs {
+                    program: p,
+                    mhp: &mhp,
+                    homes: &homes,
+                    sets: &ls.sets,
+                    facts: &propagated,
+                    comps: &comps,
+                    techniques,
+                    stats,
+                })
+            });
+            let presumed = stats.time("solve: presumed joins", || {
+                PresumedCheck::each(inputs, &unwritten, techniques)
+                    .map(|check| check.vanished(&warnings, &mut lock_table, &mut ls))
+                    .collect::<Vec<_>>()
+            });
+            let (deadlocks, lock_leaks) = match beside {
+                None => (Vec::new(), Vec::new()),
+                Some(Ok(handle)) => joined_deadlocks(handle.join(), stats, &mut stopped),
+                // No thread could be started: the check runs here, after the race check.
+                Some(Err(_)) => stats.phase(PHASE_DEADLOCKS, || {
+                    deadlocks_of(order_inputs, &mut lock_table.clone(), techniques)
+                }),
+            };
+            (
+                propagated,
+                warnings,
+                (deadlocks, lock_leaks),
+                stopped,
+                presumed,
+            )
         });
-        let (deadlocks, lock_leaks) = match beside {
-            None => (Vec::new(), Vec::new()),
-            Some(Ok(handle)) => joined_deadlocks(handle.join(), stats, &mut stopped),
-            // No thread could be started: the check runs here, after the race check.
-            Some(Err(_)) => stats.phase(PHASE_DEADLOCKS, || {
-                deadlocks_of(order_inputs, &mut lock_table.clone(), techniques)
-            }),
-        };
-        (propagated, warnings, (deadlocks, lock_leaks), stopped)
-    });
     let (lock_rep, lock_images) = lock_naming(&mut lock_table);
     ThreadSolution {
         warnings,
@@ -486,6 +496,122 @@ pub fn solve_with(
         facts: propagated,
         sets: ls.sets,
         stopped,
+        presumed,
+    }
+}
+
+/// Label resolution (figure 8a) and what depends only on it: matched flow and its components,
+/// the correlation index, lock unification, the program's structure and linearity.
+fn resolve(
+    c: &crate::constraints::Constraints,
+    scopes: &crate::scope::ScopeTree,
+    p: &ThreadProgram,
+    techniques: Techniques,
+    stats: &Stats,
+) -> (
+    cfl::FlowGraph,
+    cfl::Components,
+    Index,
+    locks::LockTable,
+    structure::Structure,
+    linearity::Linearity,
+) {
+    let flow = stats.time("solve: matched flow (cfl)", || cfl::close(c, scopes, stats));
+    let comps = stats.time("solve: flow components", || flow.components());
+    let index = Index::new(c);
+    let mut lock_table = stats.time("solve: lock unification", || locks::unify_all(c, scopes));
+    let s = stats.time("solve: structure", || structure::Structure::new(p));
+    let linearity = stats.time("solve: linearity", || {
+        if techniques.has(Technique::Linearity) {
+            linearity::decide(c, scopes, p, &s, &mut lock_table)
+        } else {
+            linearity::Linearity::all_linear(linearity::Grounding::new(p, &mut lock_table))
+        }
+    });
+    (flow, comps, index, lock_table, s, linearity)
+}
+
+/// The handles no join of the check trusts: those whose bound condition failed (`unwritten`)
+/// and those of every presumed join but `trusted`.
+fn with_presumed(
+    unwritten: &FxHashSet<ThreadHandle>,
+    p: &ThreadProgram,
+    trusted: Option<usize>,
+) -> FxHashSet<ThreadHandle> {
+    let mut out = unwritten.clone();
+    for (k, handles) in p.presumed_joins.iter().enumerate() {
+        if Some(k) != trusted {
+            out.extend(handles.iter().copied());
+        }
+    }
+    out
+}
+
+/// A second check of the program that trusts one presumed join
+/// ([`ThreadProgram::presumed_joins`]): which threads run where, the facts carried to the
+/// roots, and the race check, again; label resolution, locksets and privacy are the first
+/// check's.
+struct PresumedCheck<'a> {
+    inputs: facts::FactInputs<'a>,
+    unwritten: &'a FxHashSet<ThreadHandle>,
+    trusted: usize,
+    techniques: Techniques,
+}
+
+impl<'a> PresumedCheck<'a> {
+    /// The second check of each presumed join of the program, in order.
+    fn each(
+        inputs: facts::FactInputs<'a>,
+        unwritten: &'a FxHashSet<ThreadHandle>,
+        techniques: Techniques,
+    ) -> impl Iterator<Item = PresumedCheck<'a>> {
+        (0..inputs.program.presumed_joins.len()).map(move |trusted| PresumedCheck {
+            inputs,
+            unwritten,
+            trusted,
+            techniques,
+        })
+    }
+
+    /// The indices of `first`'s warnings whose location this check finds race-free; `None`
+    /// when the run's budget ran out in it. The lock table and the interned lock sets are the
+    /// first check's, which this one only extends (sets are interned append-only, and only
+    /// path compression changes the table), so the first check's ids keep their meaning.
+    fn vanished(
+        &self,
+        first: &[check::RaceWarning],
+        lock_table: &mut locks::LockTable,
+        ls: &mut locksets::Locksets,
+    ) -> Option<Vec<usize>> {
+        let p = self.inputs.program;
+        let untrusted = with_presumed(self.unwritten, p, Some(self.trusted));
+        let joins = self.techniques.has(Technique::Joins);
+        crate::budget::caught(|| {
+            let mhp = mhp::Mhp::new(p, self.inputs.structure, joins, &untrusted);
+            let inputs = facts::FactInputs {
+                mhp: &mhp,
+                ..self.inputs
+            };
+            let propagated = facts::propagate(inputs, lock_table, ls);
+            let (warnings, stopped) = check::races(check::RaceInputs {
+                program: p,
+                mhp: &mhp,
+                homes: self.inputs.homes,
+                sets: &ls.sets,
+                facts: &propagated,
+                comps: self.inputs.comps,
+                techniques: self.techniques,
+                stats: self.inputs.stats,
+            });
+            let still: FxHashSet<(Rho, FnId)> = warnings.iter().map(|w| (w.rho, w.home)).collect();
+            stopped.is_none().then(|| {
+                (0..first.len())
+                    .filter(|&i| !still.contains(&(first[i].rho, first[i].home)))
+                    .collect()
+            })
+        })
+        .ok()
+        .flatten()
     }
 }
 

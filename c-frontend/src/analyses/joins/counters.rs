@@ -160,8 +160,11 @@ pub(super) struct Test {
     pub(super) drained: BlockId,
 }
 
-/// The test of a block's branch, if it tests a counter against zero.
-pub(super) fn test_of(p: &Program, b: BlockId, term: &Term) -> Option<Test> {
+/// The test of a block's branch, if it tests a counter against zero: the counter read
+/// directly, or through conversions when `converted` (which a trusted idiom never accepts, as
+/// a narrowing conversion can make a positive count look like zero).
+pub(super) fn test_of(p: &Program, b: BlockId, term: &Term, converted: bool) -> Option<Test> {
+    let read = |op: &Operand| Counter::read_by(p, if converted { op.without_casts() } else { op });
     let Term::Branch {
         cond,
         then_block,
@@ -174,7 +177,7 @@ pub(super) fn test_of(p: &Program, b: BlockId, term: &Term) -> Option<Test> {
     };
     use crate::ir::Comparison as C;
     let (counter, drained_if_true) = match (compare, cond) {
-        (None, c) => (Counter::read_by(p, c)?, false),
+        (None, c) => (read(c)?, false),
         (Some(op), Operand::Arith(_, _, ops)) if ops.len() == 2 => {
             let (l, r) = (&ops[0], &ops[1]);
             let (c, op) = if is_zero(r) {
@@ -197,7 +200,7 @@ pub(super) fn test_of(p: &Program, b: BlockId, term: &Term) -> Option<Test> {
                 C::Eq | C::Le => true,
                 C::Lt | C::Ge => return None,
             };
-            (Counter::read_by(p, c)?, drained_if_true)
+            (read(c)?, drained_if_true)
         }
         _ => return None,
     };
@@ -298,7 +301,7 @@ fn reads_only_own_locals(p: &Program, f: FuncId, op: &Operand) -> bool {
 
 /// Whether, from statement `k` of block `b` of `s` on (after the count-down), the routine only
 /// releases locks, signals, and returns or exits, reading at most its own locals.
-fn nothing_after(p: &Program, s: FuncId, cfg: &Cfg, b: BlockId, k: usize) -> bool {
+pub(super) fn nothing_after(p: &Program, s: FuncId, cfg: &Cfg, b: BlockId, k: usize) -> bool {
     let func = &p.funcs[s];
     let quiet_stmt = |stmt: &crate::ir::Stmt| match &stmt.kind {
         StmtKind::Call {
@@ -402,7 +405,7 @@ impl Planner<'_> {
                 let tests: Vec<Test> = p.funcs[f]
                     .blocks
                     .iter_enumerated()
-                    .filter_map(|(b, block)| test_of(p, b, &block.term))
+                    .filter_map(|(b, block)| test_of(p, b, &block.term, false))
                     .filter(|t| counted_down.contains(&t.counter.var))
                     .collect();
                 (f, tests)
@@ -557,7 +560,7 @@ impl Planner<'_> {
     /// Form (A): `main`'s only write of the counter is `c = N` on no cycle, on every path to the
     /// create loop `l`, which counts from 0 while below `N`, and `N` keeps its value until `l`
     /// ends.
-    fn counted_by_assignment(
+    pub(super) fn counted_by_assignment(
         &self,
         main: FuncId,
         cfg: &Cfg,
@@ -674,7 +677,7 @@ fn leaves_alone(p: &Program, stmt: &crate::ir::Stmt, var: VarId) -> bool {
 }
 
 /// Whether the workers of a create loop are all counted.
-enum Counted {
+pub(super) enum Counted {
     No,
     Yes,
     /// If a global bound keeps its value in these blocks of `main` ([`BoundCheck`]).

@@ -86,7 +86,7 @@ impl Planner<'_> {
                 continue;
             }
             for (b, block) in func.blocks.iter_enumerated() {
-                if let Some(test) = test_of(p, b, &block.term) {
+                if let Some(test) = test_of(p, b, &block.term, false) {
                     tests.entry(test.counter.var).or_default().push((f, test));
                 }
             }

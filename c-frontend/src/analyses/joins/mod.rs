@@ -100,7 +100,10 @@ mod monotone;
 mod objects;
 mod pools;
 mod posts;
+mod presumed;
 mod wrappers;
+
+pub use presumed::PresumedJoin;
 
 use cfg::*;
 use failed::*;
@@ -190,6 +193,10 @@ pub struct JoinPlan {
     /// and waiters the counter joins, hand-shakes and pools here, and the hand-offs of
     /// [`crate::analyses::unpacks`], rely on.
     pub run_once: Vec<FuncId>,
+    /// The waits on a counter of running threads that would join them were the counter kept
+    /// as a counter join keeps it ([`presumed`]): their handles name no join the thread
+    /// analysis trusts, only one it presumes in a second check.
+    pub presumed: Vec<PresumedJoin>,
     handles: u32,
 }
 
@@ -433,6 +440,12 @@ pub fn plan(p: &Program, main: Option<FuncId>, stats: &solver::stats::Stats) -> 
         .plan
         .element_joins
         .retain(|_, (_, _, create)| handoffs.contains_key(create));
+    if main.is_some() {
+        stats.time("analyses: joins: presumed counter joins", || {
+            let once = planner.plan.run_once.clone();
+            planner.presumed_joins(&once);
+        });
+    }
     planner.plan
 }
 

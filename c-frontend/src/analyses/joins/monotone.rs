@@ -80,6 +80,8 @@ pub(super) fn growing_counter(
         increments: &increments,
         starts: &starts,
         back_edge: None,
+        stop: None,
+        others: &[],
     };
     (!walk.restarts() && walk.increments_first()).then_some(var)
 }
@@ -154,6 +156,11 @@ struct Walk<'a> {
     starts: &'a [(BlockId, usize)],
     /// An edge no path takes: a counted loop's back edge, for [`create_on_other_cycle`].
     back_edge: Option<(BlockId, BlockId)>,
+    /// A block no path may enter before an increment, besides coming back to the create:
+    /// a counter's test, for [`counted_on_success`].
+    stop: Option<BlockId>,
+    /// Other creates no path may reach before an increment ([`counted_on_success`]).
+    others: &'a [(BlockId, usize)],
 }
 
 impl Walk<'_> {
@@ -202,8 +209,11 @@ impl Walk<'_> {
         while let Some((bb, from, mut holders)) = stack.pop() {
             let block = &self.func.blocks[bb];
             let mut stopped = false;
+            if from == 0 && self.stop == Some(bb) {
+                return false;
+            }
             for (kk, stmt) in block.stmts.iter().enumerate().skip(from) {
-                if (bb, kk) == self.create {
+                if (bb, kk) == self.create || self.others.contains(&(bb, kk)) {
                     return false;
                 }
                 if self.increments.contains(&(bb, kk)) {
@@ -294,6 +304,33 @@ fn value_on_success(op: &Operand, holders: &[VarId]) -> Option<i64> {
     }
 }
 
+/// Whether every path from the create at `create` of `f` passes one of `increments` before it
+/// reaches the block `test`, the create again, or another of `creates`, except through the side
+/// of a test of the create's result on which it failed: each thread it starts is counted before
+/// the test can read the counter (form B of a counter join, with retried creates).
+pub(super) fn counted_on_success(
+    p: &Program,
+    f: FuncId,
+    func: &Func,
+    create: (BlockId, usize),
+    increments: &FxHashSet<(BlockId, usize)>,
+    test: BlockId,
+    creates: &[(BlockId, usize)],
+) -> bool {
+    let walk = Walk {
+        p,
+        f,
+        func,
+        create,
+        increments,
+        starts: &[],
+        back_edge: None,
+        stop: Some(test),
+        others: creates,
+    };
+    walk.increments_first()
+}
+
 /// Whether the create at `(b, k)` of `fx` lies on a cycle other than the counted loop `l`'s,
 /// as [`Cfg::on_other_cycle`] asks, but for cycles that come back to it only when it failed: a
 /// create retried until it succeeds (`while (pthread_create(&t[i], …) != 0) sleep(1);`) starts
@@ -319,6 +356,8 @@ pub(super) fn create_on_other_cycle(
         increments: &none,
         starts: &[],
         back_edge: Some((l.step, l.head)),
+        stop: None,
+        others: &[],
     };
     !walk.increments_first()
 }
