@@ -94,3 +94,42 @@ fn functions_of_the_program_keep_nothing_alike() {
     );
     assert_eq!(names(&p), ["checksum"]);
 }
+
+/// A pointer a function makes from its parameter and holds in a local of its own (`strchr`'s
+/// result, `p + 1`) stands for the parameter: tested or read through, it keeps nothing; stored,
+/// returned or handed to a function that keeps it, it keeps the parameter. A comparison of it
+/// is a truth value, not a pointer.
+#[test]
+fn locals_made_from_a_parameter_stand_for_it() {
+    let names = keeping_nothing(
+        "char *find(const char *s) { __locksmith_read(s); return (char *)s; }\n\
+         int *kept;\n\
+         int has(const char *s) { const char *p = find(s); return p != 0; }\n\
+         int next(int *a) { int *q = a + 1; __locksmith_read(q); return *q; }\n\
+         int stores(int *a) { int *q = a + 1; kept = q; return 0; }\n\
+         char *returns(const char *s) { char *p = find(s); return p; }\n\
+         void hands(int *a) { int *q = a; stores(q); }",
+    );
+    assert_eq!(names, ["has", "next"]);
+}
+
+/// A `va_list` filled by `va_start` holds the variadic arguments: handing it to a function
+/// that reads through it keeps nothing, copying it somewhere kept keeps them.
+#[test]
+fn a_va_list_stands_for_the_variadic_arguments() {
+    let prelude = "typedef void *va_list;\n\
+         void __builtin_va_start(va_list, ...); void __builtin_va_end(va_list);\n\
+         void __builtin_va_copy(va_list, va_list);\n\
+         void reads(const char *fmt, va_list ap) { __locksmith_read(fmt); __locksmith_read(__builtin_va_arg(ap, char *)); }\n";
+    let quiet = format!(
+        "{prelude}void note(const char *fmt, ...) {{ va_list ap; __builtin_va_start(ap, fmt); reads(fmt, ap); __builtin_va_end(ap); }}"
+    );
+    let p = lower_as(&quiet, Origin::User);
+    assert!(names(&p).contains(&"note".to_string()), "{:?}", names(&p));
+    let keeping = format!(
+        "{prelude}va_list saved;\n\
+         void note(const char *fmt, ...) {{ va_list ap; __builtin_va_start(ap, fmt); __builtin_va_copy(saved, ap); }}"
+    );
+    let p = lower_as(&keeping, Origin::User);
+    assert!(!names(&p).contains(&"note".to_string()), "{:?}", names(&p));
+}

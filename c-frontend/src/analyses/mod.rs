@@ -155,8 +155,18 @@ pub fn run(
         lock_failures,
         uniqueness: stats.time("analyses: uniqueness", || {
             if techniques.has(Technique::Uniqueness) {
+                let addressed = function_uses::FunctionUses::of(p).addressed;
+                let order = unpacks::callers_first(p);
+                let mut all =
+                    uniqueness::with_handed_params(p, main, &addressed, &order, |f, params| {
+                        let sources = uniqueness::Sources {
+                            params,
+                            ..uniqueness::Sources::default()
+                        };
+                        uniqueness::analyse_with(p, f, &sources)
+                    });
                 user_functions(p)
-                    .map(|f| (f, uniqueness::analyse(p, f)))
+                    .filter_map(|f| Some((f, all.remove(&f)?)))
                     .collect()
             } else {
                 FxHashMap::default()

@@ -18,11 +18,15 @@
 use rustc_hash::FxHashSet;
 
 use crate::ir::ctypes::Type;
-use crate::ir::{Base, Callee, FuncId, Lval, Operand, Origin, Program, StmtKind, Term, VarId};
+use crate::ir::{
+    Base, Callee, FuncId, Lval, Operand, Origin, Program, StmtKind, Term, VarId, VarKind,
+};
 
 /// The stubs and functions of the program that keep none of their pointer arguments, sorted.
 /// Found as a greatest fixpoint: every one with a body starts as keeping nothing, and one that
-/// hands a parameter to one found to keep it is dropped, until nothing changes.
+/// hands a parameter to one found to keep it is dropped, until nothing changes. A function
+/// that only *returns* a pointer made from a parameter (`strstr`, `strchr`) keeps nothing else:
+/// a caller may hold its result in a local, which then stands for the parameter it came from.
 pub fn non_capturing_functions(p: &Program) -> Vec<FuncId> {
     let stubs: Vec<FuncId> = p
         .funcs
@@ -33,14 +37,29 @@ pub fn non_capturing_functions(p: &Program) -> Vec<FuncId> {
         .map(|(id, _)| id)
         .collect();
     let mut keeping_nothing: FxHashSet<FuncId> = stubs.iter().copied().collect();
+    let mut returning: FxHashSet<FuncId> = keeping_nothing.clone();
     loop {
-        let before = keeping_nothing.len();
+        let before = (keeping_nothing.len(), returning.len());
         for &f in &stubs {
-            if keeping_nothing.contains(&f) && !keeps_nothing(p, f, &keeping_nothing) {
-                keeping_nothing.remove(&f);
+            if !returning.contains(&f) {
+                continue;
+            }
+            let callees = Callees {
+                keeping_nothing: &keeping_nothing,
+                returning: &returning,
+            };
+            match kept(p, f, &callees) {
+                Keeps::Nothing => {}
+                Keeps::Returned => {
+                    keeping_nothing.remove(&f);
+                }
+                Keeps::Anything => {
+                    keeping_nothing.remove(&f);
+                    returning.remove(&f);
+                }
             }
         }
-        if keeping_nothing.len() == before {
+        if (keeping_nothing.len(), returning.len()) == before {
             break;
         }
     }
@@ -49,9 +68,39 @@ pub fn non_capturing_functions(p: &Program) -> Vec<FuncId> {
     out
 }
 
-/// Whether `f` uses its pointer parameters only to reach memory, to test them, or as
-/// arguments of functions that keep nothing (the model's `non_capturing` rows, or `others`).
-fn keeps_nothing(p: &Program, f: FuncId, others: &FxHashSet<FuncId>) -> bool {
+/// What a function may keep of its pointer arguments.
+enum Keeps {
+    Nothing,
+    /// Only what it returns.
+    Returned,
+    Anything,
+}
+
+/// The callees found so far to keep nothing, and those that keep nothing but what they return.
+struct Callees<'a> {
+    keeping_nothing: &'a FxHashSet<FuncId>,
+    returning: &'a FxHashSet<FuncId>,
+}
+
+impl Callees<'_> {
+    /// How a direct call of `g` treats its arguments: `Some(false)` keeps none, `Some(true)`
+    /// keeps none but may return one, `None` may keep them.
+    fn of(&self, p: &Program, callee: &Callee) -> Option<bool> {
+        let Callee::Direct(g) = callee else {
+            return None;
+        };
+        if self.keeping_nothing.contains(g) || p.known(*g).is_some_and(|s| s.non_capturing) {
+            Some(false)
+        } else {
+            self.returning.contains(g).then_some(true)
+        }
+    }
+}
+
+/// What `f` keeps of its pointer parameters: it uses them (and the locals holding pointers
+/// made from them) only to reach memory, to test them, as arguments of functions that keep
+/// nothing, or as arguments of functions that return one, whose result goes into such a local.
+fn kept(p: &Program, f: FuncId, callees: &Callees) -> Keeps {
     let func = &p.funcs[f];
     let params: FxHashSet<VarId> = func
         .params
@@ -60,37 +109,94 @@ fn keeps_nothing(p: &Program, f: FuncId, others: &FxHashSet<FuncId>) -> bool {
         .filter(|&v| matches!(p.types.get(p.vars[v].ty), Type::Pointer(_)))
         .collect();
     if params.iter().any(|&v| p.vars[v].address_taken) {
-        return false;
+        return Keeps::Anything;
     }
-    let carries = |op: &Operand| value_of(p, op, &params);
+    // A local of `f` whose address is never taken, named whole: every use of it is seen.
+    let private = |lv: &Lval| {
+        lv.plain_var().filter(|&v| {
+            let var = &p.vars[v];
+            !var.address_taken
+                && !params.contains(&v)
+                && matches!(var.kind, VarKind::Local(g) | VarKind::Temp(g) if g == f)
+        })
+    };
+    let mut carrying = params.clone();
+    // A `va_list` that `va_start` (or `va_copy`) fills holds the variadic arguments: handing
+    // it to a function that keeps what it reads (`va_arg`) keeps them.
+    for stmt in func.blocks.iter().flat_map(|b| &b.stmts) {
+        if let StmtKind::Call {
+            callee: Callee::Direct(g),
+            args,
+            ..
+        } = &stmt.kind
+        {
+            let list = args.first().map(Operand::without_casts);
+            if p.known(*g).is_some_and(|s| s.fills_va_list) {
+                match list {
+                    Some(Operand::Use(lv) | Operand::AddrOf(lv)) => {
+                        if let Base::Var(v) = lv.base {
+                            carrying.insert(v);
+                        }
+                    }
+                    _ => return Keeps::Anything,
+                }
+            }
+        }
+    }
+    loop {
+        let before = carrying.len();
+        for stmt in func.blocks.iter().flat_map(|b| &b.stmts) {
+            let into = match &stmt.kind {
+                StmtKind::Assign { dst, src } if value_of(p, src, &carrying) => Some(dst),
+                StmtKind::Call {
+                    dst: Some(dst),
+                    callee,
+                    args,
+                } if callees.of(p, callee) == Some(true)
+                    && args.iter().any(|a| value_of(p, a, &carrying)) =>
+                {
+                    Some(dst)
+                }
+                _ => None,
+            };
+            let Some(dst) = into else { continue };
+            match private(dst) {
+                Some(v) => {
+                    carrying.insert(v);
+                }
+                None => return Keeps::Anything,
+            }
+        }
+        if carrying.len() == before {
+            break;
+        }
+    }
+    let carries = |op: &Operand| value_of(p, op, &carrying);
+    let mut returned = false;
     for block in func.blocks.iter() {
         for stmt in &block.stmts {
             let ok = match &stmt.kind {
-                StmtKind::Assign { dst, src } => !carries(src) && !names(dst, &params),
+                StmtKind::Assign { dst, .. } => !names(dst, &params),
                 StmtKind::Call { dst, callee, args } => {
-                    let keeps_nothing_callee = match callee {
-                        Callee::Direct(g) => {
-                            others.contains(g) || p.known(*g).is_some_and(|s| s.non_capturing)
-                        }
-                        Callee::Indirect(_) => false,
-                    };
                     dst.as_ref().is_none_or(|d| !names(d, &params))
-                        && (keeps_nothing_callee || !args.iter().any(&carries))
+                        && (callees.of(p, callee).is_some() || !args.iter().any(&carries))
                 }
                 StmtKind::Eval(_) => true,
-                StmtKind::Asm { operands } => !operands.iter().any(|lv| names(lv, &params)),
+                StmtKind::Asm { operands } => !operands.iter().any(|lv| names(lv, &carrying)),
             };
             if !ok {
-                return false;
+                return Keeps::Anything;
             }
         }
         if let Term::Return(Some(op), _) = &block.term {
-            if carries(op) {
-                return false;
-            }
+            returned |= carries(op);
         }
     }
-    true
+    if returned {
+        Keeps::Returned
+    } else {
+        Keeps::Nothing
+    }
 }
 
 /// Whether evaluating `op` yields a value made from one of the pointers the stub was given: a
@@ -105,6 +211,8 @@ fn value_of(p: &Program, op: &Operand, params: &FxHashSet<VarId>) -> bool {
             Base::Deref(inner) => value_of(p, inner, params),
         },
         Operand::Cast(_, inner) => value_of(p, inner, params),
+        // A comparison or a negation yields a truth value, never a pointer.
+        Operand::Arith(_, crate::ir::ArithOp::Compare(_) | crate::ir::ArithOp::Not, _) => false,
         Operand::Arith(_, _, ops) => ops.iter().any(|o| value_of(p, o, params)),
         Operand::VaArg(ty, _) => matches!(p.types.get(*ty), Type::Pointer(_)),
         Operand::Const(..) | Operand::Func(_) | Operand::Str(_) => false,

@@ -565,6 +565,108 @@ pub fn analyse_with(p: &Program, f: FuncId, sources: &Sources) -> Uniqueness {
     out
 }
 
+/// The uniqueness of every function with a body, computed callers before callees (`order`,
+/// each with whether it lies on a cycle of direct calls) by `analyse`, which is handed the
+/// parameters that are unique on entry: those that every direct call of the function passes a
+/// pointer unique in the caller (a plain variable, that no other argument of the call names).
+/// `main`, functions on a cycle and functions whose address is taken (they may be called from
+/// where no call names them) get none.
+///
+/// An extension of the paper's intraprocedural uniqueness (§3.2): while the callee runs, its
+/// caller is suspended and no other thread can reach the object, so the parameter is as unique
+/// as the caller's pointer was. What the callee does with it (publishing it) the callee's own
+/// analysis follows; what the caller assumes after the call depends on whether the callee keeps
+/// its arguments ([`crate::ir::Program::keeps_no_argument`]), as before.
+pub fn with_handed_params(
+    p: &Program,
+    main: FuncId,
+    addressed: &FxHashSet<FuncId>,
+    order: &[(FuncId, bool)],
+    mut analyse: impl FnMut(FuncId, Vec<VarId>) -> Uniqueness,
+) -> FxHashMap<FuncId, Uniqueness> {
+    let mut entry: FxHashMap<FuncId, Vec<bool>> = FxHashMap::default();
+    let mut out = FxHashMap::default();
+    for &(f, recursive) in order {
+        let func = &p.funcs[f];
+        let handed = match entry.remove(&f) {
+            Some(h) if !recursive && f != main && !addressed.contains(&f) => h,
+            _ => Vec::new(),
+        };
+        let params: Vec<VarId> = func
+            .params
+            .iter()
+            .zip(handed.iter().chain(std::iter::repeat(&false)))
+            .filter(|&(_, &owned)| owned)
+            .map(|(&v, _)| v)
+            .collect();
+        let unique = analyse(f, params);
+        for (b, k, g, args) in func.direct_calls() {
+            if p.funcs[g].blocks.is_empty() {
+                continue;
+            }
+            let passed = handed_owned(&unique, b, k, args);
+            match entry.get_mut(&g) {
+                Some(known) => {
+                    for (i, owned) in known.iter_mut().enumerate() {
+                        *owned &= passed.get(i).copied().unwrap_or(false);
+                    }
+                }
+                None => {
+                    entry.insert(g, passed);
+                }
+            }
+        }
+        out.insert(f, unique);
+    }
+    out
+}
+
+/// For each argument of a call at statement `k` of block `b`: whether it is a plain pointer
+/// variable owning an object that no other argument names.
+fn handed_owned(unique: &Uniqueness, b: BlockId, k: usize, args: &[Operand]) -> Vec<bool> {
+    let owned: FxHashSet<Holder> = as_set(unique.before(b, k));
+    let var = |a: &Operand| match a {
+        Operand::Use(lv) => lv.plain_var(),
+        _ => None,
+    };
+    args.iter()
+        .enumerate()
+        .map(|(i, a)| {
+            let Some(v) = var(a) else { return false };
+            if !owned.contains(&Holder::Var(v)) {
+                return false;
+            }
+            let mut aliases = unique.same_object(b, k, Holder::Var(v));
+            aliases.push(Holder::Var(v));
+            args.iter()
+                .enumerate()
+                .all(|(j, other)| j == i || !mentions_any(other, &aliases))
+        })
+        .collect()
+}
+
+/// Whether an operand names any of the holders' variables.
+pub(crate) fn mentions_any(op: &Operand, holders: &[Holder]) -> bool {
+    struct Finds<'h> {
+        holders: &'h [Holder],
+        found: bool,
+    }
+    impl crate::ir::visit::Visitor for Finds<'_> {
+        fn visit_var(&mut self, v: VarId) {
+            self.found |= self
+                .holders
+                .iter()
+                .any(|h| matches!(h, Holder::Var(x) | Holder::Elem(x, _) if *x == v));
+        }
+    }
+    let mut finds = Finds {
+        holders,
+        found: false,
+    };
+    crate::ir::visit::Visitor::visit_operand(&mut finds, op);
+    finds.found
+}
+
 /// The set form, for lookups.
 pub fn as_set(names: impl Iterator<Item = Holder>) -> FxHashSet<Holder> {
     names.collect()

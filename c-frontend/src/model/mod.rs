@@ -380,6 +380,9 @@ pub struct Spec {
     /// Synchronises threads in a way the analysis does not follow (a semaphore, a barrier):
     /// accesses it orders may still be reported, and reports list the functions called.
     pub unordered: bool,
+    /// Fills its first argument, a `va_list`, with variadic arguments (`va_start`, `va_copy`):
+    /// what is handed that list is handed those arguments.
+    pub fills_va_list: bool,
 }
 
 impl Spec {
@@ -391,6 +394,7 @@ impl Spec {
             non_capturing: false,
             fresh_result: false,
             unordered: false,
+            fills_va_list: false,
         }
     }
 }
@@ -427,6 +431,11 @@ impl Row {
 
     const fn unordered(mut self) -> Row {
         self.spec.unordered = true;
+        self
+    }
+
+    const fn fills_va_list(mut self) -> Row {
+        self.spec.fills_va_list = true;
         self
     }
 }

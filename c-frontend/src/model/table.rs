@@ -379,6 +379,14 @@ pub(super) const FUNCTIONS: &[Row] = &[
     // glibc 2.34+ expands `pthread_cleanup_push` into this name (an asm alias of `__sigsetjmp`).
     Row::new("__sigsetjmp_cancel", NoEffect),
     Row::new("__builtin_expect", ReturnsArg { arg: 0 }),
+    // `va_start(ap, last)` names its last parameter only to find the variadic ones; `va_end`
+    // ends the list. Neither keeps a pointer (the list itself is followed where it is read:
+    // `va_arg`, and the functions handed `ap`).
+    Row::new("__builtin_va_start", NoEffect)
+        .non_capturing()
+        .fills_va_list(),
+    Row::new("__builtin_va_end", NoEffect).non_capturing(),
+    Row::new("__builtin_va_copy", NoEffect).fills_va_list(),
     // Stubbed functions that keep no copy of their pointer arguments (uniqueness, §3.2).
     Row::new("memcpy", Stub).non_capturing(),
     Row::new("memmove", Stub).non_capturing(),

@@ -661,87 +661,9 @@ fn ownership(
         }
     }
     // Parameters handed owned objects, callers first.
-    let mut entry: FxHashMap<FuncId, Vec<bool>> = FxHashMap::default();
-    let mut out = FxHashMap::default();
-    for &(f, recursive) in order {
-        let func = &p.funcs[f];
-        let handed = match entry.remove(&f) {
-            Some(h) if !recursive && f != main && !uses.addressed.contains(&f) => h,
-            _ => Vec::new(),
-        };
-        let params: Vec<VarId> = func
-            .params
-            .iter()
-            .zip(handed.iter().chain(std::iter::repeat(&false)))
-            .filter(|&(_, &owned)| owned)
-            .map(|(&v, _)| v)
-            .collect();
-        let unique = uniqueness::analyse_with(p, f, &sources(&taken_in, f, params, &returning));
-        for (b, k, g, args) in func.direct_calls() {
-            if p.funcs[g].blocks.is_empty() {
-                continue;
-            }
-            let passed = handed_owned(&unique, b, k, args);
-            match entry.get_mut(&g) {
-                Some(known) => {
-                    for (i, owned) in known.iter_mut().enumerate() {
-                        *owned &= passed.get(i).copied().unwrap_or(false);
-                    }
-                }
-                None => {
-                    entry.insert(g, passed);
-                }
-            }
-        }
-        out.insert(f, unique);
-    }
-    out
-}
-
-/// For each argument of a call at statement `k` of block `b`: whether it is a plain pointer
-/// variable owning an object that no other argument names.
-fn handed_owned(unique: &Uniqueness, b: BlockId, k: usize, args: &[Operand]) -> Vec<bool> {
-    let owned: FxHashSet<Holder> = uniqueness::as_set(unique.before(b, k));
-    let var = |a: &Operand| match a {
-        Operand::Use(lv) => lv.plain_var(),
-        _ => None,
-    };
-    args.iter()
-        .enumerate()
-        .map(|(i, a)| {
-            let Some(v) = var(a) else { return false };
-            if !owned.contains(&Holder::Var(v)) {
-                return false;
-            }
-            let mut aliases = unique.same_object(b, k, Holder::Var(v));
-            aliases.push(Holder::Var(v));
-            args.iter()
-                .enumerate()
-                .all(|(j, other)| j == i || !mentions_any(other, &aliases))
-        })
-        .collect()
-}
-
-/// Whether an operand names any of the holders' variables.
-fn mentions_any(op: &Operand, holders: &[Holder]) -> bool {
-    struct Finds<'h> {
-        holders: &'h [Holder],
-        found: bool,
-    }
-    impl Visitor for Finds<'_> {
-        fn visit_var(&mut self, v: VarId) {
-            self.found |= self
-                .holders
-                .iter()
-                .any(|h| matches!(h, Holder::Var(x) | Holder::Elem(x, _) if *x == v));
-        }
-    }
-    let mut finds = Finds {
-        holders,
-        found: false,
-    };
-    finds.visit_operand(op);
-    finds.found
+    uniqueness::with_handed_params(p, main, &uses.addressed, order, |f, params| {
+        uniqueness::analyse_with(p, f, &sources(&taken_in, f, params, &returning))
+    })
 }
 
 /// Whether every return of `func` returns a pointer it owns, or null (and one returns a
@@ -1096,7 +1018,9 @@ fn must_reach(
                 | Some((Side::Null(_) | Side::NullMember(..), Some(true))) => {
                     vec![*else_block]
                 }
-                Some((Side::NonNull(v), None)) if mentions_any(cond, &[Holder::Var(v)]) => {
+                Some((Side::NonNull(v), None))
+                    if uniqueness::mentions_any(cond, &[Holder::Var(v)]) =>
+                {
                     return false
                 }
                 _ => vec![*then_block, *else_block],

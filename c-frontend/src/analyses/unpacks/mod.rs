@@ -50,6 +50,7 @@ mod slot_calls;
 
 pub use owning::OwningPlaces;
 pub(crate) use program::assigned_in;
+pub(crate) use program::callers_first;
 pub use program::{analyse_ownership, analyse_program};
 pub use releases::{releasers, Released, Releases};
 

@@ -648,7 +648,7 @@ fn thread_entry(p: &Program, g: FuncId, element: bool) -> State {
 /// Every function with a body, callers before callees (reverse post-order of a depth-first walk
 /// of the direct call graph, from each function in id order), each with whether it lies on a
 /// cycle of direct calls.
-fn callers_first(p: &Program) -> Vec<(FuncId, bool)> {
+pub(crate) fn callers_first(p: &Program) -> Vec<(FuncId, bool)> {
     let callees = |f: FuncId| -> Vec<FuncId> {
         let mut out: Vec<FuncId> = p.funcs[f]
             .blocks
