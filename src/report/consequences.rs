@@ -31,30 +31,14 @@ pub fn grouped(r: &CheckResult, root: &Path, mut races: Vec<Race>) -> Vec<Race> 
         let follows = |race: &Race| {
             !race.sources.is_empty() && race.sources.iter().all(|i| vanished.contains(i))
         };
-        let cause = races
-            .iter()
-            .position(|race| race.sources.iter().any(|i| causes.contains(i)));
+        let is_cause = |race: &Race| race.sources.iter().any(|i| causes.contains(i));
         let join = outcome.join;
-        match cause {
-            Some(c) => {
-                let mut kept = Vec::with_capacity(races.len());
-                let mut moved = Vec::new();
-                for (k, race) in races.into_iter().enumerate() {
-                    if k != c && follows(&race) {
-                        moved.push(race);
-                    } else {
-                        kept.push(race);
-                    }
-                }
-                let at = c - moved.len().min(c);
-                // The cause kept its place among the kept races: find it again by its
-                // sources, since the races moved before it shifted it.
-                let c = kept
-                    .iter()
-                    .position(|race| race.sources.iter().any(|i| causes.contains(i)))
-                    .unwrap_or(at);
-                let cause = &mut kept[c];
-                match &mut cause.consequences {
+        if races.iter().any(is_cause) {
+            // The cause never follows: its racing test of the counter is still found.
+            let (moved, mut kept): (Vec<Race>, Vec<Race>) =
+                races.into_iter().partition(|race| follows(race));
+            match kept.iter_mut().find(|race| is_cause(race)) {
+                Some(cause) => match &mut cause.consequences {
                     Some(existing) => existing.races.extend(moved),
                     None => {
                         cause.consequences = Some(Consequences {
@@ -63,14 +47,15 @@ pub fn grouped(r: &CheckResult, root: &Path, mut races: Vec<Race>) -> Vec<Race> 
                             races: moved,
                         })
                     }
-                }
-                races = kept;
+                },
+                // Unreachable as the cause never follows; nothing is ever dropped.
+                None => kept.extend(moved),
             }
-            None => {
-                for race in races.iter_mut().filter(|race| follows(race)) {
-                    race.unfollowed
-                        .get_or_insert_with(|| unfollowed_words(r, root, join));
-                }
+            races = kept;
+        } else {
+            for race in races.iter_mut().filter(|race| follows(race)) {
+                race.unfollowed
+                    .get_or_insert_with(|| unfollowed_words(r, root, join));
             }
         }
     }
