@@ -125,49 +125,44 @@ int main(void) {
     assert_eq!(lines, ["o.running creates=1 reaper=true unlocked=false"]);
 }
 
-#[test]
-fn a_count_down_by_a_thread_that_joins_nothing_is_not_presumed() {
-    let source = "void *worker(void *a) { results[(long)a] = 1; return 0; }
-void *reaper(void *a) {
-    for (;;) { pthread_mutex_lock(&m); o.running--; pthread_mutex_unlock(&m); usleep(10); }
+/// `main` starting a reaper thread running `body`, then workers it counts up unlocked, then
+/// polling the count.
+fn reaping(body: &str) -> String {
+    format!(
+        "void *worker(void *a) {{ results[(long)a] = 1; return 0; }}
+void *reaper(void *a) {{
+    {body}
     return a;
-}
-int main(void) {
+}}
+int main(void) {{
     pthread_t t, r;
     pthread_create(&r, 0, reaper, 0);
-    for (long i = 0; i < o.n; i++) {
+    for (long i = 0; i < o.n; i++) {{
         pthread_create(&t, 0, worker, (void *)i);
         o.running++;
-    }
+    }}
     while (o.running > 0) usleep(10);
     return results[0];
-}";
-    assert!(presumed(source).0.is_empty());
+}}"
+    )
+}
+
+#[test]
+fn a_count_down_by_a_thread_that_joins_nothing_is_not_presumed() {
+    let reaper =
+        "for (;;) { pthread_mutex_lock(&m); o.running--; pthread_mutex_unlock(&m); usleep(10); }";
+    assert!(presumed(&reaping(reaper)).0.is_empty());
 }
 
 #[test]
 fn a_reaper_that_counts_down_twice_per_join_is_not_presumed() {
-    let source = "void *worker(void *a) { results[(long)a] = 1; return 0; }
-void *reaper(void *a) {
-    for (int x = 0; x < 8; x++) {
+    let reaper = "for (int x = 0; x < 8; x++) {
         pthread_join(ids[x], 0);
         o.running--;
         usleep(10);
         o.running--;
-    }
-    return a;
-}
-int main(void) {
-    pthread_t t, r;
-    pthread_create(&r, 0, reaper, 0);
-    for (long i = 0; i < o.n; i++) {
-        pthread_create(&t, 0, worker, (void *)i);
-        o.running++;
-    }
-    while (o.running > 0) usleep(10);
-    return results[0];
-}";
-    assert!(presumed(source).0.is_empty());
+    }";
+    assert!(presumed(&reaping(reaper)).0.is_empty());
 }
 
 #[test]

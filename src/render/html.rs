@@ -292,6 +292,16 @@ fn linked(files: &Files, file: &str, line: u32, text: &str) -> String {
     }
 }
 
+/// A position as `file:line:column`, linked to its line.
+fn linked_position(files: &Files, p: &Position) -> String {
+    linked(
+        files,
+        &p.file,
+        p.line,
+        &format!("{}:{}:{}", p.file, p.line, p.column),
+    )
+}
+
 fn plural(count: usize, one: &str, many: &str) -> String {
     if count == 1 {
         format!("1 {one}")
@@ -549,14 +559,7 @@ fn file_table(files: &Files, s: &mut String) {
 /// The lists after the file table: annotation problems, functions not analysed, functions and
 /// synchronisation locksmith cannot follow, places where it is knowingly unsound.
 fn lists(r: &CheckReport, files: &Files, s: &mut String) {
-    let at = |p: &Position| {
-        linked(
-            files,
-            &p.file,
-            p.line,
-            &format!("{}:{}:{}", p.file, p.line, p.column),
-        )
-    };
+    let at = |p: &Position| linked_position(files, p);
     if !r.annotations.is_empty() {
         s.push_str("<h3 id=\"annotations\">Annotation problems</h3>\n<ul>\n");
         for a in &r.annotations {
@@ -709,14 +712,7 @@ fn warnings(
 /// The races that are consequences of a warning's: the wait that causes them, then one line
 /// each, its location and where its first racing accesses are.
 fn consequences(c: &Consequences, files: &Files, s: &mut String) {
-    let at = |p: &Position| {
-        linked(
-            files,
-            &p.file,
-            p.line,
-            &format!("{}:{}:{}", p.file, p.line, p.column),
-        )
-    };
+    let at = |p: &Position| linked_position(files, p);
     s.push_str(&format!(
         "<h4>Consequences</h4>\n<p class=\"note\">At {}: {}</p>\n<ul class=\"consequences\">\n",
         at(&c.position),
@@ -790,12 +786,7 @@ fn deadlock(i: usize, d: &Deadlock, files: &Files, sources: &SourceReader, s: &m
     s.push_str("<h4>Lock calls</h4>\n<ol class=\"accesses\">\n");
     for a in &d.acquisitions {
         let p = &a.position;
-        let where_ = linked(
-            files,
-            &p.file,
-            p.line,
-            &format!("{}:{}:{}", p.file, p.line, p.column),
-        );
+        let where_ = linked_position(files, p);
         s.push_str(&format!(
             "<li class=\"is-write\">\n<p class=\"what\">waits for <span class=\"lock\">{}</span> \
              at {where_} holding {}</p>\n",
@@ -826,12 +817,7 @@ fn lock_leak(i: usize, l: &LockLeak, files: &Files, sources: &SourceReader, s: &
         .chain(std::iter::once((&l.other, other, "")))
         .chain(l.taken.iter().map(|t| (t, format!("takes {}", l.lock), "")));
     for (p, what, class) in points {
-        let where_ = linked(
-            files,
-            &p.file,
-            p.line,
-            &format!("{}:{}:{}", p.file, p.line, p.column),
-        );
+        let where_ = linked_position(files, p);
         s.push_str(&format!(
             "<li class=\"{class}\">\n<p class=\"what\">{} at {where_}</p>\n",
             Esc(&what)
@@ -862,12 +848,7 @@ fn accesses(list: &[RaceAccess], files: &Files, sources: &SourceReader) -> Strin
         let p = &a.position;
         let kind = a.kind();
         let class = if a.write { "is-write" } else { "is-read" };
-        let where_ = linked(
-            files,
-            &p.file,
-            p.line,
-            &format!("{}:{}:{}", p.file, p.line, p.column),
-        );
+        let where_ = linked_position(files, p);
         let via = a
             .via
             .as_ref()
