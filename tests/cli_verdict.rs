@@ -7,18 +7,12 @@
 
 mod support;
 
-use std::path::PathBuf;
+use support::{check_in, Run, Scratch};
 
-use support::{check_in, Run};
-
-/// A fresh directory holding `files`, one per test (tests run in parallel).
-fn program(test: &str, files: &[(&str, &str)]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "locksmith-cli-verdict-{}-{test}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+/// A fresh directory holding `files`, one per test (tests run in parallel), removed when the
+/// test ends.
+fn program(test: &str, files: &[(&str, &str)]) -> Scratch {
+    let dir = Scratch::new("cli-verdict", test);
     for (name, text) in files {
         std::fs::write(dir.join(name), text).unwrap();
     }

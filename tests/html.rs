@@ -17,11 +17,8 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn temp_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("locksmith-html-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn temp_dir(test: &str) -> support::Scratch {
+    support::Scratch::new("html", test)
 }
 
 /// Runs `locksmith check ARGS` in `dir`: exit status, stdout, stderr.
@@ -512,7 +509,6 @@ fn long_lists_of_accesses_have_a_page_of_their_own() {
     assert_eq!(all, accesses);
     let back = whole.select(&sel("nav a")).next().unwrap();
     assert_eq!(back.value().attr("href"), Some("index.html#w1"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A list longer than a page is split into pages of 500 accesses, numbered on from the page
@@ -540,5 +536,4 @@ fn a_list_longer_than_a_page_is_split() {
     };
     assert_eq!(links(first), ["index.html#w1", "list-1-racing-2.html"]);
     assert_eq!(links(second), ["index.html#w1", "list-1-racing.html"]);
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -7,6 +7,34 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// A fresh directory of one test (`locksmith-KIND-PID-TEST` in the system's temporary
+/// directory), removed when dropped, also when the test fails: tests leave nothing behind.
+pub struct Scratch(PathBuf);
+
+impl Scratch {
+    pub fn new(kind: &str, test: &str) -> Scratch {
+        let dir =
+            std::env::temp_dir().join(format!("locksmith-{kind}-{}-{test}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("the temporary directory is writable");
+        Scratch(dir)
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// The environment variable that makes a test whose tool is missing fail instead of skip.
 pub const REQUIRE_TOOLS: &str = "LOCKSMITH_REQUIRE_TOOLS";
 

@@ -279,6 +279,10 @@ pub struct ThreadProgram {
     pub presumed_joins: Vec<Vec<ThreadHandle>>,
 }
 
+/// At most how many presumed joins a program has ([`ThreadProgram::presumed_joins`]): each
+/// costs a second run of the sharing and check phases, so the front end records no more.
+pub const MAX_PRESUMED_JOINS: usize = 4;
+
 /// The join loop of `handle` in `func` ends its threads only if no write may change `bound`
 /// while the blocks of `region` run or while any thread runs. `None` when the front end has
 /// no label for the bound: the join is then never trusted.

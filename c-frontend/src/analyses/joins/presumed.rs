@@ -82,7 +82,7 @@ struct CounterWrites<'p> {
 
 impl Planner<'_> {
     /// Adds the presumed joins of the tests of each function of `once` that no counter join
-    /// trusts. Runs after every other idiom: it gives handles only to creates none follows,
+    /// trusts, at most [`solver::threads::MAX_PRESUMED_JOINS`]. Runs after every other idiom: it gives handles only to creates none follows,
     /// so that no real join of a handle is ever set aside with the presumed ones.
     pub(super) fn presumed_joins(&mut self, once: &[FuncId]) {
         let p = self.p;
@@ -102,6 +102,9 @@ impl Planner<'_> {
                     || trusted.contains(&(main, test.drained))
                 {
                     continue;
+                }
+                if self.plan.presumed.len() == solver::threads::MAX_PRESUMED_JOINS {
+                    return;
                 }
                 if let Some(join) = self.presumed_join(main, &test) {
                     self.plan.presumed.push(join);
