@@ -1,6 +1,7 @@
-//! Presumed counter joins: waits for a counter of running threads to reach zero that have the
-//! shape of a [`counters`](super::counters) join but break one step of its argument, so that
-//! the wait does not certainly join the threads it counts. They never end a thread in the
+//! Presumed counter joins (an extension beyond the paper, which has no joins): waits for a
+//! counter of running threads to reach zero that have the shape of a
+//! [`counters`](super::counters) join but break one step of its argument, so that the wait
+//! does not certainly join the threads it counts. They never end a thread in the
 //! analysis; the thread analysis checks the program a second time as if each did
 //! (`solver::threads::ThreadProgram::presumed_joins`), and the races that go away then are
 //! reported as consequences of the wait's own race (or, when the counter does not race, with a
