@@ -36,7 +36,9 @@
 //!   (a constant, a local not changed after the assignment, or a global whose unchanged value
 //!   the thread analysis checks by label flow, a [`BoundCheck`]): at most `N` workers, `N`
 //!   counted; or (B) increments `c++` holding `m`, where from each create every path reaches an
-//!   increment before it reaches the test or a create again, and otherwise only non-negative
+//!   increment before it reaches the test or a create again (or every path to the create passes
+//!   one after the previous create: the worker is counted before it starts), and otherwise
+//!   only non-negative
 //!   constants, stored in initializers or in `main` where no create can have run: as many
 //!   counts as workers started before the test, or more.
 //! - The test: a branch of `main` on `c > 0`, `c != 0`, `c == 0` or `c <= 0` (`c` read directly,
@@ -687,7 +689,10 @@ pub(super) enum Counted {
 /// Form (B): `main`'s writes of the counter are increments holding `m`, and non-negative
 /// constants stored where no create of a worker has run. From each create, every path reaches an
 /// increment before it reaches the test or a create again, so each worker the test can have
-/// seen started was counted.
+/// seen started was counted. Or every path from `main`'s entry to the create passes an
+/// increment after the last create (`lock; running++; unlock; pthread_create(…)`): each worker
+/// was counted before it started (a create that fails leaves a count no worker takes back, and
+/// the wait never ends, which orders nothing wrongly).
 #[allow(clippy::too_many_arguments)]
 fn counted_by_increments(
     p: &Program,
@@ -729,6 +734,9 @@ fn counted_by_increments(
             if increments.iter().any(|&(_, ib, ik)| ib == b && ik > k) {
                 return true;
             }
+            if counted_before(cfg, func, (b, k), &increments, creates) {
+                return true;
+            }
             let mut seen = vec![false; cfg.succs.len()];
             let mut stack: Vec<usize> = cfg.succs[b.0 as usize].clone();
             while let Some(x) = stack.pop() {
@@ -742,4 +750,47 @@ fn counted_by_increments(
             }
             true
         })
+}
+
+/// Whether every path from the function's entry to the create at `(b, k)` passes one of
+/// `increments` after the last of `creates`: a backward search from the create that stops at
+/// an increment and fails at another create (or this one again) or at the entry.
+fn counted_before(
+    cfg: &Cfg,
+    func: &Func,
+    (b, k): (BlockId, usize),
+    increments: &[StmtAt],
+    creates: &[StmtAt],
+) -> bool {
+    let is = |list: &[StmtAt], at: (BlockId, usize)| list.iter().any(|&(_, lb, lk)| (lb, lk) == at);
+    // Scans a block backwards from just before statement `end`: `Some(true)` at an increment,
+    // `Some(false)` at a create, `None` at the block's start.
+    let scan = |bb: BlockId, end: usize| {
+        (0..end).rev().find_map(|kk| {
+            if is(increments, (bb, kk)) {
+                Some(true)
+            } else if is(creates, (bb, kk)) {
+                Some(false)
+            } else {
+                None
+            }
+        })
+    };
+    let mut seen = vec![false; cfg.preds.len()];
+    let mut stack = vec![(b, k)];
+    while let Some((bb, end)) = stack.pop() {
+        match scan(bb, end) {
+            Some(true) => continue,
+            Some(false) => return false,
+            None if bb == BlockId(0) => return false,
+            None => {}
+        }
+        for &pred in &cfg.preds[bb.0 as usize] {
+            if !std::mem::replace(&mut seen[pred], true) {
+                let pred = BlockId(pred as u32);
+                stack.push((pred, func.blocks[pred].stmts.len()));
+            }
+        }
+    }
+    true
 }
