@@ -149,6 +149,35 @@ impl Cfg {
     }
 
     /// The blocks reachable from `from` (included) without entering a block where `stop` holds.
+    /// Whether every path from the entry of `func` to statement `k` of block `b` meets a
+    /// statement that `mark` says `Some(true)` of after the last one it says `Some(false)` of:
+    /// a backward search from the statement that stops at the first marked statement of each
+    /// path, and fails at a `Some(false)` or at the entry.
+    pub(super) fn passes_before(
+        &self,
+        func: &crate::ir::Func,
+        (b, k): (BlockId, usize),
+        mark: impl Fn(BlockId, usize) -> Option<bool>,
+    ) -> bool {
+        let mut seen = vec![false; self.preds.len()];
+        let mut stack = vec![(b, k)];
+        while let Some((bb, end)) = stack.pop() {
+            match (0..end).rev().find_map(|kk| mark(bb, kk)) {
+                Some(true) => continue,
+                Some(false) => return false,
+                None if bb == BlockId(0) => return false,
+                None => {}
+            }
+            for &pred in &self.preds[bb.0 as usize] {
+                if !std::mem::replace(&mut seen[pred], true) {
+                    let pred = BlockId(pred as u32);
+                    stack.push((pred, func.blocks[pred].stmts.len()));
+                }
+            }
+        }
+        true
+    }
+
     pub(super) fn reachable(&self, from: usize, stop: impl Fn(usize) -> bool) -> Vec<bool> {
         let mut seen = vec![false; self.succs.len()];
         let mut stack = vec![from];

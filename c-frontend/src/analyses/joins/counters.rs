@@ -763,34 +763,13 @@ fn counted_before(
     creates: &[StmtAt],
 ) -> bool {
     let is = |list: &[StmtAt], at: (BlockId, usize)| list.iter().any(|&(_, lb, lk)| (lb, lk) == at);
-    // Scans a block backwards from just before statement `end`: `Some(true)` at an increment,
-    // `Some(false)` at a create, `None` at the block's start.
-    let scan = |bb: BlockId, end: usize| {
-        (0..end).rev().find_map(|kk| {
-            if is(increments, (bb, kk)) {
-                Some(true)
-            } else if is(creates, (bb, kk)) {
-                Some(false)
-            } else {
-                None
-            }
-        })
-    };
-    let mut seen = vec![false; cfg.preds.len()];
-    let mut stack = vec![(b, k)];
-    while let Some((bb, end)) = stack.pop() {
-        match scan(bb, end) {
-            Some(true) => continue,
-            Some(false) => return false,
-            None if bb == BlockId(0) => return false,
-            None => {}
+    cfg.passes_before(func, (b, k), |bb, kk| {
+        if is(increments, (bb, kk)) {
+            Some(true)
+        } else if is(creates, (bb, kk)) {
+            Some(false)
+        } else {
+            None
         }
-        for &pred in &cfg.preds[bb.0 as usize] {
-            if !std::mem::replace(&mut seen[pred], true) {
-                let pred = BlockId(pred as u32);
-                stack.push((pred, func.blocks[pred].stmts.len()));
-            }
-        }
-    }
-    true
+    })
 }

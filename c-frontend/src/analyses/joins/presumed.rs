@@ -339,35 +339,11 @@ fn joins_before(
         matches!(&stmt.kind, StmtKind::Call { callee: Callee::Direct(g), .. }
             if calls.id_arg(*g, false).is_some())
     };
-    // Scans a block backwards from just before statement `end`: `Some(true)` at a join,
-    // `Some(false)` at the count-down, `None` when it reaches the block's start.
-    let scan = |bb: BlockId, end: usize| {
-        for kk in (0..end).rev() {
-            if count_downs.contains(&(f, bb, kk)) {
-                return Some(false);
-            }
-            if is_join(&func.blocks[bb].stmts[kk]) {
-                return Some(true);
-            }
+    Cfg::new(func).passes_before(func, (b, k), |bb, kk| {
+        if count_downs.contains(&(f, bb, kk)) {
+            Some(false)
+        } else {
+            is_join(&func.blocks[bb].stmts[kk]).then_some(true)
         }
-        None
-    };
-    let preds = Cfg::new(func).preds;
-    let mut seen = FxHashSet::default();
-    let mut stack = vec![(b, k)];
-    while let Some((bb, end)) = stack.pop() {
-        match scan(bb, end) {
-            Some(true) => continue,
-            Some(false) => return false,
-            None if bb == BlockId(0) => return false,
-            None => {}
-        }
-        for &pred in &preds[bb.0 as usize] {
-            let pred = BlockId(pred as u32);
-            if seen.insert(pred) {
-                stack.push((pred, func.blocks[pred].stmts.len()));
-            }
-        }
-    }
-    true
+    })
 }
