@@ -133,3 +133,22 @@ fn a_va_list_stands_for_the_variadic_arguments() {
     let p = lower_as(&keeping, Origin::User);
     assert!(!names(&p).contains(&"note".to_string()), "{:?}", names(&p));
 }
+
+/// A lock, condition or semaphore call keeps no copy of the address it is given (the library
+/// model's rows say so), so a thread library's wrappers that only take, release or wait keep
+/// nothing either; a wrapper that also stores its lock keeps it.
+#[test]
+fn lock_wrappers_keep_nothing() {
+    let p = lower_as(
+        "typedef struct { int w; } pthread_mutex_t; typedef struct { int w; } pthread_cond_t;\n\
+         int pthread_mutex_lock(pthread_mutex_t *m); int pthread_mutex_unlock(pthread_mutex_t *m);\n\
+         int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m);\n\
+         struct gate { pthread_mutex_t mu; pthread_cond_t cv; long val; };\n\
+         struct gate *last;\n\
+         void enter(struct gate *g) { pthread_mutex_lock(&g->mu); }\n\
+         void await(struct gate *g, long v) { while (g->val != v) pthread_cond_wait(&g->cv, &g->mu); }\n\
+         void enter_and_keep(struct gate *g) { pthread_mutex_lock(&g->mu); last = g; }",
+        Origin::User,
+    );
+    assert_eq!(names(&p), ["enter", "await"]);
+}
