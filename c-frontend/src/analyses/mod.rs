@@ -7,8 +7,8 @@
 //! ([`lock_elements`]), which of `main`'s stores to global pointers are replaced before any
 //! thread can see them ([`startup_stores`]), which signals the calls of `sigprocmask` block
 //! and unblock ([`signal_masks`]), which thread parameters only hold integers
-//! ([`integer_arguments`]), and which returns are taken when a lock call failed
-//! ([`lock_failures`]).
+//! ([`integer_arguments`]), which returns are taken when a lock call failed
+//! ([`lock_failures`]), and which global pointers hold one object per epoch ([`singletons`]).
 //!
 //! They read the IR and the library model only; they never create labels or constraints.
 //! [`run`] runs those the generator needs, as a phase of their own (`--timings` shows it), and
@@ -31,6 +31,7 @@ pub mod once;
 pub mod reader_sections;
 pub mod semaphores;
 pub mod signal_masks;
+pub mod singletons;
 pub mod startup_stores;
 pub mod stub_captures;
 pub mod uniqueness;
@@ -82,6 +83,8 @@ pub struct Analysed {
     /// The structs declared existential, with their guarded fields
     /// ([`Program::existentials`]); empty when existentials are off.
     pub existential: FxHashMap<StructId, Vec<u32>>,
+    /// The global pointers filled lazily, one object per epoch ([`singletons`]).
+    pub guards: Vec<singletons::Guard>,
 }
 
 /// Runs the analyses the generator needs on the program that starts at `main`.
@@ -178,6 +181,11 @@ pub fn run(
         } else {
             FxHashMap::default()
         },
+        guards: stats.time("analyses: singletons", || {
+            let guards = singletons::guards(p);
+            stats.count("global pointers filled once per epoch", guards.len());
+            guards
+        }),
     }
 }
 

@@ -204,7 +204,9 @@ impl Gen<'_> {
                 frame.unique = uniqueness::as_set(unique.before(b, k));
                 frame.own = unpacks.before(b, k).to_vec();
                 self.reader_section(&mut frame, (f, b, k), false);
+                let before = self.epoch_marks();
                 self.stmt(&mut frame, &stmt.kind, stmt.pos);
+                self.epoch_events((f, b, k), before);
                 self.reader_section(&mut frame, (f, b, k), true);
                 // A semaphore hand-shake's waiter has seen the post once its wait returned.
                 for (n, h) in self.analysed.joins.handshakes.iter().enumerate() {

@@ -7,10 +7,13 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::ltypes::{Node, Shape};
 use super::{AccessSite, Gen, GenEvent, Object, RhoName};
+use crate::analyses::joins::StmtAt;
 use crate::ir::ctypes::Type;
 use crate::ir::{FuncId, LoopBound, Origin, VarKind};
+use solver::constraints::SiteKind;
 use solver::threads::{
-    AccessInfo, BoundCondition, Event, EventBlock, FnBody, FnId, ObjectInfo, ThreadProgram,
+    AccessId, AccessInfo, BoundCondition, Event, EventBlock, FnBody, FnId, ObjectId, ObjectInfo,
+    ThreadProgram,
 };
 use solver::{Lock, Rho, Site};
 
@@ -237,6 +240,15 @@ impl Gen<'_> {
         threads.presumed_joins = (self.analysed.joins.presumed.iter())
             .map(|j| j.handles.clone())
             .collect();
+        threads.epochs = std::mem::take(&mut self.epochs);
+        threads.registries = (self.analysed.joins.registries.iter())
+            .map(|(handles, funcs)| {
+                (
+                    handles.clone(),
+                    funcs.iter().map(|f| self.fn_of[f]).collect(),
+                )
+            })
+            .collect();
         threads.wrapped = self.analysed.joins.wrapped.clone();
         threads.wrapped_loops = self.analysed.joins.wrapped_loops.clone();
         threads.param_joins = std::mem::take(&mut self.param_joins);
@@ -269,6 +281,45 @@ impl Gen<'_> {
     /// copy of all of it, so none is checked ([`ThreadProgram::thread_local`]). The stubs keep
     /// per-thread conduits in such structs (`epoll_ctl` hands `epoll_wait` the caller's
     /// `epoll_data` through one); their fields are locations of their own.
+    /// How many sites, objects and accesses there are before a statement is generated: what
+    /// [`Gen::epoch_events`] reads after it.
+    pub(super) fn epoch_marks(&self) -> (usize, usize, usize) {
+        (
+            self.constraints.sites.len(),
+            self.objects.len(),
+            self.access_sites.len(),
+        )
+    }
+
+    /// What statement `at` adds to each guard's epochs ([`ThreadProgram::epochs`]): a
+    /// creation's call its instantiation sites and the objects it allocates, a reset the
+    /// accesses of its store of null.
+    pub(super) fn epoch_events(
+        &mut self,
+        at: StmtAt,
+        (sites, objects, accesses): (usize, usize, usize),
+    ) {
+        for (n, guard) in self.analysed.guards.iter().enumerate() {
+            let epochs = &mut self.epochs[n];
+            if guard.once.binary_search(&at).is_ok() {
+                epochs.creators.push(self.fn_of[&at.0]);
+                epochs.sites.extend(
+                    (sites..self.constraints.sites.len())
+                        .map(|i| Site(i as u32))
+                        .filter(|&s| matches!(self.constraints.sites[s].kind, SiteKind::Inst)),
+                );
+                epochs
+                    .objects
+                    .extend((objects..self.objects.len()).map(|i| ObjectId(i as u32)));
+            }
+            if guard.resets.binary_search(&at).is_ok() {
+                epochs
+                    .resets
+                    .extend((accesses..self.access_sites.len()).map(|i| AccessId(i as u32)));
+            }
+        }
+    }
+
     fn thread_local_locations(&mut self) -> Vec<Rho> {
         let mut out = self.thread_local.clone();
         let mut stack: Vec<Node> = self

@@ -407,6 +407,9 @@ struct Gen<'a> {
     signal_handlers: FxHashMap<Site, Option<i64>>,
     /// The accesses of each presumed join's test ([`Generated::presumed`]).
     presumed_tests: Vec<Vec<AccessId>>,
+    /// [`ThreadProgram::epochs`], one per guard of [`Analysed::guards`], filled as the
+    /// creations and resets are generated.
+    epochs: Vec<solver::threads::Epochs>,
     /// [`ThreadProgram::fork_trips`], as the forks are expanded.
     fork_trips: Vec<(Site, u64)>,
     /// The sites of calls through a pointer with several targets ([`ThreadProgram::alternatives`]).
@@ -666,6 +669,7 @@ impl<'a> Gen<'a> {
             signal_atomic: Vec::new(),
             signal_handlers: FxHashMap::default(),
             presumed_tests: vec![Vec::new(); analysed.joins.presumed.len()],
+            epochs: vec![solver::threads::Epochs::default(); analysed.guards.len()],
             fork_trips: Vec::new(),
             alternatives: Vec::new(),
             param_joins: Vec::new(),

@@ -15,9 +15,16 @@
 //! kept — called from two places, from a loop or recursion, or from a caller that itself runs twice
 //! with the class kept. The effect system of λ▷ sees this as the lock occurring twice in `ε ⊎ ε'`;
 //! here [`KeptRuns`] walks the callers instead.
+//!
+//! Beyond the paper: an object made by the creation of a lazily filled global pointer, or by
+//! one of its companions, that runs at most once per epoch of that pointer
+//! ([`super::epochs`]), is one object at a time however often the creation runs, and so are
+//! its images at the creation's call.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::epochs::OncePerEpoch;
+use super::mhp::Mhp;
 use super::structure::Structure;
 use super::{Event, FnId, ObjectId, ThreadProgram};
 use crate::constraints::{Constraints, Lock, Site};
@@ -121,8 +128,10 @@ pub fn decide(
     scopes: &ScopeTree,
     p: &ThreadProgram,
     s: &Structure,
+    mhp: &Mhp,
     locks: &mut LockTable,
 ) -> Linearity {
+    let once = OncePerEpoch::of(p, s, mhp);
     // Where each object is created, and whether that point may run several times per run of its
     // function. Objects without an allocation event are globals: created once.
     let mut object_multi: FxHashMap<ObjectId, bool> = FxHashMap::default();
@@ -174,7 +183,12 @@ pub fn decide(
                 None => false,
             };
             let in_array = info.array_locks.contains(&l);
-            let m = object_multi.get(&o).copied().unwrap_or(false) || kept_twice || in_array;
+            // An epoch's creation makes one object at a time however often it runs.
+            let runs_twice = match once.objects.contains(&o) {
+                true => info.array,
+                false => object_multi.get(&o).copied().unwrap_or(false) || kept_twice,
+            };
+            let m = runs_twice || in_array;
             let entry = multi.entry((r, Origin::Object(o))).or_insert(false);
             *entry |= m;
         }
@@ -194,7 +208,8 @@ pub fn decide(
                 Some(&caller) => kept.runs_multi(caller, locks.scope(x)),
                 None => false,
             };
-            let site_m = site_multi.get(&site).copied().unwrap_or(false) || kept_twice;
+            let site_m = !once.sites.contains(&site)
+                && (site_multi.get(&site).copied().unwrap_or(false) || kept_twice);
             for o in from {
                 let object = match o {
                     Origin::Object(ob) | Origin::Copy(ob, _) => ob,

@@ -242,8 +242,16 @@ impl Mhp {
         // create only if creates never overlap. Code that threads run may run twice at once, so
         // a create there is never trusted; the rest is checked on the result below, dropping
         // handles until none overlaps.
-        let global: FxHashSet<ThreadHandle> = p.global_handles.iter().copied().collect();
         let thread_code = reachable_from_threads(p);
+        let global_ids: FxHashSet<ThreadHandle> = p.global_handles.iter().copied().collect();
+        // A registry's joins end every thread started into its list, however many overlap,
+        // when every write and test of the list is made by the one thread that runs `main`.
+        let mut global = global_ids.clone();
+        for (handles, funcs) in &p.registries {
+            if funcs.iter().all(|&f| !thread_code[f]) {
+                global.extend(handles.iter().copied());
+            }
+        }
         // A create wrapper's call whose handle is a global place (`writer = launch(…)`) is not
         // a fork site the overlap check below sees: a recursive function could make a second
         // such call, overwriting the place, before the first one's join.
@@ -307,7 +315,7 @@ impl Mhp {
                 }
             }
             if joins {
-                let bad = overlapping_creates(&funcs, &site_handle, &global, &valid);
+                let bad = overlapping_creates(&funcs, &site_handle, &global_ids, &valid);
                 if !bad.is_empty() {
                     valid.retain(|h| !bad.contains(h));
                     continue;
@@ -371,6 +379,23 @@ impl Mhp {
             .get((offset + index) as usize)
             .copied()
             .unwrap_or(HandleSetId(0))
+    }
+
+    /// Whether a thread started by this run of `f` may be running at point `at`, other than
+    /// those all of whose threads a join of one of `ended` ends wherever it happens.
+    pub fn runs_beside(&self, f: FnId, at: Point, ended: &[ThreadHandle]) -> bool {
+        if at == NO_POINT || !self.may_fork[f] {
+            return false;
+        }
+        let m = &self.funcs[f];
+        let Some(live) = m.live_before.get(at as usize) else {
+            return !self.started[f].is_empty();
+        };
+        live.ones().any(|i| {
+            !m.enders[i].is_some_and(|h| {
+                ended.contains(&h) && self.unique_handle.get(&m.items[i].1) == Some(&h)
+            })
+        })
     }
 
     /// Whether the thread started at `site` is one that `joined` (a set of `sets`) says has been

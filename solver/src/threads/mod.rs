@@ -26,6 +26,7 @@ pub mod bounds;
 pub mod check;
 pub mod contexts;
 pub mod deadlock;
+pub mod epochs;
 pub mod facts;
 pub mod held_at;
 pub mod leaks;
@@ -277,6 +278,31 @@ pub struct ThreadProgram {
     /// aside: the check never trusts them. Each is then checked once more as if it held
     /// ([`ThreadSolution::presumed`]), to tell which races are its consequences.
     pub presumed_joins: Vec<Vec<ThreadHandle>>,
+    /// The global pointers filled lazily, one object per epoch ([`Epochs`]).
+    pub epochs: Vec<Epochs>,
+    /// The lists of every thread started into them (the front end's registries): the handles
+    /// of their creates, whose joins end all their threads wherever they happen, as a global
+    /// handle's do, however many overlap; and the functions that write or test the list, which
+    /// must all run in no thread for that to hold ([`mhp::Mhp::new`]).
+    pub registries: Vec<(Vec<ThreadHandle>, Vec<FnId>)>,
+}
+
+/// A global pointer the program fills lazily (`if (g == NULL) g = make();`) and resets to null
+/// (the front end's *guard*, `c_frontend::analyses::singletons`), with what runs at most once
+/// per *epoch* of it, the time between two resets: the instantiation sites and objects of the
+/// calls that create it and its companions. The front end checked the creations' guards and
+/// that the pointers are never copied; the thread analysis checks that `creators` run in no
+/// thread and that no other thread may be running at any of `resets`
+/// ([`linearity::decide`]). Then the objects a creation makes are one at a time.
+#[derive(Clone, Debug, Default)]
+pub struct Epochs {
+    pub creators: Vec<FnId>,
+    /// The writes of null into the guard.
+    pub resets: Vec<AccessId>,
+    /// The instantiation sites of the creations' calls.
+    pub sites: Vec<Site>,
+    /// The objects allocated by the creations' calls themselves (a library allocation).
+    pub objects: Vec<ObjectId>,
 }
 
 /// At most how many presumed joins a program has ([`ThreadProgram::presumed_joins`]): each
@@ -373,30 +399,24 @@ pub fn solve_with(
     let mut scopes = c.scopes.clone();
     scopes.freeze();
     // Label resolution (figure 8a) and what depends only on it.
-    let (flow, comps, index, mut lock_table, s, linearity) =
-        stats.phase(PHASE_RESOLVE, || resolve(c, &scopes, p, techniques, stats));
-    let mut ls = stats.phase(PHASE_LOCKSETS, || {
-        stats.time("solve: locksets", || {
-            locksets::compute(
-                c,
-                &scopes,
-                &mut lock_table,
-                &linearity,
-                p,
-                &s,
-                locksets::Holds::Protection,
-            )
-        })
-    });
+    let (flow, comps, index, mut lock_table, s) =
+        stats.phase(PHASE_RESOLVE, || resolve(c, &scopes, p, stats));
     // Sharing (§3.2): which threads run where, Down-Fork, correlations carried to the roots.
+    // Which threads run where comes first: linearity asks it of the epochs' resets.
     let mut sharing = stats.clock(PHASE_SHARING);
-    let (mhp, homes, phases, unwritten) = sharing.run(|| {
+    let (mhp, unwritten) = sharing.run(|| {
         let unwritten = stats.time("solve: bounds", || bounds::failed_conditions(c, p, &s));
         // The presumed joins are never trusted by the check itself.
         let untrusted = with_presumed(&unwritten, p, None);
         let mhp = stats.time("solve: mhp", || {
             mhp::Mhp::new(p, &s, techniques.has(Technique::Joins), &untrusted)
         });
+        (mhp, unwritten)
+    });
+    let (linearity, mut ls) = stats.phase(PHASE_LOCKSETS, || {
+        protection(c, &scopes, p, &s, &mhp, &mut lock_table, techniques, stats)
+    });
+    let (homes, phases) = sharing.run(|| {
         let homes = stats.time("solve: privacy", || {
             if techniques.has(Technique::DownFork) {
                 privacy::decide(c, &scopes, p, &flow)
@@ -405,7 +425,7 @@ pub fn solve_with(
             }
         });
         let phases = stats.time("solve: barrier phases", || phases::phases(p, &s));
-        (mhp, homes, phases, unwritten)
+        (homes, phases)
     });
     // The deadlock check needs only what is known by now, and nothing after it needs the
     // deadlock check: it runs on a thread of its own beside the facts and the race check, on
@@ -505,12 +525,11 @@ pub fn solve_with(
 }
 
 /// Label resolution (figure 8a) and what depends only on it: matched flow and its components,
-/// the correlation index, lock unification, the program's structure and linearity.
+/// the correlation index, lock unification and the program's structure.
 fn resolve(
     c: &crate::constraints::Constraints,
     scopes: &crate::scope::ScopeTree,
     p: &ThreadProgram,
-    techniques: Techniques,
     stats: &Stats,
 ) -> (
     cfl::FlowGraph,
@@ -518,21 +537,47 @@ fn resolve(
     Index,
     locks::LockTable,
     structure::Structure,
-    linearity::Linearity,
 ) {
     let flow = stats.time("solve: matched flow (cfl)", || cfl::close(c, scopes, stats));
     let comps = stats.time("solve: flow components", || flow.components());
     let index = Index::new(c);
-    let mut lock_table = stats.time("solve: lock unification", || locks::unify_all(c, scopes));
+    let lock_table = stats.time("solve: lock unification", || locks::unify_all(c, scopes));
     let s = stats.time("solve: structure", || structure::Structure::new(p));
+    (flow, comps, index, lock_table, s)
+}
+
+/// Which locks count as held (linearity, §2.2, asking `mhp` which lazily created locks are one
+/// at a time) and the locksets of protection they make.
+#[allow(clippy::too_many_arguments)]
+fn protection(
+    c: &crate::constraints::Constraints,
+    scopes: &crate::scope::ScopeTree,
+    p: &ThreadProgram,
+    s: &structure::Structure,
+    mhp: &mhp::Mhp,
+    lock_table: &mut locks::LockTable,
+    techniques: Techniques,
+    stats: &Stats,
+) -> (linearity::Linearity, locksets::Locksets) {
     let linearity = stats.time("solve: linearity", || {
         if techniques.has(Technique::Linearity) {
-            linearity::decide(c, scopes, p, &s, &mut lock_table)
+            linearity::decide(c, scopes, p, s, mhp, lock_table)
         } else {
-            linearity::Linearity::all_linear(linearity::Grounding::new(p, &mut lock_table))
+            linearity::Linearity::all_linear(linearity::Grounding::new(p, lock_table))
         }
     });
-    (flow, comps, index, lock_table, s, linearity)
+    let ls = stats.time("solve: locksets", || {
+        locksets::compute(
+            c,
+            scopes,
+            lock_table,
+            &linearity,
+            p,
+            s,
+            locksets::Holds::Protection,
+        )
+    });
+    (linearity, ls)
 }
 
 /// The handles no join of the check trusts: those whose bound condition failed (`unwritten`)

@@ -24,20 +24,9 @@ impl Cfg {
         let mut returns = vec![false; n];
         for (b, block) in f.blocks.iter().enumerate() {
             returns[b] = matches!(block.term, Term::Return(..));
-            let targets: Vec<usize> = match &block.term {
-                Term::Goto(t) => vec![t.0 as usize],
-                Term::Branch {
-                    then_block,
-                    else_block,
-                    ..
-                } => vec![then_block.0 as usize, else_block.0 as usize],
-                Term::Multi(ts) => ts.iter().map(|t| t.0 as usize).collect(),
-                Term::Return(..) | Term::Exit => {
-                    exits[b] = true;
-                    Vec::new()
-                }
-            };
-            for t in targets {
+            exits[b] = matches!(block.term, Term::Return(..) | Term::Exit);
+            for t in Cfg::successors_of(&block.term) {
+                let t = t.0 as usize;
                 if t < n {
                     succs[b].push(t);
                     preds[t].push(b);
@@ -49,6 +38,20 @@ impl Cfg {
             preds,
             exits,
             returns,
+        }
+    }
+
+    /// The blocks a terminator may go to, in order.
+    pub(crate) fn successors_of(term: &Term) -> Vec<BlockId> {
+        match term {
+            Term::Goto(t) => vec![*t],
+            Term::Branch {
+                then_block,
+                else_block,
+                ..
+            } => vec![*then_block, *else_block],
+            Term::Multi(ts) => ts.clone(),
+            Term::Return(..) | Term::Exit => Vec::new(),
         }
     }
 
@@ -156,8 +159,20 @@ impl Cfg {
     pub(super) fn passes_before(
         &self,
         func: &crate::ir::Func,
+        at: (BlockId, usize),
+        mark: impl Fn(BlockId, usize) -> Option<bool>,
+    ) -> bool {
+        self.passes_before_edges(func, at, mark, |_, _| false)
+    }
+
+    /// [`Cfg::passes_before`], where an edge `(from, to)` that `edge` accepts also counts as a
+    /// marked `Some(true)` point (a branch's side: the null side of a test).
+    pub(crate) fn passes_before_edges(
+        &self,
+        func: &crate::ir::Func,
         (b, k): (BlockId, usize),
         mark: impl Fn(BlockId, usize) -> Option<bool>,
+        edge: impl Fn(BlockId, BlockId) -> bool,
     ) -> bool {
         let mut seen = vec![false; self.preds.len()];
         let mut stack = vec![(b, k)];
@@ -169,6 +184,9 @@ impl Cfg {
                 None => {}
             }
             for &pred in &self.preds[bb.0 as usize] {
+                if edge(BlockId(pred as u32), bb) {
+                    continue;
+                }
                 if !std::mem::replace(&mut seen[pred], true) {
                     let pred = BlockId(pred as u32);
                     stack.push((pred, func.blocks[pred].stmts.len()));

@@ -101,6 +101,7 @@ mod objects;
 mod pools;
 mod posts;
 mod presumed;
+mod registry;
 mod wrappers;
 
 pub use presumed::PresumedJoin;
@@ -197,6 +198,11 @@ pub struct JoinPlan {
     /// as a counter join keeps it ([`presumed`]): their handles name no join the thread
     /// analysis trusts, only one it presumes in a second check.
     pub presumed: Vec<PresumedJoin>,
+    /// The lists of every thread started into them ([`registry`]): the handles of their
+    /// creates, whose joins (on entry to where a list is seen empty, in
+    /// [`JoinPlan::join_at_entry`]) end all their threads wherever they happen, and the
+    /// functions that must run in no thread for that to hold.
+    pub registries: Vec<(Vec<ThreadHandle>, Vec<FuncId>)>,
     handles: u32,
 }
 
@@ -428,6 +434,7 @@ pub fn plan(p: &Program, main: Option<FuncId>, stats: &solver::stats::Stats) -> 
             planner.semaphore_handshakes(main, solver::threads::phases::MAX_HANDSHAKES as usize)
         });
     }
+    planner.registries();
     // An array handed over by two creates may give one element to two threads.
     planner.param_joins(&join_exits);
     let handed = std::mem::take(&mut planner.handed_arrays);
