@@ -66,6 +66,9 @@ pub struct Guard {
     pub once: Vec<StmtAt>,
     /// The stores of null into the guard, outside the initializers: each starts a new epoch.
     pub resets: Vec<StmtAt>,
+    /// The functions that name the guard or one of its companions, sorted: only a thread
+    /// running one of them can reach their objects.
+    pub users: Vec<FuncId>,
 }
 
 /// How the program writes one global pointer.
@@ -185,23 +188,9 @@ fn temporary_call(p: &Program, f: FuncId, b: BlockId, k: usize, src: &Operand) -
     if d.plain_var() != Some(t) {
         return None;
     }
-    let mut count = Occurrences { var: t, count: 0 };
+    let mut count = crate::ir::visit::Mentions::of(t);
     crate::ir::visit::walk_func(&mut count, &p.funcs[f]);
     (count.count == 2).then_some(prev)
-}
-
-/// The number of times a walk names a variable.
-struct Occurrences {
-    var: VarId,
-    count: usize,
-}
-
-impl Visitor for Occurrences {
-    fn visit_var(&mut self, v: VarId) {
-        if v == self.var {
-            self.count += 1;
-        }
-    }
 }
 
 /// The candidate whose value `op` is, itself (through conversions).
@@ -543,6 +532,7 @@ fn guard(
     }
     let stores: FxHashSet<StmtAt> = own.creations.iter().map(|&(_, store)| store).collect();
     let mut once: Vec<StmtAt> = own.creations.iter().map(|&(call, _)| call).collect();
+    let mut named = vec![g];
     for &w in vars {
         let theirs = &writes[&w];
         let in_region = |&(call, _): &(StmtAt, StmtAt)| {
@@ -550,8 +540,19 @@ fn guard(
         };
         if w != g && !theirs.creations.is_empty() && theirs.creations.iter().all(in_region) {
             once.extend(theirs.creations.iter().map(|&(call, _)| call));
+            named.push(w);
         }
     }
+    let users: Vec<FuncId> = (p.funcs.iter_enumerated())
+        .filter(|(_, func)| {
+            named.iter().any(|&v| {
+                let mut mentions = crate::ir::visit::Mentions::of(v);
+                crate::ir::visit::walk_func(&mut mentions, func);
+                mentions.count > 0
+            })
+        })
+        .map(|(f, _)| f)
+        .collect();
     once.sort();
     once.dedup();
     let mut creators: Vec<FuncId> = once.iter().map(|&(f, _, _)| f).collect();
@@ -563,5 +564,6 @@ fn guard(
         creators,
         once,
         resets,
+        users,
     })
 }

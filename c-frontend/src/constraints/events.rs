@@ -241,6 +241,11 @@ impl Gen<'_> {
             .map(|j| j.handles.clone())
             .collect();
         threads.epochs = std::mem::take(&mut self.epochs);
+        for (epochs, guard) in threads.epochs.iter_mut().zip(&self.analysed.guards) {
+            epochs.users = (guard.users.iter())
+                .filter_map(|f| self.fn_of.get(f).copied())
+                .collect();
+        }
         threads.registries = (self.analysed.joins.registries.iter())
             .map(|(handles, funcs)| {
                 (

@@ -4,17 +4,19 @@
 //! by a function that runs twice as two).
 //!
 //! The front end checked that each creation runs at most once while the guard stays set, and
-//! that the guard and its companions are never copied. What is left needs the threads: the
-//! creations' functions run in no thread (so no two creations overlap), and at every reset of
-//! the guard no other thread may be running (so no thread runs across two epochs, and every
-//! thread sees at most one object of each creation). A function runs alone at one of its points
-//! when it runs in no thread, no thread it started may be running there but those a join since
-//! ended ([`Mhp::runs_beside`]), and every call of it is made at a point where its caller runs
-//! alone but for the threads of handles the callee (or one it called) joined before the point
-//! asked, up to `main` (`stop() { join_all(); gate = NULL; }`, whose caller started the
-//! threads). A
-//! function no call names (one run from unknown code), a recursive one, and one a thread starts
-//! never run alone.
+//! that the guard and its companions are never copied, so that only a thread running one of
+//! their *users* (the functions that name them) reaches their objects. What is left needs the
+//! threads: the creations' functions run in no thread (so no two creations overlap), and at
+//! every reset of the guard no other thread that may run a user may be running (so no such
+//! thread runs across two epochs, and each sees at most one object of each creation).
+//!
+//! A function runs alone at one of its points, for those threads, when it runs in no thread,
+//! no such thread it started may be running there but those a join since ended
+//! ([`Mhp::runs_beside`]), and every call of it is made at a point where its caller runs alone
+//! but for the threads of handles the callee (or one it called) joined before the point asked,
+//! up to `main` (`stop() { join_all(); gate = NULL; }`, whose caller started the threads). A
+//! function no call names (one run from unknown code), a recursive one, and one a thread
+//! starts never run alone.
 //!
 //! This module never changes the program; it only answers which epochs hold.
 
@@ -36,7 +38,7 @@ pub struct OncePerEpoch {
 
 impl OncePerEpoch {
     /// The objects and sites of every epoch of `p` whose creators run in no thread and whose
-    /// resets are each made where the resetting function runs alone.
+    /// resets are each made where no thread that may reach the guard's objects runs beside.
     pub fn of(p: &ThreadProgram, s: &Structure, mhp: &Mhp) -> OncePerEpoch {
         let mut out = OncePerEpoch::default();
         if p.epochs.is_empty() {
@@ -48,26 +50,52 @@ impl OncePerEpoch {
             .flat_map(|e| e.resets.iter().copied())
             .collect();
         let mut at: FxHashMap<AccessId, (FnId, (u32, u32))> = FxHashMap::default();
+        // Who calls or starts each function, and the functions each fork site starts.
+        let mut callers: IndexVec<FnId, Vec<FnId>> =
+            IndexVec::from_elem_n(Vec::new(), p.funcs.len());
+        let mut site_callees: FxHashMap<Site, Vec<FnId>> = FxHashMap::default();
         for (f, body) in p.funcs.iter_enumerated() {
             for (b, block) in body.blocks.iter().enumerate() {
                 for (k, e) in block.events.iter().enumerate() {
-                    if let Event::Access(a) = *e {
-                        if resets.contains(&a) {
+                    match *e {
+                        Event::Access(a) if resets.contains(&a) => {
                             at.insert(a, (f, (b as u32, k as u32)));
                         }
+                        Event::Call { callee, .. } => callers[callee].push(f),
+                        Event::Fork { site, callee, .. } => {
+                            callers[callee].push(f);
+                            site_callees.entry(site).or_default().push(callee);
+                        }
+                        _ => {}
                     }
                 }
             }
         }
-        let mut alone = Alone {
-            p,
-            s,
-            mhp,
-            thread_code: reachable_from_threads(p),
-            entry: FxHashMap::default(),
-        };
+        let thread_code = reachable_from_threads(p);
         for epoch in &p.epochs {
-            let holds = epoch.creators.iter().all(|&f| !alone.thread_code[f])
+            // The functions from which a thread may come to run one of the users.
+            let mut reaching: FxHashSet<FnId> = epoch.users.iter().copied().collect();
+            let mut stack: Vec<FnId> = reaching.iter().copied().collect();
+            while let Some(f) = stack.pop() {
+                for &c in &callers[f] {
+                    if reaching.insert(c) {
+                        stack.push(c);
+                    }
+                }
+            }
+            let relevant: FxHashSet<Site> = (site_callees.iter())
+                .filter(|(_, callees)| callees.iter().any(|c| reaching.contains(c)))
+                .map(|(&site, _)| site)
+                .collect();
+            let mut alone = Alone {
+                p,
+                s,
+                mhp,
+                thread_code: &thread_code,
+                relevant: &relevant,
+                entry: FxHashMap::default(),
+            };
+            let holds = epoch.creators.iter().all(|&f| !thread_code[f])
                 && epoch
                     .resets
                     .iter()
@@ -86,7 +114,9 @@ struct Alone<'a> {
     p: &'a ThreadProgram,
     s: &'a Structure,
     mhp: &'a Mhp,
-    thread_code: IndexVec<FnId, bool>,
+    thread_code: &'a IndexVec<FnId, bool>,
+    /// The fork sites whose threads may reach the guard's objects: no other thread matters.
+    relevant: &'a FxHashSet<Site>,
     /// Whether each function asked so far runs alone on entry, once the threads of the
     /// handles joined below it are ended.
     entry: FxHashMap<(FnId, Vec<ThreadHandle>), bool>,
@@ -104,7 +134,10 @@ impl Alone<'_> {
         ended.sort();
         ended.dedup();
         let point = self.mhp.point(f, block, index);
-        !self.thread_code[f] && !self.mhp.runs_beside(f, point, &ended) && self.on_entry(f, ended)
+        let relevant = |site: Site| self.relevant.contains(&site);
+        !self.thread_code[f]
+            && !self.mhp.runs_beside(f, point, &ended, relevant)
+            && self.on_entry(f, ended)
     }
 
     fn on_entry(&mut self, f: FnId, ended: Vec<ThreadHandle>) -> bool {

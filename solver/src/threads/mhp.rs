@@ -381,20 +381,29 @@ impl Mhp {
             .unwrap_or(HandleSetId(0))
     }
 
-    /// Whether a thread started by this run of `f` may be running at point `at`, other than
-    /// those all of whose threads a join of one of `ended` ends wherever it happens.
-    pub fn runs_beside(&self, f: FnId, at: Point, ended: &[ThreadHandle]) -> bool {
+    /// Whether a thread of a fork site `relevant` accepts, started by this run of `f`, may be
+    /// running at point `at`, other than those all of whose threads a join of one of `ended`
+    /// ends wherever it happens.
+    pub fn runs_beside(
+        &self,
+        f: FnId,
+        at: Point,
+        ended: &[ThreadHandle],
+        relevant: impl Fn(Site) -> bool,
+    ) -> bool {
         if at == NO_POINT || !self.may_fork[f] {
             return false;
         }
         let m = &self.funcs[f];
         let Some(live) = m.live_before.get(at as usize) else {
-            return !self.started[f].is_empty();
+            return self.started[f].iter().any(|&s| relevant(s));
         };
         live.ones().any(|i| {
-            !m.enders[i].is_some_and(|h| {
-                ended.contains(&h) && self.unique_handle.get(&m.items[i].1) == Some(&h)
-            })
+            let site = m.items[i].1;
+            relevant(site)
+                && !m.enders[i].is_some_and(|h| {
+                    ended.contains(&h) && self.unique_handle.get(&site) == Some(&h)
+                })
         })
     }
 

@@ -292,8 +292,8 @@ pub struct ThreadProgram {
 /// per *epoch* of it, the time between two resets: the instantiation sites and objects of the
 /// calls that create it and its companions. The front end checked the creations' guards and
 /// that the pointers are never copied; the thread analysis checks that `creators` run in no
-/// thread and that no other thread may be running at any of `resets`
-/// ([`linearity::decide`]). Then the objects a creation makes are one at a time.
+/// thread and that no other thread that may run one of `users` may be running at any of
+/// `resets` ([`linearity::decide`]). Then the objects a creation makes are one at a time.
 #[derive(Clone, Debug, Default)]
 pub struct Epochs {
     pub creators: Vec<FnId>,
@@ -303,6 +303,9 @@ pub struct Epochs {
     pub sites: Vec<Site>,
     /// The objects allocated by the creations' calls themselves (a library allocation).
     pub objects: Vec<ObjectId>,
+    /// The functions that name the guard or its companions: a thread that runs none of them
+    /// never reaches their objects, and may run across a reset.
+    pub users: Vec<FnId>,
 }
 
 /// At most how many presumed joins a program has ([`ThreadProgram::presumed_joins`]): each

@@ -10,7 +10,9 @@
 //! flag under a mutex, and a thread pool in an object that a create wrapper fills and a join
 //! wrapper empties, and fresh job objects each handed to one worker and kept in a local array
 //! of pointers that the join loop reads them back from, and workers writing the slot their
-//! argument names (by an `id` field, or through a pointer field). Each has its own globals,
+//! argument names (by an `id` field, or through a pointer field), and batches of workers a
+//! thread library keeps in a list it empties by joining, under a gate created lazily per
+//! batch. Each has its own globals,
 //! functions and threads;
 //! `main` starts it (creates its threads and does its own concurrent work) and stops it (joins
 //! them) at two points of its timeline. Whether an instance races is left to ThreadSanitizer.
@@ -189,6 +191,20 @@ pub enum Idiom {
         late: bool,
         peek: bool,
         object: bool,
+        iterations: u32,
+    },
+    /// Batches of workers through a thread library: per batch, `bsN()` creates the gate `bgN`
+    /// (a `struct bgtN` holding a mutex) only while it is NULL, `bpN()` starts a worker `bwN`
+    /// into a fresh node and pushes it onto the list `brN` (twice), and `bjN()` joins and
+    /// unlinks nodes until the list is empty, then destroys the gate and resets `bgN`. Each
+    /// worker adds to `bdN` under the gate (without it unless `locked`), and so does `main`
+    /// between the pushes and `bjN()`; after the last batch `main` adds to `bdN` without the
+    /// gate. With `stray`, each batch also starts a thread `bzN` with a plain create, joined
+    /// only at the stop, that adds to `bxN`, which `main` adds to before joining them.
+    Batches {
+        batches: u8,
+        locked: bool,
+        stray: bool,
         iterations: u32,
     },
 }
@@ -485,6 +501,7 @@ pub fn emit(idiom: &Idiom, n: usize) -> Parts {
             iterations,
         } => slots(n, *form, *shared, *iterations),
         Idiom::Queue { .. } => queue(idiom, n),
+        Idiom::Batches { .. } => batches(idiom, n),
     }
 }
 
@@ -1442,6 +1459,107 @@ fn slots(n: usize, form: SlotForm, shared: bool, it: u32) -> Parts {
     p
 }
 
+fn batches(idiom: &Idiom, n: usize) -> Parts {
+    let Idiom::Batches {
+        batches,
+        locked,
+        stray,
+        iterations: it,
+    } = *idiom
+    else {
+        unreachable!("a batches idiom")
+    };
+    let mut p = Parts::default();
+    p.globals.push_str(&format!(
+        "struct bn{n} {{ pthread_t tid; struct bn{n} *link; }};
+struct bgt{n} {{ pthread_mutex_t mu; }};
+struct bn{n} *br{n};
+struct bgt{n} *bg{n};
+unsigned bd{n}, bx{n};
+"
+    ));
+    let add = maybe_locked(locked, &format!("&bg{n}->mu"), format!("bd{n} += 1;"));
+    let worker = thread_fn(
+        &format!("bw{n}"),
+        &["(void)arg;".into()],
+        it,
+        &add,
+        &["return NULL;"],
+    );
+    p.functions.push_str(&format!(
+        "void bs{n}(void)
+{{
+    if (bg{n} != NULL)
+        return;
+    bg{n} = malloc(sizeof *bg{n});
+    if (bg{n} == NULL)
+        abort();
+    pthread_mutex_init(&bg{n}->mu, NULL);
+}}
+
+{worker}void bp{n}(void)
+{{
+    struct bn{n} *b = malloc(sizeof *b);
+    if (b == NULL)
+        abort();
+    if (pthread_create(&b->tid, NULL, bw{n}, NULL) != 0)
+        abort();
+    b->link = br{n};
+    br{n} = b;
+}}
+
+void bj{n}(void)
+{{
+    while (br{n} != NULL) {{
+        struct bn{n} *b = br{n};
+        pthread_join(b->tid, NULL);
+        br{n} = b->link;
+        free(b);
+    }}
+    pthread_mutex_destroy(&bg{n}->mu);
+    free(bg{n});
+    bg{n} = NULL;
+}}
+
+"
+    ));
+    if stray {
+        let body = [format!("bx{n} += 1;")];
+        let f = thread_fn(
+            &format!("bz{n}"),
+            &["(void)arg;".into()],
+            it,
+            &body,
+            &["return NULL;"],
+        );
+        p.functions.push_str(&f);
+        p.decls.push(format!("pthread_t bzt{n}[{batches}];"));
+    }
+    p.start
+        .push(format!("for (int bb = 0; bb < {batches}; bb++) {{"));
+    p.start.push(format!("    bs{n}();"));
+    p.start.push(format!("    bp{n}();"));
+    p.start.push(format!("    bp{n}();"));
+    if stray {
+        for line in create(&format!("&bzt{n}[bb]"), &format!("bz{n}"), "NULL") {
+            p.start.push(format!("    {line}"));
+        }
+    }
+    for line in maybe_locked(true, &format!("&bg{n}->mu"), format!("bd{n} += 1;")) {
+        p.start.push(format!("    {line}"));
+    }
+    p.start.push(format!("    bj{n}();"));
+    p.start.push("}".into());
+    p.stop.push(format!("bd{n} += 1;"));
+    if stray {
+        p.stop.push(format!("bx{n} += 1;"));
+        p.stop
+            .push(format!("for (int bb = 0; bb < {batches}; bb++)"));
+        p.stop.push(format!("    pthread_join(bzt{n}[bb], NULL);"));
+    }
+    p
+}
+
 fn queue(idiom: &Idiom, n: usize) -> Parts {
     let Idiom::Queue {
         push,
@@ -1644,6 +1762,17 @@ static int qe{n};
 /// start before the stop.
 pub fn add(rng: &mut Rng, plan: &mut Plan, options: Options) {
     plan.idioms = self::plan(rng, options);
+    // Batches are drawn last, after everything else a seed draws, so that a program without
+    // them is the one the seed always gave.
+    let mut later = rng.clone();
+    if later.chance(15) {
+        plan.idioms.push(Idiom::Batches {
+            batches: later.range(1, 3) as u8,
+            locked: later.chance(60),
+            stray: later.chance(40),
+            iterations: later.range(40, 150) as u32,
+        });
+    }
     for n in 0..plan.idioms.len() {
         let len = plan.timeline.len();
         let start = rng.range(0, len);

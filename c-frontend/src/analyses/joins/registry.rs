@@ -51,6 +51,8 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::cfg::{on_any_cycle, Cfg};
+#[cfg(doc)]
+use super::failed;
 use super::{fresh_block, Planner, StmtAt, ThreadCalls};
 use crate::analyses::singletons::CallGraph;
 use crate::ir::ctypes::{StructId, Type};
@@ -75,14 +77,26 @@ pub(super) struct Registry {
 impl Planner<'_> {
     /// The registries of the program into the plan: a handle for each create (the one a
     /// create wrapper's create already has, which names no join of its own), joined on entry
-    /// to the null side of each test of the list. A registry one of whose creates has another
-    /// handle is left out.
+    /// to the null side of each test of the list. A create's handle whose only joins are on
+    /// its failure branch ([`failed`]) becomes the registry's, without them: a registry's
+    /// joins end all its threads, and such a branch (which must push the node, or end the
+    /// program) ends none of the others. A registry one of whose creates has a handle joined
+    /// otherwise is left out.
     pub(super) fn registries(&mut self) {
         for registry in find(self.p, &self.calls) {
             let mut handles = Vec::new();
             for &at in &registry.creates {
-                match self.plan.create.get(&at) {
-                    Some(h) if self.plan.wrapped.contains(h) => handles.push(*h),
+                match self.plan.create.get(&at).copied() {
+                    Some(h) if self.plan.wrapped.contains(&h) => handles.push(h),
+                    Some(h) if !self.plan.join_after.values().any(|&j| j == h) => {
+                        for joined in self.plan.join_at_entry.values_mut() {
+                            joined.retain(|&j| j != h);
+                        }
+                        self.plan
+                            .join_at_entry
+                            .retain(|_, joined| !joined.is_empty());
+                        handles.push(h);
+                    }
                     Some(_) => break,
                     None => {
                         let h = solver::threads::ThreadHandle(self.plan.handles);
