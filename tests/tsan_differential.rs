@@ -225,12 +225,18 @@ fn the_checked_cases_carry_slots() {
 }
 
 /// The checked cases carry batches of workers a thread library keeps in a list it empties by
-/// joining, under a gate created lazily per batch, with and without threads started beside
-/// them with a plain create, and with more than one batch.
+/// joining, or that create and join loops start and join, under a gate created lazily per
+/// batch, with and without threads started beside them with a plain create, and with more
+/// than one batch.
 #[test]
 fn the_checked_cases_carry_batches() {
     let with = occurrences();
-    assert!(with("    while (br") >= 2, "{}", with("    while (br"));
+    assert!(with("    bp") >= 2, "{}", with("    bp"));
+    assert!(
+        with("        pthread_join(bwt") >= 1,
+        "{}",
+        with("        pthread_join(bwt")
+    );
     assert!(with("void *bz") >= 1);
     assert!(
         with("for (int bb = 0; bb < 2; bb++) {") + with("for (int bb = 0; bb < 3; bb++) {") >= 1

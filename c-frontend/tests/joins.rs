@@ -501,6 +501,50 @@ fn array_create_loop_nested_in_another_loop() {
 }
 
 #[test]
+fn rounds_of_create_and_join_loops_in_another_loop() {
+    // Each round joins its threads before the next round's creates: matched.
+    check(
+        "array_rounds",
+        "#define N 4
+         int main(int argc, char **argv) {
+           pthread_t th[N];
+           int i, k;
+           for (k = 0; k < argc; k++) {
+             for (i = 0; i < N; i++)
+               pthread_create(&th[i], NULL, worker, NULL); // C1
+             for (i = 0; i < N; i++) // J1
+               pthread_join(th[i], NULL);
+             shared++;
+           }
+           return shared;
+         }",
+        &["C1 -> J1"],
+    );
+}
+
+#[test]
+fn rounds_that_may_skip_their_joins() {
+    // A round that goes on to the next without joining overwrites the ids of running threads.
+    unmatched(
+        "array_rounds_skipped",
+        "#define N 4
+         int main(int argc, char **argv) {
+           pthread_t th[N];
+           int i, k;
+           for (k = 0; k < argc; k++) {
+             for (i = 0; i < N; i++)
+               pthread_create(&th[i], NULL, worker, NULL); // C1
+             if (argv[k][0] == '-')
+               continue;
+             for (i = 0; i < N; i++) // J1
+               pthread_join(th[i], NULL);
+           }
+           return shared;
+         }",
+    );
+}
+
+#[test]
 fn array_two_create_loops_on_one_array() {
     unmatched(
         "array_two_creates",

@@ -200,11 +200,14 @@ pub enum Idiom {
     /// worker adds to `bdN` under the gate (without it unless `locked`), and so does `main`
     /// between the pushes and `bjN()`; after the last batch `main` adds to `bdN` without the
     /// gate. With `stray`, each batch also starts a thread `bzN` with a plain create, joined
-    /// only at the stop, that adds to `bxN`, which `main` adds to before joining them.
+    /// only at the stop, that adds to `bxN`, which `main` adds to before joining them. With
+    /// `loops`, the workers of a batch are started by a create loop into `bwtN` and joined by a
+    /// join loop instead, and `bkN()` only destroys and resets the gate.
     Batches {
         batches: u8,
         locked: bool,
         stray: bool,
+        loops: bool,
         iterations: u32,
     },
 }
@@ -1464,6 +1467,7 @@ fn batches(idiom: &Idiom, n: usize) -> Parts {
         batches,
         locked,
         stray,
+        loops,
         iterations: it,
     } = *idiom
     else {
@@ -1508,6 +1512,13 @@ unsigned bd{n}, bx{n};
     br{n} = b;
 }}
 
+void bk{n}(void)
+{{
+    pthread_mutex_destroy(&bg{n}->mu);
+    free(bg{n});
+    bg{n} = NULL;
+}}
+
 void bj{n}(void)
 {{
     while (br{n} != NULL) {{
@@ -1516,9 +1527,7 @@ void bj{n}(void)
         br{n} = b->link;
         free(b);
     }}
-    pthread_mutex_destroy(&bg{n}->mu);
-    free(bg{n});
-    bg{n} = NULL;
+    bk{n}();
 }}
 
 "
@@ -1538,8 +1547,16 @@ void bj{n}(void)
     p.start
         .push(format!("for (int bb = 0; bb < {batches}; bb++) {{"));
     p.start.push(format!("    bs{n}();"));
-    p.start.push(format!("    bp{n}();"));
-    p.start.push(format!("    bp{n}();"));
+    if loops {
+        p.decls.push(format!("pthread_t bwt{n}[2];"));
+        p.start.push("    for (int k = 0; k < 2; k++)".into());
+        for line in create(&format!("&bwt{n}[k]"), &format!("bw{n}"), "NULL") {
+            p.start.push(format!("        {line}"));
+        }
+    } else {
+        p.start.push(format!("    bp{n}();"));
+        p.start.push(format!("    bp{n}();"));
+    }
     if stray {
         for line in create(&format!("&bzt{n}[bb]"), &format!("bz{n}"), "NULL") {
             p.start.push(format!("    {line}"));
@@ -1548,7 +1565,14 @@ void bj{n}(void)
     for line in maybe_locked(true, &format!("&bg{n}->mu"), format!("bd{n} += 1;")) {
         p.start.push(format!("    {line}"));
     }
-    p.start.push(format!("    bj{n}();"));
+    if loops {
+        p.start.push("    for (int k = 0; k < 2; k++)".into());
+        p.start
+            .push(format!("        pthread_join(bwt{n}[k], NULL);"));
+        p.start.push(format!("    bk{n}();"));
+    } else {
+        p.start.push(format!("    bj{n}();"));
+    }
     p.start.push("}".into());
     p.stop.push(format!("bd{n} += 1;"));
     if stray {
@@ -1762,22 +1786,30 @@ static int qe{n};
 /// start before the stop.
 pub fn add(rng: &mut Rng, plan: &mut Plan, options: Options) {
     plan.idioms = self::plan(rng, options);
-    // Batches are drawn last, after everything else a seed draws, so that a program without
-    // them is the one the seed always gave.
-    let mut later = rng.clone();
-    if later.chance(15) {
-        plan.idioms.push(Idiom::Batches {
-            batches: later.range(1, 3) as u8,
-            locked: later.chance(60),
-            stray: later.chance(40),
-            iterations: later.range(40, 150) as u32,
-        });
-    }
     for n in 0..plan.idioms.len() {
         let len = plan.timeline.len();
         let start = rng.range(0, len);
         plan.timeline.insert(start, Event::Start(n));
         let stop = rng.range(start + 1, len + 1);
         plan.timeline.insert(stop, Event::Stop(n));
+    }
+    // Batches are drawn last, after everything else a seed draws, from a copy of the generator,
+    // so that a program without them is the one the seed always gave.
+    let mut later = rng.clone();
+    if later.chance(15) {
+        plan.idioms.push(Idiom::Batches {
+            batches: later.range(1, 3) as u8,
+            locked: later.chance(60),
+            stray: later.chance(40),
+            loops: later.chance(40),
+            iterations: later.range(40, 150) as u32,
+        });
+        let len = plan.timeline.len();
+        let start = later.range(0, len);
+        plan.timeline
+            .insert(start, Event::Start(plan.idioms.len() - 1));
+        let stop = later.range(start + 1, len + 1);
+        plan.timeline
+            .insert(stop, Event::Stop(plan.idioms.len() - 1));
     }
 }

@@ -79,11 +79,25 @@ impl Cfg {
             || self.returns_avoiding_back_edge(l.head.0 as usize, l)
     }
 
+    /// [`Cfg::on_other_cycle`], for cycles that do not pass block `avoid` either.
+    pub(super) fn on_other_cycle_avoiding(&self, b: usize, l: &CountedLoop, avoid: usize) -> bool {
+        self.returns_avoiding(b, l, Some(avoid))
+    }
+
     /// Whether a path from a successor of `b` leads back to `b` without the loop's edge
     /// step→head.
     fn returns_avoiding_back_edge(&self, b: usize, l: &CountedLoop) -> bool {
+        self.returns_avoiding(b, l, None)
+    }
+
+    /// Whether a path from a successor of `b` leads back to `b` without the loop's edge
+    /// step→head, and without entering `avoid`.
+    fn returns_avoiding(&self, b: usize, l: &CountedLoop, avoid: Option<usize>) -> bool {
         let (head, step) = (l.head.0 as usize, l.step.0 as usize);
         let mut seen = vec![false; self.succs.len()];
+        if let Some(a) = avoid {
+            seen[a] = true;
+        }
         let mut stack: Vec<usize> = Vec::new();
         for &s in &self.succs[b] {
             if !(b == step && s == head) {

@@ -16,7 +16,9 @@
 //!   [`BoundCheck`] that the thread analysis decides with label flow, since only it sees writes
 //!   through pointers). The join loop must join on every iteration
 //!   (the join dominates the increment) and leave only through its condition; the threads are
-//!   ended where it exits.
+//!   ended where it exits. Both loops may lie in another loop (rounds of workers) when every
+//!   cycle through the create loop other than its own passes the join loop's exit: each
+//!   round's threads are joined before the next round creates into the same ids.
 //!
 //!   The thread ids may also be the elements of a heap block, `pthread_t *w = calloc(n, …)`
 //!   with `pthread_create(&w[i], …)` (or `w + i`) and `pthread_join(w[j], …)` (or `*(w + j)`).
@@ -1216,11 +1218,21 @@ impl<'p> Planner<'p> {
         handle: ThreadHandle,
     ) -> bool {
         let (l1, blocks1) = &fx.loops[li];
-        if !loop_is_clean(self.p, fx.func, fx.f, l1, blocks1, &self.assigns)
-            || monotone::create_on_other_cycle(self.p, fx, (create.at.1, create.at.2), l1)
-        {
+        if !loop_is_clean(self.p, fx.func, fx.f, l1, blocks1, &self.assigns) {
             return false;
         }
+        // A create loop inside another loop (rounds of workers) is matched only with a join
+        // loop whose exit every other cycle through it passes: each round's threads are then
+        // joined before the next round's creates.
+        let outer = monotone::create_on_other_cycle(self.p, fx, (create.at.1, create.at.2), l1);
+        let rejoined = |l2: &crate::ir::CountedLoop| {
+            let avoid = l2.exit.0 as usize;
+            !fx.cfg
+                .on_other_cycle_avoiding(create.at.1 .0 as usize, l1, avoid)
+                && !fx
+                    .cfg
+                    .on_other_cycle_avoiding(l1.head.0 as usize, l1, avoid)
+        };
         // Through a pointer: its one assignment is before both loops (it is on no cycle, so in
         // neither), and the indexes are not negative.
         let heap_init = match create.path.base {
@@ -1240,6 +1252,9 @@ impl<'p> Planner<'p> {
         for join in join_sites {
             let Some(lj) = join.in_loop else { continue };
             let (l2, blocks2) = &fx.loops[lj];
+            if outer && !rejoined(l2) {
+                continue;
+            }
             let same_array = join.path.base == create.path.base
                 && join.path.fields == create.path.fields
                 && heap_init.is_none_or(|b| !blocks1.contains(&b) && !blocks2.contains(&b));
