@@ -69,6 +69,14 @@ fn a_copied_guard_is_no_guard() {
 }
 
 #[test]
+fn a_creation_handed_a_pointer_is_no_guard() {
+    // `make_into` may keep the object it returns in `*out` too.
+    let into = "struct gate *make_into(struct gate **out) { *out = make(); return *out; }
+                void start(void) { if (gate == 0) gate = make_into(&kept); }";
+    assert!(found(into).is_empty());
+}
+
+#[test]
 fn a_creation_that_may_run_again_while_set_is_no_guard() {
     // In a loop after the test: each iteration makes another.
     let looped = "void start(int n) { if (gate == 0) for (int i = 0; i < n; i++) gate = make(); }";

@@ -141,6 +141,7 @@ fn writes(p: &Program, candidates: &FxHashSet<VarId>) -> FxHashMap<VarId, Writes
                             }
                         } else if let Some(call) = temporary_call(p, f, b, k, src).filter(|_| !init)
                         {
+                            w.other |= !hands_no_pointer(p, &block.stmts[call].kind);
                             w.creations.push(((f, b, call), (f, b, k)));
                         } else {
                             w.other = true;
@@ -150,7 +151,7 @@ fn writes(p: &Program, candidates: &FxHashSet<VarId>) -> FxHashMap<VarId, Writes
                         if let Some(v) = named(dst) {
                             let w = out.entry(v).or_default();
                             w.writers.insert(f);
-                            w.other |= init;
+                            w.other |= init || !hands_no_pointer(p, &stmt.kind);
                             w.creations.push(((f, b, k), (f, b, k)));
                         }
                     }
@@ -169,6 +170,22 @@ fn writes(p: &Program, candidates: &FxHashSet<VarId>) -> FxHashMap<VarId, Writes
         }
     }
     out
+}
+
+/// Whether a creation's call is handed no pointer but string literals: its callee then has
+/// nowhere of the caller's to keep another reference to the object it returns.
+fn hands_no_pointer(p: &Program, kind: &StmtKind) -> bool {
+    let StmtKind::Call { callee, args, .. } = kind else {
+        return false;
+    };
+    matches!(callee, Callee::Direct(_))
+        && args.iter().all(|a| {
+            matches!(a.without_casts(), Operand::Str(_) | Operand::Const(..))
+                || !matches!(
+                    p.types.get(p.operand_type(a)),
+                    Type::Pointer(_) | Type::Array(_)
+                )
+        })
 }
 
 /// The index of the call that `src` (the source of statement `k`) takes its value from: a

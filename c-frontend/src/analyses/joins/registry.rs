@@ -47,6 +47,11 @@
 //!
 //! Not followed: a list that threads change themselves (yarn's `reenter` moving a finished
 //! thread to the head), whose tests would need the list's mutex to be seen held.
+//!
+//! Knowingly unsound: a node written through a pointer of another type (`void *v = n;
+//! memset(v, 0, …)`) is not seen, as for the thread ids of [`super::pools`]; and a
+//! `pthread_join` that fails (of an invalid or detached thread, a program error) is taken as
+//! a join.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
