@@ -501,6 +501,64 @@ fn array_create_loop_nested_in_another_loop() {
 }
 
 #[test]
+fn member_of_a_local_struct_array() {
+    // The id in a member of each element (`w[i].tid`), the element handed to its thread.
+    check(
+        "array_member",
+        "#define N 4
+         struct slot { pthread_t tid; int id; };
+         int main(void) {
+           struct slot w[N];
+           int i;
+           for (i = 0; i < N; i++) {
+             w[i].id = i;
+             pthread_create(&w[i].tid, NULL, worker, &w[i]); // C1
+           }
+           for (i = 0; i < N; i++) // J1
+             pthread_join(w[i].tid, NULL);
+           return shared;
+         }",
+        &["C1 -> J1"],
+    );
+}
+
+#[test]
+fn member_of_a_struct_array_written_through_a_pointer() {
+    // A thread handed its element may write the id through it (here a thread of another
+    // routine, through the pointer it gets): any such write, or a create into the member
+    // through a pointer, rejects the id; `meddle`'s own thread is matched.
+    for (name, body) in [
+        ("array_member_written", "s->tid = 0;"),
+        (
+            "array_member_created",
+            "pthread_create(&s->tid, NULL, worker, NULL);",
+        ),
+    ] {
+        check(
+            name,
+            &format!(
+                "#define N 4
+                 struct slot {{ pthread_t tid; int id; }};
+                 void *meddle(void *a) {{ struct slot *s = a; {body} return a; }}
+                 int main(void) {{
+                   struct slot w[N];
+                   pthread_t m;
+                   int i;
+                   for (i = 0; i < N; i++)
+                     pthread_create(&w[i].tid, NULL, worker, &w[i]); // C1
+                   pthread_create(&m, NULL, meddle, &w[0]); // C2
+                   for (i = 0; i < N; i++) // J1
+                     pthread_join(w[i].tid, NULL);
+                   pthread_join(m, NULL); // J2
+                   return shared;
+                 }}"
+            ),
+            &["C2 -> J2"],
+        );
+    }
+}
+
+#[test]
 fn rounds_of_create_and_join_loops_in_another_loop() {
     // Each round joins its threads before the next round's creates: matched.
     check(

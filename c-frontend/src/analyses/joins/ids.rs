@@ -27,6 +27,8 @@ pub(super) struct IdPath {
     pub(super) base: IdBase,
     pub(super) fields: Vec<(u32, u32)>,
     pub(super) index: Option<VarId>,
+    /// The fields after the index: the id in a member of each element (`w[i].tid`).
+    pub(super) after: Vec<(u32, u32)>,
 }
 
 impl IdPath {
@@ -114,6 +116,7 @@ impl Writers {
                 }
             })
             .chain(path.index.map(|_| Step::Index))
+            .chain(path.after.iter().map(|&(s, i)| Step::Field(s, i)))
             .collect();
         let creates = self.creates.get(&var);
         if creates.and_then(|c| c.get(&steps)) != Some(&1) {
@@ -133,21 +136,16 @@ impl Writers {
         {
             return false;
         }
-        self.unaliased(var, &steps, &path.fields, path.index.is_some())
+        let fields: Vec<(u32, u32)> = path.fields.iter().chain(&path.after).copied().collect();
+        self.unaliased(var, &steps, &fields)
     }
 
-    /// Whether the place `steps` of variable `var` (its field path `fields`, `indexed` if it
-    /// ends in a variable index) can be written only by naming the variable: its address, or
+    /// Whether the place `steps` of variable `var` (through the members `fields`) can be
+    /// written only by naming the variable: its address, or
     /// an address inside it, is never taken, no union is on the way, and if the address of an
     /// enclosing struct is taken, no code writes the field or one of those structs through a
     /// pointer or hands one to a library function.
-    pub(super) fn unaliased(
-        &self,
-        var: VarId,
-        steps: &[Step],
-        fields: &[(u32, u32)],
-        indexed: bool,
-    ) -> bool {
+    pub(super) fn unaliased(&self, var: VarId, steps: &[Step], fields: &[(u32, u32)]) -> bool {
         let mut enclosing_escapes = false;
         for a in self.addr.get(&var).map(Vec::as_slice).unwrap_or(&[]) {
             if a.len() >= steps.len() {
@@ -168,13 +166,21 @@ impl Writers {
             {
                 return false;
             }
-            let field_written = fields
-                .last()
-                .is_some_and(|f| self.fields_through_pointers.contains(f));
+            // Through a pointer to the struct (or to an element of an array of them, handed
+            // to its thread), the field may be written, created into, or have its address
+            // taken, or the struct written whole: any of these anywhere rejects the id. An
+            // element with no member after its index (`t[i]`) is written through a pointer
+            // with no field to tell it by: rejected.
+            let field_written = fields.last().is_some_and(|f| {
+                self.fields_through_pointers.contains(f)
+                    || self.fields_addressed_through_pointers.contains(f)
+                    || self.created_through_pointers.contains_key(f)
+            });
             let struct_written = fields
                 .iter()
                 .any(|(s, _)| self.structs_through_pointers.contains(s));
-            if field_written || struct_written || indexed {
+            let ends_indexed = matches!(steps.last(), Some(Step::Index));
+            if field_written || struct_written || ends_indexed {
                 return false;
             }
         }
@@ -214,11 +220,10 @@ pub(super) fn id_path(lv: &Lval) -> Option<IdPath> {
     let Base::Var(var) = lv.base else { return None };
     let mut fields = Vec::new();
     let mut index = None;
+    let mut after = Vec::new();
     for p in &lv.proj {
         match *p {
-            // A field after the index (`th[i].tid`) is not matched: the trust check compares
-            // paths with the index last.
-            Proj::Field { .. } if index.is_some() => return None,
+            Proj::Field { strukt, index: i } if index.is_some() => after.push((strukt.0, i)),
             Proj::Field { strukt, index: i } => fields.push((strukt.0, i)),
             Proj::Index(Some(v)) if index.is_none() => index = Some(v),
             // A constant index names one element, as a field names one member.
@@ -232,6 +237,7 @@ pub(super) fn id_path(lv: &Lval) -> Option<IdPath> {
         base: IdBase::Var(var),
         fields,
         index,
+        after,
     })
 }
 
@@ -296,6 +302,7 @@ pub(super) fn heap_path(p: &Program, lv: &Lval) -> Option<IdPath> {
         base: IdBase::Heap(w),
         fields,
         index,
+        after: Vec::new(),
     })
 }
 
@@ -312,6 +319,7 @@ pub(super) fn site_path(p: &Program, is_create: bool, arg: &Operand) -> Option<I
                 base: IdBase::Heap(w),
                 fields: Vec::new(),
                 index: Some(i),
+                after: Vec::new(),
             })
         }
         _ => None,

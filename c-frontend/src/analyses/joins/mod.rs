@@ -16,7 +16,11 @@
 //!   [`BoundCheck`] that the thread analysis decides with label flow, since only it sees writes
 //!   through pointers). The join loop must join on every iteration
 //!   (the join dominates the increment) and leave only through its condition; the threads are
-//!   ended where it exits. Both loops may lie in another loop (rounds of workers) when every
+//!   ended where it exits. The ids may be a member of each element of an array of structs
+//!   (`pthread_create(&w[i].tid, …, &w[i])`): an element handed to its thread may be written
+//!   through, so nothing in the program may write, create into or take the address of that
+//!   member through a pointer, or write such a struct whole. Both loops may lie in another
+//!   loop (rounds of workers) when every
 //!   cycle through the create loop other than its own passes the join loop's exit: each
 //!   round's threads are joined before the next round creates into the same ids.
 //!
@@ -1132,6 +1136,7 @@ impl<'p> Planner<'p> {
                 };
             if join.path.base == create.path.base
                 && join.path.fields == outer
+                && join.path.after == create.path.after
                 && covers
                 && join_loop_complete(
                     self.p,
@@ -1257,6 +1262,7 @@ impl<'p> Planner<'p> {
             }
             let same_array = join.path.base == create.path.base
                 && join.path.fields == create.path.fields
+                && join.path.after == create.path.after
                 && heap_init.is_none_or(|b| !blocks1.contains(&b) && !blocks2.contains(&b));
             let fixed = bound_is_fixed(self.p, fx.f, l1, &self.assigns, blocks1, blocks2);
             let same_range = l1.start == l2.start
@@ -1340,6 +1346,7 @@ impl<'p> Planner<'p> {
                 _ => Fixed::No,
             };
             if jl.path.fields == create.path.fields
+                && jl.path.after == create.path.after
                 && jl.path.base == create.path.base
                 && same_range
                 && fixed != Fixed::No
@@ -1379,7 +1386,7 @@ impl Planner<'_> {
         l: &CountedLoop,
     ) -> bool {
         let steps = [Step::Field(field.0, field.1)];
-        if !self.writers.unaliased(var, &steps, &[field], false) {
+        if !self.writers.unaliased(var, &steps, &[field]) {
             return false;
         }
         let after = cfg.reachable(l.head.0 as usize, |_| false);

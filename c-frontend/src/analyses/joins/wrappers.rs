@@ -247,6 +247,7 @@ fn handle_create(
         base: IdBase::Heap(th),
         fields,
         index: None,
+        ..
     } = site_path(p, true, id)?
     else {
         return None;
@@ -349,6 +350,7 @@ impl Planner<'_> {
                 base: IdBase::Heap(source),
                 fields: fields.clone(),
                 index: None,
+                after: Vec::new(),
             };
             (path, !v.address_taken)
         } else if is_global(self.p, var) {
@@ -359,8 +361,9 @@ impl Planner<'_> {
                 base: IdBase::GlobalHandle(var),
                 fields: all,
                 index: None,
+                after: Vec::new(),
             };
-            let trusted = self.writers.unaliased(var, &steps, &place_fields, false)
+            let trusted = self.writers.unaliased(var, &steps, &place_fields)
                 && self.global_handle_written_only_by(fx.f, var, &steps);
             (path, trusted)
         } else {
@@ -432,7 +435,7 @@ impl Planner<'_> {
         // marked address-taken by the lowering, so the places are asked instead).
         let local = matches!(v.kind, VarKind::Local(g) if g == fx.f)
             && matches!(self.p.types.get(v.ty), Type::Array(_))
-            && self.writers.unaliased(*array, &[Step::Index], &[], true);
+            && self.writers.unaliased(*array, &[Step::Index], &[]);
         let assigned_once = match self.assigns.get(array).map(Vec::as_slice) {
             Some(&[(g, b, k)]) => g == fx.f && (!is_create || def == Some((b, k))),
             _ => false,
@@ -445,6 +448,7 @@ impl Planner<'_> {
                 base: IdBase::Var(*array),
                 fields: all,
                 index: Some(*i),
+                after: Vec::new(),
             },
             trusted: local && assigned_once && self.handle_field_trusted(fields),
             def: None,
