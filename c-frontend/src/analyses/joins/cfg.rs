@@ -25,7 +25,7 @@ impl Cfg {
         for (b, block) in f.blocks.iter().enumerate() {
             returns[b] = matches!(block.term, Term::Return(..));
             exits[b] = matches!(block.term, Term::Return(..) | Term::Exit);
-            for t in Cfg::successors_of(&block.term) {
+            for t in block.term.successors() {
                 let t = t.0 as usize;
                 if t < n {
                     succs[b].push(t);
@@ -38,20 +38,6 @@ impl Cfg {
             preds,
             exits,
             returns,
-        }
-    }
-
-    /// The blocks a terminator may go to, in order.
-    pub(crate) fn successors_of(term: &Term) -> Vec<BlockId> {
-        match term {
-            Term::Goto(t) => vec![*t],
-            Term::Branch {
-                then_block,
-                else_block,
-                ..
-            } => vec![*then_block, *else_block],
-            Term::Multi(ts) => ts.clone(),
-            Term::Return(..) | Term::Exit => Vec::new(),
         }
     }
 

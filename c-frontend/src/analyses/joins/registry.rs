@@ -257,7 +257,7 @@ fn registry(
         let preds = p.funcs[f]
             .blocks
             .iter_enumerated()
-            .filter(|(_, bl)| Cfg::successors_of(&bl.term).contains(&null));
+            .filter(|(_, bl)| bl.term.successors().contains(&null));
         if preds.map(|(pb, _)| pb).collect::<Vec<_>>() == [b] {
             joined.push((f, null));
         }
@@ -379,7 +379,7 @@ fn registration(
         match &func.blocks[bb].term {
             Term::Return(..) => return None,
             term => {
-                for s in Cfg::successors_of(term) {
+                for s in term.successors() {
                     if seen.insert(s) {
                         stack.push((s, 0));
                     }
