@@ -66,6 +66,7 @@ use crate::ir::{
     Base, BlockId, Callee, FuncId, Lval, Operand, Origin, Program, Proj, StmtKind, Term, VarId,
     VarKind,
 };
+use solver::threads::ThreadHandle;
 
 /// A list of every thread started into its nodes, found to be joined where it is seen empty.
 #[derive(Clone, Debug)]
@@ -89,31 +90,37 @@ impl Planner<'_> {
     /// otherwise is left out.
     pub(super) fn registries(&mut self) {
         for registry in find(self.p, &self.calls) {
+            let own: Vec<Option<ThreadHandle>> = (registry.creates.iter())
+                .map(|at| self.plan.create.get(at).copied())
+                .collect();
+            let joined_otherwise = |h: &ThreadHandle| {
+                !self.plan.wrapped.contains(h) && self.plan.join_after.values().any(|j| j == h)
+            };
+            if own.iter().flatten().any(joined_otherwise) {
+                continue;
+            }
             let mut handles = Vec::new();
-            for &at in &registry.creates {
-                match self.plan.create.get(&at).copied() {
-                    Some(h) if self.plan.wrapped.contains(&h) => handles.push(h),
-                    Some(h) if !self.plan.join_after.values().any(|&j| j == h) => {
+            for (&at, own) in registry.creates.iter().zip(own) {
+                let h = match own {
+                    Some(h) if self.plan.wrapped.contains(&h) => h,
+                    Some(h) => {
                         for joined in self.plan.join_at_entry.values_mut() {
                             joined.retain(|&j| j != h);
                         }
-                        self.plan
-                            .join_at_entry
-                            .retain(|_, joined| !joined.is_empty());
-                        handles.push(h);
+                        h
                     }
-                    Some(_) => break,
                     None => {
-                        let h = solver::threads::ThreadHandle(self.plan.handles);
+                        let h = ThreadHandle(self.plan.handles);
                         self.plan.handles += 1;
                         self.plan.create.insert(at, h);
-                        handles.push(h);
+                        h
                     }
-                }
+                };
+                handles.push(h);
             }
-            if handles.len() != registry.creates.len() {
-                continue;
-            }
+            self.plan
+                .join_at_entry
+                .retain(|_, joined| !joined.is_empty());
             handles.sort();
             handles.dedup();
             for &at in &registry.joined {
