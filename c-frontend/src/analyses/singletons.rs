@@ -538,7 +538,12 @@ fn guard(
     vars: &[VarId],
 ) -> Option<Guard> {
     let own = &writes[&g];
-    if own.creations.is_empty() {
+    // Cheap first: every creation's function tests `g` against null somewhere (the walk over
+    // the callers below is then asked of lazily filled pointers only).
+    let tests_it = |&((f, _, _), _): &(StmtAt, StmtAt)| {
+        (p.funcs[f].blocks.iter()).any(|block| null_side(&block.term, g).is_some())
+    };
+    if own.creations.is_empty() || !own.creations.iter().all(tests_it) {
         return None;
     }
     let may_write = calls.may_write(&own.writers);
@@ -553,7 +558,8 @@ fn guard(
     for &w in vars {
         let theirs = &writes[&w];
         let in_region = |&(call, _): &(StmtAt, StmtAt)| {
-            once_per_epoch(p, call, g, &may_write, &Through::Stores(&stores))
+            stores.iter().any(|&(f, _, _)| f == call.0)
+                && once_per_epoch(p, call, g, &may_write, &Through::Stores(&stores))
         };
         if w != g && !theirs.creations.is_empty() && theirs.creations.iter().all(in_region) {
             once.extend(theirs.creations.iter().map(|&(call, _)| call));
