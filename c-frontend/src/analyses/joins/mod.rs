@@ -61,7 +61,9 @@
 //! in elsewhere (then only if the function runs in no thread and is not recursive,
 //! [`JoinPlan::global`]). A thread pool's wrappers ([`pools`]) are handle wrappers whose
 //! thread id is a whole block of them: `p = pool_create(…)` starts every worker of its create
-//! loop, and `pool_destroy(p)` joins every one.
+//! loop, and `pool_destroy(p)` joins every one. A *registry* ([`registry`]) is a list every
+//! thread is pushed onto right after its create and unlinked from only once joined (a thread
+//! library's `join_all()`): where the list is seen empty, all its threads are joined.
 //!
 //! In both, the thread-id variable must be written only by that one create: no other create,
 //! assignment, or address taken anywhere in the program may change it, and the create loop's

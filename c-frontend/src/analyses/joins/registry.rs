@@ -179,7 +179,7 @@ fn node_create(calls: &ThreadCalls, kind: &StmtKind) -> Option<(VarId, StructId,
     if !calls.library_creates.contains(g) {
         return None;
     }
-    let arg = args.get(usize::from(*calls.creates.get(g)?))?;
+    let arg = args.get(calls.id_arg(*g, true)?)?;
     let Operand::AddrOf(lv) = arg.without_casts() else {
         return None;
     };
