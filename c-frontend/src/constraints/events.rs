@@ -134,8 +134,9 @@ impl Gen<'_> {
                             .extend(expansions[id].iter().map(|&(site, _)| (site, n)));
                     }
                     if !fork && expansions[id].len() > 1 {
+                        let call = expansions[id][0].0;
                         self.alternatives
-                            .extend(expansions[id].iter().map(|&(site, _)| site));
+                            .extend(expansions[id].iter().map(|&(site, _)| (site, call)));
                     }
                     for &(site, target) in &expansions[id] {
                         let callee = self.fn_of[&target];

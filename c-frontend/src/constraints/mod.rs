@@ -413,7 +413,7 @@ struct Gen<'a> {
     /// [`ThreadProgram::fork_trips`], as the forks are expanded.
     fork_trips: Vec<(Site, u64)>,
     /// The sites of calls through a pointer with several targets ([`ThreadProgram::alternatives`]).
-    alternatives: Vec<Site>,
+    alternatives: Vec<(Site, Site)>,
     /// The calls of pool join wrappers that join a handle ([`ThreadProgram::param_joins`]).
     param_joins: Vec<(
         Site,

@@ -390,7 +390,7 @@ struct Ctx<'a> {
     sets: LockSets,
     summary: IndexVec<FnId, State>,
     /// [`ThreadProgram::alternatives`].
-    alternatives: &'a [Site],
+    alternatives: &'a [(Site, Site)],
     /// [`ThreadProgram::relock_fails`], as lock class representatives.
     relock_fails: FxHashSet<Lock>,
     /// [`ThreadProgram::acquisitions`]: which lock calls retake a condition wait's mutex.
@@ -420,9 +420,30 @@ impl Ctx<'_> {
     ) -> State {
         // The state before the previous event: before a wait's release when `e` is its retake.
         let mut before_previous = st;
+        // The call through a pointer whose targets are being stepped, with the state before
+        // them and what those stepped so far may have left.
+        let mut alternatives: Option<(Site, State, State)> = None;
         for (i, e) in events.iter().enumerate() {
+            let call = self.alternative_call(e);
+            if let Some((group, start, joined)) = alternatives {
+                if call == Some(group) {
+                    st = start;
+                } else {
+                    st = joined;
+                    alternatives = None;
+                }
+            }
             if let Some(before) = before.as_deref_mut() {
                 before.push(st);
+            }
+            if let Some(group) = call {
+                let after = self.alternative(st, e);
+                alternatives = Some(match alternatives {
+                    Some((_, start, joined)) => (group, start, joined.join(after, &mut self.sets)),
+                    None => (group, st, after),
+                });
+                before_previous = st;
+                continue;
             }
             let mut next = self.step(st, e);
             if i > 0 && next.held.is_some() && self.retakes(&events[i - 1], e) {
@@ -432,7 +453,38 @@ impl Ctx<'_> {
             before_previous = st;
             st = next;
         }
-        st
+        match alternatives {
+            Some((_, _, joined)) => joined,
+            None => st,
+        }
+    }
+
+    /// The call through a pointer that `e` calls one target of, if any.
+    fn alternative_call(&self, e: &Event) -> Option<Site> {
+        let Event::Call { site, .. } = *e else {
+            return None;
+        };
+        let k = self
+            .alternatives
+            .binary_search_by_key(&site, |&(s, _)| s)
+            .ok()?;
+        Some(self.alternatives[k].1)
+    }
+
+    /// The state after one target `e` of a call through a pointer, from the state before the
+    /// call: only that target runs, so the locks it takes are held after the call only if every
+    /// other target takes them too ([`State::join`]), and a target that never returns adds no
+    /// path. The paper types such a call with the one function type the pointer carries;
+    /// running each target from the same state is that, per target, with nothing of another
+    /// target's locks taken for held.
+    fn alternative(&mut self, st: State, e: &Event) -> State {
+        let Event::Call { callee, .. } = *e else {
+            unreachable!("only calls are targets of a call through a pointer")
+        };
+        if self.summary[callee].held.is_none() {
+            return State::TOP;
+        }
+        self.step(st, e)
     }
 
     /// Whether `acquire` retakes the lock that `release`, just before it, released: the two
@@ -589,10 +641,6 @@ impl Ctx<'_> {
             }
             Event::Call { site, callee, .. } => {
                 let Some((g_held, g_rel)) = self.call_effect(site, callee) else {
-                    // A target that never returns ends the path only if it is the one callee.
-                    if self.alternatives.binary_search(&site).is_ok() {
-                        return state;
-                    }
                     return State::TOP;
                 };
                 let kept = self.sets.minus(held, g_rel);

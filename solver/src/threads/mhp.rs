@@ -681,9 +681,50 @@ fn join_step(
     }
 }
 
+/// [`join_step`] over a block's `events`, calling `before` with the handles joined before each.
+/// The targets of one call through a pointer ([`ThreadProgram::alternative_of`]) each start
+/// from the handles joined before the first, and only one of them runs: after them a handle is
+/// joined only if every target leaves it joined.
+fn join_steps(
+    p: &ThreadProgram,
+    events: &[Event],
+    keep: &FxHashSet<ThreadHandle>,
+    summary: &IndexVec<FnId, HandleSummary>,
+    joined: &mut BTreeSet<ThreadHandle>,
+    mut before: impl FnMut(&BTreeSet<ThreadHandle>),
+) {
+    let alternative = |e: &Event| match *e {
+        Event::Call { site, .. } => p.alternative_of(site),
+        _ => None,
+    };
+    let mut i = 0;
+    while i < events.len() {
+        let Some(call) = alternative(&events[i]) else {
+            before(joined);
+            join_step(&events[i], keep, summary, joined);
+            i += 1;
+            continue;
+        };
+        let start = joined.clone();
+        let mut after: Option<BTreeSet<ThreadHandle>> = None;
+        while i < events.len() && alternative(&events[i]) == Some(call) {
+            before(&start);
+            let mut one = start.clone();
+            join_step(&events[i], keep, summary, &mut one);
+            after = Some(match after {
+                None => one,
+                Some(a) => a.intersection(&one).copied().collect(),
+            });
+            i += 1;
+        }
+        *joined = after.unwrap_or(start);
+    }
+}
+
 /// The handles of `keep` joined on every path from the entry to the start of each block: a
-/// forward *must* analysis of [`join_step`] (`None` where no path leads).
+/// forward *must* analysis of [`join_steps`] (`None` where no path leads).
 fn joined_entries(
+    p: &ThreadProgram,
     blocks: &[EventBlock],
     keep: &FxHashSet<ThreadHandle>,
     summary: &IndexVec<FnId, HandleSummary>,
@@ -694,9 +735,7 @@ fn joined_entries(
         |b| &blocks[b].succs,
         BTreeSet::new(),
         |_, b, mut joined| {
-            for e in &blocks[b].events {
-                join_step(e, keep, summary, &mut joined);
-            }
+            join_steps(p, &blocks[b].events, keep, summary, &mut joined, |_| {});
             Some(joined)
         },
         |_, into, incoming| dataflow::intersect(into, incoming),
@@ -712,15 +751,13 @@ fn joined_on_every_path(
     summary: &IndexVec<FnId, HandleSummary>,
 ) -> FxHashSet<ThreadHandle> {
     let blocks = &p.funcs[f].blocks;
-    let entry = joined_entries(blocks, valid, summary);
+    let entry = joined_entries(p, blocks, valid, summary);
     let mut at_return: Option<BTreeSet<ThreadHandle>> = None;
     for (block, input) in blocks.iter().zip(entry) {
         let Some(mut joined) = input.filter(|_| block.returns) else {
             continue;
         };
-        for e in &block.events {
-            join_step(e, valid, summary, &mut joined);
-        }
+        join_steps(p, &block.events, valid, summary, &mut joined, |_| {});
         at_return = Some(match at_return {
             None => joined,
             Some(r) => r.intersection(&joined).copied().collect(),
@@ -752,16 +789,15 @@ fn joined_points(
     if !joins_any || blocks.is_empty() {
         return None;
     }
-    let entry = joined_entries(blocks, unique, summary);
+    let entry = joined_entries(p, blocks, unique, summary);
     let mut offsets = Vec::with_capacity(blocks.len());
     let mut before = Vec::new();
     for (block, input) in blocks.iter().zip(entry) {
         offsets.push(before.len() as u32);
         let mut joined = input.unwrap_or_default();
-        for e in &block.events {
-            before.push(sets.intern(joined.iter().copied().collect()));
-            join_step(e, unique, summary, &mut joined);
-        }
+        join_steps(p, &block.events, unique, summary, &mut joined, |j| {
+            before.push(sets.intern(j.iter().copied().collect()));
+        });
     }
     Some(JoinedPoints { offsets, before })
 }
@@ -1430,11 +1466,9 @@ fn analyse(
                     record: &mut Option<&mut Vec<FixedBitSet>>|
      -> FixedBitSet {
         let base = m.offsets[b];
-        for (k, e) in blocks[b].events.iter().enumerate() {
+        let events = &blocks[b].events;
+        let step = |live: &mut FixedBitSet, k: usize| {
             let point = base + k as u32;
-            if let Some(out) = record.as_deref_mut() {
-                out[point as usize] = live.clone();
-            }
             let kill = |live: &mut FixedBitSet, h: ThreadHandle| {
                 if joins.kills(h) {
                     for &i in handles.get(&h).map(Vec::as_slice).unwrap_or(&[]) {
@@ -1445,19 +1479,46 @@ fn analyse(
             for &i in m.at_point.get(&point).map(Vec::as_slice).unwrap_or(&[]) {
                 live.insert(i);
             }
-            match *e {
+            match events[k] {
                 // The callee joins these before returning (a `stop` function). Only a global
                 // handle's join ends threads this run started; a local handle the callee joins
                 // names its own run's threads.
                 Event::Call { callee, .. } => {
                     for &h in &joins.summary[callee].joins_at_exit {
                         if joins.global.contains(&h) {
-                            kill(&mut live, h);
+                            kill(live, h);
                         }
                     }
                 }
-                Event::Join(h) => kill(&mut live, h),
+                Event::Join(h) => kill(live, h),
                 _ => {}
+            }
+        };
+        let alternative = |k: usize| match events[k] {
+            Event::Call { site, .. } => p.alternative_of(site),
+            _ => None,
+        };
+        let mut k = 0;
+        while k < events.len() {
+            let Some(call) = alternative(k) else {
+                if let Some(out) = record.as_deref_mut() {
+                    out[(base + k as u32) as usize] = live.clone();
+                }
+                step(&mut live, k);
+                k += 1;
+                continue;
+            };
+            // Only one target of a call through a pointer runs, from the threads live before
+            // the call: a thread is live after it if it is after any one target.
+            let start = std::mem::replace(&mut live, FixedBitSet::with_capacity(width));
+            while k < events.len() && alternative(k) == Some(call) {
+                if let Some(out) = record.as_deref_mut() {
+                    out[(base + k as u32) as usize] = start.clone();
+                }
+                let mut one = start.clone();
+                step(&mut one, k);
+                live.union_with(&one);
+                k += 1;
             }
         }
         live

@@ -236,10 +236,11 @@ pub struct ThreadProgram {
     /// loop exits; through this call, what the wrapper did after that is after the joined
     /// handle's threads ([`contexts`], [`mhp::Mhp::ended_by`]).
     pub param_joins: Vec<(Site, ThreadHandle, ThreadHandle)>,
-    /// The call sites that are one of several targets of one call through a pointer, sorted.
-    /// Their calls are events in sequence, but only one of them happens: a target that never
-    /// returns does not end the path, since another target may have been called.
-    pub alternatives: Vec<Site>,
+    /// The call sites that are one of several targets of one call through a pointer, each with
+    /// the first site of that call (which names the call), sorted. Their calls are consecutive
+    /// events, but only one of them happens: each starts from the state before the first, and
+    /// what follows sees what any one of them may have done ([`locksets`]).
+    pub alternatives: Vec<(Site, Site)>,
     /// Must-joins that hold only while a location (a join loop's bound) is not written: see
     /// [`bounds`].
     pub bound_conditions: Vec<BoundCondition>,
@@ -285,6 +286,17 @@ pub struct ThreadProgram {
     /// handle's do, however many overlap; and the functions that write or test the list, which
     /// must all run in no thread for that to hold ([`mhp::Mhp::new`]).
     pub registries: Vec<(Vec<ThreadHandle>, Vec<FnId>)>,
+}
+
+impl ThreadProgram {
+    /// The call through a pointer that `site` is one target of ([`ThreadProgram::alternatives`]).
+    pub fn alternative_of(&self, site: Site) -> Option<Site> {
+        let k = self
+            .alternatives
+            .binary_search_by_key(&site, |&(s, _)| s)
+            .ok()?;
+        Some(self.alternatives[k].1)
+    }
 }
 
 /// A global pointer the program fills lazily (`if (g == NULL) g = make();`) and resets to null

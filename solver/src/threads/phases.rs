@@ -181,7 +181,7 @@ fn handshakes(p: &ThreadProgram, s: &Structure, out: &mut IndexVec<AccessId, Pha
         ks.sort_unstable();
         ks.dedup();
         for (k, after) in ks {
-            let calls = mark_in_function(body, k, after, &exits, out);
+            let calls = mark_in_function(p, body, k, after, &exits, out);
             match marked.iter_mut().find(|m| (m.0, m.1) == (k, after)) {
                 Some(m) => {
                     m.2.push(f);
@@ -208,6 +208,7 @@ fn handshakes(p: &ThreadProgram, s: &Structure, out: &mut IndexVec<AccessId, Pha
 /// Marks the accesses of one function before hand-shake `k`'s signal (`after` unset) or after
 /// its wait, and returns the functions called at such points.
 fn mark_in_function(
+    p: &ThreadProgram,
     body: &super::FnBody,
     k: u32,
     after: bool,
@@ -216,7 +217,7 @@ fn mark_in_function(
 ) -> Vec<FnId> {
     let marker = |e: &Event| {
         if after {
-            *e == Event::HandshakeWait(k) || waiting_call(e, k, exits)
+            *e == Event::HandshakeWait(k) || waiting_call(p, e, k, exits)
         } else {
             *e == Event::HandshakeSet(k)
         }
@@ -250,7 +251,7 @@ fn mark_in_function(
             seen |= marker(e);
             // A call that waits is after the wait only once it returns: its callee's own
             // accesses before its wait are not.
-            if seen != after || (after && waiting_call(e, k, exits)) {
+            if seen != after || (after && waiting_call(p, e, k, exits)) {
                 continue;
             }
             match *e {
@@ -263,9 +264,11 @@ fn mark_in_function(
     calls
 }
 
-/// Whether `e` is a call of a function that waits for hand-shake `k` before it returns.
-fn waiting_call(e: &Event, k: u32, exits: &IndexVec<FnId, u8>) -> bool {
-    matches!(*e, Event::Call { callee, .. } if exits[callee] & (1 << k) != 0)
+/// Whether `e` is a call of a function that waits for hand-shake `k` before it returns. One
+/// target of a call through a pointer is not: another target may run instead.
+fn waiting_call(p: &ThreadProgram, e: &Event, k: u32, exits: &IndexVec<FnId, u8>) -> bool {
+    matches!(*e, Event::Call { site, callee, .. }
+        if exits[callee] & (1 << k) != 0 && p.alternative_of(site).is_none())
 }
 
 /// Per function, the hand-shakes (bit `k`) it waits for on every path from its entry to a
@@ -307,7 +310,8 @@ fn waits_at_exit(p: &ThreadProgram, s: &Structure) -> IndexVec<FnId, u8> {
                     });
             let mut bits = 0u8;
             for k in (0..MAX_HANDSHAKES).filter(|&k| present & waited & (1 << k) != 0) {
-                let waits = |e: &Event| *e == Event::HandshakeWait(k) || waiting_call(e, k, &exits);
+                let waits =
+                    |e: &Event| *e == Event::HandshakeWait(k) || waiting_call(p, e, k, &exits);
                 let entries = crate::dataflow::forward(
                     &mut (),
                     body.blocks.len(),
@@ -518,7 +522,7 @@ fn step(p: &ThreadProgram, state: Waits, e: &Event, per_call: &IndexVec<FnId, Wa
         Event::BarrierWait => state.plus(Waits::Exact(1)),
         Event::Call { site, callee, .. } => {
             let callee_waits = per_call[callee];
-            if p.alternatives.binary_search(&site).is_ok() {
+            if p.alternative_of(site).is_some() {
                 match callee_waits {
                     Waits::Exact(0) | Waits::Unreached => state,
                     _ => state.meet(Waits::Varies),
