@@ -466,3 +466,15 @@ fn the_checked_cases_carry_queues() {
     assert!(with("void *qp") >= 1);
     assert!(with("struct qo0 *q = arg;") + with("struct qo1 *q = arg;") >= 1);
 }
+
+/// The checked cases carry lock calls through the members of a table of methods and through
+/// plain pointers, and a join through a pointer, each of which `main` may replace by a no-op
+/// under a test the analysis cannot decide, and in some replaces.
+#[test]
+fn the_checked_cases_carry_methods() {
+    let with = occurrences();
+    assert!(with(".enter(&mtm") >= 1, "{}", with(".enter(&mtm"));
+    assert!(with("int (*mte") >= 1, "{}", with("int (*mte"));
+    assert!(with("if (getpid() > 0) {") >= 1);
+    assert!(with("if (getpid() < 0) {") >= 1);
+}

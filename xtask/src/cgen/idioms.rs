@@ -210,6 +210,18 @@ pub enum Idiom {
         loops: bool,
         iterations: u32,
     },
+    /// Lock and join calls through pointers, as a program that picks its implementation once:
+    /// two threads `mtwN` add to `mtdN` between `enter(&mtmN)` and `leave(&mtmN)`, called
+    /// through the members of a table `mtaN` (with `table`) or through the pointers `mteN` and
+    /// `mtlN`, which hold the lock functions `mttN` and `mtuN`; `main`'s stop calls `mtfN`,
+    /// which holds `mtqN` (joining the thread `mtxN`, which adds to `mtrN`), then adds to `mtrN`.
+    /// At the start, under a test the analysis cannot decide (`getpid()`), `main` stores the
+    /// no-ops `mtzN` and `mtnN` in all three: with `skip` the test holds and every add races.
+    Methods {
+        table: bool,
+        skip: bool,
+        iterations: u32,
+    },
 }
 
 /// How a worker of the slots idiom finds its slot.
@@ -505,7 +517,106 @@ pub fn emit(idiom: &Idiom, n: usize) -> Parts {
         } => slots(n, *form, *shared, *iterations),
         Idiom::Queue { .. } => queue(idiom, n),
         Idiom::Batches { .. } => batches(idiom, n),
+        Idiom::Methods {
+            table,
+            skip,
+            iterations,
+        } => methods(n, *table, *skip, *iterations),
     }
+}
+
+fn methods(n: usize, table: bool, skip: bool, it: u32) -> Parts {
+    let mut p = Parts::default();
+    p.globals.push_str(&format!(
+        "pthread_mutex_t mtm{n} = PTHREAD_MUTEX_INITIALIZER;\n\
+         unsigned mtd{n};\nunsigned mtr{n};\npthread_t mtj{n};\n"
+    ));
+    p.functions.push_str(&format!(
+        "int mtt{n}(pthread_mutex_t *m)
+{{
+    return pthread_mutex_lock(m);
+}}
+
+int mtu{n}(pthread_mutex_t *m)
+{{
+    return pthread_mutex_unlock(m);
+}}
+
+int mtz{n}(pthread_mutex_t *m)
+{{
+    (void)m;
+    return 0;
+}}
+
+void mtq{n}(void)
+{{
+    pthread_join(mtj{n}, NULL);
+}}
+
+void mtn{n}(void)
+{{
+}}
+
+void (*mtf{n})(void) = mtq{n};
+
+"
+    ));
+    let (enter, leave) = if table {
+        p.functions.push_str(&format!(
+            "struct mto{n} {{
+    int (*enter)(pthread_mutex_t *);
+    int (*leave)(pthread_mutex_t *);
+}};
+
+struct mto{n} mta{n} = {{ mtt{n}, mtu{n} }};
+
+"
+        ));
+        (format!("mta{n}.enter"), format!("mta{n}.leave"))
+    } else {
+        p.functions.push_str(&format!(
+            "int (*mte{n})(pthread_mutex_t *) = mtt{n};
+int (*mtl{n})(pthread_mutex_t *) = mtu{n};
+
+"
+        ));
+        (format!("mte{n}"), format!("mtl{n}"))
+    };
+    let body = [
+        format!("{enter}(&mtm{n});"),
+        format!("mtd{n}++;"),
+        format!("{leave}(&mtm{n});"),
+    ];
+    let end = ["return arg;"];
+    p.functions += &thread_fn(&format!("mtw{n}"), &[], it, &body, &end);
+    p.functions += &thread_fn(&format!("mtx{n}"), &[], it, &[format!("mtr{n}++;")], &end);
+    p.decls.push(format!("pthread_t mtwt{n}[2];"));
+    p.start.push(format!(
+        "if (getpid() {} 0) {{",
+        if skip { ">" } else { "<" }
+    ));
+    p.start.push(format!("    {enter} = mtz{n};"));
+    p.start.push(format!("    {leave} = mtz{n};"));
+    p.start.push(format!("    mtf{n} = mtn{n};"));
+    p.start.push("}".into());
+    p.start
+        .extend(create(&format!("&mtj{n}"), &format!("mtx{n}"), "NULL"));
+    for k in 0..2 {
+        p.start.extend(create(
+            &format!("&mtwt{n}[{k}]"),
+            &format!("mtw{n}"),
+            "NULL",
+        ));
+    }
+    p.stop.push(format!("mtf{n}();"));
+    p.stop.push(format!("mtr{n}++;"));
+    p.stop.push("for (int k = 0; k < 2; k++)".into());
+    p.stop.push(format!("    pthread_join(mtwt{n}[k], NULL);"));
+    p.stop.push(format!("if (mtf{n} == mtn{n})"));
+    p.stop.push(format!("    pthread_join(mtj{n}, NULL);"));
+    p.stop
+        .push(format!("printf(\"%u %u\\n\", mtd{n}, mtr{n});"));
+    p
 }
 
 fn thread_local(idiom: &Idiom, n: usize) -> Parts {
@@ -1802,6 +1913,21 @@ pub fn add(rng: &mut Rng, plan: &mut Plan, options: Options) {
             locked: later.chance(60),
             stray: later.chance(40),
             loops: later.chance(40),
+            iterations: later.range(40, 150) as u32,
+        });
+        let len = plan.timeline.len();
+        let start = later.range(0, len);
+        plan.timeline
+            .insert(start, Event::Start(plan.idioms.len() - 1));
+        let stop = later.range(start + 1, len + 1);
+        plan.timeline
+            .insert(stop, Event::Stop(plan.idioms.len() - 1));
+    }
+    // Likewise calls through pointers, drawn after the batches from the same copy.
+    if later.chance(15) {
+        plan.idioms.push(Idiom::Methods {
+            table: later.chance(50),
+            skip: later.chance(50),
             iterations: later.range(40, 150) as u32,
         });
         let len = plan.timeline.len();
