@@ -2018,3 +2018,99 @@ fn semaphore_completion_counts_its_posters() {
     let breaks = "for (int i = 0; i < 4; i++) if (shared) break; else";
     assert_eq!(completion("sem_break", each, breaks, once), none);
 }
+
+// ----- hand-shakes through a flag's value -----
+
+/// The flag hand-shakes of a program, as `SIGNAL: N waits` lines by the signal's marker.
+fn flag_handshakes(test: &str, body: &str) -> Vec<String> {
+    let text = format!("{PRELUDE}{body}");
+    let (p, jp) = planned(test, &text);
+    jp.handshakes
+        .iter()
+        .filter(|h| h.wait_calls.is_empty())
+        .map(|h| {
+            let (f, b, k) = h.signal;
+            let line = p.funcs[f].blocks[b].stmts[k].pos.line;
+            format!("{}: {} waits", marker(&text, line), h.waits.len())
+        })
+        .collect()
+}
+
+/// A state machine: the loader moves `state` from 0 through `LOADING` to `READY`, each store
+/// holding `m`; a reader waiting for `READY` (`STORE` replaced by the loader's second store,
+/// `TEST` by the reader's loop condition, `EXTRA` by more code in `main`).
+const STATES: &str = "
+enum { IDLE, LOADING, READY };
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+pthread_cond_t c = PTHREAD_COND_INITIALIZER;
+int state;
+long table;
+void *loader(void *arg) {
+    pthread_mutex_lock(&m);
+    state = LOADING; // L
+    pthread_mutex_unlock(&m);
+    table = 1;
+    pthread_mutex_lock(&m);
+    STORE; // R
+    pthread_cond_broadcast(&c);
+    pthread_mutex_unlock(&m);
+    return arg;
+}
+void *reader(void *arg) {
+    pthread_mutex_lock(&m);
+    while (TEST)
+        pthread_cond_wait(&c, &m);
+    pthread_mutex_unlock(&m);
+    return (void *)table;
+}
+int main(void) {
+    pthread_t l, r;
+    pthread_create(&l, NULL, loader, NULL);
+    pthread_create(&r, NULL, reader, NULL);
+    EXTRA
+    pthread_join(r, NULL);
+    pthread_join(l, NULL);
+    return 0;
+}
+";
+
+fn states(store: &str, test: &str, extra: &str) -> String {
+    STATES
+        .replace("STORE", store)
+        .replace("TEST", test)
+        .replace("EXTRA", extra)
+}
+
+#[test]
+fn a_state_waited_for_is_signalled_by_its_one_store() {
+    let ready = states("state = READY", "state != READY", "");
+    assert_eq!(flag_handshakes("states_ready", &ready), ["R: 1 waits"]);
+    let flipped = states("state = READY", "READY != state", "");
+    assert_eq!(flag_handshakes("states_flipped", &flipped), ["R: 1 waits"]);
+    // The first state is signalled by its own store, before the table is filled.
+    let loading = states("state = READY", "state != LOADING", "");
+    assert_eq!(flag_handshakes("states_loading", &loading), ["L: 1 waits"]);
+}
+
+/// The near misses: each breaks one step of the argument.
+#[test]
+fn state_near_misses() {
+    let none: Vec<String> = Vec::new();
+    // `READY` stored twice: the waiter may have seen either store.
+    let twice = states("state = READY", "state != READY", "state = READY;");
+    assert_eq!(flag_handshakes("states_twice", &twice), none);
+    // A store of a value not known.
+    let unknown = states("state = READY", "state != READY", "state = shared;");
+    assert_eq!(flag_handshakes("states_unknown", &unknown), none);
+    // A step: the flag may reach any value.
+    let step = states("state++", "state != READY", "");
+    assert_eq!(flag_handshakes("states_step", &step), none);
+    // Waiting for a value nothing stores, or for the value before any store.
+    let never = states("state = READY", "state != 7", "");
+    assert_eq!(flag_handshakes("states_never", &never), none);
+    let initial = states("state = READY", "state != IDLE", "");
+    assert_eq!(flag_handshakes("states_initial", &initial), none);
+    // An ordering test is not a wait for one value.
+    let ordered = states("state = READY", "state < READY", "");
+    assert_eq!(flag_handshakes("states_ordered", &ordered), none);
+}

@@ -37,6 +37,11 @@
 //! - A *wait*: a branch on `v > 0`, `v != 0`, `v == 0`, `v <= 0` or `v` itself (`v` read
 //!   directly), holding `m` on every path to it, whose side where `v` is `K` is a block entered
 //!   only from it.
+//! - Or a state machine (`enum { IDLE, LOADING, READY }`): every store of `v` is a constant,
+//!   and one statement stores `K`, which is not 0 (the value before any store). The signal is
+//!   that store, and a wait is a branch on `v == K` or `v != K`, holding `m`, whose side where
+//!   `v` is `K` is entered only from it. A waiter there read `K`, which only the signal stores:
+//!   the other stores (other states) do not matter.
 //!
 //! Why that is sound: a waiter entering that block read `K` holding `m`, so the signal ran, and
 //! released `m` before the waiter's last acquisition of it (the signal holds `m`; a condition
@@ -50,7 +55,7 @@ use std::collections::BTreeSet;
 
 use rustc_hash::FxHashMap;
 
-use super::counters::{test_of, written_vars, Counter, Test, Write};
+use super::counters::{test_of, written_vars, Counter, Write};
 use super::*;
 use crate::analyses::held::Held;
 use crate::analyses::semaphores::SemKey;
@@ -80,14 +85,14 @@ impl Planner<'_> {
             return;
         }
         // The tests of globals in user functions, by the flag they test.
-        let mut tests: FxHashMap<VarId, Vec<(FuncId, Test)>> = FxHashMap::default();
+        let mut tests: FxHashMap<VarId, Vec<(FuncId, FlagTest)>> = FxHashMap::default();
         for (f, func) in p.funcs.iter_enumerated() {
             if !func.defined || func.origin != Origin::User {
                 continue;
             }
             for (b, block) in func.blocks.iter_enumerated() {
-                if let Some(test) = test_of(p, b, &block.term, false) {
-                    tests.entry(test.counter.var).or_default().push((f, test));
+                if let Some(test) = FlagTest::of(p, b, &block.term) {
+                    tests.entry(test.flag.var).or_default().push((f, test));
                 }
             }
         }
@@ -114,18 +119,22 @@ impl Planner<'_> {
         let mut facts: FxHashMap<FuncId, (Cfg, Held)> = FxHashMap::default();
         for v in vars {
             let writes = writers.get(&v).map_or(&[][..], Vec::as_slice);
-            // The signal of each flag of the variable (a member path), found once per flag.
-            let mut signals: Vec<(&Counter, Option<Signal>)> = Vec::new();
+            // The signal of each flag of the variable (a member path) and value waited for,
+            // found once for each.
+            let mut signals: Vec<(&Counter, Option<i64>, Option<Signal>)> = Vec::new();
             for (f, test) in &tests[&v] {
-                let k = match signals.iter().position(|(c, _)| **c == test.counter) {
+                let known = signals
+                    .iter()
+                    .position(|(c, value, _)| (*c, *value) == (&test.flag, test.value));
+                let k = match known {
                     Some(k) => k,
                     None => {
-                        let signal = self.signal(main, &test.counter, writes);
-                        signals.push((&test.counter, signal));
+                        let signal = self.signal(main, &test.flag, test.value, writes);
+                        signals.push((&test.flag, test.value, signal));
                         signals.len() - 1
                     }
                 };
-                let Some(signal) = &signals[k].1 else {
+                let Some(signal) = &signals[k].2 else {
                     continue;
                 };
                 let func = &p.funcs[*f];
@@ -150,10 +159,19 @@ impl Planner<'_> {
         self.plan.handshakes = found;
     }
 
-    /// The signal of `flag`, when its writes (`writes`, every statement that may write its
-    /// variable) make it one: one store of a positive constant, in a routine that runs as one
-    /// thread once, holding a mutex; every other store of the flag the constant 0.
-    fn signal(&self, main: FuncId, flag: &Counter, writes: &[StmtAt]) -> Option<Signal> {
+    /// The signal of `flag` for a waiter of `value` (any nonzero value when `None`), when its
+    /// writes (`writes`, every statement that may write its variable) make it one, in a
+    /// routine that runs as one thread once, holding a mutex. For any nonzero value: one store
+    /// of a positive constant, every other store of the flag the constant 0. For the value
+    /// `K`: one store of `K`, every other store of the flag another constant (a state
+    /// machine's other states); `K` is not 0, the value the flag has before any store.
+    fn signal(
+        &self,
+        main: FuncId,
+        flag: &Counter,
+        value: Option<i64>,
+        writes: &[StmtAt],
+    ) -> Option<Signal> {
         let p = self.p;
         let mut signal = None;
         for &(f, b, k) in writes {
@@ -161,15 +179,23 @@ impl Planner<'_> {
             let Some(write) = flag.written_by(p, stmt) else {
                 continue;
             };
-            let Write::Set(value) = write else {
+            let Write::Set(stored) = write else {
                 return None;
             };
-            match value.without_casts() {
-                Operand::Const(_, Some(0)) => {}
-                Operand::Const(_, Some(x)) if *x > 0 && signal.is_none() => {
-                    signal = Some((f, b, k));
+            let Operand::Const(_, Some(x)) = stored.without_casts() else {
+                return None;
+            };
+            let signals = match value {
+                None if *x == 0 => false,
+                None if *x > 0 => true,
+                None => return None,
+                Some(k) => *x == k,
+            };
+            if signals {
+                if signal.is_some() {
+                    return None;
                 }
-                _ => return None,
+                signal = Some((f, b, k));
             }
         }
         let (s, b, k) = signal?;
@@ -185,12 +211,12 @@ impl Planner<'_> {
     }
 
     /// The block of `f` on entry to which `test` saw the flag set, holding a mutex the signal
-    /// held: the side of the test other than the one where the flag is zero, entered only from
-    /// the test.
+    /// held: the side of the test where the flag holds what the waiter waits for, entered only
+    /// from the test.
     fn wait(
         &self,
         f: FuncId,
-        test: &Test,
+        test: &FlagTest,
         signal: &Signal,
         cfg: &Cfg,
         held: &Held,
@@ -198,22 +224,7 @@ impl Planner<'_> {
         let p = self.p;
         let func = &p.funcs[f];
         let block = &func.blocks[test.block];
-        let Term::Branch {
-            then_block,
-            else_block,
-            ..
-        } = &block.term
-        else {
-            return None;
-        };
-        if then_block == else_block {
-            return None;
-        }
-        let set = if *then_block == test.drained {
-            *else_block
-        } else {
-            *then_block
-        };
+        let set = test.set;
         if cfg.preds[set.0 as usize] != [test.block.0 as usize] {
             return None;
         }
@@ -222,5 +233,66 @@ impl Planner<'_> {
             .next()
             .is_some()
             .then_some((f, set))
+    }
+}
+
+/// A test a waiter passes once a flag is set: the flag, the value waited for (`None`: any
+/// nonzero value, the tests of [`test_of`]; `Some(K)`: `v == K` or `v != K` with `K` a nonzero
+/// constant), and the side of the branch entered when the flag holds it.
+struct FlagTest {
+    block: BlockId,
+    flag: Counter,
+    value: Option<i64>,
+    set: BlockId,
+}
+
+impl FlagTest {
+    fn of(p: &Program, b: BlockId, term: &Term) -> Option<FlagTest> {
+        let Term::Branch {
+            cond,
+            then_block,
+            else_block,
+            compare,
+            ..
+        } = term
+        else {
+            return None;
+        };
+        if then_block == else_block {
+            return None;
+        }
+        if let Some(test) = test_of(p, b, term, false) {
+            let set = if *then_block == test.drained {
+                *else_block
+            } else {
+                *then_block
+            };
+            return Some(FlagTest {
+                block: b,
+                flag: test.counter,
+                value: None,
+                set,
+            });
+        }
+        use crate::ir::Comparison as C;
+        let (Some(op @ (C::Eq | C::Ne)), Operand::Arith(_, _, ops)) = (compare, cond) else {
+            return None;
+        };
+        let [l, r] = ops.as_slice() else { return None };
+        let (flag, value) = match (Counter::read_by(p, l), Counter::read_by(p, r)) {
+            (Some(flag), None) => (flag, r.constant()?),
+            (None, Some(flag)) => (flag, l.constant()?),
+            _ => return None,
+        };
+        (value != 0).then(|| FlagTest {
+            block: b,
+            flag,
+            value: Some(value),
+            set: if *op == C::Eq {
+                *then_block
+            } else {
+                *else_block
+            },
+        })
     }
 }
