@@ -478,3 +478,17 @@ fn the_checked_cases_carry_methods() {
     assert!(with("if (getpid() > 0) {") >= 1);
     assert!(with("if (getpid() < 0) {") >= 1);
 }
+
+/// The checked cases carry state machines of two and three states whose waiter waits for the
+/// last, stored after the producer's work or before it.
+#[test]
+fn the_checked_cases_carry_state_machines() {
+    let with = occurrences();
+    assert!(with(" != 2)\n        pthread_cond_wait(&smc") >= 1);
+    assert!(with(" != 3)\n        pthread_cond_wait(&smc") >= 1);
+    assert!(
+        with("    pthread_mutex_unlock(&smm0);\n    for")
+            + with("    pthread_mutex_unlock(&smm1);\n    for")
+            >= 1
+    );
+}

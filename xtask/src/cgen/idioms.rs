@@ -222,6 +222,16 @@ pub enum Idiom {
         skip: bool,
         iterations: u32,
     },
+    /// A state machine: a thread `smpN` stores 1 in `smsN` holding `smmN`, adds to `smdN`
+    /// (after its last store when `early`), then stores 2 (and 3 when `extra`, after adding to
+    /// `smxN`), each time broadcasting `smcN`; `main` waits holding `smmN` until `smsN` is the
+    /// last state (an earlier one may be gone when it looks), adds to `smdN` and `smxN`, joins
+    /// the thread and stores 0.
+    States {
+        early: bool,
+        extra: bool,
+        iterations: u32,
+    },
 }
 
 /// How a worker of the slots idiom finds its slot.
@@ -522,7 +532,65 @@ pub fn emit(idiom: &Idiom, n: usize) -> Parts {
             skip,
             iterations,
         } => methods(n, *table, *skip, *iterations),
+        Idiom::States {
+            early,
+            extra,
+            iterations,
+        } => states(n, *early, *extra, *iterations),
     }
+}
+
+fn states(n: usize, early: bool, extra: bool, it: u32) -> Parts {
+    let mut p = Parts::default();
+    p.globals.push_str(&format!(
+        "pthread_mutex_t smm{n} = PTHREAD_MUTEX_INITIALIZER;\n\
+         pthread_cond_t smc{n} = PTHREAD_COND_INITIALIZER;\n\
+         int sms{n};\nunsigned smd{n};\nunsigned smx{n};\n"
+    ));
+    let store = |state: u8| {
+        [
+            format!("pthread_mutex_lock(&smm{n});"),
+            format!("sms{n} = {state};"),
+            format!("pthread_cond_broadcast(&smc{n});"),
+            format!("pthread_mutex_unlock(&smm{n});"),
+        ]
+    };
+    let work = [
+        format!("for (unsigned k = 0; k < {it}; k++)"),
+        format!("    smd{n} += k;"),
+    ];
+    let mut body = store(1).to_vec();
+    if !early {
+        body.extend(work.clone());
+    }
+    body.extend(store(2));
+    if extra {
+        body.push(format!("smx{n} += 1;"));
+        body.extend(store(3));
+    }
+    if early {
+        body.extend(work);
+    }
+    let last = if extra { 3 } else { 2 };
+    p.functions
+        .push_str(&format!("void *smp{n}(void *arg)\n{{\n    (void)arg;\n"));
+    for line in &body {
+        p.functions.push_str(&format!("    {line}\n"));
+    }
+    p.functions.push_str("    return NULL;\n}\n\n");
+    p.decls.push(format!("pthread_t smt{n};"));
+    p.start
+        .extend(create(&format!("&smt{n}"), &format!("smp{n}"), "NULL"));
+    p.stop.push(format!("pthread_mutex_lock(&smm{n});"));
+    p.stop.push(format!("while (sms{n} != {last})"));
+    p.stop
+        .push(format!("    pthread_cond_wait(&smc{n}, &smm{n});"));
+    p.stop.push(format!("pthread_mutex_unlock(&smm{n});"));
+    p.stop.push(format!("smd{n} += 1;"));
+    p.stop.push(format!("smx{n} += 1;"));
+    p.stop.push(format!("pthread_join(smt{n}, NULL);"));
+    p.stop.push(format!("sms{n} = 0;"));
+    p
 }
 
 fn methods(n: usize, table: bool, skip: bool, it: u32) -> Parts {
@@ -1908,34 +1976,43 @@ pub fn add(rng: &mut Rng, plan: &mut Plan, options: Options) {
     // so that a program without them is the one the seed always gave.
     let mut later = rng.clone();
     if later.chance(15) {
-        plan.idioms.push(Idiom::Batches {
+        let idiom = Idiom::Batches {
             batches: later.range(1, 3) as u8,
             locked: later.chance(60),
             stray: later.chance(40),
             loops: later.chance(40),
             iterations: later.range(40, 150) as u32,
-        });
-        let len = plan.timeline.len();
-        let start = later.range(0, len);
-        plan.timeline
-            .insert(start, Event::Start(plan.idioms.len() - 1));
-        let stop = later.range(start + 1, len + 1);
-        plan.timeline
-            .insert(stop, Event::Stop(plan.idioms.len() - 1));
+        };
+        place(&mut later, plan, idiom);
     }
-    // Likewise calls through pointers, drawn after the batches from the same copy.
+    // Likewise calls through pointers and state machines, drawn after the batches from the
+    // same copy.
     if later.chance(15) {
-        plan.idioms.push(Idiom::Methods {
+        let idiom = Idiom::Methods {
             table: later.chance(50),
             skip: later.chance(50),
             iterations: later.range(40, 150) as u32,
-        });
-        let len = plan.timeline.len();
-        let start = later.range(0, len);
-        plan.timeline
-            .insert(start, Event::Start(plan.idioms.len() - 1));
-        let stop = later.range(start + 1, len + 1);
-        plan.timeline
-            .insert(stop, Event::Stop(plan.idioms.len() - 1));
+        };
+        place(&mut later, plan, idiom);
     }
+    if later.chance(15) {
+        let idiom = Idiom::States {
+            early: later.chance(40),
+            extra: later.chance(50),
+            iterations: later.range(40, 150) as u32,
+        };
+        place(&mut later, plan, idiom);
+    }
+}
+
+/// Adds `idiom` to `plan`, its start and stop at places drawn from `rng`.
+fn place(rng: &mut Rng, plan: &mut Plan, idiom: Idiom) {
+    plan.idioms.push(idiom);
+    let len = plan.timeline.len();
+    let start = rng.range(0, len);
+    plan.timeline
+        .insert(start, Event::Start(plan.idioms.len() - 1));
+    let stop = rng.range(start + 1, len + 1);
+    plan.timeline
+        .insert(stop, Event::Stop(plan.idioms.len() - 1));
 }
