@@ -15,7 +15,7 @@
 //! a function that keeps nothing). It reads the IR and the library model only, and never
 //! changes either.
 
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::ir::ctypes::Type;
 use crate::ir::{
@@ -38,29 +38,46 @@ pub fn non_capturing_functions(p: &Program) -> Vec<FuncId> {
         .collect();
     let mut keeping_nothing: FxHashSet<FuncId> = stubs.iter().copied().collect();
     let mut returning: FxHashSet<FuncId> = keeping_nothing.clone();
-    loop {
-        let before = (keeping_nothing.len(), returning.len());
-        for &f in &stubs {
-            if !returning.contains(&f) {
-                continue;
-            }
-            let callees = Callees {
-                keeping_nothing: &keeping_nothing,
-                returning: &returning,
-            };
-            match kept(p, f, &callees) {
-                Keeps::Nothing => {}
-                Keeps::Returned => {
-                    keeping_nothing.remove(&f);
-                }
-                Keeps::Anything => {
-                    keeping_nothing.remove(&f);
-                    returning.remove(&f);
-                }
+    // A function's verdict reads only its direct callees': when one drops, its callers are
+    // looked at again (a worklist, not rounds over every function: the rounds were as many as
+    // the longest chain of calls that drop one after the other).
+    let mut callers: FxHashMap<FuncId, Vec<FuncId>> = FxHashMap::default();
+    for &f in &stubs {
+        for stmt in p.funcs[f].blocks.iter().flat_map(|b| &b.stmts) {
+            if let StmtKind::Call {
+                callee: Callee::Direct(g),
+                ..
+            } = &stmt.kind
+            {
+                callers.entry(*g).or_default().push(f);
             }
         }
-        if (keeping_nothing.len(), returning.len()) == before {
-            break;
+    }
+    let mut work: Vec<FuncId> = stubs.iter().rev().copied().collect();
+    let mut queued: FxHashSet<FuncId> = stubs.iter().copied().collect();
+    while let Some(f) = work.pop() {
+        queued.remove(&f);
+        if !returning.contains(&f) {
+            continue;
+        }
+        let callees = Callees {
+            keeping_nothing: &keeping_nothing,
+            returning: &returning,
+        };
+        let dropped = match kept(p, f, &callees) {
+            Keeps::Nothing => false,
+            Keeps::Returned => keeping_nothing.remove(&f),
+            Keeps::Anything => {
+                let kept_nothing = keeping_nothing.remove(&f);
+                returning.remove(&f) || kept_nothing
+            }
+        };
+        if dropped {
+            for &caller in callers.get(&f).into_iter().flatten() {
+                if queued.insert(caller) {
+                    work.push(caller);
+                }
+            }
         }
     }
     let mut out: Vec<FuncId> = keeping_nothing.into_iter().collect();

@@ -30,19 +30,11 @@ pub(super) fn guarded_joins(
     plan: &mut JoinPlan,
 ) {
     let f = fx.f;
-    let mut joins: Vec<(StmtAt, ThreadHandle)> = plan
-        .join_after
-        .iter()
-        .filter(|(at, _)| at.0 == f)
-        .map(|(&at, &h)| (at, h))
-        .collect();
-    joins.sort_unstable();
+    let joins: Vec<(StmtAt, ThreadHandle)> = JoinPlan::in_function(&plan.join_after, f).collect();
     for (join, handle) in joins {
-        let creates: Vec<StmtAt> = plan
-            .create
-            .iter()
-            .filter(|&(at, &h)| h == handle && at.0 == f)
-            .map(|(&at, _)| at)
+        let creates: Vec<StmtAt> = JoinPlan::in_function(&plan.create, f)
+            .filter(|&(_, h)| h == handle)
+            .map(|(at, _)| at)
             .collect();
         let [create] = creates[..] else {
             continue;

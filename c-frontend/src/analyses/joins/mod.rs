@@ -86,6 +86,8 @@
 //! possibly after the join loop with threads still running: this is one of the places where
 //! locksmith is knowingly unsound (`setjmp`/`longjmp` is not modelled).
 
+use std::collections::BTreeMap;
+
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::ir::ctypes::Type;
@@ -127,10 +129,11 @@ pub type StmtAt = (FuncId, BlockId, usize);
 /// Where the thread handles of a program are created and joined.
 #[derive(Clone, Debug, Default)]
 pub struct JoinPlan {
-    /// The `pthread_create` calls whose threads can be followed to a join.
-    pub create: FxHashMap<StmtAt, ThreadHandle>,
-    /// The `pthread_join` calls that end a single thread.
-    pub join_after: FxHashMap<StmtAt, ThreadHandle>,
+    /// The `pthread_create` calls whose threads can be followed to a join (ordered, so that a
+    /// function's are one range: [`JoinPlan::in_function`]).
+    pub create: BTreeMap<StmtAt, ThreadHandle>,
+    /// The `pthread_join` calls that end a single thread (ordered, as `create`).
+    pub join_after: BTreeMap<StmtAt, ThreadHandle>,
     /// Blocks on entry to which the threads of a create loop have all been joined.
     pub join_at_entry: FxHashMap<(FuncId, BlockId), Vec<ThreadHandle>>,
     /// Handles of threads whose id is in a global: a single id's joins may be in other functions,
@@ -212,6 +215,18 @@ pub struct JoinPlan {
     /// functions that must run in no thread for that to hold.
     pub registries: Vec<(Vec<ThreadHandle>, Vec<FuncId>)>,
     handles: u32,
+}
+
+impl JoinPlan {
+    /// The entries of `calls` (`create` or `join_after`) at statements of `f`, in order.
+    pub fn in_function(
+        calls: &BTreeMap<StmtAt, ThreadHandle>,
+        f: FuncId,
+    ) -> impl Iterator<Item = (StmtAt, ThreadHandle)> + '_ {
+        calls
+            .range((f, BlockId(0), 0)..=(f, BlockId(u32::MAX), usize::MAX))
+            .map(|(&at, &h)| (at, h))
+    }
 }
 
 /// A join loop's condition for ending the threads of `handle`: the global bound of its create
@@ -347,8 +362,8 @@ struct Planner<'p> {
     /// Join loops over global arrays, in any function.
     global_join_loops: Vec<JoinLoop>,
     /// The trusted heap blocks of thread ids held in global pointers ([`trusted_global_heaps`]),
-    /// with the function and block of each pointer's one assignment.
-    global_heaps: FxHashMap<VarId, (FuncId, BlockId)>,
+    /// by the function of each pointer's one assignment, with its block.
+    global_heaps: FxHashMap<FuncId, Vec<(VarId, BlockId)>>,
     /// How many creates of the whole program hand over an element (or the whole) of each array.
     handed_arrays: FxHashMap<VarId, usize>,
     plan: JoinPlan,
@@ -389,7 +404,10 @@ pub fn plan(p: &Program, main: Option<FuncId>, stats: &solver::stats::Stats) -> 
     calls.wrapped.sort();
     calls.handle_joins.extend(pools.joins);
     let join_exits = pools.join_exits;
-    let global_heaps = trusted_global_heaps(p, &assigns, &calls);
+    let mut global_heaps: FxHashMap<FuncId, Vec<(VarId, BlockId)>> = FxHashMap::default();
+    for (w, (g, b)) in trusted_global_heaps(p, &assigns, &calls) {
+        global_heaps.entry(g).or_default().push((w, b));
+    }
     let mut planner = Planner {
         p,
         calls,
@@ -728,12 +746,7 @@ impl<'p> Planner<'p> {
             .map(|b| on_any_cycle(&cfg, b))
             .collect();
         let mut heaps = trusted_heaps(self.p, f, func, &cyclic, &self.assigns, &self.calls);
-        heaps.extend(
-            self.global_heaps
-                .iter()
-                .filter(|(_, (g, _))| *g == f)
-                .map(|(&w, &(_, b))| (w, b)),
-        );
+        heaps.extend(self.global_heaps.get(&f).into_iter().flatten().copied());
         let fx = FnFacts {
             f,
             func,
