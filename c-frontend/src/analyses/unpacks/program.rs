@@ -52,6 +52,12 @@ pub fn analyse_program(
         .map(|(&at, &x)| (at, x))
         .collect();
     let owning = uses.owning_threads(p, handoffs);
+    // The creates whose routine owns its argument, and each function's hand-offs and
+    // take-backs: found once, not by a scan of the program's for each function.
+    let owned = uses.owned_creates(&owning);
+    let handoffs_in = by_function(handoffs);
+    let joins_in = by_function(&joins);
+    let object_joins_in = by_function(&plan.object_joins);
     let ranges = super::ranges::field_ranges(p, plan, &uses.handed_elements(once, plan));
     let (slots, field_ranges) = (uses.slot_threads(p, once, plan, &owning), ranges);
     let mut slot_calls = super::slot_calls::SlotCalls::default();
@@ -81,9 +87,9 @@ pub fn analyse_program(
             _ => Vec::new(),
         };
         let mut result = analyse(p, f, releasers, &exits, start);
-        uses.hand_over_elements(p, f, &owning, handoffs, &mut result);
-        uses.take_back_elements(p, f, &owning, &joins, &mut result);
-        uses.take_back_objects(p, f, &owning, &plan.object_joins, &mut result);
+        uses.hand_over_elements(p, f, &owned, in_function(&handoffs_in, f), &mut result);
+        take_back_elements(p, f, &owned, in_function(&joins_in, f), &mut result);
+        take_back_objects(p, f, &owned, in_function(&object_joins_in, f), &mut result);
         // A thread's slot, or the slot every call of this function hands on.
         let mut own: Vec<OwnLock> = match slots.get(&f) {
             Some(own) => own.clone(),
@@ -277,18 +283,12 @@ impl FunctionUses {
         &self,
         p: &Program,
         f: FuncId,
-        owning: &FxHashSet<FuncId>,
-        handoffs: &FxHashMap<StmtAt, (VarId, VarId)>,
+        owned: &FxHashSet<StmtAt>,
+        here: &[(StmtAt, (VarId, VarId))],
         result: &mut Unpacks,
     ) {
-        let mut here: Vec<(StmtAt, (VarId, VarId))> = handoffs
-            .iter()
-            .filter(|((g, _, _), _)| *g == f)
-            .map(|(&at, &x)| (at, x))
-            .collect();
-        here.sort();
-        for ((_, b, k), (array, counter)) in here {
-            if !self.owning_routine(owning, (f, b, k)) {
+        for &((_, b, k), (array, counter)) in here {
+            if !owned.contains(&(f, b, k)) {
                 continue;
             }
             let own = element_lock(p, array, counter);
@@ -311,85 +311,86 @@ impl FunctionUses {
         })
     }
 
-    /// The routine a create starts, when it owns its argument.
-    fn owning_routine(&self, owning: &FxHashSet<FuncId>, at: StmtAt) -> bool {
-        self.forks.iter().any(|(routine, sites)| {
-            owning.contains(routine) && sites.iter().any(|(g, b, k, _)| (*g, *b, *k) == at)
-        })
-    }
-
-    /// After `pthread_join(t[j])` of an element hand-off's thread (`JoinPlan::element_joins`),
-    /// the accesses of the handed element `a[j]` in the join's block, up to any assignment of
-    /// `j`, are inside the package `Element` again: the thread that owned that element has
-    /// ended, and the loop's other threads own other elements.
-    fn take_back_elements(
-        &self,
-        p: &Program,
-        f: FuncId,
-        owning: &FxHashSet<FuncId>,
-        joins: &FxHashMap<StmtAt, (VarId, VarId, StmtAt)>,
-        result: &mut Unpacks,
-    ) {
-        for ((_, b, k), (array, counter, create)) in joins_in(f, joins) {
-            if !self.owning_routine(owning, create) {
-                continue;
-            }
-            let own = element_lock(p, array, counter);
-            hold_after(p, f, (b, k), &own, result, |kind| assigns(kind, counter));
-        }
-    }
-
-    /// After `pthread_join(t[j])` of an object hand-off's thread ([`JoinPlan::object_joins`]),
-    /// the creator's accesses through `jobs[j]` in the join's block, up to any assignment of `j`
-    /// or of `jobs`, are inside the package `Thread` of the object `*jobs[j]`: the thread that
-    /// owned it has ended, and the loop's other threads own other objects. Only when the
-    /// routine started there owns its argument.
-    fn take_back_objects(
-        &self,
-        p: &Program,
-        f: FuncId,
-        owning: &FxHashSet<FuncId>,
-        joins: &FxHashMap<StmtAt, (VarId, VarId, StmtAt)>,
-        result: &mut Unpacks,
-    ) {
-        for ((_, b, k), (objects, counter, create)) in joins_in(f, joins) {
-            let element = match p.types.get(p.vars[objects].ty) {
-                crate::ir::ctypes::Type::Array(e) => *e,
-                _ => continue,
-            };
-            if !self.owning_routine(owning, create) || !stable_local(p, f, counter) {
-                continue;
-            }
-            let own = OwnLock {
-                object: Path {
-                    deref: Some(element),
-                    var: objects,
-                    steps: vec![Step::Pointee(counter)],
-                },
-                package: Package::Thread,
-                mode: LockMode::Exclusive,
-            };
-            hold_after(p, f, (b, k), &own, result, |kind| {
-                assigns(kind, counter)
-                    || assigns(kind, objects)
-                    || matches!(kind, StmtKind::Asm { .. })
-            });
-        }
+    /// The creates whose routine owns its argument (`owning`).
+    fn owned_creates(&self, owning: &FxHashSet<FuncId>) -> FxHashSet<StmtAt> {
+        self.forks
+            .iter()
+            .filter(|(routine, _)| owning.contains(routine))
+            .flat_map(|(_, sites)| sites.iter().map(|&(g, b, k, _)| (g, b, k)))
+            .collect()
     }
 }
 
-/// The take-backs of `joins` in function `f`, in order.
-fn joins_in(
+/// After `pthread_join(t[j])` of an element hand-off's thread (`JoinPlan::element_joins`),
+/// the accesses of the handed element `a[j]` in the join's block, up to any assignment of
+/// `j`, are inside the package `Element` again: the thread that owned that element has
+/// ended, and the loop's other threads own other elements.
+fn take_back_elements(
+    p: &Program,
     f: FuncId,
-    joins: &FxHashMap<StmtAt, (VarId, VarId, StmtAt)>,
-) -> Vec<(StmtAt, (VarId, VarId, StmtAt))> {
-    let mut here: Vec<(StmtAt, (VarId, VarId, StmtAt))> = joins
-        .iter()
-        .filter(|((g, _, _), _)| *g == f)
-        .map(|(&at, &x)| (at, x))
-        .collect();
-    here.sort();
-    here
+    owned: &FxHashSet<StmtAt>,
+    joins: &[(StmtAt, (VarId, VarId, StmtAt))],
+    result: &mut Unpacks,
+) {
+    for &((_, b, k), (array, counter, create)) in joins {
+        if !owned.contains(&create) {
+            continue;
+        }
+        let own = element_lock(p, array, counter);
+        hold_after(p, f, (b, k), &own, result, |kind| assigns(kind, counter));
+    }
+}
+
+/// After `pthread_join(t[j])` of an object hand-off's thread ([`JoinPlan::object_joins`]),
+/// the creator's accesses through `jobs[j]` in the join's block, up to any assignment of `j`
+/// or of `jobs`, are inside the package `Thread` of the object `*jobs[j]`: the thread that
+/// owned it has ended, and the loop's other threads own other objects. Only when the
+/// routine started there owns its argument.
+fn take_back_objects(
+    p: &Program,
+    f: FuncId,
+    owned: &FxHashSet<StmtAt>,
+    joins: &[(StmtAt, (VarId, VarId, StmtAt))],
+    result: &mut Unpacks,
+) {
+    for &((_, b, k), (objects, counter, create)) in joins {
+        let element = match p.types.get(p.vars[objects].ty) {
+            crate::ir::ctypes::Type::Array(e) => *e,
+            _ => continue,
+        };
+        if !owned.contains(&create) || !stable_local(p, f, counter) {
+            continue;
+        }
+        let own = OwnLock {
+            object: Path {
+                deref: Some(element),
+                var: objects,
+                steps: vec![Step::Pointee(counter)],
+            },
+            package: Package::Thread,
+            mode: LockMode::Exclusive,
+        };
+        hold_after(p, f, (b, k), &own, result, |kind| {
+            assigns(kind, counter) || assigns(kind, objects) || matches!(kind, StmtKind::Asm { .. })
+        });
+    }
+}
+
+/// The entries of `f` in a map grouped by [`by_function`].
+fn in_function<T>(grouped: &FxHashMap<FuncId, Vec<(StmtAt, T)>>, f: FuncId) -> &[(StmtAt, T)] {
+    grouped.get(&f).map_or(&[], Vec::as_slice)
+}
+
+/// The entries of a map by statement, grouped by function, each group in order.
+fn by_function<T: Copy>(map: &FxHashMap<StmtAt, T>) -> FxHashMap<FuncId, Vec<(StmtAt, T)>> {
+    let mut out: FxHashMap<FuncId, Vec<(StmtAt, T)>> = FxHashMap::default();
+    for (&at, &x) in map {
+        out.entry(at.0).or_default().push((at, x));
+    }
+    for here in out.values_mut() {
+        here.sort_unstable_by_key(|&(at, _)| at);
+    }
+    out
 }
 
 /// Whether a statement assigns the variable `v` by name (or a part of it).
