@@ -2114,3 +2114,87 @@ fn state_near_misses() {
     let ordered = states("state = READY", "state < READY", "");
     assert_eq!(flag_handshakes("states_ordered", &ordered), none);
 }
+
+// ----- arrays handed to a create helper and a join helper -----
+
+/// Helpers that start and join the threads of the array they are given (`arrays.rs`): `MAIN`
+/// replaced by `main`'s body, `JOIN_START` by the join loop's start, `EARLY` by code before it.
+const HELPERS: &str = "
+static void start_all(pthread_t *t, int n) {
+    for (int i = 0; i < n; i++)
+        pthread_create(&t[i], NULL, worker, NULL); // W1
+}
+static void join_all(pthread_t *t, int n) {
+    EARLY
+    for (int j = JOIN_START; j < n; j++)
+        pthread_join(t[j], NULL);
+}
+int main(int argc, char **argv) {
+    (void)argv;
+    pthread_t t[4], u[4];
+    MAIN
+    return shared;
+}
+";
+
+fn helpers(main: &str, join_start: &str, early: &str) -> String {
+    HELPERS
+        .replace("MAIN", main)
+        .replace("JOIN_START", join_start)
+        .replace("EARLY", early)
+}
+
+#[test]
+fn an_array_started_and_joined_by_helpers() {
+    let both = "start_all(t, 4); // C1\n    join_all(t, 4); // J1\n";
+    check(
+        "arrays_both",
+        &helpers(both, "0", ""),
+        &["C1 -> J1", "W1 (wrapped)"],
+    );
+    let twice = "start_all(t, 4); // C1\n    join_all(t, 4); // J1\n    join_all(t, 4); // J2\n";
+    check(
+        "arrays_twice",
+        &helpers(twice, "0", ""),
+        &["C1 -> J1", "C1 -> J2", "W1 (wrapped)"],
+    );
+}
+
+/// The near misses: each breaks one step of the argument (`arrays.rs`).
+#[test]
+fn array_helper_near_misses() {
+    let joined = "start_all(t, 4);\n    join_all(t, 4);\n";
+    // Another count, another array, the array named elsewhere.
+    unmatched(
+        "arrays_count",
+        &helpers("start_all(t, 4);\n    join_all(t, 3);\n", "0", ""),
+    );
+    unmatched(
+        "arrays_other",
+        &helpers("start_all(t, 4);\n    join_all(u, 4);\n", "0", ""),
+    );
+    unmatched(
+        "arrays_named",
+        &helpers(&format!("{joined}    u[0] = t[0];\n"), "0", ""),
+    );
+    // The create helper called twice, or in a loop.
+    unmatched(
+        "arrays_started_twice",
+        &helpers(
+            "start_all(t, 4);\n    start_all(u, 4);\n    join_all(t, 4);\n",
+            "0",
+            "",
+        ),
+    );
+    unmatched(
+        "arrays_in_loop",
+        &helpers(
+            "for (int k = 0; k < argc; k++) start_all(t, 4);\n    join_all(t, 4);\n",
+            "0",
+            "",
+        ),
+    );
+    // A join loop from another start, or one a return may skip.
+    unmatched("arrays_start", &helpers(joined, "1", ""));
+    unmatched("arrays_early", &helpers(joined, "0", "if (n > 8) return;"));
+}

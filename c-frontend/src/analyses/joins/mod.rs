@@ -98,6 +98,7 @@ use crate::ir::{
 use crate::model::{Arg, Kind};
 use solver::threads::ThreadHandle;
 
+mod arrays;
 pub(crate) mod cfg;
 mod counters;
 mod failed;
@@ -389,7 +390,8 @@ pub fn plan(p: &Program, main: Option<FuncId>, stats: &solver::stats::Stats) -> 
     // Pools need the whole program's writers; their wrappers are then handle wrappers whose
     // thread id is a whole block of them.
     let once = main.map_or_else(Vec::new, |main| crate::analyses::once::run_once(p, main));
-    let pools = pools::find(p, &once, &calls, &writers, &assigns);
+    let mut pools = pools::find(p, &once, &calls, &writers, &assigns);
+    pools.inits.extend(arrays::find(p, &once, &calls, &assigns));
     let mut pool_creates = Vec::new();
     for (f, (ids, at)) in pools.creates {
         calls.pool_ids.insert(ids.clone());

@@ -435,20 +435,7 @@ pub(super) fn find(
     assigns: &FxHashMap<VarId, Vec<StmtAt>>,
 ) -> Pools {
     let mut pools = Pools::default();
-    let lib_creates: FxHashMap<FuncId, Arg> = calls
-        .creates
-        .iter()
-        .filter(|(f, _)| calls.library_creates.contains(f))
-        .map(|(f, k)| (*f, *k))
-        .collect();
-    let lib_joins: FxHashMap<FuncId, Arg> = p
-        .funcs
-        .indices()
-        .filter_map(|f| match p.known_kind(f) {
-            Some(Kind::Join { id, .. }) => Some((f, id)),
-            _ => None,
-        })
-        .collect();
+    let (lib_creates, lib_joins) = library_calls(p, calls);
     let user = || {
         p.funcs
             .iter_enumerated()
@@ -564,20 +551,32 @@ pub(super) fn find(
     pools
 }
 
-/// The calls that start and join a pool of init wrapper `f` ([`InitPool`]): `f`'s one call in
-/// the program, on no cycle of a function that runs once ([`crate::analyses::once`]: `main`,
-/// or one `main` calls once outside its loops), with the address of a variable as the pool,
-/// and that function's calls of a join wrapper of the same ids with the address of that
-/// variable.
-fn init_pool(
+/// The library's creates and joins, each with the position of its thread-id argument.
+pub(super) fn library_calls(
     p: &Program,
-    once: &[FuncId],
-    f: FuncId,
-    k: Arg,
-    path: &IdsPath,
-    create: StmtAt,
-    joins: &FxHashMap<FuncId, (Arg, IdsPath)>,
-) -> Option<InitPool> {
+    calls: &ThreadCalls,
+) -> (FxHashMap<FuncId, Arg>, FxHashMap<FuncId, Arg>) {
+    let lib_creates: FxHashMap<FuncId, Arg> = calls
+        .creates
+        .iter()
+        .filter(|(f, _)| calls.library_creates.contains(f))
+        .map(|(f, k)| (*f, *k))
+        .collect();
+    let lib_joins: FxHashMap<FuncId, Arg> = p
+        .funcs
+        .indices()
+        .filter_map(|f| match p.known_kind(f) {
+            Some(Kind::Join { id, .. }) => Some((f, id)),
+            _ => None,
+        })
+        .collect();
+    (lib_creates, lib_joins)
+}
+
+/// The one statement of the program that names function `f`, when it is a direct call of it:
+/// `None` when `f` is called twice, or its address is taken (it may be called through a
+/// pointer).
+pub(super) fn only_call(p: &Program, f: FuncId) -> Option<StmtAt> {
     let mut calls = Vec::new();
     for (g, func) in p.funcs.iter_enumerated() {
         for (b, block) in func.blocks.iter_enumerated() {
@@ -597,10 +596,34 @@ fn init_pool(
             }
         }
     }
-    // One call, by name, in a function that runs once, on no cycle of it.
     let [call] = calls.as_slice() else {
         return None;
     };
+    match &p.funcs[call.0].blocks[call.1].stmts[call.2].kind {
+        StmtKind::Call {
+            callee: Callee::Direct(c),
+            ..
+        } if *c == f => Some(*call),
+        _ => None,
+    }
+}
+
+/// The calls that start and join a pool of init wrapper `f` ([`InitPool`]): `f`'s one call in
+/// the program, on no cycle of a function that runs once ([`crate::analyses::once`]: `main`,
+/// or one `main` calls once outside its loops), with the address of a variable as the pool,
+/// and that function's calls of a join wrapper of the same ids with the address of that
+/// variable.
+fn init_pool(
+    p: &Program,
+    once: &[FuncId],
+    f: FuncId,
+    k: Arg,
+    path: &IdsPath,
+    create: StmtAt,
+    joins: &FxHashMap<FuncId, (Arg, IdsPath)>,
+) -> Option<InitPool> {
+    // One call, by name, in a function that runs once, on no cycle of it.
+    let call = &only_call(p, f)?;
     let owner = call.0;
     if once.binary_search(&owner).is_err() {
         return None;

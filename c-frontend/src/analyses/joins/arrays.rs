@@ -1,0 +1,232 @@
+//! Thread ids in an array that a function hands to two helpers: a *create helper* starts a
+//! thread into each element of the array its pointer parameter points to, and a *join helper*
+//! joins each element, both by counted loops bounded by an integer parameter.
+//!
+//! ```c
+//! void start_all(pthread_t *t, int n) {            void join_all(pthread_t *t, int n) {
+//!     for (int i = 0; i < n; i++)                       for (int j = 0; j < n; j++)
+//!         pthread_create(&t[i], 0, work, 0);                pthread_join(t[j], 0);
+//! }                                                 }
+//! int main(void) { pthread_t t[N]; start_all(t, N); …; join_all(t, N); … }
+//! ```
+//!
+//! The call of the create helper is then a create of the threads of its loop, and each call of
+//! the join helper with the same array and count a join of all of them, as for a pool filled by
+//! an init wrapper ([`super::pools::InitPool`]). The paper has no joins; this is one more of
+//! the ways real programs end their threads (issue 31's helpers taking the array).
+//!
+//! Why each call of the join helper joins every thread the create helper started:
+//!
+//! - The create helper makes one create, inside a clean counted loop (its counter changes only
+//!   in its increment) from a non-negative start, on no other cycle, into `&t[i]` with `i` the
+//!   counter. `t` and the bound `n` are parameters it never assigns, whose addresses are never
+//!   taken, and it names `t` nowhere else. So one call starts its threads into the elements
+//!   `start .. n` of what `t` points to, and writes no other element.
+//! - The join helper joins `t[j]` on every iteration of a clean counted loop with the same start
+//!   and comparison, left only through its condition, bounded by its parameter `n`; neither
+//!   parameter is assigned or addressed, `t` is named nowhere else, and every way from its entry
+//!   to a return passes the loop's exit. So a call that returns joined the elements
+//!   `start .. n` of what its `t` points to.
+//! - The create helper is named once in the whole program: called, on no cycle, by a function
+//!   that runs once ([`crate::analyses::once`]), with an array variable and an integer constant.
+//!   That function's calls of the join helper pass the same variable and the same constant.
+//!   The array is named nowhere in the program but in those calls (it is local to the function,
+//!   or a global no other code names), so nothing else writes, reads or addresses its elements:
+//!   each element the join reads holds the id the create stored.
+//!
+//! Knowingly unsound, as for every thread id: a write through a pointer cast from another type
+//! is not seen, and an integer is assumed to hold any value the loops' counters take.
+
+use super::pools::InitPool;
+use super::wrappers::{assigned, calls_in};
+use super::*;
+use crate::ir::visit::{walk_func, Mentions};
+
+/// A helper's thread-id loop: the create or join, its loop, and the positions of the array
+/// and count parameters.
+struct Helper {
+    at: StmtAt,
+    l: CountedLoop,
+    array: usize,
+    count: usize,
+}
+
+/// The array pools of a program: each create helper's one call, with the calls of a join helper
+/// on the same array and count ([`InitPool`]).
+pub(super) fn find(
+    p: &Program,
+    once: &[FuncId],
+    calls: &ThreadCalls,
+    assigns: &FxHashMap<VarId, Vec<StmtAt>>,
+) -> Vec<InitPool> {
+    let (lib_creates, lib_joins) = super::pools::library_calls(p, calls);
+    let user = || {
+        p.funcs
+            .iter_enumerated()
+            .filter(|(_, func)| func.defined && func.origin == Origin::User)
+    };
+    let creators: Vec<(FuncId, Helper)> = user()
+        .filter_map(|(f, func)| {
+            let (at, id) = single(calls_in(func, f, &lib_creates))?;
+            let Operand::AddrOf(lv) = id.without_casts() else {
+                return None;
+            };
+            let h = helper(p, f, func, at, lv, assigns)?;
+            (!calls.wrapped.contains(&at)).then_some((f, h))
+        })
+        .collect();
+    if creators.is_empty() {
+        return Vec::new();
+    }
+    let joiners: FxHashMap<FuncId, Helper> = user()
+        .filter_map(|(g, func)| {
+            let (at, id) = single(calls_in(func, g, &lib_joins))?;
+            let Operand::Use(lv) = id.without_casts() else {
+                return None;
+            };
+            let h = helper(p, g, func, at, lv, assigns)?;
+            let cfg = Cfg::new(func);
+            let exit = h.l.exit.0 as usize;
+            let reach = cfg.reachable(0, |x| x == exit);
+            let unavoidable = !reach.iter().enumerate().any(|(x, &r)| r && cfg.returns[x]);
+            let loops = counted_loops(func, &cfg);
+            let (_, blocks) = loops.iter().find(|(l, _)| l.head == h.l.head)?;
+            (unavoidable && join_loop_complete(p, func, g, &cfg, &h.l, blocks, at.1, assigns))
+                .then_some((g, h))
+        })
+        .collect();
+    creators
+        .into_iter()
+        .filter_map(|(f, create)| owner_calls(p, once, f, &create, &joiners))
+        .collect()
+}
+
+/// The one item of an iterator, if it has exactly one.
+fn single<T>(mut items: impl Iterator<Item = T>) -> Option<T> {
+    let first = items.next()?;
+    items.next().is_none().then_some(first)
+}
+
+/// The loop of a helper whose thread-id call `at` names `t[i]` (`lv`, through `&` for a
+/// create): `t` and the loop's bound are parameters never assigned or addressed, `t` is named
+/// only there, and the loop is clean, counts from a non-negative start, and holds the call on
+/// no other cycle.
+fn helper(
+    p: &Program,
+    f: FuncId,
+    func: &Func,
+    at: StmtAt,
+    lv: &Lval,
+    assigns: &FxHashMap<VarId, Vec<StmtAt>>,
+) -> Option<Helper> {
+    let Base::Deref(ptr) = &lv.base else {
+        return None;
+    };
+    if !lv.proj.is_empty() {
+        return None;
+    }
+    let (t, i) = heap_element(p, ptr.without_casts())?;
+    let param = |v: VarId| {
+        let k = func.params.iter().position(|&x| x == v)?;
+        (!p.vars[v].address_taken && !assigned(func, v)).then_some(k)
+    };
+    let array = param(t)?;
+    let mut mentions = Mentions::of(t);
+    walk_func(&mut mentions, func);
+    if mentions.count != 1 {
+        return None;
+    }
+    let cfg = Cfg::new(func);
+    let loops = counted_loops(func, &cfg);
+    let block = at.1 .0 as usize;
+    let (l, blocks) = loops
+        .iter()
+        .find(|(l, bl)| l.counter == i && bl.contains(&block))?;
+    let LoopBound::Var(n) = l.bound else {
+        return None;
+    };
+    let count = param(n)?;
+    let clean = l.start >= 0
+        && loop_is_clean(p, func, f, l, blocks, assigns)
+        && !cfg.on_other_cycle(block, l)
+        && !cfg.on_other_cycle(l.head.0 as usize, l);
+    clean.then_some(Helper {
+        at,
+        l: *l,
+        array,
+        count,
+    })
+}
+
+/// The pool of create helper `f`: its one call in the program, by name, on no cycle of a
+/// function that runs once, with an array variable named nowhere else but in that function's
+/// calls of a join helper of the same loop shape, each with that variable and the same count.
+fn owner_calls(
+    p: &Program,
+    once: &[FuncId],
+    f: FuncId,
+    create: &Helper,
+    joiners: &FxHashMap<FuncId, Helper>,
+) -> Option<InitPool> {
+    let call = super::pools::only_call(p, f)?;
+    let owner = call.0;
+    if once.binary_search(&owner).is_err() {
+        return None;
+    }
+    let func = &p.funcs[owner];
+    if on_any_cycle(&Cfg::new(func), call.1 .0 as usize) {
+        return None;
+    }
+    let StmtKind::Call { args, .. } = &func.blocks[call.1].stmts[call.2].kind else {
+        return None;
+    };
+    // The array, passed by name (it decays to the address of its elements), and the count.
+    let array_of = |args: &[Operand], k: usize| match args.get(k)?.without_casts() {
+        Operand::AddrOf(lv) => lv.plain_var(),
+        _ => None,
+    };
+    let count_of = |args: &[Operand], k: usize| args.get(k)?.constant();
+    let array = array_of(args, create.array)?;
+    let count = count_of(args, create.count)?;
+    let mut joins = Vec::new();
+    for (b, block) in func.blocks.iter_enumerated() {
+        for (i, stmt) in block.stmts.iter().enumerate() {
+            let StmtKind::Call {
+                callee: Callee::Direct(g),
+                args,
+                ..
+            } = &stmt.kind
+            else {
+                continue;
+            };
+            let Some(join) = joiners.get(g) else { continue };
+            let same_loop = join.l.start == create.l.start && join.l.op == create.l.op;
+            if same_loop
+                && array_of(args, join.array) == Some(array)
+                && count_of(args, join.count) == Some(count)
+            {
+                joins.push((owner, b, i));
+            }
+        }
+    }
+    // Named by these calls only, in the whole program.
+    let mut mentions = Mentions::of(array);
+    for g in p.funcs.iter() {
+        walk_func(&mut mentions, g);
+    }
+    let array_ok = matches!(p.types.get(p.vars[array].ty), Type::Array(_))
+        && matches!(
+            p.vars[array].kind,
+            VarKind::Local(_)
+                | VarKind::Global {
+                    is_static: true,
+                    ..
+                }
+        )
+        && mentions.count == joins.len() + 1;
+    (array_ok && !joins.is_empty()).then_some(InitPool {
+        create: create.at,
+        call,
+        joins,
+    })
+}
