@@ -492,3 +492,12 @@ fn the_checked_cases_carry_state_machines() {
             >= 1
     );
 }
+
+/// The checked cases carry helpers that start and join the threads of an array `main` hands
+/// them, with `main` reading the workers' results after the join helper or before it.
+#[test]
+fn the_checked_cases_carry_array_helpers() {
+    let with = occurrences();
+    assert!(with("void ahj") >= 2, "{}", with("void ahj"));
+    assert!(with("\n    ahj0(aht0, 3);\n    for") + with("\n    ahj1(aht1, 3);\n    for") >= 1);
+}

@@ -232,6 +232,11 @@ pub enum Idiom {
         extra: bool,
         iterations: u32,
     },
+    /// Helpers given an array and a count: `ahsN(ahtN, 3)` starts a worker `ahwN` into each
+    /// element of `main`'s array `ahtN`, each adding to its own `ahdN[id]`, and `ahjN(ahtN, 3)`
+    /// joins each element. `main` reads every `ahdN[k]` after the join, or before it when
+    /// `early`.
+    Helpers { early: bool, iterations: u32 },
 }
 
 /// How a worker of the slots idiom finds its slot.
@@ -537,7 +542,50 @@ pub fn emit(idiom: &Idiom, n: usize) -> Parts {
             extra,
             iterations,
         } => states(n, *early, *extra, *iterations),
+        Idiom::Helpers { early, iterations } => helpers(n, *early, *iterations),
     }
+}
+
+fn helpers(n: usize, early: bool, it: u32) -> Parts {
+    let mut p = Parts::default();
+    p.globals.push_str(&format!("unsigned ahd{n}[3];\n"));
+    p.functions += &thread_fn(
+        &format!("ahw{n}"),
+        &["long id = (long)arg;".into()],
+        it,
+        &[format!("ahd{n}[id] += i;")],
+        &["return NULL;"],
+    );
+    p.functions.push_str(&format!(
+        "void ahs{n}(pthread_t *t, int n)
+{{
+    for (int i = 0; i < n; i++)
+        if (pthread_create(&t[i], NULL, ahw{n}, (void *)(long)i) != 0)
+            abort();
+}}
+
+void ahj{n}(pthread_t *t, int n)
+{{
+    for (int j = 0; j < n; j++)
+        pthread_join(t[j], NULL);
+}}
+
+"
+    ));
+    p.decls.push(format!("pthread_t aht{n}[3];"));
+    p.start.push(format!("ahs{n}(aht{n}, 3);"));
+    let read = [
+        "for (int k = 0; k < 3; k++)".to_string(),
+        format!("    printf(\"%u\\n\", ahd{n}[k]);"),
+    ];
+    if early {
+        p.stop.extend(read.clone());
+    }
+    p.stop.push(format!("ahj{n}(aht{n}, 3);"));
+    if !early {
+        p.stop.extend(read);
+    }
+    p
 }
 
 fn states(n: usize, early: bool, extra: bool, it: u32) -> Parts {
@@ -1985,8 +2033,8 @@ pub fn add(rng: &mut Rng, plan: &mut Plan, options: Options) {
         };
         place(&mut later, plan, idiom);
     }
-    // Likewise calls through pointers and state machines, drawn after the batches from the
-    // same copy.
+    // Likewise calls through pointers, state machines and array helpers, drawn after the
+    // batches from the same copy, each after the ones before it.
     if later.chance(15) {
         let idiom = Idiom::Methods {
             table: later.chance(50),
@@ -1999,6 +2047,13 @@ pub fn add(rng: &mut Rng, plan: &mut Plan, options: Options) {
         let idiom = Idiom::States {
             early: later.chance(40),
             extra: later.chance(50),
+            iterations: later.range(40, 150) as u32,
+        };
+        place(&mut later, plan, idiom);
+    }
+    if later.chance(15) {
+        let idiom = Idiom::Helpers {
+            early: later.chance(40),
             iterations: later.range(40, 150) as u32,
         };
         place(&mut later, plan, idiom);
