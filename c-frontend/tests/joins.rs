@@ -2158,6 +2158,14 @@ fn an_array_started_and_joined_by_helpers() {
         &helpers(twice, "0", ""),
         &["C1 -> J1", "C1 -> J2", "W1 (wrapped)"],
     );
+    // A count in a variable nothing assigns after the create helper's call.
+    let var =
+        "int n = argc > 4 ? 4 : argc;\n    start_all(t, n); // C1\n    join_all(t, n); // J1\n";
+    check(
+        "arrays_count_var",
+        &helpers(var, "0", ""),
+        &["C1 -> J1", "W1 (wrapped)"],
+    );
 }
 
 /// The near misses: each breaks one step of the argument (`arrays.rs`).
@@ -2172,6 +2180,23 @@ fn array_helper_near_misses() {
     unmatched(
         "arrays_other",
         &helpers("start_all(t, 4);\n    join_all(u, 4);\n", "0", ""),
+    );
+    // A count variable changed after the create helper's call, or whose address is taken.
+    unmatched(
+        "arrays_count_changed",
+        &helpers(
+            "int n = 4;\n    start_all(t, n);\n    n--;\n    join_all(t, n);\n",
+            "0",
+            "",
+        ),
+    );
+    unmatched(
+        "arrays_count_addressed",
+        &helpers(
+            "int n = 4;\n    use(&n);\n    start_all(t, n);\n    join_all(t, n);\n",
+            "0",
+            "",
+        ),
     );
     unmatched(
         "arrays_named",

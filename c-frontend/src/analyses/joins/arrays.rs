@@ -13,7 +13,7 @@
 //! The call of the create helper is then a create of the threads of its loop, and each call of
 //! the join helper with the same array and count a join of all of them, as for a pool filled by
 //! an init wrapper ([`super::pools::InitPool`]). The paper has no joins; this is one more of
-//! the ways real programs end their threads (issue 31's helpers taking the array).
+//! the ways real programs end their threads.
 //!
 //! Why each call of the join helper joins every thread the create helper started:
 //!
@@ -28,8 +28,11 @@
 //!   to a return passes the loop's exit. So a call that returns joined the elements
 //!   `start .. n` of what its `t` points to.
 //! - The create helper is named once in the whole program: called, on no cycle, by a function
-//!   that runs once ([`crate::analyses::once`]), with an array variable and an integer constant.
-//!   That function's calls of the join helper pass the same variable and the same constant.
+//!   that runs once ([`crate::analyses::once`]), with an array variable and a count: an
+//!   integer constant, or a local or parameter of that function whose address is never taken
+//!   and which nothing assigns on any path from the call. That function's calls of the join
+//!   helper pass the same variable and the same count, which then holds what it held at the
+//!   create.
 //!   The array is named nowhere in the program but in those calls (it is local to the function,
 //!   or a global no other code names), so nothing else writes, reads or addresses its elements:
 //!   each element the join reads holds the id the create stored.
@@ -97,7 +100,7 @@ pub(super) fn find(
         .collect();
     creators
         .into_iter()
-        .filter_map(|(f, create)| owner_calls(p, once, f, &create, &joiners))
+        .filter_map(|(f, create)| owner_calls(p, once, f, &create, &joiners, assigns))
         .collect()
 }
 
@@ -158,6 +161,37 @@ fn helper(
     })
 }
 
+/// A count passed to a helper: a constant, or a variable of the calling function.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Count {
+    Const(i64),
+    Var(VarId),
+}
+
+/// Whether `v` is assigned on some path from the statement `call` of `func` (after it in its
+/// block, or anywhere in a block reachable from there).
+fn assigned_after(
+    func: &Func,
+    assigns: &FxHashMap<VarId, Vec<StmtAt>>,
+    v: VarId,
+    call: StmtAt,
+) -> bool {
+    let cfg = Cfg::new(func);
+    let block = call.1 .0 as usize;
+    let later: Vec<bool> = cfg.succs.get(block).into_iter().flatten().fold(
+        vec![false; func.blocks.len()],
+        |mut seen, &s| {
+            for (x, r) in cfg.reachable(s, |_| false).into_iter().enumerate() {
+                seen[x] |= r;
+            }
+            seen
+        },
+    );
+    assigns.get(&v).into_iter().flatten().any(|&(g, b, k)| {
+        g == call.0 && (later[b.0 as usize] || (b.0 as usize == block && k > call.2))
+    })
+}
+
 /// The pool of create helper `f`: its one call in the program, by name, on no cycle of a
 /// function that runs once, with an array variable named nowhere else but in that function's
 /// calls of a join helper of the same loop shape, each with that variable and the same count.
@@ -167,6 +201,7 @@ fn owner_calls(
     f: FuncId,
     create: &Helper,
     joiners: &FxHashMap<FuncId, Helper>,
+    assigns: &FxHashMap<VarId, Vec<StmtAt>>,
 ) -> Option<InitPool> {
     let call = super::pools::only_call(p, f)?;
     let owner = call.0;
@@ -185,9 +220,22 @@ fn owner_calls(
         Operand::AddrOf(lv) => lv.plain_var(),
         _ => None,
     };
-    let count_of = |args: &[Operand], k: usize| args.get(k)?.constant();
+    let count_of = |args: &[Operand], k: usize| {
+        let op = args.get(k)?;
+        match op.constant() {
+            Some(c) => Some(Count::Const(c)),
+            None => op.plain_var().map(Count::Var),
+        }
+    };
     let array = array_of(args, create.array)?;
     let count = count_of(args, create.count)?;
+    if let Count::Var(n) = count {
+        let var = &p.vars[n];
+        let own = matches!(var.kind, VarKind::Local(g) | VarKind::Param(g, _) if g == owner);
+        if !own || var.address_taken || assigned_after(func, assigns, n, call) {
+            return None;
+        }
+    }
     let mut joins = Vec::new();
     for (b, block) in func.blocks.iter_enumerated() {
         for (i, stmt) in block.stmts.iter().enumerate() {
