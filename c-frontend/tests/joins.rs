@@ -2158,6 +2158,13 @@ fn an_array_started_and_joined_by_helpers() {
         &helpers(twice, "0", ""),
         &["C1 -> J1", "C1 -> J2", "W1 (wrapped)"],
     );
+    // A block from an allocator, tested and freed.
+    let heap = "pthread_t *h = malloc(4 * sizeof *h);\n    if (!h) return 1;\n    start_all(h, 4); // C1\n    join_all(h, 4); // J1\n    free(h);\n";
+    check(
+        "arrays_heap",
+        &helpers(heap, "0", ""),
+        &["C1 -> J1", "W1 (wrapped)"],
+    );
     // A count in a variable nothing assigns after the create helper's call.
     let var =
         "int n = argc > 4 ? 4 : argc;\n    start_all(t, n); // C1\n    join_all(t, n); // J1\n";
@@ -2180,6 +2187,19 @@ fn array_helper_near_misses() {
     unmatched(
         "arrays_other",
         &helpers("start_all(t, 4);\n    join_all(u, 4);\n", "0", ""),
+    );
+    // A block whose pointer is copied, or that is not fresh.
+    unmatched(
+        "arrays_heap_copied",
+        &helpers("pthread_t *h = malloc(4 * sizeof *h);\n    use(h);\n    start_all(h, 4);\n    join_all(h, 4);\n", "0", ""),
+    );
+    unmatched(
+        "arrays_heap_not_fresh",
+        &helpers(
+            "pthread_t *h = t;\n    start_all(h, 4);\n    join_all(h, 4);\n",
+            "0",
+            "",
+        ),
     );
     // A count variable changed after the create helper's call, or whose address is taken.
     unmatched(

@@ -35,7 +35,9 @@
 //!   create.
 //!   The array is named nowhere in the program but in those calls (it is local to the function,
 //!   or a global no other code names), so nothing else writes, reads or addresses its elements:
-//!   each element the join reads holds the id the create stored.
+//!   each element the join reads holds the id the create stored. Or the calls pass a local
+//!   pointer assigned once, with a fresh block from an allocator ([`fresh_block`]), and named
+//!   elsewhere only in tests and in calls that free it: no other pointer to the block exists.
 //!
 //! Knowingly unsound, as for every thread id: a write through a pointer cast from another type
 //! is not seen, and an integer is assumed to hold any value the loops' counters take.
@@ -100,7 +102,7 @@ pub(super) fn find(
         .collect();
     creators
         .into_iter()
-        .filter_map(|(f, create)| owner_calls(p, once, f, &create, &joiners, assigns))
+        .filter_map(|(f, create)| owner_calls(p, once, f, &create, &joiners, assigns, &calls.frees))
         .collect()
 }
 
@@ -161,6 +163,31 @@ fn helper(
     })
 }
 
+/// How often `func` names the pointer `v` in the conditions of its branches and as the one
+/// argument of a call that frees (`frees`).
+fn block_tests_and_frees(func: &Func, frees: &FxHashSet<FuncId>, v: VarId) -> usize {
+    let mut count = 0;
+    for block in &func.blocks {
+        if let Term::Branch { cond, .. } = &block.term {
+            let mut m = Mentions::of(v);
+            crate::ir::visit::walk_operand(&mut m, cond);
+            count += m.count;
+        }
+        for stmt in &block.stmts {
+            if let StmtKind::Call {
+                callee: Callee::Direct(g),
+                args,
+                dst: None,
+            } = &stmt.kind
+            {
+                let freed = matches!(args.as_slice(), [a] if a.plain_var() == Some(v));
+                count += usize::from(frees.contains(g) && freed);
+            }
+        }
+    }
+    count
+}
+
 /// A count passed to a helper: a constant, or a variable of the calling function.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Count {
@@ -202,6 +229,7 @@ fn owner_calls(
     create: &Helper,
     joiners: &FxHashMap<FuncId, Helper>,
     assigns: &FxHashMap<VarId, Vec<StmtAt>>,
+    frees: &FxHashSet<FuncId>,
 ) -> Option<InitPool> {
     let call = super::pools::only_call(p, f)?;
     let owner = call.0;
@@ -215,9 +243,10 @@ fn owner_calls(
     let StmtKind::Call { args, .. } = &func.blocks[call.1].stmts[call.2].kind else {
         return None;
     };
-    // The array, passed by name (it decays to the address of its elements), and the count.
+    // The array, passed by name (it decays to the address of its elements), or a pointer to
+    // a fresh block; and the count.
     let array_of = |args: &[Operand], k: usize| match args.get(k)?.without_casts() {
-        Operand::AddrOf(lv) => lv.plain_var(),
+        Operand::AddrOf(lv) | Operand::Use(lv) => lv.plain_var(),
         _ => None,
     };
     let count_of = |args: &[Operand], k: usize| {
@@ -257,21 +286,29 @@ fn owner_calls(
             }
         }
     }
-    // Named by these calls only, in the whole program.
+    // Named by these calls only, in the whole program; a pointer to a fresh block also by its
+    // one assignment, its tests and the calls that free it.
     let mut mentions = Mentions::of(array);
     for g in p.funcs.iter() {
         walk_func(&mut mentions, g);
     }
-    let array_ok = matches!(p.types.get(p.vars[array].ty), Type::Array(_))
-        && matches!(
-            p.vars[array].kind,
+    let var = &p.vars[array];
+    let others = match p.types.get(var.ty) {
+        Type::Array(_) => matches!(
+            var.kind,
             VarKind::Local(_)
                 | VarKind::Global {
                     is_static: true,
                     ..
                 }
         )
-        && mentions.count == joins.len() + 1;
+        .then_some(0),
+        Type::Pointer(_) if fresh_block(p, owner, func, array) => {
+            Some(1 + block_tests_and_frees(func, frees, array))
+        }
+        _ => None,
+    };
+    let array_ok = others.is_some_and(|others| mentions.count == joins.len() + 1 + others);
     (array_ok && !joins.is_empty()).then_some(InitPool {
         create: create.at,
         call,
