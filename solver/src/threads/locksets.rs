@@ -464,11 +464,7 @@ impl Ctx<'_> {
         let Event::Call { site, .. } = *e else {
             return None;
         };
-        let k = self
-            .alternatives
-            .binary_search_by_key(&site, |&(s, _)| s)
-            .ok()?;
-        Some(self.alternatives[k].1)
+        super::alternative_in(self.alternatives, site)
     }
 
     /// The state after one target `e` of a call through a pointer, from the state before the

@@ -291,12 +291,15 @@ pub struct ThreadProgram {
 impl ThreadProgram {
     /// The call through a pointer that `site` is one target of ([`ThreadProgram::alternatives`]).
     pub fn alternative_of(&self, site: Site) -> Option<Site> {
-        let k = self
-            .alternatives
-            .binary_search_by_key(&site, |&(s, _)| s)
-            .ok()?;
-        Some(self.alternatives[k].1)
+        alternative_in(&self.alternatives, site)
     }
+}
+
+/// The call through a pointer that `site` is one target of, in sorted `alternatives`
+/// ([`ThreadProgram::alternatives`]).
+pub(crate) fn alternative_in(alternatives: &[(Site, Site)], site: Site) -> Option<Site> {
+    let k = alternatives.binary_search_by_key(&site, |&(s, _)| s).ok()?;
+    Some(alternatives[k].1)
 }
 
 /// A global pointer the program fills lazily (`if (g == NULL) g = make();`) and resets to null

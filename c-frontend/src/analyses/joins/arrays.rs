@@ -52,6 +52,8 @@ use crate::ir::visit::{walk_func, Mentions};
 struct Helper {
     at: StmtAt,
     l: CountedLoop,
+    /// The loop's blocks.
+    blocks: FxHashSet<usize>,
     array: usize,
     count: usize,
 }
@@ -76,7 +78,7 @@ pub(super) fn find(
             let Operand::AddrOf(lv) = id.without_casts() else {
                 return None;
             };
-            let h = helper(p, f, func, at, lv, assigns)?;
+            let h = helper(p, f, func, &Cfg::new(func), at, lv, assigns)?;
             (!calls.wrapped.contains(&at)).then_some((f, h))
         })
         .collect();
@@ -89,15 +91,13 @@ pub(super) fn find(
             let Operand::Use(lv) = id.without_casts() else {
                 return None;
             };
-            let h = helper(p, g, func, at, lv, assigns)?;
             let cfg = Cfg::new(func);
+            let h = helper(p, g, func, &cfg, at, lv, assigns)?;
             let exit = h.l.exit.0 as usize;
             let reach = cfg.reachable(0, |x| x == exit);
             let unavoidable = !reach.iter().enumerate().any(|(x, &r)| r && cfg.returns[x]);
-            let loops = counted_loops(func, &cfg);
-            let (_, blocks) = loops.iter().find(|(l, _)| l.head == h.l.head)?;
-            (unavoidable && join_loop_complete(p, func, g, &cfg, &h.l, blocks, at.1, assigns))
-                .then_some((g, h))
+            let complete = join_loop_complete(p, func, g, &cfg, &h.l, &h.blocks, at.1, assigns);
+            (unavoidable && complete).then_some((g, h))
         })
         .collect();
     creators
@@ -120,6 +120,7 @@ fn helper(
     p: &Program,
     f: FuncId,
     func: &Func,
+    cfg: &Cfg,
     at: StmtAt,
     lv: &Lval,
     assigns: &FxHashMap<VarId, Vec<StmtAt>>,
@@ -141,23 +142,23 @@ fn helper(
     if mentions.count != 1 {
         return None;
     }
-    let cfg = Cfg::new(func);
-    let loops = counted_loops(func, &cfg);
+    let loops = counted_loops(func, cfg);
     let block = at.1 .0 as usize;
     let (l, blocks) = loops
-        .iter()
+        .into_iter()
         .find(|(l, bl)| l.counter == i && bl.contains(&block))?;
     let LoopBound::Var(n) = l.bound else {
         return None;
     };
     let count = param(n)?;
     let clean = l.start >= 0
-        && loop_is_clean(p, func, f, l, blocks, assigns)
-        && !cfg.on_other_cycle(block, l)
-        && !cfg.on_other_cycle(l.head.0 as usize, l);
+        && loop_is_clean(p, func, f, &l, &blocks, assigns)
+        && !cfg.on_other_cycle(block, &l)
+        && !cfg.on_other_cycle(l.head.0 as usize, &l);
     clean.then_some(Helper {
         at,
-        l: *l,
+        l,
+        blocks,
         array,
         count,
     })
