@@ -66,18 +66,26 @@ impl LTypes<'_> {
 
     /// Two function pointers at a site: their targets flow as the polarity says. Function
     /// lists (a table of a thousand handlers) are long, so only what one side lacks is copied
-    /// to it. Whether both were function pointers.
+    /// to it, and two lists that flow both ways are linked into one ([`LTypes::link_funs`]).
+    /// Whether both were function pointers.
     fn sync_funs(&mut self, g: Node, i: Node, pol: Pol) -> bool {
         if !(matches!(self.data[g.0 as usize].shape, Shape::Fun(_))
             && matches!(self.data[i.0 as usize].shape, Shape::Fun(_)))
         {
             return false;
         }
-        if matches!(pol, Pol::Pos | Pol::Both) {
-            self.flow_funs(g, i);
-        }
-        if matches!(pol, Pol::Neg | Pol::Both) {
-            self.flow_funs(i, g);
+        match pol {
+            Pol::Pos => self.flow_funs(g, i),
+            Pol::Neg => self.flow_funs(i, g),
+            // Both ways: the two must hold the same functions, so they share one list.
+            Pol::Both => {
+                if let (Shape::Fun(a), Shape::Fun(b)) = (
+                    &self.data[g.0 as usize].shape,
+                    &self.data[i.0 as usize].shape,
+                ) {
+                    self.link_funs(*a, *b);
+                }
+            }
         }
         true
     }
@@ -171,9 +179,7 @@ impl LTypes<'_> {
                 });
             }
             (Shape::Lock(lg), Shape::Lock(li)) => self.emit_lock_inst(c, lg, site, li),
-            (gb @ Shape::Blob { .. }, ib @ Shape::Blob { .. }) => {
-                self.sync_blobs(c, (g, gb), (i, ib), site)
-            }
+            (gb @ Shape::Blob { .. }, ib @ Shape::Blob { .. }) => self.sync_blobs(c, gb, ib, site),
             (Shape::Void(ge), Shape::Void(ie)) => self.sync_views(c, (g, &ge), (i, &ie), site),
             (Shape::Blob { .. }, _) => {
                 // The caller's view of conflated memory is conflated too.
@@ -233,14 +239,8 @@ impl LTypes<'_> {
     }
 
     /// Two blobs related at `site`: their labels are instantiated, their function targets flow
-    /// both ways.
-    fn sync_blobs(
-        &mut self,
-        c: &mut Constraints,
-        (g, gb): (Node, Shape),
-        (i, ib): (Node, Shape),
-        site: Site,
-    ) {
+    /// both ways (one list).
+    fn sync_blobs(&mut self, c: &mut Constraints, gb: Shape, ib: Shape, site: Site) {
         let (
             Shape::Blob {
                 rho: rg,
@@ -258,8 +258,7 @@ impl LTypes<'_> {
         };
         self.emit_rho_inst(c, rg, site, Pol::Both, ri);
         self.emit_lock_inst(c, lg, site, li);
-        self.add_funs(i, &fg);
-        self.add_funs(g, &fi);
+        self.link_funs(fg, fi);
     }
 
     /// Two `void*` contents related at `site`: entry by entry, created on both sides as lazy
@@ -344,7 +343,7 @@ impl LTypes<'_> {
                 Shape::Union { sid: *sid, inner }
             }
             Shape::Lock(_) => Shape::Lock(c.new_lock(scope)),
-            Shape::Fun(_) => Shape::Fun(Vec::new()),
+            Shape::Fun(_) => Shape::Fun(self.new_fun_list(Vec::new())),
             Shape::Void(_) => Shape::Void(Vec::new()),
             Shape::Blob { .. } => self.empty_blob(c, scope),
         }

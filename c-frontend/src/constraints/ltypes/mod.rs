@@ -28,11 +28,13 @@
 //! generator calls; the work it schedules is done in submodules, each an `impl LTypes` block:
 //! `unify.rs` (unification, shape merging, conflation into blobs, scope widening),
 //! `relations.rs` (the flow and instantiation relations, flow synchronisation),
-//! `instances.rs` (instantiation at call sites), `structs.rs` (lazy fields and enclosing
+//! `instances.rs` (instantiation at call sites), `funs.rs` (function lists, shared by the nodes
+//! that must hold the same functions), `structs.rs` (lazy fields and enclosing
 //! structs), `voids.rs` (the entries of a `void*` content), `external.rs` (external memory) and
 //! `queries.rs` (read-only questions about contents).
 
 mod external;
+mod funs;
 mod instances;
 mod queries;
 mod relations;
@@ -49,6 +51,9 @@ use crate::ir::ctypes::{StructId, Type, TypeId, TypeTable};
 use crate::ir::FuncId;
 use solver::ids::IndexVec;
 use solver::{Constraints, Lock, Polarity, Rho, RhoKind, Scope, Site};
+
+pub use funs::FunList;
+use funs::FunListData;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Node(u32);
@@ -79,15 +84,12 @@ pub enum Shape {
     Union { sid: StructId, inner: Node },
     /// A lock object (`pthread_mutex_t` and friends).
     Lock(Lock),
-    /// A function pointer value: the functions it may point to (sorted).
-    Fun(Vec<FuncId>),
+    /// A function pointer value: the functions it may point to, a list it may share with
+    /// other nodes ([`funs`]).
+    Fun(FunList),
     /// Conflated memory: every location inside is `rho`, every lock is `lock`, every function
     /// pointer may call `funs`; dereferencing or projecting stays in the blob.
-    Blob {
-        rho: Rho,
-        lock: Lock,
-        funs: Vec<FuncId>,
-    },
+    Blob { rho: Rho, lock: Lock, funs: FunList },
     /// The memory a `void*` points to (paper §3.4): the node it is at each type class it has
     /// been cast to or from, sorted by key. Classes that may overlap share one node.
     Void(Vec<(ViewKey, Node)>),
@@ -228,6 +230,9 @@ enum Work {
     External(Node),
     /// The node is reachable from this scope: it and everything below it live there too.
     Widen(Node, Scope),
+    /// The function list grew while its outs were not known: they are found and synchronised
+    /// again ([`LTypes::do_funs_grew`]).
+    FunsGrew(FunList),
 }
 
 /// The table of labelled type nodes for one program, and the label constraints it emits.
@@ -259,21 +264,11 @@ pub struct LTypes<'a> {
     /// share their function targets ([`LTypes::share_blob_funs`]).
     blob_tops: FxHashMap<Rho, Node>,
     work: Vec<Work>,
-    /// Nodes whose function-target sets grew since [`LTypes::take_grown_funs`] was last called.
-    grown_funs: Vec<Node>,
-    /// The function lists of representatives in the order their functions were added, so that
-    /// a flow of one list into another moves only what was added since it last moved
-    /// ([`LTypes::flow_funs`]).
-    fun_logs: FxHashMap<Node, FunLog>,
-    /// For each pair of representatives whose lists flowed one into the other: the generations
-    /// of both logs then and how much of the source's log had moved.
-    funs_moved: FxHashMap<(Node, Node), (u32, u32, u32)>,
-    /// The generation the next log built gets.
-    fun_log_generation: u32,
-    /// For a representative whose function list grew: the relations that may carry its
-    /// functions out ([`LTypes::moves_funs_out`]), kept up to date as relations are added,
-    /// and dropped when the node or a function pointer related to it changes shape.
-    fun_outs: FxHashMap<Node, Vec<u32>>,
+    /// The function lists, a union-find of their own ([`funs`]).
+    fun_lists: Vec<FunListData>,
+    /// For each pair of root lists of which the first flowed into the second: how much of the
+    /// first's functions, in the order they were added, had moved ([`LTypes::flow_funs`]).
+    funs_moved: FxHashMap<(FunList, FunList), u32>,
     emitted_flows: FxHashSet<(Rho, Rho)>,
     emitted_insts: FxHashSet<(Rho, Site, Polarity, Rho)>,
     emitted_lock_insts: FxHashSet<(Lock, Site, Lock)>,
@@ -305,16 +300,6 @@ pub struct LTypes<'a> {
     visible_globals: Vec<(Rho, Node)>,
 }
 
-/// The functions of one representative's list in the order they were added. A log is built
-/// from the list when first asked for and extended as `add_funs` grows the list; anything else
-/// that changes the node (a unification, a new shape) drops it, and the next one built has a
-/// new generation, so that no count of moved functions outlives the log it counted.
-#[derive(Clone, Debug, Default)]
-struct FunLog {
-    generation: u32,
-    order: Vec<FuncId>,
-}
-
 /// A type class of external memory: a class of the `void*` model, or the untyped memory a
 /// `void*` of unknown code points to (one object holding every class stored through one).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -342,11 +327,8 @@ impl<'a> LTypes<'a> {
             number_blobs: FxHashMap::default(),
             blob_tops: FxHashMap::default(),
             work: Vec::new(),
-            grown_funs: Vec::new(),
-            fun_logs: FxHashMap::default(),
+            fun_lists: Vec::new(),
             funs_moved: FxHashMap::default(),
-            fun_log_generation: 0,
-            fun_outs: FxHashMap::default(),
             emitted_flows: FxHashSet::default(),
             emitted_insts: FxHashSet::default(),
             emitted_lock_insts: FxHashSet::default(),
@@ -377,6 +359,7 @@ impl<'a> LTypes<'a> {
         stats.count("ltypes: unify work", self.work_done[0] as usize);
         stats.count("ltypes: sync work", self.work_done[1] as usize);
         stats.count("ltypes: widen work", self.work_done[2] as usize);
+        stats.count("ltypes: function lists", self.root_lists());
     }
 
     /// Records the position being generated (an opaque number for the debug output).
@@ -441,6 +424,10 @@ impl<'a> LTypes<'a> {
 
     fn node(&mut self, shape: Shape, scope: Scope) -> Node {
         let n = Node(self.data.len() as u32);
+        let list = match shape {
+            Shape::Fun(l) | Shape::Blob { funs: l, .. } => Some(l),
+            _ => None,
+        };
         self.parent.push(n);
         let depth = self.creating_depth;
         self.data.push(NodeData {
@@ -455,6 +442,9 @@ impl<'a> LTypes<'a> {
             parents: BTreeSet::new(),
         });
         debug_assert_eq!(n.0 as usize + 1, self.data.len());
+        if let Some(l) = list {
+            self.add_member(l, n);
+        }
         n
     }
 
@@ -484,10 +474,9 @@ impl<'a> LTypes<'a> {
     }
 
     /// A function pointer value that may call `targets`.
-    pub fn fun(&mut self, mut targets: Vec<FuncId>, scope: Scope) -> Node {
-        targets.sort();
-        targets.dedup();
-        self.node(Shape::Fun(targets), scope)
+    pub fn fun(&mut self, targets: Vec<FuncId>, scope: Scope) -> Node {
+        let list = self.new_fun_list(targets);
+        self.node(Shape::Fun(list), scope)
     }
 
     /// A fresh node for a *value* of C type `ty`. The content of `void*` is unknown (`Var`); a
@@ -591,16 +580,18 @@ impl<'a> LTypes<'a> {
         }
     }
 
-    /// Nodes whose function-target sets grew since the last call (for resolving indirect calls).
-    pub fn take_grown_funs(&mut self) -> Vec<Node> {
-        std::mem::take(&mut self.grown_funs)
-    }
-
+    /// Gives representative `r` a new shape. A list it held keeps `r` among its members until
+    /// its outs are found again, which is only more synchronisation.
     fn set_shape(&mut self, r: Node, shape: Shape) {
         let was_fun = matches!(self.data[r.0 as usize].shape, Shape::Fun(_));
+        let list = match shape {
+            Shape::Fun(l) | Shape::Blob { funs: l, .. } => Some(l),
+            _ => None,
+        };
         self.data[r.0 as usize].shape = shape;
-        self.fun_logs.remove(&r);
-        self.fun_outs.remove(&r);
+        if let Some(l) = list {
+            self.add_member(l, r);
+        }
         if was_fun && !matches!(self.data[r.0 as usize].shape, Shape::Fun(_)) {
             let rels = self.data[r.0 as usize].rels.clone();
             self.forget_fun_outs_around(&rels);
@@ -685,6 +676,7 @@ impl<'a> LTypes<'a> {
                     self.do_widen(c, n, scope)
                 }
                 Work::External(n) => self.do_external(c, n),
+                Work::FunsGrew(l) => self.do_funs_grew(l),
             }
         }
     }

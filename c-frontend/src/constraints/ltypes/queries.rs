@@ -14,10 +14,9 @@ use solver::{Lock, Rho};
 impl LTypes<'_> {
     /// The functions a function-pointer value may call.
     pub fn targets(&mut self, n: Node) -> Vec<FuncId> {
-        match self.shape(n) {
-            Shape::Fun(t) => t,
-            Shape::Blob { funs, .. } => funs,
-            _ => Vec::new(),
+        match self.node_list(n) {
+            Some(l) => self.list_funs(l).to_vec(),
+            None => Vec::new(),
         }
     }
 
@@ -103,10 +102,8 @@ impl LTypes<'_> {
     pub fn funs_inside(&mut self, n: Node) -> Vec<FuncId> {
         let mut out = Vec::new();
         for r in self.contents_below(n) {
-            match &self.data[r.0 as usize].shape {
-                Shape::Fun(t) => out.extend(t.iter().copied()),
-                Shape::Blob { funs, .. } => out.extend(funs.iter().copied()),
-                _ => {}
+            if let Some(l) = self.node_list(r) {
+                out.extend_from_slice(self.list_funs(l));
             }
         }
         out.sort();

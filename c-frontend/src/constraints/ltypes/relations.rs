@@ -7,8 +7,7 @@
 //! A relation is only added or rewritten in its canonical form (both endpoints
 //! representatives), and is only ever synchronised from the work list, never recursively.
 
-use super::{FunLog, LTypes, Node, Pol, Rel, RelState, Shape, Work};
-use crate::ir::FuncId;
+use super::{LTypes, Node, Rel, RelState, Shape, Work};
 use solver::Constraints;
 
 impl LTypes<'_> {
@@ -94,13 +93,9 @@ impl LTypes<'_> {
         if b != a {
             self.data[b.0 as usize].rels.push(id);
         }
-        for n in [a, b] {
-            if self.fun_outs.contains_key(&n) && self.moves_funs_out(n, id) {
-                if let Some(outs) = self.fun_outs.get_mut(&n) {
-                    if outs.last() != Some(&id) {
-                        outs.push(id);
-                    }
-                }
+        for n in if a == b { vec![a] } else { vec![a, b] } {
+            if let Some(l) = self.node_list(n) {
+                self.extend_outs(l, n, &[id]);
             }
         }
         self.push_sync(id);
@@ -127,164 +122,6 @@ impl LTypes<'_> {
                 global: self.root(global),
                 object: self.root(object),
             },
-        }
-    }
-
-    /// Adds the functions of `from`'s list to `to`'s (both function pointers). Only what was
-    /// added to `from` since its list last flowed into `to` is moved: a parameter taking a
-    /// different job at each of thousands of call sites grows one function at a time, and
-    /// moving its whole list at each growth made the flows out of it quadratic. Lists only
-    /// grow while a node is a representative, so what moved before is still in `to`.
-    pub(super) fn flow_funs(&mut self, from: Node, to: Node) {
-        let (from, to) = (self.root(from), self.root(to));
-        if from == to {
-            return;
-        }
-        let (Shape::Fun(_), Shape::Fun(_)) = (
-            &self.data[from.0 as usize].shape,
-            &self.data[to.0 as usize].shape,
-        ) else {
-            return;
-        };
-        let to_generation = self.fun_log(to).generation;
-        let log = self.fun_log(from);
-        let (generation, len) = (log.generation, log.order.len() as u32);
-        let start = match self.funs_moved.get(&(from, to)) {
-            Some(&(g, h, moved)) if g == generation && h == to_generation => moved,
-            _ => 0,
-        };
-        if start == len {
-            return;
-        }
-        let mut more = self.fun_log(from).order[start as usize..].to_vec();
-        more.sort_unstable();
-        self.funs_moved
-            .insert((from, to), (generation, to_generation, len));
-        self.add_funs(to, &more);
-    }
-
-    /// The log of representative `r`'s function list ([`FunLog`]), built from the list if
-    /// there is none.
-    fn fun_log(&mut self, r: Node) -> &FunLog {
-        let list: &[FuncId] = match &self.data[r.0 as usize].shape {
-            Shape::Fun(t) => t,
-            Shape::Blob { funs, .. } => funs,
-            _ => &[],
-        };
-        if !self.fun_logs.contains_key(&r) {
-            self.fun_log_generation += 1;
-            let log = FunLog {
-                generation: self.fun_log_generation,
-                order: list.to_vec(),
-            };
-            self.fun_logs.insert(r, log);
-        }
-        let log = &self.fun_logs[&r];
-        debug_assert_eq!(
-            log.order.len(),
-            list.len(),
-            "a function list changed unlogged"
-        );
-        log
-    }
-
-    /// Adds the functions `more` (sorted) to the function list of `r`. The list stays sorted
-    /// and is merged, not sorted again: a table of thousands of handlers grows one function at
-    /// a time. When it grows, only the relations its growth can change are synchronised again:
-    /// not those whose values flow into `r` — flows into it, instantiations of a parameter
-    /// (`r` generic, contravariant) or of a result (`r` the instance, covariant) between two
-    /// function pointers — which brought its functions and gain nothing from them. A function
-    /// taking a callback from a thousand call sites is then synchronised once per site, not
-    /// once per site per callback.
-    pub(super) fn add_funs(&mut self, r: Node, more: &[FuncId]) {
-        let data = &mut self.data[r.0 as usize];
-        let list = match &mut data.shape {
-            Shape::Fun(t) => t,
-            Shape::Blob { funs, .. } => funs,
-            _ => return,
-        };
-        if more.iter().all(|f| list.binary_search(f).is_ok()) {
-            return;
-        }
-        let added = if more.len() * 8 < list.len() {
-            // A few functions into a long list: inserted in place.
-            let mut added = Vec::new();
-            for &f in more {
-                if let Err(k) = list.binary_search(&f) {
-                    list.insert(k, f);
-                    added.push(f);
-                }
-            }
-            added
-        } else {
-            merge_sorted(list, more)
-        };
-        if let Some(log) = self.fun_logs.get_mut(&r) {
-            log.order.extend(added);
-        }
-        self.grown_funs.push(r);
-        if let Shape::Blob { rho, .. } = self.data[r.0 as usize].shape {
-            // The blob's other node shares its targets (`share_blob_funs`).
-            if let Some(twin) = self.blob_twin(r, rho) {
-                self.add_funs(twin, more);
-            }
-        }
-        if self.data[r.0 as usize].external {
-            self.work.push(Work::External(r));
-        }
-        let outs = match self.fun_outs.remove(&r) {
-            Some(outs) => outs,
-            None => {
-                let rels = self.data[r.0 as usize].rels.clone();
-                rels.into_iter()
-                    .filter(|&id| self.moves_funs_out(r, id))
-                    .collect()
-            }
-        };
-        for &id in &outs {
-            self.push_sync(id);
-        }
-        self.fun_outs.insert(r, outs);
-    }
-
-    /// Whether relation `id` of representative `r` may carry `r`'s functions out of it, so
-    /// that it must be synchronised again when `r`'s list grows. Not those that bring their
-    /// functions into `r`: flows into it, and instantiations of a parameter (`r` generic,
-    /// contravariant) or of a result (`r` the instance, covariant) between two function
-    /// pointers, which move lists one way only (`sync_funs`); a blob's list goes both ways.
-    pub(super) fn moves_funs_out(&mut self, r: Node, id: u32) -> bool {
-        let funs = |t: &mut Self, n: Node| {
-            let n = t.root(n);
-            matches!(t.data[n.0 as usize].shape, Shape::Fun(_))
-        };
-        let into_r = match self.rels[id as usize] {
-            Rel::Flow { target, .. } => self.root(target) == r,
-            Rel::Inst {
-                generic,
-                instance,
-                pol: Pol::Neg,
-                ..
-            } => self.root(generic) == r && funs(self, r) && funs(self, instance),
-            Rel::Inst {
-                generic,
-                instance,
-                pol: Pol::Pos,
-                ..
-            } => self.root(instance) == r && funs(self, r) && funs(self, generic),
-            Rel::Inst { .. } | Rel::MayBe { .. } => false,
-        };
-        !into_r
-    }
-
-    /// Forgets the relations out of the nodes related to `n` by `rels`, when `n` stops being a
-    /// function pointer: an instantiation that only brought functions into them may now carry
-    /// theirs out ([`LTypes::moves_funs_out`]).
-    pub(super) fn forget_fun_outs_around(&mut self, rels: &[u32]) {
-        for &id in rels {
-            let (a, b) = self.rels[id as usize].nodes();
-            let (a, b) = (self.root(a), self.root(b));
-            self.fun_outs.remove(&a);
-            self.fun_outs.remove(&b);
         }
     }
 
@@ -458,40 +295,4 @@ impl LTypes<'_> {
             _ => false,
         }
     }
-}
-
-/// Merges the sorted functions `more` into the sorted list `list`, keeping it sorted and free of
-/// duplicates, and returns the functions that were not in it, in order.
-fn merge_sorted(list: &mut Vec<FuncId>, more: &[FuncId]) -> Vec<FuncId> {
-    let mut merged = Vec::with_capacity(list.len() + more.len());
-    let mut added = Vec::new();
-    let (mut i, mut j) = (0, 0);
-    while i < list.len() || j < more.len() {
-        let next = match (list.get(i), more.get(j)) {
-            (Some(&a), Some(&b)) if a <= b => {
-                i += 1;
-                if a == b {
-                    j += 1;
-                }
-                a
-            }
-            (Some(_), Some(&b)) | (None, Some(&b)) => {
-                j += 1;
-                if merged.last() != Some(&b) {
-                    added.push(b);
-                }
-                b
-            }
-            (Some(&a), None) => {
-                i += 1;
-                a
-            }
-            (None, None) => unreachable!("the loop runs while one list has more"),
-        };
-        if merged.last() != Some(&next) {
-            merged.push(next);
-        }
-    }
-    *list = merged;
-    added
 }

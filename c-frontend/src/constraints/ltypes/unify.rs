@@ -7,9 +7,8 @@
 //! unification never loses a relation: the absorbed side's relations are rewritten onto the
 //! representative ([`LTypes::rekey`]) and synchronised again when that side's view changed.
 
-use super::{LTypes, Node, NodeData, RhoOrigin, Shape, Work};
+use super::{FunList, LTypes, Node, NodeData, RhoOrigin, Shape, Work};
 use crate::constraints::views::{self, ViewKey};
-use crate::ir::FuncId;
 use solver::{Constraints, Lock, Rho, RhoKind, Scope};
 
 impl LTypes<'_> {
@@ -35,11 +34,8 @@ impl LTypes<'_> {
     pub(super) fn empty_blob(&mut self, c: &mut Constraints, scope: Scope) -> Shape {
         let rho = self.new_rho(c, scope, RhoKind::Plain, RhoOrigin::Blob);
         let lock = c.new_lock(scope);
-        Shape::Blob {
-            rho,
-            lock,
-            funs: Vec::new(),
-        }
+        let funs = self.new_fun_list(Vec::new());
+        Shape::Blob { rho, lock, funs }
     }
 
     /// Unifies two nodes (their contents are one, figure 7a's invariant reference contents).
@@ -63,8 +59,6 @@ impl LTypes<'_> {
             (db.clone(), self.view_of(rb)),
         ];
         let scope = self.common_scope(ra, rb, c);
-        self.fun_logs.remove(&ra);
-        self.fun_logs.remove(&rb);
         let rels_a = std::mem::take(&mut self.data[ra.0 as usize].rels);
         let rels_b = std::mem::take(&mut self.data[rb.0 as usize].rels);
         let depth = self.data[ra.0 as usize]
@@ -105,8 +99,6 @@ impl LTypes<'_> {
         }
         parents.extend(other);
         let shape = self.merge_shapes(c, (da, db, a_stays), scope, r, void_content);
-        self.fun_outs.remove(&ra);
-        self.fun_outs.remove(&rb);
         // Each side's relations, by side (a, b).
         let sides: [&[u32]; 2] = if a_stays {
             [&rels[..kept_len], &moved]
@@ -124,9 +116,19 @@ impl LTypes<'_> {
             Shape::Blob { rho, .. } => Some(rho),
             _ => None,
         };
-        if matches!(shape, Shape::Fun(_) | Shape::Blob { .. }) {
-            self.grown_funs.push(r);
-        }
+        let merged_list = match shape {
+            Shape::Fun(l) | Shape::Blob { funs: l, .. } => Some(l),
+            _ => None,
+        };
+        // A side that held a list brought its outs with it (`link_funs`); the relations of a
+        // side that held none may now carry the merged list's functions out.
+        let listless_rels: Vec<u32> = match merged_list {
+            Some(_) => (0..2)
+                .filter(|&side| !matches!(views[side].0, Shape::Fun(_) | Shape::Blob { .. }))
+                .flat_map(|side| sides[side].iter().copied())
+                .collect(),
+            None => Vec::new(),
+        };
         let merged = (scope, depth, void_content, object);
         let changed = [
             !same_view(&views[0].0, &shape) || views[0].1 != merged,
@@ -152,6 +154,10 @@ impl LTypes<'_> {
             external,
             parents,
         };
+        if let Some(l) = merged_list {
+            self.note_member(l, r);
+            self.extend_outs(l, r, &listless_rels);
+        }
         self.widen_inside(c, r, scope);
         if let Some(rho) = merged_blob {
             let inside = self.blob_contents.get(&rho).copied().map(|n| self.root(n));
@@ -343,12 +349,7 @@ impl LTypes<'_> {
                 c.lock_eq(l1, l2);
                 Shape::Lock(l1.min(l2))
             }
-            (Shape::Fun(mut t1), Shape::Fun(t2)) => {
-                t1.extend(t2);
-                t1.sort();
-                t1.dedup();
-                Shape::Fun(t1)
-            }
+            (Shape::Fun(t1), Shape::Fun(t2)) => Shape::Fun(self.link_funs(t1, t2)),
             (
                 Shape::Blob { rho, lock, funs },
                 Shape::Blob {
@@ -431,7 +432,8 @@ impl LTypes<'_> {
         if self.holds_only_numbers(&a) && self.holds_only_numbers(&b) {
             self.number_blobs.insert(rho, scope);
         }
-        let funs = self.absorb(c, rho, lock, Vec::new(), a);
+        let funs = self.new_fun_list(Vec::new());
+        let funs = self.absorb(c, rho, lock, funs, a);
         let funs = self.absorb(c, rho, lock, funs, b);
         Shape::Blob { rho, lock, funs }
     }
@@ -460,14 +462,8 @@ impl LTypes<'_> {
             return self.root(n);
         }
         let scope = self.number_blobs.get(&rho).copied().unwrap_or(Scope::ROOT);
-        let blob = self.node(
-            Shape::Blob {
-                rho,
-                lock,
-                funs: Vec::new(),
-            },
-            scope,
-        );
+        let funs = self.new_fun_list(Vec::new());
+        let blob = self.node(Shape::Blob { rho, lock, funs }, scope);
         self.blob_contents.insert(rho, blob);
         self.share_blob_funs(blob, rho);
         blob
@@ -493,15 +489,13 @@ impl LTypes<'_> {
     /// race). Sharing the targets, not unifying the two nodes, keeps the labels and relations
     /// of each as they were: unifying them widened every blob to the root scope, which turned
     /// each caller's copy of a conflated parameter into the one blob (mt-daapd: 2.4 s to
-    /// 250 s). Later growth of either list is shared by [`LTypes::add_funs`].
+    /// 250 s). The two lists are linked into one ([`LTypes::link_funs`]).
     pub(super) fn share_blob_funs(&mut self, r: Node, rho: Rho) {
         let Some(twin) = self.blob_twin(r, rho) else {
             return;
         };
-        if self.blob_funs(twin) != self.blob_funs(r) {
-            let (mine, theirs) = (self.blob_funs(r).to_vec(), self.blob_funs(twin).to_vec());
-            self.add_funs(r, &theirs);
-            self.add_funs(twin, &mine);
+        if let (Some(mine), Some(theirs)) = (self.blob_list(r), self.blob_list(twin)) {
+            self.link_funs(mine, theirs);
         }
     }
 
@@ -517,10 +511,10 @@ impl LTypes<'_> {
         twin.filter(|&t| t != r)
     }
 
-    fn blob_funs(&self, n: Node) -> &[FuncId] {
-        match &self.data[n.0 as usize].shape {
-            Shape::Blob { funs, .. } => funs,
-            _ => &[],
+    fn blob_list(&self, n: Node) -> Option<FunList> {
+        match self.data[n.0 as usize].shape {
+            Shape::Blob { funs, .. } => Some(funs),
+            _ => None,
         }
     }
 
@@ -530,9 +524,9 @@ impl LTypes<'_> {
         c: &mut Constraints,
         rho: Rho,
         lock: Lock,
-        mut funs: Vec<FuncId>,
+        funs: FunList,
         s: Shape,
-    ) -> Vec<FuncId> {
+    ) -> FunList {
         let numbers = match &s {
             Shape::Var => true,
             Shape::Blob { rho: inner, .. } => self.number_blobs.contains_key(inner),
@@ -568,7 +562,7 @@ impl LTypes<'_> {
                 }
             }
             Shape::Lock(l) => c.lock_eq(l, lock),
-            Shape::Fun(t) => funs.extend(t),
+            Shape::Fun(t) => return self.link_funs(funs, t),
             Shape::Blob {
                 rho: r,
                 lock: l,
@@ -577,11 +571,9 @@ impl LTypes<'_> {
                 self.emit_flow(c, r, rho);
                 self.emit_flow(c, rho, r);
                 c.lock_eq(l, lock);
-                funs.extend(f);
+                return self.link_funs(funs, f);
             }
         }
-        funs.sort();
-        funs.dedup();
         funs
     }
 }
@@ -614,7 +606,9 @@ fn same_view(old: &Shape, merged: &Shape) -> bool {
         }
         (Shape::Union { sid: s1, .. }, Shape::Union { sid: s2, .. }) => s1 == s2,
         (Shape::Lock(a), Shape::Lock(b)) => a == b,
-        (Shape::Fun(a), Shape::Fun(b)) => a == b,
+        // A list that grew in the merge has its outs synchronised by `link_funs`; the
+        // relations that bring functions into it gain nothing.
+        (Shape::Fun(_), Shape::Fun(_)) => true,
         (Shape::Blob { .. }, Shape::Blob { .. }) => old == merged,
         (Shape::Void(a), Shape::Void(b)) => {
             a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.0 == y.0)

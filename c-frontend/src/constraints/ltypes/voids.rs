@@ -84,7 +84,7 @@ impl LTypes<'_> {
                 let to = self.var(scope);
                 Shape::Ptr { rho, to }
             }
-            ViewKey::Fun => Shape::Fun(Vec::new()),
+            ViewKey::Fun => Shape::Fun(self.new_fun_list(Vec::new())),
             ViewKey::Lock => Shape::Lock(c.new_lock(scope)),
             ViewKey::Struct(sid) => Shape::Struct {
                 sid,
