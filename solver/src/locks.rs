@@ -145,6 +145,17 @@ impl LockTable {
         images.into_iter().map(|x| self.find(x)).collect()
     }
 
+    /// Whether every site keeps `l`'s class as it is: a class of the root scope, opened by no
+    /// unpack, with no image at any site. Translated through any site ([`Self::image`], else
+    /// [`Self::generic_at_site`]), it is its representative.
+    pub fn site_invariant(&mut self, l: Lock) -> bool {
+        let r = self.find(l);
+        let data = &self.class[r];
+        data.images.is_empty()
+            && data.opened.is_none()
+            && data.scope.unwrap_or(Scope::ROOT) == Scope::ROOT
+    }
+
     /// Whether the class of `l` is instantiated (rather than kept) at `site`.
     pub fn generic_at_site(&mut self, l: Lock, site: &SiteData, scopes: &ScopeTree) -> bool {
         let r = self.find(l);

@@ -57,9 +57,11 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::check::Ctx;
 use super::contexts::Contexts;
 use super::linearity::Linearity;
-use super::locksets::{translate, LockSets, Locksets, SetId, State};
+use super::locksets::{
+    translate, LockSets, Locksets, SetId, SetTranslations, State, TranslationKey,
+};
 use super::locmaps::{Loc, LocMaps, LocsId};
-use super::mhp::{HandleSets, Mhp, SiteSets};
+use super::mhp::{HandleSets, Mhp, SiteSets, NO_POINT};
 use super::nest::Nests;
 use super::phases::Phase;
 use super::privacy::Homes;
@@ -270,6 +272,9 @@ struct Prop<'a> {
     /// The `(call site, fork site)` pairs of [`ThreadProgram::untaken_forks`] that no fact of
     /// the fork's threads crosses ([`untaken`]).
     untaken: FxHashSet<(Site, Site)>,
+    /// Per function: whether anything reads where in it a fact of another thread was reached
+    /// ([`points_read`]).
+    points_read: IndexVec<FnId, bool>,
     /// The sets and nests contexts name, and their translation.
     cx: Contexts,
     ctxs: IndexVec<CtxId, FactCtx>,
@@ -324,9 +329,8 @@ struct Prop<'a> {
     /// Per component, site and callee: the components a fact of the callee reaches in the caller
     /// through the site, each with whether it is an internal copy ([`Prop::translated`]).
     translated_memo: FxHashMap<(Rho, Site, FnId), Images>,
-    /// [`Prop::translate_set`] and [`Prop::translate_released`] by (set, site): the same few
-    /// lock sets cross each call site again and again.
-    set_memo: FxHashMap<(SetId, Site, bool), SetId>,
+    /// [`Prop::translate_set`] and [`Prop::translate_released`], memoised.
+    set_memo: SetTranslations,
     /// Per component at the root: the generic result labels' components of its members, with
     /// the site ([`Prop::results`]).
     results_memo: FxHashMap<Rho, Vec<(Site, Rho)>>,
@@ -382,7 +386,8 @@ impl Prop<'_> {
         if set == LockSets::EMPTY {
             return set;
         }
-        if let Some(&out) = self.set_memo.get(&(set, site, true)) {
+        let key = self.set_key(set, site, true);
+        if let Some(out) = self.set_memo.get(&key) {
             return out;
         }
         let (c, scopes, linearity) = (self.c, self.scopes, self.linearity);
@@ -390,7 +395,7 @@ impl Prop<'_> {
         let out = self.ls.sets.map(set, |l| {
             translate(c, scopes, locks, site, l).filter(|&x| linearity.is_linear(locks, x))
         });
-        self.set_memo.insert((set, site, true), out);
+        self.set_memo.insert(key, out);
         out
     }
 
@@ -401,12 +406,18 @@ impl Prop<'_> {
         if set == LockSets::EMPTY {
             return set;
         }
-        if let Some(&out) = self.set_memo.get(&(set, site, false)) {
+        let key = self.set_key(set, site, false);
+        if let Some(out) = self.set_memo.get(&key) {
             return out;
         }
         let out = self.translate_released_uncached(set, site);
-        self.set_memo.insert((set, site, false), out);
+        self.set_memo.insert(key, out);
         out
+    }
+
+    fn set_key(&mut self, set: SetId, site: Site, held: bool) -> TranslationKey {
+        self.set_memo
+            .key(&self.ls.sets, self.locks, set, site, held)
     }
 
     fn translate_released_uncached(&mut self, set: SetId, site: Site) -> SetId {
@@ -557,11 +568,15 @@ impl Prop<'_> {
         } else {
             (held, LockSets::EMPTY)
         };
+        let mut ctx = self.cx.through_call(self.mhp, f.func, &f.ctx, pt);
+        if matches!(ctx.thread, Thread::Forked(_)) && !self.points_read[pt.caller] {
+            ctx.point = NO_POINT;
+        }
         Some(FactCtx {
             func: pt.caller,
             held,
             released,
-            ctx: self.cx.through_call(self.mhp, f.func, &f.ctx, pt),
+            ctx,
         })
     }
 
@@ -1174,6 +1189,7 @@ pub fn propagate(inputs: FactInputs<'_>, locks: &mut LockTable, ls: &mut Lockset
         mhp,
         homes,
         untaken: untaken(p, s, mhp),
+        points_read: points_read(p, s, homes),
         cx: Contexts::new(mhp),
         ctxs: IndexVec::new(),
         ctx_index: FxHashMap::default(),
@@ -1195,7 +1211,7 @@ pub fn propagate(inputs: FactInputs<'_>, locks: &mut LockTable, ls: &mut Lockset
         deferred_into: FxHashMap::default(),
         map_fixed: Vec::new(),
         translated_memo: FxHashMap::default(),
-        set_memo: FxHashMap::default(),
+        set_memo: SetTranslations::default(),
         results_memo: FxHashMap::default(),
         images_at: FxHashMap::default(),
         groups: FxHashMap::default(),
@@ -1280,6 +1296,31 @@ pub fn propagate(inputs: FactInputs<'_>, locks: &mut LockTable, ls: &mut Lockset
         tagged,
         deferred_into: prop.deferred_into,
     }
+}
+
+/// The functions where the point of a fact of a thread other than the function's own is read:
+/// where the check reads facts (`main`, the homes and owners of checked labels,
+/// [`Homes::checked_at`]) and the functions threads start in, whose facts keep their point in
+/// the nest they take through the fork ([`Contexts::through_fork`]). Anywhere else such a
+/// fact's point is read by nothing: through a call it becomes the call's point, and its other
+/// parts (its `inside` is empty, its `joined` is the call's) do not depend on it. Those facts
+/// are then kept at no point, one context for the facts reached through every call point of a
+/// function: a registration function called at thousands of points, each call starting a
+/// thread that runs every registered callback, made a context per point and per lock set of
+/// the callbacks (the callbacks shape with its library: 10.5 million contexts at 1M lines).
+fn points_read(p: &ThreadProgram, s: &Structure, homes: &Homes) -> IndexVec<FnId, bool> {
+    let mut read = IndexVec::from_elem_n(false, p.funcs.len());
+    if let Some(main) = p.main {
+        for f in homes.checked_at(&p.checked, main) {
+            read[f] = true;
+        }
+    }
+    for (f, forkers) in s.forkers.iter_enumerated() {
+        if !forkers.is_empty() {
+            read[f] = true;
+        }
+    }
+    read
 }
 
 /// Which components a fact can lead from to a checked label: those from which a checked label's

@@ -378,6 +378,58 @@ pub fn translate(
     }
 }
 
+/// Translations of lock sets through sites ([`translate`] on each lock), memoised by set, site
+/// and kind (the caller's own `bool`: held or released). The same few sets cross each call site
+/// again and again. A set whose every lock no site translates ([`LockTable::site_invariant`])
+/// is memoised once, with no site: a set of global locks crossing the thousands of call points
+/// of a registration function was translated once per point (the callbacks shape with its
+/// library at 1M lines: 10.5 million translations for the facts alone).
+#[derive(Clone, Debug, Default)]
+pub struct SetTranslations {
+    memo: FxHashMap<(SetId, Option<Site>, bool), SetId>,
+    invariant: FxHashMap<SetId, bool>,
+}
+
+/// The key of one translation in [`SetTranslations`].
+pub type TranslationKey = (SetId, Option<Site>, bool);
+
+impl SetTranslations {
+    /// The key the translation of `set` through `site` is memoised under.
+    pub fn key(
+        &mut self,
+        sets: &LockSets,
+        locks: &mut LockTable,
+        set: SetId,
+        site: Site,
+        kind: bool,
+    ) -> TranslationKey {
+        // Every lock: no site changes it (`LockSets::map`).
+        let invariant = set == LockSets::ALL
+            || *self
+                .invariant
+                .entry(set)
+                .or_insert_with(|| sets.get(set).iter().all(|h| locks.site_invariant(h.lock)));
+        (set, (!invariant).then_some(site), kind)
+    }
+
+    pub fn get(&self, key: &TranslationKey) -> Option<SetId> {
+        self.memo.get(key).copied()
+    }
+
+    pub fn insert(&mut self, key: TranslationKey, out: SetId) {
+        self.memo.insert(key, out);
+    }
+
+    /// How many translations are memoised.
+    pub fn len(&self) -> usize {
+        self.memo.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.memo.is_empty()
+    }
+}
+
 /// What [`Ctx::analyse`] finds in one function: the states before each event, at the start and
 /// end of each block, and the summary.
 type Analysed = (Vec<Vec<State>>, Vec<(State, State)>, State);

@@ -20,13 +20,11 @@
 //!
 //! This module never decides a deadlock and never names a lock for a reader.
 
-use rustc_hash::FxHashMap;
-
 use super::check::Ctx;
 use super::contexts::Contexts;
 use super::facts::Thread;
 use super::linearity::Linearity;
-use super::locksets::{translate, LockSets, Locksets, SetId, State};
+use super::locksets::{translate, LockSets, Locksets, SetId, SetTranslations, State};
 use super::mhp::{HandleSets, Mhp, SiteSets};
 use super::nest::Nests;
 use super::phases::Phase;
@@ -103,7 +101,7 @@ struct Prop<'a> {
     seen: hashbrown::HashTable<u32>,
     work: Vec<usize>,
     /// Held sets translated through a site (`true`) and released sets (`false`).
-    set_memo: FxHashMap<(SetId, Site, bool), SetId>,
+    set_memo: SetTranslations,
 }
 
 /// Computes the lock order of `p`: the lock sets for the order, then every lock call's facts.
@@ -135,7 +133,7 @@ pub fn propagate(inputs: OrderInputs<'_>, locks: &mut LockTable) -> Order {
         derived: Vec::new(),
         seen: hashbrown::HashTable::new(),
         work: Vec::new(),
-        set_memo: FxHashMap::default(),
+        set_memo: SetTranslations::default(),
     };
     for (f, body) in p.funcs.iter_enumerated() {
         for (b, block) in body.blocks.iter().enumerate() {
@@ -252,7 +250,10 @@ impl Prop<'_> {
         if set == LockSets::EMPTY {
             return set;
         }
-        if let Some(&out) = self.set_memo.get(&(set, site, held)) {
+        let key = self
+            .set_memo
+            .key(&self.ls.sets, self.locks, set, site, held);
+        if let Some(out) = self.set_memo.get(&key) {
             return out;
         }
         let OrderInputs {
@@ -274,7 +275,7 @@ impl Prop<'_> {
         } else {
             mapped
         };
-        self.set_memo.insert((set, site, held), out);
+        self.set_memo.insert(key, out);
         out
     }
 
