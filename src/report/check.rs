@@ -14,11 +14,13 @@ use c_frontend::constraints::RhoName;
 use c_frontend::diagnostics::{AnnotationKind, UnsoundKind};
 use c_frontend::driver::{self, CheckResult};
 use c_frontend::explain::{self, CallPaths, ThreadOf};
-use c_frontend::ir::{FuncId, Origin, Pos, Program, VarId};
+use c_frontend::ir::{FileId, FuncId, Origin, Pos, Program, VarId};
+use std::cell::OnceCell;
 use std::rc::Rc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 use solver::budget::{Limit, Stop};
+use solver::ids::Idx;
 use solver::stats::Phase;
 use solver::threads::check::RaceWarning;
 use solver::threads::deadlock::DeadlockWarning;
@@ -40,6 +42,7 @@ pub fn build(r: &CheckResult, root: &Path) -> CheckReport {
     let b = Builder {
         r,
         root,
+        file_names: r.program.files.iter().map(|_| OnceCell::new()).collect(),
         lock_names: explain::lock_names(r),
         paths: CallPaths::new(r),
         sent: c_frontend::signals::sent(&r.program),
@@ -233,6 +236,10 @@ struct Builder<'a> {
     r: &'a CheckResult,
     /// What files are named relative to ([`display_file`]).
     root: &'a Path,
+    /// Each file's name as [`display_file`] makes it, once asked: a report names a file at
+    /// every access and call-path step (hundreds of thousands for a large program), and each
+    /// naming asks for the current directory and normalises the paths again.
+    file_names: Vec<OnceCell<String>>,
     lock_names: BTreeMap<Lock, &'a RhoName>,
     paths: CallPaths<'a>,
     /// The signals the program sends itself.
@@ -245,11 +252,21 @@ impl Builder<'_> {
     }
 
     fn short(&self, pos: Pos) -> String {
-        format!(
-            "{}:{}",
-            display_file(&self.p().files[pos.file], self.root),
-            pos.line
-        )
+        format!("{}:{}", self.file(pos.file), pos.line)
+    }
+
+    /// The name of `file` in this report ([`display_file`]).
+    fn file(&self, file: FileId) -> &str {
+        self.file_names[file.index()].get_or_init(|| display_file(&self.p().files[file], self.root))
+    }
+
+    /// Where `pos` is, as this report names it ([`position`]).
+    fn position(&self, pos: Pos) -> Position {
+        Position {
+            file: self.file(pos.file).to_string(),
+            line: pos.line,
+            column: pos.column,
+        }
     }
 
     fn func_name(&self, f: FnId) -> &str {
@@ -449,7 +466,7 @@ impl Builder<'_> {
             named.clear();
             named.insert(thread.clone());
             out.push(RaceAccess {
-                position: position(self.p(), self.root, key.0),
+                position: self.position(key.0),
                 end_column: self.p().extents.get(&key.0).copied(),
                 write: key.1,
                 atomic: key.2,
@@ -512,11 +529,7 @@ impl Builder<'_> {
                     .iter()
                     .map(|&acq| HeldAt {
                         lock: name.clone(),
-                        position: position(
-                            self.p(),
-                            self.root,
-                            self.r.generated.acquire_sites[acq].pos,
-                        ),
+                        position: self.position(self.r.generated.acquire_sites[acq].pos),
                     })
                     .collect();
                 out
@@ -578,12 +591,9 @@ impl Builder<'_> {
                     lock: written.unwrap_or_else(|| self.lock(leak.lock)),
                     function: self.func_name(leak.func).to_string(),
                     leak: leak_kind,
-                    position: position(self.p(), self.root, at),
-                    other: position(self.p(), self.root, other),
-                    taken: taken
-                        .into_iter()
-                        .map(|t| position(self.p(), self.root, t))
-                        .collect(),
+                    position: self.position(at),
+                    other: self.position(other),
+                    taken: taken.into_iter().map(|t| self.position(t)).collect(),
                 }
             })
             .collect();
@@ -646,7 +656,7 @@ impl Builder<'_> {
             Mode::Shared => format!("{} (for reading)", self.lock(a.lock)),
         };
         Acquisition {
-            position: position(self.p(), self.root, site.pos),
+            position: self.position(site.pos),
             lock,
             locks: self.lock_list(&a.held),
             path,
@@ -903,7 +913,7 @@ fn races(b: &Builder) -> (Vec<Race>, Option<(Limit, usize)>) {
         let location = RaceLocation {
             name,
             declared: pos.map(|pos| FileLine {
-                file: display_file(&p.files[pos.file], b.root),
+                file: b.file(pos.file).to_string(),
                 line: pos.line,
             }),
         };
@@ -975,7 +985,6 @@ fn sorted_races(
     declared: &[Option<Pos>],
     outside: &[bool],
 ) -> Vec<Race> {
-    let p = &b.r.program;
     let mut order: Vec<usize> = (0..races.len()).collect();
     order.sort_by(|&i, &j| {
         (outside[i], declared[i], &races[i].location.name).cmp(&(
@@ -990,9 +999,7 @@ fn sorted_races(
     let allocated_at: Vec<Option<(String, u32)>> = objects
         .iter()
         .map(|o| match o.map(|o| o.object) {
-            Some(Object::Alloc(pos, _)) => {
-                Some((display_file(&p.files[pos.file], b.root), pos.line))
-            }
+            Some(Object::Alloc(pos, _)) => Some((b.file(pos.file).to_string(), pos.line)),
             _ => None,
         })
         .collect();
