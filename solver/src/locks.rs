@@ -312,40 +312,6 @@ mod tests {
     }
 
     #[test]
-    fn a_site_invariant_lock_is_itself_through_every_site() {
-        // A global lock with no image is translated to its class at every site (the lock-set
-        // translations are memoised once for such sets); a generic lock is not invariant, nor
-        // is a global one instantiated somewhere, nor one opened by an unpack.
-        let mut c = Constraints::new();
-        let f = c.new_scope(Scope::ROOT);
-        let global = c.new_lock(Scope::ROOT);
-        let twin = c.new_lock(Scope::ROOT);
-        let generic = c.new_lock(f);
-        let image = c.new_lock(Scope::ROOT);
-        let i = c.new_site(f, Scope::ROOT, SiteKind::Inst);
-        let j = c.new_site(f, Scope::ROOT, SiteKind::Inst);
-        c.lock_eq(global, twin);
-        c.lock_inst(generic, i, image);
-        let mut scopes = c.scopes.clone();
-        scopes.freeze();
-        let mut t = unify_all(&c, &scopes);
-        assert!(t.site_invariant(global));
-        assert!(t.site_invariant(image));
-        assert!(!t.site_invariant(generic));
-        for site in [i, j] {
-            let expected = Some(t.find(twin));
-            assert_eq!(
-                crate::threads::locksets::translate(&c, &scopes, &mut t, site, global),
-                expected
-            );
-        }
-        assert_ne!(
-            crate::threads::locksets::translate(&c, &scopes, &mut t, i, generic),
-            crate::threads::locksets::translate(&c, &scopes, &mut t, j, generic)
-        );
-    }
-
-    #[test]
     fn unifying_with_an_outer_lock_makes_images_collapse() {
         // ℓg is generic in f with image ℓa at i; unifying ℓg with a global lock makes it
         // non-generic, so its image must be the global itself.

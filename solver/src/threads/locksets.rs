@@ -808,3 +808,42 @@ pub fn compute(
         summary: ctx.summary,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::constraints::SiteKind;
+    use crate::locks::unify_all;
+    use crate::scope::Scope;
+
+    #[test]
+    fn a_site_invariant_lock_is_itself_through_every_site() {
+        // A global lock with no image is translated to its class at every site (the lock-set
+        // translations are memoised once for such sets); a generic lock is not invariant, nor
+        // is a global one instantiated somewhere, nor one opened by an unpack.
+        let mut c = Constraints::new();
+        let f = c.new_scope(Scope::ROOT);
+        let global = c.new_lock(Scope::ROOT);
+        let twin = c.new_lock(Scope::ROOT);
+        let generic = c.new_lock(f);
+        let image = c.new_lock(Scope::ROOT);
+        let i = c.new_site(f, Scope::ROOT, SiteKind::Inst);
+        let j = c.new_site(f, Scope::ROOT, SiteKind::Inst);
+        c.lock_eq(global, twin);
+        c.lock_inst(generic, i, image);
+        let mut scopes = c.scopes.clone();
+        scopes.freeze();
+        let mut t = unify_all(&c, &scopes);
+        assert!(t.site_invariant(global));
+        assert!(t.site_invariant(image));
+        assert!(!t.site_invariant(generic));
+        for site in [i, j] {
+            let expected = Some(t.find(twin));
+            assert_eq!(translate(&c, &scopes, &mut t, site, global), expected);
+        }
+        assert_ne!(
+            translate(&c, &scopes, &mut t, i, generic),
+            translate(&c, &scopes, &mut t, j, generic)
+        );
+    }
+}
