@@ -266,27 +266,17 @@ fn owner_calls(
             return None;
         }
     }
-    let mut joins = Vec::new();
-    for (b, block) in func.blocks.iter_enumerated() {
-        for (i, stmt) in block.stmts.iter().enumerate() {
-            let StmtKind::Call {
-                callee: Callee::Direct(g),
-                args,
-                ..
-            } = &stmt.kind
-            else {
-                continue;
-            };
-            let Some(join) = joiners.get(g) else { continue };
+    let joins: Vec<StmtAt> = func
+        .direct_calls()
+        .filter_map(|(b, i, g, args)| {
+            let join = joiners.get(&g)?;
             let same_loop = join.l.start == create.l.start && join.l.op == create.l.op;
-            if same_loop
+            (same_loop
                 && array_of(args, join.array) == Some(array)
-                && count_of(args, join.count) == Some(count)
-            {
-                joins.push((owner, b, i));
-            }
-        }
-    }
+                && count_of(args, join.count) == Some(count))
+            .then_some((owner, b, i))
+        })
+        .collect();
     // Named by these calls only, in the whole program; a pointer to a fresh block also by its
     // one assignment, its tests and the calls that free it.
     let mut mentions = Mentions::of(array);
