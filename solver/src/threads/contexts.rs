@@ -52,8 +52,23 @@ impl Contexts {
         }
     }
 
-    /// What `ctx`, a context of `f`, becomes in the caller at `pt`.
+    /// What `ctx`, a context of `f`, becomes in the caller at `pt`: a function of
+    /// [`Contexts::call_view`] of `ctx` alone.
     pub fn through_call(&mut self, mhp: &Mhp, f: FnId, ctx: &Ctx, pt: &CallPoint) -> Ctx {
+        let view = self.call_view(mhp, f, ctx);
+        Ctx {
+            point: mhp.point(pt.caller, pt.block, pt.index),
+            joined: self.joined_through(mhp, pt, view.joined),
+            ..view
+        }
+    }
+
+    /// What [`Contexts::through_call`] reads of `ctx`, a context of `f`, whatever the call:
+    /// no point (the caller's call point replaces it), and in `inside` the threads started
+    /// in `f` that may still be running there for `f`'s own thread, none for another. Two
+    /// contexts with one view become the same context through every call, so a fact whose
+    /// view was carried up already needs no carrying again.
+    pub fn call_view(&mut self, mhp: &Mhp, f: FnId, ctx: &Ctx) -> Ctx {
         let inside = if ctx.thread == Thread::Current {
             let here = self.live_sites(mhp, f, ctx.point);
             self.site_sets.union(ctx.inside, here)
@@ -61,8 +76,7 @@ impl Contexts {
             self.site_sets.empty()
         };
         Ctx {
-            point: mhp.point(pt.caller, pt.block, pt.index),
-            joined: self.joined_through(mhp, pt, ctx.joined),
+            point: super::mhp::NO_POINT,
             inside,
             ..*ctx
         }

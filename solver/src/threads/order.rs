@@ -102,6 +102,9 @@ struct Prop<'a> {
     work: Vec<usize>,
     /// Held sets translated through a site (`true`) and released sets (`false`).
     set_memo: SetTranslations,
+    /// The facts carried through their function's calls, by [`Prop::call_key`]: a fact with
+    /// the key of one already carried would derive the same facts again.
+    carried: rustc_hash::FxHashSet<CallFact>,
 }
 
 /// Computes the lock order of `p`: the lock sets for the order, then every lock call's facts.
@@ -134,6 +137,7 @@ pub fn propagate(inputs: OrderInputs<'_>, locks: &mut LockTable) -> Order {
         seen: hashbrown::HashTable::new(),
         work: Vec::new(),
         set_memo: SetTranslations::default(),
+        carried: rustc_hash::FxHashSet::default(),
     };
     for (f, body) in p.funcs.iter_enumerated() {
         for (b, block) in body.blocks.iter().enumerate() {
@@ -287,9 +291,15 @@ impl Prop<'_> {
             if Some(f.func) == p.main {
                 continue;
             }
-            for pt in &s.callers[f.func] {
-                if let Some(up) = self.through_call(&f, pt) {
-                    self.add(up, Some((k, *pt)));
+            let carry = !s.callers[f.func].is_empty() && {
+                let key = self.call_key(&f);
+                self.carried.insert(key)
+            };
+            if carry {
+                for pt in &s.callers[f.func] {
+                    if let Some(up) = self.through_call(&f, pt) {
+                        self.add(up, Some((k, *pt)));
+                    }
                 }
             }
             for pt in &s.forkers[f.func] {
@@ -297,6 +307,17 @@ impl Prop<'_> {
                     self.add(up, Some((k, *pt)));
                 }
             }
+        }
+    }
+
+    /// What [`Prop::through_call`] reads of a fact, whatever the call: the fact with its
+    /// context's [`Contexts::call_view`]. Facts of one function that differ only in their
+    /// points (another thread's lock calls reached through different calls of the function)
+    /// share it, and so derive the same facts in every caller: only the first is carried up.
+    fn call_key(&mut self, f: &CallFact) -> CallFact {
+        CallFact {
+            ctx: self.cx.call_view(self.inputs.mhp, f.func, &f.ctx),
+            ..*f
         }
     }
 
