@@ -110,6 +110,7 @@ fn first_store_owned(text: &str, func: &str, pick: &dyn Fn(&Program, &Lval) -> b
     let mut unpacks = analyse_program(
         &p,
         main,
+        &OwningPlaces::of(&p),
         &releasers(&p),
         &plan(&p, Some(main), &solver::stats::Stats::off()),
     );

@@ -21,7 +21,10 @@ struct item { int v; };
 
 /// The owning places of a program (after [`DECLARATIONS`]).
 fn owning(source: &str) -> Vec<String> {
-    let p = lower(&format!("{DECLARATIONS}{source}"));
+    let mut p = lower(&format!("{DECLARATIONS}{source}"));
+    // What the driver finds before the front-end analyses run.
+    p.alloc_wrappers = c_frontend::analyses::alloc_wrappers::find(&p);
+    p.non_capturing_functions = c_frontend::analyses::stub_captures::non_capturing_functions(&p);
     OwningPlaces::of(&p).names(&p)
 }
 
@@ -130,4 +133,55 @@ fn a_taken_address_or_a_copied_holder_leaves_every_place_unowned() {
         )),
         ["rec.name"]
     );
+}
+
+/// A struct holding a lock, made by a constructor and taken through a lock wrapper.
+const GATES: &str = "typedef union { char size[40]; long align; } pthread_mutex_t;
+int pthread_mutex_init(pthread_mutex_t *, const void *);
+int pthread_mutex_lock(pthread_mutex_t *);
+int pthread_mutex_unlock(pthread_mutex_t *);
+struct gate { pthread_mutex_t mu; long value; };
+struct gate *gate_new(long v) {
+    struct gate *g = malloc(sizeof *g);
+    if (g == 0)
+        return 0;
+    pthread_mutex_init(&g->mu, 0);
+    g->value = v;
+    return g;
+}
+void hold(struct gate *g) { pthread_mutex_lock(&g->mu); }
+void let_go(struct gate *g) { pthread_mutex_unlock(&g->mu); }
+struct stash { struct gate *have; int count; };
+struct stash left;
+void stash_init(struct stash *s) { s->have = gate_new(0); s->count = 0; }
+void stash_add(struct stash *s) { hold(s->have); s->count++; let_go(s->have); }
+";
+
+#[test]
+fn a_constructed_plain_block_handed_to_functions_that_keep_nothing_is_owned() {
+    assert_eq!(owning(GATES), ["stash.have"]);
+}
+
+#[test]
+fn a_constructor_that_publishes_its_block_or_a_block_with_pointers_is_not_owning() {
+    // The constructor keeps a copy of the block it returns.
+    let published = GATES.replace("g->value = v;", "g->value = v; last = g;");
+    assert!(owning(&format!("struct gate *last;\n{published}")).is_empty());
+    // A block holding a pointer handed to a function: the function may copy what it points to.
+    let pointers = GATES.replace("long value;", "long value; struct gate *next;");
+    assert!(owning(&pointers).is_empty());
+    // The member's value kept by the function it is handed to.
+    let kept = GATES.replace(
+        "void hold(struct gate *g) {",
+        "struct gate *seen; void hold(struct gate *g) { seen = g;",
+    );
+    assert!(owning(&kept).is_empty());
+    // An address inside the block handed to a function that keeps nothing, or kept.
+    let direct = GATES.replace("hold(s->have);", "pthread_mutex_lock(&s->have->mu);");
+    assert_eq!(owning(&direct), ["stash.have"]);
+    let inside = GATES.replace(
+        "void stash_add(struct stash *s) {",
+        "long *counter; void stash_add(struct stash *s) { counter = &s->have->value;",
+    );
+    assert!(owning(&inside).is_empty());
 }

@@ -5,7 +5,7 @@
 mod support;
 
 use c_frontend::analyses::joins::plan;
-use c_frontend::analyses::unpacks::{analyse_program, releasers, Package};
+use c_frontend::analyses::unpacks::{analyse_program, releasers, OwningPlaces, Package};
 use c_frontend::ir::{Base, StmtKind};
 
 const PRELUDE: &str = "typedef unsigned long pthread_t;
@@ -48,7 +48,7 @@ fn in_range(decls: &str, looped: &str, after: &str) -> bool {
     let p = support::lower(&text);
     let (main, work) = (support::defined(&p, "main"), support::defined(&p, "work"));
     let jp = plan(&p, Some(main), &solver::stats::Stats::off());
-    let unpacks = analyse_program(&p, main, &releasers(&p), &jp);
+    let unpacks = analyse_program(&p, main, &OwningPlaces::of(&p), &releasers(&p), &jp);
     let Some(u) = unpacks.get(&work) else {
         return false;
     };

@@ -107,23 +107,23 @@ pub fn run(
     stats.count("presumed counter joins", joins.presumed.len());
     stats.count("joins that end one thread", joins.join_after.len());
     stats.count("hand-shakes", joins.handshakes.len());
+    let owning = stats.time("analyses: owning places", || {
+        if techniques.has(Technique::Existentials) {
+            unpacks::OwningPlaces::of(p)
+        } else {
+            unpacks::OwningPlaces::default()
+        }
+    });
     let unpacks = stats.time("analyses: unpacks", || {
         if techniques.has(Technique::Existentials) {
             let releasers = unpacks::releasers(p);
-            let mut found = unpacks::analyse_program(p, main, &releasers, &joins);
+            let mut found = unpacks::analyse_program(p, main, &owning, &releasers, &joins);
             if techniques.has(Technique::Uniqueness) {
                 unpacks::analyse_ownership(p, main, &mut found);
             }
             found
         } else {
             FxHashMap::default()
-        }
-    });
-    let owning = stats.time("analyses: owning places", || {
-        if techniques.has(Technique::Existentials) {
-            unpacks::OwningPlaces::of(p)
-        } else {
-            unpacks::OwningPlaces::default()
         }
     });
     let elements = stats.time("analyses: lock elements", || {

@@ -207,6 +207,7 @@ impl Gen<'_> {
                 let before = self.epoch_marks();
                 self.stmt(&mut frame, &stmt.kind, stmt.pos);
                 self.epoch_events((f, b, k), before);
+                self.member_store_events(&stmt.kind, before);
                 self.reader_section(&mut frame, (f, b, k), true);
                 // A semaphore hand-shake's waiter has seen the post once its wait returned.
                 for (n, h) in self.analysed.joins.handshakes.iter().enumerate() {

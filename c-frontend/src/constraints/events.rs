@@ -8,8 +8,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::ltypes::{Node, Shape};
 use super::{AccessSite, Gen, GenEvent, Object, RhoName};
 use crate::analyses::joins::StmtAt;
+use crate::analyses::unpacks;
 use crate::ir::ctypes::Type;
-use crate::ir::{FuncId, LoopBound, Origin, VarKind};
+use crate::ir::{FuncId, LoopBound, Origin, StmtKind, VarKind};
 use solver::constraints::SiteKind;
 use solver::threads::{
     AccessId, AccessInfo, BoundCondition, Event, EventBlock, FnBody, FnId, ObjectId, ObjectInfo,
@@ -219,10 +220,21 @@ impl Gen<'_> {
             threads.checked.extend(self.units(o.rho, o.content, &tied));
         }
         // Each package's opened lock (§3.3) is a lock of its own, made once: linear, and held
-        // only by the accesses inside its unpacks (`AccessInfo::opened`).
-        for &(_, l) in &self.opened {
+        // only by the accesses inside its unpacks (`AccessInfo::opened`). A lock behind an
+        // owning member is one lock only while the member keeps its block: the stores into the
+        // member must each be made where no other thread runs.
+        for (package, l) in &self.opened {
+            if let unpacks::Package::Behind(outer, _) = package {
+                let stores = (outer.last())
+                    .and_then(|member| self.member_stores.get(member))
+                    .cloned()
+                    .unwrap_or_default();
+                threads
+                    .steady
+                    .push((ObjectId(threads.objects.len() as u32), stores));
+            }
             threads.objects.push(ObjectInfo {
-                locks: vec![l],
+                locks: vec![*l],
                 array: false,
                 array_locks: Vec::new(),
             });
@@ -324,6 +336,27 @@ impl Gen<'_> {
                     .extend((accesses..self.access_sites.len()).map(|i| AccessId(i as u32)));
             }
         }
+    }
+
+    /// What statement `kind` adds to the stores of blocks into owning members
+    /// ([`ThreadProgram::steady`]): the accesses it made, when it stores anything but null into
+    /// one. A store into a fresh, unpublished object makes no shared access, and needs none:
+    /// no other thread sees the member before the object is published.
+    pub(super) fn member_store_events(
+        &mut self,
+        kind: &StmtKind,
+        (_, _, accesses): (usize, usize, usize),
+    ) {
+        let dst = match kind {
+            StmtKind::Assign { dst, src } if src.constant() != Some(0) => dst,
+            StmtKind::Call { dst: Some(dst), .. } => dst,
+            _ => return,
+        };
+        let Some(member) = self.analysed.owning.member(dst) else {
+            return;
+        };
+        let made = (accesses..self.access_sites.len()).map(|i| AccessId(i as u32));
+        self.member_stores.entry(member).or_default().extend(made);
     }
 
     fn thread_local_locations(&mut self) -> Vec<Rho> {

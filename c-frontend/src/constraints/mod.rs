@@ -410,6 +410,9 @@ struct Gen<'a> {
     /// [`ThreadProgram::epochs`], one per guard of [`Analysed::guards`], filled as the
     /// creations and resets are generated.
     epochs: Vec<solver::threads::Epochs>,
+    /// The accesses of the stores of a block into each owning member, for
+    /// [`ThreadProgram::steady`].
+    member_stores: FxHashMap<(crate::ir::ctypes::StructId, u32), Vec<AccessId>>,
     /// [`ThreadProgram::fork_trips`], as the forks are expanded.
     fork_trips: Vec<(Site, u64)>,
     /// The sites of calls through a pointer with several targets ([`ThreadProgram::alternatives`]).
@@ -670,6 +673,7 @@ impl<'a> Gen<'a> {
             signal_handlers: FxHashMap::default(),
             presumed_tests: vec![Vec::new(); analysed.joins.presumed.len()],
             epochs: vec![solver::threads::Epochs::default(); analysed.guards.len()],
+            member_stores: FxHashMap::default(),
             fork_trips: Vec::new(),
             alternatives: Vec::new(),
             param_joins: Vec::new(),

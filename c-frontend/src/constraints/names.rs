@@ -154,8 +154,26 @@ impl Gen<'_> {
     /// type.
     fn package_name(&self, package: &Package) -> RhoName {
         let structs = &self.program.types.structs;
-        let fields = match package {
-            Package::Lock(fields) => fields,
+        let field_name = |(s, i): (crate::ir::ctypes::StructId, u32)| {
+            structs[s]
+                .fields
+                .get(i as usize)
+                .map(|x| x.name.clone())
+                .unwrap_or_default()
+        };
+        let (fields, names): (&Vec<_>, Vec<String>) = match package {
+            Package::Lock(fields) => (fields, fields.iter().map(|&f| field_name(f)).collect()),
+            // The member's block is reached through the member: `gate->mu`.
+            Package::Behind(outer, inner) => {
+                let mut names: Vec<String> = outer.iter().map(|&f| field_name(f)).collect();
+                for (k, &f) in inner.iter().enumerate() {
+                    match (k, names.last_mut()) {
+                        (0, Some(last)) => *last = format!("{last}->{}", field_name(f)),
+                        _ => names.push(field_name(f)),
+                    }
+                }
+                (outer, names)
+            }
             Package::Thread | Package::Element => return RhoName::ThreadArgument,
             Package::Owned => return RhoName::OwnedObject,
             Package::Slot(..) => return RhoName::ThreadSlot,
@@ -186,12 +204,7 @@ impl Gen<'_> {
                 .and_then(|s| structs[s].tag.clone())
                 .unwrap_or_else(|| "(anonymous)".into()),
         };
-        for &(s, i) in fields {
-            let field = structs[s]
-                .fields
-                .get(i as usize)
-                .map(|x| x.name.clone())
-                .unwrap_or_default();
+        for field in names {
             name = RhoName::Field {
                 parent: Box::new(name),
                 field,

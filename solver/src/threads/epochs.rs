@@ -18,6 +18,10 @@
 //! function no call names (one run from unknown code), a recursive one, and one a thread
 //! starts never run alone.
 //!
+//! The same question decides whether a lock behind an owning member stays one lock
+//! ([`unsteady`]): each store of a block into the member must be made where no other thread
+//! runs, so that every thread that locks the block through the member finds the same one.
+//!
 //! This module never changes the program; it only answers which epochs hold.
 
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -107,6 +111,55 @@ impl OncePerEpoch {
         }
         out
     }
+}
+
+/// The objects of [`ThreadProgram::steady`] that do not hold: one of their accesses may be
+/// made while another thread runs (any thread: a member's block may be locked wherever its
+/// object is reached), or is made nowhere the event graphs say. Their lock stands for several
+/// locks over a run, and is not linear.
+pub fn unsteady(p: &ThreadProgram, s: &Structure, mhp: &Mhp) -> FxHashSet<ObjectId> {
+    let mut out = FxHashSet::default();
+    if p.steady.is_empty() {
+        return out;
+    }
+    let asked: FxHashSet<AccessId> = (p.steady.iter())
+        .flat_map(|(_, accesses)| accesses.iter().copied())
+        .collect();
+    let mut at: FxHashMap<AccessId, (FnId, (u32, u32))> = FxHashMap::default();
+    let mut relevant: FxHashSet<Site> = FxHashSet::default();
+    for (f, body) in p.funcs.iter_enumerated() {
+        for (b, block) in body.blocks.iter().enumerate() {
+            for (k, e) in block.events.iter().enumerate() {
+                match *e {
+                    Event::Access(a) if asked.contains(&a) => {
+                        at.insert(a, (f, (b as u32, k as u32)));
+                    }
+                    Event::Fork { site, .. } => {
+                        relevant.insert(site);
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    let thread_code = reachable_from_threads(p);
+    let mut alone = Alone {
+        p,
+        s,
+        mhp,
+        thread_code: &thread_code,
+        relevant: &relevant,
+        entry: FxHashMap::default(),
+    };
+    for (object, accesses) in &p.steady {
+        let steady = accesses
+            .iter()
+            .all(|a| at.get(a).is_some_and(|&(f, event)| alone.at(f, event, &[])));
+        if !steady {
+            out.insert(*object);
+        }
+    }
+    out
 }
 
 /// Whether a function runs alone at a point: no other thread may be running there.

@@ -19,7 +19,9 @@
 //! Beyond the paper: an object made by the creation of a lazily filled global pointer, or by
 //! one of its companions, that runs at most once per epoch of that pointer
 //! ([`super::epochs`]), is one object at a time however often the creation runs, and so are
-//! its images at the creation's call.
+//! its images at the creation's call. The lock behind an owning member (the front end's
+//! packages, `ThreadProgram::steady`) is one lock only when the member keeps its block while
+//! threads run ([`super::epochs::unsteady`]).
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -132,12 +134,14 @@ pub fn decide(
     locks: &mut LockTable,
 ) -> Linearity {
     let once = OncePerEpoch::of(p, s, mhp);
+    let unsteady = super::epochs::unsteady(p, s, mhp);
     // Where each object is created, and whether that point may run several times per run of its
     // function. Objects without an allocation event are globals: created once.
     let mut object_multi: FxHashMap<ObjectId, bool> = FxHashMap::default();
     let mut object_home: FxHashMap<ObjectId, FnId> = FxHashMap::default();
     for (o, info) in p.objects.iter_enumerated() {
-        object_multi.insert(o, info.array);
+        // A lock behind a member whose block may change while threads run is several locks.
+        object_multi.insert(o, info.array || unsteady.contains(&o));
     }
     for (f, body) in p.funcs.iter_enumerated() {
         for (b, block) in body.blocks.iter().enumerate() {

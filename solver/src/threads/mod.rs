@@ -281,6 +281,10 @@ pub struct ThreadProgram {
     pub presumed_joins: Vec<Vec<ThreadHandle>>,
     /// The global pointers filled lazily, one object per epoch ([`Epochs`]).
     pub epochs: Vec<Epochs>,
+    /// The objects whose one lock stands for one lock only if each of these accesses is made
+    /// where no other thread runs (the front end's locks behind an owning member: the accesses
+    /// are the member's stores of a block, [`epochs::unsteady`]); otherwise it is not linear.
+    pub steady: Vec<(ObjectId, Vec<AccessId>)>,
     /// The lists of every thread started into them (the front end's registries): the handles
     /// of their creates, whose joins end all their threads wherever they happen, as a global
     /// handle's do, however many overlap; and the functions that write or test the list, which

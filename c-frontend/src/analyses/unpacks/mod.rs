@@ -54,7 +54,7 @@ pub(crate) use program::callers_first;
 pub use program::{analyse_ownership, analyse_program};
 pub use releases::{releasers, Released, Releases};
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use solver::dataflow;
 
 use releases::{may_contain, Params};
@@ -171,6 +171,15 @@ pub enum Package {
     /// field of one at this field path) guards the elements at the same index of other arrays
     /// (`lock(&m[i]); d[i]++`, `lock(&t.locks[i]); t.data[i]++`), see `in_stripe`.
     Stripe(VarId, Vec<(StructId, u32)>),
+    /// The lock at field path `.1` (empty: the block is the lock) of the block that the owning
+    /// member at field path `.0` of objects of the first field's struct points to
+    /// (`lock(&s->gate->mu)`, `hold(s->gate)`, with `stash.gate` owning: [`OwningPlaces`]). The
+    /// block is part of the object that holds the member, so its lock is that object's own
+    /// lock as long as the member keeps its block while threads use it: a store into the
+    /// member ends every such unpack in the thread that makes it (see `Analysis::step`), and
+    /// the thread analysis counts the package's lock as one lock only when every store of a
+    /// block into the member is made where no other thread runs (`ThreadProgram::steady`).
+    Behind(Vec<(StructId, u32)>, Vec<(StructId, u32)>),
 }
 
 impl Package {
@@ -178,6 +187,7 @@ impl Package {
     fn lock_steps(&self) -> Option<Vec<Step>> {
         match self {
             Package::Lock(fields) => Some(fields.iter().map(|&(s, i)| Step::Field(s, i)).collect()),
+            // The lock of a block behind a member lies in no object path.
             Package::Thread
             | Package::Element
             | Package::Owned
@@ -185,7 +195,8 @@ impl Package {
             | Package::Claim(_)
             | Package::Range(..)
             | Package::Written
-            | Package::Stripe(..) => None,
+            | Package::Stripe(..)
+            | Package::Behind(..) => None,
         }
     }
 }
@@ -563,10 +574,27 @@ fn path_of(p: &Program, f: FuncId, lv: &Lval) -> Option<Path> {
 /// its last index (each element of an array is an object of its own), the package the fields
 /// after it. A lock that is a whole object (`*m` for a lock pointer `m`) guards nothing in it;
 /// it is kept only so that a lock wrapper taking `m` can be summarised (see `program::left_held`).
-fn own_lock(p: &Program, f: FuncId, arg: &Operand, mode: LockMode) -> Option<OwnLock> {
+fn own_lock(
+    p: &Program,
+    f: FuncId,
+    owning: &OwningPlaces,
+    arg: &Operand,
+    mode: LockMode,
+) -> Option<OwnLock> {
     let op = arg.without_casts();
     let path = match op {
-        Operand::AddrOf(lv) => path_of(p, f, lv)?,
+        Operand::AddrOf(lv) => match path_of(p, f, lv) {
+            Some(path) => path,
+            // A lock at the start of the block a member holds (`&s->gate->mu`): not past it
+            // (`&s->gates[k].mu`, one of many).
+            None => match &lv.base {
+                Base::Deref(op) => match op.without_casts() {
+                    Operand::Use(member) => return behind(p, f, owning, member, &lv.proj, mode),
+                    _ => return None,
+                },
+                Base::Var(_) => return None,
+            },
+        },
         Operand::Use(Lval {
             base: Base::Var(v),
             proj,
@@ -576,6 +604,8 @@ fn own_lock(p: &Program, f: FuncId, arg: &Operand, mode: LockMode) -> Option<Own
             var: *v,
             steps: Vec::new(),
         },
+        // A lock pointer kept in an owning member: the block is the lock.
+        Operand::Use(member) => return behind(p, f, owning, member, &[], mode),
         _ => return None,
     };
     if path.steps.contains(&Step::AnyIndex) {
@@ -627,9 +657,62 @@ fn own_lock(p: &Program, f: FuncId, arg: &Operand, mode: LockMode) -> Option<Own
     })
 }
 
+/// The own lock of the object holding the owning member `member` (an lvalue of it) that a
+/// lock at field path `inner` of the member's block is ([`Package::Behind`]).
+fn behind(
+    p: &Program,
+    f: FuncId,
+    owning: &OwningPlaces,
+    member: &Lval,
+    inner: &[Proj],
+    mode: LockMode,
+) -> Option<OwnLock> {
+    if !owning.owns(member) {
+        return None;
+    }
+    let path = path_of(p, f, member)?;
+    let cut = path
+        .steps
+        .iter()
+        .rposition(|s| !matches!(s, Step::Field(..)))
+        .map_or(0, |i| i + 1);
+    let fields = |steps: &[Step]| -> Vec<(StructId, u32)> {
+        steps
+            .iter()
+            .filter_map(|s| match *s {
+                Step::Field(s, i) => Some((s, i)),
+                _ => None,
+            })
+            .collect()
+    };
+    let outer = fields(&path.steps[cut..]);
+    let inner: Vec<(StructId, u32)> = inner
+        .iter()
+        .map(|s| match *s {
+            Proj::Field { strukt, index } => Some((strukt, index)),
+            Proj::Index(_) | Proj::ConstIndex(_) => None,
+        })
+        .collect::<Option<_>>()?;
+    if outer.is_empty() || path.steps[..cut].contains(&Step::AnyIndex) {
+        return None;
+    }
+    Some(OwnLock {
+        object: Path {
+            steps: path.steps[..cut].to_vec(),
+            ..path
+        },
+        package: Package::Behind(outer, inner),
+        mode,
+    })
+}
+
 struct Analysis<'a> {
     p: &'a Program,
     f: FuncId,
+    owning: &'a OwningPlaces,
+    /// The functions that may store a block into an owning member, directly or in what they
+    /// call ([`member_storers`]).
+    storers: &'a FxHashSet<FuncId>,
     releasers: &'a FxHashMap<FuncId, Releases>,
     params: std::cell::RefCell<Params<'a>>,
     /// What each lock wrapper leaves held (`program::left_held`).
@@ -754,9 +837,25 @@ impl Analysis<'_> {
                 // the argument's lock.
                 out.extend(
                     args.get(j)
-                        .and_then(|a| own_lock(self.p, self.f, a, h.mode)),
+                        .and_then(|a| own_lock(self.p, self.f, self.owning, a, h.mode)),
                 );
                 continue;
+            }
+            // A wrapper that takes the lock of the block its parameter points to, handed the
+            // block an owning member holds (`hold(s->gate)`): the lock behind that member.
+            if let (Package::Lock(fields), Some(Operand::Use(member)), true) = (
+                &h.package,
+                args.get(j).map(Operand::without_casts),
+                h.object.steps.is_empty(),
+            ) {
+                let inner: Vec<Proj> = fields
+                    .iter()
+                    .map(|&(strukt, index)| Proj::Field { strukt, index })
+                    .collect();
+                if let Some(own) = behind(self.p, self.f, self.owning, member, &inner, h.mode) {
+                    out.push(own);
+                    continue;
+                }
             }
             if let Some(Operand::Use(Lval {
                 base: Base::Var(v),
@@ -815,7 +914,30 @@ impl Analysis<'_> {
         }
     }
 
+    /// A store into an owning member, or a call that may make one (through a pointer, or of
+    /// a function that stores into one, [`member_storers`]): the block a member held may be
+    /// another now, so no lock behind a member is held as its object's own any more.
+    fn member_stored(&self, state: &mut State, kind: &StmtKind) {
+        let stores = match kind {
+            StmtKind::Assign { dst, .. } | StmtKind::Call { dst: Some(dst), .. }
+                if self.owning.owns(dst) =>
+            {
+                true
+            }
+            StmtKind::Call { callee, .. } => match callee {
+                Callee::Direct(g) => self.storers.contains(g),
+                Callee::Indirect(_) => true,
+            },
+            StmtKind::Asm { .. } => true,
+            _ => false,
+        };
+        if stores {
+            state.retain(|h| !matches!(h.package, Package::Behind(..)));
+        }
+    }
+
     fn step(&self, state: &mut State, kind: &StmtKind) {
+        self.member_stored(state, kind);
         match kind {
             StmtKind::Assign { dst, src } => {
                 Self::assigned(state, dst);
@@ -845,7 +967,7 @@ impl Analysis<'_> {
                 if let Some(Kind::Acquire { lock, mode, .. }) = kind {
                     let held = args
                         .get(lock as usize)
-                        .and_then(|a| own_lock(self.p, self.f, a, mode));
+                        .and_then(|a| own_lock(self.p, self.f, self.owning, a, mode));
                     taken.extend(held);
                 }
                 if let Callee::Direct(g) = callee {
@@ -864,11 +986,47 @@ impl Analysis<'_> {
     }
 }
 
+/// The functions that may store a block into an owning member, directly or in a function they
+/// call directly; calls through pointers are asked at the call ([`Analysis::member_stored`]).
+pub(crate) fn member_storers(p: &Program, owning: &OwningPlaces) -> FxHashSet<FuncId> {
+    let mut callers: FxHashMap<FuncId, Vec<FuncId>> = FxHashMap::default();
+    let mut out: FxHashSet<FuncId> = FxHashSet::default();
+    for (f, func) in p.funcs.iter_enumerated() {
+        for stmt in func.blocks.iter().flat_map(|b| &b.stmts) {
+            match &stmt.kind {
+                StmtKind::Assign { dst, .. } | StmtKind::Call { dst: Some(dst), .. }
+                    if owning.owns(dst) =>
+                {
+                    out.insert(f);
+                }
+                _ => {}
+            }
+            if let StmtKind::Call {
+                callee: Callee::Direct(g),
+                ..
+            } = &stmt.kind
+            {
+                callers.entry(*g).or_default().push(f);
+            }
+        }
+    }
+    let mut stack: Vec<FuncId> = out.iter().copied().collect();
+    while let Some(f) = stack.pop() {
+        for &c in callers.get(&f).map(Vec::as_slice).unwrap_or(&[]) {
+            if out.insert(c) {
+                stack.push(c);
+            }
+        }
+    }
+    out
+}
+
 /// Runs the analysis on one function (`releasers` from [`releasers`]), from the own locks
 /// `entry` held when it is called, with the lock wrappers' summaries `exits`.
 fn analyse(
     p: &Program,
     f: FuncId,
+    behind: (&OwningPlaces, &FxHashSet<FuncId>),
     releasers: &FxHashMap<FuncId, Releases>,
     exits: &FxHashMap<FuncId, State>,
     entry: State,
@@ -877,6 +1035,8 @@ fn analyse(
     let a = Analysis {
         p,
         f,
+        owning: behind.0,
+        storers: behind.1,
         releasers,
         params: std::cell::RefCell::new(Params::new(p)),
         exits,

@@ -16,12 +16,20 @@
 //! class points to ([`Place::Element`]). A class is *owning* when, in the whole program:
 //!
 //! - every store into one of its places stores the null constant or a fresh block: the result
-//!   of an allocation (never a reallocation, which may return the block it was given), called
-//!   right there or held by a local that holds only it and is read only by this store;
+//!   of an allocation (never a reallocation, which may return the block it was given) or of a
+//!   *constructor* (a function of the program each of whose returns returns null or a block
+//!   that is fresh and unpublished there, [`super::super::uniqueness`]: `gate_new()` that
+//!   allocates a struct holding a mutex and initialises it), called right there or held by a
+//!   local that holds only it and is read only by this store;
 //! - every read of one of its places is the base of a dereference (`*(O->f + k)`, `O->f[k]`),
-//!   a comparison or `!`, the block handed to `free`, or, for a block of plain scalars, a
-//!   pointer handed to a library function that keeps no copy of it ([`Program::keeps_no_argument`]);
-//! - its address is never taken, nor an address inside a block it holds (`&O->f[k]`), it
+//!   a comparison or `!`, the block handed to `free`, or, for a *plain* block (one that holds
+//!   no pointer: scalars, locks and condition variables, and structs and arrays of them), a
+//!   pointer handed to a function that keeps no copy of it and returns no pointer
+//!   ([`Program::keeps_no_argument`]: a library function, or one of the program's, such as a
+//!   lock wrapper `hold(O->gate)`);
+//! - its address is never taken, nor an address inside a block it holds (`&O->f[k]`) but
+//!   one handed straight to a function that keeps no copy, where it holds no pointer
+//!   (`pthread_mutex_lock(&O->f->mu)`), it
 //!   lies in no union (not even inside a struct a union holds) and in no struct of the
 //!   library's, and no object holding it may be copied
 //!   whole: no struct assignment of it, and no pointer to it converted to another pointer type
@@ -68,7 +76,11 @@ impl OwningPlaces {
             .into_iter()
             .filter(|(place, t)| {
                 let (strukt, _) = root(place);
-                t.pointer_stored && !t.spoiled && t.reads == t.allowed && !copied.contains(&strukt)
+                t.pointer_stored
+                    && !t.spoiled
+                    && t.reads == t.allowed
+                    && t.inner_addresses == t.excused
+                    && !copied.contains(&strukt)
             })
             .map(|(place, _)| place)
             .collect();
@@ -94,6 +106,19 @@ impl OwningPlaces {
         let mut out: Vec<String> = self.owning.iter().map(|c| name(p, c)).collect();
         out.sort();
         out
+    }
+
+    /// Whether `lv` is a member of a struct of an owning class (not an element of a block).
+    pub fn owns(&self, lv: &Lval) -> bool {
+        self.member(lv).is_some()
+    }
+
+    /// The owning member `lv` is, as its struct and field index.
+    pub fn member(&self, lv: &Lval) -> Option<(StructId, u32)> {
+        match place_of(lv)? {
+            place @ Place::Member(s, i) if self.owning.contains(&place) => Some((s, i)),
+            _ => None,
+        }
     }
 
     /// The place an lvalue is reached through, when it lies in a block only an owning place
@@ -285,6 +310,11 @@ struct Tally {
     /// Whether the program stores a pointer into a place of the class: only such a class
     /// holds blocks.
     pointer_stored: bool,
+    /// How often an address inside a block of the class is taken (`&O->f->mu`), and how many
+    /// of those are handed straight to a function that keeps no copy, where the address holds
+    /// no pointer (`pthread_mutex_lock(&O->f->mu)`).
+    inner_addresses: usize,
+    excused: usize,
 }
 
 /// The tallies of every place class, in one walk of the program (see the module doc).
@@ -292,6 +322,7 @@ fn tally(p: &Program) -> FxHashMap<Place, Tally> {
     let mut t = Tallies {
         p,
         by_place: FxHashMap::default(),
+        constructors: std::cell::RefCell::new(FxHashMap::default()),
     };
     for (f, func) in p.funcs.iter_enumerated() {
         let reads = local_reads(func);
@@ -348,6 +379,8 @@ fn local_reads(func: &crate::ir::Func) -> FxHashMap<VarId, usize> {
 struct Tallies<'a> {
     p: &'a Program,
     by_place: FxHashMap<Place, Tally>,
+    /// Whether each function asked about is a constructor ([`constructor`]).
+    constructors: std::cell::RefCell<FxHashMap<FuncId, bool>>,
 }
 
 impl Tallies<'_> {
@@ -368,7 +401,8 @@ impl Tallies<'_> {
         match kind {
             StmtKind::Assign { dst, src } => {
                 if let Some(place) = place_of(dst) {
-                    if src.constant() != Some(0) && !fresh_local(p, f, reads, src) {
+                    let fresh = |c: &Callee| self.allocates(c);
+                    if src.constant() != Some(0) && !fresh_local(p, f, reads, src, fresh) {
                         self.entry(place).spoiled = true;
                     }
                 }
@@ -379,7 +413,7 @@ impl Tallies<'_> {
                 ..
             } => {
                 if let Some(place) = place_of(dst) {
-                    if !allocates(p, callee) {
+                    if !self.allocates(callee) {
                         self.entry(place).spoiled = true;
                     }
                 }
@@ -393,8 +427,19 @@ impl Tallies<'_> {
         }
     }
 
-    /// The reads handed to a call that allow it: `free`'s block, or a scalar block handed to
-    /// a library function that keeps no pointer.
+    /// Whether a call returns a fresh block (never one it was given): an allocation, or a
+    /// constructor's.
+    fn allocates(&self, callee: &Callee) -> bool {
+        let p = self.p;
+        allocates(p, callee)
+            || matches!(callee, Callee::Direct(g) if *self.constructors.borrow_mut()
+                .entry(*g)
+                .or_insert_with(|| constructor(p, *g)))
+    }
+
+    /// The reads handed to a call that allow it: `free`'s block, or a plain block handed to a
+    /// function that keeps no pointer; and the addresses inside blocks such a function is
+    /// handed, where they hold no pointer.
     fn count_call(&mut self, kind: &StmtKind) {
         let p = self.p;
         let StmtKind::Call {
@@ -415,11 +460,20 @@ impl Tallies<'_> {
             && !returns_pointer
             && !matches!(p.known_kind(*g), Some(Kind::ReturnsArg { .. }));
         for a in args {
+            if let Operand::AddrOf(inside) = strip(a) {
+                let plain = holds_no_pointer(p, p.lval_type(inside), &mut Vec::new());
+                if let Some(place) = dereferenced(inside).and_then(place_of) {
+                    if keeps_none && plain {
+                        self.entry(place).excused += 1;
+                    }
+                }
+                continue;
+            }
             let Operand::Use(lv) = strip(a) else { continue };
             let Some(place) = place_of(lv) else { continue };
-            let scalar = matches!(p.types.get(p.lval_type(lv)),
-                Type::Pointer(e) if matches!(p.types.get(*e), Type::Char | Type::Int | Type::Float));
-            if frees || (keeps_none && scalar) {
+            let plain = matches!(p.types.get(p.lval_type(lv)),
+                Type::Pointer(e) if holds_no_pointer(p, *e, &mut Vec::new()));
+            if frees || (keeps_none && plain) {
                 self.entry(place).allowed += 1;
             }
         }
@@ -440,7 +494,7 @@ impl Visitor for Tallies<'_> {
                     self.entry(place).spoiled = true;
                 }
                 if let Some(place) = dereferenced(lv).and_then(place_of) {
-                    self.entry(place).spoiled = true;
+                    self.entry(place).inner_addresses += 1;
                 }
             }
             Operand::Arith(_, ArithOp::Compare(_) | ArithOp::Not, ops) => {
@@ -463,6 +517,59 @@ impl Visitor for Tallies<'_> {
     }
 }
 
+/// Whether a value of type `ty` holds no pointer, at any depth: scalars, locks, condition
+/// variables, and structs (not unions, whose members overlay) and arrays of them. `seen` holds
+/// the structs on the way (a struct cannot contain itself but through a pointer).
+fn holds_no_pointer(p: &Program, ty: TypeId, seen: &mut Vec<StructId>) -> bool {
+    match p.types.get(ty) {
+        Type::Char | Type::Int | Type::Float | Type::Lock(_) | Type::Cond => true,
+        Type::Array(e) => holds_no_pointer(p, *e, seen),
+        Type::Struct(s) if !seen.contains(s) => {
+            let def = &p.types.structs[*s];
+            seen.push(*s);
+            let plain = def.kind == crate::ir::ctypes::StructKind::Struct
+                && !def.system
+                && def.fields.iter().all(|f| holds_no_pointer(p, f.ty, seen));
+            seen.pop();
+            plain
+        }
+        _ => false,
+    }
+}
+
+/// Whether `g` is a *constructor*: a function of the program, never called through a pointer
+/// nor handed away (its address is not needed: only direct calls are asked), that returns a
+/// pointer, and each of whose returns returns null or a block fresh and unpublished at that
+/// point ([`crate::analyses::uniqueness`]): it allocated the block and only initialised it,
+/// handing it at most to functions that keep no copy (`pthread_mutex_init(&g->mu, NULL)`).
+fn constructor(p: &Program, g: FuncId) -> bool {
+    use crate::analyses::uniqueness::{analyse, Holder};
+    let func = &p.funcs[g];
+    if !func.defined || p.known(g).is_some() {
+        return false;
+    }
+    let returns_pointer = matches!(p.types.get(func.ty),
+        Type::Function { ret, .. } if matches!(p.types.get(*ret), Type::Pointer(_)));
+    if !returns_pointer {
+        return false;
+    }
+    let returns: Vec<(crate::ir::BlockId, &Operand)> = (func.blocks.iter_enumerated())
+        .filter_map(|(b, block)| match &block.term {
+            crate::ir::Term::Return(Some(op), _) => Some((b, op)),
+            _ => None,
+        })
+        .collect();
+    if returns.is_empty() {
+        return false;
+    }
+    let unique = analyse(p, g);
+    returns.iter().all(|&(b, op)| {
+        op.without_casts().constant() == Some(0)
+            || (op.without_casts().plain_var())
+                .is_some_and(|v| unique.at_term(b).any(|u| u == Holder::Var(v)))
+    })
+}
+
 /// Whether a call returns a fresh block (never one it was given).
 fn allocates(p: &Program, callee: &Callee) -> bool {
     match callee {
@@ -474,7 +581,13 @@ fn allocates(p: &Program, callee: &Callee) -> bool {
 /// Whether `op` (through conversions) reads a local of `f` that holds a fresh block and is read
 /// nowhere else (`reads` counts the reads of `f`'s variables): assigned once, by an allocation
 /// or by a copy of such a local.
-fn fresh_local(p: &Program, f: FuncId, reads: &FxHashMap<VarId, usize>, op: &Operand) -> bool {
+fn fresh_local(
+    p: &Program,
+    f: FuncId,
+    reads: &FxHashMap<VarId, usize>,
+    op: &Operand,
+    allocates: impl Fn(&Callee) -> bool,
+) -> bool {
     let mut current = op;
     // A chain of copies is as long as the function's statements at most.
     for _ in 0..=p.funcs[f]
@@ -496,7 +609,7 @@ fn fresh_local(p: &Program, f: FuncId, reads: &FxHashMap<VarId, usize>, op: &Ope
             return false;
         };
         match &p.funcs[f].blocks[b].stmts[k].kind {
-            StmtKind::Call { callee, .. } => return allocates(p, callee),
+            StmtKind::Call { callee, .. } => return allocates(callee),
             StmtKind::Assign { src, .. } => current = src,
             _ => return false,
         }
