@@ -8,7 +8,8 @@
 //! thread can see them ([`startup_stores`]), which signals the calls of `sigprocmask` block
 //! and unblock ([`signal_masks`]), which thread parameters only hold integers
 //! ([`integer_arguments`]), which returns are taken when a lock call failed
-//! ([`lock_failures`]), and which global pointers hold one object per epoch ([`singletons`]).
+//! ([`lock_failures`]), which global pointers hold one object per epoch ([`singletons`]), and
+//! which of the program's functions never return ([`never_returns`]).
 //!
 //! They read the IR and the library model only; they never create labels or constraints.
 //! [`run`] runs those the generator needs, as a phase of their own (`--timings` shows it), and
@@ -27,6 +28,7 @@ pub mod joins;
 pub mod lock_elements;
 pub mod lock_failures;
 pub(crate) mod must;
+pub mod never_returns;
 pub mod once;
 pub mod reader_sections;
 pub mod semaphores;

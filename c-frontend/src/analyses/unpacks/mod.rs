@@ -706,12 +706,22 @@ fn behind(
     })
 }
 
+/// What the analysis of every function reads about the whole program.
+#[derive(Copy, Clone)]
+pub(crate) struct Whole<'a> {
+    pub(crate) owning: &'a OwningPlaces,
+    /// The functions that may store a block into an owning member, directly or in what they
+    /// call ([`member_storers`]).
+    pub(crate) storers: &'a FxHashSet<FuncId>,
+    /// The functions that never return ([`crate::analyses::never_returns`]): a path ends at
+    /// their calls.
+    pub(crate) never: &'a FxHashSet<FuncId>,
+}
+
 struct Analysis<'a> {
     p: &'a Program,
     f: FuncId,
     owning: &'a OwningPlaces,
-    /// The functions that may store a block into an owning member, directly or in what they
-    /// call ([`member_storers`]).
     storers: &'a FxHashSet<FuncId>,
     releasers: &'a FxHashMap<FuncId, Releases>,
     params: std::cell::RefCell<Params<'a>>,
@@ -1026,7 +1036,7 @@ pub(crate) fn member_storers(p: &Program, owning: &OwningPlaces) -> FxHashSet<Fu
 fn analyse(
     p: &Program,
     f: FuncId,
-    behind: (&OwningPlaces, &FxHashSet<FuncId>),
+    whole: Whole<'_>,
     releasers: &FxHashMap<FuncId, Releases>,
     exits: &FxHashMap<FuncId, State>,
     entry: State,
@@ -1035,8 +1045,8 @@ fn analyse(
     let a = Analysis {
         p,
         f,
-        owning: behind.0,
-        storers: behind.1,
+        owning: whole.owning,
+        storers: whole.storers,
         releasers,
         params: std::cell::RefCell::new(Params::new(p)),
         exits,
@@ -1054,7 +1064,8 @@ fn analyse(
     if n == 0 || (!acquires && entry.is_empty()) {
         return out;
     }
-    let transfer = |b: usize, mut state: State, record: Option<&mut Unpacks>| -> State {
+    // `None` when the block calls a function that never returns: no path leaves it.
+    let transfer = |b: usize, mut state: State, record: Option<&mut Unpacks>| -> Option<State> {
         let block = &func.blocks[BlockId(b as u32)];
         let mut record = record;
         for (k, stmt) in block.stmts.iter().enumerate() {
@@ -1064,13 +1075,16 @@ fn analyse(
                 }
             }
             a.step(&mut state, &stmt.kind);
+            if crate::analyses::never_returns::ends_path(&stmt.kind, whole.never) {
+                return None;
+            }
         }
         if let Some(r) = record {
             if !state.is_empty() {
                 r.at_term.insert(BlockId(b as u32), state.clone());
             }
         }
-        state
+        Some(state)
     };
     let succs: Vec<Vec<u32>> = func
         .blocks
@@ -1086,7 +1100,7 @@ fn analyse(
         n,
         |b| &succs[b],
         entry,
-        |_, b, state| Some(transfer(b, state, None)),
+        |_, b, state| transfer(b, state, None),
         |_, into: &mut State, incoming: &State| {
             let before = into.len();
             into.retain(|h| incoming.contains(h));

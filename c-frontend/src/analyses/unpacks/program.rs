@@ -34,7 +34,12 @@ pub fn analyse_program(
 ) -> FxHashMap<FuncId, Unpacks> {
     let uses = FunctionUses::of(p);
     let storers = super::member_storers(p, owning_places);
-    let behind = (owning_places, &storers);
+    let never = crate::analyses::never_returns::never_returning(p);
+    let whole = super::Whole {
+        owning: owning_places,
+        storers: &storers,
+        never: &never,
+    };
     // A global array's elements are the threads' own only when handed over by a function that
     // runs once (`main`, or a function only it calls, once): one that runs twice would hand
     // each element to two threads.
@@ -75,7 +80,7 @@ pub fn analyse_program(
         if recursive {
             continue;
         }
-        let result = analyse(p, f, behind, releasers, &exits, Vec::new());
+        let result = analyse(p, f, whole, releasers, &exits, Vec::new());
         let left = left_held(p, f, &result);
         if !left.is_empty() {
             exits.insert(f, left);
@@ -89,7 +94,7 @@ pub fn analyse_program(
             Some(Some(s)) if !recursive && f != main && !uses.addressed.contains(&f) => s,
             _ => Vec::new(),
         };
-        let mut result = analyse(p, f, behind, releasers, &exits, start);
+        let mut result = analyse(p, f, whole, releasers, &exits, start);
         uses.hand_over_elements(p, f, &owned, in_function(&handoffs_in, f), &mut result);
         take_back_elements(p, f, &owned, in_function(&joins_in, f), &mut result);
         take_back_objects(p, f, &owned, in_function(&object_joins_in, f), &mut result);
