@@ -224,14 +224,20 @@ impl Gen<'_> {
         // owning member is one lock only while the member keeps its block: the stores into the
         // member must each be made where no other thread runs.
         for (package, l) in &self.opened {
-            if let unpacks::Package::Behind(outer, _) = package {
-                let stores = (outer.last())
-                    .and_then(|member| self.member_stores.get(member))
-                    .cloned()
-                    .unwrap_or_default();
-                threads
-                    .steady
-                    .push((ObjectId(threads.objects.len() as u32), stores));
+            let member = match package {
+                unpacks::Package::Behind(outer, _) => outer.last().copied(),
+                _ => None,
+            };
+            if let Some(member) = member {
+                let stores = self.member_stores.get(&member).cloned().unwrap_or_default();
+                let users = (self.analysed.owning.users(member).iter())
+                    .filter_map(|f| self.fn_of.get(f).copied())
+                    .collect();
+                threads.steady.push(solver::threads::Steady {
+                    object: ObjectId(threads.objects.len() as u32),
+                    stores,
+                    users,
+                });
             }
             threads.objects.push(ObjectInfo {
                 locks: vec![*l],

@@ -77,20 +77,7 @@ impl OncePerEpoch {
         }
         let thread_code = reachable_from_threads(p);
         for epoch in &p.epochs {
-            // The functions from which a thread may come to run one of the users.
-            let mut reaching: FxHashSet<FnId> = epoch.users.iter().copied().collect();
-            let mut stack: Vec<FnId> = reaching.iter().copied().collect();
-            while let Some(f) = stack.pop() {
-                for &c in &callers[f] {
-                    if reaching.insert(c) {
-                        stack.push(c);
-                    }
-                }
-            }
-            let relevant: FxHashSet<Site> = (site_callees.iter())
-                .filter(|(_, callees)| callees.iter().any(|c| reaching.contains(c)))
-                .map(|(&site, _)| site)
-                .collect();
+            let relevant = reaching_sites(&callers, &site_callees, &epoch.users);
             let mut alone = Alone {
                 p,
                 s,
@@ -113,20 +100,42 @@ impl OncePerEpoch {
     }
 }
 
-/// The objects of [`ThreadProgram::steady`] that do not hold: one of their accesses may be
-/// made while another thread runs (any thread: a member's block may be locked wherever its
-/// object is reached), or is made nowhere the event graphs say. Their lock stands for several
-/// locks over a run, and is not linear.
+/// The fork sites whose threads may come to run one of `users`: those starting a function
+/// from which a chain of calls and forks leads to one.
+fn reaching_sites(
+    callers: &IndexVec<FnId, Vec<FnId>>,
+    site_callees: &FxHashMap<Site, Vec<FnId>>,
+    users: &[FnId],
+) -> FxHashSet<Site> {
+    let mut reaching: FxHashSet<FnId> = users.iter().copied().collect();
+    let mut stack: Vec<FnId> = reaching.iter().copied().collect();
+    while let Some(f) = stack.pop() {
+        for &c in &callers[f] {
+            if reaching.insert(c) {
+                stack.push(c);
+            }
+        }
+    }
+    (site_callees.iter())
+        .filter(|(_, callees)| callees.iter().any(|c| reaching.contains(c)))
+        .map(|(&site, _)| site)
+        .collect()
+}
+
+/// The objects of [`ThreadProgram::steady`] that do not hold: one of their stores may be made
+/// while another thread that may reach the member's users runs, or is made nowhere the event
+/// graphs say. Their lock stands for several locks over a run, and is not linear.
 pub fn unsteady(p: &ThreadProgram, s: &Structure, mhp: &Mhp) -> FxHashSet<ObjectId> {
     let mut out = FxHashSet::default();
     if p.steady.is_empty() {
         return out;
     }
     let asked: FxHashSet<AccessId> = (p.steady.iter())
-        .flat_map(|(_, accesses)| accesses.iter().copied())
+        .flat_map(|steady| steady.stores.iter().copied())
         .collect();
     let mut at: FxHashMap<AccessId, (FnId, (u32, u32))> = FxHashMap::default();
-    let mut relevant: FxHashSet<Site> = FxHashSet::default();
+    let mut callers: IndexVec<FnId, Vec<FnId>> = IndexVec::from_elem_n(Vec::new(), p.funcs.len());
+    let mut site_callees: FxHashMap<Site, Vec<FnId>> = FxHashMap::default();
     for (f, body) in p.funcs.iter_enumerated() {
         for (b, block) in body.blocks.iter().enumerate() {
             for (k, e) in block.events.iter().enumerate() {
@@ -134,8 +143,10 @@ pub fn unsteady(p: &ThreadProgram, s: &Structure, mhp: &Mhp) -> FxHashSet<Object
                     Event::Access(a) if asked.contains(&a) => {
                         at.insert(a, (f, (b as u32, k as u32)));
                     }
-                    Event::Fork { site, .. } => {
-                        relevant.insert(site);
+                    Event::Call { callee, .. } => callers[callee].push(f),
+                    Event::Fork { site, callee, .. } => {
+                        callers[callee].push(f);
+                        site_callees.entry(site).or_default().push(callee);
                     }
                     _ => {}
                 }
@@ -143,20 +154,20 @@ pub fn unsteady(p: &ThreadProgram, s: &Structure, mhp: &Mhp) -> FxHashSet<Object
         }
     }
     let thread_code = reachable_from_threads(p);
-    let mut alone = Alone {
-        p,
-        s,
-        mhp,
-        thread_code: &thread_code,
-        relevant: &relevant,
-        entry: FxHashMap::default(),
-    };
-    for (object, accesses) in &p.steady {
-        let steady = accesses
-            .iter()
+    for steady in &p.steady {
+        let relevant = reaching_sites(&callers, &site_callees, &steady.users);
+        let mut alone = Alone {
+            p,
+            s,
+            mhp,
+            thread_code: &thread_code,
+            relevant: &relevant,
+            entry: FxHashMap::default(),
+        };
+        let holds = (steady.stores.iter())
             .all(|a| at.get(a).is_some_and(|&(f, event)| alone.at(f, event, &[])));
-        if !steady {
-            out.insert(*object);
+        if !holds {
+            out.insert(steady.object);
         }
     }
     out

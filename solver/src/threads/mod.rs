@@ -281,10 +281,10 @@ pub struct ThreadProgram {
     pub presumed_joins: Vec<Vec<ThreadHandle>>,
     /// The global pointers filled lazily, one object per epoch ([`Epochs`]).
     pub epochs: Vec<Epochs>,
-    /// The objects whose one lock stands for one lock only if each of these accesses is made
-    /// where no other thread runs (the front end's locks behind an owning member: the accesses
-    /// are the member's stores of a block, [`epochs::unsteady`]); otherwise it is not linear.
-    pub steady: Vec<(ObjectId, Vec<AccessId>)>,
+    /// The objects whose one lock stands for one lock only if each of some accesses is made
+    /// where no other thread that may reach them runs ([`Steady`], [`epochs::unsteady`]);
+    /// otherwise it is not linear.
+    pub steady: Vec<Steady>,
     /// The lists of every thread started into them (the front end's registries): the handles
     /// of their creates, whose joins end all their threads wherever they happen, as a global
     /// handle's do, however many overlap; and the functions that write or test the list, which
@@ -324,6 +324,18 @@ pub struct Epochs {
     pub objects: Vec<ObjectId>,
     /// The functions that name the guard or its companions: a thread that runs none of them
     /// never reaches their objects, and may run across a reset.
+    pub users: Vec<FnId>,
+}
+
+/// An object whose lock is one lock only while the stores of [`Steady::stores`] are each made
+/// where no thread that may run one of [`Steady::users`] runs beside: the front end's lock
+/// behind an owning member, whose stores of a block into the member are these accesses.
+#[derive(Clone, Debug)]
+pub struct Steady {
+    pub object: ObjectId,
+    pub stores: Vec<AccessId>,
+    /// The functions that name the member: a thread that runs none of them never reaches its
+    /// block.
     pub users: Vec<FnId>,
 }
 

@@ -1,14 +1,13 @@
 /* Each stash keeps a pointer to its own gate, a struct holding a mutex that
- * gate_new() makes, stored before any thread starts and never replaced. Its
- * slots point back to it, which makes every stash's gate one lock label: not
- * linear. Locking s->have->mu (through hold()) is still an unpack of *s: the
- * gate is reached only through s->have, so the piles, counts and uses under
- * it are NORACE (needs=existentials). `moves` is counted under the left
- * stash's gate by one thread and under the right one's by the other: RACE. */
+ * gate_new() makes, stored before the workers start (a ticker that touches no
+ * stash runs then) and never replaced. Its slots point back to it, so every
+ * gate is one lock label: not linear. Locking s->have->mu (in hold()) is
+ * still an unpack of *s: the gate is reached only through s->have, so the
+ * piles, counts and uses under it are NORACE (needs=existentials). `moves` is
+ * counted under the left stash's gate and the right one's: RACE. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
-
 struct gate { pthread_mutex_t mu; long uses; };
 static struct gate *gate_new(void)
 {
@@ -28,7 +27,8 @@ struct stash {
     int n, count;
 };
 static struct stash left, right;
-static long moves;
+static long moves, ticks;
+static void *ticker(void *arg) { ticks = (long)arg; return NULL; }
 
 static void fill(struct stash *s)
 {
@@ -66,13 +66,15 @@ static void *worker(void *arg)
 }
 int main(void)
 {
-    pthread_t a, b;
+    pthread_t a, b, c;
+    pthread_create(&c, NULL, ticker, NULL);
     fill(&left);
     fill(&right);
     pthread_create(&a, NULL, worker, NULL);
     pthread_create(&b, NULL, worker, (void *)1);
     pthread_join(a, NULL);
     pthread_join(b, NULL);
+    pthread_join(c, NULL);
     printf("%d %d %ld\n", left.count, right.count, moves);
     return 0;
 }

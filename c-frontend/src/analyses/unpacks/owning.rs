@@ -66,13 +66,18 @@ pub enum Place {
 #[derive(Clone, Debug, Default)]
 pub struct OwningPlaces {
     owning: FxHashSet<Place>,
+    /// The functions that name each owning member (read it, store into it, or reach through
+    /// it), in id order.
+    users: FxHashMap<(StructId, u32), Vec<FuncId>>,
 }
 
 impl OwningPlaces {
     /// The owning classes of `p`.
     pub fn of(p: &Program) -> OwningPlaces {
         let copied = copied_structs(p);
-        let mut found: FxHashSet<Place> = tally(p)
+        let tallies = tally(p);
+        let mut users = FxHashMap::default();
+        let mut found: FxHashSet<Place> = tallies
             .into_iter()
             .filter(|(place, t)| {
                 let (strukt, _) = root(place);
@@ -82,12 +87,26 @@ impl OwningPlaces {
                     && t.inner_addresses == t.excused
                     && !copied.contains(&strukt)
             })
-            .map(|(place, _)| place)
+            .map(|(place, t)| {
+                if let Place::Member(s, i) = place {
+                    users.insert((s, i), t.users);
+                }
+                place
+            })
             .collect();
         // The elements of a block are reached only through it when the block is.
         let whole = found.clone();
         found.retain(|place| parents_owning(place, &whole));
-        OwningPlaces { owning: found }
+        users.retain(|&(s, i), _| found.contains(&Place::Member(s, i)));
+        OwningPlaces {
+            owning: found,
+            users,
+        }
+    }
+
+    /// The functions that name the owning member `member`, in id order.
+    pub fn users(&self, member: (StructId, u32)) -> &[FuncId] {
+        self.users.get(&member).map_or(&[], Vec::as_slice)
     }
 
     /// The owning classes as the program names them, sorted: `S.f` for a member, `S.f[]` for
@@ -315,6 +334,8 @@ struct Tally {
     /// no pointer (`pthread_mutex_lock(&O->f->mu)`).
     inner_addresses: usize,
     excused: usize,
+    /// The functions that name a place of the class, in id order.
+    users: Vec<FuncId>,
 }
 
 /// The tallies of every place class, in one walk of the program (see the module doc).
@@ -323,8 +344,10 @@ fn tally(p: &Program) -> FxHashMap<Place, Tally> {
         p,
         by_place: FxHashMap::default(),
         constructors: std::cell::RefCell::new(FxHashMap::default()),
+        current: FuncId(0),
     };
     for (f, func) in p.funcs.iter_enumerated() {
+        t.current = f;
         let reads = local_reads(func);
         for block in func.blocks.iter() {
             for stmt in &block.stmts {
@@ -381,11 +404,17 @@ struct Tallies<'a> {
     by_place: FxHashMap<Place, Tally>,
     /// Whether each function asked about is a constructor ([`constructor`]).
     constructors: std::cell::RefCell<FxHashMap<FuncId, bool>>,
+    /// The function whose statements are walked.
+    current: FuncId,
 }
 
 impl Tallies<'_> {
     fn entry(&mut self, place: Place) -> &mut Tally {
-        self.by_place.entry(place).or_default()
+        let t = self.by_place.entry(place).or_default();
+        if t.users.last() != Some(&self.current) {
+            t.users.push(self.current);
+        }
+        t
     }
 
     /// A store into a place of a class spoils it unless it stores null or a fresh block.
