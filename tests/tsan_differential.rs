@@ -501,3 +501,24 @@ fn the_checked_cases_carry_array_helpers() {
     assert!(with("void ahj") >= 2, "{}", with("void ahj"));
     assert!(with("\n    ahj0(aht0, 3);\n    for") + with("\n    ahj1(aht1, 3);\n    for") >= 1);
 }
+
+/// The checked cases carry locks behind members (stashes whose gates, made by a constructor
+/// and stored by `main`, are taken through wrappers handed the member), with a worker adding
+/// to another stash under its own gate, and `main` replacing a gate after the joins.
+#[test]
+fn the_checked_cases_carry_locks_behind_members() {
+    let with = occurrences();
+    assert!(with("    gth") >= 2, "{}", with("    gth"));
+    assert!(
+        (0..4)
+            .map(|n| with(&format!("gs{n}[0].count += 1;")))
+            .sum::<usize>()
+            >= 1
+    );
+    assert!(
+        (0..4)
+            .map(|n| with(&format!("\n    gs{n}[0].have = gtn{n}();")))
+            .sum::<usize>()
+            >= 1
+    );
+}

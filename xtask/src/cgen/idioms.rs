@@ -12,7 +12,7 @@
 //! of pointers that the join loop reads them back from, and workers writing the slot their
 //! argument names (by an `id` field, or through a pointer field), and batches of workers a
 //! thread library keeps in a list it empties by joining, under a gate created lazily per
-//! batch. Each has its own globals,
+//! batch, and stashes whose locks live in gates their members point to. Each has its own globals,
 //! functions and threads;
 //! `main` starts it (creates its threads and does its own concurrent work) and stops it (joins
 //! them) at two points of its timeline. Whether an instance races is left to ThreadSanitizer.
@@ -237,6 +237,17 @@ pub enum Idiom {
     /// joins each element. `main` reads every `ahdN[k]` after the join, or before it when
     /// `early`.
     Helpers { early: bool, iterations: u32 },
+    /// Locks behind members: `main` stores a fresh `struct gtN` (a mutex and a counter), made
+    /// by `gtnN()`, into the member `have` of each of two stashes `gsN[k]`, in a loop (so the
+    /// gates' mutexes are one lock label); worker `k` adds to its stash's `count` and its
+    /// gate's `uses` holding the gate, through the wrappers `gthN`/`gtlN`. When `wrong`,
+    /// worker 1 also adds to stash 0's `count` holding its own gate. When `renew`, `main`
+    /// replaces stash 0's gate after the joins and adds under the new one.
+    Gates {
+        wrong: bool,
+        renew: bool,
+        iterations: u32,
+    },
 }
 
 /// How a worker of the slots idiom finds its slot.
@@ -543,7 +554,81 @@ pub fn emit(idiom: &Idiom, n: usize) -> Parts {
             iterations,
         } => states(n, *early, *extra, *iterations),
         Idiom::Helpers { early, iterations } => helpers(n, *early, *iterations),
+        Idiom::Gates {
+            wrong,
+            renew,
+            iterations,
+        } => gates(n, *wrong, *renew, *iterations),
     }
+}
+
+fn gates(n: usize, wrong: bool, renew: bool, it: u32) -> Parts {
+    let mut p = Parts::default();
+    p.globals.push_str(&format!(
+        "struct gt{n} {{ pthread_mutex_t mu; unsigned uses; }};
+struct gs{n} {{ struct gt{n} *have; unsigned count; }};
+struct gs{n} gs{n}[2];
+"
+    ));
+    p.functions.push_str(&format!(
+        "struct gt{n} *gtn{n}(void)
+{{
+    struct gt{n} *g = malloc(sizeof *g);
+    if (g == NULL)
+        abort();
+    pthread_mutex_init(&g->mu, NULL);
+    g->uses = 0;
+    return g;
+}}
+
+void gth{n}(struct gt{n} *g) {{ pthread_mutex_lock(&g->mu); }}
+
+void gtl{n}(struct gt{n} *g) {{ pthread_mutex_unlock(&g->mu); }}
+
+void gta{n}(struct gs{n} *s, unsigned v)
+{{
+    gth{n}(s->have);
+    s->count += v;
+    s->have->uses += 1;
+    gtl{n}(s->have);
+}}
+
+"
+    ));
+    let mut body = vec![format!("gta{n}(&gs{n}[id], i);")];
+    if wrong {
+        body.extend([
+            "if (id == 1) {".to_string(),
+            format!("    gth{n}(gs{n}[1].have);"),
+            format!("    gs{n}[0].count += 1;"),
+            format!("    gtl{n}(gs{n}[1].have);"),
+            "}".to_string(),
+        ]);
+    }
+    p.functions += &thread_fn(
+        &format!("gtw{n}"),
+        &["long id = (long)arg;".into()],
+        it,
+        &body,
+        &["return NULL;"],
+    );
+    p.decls.push(format!("pthread_t gtt{n}[2];"));
+    p.start.push("for (int k = 0; k < 2; k++)".into());
+    p.start.push(format!("    gs{n}[k].have = gtn{n}();"));
+    p.start.push("for (long k = 0; k < 2; k++)".into());
+    p.start.extend(
+        create(&format!("&gtt{n}[k]"), &format!("gtw{n}"), "(void *)k").map(|l| format!("    {l}")),
+    );
+    p.stop.push("for (int k = 0; k < 2; k++)".into());
+    p.stop.push(format!("    pthread_join(gtt{n}[k], NULL);"));
+    if renew {
+        p.stop.push(format!("gs{n}[0].have = gtn{n}();"));
+        p.stop.push(format!("gta{n}(&gs{n}[0], 1);"));
+    }
+    p.stop.push(format!(
+        "printf(\"%u %u\\n\", gs{n}[0].count, gs{n}[1].count);"
+    ));
+    p
 }
 
 fn helpers(n: usize, early: bool, it: u32) -> Parts {
@@ -2033,8 +2118,8 @@ pub fn add(rng: &mut Rng, plan: &mut Plan, options: Options) {
         };
         place(&mut later, plan, idiom);
     }
-    // Likewise calls through pointers, state machines and array helpers, drawn after the
-    // batches from the same copy, each after the ones before it.
+    // Likewise calls through pointers, state machines, array helpers and locks behind
+    // members, drawn after the batches from the same copy, each after the ones before it.
     if later.chance(15) {
         let idiom = Idiom::Methods {
             table: later.chance(50),
@@ -2054,6 +2139,14 @@ pub fn add(rng: &mut Rng, plan: &mut Plan, options: Options) {
     if later.chance(15) {
         let idiom = Idiom::Helpers {
             early: later.chance(40),
+            iterations: later.range(40, 150) as u32,
+        };
+        place(&mut later, plan, idiom);
+    }
+    if later.chance(15) {
+        let idiom = Idiom::Gates {
+            wrong: later.chance(40),
+            renew: later.chance(50),
             iterations: later.range(40, 150) as u32,
         };
         place(&mut later, plan, idiom);
