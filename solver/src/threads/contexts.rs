@@ -56,10 +56,15 @@ impl Contexts {
     /// [`Contexts::call_view`] of `ctx` alone.
     pub fn through_call(&mut self, mhp: &Mhp, f: FnId, ctx: &Ctx, pt: &CallPoint) -> Ctx {
         let view = self.call_view(mhp, f, ctx);
+        self.view_through_call(mhp, &view, pt)
+    }
+
+    /// What a context whose [`Contexts::call_view`] is `view` becomes in the caller at `pt`.
+    pub fn view_through_call(&mut self, mhp: &Mhp, view: &Ctx, pt: &CallPoint) -> Ctx {
         Ctx {
             point: mhp.point(pt.caller, pt.block, pt.index),
             joined: self.joined_through(mhp, pt, view.joined),
-            ..view
+            ..*view
         }
     }
 

@@ -102,9 +102,11 @@ struct Prop<'a> {
     work: Vec<usize>,
     /// Held sets translated through a site (`true`) and released sets (`false`).
     set_memo: SetTranslations,
-    /// The facts carried through their function's calls, by [`Prop::call_key`]: a fact with
-    /// the key of one already carried would derive the same facts again.
-    carried: rustc_hash::FxHashSet<CallFact>,
+    /// The facts carried through their function's calls, with the hash of their
+    /// [`Prop::call_key`] (each stored once, in `facts`, its key computed again where two
+    /// hashes meet): a fact with the key of one already carried would derive the same facts
+    /// again.
+    carried: hashbrown::HashTable<(u64, u32)>,
 }
 
 /// Computes the lock order of `p`: the lock sets for the order, then every lock call's facts.
@@ -137,7 +139,7 @@ pub fn propagate(inputs: OrderInputs<'_>, locks: &mut LockTable) -> Order {
         seen: hashbrown::HashTable::new(),
         work: Vec::new(),
         set_memo: SetTranslations::default(),
-        carried: rustc_hash::FxHashSet::default(),
+        carried: hashbrown::HashTable::new(),
     };
     for (f, body) in p.funcs.iter_enumerated() {
         for (b, block) in body.blocks.iter().enumerate() {
@@ -291,13 +293,12 @@ impl Prop<'_> {
             if Some(f.func) == p.main {
                 continue;
             }
-            let carry = !s.callers[f.func].is_empty() && {
-                let key = self.call_key(&f);
-                self.carried.insert(key)
-            };
-            if carry {
+            if let Some(view) = (!s.callers[f.func].is_empty())
+                .then(|| self.carry(k))
+                .flatten()
+            {
                 for pt in &s.callers[f.func] {
-                    if let Some(up) = self.through_call(&f, pt) {
+                    if let Some(up) = self.through_call(&f, &view, pt) {
                         self.add(up, Some((k, *pt)));
                     }
                 }
@@ -314,16 +315,35 @@ impl Prop<'_> {
     /// context's [`Contexts::call_view`]. Facts of one function that differ only in their
     /// points (another thread's lock calls reached through different calls of the function)
     /// share it, and so derive the same facts in every caller: only the first is carried up.
-    fn call_key(&mut self, f: &CallFact) -> CallFact {
+    fn call_key(cx: &mut Contexts, mhp: &Mhp, f: &CallFact) -> CallFact {
         CallFact {
-            ctx: self.cx.call_view(self.inputs.mhp, f.func, &f.ctx),
+            ctx: cx.call_view(mhp, f.func, &f.ctx),
             ..*f
         }
     }
 
-    /// The fact as the caller at `pt` sees it (as [`super::facts`] takes an access's): `None`
-    /// where the call is unreachable or the lock is one of a run of the callee.
-    fn through_call(&mut self, f: &CallFact, pt: &CallPoint) -> Option<CallFact> {
+    /// The call view of fact `k`'s context when it is the first fact with its
+    /// [`Prop::call_key`] to be carried up (it is recorded as carried then), `None` when one
+    /// was carried before.
+    fn carry(&mut self, k: usize) -> Option<Ctx> {
+        let mhp = self.inputs.mhp;
+        let (facts, cx) = (&self.facts, &mut self.cx);
+        let key = Self::call_key(cx, mhp, &facts[k]);
+        let hash = hash_fact(&key);
+        let mut same =
+            |&(h, j): &(u64, u32)| h == hash && Self::call_key(cx, mhp, &facts[j as usize]) == key;
+        if self.carried.find(hash, &mut same).is_some() {
+            return None;
+        }
+        self.carried
+            .insert_unique(hash, (hash, k as u32), |&(h, _)| h);
+        Some(key.ctx)
+    }
+
+    /// The fact as the caller at `pt` sees it (as [`super::facts`] takes an access's), `view`
+    /// being its context's call view: `None` where the call is unreachable or the lock is one
+    /// of a run of the callee.
+    fn through_call(&mut self, f: &CallFact, view: &Ctx, pt: &CallPoint) -> Option<CallFact> {
         let state = self.state_at(pt.caller, pt.block, pt.index);
         let caller_must = state.held?;
         let caller_held = state.may_held;
@@ -341,7 +361,7 @@ impl Prop<'_> {
         } else {
             (held, must_held, LockSets::EMPTY)
         };
-        let ctx = self.cx.through_call(self.inputs.mhp, f.func, &f.ctx, pt);
+        let ctx = self.cx.view_through_call(self.inputs.mhp, view, pt);
         Some(CallFact {
             func: pt.caller,
             lock,
