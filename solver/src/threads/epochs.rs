@@ -53,28 +53,11 @@ impl OncePerEpoch {
             .iter()
             .flat_map(|e| e.resets.iter().copied())
             .collect();
-        let mut at: FxHashMap<AccessId, (FnId, (u32, u32))> = FxHashMap::default();
-        // Who calls or starts each function, and the functions each fork site starts.
-        let mut callers: IndexVec<FnId, Vec<FnId>> =
-            IndexVec::from_elem_n(Vec::new(), p.funcs.len());
-        let mut site_callees: FxHashMap<Site, Vec<FnId>> = FxHashMap::default();
-        for (f, body) in p.funcs.iter_enumerated() {
-            for (b, block) in body.blocks.iter().enumerate() {
-                for (k, e) in block.events.iter().enumerate() {
-                    match *e {
-                        Event::Access(a) if resets.contains(&a) => {
-                            at.insert(a, (f, (b as u32, k as u32)));
-                        }
-                        Event::Call { callee, .. } => callers[callee].push(f),
-                        Event::Fork { site, callee, .. } => {
-                            callers[callee].push(f);
-                            site_callees.entry(site).or_default().push(callee);
-                        }
-                        _ => {}
-                    }
-                }
-            }
-        }
+        let Scan {
+            at,
+            callers,
+            site_callees,
+        } = Scan::of(p, &resets);
         let thread_code = reachable_from_threads(p);
         for epoch in &p.epochs {
             let relevant = reaching_sites(&callers, &site_callees, &epoch.users);
@@ -94,6 +77,42 @@ impl OncePerEpoch {
             if holds {
                 out.objects.extend(epoch.objects.iter().copied());
                 out.sites.extend(epoch.sites.iter().copied());
+            }
+        }
+        out
+    }
+}
+
+/// One walk of the event graphs: where the accesses asked about are made, who calls or starts
+/// each function, and the functions each fork site starts.
+struct Scan {
+    at: FxHashMap<AccessId, (FnId, (u32, u32))>,
+    callers: IndexVec<FnId, Vec<FnId>>,
+    site_callees: FxHashMap<Site, Vec<FnId>>,
+}
+
+impl Scan {
+    fn of(p: &ThreadProgram, asked: &FxHashSet<AccessId>) -> Scan {
+        let mut out = Scan {
+            at: FxHashMap::default(),
+            callers: IndexVec::from_elem_n(Vec::new(), p.funcs.len()),
+            site_callees: FxHashMap::default(),
+        };
+        for (f, body) in p.funcs.iter_enumerated() {
+            for (b, block) in body.blocks.iter().enumerate() {
+                for (k, e) in block.events.iter().enumerate() {
+                    match *e {
+                        Event::Access(a) if asked.contains(&a) => {
+                            out.at.insert(a, (f, (b as u32, k as u32)));
+                        }
+                        Event::Call { callee, .. } => out.callers[callee].push(f),
+                        Event::Fork { site, callee, .. } => {
+                            out.callers[callee].push(f);
+                            out.site_callees.entry(site).or_default().push(callee);
+                        }
+                        _ => {}
+                    }
+                }
             }
         }
         out
@@ -133,26 +152,11 @@ pub fn unsteady(p: &ThreadProgram, s: &Structure, mhp: &Mhp) -> FxHashSet<Object
     let asked: FxHashSet<AccessId> = (p.steady.iter())
         .flat_map(|steady| steady.stores.iter().copied())
         .collect();
-    let mut at: FxHashMap<AccessId, (FnId, (u32, u32))> = FxHashMap::default();
-    let mut callers: IndexVec<FnId, Vec<FnId>> = IndexVec::from_elem_n(Vec::new(), p.funcs.len());
-    let mut site_callees: FxHashMap<Site, Vec<FnId>> = FxHashMap::default();
-    for (f, body) in p.funcs.iter_enumerated() {
-        for (b, block) in body.blocks.iter().enumerate() {
-            for (k, e) in block.events.iter().enumerate() {
-                match *e {
-                    Event::Access(a) if asked.contains(&a) => {
-                        at.insert(a, (f, (b as u32, k as u32)));
-                    }
-                    Event::Call { callee, .. } => callers[callee].push(f),
-                    Event::Fork { site, callee, .. } => {
-                        callers[callee].push(f);
-                        site_callees.entry(site).or_default().push(callee);
-                    }
-                    _ => {}
-                }
-            }
-        }
-    }
+    let Scan {
+        at,
+        callers,
+        site_callees,
+    } = Scan::of(p, &asked);
     let thread_code = reachable_from_threads(p);
     for steady in &p.steady {
         let relevant = reaching_sites(&callers, &site_callees, &steady.users);
