@@ -185,3 +185,36 @@ fn a_constructor_that_publishes_its_block_or_a_block_with_pointers_is_not_owning
     );
     assert!(owning(&inside).is_empty());
 }
+
+#[test]
+fn a_struct_handed_to_a_thread_that_only_converts_it_back_is_not_copied() {
+    let threads = "typedef unsigned long pthread_t;
+int pthread_create(pthread_t *, const void *, void *(*)(void *), void *);
+void *run(void *arg) { struct stash *s = arg; stash_add(s); return 0; }
+void start(void) { pthread_t t; pthread_create(&t, 0, run, &left); }
+";
+    assert_eq!(owning(&format!("{GATES}{threads}")), ["stash.have"]);
+    // An explicit conversion back is the same.
+    let cast = threads.replace(
+        "struct stash *s = arg;",
+        "struct stash *s = (struct stash *)arg;",
+    );
+    assert_eq!(owning(&format!("{GATES}{cast}")), ["stash.have"]);
+    // The routine copies the struct through its `void *`.
+    let copied = threads.replace(
+        "struct stash *s = arg;",
+        "struct stash copy; memcpy(&copy, arg, sizeof copy); struct stash *s = arg;",
+    );
+    assert!(owning(&format!("{GATES}{copied}")).is_empty());
+    // The routine is started with another struct too, or called directly.
+    let other = threads.replace(
+        "void start(void) {",
+        "struct item it; void more(void) { pthread_t u; pthread_create(&u, 0, run, &it); }\nvoid start(void) {",
+    );
+    assert!(owning(&format!("{GATES}{other}")).is_empty());
+    let direct = threads.replace(
+        "void start(void) {",
+        "void again(void) { run(&left); }\nvoid start(void) {",
+    );
+    assert!(owning(&format!("{GATES}{direct}")).is_empty());
+}

@@ -1,10 +1,10 @@
-/* Each stash keeps a pointer to its own gate, a struct holding a mutex that
- * gate_new() makes, stored before the workers start (a ticker that touches no
- * stash runs then) and never replaced. Its slots point back to it, so every
- * gate is one lock label: not linear. Locking s->have->mu (in hold()) is
- * still an unpack of *s: the gate is reached only through s->have, so the
- * piles, counts and uses under it are NORACE (needs=existentials). `moves` is
- * counted under the left stash's gate and the right one's: RACE. */
+/* Each stash keeps a pointer to its own gate (a mutex in a struct gate_new()
+ * makes), stored before the workers start (a ticker that touches no stash
+ * runs then) and never replaced. Its slots point back to it, so every gate is
+ * one lock label: not linear. Locking s->have->mu (in hold()) is still an
+ * unpack of *s, the gate being reached only through s->have: the piles, counts
+ * and uses under it are NORACE (needs=existentials), each worker getting its
+ * stash as its void * argument. `moves`, under both gates, is a RACE. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,7 +59,7 @@ static void give(struct slot *x)
 }
 static void *worker(void *arg)
 {
-    struct stash *s = arg ? &right : &left;
+    struct stash *s = arg;
     for (int i = 0; i < 100; i++)
         give(take(s));
     return NULL;
@@ -70,8 +70,8 @@ int main(void)
     pthread_create(&c, NULL, ticker, NULL);
     fill(&left);
     fill(&right);
-    pthread_create(&a, NULL, worker, NULL);
-    pthread_create(&b, NULL, worker, (void *)1);
+    pthread_create(&a, NULL, worker, &left);
+    pthread_create(&b, NULL, worker, &right);
     pthread_join(a, NULL);
     pthread_join(b, NULL);
     pthread_join(c, NULL);

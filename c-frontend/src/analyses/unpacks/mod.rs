@@ -178,7 +178,8 @@ pub enum Package {
     /// lock as long as the member keeps its block while threads use it: a store into the
     /// member ends every such unpack in the thread that makes it (see `Analysis::step`), and
     /// the thread analysis counts the package's lock as one lock only when every store of a
-    /// block into the member is made where no other thread runs (`ThreadProgram::steady`).
+    /// block into the member is made where no thread that may reach the member runs beside
+    /// (`ThreadProgram::steady`).
     Behind(Vec<(StructId, u32)>, Vec<(StructId, u32)>),
 }
 

@@ -33,7 +33,8 @@
 //!   lies in no union (not even inside a struct a union holds) and in no struct of the
 //!   library's, and no object holding it may be copied
 //!   whole: no struct assignment of it, and no pointer to it converted to another pointer type
-//!   (as `memcpy`'s `void *` parameters do), but to hand it to `free`;
+//!   (as `memcpy`'s `void *` parameters do), but to hand it to `free`, or as the argument of
+//!   a create whose start routine only converts it back (`handed_back`);
 //! - for the elements of blocks, the place holding the blocks is owning too.
 //!
 //! Why that is sound: every block a place of an owning class holds is fresh when stored, and no
@@ -49,7 +50,7 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::ir::ctypes::{StructId, Type, TypeId};
-use crate::ir::visit::{walk_operand, walk_stmt, Visitor};
+use crate::ir::visit::{walk_lval, walk_operand, walk_stmt, Visitor};
 use crate::ir::{ArithOp, Base, Callee, FuncId, Lval, Operand, Program, Proj, StmtKind, VarId};
 use crate::model::Kind;
 
@@ -201,6 +202,7 @@ fn copied_structs(p: &Program) -> FxHashSet<StructId> {
         p,
         found: FxHashSet::default(),
     };
+    let uses = super::super::function_uses::FunctionUses::of(p);
     for func in p.funcs.iter() {
         let returns = match p.types.get(func.ty) {
             Type::Function { ret, .. } => Some(*ret),
@@ -216,7 +218,23 @@ fn copied_structs(p: &Program) -> FxHashSet<StructId> {
                         }
                         views.convert(p.operand_type(src), Some(ty));
                     }
-                    StmtKind::Call { callee, args, .. } => views.pass(callee, args),
+                    StmtKind::Call { callee, args, dst } => {
+                        // A thread's argument its routine only converts back is no view.
+                        if let Some(k) = handed_back(p, &uses, callee, args) {
+                            let mut rest = args.clone();
+                            let handed = rest.remove(k);
+                            views.pass(callee, &rest);
+                            let call = StmtKind::Call {
+                                callee: callee.clone(),
+                                args: rest,
+                                dst: dst.clone(),
+                            };
+                            walk_stmt(&mut views, &call);
+                            walk_operand(&mut views, handed.without_casts());
+                            continue;
+                        }
+                        views.pass(callee, args)
+                    }
                     _ => {}
                 }
                 walk_stmt(&mut views, &stmt.kind);
@@ -252,6 +270,97 @@ fn copied_structs(p: &Program) -> FxHashSet<StructId> {
         }
     }
     copied
+}
+
+/// The index of the argument of a thread create (`pthread_create(&t, NULL, run, &stash)`) that
+/// hands the routine a pointer to a struct which the routine only converts back to that type
+/// (by an explicit conversion, or by assigning its parameter to a variable of that type). The
+/// routine must be a function of the program that is only ever used as the start routine of
+/// direct creates, each handing it a pointer of that one type. The struct is then seen only as
+/// itself, and every further conversion is found where it is made.
+fn handed_back(
+    p: &Program,
+    uses: &super::super::function_uses::FunctionUses,
+    callee: &Callee,
+    args: &[Operand],
+) -> Option<usize> {
+    let Callee::Direct(g) = callee else {
+        return None;
+    };
+    let Some(Kind::Fork {
+        func,
+        arg: Some(arg),
+        ..
+    }) = p.known_kind(*g)
+    else {
+        return None;
+    };
+    let Operand::Func(routine) = args.get(usize::from(func))?.without_casts() else {
+        return None;
+    };
+    let handed = args.get(usize::from(arg))?;
+    let ty = p.operand_type(handed.without_casts());
+    let Type::Pointer(e) = p.types.get(ty) else {
+        return None;
+    };
+    if !matches!(p.types.get(*e), Type::Struct(_)) {
+        return None;
+    }
+    let r = &p.funcs[*routine];
+    let param = *r.params.first()?;
+    let one_type = (uses.forks.get(routine)).is_some_and(|forks| {
+        forks
+            .iter()
+            .all(|(.., op)| p.operand_type(op.without_casts()) == ty)
+    });
+    if !r.defined || p.vars[param].address_taken || uses.other_use.contains(routine) || !one_type {
+        return None;
+    }
+    let mut uses = BackConversions {
+        param,
+        ty,
+        other: false,
+    };
+    for stmt in r.blocks.iter().flat_map(|b| &b.stmts) {
+        match &stmt.kind {
+            StmtKind::Assign { dst, src }
+                if src.plain_var() == Some(param) && matches!(src, Operand::Use(_)) =>
+            {
+                if p.lval_type(dst) != ty || dst.plain_var() == Some(param) {
+                    uses.other = true;
+                }
+                walk_lval(&mut uses, dst);
+            }
+            kind => walk_stmt(&mut uses, kind),
+        }
+    }
+    for block in r.blocks.iter() {
+        crate::ir::visit::walk_term(&mut uses, &block.term);
+    }
+    (!uses.other).then_some(usize::from(arg))
+}
+
+/// Whether a routine's parameter is read otherwise than converted back to `ty`.
+struct BackConversions {
+    param: VarId,
+    ty: TypeId,
+    other: bool,
+}
+
+impl Visitor for BackConversions {
+    fn visit_operand(&mut self, op: &Operand) {
+        match op {
+            Operand::Cast(to, inner) if inner.plain_var() == Some(self.param) => {
+                if *to != self.ty || !matches!(**inner, Operand::Use(_)) {
+                    self.other = true;
+                }
+            }
+            Operand::Use(lv) | Operand::AddrOf(lv) if lv.plain_var() == Some(self.param) => {
+                self.other = true;
+            }
+            _ => walk_operand(self, op),
+        }
+    }
 }
 
 /// The struct types a pointer to which is converted to another type.
