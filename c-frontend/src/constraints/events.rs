@@ -222,7 +222,7 @@ impl Gen<'_> {
         // Each package's opened lock (§3.3) is a lock of its own, made once: linear, and held
         // only by the accesses inside its unpacks (`AccessInfo::opened`). A lock behind an
         // owning member is one lock only while the member keeps its block: the stores into the
-        // member must each be made where no other thread runs.
+        // member must each be made where no thread that may reach the member runs beside.
         for (package, l) in &self.opened {
             let member = match package {
                 unpacks::Package::Behind(outer, _) => outer.last().copied(),
