@@ -30,6 +30,11 @@ void let_go(struct gate *g) { pthread_mutex_unlock(&g->mu); }
 struct stash { struct gate *have; int count; int other; };
 struct stash left;
 void renew(struct stash *s) { s->have = gate_new(); }
+void renew_left(void) { left.have = gate_new(); }
+void apply(void (*)(void));
+typedef int pthread_once_t;
+int pthread_once(pthread_once_t *, void (*)(void));
+pthread_once_t once;
 void nothing(struct stash *s) { s->other = 0; }
 void add(struct stash *s) {
     BODY
@@ -104,6 +109,20 @@ fn a_store_into_the_member_ends_the_unpack() {
     assert_eq!(
         behind(&count_unpacks(
             "hold(s->have); nothing(s); s->count = 1; renew(s); s->count = 2;"
+        )),
+        [true, false]
+    );
+    // Code locksmith cannot see, handed the function that stores, may call it back.
+    assert_eq!(
+        behind(&count_unpacks(
+            "hold(s->have); s->count = 1; apply(renew_left); s->count = 2;"
+        )),
+        [true, false]
+    );
+    // A library function that calls back the function it is handed.
+    assert_eq!(
+        behind(&count_unpacks(
+            "hold(s->have); s->count = 1; pthread_once(&once, renew_left); s->count = 2;"
         )),
         [true, false]
     );

@@ -61,14 +61,7 @@ impl OncePerEpoch {
         let thread_code = reachable_from_threads(p);
         for epoch in &p.epochs {
             let relevant = reaching_sites(&callers, &site_callees, &epoch.users);
-            let mut alone = Alone {
-                p,
-                s,
-                mhp,
-                thread_code: &thread_code,
-                relevant: &relevant,
-                entry: FxHashMap::default(),
-            };
+            let mut alone = Alone::new(p, s, mhp, &thread_code, &relevant);
             let holds = epoch.creators.iter().all(|&f| !thread_code[f])
                 && epoch
                     .resets
@@ -143,7 +136,8 @@ fn reaching_sites(
 
 /// The objects of [`ThreadProgram::steady`] that do not hold: one of their stores may be made
 /// while another thread that may reach the member's users runs, or is made nowhere the event
-/// graphs say. Their lock stands for several locks over a run, and is not linear.
+/// graphs say. Their lock stands for several locks over a run, and is not linear (paper §3.1:
+/// a linear lock stands for at most one run-time lock).
 pub fn unsteady(p: &ThreadProgram, s: &Structure, mhp: &Mhp) -> FxHashSet<ObjectId> {
     let mut out = FxHashSet::default();
     if p.steady.is_empty() {
@@ -160,14 +154,7 @@ pub fn unsteady(p: &ThreadProgram, s: &Structure, mhp: &Mhp) -> FxHashSet<Object
     let thread_code = reachable_from_threads(p);
     for steady in &p.steady {
         let relevant = reaching_sites(&callers, &site_callees, &steady.users);
-        let mut alone = Alone {
-            p,
-            s,
-            mhp,
-            thread_code: &thread_code,
-            relevant: &relevant,
-            entry: FxHashMap::default(),
-        };
+        let mut alone = Alone::new(p, s, mhp, &thread_code, &relevant);
         let holds = (steady.stores.iter())
             .all(|a| at.get(a).is_some_and(|&(f, event)| alone.at(f, event, &[])));
         if !holds {
@@ -190,7 +177,24 @@ struct Alone<'a> {
     entry: FxHashMap<(FnId, Vec<ThreadHandle>), bool>,
 }
 
-impl Alone<'_> {
+impl<'a> Alone<'a> {
+    fn new(
+        p: &'a ThreadProgram,
+        s: &'a Structure,
+        mhp: &'a Mhp,
+        thread_code: &'a IndexVec<FnId, bool>,
+        relevant: &'a FxHashSet<Site>,
+    ) -> Alone<'a> {
+        Alone {
+            p,
+            s,
+            mhp,
+            thread_code,
+            relevant,
+            entry: FxHashMap::default(),
+        }
+    }
+
     /// Whether `f` runs alone at event `index` of `block`, given the handles joined (ending all
     /// their threads) in the runs it is called from, below this point of the call chain: the
     /// threads its own run started are ended there, or are those of a handle it or they

@@ -668,7 +668,7 @@ fn ownership(
 
 /// Whether every return of `func` returns a pointer it owns, or null (and one returns a
 /// pointer).
-fn returns_owned(p: &Program, func: &Func, unique: &Uniqueness) -> bool {
+pub(super) fn returns_owned(p: &Program, func: &Func, unique: &Uniqueness) -> bool {
     let mut any = false;
     for (b, block) in func.blocks.iter_enumerated() {
         let Term::Return(value, _) = &block.term else {

@@ -174,7 +174,8 @@ pub enum Package {
     /// The lock at field path `.1` (empty: the block is the lock) of the block that the owning
     /// member at field path `.0` of objects of the first field's struct points to
     /// (`lock(&s->gate->mu)`, `hold(s->gate)`, with `stash.gate` owning: [`OwningPlaces`]). The
-    /// block is part of the object that holds the member, so its lock is that object's own
+    /// block is part of the object that holds the member (figure 10's [Unpack] opens what
+    /// only the object reaches, as for owning places), so its lock is that object's own
     /// lock as long as the member keeps its block while threads use it: a store into the
     /// member ends every such unpack in the thread that makes it (see `Analysis::step`), and
     /// the thread analysis counts the package's lock as one lock only when every store of a
@@ -997,39 +998,25 @@ impl Analysis<'_> {
     }
 }
 
-/// The functions that may store a block into an owning member, directly or in a function they
-/// call directly; calls through pointers are asked at the call ([`Analysis::member_stored`]).
+/// The functions that may store a block into an owning member: those that store into one,
+/// their callers, and the callers of what may call one back
+/// ([`crate::analyses::singletons::CallGraph::may_write`]); calls through pointers are asked at
+/// the call ([`Analysis::member_stored`]).
 pub(crate) fn member_storers(p: &Program, owning: &OwningPlaces) -> FxHashSet<FuncId> {
-    let mut callers: FxHashMap<FuncId, Vec<FuncId>> = FxHashMap::default();
-    let mut out: FxHashSet<FuncId> = FxHashSet::default();
-    for (f, func) in p.funcs.iter_enumerated() {
-        for stmt in func.blocks.iter().flat_map(|b| &b.stmts) {
-            match &stmt.kind {
-                StmtKind::Assign { dst, .. } | StmtKind::Call { dst: Some(dst), .. }
-                    if owning.owns(dst) =>
-                {
-                    out.insert(f);
-                }
-                _ => {}
-            }
-            if let StmtKind::Call {
-                callee: Callee::Direct(g),
-                ..
-            } = &stmt.kind
-            {
-                callers.entry(*g).or_default().push(f);
-            }
-        }
+    let stores = |func: &crate::ir::Func| {
+        func.blocks.iter().flat_map(|b| &b.stmts).any(|stmt| {
+            matches!(&stmt.kind, StmtKind::Assign { dst, .. } | StmtKind::Call { dst: Some(dst), .. }
+                if owning.owns(dst))
+        })
+    };
+    let writers: FxHashSet<FuncId> = (p.funcs.iter_enumerated())
+        .filter(|(_, func)| stores(func))
+        .map(|(f, _)| f)
+        .collect();
+    if writers.is_empty() {
+        return writers;
     }
-    let mut stack: Vec<FuncId> = out.iter().copied().collect();
-    while let Some(f) = stack.pop() {
-        for &c in callers.get(&f).map(Vec::as_slice).unwrap_or(&[]) {
-            if out.insert(c) {
-                stack.push(c);
-            }
-        }
-    }
-    out
+    crate::analyses::singletons::CallGraph::of(p).may_write(&writers)
 }
 
 /// Runs the analysis on one function (`releasers` from [`releasers`]), from the own locks

@@ -675,37 +675,16 @@ fn holds_no_pointer(p: &Program, ty: TypeId, seen: &mut Vec<StructId>) -> bool {
     }
 }
 
-/// Whether `g` is a *constructor*: a function of the program, never called through a pointer
-/// nor handed away (its address is not needed: only direct calls are asked), that returns a
-/// pointer, and each of whose returns returns null or a block fresh and unpublished at that
-/// point ([`crate::analyses::uniqueness`]): it allocated the block and only initialised it,
-/// handing it at most to functions that keep no copy (`pthread_mutex_init(&g->mu, NULL)`).
+/// Whether `g` is a *constructor*: a function of the program each of whose returns returns
+/// null or a block fresh and unpublished at that point, one of them a block
+/// (`lists::returns_owned` on its [`crate::analyses::uniqueness`]): it allocated the block
+/// and only initialised it, handing it at most to functions that keep no copy
+/// (`pthread_mutex_init(&g->mu, NULL)`). Only its direct calls are asked about.
 fn constructor(p: &Program, g: FuncId) -> bool {
-    use crate::analyses::uniqueness::{analyse, Holder};
     let func = &p.funcs[g];
-    if !func.defined || p.known(g).is_some() {
-        return false;
-    }
-    let returns_pointer = matches!(p.types.get(func.ty),
-        Type::Function { ret, .. } if matches!(p.types.get(*ret), Type::Pointer(_)));
-    if !returns_pointer {
-        return false;
-    }
-    let returns: Vec<(crate::ir::BlockId, &Operand)> = (func.blocks.iter_enumerated())
-        .filter_map(|(b, block)| match &block.term {
-            crate::ir::Term::Return(Some(op), _) => Some((b, op)),
-            _ => None,
-        })
-        .collect();
-    if returns.is_empty() {
-        return false;
-    }
-    let unique = analyse(p, g);
-    returns.iter().all(|&(b, op)| {
-        op.without_casts().constant() == Some(0)
-            || (op.without_casts().plain_var())
-                .is_some_and(|v| unique.at_term(b).any(|u| u == Holder::Var(v)))
-    })
+    func.defined
+        && p.known(g).is_none()
+        && super::lists::returns_owned(p, func, &crate::analyses::uniqueness::analyse(p, g))
 }
 
 /// Whether a call returns a fresh block (never one it was given).
