@@ -19,7 +19,11 @@ int pthread_mutex_unlock(pthread_mutex_t *);
 /// The claim locals of a program (after [`MUTEX`]), as `function.local`, sorted.
 fn claimed(source: &str) -> Vec<String> {
     let p = lower(&format!("{MUTEX}{source}"));
-    let claims = find(&p, Some(defined(&p, "main")));
+    let claims = find(
+        &p,
+        &c_frontend::analyses::calls::Calls::of(&p),
+        Some(defined(&p, "main")),
+    );
     let mut out: Vec<String> = claims
         .locals
         .iter()
@@ -109,7 +113,11 @@ int main(void) { return 0; }
     .replace("CLAIM", claim)
     .replace("BODY", body);
     let p = lower(&format!("{MUTEX}{program}"));
-    let claims = find(&p, Some(defined(&p, "main")));
+    let claims = find(
+        &p,
+        &c_frontend::analyses::calls::Calls::of(&p),
+        Some(defined(&p, "main")),
+    );
     let worker = defined(&p, "worker");
     c_frontend::analyses::chunks::chunk_indexes(&p, worker, &claims)
         .values()

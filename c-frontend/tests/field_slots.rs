@@ -47,8 +47,20 @@ fn has_slot(set: &str, extra: &str, more: &str) -> bool {
     );
     let p = support::lower(&text);
     let (main, work) = (support::defined(&p, "main"), support::defined(&p, "work"));
-    let jp = plan(&p, Some(main), &solver::stats::Stats::off());
-    let unpacks = analyse_program(&p, main, &OwningPlaces::of(&p), &releasers(&p), &jp);
+    let jp = plan(
+        &p,
+        &c_frontend::analyses::calls::Calls::of(&p),
+        Some(main),
+        &solver::stats::Stats::off(),
+    );
+    let unpacks = analyse_program(
+        &p,
+        &c_frontend::analyses::calls::Calls::of(&p),
+        main,
+        &OwningPlaces::of(&p, &c_frontend::analyses::calls::Calls::of(&p)),
+        &releasers(&p),
+        &jp,
+    );
     let Some(u) = unpacks.get(&work) else {
         return false;
     };

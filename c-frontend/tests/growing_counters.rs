@@ -21,7 +21,12 @@ pthread_t t;
 /// value, sorted.
 fn handing(source: &str) -> Vec<String> {
     let p = lower(&format!("{DECLARATIONS}{source}"));
-    let jp = plan(&p, Some(defined(&p, "main")), &solver::stats::Stats::off());
+    let jp = plan(
+        &p,
+        &c_frontend::analyses::calls::Calls::of(&p),
+        Some(defined(&p, "main")),
+        &solver::stats::Stats::off(),
+    );
     let mut out: Vec<String> = jp
         .value_handoffs
         .keys()

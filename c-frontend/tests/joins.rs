@@ -82,7 +82,12 @@ fn planned(test: &str, text: &str) -> (Program, JoinPlan) {
         .iter_enumerated()
         .find(|(_, f)| f.defined && f.name == "main")
         .map(|(id, _)| id);
-    let jp = plan(&p, main, &solver::stats::Stats::off());
+    let jp = plan(
+        &p,
+        &c_frontend::analyses::calls::Calls::of(&p),
+        main,
+        &solver::stats::Stats::off(),
+    );
     (p, jp)
 }
 
@@ -327,7 +332,12 @@ fn loops_after_a_function_that_does_not_lower() {
     let text = format!("{PRELUDE}{body}");
     let p = lower_any("after_broken", &text);
     assert_eq!(p.unanalysed.len(), 1, "{:?}", p.unanalysed);
-    let jp = plan(&p, None, &solver::stats::Stats::off());
+    let jp = plan(
+        &p,
+        &c_frontend::analyses::calls::Calls::of(&p),
+        None,
+        &solver::stats::Stats::off(),
+    );
     assert_eq!(summarise(&p, &jp, &text), ["C1 -> J1"]);
 }
 
@@ -1792,7 +1802,12 @@ fn pool_near_misses() {
 fn failure_lines(test: &str, body: &str) -> Vec<u32> {
     let text = format!("{PRELUDE}{body}");
     let p = lower(test, &text);
-    let jp = plan(&p, None, &solver::stats::Stats::off());
+    let jp = plan(
+        &p,
+        &c_frontend::analyses::calls::Calls::of(&p),
+        None,
+        &solver::stats::Stats::off(),
+    );
     let mut out = Vec::new();
     for (&(f, b), hs) in &jp.join_at_entry {
         let func = &p.funcs[f];

@@ -109,12 +109,23 @@ fn first_store_owned(text: &str, func: &str, pick: &dyn Fn(&Program, &Lval) -> b
     let (main, f) = (support::defined(&p, "main"), support::defined(&p, func));
     let mut unpacks = analyse_program(
         &p,
+        &c_frontend::analyses::calls::Calls::of(&p),
         main,
-        &OwningPlaces::of(&p),
+        &OwningPlaces::of(&p, &c_frontend::analyses::calls::Calls::of(&p)),
         &releasers(&p),
-        &plan(&p, Some(main), &solver::stats::Stats::off()),
+        &plan(
+            &p,
+            &c_frontend::analyses::calls::Calls::of(&p),
+            Some(main),
+            &solver::stats::Stats::off(),
+        ),
     );
-    analyse_ownership(&p, main, &mut unpacks);
+    analyse_ownership(
+        &p,
+        &c_frontend::analyses::calls::Calls::of(&p),
+        main,
+        &mut unpacks,
+    );
     let Some(u) = unpacks.get(&f) else {
         return false;
     };
@@ -128,8 +139,14 @@ fn first_store_owned(text: &str, func: &str, pick: &dyn Fn(&Program, &Lval) -> b
                 .enumerate()
                 .find_map(|(k, stmt)| match &stmt.kind {
                     StmtKind::Assign { dst, .. } if pick(&p, dst) => Some(
-                        enclosing(&p, f, &OwningPlaces::of(&p), u.before(b, k), dst)
-                            .is_some_and(|h| h.package == Package::Owned),
+                        enclosing(
+                            &p,
+                            f,
+                            &OwningPlaces::of(&p, &c_frontend::analyses::calls::Calls::of(&p)),
+                            u.before(b, k),
+                            dst,
+                        )
+                        .is_some_and(|h| h.package == Package::Owned),
                     ),
                     _ => None,
                 })

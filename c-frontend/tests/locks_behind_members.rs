@@ -53,9 +53,21 @@ fn count_unpacks(body: &str) -> Vec<Option<Package>> {
     p.alloc_wrappers = c_frontend::analyses::alloc_wrappers::find(&p);
     p.non_capturing_functions = c_frontend::analyses::stub_captures::non_capturing_functions(&p);
     let (main, add) = (support::defined(&p, "main"), support::defined(&p, "add"));
-    let owning = OwningPlaces::of(&p);
-    let jp = plan(&p, Some(main), &solver::stats::Stats::off());
-    let unpacks = analyse_program(&p, main, &owning, &releasers(&p), &jp);
+    let owning = OwningPlaces::of(&p, &c_frontend::analyses::calls::Calls::of(&p));
+    let jp = plan(
+        &p,
+        &c_frontend::analyses::calls::Calls::of(&p),
+        Some(main),
+        &solver::stats::Stats::off(),
+    );
+    let unpacks = analyse_program(
+        &p,
+        &c_frontend::analyses::calls::Calls::of(&p),
+        main,
+        &owning,
+        &releasers(&p),
+        &jp,
+    );
     let mut out = Vec::new();
     for (b, block) in p.funcs[add].blocks.iter_enumerated() {
         for (k, stmt) in block.stmts.iter().enumerate() {

@@ -25,7 +25,7 @@ fn owning(source: &str) -> Vec<String> {
     // What the driver finds before the front-end analyses run.
     p.alloc_wrappers = c_frontend::analyses::alloc_wrappers::find(&p);
     p.non_capturing_functions = c_frontend::analyses::stub_captures::non_capturing_functions(&p);
-    OwningPlaces::of(&p).names(&p)
+    OwningPlaces::of(&p, &c_frontend::analyses::calls::Calls::of(&p)).names(&p)
 }
 
 const RECORD: &str = "struct rec { struct item **items; char *name; int n; };

@@ -28,7 +28,12 @@ int results[8];
 /// is unlocked; and how many trusted counter joins it has.
 fn presumed(source: &str) -> (Vec<String>, usize) {
     let p = lower(&format!("{DECLARATIONS}{source}"));
-    let jp = plan(&p, Some(defined(&p, "main")), &solver::stats::Stats::off());
+    let jp = plan(
+        &p,
+        &c_frontend::analyses::calls::Calls::of(&p),
+        Some(defined(&p, "main")),
+        &solver::stats::Stats::off(),
+    );
     let lines = jp
         .presumed
         .iter()

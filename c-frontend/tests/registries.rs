@@ -44,7 +44,12 @@ const REAP: &str = "void reap(void) {
 /// functions must run in no thread; and how many blocks join something on entry.
 fn registries(source: &str) -> Vec<(usize, usize)> {
     let p = lower(&format!("{DECLARATIONS}{source}"));
-    let jp = plan(&p, Some(defined(&p, "main")), &solver::stats::Stats::off());
+    let jp = plan(
+        &p,
+        &c_frontend::analyses::calls::Calls::of(&p),
+        Some(defined(&p, "main")),
+        &solver::stats::Stats::off(),
+    );
     jp.registries
         .iter()
         .map(|(handles, funcs)| (handles.len(), funcs.len()))

@@ -9,10 +9,14 @@ use support::{defined, lower};
 
 fn once_names(source: &str) -> Vec<String> {
     let p = lower(source);
-    let mut names: Vec<String> = run_once(&p, defined(&p, "main"))
-        .into_iter()
-        .map(|f| p.funcs[f].name.clone())
-        .collect();
+    let mut names: Vec<String> = run_once(
+        &p,
+        &c_frontend::analyses::calls::Calls::of(&p),
+        defined(&p, "main"),
+    )
+    .into_iter()
+    .map(|f| p.funcs[f].name.clone())
+    .collect();
     names.sort();
     names
 }

@@ -24,7 +24,7 @@ void touch(struct gate *g) { g->value++; }
 fn found(source: &str) -> Vec<String> {
     let mut p = lower(&format!("{DECLARATIONS}{source}"));
     p.non_capturing_functions = non_capturing_functions(&p);
-    guards(&p)
+    guards(&p, &c_frontend::analyses::calls::Calls::of(&p))
         .iter()
         .map(|g| {
             format!(

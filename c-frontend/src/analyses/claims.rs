@@ -49,6 +49,7 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use crate::analyses::calls::Calls;
 use crate::analyses::held::Held;
 use crate::analyses::semaphores::{named_global, SemKey};
 use crate::ir::ctypes::Type;
@@ -94,7 +95,7 @@ impl Claim {
 }
 
 /// Finds the claim locals of a program.
-pub fn find(p: &Program, main: Option<FuncId>) -> Claims {
+pub fn find(p: &Program, calls: &Calls, main: Option<FuncId>) -> Claims {
     let mut claims: Vec<(FuncId, BlockId, usize, Claim)> = Vec::new();
     for (f, func) in p.funcs.iter_enumerated() {
         if func.defined && func.origin == Origin::User {
@@ -119,7 +120,7 @@ pub fn find(p: &Program, main: Option<FuncId>) -> Claims {
         .map(|(f, b, _, c)| (*f, *b, c.write))
         .collect();
     // `main`'s entry runs before any thread only if nothing calls `main` or takes its address.
-    let main = main.filter(|&m| !crate::analyses::startup_stores::main_is_called(p, m));
+    let main = main.filter(|&m| !calls.main_is_called(m));
     let mut counters: Vec<SemKey> = Vec::new();
     for (key, _, ok) in mutex_of {
         if ok && only_claims_write(p, main, &key, &claim_writes) {

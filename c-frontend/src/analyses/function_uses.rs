@@ -33,13 +33,19 @@ impl crate::ir::visit::Visitor for FunctionUses {
 }
 
 impl FunctionUses {
-    /// Walks the whole program once.
-    pub fn of(p: &Program) -> FunctionUses {
+    /// Walks the whole program once, showing each statement to `each` (its function, block,
+    /// index in the block and kind) on the way: [`crate::analyses::calls::Calls::of`] indexes
+    /// the calls in the same walk.
+    pub(crate) fn walk(
+        p: &Program,
+        mut each: impl FnMut(FuncId, BlockId, usize, &StmtKind),
+    ) -> FunctionUses {
         use crate::ir::visit::{walk_stmt, walk_term, Visitor};
         let mut uses = FunctionUses::default();
         for (f, func) in p.funcs.iter_enumerated() {
             for (b, block) in func.blocks.iter_enumerated() {
                 for (k, stmt) in block.stmts.iter().enumerate() {
+                    each(f, b, k, &stmt.kind);
                     let StmtKind::Call { dst, callee, args } = &stmt.kind else {
                         walk_stmt(&mut uses, &stmt.kind);
                         continue;

@@ -18,13 +18,13 @@
 
 use rustc_hash::FxHashSet;
 
-use crate::analyses::function_uses::FunctionUses;
+use crate::analyses::calls::Calls;
 use crate::ir::ctypes::Type;
 use crate::ir::{Operand, Program, VarId};
 
 /// The parameters that only ever hold an integer converted to a pointer (see the module doc).
-pub fn integer_parameters(p: &Program) -> FxHashSet<VarId> {
-    let uses = FunctionUses::of(p);
+pub fn integer_parameters(p: &Program, calls: &Calls) -> FxHashSet<VarId> {
+    let uses = &calls.uses;
     let mut out = FxHashSet::default();
     for (g, sites) in &uses.forks {
         let Some(&param) = p.funcs[*g].params.first() else {

@@ -38,6 +38,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use crate::analyses::calls::Calls;
 use crate::ir::ctypes::{StructId, Type};
 use crate::ir::visit::{walk_operand, walk_stmt, Visitor};
 use crate::ir::{
@@ -382,6 +383,7 @@ impl Uses {
 /// calls.
 pub fn analyse(
     p: &Program,
+    calls: &Calls,
     recursive: &FxHashMap<FuncId, usize>,
     through_params: bool,
 ) -> LockElements {
@@ -410,8 +412,8 @@ pub fn analyse(
     if uses.vars.is_empty() {
         return LockElements::default();
     }
-    let address_taken: FxHashSet<FuncId> = super::address_taken_functions(p).into_iter().collect();
-    let pointer_params = lock_pointer_params(p, &passed_to, recursive, &address_taken);
+    let address_taken = &calls.uses.addressed;
+    let pointer_params = lock_pointer_params(p, &passed_to, recursive, address_taken);
 
     // (function, array, index) of every lock call on an element of a global array of locks,
     // and every address taken of those globals elsewhere.
@@ -456,7 +458,7 @@ pub fn analyse(
     }
 
     let (mut params, passes) = if through_params {
-        element_params(p, recursive, &address_taken, &lock_calls)
+        element_params(p, recursive, address_taken, &lock_calls)
     } else {
         (BTreeMap::new(), Vec::new())
     };

@@ -19,6 +19,7 @@
 
 pub mod alloc_wrappers;
 pub mod barriers;
+pub mod calls;
 pub mod chunks;
 pub mod claims;
 pub mod function_uses;
@@ -43,8 +44,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use solver::{Technique, Techniques};
 
 use crate::ir::ctypes::StructId;
-use crate::ir::visit::{walk_func, walk_operand, FindsVaArg, Visitor};
-use crate::ir::{BlockId, Callee, FuncId, Operand, Origin, Program, StmtKind};
+use crate::ir::visit::{walk_func, FindsVaArg};
+use crate::ir::{BlockId, FuncId, Origin, Program};
+use calls::Calls;
 
 /// What the front-end analyses found, for the constraint generator.
 pub struct Analysed {
@@ -96,11 +98,14 @@ pub fn run(
     techniques: Techniques,
     stats: &solver::stats::Stats,
 ) -> Analysed {
+    let calls = &stats.time("analyses: call sites", || Calls::of(p));
     let lock_failures = stats.time("analyses: lock failures", || {
         lock_failures::failure_returns(p)
     });
-    let recursive_scc = stats.time("analyses: recursion", || recursive_components(p));
-    let joins = stats.time("analyses: joins", || joins::plan(p, Some(main), stats));
+    let recursive_scc = stats.time("analyses: recursion", || recursive_components(p, calls));
+    let joins = stats.time("analyses: joins", || {
+        joins::plan(p, calls, Some(main), stats)
+    });
     let presumed: usize = joins.presumed.iter().map(|j| j.creates.len()).sum();
     stats.count(
         "thread creates matched with joins",
@@ -111,7 +116,7 @@ pub fn run(
     stats.count("hand-shakes", joins.handshakes.len());
     let owning = stats.time("analyses: owning places", || {
         if techniques.has(Technique::Existentials) {
-            unpacks::OwningPlaces::of(p)
+            unpacks::OwningPlaces::of(p, calls)
         } else {
             unpacks::OwningPlaces::default()
         }
@@ -119,9 +124,9 @@ pub fn run(
     let unpacks = stats.time("analyses: unpacks", || {
         if techniques.has(Technique::Existentials) {
             let releasers = unpacks::releasers(p);
-            let mut found = unpacks::analyse_program(p, main, &owning, &releasers, &joins);
+            let mut found = unpacks::analyse_program(p, calls, main, &owning, &releasers, &joins);
             if techniques.has(Technique::Uniqueness) {
-                unpacks::analyse_ownership(p, main, &mut found);
+                unpacks::analyse_ownership(p, calls, main, &mut found);
             }
             found
         } else {
@@ -131,6 +136,7 @@ pub fn run(
     let elements = stats.time("analyses: lock elements", || {
         lock_elements::analyse(
             p,
+            calls,
             &recursive_scc,
             techniques.has(Technique::ContextSensitivity),
         )
@@ -151,25 +157,28 @@ pub fn run(
         reader_sections,
         barrier: stats.time("analyses: barriers", || barriers::phase_barrier(p)),
         startup: stats.time("analyses: startup stores", || {
-            startup_stores::analyse(p, main)
+            startup_stores::analyse(p, calls, main)
         }),
         masks: stats.time("analyses: signal masks", || signal_masks::analyse(p)),
         integer_params: stats.time("analyses: integer arguments", || {
-            integer_arguments::integer_parameters(p)
+            integer_arguments::integer_parameters(p, calls)
         }),
         lock_failures,
         uniqueness: stats.time("analyses: uniqueness", || {
             if techniques.has(Technique::Uniqueness) {
-                let addressed = function_uses::FunctionUses::of(p).addressed;
-                let order = unpacks::callers_first(p);
-                let mut all =
-                    uniqueness::with_handed_params(p, main, &addressed, &order, |f, params| {
+                let mut all = uniqueness::with_handed_params(
+                    p,
+                    main,
+                    &calls.uses.addressed,
+                    calls.callers_first(),
+                    |f, params| {
                         let sources = uniqueness::Sources {
                             params,
                             ..uniqueness::Sources::default()
                         };
                         uniqueness::analyse_with(p, f, &sources)
-                    });
+                    },
+                );
                 user_functions(p)
                     .filter_map(|f| Some((f, all.remove(&f)?)))
                     .collect()
@@ -184,7 +193,7 @@ pub fn run(
             FxHashMap::default()
         },
         guards: stats.time("analyses: singletons", || {
-            let guards = singletons::guards(p);
+            let guards = singletons::guards(p, calls);
             stats.count("global pointers filled once per epoch", guards.len());
             guards
         }),
@@ -221,31 +230,9 @@ fn existential_structs(p: &Program) -> FxHashMap<StructId, Vec<u32>> {
     m
 }
 
-/// The functions whose address the program takes anywhere (a thread's start routine, a
-/// callback, a function pointer's target): they may run where no direct call names them. In
-/// id order.
-pub fn address_taken_functions(p: &Program) -> Vec<FuncId> {
-    struct Taken(Vec<FuncId>);
-    impl Visitor for Taken {
-        fn visit_operand(&mut self, op: &Operand) {
-            if let Operand::Func(f) = op {
-                self.0.push(*f);
-            }
-            walk_operand(self, op);
-        }
-    }
-    let mut taken = Taken(Vec::new());
-    for func in p.funcs.iter() {
-        walk_func(&mut taken, func);
-    }
-    taken.0.sort();
-    taken.0.dedup();
-    taken.0
-}
-
 /// The recursive components of the direct call graph of the user functions: each function on a
 /// cycle mapped to the index of its strongly connected component.
-pub fn recursive_components(p: &Program) -> FxHashMap<FuncId, usize> {
+pub fn recursive_components(p: &Program, calls: &Calls) -> FxHashMap<FuncId, usize> {
     // Nodes are the functions by id, edges kept in vectors: a graph keyed by hash maps cost a
     // cache miss per edge once the program outgrew the caches.
     let mut graph = petgraph::Graph::<(), ()>::with_capacity(p.funcs.len(), p.funcs.len());
@@ -258,18 +245,10 @@ pub fn recursive_components(p: &Program) -> FxHashMap<FuncId, usize> {
         if !(func.defined && func.origin == Origin::User) {
             continue;
         }
-        for block in func.blocks.iter() {
-            for stmt in &block.stmts {
-                if let StmtKind::Call {
-                    callee: Callee::Direct(g),
-                    ..
-                } = &stmt.kind
-                {
-                    graph.add_edge(node(f.0 as usize), node(g.0 as usize), ());
-                    if *g == f {
-                        self_calls.insert(f.0);
-                    }
-                }
+        for g in calls.sites_in(f).iter().filter_map(|site| site.callee) {
+            graph.add_edge(node(f.0 as usize), node(g.0 as usize), ());
+            if g == f {
+                self_calls.insert(f.0);
             }
         }
     }

@@ -6,27 +6,41 @@
 //! lose what holds on the paths that go on (a lock wrapper that calls `fail` when the lock call
 //! fails still leaves the lock held on every path that returns).
 //!
-//! It reads the IR only.
+//! It reads the IR and its call sites ([`Calls`]) only.
 
 use rustc_hash::FxHashSet;
 
+use crate::analyses::calls::Calls;
 use crate::ir::{BlockId, Callee, FuncId, Program, StmtKind, Term};
 
 /// The functions of `p` with a body that never return (a fixpoint: a function whose only
-/// returns lie after calls of such functions never returns either).
-pub fn never_returning(p: &Program) -> FxHashSet<FuncId> {
+/// returns lie after calls of such functions never returns either). Each function is checked
+/// once, and again only when one it calls is found never to return.
+pub fn never_returning(p: &Program, calls: &Calls) -> FxHashSet<FuncId> {
+    let has_body = |f: FuncId| p.funcs[f].defined && !p.funcs[f].blocks.is_empty();
     let mut out: FxHashSet<FuncId> = FxHashSet::default();
-    loop {
-        let found: Vec<FuncId> = (p.funcs.iter_enumerated())
-            .filter(|(f, func)| func.defined && !func.blocks.is_empty() && !out.contains(f))
-            .filter(|&(f, _)| !returns(p, f, &out))
-            .map(|(f, _)| f)
-            .collect();
-        if found.is_empty() {
-            return out;
-        }
-        out.extend(found);
+    let mut work: Vec<FuncId> = p.funcs.indices().filter(|&f| has_body(f)).collect();
+    let mut queued = vec![false; p.funcs.len()];
+    for f in &work {
+        queued[f.0 as usize] = true;
     }
+    while let Some(f) = work.pop() {
+        queued[f.0 as usize] = false;
+        if out.contains(&f) || returns(p, f, &out) {
+            continue;
+        }
+        out.insert(f);
+        for site in calls.sites_calling(f) {
+            let c = site.caller;
+            if has_body(c)
+                && !out.contains(&c)
+                && !std::mem::replace(&mut queued[c.0 as usize], true)
+            {
+                work.push(c);
+            }
+        }
+    }
+    out
 }
 
 /// Whether a call statement calls a function of `never`.

@@ -12,23 +12,18 @@
 //! function through a pointer made from an integer, would run it again; locksmith assumes
 //! neither (both are reported elsewhere as unsound where it sees them).
 //!
-//! It reads the IR only.
+//! It reads the IR and its call sites ([`Calls`]) only.
 
+use crate::analyses::calls::Calls;
 use crate::ir::{FuncId, Origin, Program};
 
 /// The functions that run at most once (see the module doc), sorted.
-pub fn run_once(p: &Program, main: FuncId) -> Vec<FuncId> {
+pub fn run_once(p: &Program, calls: &Calls, main: FuncId) -> Vec<FuncId> {
     let mut once = vec![false; p.funcs.len()];
-    if crate::analyses::startup_stores::main_is_called(p, main) {
+    if calls.main_is_called(main) {
         return Vec::new();
     }
-    let addressed = crate::analyses::address_taken_functions(p);
-    let mut calls = vec![0u32; p.funcs.len()];
-    for func in p.funcs.iter() {
-        for (_, _, g, _) in func.direct_calls() {
-            calls[g.0 as usize] = calls[g.0 as usize].saturating_add(1);
-        }
-    }
+    let addressed = calls.addressed();
     once[main.0 as usize] = true;
     let mut work = vec![main];
     while let Some(f) = work.pop() {
@@ -36,7 +31,7 @@ pub fn run_once(p: &Program, main: FuncId) -> Vec<FuncId> {
         let cfg = crate::analyses::joins::cfg::Cfg::new(func);
         for (b, _, g, _) in func.direct_calls() {
             let callee = &p.funcs[g];
-            let single = calls[g.0 as usize] == 1 && addressed.binary_search(&g).is_err();
+            let single = calls.call_count(g) == 1 && addressed.binary_search(&g).is_err();
             if single
                 && callee.defined
                 && !callee.blocks.is_empty()

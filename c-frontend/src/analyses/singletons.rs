@@ -46,6 +46,7 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use crate::analyses::calls::Calls;
 use crate::analyses::joins::cfg::{on_any_cycle, Cfg};
 use crate::analyses::joins::StmtAt;
 use crate::ir::ctypes::Type;
@@ -84,7 +85,7 @@ struct Writes {
 }
 
 /// The guards of the program, by variable.
-pub fn guards(p: &Program) -> Vec<Guard> {
+pub fn guards(p: &Program, calls: &Calls) -> Vec<Guard> {
     let candidates: FxHashSet<VarId> = p
         .vars
         .iter_enumerated()
@@ -108,12 +109,11 @@ pub fn guards(p: &Program) -> Vec<Guard> {
     let created: FxHashSet<VarId> = writes.keys().copied().collect();
     let kept = Uses::never_copied(p, &created);
     writes.retain(|v, _| kept.contains(v));
-    let calls = CallGraph::of(p);
     let mut vars: Vec<VarId> = writes.keys().copied().collect();
     vars.sort();
     let mut out = Vec::new();
     for &g in &vars {
-        if let Some(guard) = guard(p, &calls, g, &writes, &vars) {
+        if let Some(guard) = guard(p, calls, g, &writes, &vars) {
             out.push(guard);
         }
     }
@@ -349,72 +349,6 @@ impl<'a> Uses<'a> {
     }
 }
 
-/// The direct calls between functions, and the functions that may call a function whose
-/// address is taken: through a pointer, by handing a function to their callee, or by calling
-/// code locksmith cannot see (a function with neither a body nor a model), which may call back
-/// whatever it was handed.
-pub(crate) struct CallGraph {
-    callers: FxHashMap<FuncId, Vec<FuncId>>,
-    calling_back: FxHashSet<FuncId>,
-    addressed: FxHashSet<FuncId>,
-}
-
-impl CallGraph {
-    pub(crate) fn of(p: &Program) -> CallGraph {
-        let mut callers: FxHashMap<FuncId, Vec<FuncId>> = FxHashMap::default();
-        let mut calling_back = FxHashSet::default();
-        for (f, func) in p.funcs.iter_enumerated() {
-            for stmt in func.blocks.iter().flat_map(|b| &b.stmts) {
-                if let StmtKind::Call { callee, args, .. } = &stmt.kind {
-                    let opaque = match callee {
-                        Callee::Direct(g) => {
-                            callers.entry(*g).or_default().push(f);
-                            !p.funcs[*g].defined && p.known(*g).is_none()
-                        }
-                        Callee::Indirect(_) => true,
-                    };
-                    if opaque
-                        || args
-                            .iter()
-                            .any(|a| matches!(a.without_casts(), Operand::Func(_)))
-                    {
-                        calling_back.insert(f);
-                    }
-                }
-            }
-        }
-        let addressed = super::function_uses::FunctionUses::of(p).addressed;
-        CallGraph {
-            callers,
-            calling_back,
-            addressed,
-        }
-    }
-
-    /// The functions a call of which may write a variable that `writers` write: those, their
-    /// callers, and, once an addressed function is among them, every function that may call
-    /// one back, transitively.
-    pub(crate) fn may_write(&self, writers: &FxHashSet<FuncId>) -> FxHashSet<FuncId> {
-        let mut out: FxHashSet<FuncId> = writers.clone();
-        let mut stack: Vec<FuncId> = out.iter().copied().collect();
-        let mut called_back = false;
-        loop {
-            while let Some(f) = stack.pop() {
-                for &c in self.callers.get(&f).map(Vec::as_slice).unwrap_or(&[]) {
-                    if out.insert(c) {
-                        stack.push(c);
-                    }
-                }
-            }
-            if called_back || !out.iter().any(|f| self.addressed.contains(f)) {
-                return out;
-            }
-            called_back = true;
-            stack.extend(self.calling_back.iter().copied().filter(|&f| out.insert(f)));
-        }
-    }
-}
-
 /// The null side of a branch that tests `var` against null, if `term` is one.
 pub(crate) fn null_side(term: &Term, var: VarId) -> Option<BlockId> {
     let Term::Branch {
@@ -532,7 +466,7 @@ fn once_per_epoch(
 /// companions. `None` when a creation of `g` may run more often, or it has none.
 fn guard(
     p: &Program,
-    calls: &CallGraph,
+    calls: &Calls,
     g: VarId,
     writes: &FxHashMap<VarId, Writes>,
     vars: &[VarId],

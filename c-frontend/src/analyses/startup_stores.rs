@@ -37,6 +37,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use solver::dataflow;
 use solver::define_id;
 
+use crate::analyses::calls::Calls;
 use crate::ir::ctypes::Type;
 use crate::ir::visit::{walk_func, walk_lval, walk_operand, walk_stmt, walk_term, Visitor};
 use crate::ir::{
@@ -286,26 +287,6 @@ fn qualifying(p: &Program, main: FuncId) -> Vec<VarId> {
     out
 }
 
-/// Whether `main` may run more than once or from anywhere but the start: the program calls it
-/// or takes its address.
-pub(crate) fn main_is_called(p: &Program, main: FuncId) -> bool {
-    let called = p
-        .funcs
-        .iter()
-        .flat_map(|f| f.blocks.iter())
-        .flat_map(|b| &b.stmts)
-        .any(|s| {
-            matches!(
-                &s.kind,
-                StmtKind::Call { callee: Callee::Direct(g), .. } if *g == main
-            )
-        });
-    called
-        || super::address_taken_functions(p)
-            .binary_search(&main)
-            .is_ok()
-}
-
 /// Whether a function's calls are summarised from its body.
 fn has_body(p: &Program, f: FuncId) -> bool {
     let func = &p.funcs[f];
@@ -342,6 +323,7 @@ fn library_call_forks(p: &Program, f: FuncId, args: &[Operand]) -> bool {
 /// call through a pointer, which may run any function whose address is taken.
 fn summarise(
     p: &Program,
+    calls: &Calls,
     index: &FxHashMap<VarId, usize>,
 ) -> (FxHashMap<FuncId, Effects>, Effects) {
     let n = index.len();
@@ -416,7 +398,7 @@ fn summarise(
     }
     // What a call through a pointer may do: what any function whose address is taken may do.
     let mut through_pointer = Effects::none(n);
-    for f in super::address_taken_functions(p) {
+    for &f in calls.addressed() {
         match closed.get(&f) {
             Some(e) => through_pointer.union(e),
             None => through_pointer.forks |= starts_threads(p.known_kind(f)),
@@ -625,13 +607,13 @@ impl<'a> Flow<'a> {
 }
 
 /// Runs the analysis on `main` (see the module documentation).
-pub fn analyse(p: &Program, main: FuncId) -> StartupStores {
+pub fn analyse(p: &Program, calls: &Calls, main: FuncId) -> StartupStores {
     let globals = qualifying(p, main);
-    if globals.is_empty() || main_is_called(p, main) {
+    if globals.is_empty() || calls.main_is_called(main) {
         return StartupStores::default();
     }
     let index: FxHashMap<VarId, usize> = globals.iter().enumerate().map(|(k, &v)| (v, k)).collect();
-    let summaries = summarise(p, &index);
+    let summaries = summarise(p, calls, &index);
     let flow = Flow::new(p, main, &globals, &index, &summaries);
     let func = &p.funcs[main];
     let succs: Vec<Vec<u32>> = func

@@ -81,7 +81,7 @@ impl Planner<'_> {
     /// at most `limit` of them, in program order of their signals.
     pub(super) fn handshakes(&mut self, main: FuncId, limit: usize) {
         let p = self.p;
-        if crate::analyses::startup_stores::main_is_called(p, main) {
+        if self.index.main_is_called(main) {
             return;
         }
         // The tests of globals in user functions, by the flag they test.

@@ -90,6 +90,7 @@ use std::collections::BTreeMap;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use crate::analyses::calls::Calls;
 use crate::ir::ctypes::Type;
 use crate::ir::{
     Base, BlockId, Callee, CountedLoop, Func, FuncId, LoopBound, LoopCmp, Lval, Operand, Origin,
@@ -353,6 +354,8 @@ struct Site {
 /// What the whole program says about thread ids before any create is matched.
 struct Planner<'p> {
     p: &'p Program,
+    /// The program's call sites.
+    index: &'p Calls,
     calls: ThreadCalls,
     /// Everything that may change a thread id.
     writers: Writers,
@@ -384,12 +387,19 @@ struct FnFacts<'p> {
 }
 
 /// Finds the thread handles of a program.
-pub fn plan(p: &Program, main: Option<FuncId>, stats: &solver::stats::Stats) -> JoinPlan {
+pub fn plan(
+    p: &Program,
+    index: &Calls,
+    main: Option<FuncId>,
+    stats: &solver::stats::Stats,
+) -> JoinPlan {
     let mut calls = ThreadCalls::new(p);
     let (writers, assigns) = writers(p, &calls);
     // Pools need the whole program's writers; their wrappers are then handle wrappers whose
     // thread id is a whole block of them.
-    let once = main.map_or_else(Vec::new, |main| crate::analyses::once::run_once(p, main));
+    let once = main.map_or_else(Vec::new, |main| {
+        crate::analyses::once::run_once(p, index, main)
+    });
     let mut pools = pools::find(p, &once, &calls, &writers, &assigns);
     pools.inits.extend(arrays::find(p, &once, &calls, &assigns));
     let mut pool_creates = Vec::new();
@@ -412,6 +422,7 @@ pub fn plan(p: &Program, main: Option<FuncId>, stats: &solver::stats::Stats) -> 
     }
     let mut planner = Planner {
         p,
+        index,
         calls,
         writers,
         assigns,

@@ -95,10 +95,7 @@ impl Planner<'_> {
                 matches!(&s.kind, StmtKind::Call { callee: Callee::Direct(g), .. }
                 if matches!(p.known_kind(*g), Some(Kind::SemWait { .. })))
             });
-        if !waits
-            || self.plan.handshakes.len() >= limit
-            || crate::analyses::startup_stores::main_is_called(p, main)
-        {
+        if !waits || self.plan.handshakes.len() >= limit || self.index.main_is_called(main) {
             return;
         }
         let uses = self.semaphore_uses();

@@ -59,7 +59,7 @@ use super::cfg::{on_any_cycle, Cfg};
 #[cfg(doc)]
 use super::failed;
 use super::{fresh_block, Planner, StmtAt, ThreadCalls};
-use crate::analyses::singletons::CallGraph;
+use crate::analyses::calls::Calls;
 use crate::ir::ctypes::{StructId, Type};
 use crate::ir::visit::{walk_func, Mentions};
 use crate::ir::{
@@ -89,7 +89,7 @@ impl Planner<'_> {
     /// program) ends none of the others. A registry one of whose creates has a handle joined
     /// otherwise is left out.
     pub(super) fn registries(&mut self) {
-        for registry in find(self.p, &self.calls) {
+        for registry in find(self.p, self.index, &self.calls) {
             let own: Vec<Option<ThreadHandle>> = (registry.creates.iter())
                 .map(|at| self.plan.create.get(at).copied())
                 .collect();
@@ -144,25 +144,20 @@ struct Node {
 }
 
 /// The registries of the program.
-pub(super) fn find(p: &Program, calls: &ThreadCalls) -> Vec<Registry> {
+pub(super) fn find(p: &Program, index: &Calls, calls: &ThreadCalls) -> Vec<Registry> {
     let mut creates: FxHashMap<(StructId, u32), Vec<(StmtAt, VarId)>> = FxHashMap::default();
-    for (f, func) in p.funcs.iter_enumerated() {
-        for (b, block) in func.blocks.iter_enumerated() {
-            for (k, stmt) in block.stmts.iter().enumerate() {
-                if let Some((x, strukt, id)) = node_create(calls, &stmt.kind) {
-                    creates
-                        .entry((strukt, id))
-                        .or_default()
-                        .push(((f, b, k), x));
-                }
-            }
+    for site in index.sites_calling_any(calls.library_creates.iter().copied()) {
+        if let Some((x, strukt, id)) = node_create(calls, Calls::stmt(p, &site)) {
+            creates
+                .entry((strukt, id))
+                .or_default()
+                .push(((site.caller, site.block, site.stmt), x));
         }
     }
     let mut keys: Vec<(StructId, u32)> = creates.keys().copied().collect();
     keys.sort();
-    let graph = CallGraph::of(p);
     keys.into_iter()
-        .filter_map(|key| registry(p, calls, &graph, key, &creates[&key]))
+        .filter_map(|key| registry(p, calls, index, key, &creates[&key]))
         .collect()
 }
 
@@ -211,7 +206,7 @@ fn is_member(lv: &Lval, strukt: StructId, member: u32) -> bool {
 fn registry(
     p: &Program,
     calls: &ThreadCalls,
-    graph: &CallGraph,
+    graph: &Calls,
     (strukt, id): (StructId, u32),
     creates: &[(StmtAt, VarId)],
 ) -> Option<Registry> {

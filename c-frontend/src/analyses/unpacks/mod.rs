@@ -50,7 +50,6 @@ mod slot_calls;
 
 pub use owning::OwningPlaces;
 pub(crate) use program::assigned_in;
-pub(crate) use program::callers_first;
 pub use program::{analyse_ownership, analyse_program};
 pub use releases::{releasers, Released, Releases};
 
@@ -59,6 +58,7 @@ use solver::dataflow;
 
 use releases::{may_contain, Params};
 
+use crate::analyses::calls::Calls;
 use crate::ir::ctypes::{StructId, TypeId};
 use crate::ir::{Base, BlockId, Callee, FuncId, Lval, Operand, Program, Proj, StmtKind, VarId};
 use crate::ir::{Term, VarKind};
@@ -1000,9 +1000,13 @@ impl Analysis<'_> {
 
 /// The functions that may store a block into an owning member: those that store into one,
 /// their callers, and the callers of what may call one back
-/// ([`crate::analyses::singletons::CallGraph::may_write`]); calls through pointers are asked at
+/// ([`Calls::may_write`]); calls through pointers are asked at
 /// the call ([`Analysis::member_stored`]).
-pub(crate) fn member_storers(p: &Program, owning: &OwningPlaces) -> FxHashSet<FuncId> {
+pub(crate) fn member_storers(
+    p: &Program,
+    calls: &Calls,
+    owning: &OwningPlaces,
+) -> FxHashSet<FuncId> {
     let stores = |func: &crate::ir::Func| {
         func.blocks.iter().flat_map(|b| &b.stmts).any(|stmt| {
             matches!(&stmt.kind, StmtKind::Assign { dst, .. } | StmtKind::Call { dst: Some(dst), .. }
@@ -1016,7 +1020,7 @@ pub(crate) fn member_storers(p: &Program, owning: &OwningPlaces) -> FxHashSet<Fu
     if writers.is_empty() {
         return writers;
     }
-    crate::analyses::singletons::CallGraph::of(p).may_write(&writers)
+    calls.may_write(&writers)
 }
 
 /// Runs the analysis on one function (`releasers` from [`releasers`]), from the own locks

@@ -49,6 +49,7 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use crate::analyses::calls::Calls;
 use crate::ir::ctypes::{StructId, Type, TypeId};
 use crate::ir::visit::{walk_lval, walk_operand, walk_stmt, Visitor};
 use crate::ir::{ArithOp, Base, Callee, FuncId, Lval, Operand, Program, Proj, StmtKind, VarId};
@@ -74,8 +75,8 @@ pub struct OwningPlaces {
 
 impl OwningPlaces {
     /// The owning classes of `p`.
-    pub fn of(p: &Program) -> OwningPlaces {
-        let copied = copied_structs(p);
+    pub fn of(p: &Program, calls: &Calls) -> OwningPlaces {
+        let copied = copied_structs(p, calls);
         let tallies = tally(p);
         let mut users = FxHashMap::default();
         let mut found: FxHashSet<Place> = tallies
@@ -197,12 +198,12 @@ pub fn place_of(lv: &Lval) -> Option<Place> {
 /// so when converted, explicitly or by assignment, argument passing (to a library function, a
 /// function through a pointer, or a parameter of another type: `memcpy(&copy, r, sizeof
 /// copy)` takes `void *`) or return; only `free`'s argument is exempt.
-fn copied_structs(p: &Program) -> FxHashSet<StructId> {
+fn copied_structs(p: &Program, calls: &Calls) -> FxHashSet<StructId> {
     let mut views = Views {
         p,
         found: FxHashSet::default(),
     };
-    let uses = super::super::function_uses::FunctionUses::of(p);
+    let uses = &calls.uses;
     for func in p.funcs.iter() {
         let returns = match p.types.get(func.ty) {
             Type::Function { ret, .. } => Some(*ret),

@@ -7,11 +7,12 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::releases::Releases;
 use super::{analyse, stable_local, OwnLock, Package, Path, State, Step, Unpacks};
+use crate::analyses::calls::Calls;
 use crate::analyses::function_uses::FunctionUses;
 use crate::analyses::joins::{JoinPlan, StmtAt};
 use crate::analyses::uniqueness::{Holder, Uniqueness};
 use crate::ir::VarKind;
-use crate::ir::{Base, BlockId, Callee, FuncId, Lval, Operand, Program, StmtKind, Term, VarId};
+use crate::ir::{Base, BlockId, FuncId, Lval, Operand, Program, StmtKind, Term, VarId};
 use crate::model::LockMode;
 
 /// The analysis of every function with a body, each started from the own locks all its callers
@@ -27,14 +28,15 @@ use crate::model::LockMode;
 /// `main` and a function nobody calls hold nothing at entry.
 pub fn analyse_program(
     p: &Program,
+    calls: &Calls,
     main: FuncId,
     owning_places: &super::OwningPlaces,
     releasers: &FxHashMap<FuncId, Releases>,
     plan: &JoinPlan,
 ) -> FxHashMap<FuncId, Unpacks> {
-    let uses = FunctionUses::of(p);
-    let storers = super::member_storers(p, owning_places);
-    let never = crate::analyses::never_returns::never_returning(p);
+    let uses = &calls.uses;
+    let storers = super::member_storers(p, calls, owning_places);
+    let never = crate::analyses::never_returns::never_returning(p, calls);
     let whole = super::Whole {
         owning: owning_places,
         storers: &storers,
@@ -70,8 +72,8 @@ pub fn analyse_program(
     let (slots, field_ranges) = (uses.slot_threads(p, once, plan, &owning), ranges);
     let mut slot_calls = super::slot_calls::SlotCalls::default();
     let mut allocated = super::slot_calls::AllocatedGlobals::default();
-    let claims = crate::analyses::claims::find(p, Some(main));
-    let order = callers_first(p);
+    let claims = crate::analyses::claims::find(p, calls, Some(main));
+    let order = calls.callers_first();
     // Lock wrappers first, callees before callers: what each function certainly leaves held
     // in its parameters' objects when it returns (computed from an empty entry, which can only
     // leave less held).
@@ -88,7 +90,7 @@ pub fn analyse_program(
     }
     let mut entry: FxHashMap<FuncId, Option<State>> = FxHashMap::default();
     let mut out = FxHashMap::default();
-    for &(f, recursive) in &order {
+    for &(f, recursive) in order {
         let start = match entry.remove(&f) {
             _ if owning.contains(&f) => thread_entry(p, f, uses.element_routine(f, handoffs)),
             Some(Some(s)) if !recursive && f != main && !uses.addressed.contains(&f) => s,
@@ -153,9 +155,13 @@ pub fn analyse_program(
 /// [`analyse_program`], which hands own locks on to callees: a callee's ownership is that
 /// analysis's own (a parameter owns only what every caller handed over, and the caller stops
 /// owning it there). It rests on the uniqueness analysis's escapes, so it runs only with it.
-pub fn analyse_ownership(p: &Program, main: FuncId, unpacks: &mut FxHashMap<FuncId, Unpacks>) {
-    let uses = FunctionUses::of(p);
-    let owned = super::lists::owned_pointers(p, main, &uses, &callers_first(p));
+pub fn analyse_ownership(
+    p: &Program,
+    calls: &Calls,
+    main: FuncId,
+    unpacks: &mut FxHashMap<FuncId, Unpacks>,
+) {
+    let owned = super::lists::owned_pointers(p, main, &calls.uses, calls.callers_first());
     let mut unique: Vec<(FuncId, Uniqueness)> = owned.unique.into_iter().collect();
     unique.sort_by_key(|(f, _)| *f);
     for (f, unique) in unique {
@@ -652,65 +658,6 @@ fn thread_entry(p: &Program, g: FuncId, element: bool) -> State {
         },
         mode: LockMode::Exclusive,
     }]
-}
-
-/// Every function with a body, callers before callees (reverse post-order of a depth-first walk
-/// of the direct call graph, from each function in id order), each with whether it lies on a
-/// cycle of direct calls.
-pub(crate) fn callers_first(p: &Program) -> Vec<(FuncId, bool)> {
-    let callees = |f: FuncId| -> Vec<FuncId> {
-        let mut out: Vec<FuncId> = p.funcs[f]
-            .blocks
-            .iter()
-            .flat_map(|b| &b.stmts)
-            .filter_map(|s| match &s.kind {
-                StmtKind::Call {
-                    callee: Callee::Direct(g),
-                    ..
-                } if !p.funcs[*g].blocks.is_empty() => Some(*g),
-                _ => None,
-            })
-            .collect();
-        out.sort();
-        out.dedup();
-        out
-    };
-    let n = p.funcs.len();
-    let mut state = vec![0u8; n]; // 0 unseen, 1 on the stack, 2 finished
-    let mut post: Vec<FuncId> = Vec::new();
-    let mut cyclic: FxHashSet<FuncId> = FxHashSet::default();
-    for (root, func) in p.funcs.iter_enumerated() {
-        if func.blocks.is_empty() || state[root.0 as usize] != 0 {
-            continue;
-        }
-        let mut stack: Vec<(FuncId, Vec<FuncId>)> = vec![(root, callees(root))];
-        state[root.0 as usize] = 1;
-        while let Some((f, next)) = stack.last_mut() {
-            let f = *f;
-            match next.pop() {
-                Some(g) => match state[g.0 as usize] {
-                    0 => {
-                        state[g.0 as usize] = 1;
-                        let cs = callees(g);
-                        stack.push((g, cs));
-                    }
-                    1 => {
-                        // A back edge: every function on the stack from g up is on a cycle.
-                        let from = stack.iter().position(|(h, _)| *h == g).unwrap_or(0);
-                        cyclic.extend(stack[from..].iter().map(|(h, _)| *h));
-                    }
-                    _ => {}
-                },
-                None => {
-                    state[f.0 as usize] = 2;
-                    post.push(f);
-                    stack.pop();
-                }
-            }
-        }
-    }
-    post.reverse();
-    post.into_iter().map(|f| (f, cyclic.contains(&f))).collect()
 }
 
 /// The own locks `f` leaves held at every return, in objects found through a parameter it never
