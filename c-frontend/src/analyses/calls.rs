@@ -118,6 +118,11 @@ impl Calls {
         calls
     }
 
+    /// Every call of the program, in program order (by caller, block, statement).
+    pub fn sites(&self) -> &[CallSite] {
+        &self.sites
+    }
+
     /// The calls `f` makes, in block and statement order.
     pub fn sites_in(&self, f: FuncId) -> &[CallSite] {
         let i = f.0 as usize;

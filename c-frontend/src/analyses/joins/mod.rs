@@ -270,7 +270,7 @@ pub(super) struct ThreadCalls {
 }
 
 impl ThreadCalls {
-    fn new(p: &Program) -> ThreadCalls {
+    fn new(p: &Program, index: &Calls) -> ThreadCalls {
         let mut calls = ThreadCalls {
             creates: FxHashMap::default(),
             joins: FxHashMap::default(),
@@ -300,7 +300,7 @@ impl ThreadCalls {
             }
         }
         calls.library_creates = calls.creates.keys().copied().collect();
-        let found = wrappers::find(p, &calls.creates, &calls.joins);
+        let found = wrappers::find(p, index, &calls.creates, &calls.joins);
         for (f, (k, at)) in found.creates {
             calls.creates.insert(f, k);
             calls.wrapped.push(at);
@@ -393,7 +393,7 @@ pub fn plan(
     main: Option<FuncId>,
     stats: &solver::stats::Stats,
 ) -> JoinPlan {
-    let mut calls = ThreadCalls::new(p);
+    let mut calls = ThreadCalls::new(p, index);
     let (writers, assigns) = writers(p, &calls);
     // Pools need the whole program's writers; their wrappers are then handle wrappers whose
     // thread id is a whole block of them.
@@ -668,29 +668,19 @@ impl<'p> Planner<'p> {
         is_create: bool,
     ) -> impl Iterator<Item = (StmtAt, &'p Func, &'p Operand)> + '_ {
         let p = self.p;
-        p.funcs
-            .iter_enumerated()
-            .filter(|(_, func)| func.defined && func.origin == Origin::User)
-            .flat_map(move |(f, func)| {
-                func.blocks.iter_enumerated().flat_map(move |(b, block)| {
-                    block
-                        .stmts
-                        .iter()
-                        .enumerate()
-                        .map(move |(k, stmt)| ((f, b, k), func, &stmt.kind))
-                })
+        (self.index.sites().iter())
+            .filter(move |site| {
+                let func = &p.funcs[site.caller];
+                func.defined && func.origin == Origin::User
             })
-            .filter_map(move |(at, func, kind)| {
-                let StmtKind::Call {
-                    callee: Callee::Direct(c),
-                    args,
-                    ..
-                } = kind
+            .filter_map(move |site| {
+                let k = self.calls.id_arg(site.callee?, is_create)?;
+                let func = &p.funcs[site.caller];
+                let StmtKind::Call { args, .. } = &func.blocks[site.block].stmts[site.stmt].kind
                 else {
                     return None;
                 };
-                let k = self.calls.id_arg(*c, is_create)?;
-                Some((at, func, args.get(k)?))
+                Some(((site.caller, site.block, site.stmt), func, args.get(k)?))
             })
     }
 

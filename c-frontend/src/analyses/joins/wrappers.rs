@@ -135,16 +135,25 @@ pub(super) fn assigned(func: &Func, v: VarId) -> bool {
 /// joins with their thread-id arguments.
 pub(super) fn find(
     p: &Program,
+    index: &Calls,
     lib_creates: &FxHashMap<FuncId, Arg>,
     lib_joins: &FxHashMap<FuncId, Arg>,
 ) -> Wrappers {
     let mut out = Wrappers::default();
+    // Whether `f` calls a function of `table`: the others are no wrappers of its functions,
+    // and their statements are not read.
+    let calls_any = |f: FuncId, wrapped: &dyn Fn(FuncId) -> bool| {
+        (index.sites_in(f).iter()).any(|s| s.callee.is_some_and(wrapped))
+    };
     let user: Vec<(FuncId, &Func)> = p
         .funcs
         .iter_enumerated()
         .filter(|(_, func)| func.defined && func.origin == Origin::User)
         .collect();
-    for &(f, func) in &user {
+    let creating: Vec<(FuncId, &Func)> = (user.iter().copied())
+        .filter(|&(f, _)| calls_any(f, &|c| lib_creates.contains_key(&c)))
+        .collect();
+    for &(f, func) in &creating {
         let mut by_param: FxHashMap<Arg, Vec<StmtAt>> = FxHashMap::default();
         for (at, id) in calls_in(func, f, lib_creates) {
             if let Some(k) = param_read(p, func, id) {
@@ -172,7 +181,7 @@ pub(super) fn find(
             out.creates.insert(f, (*k, *at));
         }
     }
-    out.handle_creates = user
+    out.handle_creates = creating
         .iter()
         .filter_map(|&(f, func)| Some((f, handle_create(p, f, func, lib_creates)?)))
         .collect();
@@ -181,11 +190,17 @@ pub(super) fn find(
     loop {
         let mut grew = false;
         for &(f, func) in &user {
-            if joins.contains_key(&f) || out.handle_joins.contains_key(&f) {
+            if joins.contains_key(&f)
+                || out.handle_joins.contains_key(&f)
+                || !calls_any(f, &|c| {
+                    joins.contains_key(&c) || out.handle_joins.contains_key(&c)
+                })
+            {
                 continue;
             }
-            let cfg = Cfg::new(func);
+            let cfg = std::cell::OnceCell::new();
             let unavoidable = |b: BlockId| {
+                let cfg = cfg.get_or_init(|| Cfg::new(func));
                 let reach = cfg.reachable(0, |x| x == b.0 as usize);
                 !reach.iter().enumerate().any(|(x, &r)| r && cfg.returns[x])
             };

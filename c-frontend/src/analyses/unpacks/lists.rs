@@ -652,7 +652,7 @@ fn ownership(
     // parameter's ownership would only add to them).
     let mut returning: FxHashSet<FuncId> = FxHashSet::default();
     for &(f, recursive) in order.iter().rev() {
-        if recursive {
+        if recursive || !may_return_owned(p, &p.funcs[f]) {
             continue;
         }
         let unique = uniqueness::analyse_with(p, f, &sources(&taken_in, f, Vec::new(), &returning));
@@ -664,6 +664,29 @@ fn ownership(
     uniqueness::with_handed_params(p, main, &uses.addressed, order, |f, params| {
         uniqueness::analyse_with(p, f, &sources(&taken_in, f, params, &returning))
     })
+}
+
+/// Whether every return of `func` returns null or a plain pointer variable, and one of them
+/// a variable: what [`returns_owned`] asks of a function before its uniqueness, which is
+/// computed only for the functions that pass.
+pub(super) fn may_return_owned(p: &Program, func: &Func) -> bool {
+    let mut any = false;
+    for block in func.blocks.iter() {
+        let Term::Return(value, _) = &block.term else {
+            continue;
+        };
+        let Some(value) = value else { return false };
+        if value.constant() == Some(0) {
+            continue;
+        }
+        if value.plain_var().is_none()
+            || !matches!(p.types.get(p.operand_type(value)), Type::Pointer(_))
+        {
+            return false;
+        }
+        any = true;
+    }
+    any
 }
 
 /// Whether every return of `func` returns a pointer it owns, or null (and one returns a

@@ -685,6 +685,7 @@ fn constructor(p: &Program, g: FuncId) -> bool {
     let func = &p.funcs[g];
     func.defined
         && p.known(g).is_none()
+        && super::lists::may_return_owned(p, func)
         && super::lists::returns_owned(p, func, &crate::analyses::uniqueness::analyse(p, g))
 }
 
