@@ -10,10 +10,12 @@
 //! the library model, or a call of a function whose own body makes one (a lock wrapper), the
 //! result read directly or through copies into other variables.
 //!
-//! It reads the IR and the library model only; it never creates labels or constraints.
+//! It reads the IR, its call sites ([`Calls`]) and the library model only; it never creates
+//! labels or constraints.
 
 use rustc_hash::FxHashSet;
 
+use crate::analyses::calls::Calls;
 use crate::ir::visit::{walk_operand, Mentions};
 use crate::ir::{BlockId, Callee, Func, FuncId, Operand, Program, StmtKind, Term, VarId};
 use crate::model::Kind;
@@ -22,27 +24,25 @@ use crate::model::Kind;
 const MAX_CHAIN: usize = 8;
 
 /// The blocks of each function that return on a lock call's failure.
-pub fn failure_returns(p: &Program) -> FxHashSet<(FuncId, BlockId)> {
+pub fn failure_returns(p: &Program, calls: &Calls) -> FxHashSet<(FuncId, BlockId)> {
     let lock_call = |g: FuncId| {
         matches!(
             p.known_kind(g),
             Some(Kind::Acquire { .. } | Kind::TryAcquire { .. })
         )
     };
-    let calls_lock = |func: &Func| {
-        func.blocks.iter().flat_map(|b| &b.stmts).any(|s| {
-            matches!(&s.kind, StmtKind::Call { callee: Callee::Direct(g), .. } if lock_call(*g))
-        })
+    let calls_any = |f: FuncId, of: &dyn Fn(FuncId) -> bool| {
+        (calls.sites_in(f).iter()).any(|s| s.callee.is_some_and(of))
     };
-    let wrappers: FxHashSet<FuncId> = p
-        .funcs
-        .iter_enumerated()
-        .filter(|(_, func)| func.defined && calls_lock(func))
+    let wrappers: FxHashSet<FuncId> = (p.funcs.iter_enumerated())
+        .filter(|&(f, func)| func.defined && calls_any(f, &lock_call))
         .map(|(f, _)| f)
         .collect();
+    let takes_lock = |g: FuncId| lock_call(g) || wrappers.contains(&g);
     let mut out = FxHashSet::default();
-    for (f, func) in p.funcs.iter_enumerated() {
-        let results = lock_results(func, |g| lock_call(g) || wrappers.contains(&g));
+    // Only a function that calls one that takes a lock has a result to test.
+    for (f, func) in (p.funcs.iter_enumerated()).filter(|&(f, _)| calls_any(f, &takes_lock)) {
+        let results = lock_results(func, takes_lock);
         if results.is_empty() {
             continue;
         }

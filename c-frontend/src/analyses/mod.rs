@@ -100,7 +100,7 @@ pub fn run(
 ) -> Analysed {
     let calls = &stats.time("analyses: call sites", || Calls::of(p));
     let lock_failures = stats.time("analyses: lock failures", || {
-        lock_failures::failure_returns(p)
+        lock_failures::failure_returns(p, calls)
     });
     let recursive_scc = stats.time("analyses: recursion", || recursive_components(p, calls));
     let joins = stats.time("analyses: joins", || {
