@@ -24,6 +24,7 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
+use fixedbitset::FixedBitSet;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::facts::{CtxId, Propagated, Thread};
@@ -110,6 +111,59 @@ struct Entry {
     writes: bool,
 }
 
+/// The labels of `set` as bits: [`Checker::index`] asks of each of millions of locations.
+fn bits_of(set: &FxHashSet<Rho>) -> FixedBitSet {
+    let len = set.iter().map(|r| r.0 as usize + 1).max().unwrap_or(0);
+    let mut bits = FixedBitSet::with_capacity(len);
+    for r in set {
+        bits.insert(r.0 as usize);
+    }
+    bits
+}
+
+/// Runs of values by key, for the indexes of [`Checker::index`]: pushed as pairs, then sorted
+/// once by key ([`Grouped::freeze`]), each key's values in the order pushed. A hash map of
+/// vectors cost an allocation and, once the program outgrew the caches, a miss for each of the
+/// millions of keys; a sort reads and writes memory in order.
+struct Grouped<K, V> {
+    keys: Vec<K>,
+    values: Vec<V>,
+}
+
+impl<K, V> Default for Grouped<K, V> {
+    fn default() -> Self {
+        Grouped {
+            keys: Vec::new(),
+            values: Vec::new(),
+        }
+    }
+}
+
+impl<K: Ord + Copy, V: Copy> Grouped<K, V> {
+    fn push(&mut self, key: K, value: V) {
+        self.keys.push(key);
+        self.values.push(value);
+    }
+
+    /// Sorts the pairs by key, stably; done once, after the last [`Grouped::push`] and before
+    /// the first [`Grouped::get`].
+    fn freeze(&mut self) {
+        let mut pairs: Vec<(K, V)> = std::mem::take(&mut self.keys)
+            .into_iter()
+            .zip(std::mem::take(&mut self.values))
+            .collect();
+        pairs.sort_by_key(|&(key, _)| key);
+        (self.keys, self.values) = pairs.into_iter().unzip();
+    }
+
+    /// The values of `key`, in the order pushed; `None` without any.
+    fn get(&self, key: K) -> Option<&[V]> {
+        let from = self.keys.partition_point(|&k| k < key);
+        let to = from + self.keys[from..].partition_point(|&k| k == key);
+        (to > from).then(|| &self.values[from..to])
+    }
+}
+
 /// What decides a location's racing classes: each map holding it, with its internal and write
 /// flags there (sorted). Locations with the same signature at one function get the same
 /// classes.
@@ -140,9 +194,11 @@ struct Checker<'a> {
     techniques: Techniques,
     /// The locations of the context maps of each function that is some label's home, by
     /// (component, function).
-    entries: FxHashMap<(Rho, FnId), Vec<Entry>>,
+    entries: Grouped<(Rho, FnId), Entry>,
     /// The contexts of each function with each map.
-    ctxs_of: FxHashMap<(FnId, LocsId), Vec<CtxId>>,
+    ctxs_of: Grouped<(FnId, LocsId), CtxId>,
+    /// The functions whose contexts `ctxs_of` has.
+    ctxs_indexed: FxHashSet<FnId>,
     /// The contexts ranked in the order of their [`Ctx`] ([`CtxRanks`]).
     ranks: CtxRanks,
     /// The racing classes of each signature at a function.
@@ -281,8 +337,9 @@ pub fn races(inputs: RaceInputs<'_>) -> (Vec<RaceWarning>, Option<Stop>) {
         sets,
         facts,
         techniques,
-        entries: FxHashMap::default(),
-        ctxs_of: FxHashMap::default(),
+        entries: Grouped::default(),
+        ctxs_of: Grouped::default(),
+        ctxs_indexed: FxHashSet::default(),
         ranks: CtxRanks::new(facts),
         racing_memo: RefCell::default(),
         racing_sets: RefCell::new(vec![RacingSet::default()]),
@@ -297,15 +354,18 @@ pub fn races(inputs: RaceInputs<'_>) -> (Vec<RaceWarning>, Option<Stop>) {
         masked: p.masked_handlers.iter().copied().collect(),
         mask_locks: p.masked_handlers.iter().map(|&(_, l)| l).collect(),
     };
+    let wanted_bits = bits_of(&wanted);
     for f in at {
-        checker.index(f, &wanted);
+        checker.index(f, &wanted_bits);
     }
     // The copies made at the root are made of the facts of other components there.
     let sources: FxHashSet<Rho> = with_carriers(facts.tagged.sources(), facts)
         .into_iter()
         .filter(|x| !wanted.contains(x))
         .collect();
-    checker.index(main, &sources);
+    checker.index(main, &bits_of(&sources));
+    checker.entries.freeze();
+    checker.ctxs_of.freeze();
     let tagged = &facts.tagged;
     // Labels of one component have the same facts: those checked at the same home get the same
     // verdict there, and those with the same owner the same verdict at the owner, each computed
@@ -418,23 +478,29 @@ fn with_carriers(comps: impl Iterator<Item = Rho>, facts: &Propagated) -> FxHash
 impl Checker<'_> {
     /// Indexes the facts of function `f` on the components of `wanted`: each distinct map of
     /// its contexts once.
-    fn index(&mut self, f: FnId, wanted: &FxHashSet<Rho>) {
+    fn index(&mut self, f: FnId, wanted: &FixedBitSet) {
         let facts = self.facts;
+        let first = self.ctxs_indexed.insert(f);
         let mut by_map: BTreeMap<LocsId, Vec<CtxId>> = BTreeMap::new();
         for &ctx in &facts.by_func[f] {
             by_map.entry(facts.maps[ctx]).or_default().push(ctx);
         }
         for (map, ctxs) in by_map {
             for (index, loc) in facts.locs.get(map).iter().enumerate() {
-                if wanted.contains(&loc.rho) {
-                    self.entries.entry((loc.rho, f)).or_default().push(Entry {
+                if wanted.contains(loc.rho.0 as usize) {
+                    let entry = Entry {
                         map,
                         index: index as u32,
                         writes: loc.writes,
-                    });
+                    };
+                    self.entries.push((loc.rho, f), entry);
                 }
             }
-            self.ctxs_of.insert((f, map), ctxs);
+            if first {
+                for ctx in ctxs {
+                    self.ctxs_of.push((f, map), ctx);
+                }
+            }
         }
     }
 
@@ -524,7 +590,7 @@ impl Checker<'_> {
             .iter()
             .filter(|&&x| x != comp)
             .filter(|&&x| {
-                self.entries.contains_key(&(x, main))
+                self.entries.get((x, main)).is_some()
                     || self
                         .facts
                         .deferred_into
@@ -550,18 +616,18 @@ impl Checker<'_> {
     /// whose facts it has without the maps saying so ([`Propagated::deferred_into`]), with the
     /// write flag of all of them in each map; `None` without any.
     fn entries_of(&self, comp: Rho, f: FnId) -> Option<Vec<Entry>> {
-        let own = self.entries.get(&(comp, f));
+        let own = self.entries.get((comp, f));
         let into = self
             .facts
             .deferred_into
             .get(&comp)
             .map_or(&[][..], Vec::as_slice);
         if into.is_empty() {
-            return own.cloned();
+            return own.map(<[Entry]>::to_vec);
         }
-        let mut out: Vec<Entry> = own.cloned().unwrap_or_default();
+        let mut out: Vec<Entry> = own.map(<[Entry]>::to_vec).unwrap_or_default();
         for x in into {
-            out.extend(self.entries.get(&(*x, f)).into_iter().flatten().copied());
+            out.extend(self.entries.get((*x, f)).into_iter().flatten().copied());
         }
         if out.is_empty() {
             return None;
@@ -582,10 +648,7 @@ impl Checker<'_> {
     }
 
     fn ctxs(&self, f: FnId, map: LocsId) -> &[CtxId] {
-        self.ctxs_of
-            .get(&(f, map))
-            .map(Vec::as_slice)
-            .unwrap_or(&[])
+        self.ctxs_of.get((f, map)).unwrap_or(&[])
     }
 
     /// The class key of the fact of context `ctx` at location `loc` (what makes facts
