@@ -122,31 +122,32 @@ fn bits_of(set: &FxHashSet<Rho>) -> FixedBitSet {
 }
 
 /// Runs of values by key, for the indexes of [`Checker::index`]: pushed as pairs, then sorted
-/// once by key ([`Grouped::freeze`]), each key's values in the order pushed. A hash map of
+/// once by key ([`SortedRuns::freeze`]), each key's values in the order pushed. A hash map of
 /// vectors cost an allocation and, once the program outgrew the caches, a miss for each of the
-/// millions of keys; a sort reads and writes memory in order.
-struct Grouped<K, V> {
+/// millions of keys; a sort reads and writes memory in order. (`correlation::Grouped` finds
+/// each key's run by hash instead: it is built once and read all through the solve.)
+struct SortedRuns<K, V> {
     keys: Vec<K>,
     values: Vec<V>,
 }
 
-impl<K, V> Default for Grouped<K, V> {
+impl<K, V> Default for SortedRuns<K, V> {
     fn default() -> Self {
-        Grouped {
+        SortedRuns {
             keys: Vec::new(),
             values: Vec::new(),
         }
     }
 }
 
-impl<K: Ord + Copy, V: Copy> Grouped<K, V> {
+impl<K: Ord + Copy, V: Copy> SortedRuns<K, V> {
     fn push(&mut self, key: K, value: V) {
         self.keys.push(key);
         self.values.push(value);
     }
 
-    /// Sorts the pairs by key, stably; done once, after the last [`Grouped::push`] and before
-    /// the first [`Grouped::get`].
+    /// Sorts the pairs by key, stably; done once, after the last [`SortedRuns::push`] and before
+    /// the first [`SortedRuns::get`].
     fn freeze(&mut self) {
         let mut pairs: Vec<(K, V)> = std::mem::take(&mut self.keys)
             .into_iter()
@@ -194,9 +195,9 @@ struct Checker<'a> {
     techniques: Techniques,
     /// The locations of the context maps of each function that is some label's home, by
     /// (component, function).
-    entries: Grouped<(Rho, FnId), Entry>,
+    entries: SortedRuns<(Rho, FnId), Entry>,
     /// The contexts of each function with each map.
-    ctxs_of: Grouped<(FnId, LocsId), CtxId>,
+    ctxs_of: SortedRuns<(FnId, LocsId), CtxId>,
     /// The functions whose contexts `ctxs_of` has.
     ctxs_indexed: FxHashSet<FnId>,
     /// The contexts ranked in the order of their [`Ctx`] ([`CtxRanks`]).
@@ -337,8 +338,8 @@ pub fn races(inputs: RaceInputs<'_>) -> (Vec<RaceWarning>, Option<Stop>) {
         sets,
         facts,
         techniques,
-        entries: Grouped::default(),
-        ctxs_of: Grouped::default(),
+        entries: SortedRuns::default(),
+        ctxs_of: SortedRuns::default(),
         ctxs_indexed: FxHashSet::default(),
         ranks: CtxRanks::new(facts),
         racing_memo: RefCell::default(),

@@ -574,7 +574,7 @@ fn resolve(
 ) {
     let flow = stats.time("solve: matched flow (cfl)", || cfl::close(c, scopes, stats));
     let comps = stats.time("solve: flow components", || flow.components());
-    let index = Index::new(c);
+    let index = stats.time("solve: constraint index", || Index::new(c));
     let lock_table = stats.time("solve: lock unification", || locks::unify_all(c, scopes));
     let s = stats.time("solve: structure", || structure::Structure::new(p));
     (flow, comps, index, lock_table, s)
