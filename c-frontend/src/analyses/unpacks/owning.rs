@@ -221,7 +221,7 @@ fn copied_structs(p: &Program, calls: &Calls) -> FxHashSet<StructId> {
                     }
                     StmtKind::Call { callee, args, dst } => {
                         // A thread's argument its routine only converts back is no view.
-                        if let Some(k) = handed_back(p, &uses, callee, args) {
+                        if let Some(k) = handed_back(p, uses, callee, args) {
                             let mut rest = args.clone();
                             let handed = rest.remove(k);
                             views.pass(callee, &rest);
