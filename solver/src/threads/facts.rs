@@ -1007,7 +1007,7 @@ impl Prop<'_> {
     ) {
         let (c, comps, homes, scopes) = (self.c, self.comps, self.homes, self.scopes);
         if self.images_at.is_empty() {
-            for (&(generic, s), images) in self.index.rho_images.iter() {
+            for ((generic, s), images) in self.index.rho_images.iter() {
                 self.images_at
                     .entry(s)
                     .or_default()
@@ -1073,9 +1073,8 @@ impl Prop<'_> {
         let (comps, index) = (self.comps, self.index);
         let mut out = Vec::new();
         for member in &comps.members[comp] {
-            if let Some(gens) = index.result_of.get(member) {
-                out.extend(gens.iter().map(|&(site, g)| (site, comps.of[g])));
-            }
+            let gens = index.result_of.row(member.0);
+            out.extend(gens.iter().map(|&(site, g)| (site, comps.of[g])));
         }
         out.sort();
         out.dedup();
@@ -1383,7 +1382,7 @@ fn staying_components(
     index: &Index,
     homes: &Homes,
 ) -> (Vec<bool>, Vec<bool>) {
-    let generic: FxHashSet<Rho> = index.rho_images.keys().map(|&(g, _)| g).collect();
+    let generic: FxHashSet<Rho> = index.rho_images.keys().map(|(g, _)| g).collect();
     let n = comps.of.len();
     let (mut fixed, mut sticky) = (vec![true; n], vec![false; n]);
     for (rho, info) in c.rhos.iter_enumerated() {
@@ -1427,7 +1426,7 @@ fn deferred_components(
             Some(_) => {}
         }
     }
-    for &(generic, site) in index.rho_images.keys() {
+    for (generic, site) in index.rho_images.keys() {
         let scope = c.rhos[generic].scope;
         if scope == Scope::ROOT || !scopes.within(scope, c.sites[site].binder) {
             mixed[comps.of[generic].0 as usize] = true;

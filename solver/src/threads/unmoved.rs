@@ -70,7 +70,7 @@ impl Unmoved {
                 _ => None,
             };
         }
-        for &(generic, _) in index.rho_images.keys() {
+        for (generic, _) in index.rho_images.keys() {
             members[comps.of[generic].0 as usize].imaged = true;
         }
         Unmoved { members, numbered }
