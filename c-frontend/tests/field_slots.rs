@@ -4,8 +4,7 @@
 
 mod support;
 
-use c_frontend::analyses::joins::plan;
-use c_frontend::analyses::unpacks::{analyse_program, releasers, OwningPlaces, Package};
+use c_frontend::analyses::unpacks::Package;
 
 const PRELUDE: &str = "typedef unsigned long pthread_t;
     int pthread_create(pthread_t *, const void *, void *(*)(void *), void *);
@@ -47,20 +46,7 @@ fn has_slot(set: &str, extra: &str, more: &str) -> bool {
     );
     let p = support::lower(&text);
     let (main, work) = (support::defined(&p, "main"), support::defined(&p, "work"));
-    let jp = plan(
-        &p,
-        &c_frontend::analyses::calls::Calls::of(&p),
-        Some(main),
-        &solver::stats::Stats::off(),
-    );
-    let unpacks = analyse_program(
-        &p,
-        &c_frontend::analyses::calls::Calls::of(&p),
-        main,
-        &OwningPlaces::of(&p, &c_frontend::analyses::calls::Calls::of(&p)),
-        &releasers(&p),
-        &jp,
-    );
+    let unpacks = support::unpacks_of(&p, main);
     let Some(u) = unpacks.get(&work) else {
         return false;
     };

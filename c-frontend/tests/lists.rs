@@ -4,10 +4,7 @@
 
 mod support;
 
-use c_frontend::analyses::joins::plan;
-use c_frontend::analyses::unpacks::{
-    analyse_ownership, analyse_program, enclosing, releasers, OwningPlaces, Package,
-};
+use c_frontend::analyses::unpacks::{analyse_ownership, enclosing, OwningPlaces, Package};
 use c_frontend::ir::{Base, Lval, Operand, Program, StmtKind};
 
 const PRELUDE: &str = "typedef unsigned long pthread_t;
@@ -107,25 +104,10 @@ fn owned_in(text: &str) -> bool {
 fn first_store_owned(text: &str, func: &str, pick: &dyn Fn(&Program, &Lval) -> bool) -> bool {
     let p = support::lower(text);
     let (main, f) = (support::defined(&p, "main"), support::defined(&p, func));
-    let mut unpacks = analyse_program(
-        &p,
-        &c_frontend::analyses::calls::Calls::of(&p),
-        main,
-        &OwningPlaces::of(&p, &c_frontend::analyses::calls::Calls::of(&p)),
-        &releasers(&p),
-        &plan(
-            &p,
-            &c_frontend::analyses::calls::Calls::of(&p),
-            Some(main),
-            &solver::stats::Stats::off(),
-        ),
-    );
-    analyse_ownership(
-        &p,
-        &c_frontend::analyses::calls::Calls::of(&p),
-        main,
-        &mut unpacks,
-    );
+    let calls = c_frontend::analyses::calls::Calls::of(&p);
+    let owning = OwningPlaces::of(&p, &calls);
+    let mut unpacks = support::unpacks_of(&p, main);
+    analyse_ownership(&p, &calls, main, &mut unpacks);
     let Some(u) = unpacks.get(&f) else {
         return false;
     };
@@ -139,14 +121,8 @@ fn first_store_owned(text: &str, func: &str, pick: &dyn Fn(&Program, &Lval) -> b
                 .enumerate()
                 .find_map(|(k, stmt)| match &stmt.kind {
                     StmtKind::Assign { dst, .. } if pick(&p, dst) => Some(
-                        enclosing(
-                            &p,
-                            f,
-                            &OwningPlaces::of(&p, &c_frontend::analyses::calls::Calls::of(&p)),
-                            u.before(b, k),
-                            dst,
-                        )
-                        .is_some_and(|h| h.package == Package::Owned),
+                        enclosing(&p, f, &owning, u.before(b, k), dst)
+                            .is_some_and(|h| h.package == Package::Owned),
                     ),
                     _ => None,
                 })

@@ -5,8 +5,7 @@
 
 mod support;
 
-use c_frontend::analyses::joins::plan;
-use c_frontend::analyses::unpacks::{analyse_program, enclosing, releasers, OwningPlaces, Package};
+use c_frontend::analyses::unpacks::{enclosing, OwningPlaces, Package};
 use c_frontend::ir::{Base, Proj, StmtKind};
 
 const PROGRAM: &str = "typedef unsigned long size_t;
@@ -54,20 +53,7 @@ fn count_unpacks(body: &str) -> Vec<Option<Package>> {
     p.non_capturing_functions = c_frontend::analyses::stub_captures::non_capturing_functions(&p);
     let (main, add) = (support::defined(&p, "main"), support::defined(&p, "add"));
     let owning = OwningPlaces::of(&p, &c_frontend::analyses::calls::Calls::of(&p));
-    let jp = plan(
-        &p,
-        &c_frontend::analyses::calls::Calls::of(&p),
-        Some(main),
-        &solver::stats::Stats::off(),
-    );
-    let unpacks = analyse_program(
-        &p,
-        &c_frontend::analyses::calls::Calls::of(&p),
-        main,
-        &owning,
-        &releasers(&p),
-        &jp,
-    );
+    let unpacks = support::unpacks_of(&p, main);
     let mut out = Vec::new();
     for (b, block) in p.funcs[add].blocks.iter_enumerated() {
         for (k, stmt) in block.stmts.iter().enumerate() {

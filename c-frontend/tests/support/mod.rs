@@ -26,3 +26,16 @@ pub fn defined(p: &Program, name: &str) -> FuncId {
         .map(|(id, _)| id)
         .unwrap_or_else(|| panic!("no function {name} with a body"))
 }
+
+/// The unpacks of every function of `p`, run from `main` as the front-end analyses run them:
+/// one index of the calls, the owning places, the join plan and the releasers.
+pub fn unpacks_of(
+    p: &Program,
+    main: FuncId,
+) -> rustc_hash::FxHashMap<FuncId, c_frontend::analyses::unpacks::Unpacks> {
+    use c_frontend::analyses::{calls::Calls, joins::plan, unpacks};
+    let calls = Calls::of(p);
+    let owning = unpacks::OwningPlaces::of(p, &calls);
+    let jp = plan(p, &calls, Some(main), &solver::stats::Stats::off());
+    unpacks::analyse_program(p, &calls, main, &owning, &unpacks::releasers(p), &jp)
+}

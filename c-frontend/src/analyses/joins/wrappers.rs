@@ -140,8 +140,8 @@ pub(super) fn find(
     lib_joins: &FxHashMap<FuncId, Arg>,
 ) -> Wrappers {
     let mut out = Wrappers::default();
-    // Whether `f` calls a function of `table`: the others are no wrappers of its functions,
-    // and their statements are not read.
+    // Whether `f` calls a function `wrapped` accepts: a function that calls none of them wraps
+    // none of them, and its statements are not read.
     let calls_any = |f: FuncId, wrapped: &dyn Fn(FuncId) -> bool| {
         (index.sites_in(f).iter()).any(|s| s.callee.is_some_and(wrapped))
     };
