@@ -124,8 +124,7 @@ fn bits_of(set: &FxHashSet<Rho>) -> FixedBitSet {
 /// Runs of values by key, for the indexes of [`Checker::index`]: pushed as pairs, then sorted
 /// once by key ([`SortedRuns::freeze`]), each key's values in the order pushed. A hash map of
 /// vectors cost an allocation and, once the program outgrew the caches, a miss for each of the
-/// millions of keys; a sort reads and writes memory in order. (`correlation::Grouped` finds
-/// each key's run by hash instead: it is built once and read all through the solve.)
+/// millions of keys; a sort reads and writes memory in order.
 struct SortedRuns<K, V> {
     keys: Vec<K>,
     values: Vec<V>,
