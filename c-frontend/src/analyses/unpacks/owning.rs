@@ -219,22 +219,19 @@ fn copied_structs(p: &Program, calls: &Calls) -> FxHashSet<StructId> {
                         }
                         views.convert(p.operand_type(src), Some(ty));
                     }
-                    StmtKind::Call { callee, args, dst } => {
-                        // A thread's argument its routine only converts back is no view.
-                        if let Some(k) = handed_back(p, uses, callee, args) {
-                            let mut rest = args.clone();
-                            let handed = rest.remove(k);
-                            views.pass(callee, &rest);
-                            let call = StmtKind::Call {
-                                callee: callee.clone(),
-                                args: rest,
-                                dst: dst.clone(),
-                            };
-                            walk_stmt(&mut views, &call);
-                            walk_operand(&mut views, handed.without_casts());
+                    StmtKind::Call { callee, args, .. } => {
+                        // A thread's argument its routine only converts back is no view:
+                        // neither passed nor converted.
+                        let handed = handed_back(p, uses, callee, args);
+                        views.pass(callee, args, handed);
+                        if let Some(k) = handed {
+                            let mut unconverted = stmt.kind.clone();
+                            if let StmtKind::Call { args, .. } = &mut unconverted {
+                                args[k] = args[k].without_casts().clone();
+                            }
+                            walk_stmt(&mut views, &unconverted);
                             continue;
                         }
-                        views.pass(callee, args)
                     }
                     _ => {}
                 }
@@ -383,9 +380,10 @@ impl Views<'_> {
         }
     }
 
-    /// The arguments of a call: converted to the parameter types of a function of the program,
-    /// to anything by a library function or a call through a pointer, but `free`'s.
-    fn pass(&mut self, callee: &Callee, args: &[Operand]) {
+    /// The arguments of a call but the one at `skip`: converted to the parameter types of a
+    /// function of the program, to anything by a library function or a call through a pointer,
+    /// but `free`'s.
+    fn pass(&mut self, callee: &Callee, args: &[Operand], skip: Option<usize>) {
         let params = match callee {
             Callee::Direct(g) if matches!(self.p.known_kind(*g), Some(Kind::Free { .. })) => {
                 return;
@@ -398,7 +396,7 @@ impl Views<'_> {
             }
             _ => Vec::new(),
         };
-        for (i, a) in args.iter().enumerate() {
+        for (i, a) in args.iter().enumerate().filter(|&(i, _)| Some(i) != skip) {
             let from = self.p.operand_type(a);
             // Unknown code, or a variadic argument, may view it as anything.
             self.convert(from, params.get(i).copied());
