@@ -5,8 +5,8 @@
 //! the `gen_pthreads` module (deep call chains, locks inside structs, lock helpers, forks in
 //! loops, handler tables, one planted race per module). For each size it writes the program to a
 //! temporary directory, counts its preprocessed lines with `gcc -E`, runs
-//! `locksmith check <files> --format json` three times (once above 100k lines) and prints the
-//! median wall time, the peak resident memory of the analysis process, the number of warnings in
+//! `locksmith check <files> --format json` three times (once above 100k lines; `--runs K` runs it
+//! K times at every size) and prints the median wall time, the peak resident memory of the analysis process, the number of warnings in
 //! its JSON output, how many of the planted races they report, and its exit status. A run that
 //! fails shows the first line of its stderr instead of numbers, and the bench goes on with the
 //! next size. A watchdog kills a run after `--timeout SECS` (default 1800).
@@ -34,7 +34,7 @@
 //! ```text
 //! cargo build --release && cargo bench --bench check
 //! cargo bench --bench check -- --sizes 10000 50000
-//! cargo bench --bench check -- --shape all-shapes --phases --sizes 10000 100000 1000000
+//! cargo bench --bench check -- --shape all-shapes --phases --runs 3 --sizes 10000 100000 1000000
 //! cargo bench --bench check -- --dump 100000 /tmp/pool100k --shape pool
 //! cargo bench --bench check -- --layer 0 --sizes 1000000
 //! cargo bench --bench check -- --self-check --tsan
@@ -84,12 +84,14 @@ const MIN_PHASE_SECS: f64 = 0.005;
 const FLAG_EXPONENT: f64 = 1.2;
 
 const USAGE: &str = "usage: cargo bench --bench check -- [--sizes N...] [--shape NAME|all-shapes] \
-[--phases] [--dump N DIR] [--timeout SECS] [--layer K] [--self-check [--tsan]]\n\
+[--phases] [--runs K] [--dump N DIR] [--timeout SECS] [--layer K] [--self-check [--tsan]]\n\
 shapes: server (default), pool, callbacks, forks, bigstruct, macros, all";
 
-/// Runs of `locksmith check` per size: the median is reported.
-fn runs_for(size: usize) -> usize {
-    if size <= 100_000 {
+/// Runs of `locksmith check` per size (`--runs K` when given): the median is reported.
+fn runs_for(size: usize, options: &Options) -> usize {
+    if let Some(k) = options.runs {
+        k
+    } else if size <= 100_000 {
         3
     } else {
         1
@@ -103,6 +105,8 @@ struct Options {
     shapes: Vec<Shape>,
     shape_given: bool,
     phases: bool,
+    /// `--runs K`: runs per size, instead of [`runs_for`]'s default.
+    runs: Option<usize>,
     dump: Option<(usize, PathBuf)>,
     timeout: Duration,
     layer: usize,
@@ -117,6 +121,7 @@ fn parse_args() -> Result<Options, String> {
         shapes: vec![Shape::Server],
         shape_given: false,
         phases: false,
+        runs: None,
         dump: None,
         timeout: Duration::from_secs(1800),
         layer: gen_pthreads::LAYER_MODULES,
@@ -146,6 +151,15 @@ fn parse_args() -> Result<Options, String> {
                 options.shape_given = true;
             }
             "--phases" => options.phases = true,
+            "--runs" => {
+                i += 1;
+                options.runs = Some(
+                    args.get(i)
+                        .and_then(|s| s.parse::<usize>().ok())
+                        .filter(|&k| k > 0)
+                        .ok_or("--runs needs a positive number of runs")?,
+                );
+            }
             "--dump" => {
                 if i + 2 >= args.len() {
                     return Err("--dump needs a size and a directory".into());
@@ -379,7 +393,7 @@ fn bench_size(binary: &Path, size: usize, shape: Shape, options: &Options) -> Si
     let mut peak_kib = 0;
     let mut rss_bound = false;
     let mut outcome = Ok((0, 0, 0));
-    for _ in 0..runs_for(size) {
+    for _ in 0..runs_for(size, options) {
         match run_check_with(binary, &sources, extra, options.timeout, Output::Json) {
             Ok(run) => {
                 phase_runs.push(phase_timings(&run.stderr));
