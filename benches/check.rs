@@ -27,7 +27,9 @@
 //! lines: `-` when the phase took under 5 ms at the smaller size, `!` after an exponent above
 //! 1.2. A phase is whatever `--timings` names (`timing: NAME SECS s ...` on stderr), so new
 //! phases need no change here. The phases of a run that timed out or failed are those it
-//! finished.
+//! finished. `--jobs N` passes `--jobs N` to locksmith: with 1, each phase runs alone (the
+//! deadlock check after the race check, not beside it on the other core), so that its time is
+//! its own and not what it shares the machine's two cores and caches with.
 //!
 //! It runs the release binary next to the bench executable, so build that first:
 //!
@@ -84,7 +86,7 @@ const MIN_PHASE_SECS: f64 = 0.005;
 const FLAG_EXPONENT: f64 = 1.2;
 
 const USAGE: &str = "usage: cargo bench --bench check -- [--sizes N...] [--shape NAME|all-shapes] \
-[--phases] [--runs K] [--dump N DIR] [--timeout SECS] [--layer K] [--self-check [--tsan]]\n\
+[--phases] [--runs K] [--jobs N] [--dump N DIR] [--timeout SECS] [--layer K] [--self-check [--tsan]]\n\
 shapes: server (default), pool, callbacks, forks, bigstruct, macros, all";
 
 /// Runs of `locksmith check` per size (`--runs K` when given): the median is reported.
@@ -107,6 +109,8 @@ struct Options {
     phases: bool,
     /// `--runs K`: runs per size, instead of [`runs_for`]'s default.
     runs: Option<usize>,
+    /// `--jobs N`, passed on to locksmith.
+    jobs: Option<String>,
     dump: Option<(usize, PathBuf)>,
     timeout: Duration,
     layer: usize,
@@ -122,6 +126,7 @@ fn parse_args() -> Result<Options, String> {
         shape_given: false,
         phases: false,
         runs: None,
+        jobs: None,
         dump: None,
         timeout: Duration::from_secs(1800),
         layer: gen_pthreads::LAYER_MODULES,
@@ -151,6 +156,14 @@ fn parse_args() -> Result<Options, String> {
                 options.shape_given = true;
             }
             "--phases" => options.phases = true,
+            "--jobs" => {
+                i += 1;
+                let n = args
+                    .get(i)
+                    .filter(|s| s.parse::<usize>().is_ok_and(|n| n > 0))
+                    .ok_or("--jobs needs a positive number of threads")?;
+                options.jobs = Some(n.clone());
+            }
             "--runs" => {
                 i += 1;
                 options.runs = Some(
@@ -387,14 +400,20 @@ fn bench_size(binary: &Path, size: usize, shape: Shape, options: &Options) -> Si
         .map(|n| n.to_string())
         .unwrap_or_else(|e| format!("({e})"));
 
-    let extra: &[&str] = if options.phases { &["--timings"] } else { &[] };
+    let mut extra: Vec<&str> = Vec::new();
+    if options.phases {
+        extra.push("--timings");
+    }
+    if let Some(n) = &options.jobs {
+        extra.extend(["--jobs", n]);
+    }
     let mut times = Vec::new();
     let mut phase_runs: Vec<Vec<(String, f64)>> = Vec::new();
     let mut peak_kib = 0;
     let mut rss_bound = false;
     let mut outcome = Ok((0, 0, 0));
     for _ in 0..runs_for(size, options) {
-        match run_check_with(binary, &sources, extra, options.timeout, Output::Json) {
+        match run_check_with(binary, &sources, &extra, options.timeout, Output::Json) {
             Ok(run) => {
                 phase_runs.push(phase_timings(&run.stderr));
                 times.push(run.wall);

@@ -75,6 +75,8 @@ pub struct CommandLine {
     pub techniques: Techniques,
     /// `--no-deadlocks` (the configuration has no say in it).
     pub no_deadlocks: bool,
+    /// `--jobs` (the configuration has no say in it).
+    pub jobs: Option<std::num::NonZeroUsize>,
     /// Use the parse cache (`--no-cache` turns it off).
     pub cache: bool,
     /// `--time-limit` and `--memory-limit`.
@@ -191,6 +193,7 @@ pub fn check_options(cli: CommandLine, config: Option<Config>) -> CheckOptions {
         },
         techniques: cli.techniques,
         no_deadlocks: cli.no_deadlocks,
+        jobs: cli.jobs,
         cache: cli.cache,
         limits: cli.limits,
         entries,

@@ -179,6 +179,11 @@ struct CheckArgs {
     /// cache in the data directory.
     #[arg(long, help_heading = "Budget")]
     no_cache: bool,
+    /// Run on at most N threads at once (default: one per core). With 1, files are parsed one
+    /// after another and the deadlock check runs after the race check. What is reported never
+    /// depends on it.
+    #[arg(short = 'j', long, value_name = "N", help_heading = "Budget")]
+    jobs: Option<std::num::NonZeroUsize>,
     /// Stop after this long (seconds, or with a unit: 90, 1.5m, 2h) and report what was found,
     /// with the verdict `incomplete` when nothing was.
     #[arg(long, value_name = "TIME", value_parser = locksmith::limits::time, help_heading = "Budget")]
@@ -375,6 +380,7 @@ fn check(args: CheckArgs) -> ExitCode {
         library: args.library,
         techniques: args.switches.0,
         no_deadlocks: args.no_deadlocks,
+        jobs: args.jobs,
         cache: !args.no_cache,
         limits: solver::budget::Limits {
             time: args.time_limit,

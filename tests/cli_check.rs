@@ -324,6 +324,30 @@ fn output_is_byte_identical_across_runs() {
     assert_eq!(a.stdout, b.stdout);
 }
 
+/// `--jobs 1` (units parsed one after another, the deadlock check after the race check) reports
+/// exactly what the default does, races and deadlocks alike.
+#[test]
+fn one_job_reports_what_many_do() {
+    for files in [
+        support::c_files(&root().join("tests/programs/webcache")),
+        vec![root().join("tests/deadlocks/abba.c")],
+    ] {
+        let files: Vec<String> = files
+            .iter()
+            .map(|p| support::relative(&root(), p))
+            .collect();
+        let mut args = vec!["--format", "json", "--no-cache"];
+        args.extend(files.iter().map(String::as_str));
+        let many = check(&args);
+        args.extend(["--jobs", "1"]);
+        let one = check(&args);
+        assert_eq!(many.exit, 1, "{files:?}: {}", many.stderr);
+        assert_eq!(many.stdout, one.stdout, "{files:?}");
+    }
+    let zero = check(&["--jobs", "0", "tests/deadlocks/abba.c"]);
+    assert_eq!(zero.exit, 2, "--jobs 0 is a usage error: {}", zero.stderr);
+}
+
 /// Every knowingly unsound construct is reported with its position, in text and JSON.
 #[test]
 fn unsound_constructs_are_reported() {

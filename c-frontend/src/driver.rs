@@ -42,6 +42,10 @@ pub struct CheckOptions {
     pub entries: crate::entries::Entries,
     /// Skip the deadlock check (`--no-deadlocks`).
     pub no_deadlocks: bool,
+    /// At most how many threads the check runs on at once (`--jobs`; `None`: one per core).
+    /// With one, the units are preprocessed and parsed one after another and the deadlock
+    /// check runs after the race check instead of beside it. The results never depend on it.
+    pub jobs: Option<std::num::NonZeroUsize>,
     /// The functions the user's configuration models, layered over the built-in library model
     /// for this run only ([`crate::model::user`]).
     pub configured: Vec<crate::model::Configured>,
@@ -160,14 +164,22 @@ fn dropped_items(parsed: &ParsedUnit, map: &SourceMap, unanalysed: &mut Vec<Unan
     }
 }
 
-/// Runs `f` on every item, on up to as many threads as the machine has cores, and returns the
-/// results in the items' order (so the output never depends on the thread count).
-fn in_parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let threads = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .min(items.len())
-        .max(1);
+/// How many threads the check may run on at once: `--jobs`, or as many as the machine has cores.
+fn thread_count(options: &CheckOptions) -> usize {
+    options
+        .jobs
+        .or_else(|| std::thread::available_parallelism().ok())
+        .map_or(1, |n| n.get())
+}
+
+/// Runs `f` on every item, on up to `threads` threads, and returns the results in the items'
+/// order (so the output never depends on the thread count).
+fn in_parallel<T: Sync, R: Send>(
+    items: &[T],
+    threads: usize,
+    f: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
+    let threads = threads.min(items.len()).max(1);
     let next = std::sync::atomic::AtomicUsize::new(0);
     let results: Vec<std::sync::Mutex<Option<R>>> =
         items.iter().map(|_| std::sync::Mutex::new(None)).collect();
@@ -238,7 +250,7 @@ fn preprocess_units(
     // The stubs are the same unit on every run: their preprocessed text is cached in the data
     // directory (`preprocess_cached`). They are preprocessed with the global flags.
     let preprocessed = stats.phase(PHASE_PREPROCESS, || {
-        in_parallel(&units, |&(is_stubs, unit)| {
+        in_parallel(&units, thread_count(options), |&(is_stubs, unit)| {
             let flags = unit.preprocess.as_ref().unwrap_or(&options.preprocess);
             if is_stubs {
                 preprocess::preprocess_cached(&unit.path, flags, &dir.join("cache"))
@@ -307,10 +319,7 @@ fn parse_and_lower(
 ) -> Result<Program, Fatal> {
     let mut parse = stats.clock(PHASE_PARSE);
     let mut lower = stats.clock(PHASE_LOWER);
-    let batch = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .max(1);
+    let batch = thread_count(options);
     let mut units = units;
     let mut files = FileTable::new();
     let mut lowerer = Lowerer::with_model(Model::with_configured(&options.configured));
@@ -338,7 +347,7 @@ fn parse_and_lower(
         let parsed = parse.run(|| {
             solver::budget::poll_now();
             stats.progress(done * batch, total);
-            in_parallel(chunk, |u| {
+            in_parallel(chunk, batch, |u| {
                 let unit = u.lock().ok().and_then(|mut u| u.take());
                 unit.map(|unit| parse_or_read(unit, cache.as_ref()))
             })
@@ -485,7 +494,13 @@ fn analyse(
         &generated.constraints,
         &generated.threads,
         options.techniques,
-        !options.no_deadlocks,
+        if options.no_deadlocks {
+            threads::DeadlockCheck::Skip
+        } else if thread_count(options) == 1 {
+            threads::DeadlockCheck::After
+        } else {
+            threads::DeadlockCheck::Beside
+        },
         stats,
     );
     let program = read

@@ -412,6 +412,17 @@ pub const PHASE_SHARING: Phase = Phase::named("sharing");
 pub const PHASE_CHECK: Phase = Phase::named("check");
 pub const PHASE_DEADLOCKS: Phase = Phase::named("deadlocks");
 
+/// Whether and where the deadlock check runs ([`solve_with`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum DeadlockCheck {
+    /// Not at all (`--no-deadlocks`).
+    Skip,
+    /// On a thread of its own, beside the facts and the race check.
+    Beside,
+    /// After the race check, on the same thread (`--jobs 1`).
+    After,
+}
+
 /// Runs the whole thread analysis on the constraints and event graphs of a C program, with the
 /// deadlock check, recording no statistics.
 pub fn solve(
@@ -419,15 +430,15 @@ pub fn solve(
     p: &ThreadProgram,
     techniques: Techniques,
 ) -> ThreadSolution {
-    solve_with(c, p, techniques, true, &Stats::off())
+    solve_with(c, p, techniques, DeadlockCheck::Beside, &Stats::off())
 }
 
-/// [`solve`], with the deadlock check only when `deadlocks` is set, recording into `stats`.
+/// [`solve`], with the deadlock check as `deadlocks` says, recording into `stats`.
 pub fn solve_with(
     c: &crate::constraints::Constraints,
     p: &ThreadProgram,
     techniques: Techniques,
-    deadlocks: bool,
+    deadlocks: DeadlockCheck,
     stats: &Stats,
 ) -> ThreadSolution {
     let mut scopes = c.scopes.clone();
@@ -463,7 +474,8 @@ pub fn solve_with(
     });
     // The deadlock check needs only what is known by now, and nothing after it needs the
     // deadlock check: it runs on a thread of its own beside the facts and the race check, on
-    // a copy of the lock table (which only path compression changes from here on).
+    // a copy of the lock table (which only path compression changes from here on), unless
+    // asked to run after them.
     let (propagated, warnings, (deadlocks, lock_leaks), stopped, presumed) =
         std::thread::scope(|scope| {
             let order_inputs = order::OrderInputs {
@@ -475,7 +487,7 @@ pub fn solve_with(
                 mhp: &mhp,
                 stats,
             };
-            let beside = deadlocks.then(|| {
+            let beside = (deadlocks == DeadlockCheck::Beside).then(|| {
                 let mut order_table = lock_table.clone();
                 let spent = crate::budget::active();
                 std::thread::Builder::new()
@@ -526,12 +538,15 @@ pub fn solve_with(
                     .collect::<Vec<_>>()
             });
             let (deadlocks, lock_leaks) = match beside {
-                None => (Vec::new(), Vec::new()),
                 Some(Ok(handle)) => joined_deadlocks(handle.join(), stats, &mut stopped),
-                // No thread could be started: the check runs here, after the race check.
+                // Asked for after the race check, or no thread could be started: it runs here.
                 Some(Err(_)) => stats.phase(PHASE_DEADLOCKS, || {
                     deadlocks_of(order_inputs, &mut lock_table.clone(), techniques)
                 }),
+                None if deadlocks == DeadlockCheck::After => stats.phase(PHASE_DEADLOCKS, || {
+                    deadlocks_of(order_inputs, &mut lock_table.clone(), techniques)
+                }),
+                None => (Vec::new(), Vec::new()),
             };
             (
                 propagated,
