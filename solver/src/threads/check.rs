@@ -20,7 +20,7 @@
 //! For a single phase the two rules agree. Copies of an allocation made by different calls are
 //! checked separately.
 
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -921,7 +921,9 @@ impl Checker<'_> {
             (Thread::Forked(ta), Thread::Forked(tb)) if sharing && x.point == y.point => {
                 let nests = self.conc.nests;
                 let (gx, gy) = (a.below(nests), b.below(nests));
-                self.conc.mark_below(home, [ta, tb], x.point, gx, gy, marks)
+                let settled = [marks.cell_done(a.id), marks.cell_done(b.id)];
+                self.conc
+                    .mark_below(home, [ta, tb], x.point, [gx, gy], settled, marks)
             }
             _ => {
                 for &(_, k) in a.members.iter().chain(b.members.iter()) {
@@ -1283,12 +1285,27 @@ impl Concurrency<'_> {
         }
         let tops_a = by_top(a);
         let tops_b = by_top(b);
-        let all_marked = |xs: &[Member], marks: &Marks| xs.iter().all(|&(_, k)| marks.is(k));
-        for xs in &tops_a {
+        // Marks only grow: a top once seen with every member marked stays so, and is neither
+        // scanned nor marked again (a point starting thousands of threads pairs each of its
+        // tops with every other, each with thousands of members: `all` shape at 1M lines).
+        let mut done_a = vec![false; tops_a.len()];
+        let mut done_b = vec![false; tops_b.len()];
+        let done = |done: &mut [bool], i: usize, xs: &[Member], marks: &Marks| {
+            done[i] = done[i] || xs.iter().all(|&(_, k)| marks.is(k));
+            done[i]
+        };
+        // Each top's members grouped by their outermost level, made once for all its pairs.
+        let below_a: Vec<OnceCell<Below>> = tops_a.iter().map(|_| OnceCell::new()).collect();
+        let below_b: Vec<OnceCell<Below>> = tops_b.iter().map(|_| OnceCell::new()).collect();
+        for (i, xs) in tops_a.iter().enumerate() {
             let x = &xs[0].0;
-            for ys in &tops_b {
+            for (j, ys) in tops_b.iter().enumerate() {
                 let y = &ys[0].0;
-                if all_marked(xs, marks) && all_marked(ys, marks) {
+                let settled = [
+                    done(&mut done_a, i, xs, marks),
+                    done(&mut done_b, j, ys, marks),
+                ];
+                if settled == [true, true] {
                     continue;
                 }
                 if x.phase.orders(y.phase) || !self.concurrent_here(home, x, y, false) {
@@ -1296,12 +1313,17 @@ impl Concurrency<'_> {
                 }
                 match (x.thread, y.thread) {
                     (Thread::Forked(ta), Thread::Forked(tb)) if x.point == y.point => {
-                        let (gx, gy) = (below(self.nests, xs), below(self.nests, ys));
-                        self.mark_below(home, [ta, tb], x.point, &gx, &gy, marks);
+                        let gx = below_a[i].get_or_init(|| below(self.nests, xs));
+                        let gy = below_b[j].get_or_init(|| below(self.nests, ys));
+                        self.mark_below(home, [ta, tb], x.point, [gx, gy], settled, marks);
                     }
                     _ => {
-                        for &(_, k) in xs.iter().chain(ys.iter()) {
-                            marks.set(k);
+                        for (zs, settled) in [(xs, settled[0]), (ys, settled[1])] {
+                            if !settled {
+                                for &(_, k) in zs {
+                                    marks.set(k);
+                                }
+                            }
                         }
                     }
                 }
@@ -1314,13 +1336,21 @@ impl Concurrency<'_> {
     /// are concurrent: a pair is then ordered only as [`Concurrency::ordered_below`] orders it,
     /// by the levels their nests kept. The groups come grouped by their outermost level
     /// ([`below`]).
+    ///
+    /// Two groups under one fork site whose threads never meet (`apart`) are compared only
+    /// when under the same thread function, level by level; every other pair of groups is
+    /// concurrent, which marks both whole. So a group is marked whole when the other side has
+    /// a group it is not apart from — any group when it has no level or its site's threads
+    /// meet, a group of another site (or of none) otherwise — found from the number of the
+    /// other side's groups at each site, not pair by pair. A side whose members are all
+    /// marked already (`settled`) is not marked again.
     fn mark_below(
         &self,
         home: FnId,
         threads: [Site; 2],
         k: Point,
-        gx: &Below,
-        gy: &Below,
+        [gx, gy]: [&Below; 2],
+        settled: [bool; 2],
         marks: &mut Marks,
     ) {
         let mark_all = |zs: &[Member], marks: &mut Marks| {
@@ -1328,21 +1358,42 @@ impl Concurrency<'_> {
                 marks.set(k);
             }
         };
+        let mut apart_memo: FxHashMap<Site, bool> = FxHashMap::default();
+        let mut apart = |site: Site| {
+            *apart_memo
+                .entry(site)
+                .or_insert_with(|| !self.mhp.tree_overlap(home, site, k, threads))
+        };
+        // The groups of each side at each fork site.
+        let per_site = |g: &Below| {
+            let mut n: FxHashMap<Site, usize> = FxHashMap::default();
+            for (site, _) in g.keys().flatten() {
+                *n.entry(*site).or_default() += 1;
+            }
+            n
+        };
+        let (at_x, at_y) = (per_site(gx), per_site(gy));
+        // Whether a group at `outer` meets one of `other`'s groups unordered.
+        let mut meets_any = |outer: &Outer, other: &Below, at: &FxHashMap<Site, usize>| match outer
+        {
+            Some((site, _)) if apart(*site) => other.len() > at.get(site).copied().unwrap_or(0),
+            _ => !other.is_empty(),
+        };
+        for (ox, lx) in gx.iter().filter(|_| !settled[0]) {
+            if meets_any(ox, gy, &at_y) {
+                mark_all(lx, marks);
+            }
+        }
+        for (oy, ly) in gy.iter().filter(|_| !settled[1]) {
+            if meets_any(oy, gx, &at_x) {
+                mark_all(ly, marks);
+            }
+        }
+        // Under one and the same thread of a fork whose threads never meet.
         for (ox, lx) in gx {
-            for (oy, ly) in gy {
-                match (ox, oy) {
-                    (Some((sx, fx)), Some((sy, fy)))
-                        if sx == sy && !self.mhp.tree_overlap(home, *sx, k, threads) =>
-                    {
-                        // Under one and the same thread of that fork, or two that never meet.
-                        if fx == fy {
-                            self.mark(*fx, lx, ly, marks);
-                        }
-                    }
-                    _ => {
-                        mark_all(lx, marks);
-                        mark_all(ly, marks);
-                    }
+            if let Some((site, f)) = ox {
+                if let Some(ly) = gy.get(ox).filter(|_| apart(*site)) {
+                    self.mark(*f, lx, ly, marks);
                 }
             }
         }
