@@ -250,10 +250,12 @@ impl Gen<'_> {
         {
             return None;
         }
-        let lock = match self.opened.iter().find(|(p, _)| *p == own.package) {
-            Some(&(_, l)) => l,
+        let lock = match self.opened_at.get(&own.package) {
+            Some(&k) => self.opened[k].1,
             None => {
                 let l = self.constraints.new_lock(Scope::ROOT);
+                self.opened_at
+                    .insert(own.package.clone(), self.opened.len());
                 self.opened.push((own.package.clone(), l));
                 l
             }

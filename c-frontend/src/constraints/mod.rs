@@ -371,6 +371,10 @@ struct Gen<'a> {
     /// The opened lock of each package (paper §3.3: the fresh lock ℓ′ an unpack binds), made
     /// at its first unpack, in generation order.
     opened: Vec<(Package, Lock)>,
+    /// The index in `opened` of each package: a program has a package per struct type and
+    /// lock path, and every access inside an unpack looks its package up (a search of
+    /// `opened` grew as accesses × packages: macros shape at 1M lines).
+    opened_at: FxHashMap<Package, usize>,
     /// The *mask lock* of each signal some call blocks and a handler is installed for: held
     /// where the signal is blocked, it protects nothing but an access of `main` alone from the
     /// signal's handler (`solver::threads::check`).
@@ -651,6 +655,7 @@ impl<'a> Gen<'a> {
             element_locks: std::collections::BTreeMap::new(),
             attributed_arrays: BTreeSet::new(),
             opened: Vec::new(),
+            opened_at: FxHashMap::default(),
             mask_locks,
             version_nodes: std::collections::BTreeMap::new(),
             version_reads: Vec::new(),
