@@ -79,6 +79,26 @@ fn handing_on_keeps_what_the_callee_keeps() {
     assert_eq!(names, ["fill", "through_fill"]);
 }
 
+/// The verdict does not depend on the order functions are defined in: a dispatcher defined
+/// before the helpers it calls, a chain calling down to one that keeps its argument, and a
+/// cycle of recursion that keeps nothing.
+#[test]
+fn callers_defined_before_their_callees_are_decided_alike() {
+    let names = keeping_nothing(
+        "int *kept; void first(int *p); void second(int *p); void keep(int *p);
+         void fill(int *p); void even(int *p, int n); void odd(int *p, int n);
+         void dispatch(int *p) { fill(p); fill(p); even(p, 3); }
+         void chain(int *p) { first(p); }
+         void first(int *p) { second(p); }
+         void second(int *p) { keep(p); }
+         void keep(int *p) { kept = p; }
+         void fill(int *p) { __locksmith_write(p); }
+         void even(int *p, int n) { if (n) odd(p, n - 1); }
+         void odd(int *p, int n) { if (n) even(p, n - 1); __locksmith_read(p); }",
+    );
+    assert_eq!(names, ["fill", "even", "odd", "dispatch"]);
+}
+
 /// The program's own functions are found alike: a helper that only reads through its
 /// argument keeps nothing, one that keeps it in a global does not, and neither does one whose
 /// parameter's own address is taken (a copy of it may then go anywhere).
