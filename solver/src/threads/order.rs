@@ -97,8 +97,11 @@ struct Prop<'a> {
     cx: Contexts,
     facts: Vec<CallFact>,
     derived: Vec<Option<(usize, CallPoint)>>,
-    /// The index of each fact in `facts`, hashed by the fact (which is stored once, there).
-    seen: hashbrown::HashTable<u32>,
+    /// The index of each fact in `facts` with the fact's hash, hashed by the fact (which is
+    /// stored once, there). The hash is kept beside the index so that growing the table reads
+    /// no fact: read in bucket order, each was a cache miss (forks shape at 1M lines: 3.2M
+    /// facts).
+    seen: hashbrown::HashTable<(u64, u32)>,
     work: Vec<usize>,
     /// Held sets translated through a site (`true`) and released sets (`false`).
     set_memo: SetTranslations,
@@ -219,16 +222,14 @@ impl Prop<'_> {
         let facts = &self.facts;
         if self
             .seen
-            .find(hash, |&k| facts[k as usize] == fact)
+            .find(hash, |&(h, k)| h == hash && facts[k as usize] == fact)
             .is_some()
         {
             return;
         }
         let k = self.facts.len();
         self.facts.push(fact);
-        let facts = &self.facts;
-        self.seen
-            .insert_unique(hash, k as u32, |&k| hash_fact(&facts[k as usize]));
+        self.seen.insert_unique(hash, (hash, k as u32), |&(h, _)| h);
         self.work.push(k);
         self.derived.push(from);
     }
