@@ -6,8 +6,9 @@
 //! loops, handler tables, one planted race per module). For each size it writes the program to a
 //! temporary directory, counts its preprocessed lines with `gcc -E`, runs
 //! `locksmith check <files> --format json` three times (once above 100k lines; `--runs K` runs it
-//! K times at every size) and prints the median wall time, the peak resident memory of the analysis process, the number of warnings in
-//! its JSON output, how many of the planted races they report, and its exit status. A run that
+//! K times at every size) and prints the median wall time, the peak resident memory of the
+//! analysis process, the number of warnings in its JSON output, how many of the planted races
+//! they report, and its exit status. A run that
 //! fails shows the first line of its stderr instead of numbers, and the bench goes on with the
 //! next size. A watchdog kills a run after `--timeout SECS` (default 1800).
 //!

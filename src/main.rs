@@ -179,9 +179,9 @@ struct CheckArgs {
     /// cache in the data directory.
     #[arg(long, help_heading = "Budget")]
     no_cache: bool,
-    /// Run on at most N threads at once (default: one per core). With 1, files are parsed one
-    /// after another and the deadlock check runs after the race check. What is reported never
-    /// depends on it.
+    /// Analyse on at most N threads at once (default: one per core). With 1, files are parsed
+    /// one after another and the deadlock check runs after the race check. What is reported
+    /// never depends on it.
     #[arg(short = 'j', long, value_name = "N", help_heading = "Budget")]
     jobs: Option<std::num::NonZeroUsize>,
     /// Stop after this long (seconds, or with a unit: 90, 1.5m, 2h) and report what was found,
