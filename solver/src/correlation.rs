@@ -218,9 +218,15 @@ impl SiteImages {
     pub fn iter(&self) -> impl Iterator<Item = ((Rho, Site), &[Rho])> {
         (0..self.start.len().saturating_sub(1)).flat_map(move |s| {
             let site = Site(s as u32);
-            let (from, to) = (self.start[s] as usize, self.start[s + 1] as usize);
-            (from..to).map(move |k| ((self.generics[k], site), self.images_of(k)))
+            self.at(site)
+                .map(move |(generic, images)| ((generic, site), images))
         })
+    }
+
+    /// The generic labels with images at `site`, in order, each with its images.
+    pub fn at(&self, site: Site) -> impl Iterator<Item = (Rho, &[Rho])> {
+        let (from, to) = self.range_of(site).unwrap_or((0, 0));
+        (from..to).map(move |k| (self.generics[k], self.images_of(k)))
     }
 
     fn range_of(&self, site: Site) -> Option<(usize, usize)> {

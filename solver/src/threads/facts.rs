@@ -334,8 +334,6 @@ struct Prop<'a> {
     /// Per component at the root: the generic result labels' components of its members, with
     /// the site ([`Prop::results`]).
     results_memo: FxHashMap<Rho, Vec<(Site, Rho)>>,
-    /// The images at each site, by generic label (built on first use, for large components).
-    images_at: FxHashMap<Site, Vec<(Rho, Vec<Rho>)>>,
     /// The members of each large component grouped by scope and home.
     groups: FxHashMap<Rho, MemberGroups>,
 }
@@ -1006,28 +1004,17 @@ impl Prop<'_> {
         out: &mut Vec<(Rho, bool)>,
     ) {
         let (c, comps, homes, scopes) = (self.c, self.comps, self.homes, self.scopes);
-        if self.images_at.is_empty() {
-            for ((generic, s), images) in self.index.rho_images.iter() {
-                self.images_at
-                    .entry(s)
-                    .or_default()
-                    .push((generic, images.to_vec()));
-            }
-            for v in self.images_at.values_mut() {
-                v.sort();
-            }
-        }
         let groups = self
             .groups
             .entry(comp)
             .or_insert_with(|| MemberGroups::new(&comps.members[comp], c, homes, scopes));
         let mut with_image: FxHashMap<(Scope, Option<FnId>), usize> = FxHashMap::default();
-        for (m, images) in self.images_at.get(&site).map(Vec::as_slice).unwrap_or(&[]) {
-            if comps.of[*m] != comp {
+        for (m, images) in self.index.rho_images.at(site) {
+            if comps.of[m] != comp {
                 continue;
             }
-            let home = homes.home_of(*m);
-            *with_image.entry((c.rhos[*m].scope, home)).or_default() += 1;
+            let home = homes.home_of(m);
+            *with_image.entry((c.rhos[m].scope, home)).or_default() += 1;
             if home != Some(callee) {
                 out.extend(images.iter().map(|&r| (comps.of[r], false)));
             }
@@ -1212,7 +1199,6 @@ pub fn propagate(inputs: FactInputs<'_>, locks: &mut LockTable, ls: &mut Lockset
         translated_memo: FxHashMap::default(),
         set_memo: SetTranslations::default(),
         results_memo: FxHashMap::default(),
-        images_at: FxHashMap::default(),
         groups: FxHashMap::default(),
     };
     prop.deferred = stats.time("facts: deferred components", || {

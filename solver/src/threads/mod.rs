@@ -539,14 +539,11 @@ pub fn solve_with(
             });
             let (deadlocks, lock_leaks) = match beside {
                 Some(Ok(handle)) => joined_deadlocks(handle.join(), stats, &mut stopped),
+                None if deadlocks == DeadlockCheck::Skip => (Vec::new(), Vec::new()),
                 // Asked for after the race check, or no thread could be started: it runs here.
-                Some(Err(_)) => stats.phase(PHASE_DEADLOCKS, || {
+                Some(Err(_)) | None => stats.phase(PHASE_DEADLOCKS, || {
                     deadlocks_of(order_inputs, &mut lock_table.clone(), techniques)
                 }),
-                None if deadlocks == DeadlockCheck::After => stats.phase(PHASE_DEADLOCKS, || {
-                    deadlocks_of(order_inputs, &mut lock_table.clone(), techniques)
-                }),
-                None => (Vec::new(), Vec::new()),
             };
             (
                 propagated,
