@@ -266,7 +266,7 @@ impl Checker<'_> {
             mode: f.mode,
             held: self.sets().get(f.held).to_vec(),
             thread: f.ctx.thread,
-            steps: self.inputs.order.steps(k),
+            steps: self.inputs.order.steps(self.inputs.structure, k),
             held_at: Vec::new(),
         }
     }

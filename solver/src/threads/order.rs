@@ -56,6 +56,34 @@ pub struct CallFact {
     pub ctx: Ctx,
 }
 
+/// Where a fact comes from: the fact it was first derived from, and which of that fact's
+/// function's calls ([`Structure::callers`]) or forks ([`Structure::forkers`]) it crossed. Eight
+/// bytes, not a [`CallPoint`] and an index (32): there is one per fact, millions on a large
+/// program, and they are read only for the few facts a deadlock reports.
+#[derive(Copy, Clone, Debug)]
+struct Derivation {
+    from: u32,
+    /// The position among the callers, or among the forkers with [`Derivation::FORK`] set.
+    step: u32,
+}
+
+impl Derivation {
+    const OWN: Derivation = Derivation {
+        from: u32::MAX,
+        step: 0,
+    };
+    const FORK: u32 = 1 << 31;
+
+    fn through(from: usize, step: usize, fork: bool) -> Derivation {
+        let step = u32::try_from(step).expect("fewer than 2^31 calls of a function");
+        assert!(step < Self::FORK, "fewer than 2^31 calls of a function");
+        Derivation {
+            from: u32::try_from(from).expect("fewer than 2^32 lock-call facts"),
+            step: if fork { step | Self::FORK } else { step },
+        }
+    }
+}
+
 /// The hash of a call fact in [`Prop::seen`].
 fn hash_fact(fact: &CallFact) -> u64 {
     use std::hash::BuildHasher;
@@ -65,10 +93,10 @@ fn hash_fact(fact: &CallFact) -> u64 {
 /// The lock order of a program: every call fact, and the tables their ids stand for.
 pub struct Order {
     pub facts: Vec<CallFact>,
-    /// Per fact: the fact it was first derived from and the call or fork it crossed (`None`
-    /// for a lock call seen from its own function). Following them down gives a call path
-    /// along which the fact holds, with its locks.
-    pub derived: Vec<Option<(usize, CallPoint)>>,
+    /// Per fact: the fact it was first derived from and the call or fork it crossed
+    /// ([`Derivation::OWN`] for a lock call seen from its own function). Following them down
+    /// gives a call path along which the fact holds, with its locks.
+    derived: Vec<Derivation>,
     pub sets: LockSets,
     pub handle_sets: HandleSets,
     pub site_sets: SiteSets,
@@ -96,7 +124,7 @@ struct Prop<'a> {
     /// The sets and nests contexts name, and their translation.
     cx: Contexts,
     facts: Vec<CallFact>,
-    derived: Vec<Option<(usize, CallPoint)>>,
+    derived: Vec<Derivation>,
     /// The index of each fact in `facts` with the fact's hash, hashed by the fact (which is
     /// stored once, there). The hash is kept beside the index so that growing the table reads
     /// no fact: read in bucket order, each was a cache miss (forks shape at 1M lines: 3.2M
@@ -175,7 +203,7 @@ pub fn propagate(inputs: OrderInputs<'_>, locks: &mut LockTable) -> Order {
                     released: state.released,
                     ctx,
                 };
-                prop.add(fact, None);
+                prop.add(fact, Derivation::OWN);
             }
         }
     }
@@ -206,30 +234,39 @@ pub fn propagate(inputs: OrderInputs<'_>, locks: &mut LockTable) -> Order {
 
 impl Order {
     /// The calls and forks from fact `k`'s function down to its lock call, outermost first.
-    pub fn steps(&self, mut k: usize) -> Vec<CallPoint> {
+    pub fn steps(&self, s: &Structure, mut k: usize) -> Vec<CallPoint> {
         let mut out = Vec::new();
-        while let Some((from, pt)) = self.derived[k] {
-            out.push(pt);
-            k = from;
+        loop {
+            let d = self.derived[k];
+            if d.from == Derivation::OWN.from {
+                return out;
+            }
+            k = d.from as usize;
+            let callee = self.facts[k].func;
+            let step = (d.step & !Derivation::FORK) as usize;
+            out.push(if d.step & Derivation::FORK != 0 {
+                s.forkers[callee][step]
+            } else {
+                s.callers[callee][step]
+            });
         }
-        out
     }
 }
 
 impl Prop<'_> {
-    fn add(&mut self, fact: CallFact, from: Option<(usize, CallPoint)>) {
+    fn add(&mut self, fact: CallFact, from: Derivation) {
         let hash = hash_fact(&fact);
         let facts = &self.facts;
-        if self
-            .seen
-            .find(hash, |&(h, k)| h == hash && facts[k as usize] == fact)
-            .is_some()
-        {
+        let hashbrown::hash_table::Entry::Vacant(slot) = self.seen.entry(
+            hash,
+            |&(h, k)| h == hash && facts[k as usize] == fact,
+            |&(h, _)| h,
+        ) else {
             return;
-        }
+        };
         let k = self.facts.len();
+        slot.insert((hash, k as u32));
         self.facts.push(fact);
-        self.seen.insert_unique(hash, (hash, k as u32), |&(h, _)| h);
         self.work.push(k);
         self.derived.push(from);
     }
@@ -298,15 +335,15 @@ impl Prop<'_> {
                 .then(|| self.carry(k))
                 .flatten()
             {
-                for pt in &s.callers[f.func] {
+                for (i, pt) in s.callers[f.func].iter().enumerate() {
                     if let Some(up) = self.through_call(&f, &view, pt) {
-                        self.add(up, Some((k, *pt)));
+                        self.add(up, Derivation::through(k, i, false));
                     }
                 }
             }
-            for pt in &s.forkers[f.func] {
+            for (i, pt) in s.forkers[f.func].iter().enumerate() {
                 if let Some(up) = self.through_fork(&f, pt) {
-                    self.add(up, Some((k, *pt)));
+                    self.add(up, Derivation::through(k, i, true));
                 }
             }
         }
