@@ -72,7 +72,7 @@ use super::{AccessId, Event, FnId, ThreadProgram};
 use crate::cfl::Components;
 use crate::constraints::{Constraints, Polarity, Rho, Site};
 use crate::correlation::{Index, Rows};
-use crate::ids::IndexVec;
+use crate::ids::{Idx, IndexVec};
 use crate::locks::LockTable;
 use crate::scope::{Scope, ScopeTree};
 use crate::stats::Stats;
@@ -1343,17 +1343,25 @@ fn useful_components(c: &Constraints, p: &ThreadProgram, comps: &Components) -> 
     }
     let from = Rows::new(n, moves.iter().copied());
     let mut useful = vec![false; n];
-    let mut stack: Vec<u32> = p.checked.iter().map(|&r| comps.of[r].0).collect();
-    for &x in &stack {
+    // Breadth first, each level's components visited in order: the rows are read in the
+    // order they lie in memory, where a depth-first walk read each at random (bigstruct at 1M
+    // lines: 11M moves, 2.9M useful components, 313 ms -> 117 ms).
+    let mut level: Vec<u32> = p.checked.iter().map(|&r| comps.of[r].0).collect();
+    for &x in &level {
         useful[x as usize] = true;
     }
-    while let Some(x) = stack.pop() {
-        for &y in from.row(x) {
-            if !useful[y as usize] {
-                useful[y as usize] = true;
-                stack.push(y);
+    while !level.is_empty() {
+        level.sort_unstable();
+        let mut next = Vec::new();
+        for &x in &level {
+            for &y in from.row(x) {
+                if !useful[y as usize] {
+                    useful[y as usize] = true;
+                    next.push(y);
+                }
             }
         }
+        level = next;
     }
     useful
 }
@@ -1372,12 +1380,16 @@ fn staying_components(
     index: &Index,
     homes: &Homes,
 ) -> (Vec<bool>, Vec<bool>) {
-    let generic: FxHashSet<Rho> = index.rho_images.keys().map(|(g, _)| g).collect();
+    // By label, not a hash set: every label is asked (bigstruct at 1M lines: 3.3M).
+    let mut generic = vec![false; c.rhos.len()];
+    for (g, _) in index.rho_images.keys() {
+        generic[g.index()] = true;
+    }
     let n = comps.of.len();
     let (mut fixed, mut sticky) = (vec![true; n], vec![false; n]);
     for (rho, info) in c.rhos.iter_enumerated() {
         let i = comps.of[rho].0 as usize;
-        if info.scope == Scope::ROOT && homes.home_of(rho).is_none() && !generic.contains(&rho) {
+        if info.scope == Scope::ROOT && homes.home_of(rho).is_none() && !generic[rho.index()] {
             sticky[i] = true;
         } else {
             fixed[i] = false;
