@@ -76,7 +76,10 @@ impl Derivation {
     const FORK: u32 = 1 << 31;
 
     fn through(from: usize, step: usize, fork: bool) -> Derivation {
-        assert!(step < Self::FORK as usize, "fewer than 2^31 calls of a function");
+        assert!(
+            step < Self::FORK as usize,
+            "fewer than 2^31 calls of a function"
+        );
         let step = step as u32;
         Derivation {
             from: u32::try_from(from).expect("fewer than 2^32 lock-call facts"),
