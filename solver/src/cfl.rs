@@ -24,6 +24,7 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::constraints::{Constraints, Polarity, Rho};
+use crate::correlation::Rows;
 use crate::ids::{Idx, IndexVec};
 use crate::scope::{Scope, ScopeTree};
 use crate::stats::Stats;
@@ -183,49 +184,31 @@ struct Entry {
 }
 
 /// The positive instantiations `ρ ⪯ᵢ⁺ ρ'` out of each label `ρ`, as `(binder of i, i, ρ')`:
-/// those of label `n` are `list[start[n]..start[n + 1]]`, sorted by binder, in the constraints'
-/// order within one. An array by label, not a hash map by (label, binder) of vectors: the
-/// tabulation looks them up at every label each entry reaches, and the map's probe and its
-/// vector were two cache misses each time (bigstruct at 1M lines: 3.6M vectors).
-struct Closes {
-    list: Vec<(Scope, u32, Rho)>,
-    start: Vec<u32>,
-}
+/// a row per label ([`Rows`]), sorted by binder, in the constraints' order within one. Rows,
+/// not a hash map by (label, binder) of vectors: the tabulation looks them up at every label
+/// each entry reaches, and the map's probe and its vector were two cache misses each time
+/// (bigstruct at 1M lines: 3.6M vectors).
+struct Closes(Rows<(Scope, u32, Rho)>);
 
 impl Closes {
     fn new(c: &Constraints) -> Closes {
-        let mut keyed: Vec<(Rho, Scope, u32, Rho)> = (c.rho_insts.iter())
+        let mut closes: Vec<(u32, (Scope, u32, Rho))> = (c.rho_insts.iter())
             .filter(|inst| inst.polarity == Polarity::Pos)
             .map(|inst| {
                 let binder = c.sites[inst.site].binder;
-                (inst.generic, binder, inst.site.0, inst.instance)
+                (inst.generic.0, (binder, inst.site.0, inst.instance))
             })
             .collect();
-        keyed.sort_by_key(|&(generic, binder, _, _)| (generic, binder));
-        let mut start = vec![0u32; c.rhos.len() + 1];
-        for &(generic, ..) in &keyed {
-            start[generic.index() + 1] += 1;
-        }
-        for i in 1..start.len() {
-            start[i] += start[i - 1];
-        }
-        let list = keyed
-            .into_iter()
-            .map(|(_, binder, site, instance)| (binder, site, instance))
-            .collect();
-        Closes { list, start }
+        // Stable: each row keeps the order of its pairs, so one binder's keep the constraints'.
+        closes.sort_by_key(|&(_, (binder, _, _))| binder);
+        Closes(Rows::new(c.rhos.len(), closes.iter().copied()))
     }
 
-    /// The positions in `list` of the instantiations out of `n` at sites of `binder`.
+    /// The positions in `n`'s row of its instantiations at sites of `binder`.
     fn range(&self, n: Rho, binder: Scope) -> std::ops::Range<usize> {
-        let (lo, hi) = (
-            self.start[n.index()] as usize,
-            self.start[n.index() + 1] as usize,
-        );
-        let of_n = &self.list[lo..hi];
-        let first = of_n.partition_point(|&(b, _, _)| b < binder);
-        let last = first + of_n[first..].partition_point(|&(b, _, _)| b == binder);
-        lo + first..lo + last
+        let row = self.0.row(n.0);
+        let first = row.partition_point(|&(b, _, _)| b < binder);
+        first..first + row[first..].partition_point(|&(b, _, _)| b == binder)
     }
 }
 
@@ -361,7 +344,7 @@ impl<'a> Tabulation<'a> {
                 continue;
             }
             for k in self.closes.range(n, binder) {
-                let (_, site, y) = self.closes.list[k];
+                let (_, site, y) = self.closes.0.row(n.0)[k];
                 if !self.entries[e].exit_seen.insert((site, y)) {
                     continue;
                 }

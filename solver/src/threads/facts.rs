@@ -1352,6 +1352,7 @@ fn useful_components(c: &Constraints, p: &ThreadProgram, comps: &Components) -> 
     }
     while !level.is_empty() {
         level.sort_unstable();
+        level.dedup();
         let mut next = Vec::new();
         for &x in &level {
             for &y in from.row(x) {

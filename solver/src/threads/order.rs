@@ -134,8 +134,8 @@ struct Prop<'a> {
     /// growing a table reads no fact: read in bucket order, each was a cache miss. A table per
     /// function, not one for all: the work list carries a fact up its callers one after
     /// another, and most functions' tables are small enough to stay in the cache, where one
-    /// table of every fact missed it at each probe (forks shape at 1M lines, 3.2M facts, `-j
-    /// 1`: lock order 2.3-2.9 s -> 1.9-2.05 s).
+    /// table of every fact missed it at each probe (forks shape at 1M lines, 3.2M facts,
+    /// `-j 1`: lock order 2.3–2.9 s → 1.9–2.05 s).
     seen: IndexVec<FnId, hashbrown::HashTable<(u64, u32)>>,
     work: Vec<usize>,
     /// Held sets translated through a site (`true`) and released sets (`false`).
@@ -174,18 +174,10 @@ pub fn propagate(inputs: OrderInputs<'_>, locks: &mut LockTable) -> Order {
         ls,
         facts: Vec::new(),
         derived: Vec::new(),
-        seen: p
-            .funcs
-            .iter()
-            .map(|_| hashbrown::HashTable::new())
-            .collect(),
+        seen: IndexVec::from_elem_n(hashbrown::HashTable::new(), p.funcs.len()),
         work: Vec::new(),
         set_memo: SetTranslations::default(),
-        carried: p
-            .funcs
-            .iter()
-            .map(|_| hashbrown::HashTable::new())
-            .collect(),
+        carried: IndexVec::from_elem_n(hashbrown::HashTable::new(), p.funcs.len()),
     };
     for (f, body) in p.funcs.iter_enumerated() {
         for (b, block) in body.blocks.iter().enumerate() {
