@@ -14,6 +14,7 @@ pub mod constraints;
 pub mod correlation;
 pub mod dataflow;
 pub mod effects;
+pub mod hashed;
 pub mod ids;
 pub mod locks;
 pub mod naive;

@@ -37,6 +37,7 @@ use super::privacy::Homes;
 use super::{AccessId, FnId, ThreadProgram};
 use crate::budget::Stop;
 use crate::cfl::Components;
+use crate::hashed::HashedMap;
 use crate::constraints::{Lock, Rho, Site};
 use crate::ids::{Idx, IndexVec};
 use crate::stats::Stats;
@@ -202,7 +203,7 @@ struct Checker<'a> {
     /// The contexts ranked in the order of their [`Ctx`] ([`CtxRanks`]).
     ranks: CtxRanks,
     /// The racing classes of each signature at a function.
-    racing_memo: RefCell<FxHashMap<(FnId, Signature), Racing>>,
+    racing_memo: RefCell<HashedMap<(FnId, Signature), Racing>>,
     /// Whether two tops at a function may meet ([`Checker::tops_concurrent`]).
     tops_memo: RefCell<FxHashMap<(FnId, Top, Top), bool>>,
     /// The racing classes of each verdict, by [`Racing`] id.
@@ -211,11 +212,11 @@ struct Checker<'a> {
     /// with these racing classes, are listed at a function ([`Checker::listing`]).
     listed_memo: RefCell<FxHashMap<ListedKey, ListedAs>>,
     /// Every listing made ([`Checker::share`]).
-    listings: RefCell<FxHashSet<Accesses>>,
+    listings: RefCell<HashedMap<Accesses, ()>>,
     /// Each listing by the groups it was made of ([`Checker::listing`]): the components of a
     /// blob, each with its own verdict, group the same accesses the same way, and each listing
     /// of one names hundreds of thousands of accesses.
-    listing_memo: RefCell<FxHashMap<(FnId, ListingGroups), Accesses>>,
+    listing_memo: RefCell<HashedMap<(FnId, ListingGroups), Accesses>>,
     /// The program's entry: where a signal handler can only interrupt its own thread.
     main: FnId,
     /// The signal handlers' fork sites ([`ThreadProgram::signal_sites`]). A fact under one is
@@ -562,13 +563,7 @@ impl Checker<'_> {
     fn share(&self, list: Vec<RaceAccess>) -> Accesses {
         let list: Accesses = list.into();
         let mut listings = self.listings.borrow_mut();
-        match listings.get(&list) {
-            Some(known) => known.clone(),
-            None => {
-                listings.insert(list.clone());
-                list
-            }
-        }
+        listings.entry_or_insert_with(list, || ()).0.clone()
     }
 
     /// The facts at `main` of the components `sources` of a copy of `comp`, but those that are
