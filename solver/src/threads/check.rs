@@ -37,8 +37,8 @@ use super::privacy::Homes;
 use super::{AccessId, FnId, ThreadProgram};
 use crate::budget::Stop;
 use crate::cfl::Components;
-use crate::hashed::HashedMap;
 use crate::constraints::{Lock, Rho, Site};
+use crate::hashed::HashedMap;
 use crate::ids::{Idx, IndexVec};
 use crate::stats::Stats;
 use crate::technique::{Technique, Techniques};
@@ -110,6 +110,94 @@ struct Entry {
     map: LocsId,
     index: u32,
     writes: bool,
+}
+
+/// The entries of a component at `main`, as [`Checker::sources`] reads each copy's beside them.
+struct HomeEntries<'e> {
+    /// Sorted.
+    entries: &'e [Entry],
+    set: FxHashSet<Entry>,
+    /// Whether `entries` are the component's own, none deferred into another's.
+    own: bool,
+    /// With `own`: the entries that merging with the component's entries turns into writes,
+    /// as merged, when no entry of another component is in their group
+    /// ([`Checker::entries_through`]).
+    widened: Vec<Entry>,
+}
+
+/// Gives each of `entries` the write flag of any of its group (`group`: its map and whether
+/// the location is an internal copy), then sorts them and drops repeats.
+fn merge_writes(entries: &mut Vec<Entry>, group: impl Fn(Entry) -> (LocsId, bool)) {
+    let mut writes: FxHashMap<(LocsId, bool), bool> = FxHashMap::default();
+    for &e in entries.iter() {
+        *writes.entry(group(e)).or_default() |= e.writes;
+    }
+    for e in entries.iter_mut() {
+        e.writes = writes[&group(*e)];
+    }
+    entries.sort_unstable();
+    entries.dedup();
+}
+
+/// The entries `others` merged with those of the home (`at_home`, the component's own) by
+/// [`merge_writes`], but those the home has, as [`Checker::sources`] needs them for a source
+/// whose facts are deferred into the home's component. It reads the home's entries only in the
+/// groups where `others` has entries, where the merged write flags depend on them; in the
+/// other groups the merge changes the same entries for every source (`at_home.widened`). A
+/// blob that the objects of hundreds of allocation sites are deferred into was read again
+/// whole for each of their copies.
+fn entries_beside(
+    mut others: Vec<Entry>,
+    at_home: &HomeEntries,
+    group: impl Fn(Entry) -> (LocsId, bool),
+) -> Vec<Entry> {
+    let mut groups: Vec<(LocsId, bool)> = others.iter().map(|&e| group(e)).collect();
+    groups.sort_unstable();
+    groups.dedup();
+    let home = at_home.entries;
+    for &(map, internal) in &groups {
+        let lo = home.partition_point(|e| e.map < map);
+        let len = home[lo..].partition_point(|e| e.map == map);
+        others.extend(
+            home[lo..lo + len]
+                .iter()
+                .filter(|&&e| group(e).1 == internal),
+        );
+    }
+    merge_writes(&mut others, &group);
+    others.extend(
+        at_home
+            .widened
+            .iter()
+            .filter(|&&e| groups.binary_search(&group(e)).is_err()),
+    );
+    others.retain(|e| !at_home.set.contains(e));
+    others
+}
+
+impl<'e> HomeEntries<'e> {
+    /// The entries `at_home` (sorted), with whether they are the component's own.
+    fn new(
+        at_home: &'e [Entry],
+        own: bool,
+        group: impl Fn(Entry) -> (LocsId, bool),
+    ) -> HomeEntries<'e> {
+        let widened = if own {
+            debug_assert!(at_home.is_sorted());
+            let mut merged = at_home.to_vec();
+            merge_writes(&mut merged, group);
+            merged.retain(|e| e.writes && at_home.binary_search(e).is_err());
+            merged
+        } else {
+            Vec::new()
+        };
+        HomeEntries {
+            entries: at_home,
+            set: at_home.iter().copied().collect(),
+            own,
+            widened,
+        }
+    }
 }
 
 /// The labels of `set` as bits: [`Checker::index`] asks of each of millions of locations.
@@ -512,12 +600,12 @@ impl Checker<'_> {
     /// write flags and accesses), and copies with the same sources get the same verdict.
     fn at_home(&self, comp: Rho, home: FnId, at_home: &[Entry], main: FnId) -> Option<Accesses> {
         let copies: Vec<Vec<Entry>> = if home == main {
-            let at_home_set: FxHashSet<Entry> = at_home.iter().copied().collect();
+            let home_entries = self.home_entries(comp, at_home);
             self.facts
                 .tagged
                 .copies(comp)
                 .iter()
-                .map(|sources| self.sources(sources, main, comp, &at_home_set))
+                .map(|sources| self.sources(sources, main, comp, &home_entries))
                 .collect()
         } else {
             Vec::new()
@@ -574,30 +662,57 @@ impl Checker<'_> {
     /// Nor do entries `at_home` already has: each gets every copy's verdict anyway, and the
     /// classes it adds are the home's (the `all` shape at 1M lines: 18 million entries read
     /// for 2,094 copies of one blob, 18,310 of them distinct).
-    fn sources(
-        &self,
-        sources: &[Rho],
-        main: FnId,
-        comp: Rho,
-        at_home: &FxHashSet<Entry>,
-    ) -> Vec<Entry> {
-        let mut out: Vec<Entry> = sources
-            .iter()
-            .filter(|&&x| x != comp)
-            .filter(|&&x| {
-                self.entries.get((x, main)).is_some()
-                    || self
-                        .facts
-                        .deferred_into
-                        .get(&x)
-                        .is_none_or(|into| into.iter().any(|&y| y != comp))
-            })
-            .flat_map(|&x| self.entries_of(x, main).unwrap_or_default())
-            .filter(|e| !at_home.contains(e))
-            .collect();
+    fn sources(&self, sources: &[Rho], main: FnId, comp: Rho, at_home: &HomeEntries) -> Vec<Entry> {
+        let mut out: Vec<Entry> = Vec::new();
+        for &x in sources {
+            let into = self.facts.deferred_into.get(&x);
+            if x == comp
+                || (self.entries.get((x, main)).is_none()
+                    && into.is_some_and(|into| into.iter().all(|&y| y == comp)))
+            {
+                continue;
+            }
+            if at_home.own && into.is_some_and(|into| into.contains(&comp)) {
+                out.extend(self.entries_through(x, main, comp, at_home));
+            } else {
+                let of_x = self.entries_of(x, main).unwrap_or_default();
+                out.extend(of_x.into_iter().filter(|e| !at_home.set.contains(e)));
+            }
+        }
         out.sort();
         out.dedup();
         out
+    }
+
+    /// The entries `at_home` of `comp` at `main`, ready for [`Checker::sources`] to read
+    /// each copy's beside them.
+    fn home_entries<'e>(&self, comp: Rho, at_home: &'e [Entry]) -> HomeEntries<'e> {
+        let own = self
+            .facts
+            .deferred_into
+            .get(&comp)
+            .is_none_or(Vec::is_empty);
+        HomeEntries::new(at_home, own, |e| self.group(e))
+    }
+
+    /// [`Checker::entries_of`] `x` at `main` but the entries at the home, for a source `x`
+    /// whose facts are deferred into the component `comp` itself, which has no facts deferred
+    /// elsewhere (`at_home.own`): [`entries_beside`] of `x`'s own entries and its other
+    /// carriers'.
+    fn entries_through(&self, x: Rho, main: FnId, comp: Rho, at_home: &HomeEntries) -> Vec<Entry> {
+        let mut others: Vec<Entry> = self.entries.get((x, main)).unwrap_or(&[]).to_vec();
+        for &y in self.facts.deferred_into.get(&x).into_iter().flatten() {
+            if y != comp {
+                others.extend(self.entries.get((y, main)).into_iter().flatten().copied());
+            }
+        }
+        entries_beside(others, at_home, |e| self.group(e))
+    }
+
+    /// The group of an entry: its map and whether the location is an internal copy. Merged
+    /// entries share their group's write flag.
+    fn group(&self, e: Entry) -> (LocsId, bool) {
+        (e.map, self.facts.locs.get(e.map)[e.index as usize].internal)
     }
 
     fn loc(&self, e: Entry) -> Loc {
@@ -628,17 +743,7 @@ impl Checker<'_> {
             return None;
         }
         // The write flag of the location in each map and copy: that of any entry there.
-        let mut writes: FxHashMap<(LocsId, bool), bool> = FxHashMap::default();
-        for e in &out {
-            let internal = self.facts.locs.get(e.map)[e.index as usize].internal;
-            *writes.entry((e.map, internal)).or_default() |= e.writes;
-        }
-        for e in &mut out {
-            let internal = self.facts.locs.get(e.map)[e.index as usize].internal;
-            e.writes = writes[&(e.map, internal)];
-        }
-        out.sort_unstable();
-        out.dedup();
+        merge_writes(&mut out, |e| self.group(e));
         Some(out)
     }
 
@@ -1562,5 +1667,51 @@ impl Marks {
     /// Whether every class of cell `c` is known to race.
     fn cell_done(&self, c: usize) -> bool {
         self.open.get(c).is_none_or(|&n| n == 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::collection::vec;
+    use proptest::prelude::*;
+
+    /// Groups in which some locations are internal copies and some are not.
+    fn group(e: Entry) -> (LocsId, bool) {
+        (e.map, e.index % 3 == 0)
+    }
+
+    fn entries(raw: Vec<(u32, u32, bool)>) -> Vec<Entry> {
+        raw.into_iter()
+            .map(|(map, index, writes)| Entry {
+                map: LocsId(map),
+                index,
+                writes,
+            })
+            .collect()
+    }
+
+    proptest! {
+        /// What a source deferred into the home's component adds to a copy, read group by
+        /// group, is the merge of its entries with all of the home's, less the home's.
+        #[test]
+        fn entries_beside_is_the_merge_less_the_home(
+            home in vec((0..4u32, 0..6u32, any::<bool>()), 0..24),
+            others in vec((0..5u32, 0..6u32, any::<bool>()), 0..8),
+        ) {
+            // The home has one entry per location of a map, sorted.
+            let mut home = entries(home);
+            home.sort_unstable();
+            home.dedup_by_key(|e| (e.map, e.index));
+            let others = entries(others);
+            let at_home = HomeEntries::new(&home, true, group);
+            let mut merged: Vec<Entry> = others.iter().chain(&home).copied().collect();
+            merge_writes(&mut merged, group);
+            merged.retain(|e| !at_home.set.contains(e));
+            let mut beside = entries_beside(others, &at_home, group);
+            beside.sort_unstable();
+            beside.dedup();
+            prop_assert_eq!(beside, merged);
+        }
     }
 }

@@ -151,19 +151,21 @@ impl Tagged {
     /// (sorted); each distinct group once, in ascending order. The check's verdict on a copy
     /// depends only on its facts, so copies with the same sources are checked once.
     pub fn copies(&self, comp: Rho) -> Vec<Vec<Rho>> {
-        let mut by_site: BTreeMap<Site, Vec<Rho>> = BTreeMap::new();
+        // One sort of all the pairs: an allocator called from every module has a site per
+        // call, and a tree keyed by site cost a miss per pair.
+        let mut pairs: Vec<(Site, Rho)> = Vec::new();
         for generic in self.sources.get(&comp).map(Vec::as_slice).unwrap_or(&[]) {
-            for &(site, source) in &self.seeds[generic] {
-                by_site.entry(site).or_default().push(source);
-            }
+            pairs.extend_from_slice(&self.seeds[generic]);
         }
-        let mut groups: std::collections::BTreeSet<Vec<Rho>> = std::collections::BTreeSet::new();
-        for mut sources in by_site.into_values() {
-            sources.sort();
-            sources.dedup();
-            groups.insert(sources);
-        }
-        groups.into_iter().collect()
+        pairs.sort_unstable();
+        pairs.dedup();
+        let mut groups: Vec<Vec<Rho>> = pairs
+            .chunk_by(|a, b| a.0 == b.0)
+            .map(|run| run.iter().map(|&(_, source)| source).collect())
+            .collect();
+        groups.sort_unstable();
+        groups.dedup();
+        groups
     }
 }
 
