@@ -1678,7 +1678,7 @@ mod tests {
 
     /// Groups in which some locations are internal copies and some are not.
     fn group(e: Entry) -> (LocsId, bool) {
-        (e.map, e.index % 3 == 0)
+        (e.map, e.index.is_multiple_of(3))
     }
 
     fn entries(raw: Vec<(u32, u32, bool)>) -> Vec<Entry> {
