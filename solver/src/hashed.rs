@@ -38,11 +38,6 @@ impl<K: Hash + Eq, V> HashedMap<K, V> {
             .map(|(_, _, v)| v)
     }
 
-    /// The entry of `key`: its value if there is one, else `value()` inserted.
-    pub fn get_or_insert_with(&mut self, key: K, value: impl FnOnce() -> V) -> &mut V {
-        self.entry_or_insert_with(key, value).1
-    }
-
     /// The key equal to `key` kept in the map and its value, `value()` inserted if there was
     /// none: a map to `()` interns its keys.
     pub fn entry_or_insert_with(&mut self, key: K, value: impl FnOnce() -> V) -> (&K, &mut V) {
@@ -66,13 +61,5 @@ impl<K: Hash + Eq, V> HashedMap<K, V> {
                 vacant.insert((hash, key, value));
             }
         }
-    }
-
-    pub fn len(&self) -> usize {
-        self.table.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.table.is_empty()
     }
 }

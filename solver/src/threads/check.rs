@@ -120,8 +120,7 @@ struct HomeEntries<'e> {
     /// Whether `entries` are the component's own, none deferred into another's.
     own: bool,
     /// With `own`: the entries that merging with the component's entries turns into writes,
-    /// as merged, when no entry of another component is in their group
-    /// ([`Checker::entries_through`]).
+    /// as merged, when no entry of another component is in their group ([`entries_beside`]).
     widened: Vec<Entry>,
 }
 
@@ -600,13 +599,16 @@ impl Checker<'_> {
     /// write flags and accesses), and copies with the same sources get the same verdict.
     fn at_home(&self, comp: Rho, home: FnId, at_home: &[Entry], main: FnId) -> Option<Accesses> {
         let copies: Vec<Vec<Entry>> = if home == main {
-            let home_entries = self.home_entries(comp, at_home);
-            self.facts
-                .tagged
-                .copies(comp)
-                .iter()
-                .map(|sources| self.sources(sources, main, comp, &home_entries))
-                .collect()
+            let copies = self.facts.tagged.copies(comp);
+            if copies.is_empty() {
+                Vec::new()
+            } else {
+                let home_entries = self.home_entries(comp, at_home);
+                copies
+                    .iter()
+                    .map(|sources| self.sources(sources, main, comp, &home_entries))
+                    .collect()
+            }
         } else {
             Vec::new()
         };
