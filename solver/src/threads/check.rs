@@ -1132,38 +1132,63 @@ impl Checker<'_> {
     }
 
     /// The accesses of a listing's groups ([`Checker::listing`]), one per access and group,
-    /// an access behind both kinds of facts racing.
+    /// an access behind both kinds of facts racing. Sorted by access, then by the locks held,
+    /// the thread and racing first; one per access, locks and thread. The groups are ranked in
+    /// that order once, and the accesses sorted as packed (access, rank) pairs: a blob's
+    /// listing names hundreds of thousands of accesses, and comparing each pair's lock lists
+    /// was most of its cost.
     fn flatten(&self, groups: &ListingGroups) -> Vec<RaceAccess> {
         let locs = &self.facts.locs;
-        let mut accesses: Vec<RaceAccess> = Vec::new();
-        for &((thread, held, context), ref behind) in groups {
-            let held: std::sync::Arc<[Held]> = self
-                .sets
-                .get(held)
-                .iter()
-                .copied()
-                .filter(|h| !h.again)
-                .collect();
-            let mut all: Vec<AccessId> = behind
-                .iter()
-                .flat_map(|&set| locs.accesses(set).iter().copied())
-                .collect();
-            all.sort_unstable();
-            all.dedup();
-            for a in all {
-                accesses.push(RaceAccess {
-                    access: a,
-                    held: held.clone(),
-                    thread,
-                    racing: !context,
-                });
-            }
+        let mut heads: Vec<RaceAccess> = groups
+            .iter()
+            .map(|&((thread, held, context), _)| RaceAccess {
+                access: AccessId(0),
+                held: self
+                    .sets
+                    .get(held)
+                    .iter()
+                    .copied()
+                    .filter(|h| !h.again)
+                    .collect(),
+                thread,
+                racing: !context,
+            })
+            .collect();
+        let order = |x: &RaceAccess, y: &RaceAccess| {
+            (&x.held, x.thread, !x.racing).cmp(&(&y.held, y.thread, !y.racing))
+        };
+        let mut by_rank: Vec<usize> = (0..heads.len()).collect();
+        by_rank.sort_by(|&a, &b| order(&heads[a], &heads[b]));
+        // Groups that list alike share a rank.
+        let mut rank = vec![0u32; heads.len()];
+        for pair in by_rank.windows(2) {
+            let next = rank[pair[0]] + u32::from(order(&heads[pair[0]], &heads[pair[1]]).is_ne());
+            rank[pair[1]] = next;
         }
-        // Racing first among equal accesses, so that the dedup keeps it.
-        accesses.sort_by(|x, y| {
-            (x.access, &x.held, x.thread, !x.racing).cmp(&(y.access, &y.held, y.thread, !y.racing))
-        });
-        accesses.dedup_by(|x, y| (x.access, &x.held, x.thread) == (y.access, &y.held, y.thread));
+        let mut packed: Vec<u64> = Vec::new();
+        for (g, (_, behind)) in groups.iter().enumerate() {
+            let accesses = behind.iter().flat_map(|&set| locs.accesses(set));
+            packed.extend(accesses.map(|a| (u64::from(a.0) << 32) | u64::from(rank[g])));
+        }
+        packed.sort_unstable();
+        packed.dedup();
+        let mut of_rank: Vec<usize> = vec![0; heads.len()];
+        for (g, &r) in rank.iter().enumerate() {
+            of_rank[r as usize] = g;
+        }
+        let mut accesses: Vec<RaceAccess> = Vec::with_capacity(packed.len());
+        for key in packed {
+            let head = &mut heads[of_rank[(key & u64::from(u32::MAX)) as usize]];
+            head.access = AccessId((key >> 32) as u32);
+            // Racing comes first among equal accesses: the one kept.
+            if let Some(last) = accesses.last() {
+                if (last.access, &last.held, last.thread) == (head.access, &head.held, head.thread)
+                {
+                    continue;
+                }
+            }
+            accesses.push(head.clone());
+        }
         accesses
     }
 
@@ -1328,35 +1353,35 @@ fn writes_in(sig: &Signature) -> bool {
 }
 
 /// The classes `keys` (numbered from `first` in `marks`) grouped into cells by payload and
-/// top, each registered in `marks`; payloads in ascending order.
-/// Grouped by hash and then sorted: the keys of a location that every context at `main`
-/// reaches are tens of thousands, their groups far fewer.
+/// top, each registered in `marks`; payloads in ascending order, each cell's members in the
+/// order of the keys. Grouped by one sort: the keys of a location that every context at `main`
+/// reaches are tens of thousands, and a hash map of hash maps of vectors cost an allocation
+/// and a miss for each of their tops.
 fn cells(keys: &[ClassKey], first: usize, marks: &mut Marks) -> Vec<(Payload, Vec<Cell>)> {
-    let mut by_payload: FxHashMap<Payload, FxHashMap<Top, Vec<Member>>> = FxHashMap::default();
-    for (k, &(ctx, internal, held, writes)) in keys.iter().enumerate() {
-        by_payload
-            .entry((held, internal, writes))
-            .or_default()
-            .entry(top(&ctx))
-            .or_default()
-            .push((ctx, first + k));
-    }
-    let mut by_payload: Vec<(Payload, FxHashMap<Top, Vec<Member>>)> =
-        by_payload.into_iter().collect();
-    by_payload.sort_unstable_by_key(|&(payload, _)| payload);
-    by_payload
-        .into_iter()
-        .map(|(payload, tops)| {
-            let mut tops: Vec<(Top, Vec<Member>)> = tops.into_iter().collect();
-            tops.sort_unstable_by_key(|&(top, _)| top);
-            let cells = tops
-                .into_iter()
-                .map(|(_, members)| Cell {
-                    top: members[0].0,
-                    held: payload.0,
-                    id: marks.add_cell(&members),
-                    members,
-                    below: std::cell::OnceCell::new(),
+    let mut order: Vec<(Payload, Top, u32)> = keys
+        .iter()
+        .enumerate()
+        .map(|(k, &(ctx, internal, held, writes))| ((held, internal, writes), top(&ctx), k as u32))
+        .collect();
+    order.sort_unstable();
+    order
+        .chunk_by(|a, b| a.0 == b.0)
+        .map(|of_payload| {
+            let payload = of_payload[0].0;
+            let cells = of_payload
+                .chunk_by(|a, b| a.1 == b.1)
+                .map(|of_top| {
+                    let members: Vec<Member> = of_top
+                        .iter()
+                        .map(|&(_, _, k)| (keys[k as usize].0, first + k as usize))
+                        .collect();
+                    Cell {
+                        top: members[0].0,
+                        held: payload.0,
+                        id: marks.add_cell(&members),
+                        members,
+                        below: std::cell::OnceCell::new(),
+                    }
                 })
                 .collect();
             (payload, cells)
