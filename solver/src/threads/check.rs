@@ -116,12 +116,40 @@ struct Entry {
 struct HomeEntries<'e> {
     /// Sorted.
     entries: &'e [Entry],
-    set: FxHashSet<Entry>,
     /// Whether `entries` are the component's own, none deferred into another's.
     own: bool,
     /// With `own`: the entries that merging with the component's entries turns into writes,
     /// as merged, when no entry of another component is in their group ([`entries_beside`]).
     widened: Vec<Entry>,
+}
+
+impl<'e> HomeEntries<'e> {
+    /// The entries `at_home` (sorted), with whether they are the component's own.
+    fn new(
+        at_home: &'e [Entry],
+        own: bool,
+        group: impl Fn(Entry) -> (LocsId, bool),
+    ) -> HomeEntries<'e> {
+        debug_assert!(at_home.is_sorted());
+        let widened = if own {
+            let mut merged = at_home.to_vec();
+            merge_writes(&mut merged, group);
+            merged.retain(|e| e.writes && at_home.binary_search(e).is_err());
+            merged
+        } else {
+            Vec::new()
+        };
+        HomeEntries {
+            entries: at_home,
+            own,
+            widened,
+        }
+    }
+
+    /// Whether the home has entry `e`.
+    fn has(&self, e: &Entry) -> bool {
+        self.entries.binary_search(e).is_ok()
+    }
 }
 
 /// Gives each of `entries` the write flag of any of its group (`group`: its map and whether
@@ -170,33 +198,8 @@ fn entries_beside(
             .iter()
             .filter(|&&e| groups.binary_search(&group(e)).is_err()),
     );
-    others.retain(|e| !at_home.set.contains(e));
+    others.retain(|e| !at_home.has(e));
     others
-}
-
-impl<'e> HomeEntries<'e> {
-    /// The entries `at_home` (sorted), with whether they are the component's own.
-    fn new(
-        at_home: &'e [Entry],
-        own: bool,
-        group: impl Fn(Entry) -> (LocsId, bool),
-    ) -> HomeEntries<'e> {
-        let widened = if own {
-            debug_assert!(at_home.is_sorted());
-            let mut merged = at_home.to_vec();
-            merge_writes(&mut merged, group);
-            merged.retain(|e| e.writes && at_home.binary_search(e).is_err());
-            merged
-        } else {
-            Vec::new()
-        };
-        HomeEntries {
-            entries: at_home,
-            set: at_home.iter().copied().collect(),
-            own,
-            widened,
-        }
-    }
 }
 
 /// The labels of `set` as bits: [`Checker::index`] asks of each of millions of locations.
@@ -678,7 +681,7 @@ impl Checker<'_> {
                 out.extend(self.entries_through(x, main, comp, at_home));
             } else {
                 let of_x = self.entries_of(x, main).unwrap_or_default();
-                out.extend(of_x.into_iter().filter(|e| !at_home.set.contains(e)));
+                out.extend(of_x.into_iter().filter(|e| !at_home.has(e)));
             }
         }
         out.sort();
@@ -1734,7 +1737,7 @@ mod tests {
             let at_home = HomeEntries::new(&home, true, group);
             let mut merged: Vec<Entry> = others.iter().chain(&home).copied().collect();
             merge_writes(&mut merged, group);
-            merged.retain(|e| !at_home.set.contains(e));
+            merged.retain(|e| !at_home.has(e));
             let mut beside = entries_beside(others, &at_home, group);
             beside.sort_unstable();
             beside.dedup();
