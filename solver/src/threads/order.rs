@@ -15,8 +15,11 @@
 //! A fact stops where its lock stops meaning one lock: a lock of the callee's own run (a mutex
 //! local to it, or allocated there and never stored where the caller can name it) has no image,
 //! and above the call each run's lock is a different one. Its deadlocks, if any, are among the
-//! threads that run saw, and are found at that function. Try-locks never wait: they hold their
-//! lock for what follows, but make no fact.
+//! threads that run saw, and are found at that function. A lock call made holding no lock stops at each fork
+//! it would cross: above the fork it is another thread's, to which no caller adds a lock, so at
+//! every level above it is an edge of no lock-order graph and waits for no lock its thread
+//! holds — nothing the deadlock check reads. Try-locks never wait: they hold their lock for
+//! what follows, but make no fact.
 //!
 //! This module never decides a deadlock and never names a lock for a reader.
 
@@ -419,8 +422,14 @@ impl Prop<'_> {
 
     /// The fact as the thread that forks `f.func` at `pt` sees it: the child's, with none of the
     /// parent's locks, keeping where it was in the child's function (its nest, as
-    /// [`super::facts`] keeps an access's).
+    /// [`super::facts`] keeps an access's). `None` for a lock call that holds no lock: above
+    /// the fork its held sets stay empty through every call and fork (only the thread's own
+    /// callers add locks), so it would never be an edge nor a self-deadlock, yet it was copied
+    /// to every level above — most of the lock order of a program with many fork sites.
     fn through_fork(&mut self, f: &CallFact, pt: &CallPoint) -> Option<CallFact> {
+        if f.held == LockSets::EMPTY && f.must_held == LockSets::EMPTY {
+            return None;
+        }
         let lock = self.translate_lock(f.lock, pt.site)?;
         let held = self.translate_set(f.held, pt.site, true);
         let must_held = self.translate_set(f.must_held, pt.site, true);
