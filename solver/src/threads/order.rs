@@ -15,10 +15,15 @@
 //! A fact stops where its lock stops meaning one lock: a lock of the callee's own run (a mutex
 //! local to it, or allocated there and never stored where the caller can name it) has no image,
 //! and above the call each run's lock is a different one. Its deadlocks, if any, are among the
-//! threads that run saw, and are found at that function. A lock call made holding no lock stops at each fork
-//! it would cross: above the fork it is another thread's, to which no caller adds a lock, so at
-//! every level above it is an edge of no lock-order graph and waits for no lock its thread
-//! holds — nothing the deadlock check reads. Try-locks never wait: they hold their lock for
+//! threads that run saw, and are found at that function.
+//!
+//! A fact that holds no lock makes no edge of its level's lock-order graph and waits for no lock
+//! its thread holds: only the facts a caller turns into ones holding locks matter. So such a
+//! fact stops at each fork it would cross (above the fork it is another thread's, to which no
+//! caller adds a lock), and is not made at all in a function no call chain of whose thread
+//! holds a lock at a call on the way ([`lock_holding_callers`]): its derivations would all
+//! hold none. Both drop only facts nothing reads, so the lock order's reports are those of the
+//! full propagation. Try-locks never wait: they hold their lock for
 //! what follows, but make no fact.
 //!
 //! This module never decides a deadlock and never names a lock for a reader.
@@ -148,6 +153,9 @@ struct Prop<'a> {
     /// hashes meet): a fact with the key of one already carried would derive the same facts
     /// again.
     carried: IndexVec<FnId, hashbrown::HashTable<(u64, u32)>>,
+    /// Per function: whether some call chain above it, up to its thread's start, makes a call
+    /// holding a lock ([`lock_holding_callers`]).
+    gains_locks: IndexVec<FnId, bool>,
 }
 
 /// Computes the lock order of `p`: the lock sets for the order, then every lock call's facts.
@@ -170,7 +178,9 @@ pub fn propagate(inputs: OrderInputs<'_>, locks: &mut LockTable) -> Order {
         s,
         super::locksets::Holds::Order,
     );
+    let gains_locks = lock_holding_callers(&ls, s);
     let mut prop = Prop {
+        gains_locks,
         cx: Contexts::new(mhp),
         inputs,
         locks,
@@ -242,6 +252,40 @@ pub fn propagate(inputs: OrderInputs<'_>, locks: &mut LockTable) -> Order {
     }
 }
 
+/// Per function `f`: whether some call chain from `f` up through its callers (not through the
+/// forks that start it) passes a reachable call made holding a lock, on some path or on every
+/// path. Where none does, a fact of `f`'s own thread that holds no lock keeps holding none in
+/// every caller ([`Prop::through_call`] adds only the caller's locks) and through every fork,
+/// so it and all it derives are dropped.
+fn lock_holding_callers(ls: &Locksets, s: &Structure) -> IndexVec<FnId, bool> {
+    let n = s.callers.len();
+    let mut gains: IndexVec<FnId, bool> = IndexVec::from_elem_n(false, n);
+    let mut callees: IndexVec<FnId, Vec<FnId>> = IndexVec::from_elem_n(Vec::new(), n);
+    let mut work = Vec::new();
+    for (f, points) in s.callers.iter_enumerated() {
+        for pt in points {
+            callees[pt.caller].push(f);
+            let state = ls.state_before(pt.caller, pt.block, pt.index);
+            let holds = state
+                .held
+                .is_some_and(|must| must != LockSets::EMPTY || state.may_held != LockSets::EMPTY);
+            if holds && !gains[f] {
+                gains[f] = true;
+                work.push(f);
+            }
+        }
+    }
+    while let Some(f) = work.pop() {
+        for &g in &callees[f] {
+            if !gains[g] {
+                gains[g] = true;
+                work.push(g);
+            }
+        }
+    }
+    gains
+}
+
 impl Order {
     /// The calls and forks from fact `k`'s function down to its lock call, outermost first.
     pub fn steps(&self, s: &Structure, mut k: usize) -> Vec<CallPoint> {
@@ -265,6 +309,10 @@ impl Order {
 
 impl Prop<'_> {
     fn add(&mut self, fact: CallFact, from: Derivation) {
+        let holds_none = fact.held == LockSets::EMPTY && fact.must_held == LockSets::EMPTY;
+        if holds_none && fact.ctx.thread == Thread::Current && !self.gains_locks[fact.func] {
+            return;
+        }
         let hash = hash_fact(&fact);
         let facts = &self.facts;
         let hashbrown::hash_table::Entry::Vacant(slot) = self.seen[fact.func].entry(
