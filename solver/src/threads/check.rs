@@ -215,23 +215,29 @@ fn bits_of(set: &FxHashSet<Rho>) -> FixedBitSet {
 /// Runs of values by key, for the indexes of [`Checker::index`]: pushed as pairs, then sorted
 /// once by key ([`SortedRuns::freeze`]), each key's values in the order pushed. A hash map of
 /// vectors cost an allocation and, once the program outgrew the caches, a miss for each of the
-/// millions of keys; a sort reads and writes memory in order.
-struct SortedRuns<K, V> {
-    keys: Vec<K>,
+/// millions of keys; a sort reads and writes memory in order. A key is a pair whose first id
+/// is dense: `starts` gives the run of each first id, so a lookup searches only that id's
+/// keys, not all of them (a binary search of millions of keys missed the cache at each of its
+/// twenty steps).
+struct SortedRuns<A, B, V> {
+    keys: Vec<(A, B)>,
     values: Vec<V>,
+    /// Per first id `a`: the position of its first key; `starts[a + 1]` ends its run.
+    starts: Vec<u32>,
 }
 
-impl<K, V> Default for SortedRuns<K, V> {
+impl<A, B, V> Default for SortedRuns<A, B, V> {
     fn default() -> Self {
         SortedRuns {
             keys: Vec::new(),
             values: Vec::new(),
+            starts: Vec::new(),
         }
     }
 }
 
-impl<K: Ord + Copy, V: Copy> SortedRuns<K, V> {
-    fn push(&mut self, key: K, value: V) {
+impl<A: Idx, B: Ord + Copy, V: Copy> SortedRuns<A, B, V> {
+    fn push(&mut self, key: (A, B), value: V) {
         self.keys.push(key);
         self.values.push(value);
     }
@@ -239,19 +245,34 @@ impl<K: Ord + Copy, V: Copy> SortedRuns<K, V> {
     /// Sorts the pairs by key, stably; done once, after the last [`SortedRuns::push`] and before
     /// the first [`SortedRuns::get`].
     fn freeze(&mut self) {
-        let mut pairs: Vec<(K, V)> = std::mem::take(&mut self.keys)
+        let mut pairs: Vec<((A, B), V)> = std::mem::take(&mut self.keys)
             .into_iter()
             .zip(std::mem::take(&mut self.values))
             .collect();
         pairs.sort_by_key(|&(key, _)| key);
         (self.keys, self.values) = pairs.into_iter().unzip();
+        let ids = self.keys.last().map_or(0, |(a, _)| a.index() + 1);
+        let total = u32::try_from(self.keys.len()).expect("fewer than 2^32 index entries");
+        self.starts = Vec::with_capacity(ids + 1);
+        for (at, (a, _)) in self.keys.iter().enumerate() {
+            while self.starts.len() <= a.index() {
+                self.starts.push(at as u32);
+            }
+        }
+        self.starts.push(total);
     }
 
     /// The values of `key`, in the order pushed; `None` without any.
-    fn get(&self, key: K) -> Option<&[V]> {
-        let from = self.keys.partition_point(|&k| k < key);
-        let to = from + self.keys[from..].partition_point(|&k| k == key);
-        (to > from).then(|| &self.values[from..to])
+    fn get(&self, key: (A, B)) -> Option<&[V]> {
+        let a = key.0.index();
+        if a + 1 >= self.starts.len() {
+            return None;
+        }
+        let (lo, hi) = (self.starts[a] as usize, self.starts[a + 1] as usize);
+        let run = &self.keys[lo..hi];
+        let from = run.partition_point(|&(_, b)| b < key.1);
+        let to = from + run[from..].partition_point(|&(_, b)| b == key.1);
+        (to > from).then(|| &self.values[lo + from..lo + to])
     }
 }
 
@@ -285,9 +306,9 @@ struct Checker<'a> {
     techniques: Techniques,
     /// The locations of the context maps of each function that is some label's home, by
     /// (component, function).
-    entries: SortedRuns<(Rho, FnId), Entry>,
+    entries: SortedRuns<Rho, FnId, Entry>,
     /// The contexts of each function with each map.
-    ctxs_of: SortedRuns<(FnId, LocsId), CtxId>,
+    ctxs_of: SortedRuns<FnId, LocsId, CtxId>,
     /// The functions whose contexts `ctxs_of` has.
     ctxs_indexed: FxHashSet<FnId>,
     /// The contexts ranked in the order of their [`Ctx`] ([`CtxRanks`]).
@@ -1722,6 +1743,29 @@ mod tests {
     }
 
     proptest! {
+        /// A frozen index gives each key's values in the order pushed, and none for a key never
+        /// pushed (a first id inside, between or beyond the runs).
+        #[test]
+        fn sorted_runs_give_each_keys_values_in_order(
+            pairs in vec((0..6u32, 0..4u32, any::<u16>()), 0..40),
+            asked in vec((0..8u32, 0..5u32), 0..20),
+        ) {
+            let mut runs: SortedRuns<FnId, u32, u16> = SortedRuns::default();
+            for &(a, b, v) in &pairs {
+                runs.push((FnId(a), b), v);
+            }
+            runs.freeze();
+            for (a, b) in asked {
+                let expected: Vec<u16> = pairs
+                    .iter()
+                    .filter(|&&(x, y, _)| (x, y) == (a, b))
+                    .map(|&(_, _, v)| v)
+                    .collect();
+                let got = runs.get((FnId(a), b)).map(<[u16]>::to_vec).unwrap_or_default();
+                prop_assert_eq!(got, expected);
+            }
+        }
+
         /// What a source deferred into the home's component adds to a copy, read group by
         /// group, is the merge of its entries with all of the home's, less the home's.
         #[test]
