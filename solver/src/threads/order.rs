@@ -23,8 +23,8 @@
 //! caller adds a lock), and is not made at all in a function no call chain of whose thread
 //! holds a lock at a call on the way ([`lock_holding_callers`]): its derivations would all
 //! hold none. Both drop only facts nothing reads, so the lock order's reports are those of the
-//! full propagation. Try-locks never wait: they hold their lock for
-//! what follows, but make no fact.
+//! full propagation. Try-locks never wait: they hold their lock for what follows, but make no
+//! fact.
 //!
 //! This module never decides a deadlock and never names a lock for a reader.
 
