@@ -65,6 +65,14 @@ pub struct CallFact {
     pub ctx: Ctx,
 }
 
+impl CallFact {
+    /// Whether the call holds no lock, on any path: such a fact is an edge of no lock-order
+    /// graph and no self-deadlock, and matters only where a caller adds locks to it.
+    fn holds_none(&self) -> bool {
+        self.held == LockSets::EMPTY && self.must_held == LockSets::EMPTY
+    }
+}
+
 /// Where a fact comes from: the fact it was first derived from, and which of that fact's
 /// function's calls ([`Structure::callers`]) or forks ([`Structure::forkers`]) it crossed. Eight
 /// bytes, not a [`CallPoint`] and an index (32): there is one per fact, millions on a large
@@ -309,8 +317,7 @@ impl Order {
 
 impl Prop<'_> {
     fn add(&mut self, fact: CallFact, from: Derivation) {
-        let holds_none = fact.held == LockSets::EMPTY && fact.must_held == LockSets::EMPTY;
-        if holds_none && fact.ctx.thread == Thread::Current && !self.gains_locks[fact.func] {
+        if fact.holds_none() && fact.ctx.thread == Thread::Current && !self.gains_locks[fact.func] {
             return;
         }
         let hash = hash_fact(&fact);
@@ -475,7 +482,7 @@ impl Prop<'_> {
     /// callers add locks), so it would never be an edge nor a self-deadlock, yet it was copied
     /// to every level above — most of the lock order of a program with many fork sites.
     fn through_fork(&mut self, f: &CallFact, pt: &CallPoint) -> Option<CallFact> {
-        if f.held == LockSets::EMPTY && f.must_held == LockSets::EMPTY {
+        if f.holds_none() {
             return None;
         }
         let lock = self.translate_lock(f.lock, pt.site)?;
