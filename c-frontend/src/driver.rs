@@ -473,6 +473,15 @@ fn analyse(
             crate::devirtualize::devirtualize(program, main, open_world)
         });
         stats.count("calls through pointers made direct", devirtualized);
+        if options
+            .techniques
+            .has(solver::Technique::ContextSensitivity)
+        {
+            let specialised = stats.time("analyses: thread starters", || {
+                crate::specialise::specialise(program)
+            });
+            stats.count("thread starters copied per start routine", specialised);
+        }
         program.alloc_wrappers = stats.time("analyses: allocation wrappers", || {
             crate::analyses::alloc_wrappers::find(program)
         });

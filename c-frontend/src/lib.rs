@@ -8,8 +8,9 @@
 //!   stubs' intrinsics) — the only place that spells a library function's name;
 //! - [`rwlocks`]: the program's own readers/writer lock functions, recognised as lock calls;
 //! - [`fold`]: branches decided by configuration that never changes, and the code they make
-//!   unreachable emptied, and [`devirtualize`]: calls through pointers that hold one function
-//!   made direct — the two changes to the IR after lowering;
+//!   unreachable emptied, [`devirtualize`]: calls through pointers that hold one function
+//!   made direct, and [`specialise`]: thread starters copied per start routine — the three
+//!   changes to the IR after lowering;
 //! - [`analyses`]: front-end analyses on the IR — allocation and reallocation wrappers, matching
 //!   joins with creates, uniqueness, inferred unpacks, lock elements, mutex-like semaphores and
 //!   hand-made reader sections, barriers, startup stores, signal masks, returns on lock failure;
@@ -41,4 +42,5 @@ pub mod model;
 pub mod reach;
 pub mod rwlocks;
 pub mod signals;
+pub mod specialise;
 pub mod syntax;

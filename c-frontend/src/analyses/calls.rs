@@ -10,7 +10,8 @@
 //! walks the IR once; the analyses then read the index.
 //!
 //! It reads the IR and the library model only. It is built after the last change to the IR
-//! (configuration folding, calls through pointers made direct) and never updated.
+//! (configuration folding, calls through pointers made direct, thread starters copied) and never
+//! updated.
 
 use rustc_hash::FxHashSet;
 

@@ -116,6 +116,10 @@ pub struct Program {
     /// ([`crate::analyses::alloc_wrappers`]): a call of one allocates, as a call of `malloc` does
     /// (or reallocates, as a call of `realloc` does).
     pub alloc_wrappers: Vec<crate::analyses::alloc_wrappers::AllocWrapper>,
+    /// Each copy of a function the program made ([`crate::specialise`]) with the function it
+    /// copies, by copy id (copies are made after every other function): the same statements at
+    /// the same blocks and indices.
+    pub copies: Vec<(FuncId, FuncId)>,
 }
 
 /// A struct declared existential (paper §3.3): its lock field and the fields that lock guards,
@@ -614,6 +618,14 @@ impl Program {
     /// the user's configuration names it, and for library functions the model does not know.
     pub fn known(&self, f: FuncId) -> Option<Spec> {
         self.known[f]
+    }
+
+    /// The function `f` is a copy of ([`Program::copies`]), or `f` itself.
+    pub fn original(&self, f: FuncId) -> FuncId {
+        match self.copies.binary_search_by_key(&f, |&(copy, _)| copy) {
+            Ok(k) => self.copies[k].1,
+            Err(_) => f,
+        }
     }
 
     /// Whether a call of `f` keeps none of the pointers it is given: a `non_capturing` row of

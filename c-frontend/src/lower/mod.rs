@@ -388,6 +388,7 @@ impl Lowerer {
             folded: crate::fold::Folded::default(),
             rwlocks: crate::rwlocks::Recognised::default(),
             thunks: Vec::new(),
+            copies: Vec::new(),
         };
         thunks::through_pointers(&mut program);
         crate::ir::compatible::merge_compatible_structs(&mut program);

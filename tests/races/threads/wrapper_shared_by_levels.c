@@ -3,13 +3,11 @@
  * `child` through the same wrappers. As in wrapper_in_thread.c, `order` is
  * written before the child starts and `answer` read after it is joined, so
  * both are race-free; `status` is written by both while the child runs:
- * RACE. But `spawn`'s pthread_create receives both thread functions through
- * its parameter, so for locksmith `parent` may start `parent` again: a cycle
- * of thread starts, around which thread structure is not followed (a
- * parent thread and the child it may start of its own kind run at once):
- * FALSE-ALARM on the `order` and `answer` lines within the threads. Joins
- * are followed around the cycle (each thread joins all it starts before it
- * returns), so main's read after wait_for(p) is ordered: NORACE. */
+ * RACE. `spawn`'s pthread_create receives both thread functions through its
+ * parameter; each list of functions its callers pass gets its own copy of
+ * `spawn` (a fork site of its own), so `parent` does not start `parent`
+ * again and thread structure is followed: NORACE on `order` and `answer`
+ * (reported, as a cycle of thread starts, when one `spawn` started both). */
 #include <pthread.h>
 #include <stdio.h>
 
@@ -35,7 +33,7 @@ static void *child(void *arg)
     (void)arg;
     for (int i = 0; i < ITER; i++)
         status = i; // RACE: the parent writes status before joining this thread
-    answer = order * 2; // FALSE-ALARM: order is written before this thread starts, answer read after it is joined; spawn may start parent from parent for locksmith
+    answer = order * 2; // NORACE needs=context: order is written before this thread starts, answer read after it is joined
     return NULL;
 }
 
@@ -43,12 +41,12 @@ static void *parent(void *arg)
 {
     pthread_t c;
     (void)arg;
-    order = 21; // FALSE-ALARM: the child does not exist yet; spawn may start parent from parent for locksmith
+    order = 21; // NORACE needs=context: the child does not exist yet
     spawn(&c, child);
     for (int i = 0; i < ITER; i++)
         status = -i; // RACE: the child is running
     wait_for(c);
-    answer += 1; // FALSE-ALARM: wait_for joined the child; spawn may start parent from parent for locksmith
+    answer += 1; // NORACE needs=context: wait_for joined the child
     return NULL;
 }
 

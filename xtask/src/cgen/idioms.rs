@@ -12,7 +12,8 @@
 //! of pointers that the join loop reads them back from, and workers writing the slot their
 //! argument names (by an `id` field, or through a pointer field), and batches of workers a
 //! thread library keeps in a list it empties by joining, under a gate created lazily per
-//! batch, and stashes whose locks live in gates their members point to. Each has its own globals,
+//! batch, and stashes whose locks live in gates their members point to, and a thread library's
+//! launcher that starts every routine through one trampoline. Each has its own globals,
 //! functions and threads;
 //! `main` starts it (creates its threads and does its own concurrent work) and stops it (joins
 //! them) at two points of its timeline. Whether an instance races is left to ThreadSanitizer.
@@ -246,6 +247,17 @@ pub enum Idiom {
     Gates {
         wrong: bool,
         renew: bool,
+        iterations: u32,
+    },
+    /// A thread library's launcher: `lclN(probe, payload)` keeps both in a fresh capsule and
+    /// starts the trampoline `lcgN`, which calls the capsule's probe, with the thread's id in a
+    /// fresh handle that `lcjN` joins. `main` launches `lcaN` once (twice when `twice`), adding
+    /// to `lcoN`, and `lcbN` in a loop of two, adding to `lcmN` under `lcxN` when `locked`;
+    /// it reads both after the joins, or `lcoN` before them when `early`.
+    Launches {
+        twice: bool,
+        locked: bool,
+        early: bool,
         iterations: u32,
     },
 }
@@ -559,7 +571,104 @@ pub fn emit(idiom: &Idiom, n: usize) -> Parts {
             renew,
             iterations,
         } => gates(n, *wrong, *renew, *iterations),
+        Idiom::Launches {
+            twice,
+            locked,
+            early,
+            iterations,
+        } => launches(n, *twice, *locked, *early, *iterations),
     }
+}
+
+fn launches(n: usize, twice: bool, locked: bool, early: bool, it: u32) -> Parts {
+    let mut p = Parts::default();
+    p.globals.push_str(&format!(
+        "struct lcc{n} {{ void (*probe)(void *); void *payload; }};
+struct lct{n} {{ pthread_t id; }};
+unsigned lco{n}, lcm{n};
+pthread_mutex_t lcx{n} = PTHREAD_MUTEX_INITIALIZER;
+"
+    ));
+    p.functions.push_str(&format!(
+        "void *lcg{n}(void *arg)
+{{
+    struct lcc{n} *c = arg;
+    c->probe(c->payload);
+    free(c);
+    return NULL;
+}}
+
+struct lct{n} *lcl{n}(void (*probe)(void *), void *payload)
+{{
+    struct lcc{n} *c = malloc(sizeof *c);
+    struct lct{n} *t = malloc(sizeof *t);
+    if (c == NULL || t == NULL)
+        abort();
+    c->probe = probe;
+    c->payload = payload;
+    if (pthread_create(&t->id, NULL, lcg{n}, c) != 0)
+        abort();
+    return t;
+}}
+
+void lcj{n}(struct lct{n} *t)
+{{
+    pthread_join(t->id, NULL);
+    free(t);
+}}
+
+void lca{n}(void *arg)
+{{
+    (void)arg;
+    for (unsigned i = 0; i < {it}u; i++)
+        lco{n} += i;
+}}
+
+void lcb{n}(void *arg)
+{{
+    (void)arg;
+    for (unsigned i = 0; i < {it}u; i++) {{
+"
+    ));
+    for line in maybe_locked(locked, &format!("&lcx{n}"), format!("lcm{n} += i;")) {
+        p.functions.push_str(&format!(
+            "        {line}
+"
+        ));
+    }
+    p.functions.push_str(
+        "    }
+}
+
+",
+    );
+    p.decls
+        .push(format!("struct lct{n} *lca{n}x, *lcb{n}t[2];"));
+    if twice {
+        p.decls.push(format!("struct lct{n} *lca{n}y;"));
+    }
+    p.start.push(format!("lca{n}x = lcl{n}(lca{n}, NULL);"));
+    if twice {
+        p.start.push(format!("lca{n}y = lcl{n}(lca{n}, NULL);"));
+    }
+    p.start.push("for (int k = 0; k < 2; k++)".into());
+    p.start
+        .push(format!("    lcb{n}t[k] = lcl{n}(lcb{n}, NULL);"));
+    let read = format!("printf(\"%u\\n\", lco{n});");
+    if early {
+        p.stop.push(read.clone());
+    }
+    p.stop.push(format!("lcj{n}(lca{n}x);"));
+    if twice {
+        p.stop.push(format!("lcj{n}(lca{n}y);"));
+    }
+    p.stop.push("for (int k = 0; k < 2; k++)".into());
+    p.stop.push(format!("    lcj{n}(lcb{n}t[k]);"));
+    if !early {
+        p.stop.push(read);
+    }
+    p.stop.push(format!("printf(\"%u\\n\", lcm{n});"));
+    p
 }
 
 fn gates(n: usize, wrong: bool, renew: bool, it: u32) -> Parts {
@@ -2147,6 +2256,15 @@ pub fn add(rng: &mut Rng, plan: &mut Plan, options: Options) {
         let idiom = Idiom::Gates {
             wrong: later.chance(40),
             renew: later.chance(50),
+            iterations: later.range(40, 150) as u32,
+        };
+        place(&mut later, plan, idiom);
+    }
+    if later.chance(15) {
+        let idiom = Idiom::Launches {
+            twice: later.chance(40),
+            locked: later.chance(50),
+            early: later.chance(30),
             iterations: later.range(40, 150) as u32,
         };
         place(&mut later, plan, idiom);

@@ -508,6 +508,7 @@ fn writers(p: &Program, calls: &ThreadCalls) -> (Writers, FxHashMap<VarId, Vec<S
         ..Writers::default()
     };
     let mut assigns: FxHashMap<VarId, Vec<StmtAt>> = FxHashMap::default();
+    let mut creates_counted: FxHashSet<StmtAt> = FxHashSet::default();
     for (f, func) in p.funcs.iter_enumerated() {
         let mut fresh = FreshObjects::new(p, f, func);
         for (b, block) in func.blocks.iter_enumerated() {
@@ -530,8 +531,12 @@ fn writers(p: &Program, calls: &ThreadCalls) -> (Writers, FxHashMap<VarId, Vec<S
                 writers
                     .structs_through_pointers
                     .extend(t.structs_through_pointers);
+                // A copy's create is its original's: each writes the fresh object of its own
+                // run, as one create run twice does ([`crate::specialise`]).
                 if let Some(field) = t.created_through_pointer {
-                    *writers.created_through_pointers.entry(field).or_default() += 1;
+                    if creates_counted.insert((p.original(f), b, k)) {
+                        *writers.created_through_pointers.entry(field).or_default() += 1;
+                    }
                 }
                 writers
                     .fields_addressed_through_pointers
