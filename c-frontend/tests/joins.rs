@@ -1350,6 +1350,52 @@ fn wrappers_the_library_join_of_a_wrapper_create() {
     );
 }
 
+/// A create wrapper that returns the id (`t = start(…)`), initialising a variable or assigned,
+/// joined directly or through a join wrapper; one that also keeps the id, one whose create is in
+/// a loop and one that may return another id are not wrappers.
+#[test]
+fn wrappers_that_return_the_id() {
+    check(
+        "value_wrappers",
+        "pthread_t kept;
+         static pthread_t start(void) {
+           pthread_t t;
+           pthread_create(&t, NULL, worker, NULL); // W1
+           return t;
+         }
+         static pthread_t start_keeping(void) {
+           pthread_t t;
+           pthread_create(&t, NULL, worker, NULL);
+           kept = t;
+           return t;
+         }
+         static pthread_t start_looping(void) {
+           pthread_t t;
+           for (int i = 0; i < 2; i++) pthread_create(&t, NULL, worker, NULL);
+           return t;
+         }
+         static pthread_t start_or_kept(int c) {
+           pthread_t t;
+           if (c) return kept;
+           pthread_create(&t, NULL, worker, NULL);
+           return t;
+         }
+         static void wait_for(pthread_t t) { pthread_join(t, NULL); }
+         int main(int argc, char **argv) {
+           pthread_t a = start(); // C1
+           pthread_t b, c, d, e;
+           b = start(); // C2
+           pthread_join(a, NULL); // J1
+           wait_for(b); // J2
+           c = start_keeping(); wait_for(c);
+           d = start_looping(); wait_for(d);
+           e = start_or_kept(argc); wait_for(e);
+           return shared;
+         }",
+        &["C1 -> J1", "C2 -> J2", "W1 (wrapped)"],
+    );
+}
+
 /// Functions that are not wrappers (the pointer kept, the create in a loop, the pointer moved,
 /// a join on one branch only, the parameter overwritten), and calls of real wrappers that match
 /// nothing: a global id, an id whose address a non-wrapper took, a failure branch of a wrapper.

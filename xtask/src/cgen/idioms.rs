@@ -13,7 +13,8 @@
 //! argument names (by an `id` field, or through a pointer field), and batches of workers a
 //! thread library keeps in a list it empties by joining, under a gate created lazily per
 //! batch, and stashes whose locks live in gates their members point to, and a thread library's
-//! launcher that starts every routine through one trampoline. Each has its own globals,
+//! launcher that starts every routine through one trampoline, and a create wrapper that returns
+//! the id. Each has its own globals,
 //! functions and threads;
 //! `main` starts it (creates its threads and does its own concurrent work) and stops it (joins
 //! them) at two points of its timeline. Whether an instance races is left to ThreadSanitizer.
@@ -260,6 +261,9 @@ pub enum Idiom {
         early: bool,
         iterations: u32,
     },
+    /// A create wrapper that returns the id: `sttN = stsN(stwN)` starts a worker adding to
+    /// `stdN`, which `main` joins and then reads `stdN`, or reads before the join when `early`.
+    Starts { early: bool, iterations: u32 },
 }
 
 /// How a worker of the slots idiom finds its slot.
@@ -577,7 +581,42 @@ pub fn emit(idiom: &Idiom, n: usize) -> Parts {
             early,
             iterations,
         } => launches(n, *twice, *locked, *early, *iterations),
+        Idiom::Starts { early, iterations } => starts(n, *early, *iterations),
     }
+}
+
+fn starts(n: usize, early: bool, it: u32) -> Parts {
+    let mut p = Parts::default();
+    p.globals.push_str(&format!("unsigned std{n};\n"));
+    p.functions += &thread_fn(
+        &format!("stw{n}"),
+        &[],
+        it,
+        &[format!("std{n} += i;")],
+        &["return arg;"],
+    );
+    p.functions.push_str(&format!(
+        "pthread_t sts{n}(void *(*routine)(void *))
+{{
+    pthread_t t;
+    if (pthread_create(&t, NULL, routine, NULL) != 0)
+        abort();
+    return t;
+}}
+
+"
+    ));
+    p.decls.push(format!("pthread_t stt{n};"));
+    p.start.push(format!("stt{n} = sts{n}(stw{n});"));
+    let read = format!("printf(\"%u\\n\", std{n});");
+    if early {
+        p.stop.push(read.clone());
+    }
+    p.stop.push(format!("pthread_join(stt{n}, NULL);"));
+    if !early {
+        p.stop.push(read);
+    }
+    p
 }
 
 fn launches(n: usize, twice: bool, locked: bool, early: bool, it: u32) -> Parts {
@@ -2256,6 +2295,13 @@ pub fn add(rng: &mut Rng, plan: &mut Plan, options: Options) {
         let idiom = Idiom::Gates {
             wrong: later.chance(40),
             renew: later.chance(50),
+            iterations: later.range(40, 150) as u32,
+        };
+        place(&mut later, plan, idiom);
+    }
+    if later.chance(15) {
+        let idiom = Idiom::Starts {
+            early: later.chance(40),
             iterations: later.range(40, 150) as u32,
         };
         place(&mut later, plan, idiom);

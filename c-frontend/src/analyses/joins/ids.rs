@@ -389,8 +389,15 @@ pub(super) fn touched(p: &Program, kind: &StmtKind, calls: &ThreadCalls) -> Touc
             t.visit_operand(src);
         }
         StmtKind::Call { dst, callee, args } => {
-            if let Some(d) = dst {
-                dst_walk(d, &mut t);
+            let returns_id = matches!(callee, Callee::Direct(c) if calls.is_value_create(*c));
+            match (dst, dst.as_ref().and_then(place_of)) {
+                // The id a value create wrapper returns is recorded as created.
+                (Some(d), Some(pl)) if returns_id => {
+                    t.created = Some(pl);
+                    t.visit_lval(d);
+                }
+                (Some(d), _) => dst_walk(d, &mut t),
+                (None, _) => {}
             }
             let (direct, create_id) = match callee {
                 Callee::Indirect(op) => {

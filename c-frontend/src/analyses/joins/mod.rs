@@ -262,6 +262,8 @@ pub(super) struct ThreadCalls {
     /// The handle join wrappers ([`wrappers`]): the handle parameter of each and the field path
     /// of the thread id it joins.
     handle_joins: FxHashMap<FuncId, (Arg, Vec<(u32, u32)>)>,
+    /// The value create wrappers ([`wrappers`]): a call's result is the id of its thread.
+    value_creates: FxHashSet<FuncId>,
     /// The ids members of the pool wrappers ([`pools`]), each a field path of one member, whose
     /// elements only the pool's create writes.
     pool_ids: FxHashSet<Vec<(u32, u32)>>,
@@ -278,6 +280,7 @@ impl ThreadCalls {
             wrapped: Vec::new(),
             handle_creates: FxHashMap::default(),
             handle_joins: FxHashMap::default(),
+            value_creates: FxHashSet::default(),
             pool_ids: FxHashSet::default(),
             allocs: FxHashSet::default(),
             frees: FxHashSet::default(),
@@ -309,6 +312,10 @@ impl ThreadCalls {
             calls.handle_creates.insert(f, fields);
             calls.wrapped.push(at);
         }
+        for (f, at) in found.value_creates {
+            calls.value_creates.insert(f);
+            calls.wrapped.push(at);
+        }
         calls.wrapped.sort();
         calls.joins.extend(found.joins);
         calls.handle_joins = found.handle_joins;
@@ -317,6 +324,11 @@ impl ThreadCalls {
 
     pub(super) fn is_create(&self, f: FuncId) -> bool {
         self.creates.contains_key(&f)
+    }
+
+    /// Whether a call of `f` returns the id of the thread it creates ([`wrappers`]).
+    pub(super) fn is_value_create(&self, f: FuncId) -> bool {
+        self.value_creates.contains(&f)
     }
 
     /// Whether `f` is the library's `pthread_create` (not a wrapper).
@@ -511,9 +523,26 @@ fn writers(p: &Program, calls: &ThreadCalls) -> (Writers, FxHashMap<VarId, Vec<S
     let mut creates_counted: FxHashSet<StmtAt> = FxHashSet::default();
     for (f, func) in p.funcs.iter_enumerated() {
         let mut fresh = FreshObjects::new(p, f, func);
+        let copies = wrappers::value_copies(p, calls, f, func);
         for (b, block) in func.blocks.iter_enumerated() {
             for (k, stmt) in block.stmts.iter().enumerate() {
-                let t = touched(p, &stmt.kind, calls);
+                let mut t = touched(p, &stmt.kind, calls);
+                if copies.contains(&(b, k)) {
+                    t.created = t.written.pop();
+                }
+                // A value create wrapper's call assigns the place it creates.
+                if let (
+                    Some((v, _)),
+                    StmtKind::Call {
+                        callee: Callee::Direct(c),
+                        ..
+                    },
+                ) = (&t.created, &stmt.kind)
+                {
+                    if calls.is_value_create(*c) {
+                        assigns.entry(*v).or_default().push((f, b, k));
+                    }
+                }
                 for (v, steps) in t.written {
                     assigns.entry(v).or_default().push((f, b, k));
                     // A global's initializer runs before `main`, so before any create: it
@@ -1069,10 +1098,16 @@ impl<'p> Planner<'p> {
                     match self.handle_site(fx, (fx.f, b, k), *c, dst.as_ref(), args) {
                         Some(site) => (site.is_create, site.path, site.trusted, site.def),
                         None => {
-                            let is_create = self.calls.is_create(*c);
-                            let Some(id) =
+                            // A value create wrapper's call creates the id it stores, or
+                            // the copy of it out of the lowering's temporary.
+                            let kept = (dst.as_ref())
+                                .filter(|_| self.calls.is_value_create(*c))
+                                .and_then(|d| self.handle_result(fx, (fx.f, b, k), d));
+                            let returned = kept.map(|(d, _)| Operand::AddrOf(d.clone()));
+                            let is_create = returned.is_some() || self.calls.is_create(*c);
+                            let Some(id) = returned.as_ref().or_else(|| {
                                 self.calls.id_arg(*c, is_create).and_then(|k| args.get(k))
-                            else {
+                            }) else {
                                 continue;
                             };
                             let Some(path) = site_path(self.p, is_create, id) else {

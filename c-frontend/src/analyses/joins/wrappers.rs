@@ -16,6 +16,11 @@
 //!   to a return passes through (paths that end the program or the thread need not). Its caller's
 //!   `wait_for(t)` is a join of `t`. A join wrapper may join through another join wrapper.
 //!
+//! - A **value create wrapper** (`pthread_t start(…) { pthread_t t; pthread_create(&t, …);
+//!   return t; }`) has one `pthread_create`, on no cycle, whose thread id is the address of a
+//!   local named nowhere else but in the returns, and every return returns that local. Its
+//!   caller's `t = start(…)` is a create of `t`: the id the call returns is the thread's, as the
+//!   id a create wrapper writes through its parameter is.
 //! - A **handle create wrapper** (`thread *launch(…) { thread *th = malloc(…);
 //!   pthread_create(&th->id, …); …; return th; }`) creates one thread, on no cycle of the
 //!   function, with its id in a field of a fresh object that a local pointer holds: the pointer
@@ -55,6 +60,8 @@ pub(super) struct Wrappers {
     /// Each handle join wrapper: the index of its handle parameter and the field path of the
     /// thread id it joins in the object that parameter points to.
     pub(super) handle_joins: FxHashMap<FuncId, (Arg, Vec<(u32, u32)>)>,
+    /// Each value create wrapper: its create statement.
+    pub(super) value_creates: FxHashMap<FuncId, StmtAt>,
 }
 
 /// Counts the places a variable is named in a function.
@@ -185,6 +192,10 @@ pub(super) fn find(
         .iter()
         .filter_map(|&(f, func)| Some((f, handle_create(p, f, func, lib_creates)?)))
         .collect();
+    out.value_creates = (creating.iter())
+        .filter(|(f, _)| !out.creates.contains_key(f) && !out.handle_creates.contains_key(f))
+        .filter_map(|&(f, func)| Some((f, value_create(p, f, func, lib_creates)?)))
+        .collect();
     // Join wrappers, to a fixpoint: a wrapper may join through another.
     let mut joins = lib_joins.clone();
     loop {
@@ -244,6 +255,81 @@ pub(super) fn find(
             return out;
         }
     }
+}
+
+/// Whether `f` is a value create wrapper (see the module's doc): its create statement. The
+/// local `t` whose address the create is given is named nowhere else but in the returns, each
+/// of which returns it, and the create is on no cycle: each call returns the id of the one
+/// thread it started (or, where the create was skipped or failed, of none).
+fn value_create(
+    p: &Program,
+    f: FuncId,
+    func: &Func,
+    lib_creates: &FxHashMap<FuncId, Arg>,
+) -> Option<StmtAt> {
+    let [(at, id)] = calls_in(func, f, lib_creates).collect::<Vec<_>>()[..] else {
+        return None;
+    };
+    let Operand::AddrOf(lv) = id.without_casts() else {
+        return None;
+    };
+    let t = lv.plain_var()?;
+    if !matches!(p.vars[t].kind, VarKind::Local(g) if g == f) || p.vars[t].captured {
+        return None;
+    }
+    let mut returns = 0;
+    for block in func.blocks.iter() {
+        match &block.term {
+            Term::Return(Some(op), _) if op.without_casts().plain_var() == Some(t) => returns += 1,
+            Term::Return(..) => return None,
+            _ => {}
+        }
+    }
+    let mut uses = Uses { var: t, count: 0 };
+    walk_func(&mut uses, func);
+    (returns > 0 && uses.count == 1 + returns && !on_any_cycle(&Cfg::new(func), at.1 .0 as usize))
+        .then_some(at)
+}
+
+/// The statements of `func` that copy the id a value create wrapper's call returned out of the
+/// lowering's temporary (`tmp = start(); t = tmp;`): the temporary is named only there, and the
+/// copy follows the call in its block, as [`Planner::handle_result`] asks. Such a copy is the
+/// create of `t`, and the call creates nothing the program keeps.
+pub(super) fn value_copies(
+    p: &Program,
+    calls: &ThreadCalls,
+    f: FuncId,
+    func: &Func,
+) -> Vec<(BlockId, usize)> {
+    let mut out = Vec::new();
+    for (b, block) in func.blocks.iter_enumerated() {
+        for (k, stmt) in block.stmts.iter().enumerate() {
+            let StmtKind::Call {
+                dst: Some(dst),
+                callee: Callee::Direct(c),
+                ..
+            } = &stmt.kind
+            else {
+                continue;
+            };
+            let Some(temp) = dst.plain_var() else {
+                continue;
+            };
+            if !calls.is_value_create(*c)
+                || !matches!(p.vars[temp].kind, VarKind::Temp(g) if g == f)
+                || p.vars[temp].address_taken
+                || mentions_in_func(func, temp) != 2
+            {
+                continue;
+            }
+            let copy = (block.stmts.iter().enumerate().skip(k + 1)).find(|(_, s)| {
+                matches!(&s.kind, StmtKind::Assign { src, .. }
+                    if src.without_casts().plain_var() == Some(temp))
+            });
+            out.extend(copy.map(|(j, _)| (b, j)));
+        }
+    }
+    out
 }
 
 /// Whether `f` is a handle create wrapper (see the module's doc): the field path of the thread
@@ -536,7 +622,7 @@ impl Planner<'_> {
     /// statement that assigns it: `dst` itself and the call, or the place a lowering temporary
     /// holding the result is copied to later in the call's block (the temporary assigned only
     /// there and read only by that copy) and the copy.
-    fn handle_result<'f>(
+    pub(super) fn handle_result<'f>(
         &self,
         fx: &FnFacts<'f>,
         at: StmtAt,
