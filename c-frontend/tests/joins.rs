@@ -1671,6 +1671,42 @@ fn handle_copies() {
     );
 }
 
+/// Handles kept in elements of a local array by constant indexes (`ths[0] = launch(); …
+/// join(ths[0])`): each element written once is a place of its own. An element written twice,
+/// one also written through a variable index, or an array whose address escapes matches nothing.
+#[test]
+fn handles_in_constant_elements() {
+    check(
+        "handle_elements",
+        "typedef struct th { pthread_t id; } th;
+         static th *launch(void) {
+           th *t = malloc(sizeof *t);
+           pthread_create(&t->id, NULL, worker, NULL); // W1
+           return t;
+         }
+         static void join(th *t) { pthread_join(t->id, NULL); }
+         static void keep(th **all) { (void)all; }
+         int main(int argc, char **argv) {
+           th *ths[3], *twice[2], *mixed[2], *kept[2];
+           ths[0] = launch(); // C1
+           ths[1] = launch(); // C2
+           twice[0] = launch();
+           if (argc > 1) twice[0] = launch();
+           mixed[1] = launch();
+           for (int i = 0; i < argc && i < 2; i++) mixed[i] = 0;
+           kept[0] = launch();
+           keep(kept);
+           join(ths[1]); // J2
+           join(ths[0]); // J1
+           join(twice[0]);
+           join(mixed[1]);
+           join(kept[0]);
+           return shared;
+         }",
+        &["C1 -> J1", "C2 -> J2", "W1 (wrapped)"],
+    );
+}
+
 #[test]
 fn pool_of_worker_structs_bounded_by_its_member() {
     check(

@@ -169,8 +169,8 @@ impl Writers {
             // Through a pointer to the struct (or to an element of an array of them, handed
             // to its thread), the field may be written, created into, or have its address
             // taken, or the struct written whole: any of these anywhere rejects the id. An
-            // element with no member after its index (`t[i]`) is written through a pointer
-            // with no field to tell it by: rejected.
+            // element with no member after its index (`t[i]`, `t[1]`) is written through a
+            // pointer with no field to tell it by: rejected.
             let field_written = fields.last().is_some_and(|f| {
                 self.fields_through_pointers.contains(f)
                     || self.fields_addressed_through_pointers.contains(f)
@@ -179,7 +179,7 @@ impl Writers {
             let struct_written = fields
                 .iter()
                 .any(|(s, _)| self.structs_through_pointers.contains(s));
-            let ends_indexed = matches!(steps.last(), Some(Step::Index));
+            let ends_indexed = matches!(steps.last(), Some(Step::Index | Step::Const(_)));
             if field_written || struct_written || ends_indexed {
                 return false;
             }

@@ -430,15 +430,37 @@ impl Planner<'_> {
         let (var, steps) = place_of(holder)?;
         let v = &self.p.vars[var];
         let local = matches!(v.kind, VarKind::Local(g) if g == fx.f);
-        let place_fields: Vec<(u32, u32)> = steps
+        let place_fields: Option<Vec<(u32, u32)>> = steps
             .iter()
             .map(|s| match *s {
                 Step::Field(st, i) => Some((st, i)),
                 Step::Index | Step::Const(_) => None,
             })
-            .collect::<Option<_>>()?;
+            .collect();
         let mut def = def;
-        let (path, holder_trusted) = if local && steps.is_empty() {
+        let (path, holder_trusted) = if let (true, &[Step::Const(k)]) = (local, &steps[..]) {
+            // An element of a local array by a constant index (`ths[0] = launch(…)`,
+            // `join(ths[0])`): a place of its own when nothing reaches the array but its name
+            // and one assignment of the function writes that element (or all of them).
+            let mut all = vec![(CONST_ELEMENT, k), (HANDLE_OBJECT, 0)];
+            all.extend(fields.iter().copied());
+            let path = IdPath {
+                base: IdBase::Var(var),
+                fields: all,
+                index: None,
+                after: Vec::new(),
+            };
+            let writes = (self.assigns.get(&var).into_iter().flatten())
+                .filter(|&&(g, b, j)| {
+                    g != fx.f || defines(&fx.func.blocks[b].stmts[j].kind, (var, &steps))
+                })
+                .count();
+            let array = matches!(self.p.types.get(v.ty), Type::Array(_));
+            (
+                path,
+                array && writes == 1 && self.writers.unaliased(var, &steps, &[]),
+            )
+        } else if local && steps.is_empty() {
             // A join names the handle the copies it went through came from.
             let mut source = var;
             if def.is_none() && !v.address_taken {
@@ -455,6 +477,7 @@ impl Planner<'_> {
             };
             (path, !v.address_taken)
         } else if is_global(self.p, var) {
+            let place_fields = place_fields?;
             let mut all = place_fields.clone();
             all.push((HANDLE_OBJECT, 0));
             all.extend(fields.iter().copied());
