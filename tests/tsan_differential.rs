@@ -268,8 +268,9 @@ fn programs_are_small() {
             let p = cgen::generate(seed, Options::new(library)).sources;
             let lines = p.main_c.lines().count();
             // Up to 300 lines of pool code, up to two idioms of at most about 55 lines each, and
-            // batches (about 75).
-            assert!((50..=490).contains(&lines), "seed {seed}: {lines} lines");
+            // the idioms drawn after them, each in few programs (batches about 75 lines, the
+            // launcher about 60).
+            assert!((50..=560).contains(&lines), "seed {seed}: {lines} lines");
         }
     }
 }

@@ -20,6 +20,33 @@ use crate::driver::CheckResult;
 use crate::ir::FuncId;
 use crate::model::Kind;
 
+/// For each function the program copied per start routine ([`crate::specialise`]), and for
+/// each function it copied, the positions of its direct calls, in order: which calls a thread
+/// started in one of them belongs to, since the copies share their name and positions.
+pub fn starter_calls(r: &CheckResult) -> FxHashMap<FuncId, Vec<crate::ir::Pos>> {
+    let p = &r.program;
+    let mut out: FxHashMap<FuncId, Vec<crate::ir::Pos>> = FxHashMap::default();
+    if p.copies.is_empty() {
+        return out;
+    }
+    let copied: rustc_hash::FxHashSet<FuncId> = (p.copies.iter())
+        .flat_map(|&(copy, original)| [copy, original])
+        .collect();
+    for func in p.funcs.iter() {
+        for (b, k, callee, _) in func.direct_calls() {
+            if copied.contains(&callee) {
+                out.entry(callee)
+                    .or_default()
+                    .push(func.blocks[b].stmts[k].pos);
+            }
+        }
+    }
+    for calls in out.values_mut() {
+        calls.sort();
+    }
+    out
+}
+
 /// The object or field path each lock class is named after, keyed by class representative (and by
 /// the images of named classes at calls).
 ///

@@ -46,6 +46,7 @@ pub fn build(r: &CheckResult, root: &Path) -> CheckReport {
         lock_names: explain::lock_names(r),
         paths: CallPaths::new(r),
         sent: c_frontend::signals::sent(&r.program),
+        starter_calls: OnceCell::new(),
     };
     let p = &r.program;
     let (races, unlisted) = races(&b);
@@ -244,6 +245,9 @@ struct Builder<'a> {
     paths: CallPaths<'a>,
     /// The signals the program sends itself.
     sent: c_frontend::signals::Sent,
+    /// The calls of each function copied per start routine, once a thread asks
+    /// ([`explain::starter_calls`]).
+    starter_calls: OnceCell<FxHashMap<FuncId, Vec<Pos>>>,
 }
 
 impl Builder<'_> {
@@ -320,10 +324,38 @@ impl Builder<'_> {
             ),
             None => "a thread".into(),
         };
+        let thread = match self.starter_call(site) {
+            Some(by) => format!("{thread}, {by}"),
+            None => thread,
+        };
         match self.sent_from_outside(site) {
             Some(signal) => format!("{thread}, which runs only if {signal} is sent to the process"),
             None => thread,
         }
+    }
+
+    /// For a fork in a function copied per start routine, which calls of it start the thread:
+    /// the copies share the function's name and the fork's position.
+    fn starter_call(&self, site: Site) -> Option<String> {
+        let caller = self.r.generated.sites.get(&site)?.caller;
+        let calls = self
+            .starter_calls
+            .get_or_init(|| explain::starter_calls(self.r))
+            .get(&caller)?;
+        let first = calls.first()?;
+        let name = &self.p().funcs[caller].name;
+        Some(match calls.len() {
+            1 => format!("by {name} called at {}", self.short(*first)),
+            2 => format!(
+                "by {name} called at {} (and one other call)",
+                self.short(*first)
+            ),
+            n => format!(
+                "by {name} called at {} (and {} other calls)",
+                self.short(*first),
+                n - 1
+            ),
+        })
     }
 
     /// Whether the fork site may start a thread while another it started still runs.
