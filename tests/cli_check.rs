@@ -306,6 +306,38 @@ fn json_report_has_the_contract_fields() {
     assert!(v["unmodelled"].as_array().is_some());
 }
 
+/// A thread started by another thread is reached through the fork of its parent: its call
+/// path goes from `main` to the parent's start, then down to the create that starts it, and the
+/// thread that a starter copied per start routine starts says which call of it started it.
+#[test]
+fn a_thread_started_by_a_thread_has_the_whole_path() {
+    let file = "tests/races/threads/wrapper_shared_by_levels.c";
+    let run = check(&["--format", "json", file]);
+    assert_eq!(run.exit, 1);
+    let v = report(&run);
+    let child = (v["warnings"].as_array().expect("warnings").iter())
+        .flat_map(|w| w["accesses"].as_array().expect("accesses"))
+        .find(|a| {
+            a["path"].as_array().and_then(|p| p.last())
+                == Some(&format!("child ({file}:22)").into())
+        })
+        .expect("an access of the child thread");
+    assert_eq!(
+        child["path"],
+        serde_json::json!([
+            "main",
+            format!("spawn ({file}:56)"),
+            format!("parent ({file}:22)"),
+            format!("spawn ({file}:45)"),
+            format!("child ({file}:22)"),
+        ])
+    );
+    assert_eq!(
+        child["thread"],
+        format!("the thread running child started at {file}:22, by spawn called at {file}:45")
+    );
+}
+
 #[test]
 fn output_is_byte_identical_across_runs() {
     let files: Vec<String> = support::c_files(&root().join("tests/programs/webcache"))

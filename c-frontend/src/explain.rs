@@ -125,8 +125,9 @@ pub struct CallPaths<'a> {
     fn_of: FxHashMap<FuncId, FnId>,
     /// The fork that starts each fork site's thread.
     fork_of: FxHashMap<Site, CallPoint>,
-    /// Paths already found, by (root, target): a warning lists many accesses from few places.
-    found: std::cell::RefCell<FxHashMap<(FnId, FnId), Option<CallChain>>>,
+    /// Paths already found, by (root, target, whether they may pass forks): a warning lists
+    /// many accesses from few places.
+    found: std::cell::RefCell<FxHashMap<(FnId, FnId, bool), Option<CallChain>>>,
     /// The tables of [`CallPaths::search`], kept between searches.
     scratch: std::cell::RefCell<Scratch>,
 }
@@ -168,20 +169,28 @@ impl<'a> CallPaths<'a> {
         self.fn_of.get(&info.callee).copied()
     }
 
-    /// The call points from `root` down to `target`, or `None` when `root` does not reach it.
-    pub fn path_down(&self, root: FnId, target: FnId) -> Option<Vec<CallPoint>> {
-        if let Some(found) = self.found.borrow().get(&(root, target)) {
+    /// The call points from `root` down to `target`, or `None` when `root` does not reach it;
+    /// `through_forks`: the path may pass forks too (a thread started by a thread: the path to
+    /// the function that starts it goes through the fork of the thread that calls it).
+    pub fn path_down(
+        &self,
+        root: FnId,
+        target: FnId,
+        through_forks: bool,
+    ) -> Option<Vec<CallPoint>> {
+        let key = (root, target, through_forks);
+        if let Some(found) = self.found.borrow().get(&key) {
             return found.clone();
         }
-        let path = self.search(root, target);
-        self.found.borrow_mut().insert((root, target), path.clone());
+        let path = self.search(root, target, through_forks);
+        self.found.borrow_mut().insert(key, path.clone());
         path
     }
 
     /// [`CallPaths::path_down`], searched. The search's tables are indexed by function and
     /// reused from one search to the next (a visit is marked with the search's number), so a
     /// search costs what it visits, with no hashing or allocation.
-    fn search(&self, root: FnId, target: FnId) -> Option<Vec<CallPoint>> {
+    fn search(&self, root: FnId, target: FnId, through_forks: bool) -> Option<Vec<CallPoint>> {
         let s = &self.r.solution.structure;
         let mut guard = self.scratch.borrow_mut();
         let scratch = &mut *guard;
@@ -209,7 +218,12 @@ impl<'a> CallPaths<'a> {
                 }
                 return Some(out);
             }
-            for pt in &s.callers[f] {
+            let forkers = if through_forks {
+                &s.forkers[f][..]
+            } else {
+                &[]
+            };
+            for pt in s.callers[f].iter().chain(forkers) {
                 let c = pt.caller.index();
                 if scratch.mark[c] != stamp {
                     scratch.mark[c] = stamp;
@@ -248,7 +262,11 @@ impl<'a> CallPaths<'a> {
                         steps,
                     };
                 };
-                steps.extend(self.path_down(home, fork.caller).unwrap_or_default());
+                // The calls of `home`'s own thread, when they reach the fork; else through the
+                // forks of the threads that start it.
+                let to_fork = (self.path_down(home, fork.caller, false))
+                    .or_else(|| self.path_down(home, fork.caller, true));
+                steps.extend(to_fork.unwrap_or_default());
                 steps.push(fork);
                 match self.callee_of(fork) {
                     Some(root) => (thread, root),
@@ -263,7 +281,7 @@ impl<'a> CallPaths<'a> {
             }
         };
         if let Some(target) = self.fn_of.get(&func).copied() {
-            steps.extend(self.path_down(root, target).unwrap_or_default());
+            steps.extend(self.path_down(root, target, false).unwrap_or_default());
         }
         AccessPath {
             thread,
