@@ -25,7 +25,8 @@
 //! `--phases` adds `--timings` to each run and prints each phase's time (the median over the
 //! runs) for each size; after the sizes of a shape it prints a table of the phases with the
 //! growth exponent between consecutive sizes, `log(t2/t1) / log(n2/n1)` with n the preprocessed
-//! lines: `-` when the phase took under 5 ms at the smaller size, `!` after an exponent above
+//! lines, and with three sizes or more between the first and the last too (over a wider range,
+//! the run-to-run noise of each time weighs less in the exponent): `-` when the phase took under 5 ms at the smaller size, `!` after an exponent above
 //! 1.2. A phase is whatever `--timings` names (`timing: NAME SECS s ...` on stderr), so new
 //! phases need no change here. The phases of a run that timed out or failed are those it
 //! finished. `--jobs N` passes `--jobs N` to locksmith: with 1, each phase runs alone (the
@@ -559,13 +560,18 @@ fn print_growth(results: &[SizeResult]) {
     for r in results {
         head.push_str(&format!(" {:>10}", r.target));
     }
-    for pair in results.windows(2) {
+    // Each step between sizes, and with three sizes or more the whole range too.
+    let mut spans: Vec<(usize, usize)> = (1..results.len()).map(|i| (i - 1, i)).collect();
+    if results.len() >= 3 {
+        spans.push((0, results.len() - 1));
+    }
+    for &(a, b) in &spans {
         head.push_str(&format!(
             " {:>16}",
             format!(
                 "{}->{}",
-                short_size(pair[0].target),
-                short_size(pair[1].target)
+                short_size(results[a].target),
+                short_size(results[b].target)
             )
         ));
     }
@@ -591,12 +597,12 @@ fn print_growth(results: &[SizeResult]) {
                 t.map_or("?".to_string(), |t| format!("{t:.3}"))
             ));
         }
-        for (i, pair) in results.windows(2).enumerate() {
+        for &(a, b) in &spans {
             let e = match (
-                pair[0].preprocessed,
-                pair[1].preprocessed,
-                times[i],
-                times[i + 1],
+                results[a].preprocessed,
+                results[b].preprocessed,
+                times[a],
+                times[b],
             ) {
                 (Some(n1), Some(n2), Some(t1), Some(t2)) => exponent(n1, n2, t1, t2),
                 _ => "?".to_string(),
