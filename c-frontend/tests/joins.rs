@@ -1644,19 +1644,24 @@ fn pools_main_owns() {
     );
 }
 
-/// A join of a copy of the handle (`k = h; join(k)`) joins the handle the copy was made of.
-#[test]
-fn handle_copies() {
-    check(
-        "handle_copies",
-        "typedef struct th { pthread_t id; } th;
+/// A handle create wrapper and a handle join wrapper.
+const HANDLE_WRAPPERS: &str = "typedef struct th { pthread_t id; } th;
          static th *launch(void) {
            th *t = malloc(sizeof *t);
            pthread_create(&t->id, NULL, worker, NULL); // W1
            return t;
          }
          static void join(th *t) { pthread_join(t->id, NULL); }
-         int main(int argc, char **argv) {
+";
+
+/// A join of a copy of the handle (`k = h; join(k)`) joins the handle the copy was made of.
+#[test]
+fn handle_copies() {
+    check(
+        "handle_copies",
+        &format!(
+            "{HANDLE_WRAPPERS}
+         int main(int argc, char **argv) {{
            th *a = launch(); // C1
            th *b = launch(); // C2
            th *k = a;
@@ -1666,7 +1671,8 @@ fn handle_copies() {
            th *n = argc > 1 ? a : b;
            join(n);
            return shared;
-         }",
+         }}"
+        ),
         &["C1 -> J1", "W1 (wrapped)"],
     );
 }
@@ -1678,15 +1684,10 @@ fn handle_copies() {
 fn handles_in_constant_elements() {
     check(
         "handle_elements",
-        "typedef struct th { pthread_t id; } th;
-         static th *launch(void) {
-           th *t = malloc(sizeof *t);
-           pthread_create(&t->id, NULL, worker, NULL); // W1
-           return t;
-         }
-         static void join(th *t) { pthread_join(t->id, NULL); }
-         static void keep(th **all) { (void)all; }
-         int main(int argc, char **argv) {
+        &format!(
+            "{HANDLE_WRAPPERS}
+         static void keep(th **all) {{ (void)all; }}
+         int main(int argc, char **argv) {{
            th *ths[3], *twice[2], *mixed[2], *kept[2];
            ths[0] = launch(); // C1
            ths[1] = launch(); // C2
@@ -1702,7 +1703,8 @@ fn handles_in_constant_elements() {
            join(mixed[1]);
            join(kept[0]);
            return shared;
-         }",
+         }}"
+        ),
         &["C1 -> J1", "C2 -> J2", "W1 (wrapped)"],
     );
 }

@@ -2254,66 +2254,54 @@ pub fn add(rng: &mut Rng, plan: &mut Plan, options: Options) {
         plan.timeline.insert(stop, Event::Stop(n));
     }
     // Batches are drawn last, after everything else a seed draws, from a copy of the generator,
-    // so that a program without them is the one the seed always gave.
+    // so that a program without them is the one the seed always gave; likewise calls through
+    // pointers, state machines, array helpers, locks behind members, create wrappers returning
+    // the id and a thread library's launcher, each drawn after the ones before it from the same
+    // copy.
     let mut later = rng.clone();
-    if later.chance(15) {
-        let idiom = Idiom::Batches {
-            batches: later.range(1, 3) as u8,
-            locked: later.chance(60),
-            stray: later.chance(40),
-            loops: later.chance(40),
-            iterations: later.range(40, 150) as u32,
-        };
-        place(&mut later, plan, idiom);
-    }
-    // Likewise calls through pointers, state machines, array helpers and locks behind
-    // members, drawn after the batches from the same copy, each after the ones before it.
-    if later.chance(15) {
-        let idiom = Idiom::Methods {
-            table: later.chance(50),
-            skip: later.chance(50),
-            iterations: later.range(40, 150) as u32,
-        };
-        place(&mut later, plan, idiom);
-    }
-    if later.chance(15) {
-        let idiom = Idiom::States {
-            early: later.chance(40),
-            extra: later.chance(50),
-            iterations: later.range(40, 150) as u32,
-        };
-        place(&mut later, plan, idiom);
-    }
-    if later.chance(15) {
-        let idiom = Idiom::Helpers {
-            early: later.chance(40),
-            iterations: later.range(40, 150) as u32,
-        };
-        place(&mut later, plan, idiom);
-    }
-    if later.chance(15) {
-        let idiom = Idiom::Gates {
-            wrong: later.chance(40),
-            renew: later.chance(50),
-            iterations: later.range(40, 150) as u32,
-        };
-        place(&mut later, plan, idiom);
-    }
-    if later.chance(15) {
-        let idiom = Idiom::Starts {
-            early: later.chance(40),
-            iterations: later.range(40, 150) as u32,
-        };
-        place(&mut later, plan, idiom);
-    }
-    if later.chance(15) {
-        let idiom = Idiom::Launches {
-            twice: later.chance(40),
-            locked: later.chance(50),
-            early: later.chance(30),
-            iterations: later.range(40, 150) as u32,
-        };
-        place(&mut later, plan, idiom);
+    let drawn: [fn(&mut Rng) -> Idiom; 7] = [
+        |r| Idiom::Batches {
+            batches: r.range(1, 3) as u8,
+            locked: r.chance(60),
+            stray: r.chance(40),
+            loops: r.chance(40),
+            iterations: r.range(40, 150) as u32,
+        },
+        |r| Idiom::Methods {
+            table: r.chance(50),
+            skip: r.chance(50),
+            iterations: r.range(40, 150) as u32,
+        },
+        |r| Idiom::States {
+            early: r.chance(40),
+            extra: r.chance(50),
+            iterations: r.range(40, 150) as u32,
+        },
+        |r| Idiom::Helpers {
+            early: r.chance(40),
+            iterations: r.range(40, 150) as u32,
+        },
+        |r| Idiom::Gates {
+            wrong: r.chance(40),
+            renew: r.chance(50),
+            iterations: r.range(40, 150) as u32,
+        },
+        |r| Idiom::Starts {
+            early: r.chance(40),
+            iterations: r.range(40, 150) as u32,
+        },
+        |r| Idiom::Launches {
+            twice: r.chance(40),
+            locked: r.chance(50),
+            early: r.chance(30),
+            iterations: r.range(40, 150) as u32,
+        },
+    ];
+    for draw in drawn {
+        if later.chance(15) {
+            let idiom = draw(&mut later);
+            place(&mut later, plan, idiom);
+        }
     }
 }
 
