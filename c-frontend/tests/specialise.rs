@@ -4,7 +4,7 @@
 
 mod support;
 
-use c_frontend::ir::{Callee, FuncId, Operand, Program, StmtKind, VarKind};
+use c_frontend::ir::{FuncId, Operand, Program, VarKind};
 use c_frontend::specialise::{specialise, MAX_COPIES};
 use support::{defined, lower};
 
@@ -40,18 +40,10 @@ fn main_calls(p: &Program) -> Vec<FuncId> {
 /// The start routines of the forks in `f`.
 fn started(p: &Program, f: FuncId) -> Vec<FuncId> {
     p.funcs[f]
-        .blocks
-        .iter()
-        .flat_map(|b| &b.stmts)
-        .filter_map(|s| match &s.kind {
-            StmtKind::Call {
-                callee: Callee::Direct(g),
-                args,
-                ..
-            } if p.funcs[*g].name == "pthread_create" => match args[2].without_casts() {
-                Operand::Func(t) => Some(*t),
-                _ => None,
-            },
+        .direct_calls()
+        .filter(|&(_, _, g, _)| p.funcs[g].name == "pthread_create")
+        .filter_map(|(_, _, _, args)| match args[2].without_casts() {
+            Operand::Func(t) => Some(*t),
             _ => None,
         })
         .collect()
