@@ -25,7 +25,9 @@
 //!   such a fork, that calls through a pointer in its own body.
 //! - Each direct call of a starter that passes a function designator in some argument
 //!   (`launch(&compress, 0)`, through conversions) calls the copy made for that list of
-//!   designators, made on first need. In each copy, the forks whose start routine is a
+//!   designators, made on first need; the starter itself serves the first list its calls pass
+//!   (in the order of callers, blocks and statements), so that a starter called with one list
+//!   is not copied at all. In each copy, the forks whose start routine is a
 //!   trampoline start a copy of the trampoline made for that copy of the starter, so that the
 //!   trampoline's call through the block reaches only what this copy's callers stored there
 //!   (label flow gives each copy's allocation its own object,
@@ -35,9 +37,11 @@
 //!
 //! A copy keeps the starter's name, position and `static` locals (globals of the IR, shared by
 //! all copies as by the one function); its parameters, locals and temporaries are new variables.
-//! The starter itself stays, for the calls that pass no designator, for calls through pointers
-//! and for unknown code. A starter called only through its copies has no caller left, as a
-//! function nothing calls.
+//! The starter itself stays, for its first list, for the calls that pass no designator, for
+//! calls through pointers and for unknown code.
+//!
+//! Whole-program facts that count statements must count a copy's as its original's
+//! ([`crate::ir::Program::copies`]): a copy of a create is the same create, run by other calls.
 //!
 //! Not followed: a starter reached through another starter that hands it its own parameter
 //! (`spawn_named(f) { launch(f); }` is copied per designator, `launch` is not), and a trampoline
@@ -65,7 +69,8 @@ pub fn specialise(p: &mut Program) -> usize {
     if starters.trampolines.is_empty() {
         return 0;
     }
-    // The calls to redirect, found before any copy is added: (caller, block, statement, copy).
+    // The calls to redirect, found before any copy is added: each with its starter, its list
+    // of designators and the starter's trampolines.
     let mut copies: FxHashMap<(FuncId, Vec<Option<FuncId>>), FuncId> = FxHashMap::default();
     let mut per_starter: FxHashMap<FuncId, usize> = FxHashMap::default();
     let mut redirect = Vec::new();
