@@ -254,12 +254,14 @@ pub enum Idiom {
     /// starts the trampoline `lcgN`, which calls the capsule's probe, with the thread's id in a
     /// fresh handle that `lcjN` joins. `main` launches `lcaN` once (twice when `twice`), adding
     /// to `lcoN`, and `lcbN` in a loop of two, adding to `lcmN` under `lcxN` when `locked`;
-    /// it reads both after the joins, or `lcoN` before them when `early`.
+    /// it reads both after the joins, or `lcoN` before them when `early`. The handles of `lcaN`
+    /// are kept in the elements of an array `lcaNe` by constant indexes when `elements`.
     Launches {
         twice: bool,
         locked: bool,
         early: bool,
         iterations: u32,
+        elements: bool,
     },
     /// A create wrapper that returns the id: `sttN = stsN(stwN)` starts a worker adding to
     /// `stdN`, which `main` joins and then reads `stdN`, or reads before the join when `early`.
@@ -580,7 +582,8 @@ pub fn emit(idiom: &Idiom, n: usize) -> Parts {
             locked,
             early,
             iterations,
-        } => launches(n, *twice, *locked, *early, *iterations),
+            elements,
+        } => launches(n, *twice, *locked, *early, *elements, *iterations),
         Idiom::Starts { early, iterations } => starts(n, *early, *iterations),
     }
 }
@@ -619,7 +622,7 @@ fn starts(n: usize, early: bool, it: u32) -> Parts {
     p
 }
 
-fn launches(n: usize, twice: bool, locked: bool, early: bool, it: u32) -> Parts {
+fn launches(n: usize, twice: bool, locked: bool, early: bool, elements: bool, it: u32) -> Parts {
     let mut p = Parts::default();
     p.globals.push_str(&format!(
         "struct lcc{n} {{ void (*probe)(void *); void *payload; }};
@@ -670,25 +673,24 @@ void lcb{n}(void *arg)
 "
     ));
     for line in maybe_locked(locked, &format!("&lcx{n}"), format!("lcm{n} += i;")) {
-        p.functions.push_str(&format!(
-            "        {line}
-"
-        ));
+        p.functions.push_str(&format!("        {line}\n"));
     }
-    p.functions.push_str(
-        "    }
-}
-
-",
-    );
-    p.decls
-        .push(format!("struct lct{n} *lca{n}x, *lcb{n}t[2];"));
+    p.functions.push_str("    }\n}\n\n");
+    // The once-routine's handles, in variables or in the elements of an array.
+    let (x, y) = if elements {
+        p.decls.push(format!("struct lct{n} *lca{n}e[2];"));
+        (format!("lca{n}e[0]"), format!("lca{n}e[1]"))
+    } else {
+        p.decls.push(format!("struct lct{n} *lca{n}x;"));
+        if twice {
+            p.decls.push(format!("struct lct{n} *lca{n}y;"));
+        }
+        (format!("lca{n}x"), format!("lca{n}y"))
+    };
+    p.decls.push(format!("struct lct{n} *lcb{n}t[2];"));
+    p.start.push(format!("{x} = lcl{n}(lca{n}, NULL);"));
     if twice {
-        p.decls.push(format!("struct lct{n} *lca{n}y;"));
-    }
-    p.start.push(format!("lca{n}x = lcl{n}(lca{n}, NULL);"));
-    if twice {
-        p.start.push(format!("lca{n}y = lcl{n}(lca{n}, NULL);"));
+        p.start.push(format!("{y} = lcl{n}(lca{n}, NULL);"));
     }
     p.start.push("for (int k = 0; k < 2; k++)".into());
     p.start
@@ -697,9 +699,9 @@ void lcb{n}(void *arg)
     if early {
         p.stop.push(read.clone());
     }
-    p.stop.push(format!("lcj{n}(lca{n}x);"));
+    p.stop.push(format!("lcj{n}({x});"));
     if twice {
-        p.stop.push(format!("lcj{n}(lca{n}y);"));
+        p.stop.push(format!("lcj{n}({y});"));
     }
     p.stop.push("for (int k = 0; k < 2; k++)".into());
     p.stop.push(format!("    lcj{n}(lcb{n}t[k]);"));
@@ -2295,6 +2297,7 @@ pub fn add(rng: &mut Rng, plan: &mut Plan, options: Options) {
             locked: r.chance(50),
             early: r.chance(30),
             iterations: r.range(40, 150) as u32,
+            elements: r.chance(50),
         },
     ];
     for draw in drawn {
