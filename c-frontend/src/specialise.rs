@@ -33,7 +33,8 @@
 //!   (label flow gives each copy's allocation its own object,
 //!   [`crate::analyses::alloc_wrappers`]).
 //! - At most [`MAX_COPIES`] copies of a starter are made; calls of further lists keep calling
-//!   the starter itself, as before (sound, and as imprecise as before).
+//!   the starter itself, as before (sound, and as imprecise as before). A starter whose body
+//!   and trampolines hold more than [`MAX_STATEMENTS`] statements is not copied at all.
 //!
 //! A copy keeps the starter's name, position and `static` locals (globals of the IR, shared by
 //! all copies as by the one function); its parameters, locals and temporaries are new variables.
@@ -61,6 +62,11 @@ use crate::model::Kind;
 /// The most copies made of one starter: a bound on what the pass adds to the program (each
 /// copy is a whole function), far above what thread libraries' callers name.
 pub const MAX_COPIES: usize = 64;
+
+/// The most statements a starter and its trampolines may have to be copied: thread libraries'
+/// launchers are a few dozen; a large function that also starts a thread is left whole, so
+/// that the copies never multiply much of the program.
+pub const MAX_STATEMENTS: usize = 400;
 
 /// Copies each starter once per list of designators its direct calls pass, and points each
 /// such call at its copy ([module docs](self)); returns how many starters were copied.
@@ -154,7 +160,17 @@ impl Starters {
                     _ => {}
                 }
             }
-            if starts_param || !found.is_empty() {
+            let statements: usize = std::iter::once(w)
+                .chain(found.iter().copied())
+                .map(|f| {
+                    p.funcs[f]
+                        .blocks
+                        .iter()
+                        .map(|b| b.stmts.len())
+                        .sum::<usize>()
+                })
+                .sum();
+            if (starts_param || !found.is_empty()) && statements <= MAX_STATEMENTS {
                 trampolines.insert(w, found);
             }
         }

@@ -5,7 +5,7 @@
 mod support;
 
 use c_frontend::ir::{FuncId, Operand, Program, VarKind};
-use c_frontend::specialise::{specialise, MAX_COPIES};
+use c_frontend::specialise::{specialise, MAX_COPIES, MAX_STATEMENTS};
 use support::{defined, lower};
 
 const LIBRARY: &str = "
@@ -138,4 +138,28 @@ fn at_most_max_copies_of_one_starter_are_made() {
     assert_eq!(&calls[MAX_COPIES + 1..], [launch, launch]);
     // A copy of `launch` and one of `ignition` each.
     assert_eq!(p.copies.len(), 2 * MAX_COPIES);
+}
+
+#[test]
+fn a_starter_too_large_is_not_copied() {
+    let body: String = (0..MAX_STATEMENTS)
+        .map(|k| format!("n += {k};\n"))
+        .collect();
+    let mut p = lower(&format!(
+        "{LIBRARY} long n;
+         static void big(void *(*start)(void *)) {{
+           pthread_t t;
+           {body}
+           pthread_create(&t, 0, start, 0);
+         }}
+         void *w(void *x) {{ return x; }}
+         int main(void) {{ big(plain); big(w); spawn(plain); spawn(w); return 0; }}"
+    ));
+    let big = defined(&p, "big");
+    let spawn = defined(&p, "spawn");
+    assert_eq!(specialise(&mut p), 1, "spawn only");
+    let calls = main_calls(&p);
+    assert_eq!(calls[..2], [big, big]);
+    assert_eq!(p.original(calls[3]), spawn);
+    assert_ne!(calls[3], spawn);
 }
