@@ -54,8 +54,9 @@
 use rustc_hash::FxHashMap;
 use solver::ids::Idx;
 
+use crate::ir::visit::{stmt_lvals_mut, term_lvals_mut};
 use crate::ir::{
-    Base, Callee, FuncId, LoopBound, Lval, Operand, Program, Proj, StmtKind, Term, VarId, VarKind,
+    Base, Callee, FuncId, LoopBound, Lval, Operand, Program, Proj, StmtKind, VarId, VarKind,
 };
 use crate::model::Kind;
 
@@ -75,10 +76,12 @@ pub fn specialise(p: &mut Program) -> usize {
     if starters.trampolines.is_empty() {
         return 0;
     }
-    // The calls to redirect, found before any copy is added: each with its starter, its list
-    // of designators and the starter's trampolines.
+    // The function each (starter, list of designators) is called as, and how many copies of
+    // each starter were made.
     let mut copies: FxHashMap<(FuncId, Vec<Option<FuncId>>), FuncId> = FxHashMap::default();
     let mut per_starter: FxHashMap<FuncId, usize> = FxHashMap::default();
+    // The calls to redirect, found before any copy is added: each with its starter, its list
+    // of designators and the starter's trampolines.
     let mut redirect = Vec::new();
     let originals = p.funcs.len();
     for caller in p.funcs.indices().take(originals) {
@@ -257,33 +260,21 @@ fn copy_function(p: &mut Program, f: FuncId) -> FuncId {
             *v = new;
         }
     };
-    for block in func.blocks.iter_mut() {
-        for stmt in &mut block.stmts {
-            match &mut stmt.kind {
-                StmtKind::Assign { dst, src } => {
-                    rename_lval(dst, &rename);
-                    rename_operand(src, &rename);
-                }
-                StmtKind::Call { dst, callee, args } => {
-                    if let Some(dst) = dst {
-                        rename_lval(dst, &rename);
-                    }
-                    if let Callee::Indirect(op) = callee {
-                        rename_operand(op, &rename);
-                    }
-                    args.iter_mut().for_each(|a| rename_operand(a, &rename));
-                }
-                StmtKind::Eval(op) => rename_operand(op, &rename),
-                StmtKind::Asm { operands } => {
-                    operands.iter_mut().for_each(|lv| rename_lval(lv, &rename));
-                }
+    let mut rename_lval = |lv: &mut Lval| {
+        if let Base::Var(v) = &mut lv.base {
+            rename(v);
+        }
+        for step in &mut lv.proj {
+            if let Proj::Index(Some(v)) = step {
+                rename(v);
             }
         }
-        match &mut block.term {
-            Term::Branch { cond, .. } => rename_operand(cond, &rename),
-            Term::Return(Some(op), _) => rename_operand(op, &rename),
-            Term::Goto(_) | Term::Multi(_) | Term::Return(None, _) | Term::Exit => {}
+    };
+    for block in func.blocks.iter_mut() {
+        for stmt in &mut block.stmts {
+            stmt_lvals_mut(&mut stmt.kind, &mut rename_lval);
         }
+        term_lvals_mut(&mut block.term, &mut rename_lval);
     }
     for counted in &mut func.counted_loops {
         rename(&mut counted.counter);
@@ -300,25 +291,4 @@ fn copy_function(p: &mut Program, f: FuncId) -> FuncId {
     p.known.push(known);
     p.copies.push((id, p.original(f)));
     id
-}
-
-fn rename_operand(op: &mut Operand, rename: &impl Fn(&mut VarId)) {
-    match op {
-        Operand::Use(lv) | Operand::AddrOf(lv) => rename_lval(lv, rename),
-        Operand::Cast(_, inner) | Operand::VaArg(_, inner) => rename_operand(inner, rename),
-        Operand::Arith(_, _, ops) => ops.iter_mut().for_each(|o| rename_operand(o, rename)),
-        Operand::Const(..) | Operand::Func(_) | Operand::Str(_) => {}
-    }
-}
-
-fn rename_lval(lv: &mut Lval, rename: &impl Fn(&mut VarId)) {
-    match &mut lv.base {
-        Base::Var(v) => rename(v),
-        Base::Deref(op) => rename_operand(op, rename),
-    }
-    for step in &mut lv.proj {
-        if let Proj::Index(Some(v)) = step {
-            rename(v);
-        }
-    }
 }

@@ -27,7 +27,8 @@ use std::collections::BTreeMap;
 use solver::ids::{Idx, IndexVec};
 
 use super::ctypes::{StructId, StructKind, Type, TypeId, TypeTable};
-use super::{Base, LoopBound, Lval, Operand, Program, Proj, StmtKind, Term};
+use super::visit::{stmt_lvals_mut, term_lvals_mut};
+use super::{LoopBound, Lval, Program, Proj};
 
 /// The class of each struct: the struct it is one type with whose members have the fewest
 /// reserved names (`__x`), the smallest id of those.
@@ -155,32 +156,19 @@ pub fn merge_compatible_structs(p: &mut Program) -> usize {
     for e in &mut p.existentials {
         e.strukt = canon[e.strukt];
     }
+    let mut canonical = |lv: &mut Lval| {
+        for p in &mut lv.proj {
+            if let Proj::Field { strukt, .. } = p {
+                *strukt = canon[*strukt];
+            }
+        }
+    };
     for func in p.funcs.iter_mut() {
         for block in func.blocks.iter_mut() {
             for stmt in &mut block.stmts {
-                match &mut stmt.kind {
-                    StmtKind::Assign { dst, src } => {
-                        lval(dst, &canon);
-                        operand(src, &canon);
-                    }
-                    StmtKind::Call { dst, callee, args } => {
-                        if let Some(dst) = dst {
-                            lval(dst, &canon);
-                        }
-                        if let super::Callee::Indirect(op) = callee {
-                            operand(op, &canon);
-                        }
-                        args.iter_mut().for_each(|a| operand(a, &canon));
-                    }
-                    StmtKind::Eval(op) => operand(op, &canon),
-                    StmtKind::Asm { operands } => operands.iter_mut().for_each(|l| lval(l, &canon)),
-                }
+                stmt_lvals_mut(&mut stmt.kind, &mut canonical);
             }
-            match &mut block.term {
-                Term::Branch { cond, .. } => operand(cond, &canon),
-                Term::Return(Some(op), _) => operand(op, &canon),
-                _ => {}
-            }
+            term_lvals_mut(&mut block.term, &mut canonical);
         }
         for l in &mut func.counted_loops {
             if let LoopBound::GlobalField { strukt, .. } | LoopBound::Member { strukt, .. } =
@@ -191,26 +179,6 @@ pub fn merge_compatible_structs(p: &mut Program) -> usize {
         }
     }
     merged
-}
-
-fn operand(op: &mut Operand, canon: &IndexVec<StructId, StructId>) {
-    match op {
-        Operand::Use(lv) | Operand::AddrOf(lv) => lval(lv, canon),
-        Operand::Cast(_, inner) | Operand::VaArg(_, inner) => operand(inner, canon),
-        Operand::Arith(_, _, ops) => ops.iter_mut().for_each(|o| operand(o, canon)),
-        Operand::Const(..) | Operand::Func(_) | Operand::Str(_) => {}
-    }
-}
-
-fn lval(lv: &mut Lval, canon: &IndexVec<StructId, StructId>) {
-    if let Base::Deref(op) = &mut lv.base {
-        operand(op, canon);
-    }
-    for p in &mut lv.proj {
-        if let Proj::Field { strukt, .. } = p {
-            *strukt = canon[*strukt];
-        }
-    }
 }
 
 #[cfg(test)]

@@ -4,8 +4,9 @@
 //!
 //! The walk visits what an expression *names*: operands inside operands, the pointer operand of
 //! a dereference, and the variables used as a base or as an array index. It never changes the IR,
-//! but for [`stmt_operands_mut`], the same walk over operands for the passes that rewrite them in
-//! place (`lower/thunks.rs`).
+//! but for [`stmt_operands_mut`] and [`stmt_lvals_mut`], the same walk over operands and
+//! lvalues for the passes that rewrite them in place (`lower/thunks.rs`, `compatible.rs`,
+//! `specialise.rs`).
 
 use super::{Base, Block, Callee, Func, Lval, Operand, Proj, StmtKind, Term, VarId};
 
@@ -149,6 +150,30 @@ pub fn term_operands_mut(term: &mut Term, f: &mut impl FnMut(&mut Operand)) {
         Term::Branch { cond, .. } => operand_tree_mut(cond, f),
         Term::Return(Some(op), _) => operand_tree_mut(op, f),
         Term::Goto(_) | Term::Multi(_) | Term::Return(None, _) | Term::Exit => {}
+    }
+}
+
+/// Calls `f` on every lvalue of a statement once: those it writes or names at its top (an
+/// assignment's or a call's destination, inline assembly's operands) and those inside its
+/// operands, dereferenced pointers' included. The one walk for passes that rewrite lvalues in
+/// place (`compatible.rs`, `specialise.rs`).
+pub fn stmt_lvals_mut(kind: &mut StmtKind, f: &mut impl FnMut(&mut Lval)) {
+    match kind {
+        StmtKind::Assign { dst, .. } | StmtKind::Call { dst: Some(dst), .. } => f(dst),
+        StmtKind::Asm { operands } => operands.iter_mut().for_each(&mut *f),
+        StmtKind::Call { dst: None, .. } | StmtKind::Eval(_) => {}
+    }
+    stmt_operands_mut(kind, &mut |op| operand_lval(op, f));
+}
+
+/// [`stmt_lvals_mut`] for a terminator's operands.
+pub fn term_lvals_mut(term: &mut Term, f: &mut impl FnMut(&mut Lval)) {
+    term_operands_mut(term, &mut |op| operand_lval(op, f));
+}
+
+fn operand_lval(op: &mut Operand, f: &mut impl FnMut(&mut Lval)) {
+    if let Operand::Use(lv) | Operand::AddrOf(lv) = op {
+        f(lv);
     }
 }
 
