@@ -302,6 +302,10 @@ pub(super) fn value_copies(
     func: &Func,
 ) -> Vec<(BlockId, usize)> {
     let mut out = Vec::new();
+    // Most programs have no value create wrapper: no walk of their statements.
+    if calls.value_creates.is_empty() {
+        return out;
+    }
     for (b, block) in func.blocks.iter_enumerated() {
         for (k, stmt) in block.stmts.iter().enumerate() {
             let StmtKind::Call {
