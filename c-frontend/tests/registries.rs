@@ -113,3 +113,93 @@ fn one_node_for_many_creates_is_none() {
     }";
     assert!(registries(&format!("{spawn}{REAP}{MAIN}")).is_empty());
 }
+
+#[test]
+fn unlinking_the_node_found_equal_to_the_joined_one_is_an_unlink() {
+    // A thread library's `join(ally)`: join first, then look the node up in the list.
+    let join = "void join(struct node *ally) {
+        pthread_join(ally->tid, 0);
+        struct node **at = &roster, *n;
+        for (;;) { n = *at; if (n == 0) break; if (n == ally) break; at = &n->link; }
+        if (n == 0) return;
+        *at = n->link;
+        free(ally);
+    }";
+    assert_eq!(registries(&format!("{SPAWN}{REAP}{join}{MAIN}")), [(1, 3)]);
+    // Found equal to a node other than the one joined: an unlink without a join.
+    let wrong = join.replace("if (n == ally) break;", "if (n != ally) break;");
+    assert!(registries(&format!("{SPAWN}{REAP}{wrong}{MAIN}")).is_empty());
+}
+
+/// A registry whose every write and test holds `lib.mu`, taken through the lock wrappers
+/// `hold` and `let_go`, and whose threads move their own node to the head, with `MOVE` in
+/// place of the move.
+const LOCKED: &str = "typedef struct { int m; } pthread_mutex_t;
+typedef struct { int c; } pthread_cond_t;
+int pthread_mutex_lock(pthread_mutex_t *);
+int pthread_mutex_unlock(pthread_mutex_t *);
+int pthread_cond_wait(pthread_cond_t *, pthread_mutex_t *);
+pthread_t pthread_self(void);
+struct lock { pthread_mutex_t mu; pthread_cond_t cv; } lib;
+void hold(struct lock *l) { pthread_mutex_lock(&l->mu); }
+void let_go(struct lock *l) { pthread_mutex_unlock(&l->mu); }
+void spawn(void) {
+    hold(&lib);
+    struct node *n = malloc(sizeof *n);
+    pthread_create(&n->tid, 0, run, 0);
+    n->link = roster;
+    roster = n;
+    let_go(&lib);
+}
+void reap(void) {
+    hold(&lib);
+    while (roster != 0) {
+        struct node **at = &roster, *n = *at;
+        pthread_join(n->tid, 0);
+        *at = n->link;
+        free(n);
+    }
+    let_go(&lib);
+}
+void finish(void) {
+    struct node **at = &roster, *n;
+    MOVE
+}
+int main(void) { for (int i = 0; i < 4; i++) spawn(); reap(); return 0; }";
+
+fn moved(how: &str) -> Vec<(usize, usize)> {
+    registries(&LOCKED.replace("MOVE", how))
+}
+
+#[test]
+fn threads_that_move_their_node_under_the_mutex_of_every_write_keep_it() {
+    let under = "hold(&lib);
+        while ((n = *at) != 0 && n->tid != pthread_self()) at = &n->link;
+        if (n != 0) { *at = n->link; n->link = roster; roster = n; }
+        let_go(&lib);";
+    // The mover runs in the threads: only `spawn` and `reap` must run in none.
+    assert_eq!(moved(under), [(1, 2)]);
+    let unlocked = "while ((n = *at) != 0 && n->tid != pthread_self()) at = &n->link;
+        if (n != 0) { *at = n->link; n->link = roster; roster = n; }";
+    assert!(moved(unlocked).is_empty());
+    // Letting go of the mutex between the load and the move: the node may be gone.
+    let waited = "hold(&lib);
+        n = *at;
+        pthread_cond_wait(&lib.cv, &lib.mu);
+        if (n != 0) { *at = n->link; n->link = roster; roster = n; }
+        let_go(&lib);";
+    assert!(moved(waited).is_empty());
+    let released = "hold(&lib);
+        n = *at;
+        let_go(&lib);
+        hold(&lib);
+        if (n != 0) { *at = n->link; n->link = roster; roster = n; }
+        let_go(&lib);";
+    assert!(moved(released).is_empty());
+    // Unlinked and not pushed back: a node leaves the list without a join.
+    let left = "hold(&lib);
+        while ((n = *at) != 0 && n->tid != pthread_self()) at = &n->link;
+        if (n != 0) { *at = n->link; }
+        let_go(&lib);";
+    assert!(moved(left).is_empty());
+}

@@ -29,10 +29,14 @@
 //!   and no call that may reach a test of the list on the way.
 //! - The list is written only by those pushes, by *unlinks* of a node `w` — `L = w->link` after
 //!   `w = L`, `q->link = w->link` after `w = q->link`, or `*c = w->link` after `w = *c` through
-//!   a cursor `c` — each made after a `pthread_join(w->id, …)` on every way there, with `w`
-//!   unchanged since, and nothing writing the list between the load and the unlink; and by
-//!   initializers storing null. A cursor is a local of type `N **` assigned only `&L` or
-//!   `&e->link`, and used only through `*c`; those addresses are taken for cursors only.
+//!   a cursor `c` — each made after a `pthread_join(w->id, …)` on every way there (or a join
+//!   of `v->id` for a local `v` that `w` was then found equal to, yarn's `join(ally)`, which
+//!   joins first and looks the node up after), with the variable joined unchanged since, and
+//!   nothing writing the list between the load and the unlink; by *moves* (below); and by
+//!   initializers storing null. A way on which `w` was found null reaches no unlink (`w->link`
+//!   would fault), nor does one through a call of a function that never returns. A cursor is
+//!   a local of type `N **` assigned only `&L` or `&e->link`, and used only through `*c`; those
+//!   addresses are taken for cursors only.
 //! - Nothing else writes a node's `id` or `link`, or a whole node; no function of the library
 //!   but `free` is handed a pointer to a node.
 //!
@@ -45,8 +49,16 @@
 //! block entered only from it), every registered thread is joined, however many there were: a
 //! join of the registry's handle, whose joins end all its threads wherever they happen.
 //!
-//! Not followed: a list that threads change themselves (yarn's `reenter` moving a finished
-//! thread to the head), whose tests would need the list's mutex to be seen held.
+//! **Moves.** A thread library's threads may reorder the list themselves: yarn's `reenter`
+//! moves a finished thread's node to the head, `*c = w->link; w->link = L; L = w;` (three
+//! statements of one block, after `w = *c` as for an unlink). A move leaves the list's nodes as
+//! they were, but while it runs the list may be seen without `w`, or empty. So a registry with
+//! moves also needs a mutex `M` ([`crate::analyses::held`], through lock wrappers such as
+//! `possess(&threads_lock)`) held at every push, unlink and move, and on every way from the load
+//! of each unlinked or moved node to its write, with no call between that may let go of it
+//! (a condition wait included); and only the tests made holding `M` are join points. Then no
+//! test or write that holds `M` sees a move half done, and the functions that only move may run
+//! in any thread.
 //!
 //! Knowingly unsound: a node written through a pointer of another type (`void *v = n;
 //! memset(v, 0, …)`) is not seen, as for the thread ids of [`super::pools`]; and a
@@ -55,16 +67,20 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use std::collections::BTreeSet;
+
 use super::cfg::{on_any_cycle, Cfg};
 #[cfg(doc)]
 use super::failed;
 use super::{fresh_block, Planner, StmtAt, ThreadCalls};
 use crate::analyses::calls::Calls;
+use crate::analyses::held::{may_let_go, Held, Named, Wrappers};
+use crate::analyses::never_returns::ends_path;
 use crate::ir::ctypes::{StructId, Type};
 use crate::ir::visit::{walk_func, Mentions};
 use crate::ir::{
-    Base, BlockId, Callee, FuncId, Lval, Operand, Origin, Program, Proj, StmtKind, Term, VarId,
-    VarKind,
+    Base, BlockId, Callee, Comparison, FuncId, Lval, Operand, Origin, Program, Proj, StmtKind,
+    Term, VarId, VarKind,
 };
 use solver::threads::ThreadHandle;
 
@@ -243,16 +259,27 @@ fn registry(
             writers.insert(f);
         }
     }
+    let moves = moves(p, list, node);
+    let never = crate::analyses::never_returns::never_returning(p, graph);
     let writes = ListWrites {
         p,
         list,
         node,
         pushes: &pushes,
         cursors: &cursors,
+        moves: &moves,
         writing: graph.may_write(&writers),
+        never: &never,
     };
-    let checked = writes.check();
-    functions.extend(checked?);
+    let checked = writes.check()?;
+    functions.extend(checked.writers);
+    let mut tests = tests;
+    if !checked.movers.is_empty() {
+        // Threads reorder the list: only a test made holding the mutex that every write
+        // holds sees it whole.
+        let discipline = Discipline::of(p, graph, never, &checked.windows)?;
+        tests.retain(|&(f, b, _)| discipline.holds_at(p, f, b));
+    }
     let mut joined = Vec::new();
     for (f, b, null) in tests {
         // The null side must be entered only from the test.
@@ -449,16 +476,41 @@ struct ListWrites<'a> {
     pushes: &'a FxHashSet<StmtAt>,
     /// The cursors: locals of type `N **` used only as the module says.
     cursors: &'a FxHashSet<VarId>,
+    /// The statements of the moves ([`moves`]), each with the move's first statement.
+    moves: &'a FxHashMap<StmtAt, StmtAt>,
     /// The functions a call of which may write the list.
     writing: FxHashSet<FuncId>,
+    /// The functions that never return: a way through a call of one reaches no write.
+    never: &'a FxHashSet<FuncId>,
+}
+
+/// What [`ListWrites::check`] found: the functions whose writes are pushes and unlinks (which
+/// must run in no thread), those that only move nodes, and the stretch of each unlink and move
+/// from the load of its node on.
+struct Checked {
+    writers: Vec<FuncId>,
+    movers: Vec<FuncId>,
+    windows: Vec<Window>,
+}
+
+/// A write of the list: the statement, and for an unlink or a move, the node it unlinks,
+/// loaded on every way to it (a push's two statements are adjacent).
+#[derive(Clone, Debug)]
+struct Window {
+    at: StmtAt,
+    node: Option<VarId>,
 }
 
 impl ListWrites<'_> {
-    /// The functions that write the list, if every write is a push, an unlink after a join, or
-    /// an initializer's null.
-    fn check(&self) -> Option<Vec<FuncId>> {
+    /// The functions that write the list, if every write is a push, an unlink after a join, a
+    /// move, or an initializer's null.
+    fn check(&self) -> Option<Checked> {
         let p = self.p;
-        let mut out = Vec::new();
+        let mut out = Checked {
+            writers: Vec::new(),
+            movers: Vec::new(),
+            windows: Vec::new(),
+        };
         for (f, func) in p.funcs.iter_enumerated() {
             for (b, block) in func.blocks.iter_enumerated() {
                 for (k, stmt) in block.stmts.iter().enumerate() {
@@ -474,51 +526,80 @@ impl ListWrites<'_> {
                         }
                         return None;
                     }
-                    if !self.allowed(f, (b, k), dst, src) {
-                        return None;
+                    if let Some(&first) = self.moves.get(&(f, b, k)) {
+                        if first == (f, b, k) {
+                            let (w, load) = self.unlink(dst, src)?;
+                            if !self.loaded(f, (b, k), w, &load) {
+                                return None;
+                            }
+                            out.windows.push(Window {
+                                at: first,
+                                node: Some(w),
+                            });
+                        }
+                        out.movers.push(f);
+                        continue;
                     }
-                    out.push(f);
+                    let node = self.allowed(f, (b, k), dst, src)?;
+                    out.windows.push(Window {
+                        at: (f, b, k),
+                        node,
+                    });
+                    out.writers.push(f);
                 }
             }
         }
         Some(out)
     }
 
-    /// Whether the write `dst = src` at `at` of `f` is a push or an unlink after a join.
-    fn allowed(&self, f: FuncId, (b, k): (BlockId, usize), dst: &Lval, src: &Operand) -> bool {
-        let (list, node) = (self.list, self.node);
-        if dst.plain_var() == Some(list) && self.pushes.contains(&(f, b, k)) {
-            return true;
-        }
-        if is_member(dst, node.strukt, node.link) && self.pushes.contains(&(f, b, k + 1)) {
-            return true;
-        }
+    /// The node an unlink `dst = w->link` unlinks and the load that must come before it.
+    fn unlink(&self, dst: &Lval, src: &Operand) -> Option<(VarId, Load)> {
+        let node = self.node;
         let Operand::Use(from) = src.without_casts() else {
-            return false;
+            return None;
         };
-        let Some((w, strukt, link)) = member_of_local(from) else {
-            return false;
-        };
+        let (w, strukt, link) = member_of_local(from)?;
         if (strukt, link) != (node.strukt, node.link) {
-            return false;
+            return None;
         }
-        let load = if dst.plain_var() == Some(list) {
+        let load = if dst.plain_var() == Some(self.list) {
             Load::Head
         } else if let Some((q, s, l)) = member_of_local(dst) {
             if (s, l) != (node.strukt, node.link) {
-                return false;
+                return None;
             }
             Load::Member(q)
         } else {
             match (&dst.base, dst.proj.is_empty()) {
                 (Base::Deref(c), true) => match value_var(c) {
                     Some(c) if self.cursors.contains(&c) => Load::Cursor(c),
-                    _ => return false,
+                    _ => return None,
                 },
-                _ => return false,
+                _ => return None,
             }
         };
-        self.loaded(f, (b, k), w, &load) && self.joined(f, (b, k), w)
+        Some((w, load))
+    }
+
+    /// Whether the write `dst = src` at `at` of `f` is a push or an unlink after a join: for an
+    /// unlink, its node.
+    #[allow(clippy::option_option)]
+    fn allowed(
+        &self,
+        f: FuncId,
+        (b, k): (BlockId, usize),
+        dst: &Lval,
+        src: &Operand,
+    ) -> Option<Option<VarId>> {
+        let (list, node) = (self.list, self.node);
+        if dst.plain_var() == Some(list) && self.pushes.contains(&(f, b, k)) {
+            return Some(None);
+        }
+        if is_member(dst, node.strukt, node.link) && self.pushes.contains(&(f, b, k + 1)) {
+            return Some(None);
+        }
+        let (w, load) = self.unlink(dst, src)?;
+        (self.loaded(f, (b, k), w, &load) && self.joined(f, (b, k), w)).then_some(Some(w))
     }
 
     /// Whether every way to the unlink at `at` loads `w` as `load` says, with nothing writing
@@ -532,6 +613,9 @@ impl ListWrites<'_> {
         };
         Cfg::new(func).passes_before(func, at, |bb, kk| {
             let kind = &func.blocks[bb].stmts[kk].kind;
+            if ends_path(kind, self.never) {
+                return Some(true);
+            }
             if let StmtKind::Assign { dst, src } = kind {
                 if dst.plain_var() == Some(w) {
                     return Some(self.is_load(src, load));
@@ -562,36 +646,211 @@ impl ListWrites<'_> {
         }
     }
 
-    /// Whether every way to `at` joins `w->id` with `w` unchanged since.
-    fn joined(&self, f: FuncId, at: (BlockId, usize), w: VarId) -> bool {
+    /// Whether every way to `at` joins `w->id` with `w` unchanged since, or joins `v->id` for a
+    /// local `v` that `w` was then found equal to (`if (w == v)`, its equal side: yarn's
+    /// `join(ally)` looks its node up in the list after the join) with `v` unchanged since. A
+    /// way on which `w` was found null reaches no unlink of it (`w->link` would fault there).
+    fn joined(&self, f: FuncId, (b, k): (BlockId, usize), w: VarId) -> bool {
         let p = self.p;
         let func = &p.funcs[f];
-        let node = self.node;
-        Cfg::new(func).passes_before(func, at, |bb, kk| {
-            let kind = &func.blocks[bb].stmts[kk].kind;
-            if let StmtKind::Call {
-                callee: Callee::Direct(g),
-                args,
-                ..
-            } = kind
-            {
-                if let Some(crate::model::Kind::Join { id, .. }) = p.known_kind(*g) {
-                    let joins_w =
-                        args.get(usize::from(id))
-                            .is_some_and(|a| match a.without_casts() {
-                                Operand::Use(lv) => {
-                                    member_of_local(lv) == Some((w, node.strukt, node.id))
-                                }
-                                _ => false,
-                            });
-                    if joins_w {
-                        return Some(true);
-                    }
+        let cfg = Cfg::new(func);
+        let mut seen: FxHashSet<(BlockId, VarId)> = FxHashSet::default();
+        let mut stack = vec![(b, k, w)];
+        while let Some((bb, end, v)) = stack.pop() {
+            let stmts = &func.blocks[bb].stmts[..end];
+            match stmts.iter().rev().find_map(|s| self.marks(&s.kind, v)) {
+                Some(true) => continue,
+                Some(false) => return false,
+                None if bb == BlockId(0) => return false,
+                None => {}
+            }
+            for &pred in &cfg.preds[bb.0 as usize] {
+                let pred = BlockId(pred as u32);
+                let term = &func.blocks[pred].term;
+                if crate::analyses::singletons::null_side(term, v) == Some(bb) {
+                    continue;
+                }
+                let v = match equal_side(term, v) {
+                    Some((side, other)) if side == bb => other,
+                    _ => v,
+                };
+                if seen.insert((pred, v)) {
+                    stack.push((pred, func.blocks[pred].stmts.len(), v));
                 }
             }
-            assigns(kind, w).then_some(false)
-        })
+        }
+        true
     }
+
+    /// `Some(true)` for a join of `v->id`, `Some(false)` for an assignment of `v`.
+    fn marks(&self, kind: &StmtKind, v: VarId) -> Option<bool> {
+        let node = self.node;
+        if let StmtKind::Call {
+            callee: Callee::Direct(g),
+            args,
+            ..
+        } = kind
+        {
+            if let Some(crate::model::Kind::Join { id, .. }) = self.p.known_kind(*g) {
+                let joins_v = args
+                    .get(usize::from(id))
+                    .is_some_and(|a| match a.without_casts() {
+                        Operand::Use(lv) => member_of_local(lv) == Some((v, node.strukt, node.id)),
+                        _ => false,
+                    });
+                if joins_v {
+                    return Some(true);
+                }
+            }
+        }
+        assigns(kind, v).then_some(false)
+    }
+}
+
+/// The side of a branch on which `v` equals another plain variable (`v == u` or `u == v`,
+/// through conversions), with that variable.
+fn equal_side(term: &Term, v: VarId) -> Option<(BlockId, VarId)> {
+    let Term::Branch {
+        cond: Operand::Arith(_, _, ops),
+        then_block,
+        else_block,
+        compare: Some(op @ (Comparison::Eq | Comparison::Ne)),
+        ..
+    } = term
+    else {
+        return None;
+    };
+    if then_block == else_block || ops.len() != 2 {
+        return None;
+    }
+    let (a, b) = (value_var(&ops[0])?, value_var(&ops[1])?);
+    let other = match (a == v, b == v) {
+        (true, false) => b,
+        (false, true) => a,
+        _ => return None,
+    };
+    Some((
+        if *op == Comparison::Eq {
+            *then_block
+        } else {
+            *else_block
+        },
+        other,
+    ))
+}
+
+/// The *moves* of the program: a node unlinked and pushed back at the head at once, three
+/// statements of one block (`*c = w->link; w->link = L; L = w;`, or with `L` or `q->link` as
+/// the link unlinked from), which leave the list's nodes as they were (yarn's `reenter`
+/// moving a finished thread to the head). Each of the three statements, with the first.
+fn moves(p: &Program, list: VarId, node: Node) -> FxHashMap<StmtAt, StmtAt> {
+    let mut out = FxHashMap::default();
+    for (f, func) in p.funcs.iter_enumerated() {
+        for (b, block) in func.blocks.iter_enumerated() {
+            let stmts = &block.stmts;
+            for (k, stmt) in stmts.iter().enumerate().take(stmts.len().saturating_sub(2)) {
+                let StmtKind::Assign { src, .. } = &stmt.kind else {
+                    continue;
+                };
+                let Operand::Use(from) = src.without_casts() else {
+                    continue;
+                };
+                let Some((w, strukt, link)) = member_of_local(from) else {
+                    continue;
+                };
+                if (strukt, link) != (node.strukt, node.link)
+                    || !writes_list(p, &stmt.kind, list, node)
+                    || push_at(p, f, b, k + 2, w) != Some((list, link))
+                {
+                    continue;
+                }
+                for j in k..k + 3 {
+                    out.insert((f, b, j), (f, b, k));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The mutex every write of a list that threads reorder is made under: held at each write, and
+/// from the load of each unlinked or moved node to its unlink or move, with nothing on the way
+/// that may let go of it (a wait for a condition included). Then a move, made in one piece
+/// under it, is never seen half done by a write or a test that holds it.
+struct Discipline {
+    lock: Named,
+    wrappers: Wrappers,
+}
+
+impl Discipline {
+    fn of(
+        p: &Program,
+        graph: &Calls,
+        never: FxHashSet<FuncId>,
+        windows: &[Window],
+    ) -> Option<Discipline> {
+        let wrappers = Wrappers::of(p, graph, never);
+        let mut helds: FxHashMap<FuncId, Held> = FxHashMap::default();
+        let mut held_before = |(f, b, k): StmtAt| -> BTreeSet<Named> {
+            let func = &p.funcs[f];
+            let held = helds
+                .entry(f)
+                .or_insert_with(|| Held::with_wrappers(p, func, &wrappers));
+            (held.named_before(p, func, b, k, Some(&wrappers)))
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|n| matches!(n, Named::Var(_)))
+                .collect()
+        };
+        let mut candidates: Option<BTreeSet<Named>> = None;
+        for window in windows {
+            let here = held_before(window.at);
+            match &mut candidates {
+                Some(c) => c.retain(|n| here.contains(n)),
+                None => candidates = Some(here),
+            }
+        }
+        let lock = candidates?.into_iter().find(|lock| {
+            windows.iter().all(|w| match &w.node {
+                None => true,
+                Some(v) => held_since_load(p, &wrappers, w.at, *v, lock),
+            })
+        })?;
+        Some(Discipline { lock, wrappers })
+    }
+
+    /// Whether the test that ends block `b` of `f` is made holding the mutex.
+    fn holds_at(&self, p: &Program, f: FuncId, b: BlockId) -> bool {
+        let func = &p.funcs[f];
+        let held = Held::with_wrappers(p, func, &self.wrappers);
+        held.named_before(p, func, b, func.blocks[b].stmts.len(), Some(&self.wrappers))
+            .is_some_and(|h| h.contains(&self.lock))
+    }
+}
+
+/// Whether on every way to the write at `at`, `lock` is held at the load of node `w` and
+/// nothing between lets go of it.
+fn held_since_load(
+    p: &Program,
+    wrappers: &Wrappers,
+    (f, b, k): StmtAt,
+    w: VarId,
+    lock: &Named,
+) -> bool {
+    let func = &p.funcs[f];
+    let held = Held::with_wrappers(p, func, wrappers);
+    Cfg::new(func).passes_before(func, (b, k), |bb, kk| {
+        let kind = &func.blocks[bb].stmts[kk].kind;
+        if wrappers.never_returns(kind) {
+            return Some(true);
+        }
+        // The first assignment of `w` on the way back is its load ([`ListWrites::loaded`]).
+        if assigns(kind, w) {
+            let at_load = held.named_before(p, func, bb, kk, Some(wrappers));
+            return Some(at_load.is_some_and(|h| h.contains(lock)));
+        }
+        may_let_go(p, func, wrappers, kind, lock).then_some(false)
+    })
 }
 
 /// The locals of type `N **` that hold the address of the list or of a link member: each
