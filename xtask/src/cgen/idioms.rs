@@ -204,13 +204,17 @@ pub enum Idiom {
     /// gate. With `stray`, each batch also starts a thread `bzN` with a plain create, joined
     /// only at the stop, that adds to `bxN`, which `main` adds to before joining them. With
     /// `loops`, the workers of a batch are started by a create loop into `bwtN` and joined by a
-    /// join loop instead, and `bkN()` only destroys and resets the gate.
+    /// join loop instead, and `bkN()` only destroys and resets the gate. With `moved` (without
+    /// `loops`), as yarn does: `bpN()` and `bjN()` hold the list's mutex `blN`, each worker as
+    /// it ends marks its node done and moves it to the head of the list holding `blN`, and
+    /// `bjN()` waits for a done node before it joins and unlinks it.
     Batches {
         batches: u8,
         locked: bool,
         stray: bool,
         loops: bool,
         iterations: u32,
+        moved: bool,
     },
     /// Lock and join calls through pointers, as a program that picks its implementation once:
     /// two threads `mtwN` add to `mtdN` between `enter(&mtmN)` and `leave(&mtmN)`, called
@@ -1931,27 +1935,93 @@ fn batches(idiom: &Idiom, n: usize) -> Parts {
         stray,
         loops,
         iterations: it,
+        moved,
     } = *idiom
     else {
         unreachable!("a batches idiom")
     };
+    let moved = moved && !loops;
     let mut p = Parts::default();
+    let done = if moved { " int done;" } else { "" };
     p.globals.push_str(&format!(
-        "struct bn{n} {{ pthread_t tid; struct bn{n} *link; }};
+        "struct bn{n} {{ pthread_t tid; struct bn{n} *link;{done} }};
 struct bgt{n} {{ pthread_mutex_t mu; }};
 struct bn{n} *br{n};
 struct bgt{n} *bg{n};
 unsigned bd{n}, bx{n};
 "
     ));
+    if moved {
+        p.globals.push_str(&format!(
+            "pthread_mutex_t bl{n} = PTHREAD_MUTEX_INITIALIZER;
+pthread_cond_t bc{n} = PTHREAD_COND_INITIALIZER;
+unsigned bf{n};
+"
+        ));
+    }
     let add = maybe_locked(locked, &format!("&bg{n}->mu"), format!("bd{n} += 1;"));
+    let move_node = format!(
+        "struct bn{n} **at = &br{n}, *b;
+    pthread_mutex_lock(&bl{n});
+    while ((b = *at) != NULL && !pthread_equal(b->tid, pthread_self()))
+        at = &b->link;
+    if (b != NULL) {{
+        b->done = 1;
+        *at = b->link;
+        b->link = br{n};
+        br{n} = b;
+    }}
+    bf{n} += 1;
+    pthread_cond_broadcast(&bc{n});
+    pthread_mutex_unlock(&bl{n});"
+    );
+    let epilogue: Vec<&str> = if moved {
+        vec![&move_node, "return NULL;"]
+    } else {
+        vec!["return NULL;"]
+    };
     let worker = thread_fn(
         &format!("bw{n}"),
         &["(void)arg;".into()],
         it,
         &add,
-        &["return NULL;"],
+        &epilogue,
     );
+    let (hold, let_go) = if moved {
+        (
+            format!("\n    pthread_mutex_lock(&bl{n});"),
+            format!("\n    pthread_mutex_unlock(&bl{n});"),
+        )
+    } else {
+        (String::new(), String::new())
+    };
+    let fresh = if moved { "\n    b->done = 0;" } else { "" };
+    let reap = if moved {
+        format!(
+            "    while (br{n} != NULL) {{
+        struct bn{n} **at = &br{n}, *b;
+        while (bf{n} == 0)
+            pthread_cond_wait(&bc{n}, &bl{n});
+        while ((b = *at) != NULL && !b->done)
+            at = &b->link;
+        if (b == NULL)
+            abort();
+        pthread_join(b->tid, NULL);
+        bf{n} -= 1;
+        *at = b->link;
+        free(b);
+    }}"
+        )
+    } else {
+        format!(
+            "    while (br{n} != NULL) {{
+        struct bn{n} *b = br{n};
+        pthread_join(b->tid, NULL);
+        br{n} = b->link;
+        free(b);
+    }}"
+        )
+    };
     p.functions.push_str(&format!(
         "void bs{n}(void)
 {{
@@ -1964,14 +2034,14 @@ unsigned bd{n}, bx{n};
 }}
 
 {worker}void bp{n}(void)
-{{
+{{{hold}
     struct bn{n} *b = malloc(sizeof *b);
     if (b == NULL)
-        abort();
+        abort();{fresh}
     if (pthread_create(&b->tid, NULL, bw{n}, NULL) != 0)
         abort();
     b->link = br{n};
-    br{n} = b;
+    br{n} = b;{let_go}
 }}
 
 void bk{n}(void)
@@ -1982,13 +2052,8 @@ void bk{n}(void)
 }}
 
 void bj{n}(void)
-{{
-    while (br{n} != NULL) {{
-        struct bn{n} *b = br{n};
-        pthread_join(b->tid, NULL);
-        br{n} = b->link;
-        free(b);
-    }}
+{{{hold}
+{reap}{let_go}
     bk{n}();
 }}
 
@@ -2262,12 +2327,21 @@ pub fn add(rng: &mut Rng, plan: &mut Plan, options: Options) {
     // copy.
     let mut later = rng.clone();
     let drawn: [fn(&mut Rng) -> Idiom; 7] = [
-        |r| Idiom::Batches {
-            batches: r.range(1, 3) as u8,
-            locked: r.chance(60),
-            stray: r.chance(40),
-            loops: r.chance(40),
-            iterations: r.range(40, 150) as u32,
+        |r| {
+            let batches = r.range(1, 3) as u8;
+            let (locked, stray, loops) = (r.chance(60), r.chance(40), r.chance(40));
+            let iterations = r.range(40, 150) as u32;
+            // Drawn from what the seed always drew, so that the programs after it stay the
+            // same.
+            let moved = iterations % 2 == 0;
+            Idiom::Batches {
+                batches,
+                locked,
+                stray,
+                loops,
+                iterations,
+                moved,
+            }
         },
         |r| Idiom::Methods {
             table: r.chance(50),
