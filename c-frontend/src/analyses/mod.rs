@@ -8,8 +8,10 @@
 //! thread can see them ([`startup_stores`]), which signals the calls of `sigprocmask` block
 //! and unblock ([`signal_masks`]), which thread parameters only hold integers
 //! ([`integer_arguments`]), which returns are taken when a lock call failed
-//! ([`lock_failures`]), which global pointers hold one object per epoch ([`singletons`]), and
-//! which of the program's functions never return ([`never_returns`]).
+//! ([`lock_failures`]), which global pointers hold one object per epoch ([`singletons`]) and
+//! which threads are not running where such a pointer is null ([`guard_joins`]), which
+//! mutexes a function certainly holds, through lock wrappers ([`held`]), and which of the
+//! program's functions never return ([`never_returns`]).
 //!
 //! They read the IR and the library model only; they never create labels or constraints.
 //! [`run`] runs those the generator needs, as a phase of their own (`--timings` shows it), and
@@ -23,6 +25,7 @@ pub mod calls;
 pub mod chunks;
 pub mod claims;
 pub mod function_uses;
+pub mod guard_joins;
 pub mod held;
 pub mod integer_arguments;
 pub mod joins;
@@ -89,6 +92,9 @@ pub struct Analysed {
     pub existential: FxHashMap<StructId, Vec<u32>>,
     /// The global pointers filled lazily, one object per epoch ([`singletons`]).
     pub guards: Vec<singletons::Guard>,
+    /// Where each guard is seen null, joins of the threads started where it is set
+    /// ([`guard_joins`]), which the thread analysis keeps only where its argument holds.
+    pub guard_joins: Vec<guard_joins::GuardJoins>,
 }
 
 /// Runs the analyses the generator needs on the program that starts at `main`.
@@ -103,9 +109,18 @@ pub fn run(
         lock_failures::failure_returns(p, calls)
     });
     let recursive_scc = stats.time("analyses: recursion", || recursive_components(p, calls));
-    let joins = stats.time("analyses: joins", || {
+    let mut joins = stats.time("analyses: joins", || {
         joins::plan(p, calls, Some(main), stats)
     });
+    let guards = stats.time("analyses: singletons", || {
+        let guards = singletons::guards(p, calls);
+        stats.count("global pointers filled once per epoch", guards.len());
+        guards
+    });
+    let guard_joins = stats.time("analyses: guard joins", || {
+        guard_joins::find(p, calls, main, &guards, &mut joins)
+    });
+    stats.count("guards whose null sides join threads", guard_joins.len());
     let presumed: usize = joins.presumed.iter().map(|j| j.creates.len()).sum();
     stats.count(
         "thread creates matched with joins",
@@ -192,11 +207,8 @@ pub fn run(
         } else {
             FxHashMap::default()
         },
-        guards: stats.time("analyses: singletons", || {
-            let guards = singletons::guards(p, calls);
-            stats.count("global pointers filled once per epoch", guards.len());
-            guards
-        }),
+        guards,
+        guard_joins,
     }
 }
 

@@ -183,6 +183,15 @@ impl Gen<'_> {
                     self.current.push(GenEvent::Event(Event::Join(h)));
                 }
             }
+            // Where a guard is seen null: joins of aliases, which the thread analysis makes
+            // joins of their handles where its argument holds.
+            for g in &self.analysed.guard_joins {
+                if g.at.binary_search(&(f, b)).is_ok() {
+                    for &(alias, _) in &g.aliases {
+                        self.current.push(GenEvent::Event(Event::Join(alias)));
+                    }
+                }
+            }
             // A presumed join: the thread analysis sets it aside but for its second check.
             for join in &self.analysed.joins.presumed {
                 if join.test.0 == f && join.drained == b {

@@ -273,6 +273,14 @@ impl Gen<'_> {
                 )
             })
             .collect();
+        threads.guard_joins = (self.analysed.guard_joins.iter())
+            .map(|g| solver::threads::GuardJoin {
+                epoch: g.guard,
+                aliases: g.aliases.clone(),
+                testers: sorted_fns(g.at.iter().filter_map(|(f, _)| self.fn_of.get(f))),
+                forkers: sorted_fns(g.forkers.iter().filter_map(|f| self.fn_of.get(f))),
+            })
+            .collect();
         threads.wrapped = self.analysed.joins.wrapped.clone();
         threads.wrapped_loops = self.analysed.joins.wrapped_loops.clone();
         threads.param_joins = std::mem::take(&mut self.param_joins);
@@ -490,4 +498,12 @@ impl Gen<'_> {
             })
             .collect()
     }
+}
+
+/// Function ids, sorted, each once.
+fn sorted_fns<'a>(fns: impl Iterator<Item = &'a FnId>) -> Vec<FnId> {
+    let mut out: Vec<FnId> = fns.copied().collect();
+    out.sort();
+    out.dedup();
+    out
 }

@@ -76,6 +76,96 @@ impl OncePerEpoch {
     }
 }
 
+/// The program with the joins of each guard join that holds ([`ThreadProgram::guard_joins`])
+/// made joins of the handles their aliases stand for; `None` when none does (the aliases'
+/// joins end nothing). It holds when the functions that test the guard, those of the handles'
+/// creates and the creations of its epoch run in no thread, and no thread at all runs beside
+/// any reset of the guard, by `mhp`, the threads without those joins. The events keep their
+/// places, so the points of `mhp` are the new program's too.
+pub fn settle_guard_joins(p: &ThreadProgram, s: &Structure, mhp: &Mhp) -> Option<ThreadProgram> {
+    if p.guard_joins.is_empty() {
+        return None;
+    }
+    let resets: FxHashSet<AccessId> = p
+        .epochs
+        .iter()
+        .flat_map(|e| e.resets.iter().copied())
+        .collect();
+    let Scan { at, .. } = Scan::of(p, &resets);
+    let thread_code = reachable_from_threads(p);
+    let mut stands_for: FxHashMap<ThreadHandle, ThreadHandle> = FxHashMap::default();
+    for g in &p.guard_joins {
+        let epoch = &p.epochs[g.epoch];
+        let in_no_thread =
+            (g.testers.iter().chain(&g.forkers).chain(&epoch.creators)).all(|&f| !thread_code[f]);
+        let handles: FxHashSet<ThreadHandle> = g.aliases.iter().map(|&(_, h)| h).collect();
+        let relevant = started_under(p, &handles);
+        let mut alone = Alone::new(p, s, mhp, &thread_code, &relevant);
+        let holds = in_no_thread
+            && (epoch.resets.iter())
+                .all(|a| at.get(a).is_some_and(|&(f, event)| alone.at(f, event, &[])));
+        if holds {
+            stands_for.extend(g.aliases.iter().copied());
+        }
+    }
+    if stands_for.is_empty() {
+        return None;
+    }
+    let mut out = p.clone();
+    for body in out.funcs.iter_mut() {
+        for e in body.blocks.iter_mut().flat_map(|b| b.events.iter_mut()) {
+            if let Event::Join(h) = e {
+                if let Some(&handle) = stands_for.get(h) {
+                    *h = handle;
+                }
+            }
+        }
+    }
+    Some(out)
+}
+
+/// The fork sites whose threads a fork with one of `handles` starts, and those their threads
+/// start, and so on: the threads that run only while such a thread runs or after.
+fn started_under(p: &ThreadProgram, handles: &FxHashSet<ThreadHandle>) -> FxHashSet<Site> {
+    let mut sites: FxHashSet<Site> = FxHashSet::default();
+    let mut seen: FxHashSet<FnId> = FxHashSet::default();
+    let mut stack: Vec<FnId> = Vec::new();
+    let events = |f: FnId| p.funcs[f].blocks.iter().flat_map(|b| b.events.iter());
+    for f in p.funcs.indices() {
+        for e in events(f) {
+            if let Event::Fork {
+                site,
+                callee,
+                handle: Some(h),
+            } = *e
+            {
+                if handles.contains(&h) {
+                    sites.insert(site);
+                    if seen.insert(callee) {
+                        stack.push(callee);
+                    }
+                }
+            }
+        }
+    }
+    while let Some(f) = stack.pop() {
+        for e in events(f) {
+            let callee = match *e {
+                Event::Fork { site, callee, .. } => {
+                    sites.insert(site);
+                    callee
+                }
+                Event::Call { callee, .. } => callee,
+                _ => continue,
+            };
+            if seen.insert(callee) {
+                stack.push(callee);
+            }
+        }
+    }
+    sites
+}
+
 /// One walk of the event graphs: where the accesses asked about are made, who calls or starts
 /// each function, and the functions each fork site starts.
 struct Scan {

@@ -290,6 +290,23 @@ pub struct ThreadProgram {
     /// handle's do, however many overlap; and the functions that write or test the list, which
     /// must all run in no thread for that to hold ([`mhp::Mhp::new`]).
     pub registries: Vec<(Vec<ThreadHandle>, Vec<FnId>)>,
+    /// Where a lazily filled guard is seen null: the joins of the threads started where it is
+    /// set ([`GuardJoin`]), kept only where [`epochs::settle_guard_joins`] finds they hold.
+    pub guard_joins: Vec<GuardJoin>,
+}
+
+/// The front end's joins of a guard's null sides: each `(alias, handle)` is joined there as the
+/// alias, a handle no fork has (a join of nothing), which stands for the handle. Where the
+/// guard is null, no thread of the handle runs, when the functions that test it
+/// (`testers`), those of the handle's creates (`forkers`) and the creations of its epoch run
+/// in no thread, and no other thread runs at any of its resets.
+#[derive(Clone, Debug, Default)]
+pub struct GuardJoin {
+    /// The guard's epochs ([`ThreadProgram::epochs`]).
+    pub epoch: usize,
+    pub aliases: Vec<(ThreadHandle, ThreadHandle)>,
+    pub testers: Vec<FnId>,
+    pub forkers: Vec<FnId>,
 }
 
 impl ThreadProgram {
@@ -449,15 +466,29 @@ pub fn solve_with(
     // Sharing (§3.2): which threads run where, Down-Fork, correlations carried to the roots.
     // Which threads run where comes first: linearity asks it of the epochs' resets.
     let mut sharing = stats.clock(PHASE_SHARING);
-    let (mhp, unwritten) = sharing.run(|| {
+    let (mhp, unwritten, settled) = sharing.run(|| {
         let unwritten = stats.time("solve: bounds", || bounds::failed_conditions(c, p, &s));
         // The presumed joins are never trusted by the check itself.
         let untrusted = with_presumed(&unwritten, p, None);
-        let mhp = stats.time("solve: mhp", || {
-            mhp::Mhp::new(p, &s, techniques.has(Technique::Joins), &untrusted)
-        });
-        (mhp, unwritten)
+        let joins = techniques.has(Technique::Joins);
+        let mhp = stats.time("solve: mhp", || mhp::Mhp::new(p, &s, joins, &untrusted));
+        // The guard joins that hold, decided on the threads without them.
+        let settled = joins
+            .then(|| {
+                stats.time("solve: guard joins", || {
+                    epochs::settle_guard_joins(p, &s, &mhp)
+                })
+            })
+            .flatten();
+        match settled {
+            Some(q) => {
+                let mhp = stats.time("solve: mhp", || mhp::Mhp::new(&q, &s, joins, &untrusted));
+                (mhp, unwritten, Some(q))
+            }
+            None => (mhp, unwritten, None),
+        }
     });
+    let p = settled.as_ref().unwrap_or(p);
     let (linearity, mut ls) = stats.phase(PHASE_LOCKSETS, || {
         protection(c, &scopes, p, &s, &mhp, &mut lock_table, techniques, stats)
     });

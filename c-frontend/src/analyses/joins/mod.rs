@@ -220,6 +220,15 @@ pub struct JoinPlan {
 }
 
 impl JoinPlan {
+    /// A handle no create has yet.
+    pub(crate) fn fresh_handle(&mut self) -> ThreadHandle {
+        let h = ThreadHandle(self.handles);
+        self.handles += 1;
+        h
+    }
+}
+
+impl JoinPlan {
     /// The entries of `calls` (`create` or `join_after`) at statements of `f`, in order.
     pub fn in_function(
         calls: &BTreeMap<StmtAt, ThreadHandle>,

@@ -1,0 +1,79 @@
+/* guard_setup.c, with one more thread per round, `lone`, started by the first
+ * batch() where the gate is set, but into no list, and joined by the next
+ * round's first batch() after its setup(). It runs when finish() resets the
+ * gate, so a null gate no longer says that every thread started where it was
+ * set is done: setup()'s store to `jobs` and the threads' updates are a RACE.
+ * The gate is still written only where no worker runs: no longer seen. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+struct gate { pthread_mutex_t mu; };
+struct node { pthread_t tid; struct node *link; };
+static struct gate *pool;
+static struct node *roster;
+static long jobs;
+static pthread_t lone;
+static int started;
+
+static void setup(void)
+{
+    if (pool != NULL)
+        return;
+    pool = malloc(sizeof *pool); // FALSE-ALARM: the workers are joined first
+    if (pool == NULL)
+        abort();
+    pthread_mutex_init(&pool->mu, NULL);
+    jobs = 0; // RACE
+}
+
+static void *work(void *arg)
+{
+    pthread_mutex_lock(&pool->mu); // FALSE-ALARM: made while the gate is set
+    jobs += (long)arg; // RACE
+    pthread_mutex_unlock(&pool->mu);
+    return NULL;
+}
+
+static void *stray(void *arg) { jobs += (long)arg; return NULL; } // RACE
+
+static void batch(long k)
+{
+    setup();
+    if (k == 0) {
+        if (started++)
+            pthread_join(lone, NULL);
+        pthread_create(&lone, NULL, stray, (void *)1);
+    }
+    struct node *n = malloc(sizeof *n);
+    if (n == NULL)
+        abort();
+    pthread_create(&n->tid, NULL, work, (void *)k);
+    n->link = roster;
+    roster = n;
+}
+
+static void finish(void)
+{
+    while (roster != NULL) {
+        struct node *n = roster;
+        pthread_join(n->tid, NULL);
+        roster = n->link;
+        free(n);
+    }
+    pthread_mutex_destroy(&pool->mu);
+    free(pool);
+    pool = NULL;
+}
+
+int main(void)
+{
+    for (int round = 0; round < 3; round++) {
+        for (long k = 0; k < 3; k++)
+            batch(k);
+        finish();
+    }
+    pthread_join(lone, NULL);
+    printf("%ld\n", jobs);
+    return 0;
+}
