@@ -202,8 +202,10 @@ pub enum Idiom {
     /// worker adds to `bdN` under the gate (without it unless `locked`), and so does `main`
     /// between the pushes and `bjN()`; after the last batch `main` adds to `bdN` without the
     /// gate. With `stray`, each batch also starts a thread `bzN` with a plain create, joined
-    /// only at the stop, that adds to `bxN`, which `main` adds to before joining them. With
-    /// `loops`, the workers of a batch are started by a create loop into `bwtN` and joined by a
+    /// only at the stop, that adds to `bxN`, which `main` adds to before joining them. Each
+    /// setup also stores 0 into `bqN` after creating the gate, which the workers, the stray
+    /// threads and `main` at its stop add to as they add to `bdN` or `bxN`. With `loops`, the
+    /// workers of a batch are started by a create loop into `bwtN` and joined by a
     /// join loop instead, and `bkN()` only destroys and resets the gate. With `moved` (without
     /// `loops`), as yarn does: `bpN()` and `bjN()` hold the list's mutex `blN`, each worker as
     /// it ends marks its node done and moves it to the head of the list holding `blN`, and
@@ -1948,7 +1950,7 @@ fn batches(idiom: &Idiom, n: usize) -> Parts {
 struct bgt{n} {{ pthread_mutex_t mu; }};
 struct bn{n} *br{n};
 struct bgt{n} *bg{n};
-unsigned bd{n}, bx{n};
+unsigned bd{n}, bx{n}, bq{n};
 "
     ));
     if moved {
@@ -1959,7 +1961,11 @@ unsigned bf{n};
 "
         ));
     }
-    let add = maybe_locked(locked, &format!("&bg{n}->mu"), format!("bd{n} += 1;"));
+    let add = maybe_locked(
+        locked,
+        &format!("&bg{n}->mu"),
+        format!("bd{n} += 1; bq{n} += 1;"),
+    );
     let move_node = format!(
         "struct bn{n} **at = &br{n}, *b;
     pthread_mutex_lock(&bl{n});
@@ -2031,6 +2037,7 @@ unsigned bf{n};
     if (bg{n} == NULL)
         abort();
     pthread_mutex_init(&bg{n}->mu, NULL);
+    bq{n} = 0;
 }}
 
 {worker}void bp{n}(void)
@@ -2060,7 +2067,7 @@ void bj{n}(void)
 "
     ));
     if stray {
-        let body = [format!("bx{n} += 1;")];
+        let body = [format!("bx{n} += 1; bq{n} += 1;")];
         let f = thread_fn(
             &format!("bz{n}"),
             &["(void)arg;".into()],
@@ -2101,7 +2108,7 @@ void bj{n}(void)
         p.start.push(format!("    bj{n}();"));
     }
     p.start.push("}".into());
-    p.stop.push(format!("bd{n} += 1;"));
+    p.stop.push(format!("bd{n} += 1; bq{n} += 1;"));
     if stray {
         p.stop.push(format!("bx{n} += 1;"));
         p.stop
@@ -2333,7 +2340,7 @@ pub fn add(rng: &mut Rng, plan: &mut Plan, options: Options) {
             let iterations = r.range(40, 150) as u32;
             // Drawn from what the seed always drew, so that the programs after it stay the
             // same.
-            let moved = iterations % 2 == 0;
+            let moved = iterations.is_multiple_of(2);
             Idiom::Batches {
                 batches,
                 locked,
