@@ -44,6 +44,10 @@
 //! Whole-program facts that count statements must count a copy's as its original's
 //! ([`crate::ir::Program::copies`]): a copy of a create is the same create, run by other calls.
 //!
+//! - A trampoline's copy also calls its own copy of each *helper* it hands the block to (yarn's
+//!   cleanup `reenter(arg)`, which reads the block): shared, such a helper would be one
+//!   instance for every block, where their routine pointers meet ([`copy_helpers`]).
+//!
 //! Not followed: a starter reached through another starter that hands it its own parameter
 //! (`spawn_named(f) { launch(f); }` is copied per designator, `launch` is not), and a trampoline
 //! that calls through the block in a function it calls rather than in its own body.
@@ -120,6 +124,7 @@ pub fn specialise(p: &mut Program) -> usize {
                 let copy = copy_function(p, starter);
                 for &t in &trampolines {
                     let t_copy = copy_function(p, t);
+                    copy_helpers(p, t_copy);
                     start_in_copy(p, copy, t, t_copy);
                 }
                 copies.insert((starter, designators), copy);
@@ -208,6 +213,62 @@ fn is_trampoline(p: &Program, t: FuncId) -> bool {
                 }
             )
         })
+}
+
+/// In a copy of a trampoline, the direct calls that hand a *helper* the block the thread was
+/// started with (its parameter, or a local assigned only that: yarn's cleanup `reenter(arg)`,
+/// which reads the block) call a copy of the helper made for this copy. A helper shared by the
+/// copies would be one instance of its type for every block it reads (the blocks' routine
+/// pointers meet there), and the copies' calls through their own block would again reach
+/// every routine. A helper is a copyable function that calls neither itself nor a trampoline,
+/// with at most [`MAX_STATEMENTS`] statements.
+fn copy_helpers(p: &mut Program, t_copy: FuncId) {
+    let func = &p.funcs[t_copy];
+    let Some(&block) = func.params.first() else {
+        return;
+    };
+    let mut holds_block: Vec<VarId> = vec![block];
+    for v in func.locals.iter().copied() {
+        let mut stores =
+            (func.blocks.iter().flat_map(|b| &b.stmts)).filter_map(|s| match &s.kind {
+                StmtKind::Assign { dst, src } if dst.plain_var() == Some(v) => Some(Some(src)),
+                StmtKind::Call { dst: Some(dst), .. } if dst.plain_var() == Some(v) => Some(None),
+                _ => None,
+            });
+        let only_block = stores.next().flatten().is_some_and(
+            |src| matches!(src.without_casts(), Operand::Use(lv) if lv.plain_var() == Some(block)),
+        ) && stores.next().is_none();
+        if only_block && !p.vars[v].address_taken {
+            holds_block.push(v);
+        }
+    }
+    let helpers: Vec<(crate::ir::BlockId, usize, FuncId)> = func
+        .direct_calls()
+        .filter(|(_, _, g, args)| {
+            args.iter().any(|a| {
+                matches!(a.without_casts(), Operand::Use(lv)
+                    if lv.plain_var().is_some_and(|v| holds_block.contains(&v)))
+            }) && is_helper(p, *g)
+        })
+        .map(|(b, k, g, _)| (b, k, g))
+        .collect();
+    let mut made: FxHashMap<FuncId, FuncId> = FxHashMap::default();
+    for (b, k, g) in helpers {
+        let g_copy = *made.entry(g).or_insert_with(|| copy_function(p, g));
+        if let StmtKind::Call { callee, .. } = &mut p.funcs[t_copy].blocks[b].stmts[k].kind {
+            *callee = Callee::Direct(g_copy);
+        }
+    }
+}
+
+/// Whether `g` may be copied for a copy of a trampoline ([`copy_helpers`]).
+fn is_helper(p: &Program, g: FuncId) -> bool {
+    let func = &p.funcs[g];
+    copyable(p, g)
+        && p.known_kind(g).is_none()
+        && !is_trampoline(p, g)
+        && func.direct_calls().all(|(_, _, h, _)| h != g)
+        && func.blocks.iter().map(|b| b.stmts.len()).sum::<usize>() <= MAX_STATEMENTS
 }
 
 /// In the copy `copy` of a starter, the forks that start `t` start `t_copy` instead.

@@ -163,3 +163,40 @@ fn a_starter_too_large_is_not_copied() {
     assert_eq!(p.original(calls[3]), spawn);
     assert_ne!(calls[3], spawn);
 }
+
+#[test]
+fn a_trampoline_copy_calls_its_own_copy_of_a_helper_given_the_capsule() {
+    let library = LIBRARY.replace(
+        "static void *ignition(void *arg) { struct capsule *c = arg; c->probe(c->payload); return 0; }",
+        "void clean(void *arg) { struct capsule *c = arg; if (c->probe) c->payload = 0; }
+         void other(int n) { (void)n; }
+         static void *ignition(void *arg) {
+             void *kept = arg;
+             struct capsule *c = arg;
+             c->probe(c->payload);
+             clean(kept);
+             other(1);
+             return 0;
+         }",
+    );
+    let mut p = lower(&format!(
+        "{library} int main(void) {{ launch(a, 0); launch(b, 0); return 0; }}"
+    ));
+    let (clean, other) = (defined(&p, "clean"), defined(&p, "other"));
+    let ignition = defined(&p, "ignition");
+    assert_eq!(specialise(&mut p), 1);
+    let copy = main_calls(&p)[1];
+    let t_copy = started(&p, copy)[0];
+    assert_ne!(t_copy, ignition);
+    let called =
+        |f: FuncId| -> Vec<FuncId> { p.funcs[f].direct_calls().map(|(_, _, g, _)| g).collect() };
+    // The original trampoline keeps the helpers; the copy has its own `clean` (handed the
+    // capsule through a local that holds only it), and shares `other`.
+    assert_eq!(called(ignition), [clean, other]);
+    let in_copy = called(t_copy);
+    assert_eq!(in_copy.len(), 2);
+    assert_ne!(in_copy[0], clean);
+    assert_eq!(p.funcs[in_copy[0]].name, "clean");
+    assert_eq!(p.original(in_copy[0]), clean);
+    assert_eq!(in_copy[1], other);
+}
