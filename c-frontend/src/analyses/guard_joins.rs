@@ -72,8 +72,12 @@ pub fn find(
     plan: &mut JoinPlan,
 ) -> Vec<GuardJoins> {
     let mut out = Vec::new();
+    if guards.is_empty() {
+        return out;
+    }
+    let never = never_returning(p, calls);
     for (i, guard) in guards.iter().enumerate() {
-        let set = SetAt::of(p, calls, main, guard.var);
+        let set = SetAt::of(p, calls, main, guard.var, &never);
         let mut creates: BTreeMap<ThreadHandle, (bool, Vec<FuncId>)> = BTreeMap::new();
         for (&at, &h) in &plan.create {
             let entry = creates.entry(h).or_insert((true, Vec::new()));
@@ -143,14 +147,19 @@ struct SetAt {
 }
 
 impl SetAt {
-    fn of(p: &Program, calls: &Calls, main: FuncId, var: VarId) -> SetAt {
-        let never = never_returning(p, calls);
+    fn of(
+        p: &Program,
+        calls: &Calls,
+        main: FuncId,
+        var: VarId,
+        never: &FxHashSet<FuncId>,
+    ) -> SetAt {
         let mut out = SetAt {
             var,
             entry: vec![None; p.funcs.len()],
             sets: FxHashSet::default(),
-            writing: writing(p, calls, var, &never),
-            never,
+            writing: writing(p, calls, var, never),
+            never: never.clone(),
         };
         // Callees first: which functions leave the guard set, from an entry that knows nothing.
         for &(f, recursive) in calls.callers_first().iter().rev() {
@@ -283,24 +292,31 @@ fn writing(p: &Program, calls: &Calls, var: VarId, never: &FxHashSet<FuncId>) ->
         .collect();
     // Code the model does not know may call back any function whose address it was given.
     let calls_any = |g: FuncId| p.funcs[g].blocks.is_empty() && p.known_kind(g).is_none();
+    let mut stack: Vec<FuncId> = out.iter().copied().collect();
+    let mut called_back = false;
     loop {
-        let addressed = out.iter().any(|f| calls.uses.addressed.contains(f));
-        let before = out.len();
-        for f in p.funcs.indices() {
-            if out.contains(&f) || never.contains(&f) {
+        while let Some(g) = stack.pop() {
+            if never.contains(&g) {
                 continue;
             }
-            let writes_through = calls.sites_in(f).iter().any(|site| match site.callee {
-                Some(g) if never.contains(&g) => false,
-                Some(g) => out.contains(&g) || (addressed && calls_any(g)),
-                None => addressed,
-            });
-            if writes_through {
-                out.insert(f);
+            for site in calls.sites_calling(g) {
+                if !never.contains(&site.caller) && out.insert(site.caller) {
+                    stack.push(site.caller);
+                }
             }
         }
-        if out.len() == before {
+        if called_back || !out.iter().any(|f| calls.uses.addressed.contains(f)) {
             return out;
+        }
+        called_back = true;
+        for f in p.funcs.indices() {
+            let calls_back = calls.sites_in(f).iter().any(|site| match site.callee {
+                None => true,
+                Some(g) => !never.contains(&g) && calls_any(g),
+            });
+            if calls_back && !never.contains(&f) && out.insert(f) {
+                stack.push(f);
+            }
         }
     }
 }
