@@ -36,6 +36,10 @@
 //! of the handles runs, as after their join; and from there on, only that thread could start
 //! one again, which its own forks of the handle say (as after any join).
 //!
+//! As [`crate::analyses::singletons`] does, this assumes that a creation that returns leaves
+//! the guard set (going on with a null lock crashes at its first use): a store of anything but
+//! a constant null into the guard is one of its creations.
+//!
 //! It reads the IR, the call index and the joins plan, and adds only the aliases to the plan.
 
 use std::collections::BTreeMap;
