@@ -28,13 +28,14 @@
 //! argument below holds there (`solver::threads::epochs::settle_guard_joins`), and leaves a join
 //! of nothing otherwise.
 //!
-//! The argument. Suppose the functions that test `G` here, those that make the creates, and
-//! the creations' run in no thread, and no thread at all runs at any reset of `G`. A thread of
-//! such a create was started with `G` set, by the one thread that runs those functions; `G`
-//! becomes null only at a reset, where no other thread runs. So a thread running while `G` is
-//! null would have run across a reset. Where the thread that tests `G` sees it null, no thread
-//! of the handles runs, as after their join; and from there on, only that thread could start
-//! one again, which its own forks of the handle say (as after any join).
+//! The argument, for one handle. Suppose the functions that test `G` here, those that make the
+//! creates, and the creations run in no thread, and no thread of the handle (nor one such a
+//! thread started) runs at any reset of `G`. A thread of the handle was started with `G` set,
+//! by the one thread that runs those functions; `G` becomes null only at a reset, where no
+//! thread of the handle runs. So a thread of the handle running while `G` is null would have
+//! run across a reset. Where the thread that tests `G` sees it null, no thread of the handle
+//! runs, as after its join; and from there on, only that thread could start one again, which
+//! its own forks of the handle say (as after any join).
 //!
 //! As [`crate::analyses::singletons`] does, this assumes that a creation that returns leaves
 //! the guard set (going on with a null lock crashes at its first use): a store of anything but

@@ -76,12 +76,12 @@ impl OncePerEpoch {
     }
 }
 
-/// The program with the joins of each guard join that holds ([`ThreadProgram::guard_joins`])
-/// made joins of the handles their aliases stand for; `None` when none does (the aliases'
-/// joins end nothing). It holds when the functions that test the guard, those of the handles'
-/// creates and the creations of its epoch run in no thread, and no thread at all runs beside
-/// any reset of the guard, by `mhp`, the threads without those joins. The events keep their
-/// places, so the points of `mhp` are the new program's too.
+/// The program with the joins of each alias that holds ([`ThreadProgram::guard_joins`]) made
+/// joins of the handle it stands for; `None` when none does (the aliases' joins end nothing).
+/// An alias holds when the functions that test the guard, those of the handles' creates and
+/// the creations of its epoch run in no thread, and no thread of its handle (or started under
+/// one) runs beside any reset of the guard, by `mhp`, the threads without those joins. The
+/// events keep their places, so the points of `mhp` are the new program's too.
 pub fn settle_guard_joins(p: &ThreadProgram, s: &Structure, mhp: &Mhp) -> Option<ThreadProgram> {
     if p.guard_joins.is_empty() {
         return None;
@@ -98,14 +98,19 @@ pub fn settle_guard_joins(p: &ThreadProgram, s: &Structure, mhp: &Mhp) -> Option
         let epoch = &p.epochs[g.epoch];
         let in_no_thread =
             (g.testers.iter().chain(&g.forkers).chain(&epoch.creators)).all(|&f| !thread_code[f]);
-        let handles: FxHashSet<ThreadHandle> = g.aliases.iter().map(|&(_, h)| h).collect();
-        let relevant = started_under(p, &handles);
-        let mut alone = Alone::new(p, s, mhp, &thread_code, &relevant);
-        let holds = in_no_thread
-            && (epoch.resets.iter())
+        if !in_no_thread {
+            continue;
+        }
+        // Each handle on its own: a thread of it running while the guard is null would have
+        // run across a reset, whatever the other handles' threads do.
+        for &(alias, handle) in &g.aliases {
+            let relevant = started_under(p, &std::iter::once(handle).collect());
+            let mut alone = Alone::new(p, s, mhp, &thread_code, &relevant);
+            let holds = (epoch.resets.iter())
                 .all(|a| at.get(a).is_some_and(|&(f, event)| alone.at(f, event, &[])));
-        if holds {
-            stands_for.extend(g.aliases.iter().copied());
+            if holds {
+                stands_for.insert(alias, handle);
+            }
         }
     }
     if stands_for.is_empty() {

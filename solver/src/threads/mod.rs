@@ -298,8 +298,9 @@ pub struct ThreadProgram {
 /// The front end's joins of a guard's null sides: each `(alias, handle)` is joined there as the
 /// alias, a handle no fork has (a join of nothing), which stands for the handle. Where the
 /// guard is null, no thread of the handle runs, when the functions that test it
-/// (`testers`), those of the handle's creates (`forkers`) and the creations of its epoch run
-/// in no thread, and no other thread runs at any of its resets.
+/// (`testers`), those of the handles' creates (`forkers`) and the creations of its epoch run
+/// in no thread, and no thread of the handle (or started under one) runs at any of its
+/// resets.
 #[derive(Clone, Debug, Default)]
 pub struct GuardJoin {
     /// The guard's epochs ([`ThreadProgram::epochs`]).

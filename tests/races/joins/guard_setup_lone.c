@@ -1,9 +1,9 @@
 /* guard_setup.c, with one more thread per round, `lone`, started by the first
  * batch() where the gate is set, but into no list, and joined by the next
  * round's first batch() after its setup(). It runs when finish() resets the
- * gate, so a null gate no longer says that every thread started where it was
- * set is done: setup()'s store to `jobs` and the threads' updates are a RACE.
- * The gate is still written only where no worker runs: no longer seen. */
+ * gate, so a null gate does not say that `lone` is done: setup()'s store to
+ * `jobs` and the threads' updates are a RACE. It still says that the workers
+ * are: the gate's accesses are NORACE needs=joins. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +20,7 @@ static void setup(void)
 {
     if (pool != NULL)
         return;
-    pool = malloc(sizeof *pool); // FALSE-ALARM: the workers are joined first
+    pool = malloc(sizeof *pool); // NORACE needs=joins
     if (pool == NULL)
         abort();
     pthread_mutex_init(&pool->mu, NULL);
@@ -29,7 +29,7 @@ static void setup(void)
 
 static void *work(void *arg)
 {
-    pthread_mutex_lock(&pool->mu); // FALSE-ALARM: made while the gate is set
+    pthread_mutex_lock(&pool->mu); // NORACE needs=joins
     jobs += (long)arg; // RACE
     pthread_mutex_unlock(&pool->mu);
     return NULL;
