@@ -48,16 +48,11 @@ impl OncePerEpoch {
         if p.epochs.is_empty() {
             return out;
         }
-        let resets: FxHashSet<AccessId> = p
-            .epochs
-            .iter()
-            .flat_map(|e| e.resets.iter().copied())
-            .collect();
         let Scan {
             at,
             callers,
             site_callees,
-        } = Scan::of(p, &resets);
+        } = Scan::of(p, &all_resets(p));
         let thread_code = reachable_from_threads(p);
         for epoch in &p.epochs {
             let relevant = reaching_sites(&callers, &site_callees, &epoch.users);
@@ -86,12 +81,7 @@ pub fn settle_guard_joins(p: &ThreadProgram, s: &Structure, mhp: &Mhp) -> Option
     if p.guard_joins.is_empty() {
         return None;
     }
-    let resets: FxHashSet<AccessId> = p
-        .epochs
-        .iter()
-        .flat_map(|e| e.resets.iter().copied())
-        .collect();
-    let Scan { at, .. } = Scan::of(p, &resets);
+    let Scan { at, .. } = Scan::of(p, &all_resets(p));
     let thread_code = reachable_from_threads(p);
     let mut stands_for: FxHashMap<ThreadHandle, ThreadHandle> = FxHashMap::default();
     for g in &p.guard_joins {
@@ -127,6 +117,13 @@ pub fn settle_guard_joins(p: &ThreadProgram, s: &Structure, mhp: &Mhp) -> Option
         }
     }
     Some(out)
+}
+
+/// The resets of every epoch's guard.
+fn all_resets(p: &ThreadProgram) -> FxHashSet<AccessId> {
+    (p.epochs.iter())
+        .flat_map(|e| e.resets.iter().copied())
+        .collect()
 }
 
 /// The fork sites whose threads a fork with one of `handles` starts, and those their threads
