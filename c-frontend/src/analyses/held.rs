@@ -35,7 +35,8 @@ pub(crate) enum Named {
 struct Summary {
     /// Held at every return, from an entry that holds nothing.
     leaves: Vec<Named>,
-    /// May be unlocked and not taken again before it returns.
+    /// May be unlocked somewhere in its body (taken again before it returns, it is also among
+    /// `leaves`).
     releases: Option<Vec<Named>>,
     /// May be let go of for a while (a condition wait) and held again when it returns.
     pauses: Option<Vec<Named>>,
