@@ -1,28 +1,26 @@
-/* guard_setup.c, with one more thread per round, `lone`, started by the first
- * batch() where the gate is set, but into no list, and joined by the next
- * round's first batch() after its setup(). It runs when finish() resets the
- * gate, so a null gate does not say that `lone` is done: setup()'s store to
- * `jobs` and the threads' updates are a RACE. It still says that the workers
- * are: the gate's accesses are NORACE needs=joins. */
+/* guard_setup.c, with one more thread per round, `stray`, started by the first
+ * batch() where the gate is set, into a second list that only the end of main
+ * empties: it runs when finish() resets the gate, and into the next rounds. A
+ * null gate does not say that it is done: setup()'s store to `jobs` and the
+ * threads' updates are a RACE. It still says that the workers are: the gate's
+ * accesses are NORACE needs=joins. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 struct gate { pthread_mutex_t mu; };
 struct node { pthread_t tid; struct node *link; };
+struct aside { pthread_t tid; long round; struct aside *link; }; /* not a node */
 static struct gate *pool;
 static struct node *roster;
+static struct aside *strays;
 static long jobs;
-static pthread_t lone;
-static int started;
 
 static void setup(void)
 {
     if (pool != NULL)
         return;
     pool = malloc(sizeof *pool); // NORACE needs=joins
-    if (pool == NULL)
-        abort();
     pthread_mutex_init(&pool->mu, NULL);
     jobs = 0; // RACE
 }
@@ -36,18 +34,16 @@ static void *work(void *arg)
 }
 
 static void *stray(void *arg) { jobs += (long)arg; return NULL; } // RACE
-
 static void batch(long k)
 {
     setup();
     if (k == 0) {
-        if (started++)
-            pthread_join(lone, NULL);
-        pthread_create(&lone, NULL, stray, (void *)1);
+        struct aside *s = malloc(sizeof *s);
+        pthread_create(&s->tid, NULL, stray, (void *)1);
+        s->link = strays;
+        strays = s;
     }
     struct node *n = malloc(sizeof *n);
-    if (n == NULL)
-        abort();
     pthread_create(&n->tid, NULL, work, (void *)k);
     n->link = roster;
     roster = n;
@@ -73,7 +69,12 @@ int main(void)
             batch(k);
         finish();
     }
-    pthread_join(lone, NULL);
+    while (strays != NULL) {
+        struct aside *s = strays;
+        pthread_join(s->tid, NULL);
+        strays = s->link;
+        free(s);
+    }
     printf("%ld\n", jobs);
     return 0;
 }
