@@ -139,7 +139,7 @@ fn null_sides(p: &Program, var: VarId) -> Vec<(FuncId, BlockId)> {
 }
 
 /// Where a guard is certainly set: the state on entry to each block of each function.
-struct SetAt {
+struct SetAt<'a> {
     var: VarId,
     /// Per function: whether the guard is set on entry to each block (`None`: not analysed).
     entry: Vec<Option<Vec<bool>>>,
@@ -148,23 +148,23 @@ struct SetAt {
     /// The functions a call of which may write it and then return.
     writing: FxHashSet<FuncId>,
     /// The functions that never return: the way through a call of one goes nowhere.
-    never: FxHashSet<FuncId>,
+    never: &'a FxHashSet<FuncId>,
 }
 
-impl SetAt {
+impl<'a> SetAt<'a> {
     fn of(
         p: &Program,
         calls: &Calls,
         main: FuncId,
         var: VarId,
-        never: &FxHashSet<FuncId>,
-    ) -> SetAt {
+        never: &'a FxHashSet<FuncId>,
+    ) -> SetAt<'a> {
         let mut out = SetAt {
             var,
             entry: vec![None; p.funcs.len()],
             sets: FxHashSet::default(),
             writing: writing(p, calls, var, never),
-            never: never.clone(),
+            never,
         };
         // Callees first: which functions leave the guard set, from an entry that knows nothing.
         for &(f, recursive) in calls.callers_first().iter().rev() {
@@ -175,7 +175,7 @@ impl SetAt {
             let func = &p.funcs[f];
             let leaves_set = (func.blocks.iter_enumerated())
                 .filter(|(_, b)| matches!(b.term, Term::Return(..)))
-                .all(|(b, block)| out.after(p, &block.stmts, blocks[b.0 as usize]));
+                .all(|(b, block)| out.after(&block.stmts, blocks[b.0 as usize]));
             if leaves_set
                 && func
                     .blocks
@@ -196,7 +196,7 @@ impl SetAt {
             for site in calls.sites_in(f) {
                 let Some(g) = site.callee else { continue };
                 let stmts = &p.funcs[f].blocks[site.block].stmts[..site.stmt];
-                let before = out.after(p, stmts, blocks[site.block.0 as usize]);
+                let before = out.after(stmts, blocks[site.block.0 as usize]);
                 let c = &mut called[g.0 as usize];
                 *c = Some(c.unwrap_or(true) && before);
             }
@@ -210,11 +210,11 @@ impl SetAt {
         let Some(blocks) = &self.entry[f.0 as usize] else {
             return false;
         };
-        self.after(p, &p.funcs[f].blocks[b].stmts[..k], blocks[b.0 as usize])
+        self.after(&p.funcs[f].blocks[b].stmts[..k], blocks[b.0 as usize])
     }
 
     /// Whether the guard is set after `stmts`, from `set` before them.
-    fn after(&self, _p: &Program, stmts: &[crate::ir::Stmt], mut set: bool) -> bool {
+    fn after(&self, stmts: &[crate::ir::Stmt], mut set: bool) -> bool {
         for s in stmts {
             set = self.step(&s.kind, set);
         }
@@ -229,7 +229,7 @@ impl SetAt {
                 _ => false,
             };
         }
-        if ends_path(kind, &self.never) {
+        if ends_path(kind, self.never) {
             return true;
         }
         match kind {
@@ -262,7 +262,7 @@ impl SetAt {
                 if !reached[b.0 as usize] {
                     continue;
                 }
-                let out = self.after(p, &block.stmts, state[b.0 as usize]);
+                let out = self.after(&block.stmts, state[b.0 as usize]);
                 let null = null_side(&block.term, self.var);
                 for s in block.term.successors() {
                     let along = match null {

@@ -132,7 +132,7 @@ impl Wrappers {
         let Callee::Direct(g) = callee else {
             return Some(any);
         };
-        let named = |a: Arg| args.get(usize::from(a)).and_then(|op| names.name(op));
+        let named = |a: Arg| args.get(usize::from(a)).and_then(|op| names.name(p, op));
         match p.known_kind(*g) {
             Some(Kind::Wait { lock }) => Some(Effect {
                 releases: Some(Vec::new()),
@@ -154,8 +154,8 @@ impl Wrappers {
                     return Some(any);
                 };
                 Some(Effect {
-                    releases: translate_all(names, args, s.releases.as_deref()),
-                    pauses: translate_all(names, args, s.pauses.as_deref()),
+                    releases: translate_all(p, names, args, s.releases.as_deref()),
+                    pauses: translate_all(p, names, args, s.pauses.as_deref()),
                 })
             }
         }
@@ -180,25 +180,28 @@ fn extend(into: &mut Option<Vec<Named>>, more: Option<Vec<Named>>) {
 }
 
 /// A callee's names translated through a call's arguments; `None` (any) when one cannot be.
-fn translate_all(names: &Names, args: &[Operand], list: Option<&[Named]>) -> Option<Vec<Named>> {
-    list?.iter().map(|n| names.translate(n, args)).collect()
+fn translate_all(
+    p: &Program,
+    names: &Names,
+    args: &[Operand],
+    list: Option<&[Named]>,
+) -> Option<Vec<Named>> {
+    list?.iter().map(|n| names.translate(p, n, args)).collect()
 }
 
 /// How a function names mutexes: its global variables, and its pointer parameters that it
 /// never assigns and whose address it never takes. Without wrappers (`strict` false), as the
 /// analyses that do not follow them always have: any `&v` or `&v.f…`, elements of an array
 /// being one mutex ([`sem_key`]).
-struct Names<'p> {
-    p: &'p Program,
+struct Names {
     params: Vec<Option<VarId>>,
     strict: bool,
 }
 
-impl<'p> Names<'p> {
-    fn of(p: &'p Program, func: &Func, strict: bool) -> Names<'p> {
+impl Names {
+    fn of(p: &Program, func: &Func, strict: bool) -> Names {
         if !strict {
             return Names {
-                p,
                 params: Vec::new(),
                 strict,
             };
@@ -214,16 +217,16 @@ impl<'p> Names<'p> {
         let params = (func.params.iter())
             .map(|&v| (!assigned.contains(&v) && !p.vars[v].address_taken).then_some(v))
             .collect();
-        Names { p, params, strict }
+        Names { params, strict }
     }
 
     /// The name of the mutex a lock operand points to, if the function can name it.
-    fn name(&self, op: &Operand) -> Option<Named> {
+    fn name(&self, p: &Program, op: &Operand) -> Option<Named> {
         if !self.strict {
             return sem_key(op).map(Named::Var);
         }
         match op.without_casts() {
-            Operand::AddrOf(lv) => self.name_lval(lv),
+            Operand::AddrOf(lv) => self.name_lval(p, lv),
             Operand::Use(lv) if lv.proj.is_empty() => {
                 let v = lv.plain_var()?;
                 Some(Named::Param(self.param(v)?, Vec::new()))
@@ -232,7 +235,7 @@ impl<'p> Names<'p> {
         }
     }
 
-    fn name_lval(&self, lv: &Lval) -> Option<Named> {
+    fn name_lval(&self, p: &Program, lv: &Lval) -> Option<Named> {
         let fields = (lv.proj.iter())
             .map(|s| match s {
                 Proj::Field { strukt, index } => Some((strukt.0, *index)),
@@ -242,7 +245,7 @@ impl<'p> Names<'p> {
         match &lv.base {
             Base::Var(v) => {
                 let global = matches!(
-                    self.p.vars[*v].kind,
+                    p.vars[*v].kind,
                     VarKind::Global {
                         thread_local: false,
                         ..
@@ -268,11 +271,11 @@ impl<'p> Names<'p> {
     }
 
     /// A callee's name in this function's names, through the call's arguments.
-    fn translate(&self, named: &Named, args: &[Operand]) -> Option<Named> {
+    fn translate(&self, p: &Program, named: &Named, args: &[Operand]) -> Option<Named> {
         match named {
             Named::Var(k) => Some(Named::Var(k.clone())),
             Named::Param(i, fields) => {
-                let base = self.name(args.get(*i as usize)?)?;
+                let base = self.name(p, args.get(*i as usize)?)?;
                 Some(match base {
                     Named::Var(mut k) => {
                         k.fields.extend(fields.iter().copied());
@@ -297,6 +300,7 @@ impl<'p> Names<'p> {
 /// function that never returns ends the path.
 pub(crate) struct Held {
     entry: Vec<Option<BTreeSet<Named>>>,
+    names: Names,
 }
 
 impl Held {
@@ -326,7 +330,7 @@ impl Held {
             },
             |_, into: &mut BTreeSet<Named>, incoming| solver::dataflow::intersect(into, incoming),
         );
-        Held { entry }
+        Held { entry, names }
     }
 
     /// The mutexes held before statement `k` of block `b` (`k` = the number of statements: at
@@ -359,35 +363,33 @@ impl Held {
         k: usize,
         wrappers: Option<&Wrappers>,
     ) -> Option<BTreeSet<Named>> {
-        let names = Names::of(p, func, wrappers.is_some());
         let mut held = self.entry[b.0 as usize].clone()?;
         for stmt in &func.blocks[b].stmts[..k] {
-            if !transfer(p, &names, wrappers, &stmt.kind, &mut held) {
+            if !transfer(p, &self.names, wrappers, &stmt.kind, &mut held) {
                 return None;
             }
         }
         Some(held)
     }
-}
 
-/// Whether a call statement may let go of `lock` (for good or for a while), as `wrappers`
-/// summarise the function it lies in's calls.
-pub(crate) fn may_let_go(
-    p: &Program,
-    func: &Func,
-    wrappers: &Wrappers,
-    kind: &StmtKind,
-    lock: &Named,
-) -> bool {
-    let names = Names::of(p, func, true);
-    let Some(effect) = wrappers.effect(p, &names, kind) else {
-        return false;
-    };
-    let names_it = |list: &Option<Vec<Named>>| match list {
-        None => true,
-        Some(l) => l.iter().any(|n| may_alias(n, lock)),
-    };
-    names_it(&effect.releases) || names_it(&effect.pauses)
+    /// Whether a call statement of the function this ran on may let go of `lock` (for good or
+    /// for a while), as `wrappers` summarise its calls.
+    pub(crate) fn may_let_go(
+        &self,
+        p: &Program,
+        wrappers: &Wrappers,
+        kind: &StmtKind,
+        lock: &Named,
+    ) -> bool {
+        let Some(effect) = wrappers.effect(p, &self.names, kind) else {
+            return false;
+        };
+        let names_it = |list: &Option<Vec<Named>>| match list {
+            None => true,
+            Some(l) => l.iter().any(|n| may_alias(n, lock)),
+        };
+        names_it(&effect.releases) || names_it(&effect.pauses)
+    }
 }
 
 /// Whether two names may stand for one mutex: a parameter's may point anywhere.
@@ -420,15 +422,15 @@ fn transfer(
     };
     let func = &p.funcs[*g];
     let kind = p.known_kind(*g);
-    let named = |a: Arg| args.get(usize::from(a)).and_then(|op| names.name(op));
+    let named = |a: Arg| args.get(usize::from(a)).and_then(|op| names.name(p, op));
     if func.defined && func.origin == Origin::User && kind.is_none() {
         match wrappers.and_then(|w| w.summaries.get(g)) {
             Some(s) => {
-                match translate_all(names, args, s.releases.as_deref()) {
+                match translate_all(p, names, args, s.releases.as_deref()) {
                     Some(gone) => let_go(held, &gone),
                     None => held.clear(),
                 }
-                held.extend(s.leaves.iter().filter_map(|n| names.translate(n, args)));
+                held.extend(s.leaves.iter().filter_map(|n| names.translate(p, n, args)));
             }
             None => held.clear(),
         }

@@ -74,7 +74,7 @@ use super::cfg::{on_any_cycle, Cfg};
 use super::failed;
 use super::{fresh_block, Planner, StmtAt, ThreadCalls};
 use crate::analyses::calls::Calls;
-use crate::analyses::held::{may_let_go, Held, Named, Wrappers};
+use crate::analyses::held::{Held, Named, Wrappers};
 use crate::analyses::never_returns::ends_path;
 use crate::ir::ctypes::{StructId, Type};
 use crate::ir::visit::{walk_func, Mentions};
@@ -273,13 +273,13 @@ fn registry(
     };
     let checked = writes.check()?;
     functions.extend(checked.writers);
-    let mut tests = tests;
-    if !checked.movers.is_empty() {
+    let tests = if checked.movers.is_empty() {
+        tests
+    } else {
         // Threads reorder the list: only a test made holding the mutex that every write
         // holds sees it whole.
-        let discipline = Discipline::of(p, graph, never, &checked.windows)?;
-        tests.retain(|&(f, b, _)| discipline.holds_at(p, f, b));
-    }
+        Discipline::tests(p, graph, never, &checked.windows, tests)?
+    };
     let mut joined = Vec::new();
     for (f, b, null) in tests {
         // The null side must be entered only from the test.
@@ -540,11 +540,7 @@ impl ListWrites<'_> {
                         out.movers.push(f);
                         continue;
                     }
-                    let node = self.allowed(f, (b, k), dst, src)?;
-                    out.windows.push(Window {
-                        at: (f, b, k),
-                        node,
-                    });
+                    out.windows.push(self.allowed((f, b, k), dst, src)?);
                     out.writers.push(f);
                 }
             }
@@ -581,25 +577,19 @@ impl ListWrites<'_> {
         Some((w, load))
     }
 
-    /// Whether the write `dst = src` at `at` of `f` is a push or an unlink after a join: for an
-    /// unlink, its node.
-    #[allow(clippy::option_option)]
-    fn allowed(
-        &self,
-        f: FuncId,
-        (b, k): (BlockId, usize),
-        dst: &Lval,
-        src: &Operand,
-    ) -> Option<Option<VarId>> {
+    /// The write `dst = src` at `at` of `f` as a window, if it is a push or an unlink after a
+    /// join.
+    fn allowed(&self, (f, b, k): StmtAt, dst: &Lval, src: &Operand) -> Option<Window> {
         let (list, node) = (self.list, self.node);
-        if dst.plain_var() == Some(list) && self.pushes.contains(&(f, b, k)) {
-            return Some(None);
-        }
-        if is_member(dst, node.strukt, node.link) && self.pushes.contains(&(f, b, k + 1)) {
-            return Some(None);
+        let at = (f, b, k);
+        let push = (dst.plain_var() == Some(list) && self.pushes.contains(&at))
+            || (is_member(dst, node.strukt, node.link) && self.pushes.contains(&(f, b, k + 1)));
+        if push {
+            return Some(Window { at, node: None });
         }
         let (w, load) = self.unlink(dst, src)?;
-        (self.loaded(f, (b, k), w, &load) && self.joined(f, (b, k), w)).then_some(Some(w))
+        (self.loaded(f, (b, k), w, &load) && self.joined(f, (b, k), w))
+            .then_some(Window { at, node: Some(w) })
     }
 
     /// Whether every way to the unlink at `at` loads `w` as `load` says, with nothing writing
@@ -777,80 +767,90 @@ fn moves(p: &Program, list: VarId, node: Node) -> FxHashMap<StmtAt, StmtAt> {
 /// from the load of each unlinked or moved node to its unlink or move, with nothing on the way
 /// that may let go of it (a wait for a condition included). Then a move, made in one piece
 /// under it, is never seen half done by a write or a test that holds it.
-struct Discipline {
-    lock: Named,
+struct Discipline<'p> {
+    p: &'p Program,
     wrappers: Wrappers,
+    /// The mutexes each function asked about holds, through lock wrappers.
+    helds: FxHashMap<FuncId, Held>,
 }
 
-impl Discipline {
-    fn of(
-        p: &Program,
+impl<'p> Discipline<'p> {
+    /// The tests of `tests` made holding the one mutex every write of `windows` holds as said
+    /// above; `None` when no mutex is.
+    fn tests(
+        p: &'p Program,
         graph: &Calls,
         never: FxHashSet<FuncId>,
         windows: &[Window],
-    ) -> Option<Discipline> {
-        let wrappers = Wrappers::of(p, graph, never);
-        let mut helds: FxHashMap<FuncId, Held> = FxHashMap::default();
-        let mut held_before = |(f, b, k): StmtAt| -> BTreeSet<Named> {
-            let func = &p.funcs[f];
-            let held = helds
-                .entry(f)
-                .or_insert_with(|| Held::with_wrappers(p, func, &wrappers));
-            (held.named_before(p, func, b, k, Some(&wrappers)))
-                .unwrap_or_default()
-                .into_iter()
-                .filter(|n| matches!(n, Named::Var(_)))
-                .collect()
+        tests: Vec<(FuncId, BlockId, BlockId)>,
+    ) -> Option<Vec<(FuncId, BlockId, BlockId)>> {
+        let mut d = Discipline {
+            p,
+            wrappers: Wrappers::of(p, graph, never),
+            helds: FxHashMap::default(),
         };
         let mut candidates: Option<BTreeSet<Named>> = None;
         for window in windows {
-            let here = held_before(window.at);
+            let mut here = d.held_before(window.at);
+            here.retain(|n| matches!(n, Named::Var(_)));
             match &mut candidates {
                 Some(c) => c.retain(|n| here.contains(n)),
                 None => candidates = Some(here),
             }
         }
         let lock = candidates?.into_iter().find(|lock| {
-            windows.iter().all(|w| match &w.node {
+            windows.iter().all(|w| match w.node {
                 None => true,
-                Some(v) => held_since_load(p, &wrappers, w.at, *v, lock),
+                Some(v) => d.held_since_load(w.at, v, lock),
             })
         })?;
-        Some(Discipline { lock, wrappers })
+        let held_at_test = |d: &mut Discipline, (f, b): (FuncId, BlockId)| {
+            let at = (f, b, p.funcs[f].blocks[b].stmts.len());
+            d.held_before(at).contains(&lock)
+        };
+        Some(
+            tests
+                .into_iter()
+                .filter(|&(f, b, _)| held_at_test(&mut d, (f, b)))
+                .collect(),
+        )
     }
 
-    /// Whether the test that ends block `b` of `f` is made holding the mutex.
-    fn holds_at(&self, p: &Program, f: FuncId, b: BlockId) -> bool {
+    fn held(&mut self, f: FuncId) -> &Held {
+        let (p, wrappers) = (self.p, &self.wrappers);
+        self.helds
+            .entry(f)
+            .or_insert_with(|| Held::with_wrappers(p, &p.funcs[f], wrappers))
+    }
+
+    /// The mutexes certainly held before statement `k` of block `b` of `f`.
+    fn held_before(&mut self, (f, b, k): StmtAt) -> BTreeSet<Named> {
+        let p = self.p;
+        self.held(f);
+        let held = &self.helds[&f];
+        (held.named_before(p, &p.funcs[f], b, k, Some(&self.wrappers))).unwrap_or_default()
+    }
+
+    /// Whether on every way to the write at `at`, `lock` is held at the load of node `w` and
+    /// nothing between lets go of it.
+    fn held_since_load(&mut self, (f, b, k): StmtAt, w: VarId, lock: &Named) -> bool {
+        let p = self.p;
         let func = &p.funcs[f];
-        let held = Held::with_wrappers(p, func, &self.wrappers);
-        held.named_before(p, func, b, func.blocks[b].stmts.len(), Some(&self.wrappers))
-            .is_some_and(|h| h.contains(&self.lock))
+        self.held(f);
+        let (held, wrappers) = (&self.helds[&f], &self.wrappers);
+        Cfg::new(func).passes_before(func, (b, k), |bb, kk| {
+            let kind = &func.blocks[bb].stmts[kk].kind;
+            if wrappers.never_returns(kind) {
+                return Some(true);
+            }
+            // The first assignment of `w` on the way back is its load ([`ListWrites::loaded`]).
+            if assigns(kind, w) {
+                let at_load = held.named_before(p, func, bb, kk, Some(wrappers));
+                return Some(at_load.is_some_and(|h| h.contains(lock)));
+            }
+            held.may_let_go(p, wrappers, kind, lock).then_some(false)
+        })
     }
-}
-
-/// Whether on every way to the write at `at`, `lock` is held at the load of node `w` and
-/// nothing between lets go of it.
-fn held_since_load(
-    p: &Program,
-    wrappers: &Wrappers,
-    (f, b, k): StmtAt,
-    w: VarId,
-    lock: &Named,
-) -> bool {
-    let func = &p.funcs[f];
-    let held = Held::with_wrappers(p, func, wrappers);
-    Cfg::new(func).passes_before(func, (b, k), |bb, kk| {
-        let kind = &func.blocks[bb].stmts[kk].kind;
-        if wrappers.never_returns(kind) {
-            return Some(true);
-        }
-        // The first assignment of `w` on the way back is its load ([`ListWrites::loaded`]).
-        if assigns(kind, w) {
-            let at_load = held.named_before(p, func, bb, kk, Some(wrappers));
-            return Some(at_load.is_some_and(|h| h.contains(lock)));
-        }
-        may_let_go(p, func, wrappers, kind, lock).then_some(false)
-    })
 }
 
 /// The locals of type `N **` that hold the address of the list or of a link member: each
