@@ -2342,3 +2342,152 @@ fn array_helper_near_misses() {
     unmatched("arrays_start", &helpers(joined, "1", ""));
     unmatched("arrays_early", &helpers(joined, "0", "if (n > 8) return;"));
 }
+
+/// The turns of a program (the prelude followed by `body`), one line per turn variable: the
+/// markers of its starts (the first statement of the block entered), then of its stores.
+fn turns(test: &str, body: &str) -> Vec<String> {
+    let text = format!("{PRELUDE}{body}");
+    let (p, jp) = planned(test, &text);
+    jp.turns
+        .iter()
+        .map(|t| {
+            let first = |(f, b): (c_frontend::ir::FuncId, c_frontend::ir::BlockId)| {
+                let block = &p.funcs[f].blocks[b];
+                let pos = match block.stmts.first() {
+                    Some(s) => s.pos,
+                    None => match &block.term {
+                        Term::Branch { pos, .. } | Term::Return(_, pos) => *pos,
+                        _ => return "?".to_string(),
+                    },
+                };
+                marker(&text, pos.line)
+            };
+            let mut starts: Vec<String> = t.starts.iter().map(|&s| first(s)).collect();
+            starts.sort();
+            let mut stores: Vec<String> = (t.stores.iter())
+                .map(|&(f, b, k)| marker(&text, p.funcs[f].blocks[b].stmts[k].pos.line))
+                .collect();
+            stores.sort();
+            format!("{} / {}", starts.join(" "), stores.join(" "))
+        })
+        .collect()
+}
+
+/// Main and one worker take turns through `turn` (`turns.rs`): `WORKERS` workers are started,
+/// `MAIN_STORE` is what main does to hand the turn over, `WAIT` how the worker waits.
+fn turn_program(workers: &str, main_store: &str, wait: &str) -> String {
+    "
+pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+int turn;
+long slot;
+void *taker(void *arg) {
+    for (;;) {
+        pthread_mutex_lock(&mu);
+        WAIT
+            pthread_cond_wait(&cv, &mu);
+        pthread_mutex_unlock(&mu); // T1
+        shared += slot;
+        pthread_mutex_lock(&mu);
+        turn = 0; // S1
+        pthread_cond_signal(&cv);
+        pthread_mutex_unlock(&mu);
+    }
+    return arg;
+}
+int main(void) {
+    pthread_t t[2];
+    turn = 0; // S0
+    for (int i = 0; i < WORKERS; i++)
+        pthread_create(&t[i], NULL, taker, NULL);
+    for (long k = 0; k < 4; k++) {
+        pthread_mutex_lock(&mu);
+        while (turn != 0)
+            pthread_cond_wait(&cv, &mu);
+        pthread_mutex_unlock(&mu); // T0
+        slot = k;
+        MAIN_STORE
+    }
+    return 0;
+}
+"
+    .replace("WORKERS", workers)
+    .replace("MAIN_STORE", main_store)
+    .replace("WAIT", wait)
+}
+
+const HAND_OVER: &str =
+    "pthread_mutex_lock(&mu);\n        turn = 1; // S2\n        pthread_mutex_unlock(&mu);";
+const WAIT_ONE: &str = "while (turn != 1)";
+
+#[test]
+fn turn_between_main_and_one_worker() {
+    assert_eq!(
+        turns("turn_one", &turn_program("1", HAND_OVER, WAIT_ONE)),
+        ["T0 T1 / S0 S1 S2"]
+    );
+    // `while (!turn)` waits for any nonzero value: still apart from main's 0.
+    assert_eq!(
+        turns("turn_truth", &turn_program("1", HAND_OVER, "while (!turn)")),
+        ["T0 T1 / S0 S1 S2"]
+    );
+}
+
+/// The near misses: each breaks one step of the argument (`turns.rs`).
+#[test]
+fn turn_near_misses() {
+    let none: [&str; 0] = [];
+    // Two workers may both see 1 before either stores 0.
+    assert_eq!(
+        turns("turn_two", &turn_program("2", HAND_OVER, WAIT_ONE)),
+        none
+    );
+    // Main hands the turn over a second time, after its turn has ended.
+    let twice = format!("{HAND_OVER}\n        pthread_mutex_lock(&mu);\n        turn = 1;\n        pthread_mutex_unlock(&mu);");
+    assert_eq!(
+        turns("turn_twice", &turn_program("1", &twice, WAIT_ONE)),
+        none
+    );
+    // The store does not hold the mutex.
+    assert_eq!(
+        turns("turn_unlocked", &turn_program("1", "turn = 1;", WAIT_ONE)),
+        none
+    );
+    // The worker waits for a value main's turn also has: `turn != 2` holds of 0.
+    assert_eq!(
+        turns(
+            "turn_overlap",
+            &turn_program("1", HAND_OVER, "while (turn == 2)")
+        ),
+        none
+    );
+    // A constant that some integer type holds as another value (`-1u` is `0xffffffff`).
+    assert_eq!(
+        turns(
+            "turn_large",
+            &turn_program("1", HAND_OVER, "while (turn != 1000)")
+        ),
+        none
+    );
+    // The hand-over in a helper, also called where main's turn has ended.
+    let helper = |main_store: &str| {
+        turn_program("1", main_store, WAIT_ONE).replace(
+            "int main(void) {",
+            "void give(int v) { pthread_mutex_lock(&mu); turn = v; pthread_mutex_unlock(&mu); }\nint main(void) {",
+        )
+    };
+    assert_eq!(
+        turns("turn_helper_after", &helper("give(1);\n        give(1);")),
+        none
+    );
+}
+
+/// A store in a helper that every caller calls in its turn ends that turn.
+#[test]
+fn turn_handed_over_by_a_helper() {
+    let program = turn_program("1", "give(1); // G", WAIT_ONE).replace(
+        "int main(void) {",
+        "void give(int v) {\n    pthread_mutex_lock(&mu);\n    turn = v; // S2\n    pthread_mutex_unlock(&mu);\n}\nint main(void) {",
+    );
+    assert_eq!(turns("turn_helper", &program), ["T0 T1 / S0 S1 S2"]);
+}

@@ -200,6 +200,12 @@ impl Gen<'_> {
                     }
                 }
             }
+            // A thread starts a turn on entry to this block.
+            for turn in &self.analysed.joins.turns {
+                if turn.starts.binary_search(&(f, b)).is_ok() {
+                    self.turn_event(&mut frame, &turn.var, true);
+                }
+            }
             // A hand-shake's waiter saw its flag set on entry to this block.
             for (n, h) in self.analysed.joins.handshakes.iter().enumerate() {
                 if h.waits.contains(&(f, b)) {
@@ -218,6 +224,12 @@ impl Gen<'_> {
                 self.epoch_events((f, b, k), before);
                 self.member_store_events(&stmt.kind, before);
                 self.reader_section(&mut frame, (f, b, k), true);
+                // A store of a turn variable ends the thread's turn.
+                for turn in &self.analysed.joins.turns {
+                    if turn.stores.binary_search(&(f, b, k)).is_ok() {
+                        self.turn_event(&mut frame, &turn.var, false);
+                    }
+                }
                 // A semaphore hand-shake's waiter has seen the post once its wait returned.
                 for (n, h) in self.analysed.joins.handshakes.iter().enumerate() {
                     if h.wait_calls.contains(&(f, b, k)) {

@@ -541,6 +541,22 @@ impl Gen<'_> {
         self.current.push(GenEvent::Event(event));
     }
 
+    /// A turn ([`crate::analyses::joins::Turn`]): a thread that starts one holds the turn
+    /// variable's own lock exclusively (`start`), until its store of the variable gives it
+    /// back. No lock call: nothing waits for it, and it orders no locks.
+    pub(super) fn turn_event(&mut self, frame: &mut Frame, var: &crate::ir::Lval, start: bool) {
+        let node = self.eval(frame, &Operand::AddrOf(var.clone()));
+        let Some(l) = self.lock_arg(&[node], 0) else {
+            return;
+        };
+        let event = if start {
+            Event::Acquire(l, LockMode::Exclusive, None)
+        } else {
+            Event::Release(l)
+        };
+        self.current.push(GenEvent::Event(event));
+    }
+
     /// `pthread_once(c, f)`: `f` runs once, holding the control `c` as a lock, and every call
     /// returns only after it has run. So the calling thread goes on holding `c` shared: `f`'s
     /// accesses (under `c` held exclusively) are ordered before every access that follows a

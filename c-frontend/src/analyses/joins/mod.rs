@@ -50,7 +50,9 @@
 //! waits under a mutex for a counter of running workers that each counts down as its last act.
 //! A fourth orders without ending a thread: a **hand-shake** ([`handshakes`]), where a waiter
 //! sees a flag under a mutex that one thread set once it had done its part, or returns from a
-//! `sem_wait` of a semaphore that only that thread posts ([`posts`]).
+//! `sem_wait` of a semaphore that only that thread posts ([`posts`]). A fifth protects rather
+//! than orders: a **turn** ([`turns`]), a value under a mutex that a thread waits for and then
+//! holds, as a lock of its own, until it stores the value again.
 //!
 //! A call of a create or join wrapper, a user function that calls `pthread_create` or
 //! `pthread_join` for its caller with a thread id the caller hands over (`spawn(&t, …)`,
@@ -114,9 +116,11 @@ mod pools;
 mod posts;
 mod presumed;
 mod registry;
+mod turns;
 mod wrappers;
 
 pub use presumed::PresumedJoin;
+pub use turns::Turn;
 
 use cfg::*;
 use failed::*;
@@ -197,6 +201,9 @@ pub struct JoinPlan {
     /// The hand-shakes through a flag under a mutex ([`handshakes`]) and through a semaphore
     /// ([`posts`]), at most `solver::threads::phases::MAX_HANDSHAKES`, numbered by their index.
     pub handshakes: Vec<handshakes::Handshake>,
+    /// The turn variables ([`turns`]): where a thread starts a turn, holding the variable's own
+    /// lock until it stores the variable again.
+    pub turns: Vec<Turn>,
     /// The calls of a pool join wrapper that join a pool's handle (`pool_destroy(p)`, a join
     /// of `p`'s handle after the call), with the wrapper's own *parameter handle* and that
     /// handle: inside the wrapper, the parameter handle is joined on entry to its join loop's
@@ -493,6 +500,8 @@ pub fn plan(
             planner.handshakes(main, solver::threads::phases::MAX_HANDSHAKES as usize);
             planner.semaphore_handshakes(main, solver::threads::phases::MAX_HANDSHAKES as usize)
         });
+        stats.time("analyses: joins: turns", || planner.turns(main));
+        stats.count("turn variables", planner.plan.turns.len());
     }
     planner.registries();
     // An array handed over by two creates may give one element to two threads.

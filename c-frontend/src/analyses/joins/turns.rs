@@ -1,0 +1,618 @@
+//! Turns: a value under a mutex that says whose turn it is (an extension beyond the paper, which
+//! knows only locks). A thread that saw the value it waits for, holding the mutex, has the turn
+//! until it stores the value again; whatever it does in between, the mutex released, no other
+//! thread does at the same time:
+//!
+//! ```c
+//! void *worker(void *arg) {                  // one thread, started once
+//!     for (;;) {
+//!         lock(&m);
+//!         while (turn != 1)                  // a *start*: the side where `turn == 1`
+//!             wait(&c, &m);
+//!         unlock(&m);
+//!         total += slot;                     // the worker's turn
+//!         lock(&m); turn = 0; broadcast(&c); unlock(&m);   // a *store*: the turn ends
+//!     }
+//! }
+//! // main: lock(&m); while (turn != 0) wait(&c, &m); unlock(&m); slot = k; lock(&m); turn = 1; …
+//! ```
+//!
+//! The constraint generator says it with a lock of its own, the turn variable's, that holds no
+//! mutex and orders no locks: taken on entry to each start, given back after each store
+//! ([`Turn`]). Like any lock, it protects the accesses made while it is held, here those of two
+//! turns.
+//!
+//! What this module checks on the IR, for a *turn variable* `v`, a global integer variable or
+//! member path of one, not thread-local, whose address is never taken (so that every write
+//! names it):
+//!
+//! - A *start* is a side of a branch on `v` (`v == K`, `v != K`, or `v` itself, with `K` a
+//!   constant from -128 to 127, so that no two such constants are the same value in any integer
+//!   type), entered only from the branch, with a mutex held there on every path, and not the
+//!   side of a wait loop that waits (from which every path comes back to the branch before any
+//!   store or return). Its *values* are those `v` may hold on that side.
+//! - A function is *in a turn* at a point where every path from its entry passed a start since
+//!   its last store of `v` or call that may store it (a call of a function that may, through a
+//!   pointer, or handing a function over); the turn's values are the union of those starts'.
+//!   It is entered in a turn when every call of it is made in one (a helper that hands the turn
+//!   over), never when it is `main`, addressed, uncalled or on a cycle of calls.
+//! - A branch taken where the function is already in a turn starts none (the thread keeps the
+//!   turn it has, whatever values it tells apart).
+//! - Every store of `v` is made in a turn of its function, holding the mutex every start holds;
+//!   or by the initializers, or by `main` before any call that may start a thread.
+//! - Each start's function runs in one thread only, one that runs once: `main` (and what only
+//!   it calls), or the routine of one create made once by a function that runs once (and what
+//!   only it calls). Two starts whose values meet run in the same one.
+//!
+//! Why a turn then excludes every other: say thread `T` is in a turn of values `P` (it saw `v`
+//! in `P` holding the mutex, and has not stored since), and no other thread is in a turn. Only
+//! a thread in a turn stores `v` (or `main` before any other thread exists), so `v` stays in
+//! `P`. Another thread `U` starting a turn of values `Q` reads `v`, in `P`, holding the mutex:
+//! so `P` and `Q` meet, and `U` runs the same one thread as `T`, which is `T`. By induction on
+//! time, at most one thread is ever in a turn. And what a thread did in its turn, up to its
+//! store, happens before the next turn starts: its store and the next start's test hold the
+//! mutex, which the storing thread releases after its store.
+//!
+//! It reads the IR, the call index and the joins plan's once-runs, and adds only the turns.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::counters::{routine_uses, written_vars, Counter, Write};
+use super::*;
+use crate::analyses::held::Held;
+use crate::analyses::semaphores::SemKey;
+use crate::ir::Comparison;
+use crate::model::Kind;
+
+/// One turn variable: the lock that its turns hold, where they start and where they end.
+#[derive(Clone, Debug)]
+pub struct Turn {
+    /// The variable as a start reads it: the generator takes `&var`'s lock.
+    pub var: Lval,
+    /// The blocks on entry to which a thread starts a turn, sorted.
+    pub starts: Vec<(FuncId, BlockId)>,
+    /// The stores after which it has ended (`main`'s before any thread too), sorted.
+    pub stores: Vec<StmtAt>,
+}
+
+/// A set of integers: sorted, disjoint, non-adjacent closed intervals.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Values(Vec<(i64, i64)>);
+
+impl Values {
+    fn one(k: i64) -> Values {
+        Values(vec![(k, k)])
+    }
+
+    fn all_but(k: i64) -> Values {
+        // `k` is at most 127 in magnitude: both sides are non-empty.
+        Values(vec![(i64::MIN, k - 1), (k + 1, i64::MAX)])
+    }
+
+    fn union(&self, other: &Values) -> Values {
+        let mut all: Vec<(i64, i64)> = self.0.iter().chain(&other.0).copied().collect();
+        all.sort_unstable();
+        let mut out: Vec<(i64, i64)> = Vec::with_capacity(all.len());
+        for (lo, hi) in all {
+            match out.last_mut() {
+                Some(last) if lo <= last.1.saturating_add(1) => last.1 = last.1.max(hi),
+                _ => out.push((lo, hi)),
+            }
+        }
+        Values(out)
+    }
+
+    /// Whether some integer is in both.
+    fn meets(&self, other: &Values) -> bool {
+        (self.0.iter()).any(|&(a, b)| other.0.iter().any(|&(c, d)| a <= d && c <= b))
+    }
+}
+
+/// A branch on a turn variable: the read, the variable, and each side with the values the
+/// variable holds there.
+struct TurnTest {
+    block: BlockId,
+    read: Lval,
+    counter: Counter,
+    sides: [(BlockId, Values); 2],
+}
+
+impl TurnTest {
+    fn of(p: &Program, b: BlockId, term: &Term) -> Option<TurnTest> {
+        let Term::Branch {
+            cond,
+            then_block,
+            else_block,
+            compare,
+            ..
+        } = term
+        else {
+            return None;
+        };
+        if then_block == else_block {
+            return None;
+        }
+        let small = |op: &Operand| op.constant().filter(|k| (-128..=127).contains(k));
+        let (read, then_values, else_values) = match (compare, cond) {
+            (None, Operand::Use(lv)) => (lv, Values::all_but(0), Values::one(0)),
+            (Some(op @ (Comparison::Eq | Comparison::Ne)), Operand::Arith(_, _, ops)) => {
+                let [l, r] = ops.as_slice() else { return None };
+                let (read, k) = match (l, r) {
+                    (Operand::Use(lv), other) | (other, Operand::Use(lv))
+                        if Counter::read_by(p, &Operand::Use(lv.clone())).is_some() =>
+                    {
+                        (lv, small(other)?)
+                    }
+                    _ => return None,
+                };
+                match op {
+                    Comparison::Eq => (read, Values::one(k), Values::all_but(k)),
+                    _ => (read, Values::all_but(k), Values::one(k)),
+                }
+            }
+            _ => return None,
+        };
+        let counter = Counter::read_by(p, &Operand::Use(read.clone()))?;
+        Some(TurnTest {
+            block: b,
+            read: read.clone(),
+            counter,
+            sides: [(*then_block, then_values), (*else_block, else_values)],
+        })
+    }
+}
+
+/// The one thread a function runs in, when it runs in one that runs once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Home {
+    Main,
+    Routine(FuncId),
+    Many,
+}
+
+/// Whether a function is in a turn at a point, and of which values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum InTurn {
+    No,
+    Yes(Values),
+}
+
+/// A start as found: its function, its branch's block and the side entered, its values and
+/// the mutexes held at its branch.
+struct Start {
+    f: FuncId,
+    test: BlockId,
+    block: BlockId,
+    values: Values,
+    held: BTreeSet<SemKey>,
+}
+
+impl Planner<'_> {
+    /// Finds the turn variables of the program that starts at `main` ([`JoinPlan::turns`]).
+    pub(super) fn turns(&mut self, main: FuncId) {
+        let p = self.p;
+        if self.index.main_is_called(main) {
+            return;
+        }
+        let mut tests: BTreeMap<SemKey, Vec<(FuncId, TurnTest)>> = BTreeMap::new();
+        for (f, func) in p.funcs.iter_enumerated() {
+            if !func.defined || func.origin != Origin::User {
+                continue;
+            }
+            for (b, block) in func.blocks.iter_enumerated() {
+                if let Some(test) = TurnTest::of(p, b, &block.term) {
+                    let key = SemKey {
+                        var: test.counter.var,
+                        fields: test.counter.fields.clone(),
+                    };
+                    tests.entry(key).or_default().push((f, test));
+                }
+            }
+        }
+        if tests.is_empty() {
+            return;
+        }
+        let tested: FxHashSet<VarId> = tests.keys().map(|k| k.var).collect();
+        let mut writes: FxHashMap<VarId, Vec<StmtAt>> = FxHashMap::default();
+        for (f, func) in p.funcs.iter_enumerated() {
+            for (b, block) in func.blocks.iter_enumerated() {
+                for (k, stmt) in block.stmts.iter().enumerate() {
+                    for v in written_vars(&stmt.kind) {
+                        if tested.contains(&v) {
+                            writes.entry(v).or_default().push((f, b, k));
+                        }
+                    }
+                }
+            }
+        }
+        let homes = self.homes(main);
+        let mut held: FxHashMap<FuncId, Held> = FxHashMap::default();
+        let mut found = Vec::new();
+        for (key, tests) in &tests {
+            let writes = writes.get(&key.var).map_or(&[][..], Vec::as_slice);
+            if let Some(turn) = self.turn(main, tests, writes, &homes, &mut held) {
+                found.push(turn);
+            }
+        }
+        self.plan.turns = found;
+    }
+
+    /// The turns of one variable, tested by `tests` and written by `writes` (every statement
+    /// that writes its variable), when the argument of the module holds.
+    fn turn(
+        &self,
+        main: FuncId,
+        tests: &[(FuncId, TurnTest)],
+        writes: &[StmtAt],
+        homes: &[Home],
+        held: &mut FxHashMap<FuncId, Held>,
+    ) -> Option<Turn> {
+        let p = self.p;
+        let counter = &tests[0].1.counter;
+        let writers: FxHashSet<FuncId> = writes.iter().map(|&(f, _, _)| f).collect();
+        let may_write = self.index.may_write(&writers);
+        let mut starts: Vec<Start> = Vec::new();
+        for (f, test) in tests {
+            let func = &p.funcs[*f];
+            let cfg = Cfg::new(func);
+            let h = held.entry(*f).or_insert_with(|| Held::new(p, func));
+            let Some(at_test) = h.before(p, func, test.block, func.blocks[test.block].stmts.len())
+            else {
+                continue;
+            };
+            for (side, values) in &test.sides {
+                if cfg.preds[side.0 as usize] == [test.block.0 as usize]
+                    && !at_test.is_empty()
+                    && !self.waits_again(*f, counter, &may_write, *side, test.block)
+                {
+                    starts.push(Start {
+                        f: *f,
+                        test: test.block,
+                        block: *side,
+                        values: values.clone(),
+                        held: at_test.clone(),
+                    });
+                }
+            }
+        }
+        let in_turn = self.in_turns(main, counter, &starts, &may_write);
+        // A branch taken in a turn starts none: the thread keeps the turn it has.
+        let fresh: Vec<&Start> = (starts.iter())
+            .filter(|s| {
+                let end = p.funcs[s.f].blocks[s.test].stmts.len();
+                !in_turn.get(&s.f).is_some_and(|states| {
+                    let at = self.turn_before(s.f, counter, states, &may_write, s.test, end);
+                    matches!(at, InTurn::Yes(_))
+                })
+            })
+            .collect();
+        let mut mutexes = fresh.first()?.held.clone();
+        for s in &fresh {
+            mutexes.retain(|m| s.held.contains(m));
+        }
+        // Two starts whose values meet run in the same one thread.
+        for (i, a) in fresh.iter().enumerate() {
+            let home = homes[a.f.0 as usize];
+            if home == Home::Many {
+                return None;
+            }
+            if (fresh[i + 1..].iter())
+                .any(|b| a.values.meets(&b.values) && homes[b.f.0 as usize] != home)
+            {
+                return None;
+            }
+        }
+        let mut stores = Vec::new();
+        for &(f, b, k) in writes {
+            let func = &p.funcs[f];
+            let stmt = &func.blocks[b].stmts[k];
+            if counter.written_by(p, stmt).is_none() || func.origin == Origin::GlobalInit {
+                continue;
+            }
+            if f == main && self.before_any_thread(main, b, k) {
+                // No other thread exists yet; if `main` was in a turn, the store ends it.
+                stores.push((f, b, k));
+                continue;
+            }
+            let exact = matches!(
+                counter.written_by(p, stmt),
+                Some(Write::Set(_) | Write::Step(_))
+            );
+            let entry = in_turn.get(&f)?;
+            let h = held.entry(f).or_insert_with(|| Held::new(p, func));
+            let at = h.before(p, func, b, k)?;
+            if !exact
+                || !matches!(
+                    self.turn_before(f, counter, entry, &may_write, b, k),
+                    InTurn::Yes(_)
+                )
+            {
+                return None;
+            }
+            mutexes.retain(|m| at.contains(m));
+            stores.push((f, b, k));
+        }
+        if mutexes.is_empty() {
+            return None;
+        }
+        let mut starts: Vec<(FuncId, BlockId)> = starts.iter().map(|s| (s.f, s.block)).collect();
+        starts.sort();
+        starts.dedup();
+        stores.sort();
+        Some(Turn {
+            var: tests[0].1.read.clone(),
+            starts,
+            stores,
+        })
+    }
+
+    /// Whether function `f`'s statement `stmt` may end a turn of `counter`: it writes it, or
+    /// calls a function that may (one of `may_write`, through a pointer, or handing a function
+    /// over), or is assembly.
+    fn ends_turn(
+        &self,
+        counter: &Counter,
+        stmt: &crate::ir::Stmt,
+        may_write: &FxHashSet<FuncId>,
+    ) -> bool {
+        if counter.written_by(self.p, stmt).is_some() {
+            return true;
+        }
+        match &stmt.kind {
+            StmtKind::Call { callee, args, .. } => {
+                !matches!(callee, Callee::Direct(g) if !may_write.contains(g))
+                    || args
+                        .iter()
+                        .any(|a| matches!(a.without_casts(), Operand::Func(_)))
+            }
+            StmtKind::Asm { .. } => true,
+            _ => false,
+        }
+    }
+
+    /// Whether every path from block `side` of `f` comes back to the branch in `test` before
+    /// any statement that may end a turn and before the function returns (or ends the
+    /// program): the side of a wait loop that waits, which is no turn (its values are those
+    /// the thread does not wait for).
+    fn waits_again(
+        &self,
+        f: FuncId,
+        counter: &Counter,
+        may_write: &FxHashSet<FuncId>,
+        side: BlockId,
+        test: BlockId,
+    ) -> bool {
+        let func = &self.p.funcs[f];
+        let mut seen = vec![false; func.blocks.len()];
+        let mut stack = vec![side];
+        while let Some(b) = stack.pop() {
+            if b == test || std::mem::replace(&mut seen[b.0 as usize], true) {
+                continue;
+            }
+            let block = &func.blocks[b];
+            if (block.stmts.iter()).any(|s| self.ends_turn(counter, s, may_write))
+                || matches!(block.term, Term::Return(..))
+            {
+                return false;
+            }
+            stack.extend(block.term.successors().iter().copied());
+        }
+        true
+    }
+
+    /// Whether each function that may store `counter` (`may_write`) is in a turn of it on
+    /// entry to each of its blocks (`None`: unreachable). A function is entered in a turn when
+    /// every call of it is made in one (the values: their union); never when it is `main`, on
+    /// a cycle of calls, addressed, or not called.
+    fn in_turns(
+        &self,
+        main: FuncId,
+        counter: &Counter,
+        starts: &[Start],
+        may_write: &FxHashSet<FuncId>,
+    ) -> FxHashMap<FuncId, Vec<Option<InTurn>>> {
+        let mut out: FxHashMap<FuncId, Vec<Option<InTurn>>> = FxHashMap::default();
+        for &(f, cyclic) in self.index.callers_first() {
+            if !may_write.contains(&f) {
+                continue;
+            }
+            let called = !cyclic
+                && f != main
+                && self.index.addressed().binary_search(&f).is_err()
+                && self.index.call_count(f) > 0;
+            let mut entry: Option<InTurn> = None;
+            for site in self.index.sites_calling(f).filter(|_| called) {
+                let at = match out.get(&site.caller) {
+                    Some(states) => self.turn_before(
+                        site.caller,
+                        counter,
+                        states,
+                        may_write,
+                        site.block,
+                        site.stmt,
+                    ),
+                    None => InTurn::No,
+                };
+                entry = Some(match (entry, at) {
+                    (None, at) => at,
+                    (Some(InTurn::Yes(a)), InTurn::Yes(b)) => InTurn::Yes(a.union(&b)),
+                    _ => InTurn::No,
+                });
+            }
+            let entry = entry.unwrap_or(InTurn::No);
+            out.insert(f, self.in_turn(f, entry, counter, starts, may_write));
+        }
+        out
+    }
+
+    /// Whether `f`, entered in state `entry`, is in a turn of `counter` on entry to each block
+    /// (`None`: unreachable).
+    fn in_turn(
+        &self,
+        f: FuncId,
+        entry: InTurn,
+        counter: &Counter,
+        starts: &[Start],
+        may_write: &FxHashSet<FuncId>,
+    ) -> Vec<Option<InTurn>> {
+        let func = &self.p.funcs[f];
+        let succs = func.successor_lists();
+        let start_of = |b: BlockId| {
+            let mut values: Option<Values> = None;
+            for s in starts.iter().filter(|s| s.f == f && s.block == b) {
+                values = Some(match values {
+                    Some(v) => v.union(&s.values),
+                    None => s.values.clone(),
+                });
+            }
+            values
+        };
+        let mut entry = solver::dataflow::forward(
+            &mut (),
+            func.blocks.len(),
+            |b| &succs[b],
+            entry,
+            |_, b, state| {
+                let block = BlockId(b as u32);
+                let mut state = start_of(block).map_or(state, InTurn::Yes);
+                for stmt in &func.blocks[block].stmts {
+                    if self.ends_turn(counter, stmt, may_write) {
+                        state = InTurn::No;
+                    }
+                }
+                Some(state)
+            },
+            |_, into: &mut InTurn, incoming: &InTurn| {
+                let merged = match (&*into, incoming) {
+                    (InTurn::Yes(a), InTurn::Yes(b)) => InTurn::Yes(a.union(b)),
+                    _ => InTurn::No,
+                };
+                let changed = merged != *into;
+                *into = merged;
+                changed
+            },
+        );
+        // A start's own block is in the turn whatever the state its branch passed on.
+        for (b, state) in entry.iter_mut().enumerate() {
+            if let (Some(s), Some(values)) = (state.as_mut(), start_of(BlockId(b as u32))) {
+                *s = InTurn::Yes(values);
+            }
+        }
+        entry
+    }
+
+    /// Whether `f` is in a turn right before statement `k` of block `b`.
+    fn turn_before(
+        &self,
+        f: FuncId,
+        counter: &Counter,
+        entry: &[Option<InTurn>],
+        may_write: &FxHashSet<FuncId>,
+        b: BlockId,
+        k: usize,
+    ) -> InTurn {
+        let Some(mut state) = entry[b.0 as usize].clone() else {
+            return InTurn::No;
+        };
+        for stmt in &self.p.funcs[f].blocks[b].stmts[..k] {
+            if self.ends_turn(counter, stmt, may_write) {
+                state = InTurn::No;
+            }
+        }
+        state
+    }
+
+    /// Whether statement `k` of `main`'s block `b` runs before any thread may exist: every
+    /// path to it from the entry calls only library functions that start none.
+    fn before_any_thread(&self, main: FuncId, b: BlockId, k: usize) -> bool {
+        let p = self.p;
+        let func = &p.funcs[main];
+        let harmless = |stmt: &crate::ir::Stmt| match &stmt.kind {
+            StmtKind::Call {
+                callee: Callee::Direct(g),
+                args,
+                ..
+            } => {
+                func_is_library(p, *g)
+                    && p.known_kind(*g)
+                        .is_some_and(|kind| !kind.may_start_thread() && kind != Kind::Stub)
+                    && !args
+                        .iter()
+                        .any(|a| matches!(a.without_casts(), Operand::Func(_)))
+            }
+            StmtKind::Call { .. } | StmtKind::Asm { .. } => false,
+            _ => true,
+        };
+        if !func.blocks[b].stmts[..k].iter().all(harmless) {
+            return false;
+        }
+        let cfg = Cfg::new(func);
+        let mut seen = vec![false; func.blocks.len()];
+        let mut stack: Vec<usize> = cfg.preds[b.0 as usize].clone();
+        while let Some(x) = stack.pop() {
+            if std::mem::replace(&mut seen[x], true) {
+                continue;
+            }
+            if !func.blocks[BlockId(x as u32)].stmts.iter().all(harmless) {
+                return false;
+            }
+            stack.extend(cfg.preds[x].iter().copied());
+        }
+        true
+    }
+
+    /// The one thread each function runs in ([`Home`]): `main`'s, or that of a routine one
+    /// create made once starts; a function called from two of them, addressed for another use
+    /// than one create's routine, or reached from neither, runs in many.
+    fn homes(&self, main: FuncId) -> Vec<Home> {
+        let p = self.p;
+        let n = p.funcs.len();
+        let mut home: Vec<Option<Home>> = vec![None; n];
+        home[main.0 as usize] = Some(Home::Main);
+        for &g in self.index.addressed() {
+            let uses = routine_uses(p, &self.calls, g);
+            let once = match uses.creates[..] {
+                [create] => {
+                    !uses.other
+                        && self.plan.run_once.binary_search(&create.0).is_ok()
+                        && self.plan.create_trips.get(&create) == Some(&1)
+                }
+                _ => false,
+            };
+            home[g.0 as usize] = Some(if once && g != main {
+                Home::Routine(g)
+            } else {
+                Home::Many
+            });
+        }
+        let mut work: Vec<FuncId> = (0..n)
+            .filter(|&f| home[f].is_some())
+            .map(|f| FuncId(f as u32))
+            .collect();
+        while let Some(f) = work.pop() {
+            let from = home[f.0 as usize];
+            for site in self.index.sites_in(f) {
+                let Some(g) = site.callee else { continue };
+                let was = home[g.0 as usize];
+                let now = match (was, from) {
+                    (None, h) => h,
+                    (Some(a), Some(b)) if a == b => Some(a),
+                    _ => Some(Home::Many),
+                };
+                if now != was {
+                    home[g.0 as usize] = now;
+                    work.push(g);
+                }
+            }
+        }
+        home.into_iter().map(|h| h.unwrap_or(Home::Many)).collect()
+    }
+}
+
+/// Whether `f` is a library function: one without a body of the user's.
+fn func_is_library(p: &Program, f: FuncId) -> bool {
+    let func = &p.funcs[f];
+    func.blocks.is_empty() || func.origin != Origin::User
+}

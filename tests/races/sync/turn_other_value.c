@@ -1,0 +1,60 @@
+/* Turns broken: besides the loader, which waits for 1, a monitor waits for
+ * `turn` to be anything but 1, which includes main's own 0. So the monitor may
+ * be in a turn while main is in its: the monitor's read of `batch` is a RACE
+ * with main's write. No value is then a turn of one thread, and the loader's
+ * read, which main's hand-over does order, is reported too. */
+#include <pthread.h>
+#include <stdio.h>
+
+static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t changed = PTHREAD_COND_INITIALIZER;
+static int turn; /* 0: main's turn, 1: the loader's */
+static long batch, sum, seen;
+
+static void *loader(void *arg)
+{
+    for (int round = 0; round < 4; round++) {
+        pthread_mutex_lock(&m);
+        while (turn != 1)
+            pthread_cond_wait(&changed, &m);
+        pthread_mutex_unlock(&m);
+        sum += batch; // FALSE-ALARM: ordered by the turns, but `turn` is no longer trusted
+        pthread_mutex_lock(&m);
+        turn = 0;
+        pthread_cond_broadcast(&changed);
+        pthread_mutex_unlock(&m);
+    }
+    return arg;
+}
+
+static void *monitor(void *arg)
+{
+    pthread_mutex_lock(&m);
+    while (turn == 1)
+        pthread_cond_wait(&changed, &m);
+    pthread_mutex_unlock(&m);
+    seen = batch; // RACE: main may be in its turn of 0 too
+    return arg;
+}
+
+int main(void)
+{
+    pthread_t t, u;
+    pthread_create(&t, NULL, loader, NULL);
+    pthread_create(&u, NULL, monitor, NULL);
+    for (long k = 1; k <= 4; k++) {
+        pthread_mutex_lock(&m);
+        while (turn != 0)
+            pthread_cond_wait(&changed, &m);
+        pthread_mutex_unlock(&m);
+        batch = k; // RACE: the monitor may be reading
+        pthread_mutex_lock(&m);
+        turn = 1;
+        pthread_cond_broadcast(&changed);
+        pthread_mutex_unlock(&m);
+    }
+    pthread_join(t, NULL);
+    pthread_join(u, NULL);
+    printf("%ld %ld\n", sum, seen);
+    return 0;
+}
