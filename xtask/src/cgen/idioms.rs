@@ -245,6 +245,17 @@ pub enum Idiom {
     /// joins each element. `main` reads every `ahdN[k]` after the join, or before it when
     /// `early`.
     Helpers { early: bool, iterations: u32 },
+    /// Turns: `main` and `takers` threads `tnpN` (started by a loop when two) take turns
+    /// through `tntN` under `tnmN`: `main` waits for 0, adds to `tndN` and `tnlN` and stores 1;
+    /// a taker waits for anything but 0, leaves at 2, adds to both and stores 0 (if it still
+    /// finds 1: a second taker may have been in the same turn). `main` ends it
+    /// by storing 2 in its last turn, then joins the takers. When `late`, `main` adds to
+    /// `tnlN` after storing 1, out of its turn.
+    Turns {
+        takers: u8,
+        late: bool,
+        iterations: u32,
+    },
     /// Locks behind members: `main` stores a fresh `struct gtN` (a mutex and a counter), made
     /// by `gtnN()`, into the member `have` of each of two stashes `gsN[k]`, in a loop (so the
     /// gates' mutexes are one lock label); worker `k` adds to its stash's `count` and its
@@ -578,6 +589,11 @@ pub fn emit(idiom: &Idiom, n: usize) -> Parts {
             iterations,
         } => states(n, *early, *extra, *iterations),
         Idiom::Helpers { early, iterations } => helpers(n, *early, *iterations),
+        Idiom::Turns {
+            takers,
+            late,
+            iterations,
+        } => turns(n, *takers, *late, *iterations),
         Idiom::Gates {
             wrong,
             renew,
@@ -1599,6 +1615,96 @@ fn handshake(n: usize, early: bool, semaphore: bool, from_main: bool, it: u32) -
     p
 }
 
+fn turns(n: usize, takers: u8, late: bool, it: u32) -> Parts {
+    let mut p = Parts::default();
+    p.globals.push_str(&format!(
+        "pthread_mutex_t tnm{n} = PTHREAD_MUTEX_INITIALIZER;
+pthread_cond_t tnc{n} = PTHREAD_COND_INITIALIZER;
+int tnt{n};
+unsigned tnd{n}, tnl{n};
+"
+    ));
+    let hand_over = [
+        format!("pthread_mutex_lock(&tnm{n});"),
+        format!("tnt{n} = 1;"),
+        format!("pthread_cond_broadcast(&tnc{n});"),
+        format!("pthread_mutex_unlock(&tnm{n});"),
+    ];
+    let wait = |test: &str| {
+        [
+            format!("pthread_mutex_lock(&tnm{n});"),
+            format!("while ({test})"),
+            format!("    pthread_cond_wait(&tnc{n}, &tnm{n});"),
+        ]
+    };
+    let mut taker = vec!["for (;;) {".to_string()];
+    taker.extend(wait(&format!("tnt{n} == 0")));
+    taker.extend([
+        format!("if (tnt{n} == 2) {{"),
+        format!("pthread_mutex_unlock(&tnm{n});"),
+        "break;".to_string(),
+        "}".to_string(),
+        format!("pthread_mutex_unlock(&tnm{n});"),
+        format!("tnd{n} += 1;"),
+        format!("tnl{n} += 1;"),
+        // Two takers may both be in a turn of 1: the later one must not undo `main`'s 2.
+        format!("pthread_mutex_lock(&tnm{n});"),
+        format!("if (tnt{n} == 1)"),
+        format!("    tnt{n} = 0;"),
+        format!("pthread_cond_broadcast(&tnc{n});"),
+        format!("pthread_mutex_unlock(&tnm{n});"),
+        "}".to_string(),
+    ]);
+    p.functions
+        .push_str(&format!("void *tnp{n}(void *arg)\n{{\n    (void)arg;\n"));
+    let mut depth = 1;
+    for line in &taker {
+        if line.starts_with('}') {
+            depth -= 1;
+        }
+        p.functions
+            .push_str(&format!("{}{line}\n", "    ".repeat(depth)));
+        if line.ends_with('{') {
+            depth += 1;
+        }
+    }
+    p.functions.push_str("    return NULL;\n}\n\n");
+    p.decls.push(format!("pthread_t tnh{n}[2];"));
+    if takers > 1 {
+        p.start
+            .push(format!("for (int i = 0; i < {takers}; i++) {{"));
+        p.start.extend(
+            create(&format!("&tnh{n}[i]"), &format!("tnp{n}"), "NULL").map(|l| format!("    {l}")),
+        );
+        p.start.push("}".to_string());
+    } else {
+        p.start
+            .extend(create(&format!("&tnh{n}[0]"), &format!("tnp{n}"), "NULL"));
+    }
+    let rounds = it % 5 + 2;
+    p.stop
+        .push(format!("for (unsigned r = 0; r < {rounds}; r++) {{"));
+    let mut turn: Vec<String> = wait(&format!("tnt{n} != 0")).to_vec();
+    turn.push(format!("pthread_mutex_unlock(&tnm{n});"));
+    turn.push(format!("tnd{n} += r;"));
+    if !late {
+        turn.push(format!("tnl{n} += r;"));
+    }
+    turn.extend(hand_over);
+    if late {
+        turn.push(format!("tnl{n} += r;"));
+    }
+    p.stop.extend(turn.iter().map(|l| format!("    {l}")));
+    p.stop.push("}".to_string());
+    p.stop.extend(wait(&format!("tnt{n} != 0")));
+    p.stop.push(format!("tnt{n} = 2;"));
+    p.stop.push(format!("pthread_cond_broadcast(&tnc{n});"));
+    p.stop.push(format!("pthread_mutex_unlock(&tnm{n});"));
+    p.stop.push(format!("for (int i = 0; i < {takers}; i++)"));
+    p.stop.push(format!("    pthread_join(tnh{n}[i], NULL);"));
+    p
+}
+
 fn pool(idiom: &Idiom, n: usize) -> Parts {
     let Idiom::Pool {
         member_bound,
@@ -2330,10 +2436,10 @@ pub fn add(rng: &mut Rng, plan: &mut Plan, options: Options) {
     // Batches are drawn last, after everything else a seed draws, from a copy of the generator,
     // so that a program without them is the one the seed always gave; likewise calls through
     // pointers, state machines, array helpers, locks behind members, create wrappers returning
-    // the id and a thread library's launcher, each drawn after the ones before it from the same
+    // the id, a thread library's launcher and turns, each drawn after the ones before it from the same
     // copy.
     let mut later = rng.clone();
-    let drawn: [fn(&mut Rng) -> Idiom; 7] = [
+    let drawn: [fn(&mut Rng) -> Idiom; 8] = [
         |r| {
             let batches = r.range(1, 3) as u8;
             let (locked, stray, loops) = (r.chance(60), r.chance(40), r.chance(40));
@@ -2379,6 +2485,11 @@ pub fn add(rng: &mut Rng, plan: &mut Plan, options: Options) {
             early: r.chance(30),
             iterations: r.range(40, 150) as u32,
             elements: r.chance(50),
+        },
+        |r| Idiom::Turns {
+            takers: r.range(1, 2) as u8,
+            late: r.chance(30),
+            iterations: r.range(40, 150) as u32,
         },
     ];
     for draw in drawn {
