@@ -225,3 +225,29 @@ fn an_unreadable_source_falls_back_to_positions() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An access made in a turn (`c-frontend/src/analyses/joins/turns.rs`) says it holds the turn,
+/// named after its variable, not a lock the program has.
+#[test]
+fn an_access_in_a_turn_holds_the_turn_of_its_variable() {
+    let dir = temp_dir("turn");
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/races/sync/turn_pingpong.c");
+    std::fs::copy(&fixture, dir.join("turns.c")).unwrap();
+    let (exit, text) = check_in(&dir, &["turns.c"], None);
+    assert_eq!(exit, 1, "{text}");
+    assert!(
+        text.contains("^^^^ read holding the turn of `turn`"),
+        "{text}"
+    );
+    let (_, json) = check_in(&dir, &["--format", "json", "turns.c"], None);
+    let report: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let locks: Vec<&serde_json::Value> = (report["warnings"][0]["accesses"].as_array().unwrap())
+        .iter()
+        .map(|a| &a["locks"])
+        .collect();
+    assert!(
+        locks.contains(&&serde_json::json!(["the turn of `turn`"])),
+        "{json}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

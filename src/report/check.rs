@@ -841,6 +841,7 @@ fn describe_name(p: &Program, base: &Path, name: &RhoName) -> String {
         RhoName::ThreadSlot => {
             return "its thread's own elements, indexed by the value it was started with".into()
         }
+        RhoName::Turn(var) => return format!("the turn of `{}`", describe_name(p, base, var)),
         RhoName::ClaimedSlot => {
             return "the element its thread claimed, indexed by a value taken from a shared counter"
                 .into()
@@ -1597,6 +1598,7 @@ fn name_pos(p: &Program, name: &RhoName) -> Option<Pos> {
         RhoName::Var(v) => Some(p.vars[*v].pos),
         RhoName::Alloc { pos, .. } => Some(*pos),
         RhoName::Field { parent, .. } => name_pos(p, parent),
+        RhoName::Turn(var) => name_pos(p, var),
         RhoName::External
         | RhoName::UnknownState
         | RhoName::Conflated

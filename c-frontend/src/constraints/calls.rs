@@ -555,6 +555,22 @@ impl Gen<'_> {
             Event::Release(l)
         };
         self.current.push(GenEvent::Event(event));
+        if start && !self.turn_locks.iter().any(|(k, _)| *k == l) {
+            let mut name = RhoName::Var(match var.base {
+                crate::ir::Base::Var(v) => v,
+                crate::ir::Base::Deref(_) => return,
+            });
+            for proj in &var.proj {
+                if let crate::ir::Proj::Field { strukt, index } = proj {
+                    let field = &self.program.types.structs[*strukt].fields[*index as usize];
+                    name = RhoName::Field {
+                        parent: Box::new(name),
+                        field: field.name.clone(),
+                    };
+                }
+            }
+            self.turn_locks.push((l, name));
+        }
     }
 
     /// `pthread_once(c, f)`: `f` runs once, holding the control `c` as a lock, and every call

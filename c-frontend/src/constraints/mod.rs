@@ -111,6 +111,9 @@ pub enum RhoName {
     /// The element a thread claimed by taking the next value of a shared counter: the name of
     /// a claim package's opened lock.
     ClaimedSlot,
+    /// A turn taken through this variable or member path of one: the name of its turn's lock
+    /// ([`crate::analyses::joins::Turn`]).
+    Turn(Box<RhoName>),
     /// The elements a thread walks in the range the value it was started with selects: the
     /// name of a range package's opened lock.
     ThreadRange,
@@ -379,6 +382,8 @@ struct Gen<'a> {
     /// where the signal is blocked, it protects nothing but an access of `main` alone from the
     /// signal's handler (`solver::threads::check`).
     mask_locks: Vec<(i64, Lock)>,
+    /// The locks of the turns, each with the name of its variable.
+    turn_locks: Vec<(Lock, RhoName)>,
     /// The node of each version made so far, with its global ([`versions`]).
     version_nodes:
         std::collections::BTreeMap<crate::analyses::startup_stores::VersionId, (VarId, Node)>,
@@ -657,6 +662,7 @@ impl<'a> Gen<'a> {
             opened: Vec::new(),
             opened_at: FxHashMap::default(),
             mask_locks,
+            turn_locks: Vec::new(),
             version_nodes: std::collections::BTreeMap::new(),
             version_reads: Vec::new(),
             unversioned: BTreeSet::new(),

@@ -76,6 +76,9 @@ impl Gen<'_> {
         for &(n, l) in &self.mask_locks {
             lock_names.insert(l, RhoName::SignalMask(n));
         }
+        for (l, name) in &self.turn_locks {
+            lock_names.insert(*l, RhoName::Turn(Box::new(name.clone())));
+        }
         lock_names.extend(self.element_names());
         LabelNames {
             rho_names,
