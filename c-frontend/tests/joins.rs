@@ -2491,3 +2491,71 @@ fn turn_handed_over_by_a_helper() {
     );
     assert_eq!(turns("turn_helper", &program), ["T0 T1 / S0 S1 S2"]);
 }
+
+/// Main and a worker take turns through helpers: `wait_turn(me)` returns in a turn of `me`,
+/// `pass_turn(to)` ends it. `MAIN_ARG` is what main waits for, `SECOND` starts a second
+/// thread.
+fn helper_turns(main_arg: &str, second: &str) -> String {
+    "
+pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+int turn;
+long slot;
+void wait_turn(int me) {
+    pthread_mutex_lock(&mu);
+    while (turn != me)
+        pthread_cond_wait(&cv, &mu);
+    pthread_mutex_unlock(&mu); // T
+}
+void pass_turn(int to) {
+    pthread_mutex_lock(&mu);
+    turn = to; // S
+    pthread_mutex_unlock(&mu);
+}
+void *taker(void *arg) {
+    wait_turn(1);
+    shared += slot;
+    pass_turn(0);
+    return arg;
+}
+int main(int argc, char **argv) {
+    pthread_t t, u;
+    pthread_create(&t, NULL, taker, NULL);
+    SECOND
+    for (long k = 0; k < argc; k++) {
+        wait_turn(MAIN_ARG);
+        slot = k;
+        pass_turn(1);
+    }
+    return 0;
+}
+"
+    .replace("MAIN_ARG", main_arg)
+    .replace("SECOND", second)
+}
+
+#[test]
+fn turn_taken_through_helpers() {
+    assert_eq!(turns("turn_helpers", &helper_turns("0", "")), ["T / S"]);
+    let none: [&str; 0] = [];
+    // A value the call does not say: main's turn could be the taker's.
+    assert_eq!(
+        turns("turn_helpers_unknown", &helper_turns("argc & 1", "")),
+        none
+    );
+    // Two threads of one routine: it runs in two.
+    let second = "pthread_create(&u, NULL, taker, NULL);";
+    assert_eq!(
+        turns("turn_helpers_twice", &helper_turns("0", second)),
+        none
+    );
+    // Two routines, each started once, both wait for 1.
+    let other = helper_turns("0", "pthread_create(&u, NULL, other, NULL);").replace(
+        "int main(",
+        "void *other(void *arg) { wait_turn(1); shared--; pass_turn(0); return arg; }\nint main(",
+    );
+    assert_eq!(turns("turn_helpers_two", &other), none);
+    // The same with 2: apart from main's and the taker's.
+    let apart = other.replace("wait_turn(1); shared--", "wait_turn(2); shared--");
+    assert_eq!(turns("turn_helpers_apart", &apart), ["T / S"]);
+}

@@ -1,4 +1,4 @@
-/* Turns broken: two takers, started by one loop, both wait for `turn` to be 1.
+/* Turns broken: two takers, started by one loop, each waits once for `turn` to be 1.
  * When main stores 1 both may see it before either stores 0 back, so two
  * threads are in a turn of the same value at once: the takers' updates of
  * `sum` are a RACE, and `batch`, written in main's turns, is then read while
@@ -15,18 +15,16 @@ static long batch, sum;
 
 static void *taker(void *arg)
 {
-    for (int round = 0; round < 3; round++) {
-        pthread_mutex_lock(&m);
-        while (turn != 1)
-            pthread_cond_wait(&changed, &m);
-        pthread_mutex_unlock(&m);
-        sum += batch; // RACE: the other taker may be in a turn of 1 too
-        usleep(2000);
-        pthread_mutex_lock(&m);
-        turn = 0;
-        pthread_cond_broadcast(&changed);
-        pthread_mutex_unlock(&m);
-    }
+    pthread_mutex_lock(&m);
+    while (turn != 1)
+        pthread_cond_wait(&changed, &m);
+    pthread_mutex_unlock(&m);
+    sum += batch; // RACE: the other taker may be in a turn of 1 too
+    usleep(2000);
+    pthread_mutex_lock(&m);
+    turn = 0;
+    pthread_cond_broadcast(&changed);
+    pthread_mutex_unlock(&m);
     return arg;
 }
 
@@ -35,7 +33,8 @@ int main(void)
     pthread_t t[2];
     for (int i = 0; i < 2; i++)
         pthread_create(&t[i], NULL, taker, NULL);
-    for (long k = 1; k <= 6; k++) {
+    usleep(5000); /* both takers wait before the first turn is handed over */
+    for (long k = 1; k <= 2; k++) {
         pthread_mutex_lock(&m);
         while (turn != 0)
             pthread_cond_wait(&changed, &m);

@@ -28,21 +28,27 @@
 //!
 //! - A *start* is a side of a branch on `v` (`v == K`, `v != K`, or `v` itself, with `K` a
 //!   constant from -128 to 127, so that no two such constants are the same value in any integer
-//!   type), entered only from the branch, with a mutex held there on every path, and not the
+//!   type; or `v == me`, `v != me` with `me` a parameter the function never assigns), entered
+//!   only from the branch, with a mutex held there on every path, and not the
 //!   side of a wait loop that waits (from which every path comes back to the branch before any
 //!   store or return). Its *values* are those `v` may hold on that side.
 //! - A function is *in a turn* at a point where every path from its entry passed a start since
 //!   its last store of `v` or call that may store it (a call of a function that may, through a
 //!   pointer, or handing a function over); the turn's values are the union of those starts'.
 //!   It is entered in a turn when every call of it is made in one (a helper that hands the turn
-//!   over), never when it is `main`, addressed, uncalled or on a cycle of calls.
+//!   over), never when it is `main`, addressed, uncalled or on a cycle of calls. A function
+//!   that returns in a turn on every way it returns (a wait helper, `wait_turn(me)`) starts
+//!   one in its caller at each call, of the values the call's constant argument gives.
 //! - A branch taken where the function is already in a turn starts none (the thread keeps the
 //!   turn it has, whatever values it tells apart).
 //! - Every store of `v` is made in a turn of its function, holding the mutex every start holds;
 //!   or by the initializers, or by `main` before any call that may start a thread.
 //! - Each start's function runs in one thread only, one that runs once: `main` (and what only
 //!   it calls), or the routine of one create made once by a function that runs once (and what
-//!   only it calls). Two starts whose values meet run in the same one.
+//!   only it calls). Or, for a start whose values are a parameter's or whose function runs in
+//!   several threads, each call of its function is made in such a thread, with a constant
+//!   argument for the parameter: each call is then a start of its own. Two starts whose values
+//!   meet run in the same one thread.
 //!
 //! Why a turn then excludes every other: say thread `T` is in a turn of values `P` (it saw `v`
 //! in `P` holding the mutex, and has not stored since), and no other thread is in a turn. Only
@@ -86,6 +92,10 @@ impl Values {
         Values(vec![(k, k)])
     }
 
+    fn all() -> Values {
+        Values(vec![(i64::MIN, i64::MAX)])
+    }
+
     fn all_but(k: i64) -> Values {
         // `k` is at most 127 in magnitude: both sides are non-empty.
         Values(vec![(i64::MIN, k - 1), (k + 1, i64::MAX)])
@@ -110,17 +120,60 @@ impl Values {
     }
 }
 
+/// The values of a turn: known, or those a parameter of its function says (`v == me`,
+/// `v != me`), known at each call that passes a constant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Shape {
+    Known(Values),
+    Param { index: u32, equal: bool },
+}
+
+impl Shape {
+    fn union(&self, other: &Shape) -> Shape {
+        match (self, other) {
+            (Shape::Known(a), Shape::Known(b)) => Shape::Known(a.union(b)),
+            (a, b) if a == b => a.clone(),
+            _ => Shape::Known(Values::all()),
+        }
+    }
+
+    /// The values at a call with arguments `args`: a parameter's, when the call passes a
+    /// constant from -128 to 127.
+    fn at(&self, args: &[Operand]) -> Option<Values> {
+        match self {
+            Shape::Known(v) => Some(v.clone()),
+            Shape::Param { index, equal } => {
+                let k = args
+                    .get(*index as usize)?
+                    .constant()
+                    .filter(|k| small(*k))?;
+                Some(if *equal {
+                    Values::one(k)
+                } else {
+                    Values::all_but(k)
+                })
+            }
+        }
+    }
+}
+
+/// Whether a constant is the same value in every integer type (so that two distinct ones are
+/// never equal after C's conversions).
+fn small(k: i64) -> bool {
+    (-128..=127).contains(&k)
+}
+
 /// A branch on a turn variable: the read, the variable, and each side with the values the
 /// variable holds there.
 struct TurnTest {
     block: BlockId,
     read: Lval,
     counter: Counter,
-    sides: [(BlockId, Values); 2],
+    sides: [(BlockId, Shape); 2],
 }
 
 impl TurnTest {
-    fn of(p: &Program, b: BlockId, term: &Term) -> Option<TurnTest> {
+    fn of(p: &Program, f: FuncId, b: BlockId, term: &Term) -> Option<TurnTest> {
         let Term::Branch {
             cond,
             then_block,
@@ -134,22 +187,38 @@ impl TurnTest {
         if then_block == else_block {
             return None;
         }
-        let small = |op: &Operand| op.constant().filter(|k| (-128..=127).contains(k));
+        // The values where `v` equals what it is compared with, and where it does not.
+        let compared = |other: &Operand| -> Option<(Shape, Shape)> {
+            if let Some(k) = other.constant().filter(|k| small(*k)) {
+                return Some((
+                    Shape::Known(Values::one(k)),
+                    Shape::Known(Values::all_but(k)),
+                ));
+            }
+            let Operand::Use(lv) = other else { return None };
+            let index = crate::analyses::lock_elements::unchanged_param(p, f, lv.plain_var()?)?;
+            let param = |equal| Shape::Param { index, equal };
+            Some((param(true), param(false)))
+        };
         let (read, then_values, else_values) = match (compare, cond) {
-            (None, Operand::Use(lv)) => (lv, Values::all_but(0), Values::one(0)),
+            (None, Operand::Use(lv)) => (
+                lv,
+                Shape::Known(Values::all_but(0)),
+                Shape::Known(Values::one(0)),
+            ),
             (Some(op @ (Comparison::Eq | Comparison::Ne)), Operand::Arith(_, _, ops)) => {
                 let [l, r] = ops.as_slice() else { return None };
-                let (read, k) = match (l, r) {
+                let (read, (equal, unequal)) = match (l, r) {
                     (Operand::Use(lv), other) | (other, Operand::Use(lv))
                         if Counter::read_by(p, &Operand::Use(lv.clone())).is_some() =>
                     {
-                        (lv, small(other)?)
+                        (lv, compared(other)?)
                     }
                     _ => return None,
                 };
                 match op {
-                    Comparison::Eq => (read, Values::one(k), Values::all_but(k)),
-                    _ => (read, Values::all_but(k), Values::one(k)),
+                    Comparison::Eq => (read, equal, unequal),
+                    _ => (read, unequal, equal),
                 }
             }
             _ => return None,
@@ -164,6 +233,14 @@ impl TurnTest {
     }
 }
 
+/// What the walks of one turn variable share: the variable, the functions a call of which may
+/// store it, and the functions that return in a turn they started, with its values.
+struct Walk<'a> {
+    counter: &'a Counter,
+    may_write: FxHashSet<FuncId>,
+    exits: FxHashMap<FuncId, Shape>,
+}
+
 /// The one thread a function runs in, when it runs in one that runs once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Home {
@@ -176,7 +253,7 @@ enum Home {
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum InTurn {
     No,
-    Yes(Values),
+    Yes(Shape),
 }
 
 /// A start as found: its function, its branch's block and the side entered, its values and
@@ -185,7 +262,7 @@ struct Start {
     f: FuncId,
     test: BlockId,
     block: BlockId,
-    values: Values,
+    values: Shape,
     held: BTreeSet<SemKey>,
 }
 
@@ -202,7 +279,7 @@ impl Planner<'_> {
                 continue;
             }
             for (b, block) in func.blocks.iter_enumerated() {
-                if let Some(test) = TurnTest::of(p, b, &block.term) {
+                if let Some(test) = TurnTest::of(p, f, b, &block.term) {
                     let key = SemKey {
                         var: test.counter.var,
                         fields: test.counter.fields.clone(),
@@ -252,38 +329,20 @@ impl Planner<'_> {
         let p = self.p;
         let counter = &tests[0].1.counter;
         let writers: FxHashSet<FuncId> = writes.iter().map(|&(f, _, _)| f).collect();
-        let may_write = self.index.may_write(&writers);
-        let mut starts: Vec<Start> = Vec::new();
-        for (f, test) in tests {
-            let func = &p.funcs[*f];
-            let cfg = Cfg::new(func);
-            let h = held.entry(*f).or_insert_with(|| Held::new(p, func));
-            let Some(at_test) = h.before(p, func, test.block, func.blocks[test.block].stmts.len())
-            else {
-                continue;
-            };
-            for (side, values) in &test.sides {
-                if cfg.preds[side.0 as usize] == [test.block.0 as usize]
-                    && !at_test.is_empty()
-                    && !self.waits_again(*f, counter, &may_write, *side, test.block)
-                {
-                    starts.push(Start {
-                        f: *f,
-                        test: test.block,
-                        block: *side,
-                        values: values.clone(),
-                        held: at_test.clone(),
-                    });
-                }
-            }
-        }
-        let in_turn = self.in_turns(main, counter, &starts, &may_write);
+        let mut walk = Walk {
+            counter,
+            may_write: self.index.may_write(&writers),
+            exits: FxHashMap::default(),
+        };
+        let starts = self.starts(&walk, tests, held);
+        walk.exits = self.exits(&walk, &starts);
+        let in_turn = self.in_turns(main, &walk, &starts);
         // A branch taken in a turn starts none: the thread keeps the turn it has.
         let fresh: Vec<&Start> = (starts.iter())
             .filter(|s| {
                 let end = p.funcs[s.f].blocks[s.test].stmts.len();
                 !in_turn.get(&s.f).is_some_and(|states| {
-                    let at = self.turn_before(s.f, counter, states, &may_write, s.test, end);
+                    let at = self.turn_before(&walk, s.f, states, s.test, end);
                     matches!(at, InTurn::Yes(_))
                 })
             })
@@ -293,14 +352,9 @@ impl Planner<'_> {
             mutexes.retain(|m| s.held.contains(m));
         }
         // Two starts whose values meet run in the same one thread.
-        for (i, a) in fresh.iter().enumerate() {
-            let home = homes[a.f.0 as usize];
-            if home == Home::Many {
-                return None;
-            }
-            if (fresh[i + 1..].iter())
-                .any(|b| a.values.meets(&b.values) && homes[b.f.0 as usize] != home)
-            {
+        let instances = self.instances(main, homes, &fresh)?;
+        for (i, (values, home)) in instances.iter().enumerate() {
+            if (instances[i + 1..].iter()).any(|(v, h)| values.meets(v) && h != home) {
                 return None;
             }
         }
@@ -308,7 +362,8 @@ impl Planner<'_> {
         for &(f, b, k) in writes {
             let func = &p.funcs[f];
             let stmt = &func.blocks[b].stmts[k];
-            if counter.written_by(p, stmt).is_none() || func.origin == Origin::GlobalInit {
+            let write = counter.written_by(p, stmt);
+            if write.is_none() || func.origin == Origin::GlobalInit {
                 continue;
             }
             if f == main && self.before_any_thread(main, b, k) {
@@ -316,19 +371,14 @@ impl Planner<'_> {
                 stores.push((f, b, k));
                 continue;
             }
-            let exact = matches!(
-                counter.written_by(p, stmt),
-                Some(Write::Set(_) | Write::Step(_))
-            );
-            let entry = in_turn.get(&f)?;
+            let exact = matches!(write, Some(Write::Set(_) | Write::Step(_)));
             let h = held.entry(f).or_insert_with(|| Held::new(p, func));
             let at = h.before(p, func, b, k)?;
-            if !exact
-                || !matches!(
-                    self.turn_before(f, counter, entry, &may_write, b, k),
-                    InTurn::Yes(_)
-                )
-            {
+            let in_a_turn = matches!(
+                self.turn_before(&walk, f, in_turn.get(&f)?, b, k),
+                InTurn::Yes(_)
+            );
+            if !exact || !in_a_turn {
                 return None;
             }
             mutexes.retain(|m| at.contains(m));
@@ -346,6 +396,117 @@ impl Planner<'_> {
             starts,
             stores,
         })
+    }
+
+    /// The starts of the branches `tests`: each side entered only from its branch, holding a
+    /// mutex there, that is not the waiting side of a wait loop.
+    fn starts(
+        &self,
+        walk: &Walk<'_>,
+        tests: &[(FuncId, TurnTest)],
+        held: &mut FxHashMap<FuncId, Held>,
+    ) -> Vec<Start> {
+        let p = self.p;
+        let mut starts: Vec<Start> = Vec::new();
+        for (f, test) in tests {
+            let func = &p.funcs[*f];
+            let cfg = Cfg::new(func);
+            let h = held.entry(*f).or_insert_with(|| Held::new(p, func));
+            let end = func.blocks[test.block].stmts.len();
+            let Some(at_test) = h.before(p, func, test.block, end) else {
+                continue;
+            };
+            for (side, values) in &test.sides {
+                if cfg.preds[side.0 as usize] == [test.block.0 as usize]
+                    && !at_test.is_empty()
+                    && !self.waits_again(walk, *f, *side, test.block)
+                {
+                    starts.push(Start {
+                        f: *f,
+                        test: test.block,
+                        block: *side,
+                        values: values.clone(),
+                        held: at_test.clone(),
+                    });
+                }
+            }
+        }
+        starts
+    }
+
+    /// The functions that return in a turn they started on every way (a wait helper,
+    /// `wait_turn(me)`), with its values: a call of one starts a turn in its caller. Not one
+    /// on a cycle of calls.
+    fn exits(&self, walk: &Walk<'_>, starts: &[Start]) -> FxHashMap<FuncId, Shape> {
+        let mut out = FxHashMap::default();
+        let mut fs: Vec<FuncId> = starts.iter().map(|s| s.f).collect();
+        fs.sort();
+        fs.dedup();
+        let cyclic: FxHashSet<FuncId> = (self.index.callers_first().iter())
+            .filter(|(_, c)| *c)
+            .map(|&(f, _)| f)
+            .collect();
+        for f in fs.into_iter().filter(|f| !cyclic.contains(f)) {
+            let func = &self.p.funcs[f];
+            let states = self.in_turn(walk, f, InTurn::No, starts);
+            let mut exit: Option<Shape> = None;
+            for (b, block) in func.blocks.iter_enumerated() {
+                if !matches!(block.term, Term::Return(..)) {
+                    continue;
+                }
+                match self.turn_before(walk, f, &states, b, block.stmts.len()) {
+                    InTurn::Yes(shape) => {
+                        exit = Some(exit.map_or(shape.clone(), |e| e.union(&shape)));
+                    }
+                    InTurn::No if states[b.0 as usize].is_some() => {
+                        exit = None;
+                        break;
+                    }
+                    InTurn::No => {}
+                }
+            }
+            if let Some(shape) = exit {
+                out.insert(f, shape);
+            }
+        }
+        out
+    }
+
+    /// The values and thread of each turn the starts `fresh` begin: a start's own values in
+    /// its function's one thread; or, when those depend on a parameter or the function runs
+    /// in several threads, the values and thread of each call of it. `None` when some are not
+    /// known.
+    fn instances(
+        &self,
+        main: FuncId,
+        homes: &[Home],
+        fresh: &[&Start],
+    ) -> Option<Vec<(Values, Home)>> {
+        let mut out = Vec::new();
+        for s in fresh {
+            let home = homes[s.f.0 as usize];
+            if let (Shape::Known(values), true) = (&s.values, home != Home::Many) {
+                out.push((values.clone(), home));
+                continue;
+            }
+            let called = s.f != main
+                && self.index.addressed().binary_search(&s.f).is_err()
+                && self.index.call_count(s.f) > 0;
+            if !called {
+                return None;
+            }
+            for site in self.index.sites_calling(s.f) {
+                let caller = homes[site.caller.0 as usize];
+                let StmtKind::Call { args, .. } = Calls::stmt(self.p, site) else {
+                    return None;
+                };
+                if caller == Home::Many || site.caller == s.f {
+                    return None;
+                }
+                out.push((s.values.at(args)?, caller));
+            }
+        }
+        Some(out)
     }
 
     /// Whether function `f`'s statement `stmt` may end a turn of `counter`: it writes it, or
@@ -372,18 +533,32 @@ impl Planner<'_> {
         }
     }
 
+    /// The state after a statement: a call of a function that returns in a turn starts one
+    /// (of the values the call gives it, or any); a statement that may end a turn ends it.
+    fn step(&self, walk: &Walk<'_>, stmt: &crate::ir::Stmt, state: InTurn) -> InTurn {
+        if let StmtKind::Call {
+            callee: Callee::Direct(h),
+            args,
+            ..
+        } = &stmt.kind
+        {
+            if let Some(shape) = walk.exits.get(h) {
+                let values = shape.at(args).unwrap_or_else(Values::all);
+                return InTurn::Yes(Shape::Known(values));
+            }
+        }
+        if self.ends_turn(walk.counter, stmt, &walk.may_write) {
+            InTurn::No
+        } else {
+            state
+        }
+    }
+
     /// Whether every path from block `side` of `f` comes back to the branch in `test` before
     /// any statement that may end a turn and before the function returns (or ends the
     /// program): the side of a wait loop that waits, which is no turn (its values are those
     /// the thread does not wait for).
-    fn waits_again(
-        &self,
-        f: FuncId,
-        counter: &Counter,
-        may_write: &FxHashSet<FuncId>,
-        side: BlockId,
-        test: BlockId,
-    ) -> bool {
+    fn waits_again(&self, walk: &Walk<'_>, f: FuncId, side: BlockId, test: BlockId) -> bool {
         let func = &self.p.funcs[f];
         let mut seen = vec![false; func.blocks.len()];
         let mut stack = vec![side];
@@ -392,7 +567,7 @@ impl Planner<'_> {
                 continue;
             }
             let block = &func.blocks[b];
-            if (block.stmts.iter()).any(|s| self.ends_turn(counter, s, may_write))
+            if (block.stmts.iter()).any(|s| self.ends_turn(walk.counter, s, &walk.may_write))
                 || matches!(block.term, Term::Return(..))
             {
                 return false;
@@ -402,20 +577,19 @@ impl Planner<'_> {
         true
     }
 
-    /// Whether each function that may store `counter` (`may_write`) is in a turn of it on
-    /// entry to each of its blocks (`None`: unreachable). A function is entered in a turn when
-    /// every call of it is made in one (the values: their union); never when it is `main`, on
-    /// a cycle of calls, addressed, or not called.
+    /// Whether each function that may store the variable is in a turn of it on entry to each
+    /// of its blocks (`None`: unreachable). A function is entered in a turn when every call of
+    /// it is made in one (the values: their union); never when it is `main`, on a cycle of
+    /// calls, addressed, or not called.
     fn in_turns(
         &self,
         main: FuncId,
-        counter: &Counter,
+        walk: &Walk<'_>,
         starts: &[Start],
-        may_write: &FxHashSet<FuncId>,
     ) -> FxHashMap<FuncId, Vec<Option<InTurn>>> {
         let mut out: FxHashMap<FuncId, Vec<Option<InTurn>>> = FxHashMap::default();
         for &(f, cyclic) in self.index.callers_first() {
-            if !may_write.contains(&f) {
+            if !walk.may_write.contains(&f) {
                 continue;
             }
             let called = !cyclic
@@ -425,14 +599,9 @@ impl Planner<'_> {
             let mut entry: Option<InTurn> = None;
             for site in self.index.sites_calling(f).filter(|_| called) {
                 let at = match out.get(&site.caller) {
-                    Some(states) => self.turn_before(
-                        site.caller,
-                        counter,
-                        states,
-                        may_write,
-                        site.block,
-                        site.stmt,
-                    ),
+                    Some(states) => {
+                        self.turn_before(walk, site.caller, states, site.block, site.stmt)
+                    }
                     None => InTurn::No,
                 };
                 entry = Some(match (entry, at) {
@@ -442,25 +611,24 @@ impl Planner<'_> {
                 });
             }
             let entry = entry.unwrap_or(InTurn::No);
-            out.insert(f, self.in_turn(f, entry, counter, starts, may_write));
+            out.insert(f, self.in_turn(walk, f, entry, starts));
         }
         out
     }
 
-    /// Whether `f`, entered in state `entry`, is in a turn of `counter` on entry to each block
-    /// (`None`: unreachable).
+    /// Whether `f`, entered in state `entry`, is in a turn on entry to each block (`None`:
+    /// unreachable).
     fn in_turn(
         &self,
+        walk: &Walk<'_>,
         f: FuncId,
         entry: InTurn,
-        counter: &Counter,
         starts: &[Start],
-        may_write: &FxHashSet<FuncId>,
     ) -> Vec<Option<InTurn>> {
         let func = &self.p.funcs[f];
         let succs = func.successor_lists();
         let start_of = |b: BlockId| {
-            let mut values: Option<Values> = None;
+            let mut values: Option<Shape> = None;
             for s in starts.iter().filter(|s| s.f == f && s.block == b) {
                 values = Some(match values {
                     Some(v) => v.union(&s.values),
@@ -478,9 +646,7 @@ impl Planner<'_> {
                 let block = BlockId(b as u32);
                 let mut state = start_of(block).map_or(state, InTurn::Yes);
                 for stmt in &func.blocks[block].stmts {
-                    if self.ends_turn(counter, stmt, may_write) {
-                        state = InTurn::No;
-                    }
+                    state = self.step(walk, stmt, state);
                 }
                 Some(state)
             },
@@ -506,10 +672,9 @@ impl Planner<'_> {
     /// Whether `f` is in a turn right before statement `k` of block `b`.
     fn turn_before(
         &self,
+        walk: &Walk<'_>,
         f: FuncId,
-        counter: &Counter,
         entry: &[Option<InTurn>],
-        may_write: &FxHashSet<FuncId>,
         b: BlockId,
         k: usize,
     ) -> InTurn {
@@ -517,9 +682,7 @@ impl Planner<'_> {
             return InTurn::No;
         };
         for stmt in &self.p.funcs[f].blocks[b].stmts[..k] {
-            if self.ends_turn(counter, stmt, may_write) {
-                state = InTurn::No;
-            }
+            state = self.step(walk, stmt, state);
         }
         state
     }
