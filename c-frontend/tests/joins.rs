@@ -2559,3 +2559,25 @@ fn turn_taken_through_helpers() {
     let apart = other.replace("wait_turn(1); shared--", "wait_turn(2); shared--");
     assert_eq!(turns("turn_helpers_apart", &apart), ["T / S"]);
 }
+
+/// A monitor that waits for a value main's turn also has, but never stores the variable, holds
+/// no turn: main's and the worker's turns stand.
+#[test]
+fn turn_with_an_observer() {
+    let program = turn_program("1", HAND_OVER, WAIT_ONE).replace(
+        "int main(void) {",
+        "void *monitor(void *arg) {\n    pthread_mutex_lock(&mu);\n    while (turn == 1)\n        pthread_cond_wait(&cv, &mu);\n    pthread_mutex_unlock(&mu); // M\n    return arg;\n}\nint main(void) {",
+    );
+    let program = program.replace(
+        "    turn = 0; // S0\n",
+        "    turn = 0; // S0\n    pthread_t m;\n    pthread_create(&m, NULL, monitor, NULL);\n",
+    );
+    assert_eq!(turns("turn_observer", &program), ["T0 T1 / S0 S1 S2"]);
+    // An observer that stores: it takes a turn of values main's has too.
+    let storing = program.replace(
+        "    pthread_mutex_unlock(&mu); // M\n",
+        "    turn = 0;\n    pthread_mutex_unlock(&mu); // M\n",
+    );
+    let none: [&str; 0] = [];
+    assert_eq!(turns("turn_observer_storing", &storing), none);
+}

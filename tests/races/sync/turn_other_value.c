@@ -1,8 +1,9 @@
-/* Turns broken: besides the loader, which waits for 1, a monitor waits for
- * `turn` to be anything but 1, which includes main's own 0. So the monitor may
- * be in a turn while main is in its: the monitor's read of `batch` is a RACE
- * with main's write. No value is then a turn of one thread, and the loader's
- * read, which main's hand-over does order, is reported too. */
+/* Turns and an observer: besides the loader, which waits for 1, a monitor waits
+ * for `turn` to be anything but 1, which includes main's own 0. So the monitor
+ * may look while main is in its turn: the monitor's read of `batch` is a RACE
+ * with main's write. The monitor never stores `turn`, so it holds no turn, and
+ * main's and the loader's turns still exclude each other: the loader's read is
+ * NORACE. */
 #include <pthread.h>
 #include <stdio.h>
 
@@ -18,7 +19,7 @@ static void *loader(void *arg)
         while (turn != 1)
             pthread_cond_wait(&changed, &m);
         pthread_mutex_unlock(&m);
-        sum += batch; // FALSE-ALARM: ordered by the turns, but `turn` is no longer trusted
+        sum += batch; // NORACE
         pthread_mutex_lock(&m);
         turn = 0;
         pthread_cond_broadcast(&changed);

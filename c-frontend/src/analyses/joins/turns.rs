@@ -48,7 +48,9 @@
 //!   only it calls). Or, for a start whose values are a parameter's or whose function runs in
 //!   several threads, each call of its function is made in such a thread, with a constant
 //!   argument for the parameter: each call is then a start of its own. Two starts whose values
-//!   meet run in the same one thread.
+//!   meet run in the same one thread. When they do not, the starts of *observers* are dropped
+//!   (threads that never store `v`: `main` or a function nothing calls, none of whose calls may
+//!   store it), which then hold no turn, and the others checked again.
 //!
 //! Why a turn then excludes every other: say thread `T` is in a turn of values `P` (it saw `v`
 //! in `P` holding the mutex, and has not stored since), and no other thread is in a turn. Only
@@ -338,7 +340,7 @@ impl Planner<'_> {
         walk.exits = self.exits(&walk, &starts);
         let in_turn = self.in_turns(main, &walk, &starts);
         // A branch taken in a turn starts none: the thread keeps the turn it has.
-        let fresh: Vec<&Start> = (starts.iter())
+        let mut fresh: Vec<&Start> = (starts.iter())
             .filter(|s| {
                 let end = p.funcs[s.f].blocks[s.test].stmts.len();
                 !in_turn.get(&s.f).is_some_and(|states| {
@@ -347,16 +349,24 @@ impl Planner<'_> {
                 })
             })
             .collect();
+        // Two starts whose values meet run in the same one thread. Failing that, the starts
+        // of the threads that never store the variable (an *observer*: `main` or a function
+        // nothing calls, none of whose calls may store it) are dropped: such a thread holds
+        // no turn, and what it does after its test is protected by nothing.
+        let observer = |s: &Start| {
+            !walk.may_write.contains(&s.f) && (s.f == main || self.index.call_count(s.f) == 0)
+        };
+        let mut observers_dropped = false;
+        if !self.apart(main, homes, &fresh) {
+            fresh.retain(|s| !observer(s));
+            if !self.apart(main, homes, &fresh) {
+                return None;
+            }
+            observers_dropped = true;
+        }
         let mut mutexes = fresh.first()?.held.clone();
         for s in &fresh {
             mutexes.retain(|m| s.held.contains(m));
-        }
-        // Two starts whose values meet run in the same one thread.
-        let instances = self.instances(main, homes, &fresh)?;
-        for (i, (values, home)) in instances.iter().enumerate() {
-            if (instances[i + 1..].iter()).any(|(v, h)| values.meets(v) && h != home) {
-                return None;
-            }
         }
         let mut stores = Vec::new();
         for &(f, b, k) in writes {
@@ -387,7 +397,10 @@ impl Planner<'_> {
         if mutexes.is_empty() {
             return None;
         }
-        let mut starts: Vec<(FuncId, BlockId)> = starts.iter().map(|s| (s.f, s.block)).collect();
+        let mut starts: Vec<(FuncId, BlockId)> = (starts.iter())
+            .filter(|s| !(observers_dropped && observer(s)))
+            .map(|s| (s.f, s.block))
+            .collect();
         starts.sort();
         starts.dedup();
         stores.sort();
@@ -470,6 +483,17 @@ impl Planner<'_> {
             }
         }
         out
+    }
+
+    /// Whether no two of the turns the starts `fresh` begin may be taken by two threads at
+    /// once: two whose values meet are taken in the same one thread.
+    fn apart(&self, main: FuncId, homes: &[Home], fresh: &[&Start]) -> bool {
+        let Some(instances) = self.instances(main, homes, fresh) else {
+            return false;
+        };
+        (instances.iter().enumerate()).all(|(i, (values, home))| {
+            (instances[i + 1..].iter()).all(|(v, h)| !values.meets(v) || h == home)
+        })
     }
 
     /// The values and thread of each turn the starts `fresh` begin: a start's own values in
