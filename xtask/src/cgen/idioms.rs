@@ -250,10 +250,14 @@ pub enum Idiom {
     /// a taker waits for anything but 0, leaves at 2, adds to both and stores 0 (if it still
     /// finds 1: a second taker may have been in the same turn). `main` ends it
     /// by storing 2 in its last turn, then joins the takers. When `late`, `main` adds to
-    /// `tnlN` after storing 1, out of its turn.
+    /// `tnlN` after storing 1, out of its turn. With `helpers`, `main` waits through
+    /// `tnwN(0)` and stores through `tnsN(v)`. With `observer`, a thread `tnoN` waits once for
+    /// anything but 1 (`main`'s 0 included) and reads `tndN`, never storing `tntN`.
     Turns {
         takers: u8,
         late: bool,
+        helpers: bool,
+        observer: bool,
         iterations: u32,
     },
     /// Locks behind members: `main` stores a fresh `struct gtN` (a mutex and a counter), made
@@ -592,8 +596,10 @@ pub fn emit(idiom: &Idiom, n: usize) -> Parts {
         Idiom::Turns {
             takers,
             late,
+            helpers,
+            observer,
             iterations,
-        } => turns(n, *takers, *late, *iterations),
+        } => turns(n, *takers, *late, (*helpers, *observer), *iterations),
         Idiom::Gates {
             wrong,
             renew,
@@ -1615,7 +1621,7 @@ fn handshake(n: usize, early: bool, semaphore: bool, from_main: bool, it: u32) -
     p
 }
 
-fn turns(n: usize, takers: u8, late: bool, it: u32) -> Parts {
+fn turns(n: usize, takers: u8, late: bool, (helpers, observer): (bool, bool), it: u32) -> Parts {
     let mut p = Parts::default();
     p.globals.push_str(&format!(
         "pthread_mutex_t tnm{n} = PTHREAD_MUTEX_INITIALIZER;
@@ -1624,12 +1630,46 @@ int tnt{n};
 unsigned tnd{n}, tnl{n};
 "
     ));
-    let hand_over = [
-        format!("pthread_mutex_lock(&tnm{n});"),
-        format!("tnt{n} = 1;"),
-        format!("pthread_cond_broadcast(&tnc{n});"),
-        format!("pthread_mutex_unlock(&tnm{n});"),
-    ];
+    let store = |v: u32| -> Vec<String> {
+        if helpers {
+            return vec![format!("tns{n}({v});")];
+        }
+        vec![
+            format!("pthread_mutex_lock(&tnm{n});"),
+            format!("tnt{n} = {v};"),
+            format!("pthread_cond_broadcast(&tnc{n});"),
+            format!("pthread_mutex_unlock(&tnm{n});"),
+        ]
+    };
+    let main_wait: Vec<String> = if helpers {
+        p.functions.push_str(&format!(
+            "void tnw{n}(int me)
+{{
+    pthread_mutex_lock(&tnm{n});
+    while (tnt{n} != me)
+        pthread_cond_wait(&tnc{n}, &tnm{n});
+    pthread_mutex_unlock(&tnm{n});
+}}
+
+void tns{n}(int to)
+{{
+    pthread_mutex_lock(&tnm{n});
+    tnt{n} = to;
+    pthread_cond_broadcast(&tnc{n});
+    pthread_mutex_unlock(&tnm{n});
+}}
+
+"
+        ));
+        vec![format!("tnw{n}(0);")]
+    } else {
+        vec![
+            format!("pthread_mutex_lock(&tnm{n});"),
+            format!("while (tnt{n} != 0)"),
+            format!("    pthread_cond_wait(&tnc{n}, &tnm{n});"),
+            format!("pthread_mutex_unlock(&tnm{n});"),
+        ]
+    };
     let wait = |test: &str| {
         [
             format!("pthread_mutex_lock(&tnm{n});"),
@@ -1670,6 +1710,26 @@ unsigned tnd{n}, tnl{n};
     }
     p.functions.push_str("    return NULL;\n}\n\n");
     p.decls.push(format!("pthread_t tnh{n}[2];"));
+    if observer {
+        p.globals.push_str(&format!("unsigned tno{n}_seen;\n"));
+        p.functions.push_str(&format!(
+            "void *tno{n}(void *arg)
+{{
+    (void)arg;
+    pthread_mutex_lock(&tnm{n});
+    while (tnt{n} == 1)
+        pthread_cond_wait(&tnc{n}, &tnm{n});
+    pthread_mutex_unlock(&tnm{n});
+    tno{n}_seen = tnd{n};
+    return NULL;
+}}
+
+"
+        ));
+        p.decls.push(format!("pthread_t tnq{n};"));
+        p.start
+            .extend(create(&format!("&tnq{n}"), &format!("tno{n}"), "NULL"));
+    }
     if takers > 1 {
         p.start
             .push(format!("for (int i = 0; i < {takers}; i++) {{"));
@@ -1684,24 +1744,24 @@ unsigned tnd{n}, tnl{n};
     let rounds = it % 5 + 2;
     p.stop
         .push(format!("for (unsigned r = 0; r < {rounds}; r++) {{"));
-    let mut turn: Vec<String> = wait(&format!("tnt{n} != 0")).to_vec();
-    turn.push(format!("pthread_mutex_unlock(&tnm{n});"));
+    let mut turn: Vec<String> = main_wait.clone();
     turn.push(format!("tnd{n} += r;"));
     if !late {
         turn.push(format!("tnl{n} += r;"));
     }
-    turn.extend(hand_over);
+    turn.extend(store(1));
     if late {
         turn.push(format!("tnl{n} += r;"));
     }
     p.stop.extend(turn.iter().map(|l| format!("    {l}")));
     p.stop.push("}".to_string());
-    p.stop.extend(wait(&format!("tnt{n} != 0")));
-    p.stop.push(format!("tnt{n} = 2;"));
-    p.stop.push(format!("pthread_cond_broadcast(&tnc{n});"));
-    p.stop.push(format!("pthread_mutex_unlock(&tnm{n});"));
+    p.stop.extend(main_wait);
+    p.stop.extend(store(2));
     p.stop.push(format!("for (int i = 0; i < {takers}; i++)"));
     p.stop.push(format!("    pthread_join(tnh{n}[i], NULL);"));
+    if observer {
+        p.stop.push(format!("pthread_join(tnq{n}, NULL);"));
+    }
     p
 }
 
@@ -2489,6 +2549,8 @@ pub fn add(rng: &mut Rng, plan: &mut Plan, options: Options) {
         |r| Idiom::Turns {
             takers: r.range(1, 2) as u8,
             late: r.chance(30),
+            helpers: r.chance(50),
+            observer: r.chance(30),
             iterations: r.range(40, 150) as u32,
         },
     ];
