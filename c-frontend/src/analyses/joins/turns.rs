@@ -803,3 +803,50 @@ fn func_is_library(p: &Program, f: FuncId) -> bool {
     let func = &p.funcs[f];
     func.blocks.is_empty() || func.origin != Origin::User
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_merge_and_meet() {
+        let zero = Values::one(0);
+        let not_zero = Values::all_but(0);
+        assert!(!zero.meets(&not_zero));
+        assert_eq!(zero.union(&not_zero), Values::all());
+        assert_eq!(Values::one(1).union(&Values::one(2)), Values(vec![(1, 2)]));
+        assert_eq!(
+            Values::one(1).union(&Values::one(3)),
+            Values(vec![(1, 1), (3, 3)])
+        );
+        assert!(Values::all_but(1).meets(&Values::all_but(2)));
+        assert!(!Values::one(-1).meets(&Values::one(1)));
+        assert!(Values::all_but(1).meets(&Values::one(-128)));
+    }
+
+    #[test]
+    fn a_parameter_turn_takes_the_constant_of_each_call() {
+        let eq = Shape::Param {
+            index: 1,
+            equal: true,
+        };
+        let args = [
+            Operand::Const(crate::ir::ctypes::TypeId(0), Some(9)),
+            Operand::Const(crate::ir::ctypes::TypeId(0), Some(2)),
+        ];
+        assert_eq!(eq.at(&args), Some(Values::one(2)));
+        assert_eq!(eq.at(&args[..1]), None);
+        let big = [
+            args[0].clone(),
+            Operand::Const(crate::ir::ctypes::TypeId(0), Some(300)),
+        ];
+        assert_eq!(eq.at(&big), None);
+        // Two parameters' turns, or a parameter's and known values, are any values.
+        let ne = Shape::Param {
+            index: 1,
+            equal: false,
+        };
+        assert_eq!(eq.union(&ne), Shape::Known(Values::all()));
+        assert_eq!(eq.union(&eq), eq);
+    }
+}
