@@ -351,19 +351,12 @@ impl<'a> Uses<'a> {
 
 /// The null side of a branch that tests `var` against null, if `term` is one.
 pub(crate) fn null_side(term: &Term, var: VarId) -> Option<BlockId> {
-    let Term::Branch {
+    let crate::ir::TwoWays {
         cond,
         then_block,
         else_block,
         compare,
-        ..
-    } = term
-    else {
-        return None;
-    };
-    if then_block == else_block {
-        return None;
-    }
+    } = term.two_ways()?;
     let null_if_true = match (compare, cond.without_casts()) {
         (None, c) if is_value_of(c, var) => false,
         (None, Operand::Arith(_, ArithOp::Not, ops)) if ops.len() == 1 => {
@@ -377,15 +370,11 @@ pub(crate) fn null_side(term: &Term, var: VarId) -> Option<BlockId> {
             if !tested {
                 return None;
             }
-            *op == Comparison::Eq
+            op == Comparison::Eq
         }
         _ => return None,
     };
-    Some(if null_if_true {
-        *then_block
-    } else {
-        *else_block
-    })
+    Some(if null_if_true { then_block } else { else_block })
 }
 
 /// Whether a statement writes `var` by name (a destination or an assembly operand based on it).

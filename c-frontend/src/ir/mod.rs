@@ -409,7 +409,38 @@ impl Comparison {
     }
 }
 
+/// A branch that goes two different ways ([`Term::two_ways`]).
+#[derive(Clone, Copy, Debug)]
+pub struct TwoWays<'a> {
+    pub cond: &'a Operand,
+    /// Entered when `cond` holds.
+    pub then_block: BlockId,
+    /// Entered when it does not.
+    pub else_block: BlockId,
+    pub compare: Option<Comparison>,
+}
+
 impl Term {
+    /// The branch, when this is one whose two targets differ (a test whose sides tell its
+    /// outcome apart).
+    pub fn two_ways(&self) -> Option<TwoWays<'_>> {
+        match self {
+            Term::Branch {
+                cond,
+                then_block,
+                else_block,
+                compare,
+                ..
+            } if then_block != else_block => Some(TwoWays {
+                cond,
+                then_block: *then_block,
+                else_block: *else_block,
+                compare: *compare,
+            }),
+            _ => None,
+        }
+    }
+
     /// The blocks control may go to next, in the order the terminator names them.
     pub fn successors(&self) -> Vec<BlockId> {
         match self {

@@ -248,24 +248,17 @@ struct FlagTest {
 
 impl FlagTest {
     fn of(p: &Program, b: BlockId, term: &Term) -> Option<FlagTest> {
-        let Term::Branch {
+        let crate::ir::TwoWays {
             cond,
             then_block,
             else_block,
             compare,
-            ..
-        } = term
-        else {
-            return None;
-        };
-        if then_block == else_block {
-            return None;
-        }
+        } = term.two_ways()?;
         if let Some(test) = test_of(p, b, term, false) {
-            let set = if *then_block == test.drained {
-                *else_block
+            let set = if then_block == test.drained {
+                else_block
             } else {
-                *then_block
+                then_block
             };
             return Some(FlagTest {
                 block: b,
@@ -288,11 +281,7 @@ impl FlagTest {
             block: b,
             flag,
             value: Some(value),
-            set: if *op == C::Eq {
-                *then_block
-            } else {
-                *else_block
-            },
+            set: if op == C::Eq { then_block } else { else_block },
         })
     }
 }

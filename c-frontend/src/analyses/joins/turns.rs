@@ -26,7 +26,7 @@
 //! member path of one, not thread-local, whose address is never taken (so that every write
 //! names it):
 //!
-//! - A *start* is a side of a branch on `v` (`v == K`, `v != K`, or `v` itself, with `K` a
+//! - A *start* is a side of a branch on `v` (`v == K`, `v != K`, `v` or `!v`, with `K` a
 //!   constant from -128 to 127, so that no two such constants are the same value in any integer
 //!   type; or `v == me`, `v != me` with `me` a parameter the function never assigns), entered
 //!   only from the branch, with a mutex held there on every path, and not the
@@ -71,7 +71,7 @@ use super::counters::{routine_uses, written_vars, Counter, Write};
 use super::*;
 use crate::analyses::held::Held;
 use crate::analyses::semaphores::SemKey;
-use crate::ir::Comparison;
+use crate::ir::{ArithOp, Comparison};
 use crate::model::Kind;
 
 /// One turn variable: the lock that its turns hold, where they start and where they end.
@@ -176,19 +176,12 @@ struct TurnTest {
 
 impl TurnTest {
     fn of(p: &Program, f: FuncId, b: BlockId, term: &Term) -> Option<TurnTest> {
-        let Term::Branch {
+        let crate::ir::TwoWays {
             cond,
             then_block,
             else_block,
             compare,
-            ..
-        } = term
-        else {
-            return None;
-        };
-        if then_block == else_block {
-            return None;
-        }
+        } = term.two_ways()?;
         // The values where `v` equals what it is compared with, and where it does not.
         let compared = |other: &Operand| -> Option<(Shape, Shape)> {
             if let Some(k) = other.constant().filter(|k| small(*k)) {
@@ -208,6 +201,14 @@ impl TurnTest {
                 Shape::Known(Values::all_but(0)),
                 Shape::Known(Values::one(0)),
             ),
+            (None, Operand::Arith(_, ArithOp::Not, ops)) => match ops.as_slice() {
+                [Operand::Use(lv)] => (
+                    lv,
+                    Shape::Known(Values::one(0)),
+                    Shape::Known(Values::all_but(0)),
+                ),
+                _ => return None,
+            },
             (Some(op @ (Comparison::Eq | Comparison::Ne)), Operand::Arith(_, _, ops)) => {
                 let [l, r] = ops.as_slice() else { return None };
                 let (read, (equal, unequal)) = match (l, r) {
@@ -230,7 +231,7 @@ impl TurnTest {
             block: b,
             read: read.clone(),
             counter,
-            sides: [(*then_block, then_values), (*else_block, else_values)],
+            sides: [(then_block, then_values), (else_block, else_values)],
         })
     }
 }
