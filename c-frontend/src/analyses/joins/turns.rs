@@ -67,7 +67,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::counters::{routine_uses, written_vars, Counter, Write};
+use super::counters::{written_vars, Counter, Write};
 use super::*;
 use crate::analyses::held::Held;
 use crate::analyses::semaphores::SemKey;
@@ -759,13 +759,13 @@ impl Planner<'_> {
         let n = p.funcs.len();
         let mut home: Vec<Option<Home>> = vec![None; n];
         home[main.0 as usize] = Some(Home::Main);
+        let uses = &self.index.uses;
         for &g in self.index.addressed() {
-            let uses = routine_uses(p, &self.calls, g);
-            let once = match uses.creates[..] {
-                [create] => {
-                    !uses.other
-                        && self.plan.run_once.binary_search(&create.0).is_ok()
-                        && self.plan.create_trips.get(&create) == Some(&1)
+            let once = match uses.forks.get(&g).map(Vec::as_slice) {
+                Some(&[(f, b, k, _)]) => {
+                    !uses.other_use.contains(&g)
+                        && self.plan.run_once.binary_search(&f).is_ok()
+                        && self.plan.create_trips.get(&(f, b, k)) == Some(&1)
                 }
                 _ => false,
             };
