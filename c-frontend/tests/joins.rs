@@ -2581,3 +2581,18 @@ fn turn_with_an_observer() {
     let none: [&str; 0] = [];
     assert_eq!(turns("turn_observer_storing", &storing), none);
 }
+
+/// A turn variable in a union: a store of another member changes it too.
+#[test]
+fn turn_in_a_union() {
+    let program = |sibling: &str| {
+        turn_program("1", HAND_OVER, WAIT_ONE)
+            .replace("(turn ", "(u.turn ")
+            .replace(" turn = ", " u.turn = ")
+            .replace("int turn;", "union { int turn; unsigned char raw; } u;")
+            .replace("slot = k;", &format!("slot = k;\n        {sibling}"))
+    };
+    assert_eq!(turns("turn_union", &program("")), ["T0 T1 / S0 S1 S2"]);
+    let none: [&str; 0] = [];
+    assert_eq!(turns("turn_union_raw", &program("u.raw = 1;")), none);
+}

@@ -63,7 +63,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::*;
 use crate::analyses::held::Held;
 use crate::analyses::semaphores::SemKey;
-use crate::ir::ctypes::StructId;
+use crate::ir::ctypes::{StructId, StructKind};
 use crate::ir::visit::{walk_func, walk_operand, Visitor};
 
 /// A counter as the program names it: a global variable and the member path inside it.
@@ -97,7 +97,7 @@ impl Counter {
 
     /// Whether `lv` names the counter exactly (`Some(true)`) or an object overlapping it
     /// (`Some(false)`: the whole enclosing struct, an index into a member path).
-    fn names(&self, lv: &Lval) -> Option<bool> {
+    fn names(&self, p: &Program, lv: &Lval) -> Option<bool> {
         if !matches!(lv.base, Base::Var(v) if v == self.var) {
             return None;
         }
@@ -106,7 +106,12 @@ impl Counter {
             match steps.next() {
                 None => return Some(false),
                 Some(Proj::Field { strukt, index }) if (strukt.0, *index) == (s, i) => {}
-                // A member of a union overlaps its other members.
+                // A member of a union overlaps its other members; a struct's do not.
+                Some(Proj::Field { strukt, .. })
+                    if p.types.structs[*strukt].kind == StructKind::Union =>
+                {
+                    return Some(false)
+                }
                 Some(Proj::Field { .. }) => return None,
                 Some(_) => return Some(false),
             }
@@ -121,14 +126,14 @@ impl Counter {
         stmt: &'p crate::ir::Stmt,
     ) -> Option<Write<'p>> {
         match &stmt.kind {
-            StmtKind::Assign { dst, src } => match self.names(dst)? {
+            StmtKind::Assign { dst, src } => match self.names(p, dst)? {
                 false => Some(Write::Other),
                 true => Some(self.assignment(p, stmt.pos, src)),
             },
-            StmtKind::Call { dst: Some(dst), .. } => self.names(dst).map(|_| Write::Other),
+            StmtKind::Call { dst: Some(dst), .. } => self.names(p, dst).map(|_| Write::Other),
             StmtKind::Asm { operands } => operands
                 .iter()
-                .any(|lv| self.names(lv).is_some())
+                .any(|lv| self.names(p, lv).is_some())
                 .then_some(Write::Other),
             _ => None,
         }
@@ -137,7 +142,7 @@ impl Counter {
     fn assignment<'p>(&self, p: &Program, pos: crate::ir::Pos, src: &'p Operand) -> Write<'p> {
         if let Operand::Arith(_, _, ops) = src.without_casts() {
             let reads_self = ops.first().is_some_and(|o| match o.without_casts() {
-                Operand::Use(lv) => self.names(lv) == Some(true),
+                Operand::Use(lv) => self.names(p, lv) == Some(true),
                 _ => false,
             });
             return match p.steps.get(&pos) {

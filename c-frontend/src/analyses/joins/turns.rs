@@ -24,7 +24,8 @@
 //!
 //! What this module checks on the IR, for a *turn variable* `v`, a global integer variable or
 //! member path of one, not thread-local, whose address is never taken (so that every write
-//! names it):
+//! names it, or a member of a union it lies in: a write that is not a store of it, which ends
+//! the argument):
 //!
 //! - A *start* is a side of a branch on `v` (`v == K`, `v != K`, `v` or `!v`, with `K` a
 //!   constant from -128 to 127, so that no two such constants are the same value in any integer
@@ -227,6 +228,7 @@ impl TurnTest {
             _ => return None,
         };
         let counter = Counter::read_by(p, &Operand::Use(read.clone()))?;
+
         Some(TurnTest {
             block: b,
             read: read.clone(),
