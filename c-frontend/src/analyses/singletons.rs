@@ -390,10 +390,13 @@ fn writes_var(kind: &StmtKind, var: VarId) -> bool {
 /// Whether a statement may write `var`: it writes it, or it is a call of a function in
 /// `may_write`, through a pointer, or handing a function over.
 fn disturbs(stmt: &crate::ir::Stmt, var: VarId, may_write: &FxHashSet<FuncId>) -> bool {
-    if writes_var(&stmt.kind, var) {
-        return true;
-    }
-    match &stmt.kind {
+    writes_var(&stmt.kind, var) || may_call_a_writer(&stmt.kind, may_write)
+}
+
+/// Whether a statement may run a function of `may_write` (those whose calls may write some
+/// variable): it calls one, calls through a pointer, hands a function over, or is assembly.
+pub(crate) fn may_call_a_writer(kind: &StmtKind, may_write: &FxHashSet<FuncId>) -> bool {
+    match kind {
         StmtKind::Call { callee, args, .. } => {
             !matches!(callee, Callee::Direct(g) if !may_write.contains(g))
                 || args

@@ -545,19 +545,8 @@ impl Planner<'_> {
         stmt: &crate::ir::Stmt,
         may_write: &FxHashSet<FuncId>,
     ) -> bool {
-        if counter.written_by(self.p, stmt).is_some() {
-            return true;
-        }
-        match &stmt.kind {
-            StmtKind::Call { callee, args, .. } => {
-                !matches!(callee, Callee::Direct(g) if !may_write.contains(g))
-                    || args
-                        .iter()
-                        .any(|a| matches!(a.without_casts(), Operand::Func(_)))
-            }
-            StmtKind::Asm { .. } => true,
-            _ => false,
-        }
+        counter.written_by(self.p, stmt).is_some()
+            || crate::analyses::singletons::may_call_a_writer(&stmt.kind, may_write)
     }
 
     /// The state after a statement: a call of a function that returns in a turn starts one
