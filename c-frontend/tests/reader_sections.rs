@@ -60,6 +60,24 @@ fn a_count_written_elsewhere_is_no_section() {
     assert_eq!(sections(&zero), (1, 1, 2));
 }
 
+/// A count in a union: a store of the union's other member writes it too.
+#[test]
+fn a_count_in_a_union_written_through_another_member_is_no_section() {
+    let in_union = |extra: &str| {
+        format!(
+            "union {{ int n; char raw; }} u;
+             int read(void) {{ int v; {ENTER} v = data; {LEAVE} return v; }}
+             {extra}"
+        )
+        .replace("readers", "u.n")
+    };
+    assert_eq!(sections(&in_union("")), (1, 1, 2));
+    assert_eq!(
+        sections(&in_union("void poke(void) { u.raw = 1; }")),
+        (0, 0, 0)
+    );
+}
+
 #[test]
 fn a_count_down_without_a_count_up_before_it_is_no_section() {
     let text = format!(

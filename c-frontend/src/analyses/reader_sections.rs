@@ -306,13 +306,15 @@ fn count_left_alone(
     ups: &FxHashSet<StmtAt>,
     downs: &FxHashSet<StmtAt>,
 ) -> bool {
+    // Another member of a struct on the count's path is apart from it; one of a union is not.
     let overlaps = |lv: &Lval| {
         matches!(lv.base, Base::Var(v) if v == counter.var)
-            && lv
-                .proj
-                .iter()
-                .zip(&counter.fields)
-                .all(|(pr, &(s, i))| !matches!(pr, Proj::Field { strukt, index } if (strukt.0, *index) != (s, i)))
+            && (lv.proj.iter().zip(&counter.fields)).all(|(pr, &(s, i))| match pr {
+                Proj::Field { strukt, index } if (strukt.0, *index) != (s, i) => {
+                    p.types.structs[*strukt].kind == crate::ir::ctypes::StructKind::Union
+                }
+                _ => true,
+            })
     };
     for (f, func) in p.funcs.iter_enumerated() {
         for (b, block) in func.blocks.iter_enumerated() {
