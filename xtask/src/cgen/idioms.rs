@@ -599,7 +599,7 @@ pub fn emit(idiom: &Idiom, n: usize) -> Parts {
             helpers,
             observer,
             iterations,
-        } => turns(n, *takers, *late, (*helpers, *observer), *iterations),
+        } => turns(n, *takers, *late, *helpers, *observer, *iterations),
         Idiom::Gates {
             wrong,
             renew,
@@ -1621,7 +1621,7 @@ fn handshake(n: usize, early: bool, semaphore: bool, from_main: bool, it: u32) -
     p
 }
 
-fn turns(n: usize, takers: u8, late: bool, (helpers, observer): (bool, bool), it: u32) -> Parts {
+fn turns(n: usize, takers: u8, late: bool, helpers: bool, observer: bool, it: u32) -> Parts {
     let mut p = Parts::default();
     p.globals.push_str(&format!(
         "pthread_mutex_t tnm{n} = PTHREAD_MUTEX_INITIALIZER;

@@ -27,10 +27,11 @@
 //! names it, or a member of a union it lies in: a write that is not a store of it, which ends
 //! the argument):
 //!
-//! - A *start* is a side of a branch on `v` (`v == K`, `v != K`, `v` or `!v`, with `K` a
-//!   constant from -128 to 127, so that no two such constants are the same value in any integer
-//!   type; or `v == me`, `v != me` with `me` a parameter the function never assigns), entered
-//!   only from the branch, with a mutex held there on every path, and not the
+//! - A *start* is a side of a branch on `v` (`v == K`, `v != K`, or `v` itself, which the
+//!   lowering also makes of `!v` with the sides swapped; `K` a constant from -128 to 127, so
+//!   that no two such constants are the same value in any integer type; or `v == me`,
+//!   `v != me` with `me` a parameter the function never assigns), entered only from the
+//!   branch, with a mutex held there on every path, and not the
 //!   side of a wait loop that waits (from which every path comes back to the branch before any
 //!   store or return). Its *values* are those `v` may hold on that side.
 //! - A function is *in a turn* at a point where every path from its entry passed a start since
@@ -72,7 +73,7 @@ use super::counters::{written_vars, Counter, Write};
 use super::*;
 use crate::analyses::held::Held;
 use crate::analyses::semaphores::SemKey;
-use crate::ir::{ArithOp, Comparison};
+use crate::ir::Comparison;
 use crate::model::Kind;
 
 /// One turn variable: the lock that its turns hold, where they start and where they end.
@@ -202,14 +203,6 @@ impl TurnTest {
                 Shape::Known(Values::all_but(0)),
                 Shape::Known(Values::one(0)),
             ),
-            (None, Operand::Arith(_, ArithOp::Not, ops)) => match ops.as_slice() {
-                [Operand::Use(lv)] => (
-                    lv,
-                    Shape::Known(Values::one(0)),
-                    Shape::Known(Values::all_but(0)),
-                ),
-                _ => return None,
-            },
             (Some(op @ (Comparison::Eq | Comparison::Ne)), Operand::Arith(_, _, ops)) => {
                 let [l, r] = ops.as_slice() else { return None };
                 let (read, (equal, unequal)) = match (l, r) {
@@ -340,6 +333,9 @@ impl Planner<'_> {
             exits: FxHashMap::default(),
         };
         let starts = self.starts(&walk, tests, held);
+        if starts.is_empty() {
+            return None;
+        }
         walk.exits = self.exits(&walk, &starts);
         let in_turn = self.in_turns(main, &walk, &starts);
         // A branch taken in a turn starts none: the thread keeps the turn it has.
@@ -426,15 +422,14 @@ impl Planner<'_> {
         let mut starts: Vec<Start> = Vec::new();
         for (f, test) in tests {
             let func = &p.funcs[*f];
-            let cfg = Cfg::new(func);
             let h = held.entry(*f).or_insert_with(|| Held::new(p, func));
             let end = func.blocks[test.block].stmts.len();
-            let Some(at_test) = h.before(p, func, test.block, end) else {
+            let Some(at_test) = h.before(p, func, test.block, end).filter(|m| !m.is_empty()) else {
                 continue;
             };
+            let cfg = Cfg::new(func);
             for (side, values) in &test.sides {
                 if cfg.preds[side.0 as usize] == [test.block.0 as usize]
-                    && !at_test.is_empty()
                     && !self.waits_again(walk, *f, *side, test.block)
                 {
                     starts.push(Start {
