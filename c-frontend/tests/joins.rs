@@ -2596,3 +2596,156 @@ fn turn_in_a_union() {
     let none: [&str; 0] = [];
     assert_eq!(turns("turn_union_raw", &program("u.raw = 1;")), none);
 }
+
+/// The turns found in `body` through lock objects (`turn_objects.rs`): the markers of the calls
+/// that start a turn, and of the stores, direct or through a helper's parameter.
+fn object_turns(test: &str, body: &str) -> Vec<String> {
+    let text = format!("{PRELUDE}{body}");
+    let (p, jp) = planned(test, &text);
+    let at = |(f, b, k): (c_frontend::ir::FuncId, c_frontend::ir::BlockId, usize)| {
+        marker(&text, p.funcs[f].blocks[b].stmts[k].pos.line)
+    };
+    jp.turns
+        .iter()
+        .map(|t| {
+            let mut calls: Vec<String> = t.start_calls.iter().map(|&s| at(s)).collect();
+            let mut stores: Vec<String> = (t.stores.iter().chain(&t.param_stores))
+                .map(|&s| at(s))
+                .collect();
+            calls.sort();
+            calls.dedup();
+            stores.sort();
+            stores.dedup();
+            format!("{} / {}", calls.join(" "), stores.join(" "))
+        })
+        .collect()
+}
+
+/// A loader and main hand a value in a lock object over through helpers, as a thread library
+/// does: `LOADER_WAIT` is how the loader waits, `MAIN_HAND` how main hands the turn over.
+fn object_program(loader_wait: &str, main_hand: &str) -> String {
+    "
+struct bolt { pthread_mutex_t mutex; pthread_cond_t cond; long value; };
+struct bolt state = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0 }; // I
+long batch;
+static void possess(struct bolt *b) { pthread_mutex_lock(&b->mutex); }
+static void release(struct bolt *b) { pthread_mutex_unlock(&b->mutex); }
+static void twist(struct bolt *b, int op, long val) {
+    if (op == 0)
+        b->value = val; // P0
+    else
+        b->value += val; // P1
+    pthread_cond_broadcast(&b->cond);
+    pthread_mutex_unlock(&b->mutex);
+}
+static void wait_for(struct bolt *b, int op, long val) {
+    if (op == 0) {
+        while (b->value != val)
+            pthread_cond_wait(&b->cond, &b->mutex);
+    } else {
+        while (b->value == val)
+            pthread_cond_wait(&b->cond, &b->mutex);
+    }
+}
+void *loader(void *arg) {
+    for (int i = 0; i < 3; i++) {
+        possess(&state);
+        LOADER_WAIT
+        release(&state);
+        shared += batch;
+        possess(&state);
+        twist(&state, 0, 0);
+    }
+    return arg;
+}
+int main(void) {
+    pthread_t t;
+    pthread_create(&t, NULL, loader, NULL);
+    for (int i = 0; i < 3; i++) {
+        possess(&state);
+        wait_for(&state, 0, 0); // W0
+        release(&state);
+        batch = i;
+        MAIN_HAND
+    }
+    pthread_join(t, NULL);
+    return 0;
+}
+"
+    .replace("LOADER_WAIT", loader_wait)
+    .replace("MAIN_HAND", main_hand)
+}
+
+const LOADER_WAITS: &str = "wait_for(&state, 1, 0); // W1";
+const MAIN_HANDS: &str = "possess(&state);\n        twist(&state, 1, 1);";
+
+#[test]
+fn turn_through_a_lock_object() {
+    assert_eq!(
+        object_turns("turn_object", &object_program(LOADER_WAITS, MAIN_HANDS)),
+        ["W0 W1 / I P0 P1"]
+    );
+}
+
+/// The near misses of turns through lock objects: each breaks one step of the argument.
+#[test]
+fn turn_through_a_lock_object_near_misses() {
+    let none: [&str; 0] = [];
+    let check = |test: &str, program: String| assert_eq!(object_turns(test, &program), none);
+    // The loader waits for a value other than 3: main's 0 too.
+    check(
+        "turn_object_overlap",
+        object_program("wait_for(&state, 1, 3);", MAIN_HANDS),
+    );
+    // main stores without the mutex.
+    check(
+        "turn_object_unlocked",
+        object_program(LOADER_WAITS, "twist(&state, 1, 1);"),
+    );
+    // The object's address escapes to code that may write the value.
+    check(
+        "turn_object_escapes",
+        object_program(LOADER_WAITS, MAIN_HANDS)
+            .replace("batch = i;", "batch = i;\n        use(&state);"),
+    );
+    // A helper that copies its parameter may write through the copy.
+    let copying = object_program(LOADER_WAITS, MAIN_HANDS).replace(
+        "        b->value += val; // P1",
+        "        { struct bolt *c = b; c->value += val; }",
+    );
+    check("turn_object_copied", copying);
+    // A store in main's first turn, before the wait, is in no turn.
+    check(
+        "turn_object_early_store",
+        object_program(LOADER_WAITS, MAIN_HANDS)
+            .replace("        possess(&state);\n        wait_for(&state, 0, 0); // W0", "        possess(&state);\n        twist(&state, 0, 0);\n        possess(&state);\n        wait_for(&state, 0, 0); // W0"),
+    );
+}
+
+/// A helper that sets the value before any thread exists stores it in no turn, and needs none;
+/// the same helper called once a thread runs breaks the argument.
+#[test]
+fn turn_through_a_lock_object_set_before_threads() {
+    let init = |at: &str| {
+        let program = object_program(LOADER_WAITS, MAIN_HANDS).replace(
+            "void *loader(void *arg) {",
+            "static void reset(struct bolt *b) { b->value = 0; } // R\nvoid *loader(void *arg) {",
+        );
+        match at {
+            "before" => program.replace(
+                "    pthread_t t;\n",
+                "    pthread_t t;\n    reset(&state); // R0\n",
+            ),
+            _ => program.replace(
+                "    pthread_join(t, NULL);\n",
+                "    reset(&state);\n    pthread_join(t, NULL);\n",
+            ),
+        }
+    };
+    assert_eq!(
+        object_turns("turn_object_reset", &init("before")),
+        ["W0 W1 / I P0 P1 R"]
+    );
+    let none: [&str; 0] = [];
+    assert_eq!(object_turns("turn_object_reset_late", &init("after")), none);
+}

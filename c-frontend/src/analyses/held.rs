@@ -305,21 +305,33 @@ pub(crate) struct Held {
 
 impl Held {
     pub(crate) fn new(p: &Program, func: &Func) -> Held {
-        Held::run(p, func, None)
+        Held::run(p, func, None, BTreeSet::new())
     }
 
     pub(crate) fn with_wrappers(p: &Program, func: &Func, wrappers: &Wrappers) -> Held {
-        Held::run(p, func, Some(wrappers))
+        Held::run(p, func, Some(wrappers), BTreeSet::new())
     }
 
-    fn run(p: &Program, func: &Func, wrappers: Option<&Wrappers>) -> Held {
+    /// [`Held::with_wrappers`] for a function entered holding `entry`, named as a caller names
+    /// them (global mutexes): what it keeps of them, it holds.
+    pub(crate) fn entered_holding(
+        p: &Program,
+        func: &Func,
+        wrappers: &Wrappers,
+        entry: &BTreeSet<SemKey>,
+    ) -> Held {
+        let entry = entry.iter().cloned().map(Named::Var).collect();
+        Held::run(p, func, Some(wrappers), entry)
+    }
+
+    fn run(p: &Program, func: &Func, wrappers: Option<&Wrappers>, entry: BTreeSet<Named>) -> Held {
         let succs = func.successor_lists();
         let names = Names::of(p, func, wrappers.is_some());
         let entry = solver::dataflow::forward(
             &mut (),
             func.blocks.len(),
             |b| &succs[b],
-            BTreeSet::new(),
+            entry,
             |_, b, mut held| {
                 for stmt in &func.blocks[BlockId(b as u32)].stmts {
                     if !transfer(p, &names, wrappers, &stmt.kind, &mut held) {

@@ -224,10 +224,19 @@ impl Gen<'_> {
                 self.epoch_events((f, b, k), before);
                 self.member_store_events(&stmt.kind, before);
                 self.reader_section(&mut frame, (f, b, k), true);
-                // A store of a turn variable ends the thread's turn.
+                // A store of a turn variable ends the thread's turn; a call of a helper that
+                // returns in one starts it.
                 for turn in &self.analysed.joins.turns {
                     if turn.stores.binary_search(&(f, b, k)).is_ok() {
                         self.turn_event(&mut frame, &turn.var, false);
+                    }
+                    if turn.start_calls.binary_search(&(f, b, k)).is_ok() {
+                        self.turn_event(&mut frame, &turn.var, true);
+                    }
+                    if turn.param_stores.binary_search(&(f, b, k)).is_ok() {
+                        if let StmtKind::Assign { dst, .. } = &stmt.kind {
+                            self.turn_event(&mut frame, dst, false);
+                        }
                     }
                 }
                 // A semaphore hand-shake's waiter has seen the post once its wait returned.

@@ -116,6 +116,7 @@ mod pools;
 mod posts;
 mod presumed;
 mod registry;
+mod turn_objects;
 mod turns;
 mod wrappers;
 
@@ -501,6 +502,9 @@ pub fn plan(
             planner.semaphore_handshakes(main, solver::threads::phases::MAX_HANDSHAKES as usize)
         });
         stats.time("analyses: joins: turns", || planner.turns(main));
+        stats.time("analyses: joins: turns of lock objects", || {
+            planner.object_turns(main)
+        });
         stats.count("turn variables", planner.plan.turns.len());
     }
     planner.registries();

@@ -74,7 +74,6 @@ use super::*;
 use crate::analyses::held::Held;
 use crate::analyses::semaphores::SemKey;
 use crate::ir::Comparison;
-use crate::model::Kind;
 
 /// One turn variable: the lock that its turns hold, where they start and where they end.
 #[derive(Clone, Debug)]
@@ -85,14 +84,20 @@ pub struct Turn {
     pub starts: Vec<(FuncId, BlockId)>,
     /// The stores after which it has ended (`main`'s before any thread too), sorted.
     pub stores: Vec<StmtAt>,
+    /// The calls of helpers that return in a turn, after which the caller has started one
+    /// ([`super::turn_objects`]), sorted.
+    pub start_calls: Vec<StmtAt>,
+    /// The stores a helper makes through a pointer it was handed, after which the lock of the
+    /// location it writes is given back, sorted.
+    pub param_stores: Vec<StmtAt>,
 }
 
 /// A set of integers: sorted, disjoint, non-adjacent closed intervals.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Values(Vec<(i64, i64)>);
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(super) struct Values(Vec<(i64, i64)>);
 
 impl Values {
-    fn one(k: i64) -> Values {
+    pub(super) fn one(k: i64) -> Values {
         Values(vec![(k, k)])
     }
 
@@ -100,12 +105,12 @@ impl Values {
         Values(vec![(i64::MIN, i64::MAX)])
     }
 
-    fn all_but(k: i64) -> Values {
+    pub(super) fn all_but(k: i64) -> Values {
         // `k` is at most 127 in magnitude: both sides are non-empty.
         Values(vec![(i64::MIN, k - 1), (k + 1, i64::MAX)])
     }
 
-    fn union(&self, other: &Values) -> Values {
+    pub(super) fn union(&self, other: &Values) -> Values {
         let mut all: Vec<(i64, i64)> = self.0.iter().chain(&other.0).copied().collect();
         all.sort_unstable();
         let mut out: Vec<(i64, i64)> = Vec::with_capacity(all.len());
@@ -127,7 +132,7 @@ impl Values {
 /// The values of a turn: known, or those a parameter of its function says (`v == me`,
 /// `v != me`), known at each call that passes a constant.
 #[derive(Clone, Debug, PartialEq, Eq)]
-enum Shape {
+pub(super) enum Shape {
     Known(Values),
     Param { index: u32, equal: bool },
 }
@@ -163,7 +168,7 @@ impl Shape {
 
 /// Whether a constant is the same value in every integer type (so that two distinct ones are
 /// never equal after C's conversions).
-fn small(k: i64) -> bool {
+pub(super) fn small(k: i64) -> bool {
     (-128..=127).contains(&k)
 }
 
@@ -241,7 +246,7 @@ struct Walk<'a> {
 
 /// The one thread a function runs in, when it runs in one that runs once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Home {
+pub(super) enum Home {
     Main,
     Routine(FuncId),
     Many,
@@ -256,12 +261,12 @@ enum InTurn {
 
 /// A start as found: its function, its branch's block and the side entered, its values and
 /// the mutexes held at its branch.
-struct Start {
-    f: FuncId,
-    test: BlockId,
-    block: BlockId,
-    values: Shape,
-    held: BTreeSet<SemKey>,
+pub(super) struct Start {
+    pub(super) f: FuncId,
+    pub(super) test: BlockId,
+    pub(super) block: BlockId,
+    pub(super) values: Shape,
+    pub(super) held: BTreeSet<SemKey>,
 }
 
 impl Planner<'_> {
@@ -407,6 +412,8 @@ impl Planner<'_> {
             var: tests[0].1.read.clone(),
             starts,
             stores,
+            start_calls: Vec::new(),
+            param_stores: Vec::new(),
         })
     }
 
@@ -485,7 +492,7 @@ impl Planner<'_> {
 
     /// Whether no two of the turns the starts `fresh` begin may be taken by two threads at
     /// once: two whose values meet are taken in the same one thread.
-    fn apart(&self, main: FuncId, homes: &[Home], fresh: &[&Start]) -> bool {
+    pub(super) fn apart(&self, main: FuncId, homes: &[Home], fresh: &[&Start]) -> bool {
         let Some(instances) = self.instances(main, homes, fresh) else {
             return false;
         };
@@ -700,25 +707,10 @@ impl Planner<'_> {
 
     /// Whether statement `k` of `main`'s block `b` runs before any thread may exist: every
     /// path to it from the entry calls only library functions that start none.
-    fn before_any_thread(&self, main: FuncId, b: BlockId, k: usize) -> bool {
+    pub(super) fn before_any_thread(&self, main: FuncId, b: BlockId, k: usize) -> bool {
         let p = self.p;
         let func = &p.funcs[main];
-        let harmless = |stmt: &crate::ir::Stmt| match &stmt.kind {
-            StmtKind::Call {
-                callee: Callee::Direct(g),
-                args,
-                ..
-            } => {
-                func_is_library(p, *g)
-                    && p.known_kind(*g)
-                        .is_some_and(|kind| !kind.may_start_thread() && kind != Kind::Stub)
-                    && !args
-                        .iter()
-                        .any(|a| matches!(a.without_casts(), Operand::Func(_)))
-            }
-            StmtKind::Call { .. } | StmtKind::Asm { .. } => false,
-            _ => true,
-        };
+        let harmless = |stmt: &crate::ir::Stmt| super::turn_objects::harmless(p, &stmt.kind);
         if !func.blocks[b].stmts[..k].iter().all(harmless) {
             return false;
         }
@@ -740,7 +732,7 @@ impl Planner<'_> {
     /// The one thread each function runs in ([`Home`]): `main`'s, or that of a routine one
     /// create made once starts; a function called from two of them, addressed for another use
     /// than one create's routine, or reached from neither, runs in many.
-    fn homes(&self, main: FuncId) -> Vec<Home> {
+    pub(super) fn homes(&self, main: FuncId) -> Vec<Home> {
         let p = self.p;
         let n = p.funcs.len();
         let mut home: Vec<Option<Home>> = vec![None; n];
@@ -783,12 +775,6 @@ impl Planner<'_> {
         }
         home.into_iter().map(|h| h.unwrap_or(Home::Many)).collect()
     }
-}
-
-/// Whether `f` is a library function: one without a body of the user's.
-fn func_is_library(p: &Program, f: FuncId) -> bool {
-    let func = &p.funcs[f];
-    func.blocks.is_empty() || func.origin != Origin::User
 }
 
 #[cfg(test)]
