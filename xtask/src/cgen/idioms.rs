@@ -252,12 +252,17 @@ pub enum Idiom {
     /// by storing 2 in its last turn, then joins the takers. When `late`, `main` adds to
     /// `tnlN` after storing 1, out of its turn. With `helpers`, `main` waits through
     /// `tnwN(0)` and stores through `tnsN(v)`. With `observer`, a thread `tnoN` waits once for
-    /// anything but 1 (`main`'s 0 included) and reads `tndN`, never storing `tntN`.
+    /// anything but 1 (`main`'s 0 included) and reads `tndN`, never storing `tntN`. With
+    /// `object`, the value, mutex and condition are the members `value`, `mutex` and `cond`
+    /// of one global struct `tnbN`, as a thread library's lock object; the helpers are then
+    /// handed its address, and `tnwN(b, op, v)` waits for `v` (op 0) or for anything but `v`
+    /// (op 1), which the observer waits through too.
     Turns {
         takers: u8,
         late: bool,
         helpers: bool,
         observer: bool,
+        object: bool,
         iterations: u32,
     },
     /// Locks behind members: `main` stores a fresh `struct gtN` (a mutex and a counter), made
@@ -598,8 +603,16 @@ pub fn emit(idiom: &Idiom, n: usize) -> Parts {
             late,
             helpers,
             observer,
+            object,
             iterations,
-        } => turns(n, *takers, *late, *helpers, *observer, *iterations),
+        } => {
+            let parts = turns(n, *takers, *late, *helpers, *observer, *iterations);
+            if *object {
+                in_lock_object(n, parts, *helpers)
+            } else {
+                parts
+            }
+        }
         Idiom::Gates {
             wrong,
             renew,
@@ -1765,6 +1778,86 @@ void tns{n}(int to)
     p
 }
 
+/// The turns of [`turns`] with their value, mutex and condition moved into the members of one
+/// global struct `tnbN`, a lock object; with `helpers`, the helpers are handed its address.
+fn in_lock_object(n: usize, mut p: Parts, helpers: bool) -> Parts {
+    let plain = format!(
+        "pthread_mutex_t tnm{n} = PTHREAD_MUTEX_INITIALIZER;
+pthread_cond_t tnc{n} = PTHREAD_COND_INITIALIZER;
+int tnt{n};
+"
+    );
+    let object = format!(
+        "struct tnb{n}_s {{
+    pthread_mutex_t mutex;
+    pthread_cond_t cond;
+    int value;
+}} tnb{n} = {{PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0}};
+"
+    );
+    p.globals = p.globals.replace(&plain, &object);
+    if helpers {
+        let start = p.functions.find(&format!("void tnw{n}(int me)"));
+        let end = p.functions.find(&format!("void *tnp{n}(void *arg)"));
+        if let (Some(start), Some(end)) = (start, end) {
+            p.functions.replace_range(
+                start..end,
+                &format!(
+                    "void tnw{n}(struct tnb{n}_s *b, int op, int me)
+{{
+    pthread_mutex_lock(&b->mutex);
+    if (op == 0) {{
+        while (b->value != me)
+            pthread_cond_wait(&b->cond, &b->mutex);
+    }} else {{
+        while (b->value == me)
+            pthread_cond_wait(&b->cond, &b->mutex);
+    }}
+    pthread_mutex_unlock(&b->mutex);
+}}
+
+void tns{n}(struct tnb{n}_s *b, int to)
+{{
+    pthread_mutex_lock(&b->mutex);
+    b->value = to;
+    pthread_cond_broadcast(&b->cond);
+    pthread_mutex_unlock(&b->mutex);
+}}
+
+"
+                ),
+            );
+        }
+        let observer_wait = format!(
+            "    pthread_mutex_lock(&tnm{n});
+    while (tnt{n} == 1)
+        pthread_cond_wait(&tnc{n}, &tnm{n});
+    pthread_mutex_unlock(&tnm{n});
+"
+        );
+        p.functions = p
+            .functions
+            .replace(&observer_wait, &format!("    tnw{n}(&tnb{n}, 1, 1);
+"));
+    }
+    let rename = |text: &str| {
+        let text = if helpers {
+            text.replace(&format!("tnw{n}(0);"), &format!("tnw{n}(&tnb{n}, 0, 0);"))
+                .replace(&format!("tns{n}("), &format!("tns{n}(&tnb{n}, "))
+        } else {
+            text.to_string()
+        };
+        text.replace(&format!("tnm{n}"), &format!("tnb{n}.mutex"))
+            .replace(&format!("tnc{n}"), &format!("tnb{n}.cond"))
+            .replace(&format!("tnt{n}"), &format!("tnb{n}.value"))
+    };
+    p.functions = rename(&p.functions)
+        .replace(&format!("tns{n}(&tnb{n}, struct"), &format!("tns{n}(struct"));
+    p.start = p.start.iter().map(|l| rename(l)).collect();
+    p.stop = p.stop.iter().map(|l| rename(l)).collect();
+    p
+}
+
 fn pool(idiom: &Idiom, n: usize) -> Parts {
     let Idiom::Pool {
         member_bound,
@@ -2552,6 +2645,7 @@ pub fn add(rng: &mut Rng, plan: &mut Plan, options: Options) {
             helpers: r.chance(50),
             observer: r.chance(30),
             iterations: r.range(40, 150) as u32,
+            object: r.chance(50),
         },
     ];
     for draw in drawn {
