@@ -456,7 +456,7 @@ fn candidate(p: &Program, f: FuncId) -> Option<Candidate> {
             Term::Goto(_) | Term::Return(None, _) => true,
             Term::Return(Some(op), _) => reads_own(p, f, rw, strukt, op),
             Term::Branch { cond, .. } => reads_own(p, f, rw, strukt, cond),
-            Term::Multi(_) | Term::Exit => false,
+            Term::Multi(..) | Term::Exit => false,
         };
         if !ok {
             return None;

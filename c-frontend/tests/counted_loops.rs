@@ -135,7 +135,7 @@ fn check_shape(p: &Program, f: FuncId, l: &CountedLoop) {
                 else_block,
                 ..
             } => *then_block == l.head || *else_block == l.head,
-            Term::Multi(ts) => ts.contains(&l.head),
+            Term::Multi(ts, _) => ts.contains(&l.head),
             _ => false,
         })
         .map(|(id, _)| id)

@@ -2749,3 +2749,24 @@ fn turn_through_a_lock_object_set_before_threads() {
     let none: [&str; 0] = [];
     assert_eq!(object_turns("turn_object_reset_late", &init("after")), none);
 }
+
+/// A wait helper that chooses its comparison with a `switch` on a constant argument, as a
+/// thread library's does: each call takes the case its constant names.
+#[test]
+fn turn_through_a_lock_object_waited_for_by_a_switch() {
+    let switched = |program: String| {
+        program.replace(
+            "    if (op == 0) {\n        while (b->value != val)\n            pthread_cond_wait(&b->cond, &b->mutex);\n    } else {\n        while (b->value == val)\n            pthread_cond_wait(&b->cond, &b->mutex);\n    }",
+            "    switch (op) {\n    case 0:\n        while (b->value != val)\n            pthread_cond_wait(&b->cond, &b->mutex);\n        break;\n    case 1 ... 2:\n        while (b->value == val)\n            pthread_cond_wait(&b->cond, &b->mutex);\n    }",
+        )
+    };
+    let program = switched(object_program(LOADER_WAITS, MAIN_HANDS));
+    assert!(program.contains("switch (op)"));
+    assert_eq!(
+        object_turns("turn_object_switch", &program),
+        ["W0 W1 / I P0 P1"]
+    );
+    let none: [&str; 0] = [];
+    let overlap = switched(object_program("wait_for(&state, 2, 3);", MAIN_HANDS));
+    assert_eq!(object_turns("turn_object_switch_overlap", &overlap), none);
+}

@@ -1773,7 +1773,7 @@ fn check_invariants(p: &Program) {
                     operand(p, cond);
                     assert!(then_block.0 < n && else_block.0 < n);
                 }
-                Term::Multi(ts) => assert!(ts.iter().all(|t| t.0 < n)),
+                Term::Multi(ts, _) => assert!(ts.iter().all(|t| t.0 < n)),
                 Term::Return(Some(op), _) => operand(p, op),
                 _ => {}
             }
@@ -1876,4 +1876,36 @@ fn extents_end_each_accessed_expression() {
         ],
         "{extents:?}"
     );
+}
+
+/// A `switch` keeps which values go to each target: its labels' (merged where two land on one
+/// block), and `None` for the default or the end.
+#[test]
+fn switch_keeps_the_values_of_its_cases() {
+    let p = lower(
+        "int g;
+         void f(int k) { switch (k) { case 1: case 2: g = 1; break; case 3 ... 5: g = 3; } }
+         void e(int k) { switch (k) { case -1: g = 1; default: g = 2; } }",
+    );
+    let cases = |name: &str| {
+        let (_, func) = (p.funcs.iter_enumerated())
+            .find(|(_, f)| f.name == name)
+            .expect("defined");
+        match &func.blocks[c_frontend::ir::BlockId(0)].term {
+            Term::Multi(targets, Some(cases)) => (targets.len(), cases.0.clone()),
+            other => panic!("not a switch: {other:?}"),
+        }
+    };
+    assert_eq!(
+        cases("f"),
+        (
+            3,
+            vec![Some(vec![(1, 1), (2, 2)]), Some(vec![(3, 5)]), None]
+        )
+    );
+    assert_eq!(cases("e"), (2, vec![Some(vec![(-1, -1)]), None]));
+    let c = c_frontend::ir::Cases(vec![Some(vec![(1, 2)]), None, Some(vec![(7, 7)])]);
+    assert_eq!(c.target_of(2), Some(0));
+    assert_eq!(c.target_of(7), Some(2));
+    assert_eq!(c.target_of(3), Some(1));
 }

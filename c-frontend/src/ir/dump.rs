@@ -197,7 +197,7 @@ fn term(p: &Program, t: &Term) -> String {
                 operand(p, cond)
             )
         }
-        Term::Multi(bs) => {
+        Term::Multi(bs, _) => {
             let bs: Vec<String> = bs.iter().map(|b| b.to_string()).collect();
             format!("switch {}", bs.join(", "))
         }

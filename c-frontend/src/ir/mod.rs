@@ -347,12 +347,33 @@ pub enum Term {
         /// (which keeps no operator): what [`crate::fold`] needs to decide the branch.
         compare: Option<Comparison>,
     },
-    /// Any of the targets (a `switch`, after evaluating its scrutinee in a statement).
-    Multi(Vec<BlockId>),
+    /// Any of the targets (a `switch`, after evaluating its scrutinee in the block's last
+    /// statement; an `asm goto`; a computed `goto`). A `switch` whose case labels are all
+    /// integer constants says which values go to each target.
+    Multi(Vec<BlockId>, Option<Box<Cases>>),
     Return(Option<Operand>, Pos),
     /// The path ends without returning: `exit`, `abort`, `pthread_exit`, `longjmp`, a call to a
     /// `noreturn` function, or falling into `__builtin_unreachable`.
     Exit,
+}
+
+/// The values of a `switch`'s scrutinee that go to each target of its [`Term::Multi`], in
+/// the targets' order: the case labels' values, as closed ranges (`case 1 ... 5:`), or `None`
+/// for the target of every value no case names (the `default`, or the end of a `switch`
+/// without one).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cases(pub Vec<Option<Vec<(i64, i64)>>>);
+
+impl Cases {
+    /// The target index a value goes to.
+    pub fn target_of(&self, value: i64) -> Option<usize> {
+        let named = self.0.iter().position(|values| {
+            values
+                .as_ref()
+                .is_some_and(|v| v.iter().any(|&(lo, hi)| lo <= value && value <= hi))
+        });
+        named.or_else(|| self.0.iter().position(Option::is_none))
+    }
 }
 
 /// The operator of an [`Operand::Arith`]: what value analyses that reason about arithmetic
@@ -450,7 +471,7 @@ impl Term {
                 else_block,
                 ..
             } => vec![*then_block, *else_block],
-            Term::Multi(ts) => ts.clone(),
+            Term::Multi(ts, _) => ts.clone(),
             Term::Return(..) | Term::Exit => Vec::new(),
         }
     }

@@ -73,7 +73,7 @@ pub fn walk_term<V: Visitor + ?Sized>(v: &mut V, term: &Term) {
     match term {
         Term::Branch { cond, .. } => v.visit_operand(cond),
         Term::Return(Some(op), _) => v.visit_operand(op),
-        Term::Goto(_) | Term::Multi(_) | Term::Return(None, _) | Term::Exit => {}
+        Term::Goto(_) | Term::Multi(..) | Term::Return(None, _) | Term::Exit => {}
     }
 }
 
@@ -149,7 +149,7 @@ pub fn term_operands_mut(term: &mut Term, f: &mut impl FnMut(&mut Operand)) {
     match term {
         Term::Branch { cond, .. } => operand_tree_mut(cond, f),
         Term::Return(Some(op), _) => operand_tree_mut(op, f),
-        Term::Goto(_) | Term::Multi(_) | Term::Return(None, _) | Term::Exit => {}
+        Term::Goto(_) | Term::Multi(..) | Term::Return(None, _) | Term::Exit => {}
     }
 }
 

@@ -11,7 +11,7 @@
 use rustc_hash::FxHashMap;
 use solver::ids::Idx;
 
-use crate::ir::{Block, BlockId, CountedLoop, FuncId, Operand, Pos, Stmt, Term, VarId};
+use crate::ir::{Block, BlockId, Cases, CountedLoop, FuncId, Operand, Pos, Stmt, Term, VarId};
 use crate::model::{LockMode, TrySuccess};
 
 /// A piece of the global-init function: the blocks lowering one initializer produced (entry
@@ -43,10 +43,25 @@ struct Label {
 }
 
 /// The cases of a `switch` being lowered.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub(super) struct SwitchCx {
     pub targets: Vec<BlockId>,
+    /// The values of each target's label (`None`: `default`), as [`Cases`] keeps them.
+    pub values: Vec<Option<Vec<(i64, i64)>>>,
+    /// Whether every case label's value is known.
+    pub constant: bool,
     pub has_default: bool,
+}
+
+impl Default for SwitchCx {
+    fn default() -> SwitchCx {
+        SwitchCx {
+            targets: Vec::new(),
+            values: Vec::new(),
+            constant: true,
+            has_default: false,
+        }
+    }
 }
 
 pub(super) struct FuncBuilder {
@@ -275,7 +290,7 @@ impl FuncBuilder {
         let term = if targets.is_empty() {
             Term::Exit
         } else {
-            Term::Multi(targets)
+            Term::Multi(targets, None)
         };
         for b in std::mem::take(&mut self.computed_gotos) {
             self.blocks[b.index()].1 = Some(term.clone());
@@ -345,7 +360,7 @@ pub(super) fn successors(t: &Term) -> Vec<BlockId> {
             else_block,
             ..
         } => vec![*then_block, *else_block],
-        Term::Multi(bs) => bs.clone(),
+        Term::Multi(bs, _) => bs.clone(),
         Term::Return(..) | Term::Exit => Vec::new(),
     }
 }
@@ -367,15 +382,31 @@ fn map_targets(t: Term, f: &dyn Fn(BlockId) -> BlockId) -> Term {
             pos,
             compare,
         },
-        Term::Multi(bs) => {
+        Term::Multi(bs, cases) => {
             let mut out: Vec<BlockId> = Vec::with_capacity(bs.len());
-            for b in bs {
+            let mut values: Vec<Option<Vec<(i64, i64)>>> = Vec::with_capacity(bs.len());
+            for (i, b) in bs.into_iter().enumerate() {
                 let b = f(b);
-                if !out.contains(&b) {
-                    out.push(b);
+                let these = cases.as_ref().and_then(|c| c.0.get(i).cloned()).flatten();
+                match out.iter().position(|&o| o == b) {
+                    // Two targets that land on one block: it takes both's values, and every
+                    // value no case names if either did.
+                    Some(at) => {
+                        values[at] = match (values[at].take(), these) {
+                            (Some(mut a), Some(b)) => {
+                                a.extend(b);
+                                Some(a)
+                            }
+                            _ => None,
+                        }
+                    }
+                    None => {
+                        out.push(b);
+                        values.push(these);
+                    }
                 }
             }
-            Term::Multi(out)
+            Term::Multi(out, cases.map(|_| Box::new(Cases(values))))
         }
         other => other,
     }

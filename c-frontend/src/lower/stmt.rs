@@ -18,8 +18,8 @@ use super::{
 use crate::diagnostics::{Lost, Unanalysed, UnanalysedKind};
 use crate::ir::ctypes::{StructId, Type, TypeId};
 use crate::ir::{
-    Base, CountedLoop, FuncId, LoopBound, LoopCmp, Lval, Operand, Origin, Pos, Proj, StmtKind,
-    Term, VarId, VarKind,
+    Base, Cases, CountedLoop, FuncId, LoopBound, LoopCmp, Lval, Operand, Origin, Pos, Proj,
+    StmtKind, Term, VarId, VarKind,
 };
 use crate::model::Intrinsic;
 use crate::syntax::srcmap::SourceMap;
@@ -835,10 +835,13 @@ impl<'a> UnitCx<'a> {
                 r?;
                 self.fb.goto(exit);
                 let mut targets = cx.targets;
+                let mut values = cx.values;
                 if !cx.has_default {
                     targets.push(exit);
+                    values.push(None);
                 }
-                self.fb.set_term(dispatch, Term::Multi(targets));
+                let cases = cx.constant.then(|| Box::new(Cases(values)));
+                self.fb.set_term(dispatch, Term::Multi(targets, cases));
                 self.fb.switch_to(exit);
                 Ok(())
             }
@@ -955,10 +958,22 @@ impl<'a> UnitCx<'a> {
             }
             Label::Case(_) | Label::CaseRange(_) | Label::Default => {
                 let b = self.fb.new_block();
+                let values = match &l.node.label.node {
+                    Label::Case(e) => self.const_eval(e).map(|k| Some(vec![(k, k)])),
+                    Label::CaseRange(r) => {
+                        match (self.const_eval(&r.node.low), self.const_eval(&r.node.high)) {
+                            (Some(lo), Some(hi)) => Some(Some(vec![(lo, hi)])),
+                            _ => None,
+                        }
+                    }
+                    _ => Some(None),
+                };
                 let Some(sw) = self.fb.switches.last_mut() else {
                     return unsupported(pos, "case label outside a switch");
                 };
                 sw.targets.push(b);
+                sw.constant &= values.is_some();
+                sw.values.push(values.flatten());
                 sw.has_default |= matches!(l.node.label.node, Label::Default);
                 self.fb.goto_and_switch(b);
             }
@@ -1307,7 +1322,7 @@ impl<'a> UnitCx<'a> {
                     let name = self.label_name(&l.node.name);
                     targets.push(self.fb.label_block(&name, self.pos(l.span)));
                 }
-                self.fb.terminate(Term::Multi(targets));
+                self.fb.terminate(Term::Multi(targets, None));
                 self.fb.switch_to(next);
             }
         }

@@ -1,18 +1,13 @@
 /* Turns through a lock object, as a thread library hands them over: `state`
- * holds a mutex, a condition and a value; wait_for(b, op, v) waits for the
- * value to be v (TO_BE) or not (NOT_TO_BE), twist(b, op, v) sets it (TO) or
- * adds to it (BY), wakes the waiters and drops the mutex. main fills `batch`
- * while the value is 0, the loader reads it while it is not: NORACE, as is
- * `stats` under a second object's mutex. `late`, which main writes after
- * handing the turn over, races with the loader's read (RACE). */
+ * holds a mutex, a condition and a value; wait_for(b, op, v) waits for it to
+ * be v (TO_BE) or not, twist(b, op, v) sets it (TO) or adds v (BY), wakes the
+ * waiters, unlocks. main fills `batch` while the value is 0, the loader reads
+ * it while it is not: NORACE, as is `stats` under another object's mutex.
+ * `late`, written by main out of its turn, is a RACE with the loader's read. */
 #include <pthread.h>
 #include <stdio.h>
 
-struct bolt {
-    pthread_mutex_t mutex;
-    pthread_cond_t cond;
-    long value;
-};
+struct bolt { pthread_mutex_t mutex; pthread_cond_t cond; long value; };
 enum twist_op { TO, BY };
 enum wait_op { TO_BE, NOT_TO_BE };
 
@@ -32,10 +27,12 @@ static void twist(struct bolt *b, enum twist_op op, long val)
 }
 static void wait_for(struct bolt *b, enum wait_op op, long val)
 {
-    if (op == TO_BE) {
+    switch (op) {
+    case TO_BE:
         while (b->value != val)
             pthread_cond_wait(&b->cond, &b->mutex);
-    } else {
+        break;
+    case NOT_TO_BE:
         while (b->value == val)
             pthread_cond_wait(&b->cond, &b->mutex);
     }

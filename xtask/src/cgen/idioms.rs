@@ -1835,10 +1835,13 @@ void tns{n}(struct tnb{n}_s *b, int to)
     pthread_mutex_unlock(&tnm{n});
 "
         );
-        p.functions = p
-            .functions
-            .replace(&observer_wait, &format!("    tnw{n}(&tnb{n}, 1, 1);
-"));
+        p.functions = p.functions.replace(
+            &observer_wait,
+            &format!(
+                "    tnw{n}(&tnb{n}, 1, 1);
+"
+            ),
+        );
     }
     let rename = |text: &str| {
         let text = if helpers {
@@ -1851,8 +1854,10 @@ void tns{n}(struct tnb{n}_s *b, int to)
             .replace(&format!("tnc{n}"), &format!("tnb{n}.cond"))
             .replace(&format!("tnt{n}"), &format!("tnb{n}.value"))
     };
-    p.functions = rename(&p.functions)
-        .replace(&format!("tns{n}(&tnb{n}, struct"), &format!("tns{n}(struct"));
+    p.functions = rename(&p.functions).replace(
+        &format!("tns{n}(&tnb{n}, struct"),
+        &format!("tns{n}(struct"),
+    );
     p.start = p.start.iter().map(|l| rename(l)).collect();
     p.stop = p.stop.iter().map(|l| rename(l)).collect();
     p

@@ -332,7 +332,7 @@ pub(super) fn nothing_after(p: &Program, s: FuncId, cfg: &Cfg, b: BlockId, k: us
         Term::Goto(_) | Term::Exit | Term::Return(None, _) => true,
         Term::Return(Some(op), _) => reads_only_own_locals(p, s, op),
         Term::Branch { cond, .. } => reads_only_own_locals(p, s, cond),
-        Term::Multi(_) => false,
+        Term::Multi(..) => false,
     };
     if !func.blocks[b].stmts[k + 1..].iter().all(quiet_stmt) || !quiet_term(&func.blocks[b].term) {
         return false;

@@ -56,7 +56,7 @@ use super::*;
 use crate::analyses::held::{Held, Named, Wrappers};
 use crate::analyses::semaphores::SemKey;
 use crate::ir::visit::{walk_lval, walk_operand, walk_stmt, walk_term, Visitor};
-use crate::ir::Comparison;
+use crate::ir::{Cases, Comparison};
 use crate::model::Kind;
 
 /// A member path: `(struct, member)` steps.
@@ -657,16 +657,40 @@ impl Object<'_, '_> {
         };
         (func.blocks.iter())
             .map(|block| {
-                let decided = block.term.two_ways().and_then(|t| {
-                    let taken = self.decide(&key, t.cond, t.compare)?;
-                    Some(if taken { t.then_block } else { t.else_block })
-                });
+                let decided = match &block.term {
+                    Term::Multi(targets, Some(cases)) => self
+                        .switch_target(&key, block, cases)
+                        .and_then(|i| targets.get(i).copied()),
+                    term => term.two_ways().and_then(|t| {
+                        let taken = self.decide(&key, t.cond, t.compare)?;
+                        Some(if taken { t.then_block } else { t.else_block })
+                    }),
+                };
                 match decided {
                     Some(b) => vec![b.0],
                     None => block.term.successors().iter().map(|b| b.0).collect(),
                 }
             })
             .collect()
+    }
+
+    /// The target a `switch` on a parameter holding a constant in the walk's context takes
+    /// (its scrutinee is the block's last statement), when every case label is a constant
+    /// from -128 to 127, which no conversion to the scrutinee's type changes.
+    fn switch_target(
+        &self,
+        key: &WalkKey,
+        block: &crate::ir::Block,
+        cases: &Cases,
+    ) -> Option<usize> {
+        let StmtKind::Eval(op) = &block.stmts.last()?.kind else {
+            return None;
+        };
+        self.param_index(key.f, op)?;
+        let k = self.constant(key, op)?;
+        let labels_small =
+            (cases.0.iter().flatten().flatten()).all(|&(lo, hi)| small(lo) && small(hi));
+        labels_small.then(|| cases.target_of(k)).flatten()
     }
 
     /// The outcome of a branch on a parameter holding a constant in the walk's context.
@@ -787,7 +811,7 @@ impl Object<'_, '_> {
             if block.stmts.iter().any(ends)
                 || !matches!(
                     block.term,
-                    Term::Goto(_) | Term::Branch { .. } | Term::Multi(_)
+                    Term::Goto(_) | Term::Branch { .. } | Term::Multi(..)
                 )
             {
                 return false;

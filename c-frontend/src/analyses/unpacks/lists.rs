@@ -1026,7 +1026,7 @@ fn must_reach(
         }
         let next: Vec<BlockId> = match &block.term {
             Term::Goto(t) => vec![*t],
-            Term::Multi(ts) => ts.clone(),
+            Term::Multi(ts, _) => ts.clone(),
             Term::Branch {
                 cond,
                 then_block,
