@@ -31,7 +31,8 @@
 //! - A function that names `g` is a *root*. Each root is walked as [`super::turns`] walks a
 //!   function, and a call that hands `g` to a helper walks the helper *in that call's
 //!   context*: its parameters bound to the parts of `g` and to the constants the call passes,
-//!   and its branches on those constants decided (`op == TO_BE` at a call passing `TO_BE`).
+//!   and its branches and `switch`es on those constants decided (`op == TO_BE`, or the case
+//!   `TO_BE` of `switch (op)`, at a call passing `TO_BE`).
 //!   The helper's state on return (in a turn, and of which values, or not) is the caller's
 //!   after the call: a wait helper's call is a *start* of the caller's, a `twist` a store.
 //! - Every store of `g.F`, in a root or in a helper in any context a root calls it in, is
