@@ -251,3 +251,26 @@ fn an_access_in_a_turn_holds_the_turn_of_its_variable() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A turn of a value in a lock object is named after the object: through its pointer when a
+/// global pointer holds it.
+#[test]
+fn a_turn_in_a_lock_object_is_named_after_the_object() {
+    let dir = temp_dir("turn-object");
+    for (fixture, name) in [
+        ("turn_lock_object.c", "`state.value`"),
+        ("turn_lock_object_pointer.c", "`state->value`"),
+    ] {
+        let from = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/races/sync")
+            .join(fixture);
+        std::fs::copy(&from, dir.join(fixture)).unwrap();
+        let (exit, text) = check_in(&dir, &[fixture], None);
+        assert_eq!(exit, 1, "{text}");
+        assert!(
+            text.contains(&format!("read holding the turn of {name}")),
+            "{text}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -2770,3 +2770,55 @@ fn turn_through_a_lock_object_waited_for_by_a_switch() {
     let overlap = switched(object_program("wait_for(&state, 2, 3);", MAIN_HANDS));
     assert_eq!(object_turns("turn_object_switch_overlap", &overlap), none);
 }
+
+/// [`object_program`] with its lock object made on the heap by a constructor and kept in a
+/// global pointer that `main` sets before it starts the loader.
+fn pointer_program(constructor_extra: &str) -> String {
+    object_program(LOADER_WAITS, MAIN_HANDS)
+        .replace(
+            "struct bolt state = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0 }; // I",
+            &format!(
+                "struct bolt *state, *last;
+struct bolt *new_bolt(void) {{
+    struct bolt *b = malloc(sizeof *b);
+    if (!b)
+        abort();
+    pthread_mutex_init(&b->mutex, NULL);
+    pthread_cond_init(&b->cond, NULL);
+    b->value = 0;
+    {constructor_extra}
+    return b;
+}}"
+            ),
+        )
+        .replace("(&state", "(state")
+        .replace(
+            "    pthread_t t;\n",
+            "    pthread_t t;\n    state = new_bolt();\n",
+        )
+}
+
+#[test]
+fn turn_through_a_lock_object_behind_a_pointer() {
+    assert_eq!(
+        object_turns("turn_pointer", &pointer_program("")),
+        ["W0 W1 / P0 P1"]
+    );
+    let none: [&str; 0] = [];
+    let check = |test: &str, program: String| assert_eq!(object_turns(test, &program), none);
+    // The constructor keeps a copy of the object elsewhere.
+    check("turn_pointer_kept", pointer_program("last = b;"));
+    // The pointer is set again once the loader runs.
+    check(
+        "turn_pointer_set_late",
+        pointer_program("").replace(
+            "    pthread_join(t, NULL);\n",
+            "    pthread_join(t, NULL);\n    state = new_bolt();\n",
+        ),
+    );
+    // The pointer is handed to code that may keep it or write through it.
+    check(
+        "turn_pointer_escapes",
+        pointer_program("").replace("batch = i;", "batch = i;\n        use(state);"),
+    );
+}

@@ -809,6 +809,16 @@ fn describe_name(p: &Program, base: &Path, name: &RhoName) -> String {
     let base = match root {
         RhoName::Var(v) => {
             let var = p.vars[*v].name.clone();
+            // Members under a pointer variable (the object a turn's pointer holds) are
+            // reached through it.
+            if !path.is_empty()
+                && matches!(
+                    p.types.get(p.vars[*v].ty),
+                    c_frontend::ir::ctypes::Type::Pointer(_)
+                )
+            {
+                return format!("{var}->{}", path.join("."));
+            }
             return std::iter::once(var.as_str())
                 .chain(path.iter().copied())
                 .collect::<Vec<_>>()

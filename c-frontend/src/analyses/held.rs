@@ -23,10 +23,13 @@ use crate::model::{Arg, Kind, LockMode, Releasing};
 /// A mutex as a function names it: one lying in a variable (`&m`, `&o.m`, never an array
 /// element), or one reached through a pointer parameter the function never assigns
 /// (`&bolt->mutex`, or `m` itself), which its callers translate through their arguments.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub(crate) enum Named {
     Var(SemKey),
     Param(u32, Vec<(u32, u32)>),
+    /// A mutex in the object a global pointer points to (`&G->mutex`, `G` itself), named only
+    /// for the analyses that ask ([`Held::entered_holding`]): `var` is the pointer.
+    Pointee(SemKey),
 }
 
 /// What a call of a user function does to the mutexes its caller holds, in the function's
@@ -196,6 +199,8 @@ fn translate_all(
 struct Names {
     params: Vec<Option<VarId>>,
     strict: bool,
+    /// Whether mutexes behind global pointers are named ([`Named::Pointee`]).
+    pointees: bool,
 }
 
 impl Names {
@@ -204,6 +209,7 @@ impl Names {
             return Names {
                 params: Vec::new(),
                 strict,
+                pointees: false,
             };
         }
         let assigned: FxHashSet<VarId> = (func.blocks.iter().flat_map(|b| &b.stmts))
@@ -217,7 +223,11 @@ impl Names {
         let params = (func.params.iter())
             .map(|&v| (!assigned.contains(&v) && !p.vars[v].address_taken).then_some(v))
             .collect();
-        Names { params, strict }
+        Names {
+            params,
+            strict,
+            pointees: false,
+        }
     }
 
     /// The name of the mutex a lock operand points to, if the function can name it.
@@ -229,7 +239,10 @@ impl Names {
             Operand::AddrOf(lv) => self.name_lval(p, lv),
             Operand::Use(lv) if lv.proj.is_empty() => {
                 let v = lv.plain_var()?;
-                Some(Named::Param(self.param(v)?, Vec::new()))
+                match self.param(v) {
+                    Some(i) => Some(Named::Param(i, Vec::new())),
+                    None => self.pointee(p, v, Vec::new()),
+                }
             }
             _ => None,
         }
@@ -260,9 +273,25 @@ impl Names {
                 if !ptr.proj.is_empty() {
                     return None;
                 }
-                Some(Named::Param(self.param(ptr.plain_var()?)?, fields))
+                let v = ptr.plain_var()?;
+                match self.param(v) {
+                    Some(i) => Some(Named::Param(i, fields)),
+                    None => self.pointee(p, v, fields),
+                }
             }
         }
+    }
+
+    /// The mutex at `fields` in what global pointer `v` points to, when pointees are named.
+    fn pointee(&self, p: &Program, v: VarId, fields: Vec<(u32, u32)>) -> Option<Named> {
+        let global = matches!(
+            p.vars[v].kind,
+            VarKind::Global {
+                thread_local: false,
+                ..
+            }
+        );
+        (self.pointees && global).then_some(Named::Pointee(SemKey { var: v, fields }))
     }
 
     fn param(&self, v: VarId) -> Option<u32> {
@@ -273,7 +302,7 @@ impl Names {
     /// A callee's name in this function's names, through the call's arguments.
     fn translate(&self, p: &Program, named: &Named, args: &[Operand]) -> Option<Named> {
         match named {
-            Named::Var(k) => Some(Named::Var(k.clone())),
+            Named::Var(_) | Named::Pointee(_) => Some(named.clone()),
             Named::Param(i, fields) => {
                 let base = self.name(p, args.get(*i as usize)?)?;
                 Some(match base {
@@ -284,6 +313,10 @@ impl Names {
                     Named::Param(j, mut f) => {
                         f.extend(fields.iter().copied());
                         Named::Param(j, f)
+                    }
+                    Named::Pointee(mut k) => {
+                        k.fields.extend(fields.iter().copied());
+                        Named::Pointee(k)
                     }
                 })
             }
@@ -305,28 +338,35 @@ pub(crate) struct Held {
 
 impl Held {
     pub(crate) fn new(p: &Program, func: &Func) -> Held {
-        Held::run(p, func, None, BTreeSet::new())
+        Held::run(p, func, None, BTreeSet::new(), false)
     }
 
     pub(crate) fn with_wrappers(p: &Program, func: &Func, wrappers: &Wrappers) -> Held {
-        Held::run(p, func, Some(wrappers), BTreeSet::new())
+        Held::run(p, func, Some(wrappers), BTreeSet::new(), false)
     }
 
-    /// [`Held::with_wrappers`] for a function entered holding `entry`, named as a caller names
-    /// them (global mutexes): what it keeps of them, it holds.
+    /// [`Held::with_wrappers`] for a function entered holding `entry`, as its caller names
+    /// them (global mutexes, and mutexes behind global pointers, which this analysis names
+    /// too): what it keeps of them, it holds.
     pub(crate) fn entered_holding(
         p: &Program,
         func: &Func,
         wrappers: &Wrappers,
-        entry: &BTreeSet<SemKey>,
+        entry: BTreeSet<Named>,
     ) -> Held {
-        let entry = entry.iter().cloned().map(Named::Var).collect();
-        Held::run(p, func, Some(wrappers), entry)
+        Held::run(p, func, Some(wrappers), entry, true)
     }
 
-    fn run(p: &Program, func: &Func, wrappers: Option<&Wrappers>, entry: BTreeSet<Named>) -> Held {
+    fn run(
+        p: &Program,
+        func: &Func,
+        wrappers: Option<&Wrappers>,
+        entry: BTreeSet<Named>,
+        pointees: bool,
+    ) -> Held {
         let succs = func.successor_lists();
-        let names = Names::of(p, func, wrappers.is_some());
+        let mut names = Names::of(p, func, wrappers.is_some());
+        names.pointees = pointees && wrappers.is_some();
         let entry = solver::dataflow::forward(
             &mut (),
             func.blocks.len(),
@@ -359,7 +399,7 @@ impl Held {
             held.into_iter()
                 .filter_map(|n| match n {
                     Named::Var(k) => Some(k),
-                    Named::Param(..) => None,
+                    Named::Param(..) | Named::Pointee(_) => None,
                 })
                 .collect(),
         )

@@ -545,7 +545,9 @@ impl Gen<'_> {
     /// variable's own lock exclusively (`start`), until its store of the variable gives it
     /// back. No lock call: nothing waits for it, and it orders no locks.
     pub(super) fn turn_event(&mut self, frame: &mut Frame, var: &crate::ir::Lval, start: bool) {
+        self.no_accesses = true;
         let node = self.eval(frame, &Operand::AddrOf(var.clone()));
+        self.no_accesses = false;
         let Some(l) = self.lock_arg(&[node], 0) else {
             return;
         };
@@ -556,9 +558,16 @@ impl Gen<'_> {
         };
         self.current.push(GenEvent::Event(event));
         if start && !self.turn_locks.iter().any(|(k, _)| *k == l) {
-            let mut name = RhoName::Var(match var.base {
-                crate::ir::Base::Var(v) => v,
-                crate::ir::Base::Deref(_) => return,
+            // A variable in the object a global pointer holds is named after the pointer.
+            let mut name = RhoName::Var(match &var.base {
+                crate::ir::Base::Var(v) => *v,
+                crate::ir::Base::Deref(op) => match op.without_casts() {
+                    Operand::Use(ptr) if ptr.proj.is_empty() => match ptr.base {
+                        crate::ir::Base::Var(v) => v,
+                        crate::ir::Base::Deref(_) => return,
+                    },
+                    _ => return,
+                },
             });
             for proj in &var.proj {
                 if let crate::ir::Proj::Field { strukt, index } = proj {

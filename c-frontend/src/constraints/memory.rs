@@ -135,6 +135,9 @@ impl Gen<'_> {
     /// lock is held ([`crate::analyses::unpacks`]): [Unpack] of figure 10 opens the package,
     /// and the access is correlated with the package's opened lock ℓ′ (`AccessInfo::opened`).
     fn shared_access(&mut self, frame: &Frame, lv: &Lval, rho: Rho, node: Node, write: bool) {
+        if self.no_accesses {
+            return;
+        }
         let opened = self.opened_lock(frame, lv, false);
         self.opening = opened;
         self.own_copy = matches!(lv.base, Base::Var(v)

@@ -384,6 +384,9 @@ struct Gen<'a> {
     mask_locks: Vec<(i64, Lock)>,
     /// The locks of the turns, each with the name of its variable.
     turn_locks: Vec<(Lock, RhoName)>,
+    /// While set, reads and writes make no accesses: a turn's lock is found through the
+    /// pointer that holds its object, which is no access of the program's.
+    no_accesses: bool,
     /// The node of each version made so far, with its global ([`versions`]).
     version_nodes:
         std::collections::BTreeMap<crate::analyses::startup_stores::VersionId, (VarId, Node)>,
@@ -663,6 +666,7 @@ impl<'a> Gen<'a> {
             opened_at: FxHashMap::default(),
             mask_locks,
             turn_locks: Vec::new(),
+            no_accesses: false,
             version_nodes: std::collections::BTreeMap::new(),
             version_reads: Vec::new(),
             unversioned: BTreeSet::new(),

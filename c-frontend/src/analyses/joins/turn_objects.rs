@@ -40,6 +40,21 @@
 //!   holds are held in the helper until it may let go of them.
 //! - Starts, in roots, are checked apart as [`super::turns`] checks them, by the root's thread.
 //!
+//! The object may also be made on the heap and kept in a global pointer `G` (`state =
+//! new_bolt(0);`, then `wait_for(state, …)`): `G->F` is then the variable, named as `G->F`,
+//! or through a helper handed `G` or `&G->Q`. That takes `G` to hold one object while any
+//! thread runs, which only it reaches:
+//!
+//! - `G`'s address is never taken, and its value is used only as `g`'s address is above
+//!   (to name members of its object, or handed to transparent parameters and lock calls);
+//! - `G` is set once, by `main` before any thread exists (through calls that start none),
+//!   to what a call of an allocator, an allocation wrapper or a *constructor* returned (a
+//!   function that starts no thread and returns a local holding such a call's object, which
+//!   it only initialises through members and hands to lock and condition calls); the
+//!   initializers may store null.
+//!
+//! Its turn's lock is then the lock of `G->F`, found through `G` without an access of it.
+//!
 //! A start found in a helper holds no lock of its own: only its caller's, at the call, in the
 //! root that names `g`. A helper also handed other objects then never holds a turn for them.
 //! A store in a helper gives back the lock of the location it writes, whatever the helper was
@@ -62,6 +77,33 @@ use crate::model::Kind;
 
 /// A member path: `(struct, member)` steps.
 type Path = Vec<(u32, u32)>;
+
+/// What holds the lock object: a global struct, or a global pointer set once to a fresh one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+enum Holder {
+    Var(VarId),
+    Pointer(VarId),
+}
+
+impl Holder {
+    fn var(self) -> VarId {
+        match self {
+            Holder::Var(v) | Holder::Pointer(v) => v,
+        }
+    }
+
+    /// The name of the object's mutex at `fields`, as any function names it.
+    fn mutex(self, fields: Path) -> Named {
+        let key = SemKey {
+            var: self.var(),
+            fields,
+        };
+        match self {
+            Holder::Var(_) => Named::Var(key),
+            Holder::Pointer(_) => Named::Pointee(key),
+        }
+    }
+}
 
 /// What a call tells a helper: the constants its parameters hold and the parts of the object
 /// they point to.
@@ -107,7 +149,7 @@ struct WalkKey {
     f: FuncId,
     ctx: Ctx,
     entry: State,
-    held: BTreeSet<SemKey>,
+    held: BTreeSet<Named>,
     early: bool,
 }
 
@@ -126,7 +168,7 @@ struct Object<'a, 'p> {
     transparent: &'a FxHashMap<FuncId, Vec<bool>>,
     wrappers: &'a Wrappers,
     main: FuncId,
-    g: VarId,
+    holder: Holder,
     fields: Path,
     may_write: FxHashSet<FuncId>,
     done: FxHashMap<WalkKey, State>,
@@ -137,7 +179,7 @@ struct Object<'a, 'p> {
     stores: BTreeSet<StmtAt>,
     param_stores: BTreeSet<StmtAt>,
     /// The mutexes every start's test and every store held so far.
-    mutexes: Option<BTreeSet<SemKey>>,
+    mutexes: Option<BTreeSet<Named>>,
 }
 
 /// How deep helpers may call helpers handed the object.
@@ -158,14 +200,15 @@ impl Planner<'_> {
         let never = crate::analyses::never_returns::never_returning(p, self.index);
         let wrappers = Wrappers::of(p, self.index, never);
         let homes = self.homes(main);
-        let roots_of = roots(p, candidates.iter().map(|(g, _)| *g).collect());
-        let mut escapes: FxHashMap<VarId, Option<Vec<Path>>> = FxHashMap::default();
+        let roots_of = roots(p, candidates.iter().map(|(h, _)| h.var()).collect());
+        let mut escapes: FxHashMap<Holder, Option<Vec<Path>>> = FxHashMap::default();
         let mut found = Vec::new();
-        for (g, fields) in candidates {
-            let handed = escapes
-                .entry(g)
-                .or_insert_with(|| model_members(p, &transparent, g));
-            let (Some(handed), Some(roots)) = (handed.as_ref(), roots_of.get(&g)) else {
+        for (holder, fields) in candidates {
+            let handed = escapes.entry(holder).or_insert_with(|| match holder {
+                Holder::Var(g) => model_members(p, &transparent, g),
+                Holder::Pointer(g) => self.pointer_members(&transparent, g, main),
+            });
+            let (Some(handed), Some(roots)) = (handed.as_ref(), roots_of.get(&holder.var())) else {
                 continue;
             };
             if handed.iter().any(|q| overlaps(q, &fields)) {
@@ -177,7 +220,7 @@ impl Planner<'_> {
                 transparent: &transparent,
                 wrappers: &wrappers,
                 main,
-                g,
+                holder,
                 fields,
                 may_write: self.index.may_write(&writers),
                 done: FxHashMap::default(),
@@ -193,6 +236,134 @@ impl Planner<'_> {
             }
         }
         self.plan.turns.extend(found);
+    }
+}
+
+impl Planner<'_> {
+    /// For a global pointer `g` holding a lock object: the members of its object handed to
+    /// calls of the model that write only locks, when `g` is set once, by `main` before any
+    /// thread, to a fresh object ([`makes_fresh`]), besides initializers storing null, and
+    /// its value is used only as [`uses_stay`] says. `None` when it is not.
+    fn pointer_members(
+        &self,
+        transparent: &FxHashMap<FuncId, Vec<bool>>,
+        g: VarId,
+        main: FuncId,
+    ) -> Option<Vec<Path>> {
+        let p = self.p;
+        let sets_g = |stmt: &crate::ir::Stmt| match &stmt.kind {
+            StmtKind::Assign { dst, .. } | StmtKind::Call { dst: Some(dst), .. } => {
+                matches!(dst.base, Base::Var(v) if v == g)
+            }
+            _ => false,
+        };
+        let mut handed = Vec::new();
+        let mut sets = 0;
+        for (f, func) in p.funcs.iter_enumerated() {
+            if !uses_stay(p, func, g, transparent, &sets_g, &mut handed) {
+                return None;
+            }
+            for (b, block) in func.blocks.iter_enumerated() {
+                for (k, stmt) in block.stmts.iter().enumerate().filter(|(_, s)| sets_g(s)) {
+                    match &stmt.kind {
+                        StmtKind::Assign { dst, src }
+                            if func.origin == Origin::GlobalInit
+                                && dst.proj.is_empty()
+                                && src.constant() == Some(0) => {}
+                        StmtKind::Assign { dst, src }
+                            if f == main
+                                && dst.proj.is_empty()
+                                && self.made_fresh(func, src)
+                                && self.before_any_thread_with(main, b, k, &|s| {
+                                    harmless(p, &s.kind) || quiet_kind(p, &s.kind)
+                                }) =>
+                        {
+                            sets += 1;
+                        }
+                        _ => return None,
+                    }
+                }
+            }
+        }
+        (sets == 1).then_some(handed)
+    }
+}
+
+impl Planner<'_> {
+    /// Whether `src`, in `main`, reads a temporary that holds what one call of a function
+    /// making a fresh object returned ([`makes_fresh`]), and that nothing else reads.
+    fn made_fresh(&self, main: &Func, src: &Operand) -> bool {
+        let p = self.p;
+        let Operand::Use(lv) = src.without_casts() else {
+            return false;
+        };
+        let Some(t) = lv
+            .plain_var()
+            .filter(|&t| matches!(p.vars[t].kind, VarKind::Temp(_)))
+        else {
+            return false;
+        };
+        let mut made = 0;
+        let mut read = 0;
+        for stmt in main.blocks.iter().flat_map(|b| &b.stmts) {
+            match &stmt.kind {
+                StmtKind::Call {
+                    dst: Some(dst),
+                    callee: Callee::Direct(h),
+                    args,
+                } if dst.plain_var() == Some(t) => {
+                    if !makes_fresh(p, *h, 0) || args.iter().any(|a| mentions(a, t)) {
+                        return false;
+                    }
+                    made += 1;
+                }
+                StmtKind::Assign { dst, src } if dst.plain_var() == Some(t) => {
+                    let _ = src;
+                    return false;
+                }
+                kind => {
+                    let mut names = VarUses { v: t, hits: 0 };
+                    walk_stmt(&mut names, kind);
+                    read += names.hits;
+                }
+            }
+        }
+        for block in &main.blocks {
+            let mut names = VarUses { v: t, hits: 0 };
+            walk_term(&mut names, &block.term);
+            read += names.hits;
+        }
+        made == 1 && read == 1
+    }
+}
+
+/// Counts the places a statement names variable `v`.
+struct VarUses {
+    v: VarId,
+    hits: usize,
+}
+
+impl Visitor for VarUses {
+    fn visit_var(&mut self, x: VarId) {
+        self.hits += usize::from(x == self.v);
+    }
+}
+
+/// Whether a statement calls only functions that start no thread and run no code it does not
+/// show ([`quiet`]) or that make a fresh object ([`makes_fresh`]).
+fn quiet_kind(p: &Program, kind: &StmtKind) -> bool {
+    match kind {
+        StmtKind::Call {
+            callee: Callee::Direct(g),
+            args,
+            ..
+        } => {
+            (quiet(p, *g, 0) || makes_fresh(p, *g, 0))
+                && !args
+                    .iter()
+                    .any(|a| matches!(a.without_casts(), Operand::Func(_)))
+        }
+        kind => harmless(p, kind),
     }
 }
 
@@ -246,7 +417,14 @@ impl Object<'_, '_> {
             .collect();
         Some(Turn {
             var: Lval {
-                base: Base::Var(self.g),
+                base: match self.holder {
+                    Holder::Var(g) => Base::Var(g),
+                    Holder::Pointer(g) => Base::Deref(Box::new(Operand::Use(Lval {
+                        base: Base::Var(g),
+                        proj: Vec::new(),
+                        pos: p.funcs[main].pos,
+                    }))),
+                },
                 proj,
                 pos: p.funcs[main].pos,
             },
@@ -295,7 +473,7 @@ impl Object<'_, '_> {
                 preds[t as usize].push(b as u32);
             }
         }
-        let held = Held::entered_holding(p, func, self.wrappers, &key.held);
+        let held = Held::entered_holding(p, func, self.wrappers, key.held.clone());
         let tests = self.tests(f, &key.ctx, &succs, &preds);
         let side_of = |b: BlockId| {
             tests.iter().find_map(|t| {
@@ -355,7 +533,7 @@ impl Object<'_, '_> {
                             test,
                             block: b,
                             values: super::turns::Shape::Known(values.clone()),
-                            held: at_test,
+                            held: BTreeSet::new(),
                         });
                     }
                     state = State::Yes(values);
@@ -458,7 +636,7 @@ impl Object<'_, '_> {
     }
 
     /// Intersects the mutexes every start and store holds with `held`.
-    fn hold(&mut self, held: &BTreeSet<SemKey>) {
+    fn hold(&mut self, held: &BTreeSet<Named>) {
         match &mut self.mutexes {
             Some(m) => m.retain(|k| held.contains(k)),
             None => self.mutexes = Some(held.clone()),
@@ -482,7 +660,7 @@ impl Object<'_, '_> {
     }
 
     /// The mutexes held before statement `k` of block `b`, as the caller names them.
-    fn held_at(&self, key: &WalkKey, held: &Held, b: BlockId, k: usize) -> BTreeSet<SemKey> {
+    fn held_at(&self, key: &WalkKey, held: &Held, b: BlockId, k: usize) -> BTreeSet<Named> {
         let p = self.planner.p;
         let func = &p.funcs[key.f];
         let Some(named) = held.named_before(p, func, b, k, Some(self.wrappers)) else {
@@ -490,16 +668,13 @@ impl Object<'_, '_> {
         };
         (named.into_iter())
             .filter_map(|n| match n {
-                Named::Var(k) => Some(k),
                 Named::Param(i, fields) => {
                     let base = key.ctx.bound.get(i as usize)?.as_ref()?;
                     let mut all = base.clone();
                     all.extend(fields);
-                    Some(SemKey {
-                        var: self.g,
-                        fields: all,
-                    })
+                    Some(self.holder.mutex(all))
                 }
+                global => Some(global),
             })
             .collect()
     }
@@ -550,16 +725,25 @@ impl Object<'_, '_> {
     fn points_to(&self, key: &WalkKey, op: &Operand) -> Option<Path> {
         match op.without_casts() {
             Operand::AddrOf(lv) => match &lv.base {
-                Base::Var(v) if *v == self.g => fields_of(&lv.proj),
+                Base::Var(v) if self.holder == Holder::Var(*v) => fields_of(&lv.proj),
                 Base::Deref(ptr) => {
-                    let mut base = self.bound_param(key, ptr)?;
+                    let mut base = self.object_at(key, ptr)?;
                     base.extend(fields_of(&lv.proj)?);
                     Some(base)
                 }
                 Base::Var(_) => None,
             },
-            op @ Operand::Use(_) => self.bound_param(key, op),
+            op @ Operand::Use(_) => self.object_at(key, op),
             _ => None,
+        }
+    }
+
+    /// The part of the object a pointer operand holds: the holding pointer's value, or a
+    /// bound parameter's.
+    fn object_at(&self, key: &WalkKey, op: &Operand) -> Option<Path> {
+        match (self.holder, op.without_casts()) {
+            (Holder::Pointer(g), Operand::Use(lv)) if lv.plain_var() == Some(g) => Some(Vec::new()),
+            _ => self.bound_param(key, op),
         }
     }
 
@@ -618,9 +802,9 @@ impl Object<'_, '_> {
     /// Whether `lv` names the variable exactly (`Some(true)`), or an object overlapping it.
     fn names(&self, key: &WalkKey, lv: &Lval) -> Option<bool> {
         let mut path: Path = match &lv.base {
-            Base::Var(v) if *v == self.g => Vec::new(),
+            Base::Var(v) if self.holder == Holder::Var(*v) => Vec::new(),
             Base::Var(_) => return None,
-            Base::Deref(ptr) => self.bound_param(key, ptr)?,
+            Base::Deref(ptr) => self.object_at(key, ptr)?,
         };
         for proj in &lv.proj {
             match proj {
@@ -823,6 +1007,11 @@ impl Object<'_, '_> {
     }
 }
 
+/// Whether a type is a pointer (not an array, whose name is its own storage).
+fn is_pointer(p: &Program, t: crate::ir::ctypes::TypeId) -> bool {
+    matches!(p.types.get(t), Type::Pointer(_))
+}
+
 /// Whether two member paths overlap: one is a prefix of the other.
 fn overlaps(a: &[(u32, u32)], b: &[(u32, u32)]) -> bool {
     a.iter().zip(b).all(|(x, y)| x == y)
@@ -907,7 +1096,7 @@ fn transparent_params(p: &Program, index: &Calls) -> FxHashMap<FuncId, Vec<bool>
         }
         let flags: Vec<bool> = (func.params.iter())
             .map(|&v| {
-                p.types.pointee(p.vars[v].ty).is_some()
+                is_pointer(p, p.vars[v].ty)
                     && crate::analyses::lock_elements::unchanged_param(p, f, v).is_some()
             })
             .collect();
@@ -975,6 +1164,21 @@ fn param_stays(
     b: VarId,
     transparent: &FxHashMap<FuncId, Vec<bool>>,
 ) -> bool {
+    uses_stay(p, func, b, transparent, &|_| false, &mut Vec::new())
+}
+
+/// Whether pointer variable `b` is used in `func` only to name members of what it points to,
+/// to hand a member's address to a call of the model that writes only locks (each such
+/// member is added to `handed`), or to hand itself or a member's address on to a transparent
+/// parameter; statements `skip` says are not looked at.
+fn uses_stay(
+    p: &Program,
+    func: &Func,
+    b: VarId,
+    transparent: &FxHashMap<FuncId, Vec<bool>>,
+    skip: &dyn Fn(&crate::ir::Stmt) -> bool,
+    handed: &mut Vec<Path>,
+) -> bool {
     struct Uses {
         b: VarId,
         bad: bool,
@@ -1001,7 +1205,7 @@ fn param_stays(
     }
     let mut uses = Uses { b, bad: false };
     for block in &func.blocks {
-        for stmt in &block.stmts {
+        for stmt in block.stmts.iter().filter(|s| !skip(s)) {
             match &stmt.kind {
                 StmtKind::Call {
                     dst,
@@ -1014,6 +1218,11 @@ fn param_stays(
                     for (j, a) in args.iter().enumerate() {
                         if !(hands_on(a, b) && passes_on(p, *h, j, transparent)) {
                             uses.visit_operand(a);
+                        } else if !transparent.contains_key(h) {
+                            handed.push(match a.without_casts() {
+                                Operand::AddrOf(lv) => fields_of(&lv.proj).unwrap_or_default(),
+                                _ => Vec::new(),
+                            });
                         }
                     }
                 }
@@ -1023,6 +1232,152 @@ fn param_stays(
         walk_term(&mut uses, &block.term);
     }
     !uses.bad
+}
+
+/// Whether a call of `h` returns an object nothing else holds, that no thread has seen: `h`
+/// is an allocator of the library, an allocation wrapper, or a *constructor*: a function of
+/// the user's that starts no thread and returns a local holding what such a call made, which
+/// it uses only to name members of the object, hand a member to a lock or condition call of
+/// the model, copy to another such local, or test.
+fn makes_fresh(p: &Program, h: FuncId, depth: usize) -> bool {
+    let func = &p.funcs[h];
+    if matches!(p.known_kind(h), Some(Kind::Alloc)) {
+        return true;
+    }
+    if (p.alloc_wrappers.iter()).any(|w| w.func == h && w.old.is_none()) {
+        return true;
+    }
+    if depth > MAX_DEPTH || !func.defined || func.origin != Origin::User || func.blocks.is_empty() {
+        return false;
+    }
+    // The locals that hold a fresh object: a greatest fixpoint.
+    let mut fresh: FxHashSet<VarId> = (func.locals.iter())
+        .copied()
+        .filter(|&v| !p.vars[v].address_taken && is_pointer(p, p.vars[v].ty))
+        .collect();
+    let stmts = || func.blocks.iter().flat_map(|b| &b.stmts);
+    loop {
+        let before = fresh.len();
+        let copy_of_fresh = |op: &Operand, fresh: &FxHashSet<VarId>| match op.without_casts() {
+            Operand::Use(lv) => lv.plain_var().is_some_and(|v| fresh.contains(&v)),
+            op => op.constant() == Some(0),
+        };
+        let assigned_well = |v: VarId, fresh: &FxHashSet<VarId>| {
+            let assigned = stmts().any(|stmt| match &stmt.kind {
+                StmtKind::Assign { dst, .. } | StmtKind::Call { dst: Some(dst), .. } => {
+                    dst.plain_var() == Some(v)
+                }
+                _ => false,
+            });
+            assigned
+                && stmts().all(|stmt| match &stmt.kind {
+                    StmtKind::Assign { dst, src } if dst.plain_var() == Some(v) => {
+                        copy_of_fresh(src, fresh)
+                    }
+                    StmtKind::Call {
+                        dst: Some(dst),
+                        callee,
+                        ..
+                    } if dst.plain_var() == Some(v) => {
+                        matches!(callee, Callee::Direct(c) if makes_fresh(p, *c, depth + 1))
+                    }
+                    StmtKind::Asm { operands } => {
+                        operands.iter().all(|lv| lv.plain_var() != Some(v))
+                    }
+                    _ => true,
+                })
+        };
+        let kept: Vec<VarId> = (fresh.iter().copied())
+            .filter(|&v| assigned_well(v, &fresh) && local_stays(p, func, v, &fresh))
+            .collect();
+        fresh = kept.into_iter().collect();
+        if fresh.len() == before {
+            break;
+        }
+    }
+    let mut returns_one = false;
+    for block in &func.blocks {
+        if let Term::Return(op, _) = &block.term {
+            match op.as_ref().map(Operand::without_casts) {
+                Some(Operand::Use(lv)) if lv.plain_var().is_some_and(|v| fresh.contains(&v)) => {
+                    returns_one = true;
+                }
+                Some(op) if op.constant() == Some(0) => {}
+                _ => return false,
+            }
+        }
+    }
+    returns_one
+        && stmts().all(|stmt| match &stmt.kind {
+            StmtKind::Call {
+                callee: Callee::Direct(c),
+                ..
+            } if makes_fresh(p, *c, depth + 1) => true,
+            kind => harmless(p, kind),
+        })
+}
+
+/// Whether local `v` of a constructor is used only as [`makes_fresh`] allows, `fresh` being
+/// the locals it may be copied to.
+fn local_stays(p: &Program, func: &Func, v: VarId, fresh: &FxHashSet<VarId>) -> bool {
+    let reads_v =
+        |op: &Operand| matches!(op.without_casts(), Operand::Use(lv) if lv.plain_var() == Some(v));
+    // Copies to fresh locals, returns and tests read `v` itself, harmlessly.
+    let skip = |stmt: &crate::ir::Stmt| match &stmt.kind {
+        StmtKind::Assign { dst, src } => {
+            dst.plain_var() == Some(v)
+                || (reads_v(src) && dst.plain_var().is_some_and(|d| fresh.contains(&d)))
+        }
+        StmtKind::Call { dst: Some(dst), .. } => dst.plain_var() == Some(v),
+        _ => false,
+    };
+    let no_helpers = FxHashMap::default();
+    let mut handed = Vec::new();
+    if !uses_stay(p, &terms_aside(func), v, &no_helpers, &skip, &mut handed) {
+        return false;
+    }
+    (func.blocks.iter()).all(|block| match &block.term {
+        Term::Return(Some(op), _) => reads_v(op) || !mentions(op, v),
+        term => match term.two_ways() {
+            Some(t) => match t.cond {
+                Operand::Arith(_, _, ops) => ops
+                    .iter()
+                    .all(|o| reads_v(o) || o.constant().is_some() || !mentions(o, v)),
+                cond => reads_v(cond) || !mentions(cond, v),
+            },
+            None => true,
+        },
+    })
+}
+
+/// A copy of `func` whose terminators read nothing (its returns and branches are looked at
+/// apart).
+fn terms_aside(func: &Func) -> Func {
+    let mut copy = func.clone();
+    for block in copy.blocks.iter_mut() {
+        block.term = match &block.term {
+            Term::Return(_, pos) => Term::Return(None, *pos),
+            Term::Branch { then_block, .. } => Term::Goto(*then_block),
+            other => other.clone(),
+        };
+    }
+    copy
+}
+
+/// Whether an operand reads or names variable `v` anywhere.
+fn mentions(op: &Operand, v: VarId) -> bool {
+    struct Names {
+        v: VarId,
+        hit: bool,
+    }
+    impl Visitor for Names {
+        fn visit_var(&mut self, x: VarId) {
+            self.hit |= x == self.v;
+        }
+    }
+    let mut names = Names { v, hit: false };
+    names.visit_operand(op);
+    names.hit
 }
 
 /// The members of `g` whose address the program hands to calls of the model that write only
@@ -1121,17 +1476,23 @@ fn candidates(
     p: &Program,
     index: &Calls,
     transparent: &FxHashMap<FuncId, Vec<bool>>,
-) -> BTreeSet<(VarId, Path)> {
-    let object = |v: VarId| {
-        let var = &p.vars[v];
-        var.address_taken
-            && matches!(
-                var.kind,
-                VarKind::Global {
-                    thread_local: false,
-                    ..
-                }
-            )
+) -> BTreeSet<(Holder, Path)> {
+    let global = |v: VarId| {
+        matches!(
+            p.vars[v].kind,
+            VarKind::Global {
+                thread_local: false,
+                ..
+            }
+        )
+    };
+    let object = |v: VarId| p.vars[v].address_taken && global(v);
+    // A global pointer whose value a branch or a call reads: the holder of a lock object.
+    let pointer = |op: &Operand| match op.without_casts() {
+        Operand::Use(x) => x
+            .plain_var()
+            .filter(|&v| global(v) && !p.vars[v].address_taken && is_pointer(p, p.vars[v].ty)),
+        _ => None,
     };
     // The member paths a helper's branches read through each transparent parameter, and
     // those its helpers read through what it hands them.
@@ -1145,7 +1506,10 @@ fn candidates(
                 };
                 match &lv.base {
                     Base::Var(v) if object(*v) => {
-                        out.insert((*v, fields));
+                        out.insert((Holder::Var(*v), fields));
+                    }
+                    Base::Deref(ptr) if pointer(ptr).is_some() => {
+                        out.insert((Holder::Pointer(pointer(ptr).expect("matched")), fields));
                     }
                     Base::Deref(ptr) => {
                         let Operand::Use(x) = ptr.without_casts() else {
@@ -1213,17 +1577,26 @@ fn candidates(
             continue;
         };
         for (j, a) in args.iter().enumerate() {
-            let Operand::AddrOf(lv) = a.without_casts() else {
-                continue;
+            // `&g.Q`, the holding pointer `G`, or `&G->Q`.
+            let (holder, prefix) = match a.without_casts() {
+                Operand::AddrOf(lv) => match &lv.base {
+                    Base::Var(g) if object(*g) => (Holder::Var(*g), fields_of(&lv.proj)),
+                    Base::Deref(ptr) => match pointer(ptr) {
+                        Some(g) => (Holder::Pointer(g), fields_of(&lv.proj)),
+                        None => continue,
+                    },
+                    Base::Var(_) => continue,
+                },
+                op => match pointer(op) {
+                    Some(g) => (Holder::Pointer(g), Some(Vec::new())),
+                    None => continue,
+                },
             };
-            let Base::Var(g) = lv.base else { continue };
-            let (true, Some(prefix)) = (object(g), fields_of(&lv.proj)) else {
-                continue;
-            };
+            let Some(prefix) = prefix else { continue };
             for r in tested.get(&(h, j)).into_iter().flatten() {
                 let mut path = prefix.clone();
                 path.extend(r.iter().copied());
-                out.insert((g, path));
+                out.insert((holder, path));
             }
         }
     }

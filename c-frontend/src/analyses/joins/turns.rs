@@ -709,8 +709,19 @@ impl Planner<'_> {
     /// path to it from the entry calls only library functions that start none.
     pub(super) fn before_any_thread(&self, main: FuncId, b: BlockId, k: usize) -> bool {
         let p = self.p;
-        let func = &p.funcs[main];
         let harmless = |stmt: &crate::ir::Stmt| super::turn_objects::harmless(p, &stmt.kind);
+        self.before_any_thread_with(main, b, k, &harmless)
+    }
+
+    /// [`Planner::before_any_thread`], where `harmless` says which statements start no thread.
+    pub(super) fn before_any_thread_with(
+        &self,
+        main: FuncId,
+        b: BlockId,
+        k: usize,
+        harmless: &dyn Fn(&crate::ir::Stmt) -> bool,
+    ) -> bool {
+        let func = &self.p.funcs[main];
         if !func.blocks[b].stmts[..k].iter().all(harmless) {
             return false;
         }
