@@ -2822,3 +2822,34 @@ fn turn_through_a_lock_object_behind_a_pointer() {
         pointer_program("").replace("batch = i;", "batch = i;\n        use(state);"),
     );
 }
+
+/// A monitor that waits through the helper for a value main's turn has too, and never stores
+/// the value, holds no turn: main's and the loader's stand. One that stores breaks them.
+#[test]
+fn turn_through_a_lock_object_with_an_observer() {
+    let with_monitor = |after_wait: &str| {
+        object_program(LOADER_WAITS, MAIN_HANDS)
+            .replace(
+                "int main(void) {",
+                &format!(
+                    "void *monitor(void *arg) {{\n    possess(&state);\n    wait_for(&state, 1, 1); // M\n    {after_wait}\n    return arg;\n}}\nint main(void) {{"
+                ),
+            )
+            .replace(
+                "    pthread_create(&t, NULL, loader, NULL);\n",
+                "    pthread_create(&t, NULL, loader, NULL);\n    pthread_t m;\n    pthread_create(&m, NULL, monitor, NULL);\n",
+            )
+    };
+    assert_eq!(
+        object_turns("turn_object_observer", &with_monitor("release(&state);")),
+        ["W0 W1 / I P0 P1"]
+    );
+    let none: [&str; 0] = [];
+    assert_eq!(
+        object_turns(
+            "turn_object_observer_storing",
+            &with_monitor("twist(&state, 0, 0);")
+        ),
+        none
+    );
+}

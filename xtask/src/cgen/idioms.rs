@@ -253,16 +253,17 @@ pub enum Idiom {
     /// `tnlN` after storing 1, out of its turn. With `helpers`, `main` waits through
     /// `tnwN(0)` and stores through `tnsN(v)`. With `observer`, a thread `tnoN` waits once for
     /// anything but 1 (`main`'s 0 included) and reads `tndN`, never storing `tntN`. With
-    /// `object`, the value, mutex and condition are the members `value`, `mutex` and `cond`
+    /// `object` 1, the value, mutex and condition are the members `value`, `mutex` and `cond`
     /// of one global struct `tnbN`, as a thread library's lock object; the helpers are then
     /// handed its address, and `tnwN(b, op, v)` waits for `v` (op 0) or for anything but `v`
-    /// (op 1), which the observer waits through too.
+    /// (op 1), which the observer waits through too. With `object` 2, the struct is made on
+    /// the heap by the constructor `tnbN_new()` at the top of `main`, and `tnbN` points to it.
     Turns {
         takers: u8,
         late: bool,
         helpers: bool,
         observer: bool,
-        object: bool,
+        object: u8,
         iterations: u32,
     },
     /// Locks behind members: `main` stores a fresh `struct gtN` (a mutex and a counter), made
@@ -607,10 +608,10 @@ pub fn emit(idiom: &Idiom, n: usize) -> Parts {
             iterations,
         } => {
             let parts = turns(n, *takers, *late, *helpers, *observer, *iterations);
-            if *object {
-                in_lock_object(n, parts, *helpers)
-            } else {
-                parts
+            match object {
+                0 => parts,
+                1 => in_lock_object(n, parts, *helpers),
+                _ => behind_a_pointer(n, in_lock_object(n, parts, *helpers)),
             }
         }
         Idiom::Gates {
@@ -1863,6 +1864,41 @@ void tns{n}(struct tnb{n}_s *b, int to)
     p
 }
 
+/// The turns of [`in_lock_object`] with the object made on the heap by a constructor, before
+/// any thread starts, and kept in the global pointer `tnbN`.
+fn behind_a_pointer(n: usize, mut p: Parts) -> Parts {
+    let object =
+        format!("}} tnb{n} = {{PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0}};\n");
+    p.globals = p.globals.replace(&object, &format!("}} *tnb{n};\n"));
+    p.functions.insert_str(
+        0,
+        &format!(
+            "struct tnb{n}_s *tnb{n}_new(void)
+{{
+    struct tnb{n}_s *b = malloc(sizeof *b);
+    if (!b)
+        abort();
+    pthread_mutex_init(&b->mutex, NULL);
+    pthread_cond_init(&b->cond, NULL);
+    b->value = 0;
+    return b;
+}}
+
+"
+        ),
+    );
+    p.decls.push(format!("tnb{n} = tnb{n}_new();"));
+    let rename = |text: &str| {
+        text.replace(&format!("&tnb{n}."), &format!("&tnb{n}->"))
+            .replace(&format!("tnb{n}."), &format!("tnb{n}->"))
+            .replace(&format!("(&tnb{n}, "), &format!("(tnb{n}, "))
+    };
+    p.functions = rename(&p.functions);
+    p.start = p.start.iter().map(|l| rename(l)).collect();
+    p.stop = p.stop.iter().map(|l| rename(l)).collect();
+    p
+}
+
 fn pool(idiom: &Idiom, n: usize) -> Parts {
     let Idiom::Pool {
         member_bound,
@@ -2650,7 +2686,7 @@ pub fn add(rng: &mut Rng, plan: &mut Plan, options: Options) {
             helpers: r.chance(50),
             observer: r.chance(30),
             iterations: r.range(40, 150) as u32,
-            object: r.chance(50),
+            object: r.range(0, 2) as u8,
         },
     ];
     for draw in drawn {

@@ -214,7 +214,7 @@ impl Planner<'_> {
             if handed.iter().any(|q| overlaps(q, &fields)) {
                 continue;
             }
-            let writers: FxHashSet<FuncId> = roots.iter().copied().collect();
+            let writers = writer_roots(p, &transparent, roots, holder);
             let mut object = Object {
                 planner: self,
                 transparent: &transparent,
@@ -1005,6 +1005,64 @@ impl Object<'_, '_> {
         }
         true
     }
+}
+
+/// The roots that may write the object: those that store through a name of it, or hand it
+/// to a helper that stores through a parameter (or calls one that does). The others only
+/// read it (an observer's waits).
+fn writer_roots(
+    p: &Program,
+    transparent: &FxHashMap<FuncId, Vec<bool>>,
+    roots: &[FuncId],
+    holder: Holder,
+) -> FxHashSet<FuncId> {
+    let writes_through = |kind: &StmtKind, deref: &dyn Fn(&Lval) -> bool| match kind {
+        StmtKind::Assign { dst, .. } | StmtKind::Call { dst: Some(dst), .. } => deref(dst),
+        StmtKind::Asm { .. } => true,
+        _ => false,
+    };
+    // A call that may store through what it is handed: of a storing helper, of a function
+    // that is neither a helper nor a library function that runs no code of the program's,
+    // or through a pointer.
+    let may_store = |stmt: &crate::ir::Stmt, storing: &FxHashSet<FuncId>| match &stmt.kind {
+        StmtKind::Call { callee, .. } => !matches!(callee, Callee::Direct(c)
+            if !storing.contains(c) && (transparent.contains_key(c) || harmless(p, &stmt.kind))),
+        _ => false,
+    };
+    // Helpers that store through a pointer they were handed, directly or through helpers.
+    let mut storing: FxHashSet<FuncId> = FxHashSet::default();
+    loop {
+        let before = storing.len();
+        let mut helpers: Vec<FuncId> = transparent.keys().copied().collect();
+        helpers.sort();
+        for h in helpers {
+            let stores = (p.funcs[h].blocks.iter().flat_map(|b| &b.stmts)).any(|stmt| {
+                writes_through(&stmt.kind, &|lv| matches!(lv.base, Base::Deref(_)))
+                    || may_store(stmt, &storing)
+            });
+            if stores {
+                storing.insert(h);
+            }
+        }
+        if storing.len() == before {
+            break;
+        }
+    }
+    let names_object = |lv: &Lval| match (&lv.base, holder) {
+        (Base::Var(v), Holder::Var(g)) => *v == g,
+        (Base::Deref(op), Holder::Pointer(g)) => mentions(op, g),
+        _ => false,
+    };
+    (roots.iter().copied())
+        .filter(|&f| {
+            (p.funcs[f].blocks.iter().flat_map(|b| &b.stmts)).any(|stmt| {
+                writes_through(&stmt.kind, &names_object)
+                    || (matches!(&stmt.kind, StmtKind::Call { args, .. }
+                        if args.iter().any(|a| mentions(a, holder.var())))
+                        && may_store(stmt, &storing))
+            })
+        })
+        .collect()
 }
 
 /// Whether a type is a pointer (not an array, whose name is its own storage).
