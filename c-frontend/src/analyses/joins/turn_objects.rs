@@ -572,9 +572,7 @@ impl Object<'_, '_> {
         if self.names_write(key, stmt)?.is_some() {
             return Ok(State::No);
         }
-        if crate::analyses::singletons::may_call_a_writer(&stmt.kind, &self.may_write)
-            && !self.calls_library_only(&stmt.kind)
-        {
+        if self.may_call_a_writer(stmt) {
             return Ok(State::No);
         }
         Ok(state)
@@ -979,31 +977,25 @@ impl Object<'_, '_> {
     /// Whether every path from `side` comes back to the branch in `test` before any statement
     /// that may end a turn and before the function returns: a wait loop's waiting side.
     fn waits_again(&self, key: &WalkKey, succs: &[Vec<u32>], side: BlockId, test: BlockId) -> bool {
-        let func = &self.planner.p.funcs[key.f];
-        let mut seen = vec![false; func.blocks.len()];
-        let mut stack = vec![side];
-        while let Some(b) = stack.pop() {
-            if b == test || std::mem::replace(&mut seen[b.0 as usize], true) {
-                continue;
-            }
-            let block = &func.blocks[b];
-            let ends = |stmt: &crate::ir::Stmt| {
-                !matches!(self.handed(key, stmt), Ok(None))
-                    || !matches!(self.names_write(key, stmt), Ok(None))
-                    || (crate::analyses::singletons::may_call_a_writer(&stmt.kind, &self.may_write)
-                        && !self.calls_library_only(&stmt.kind))
-            };
-            if block.stmts.iter().any(ends)
-                || !matches!(
-                    block.term,
-                    Term::Goto(_) | Term::Branch { .. } | Term::Multi(..)
-                )
-            {
-                return false;
-            }
-            stack.extend(succs[b.0 as usize].iter().map(|&t| BlockId(t)));
-        }
-        true
+        let ends = |stmt: &crate::ir::Stmt| {
+            !matches!(self.handed(key, stmt), Ok(None))
+                || !matches!(self.names_write(key, stmt), Ok(None))
+                || self.may_call_a_writer(stmt)
+        };
+        super::turns::comes_back(
+            &self.planner.p.funcs[key.f],
+            &|b| succs[b.0 as usize].iter().map(|&t| BlockId(t)).collect(),
+            (side, test),
+            &ends,
+            &|term| !matches!(term, Term::Goto(_) | Term::Branch { .. } | Term::Multi(..)),
+        )
+    }
+
+    /// Whether a statement calls code that may store the variable: a writer, through a
+    /// pointer, handing a function over, or assembly; not a call of the library alone.
+    fn may_call_a_writer(&self, stmt: &crate::ir::Stmt) -> bool {
+        crate::analyses::singletons::may_call_a_writer(&stmt.kind, &self.may_write)
+            && !self.calls_library_only(&stmt.kind)
     }
 }
 

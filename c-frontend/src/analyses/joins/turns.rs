@@ -578,21 +578,13 @@ impl Planner<'_> {
     /// the thread does not wait for).
     fn waits_again(&self, walk: &Walk<'_>, f: FuncId, side: BlockId, test: BlockId) -> bool {
         let func = &self.p.funcs[f];
-        let mut seen = vec![false; func.blocks.len()];
-        let mut stack = vec![side];
-        while let Some(b) = stack.pop() {
-            if b == test || std::mem::replace(&mut seen[b.0 as usize], true) {
-                continue;
-            }
-            let block = &func.blocks[b];
-            if (block.stmts.iter()).any(|s| self.ends_turn(walk.counter, s, &walk.may_write))
-                || matches!(block.term, Term::Return(..))
-            {
-                return false;
-            }
-            stack.extend(block.term.successors().iter().copied());
-        }
-        true
+        comes_back(
+            func,
+            &|b| func.blocks[b].term.successors(),
+            (side, test),
+            &|s| self.ends_turn(walk.counter, s, &walk.may_write),
+            &|term| matches!(term, Term::Return(..)),
+        )
     }
 
     /// Whether each function that may store the variable is in a turn of it on entry to each
@@ -786,6 +778,31 @@ impl Planner<'_> {
         }
         home.into_iter().map(|h| h.unwrap_or(Home::Many)).collect()
     }
+}
+
+/// Whether every path from block `from` of `func` (following `succs`) comes back to block
+/// `to` before a statement `ends` says may end a turn and before a terminator `leaves` says
+/// leaves the function: the waiting side of a wait loop (`(from, to)`: its side and its test).
+pub(super) fn comes_back(
+    func: &Func,
+    succs: &dyn Fn(BlockId) -> Vec<BlockId>,
+    (from, to): (BlockId, BlockId),
+    ends: &dyn Fn(&crate::ir::Stmt) -> bool,
+    leaves: &dyn Fn(&Term) -> bool,
+) -> bool {
+    let mut seen = vec![false; func.blocks.len()];
+    let mut stack = vec![from];
+    while let Some(b) = stack.pop() {
+        if b == to || std::mem::replace(&mut seen[b.0 as usize], true) {
+            continue;
+        }
+        let block = &func.blocks[b];
+        if block.stmts.iter().any(ends) || leaves(&block.term) {
+            return false;
+        }
+        stack.extend(succs(b));
+    }
+    true
 }
 
 #[cfg(test)]
