@@ -269,8 +269,8 @@ fn programs_are_small() {
             let lines = p.main_c.lines().count();
             // Up to 300 lines of pool code, up to two idioms of at most about 55 lines each, and
             // the idioms drawn after them, each in few programs (batches about 75 lines, the
-            // launcher about 60).
-            assert!((50..=560).contains(&lines), "seed {seed}: {lines} lines");
+            // launcher about 60, turns through a lock object on the heap about 95).
+            assert!((50..=600).contains(&lines), "seed {seed}: {lines} lines");
         }
     }
 }

@@ -2804,6 +2804,15 @@ fn turn_through_a_lock_object_behind_a_pointer() {
         object_turns("turn_pointer", &pointer_program("")),
         ["W0 W1 / P0 P1"]
     );
+    // Made in `main` itself, tested for null and set up through the pointer before any thread.
+    let in_main = pointer_program("").replace(
+        "    state = new_bolt();\n",
+        "    state = malloc(sizeof *state);\n    if (!state)\n        abort();\n    pthread_mutex_init(&state->mutex, NULL);\n    state->value = 0; // S\n",
+    );
+    assert_eq!(
+        object_turns("turn_pointer_in_main", &in_main),
+        ["W0 W1 / P0 P1 S"]
+    );
     let none: [&str; 0] = [];
     let check = |test: &str, program: String| assert_eq!(object_turns(test, &program), none);
     // The constructor keeps a copy of the object elsewhere.

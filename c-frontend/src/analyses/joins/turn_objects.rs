@@ -265,23 +265,36 @@ impl Planner<'_> {
             }
             for (b, block) in func.blocks.iter_enumerated() {
                 for (k, stmt) in block.stmts.iter().enumerate().filter(|(_, s)| sets_g(s)) {
-                    match &stmt.kind {
-                        StmtKind::Assign { dst, src }
-                            if func.origin == Origin::GlobalInit
-                                && dst.proj.is_empty()
-                                && src.constant() == Some(0) => {}
-                        StmtKind::Assign { dst, src }
-                            if f == main
-                                && dst.proj.is_empty()
-                                && self.made_fresh(func, src)
-                                && self.before_any_thread_with(main, b, k, &|s| {
-                                    harmless(p, &s.kind) || quiet_kind(p, &s.kind)
-                                }) =>
-                        {
-                            sets += 1;
-                        }
-                        _ => return None,
+                    let null = matches!(&stmt.kind, StmtKind::Assign { dst, src }
+                        if func.origin == Origin::GlobalInit
+                            && dst.proj.is_empty()
+                            && src.constant() == Some(0));
+                    if null {
+                        continue;
                     }
+                    // `G = t` of a temporary `t = new_bolt(…)`, or `G = new_bolt(…)`.
+                    let fresh = f == main
+                        && match &stmt.kind {
+                            StmtKind::Assign { dst, src } => {
+                                dst.proj.is_empty() && self.made_fresh(func, src)
+                            }
+                            StmtKind::Call {
+                                dst: Some(dst),
+                                callee: Callee::Direct(h),
+                                args,
+                            } => {
+                                dst.proj.is_empty()
+                                    && !args.iter().any(|a| mentions(a, g))
+                                    && makes_fresh(p, *h, 0)
+                            }
+                            _ => false,
+                        };
+                    let quiet_before =
+                        |s: &crate::ir::Stmt| harmless(p, &s.kind) || quiet_kind(p, &s.kind);
+                    if !fresh || !self.before_any_thread_with(main, b, k, &quiet_before) {
+                        return None;
+                    }
+                    sets += 1;
                 }
             }
         }
@@ -317,10 +330,7 @@ impl Planner<'_> {
                     }
                     made += 1;
                 }
-                StmtKind::Assign { dst, src } if dst.plain_var() == Some(t) => {
-                    let _ = src;
-                    return false;
-                }
+                StmtKind::Assign { dst, .. } if dst.plain_var() == Some(t) => return false,
                 kind => {
                     let mut names = VarUses { v: t, hits: 0 };
                     walk_stmt(&mut names, kind);
@@ -1279,9 +1289,25 @@ fn uses_stay(
                 kind => walk_stmt(&mut uses, kind),
             }
         }
-        walk_term(&mut uses, &block.term);
+        if !tests_only(&block.term, b) {
+            walk_term(&mut uses, &block.term);
+        }
     }
     !uses.bad
+}
+
+/// Whether a terminator is a branch on pointer `b` alone (`if (b)`, `b == NULL`), which
+/// reads its value and keeps nothing.
+fn tests_only(term: &Term, b: VarId) -> bool {
+    let is_b =
+        |op: &Operand| matches!(op.without_casts(), Operand::Use(lv) if lv.plain_var() == Some(b));
+    match term.two_ways().map(|t| t.cond) {
+        Some(Operand::Arith(_, _, ops)) => {
+            ops.iter().any(&is_b) && ops.iter().all(|o| is_b(o) || o.constant().is_some())
+        }
+        Some(cond) => is_b(cond),
+        None => false,
+    }
 }
 
 /// Whether a call of `h` returns an object nothing else holds, that no thread has seen: `h`
