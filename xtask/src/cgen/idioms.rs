@@ -1845,22 +1845,22 @@ void tns{n}(struct tnb{n}_s *b, int to)
         );
     }
     let rename = |text: &str| {
-        let text = if helpers {
-            text.replace(&format!("tnw{n}(0);"), &format!("tnw{n}(&tnb{n}, 0, 0);"))
-                .replace(&format!("tns{n}("), &format!("tns{n}(&tnb{n}, "))
-        } else {
-            text.to_string()
-        };
         text.replace(&format!("tnm{n}"), &format!("tnb{n}.mutex"))
             .replace(&format!("tnc{n}"), &format!("tnb{n}.cond"))
             .replace(&format!("tnt{n}"), &format!("tnb{n}.value"))
     };
-    p.functions = rename(&p.functions).replace(
-        &format!("tns{n}(&tnb{n}, struct"),
-        &format!("tns{n}(struct"),
-    );
-    p.start = p.start.iter().map(|l| rename(l)).collect();
-    p.stop = p.stop.iter().map(|l| rename(l)).collect();
+    // `main`'s calls of the helpers (only `main` calls them by name) hand the object over.
+    let hand_over = |line: &String| {
+        let line = rename(line);
+        if !helpers {
+            return line;
+        }
+        line.replace(&format!("tnw{n}(0);"), &format!("tnw{n}(&tnb{n}, 0, 0);"))
+            .replace(&format!("tns{n}("), &format!("tns{n}(&tnb{n}, "))
+    };
+    p.functions = rename(&p.functions);
+    p.start = p.start.iter().map(hand_over).collect();
+    p.stop = p.stop.iter().map(hand_over).collect();
     p
 }
 
@@ -1889,8 +1889,7 @@ fn behind_a_pointer(n: usize, mut p: Parts) -> Parts {
     );
     p.decls.push(format!("tnb{n} = tnb{n}_new();"));
     let rename = |text: &str| {
-        text.replace(&format!("&tnb{n}."), &format!("&tnb{n}->"))
-            .replace(&format!("tnb{n}."), &format!("tnb{n}->"))
+        text.replace(&format!("tnb{n}."), &format!("tnb{n}->"))
             .replace(&format!("(&tnb{n}, "), &format!("(tnb{n}, "))
     };
     p.functions = rename(&p.functions);
