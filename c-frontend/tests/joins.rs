@@ -2825,6 +2825,16 @@ fn turn_through_a_lock_object_behind_a_pointer() {
             "    pthread_join(t, NULL);\n    state = new_bolt();\n",
         ),
     );
+    // The pointer is set once a thread may run (started through a pointer to its routine).
+    check(
+        "turn_pointer_set_after_a_create",
+        pointer_program("")
+            .replace("    state = new_bolt();\n", "")
+            .replace(
+                "    pthread_create(&t, NULL, loader, NULL);\n",
+                "    void *(*routine)(void *) = loader;\n    pthread_create(&t, NULL, routine, NULL);\n    state = new_bolt();\n",
+            ),
+    );
     // The pointer is handed to code that may keep it or write through it.
     check(
         "turn_pointer_escapes",

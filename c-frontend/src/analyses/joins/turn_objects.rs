@@ -71,6 +71,7 @@ use super::turns::{small, Home, Start, Values};
 use super::*;
 use crate::analyses::held::{Held, Named, Wrappers};
 use crate::analyses::semaphores::SemKey;
+use crate::analyses::singletons::may_call_a_writer;
 use crate::ir::visit::{walk_lval, walk_operand, walk_stmt, walk_term, Visitor};
 use crate::ir::{Cases, Comparison};
 use crate::model::Kind;
@@ -289,8 +290,7 @@ impl Planner<'_> {
                             }
                             _ => false,
                         };
-                    let quiet_before =
-                        |s: &crate::ir::Stmt| harmless(p, &s.kind) || quiet_kind(p, &s.kind);
+                    let quiet_before = |s: &crate::ir::Stmt| quiet_kind(p, &s.kind);
                     if !fresh || !self.before_any_thread_with(main, b, k, &quiet_before) {
                         return None;
                     }
@@ -362,19 +362,13 @@ impl Visitor for VarUses {
 /// Whether a statement calls only functions that start no thread and run no code it does not
 /// show ([`quiet`]) or that make a fresh object ([`makes_fresh`]).
 fn quiet_kind(p: &Program, kind: &StmtKind) -> bool {
-    match kind {
-        StmtKind::Call {
-            callee: Callee::Direct(g),
-            args,
-            ..
-        } => {
-            (quiet(p, *g, 0) || makes_fresh(p, *g, 0))
-                && !args
-                    .iter()
-                    .any(|a| matches!(a.without_casts(), Operand::Func(_)))
-        }
-        kind => harmless(p, kind),
-    }
+    harmless(p, kind)
+        || matches!(kind, StmtKind::Call {
+                callee: Callee::Direct(g),
+                args,
+                ..
+            } if (quiet(p, *g, 0) || makes_fresh(p, *g, 0))
+                && !args.iter().any(|a| matches!(a.without_casts(), Operand::Func(_))))
 }
 
 impl Object<'_, '_> {
@@ -582,7 +576,7 @@ impl Object<'_, '_> {
         if self.names_write(key, stmt)?.is_some() {
             return Ok(State::No);
         }
-        if self.may_call_a_writer(stmt) {
+        if may_call_a_writer(&stmt.kind, &self.may_write) {
             return Ok(State::No);
         }
         Ok(state)
@@ -660,11 +654,6 @@ impl Object<'_, '_> {
         } else {
             key.early && quiet(self.planner.p, key.f, 0)
         }
-    }
-
-    /// Whether a statement calls only functions of the library that start no thread.
-    fn calls_library_only(&self, kind: &StmtKind) -> bool {
-        harmless(self.planner.p, kind) && !matches!(kind, StmtKind::Asm { .. })
     }
 
     /// The mutexes held before statement `k` of block `b`, as the caller names them.
@@ -757,6 +746,10 @@ impl Object<'_, '_> {
 
     /// The part of the object a parameter of `key.f` that the operand reads is bound to.
     fn bound_param(&self, key: &WalkKey, op: &Operand) -> Option<Path> {
+        // A root's parameters are bound to nothing: no need to look for writes of them.
+        if key.ctx.is_root() {
+            return None;
+        }
         let i = self.param_index(key.f, op)?;
         key.ctx.bound.get(i)?.clone()
     }
@@ -773,6 +766,7 @@ impl Object<'_, '_> {
     fn constant(&self, key: &WalkKey, op: &Operand) -> Option<i64> {
         let k = match op.constant() {
             Some(k) => Some(k),
+            None if key.ctx.consts.iter().all(Option::is_none) => None,
             None => key
                 .ctx
                 .consts
@@ -990,7 +984,7 @@ impl Object<'_, '_> {
         let ends = |stmt: &crate::ir::Stmt| {
             !matches!(self.handed(key, stmt), Ok(None))
                 || !matches!(self.names_write(key, stmt), Ok(None))
-                || self.may_call_a_writer(stmt)
+                || may_call_a_writer(&stmt.kind, &self.may_write)
         };
         super::turns::comes_back(
             &self.planner.p.funcs[key.f],
@@ -999,13 +993,6 @@ impl Object<'_, '_> {
             &ends,
             &|term| !matches!(term, Term::Goto(_) | Term::Branch { .. } | Term::Multi(..)),
         )
-    }
-
-    /// Whether a statement calls code that may store the variable: a writer, through a
-    /// pointer, handing a function over, or assembly; not a call of the library alone.
-    fn may_call_a_writer(&self, stmt: &crate::ir::Stmt) -> bool {
-        crate::analyses::singletons::may_call_a_writer(&stmt.kind, &self.may_write)
-            && !self.calls_library_only(&stmt.kind)
     }
 }
 
@@ -1113,7 +1100,11 @@ pub(super) fn harmless(p: &Program, kind: &StmtKind) -> bool {
 /// of the library that start none, and functions of the user's that are quiet too.
 fn quiet(p: &Program, f: FuncId, depth: usize) -> bool {
     let func = &p.funcs[f];
-    depth <= MAX_DEPTH
+    // A function without a body of the user's (the library's, or one not lowered) may do
+    // anything.
+    let shown = func.defined && func.origin == Origin::User && !func.blocks.is_empty();
+    shown
+        && depth <= MAX_DEPTH
         && (func.blocks.iter().flat_map(|b| &b.stmts)).all(|stmt| match &stmt.kind {
             StmtKind::Call {
                 callee: Callee::Direct(g),
