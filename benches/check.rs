@@ -33,6 +33,13 @@
 //! deadlock check after the race check, not beside it on the other core), so that its time is
 //! its own and not what it shares the machine's two cores and caches with.
 //!
+//! `--counts` adds one run per size with `LOCKSMITH_STATS=1` and `--jobs 1` and prints, after
+//! the sizes, the growth exponent of every count the developer's statistics give (nodes,
+//! instantiations, CFL entries, facts, contexts, lock-call facts, ...) in the same table: the
+//! work each phase does, without the noise of a shared machine's timings, so that a phase
+//! doing more work per line as the program grows shows apart from one whose data outgrew the
+//! caches. Counts under 1000 at the smaller size get no exponent.
+//!
 //! It runs the release binary next to the bench executable, so build that first:
 //!
 //! ```text
@@ -46,9 +53,9 @@
 //!
 //! `--dump N DIR` only writes the program of about N lines to DIR (with `all-shapes`, each shape
 //! to `DIR/<shape>`), for manual runs of locksmith or gcc on it; it needs no locksmith binary.
-//! Give locksmith every `.c` file but `lib.c`. `--layer K` sets how many modules one chain of
-//! update calls crosses ([`gen_pthreads::LAYER_MODULES`] by default; 0 for no bound, which makes
-//! what each module reaches grow with the program).
+//! Give locksmith every `.c` file but `lib.c`. `--layer K` sets how many modules make one layer,
+//! the modules a module's calls reach ([`gen_pthreads::LAYER_MODULES`] by default; 0 for no
+//! bound, which makes what each module reaches grow with the program).
 //!
 //! `--self-check` checks the generator instead of measuring locksmith, in seconds: the server of
 //! 10k lines is still byte-identical to the generator's output before shapes, and for each shape
@@ -87,8 +94,11 @@ const MIN_PHASE_SECS: f64 = 0.005;
 /// Growth exponents above this are flagged with `!`.
 const FLAG_EXPONENT: f64 = 1.2;
 
+/// A count smaller than this at the smaller of two sizes gets no growth exponent.
+const MIN_COUNT: f64 = 1000.0;
+
 const USAGE: &str = "usage: cargo bench --bench check -- [--sizes N...] [--shape NAME|all-shapes] \
-[--phases] [--runs K] [--jobs N] [--dump N DIR] [--timeout SECS] [--layer K] [--self-check [--tsan]]\n\
+[--phases] [--counts] [--runs K] [--jobs N] [--dump N DIR] [--timeout SECS] [--layer K] [--self-check [--tsan]]\n\
 shapes: server (default), pool, callbacks, forks, bigstruct, macros, all";
 
 /// Runs of `locksmith check` per size (`--runs K` when given): the median is reported.
@@ -109,6 +119,7 @@ struct Options {
     shapes: Vec<Shape>,
     shape_given: bool,
     phases: bool,
+    counts: bool,
     /// `--runs K`: runs per size, instead of [`runs_for`]'s default.
     runs: Option<usize>,
     /// `--jobs N`, passed on to locksmith.
@@ -127,6 +138,7 @@ fn parse_args() -> Result<Options, String> {
         shapes: vec![Shape::Server],
         shape_given: false,
         phases: false,
+        counts: false,
         runs: None,
         jobs: None,
         dump: None,
@@ -158,6 +170,7 @@ fn parse_args() -> Result<Options, String> {
                 options.shape_given = true;
             }
             "--phases" => options.phases = true,
+            "--counts" => options.counts = true,
             "--jobs" => {
                 i += 1;
                 let n = args
@@ -270,6 +283,9 @@ fn main() -> ExitCode {
         if options.phases {
             print_growth(&results);
         }
+        if options.counts {
+            print_counts(&results);
+        }
     }
     ExitCode::SUCCESS
 }
@@ -375,6 +391,8 @@ struct SizeResult {
     /// Each phase's median time over the runs that reported it, in the order `--timings`
     /// first printed them.
     phases: Vec<(String, f64)>,
+    /// With `--counts`: each count of the developer's statistics, in the order printed.
+    counts: Vec<(String, f64)>,
 }
 
 fn bench_size(binary: &Path, size: usize, shape: Shape, options: &Options) -> SizeResult {
@@ -385,6 +403,7 @@ fn bench_size(binary: &Path, size: usize, shape: Shape, options: &Options) -> Si
         preprocessed: None,
         wall: None,
         phases: Vec::new(),
+        counts: Vec::new(),
     };
     let dir = std::env::temp_dir().join(format!(
         "locksmith-check-bench-{}-{}-{size}",
@@ -415,7 +434,7 @@ fn bench_size(binary: &Path, size: usize, shape: Shape, options: &Options) -> Si
     let mut rss_bound = false;
     let mut outcome = Ok((0, 0, 0));
     for _ in 0..runs_for(size, options) {
-        match run_check_with(binary, &sources, &extra, options.timeout, Output::Json) {
+        match run_check_with(binary, &sources, &extra, &[], options.timeout, Output::Json) {
             Ok(run) => {
                 phase_runs.push(phase_timings(&run.stderr));
                 times.push(run.wall);
@@ -447,6 +466,19 @@ fn bench_size(binary: &Path, size: usize, shape: Shape, options: &Options) -> Si
                 break;
             }
         }
+    }
+    if options.counts && outcome.is_ok() {
+        let stats = [("LOCKSMITH_STATS", "1")];
+        result.counts = run_check_with(
+            binary,
+            &sources,
+            &["--jobs", "1"],
+            &stats,
+            options.timeout,
+            Output::Json,
+        )
+        .map(|run| stat_counts(&run.stderr))
+        .unwrap_or_default();
     }
     let _ = std::fs::remove_dir_all(&dir);
     result.phases = median_phases(&phase_runs);
@@ -518,6 +550,18 @@ fn phase_timings(stderr: &[u8]) -> Vec<(String, f64)> {
     phases
 }
 
+/// The counts of `LOCKSMITH_STATS` output: each line `stats: NAME: N` whose value is a whole
+/// number (the lines that end in `s` are times).
+fn stat_counts(stderr: &[u8]) -> Vec<(String, f64)> {
+    let text = String::from_utf8_lossy(stderr);
+    text.lines()
+        .filter_map(|line| {
+            let (name, value) = line.strip_prefix("stats: ")?.rsplit_once(": ")?;
+            Some((name.to_string(), value.trim().parse::<u64>().ok()? as f64))
+        })
+        .collect()
+}
+
 /// Each phase's median over the runs that reported it, in the order of first appearance.
 fn median_phases(runs: &[Vec<(String, f64)>]) -> Vec<(String, f64)> {
     let mut names: Vec<&str> = Vec::new();
@@ -543,20 +587,75 @@ fn median_phases(runs: &[Vec<(String, f64)>]) -> Vec<(String, f64)> {
 
 /// The table of phase times by size with the growth exponent between consecutive sizes.
 fn print_growth(results: &[SizeResult]) {
-    let mut names: Vec<String> = Vec::new();
-    for r in results {
-        for (name, _) in &r.phases {
-            if !names.contains(name) {
-                names.push(name.clone());
-            }
-        }
-    }
     println!(
         "phase times (s) and growth exponents log(t2/t1)/log(n2/n1), n = preprocessed lines \
          ('-': under {:.0} ms at the smaller size, '!': above {FLAG_EXPONENT})",
         MIN_PHASE_SECS * 1000.0
     );
-    let mut head = format!("{:<24}", "phase");
+    let mut rows = rows_by_name(results, |r| &r.phases);
+    rows.push((
+        "(wall time, median)".to_string(),
+        results.iter().map(|r| r.wall).collect(),
+    ));
+    print_table(results, "phase", &rows, MIN_PHASE_SECS, |t| {
+        format!("{t:.3}")
+    });
+}
+
+/// With `--counts`: the table of the developer's statistics' counts by size, with the growth
+/// exponent of each between consecutive sizes.
+fn print_counts(results: &[SizeResult]) {
+    println!(
+        "counts (LOCKSMITH_STATS=1) and growth exponents log(c2/c1)/log(n2/n1), n = preprocessed \
+         lines ('-': under {MIN_COUNT} at the smaller size, '!': above {FLAG_EXPONENT})"
+    );
+    let rows = rows_by_name(results, |r| &r.counts);
+    print_table(results, "count", &rows, MIN_COUNT, |c| format!("{c:.0}"));
+}
+
+/// For each name some size reported (in the order first reported), its value at each size.
+type Rows = Vec<(String, Vec<Option<f64>>)>;
+
+fn rows_by_name(
+    results: &[SizeResult],
+    values: impl Fn(&SizeResult) -> &Vec<(String, f64)>,
+) -> Rows {
+    let mut names: Vec<&String> = Vec::new();
+    for r in results {
+        for (name, _) in values(r) {
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
+    names
+        .into_iter()
+        .map(|name| {
+            let at_sizes = results
+                .iter()
+                .map(|r| values(r).iter().find(|(n, _)| n == name).map(|(_, v)| *v))
+                .collect();
+            (name.clone(), at_sizes)
+        })
+        .collect()
+}
+
+/// Prints `rows` with a column per size and the growth exponent over each step between sizes
+/// (values under `min` at the smaller size get none).
+fn print_table(
+    results: &[SizeResult],
+    what: &str,
+    rows: &Rows,
+    min: f64,
+    show: impl Fn(f64) -> String,
+) {
+    let width = rows
+        .iter()
+        .map(|(name, _)| name.len())
+        .max()
+        .unwrap_or(0)
+        .max(24);
+    let mut head = format!("{what:<width$}");
     for r in results {
         head.push_str(&format!(" {:>10}", r.target));
     }
@@ -576,35 +675,19 @@ fn print_growth(results: &[SizeResult]) {
         ));
     }
     println!("{head}");
-    let rows = names
-        .iter()
-        .map(|name| {
-            let times: Vec<Option<f64>> = results
-                .iter()
-                .map(|r| r.phases.iter().find(|(n, _)| n == name).map(|(_, t)| *t))
-                .collect();
-            (name.as_str(), times)
-        })
-        .chain(std::iter::once((
-            "(wall time, median)",
-            results.iter().map(|r| r.wall).collect(),
-        )));
-    for (name, times) in rows {
-        let mut line = format!("{name:<24}");
-        for t in &times {
-            line.push_str(&format!(
-                " {:>10}",
-                t.map_or("?".to_string(), |t| format!("{t:.3}"))
-            ));
+    for (name, values) in rows {
+        let mut line = format!("{name:<width$}");
+        for v in values {
+            line.push_str(&format!(" {:>10}", v.map_or("?".to_string(), &show)));
         }
         for &(a, b) in &spans {
             let e = match (
                 results[a].preprocessed,
                 results[b].preprocessed,
-                times[a],
-                times[b],
+                values[a],
+                values[b],
             ) {
-                (Some(n1), Some(n2), Some(t1), Some(t2)) => exponent(n1, n2, t1, t2),
+                (Some(n1), Some(n2), Some(v1), Some(v2)) => exponent(n1, n2, v1, v2, min),
                 _ => "?".to_string(),
             };
             line.push_str(&format!(" {e:>16}"));
@@ -614,9 +697,9 @@ fn print_growth(results: &[SizeResult]) {
 }
 
 /// `log(t2/t1) / log(n2/n1)`, flagged with `!` above [`FLAG_EXPONENT`]; `-` when `t1` is under
-/// [`MIN_PHASE_SECS`].
-fn exponent(n1: usize, n2: usize, t1: f64, t2: f64) -> String {
-    if t1 < MIN_PHASE_SECS || t2 <= 0.0 || n1 == 0 || n2 == n1 {
+/// `min`.
+fn exponent(n1: usize, n2: usize, t1: f64, t2: f64, min: f64) -> String {
+    if t1 < min || t2 <= 0.0 || n1 == 0 || n2 == n1 {
         return "-".to_string();
     }
     let e = (t2 / t1).ln() / (n2 as f64 / n1 as f64).ln();

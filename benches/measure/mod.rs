@@ -70,14 +70,16 @@ pub fn run_check(
     timeout: Duration,
     output: Output,
 ) -> Result<Run, String> {
-    run_check_with(binary, sources, &[], timeout, output)
+    run_check_with(binary, sources, &[], &[], timeout, output)
 }
 
-/// [`run_check`] with further arguments after the sources (such as `--timings`).
+/// [`run_check`] with further arguments after the sources (such as `--timings`) and further
+/// variables in its environment (such as `LOCKSMITH_STATS`).
 pub fn run_check_with(
     binary: &Path,
     sources: &[PathBuf],
     extra: &[&str],
+    env: &[(&str, &str)],
     timeout: Duration,
     output: Output,
 ) -> Result<Run, String> {
@@ -91,6 +93,7 @@ pub fn run_check_with(
         // shape would turn the parse phase's growth into that of a cache lookup.
         .arg("--no-cache")
         .args(extra)
+        .envs(env.iter().copied())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
