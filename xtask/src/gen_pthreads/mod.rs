@@ -233,8 +233,8 @@ pub fn census(files: &[(String, String)]) -> Census {
 /// analysed files only): a list of (file name, C text). The same seed always gives the same
 /// program. The files are `common.h`, `server.c` (which holds `main`), one `.c` file per further
 /// module and, for the callbacks shape, [`LIBRARY_FILE`]; compile them all with
-/// `gcc -std=gnu11 -pthread` in one directory. Updates call down through layers of `layer`
-/// modules (no bound when 0; see [`LAYER_MODULES`]). `shape` says what the modules are made of
+/// `gcc -std=gnu11 -pthread` in one directory. A module calls into lower modules of its layer
+/// of `layer` modules only (no bound when 0; see [`LAYER_MODULES`]). `shape` says what the modules are made of
 /// besides the base server ([`Shape::Server`]: nothing).
 pub fn generate(
     target_lines: usize,
