@@ -545,9 +545,9 @@ impl Gen<'_> {
     /// variable's own lock exclusively (`start`), until its store of the variable gives it
     /// back. No lock call: nothing waits for it, and it orders no locks.
     pub(super) fn turn_event(&mut self, frame: &mut Frame, var: &crate::ir::Lval, start: bool) {
-        self.no_accesses = true;
+        let accesses_off = std::mem::replace(&mut self.no_accesses, true);
         let node = self.eval(frame, &Operand::AddrOf(var.clone()));
-        self.no_accesses = false;
+        self.no_accesses = accesses_off;
         let Some(l) = self.lock_arg(&[node], 0) else {
             return;
         };
@@ -561,12 +561,9 @@ impl Gen<'_> {
             // A variable in the object a global pointer holds is named after the pointer.
             let mut name = RhoName::Var(match &var.base {
                 crate::ir::Base::Var(v) => *v,
-                crate::ir::Base::Deref(op) => match op.without_casts() {
-                    Operand::Use(ptr) if ptr.proj.is_empty() => match ptr.base {
-                        crate::ir::Base::Var(v) => v,
-                        crate::ir::Base::Deref(_) => return,
-                    },
-                    _ => return,
+                crate::ir::Base::Deref(op) => match op.plain_var() {
+                    Some(v) => v,
+                    None => return,
                 },
             });
             for proj in &var.proj {

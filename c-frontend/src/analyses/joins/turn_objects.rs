@@ -72,7 +72,7 @@ use super::*;
 use crate::analyses::held::{Held, Named, Wrappers};
 use crate::analyses::semaphores::SemKey;
 use crate::analyses::singletons::may_call_a_writer;
-use crate::ir::visit::{walk_lval, walk_operand, walk_stmt, walk_term, Visitor};
+use crate::ir::visit::{walk_lval, walk_operand, walk_stmt, walk_term, Mentions, Visitor};
 use crate::ir::{Cases, Comparison};
 use crate::model::Kind;
 
@@ -332,30 +332,18 @@ impl Planner<'_> {
                 }
                 StmtKind::Assign { dst, .. } if dst.plain_var() == Some(t) => return false,
                 kind => {
-                    let mut names = VarUses { v: t, hits: 0 };
+                    let mut names = Mentions::of(t);
                     walk_stmt(&mut names, kind);
-                    read += names.hits;
+                    read += names.count;
                 }
             }
         }
         for block in &main.blocks {
-            let mut names = VarUses { v: t, hits: 0 };
+            let mut names = Mentions::of(t);
             walk_term(&mut names, &block.term);
-            read += names.hits;
+            read += names.count;
         }
         made == 1 && read == 1
-    }
-}
-
-/// Counts the places a statement names variable `v`.
-struct VarUses {
-    v: VarId,
-    hits: usize,
-}
-
-impl Visitor for VarUses {
-    fn visit_var(&mut self, x: VarId) {
-        self.hits += usize::from(x == self.v);
     }
 }
 
@@ -1433,18 +1421,9 @@ fn terms_aside(func: &Func) -> Func {
 
 /// Whether an operand reads or names variable `v` anywhere.
 fn mentions(op: &Operand, v: VarId) -> bool {
-    struct Names {
-        v: VarId,
-        hit: bool,
-    }
-    impl Visitor for Names {
-        fn visit_var(&mut self, x: VarId) {
-            self.hit |= x == self.v;
-        }
-    }
-    let mut names = Names { v, hit: false };
+    let mut names = Mentions::of(v);
     names.visit_operand(op);
-    names.hit
+    names.count > 0
 }
 
 /// The members of `g` whose address the program hands to calls of the model that write only
