@@ -30,16 +30,7 @@ impl LTypes<'_> {
         if g == i {
             return;
         }
-        let binder = c.sites[site].binder;
-        let g_scope = self.data[g.0 as usize].scope;
-        let depth = self.data[g.0 as usize]
-            .depth
-            .max(self.data[i.0 as usize].depth);
-        if binder == Scope::ROOT
-            || !c.scopes.within(g_scope, binder)
-            || self.monomorphic.contains(&site)
-            || depth >= MAX_DEPTH
-        {
+        let Some(depth) = self.copy_depth(c, g, i, site) else {
             // Not quantified at this site: its image is itself (`l⃗ ⪯ᵢ l⃗`), so the instantiation
             // is plain subtyping with the generic's own labels — the argument flows into the
             // parameter, the result out of the return (\[Sub\], figure 7a); contents, which are
@@ -58,10 +49,50 @@ impl LTypes<'_> {
                 Pol::Both => self.work.push(Work::Unify(g, i)),
             }
             return;
-        }
+        };
         self.creating_depth = depth + 1;
         self.sync_structure(c, g, i, site, pol);
         self.creating_depth = 0;
+    }
+
+    /// How deep the copies of generic node `g` for instance `i` at `site` are, or `None` when
+    /// the site does not copy `g` (it is not quantified there, the site is monomorphic, or the
+    /// copies are [`MAX_DEPTH`] deep): the relation is then plain subtyping.
+    pub(super) fn copy_depth(&self, c: &Constraints, g: Node, i: Node, site: Site) -> Option<u8> {
+        let binder = c.sites[site].binder;
+        let g_scope = self.data[g.0 as usize].scope;
+        let depth = self.data[g.0 as usize]
+            .depth
+            .max(self.data[i.0 as usize].depth);
+        let copies = binder != Scope::ROOT
+            && c.scopes.within(g_scope, binder)
+            && !self.monomorphic.contains(&site)
+            && depth < MAX_DEPTH;
+        copies.then_some(depth)
+    }
+
+    /// Field `index` of struct `sid` between generic struct node `g` and its instance `i` at
+    /// `site`: created on both sides (lazily on the generic one, see [`LTypes::field_slot`]),
+    /// its label instantiated and its content related.
+    pub(super) fn inst_field(
+        &mut self,
+        c: &mut Constraints,
+        (g, i): (Node, Node),
+        sid: StructId,
+        index: u32,
+        site: Site,
+    ) {
+        self.work_done[4] += 1;
+        let (scope_g, scope_i) = (self.data[g.0 as usize].scope, self.data[i.0 as usize].scope);
+        let fg = self.field_slot(c, g, sid, index, scope_g, true);
+        let fi = self.field_slot(c, i, sid, index, scope_i, false);
+        self.emit_rho_inst(c, fg.rho, site, Pol::Both, fi.rho);
+        self.add_rel(Rel::Inst {
+            generic: fg.content,
+            instance: fi.content,
+            site,
+            pol: Pol::Both,
+        });
     }
 
     /// Two function pointers at a site: their targets flow as the polarity says. Function
@@ -156,18 +187,8 @@ impl LTypes<'_> {
                     fields.iter().chain(&fields_i).map(|f| f.index).collect();
                 indices.sort();
                 indices.dedup();
-                let (scope_g, scope_i) =
-                    (self.data[g.0 as usize].scope, self.data[i.0 as usize].scope);
                 for index in indices {
-                    let fg = self.field_slot(c, g, sid, index, scope_g, true);
-                    let fi = self.field_slot(c, i, sid, index, scope_i, false);
-                    self.emit_rho_inst(c, fg.rho, site, Pol::Both, fi.rho);
-                    self.add_rel(Rel::Inst {
-                        generic: fg.content,
-                        instance: fi.content,
-                        site,
-                        pol: Pol::Both,
-                    });
+                    self.inst_field(c, (g, i), sid, index, site);
                 }
             }
             (Shape::Union { sid, inner: ig }, Shape::Union { sid: si, inner: ii }) if sid == si => {

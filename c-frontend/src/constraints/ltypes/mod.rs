@@ -226,6 +226,9 @@ enum RelState {
 enum Work {
     Unify(Node, Node),
     Sync(u32),
+    /// A struct endpoint of the relation gained the field: only that field is paired
+    /// ([`LTypes::do_sync_field`]).
+    SyncField(u32, u32),
     /// The node is external memory: its pointers and members are linked to it.
     External(Node),
     /// The node is reachable from this scope: it and everything below it live there too.
@@ -288,8 +291,9 @@ pub struct LTypes<'a> {
     /// Whether each field of a struct has its own location label (on by default); off
     /// (`--field-insensitive`), the fields of one struct node share the label of the first.
     pub field_sensitive: bool,
-    /// Work items processed, by kind (unify, sync, widen), for the developer's statistics.
-    work_done: [u64; 3],
+    /// Work items processed, by kind (unify, sync, widen, field sync), and the fields paired by
+    /// synchronisations, for the developer's statistics.
+    work_done: [u64; 5],
     /// The external object of each type class made so far (see [`LTypes::mark_external`]).
     external: Vec<(ExternalClass, Rho, Node)>,
     /// External pointers whose target had no shape yet, by the target's representative: their
@@ -339,7 +343,7 @@ impl<'a> LTypes<'a> {
             creating_depth: 0,
             void_model: true,
             field_sensitive: true,
-            work_done: [0; 3],
+            work_done: [0; 5],
             external: Vec::new(),
             external_waiting: FxHashMap::default(),
             visible_globals: Vec::new(),
@@ -359,6 +363,8 @@ impl<'a> LTypes<'a> {
         stats.count("ltypes: unify work", self.work_done[0] as usize);
         stats.count("ltypes: sync work", self.work_done[1] as usize);
         stats.count("ltypes: widen work", self.work_done[2] as usize);
+        stats.count("ltypes: field sync work", self.work_done[3] as usize);
+        stats.count("ltypes: field pairings", self.work_done[4] as usize);
         stats.count("ltypes: function lists", self.root_lists());
     }
 
@@ -609,6 +615,20 @@ impl<'a> LTypes<'a> {
         }
     }
 
+    /// Struct node `r` gained field `index`: each of its relations pairs that field alone
+    /// ([`LTypes::do_sync_field`]), unless a synchronisation of the whole relation is waiting.
+    pub(super) fn resync_field(&mut self, r: Node, index: u32) {
+        if self.data[r.0 as usize].external {
+            self.work.push(Work::External(r));
+        }
+        for k in 0..self.data[r.0 as usize].rels.len() {
+            let id = self.data[r.0 as usize].rels[k];
+            if self.rel_state[id as usize] == RelState::Live && !self.queued[id as usize] {
+                self.work.push(Work::SyncField(id, index));
+            }
+        }
+    }
+
     /// `a = b` on contents.
     pub fn unify(&mut self, c: &mut Constraints, a: Node, b: Node) {
         self.work.push(Work::Unify(a, b));
@@ -670,6 +690,10 @@ impl<'a> LTypes<'a> {
                     self.work_done[1] += 1;
                     self.queued[id as usize] = false;
                     self.do_sync(c, id)
+                }
+                Work::SyncField(id, index) => {
+                    self.work_done[3] += 1;
+                    self.do_sync_field(c, id, index)
                 }
                 Work::Widen(n, scope) => {
                     self.work_done[2] += 1;

@@ -8,6 +8,7 @@
 //! representatives), and is only ever synchronised from the work list, never recursively.
 
 use super::{LTypes, Node, Rel, RelState, Shape, Work};
+use crate::ir::ctypes::StructId;
 use solver::Constraints;
 
 impl LTypes<'_> {
@@ -248,22 +249,7 @@ impl LTypes<'_> {
                 indices.sort();
                 indices.dedup();
                 for index in indices {
-                    let at_s = f1.iter().find(|f| f.index == index).map(|f| f.content);
-                    let at_t = f2.iter().find(|f| f.index == index).map(|f| f.content);
-                    let scope_s = self.data[s.0 as usize].scope;
-                    let scope_t = self.data[t.0 as usize].scope;
-                    let a = match at_s {
-                        Some(x) => x,
-                        None => self.new_field(c, s, s1, index, scope_s, false).content,
-                    };
-                    let b = match at_t {
-                        Some(x) => x,
-                        None => self.new_field(c, t, s1, index, scope_t, false).content,
-                    };
-                    self.add_rel(Rel::Flow {
-                        source: a,
-                        target: b,
-                    });
+                    self.flow_field(c, (s, t), s1, index);
                 }
             }
             (Shape::Union { sid: s1, inner: i1 }, Shape::Union { sid: s2, inner: i2 })
@@ -281,6 +267,76 @@ impl LTypes<'_> {
             // root's, and every thread's own buffer was shared.
             (a, b) if self.holds_only_numbers(&a) && self.holds_only_numbers(&b) => {}
             _ => self.work.push(Work::Unify(s, t)),
+        }
+    }
+
+    /// Field `index` of struct `sid` flows from struct node `s` to struct node `t` (both
+    /// representatives), created on either side that lacks it.
+    fn flow_field(&mut self, c: &mut Constraints, (s, t): (Node, Node), sid: StructId, index: u32) {
+        self.work_done[4] += 1;
+        let scope_s = self.data[s.0 as usize].scope;
+        let scope_t = self.data[t.0 as usize].scope;
+        let a = self.field_slot(c, s, sid, index, scope_s, false).content;
+        let b = self.field_slot(c, t, sid, index, scope_t, false).content;
+        self.add_rel(Rel::Flow {
+            source: a,
+            target: b,
+        });
+    }
+
+    /// [`Work::SyncField`]: a struct endpoint of relation `id` gained field `index`. Every
+    /// synchronisation of a relation between two structs of one type pairs each field either
+    /// side has, so when the relation was synchronised before the field was made, that field is
+    /// the only one left to pair. Adding a field then costs one pairing per relation of the
+    /// struct, where synchronising every relation again paired all of its fields (a struct
+    /// whose fields are made one at a time, over many call sites, was paired again for each).
+    /// A relation in any other form is synchronised whole.
+    pub(super) fn do_sync_field(&mut self, c: &mut Constraints, id: u32, index: u32) {
+        if self.rel_state[id as usize] != RelState::Live || self.queued[id as usize] {
+            // Dead, or a synchronisation of the whole relation is waiting and covers the field.
+            return;
+        }
+        match self.rels[id as usize] {
+            Rel::Flow { source, target } => {
+                let (s, t) = (self.root(source), self.root(target));
+                if let Some(sid) = self.same_struct(s, t) {
+                    return self.flow_field(c, (s, t), sid, index);
+                }
+            }
+            Rel::Inst {
+                generic,
+                instance,
+                site,
+                ..
+            } => {
+                let (g, i) = self.containers(generic, instance);
+                if let (Some(sid), Some(depth)) =
+                    (self.same_struct(g, i), self.copy_depth(c, g, i, site))
+                {
+                    self.creating_depth = depth + 1;
+                    self.inst_field(c, (g, i), sid, index, site);
+                    self.creating_depth = 0;
+                    return;
+                }
+            }
+            Rel::MayBe { .. } => {}
+        }
+        self.push_sync(id);
+    }
+
+    /// The struct type of `a` and `b`, two distinct representatives, when both are structs of
+    /// one type.
+    fn same_struct(&self, a: Node, b: Node) -> Option<StructId> {
+        match (
+            &self.data[a.0 as usize].shape,
+            &self.data[b.0 as usize].shape,
+        ) {
+            (Shape::Struct { sid, .. }, Shape::Struct { sid: other, .. })
+                if a != b && sid == other =>
+            {
+                Some(*sid)
+            }
+            _ => None,
         }
     }
 

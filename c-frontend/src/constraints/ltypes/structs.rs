@@ -136,7 +136,7 @@ impl LTypes<'_> {
             let at = fields.partition_point(|f| f.index < index);
             fields.insert(at, slot);
         }
-        self.resync(r);
+        self.resync_field(r, index);
         slot
     }
 
