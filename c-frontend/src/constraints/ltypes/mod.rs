@@ -42,8 +42,6 @@ mod structs;
 mod unify;
 mod voids;
 
-use std::collections::BTreeSet;
-
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::constraints::views::ViewKey;
@@ -184,7 +182,7 @@ struct NodeData {
     /// lets a pointer to a member be turned back into a pointer to the enclosing struct
     /// (`container_of`, a cast to the type of the first member's struct), which must reach that
     /// very struct and its other fields.
-    parents: BTreeSet<(Node, StructId, u32)>,
+    parents: structs::Parents,
 }
 
 /// Where a location label came from, for naming it in reports.
@@ -445,7 +443,7 @@ impl<'a> LTypes<'a> {
             object: false,
             pending: None,
             external: false,
-            parents: BTreeSet::new(),
+            parents: structs::Parents::default(),
         });
         debug_assert_eq!(n.0 as usize + 1, self.data.len());
         if let Some(l) = list {

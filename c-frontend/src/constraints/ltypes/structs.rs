@@ -8,10 +8,100 @@
 //! It must never create a field nobody uses, and never change a node without scheduling its
 //! relations to be synchronised again (`resync`, or a unification on the work list).
 
+use std::collections::BTreeSet;
+
 use super::{FieldSlot, LTypes, Node, Pol, Rel, RhoOrigin, Shape, Work};
 use crate::constraints::views::ViewKey;
 use crate::ir::ctypes::{StructId, StructKind, Type, TypeId};
 use solver::{Constraints, Rho, RhoKind, Scope, Site};
+
+/// A struct memory is a field of: the struct node, its struct, the field's index (`u32::MAX`
+/// when not known, [`LTypes::container_of`]).
+pub(super) type Parent = (Node, StructId, u32);
+
+/// The structs a node is a field of, a sorted set. Nearly every node is a field of one struct
+/// at most, so a small set is a sorted vector of exactly its elements; only a set that grows
+/// past [`Parents::FEW`] (the blob that absorbed many fields) becomes a B-tree. A B-tree for
+/// each set made every field's content node carry a 144-byte tree node (bigstruct at 1M
+/// lines: 3.3M fields).
+#[derive(Clone, Debug)]
+pub(super) enum Parents {
+    Few(Vec<Parent>),
+    Many(BTreeSet<Parent>),
+}
+
+/// [`Parents::iter`].
+pub(super) enum ParentsIter<'a> {
+    Few(std::slice::Iter<'a, Parent>),
+    Many(std::collections::btree_set::Iter<'a, Parent>),
+}
+
+impl<'a> Iterator for ParentsIter<'a> {
+    type Item = &'a Parent;
+
+    fn next(&mut self) -> Option<&'a Parent> {
+        match self {
+            ParentsIter::Few(it) => it.next(),
+            ParentsIter::Many(it) => it.next(),
+        }
+    }
+}
+
+impl Default for Parents {
+    fn default() -> Parents {
+        Parents::Few(Vec::new())
+    }
+}
+
+impl Parents {
+    const FEW: usize = 8;
+
+    pub(super) fn insert(&mut self, p: Parent) {
+        match self {
+            Parents::Few(v) => {
+                let Err(at) = v.binary_search(&p) else {
+                    return;
+                };
+                if v.len() == Parents::FEW {
+                    let mut set: BTreeSet<Parent> = v.drain(..).collect();
+                    set.insert(p);
+                    *self = Parents::Many(set);
+                    return;
+                }
+                if v.capacity() == 0 {
+                    v.reserve_exact(1);
+                }
+                v.insert(at, p);
+            }
+            Parents::Many(set) => {
+                set.insert(p);
+            }
+        }
+    }
+
+    pub(super) fn len(&self) -> usize {
+        match self {
+            Parents::Few(v) => v.len(),
+            Parents::Many(set) => set.len(),
+        }
+    }
+
+    /// The parents in order.
+    pub(super) fn iter(&self) -> ParentsIter<'_> {
+        match self {
+            Parents::Few(v) => ParentsIter::Few(v.iter()),
+            Parents::Many(set) => ParentsIter::Many(set.iter()),
+        }
+    }
+
+    /// Adds every parent of `other`, which should be the smaller set.
+    pub(super) fn extend(&mut self, other: Parents) {
+        match other {
+            Parents::Few(v) => v.into_iter().for_each(|p| self.insert(p)),
+            Parents::Many(set) => set.into_iter().for_each(|p| self.insert(p)),
+        }
+    }
+}
 
 impl LTypes<'_> {
     /// The location and content of field `index` of a struct content `n`, creating it lazily.
