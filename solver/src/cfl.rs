@@ -168,14 +168,28 @@ crate::define_id!(struct EntryId, "E";);
 /// kept in a hash set ([`Tabulation::first_in_region`]).
 const SCANNED: usize = 16;
 
+/// An entry of the tabulation: a label reached by an open edge (or a boundary edge) of sites of
+/// `binder`. Sixteen bytes: the opens are a range of [`Tabulation::opens`], and what grows while
+/// the entry is explored (rarely anything) is kept apart, in [`Tabulation::grown`]. (Each entry
+/// held its own vectors and hash sets, 144 bytes, and large programs have millions of entries
+/// that reach only themselves: bigstruct at 1M lines, 2.9M.)
 struct Entry {
     binder: Scope,
-    /// Open edges into `node` from sites of `binder`: `(site, caller label)`, sorted once all
-    /// are known, so that the caller labels of one site (a function called from a thousand
-    /// places has a thousand opens, each matched against every exit) are one run of it. (A map
-    /// by site cost three allocations per entry, and bigger programs have millions of entries.)
-    opens: Vec<(u32, Rho)>,
-    /// Labels outside the region with a flow edge into `node`.
+    /// Open edges into `node` from sites of `binder`: `(site, caller label)`, the range of
+    /// [`Tabulation::opens`] sorted by site, so that the caller labels of one site (a function
+    /// called from a thousand places has a thousand opens, each matched against every exit)
+    /// are one run of it.
+    opens: (u32, u32),
+    /// Where its [`Grown`] is in [`Tabulation::grown`], `NOT_GROWN` until it has one.
+    grown: u32,
+}
+
+const NOT_GROWN: u32 = u32::MAX;
+
+/// What an entry gathers while it is explored.
+#[derive(Default)]
+struct Grown {
+    /// Labels outside the region with a flow edge into the entry's label.
     outer_preds: Vec<Rho>,
     outer_seen: FxHashSet<Rho>,
     /// Results reached so far: `(site, instance label)`.
@@ -220,6 +234,9 @@ struct Tabulation<'a> {
     /// [`Closes`].
     closes: Closes,
     entries: IndexVec<EntryId, Entry>,
+    /// The opens of every entry, by entry and site ([`Entry::opens`]).
+    opens: Vec<(u32, Rho)>,
+    grown: Vec<Grown>,
     entry_of: FxHashMap<(Rho, Scope), EntryId>,
     seen: FxHashSet<(EntryId, Rho)>,
     reached_by: IndexVec<Rho, Vec<EntryId>>,
@@ -241,15 +258,29 @@ impl<'a> Tabulation<'a> {
         }
         let e = self.entries.push(Entry {
             binder,
-            opens: Vec::new(),
-            outer_preds: Vec::new(),
-            outer_seen: FxHashSet::default(),
-            exits: Vec::new(),
-            exit_seen: FxHashSet::default(),
+            opens: (0, 0),
+            grown: NOT_GROWN,
         });
         self.entry_of.insert((node, binder), e);
         self.work.push((e, node));
         e
+    }
+
+    /// What entry `e` has gathered, made empty on first use.
+    fn grown(&mut self, e: EntryId) -> &mut Grown {
+        if self.entries[e].grown == NOT_GROWN {
+            self.entries[e].grown = self.grown.len() as u32;
+            self.grown.push(Grown::default());
+        }
+        &mut self.grown[self.entries[e].grown as usize]
+    }
+
+    /// The results entry `e` has reached so far.
+    fn exits(&self, e: EntryId) -> &[(u32, Rho)] {
+        match self.entries[e].grown {
+            NOT_GROWN => &[],
+            k => &self.grown[k as usize].exits,
+        }
     }
 
     /// Registers `from ≤ to` as a boundary-in edge for every binder whose region contains `to`
@@ -259,9 +290,10 @@ impl<'a> Tabulation<'a> {
         let mut s = self.c.rhos[to].scope;
         while s != Scope::ROOT && !self.scopes.within(from_scope, s) {
             let e = self.entry(to, s);
-            if self.entries[e].outer_seen.insert(from) {
-                self.entries[e].outer_preds.push(from);
-                let exits = self.entries[e].exits.clone();
+            let grown = self.grown(e);
+            if grown.outer_seen.insert(from) {
+                grown.outer_preds.push(from);
+                let exits = self.exits(e).to_vec();
                 for (_, y) in exits {
                     self.add_summary(from, y);
                 }
@@ -337,29 +369,30 @@ impl<'a> Tabulation<'a> {
             if !inside {
                 // Left the region at a label that is its own image at every site of `binder`:
                 // the implicit `)ᵢ` self-loop closes each open edge into the entry.
-                let opens = self.entries[e].opens.clone();
-                for (_, m) in opens {
+                let (start, end) = self.entries[e].opens;
+                for k in start..end {
+                    let m = self.opens[k as usize].1;
                     self.add_summary(m, n);
                 }
                 continue;
             }
             for k in self.closes.range(n, binder) {
                 let (_, site, y) = self.closes.0.row(n.0)[k];
-                if !self.entries[e].exit_seen.insert((site, y)) {
+                let grown = self.grown(e);
+                if !grown.exit_seen.insert((site, y)) {
                     continue;
                 }
-                self.entries[e].exits.push((site, y));
-                let opens = &self.entries[e].opens;
-                let from = opens.partition_point(|&(s, _)| s < site);
-                let matching: Vec<Rho> = opens[from..]
-                    .iter()
-                    .take_while(|&&(s, _)| s == site)
-                    .map(|&(_, m)| m)
-                    .collect();
-                for m in matching {
+                grown.exits.push((site, y));
+                let (start, end) = self.entries[e].opens;
+                let opens = &self.opens[start as usize..end as usize];
+                let from = start as usize + opens.partition_point(|&(s, _)| s < site);
+                let mut at = from;
+                while at < end as usize && self.opens[at].0 == site {
+                    let m = self.opens[at].1;
                     self.add_summary(m, y);
+                    at += 1;
                 }
-                let outer = self.entries[e].outer_preds.clone();
+                let outer = self.grown(e).outer_preds.clone();
                 for g in outer {
                     self.add_summary(g, y);
                 }
@@ -396,6 +429,8 @@ pub fn close(c: &Constraints, scopes: &ScopeTree, stats: &Stats) -> FlowGraph {
         first_summary,
         closes: Closes::new(c),
         entries: IndexVec::new(),
+        opens: Vec::new(),
+        grown: Vec::new(),
         entry_of: FxHashMap::default(),
         seen: FxHashSet::default(),
         reached_by: IndexVec::from_elem_n(Vec::new(), n),
@@ -403,19 +438,26 @@ pub fn close(c: &Constraints, scopes: &ScopeTree, stats: &Stats) -> FlowGraph {
         summary_list: Vec::new(),
         work: Vec::new(),
     };
+    let mut opens: Vec<(EntryId, u32, Rho)> = Vec::new();
     for inst in &c.rho_insts {
         let binder = c.sites[inst.site].binder;
         match inst.polarity {
             Polarity::Neg => {
                 let e = t.entry(inst.generic, binder);
-                t.entries[e].opens.push((inst.site.0, inst.instance));
+                opens.push((e, inst.site.0, inst.instance));
             }
             Polarity::Pos => {}
         }
     }
-    for entry in t.entries.iter_mut() {
-        entry.opens.sort_unstable();
+    opens.sort_unstable();
+    t.opens = opens.iter().map(|&(_, site, m)| (site, m)).collect();
+    let mut start = 0;
+    for run in opens.chunk_by(|a, b| a.0 == b.0) {
+        let end = start + run.len() as u32;
+        t.entries[run[0].0].opens = (start, end);
+        start = end;
     }
+    drop(opens);
     for &(a, b) in c.flows.iter().chain(&c.pack_flows) {
         t.boundary(a, b);
     }
