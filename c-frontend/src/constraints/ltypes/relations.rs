@@ -309,7 +309,10 @@ impl LTypes<'_> {
                 site,
                 ..
             } => {
-                let (g, i) = self.containers(generic, instance);
+                // The relation's own nodes, not the structs around them (`containers`), which
+                // it relates only when the two are structs of different types: there the
+                // field's index would be another struct's numbering.
+                let (g, i) = (self.root(generic), self.root(instance));
                 if let (Some(sid), Some(depth)) =
                     (self.same_struct(g, i), self.copy_depth(c, g, i, site))
                 {
