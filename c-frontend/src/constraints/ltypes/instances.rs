@@ -72,8 +72,9 @@ impl LTypes<'_> {
     }
 
     /// Field `index` of struct `sid` between generic struct node `g` and its instance `i` at
-    /// `site`: created on both sides (lazily on the generic one, see [`LTypes::field_slot`]),
-    /// its label instantiated and its content related.
+    /// `site` (\[Inst\], figure 7b, for one field of a struct, made lazy): created on both sides
+    /// (lazily on the generic one, see [`LTypes::field_slot`]), its label instantiated and its
+    /// content related.
     pub(super) fn inst_field(
         &mut self,
         c: &mut Constraints,

@@ -47,7 +47,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::constraints::views::ViewKey;
 use crate::ir::ctypes::{StructId, Type, TypeId, TypeTable};
 use crate::ir::FuncId;
-use solver::ids::{Idx, IndexVec};
+use solver::ids::IndexVec;
 use solver::{Constraints, Lock, Polarity, Rho, RhoKind, Scope, Site};
 
 pub use funs::FunList;
@@ -276,7 +276,7 @@ pub struct LTypes<'a> {
     /// always made for one generic label at one site, so asking whether an instantiation is new
     /// reads the instance's own slot, not a hash set of millions (bigstruct at 1M lines: 7.35M
     /// instantiations, a cache miss or two per ask).
-    first_inst: Vec<FirstInst>,
+    first_inst: IndexVec<Rho, FirstInst>,
     emitted_insts: FxHashSet<(Rho, Site, Polarity, Rho)>,
     emitted_lock_insts: FxHashSet<(Lock, Site, Lock)>,
     /// The origin of every location label created here.
@@ -355,7 +355,7 @@ impl<'a> LTypes<'a> {
             fun_lists: Vec::new(),
             funs_moved: FxHashMap::default(),
             emitted_flows: FxHashSet::default(),
-            first_inst: Vec::new(),
+            first_inst: IndexVec::new(),
             emitted_insts: FxHashSet::default(),
             emitted_lock_insts: FxHashSet::default(),
             rho_origin: IndexVec::new(),
@@ -628,25 +628,29 @@ impl<'a> LTypes<'a> {
     }
 
     pub(super) fn resync(&mut self, r: Node) {
-        if self.data[r.0 as usize].external {
-            self.work.push(Work::External(r));
-        }
-        for k in 0..self.data[r.0 as usize].rels.len() {
-            let id = self.data[r.0 as usize].rels[k];
-            self.push_sync(id);
-        }
+        self.resync_with(r, None);
     }
 
     /// Struct node `r` gained field `index`: each of its relations pairs that field alone
     /// ([`LTypes::do_sync_field`]), unless a synchronisation of the whole relation is waiting.
     pub(super) fn resync_field(&mut self, r: Node, index: u32) {
+        self.resync_with(r, Some(index));
+    }
+
+    /// Schedules the relations of `r` again: whole, or for one new field.
+    fn resync_with(&mut self, r: Node, field: Option<u32>) {
         if self.data[r.0 as usize].external {
             self.work.push(Work::External(r));
         }
         for k in 0..self.data[r.0 as usize].rels.len() {
             let id = self.data[r.0 as usize].rels[k];
-            if self.rel_state[id as usize] == RelState::Live && !self.queued[id as usize] {
-                self.work.push(Work::SyncField(id, index));
+            match field {
+                None => self.push_sync(id),
+                Some(index) => {
+                    if self.rel_state[id as usize] == RelState::Live && !self.queued[id as usize] {
+                        self.work.push(Work::SyncField(id, index));
+                    }
+                }
             }
         }
     }
@@ -701,11 +705,8 @@ impl<'a> LTypes<'a> {
             Polarity::Pos => 1,
             Polarity::Neg => 2,
         };
-        let k = i.index();
-        if k >= self.first_inst.len() {
-            self.first_inst.resize(k + 1, FirstInst::NONE);
-        }
-        let slot = &mut self.first_inst[k];
+        self.first_inst.ensure(i, FirstInst::NONE);
+        let slot = &mut self.first_inst[i];
         if slot.polarities == 0 {
             *slot = FirstInst {
                 generic: g,

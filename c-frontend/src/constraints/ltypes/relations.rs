@@ -271,7 +271,8 @@ impl LTypes<'_> {
     }
 
     /// Field `index` of struct `sid` flows from struct node `s` to struct node `t` (both
-    /// representatives), created on either side that lacks it.
+    /// representatives; \[Sub\], figure 7a, for one field of a struct copy), created on either
+    /// side that lacks it.
     fn flow_field(&mut self, c: &mut Constraints, (s, t): (Node, Node), sid: StructId, index: u32) {
         self.work_done[4] += 1;
         let scope_s = self.data[s.0 as usize].scope;
