@@ -480,11 +480,7 @@ impl Prop<'_> {
     /// union.
     fn settle(&mut self, ctx: CtxId) {
         let pending = std::mem::take(&mut self.pending[ctx]);
-        let mut map = self.maps[ctx];
-        for m in pending {
-            map = self.locs.union(map, m);
-        }
-        self.maps[ctx] = map;
+        self.maps[ctx] = self.locs.union_all(self.maps[ctx], &pending);
     }
 
     /// Sends `ctx`'s map through every call and fork of its function.

@@ -220,6 +220,31 @@ impl LocMaps {
         u
     }
 
+    /// The union of `base` and every map of `others`, made in one merge: a context that
+    /// several callees' maps reach at once gets one new map, where folding [`LocMaps::union`]
+    /// over them interned a map for each step, each a copy of everything merged so far.
+    pub fn union_all(&mut self, base: LocsId, others: &[LocsId]) -> LocsId {
+        let mut parts: Vec<LocsId> = others
+            .iter()
+            .copied()
+            .filter(|&m| m != Self::EMPTY && m != base)
+            .collect();
+        parts.sort_unstable();
+        parts.dedup();
+        match parts.as_slice() {
+            [] => return base,
+            [m] => return self.union(base, *m),
+            _ => {}
+        }
+        parts.push(base);
+        let total = parts.iter().map(|&m| self.maps[m].len()).sum();
+        let mut v: Vec<Loc> = Vec::with_capacity(total);
+        for &m in &parts {
+            v.extend_from_slice(&self.maps[m]);
+        }
+        self.intern(v)
+    }
+
     /// The location of `map` with this key, if any.
     pub fn find(&self, map: LocsId, rho: Rho, internal: bool) -> Option<&Loc> {
         let locs = &self.maps[map];
@@ -280,5 +305,33 @@ mod tests {
         assert!(l.writes);
         assert_eq!(t.accesses(l.accesses), &[AccessId(1), AccessId(2)]);
         assert!(t.find(u, Rho(2), true).is_none());
+    }
+
+    #[test]
+    fn union_all_is_the_fold_of_union_and_interns_only_the_result() {
+        let mut t = LocMaps::new();
+        let parts: Vec<LocsId> = (0..4)
+            .map(|k| {
+                let l = loc(&mut t, k, k == 2, &[k, 10]);
+                t.intern(vec![l])
+            })
+            .collect();
+        let (base, others) = (parts[0], &parts[1..]);
+        let maps_before = t.sizes().0;
+        let all = t.union_all(
+            base,
+            &[others[0], LocMaps::EMPTY, others[1], others[2], others[0]],
+        );
+        assert_eq!(
+            t.sizes().0,
+            maps_before + 1,
+            "one map made, not one per step"
+        );
+        let folded = others.iter().fold(base, |m, &o| t.union(m, o));
+        assert_eq!(all, folded);
+        assert_eq!(t.get(all).len(), 4);
+        assert!(t.find(all, Rho(2), false).unwrap().writes);
+        assert_eq!(t.union_all(base, &[]), base);
+        assert_eq!(t.union_all(base, &[base, LocMaps::EMPTY]), base);
     }
 }
