@@ -1,4 +1,6 @@
-use std::collections::{HashMap, HashSet};
+// locksmith patch (PATCHES.md 5): the scopes' symbol tables and the reserved words are asked
+// about every identifier the parser reads; FxHash instead of SipHash.
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use ast::*;
 use span::Node;
@@ -65,7 +67,7 @@ impl Env {
     }
 
     pub fn enter_scope(&mut self) {
-        self.symbols.push(HashMap::new());
+        self.symbols.push(HashMap::default());
     }
 
     pub fn leave_scope(&mut self) {

@@ -19,6 +19,9 @@
 #[macro_use]
 extern crate serde;
 
+// locksmith patch (PATCHES.md 5): FxHash for the parser's own tables.
+extern crate rustc_hash;
+
 pub mod ast;
 pub mod driver;
 pub mod loc;

@@ -107,13 +107,16 @@ impl<'input> ParseState<'input> {
 struct ParseState<'input> {
     max_err_pos: usize,
     suppress_fail: usize,
-    expected: ::std::collections::HashSet<&'static str>,
+    // locksmith patch (PATCHES.md 5): FxHash instead of SipHash for the failures at the
+    // furthest position, added to at every failed match there, and the memo of postfix
+    // expressions, asked at each.
+    expected: ::rustc_hash::FxHashSet<&'static str>,
     _phantom: ::std::marker::PhantomData<&'input ()>,
-    postfix_expression0_cache: ::std::collections::HashMap<usize, RuleResult<Expression>>,
+    postfix_expression0_cache: ::rustc_hash::FxHashMap<usize, RuleResult<Expression>>,
 }
 impl<'input> ParseState<'input> {
     fn new() -> ParseState<'input> {
-        ParseState { max_err_pos: 0, suppress_fail: 0, expected: ::std::collections::HashSet::new(), _phantom: ::std::marker::PhantomData, postfix_expression0_cache: ::std::collections::HashMap::new() }
+        ParseState { max_err_pos: 0, suppress_fail: 0, expected: ::rustc_hash::FxHashSet::default(), _phantom: ::std::marker::PhantomData, postfix_expression0_cache: ::rustc_hash::FxHashMap::default() }
     }
 }
 
@@ -17877,7 +17880,7 @@ pub fn constant<'input>(__input: &'input str, env: &mut Env) -> ParseResult<Cons
         _ => {}
     }
     let (__line, __col) = pos_to_line(__input, __state.max_err_pos);
-    Err(ParseError { line: __line, column: __col, offset: __state.max_err_pos, expected: __state.expected })
+    Err(ParseError { line: __line, column: __col, offset: __state.max_err_pos, expected: __state.expected.into_iter().collect() })
 }
 
 pub fn string_literal<'input>(__input: &'input str, env: &mut Env) -> ParseResult<Node<Vec<String>>> {
@@ -17892,7 +17895,7 @@ pub fn string_literal<'input>(__input: &'input str, env: &mut Env) -> ParseResul
         _ => {}
     }
     let (__line, __col) = pos_to_line(__input, __state.max_err_pos);
-    Err(ParseError { line: __line, column: __col, offset: __state.max_err_pos, expected: __state.expected })
+    Err(ParseError { line: __line, column: __col, offset: __state.max_err_pos, expected: __state.expected.into_iter().collect() })
 }
 
 pub fn expression<'input>(__input: &'input str, env: &mut Env) -> ParseResult<Box<Node<Expression>>> {
@@ -17907,7 +17910,7 @@ pub fn expression<'input>(__input: &'input str, env: &mut Env) -> ParseResult<Bo
         _ => {}
     }
     let (__line, __col) = pos_to_line(__input, __state.max_err_pos);
-    Err(ParseError { line: __line, column: __col, offset: __state.max_err_pos, expected: __state.expected })
+    Err(ParseError { line: __line, column: __col, offset: __state.max_err_pos, expected: __state.expected.into_iter().collect() })
 }
 
 pub fn declaration<'input>(__input: &'input str, env: &mut Env) -> ParseResult<Node<Declaration>> {
@@ -17922,7 +17925,7 @@ pub fn declaration<'input>(__input: &'input str, env: &mut Env) -> ParseResult<N
         _ => {}
     }
     let (__line, __col) = pos_to_line(__input, __state.max_err_pos);
-    Err(ParseError { line: __line, column: __col, offset: __state.max_err_pos, expected: __state.expected })
+    Err(ParseError { line: __line, column: __col, offset: __state.max_err_pos, expected: __state.expected.into_iter().collect() })
 }
 
 pub fn statement<'input>(__input: &'input str, env: &mut Env) -> ParseResult<Box<Node<Statement>>> {
@@ -17937,7 +17940,7 @@ pub fn statement<'input>(__input: &'input str, env: &mut Env) -> ParseResult<Box
         _ => {}
     }
     let (__line, __col) = pos_to_line(__input, __state.max_err_pos);
-    Err(ParseError { line: __line, column: __col, offset: __state.max_err_pos, expected: __state.expected })
+    Err(ParseError { line: __line, column: __col, offset: __state.max_err_pos, expected: __state.expected.into_iter().collect() })
 }
 
 pub fn translation_unit<'input>(__input: &'input str, env: &mut Env) -> ParseResult<TranslationUnit> {
@@ -17952,7 +17955,7 @@ pub fn translation_unit<'input>(__input: &'input str, env: &mut Env) -> ParseRes
         _ => {}
     }
     let (__line, __col) = pos_to_line(__input, __state.max_err_pos);
-    Err(ParseError { line: __line, column: __col, offset: __state.max_err_pos, expected: __state.expected })
+    Err(ParseError { line: __line, column: __col, offset: __state.max_err_pos, expected: __state.expected.into_iter().collect() })
 }
 
 // locksmith patch (PATCHES.md 4): GNU C rules written by hand, in parser_gnu.rs. The generated
