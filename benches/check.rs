@@ -55,7 +55,10 @@
 //! to `DIR/<shape>`), for manual runs of locksmith or gcc on it; it needs no locksmith binary.
 //! Give locksmith every `.c` file but `lib.c`. `--layer K` sets how many modules make one layer,
 //! the modules a module's calls reach ([`gen_pthreads::LAYER_MODULES`] by default; 0 for no
-//! bound, which makes what each module reaches grow with the program).
+//! bound, which makes what each module reaches grow with the program). `--module-lines L` sets
+//! the user lines of each module ([`gen_pthreads::MODULE_LINES`] by default, at every size; 0
+//! for the generator before 2026-12-03: one file per 12,500 preprocessed lines, so the 10k
+//! programs' modules were a fifth the size of the larger programs').
 //!
 //! `--self-check` checks the generator instead of measuring locksmith, in seconds: the server of
 //! 10k lines is still byte-identical to the generator's output before shapes, and for each shape
@@ -98,7 +101,7 @@ const FLAG_EXPONENT: f64 = 1.2;
 const MIN_COUNT: f64 = 1000.0;
 
 const USAGE: &str = "usage: cargo bench --bench check -- [--sizes N...] [--shape NAME|all-shapes] \
-[--phases] [--counts] [--runs K] [--jobs N] [--dump N DIR] [--timeout SECS] [--layer K] [--self-check [--tsan]]\n\
+[--phases] [--counts] [--runs K] [--jobs N] [--dump N DIR] [--timeout SECS] [--layer K] [--module-lines L] [--self-check [--tsan]]\n\
 shapes: server (default), pool, callbacks, forks, bigstruct, macros, all";
 
 /// Runs of `locksmith check` per size (`--runs K` when given): the median is reported.
@@ -126,7 +129,7 @@ struct Options {
     jobs: Option<String>,
     dump: Option<(usize, PathBuf)>,
     timeout: Duration,
-    layer: usize,
+    layout: gen_pthreads::Layout,
     self_check: bool,
     tsan: bool,
 }
@@ -143,7 +146,7 @@ fn parse_args() -> Result<Options, String> {
         jobs: None,
         dump: None,
         timeout: Duration::from_secs(1800),
-        layer: gen_pthreads::LAYER_MODULES,
+        layout: gen_pthreads::Layout::default(),
         self_check: false,
         tsan: false,
     };
@@ -205,10 +208,17 @@ fn parse_args() -> Result<Options, String> {
             }
             "--layer" => {
                 i += 1;
-                options.layer = args
+                options.layout.layer = args
                     .get(i)
                     .and_then(|s| s.parse::<usize>().ok())
                     .ok_or("--layer needs a number of modules")?;
+            }
+            "--module-lines" => {
+                i += 1;
+                options.layout.module_lines = args
+                    .get(i)
+                    .and_then(|s| s.parse::<usize>().ok())
+                    .ok_or("--module-lines needs a number of lines")?;
             }
             "--self-check" => options.self_check = true,
             "--tsan" => options.tsan = true,
@@ -345,7 +355,7 @@ fn dump(options: &Options, size: usize, dir: &Path) -> ExitCode {
         } else {
             dir.to_path_buf()
         };
-        let files = gen_pthreads::generate(size, SEED, options.layer, shape);
+        let files = gen_pthreads::generate(size, SEED, options.layout, shape);
         if let Err(e) = write_program(&dir, &files) {
             eprintln!("check bench: cannot write {}: {e}", dir.display());
             return ExitCode::FAILURE;
@@ -396,7 +406,7 @@ struct SizeResult {
 }
 
 fn bench_size(binary: &Path, size: usize, shape: Shape, options: &Options) -> SizeResult {
-    let files = gen_pthreads::generate(size, SEED, options.layer, shape);
+    let files = gen_pthreads::generate(size, SEED, options.layout, shape);
     let census = gen_pthreads::census(&files);
     let mut result = SizeResult {
         target: size,
@@ -793,7 +803,8 @@ impl Checks {
 fn self_check(options: &Options) -> ExitCode {
     let mut checks = Checks { failures: 0 };
 
-    let server = gen_pthreads::generate(10_000, SEED, gen_pthreads::LAYER_MODULES, Shape::Server);
+    let server =
+        gen_pthreads::generate(10_000, SEED, gen_pthreads::Layout::default(), Shape::Server);
     let hash = program_hash(&server);
     checks.report(
         hash == SERVER_10K_HASH,
@@ -813,9 +824,9 @@ fn self_check(options: &Options) -> ExitCode {
     for &shape in &shapes {
         for &size in &sizes {
             let what = format!("{} {size}", shape.name());
-            let files = gen_pthreads::generate(size, SEED, options.layer, shape);
+            let files = gen_pthreads::generate(size, SEED, options.layout, shape);
             checks.report(
-                files == gen_pthreads::generate(size, SEED, options.layer, shape),
+                files == gen_pthreads::generate(size, SEED, options.layout, shape),
                 format!("{what}: the same program when generated twice"),
             );
             let census = gen_pthreads::census(&files);

@@ -23,9 +23,13 @@
 //!
 //! Sizes are counted in preprocessed lines, as `gcc -E` prints them, because that is what the
 //! analysis reads: each file includes `<pthread.h>`, `<stddef.h>`, `<stdio.h>`, `<stdlib.h>` and
-//! `<string.h>`, about [`SYSTEM_HEADER_LINES`] lines once preprocessed. The number of files grows
-//! with the target (one per 12,500 lines, at least two), so headers stay near a quarter of the total
-//! at 100k lines and above, and the rest of the budget is split evenly into user code.
+//! `<string.h>`, about [`SYSTEM_HEADER_LINES`] lines once preprocessed. Every module has the same
+//! amount of user code at every size ([`MODULE_LINES`], at least two modules), so a program ten
+//! times larger has about ten times the modules, each as large and reaching as much as before:
+//! what grows is the program, not its shape. System headers and `common.h` are then about
+//! two-thirds of the preprocessed lines at every size. [`Layout`] gives the older split too (one
+//! file per 12,500 lines, the rest of the budget split evenly into user code), to compare with
+//! figures measured with it.
 //!
 //! [`Shape`] chooses what the program is made of. [`Shape::Server`] is the server above, alone,
 //! byte for byte as it was before shapes existed, so figures measured on it stay comparable. Each
@@ -67,6 +71,34 @@ const LINES_PER_FILE: usize = 12_500;
 /// shape: a median thread reached 253 functions at 100k lines, 320 at 1M), until the picks
 /// stopped meeting.
 pub const LAYER_MODULES: usize = 8;
+
+/// Lines of user code per module by default, at every size: what each of the two modules of
+/// the 10k-line server has (so that program is the one it was before this was a constant).
+/// Until 2026-12-03 the number of files was one per [`LINES_PER_FILE`] preprocessed lines, at
+/// least two: the 10k programs' modules had a fifth of the user code of the 100k and 1M
+/// programs', so each function reached a fifth as much, and a phase's growth from 10k to 1M
+/// measured that change of shape as much as the change of size (sharing's work per user line
+/// tripled from 10k to 100k, then stayed flat).
+pub const MODULE_LINES: usize = 1_700;
+
+/// How a program's budget is split into modules: see [`generate`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// Modules per layer of cross-module calls ([`LAYER_MODULES`] by default, 0 for no bound).
+    pub layer: usize,
+    /// Least lines of user code per module, the same at every size; 0 for one module per
+    /// [`LINES_PER_FILE`] preprocessed lines.
+    pub module_lines: usize,
+}
+
+impl Default for Layout {
+    fn default() -> Self {
+        Layout {
+            layer: LAYER_MODULES,
+            module_lines: MODULE_LINES,
+        }
+    }
+}
 
 /// Most threads one worker group starts; the size of its thread and argument arrays.
 const MAX_THREADS: usize = 8;
@@ -239,12 +271,13 @@ pub fn census(files: &[(String, String)]) -> Census {
 pub fn generate(
     target_lines: usize,
     seed: u64,
-    layer: usize,
+    layout: Layout,
     shape: Shape,
 ) -> Vec<(String, String)> {
     let parts = shape.parts();
     let mut rng = Rng(seed ^ 0x5851_f42d_4c95_7f2d);
-    let modules = (target_lines / LINES_PER_FILE).max(2);
+    let modules = module_count(target_lines, layout.module_lines, parts);
+    let layer = layout.layer;
     let names: Vec<String> = (0..modules).map(module_name).collect();
     let header = common_header(&names, parts);
     let per_file_overhead = SYSTEM_HEADER_LINES + preprocessed_lines(&header);
@@ -288,6 +321,36 @@ pub fn generate(
         files.push((LIBRARY_FILE.to_string(), library_file()));
     }
     files
+}
+
+/// The number of modules of a program of `target_lines` lines: one per [`LINES_PER_FILE`] when
+/// `module_lines` is 0, else as many as fit with at least `module_lines` lines of user code each
+/// beside their headers (whose `common.h` declares every module, so it grows with their number);
+/// at least two either way.
+fn module_count(target_lines: usize, module_lines: usize, parts: &[Shape]) -> usize {
+    if module_lines == 0 {
+        return (target_lines / LINES_PER_FILE).max(2);
+    }
+    let fits = |m: usize| {
+        let names: Vec<String> = (0..m).map(module_name).collect();
+        let per_file = SYSTEM_HEADER_LINES + preprocessed_lines(&common_header(&names, parts));
+        m * (per_file + module_lines) <= target_lines
+    };
+    // `fits` is monotone in m: double to a bound, then bisect.
+    let mut hi = 4;
+    while fits(hi) {
+        hi *= 2;
+    }
+    let mut lo = 2;
+    while lo + 1 < hi {
+        let mid = (lo + hi) / 2;
+        if fits(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
 }
 
 /// A small deterministic generator (splitmix64).
@@ -1304,7 +1367,11 @@ mod tests {
     /// The `(caller, callee)` module indices of every call a module's file makes to another
     /// module's `update` or `query`, in a program of `modules` modules with layers of `layer`.
     fn cross_module_calls(modules: usize, layer: usize) -> Vec<(usize, usize)> {
-        let files = generate(modules * LINES_PER_FILE, 7, layer, Shape::Server);
+        let layout = Layout {
+            layer,
+            module_lines: 0,
+        };
+        let files = generate(modules * LINES_PER_FILE, 7, layout, Shape::Server);
         let names: Vec<String> = (0..modules).map(module_name).collect();
         let mut calls = Vec::new();
         for (caller, name) in names.iter().enumerate() {
@@ -1351,5 +1418,44 @@ mod tests {
         }
         let unbounded = cross_module_calls(7, 0);
         assert!(unbounded.iter().any(|&(a, b)| a / layer != b / layer));
+    }
+
+    /// The user lines of each module file but `server.c` (which also holds the core and `main`).
+    fn module_sizes(files: &[(String, String)]) -> Vec<usize> {
+        files
+            .iter()
+            .filter(|(name, _)| is_analysed(name) && name != "server.c")
+            .map(|(_, text)| text.lines().count())
+            .collect()
+    }
+
+    #[test]
+    fn modules_keep_their_size_as_the_program_grows() {
+        let small = generate(10_000, 7, Layout::default(), Shape::Forks);
+        let large = generate(60_000, 7, Layout::default(), Shape::Forks);
+        let (small, large) = (module_sizes(&small), module_sizes(&large));
+        assert!(large.len() >= 5 * small.len(), "{small:?} {large:?}");
+        let mean = |v: &[usize]| v.iter().sum::<usize>() as f64 / v.len() as f64;
+        let ratio = mean(&large) / mean(&small);
+        assert!((0.85..1.15).contains(&ratio), "{small:?} {large:?}");
+        // The older split: one file per LINES_PER_FILE lines, the budget shared among them.
+        let by_file = Layout {
+            module_lines: 0,
+            ..Layout::default()
+        };
+        let old = module_sizes(&generate(60_000, 7, by_file, Shape::Forks));
+        assert!(mean(&old) > 2.0 * mean(&large), "{old:?} {large:?}");
+    }
+
+    #[test]
+    fn the_10k_server_is_the_same_with_either_split() {
+        let by_file = Layout {
+            module_lines: 0,
+            ..Layout::default()
+        };
+        assert_eq!(
+            generate(10_000, 7, Layout::default(), Shape::Server),
+            generate(10_000, 7, by_file, Shape::Server)
+        );
     }
 }
