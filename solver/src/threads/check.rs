@@ -281,6 +281,10 @@ impl<A: Idx, B: Ord + Copy, V: Copy> SortedRuns<A, B, V> {
 /// classes.
 type Signature = Vec<(LocsId, bool, bool)>;
 
+/// A copy's verdict at a function by the signature of the facts at the home and the part of
+/// the copy's that the home lacks ([`Checker::copy_memo`]).
+type CopyKey = (FnId, Signature, Signature);
+
 /// The racing classes of a verdict, shared by the locations that get it: an index into
 /// `Checker::racing_sets`, where 0 is the empty set.
 type Racing = u32;
@@ -315,6 +319,10 @@ struct Checker<'a> {
     ranks: CtxRanks,
     /// The racing classes of each signature at a function.
     racing_memo: RefCell<HashedMap<(FnId, Signature), Racing>>,
+    /// The verdict of each copy at a function by the signature of the facts at the home and
+    /// what the copy adds ([`Checker::racing_copy`]): the components of one object reached
+    /// under many names have the same facts at the home and the same copies.
+    copy_memo: RefCell<HashedMap<CopyKey, Racing>>,
     /// Whether two tops at a function may meet ([`Checker::tops_concurrent`]).
     tops_memo: RefCell<FxHashMap<(FnId, Top, Top), bool>>,
     /// The racing classes of each verdict, by [`Racing`] id.
@@ -454,6 +462,7 @@ pub fn races(inputs: RaceInputs<'_>) -> (Vec<RaceWarning>, Option<Stop>) {
         ctxs_indexed: FxHashSet::default(),
         ranks: CtxRanks::new(facts),
         racing_memo: RefCell::default(),
+        copy_memo: RefCell::default(),
         racing_sets: RefCell::new(vec![RacingSet::default()]),
         tops_memo: RefCell::default(),
         listed_memo: RefCell::default(),
@@ -833,6 +842,14 @@ impl Checker<'_> {
         if let Some(&found) = base.memo.get(&extra) {
             return found;
         }
+        // As in [`Checker::racing_of`], a `volatile sig_atomic_t` location's verdict is its own.
+        let memo = !self.signal_atomic_now.get();
+        let key: CopyKey = (home, base.sig.clone(), extra);
+        if let Some(&found) = self.copy_memo.borrow().get(&key).filter(|_| memo) {
+            base.memo.insert(key.2, found);
+            return found;
+        }
+        let (_, _, extra) = key;
         let board = match &base.board {
             Some(board) => board,
             None => base
@@ -841,6 +858,9 @@ impl Checker<'_> {
         };
         let more = self.extended(home, board, self.class_keys(home, &extra));
         let found = self.racing_set(base.racing, more);
+        if memo {
+            (self.copy_memo.borrow_mut()).insert((home, base.sig.clone(), extra.clone()), found);
+        }
         base.memo.insert(extra, found);
         found
     }
