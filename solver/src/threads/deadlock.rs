@@ -73,13 +73,6 @@ pub struct Acquisition {
     pub held_at: Vec<AcqId>,
 }
 
-impl Acquisition {
-    /// What makes two lock calls of a warning one entry.
-    fn key(&self) -> (AcqId, &[Held], Thread) {
-        (self.acq, &self.held, self.thread)
-    }
-}
-
 /// A potential deadlock.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DeadlockWarning {
@@ -273,12 +266,21 @@ impl Checker<'_> {
 
     /// The lock calls of `facts` (ascending), one entry per lock call, locks and thread: the
     /// first fact's, derived first, with the shortest path.
+    ///
+    /// The path down to the lock call ([`Order::steps`]) is the costly part of an entry, and a
+    /// lock call reached through a thousand contexts of one class is one entry: the facts are
+    /// sorted and deduplicated by their key first, and only the entries kept get their path.
     fn acquisitions(&self, facts: impl Iterator<Item = usize>) -> Vec<Acquisition> {
-        let mut out: Vec<Acquisition> = facts.map(|k| self.acquisition(k)).collect();
+        // What makes two lock calls of a warning one entry.
+        let key = |k: usize| {
+            let f = self.fact(k);
+            (f.acq, self.sets().get(f.held), f.ctx.thread)
+        };
+        let mut firsts: Vec<usize> = facts.collect();
         // A stable sort: among equal keys the first fact stays first.
-        out.sort_by(|a, b| a.key().cmp(&b.key()));
-        out.dedup_by(|a, b| a.key() == b.key());
-        out
+        firsts.sort_by(|&a, &b| key(a).cmp(&key(b)));
+        firsts.dedup_by(|a, b| key(*a) == key(*b));
+        firsts.into_iter().map(|k| self.acquisition(k)).collect()
     }
 
     /// The lock calls at `level` that wait for a linear lock their own thread holds, each lock
