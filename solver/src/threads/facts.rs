@@ -91,8 +91,8 @@ pub enum Thread {
     Forked(Site),
 }
 
-/// The most entries the per-site memo of images (`translated_memo`) keeps: beyond it it is
-/// emptied and fills again. It grows with the components and sites a fact crosses, not with
+/// The most entries the per-site memos of translations (`translated_memo`) keep together:
+/// beyond it they are emptied and fill again. It grows with the components and sites a fact crosses, not with
 /// the program's size alone.
 const MEMO_CAP: usize = 1 << 20;
 
@@ -303,7 +303,9 @@ struct Prop<'a> {
     edge_memo: IndexVec<CtxId, Box<[EdgeMemo]>>,
     /// The image of a map through a call or fork site into the callee's caller, closed under
     /// flow ([`Prop::image`]).
-    image_memo: FxHashMap<(LocsId, Site, FnId), LocsId>,
+    /// A table per site: an image is computed one site at a time, and a table of every site's
+    /// images (sshfs: 164,514) missed the cache at each of its lookups (1.35 million).
+    image_memo: IndexVec<Site, FxHashMap<(LocsId, FnId), LocsId>>,
     /// Each map closed under flow ([`Prop::close`]).
     close_memo: FxHashMap<LocsId, LocsId>,
     /// Per component representative: whether every member is a label of the root scope that
@@ -332,9 +334,15 @@ struct Prop<'a> {
     unmoved: Unmoved,
     /// Per map: whether all its locations are fixed ([`Prop::all_fixed`]), once asked.
     map_fixed: Vec<Option<bool>>,
+    /// Per map: whether some location has deferred predecessors, so that [`Prop::expose`] may
+    /// have moves to make, once asked. Most maps have none, and asking each location at every
+    /// image was a hash lookup per location (sshfs: 15 million).
+    map_exposes: Vec<Option<bool>>,
     /// Per component, site and callee: the components a fact of the callee reaches in the caller
     /// through the site, each with whether it is an internal copy ([`Prop::translated`]).
-    translated_memo: FxHashMap<(Rho, Site, FnId), Images>,
+    /// A table per site, as for `image_memo`, with `translated_count` entries in all.
+    translated_memo: IndexVec<Site, FxHashMap<(Rho, FnId), Images>>,
+    translated_count: usize,
     /// [`Prop::translate_set`] and [`Prop::translate_released`], memoised.
     set_memo: SetTranslations,
     /// Per component at the root: the generic result labels' components of its members, with
@@ -358,7 +366,10 @@ impl Prop<'_> {
         stats.count("facts: location maps", maps);
         stats.count("facts: locations in maps", entries);
         stats.count("facts: access sets", access_sets);
-        stats.count("facts: images memoised", self.image_memo.len());
+        stats.count(
+            "facts: images memoised",
+            self.image_memo.iter().map(FxHashMap::len).sum::<usize>(),
+        );
         stats.count("facts: set translations memoised", self.set_memo.len());
         let (sets, pairs) = self.ls.sets.sizes();
         stats.count("facts: lock sets", sets);
@@ -598,7 +609,7 @@ impl Prop<'_> {
         if self.all_fixed(map) {
             return map;
         }
-        if let Some(&out) = self.image_memo.get(&(map, site, callee)) {
+        if let Some(&out) = self.image_memo[site].get(&(map, callee)) {
             return out;
         }
         let exposed = self.expose(map, self.c.sites[site].binder);
@@ -640,7 +651,7 @@ impl Prop<'_> {
             self.locs.intern_into(staying, moved)
         };
         let out = self.close(out);
-        self.image_memo.insert((map, site, callee), out);
+        self.image_memo[site].insert((map, callee), out);
         out
     }
 
@@ -663,6 +674,23 @@ impl Prop<'_> {
             .all(|l| fixed[l.rho.0 as usize] && !deferred_scopes.contains_key(&l.rho));
         self.map_fixed[k] = Some(all);
         all
+    }
+
+    /// Whether some location of `map` is a sticky component with deferred predecessors
+    /// ([`Prop::walk_preds`]): without one, [`Prop::expose`] leaves `map` as it is at every
+    /// site.
+    fn exposes(&mut self, map: LocsId) -> bool {
+        let k = map.0 as usize;
+        if self.map_exposes.len() <= k {
+            self.map_exposes.resize(k + 1, None);
+        }
+        if let Some(known) = self.map_exposes[k] {
+            return known;
+        }
+        let walk_preds = &self.walk_preds;
+        let any = (self.locs.get(map).iter()).any(|l| walk_preds.contains_key(&l.rho));
+        self.map_exposes[k] = Some(any);
+        any
     }
 
     /// Figure 8b, first rule: a fact moves backwards along flow and summary edges (within a
@@ -689,6 +717,9 @@ impl Prop<'_> {
     /// a call or fork whose site's binder is `binder` translates them (they are generic
     /// there). `map` itself when it has none.
     fn expose(&mut self, map: LocsId, binder: Scope) -> LocsId {
+        if !self.exposes(map) {
+            return map;
+        }
         let (comps, scopes) = (self.comps, self.scopes);
         let (a, b) = scopes.interval(binder).unwrap_or((0, u32::MAX));
         let mut out: Vec<Loc> = Vec::new();
@@ -966,7 +997,7 @@ impl Prop<'_> {
     /// [`Prop::images`]), sorted. A member whose home is `callee` is a location of one run of
     /// the callee: its callers see other locations, so it has none.
     fn translated(&mut self, comp: Rho, site: Site, callee: FnId) -> Images {
-        if let Some(v) = self.translated_memo.get(&(comp, site, callee)) {
+        if let Some(v) = self.translated_memo[site].get(&(comp, callee)) {
             return v.clone();
         }
         let comps = self.comps;
@@ -985,11 +1016,12 @@ impl Prop<'_> {
         out.sort();
         out.dedup();
         let out: Images = out.into();
-        if self.translated_memo.len() >= MEMO_CAP {
-            self.translated_memo.clear();
+        if self.translated_count >= MEMO_CAP {
+            self.translated_memo.iter_mut().for_each(FxHashMap::clear);
+            self.translated_count = 0;
         }
-        self.translated_memo
-            .insert((comp, site, callee), out.clone());
+        self.translated_memo[site].insert((comp, callee), out.clone());
+        self.translated_count += 1;
         out
     }
 
@@ -1188,7 +1220,7 @@ pub fn propagate(inputs: FactInputs<'_>, locks: &mut LockTable, ls: &mut Lockset
         locs: LocMaps::new(),
         useful,
         edge_memo: IndexVec::new(),
-        image_memo: FxHashMap::default(),
+        image_memo: IndexVec::from_elem_n(FxHashMap::default(), c.sites.len()),
         close_memo: FxHashMap::default(),
         fixed,
         sticky,
@@ -1198,7 +1230,9 @@ pub fn propagate(inputs: FactInputs<'_>, locks: &mut LockTable, ls: &mut Lockset
         walk_preds: FxHashMap::default(),
         deferred_into: FxHashMap::default(),
         map_fixed: Vec::new(),
-        translated_memo: FxHashMap::default(),
+        map_exposes: Vec::new(),
+        translated_memo: IndexVec::from_elem_n(FxHashMap::default(), c.sites.len()),
+        translated_count: 0,
         set_memo: SetTranslations::default(),
         results_memo: FxHashMap::default(),
         groups: FxHashMap::default(),
