@@ -659,38 +659,21 @@ impl Prop<'_> {
     /// or fork is itself (and, being closed under flow, so is its closure), and none has
     /// deferred predecessors that a site may translate ([`Prop::expose`]).
     fn all_fixed(&mut self, map: LocsId) -> bool {
-        let k = map.0 as usize;
-        if self.map_fixed.len() <= k {
-            self.map_fixed.resize(k + 1, None);
-        }
-        if let Some(known) = self.map_fixed[k] {
-            return known;
-        }
-        let (fixed, deferred_scopes) = (&self.fixed, &self.deferred_scopes);
-        let all = self
-            .locs
-            .get(map)
-            .iter()
-            .all(|l| fixed[l.rho.0 as usize] && !deferred_scopes.contains_key(&l.rho));
-        self.map_fixed[k] = Some(all);
-        all
+        let (locs, fixed, deferred_scopes) = (&self.locs, &self.fixed, &self.deferred_scopes);
+        remembered(&mut self.map_fixed, map, || {
+            (locs.get(map).iter())
+                .all(|l| fixed[l.rho.0 as usize] && !deferred_scopes.contains_key(&l.rho))
+        })
     }
 
     /// Whether some location of `map` is a sticky component with deferred predecessors
     /// ([`Prop::walk_preds`]): without one, [`Prop::expose`] leaves `map` as it is at every
     /// site.
     fn exposes(&mut self, map: LocsId) -> bool {
-        let k = map.0 as usize;
-        if self.map_exposes.len() <= k {
-            self.map_exposes.resize(k + 1, None);
-        }
-        if let Some(known) = self.map_exposes[k] {
-            return known;
-        }
-        let walk_preds = &self.walk_preds;
-        let any = (self.locs.get(map).iter()).any(|l| walk_preds.contains_key(&l.rho));
-        self.map_exposes[k] = Some(any);
-        any
+        let (locs, walk_preds) = (&self.locs, &self.walk_preds);
+        remembered(&mut self.map_exposes, map, || {
+            (locs.get(map).iter()).any(|l| walk_preds.contains_key(&l.rho))
+        })
     }
 
     /// Figure 8b, first rule: a fact moves backwards along flow and summary edges (within a
@@ -1118,6 +1101,16 @@ impl Prop<'_> {
             }
         }
     }
+}
+
+/// A property of `map` remembered in `memo` (by map id, grown as maps are made), computed by
+/// `compute` the first time it is asked.
+fn remembered(memo: &mut Vec<Option<bool>>, map: LocsId, compute: impl FnOnce() -> bool) -> bool {
+    let k = map.0 as usize;
+    if memo.len() <= k {
+        memo.resize(k + 1, None);
+    }
+    *memo[k].get_or_insert_with(compute)
 }
 
 /// The pairs `(c, s)` of [`ThreadProgram::untaken_forks`] such that a fact of a thread of fork
