@@ -845,23 +845,25 @@ impl Checker<'_> {
         // As in [`Checker::racing_of`], a `volatile sig_atomic_t` location's verdict is its own.
         let memo = !self.signal_atomic_now.get();
         let key: CopyKey = (home, base.sig.clone(), extra);
-        if let Some(&found) = self.copy_memo.borrow().get(&key).filter(|_| memo) {
-            base.memo.insert(key.2, found);
-            return found;
-        }
-        let (_, _, extra) = key;
-        let board = match &base.board {
-            Some(board) => board,
-            None => base
-                .board
-                .insert(self.board(home, self.class_keys(home, &base.sig))),
+        let known = self.copy_memo.borrow().get(&key).copied().filter(|_| memo);
+        let found = match known {
+            Some(found) => found,
+            None => {
+                let board = match &base.board {
+                    Some(board) => board,
+                    None => base
+                        .board
+                        .insert(self.board(home, self.class_keys(home, &base.sig))),
+                };
+                let more = self.extended(home, board, self.class_keys(home, &key.2));
+                let found = self.racing_set(base.racing, more);
+                if memo {
+                    self.copy_memo.borrow_mut().insert(key.clone(), found);
+                }
+                found
+            }
         };
-        let more = self.extended(home, board, self.class_keys(home, &extra));
-        let found = self.racing_set(base.racing, more);
-        if memo {
-            (self.copy_memo.borrow_mut()).insert((home, base.sig.clone(), extra.clone()), found);
-        }
-        base.memo.insert(extra, found);
+        base.memo.insert(key.2, found);
         found
     }
 
