@@ -154,9 +154,9 @@ impl LocMaps {
 
     /// [`LocMaps::intern`] of `sorted` and `others` together, where `sorted` is already sorted
     /// by key with one entry per key (a part of a map): only `others` is sorted, then merged in.
-    pub fn intern_into(&mut self, sorted: Vec<Loc>, mut others: Vec<Loc>) -> LocsId {
+    pub fn intern_into(&mut self, sorted: &[Loc], mut others: Vec<Loc>) -> LocsId {
         if others.is_empty() {
-            return self.intern_sorted(sorted);
+            return self.intern_sorted(sorted.to_vec());
         }
         others.sort_unstable_by_key(Loc::key);
         let mut all: Vec<Loc> = Vec::with_capacity(sorted.len() + others.len());
