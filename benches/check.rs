@@ -17,8 +17,9 @@
 //! pool running function pointers), `callbacks` (callbacks handed to a library locksmith does
 //! not see; its `lib.c` is written but not analysed), `forks` (hundreds of distinct fork sites),
 //! `bigstruct` (one large struct shared by every module through pointers), `macros` (lock
-//! macros, a few lock calls per line) or `all` (all five); `--shape all-shapes` runs the sizes for
-//! each shape in turn, with a table for each, each shape in a process of its own (so that the
+//! macros, a few lock calls per line), `lazy` (a reader thread started by the first request,
+//! from any of the requests of every module) or `all` (all six); `--shape all-shapes` runs the
+//! sizes for each shape in turn, with a table for each, each shape in a process of its own (so that the
 //! large reports of one shape do not raise the bench's own peak memory, which bounds what it can
 //! tell of the next shape's, see `measure::run_check`).
 //!
@@ -102,7 +103,7 @@ const MIN_COUNT: f64 = 1000.0;
 
 const USAGE: &str = "usage: cargo bench --bench check -- [--sizes N...] [--shape NAME|all-shapes] \
 [--phases] [--counts] [--runs K] [--jobs N] [--dump N DIR] [--timeout SECS] [--layer K] [--module-lines L] [--self-check [--tsan]]\n\
-shapes: server (default), pool, callbacks, forks, bigstruct, macros, all";
+shapes: server (default), pool, callbacks, forks, bigstruct, macros, lazy, all";
 
 /// Runs of `locksmith check` per size (`--runs K` when given): the median is reported.
 fn runs_for(size: usize, options: &Options) -> usize {

@@ -2,10 +2,11 @@
 //! and to `main`, the library of the callbacks shape, and the functions it gives every module.
 //!
 //! A part fills its share of a module's budget with units (a job, a callback, a batch of fork
-//! sites, a call chain on the big struct, a function of macro uses), each counted in preprocessed
+//! sites, a call chain on the big struct, a function of macro uses, a function of requests on
+//! the connection), each counted in preprocessed
 //! lines as it is made, and then adds the module's driver of them and a statement at the start
 //! of `<p>_run`. Every lock a part takes is either a leaf (the pool's queue, a module's fork
-//! counter, the big struct) or, in the macros, an object's lock taken before a module counter's
+//! counter, the big struct, the connection) or, in the macros, an object's lock taken before a module counter's
 //! lock or the statistics' lock (the base server already takes an object's lock before the
 //! statistics' lock), never the other way round, so the programs cannot deadlock.
 
@@ -146,6 +147,13 @@ void big_init(struct big_state *b);\n"
 #define STAT_GET(s, f, out) WITH_LOCK(&(s)->lock, (out) = (long)(s)->f)
 "
         .to_string(),
+        Shape::Lazy => "
+/* The connection of server.c: its reader thread is started by the first request. */
+long conn_call(long op, long *reply);
+void conn_free(long *reply);
+void conn_close(void);
+"
+        .to_string(),
         Shape::Forks | Shape::Server | Shape::All => String::new(),
     }
 }
@@ -252,6 +260,103 @@ void big_init(struct big_state *b)
     b->limits.hi = 1;
     b->state = 1;
     lock_release(&b->lock);
+}
+
+",
+            ),
+            Shape::Lazy => s.push_str(
+                "/* A connection to a back end. The reader thread that answers its requests is started
+ * by the first request, from whichever module sends it; a request waits for its answer. */
+struct conn_req {
+    long op;
+    long *reply;
+    int done;
+    struct conn_req *next;
+};
+
+static pthread_mutex_t conn_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t conn_req_cv = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t conn_done_cv = PTHREAD_COND_INITIALIZER;
+static struct conn_req *conn_head;
+static int conn_started;
+static int conn_closing;
+static long conn_served;
+static pthread_t conn_reader;
+
+static void *conn_read_loop(void *arg)
+{
+    (void)arg;
+    pthread_mutex_lock(&conn_mu);
+    for (;;) {
+        struct conn_req *r;
+
+        while (conn_head == NULL && !conn_closing)
+            pthread_cond_wait(&conn_req_cv, &conn_mu);
+        r = conn_head;
+        if (r == NULL)
+            break;
+        conn_head = r->next;
+        *r->reply += r->op * 3 + 1;
+        r->done = 1;
+        conn_served++;
+        pthread_cond_broadcast(&conn_done_cv);
+    }
+    pthread_mutex_unlock(&conn_mu);
+    return NULL;
+}
+
+/* Starts the reader if it is not running; called with conn_mu held. */
+static void conn_ensure_reader(void)
+{
+    if (!conn_started) {
+        conn_started = 1;
+        if (pthread_create(&conn_reader, NULL, conn_read_loop, NULL) != 0)
+            abort();
+    }
+}
+
+long conn_call(long op, long *reply)
+{
+    struct conn_req r;
+    long v;
+
+    pthread_mutex_lock(&conn_mu);
+    conn_ensure_reader();
+    r.op = op;
+    r.reply = reply;
+    r.done = 0;
+    r.next = conn_head;
+    *reply = op;
+    conn_head = &r;
+    pthread_cond_signal(&conn_req_cv);
+    while (!r.done)
+        pthread_cond_wait(&conn_done_cv, &conn_mu);
+    v = *reply;
+    pthread_mutex_unlock(&conn_mu);
+    return v;
+}
+
+/* Frees a reply buffer under the connection's lock, as the reader last wrote it under it. */
+void conn_free(long *reply)
+{
+    pthread_mutex_lock(&conn_mu);
+    free(reply);
+    pthread_mutex_unlock(&conn_mu);
+}
+
+void conn_close(void)
+{
+    pthread_t reader;
+    int started;
+
+    pthread_mutex_lock(&conn_mu);
+    conn_closing = 1;
+    started = conn_started;
+    reader = conn_reader;
+    pthread_cond_broadcast(&conn_req_cv);
+    pthread_mutex_unlock(&conn_mu);
+    if (started)
+        pthread_join(reader, NULL);
 }
 
 ",
@@ -411,6 +516,7 @@ impl Module<'_> {
             Shape::Forks => self.add_forks(budget),
             Shape::BigStruct => self.add_big(budget),
             Shape::Macros => self.add_macros(budget),
+            Shape::Lazy => self.add_lazy(budget),
             Shape::Server | Shape::All => {}
         }
     }
@@ -859,6 +965,45 @@ void {p}_attach(struct big_state *b)
             lines
         });
         self.add_worker_group(defs, &calls, "mac");
+    }
+
+    /// Functions `<p>_rpc<k>` of two to six requests on the connection into a buffer of their
+    /// own from `malloc`, whose answers then update an object of the module under its lock, all
+    /// run by the worker group `<p>_run_rpc`. The buffer is only touched by `conn_call`, the
+    /// reader and `conn_free`, under the connection's lock.
+    fn add_lazy(&mut self, budget: usize) {
+        let p = self.p.clone();
+        let mut defs = String::new();
+        let mut calls = String::new();
+        let fixed = preprocessed_lines(&worker_group(&p, "rpc", "x")) + 9;
+        fill_units(budget, fixed, |k| {
+            let t = self.rng.below(self.types.len());
+            let ty = self.types[t].name.clone();
+            let obj = self.object(t);
+            let mut c = format!(
+                "static long {p}_rpc{k}(struct {ty} *o, long v)
+{{
+    long *buf = malloc(sizeof *buf);
+    long r = 0;
+
+    if (buf == NULL)
+        abort();
+"
+            );
+            for _ in 0..self.rng.range(2, 6) {
+                let op = self.rng.below(64);
+                c.push_str(&format!("    r += conn_call(v + {op}, buf);\n"));
+            }
+            c.push_str(&format!("    conn_free(buf);\n    {ty}_lock(o);\n"));
+            c.push_str(&self.update(t, "o", "r & 15"));
+            c.push_str(&format!("    {ty}_unlock(o);\n    return r;\n}}\n\n"));
+            let call = format!("    r += {p}_rpc{k}({obj}, v);\n");
+            let lines = preprocessed_lines(&c) + 1;
+            defs.push_str(&c);
+            calls.push_str(&call);
+            lines
+        });
+        self.add_worker_group(defs, &calls, "rpc");
     }
 
     /// Ends a unit group `what`: `<p>_<what>_all`, which calls each unit (`calls`) and sums
