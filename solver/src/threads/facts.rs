@@ -44,10 +44,12 @@
 //! callback gets) is reached by most contexts; moving its facts backwards to each of those
 //! objects in every context made the maps grow as the square of the program. A move from a
 //! *sticky* component (one that every call and fork leaves where it is) into a *deferred* one
-//! (a leaf translated only where its scope is generic) is made only at a site that translates
-//! the leaf (`Prop::expose`); elsewhere the map leaves it implicit, and the check reads the
-//! leaf's facts from the sticky components it flows into ([`Propagated::deferred_into`]).
-//! The facts at every function where labels are checked are the same as with every move made.
+//! (translated only where its scope is generic, and whose own predecessors are all deferred:
+//! a leaf, or a chain of labels ending in leaves) is made only at a site that translates it
+//! (`Prop::expose`); elsewhere the map leaves it implicit, and the check reads its facts from
+//! the sticky components it flows into, directly or along the chain
+//! ([`Propagated::deferred_into`]). The facts at every function where labels are checked are
+//! the same as with every move made.
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -337,15 +339,18 @@ struct Prop<'a> {
     /// left to [`Prop::expose`] and to the check ([`deferred_components`]), and if so the
     /// scope of its labels.
     deferred: Vec<Option<Scope>>,
-    /// Per sticky component with deferred predecessors outside the root scope: those, with the
+    /// Per sticky component with deferred predecessors: the deferred components whose facts
+    /// it carries ([`deferred_carried`]), sorted.
+    carried: FxHashMap<Rho, Vec<Rho>>,
+    /// Per sticky component that carries deferred components outside the root scope: those, with the
     /// pre-order number of their scope, sorted by it, so that [`Prop::expose`] finds those a
     /// site translates in a few steps, not by visiting every object a blob is made of.
     deferred_scopes: FxHashMap<Rho, Vec<(u32, Rho)>>,
     /// Per sticky component with deferred predecessors: its other predecessors, the moves
     /// [`Prop::close`] makes from it.
     walk_preds: FxHashMap<Rho, Vec<Rho>>,
-    /// Per deferred component: the sticky components it is a predecessor of, whose facts are
-    /// its own (sorted).
+    /// Per deferred component: the sticky components that carry it, whose facts are its own
+    /// (sorted).
     deferred_into: FxHashMap<Rho, Vec<Rho>>,
     /// Which components a site leaves where they are, known without translating them.
     unmoved: Unmoved,
@@ -755,18 +760,14 @@ impl Prop<'_> {
         if !self.exposes(map) {
             return map;
         }
-        let (comps, scopes) = (self.comps, self.scopes);
+        let scopes = self.scopes;
         let (a, b) = scopes.interval(binder).unwrap_or((0, u32::MAX));
         let mut out: Vec<Loc> = Vec::new();
         for loc in self.locs.get(map) {
             if binder == Scope::ROOT {
                 // Every scope is within the root's (a call of `main`).
-                if self.sticky[loc.rho.0 as usize] {
-                    for &pred in &comps.preds[loc.rho] {
-                        if self.deferred[pred.0 as usize].is_some() {
-                            out.push(Loc { rho: pred, ..*loc });
-                        }
-                    }
+                for &pred in self.carried.get(&loc.rho).into_iter().flatten() {
+                    out.push(Loc { rho: pred, ..*loc });
                 }
                 continue;
             }
@@ -900,9 +901,7 @@ impl Prop<'_> {
         // With the components whose facts are deferred.
         let mut deferred: Vec<Rho> = root_comps
             .iter()
-            .filter(|&&x| self.sticky[x.0 as usize])
-            .flat_map(|&x| comps.preds[x].iter().copied())
-            .filter(|&y| self.deferred[y.0 as usize].is_some())
+            .flat_map(|&x| self.carried.get(&x).into_iter().flatten().copied())
             .collect();
         root_comps.append(&mut deferred);
         root_comps.sort();
@@ -1271,6 +1270,7 @@ pub fn propagate(inputs: FactInputs<'_>, locks: &mut LockTable, ls: &mut Lockset
         sticky,
         unmoved: Unmoved::new(c, comps, index, homes, scopes),
         deferred: Vec::new(),
+        carried: FxHashMap::default(),
         deferred_scopes: FxHashMap::default(),
         walk_preds: FxHashMap::default(),
         deferred_into: FxHashMap::default(),
@@ -1287,22 +1287,27 @@ pub fn propagate(inputs: FactInputs<'_>, locks: &mut LockTable, ls: &mut Lockset
     prop.deferred = stats.time("facts: deferred components", || {
         deferred_components(c, comps, index, homes, scopes, &prop.useful)
     });
-    prop.deferred_scopes = deferred_scopes(comps, scopes, &prop.sticky, &prop.deferred);
+    prop.carried = deferred_carried(comps, &prop.sticky, &prop.deferred);
+    prop.deferred_scopes = deferred_scopes(&prop.carried, scopes, &prop.deferred);
     for (x, preds) in comps.preds.iter_enumerated() {
         if !prop.sticky[x.0 as usize] {
             continue;
         }
-        let (deferred, others): (Vec<Rho>, Vec<Rho>) = preds
-            .iter()
-            .partition(|p| prop.deferred[p.0 as usize].is_some());
-        if deferred.is_empty() {
-            continue;
+        let others: Vec<Rho> = (preds.iter())
+            .filter(|p| prop.deferred[p.0 as usize].is_none())
+            .copied()
+            .collect();
+        if others.len() < preds.len() {
+            prop.walk_preds.insert(x, others);
         }
-        prop.walk_preds.insert(x, others);
-        // `x` ascends, so each list is sorted.
-        for pred in deferred {
-            prop.deferred_into.entry(pred).or_default().push(x);
-        }
+    }
+    let mut carriers: Vec<(Rho, Rho)> = (prop.carried.iter())
+        .flat_map(|(&x, carried)| carried.iter().map(move |&p| (p, x)))
+        .collect();
+    // Each list sorted.
+    carriers.sort_unstable();
+    for (p, x) in carriers {
+        prop.deferred_into.entry(p).or_default().push(x);
     }
     // Each access is a fact of its own function: its context there, and its location.
     let mut seeds: BTreeMap<CtxId, Vec<Loc>> = BTreeMap::new();
@@ -1480,12 +1485,18 @@ fn staying_components(
 
 /// Which components a fact moving backwards along flow from a sticky component is left to
 /// [`Prop::expose`] and to the check ([`Propagated::deferred_into`]), each with the scope of
-/// its labels: the useful ones with no useful predecessor (nothing moves on from them), whose
-/// labels all have one scope and no home, and are translated only at sites within whose
-/// binder that scope lies (generic there). A call or fork elsewhere leaves such a fact where it is, as it leaves the sticky
-/// component it came from, so the move can be made when the fact reaches such a site or the
-/// function where it is checked: the facts there are the same. The objects a thousand
-/// callbacks' `void *` arguments flow into and out of are such.
+/// its labels: the useful ones whose labels all have one scope and no home, and are translated
+/// only at sites within whose binder that scope lies (generic there), and whose useful
+/// predecessors are all such too (the leaves have none). A call or fork elsewhere leaves such a
+/// fact where it is, as it leaves the sticky component it came from, so the move can be made
+/// when the fact reaches such a site or the function where it is checked: the facts there are
+/// the same. The objects a thousand callbacks' `void *` arguments flow into and out of are
+/// such, and so are the chains a request's buffer takes into a queue's global through the
+/// parameters of a function called at a thousand points (a buffer allocated by each caller,
+/// then the instance of the parameter at each call): with leaves only, each such chain's
+/// labels were explicit in every map of a thread that reads the queue, and every caller's
+/// map was a copy of the thread's with its own chain translated (the lazy shape: 21 million
+/// locations in 38,151 maps at 200k lines).
 fn deferred_components(
     c: &Constraints,
     comps: &Components,
@@ -1514,31 +1525,80 @@ fn deferred_components(
             mixed[comps.of[generic].0 as usize] = true;
         }
     }
+    // A useful component that cannot be deferred keeps every useful component it reaches
+    // forwards (whose facts move into it) from being deferred: found by a walk along the
+    // reversed predecessor lists from all of them at once.
+    let mut succs: Vec<Vec<Rho>> = vec![Vec::new(); n];
+    let mut kept: Vec<Rho> = Vec::new();
     for (x, preds) in comps.preds.iter_enumerated() {
         let i = x.0 as usize;
-        if comps.of[x] != x || mixed[i] || !useful[i] || preds.iter().any(|p| useful[p.0 as usize])
-        {
+        if comps.of[x] != x || !useful[i] {
             deferred[i] = None;
+            continue;
+        }
+        for p in preds.iter().filter(|p| useful[p.0 as usize]) {
+            succs[p.0 as usize].push(x);
+        }
+        if mixed[i] {
+            deferred[i] = None;
+            kept.push(x);
+        }
+    }
+    while let Some(x) = kept.pop() {
+        for &y in &succs[x.0 as usize] {
+            if deferred[y.0 as usize].take().is_some() {
+                kept.push(y);
+            }
         }
     }
     deferred
 }
 
-/// For [`Prop::deferred_scopes`]: per sticky component, its deferred predecessors of scopes
-/// other than the root, with the pre-order number of their scope, sorted (components without
-/// any are left out).
-fn deferred_scopes(
+/// Per sticky component, the deferred components whose facts it carries without the maps
+/// saying so: its deferred predecessors and, through them, theirs (sorted). Components with
+/// none are left out.
+fn deferred_carried(
     comps: &Components,
-    scopes: &ScopeTree,
     sticky: &[bool],
     deferred: &[Option<Scope>],
-) -> FxHashMap<Rho, Vec<(u32, Rho)>> {
-    let mut out: FxHashMap<Rho, Vec<(u32, Rho)>> = FxHashMap::default();
+) -> FxHashMap<Rho, Vec<Rho>> {
+    let mut out: FxHashMap<Rho, Vec<Rho>> = FxHashMap::default();
+    // The sticky component whose walk last visited each component.
+    let mut seen: Vec<u32> = vec![u32::MAX; comps.of.len()];
     for (x, preds) in comps.preds.iter_enumerated() {
         if !sticky[x.0 as usize] {
             continue;
         }
-        let mut entries: Vec<(u32, Rho)> = preds
+        let mut carried: Vec<Rho> = Vec::new();
+        let mut work: Vec<Rho> = preds.to_vec();
+        while let Some(p) = work.pop() {
+            let i = p.0 as usize;
+            if deferred[i].is_none() || seen[i] == x.0 {
+                continue;
+            }
+            seen[i] = x.0;
+            carried.push(p);
+            work.extend_from_slice(&comps.preds[p]);
+        }
+        if !carried.is_empty() {
+            carried.sort_unstable();
+            out.insert(x, carried);
+        }
+    }
+    out
+}
+
+/// For [`Prop::deferred_scopes`]: per sticky component, the deferred components it carries
+/// ([`deferred_carried`]) of scopes other than the root, with the pre-order number of their
+/// scope, sorted (components without any are left out).
+fn deferred_scopes(
+    carried: &FxHashMap<Rho, Vec<Rho>>,
+    scopes: &ScopeTree,
+    deferred: &[Option<Scope>],
+) -> FxHashMap<Rho, Vec<(u32, Rho)>> {
+    let mut out: FxHashMap<Rho, Vec<(u32, Rho)>> = FxHashMap::default();
+    for (&x, carried) in carried {
+        let mut entries: Vec<(u32, Rho)> = carried
             .iter()
             .filter_map(|&p| Some((deferred[p.0 as usize]?, p)))
             .filter(|&(scope, _)| scope != Scope::ROOT)
@@ -1617,7 +1677,8 @@ pub struct Propagated {
     pub nests: Nests,
     pub tagged: Tagged,
     /// The facts a map leaves implicit: for each component whose facts are deferred, the
-    /// sticky components it is a predecessor of (sorted). Its facts are theirs, in every map
+    /// sticky components it is a predecessor of, directly or through deferred components
+    /// (sorted). Its facts are theirs, in every map
     /// that has them, besides its own (`Prop::close`).
     pub deferred_into: FxHashMap<Rho, Vec<Rho>>,
 }
@@ -1638,10 +1699,11 @@ mod tests {
     use super::*;
     use crate::constraints::{Polarity, RhoKind, SiteKind};
 
-    /// A blob (a global pointer's target) that objects flow into: which of its predecessors
-    /// have their moves deferred, and where a site makes them.
+    /// A blob (a global pointer's target) that objects flow into, directly or through a chain
+    /// of labels: which of its predecessors have their moves deferred, and where a site makes
+    /// them.
     #[test]
-    fn leaf_predecessors_of_a_sticky_component_are_deferred() {
+    fn chains_of_predecessors_of_a_sticky_component_are_deferred() {
         let mut c = Constraints::new();
         let f = c.new_scope(Scope::ROOT);
         let g = c.new_scope(Scope::ROOT);
@@ -1650,18 +1712,21 @@ mod tests {
         let obj = c.new_rho(Scope::ROOT, RhoKind::Alloc);
         // The target of a parameter of the function of scope `f`: translated at its sites.
         let arg = c.new_rho(f, RhoKind::Plain);
-        // A label with a predecessor of its own: moves out of it are not deferred.
+        // A chain into the blob (a buffer of `f` through the instance of a parameter): the
+        // moves into both are deferred.
         let mid = c.new_rho(f, RhoKind::Plain);
-        let src = c.new_rho(f, RhoKind::Plain);
+        let src = c.new_rho(f, RhoKind::Alloc);
         // A label of `f` with an image at a site of another function: not only translated
-        // where its scope is generic, so never deferred.
+        // where its scope is generic, so never deferred; nor is the label it flows into.
         let stray = c.new_rho(f, RhoKind::Plain);
+        let above = c.new_rho(f, RhoKind::Plain);
         // A label with a home: its facts stop at that function.
         let private = c.new_rho(Scope::ROOT, RhoKind::Alloc);
-        for x in [obj, arg, mid, stray, private] {
+        for x in [obj, arg, mid, above, private] {
             c.flow(x, blob);
         }
         c.flow(src, mid);
+        c.flow(stray, above);
         let call_f = c.new_site(f, Scope::ROOT, SiteKind::Inst);
         let call_g = c.new_site(g, Scope::ROOT, SiteKind::Inst);
         c.rho_inst(arg, call_f, Polarity::Neg, obj);
@@ -1677,17 +1742,31 @@ mod tests {
         assert_eq!(of(obj), Some(Scope::ROOT));
         assert_eq!(of(arg), Some(f));
         assert_eq!(of(src), Some(f));
-        for not in [blob, mid, stray, private] {
+        assert_eq!(of(mid), Some(f));
+        for not in [blob, stray, above, private] {
             assert_eq!(of(not), None, "{not:?}");
         }
         let (_, sticky) = staying_components(&c, &comps, &index, &homes);
         assert!(sticky[comps.of[blob].0 as usize]);
         assert!(!sticky[comps.of[mid].0 as usize]);
-        // A site of `f` makes the move into `arg`, and only into it: the root's objects stay
-        // deferred, and `g`'s interval holds none.
-        let by_scope = deferred_scopes(&comps, &c.scopes, &sticky, &deferred);
+        // The blob carries the chain's source through `mid`, but nothing through `above`.
+        let carried = deferred_carried(&comps, &sticky, &deferred);
+        let mut expected: Vec<Rho> = [obj, arg, mid, src].map(|x| comps.of[x]).to_vec();
+        expected.sort_unstable();
+        assert_eq!(carried[&comps.of[blob]], expected);
+        // A site of `f` makes the moves into `arg`, `mid` and `src`, and only into them: the
+        // root's objects stay deferred, and `g`'s interval holds none.
+        let by_scope = deferred_scopes(&carried, &c.scopes, &deferred);
+        let at_f: Vec<Rho> = by_scope[&comps.of[blob]].iter().map(|&(_, p)| p).collect();
+        let mut expected: Vec<Rho> = [arg, mid, src].map(|x| comps.of[x]).to_vec();
+        expected.sort_unstable();
+        let mut at_f_sorted = at_f.clone();
+        at_f_sorted.sort_unstable();
+        assert_eq!(at_f_sorted, expected);
         let entry = |s: Scope| c.scopes.interval(s).map(|(entry, _)| entry);
-        assert_eq!(by_scope[&comps.of[blob]], vec![(entry(f).unwrap(), arg)]);
+        assert!(by_scope[&comps.of[blob]]
+            .iter()
+            .all(|&(e, _)| Some(e) == entry(f)));
         let (a, b) = c.scopes.interval(g).unwrap();
         assert!(!by_scope[&comps.of[blob]]
             .iter()
