@@ -378,6 +378,34 @@ struct Prop<'a> {
 }
 
 impl Prop<'_> {
+    /// The tables of the deferred moves ([`deferred_components`]): what each sticky component
+    /// carries, by scope, the moves [`Prop::close`] still makes from it, and the carriers of
+    /// each deferred component.
+    fn set_up_deferral(&mut self) {
+        self.carried = deferred_carried(self.comps, &self.sticky, &self.deferred);
+        self.deferred_scopes = deferred_scopes(&self.carried, self.scopes, &self.deferred);
+        for (x, preds) in self.comps.preds.iter_enumerated() {
+            if !self.sticky[x.0 as usize] {
+                continue;
+            }
+            let others: Vec<Rho> = (preds.iter())
+                .filter(|p| self.deferred[p.0 as usize].is_none())
+                .copied()
+                .collect();
+            if others.len() < preds.len() {
+                self.walk_preds.insert(x, others);
+            }
+        }
+        let mut carriers: Vec<(Rho, Rho)> = (self.carried.iter())
+            .flat_map(|(&x, carried)| carried.iter().map(move |&p| (p, x)))
+            .collect();
+        // Each list sorted.
+        carriers.sort_unstable();
+        for (p, x) in carriers {
+            self.deferred_into.entry(p).or_default().push(x);
+        }
+    }
+
     /// Records the sizes of what propagation made in the developer's statistics.
     fn record_counts(&self) {
         let stats = self.stats;
@@ -1287,28 +1315,7 @@ pub fn propagate(inputs: FactInputs<'_>, locks: &mut LockTable, ls: &mut Lockset
     prop.deferred = stats.time("facts: deferred components", || {
         deferred_components(c, comps, index, homes, scopes, &prop.useful)
     });
-    prop.carried = deferred_carried(comps, &prop.sticky, &prop.deferred);
-    prop.deferred_scopes = deferred_scopes(&prop.carried, scopes, &prop.deferred);
-    for (x, preds) in comps.preds.iter_enumerated() {
-        if !prop.sticky[x.0 as usize] {
-            continue;
-        }
-        let others: Vec<Rho> = (preds.iter())
-            .filter(|p| prop.deferred[p.0 as usize].is_none())
-            .copied()
-            .collect();
-        if others.len() < preds.len() {
-            prop.walk_preds.insert(x, others);
-        }
-    }
-    let mut carriers: Vec<(Rho, Rho)> = (prop.carried.iter())
-        .flat_map(|(&x, carried)| carried.iter().map(move |&p| (p, x)))
-        .collect();
-    // Each list sorted.
-    carriers.sort_unstable();
-    for (p, x) in carriers {
-        prop.deferred_into.entry(p).or_default().push(x);
-    }
+    prop.set_up_deferral();
     // Each access is a fact of its own function: its context there, and its location.
     let mut seeds: BTreeMap<CtxId, Vec<Loc>> = BTreeMap::new();
     for (f, body) in p.funcs.iter_enumerated() {
