@@ -323,6 +323,9 @@ struct Checker<'a> {
     /// what the copy adds ([`Checker::racing_copy`]): the components of one object reached
     /// under many names have the same facts at the home and the same copies.
     copy_memo: RefCell<HashedMap<CopyKey, Racing>>,
+    /// Per (carriers, function): the facts a component has from its carriers there, as the
+    /// base of its verdict ([`Checker::carried_race_free`]).
+    carried_bases: RefCell<FxHashMap<(Vec<Rho>, FnId), CarriedBase>>,
     /// Whether two tops at a function may meet ([`Checker::tops_concurrent`]).
     tops_memo: RefCell<FxHashMap<(FnId, Top, Top), bool>>,
     /// The racing classes of each verdict, by [`Racing`] id.
@@ -463,6 +466,7 @@ pub fn races(inputs: RaceInputs<'_>) -> (Vec<RaceWarning>, Option<Stop>) {
         ranks: CtxRanks::new(facts),
         racing_memo: RefCell::default(),
         copy_memo: RefCell::default(),
+        carried_bases: RefCell::default(),
         racing_sets: RefCell::new(vec![RacingSet::default()]),
         tops_memo: RefCell::default(),
         listed_memo: RefCell::default(),
@@ -519,6 +523,9 @@ pub fn races(inputs: RaceInputs<'_>) -> (Vec<RaceWarning>, Option<Stop>) {
             .signal_atomic_now
             .set(checker.signal_comps.contains(&comp));
         let verdict = at_home_verdicts.entry((comp, home)).or_insert_with(|| {
+            if checker.carried_race_free(comp, home) {
+                return Some(None);
+            }
             // A label without facts at its home (untagged, or tagged at the root) is not
             // checked.
             let at_home = match checker.entries_of(comp, home) {
@@ -659,7 +666,7 @@ impl Checker<'_> {
             memo: FxHashMap::default(),
         };
         for group in &copies {
-            let racing = self.racing_copy(home, &mut common, group);
+            let racing = self.racing_copy(home, &mut common, group, true);
             any |= racing != NO_RACE;
             for &e in group {
                 verdicts.entry(e).or_default().push(racing);
@@ -757,6 +764,70 @@ impl Checker<'_> {
         }
     }
 
+    /// Whether component `comp`, whose facts at `home` are mostly its carriers'
+    /// ([`Propagated::deferred_into`]), is certainly consistently correlated there, decided
+    /// as a copy is ([`Checker::racing_copy`]): its own entries against a board of its
+    /// carriers' entries, made once for all the components they carry. `false` when that
+    /// does not decide it (a race, entries of its own in a group of theirs, where the merged
+    /// write flags would differ, copies at the root, a `volatile sig_atomic_t` location, or
+    /// no facts at all), and [`Checker::at_home`] then decides as for any other. The buffers
+    /// that the callers of one function hand a queue's reader have all of the queue's entries
+    /// at `main`, one per module: reading them again for each made the check grow as buffers
+    /// times modules (the lazy shape, 100k to 1M lines: 18,026 entries read → 1,157,913).
+    fn carried_race_free(&self, comp: Rho, home: FnId) -> bool {
+        let Some(into) = self.facts.deferred_into.get(&comp) else {
+            return false;
+        };
+        if into.is_empty()
+            || self.signal_atomic_now.get()
+            || (home == self.main && self.facts.tagged.reaches(comp))
+        {
+            return false;
+        }
+        let mut bases = self.carried_bases.borrow_mut();
+        let carried = bases
+            .entry((into.clone(), home))
+            .or_insert_with(|| self.carried_base(into, home));
+        let mut own: Vec<Entry> = self.entries.get((comp, home)).unwrap_or(&[]).to_vec();
+        if carried.groups.is_empty()
+            || own
+                .iter()
+                .any(|&e| carried.groups.binary_search(&self.group(e)).is_ok())
+        {
+            return false;
+        }
+        merge_writes(&mut own, |e| self.group(e));
+        let racing = if own.is_empty() {
+            carried.base.racing
+        } else {
+            self.racing_copy(home, &mut carried.base, &own, false)
+        };
+        racing == NO_RACE
+    }
+
+    /// The entries of the sticky components `into` at `home`, merged, as a [`CarriedBase`].
+    fn carried_base(&self, into: &[Rho], home: FnId) -> CarriedBase {
+        let mut entries: Vec<Entry> = Vec::new();
+        for &x in into {
+            entries.extend(self.entries.get((x, home)).into_iter().flatten().copied());
+        }
+        merge_writes(&mut entries, |e| self.group(e));
+        let mut groups: Vec<(LocsId, bool)> = entries.iter().map(|&e| self.group(e)).collect();
+        groups.sort_unstable();
+        groups.dedup();
+        let sig = self.signature(&entries);
+        let racing = self.racing_of(home, sig.clone());
+        CarriedBase {
+            groups,
+            base: Base {
+                sig,
+                racing,
+                board: None,
+                memo: FxHashMap::default(),
+            },
+        }
+    }
+
     /// The entries of component `comp` at `f`: its own, and those of the sticky components
     /// whose facts it has without the maps saying so ([`Propagated::deferred_into`]), with the
     /// write flag of all of them in each map; `None` without any.
@@ -827,7 +898,11 @@ impl Checker<'_> {
     /// facts at the home left ([`Board`], made once for all copies): an allocation site called
     /// from hundreds of places makes hundreds of copies that each add a map or two to
     /// thousands. A group that adds nothing has the home's verdict.
-    fn racing_copy(&self, home: FnId, base: &mut Base, group: &[Entry]) -> Racing {
+    ///
+    /// `across` also looks the verdict up among those of other bases with the same signature
+    /// (`copy_memo`), at the cost of hashing the base's signature: worth it for copies, which
+    /// are few per base, not for the components one carrier's base is shared by.
+    fn racing_copy(&self, home: FnId, base: &mut Base, group: &[Entry], across: bool) -> Racing {
         let extra: Signature = self
             .signature(group)
             .into_iter()
@@ -843,9 +918,17 @@ impl Checker<'_> {
             return found;
         }
         // As in [`Checker::racing_of`], a `volatile sig_atomic_t` location's verdict is its own.
-        let memo = !self.signal_atomic_now.get();
-        let key: CopyKey = (home, base.sig.clone(), extra);
-        let known = self.copy_memo.borrow().get(&key).copied().filter(|_| memo);
+        let memo = across && !self.signal_atomic_now.get();
+        let key: CopyKey = (
+            home,
+            if memo { base.sig.clone() } else { Vec::new() },
+            extra,
+        );
+        let known = if memo {
+            self.copy_memo.borrow().get(&key).copied()
+        } else {
+            None
+        };
         let found = match known {
             Some(found) => found,
             None => {
@@ -1356,6 +1439,14 @@ struct Base {
     racing: Racing,
     board: Option<Board>,
     memo: FxHashMap<Signature, Racing>,
+}
+
+/// The facts a component has from its carriers at a function ([`Checker::carried_race_free`]):
+/// the groups (map, internal flag) of their entries, sorted, and the base of the verdicts of
+/// the components they carry.
+struct CarriedBase {
+    groups: Vec<(LocsId, bool)>,
+    base: Base,
 }
 
 /// The accesses of a listing grouped by thread, locks and whether they are only context, each
