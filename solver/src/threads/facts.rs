@@ -382,7 +382,30 @@ impl Prop<'_> {
     /// carries, by scope, the moves [`Prop::close`] still makes from it, and the carriers of
     /// each deferred component.
     fn set_up_deferral(&mut self) {
-        self.carried = deferred_carried(self.comps, &self.sticky, &self.deferred);
+        // Each sticky component a chain reaches carries all of it: a chain that many sticky
+        // components reach would be carried by each. Past a bound linear in the flow graph,
+        // only leaves are deferred (what is deferred changes no fact, only how maps hold them).
+        let edges: usize = self.comps.preds.iter().map(Vec::len).sum();
+        let limit = CARRIED_PER_EDGE * edges + CARRIED_MIN;
+        if let Some(carried) = deferred_carried(self.comps, &self.sticky, &self.deferred, limit) {
+            self.carried = carried;
+        } else {
+            self.stats.count("facts: chains left explicit", 1);
+            let (c, comps, index, homes, scopes) =
+                (self.c, self.comps, self.index, self.homes, self.scopes);
+            self.deferred = deferred_components(
+                c,
+                comps,
+                index,
+                homes,
+                scopes,
+                &self.useful,
+                Chains::Explicit,
+            );
+            // Leaves are carried by the sticky components they flow into, one per edge.
+            self.carried = deferred_carried(self.comps, &self.sticky, &self.deferred, usize::MAX)
+                .unwrap_or_default();
+        }
         self.deferred_scopes = deferred_scopes(&self.carried, self.scopes, &self.deferred);
         for (x, preds) in self.comps.preds.iter_enumerated() {
             if !self.sticky[x.0 as usize] {
@@ -1313,7 +1336,15 @@ pub fn propagate(inputs: FactInputs<'_>, locks: &mut LockTable, ls: &mut Lockset
         groups: FxHashMap::default(),
     };
     prop.deferred = stats.time("facts: deferred components", || {
-        deferred_components(c, comps, index, homes, scopes, &prop.useful)
+        deferred_components(
+            c,
+            comps,
+            index,
+            homes,
+            scopes,
+            &prop.useful,
+            Chains::Deferred,
+        )
     });
     prop.set_up_deferral();
     // Each access is a fact of its own function: its context there, and its location.
@@ -1511,6 +1542,7 @@ fn deferred_components(
     homes: &Homes,
     scopes: &ScopeTree,
     useful: &[bool],
+    chains: Chains,
 ) -> Vec<Option<Scope>> {
     let n = comps.of.len();
     let mut deferred: Vec<Option<Scope>> = vec![None; n];
@@ -1546,7 +1578,10 @@ fn deferred_components(
         for p in preds.iter().filter(|p| useful[p.0 as usize]) {
             succs[p.0 as usize].push(x);
         }
-        if mixed[i] {
+        if chains == Chains::Explicit && preds.iter().any(|p| useful[p.0 as usize]) {
+            // Not a leaf: left out, and leaving its successors as they are.
+            deferred[i] = None;
+        } else if mixed[i] {
             deferred[i] = None;
             kept.push(x);
         }
@@ -1561,15 +1596,29 @@ fn deferred_components(
     deferred
 }
 
+/// Whether [`deferred_components`] defers chains of components or leaves only.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Chains {
+    Deferred,
+    Explicit,
+}
+
+/// [`Prop::set_up_deferral`] defers leaves only when the sticky components would carry more
+/// than this many deferred components per edge of the flow graph, beyond [`CARRIED_MIN`].
+const CARRIED_PER_EDGE: usize = 4;
+const CARRIED_MIN: usize = 1 << 20;
+
 /// Per sticky component, the deferred components whose facts it carries without the maps
 /// saying so: its deferred predecessors and, through them, theirs (sorted). Components with
-/// none are left out.
+/// none are left out. `None` as soon as they are more than `limit` in all.
 fn deferred_carried(
     comps: &Components,
     sticky: &[bool],
     deferred: &[Option<Scope>],
-) -> FxHashMap<Rho, Vec<Rho>> {
+    limit: usize,
+) -> Option<FxHashMap<Rho, Vec<Rho>>> {
     let mut out: FxHashMap<Rho, Vec<Rho>> = FxHashMap::default();
+    let mut total = 0usize;
     // The sticky component whose walk last visited each component.
     let mut seen: Vec<u32> = vec![u32::MAX; comps.of.len()];
     for (x, preds) in comps.preds.iter_enumerated() {
@@ -1585,6 +1634,10 @@ fn deferred_carried(
             }
             seen[i] = x.0;
             carried.push(p);
+            total += 1;
+            if total > limit {
+                return None;
+            }
             work.extend_from_slice(&comps.preds[p]);
         }
         if !carried.is_empty() {
@@ -1592,7 +1645,7 @@ fn deferred_carried(
             out.insert(x, carried);
         }
     }
-    out
+    Some(out)
 }
 
 /// For [`Prop::deferred_scopes`]: per sticky component, the deferred components it carries
@@ -1744,7 +1797,15 @@ mod tests {
         let mut homes = Homes::none(&c);
         homes.home[private] = Some(FnId(0));
         let useful = vec![true; comps.of.len()];
-        let deferred = deferred_components(&c, &comps, &index, &homes, &c.scopes, &useful);
+        let deferred = deferred_components(
+            &c,
+            &comps,
+            &index,
+            &homes,
+            &c.scopes,
+            &useful,
+            Chains::Deferred,
+        );
         let of = |x: Rho| deferred[comps.of[x].0 as usize];
         assert_eq!(of(obj), Some(Scope::ROOT));
         assert_eq!(of(arg), Some(f));
@@ -1757,7 +1818,7 @@ mod tests {
         assert!(sticky[comps.of[blob].0 as usize]);
         assert!(!sticky[comps.of[mid].0 as usize]);
         // The blob carries the chain's source through `mid`, but nothing through `above`.
-        let carried = deferred_carried(&comps, &sticky, &deferred);
+        let carried = deferred_carried(&comps, &sticky, &deferred, usize::MAX).unwrap();
         let mut expected: Vec<Rho> = [obj, arg, mid, src].map(|x| comps.of[x]).to_vec();
         expected.sort_unstable();
         assert_eq!(carried[&comps.of[blob]], expected);
@@ -1778,5 +1839,21 @@ mod tests {
         assert!(!by_scope[&comps.of[blob]]
             .iter()
             .any(|&(e, _)| a <= e && e <= b));
+        // Leaves only, as when the chains would be carried too many times: the chain's
+        // source is deferred, its middle is not.
+        let leaves = deferred_components(
+            &c,
+            &comps,
+            &index,
+            &homes,
+            &c.scopes,
+            &useful,
+            Chains::Explicit,
+        );
+        let of = |x: Rho| leaves[comps.of[x].0 as usize];
+        assert_eq!(of(obj), Some(Scope::ROOT));
+        assert_eq!(of(arg), Some(f));
+        assert_eq!(of(src), Some(f));
+        assert_eq!(of(mid), None);
     }
 }
