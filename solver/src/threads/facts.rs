@@ -1797,15 +1797,9 @@ mod tests {
         let mut homes = Homes::none(&c);
         homes.home[private] = Some(FnId(0));
         let useful = vec![true; comps.of.len()];
-        let deferred = deferred_components(
-            &c,
-            &comps,
-            &index,
-            &homes,
-            &c.scopes,
-            &useful,
-            Chains::Deferred,
-        );
+        let defer =
+            |chains| deferred_components(&c, &comps, &index, &homes, &c.scopes, &useful, chains);
+        let deferred = defer(Chains::Deferred);
         let of = |x: Rho| deferred[comps.of[x].0 as usize];
         assert_eq!(of(obj), Some(Scope::ROOT));
         assert_eq!(of(arg), Some(f));
@@ -1841,15 +1835,7 @@ mod tests {
             .any(|&(e, _)| a <= e && e <= b));
         // Leaves only, as when the chains would be carried too many times: the chain's
         // source is deferred, its middle is not.
-        let leaves = deferred_components(
-            &c,
-            &comps,
-            &index,
-            &homes,
-            &c.scopes,
-            &useful,
-            Chains::Explicit,
-        );
+        let leaves = defer(Chains::Explicit);
         let of = |x: Rho| leaves[comps.of[x].0 as usize];
         assert_eq!(of(obj), Some(Scope::ROOT));
         assert_eq!(of(arg), Some(f));
