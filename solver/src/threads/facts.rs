@@ -342,9 +342,9 @@ struct Prop<'a> {
     /// Per sticky component with deferred predecessors: the deferred components whose facts
     /// it carries ([`deferred_carried`]), sorted.
     carried: FxHashMap<Rho, Vec<Rho>>,
-    /// Per sticky component that carries deferred components outside the root scope: those, with the
-    /// pre-order number of their scope, sorted by it, so that [`Prop::expose`] finds those a
-    /// site translates in a few steps, not by visiting every object a blob is made of.
+    /// Per sticky component that carries deferred components outside the root scope: those,
+    /// with the pre-order number of their scope, sorted by it, so that [`Prop::expose`] finds
+    /// those a site translates in a few steps, not by visiting every object a blob is made of.
     deferred_scopes: FxHashMap<Rho, Vec<(u32, Rho)>>,
     /// Per sticky component with deferred predecessors: its other predecessors, the moves
     /// [`Prop::close`] makes from it.
@@ -1521,11 +1521,11 @@ fn staying_components(
     (fixed, sticky)
 }
 
-/// Which components a fact moving backwards along flow from a sticky component is left to
-/// [`Prop::expose`] and to the check ([`Propagated::deferred_into`]), each with the scope of
-/// its labels: the useful ones whose labels all have one scope and no home, and are translated
-/// only at sites within whose binder that scope lies (generic there), and whose useful
-/// predecessors are all such too (the leaves have none). A call or fork elsewhere leaves such a
+/// Which components a fact moving backwards along flow from a sticky component (figure 8b,
+/// first rule) is left to [`Prop::expose`] and to the check ([`Propagated::deferred_into`]),
+/// each with the scope of its labels: the useful ones whose labels all have one scope and no
+/// home, and are translated only at sites within whose binder that scope lies (generic there),
+/// and whose useful predecessors are all such too (the leaves have none). A call or fork elsewhere leaves such a
 /// fact where it is, as it leaves the sticky component it came from, so the move can be made
 /// when the fact reaches such a site or the function where it is checked: the facts there are
 /// the same. The objects a thousand callbacks' `void *` arguments flow into and out of are
@@ -1738,8 +1738,8 @@ pub struct Propagated {
     pub tagged: Tagged,
     /// The facts a map leaves implicit: for each component whose facts are deferred, the
     /// sticky components it is a predecessor of, directly or through deferred components
-    /// (sorted). Its facts are theirs, in every map
-    /// that has them, besides its own (`Prop::close`).
+    /// (sorted). Its facts are theirs, in every map that has them, besides its own
+    /// (`Prop::close`).
     pub deferred_into: FxHashMap<Rho, Vec<Rho>>,
 }
 

@@ -40,10 +40,10 @@
 //! started lazily by whichever request comes first; [`Shape::All`] has all six, a twelfth of
 //! the budget each. They keep the server's guarantees: they compile with
 //! `gcc -std=gnu11 -Wall -Werror -pthread`, run and terminate, take locks in one order (the
-//! pool's queue, the fork counters, the connection and the big struct are leaves; the macros take an object's
-//! lock before a module counter's lock or a leaf lock of `server.c`, never the other way round),
-//! and their only races are the planted `_unsafe_hits` counters (the pool's first job of each
-//! module increments its module's counter too). ThreadSanitizer agrees on the 10k and 100k
+//! pool's queue, the fork counters, the connection and the big struct are leaves; the macros
+//! take an object's lock before a module counter's lock or a leaf lock of `server.c`, never the
+//! other way round), and their only races are the planted `_unsafe_hits` counters (the pool's
+//! first job of each module increments its module's counter too). ThreadSanitizer agrees on the 10k and 100k
 //! programs of every shape (`cargo bench --bench check -- --self-check --tsan --sizes 10000
 //! 100000`). The callbacks shape adds `lib.c`, the library's
 //! definitions: compile it with the program, but do not give it to locksmith

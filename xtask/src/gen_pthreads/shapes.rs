@@ -3,12 +3,12 @@
 //!
 //! A part fills its share of a module's budget with units (a job, a callback, a batch of fork
 //! sites, a call chain on the big struct, a function of macro uses, a function of requests on
-//! the connection), each counted in preprocessed
-//! lines as it is made, and then adds the module's driver of them and a statement at the start
-//! of `<p>_run`. Every lock a part takes is either a leaf (the pool's queue, a module's fork
-//! counter, the big struct, the connection) or, in the macros, an object's lock taken before a module counter's
-//! lock or the statistics' lock (the base server already takes an object's lock before the
-//! statistics' lock), never the other way round, so the programs cannot deadlock.
+//! the connection), each counted in preprocessed lines as it is made, and then adds the
+//! module's driver of them and a statement at the start of `<p>_run`. Every lock a part takes
+//! is either a leaf (the pool's queue, a module's fork counter, the big struct, the
+//! connection) or, in the macros, an object's lock taken before a module counter's lock or the
+//! statistics' lock (the base server already takes an object's lock before the statistics'
+//! lock), never the other way round, so the programs cannot deadlock.
 
 use super::{preprocessed_lines, Module, Shape, MAX_THREADS};
 
