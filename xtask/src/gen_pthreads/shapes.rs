@@ -943,28 +943,14 @@ void {p}_attach(struct big_state *b)
     /// Functions `<p>_mac<k>` of 10 to 24 lines of lock macros on an object of the module, all
     /// run by the worker group `<p>_run_mac`.
     fn add_macros(&mut self, budget: usize) {
-        let p = self.p.clone();
-        let mut defs = String::new();
-        let mut calls = String::new();
-        let fixed = preprocessed_lines(&worker_group(&p, "mac", "x")) + 9;
-        fill_units(budget, fixed, |k| {
-            let t = self.rng.below(self.types.len());
-            let ty = self.types[t].name.clone();
-            let obj = self.object(t);
-            let mut c =
-                format!("static long {p}_mac{k}(struct {ty} *o, long v)\n{{\n    long r = 0;\n\n");
-            for _ in 0..self.rng.range(10, 24) {
-                let line = self.macro_line(t);
-                c.push_str(&line);
+        self.add_object_units(budget, "mac", |m, t| {
+            let mut body = String::from("    long r = 0;\n\n");
+            for _ in 0..m.rng.range(10, 24) {
+                let line = m.macro_line(t);
+                body.push_str(&line);
             }
-            c.push_str("    return r;\n}\n\n");
-            let call = format!("    r += {p}_mac{k}({obj}, v);\n");
-            let lines = preprocessed_lines(&c) + 1;
-            defs.push_str(&c);
-            calls.push_str(&call);
-            lines
+            body
         });
-        self.add_worker_group(defs, &calls, "mac");
     }
 
     /// Functions `<p>_rpc<k>` of two to six requests on the connection into a buffer of their
@@ -972,38 +958,55 @@ void {p}_attach(struct big_state *b)
     /// run by the worker group `<p>_run_rpc`. The buffer is only touched by `conn_call`, the
     /// reader and `conn_free`, under the connection's lock.
     fn add_lazy(&mut self, budget: usize) {
-        let p = self.p.clone();
-        let mut defs = String::new();
-        let mut calls = String::new();
-        let fixed = preprocessed_lines(&worker_group(&p, "rpc", "x")) + 9;
-        fill_units(budget, fixed, |k| {
-            let t = self.rng.below(self.types.len());
-            let ty = self.types[t].name.clone();
-            let obj = self.object(t);
-            let mut c = format!(
-                "static long {p}_rpc{k}(struct {ty} *o, long v)
-{{
-    long *buf = malloc(sizeof *buf);
+        self.add_object_units(budget, "rpc", |m, t| {
+            let ty = m.types[t].name.clone();
+            let mut body = String::from(
+                "    long *buf = malloc(sizeof *buf);
     long r = 0;
 
     if (buf == NULL)
         abort();
-"
+",
             );
-            for _ in 0..self.rng.range(2, 6) {
-                let op = self.rng.below(64);
-                c.push_str(&format!("    r += conn_call(v + {op}, buf);\n"));
+            for _ in 0..m.rng.range(2, 6) {
+                let op = m.rng.below(64);
+                body.push_str(&format!("    r += conn_call(v + {op}, buf);\n"));
             }
-            c.push_str(&format!("    conn_free(buf);\n    {ty}_lock(o);\n"));
-            c.push_str(&self.update(t, "o", "r & 15"));
-            c.push_str(&format!("    {ty}_unlock(o);\n    return r;\n}}\n\n"));
-            let call = format!("    r += {p}_rpc{k}({obj}, v);\n");
+            body.push_str(&format!("    conn_free(buf);\n    {ty}_lock(o);\n"));
+            body.push_str(&m.update(t, "o", "r & 15"));
+            body.push_str(&format!("    {ty}_unlock(o);\n"));
+            body
+        });
+    }
+
+    /// Functions `<p>_<what><k>(struct <type> *o, long v)` on an object of a type of the module,
+    /// each `body(self, type)` and `return r;`, all called by `<p>_<what>_all` and run by the
+    /// worker group `<p>_run_<what>` ([`Module::add_worker_group`]).
+    fn add_object_units(
+        &mut self,
+        budget: usize,
+        what: &str,
+        mut body: impl FnMut(&mut Self, usize) -> String,
+    ) {
+        let p = self.p.clone();
+        let mut defs = String::new();
+        let mut calls = String::new();
+        let fixed = preprocessed_lines(&worker_group(&p, what, "x")) + 9;
+        fill_units(budget, fixed, |k| {
+            let t = self.rng.below(self.types.len());
+            let ty = self.types[t].name.clone();
+            let obj = self.object(t);
+            let c = format!(
+                "static long {p}_{what}{k}(struct {ty} *o, long v)\n{{\n{}    return r;\n}}\n\n",
+                body(self, t)
+            );
+            let call = format!("    r += {p}_{what}{k}({obj}, v);\n");
             let lines = preprocessed_lines(&c) + 1;
             defs.push_str(&c);
             calls.push_str(&call);
             lines
         });
-        self.add_worker_group(defs, &calls, "rpc");
+        self.add_worker_group(defs, &calls, what);
     }
 
     /// Ends a unit group `what`: `<p>_<what>_all`, which calls each unit (`calls`) and sums
