@@ -40,6 +40,11 @@
 //! and thread functions first ([`Structure::thread_sccs`]), so a context's map is complete
 //! before it moves on, except within a cycle of calls and forks, which is iterated.
 //!
+//! **Bounded lock states.** Around a cycle of calls, each path may hold and release its own
+//! combination of locks, and a function of the cycle would see every subset of them; past a
+//! bound, a new context's lock state is the join of those its like have taken, which holds
+//! fewer locks ([`super::widen`]).
+//!
 //! **Deferred facts.** A blob that the objects of every module flow into (a `void *` every
 //! callback gets) is reached by most contexts; moving its facts backwards to each of those
 //! objects in every context made the maps grow as the square of the program. A move from a
@@ -70,6 +75,7 @@ use super::privacy::Homes;
 use super::structure::CallPoint;
 use super::structure::Structure;
 use super::unmoved::Unmoved;
+use super::widen::{self, Join, Widening};
 use super::{AccessId, Event, FnId, ThreadProgram};
 use crate::cfl::Components;
 use crate::constraints::{Constraints, Polarity, Rho, Site};
@@ -375,6 +381,9 @@ struct Prop<'a> {
     results_memo: FxHashMap<Rho, Vec<(Site, Rho)>>,
     /// The members of each large component grouped by scope and home.
     groups: FxHashMap<Rho, MemberGroups>,
+    /// The lock states contexts have taken ([`Prop::widen`]): the held sets of each context
+    /// but its locks, and the released sets of each context but its released set.
+    widening: (Widening<FactCtx, 1>, Widening<FactCtx, 1>),
 }
 
 impl Prop<'_> {
@@ -438,6 +447,10 @@ impl Prop<'_> {
         let facts: usize = self.maps.iter().map(|&m| self.locs.get(m).len()).sum();
         stats.count("facts", facts);
         stats.count("fact contexts", self.ctxs.len());
+        stats.count(
+            "facts: contexts widened",
+            self.widening.0.widened + self.widening.1.widened,
+        );
         let (maps, access_sets, entries) = self.locs.sizes();
         stats.count("facts: location maps", maps);
         stats.count("facts: locations in maps", entries);
@@ -453,8 +466,13 @@ impl Prop<'_> {
         stats.count("facts: lock-set unions and differences memoised", pairs);
     }
 
-    /// The context `ctx`, interned.
+    /// The context `ctx`, interned; a new one whose lock state is past the bounds of
+    /// [`Prop::widen`] takes the join of the states its like have taken instead.
     fn context(&mut self, ctx: FactCtx) -> CtxId {
+        if let Some(&id) = self.ctx_index[ctx.func].get(&ctx) {
+            return id;
+        }
+        let ctx = self.widen(ctx);
         if let Some(&id) = self.ctx_index[ctx.func].get(&ctx) {
             return id;
         }
@@ -470,6 +488,31 @@ impl Prop<'_> {
 
     fn state_at(&self, f: FnId, block: u32, index: u32) -> State {
         self.ls.state_before(f, block, index)
+    }
+
+    /// The lock state a new context takes ([`widen`]): a held set new to the context's key past
+    /// [`widen::VARIANTS`] of them is the intersection of the key's held sets, then a released
+    /// set new to the context (with that held set) past [`widen::RELEASED_VARIANTS`] of them
+    /// is the union of its released sets.
+    fn widen(&mut self, ctx: FactCtx) -> FactCtx {
+        let sets = &mut self.ls.sets;
+        let (held_states, released_states) = &mut self.widening;
+        let mut with_held = FactCtx {
+            released: LockSets::EMPTY,
+            ..ctx
+        };
+        if !released_states.knows(&with_held) {
+            let key = FactCtx {
+                held: LockSets::EMPTY,
+                ..with_held
+            };
+            [with_held.held] = held_states.state(key, [ctx.held], sets);
+        }
+        let [released] = released_states.state(with_held, [ctx.released], sets);
+        FactCtx {
+            released,
+            ..with_held
+        }
     }
 
     /// A callee's lockset as seen by the caller at `site`. A linear lock of the callee may have
@@ -1334,6 +1377,10 @@ pub fn propagate(inputs: FactInputs<'_>, locks: &mut LockTable, ls: &mut Lockset
         set_memo: SetTranslations::default(),
         results_memo: FxHashMap::default(),
         groups: FxHashMap::default(),
+        widening: (
+            Widening::new([Join::Must], widen::VARIANTS),
+            Widening::new([Join::May], widen::RELEASED_VARIANTS),
+        ),
     };
     prop.deferred = stats.time("facts: deferred components", || {
         deferred_components(

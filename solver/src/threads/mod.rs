@@ -383,6 +383,7 @@ impl Default for FnBody {
 
 pub mod structure;
 pub mod unmoved;
+pub mod widen;
 
 use crate::cfl;
 use crate::correlation::Index;
