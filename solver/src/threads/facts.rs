@@ -41,9 +41,10 @@
 //! before it moves on, except within a cycle of calls and forks, which is iterated.
 //!
 //! **Bounded lock states.** Around a cycle of calls, each path may hold and release its own
-//! combination of locks, and a function of the cycle would see every subset of them; past a
-//! bound, a new context's lock state is the join of those its like have taken, which holds
-//! fewer locks ([`super::widen`]).
+//! combination of locks, and a function of the cycle would see every subset of them. The
+//! released set of a function's own thread is kept only where some caller above holds a lock
+//! at a call (no other caller reads it); past a bound, a new context's lock state is the join
+//! of those its like have taken, which holds fewer locks ([`super::widen`]).
 //!
 //! **Deferred facts.** A blob that the objects of every module flow into (a `void *` every
 //! callback gets) is reached by most contexts; moving its facts backwards to each of those
@@ -381,6 +382,10 @@ struct Prop<'a> {
     results_memo: FxHashMap<Rho, Vec<(Site, Rho)>>,
     /// The members of each large component grouped by scope and home.
     groups: FxHashMap<Rho, MemberGroups>,
+    /// Per function: whether some call chain above it, up to its thread's start, makes a call
+    /// holding a lock ([`super::order::lock_holding_callers`]). Where none does, the released
+    /// set of the function's own thread is left out of its contexts.
+    gains_locks: IndexVec<FnId, bool>,
     /// The lock states contexts have taken ([`Prop::widen`]): the held sets of each context
     /// but its locks, and the released sets of each context but its released set.
     widening: (Widening<FactCtx, 1>, Widening<FactCtx, 1>),
@@ -468,7 +473,12 @@ impl Prop<'_> {
 
     /// The context `ctx`, interned; a new one whose lock state is past the bounds of
     /// [`Prop::widen`] takes the join of the states its like have taken instead.
-    fn context(&mut self, ctx: FactCtx) -> CtxId {
+    fn context(&mut self, mut ctx: FactCtx) -> CtxId {
+        // What the function's own thread released matters only to a caller holding the lock:
+        // with none on any chain above, every released set gives the same facts there.
+        if ctx.ctx.thread == Thread::Current && !self.gains_locks[ctx.func] {
+            ctx.released = LockSets::EMPTY;
+        }
         if let Some(&id) = self.ctx_index[ctx.func].get(&ctx) {
             return id;
         }
@@ -1333,6 +1343,7 @@ pub fn propagate(inputs: FactInputs<'_>, locks: &mut LockTable, ls: &mut Lockset
     let useful = stats.time("facts: useful components", || {
         useful_components(c, p, comps)
     });
+    let gains_locks = super::order::lock_holding_callers(ls, s);
     let mut prop = Prop {
         stats,
         c,
@@ -1377,6 +1388,7 @@ pub fn propagate(inputs: FactInputs<'_>, locks: &mut LockTable, ls: &mut Lockset
         set_memo: SetTranslations::default(),
         results_memo: FxHashMap::default(),
         groups: FxHashMap::default(),
+        gains_locks,
         widening: (
             Widening::new([Join::Must], widen::VARIANTS),
             Widening::new([Join::May], widen::RELEASED_VARIANTS),

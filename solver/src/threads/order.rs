@@ -264,8 +264,9 @@ pub fn propagate(inputs: OrderInputs<'_>, locks: &mut LockTable) -> Order {
 /// forks that start it) passes a reachable call made holding a lock, on some path or on every
 /// path. Where none does, a fact of `f`'s own thread that holds no lock keeps holding none in
 /// every caller ([`Prop::through_call`] adds only the caller's locks) and through every fork,
-/// so it and all it derives are dropped.
-fn lock_holding_callers(ls: &Locksets, s: &Structure) -> IndexVec<FnId, bool> {
+/// so it and all it derives are dropped. The correlation facts read it too: there, what the
+/// function's own thread released is read by no caller ([`super::facts`]).
+pub(super) fn lock_holding_callers(ls: &Locksets, s: &Structure) -> IndexVec<FnId, bool> {
     let n = s.callers.len();
     let mut gains: IndexVec<FnId, bool> = IndexVec::from_elem_n(false, n);
     let mut callees: IndexVec<FnId, Vec<FnId>> = IndexVec::from_elem_n(Vec::new(), n);

@@ -7,11 +7,13 @@
 //! calls whose functions each release a lock of their own (an interpreter that calls
 //! registered operations, each locking its module, which call back into the interpreter),
 //! every path through the cycle releases its own combination, and a function of the cycle
-//! sees every subset of those locks: the fixture `recursion/interpreter_module_locks.c`, ten
-//! locks, had 45,608 contexts; a generated interpreter of 20 modules (3,950 lines) ran out of
-//! memory past 24 GB. Where the calls are made holding the module's lock, the held sets
-//! combine the same way. The paper's relative locksets are finite because lock labels are;
-//! nothing bounds how many of them one function collects.
+//! sees every subset of those locks. The facts leave released sets out where no caller above
+//! holds a lock, which reads them; where one does (the interpreter run under a big lock, as
+//! in the fixture `recursion/interpreter_module_locks.c`: ten module locks, 45,608 contexts
+//! without a bound, 3,462 with it), and where the calls are made holding the module's lock
+//! (the held sets then combine the same way), only a bound keeps them finite. The paper's
+//! relative locksets are finite because lock labels are; nothing bounds how many of them one
+//! function collects.
 //!
 //! Two bounds, each on what a context's other parts leave free:
 //!

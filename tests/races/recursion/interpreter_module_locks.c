@@ -1,8 +1,9 @@
 /* An interpreter whose operations each update their module's counter under the module's own
  * lock, then call back into the interpreter: a cycle of calls through a table of function
- * pointers. Every path around the cycle releases a different set of the ten locks, which
- * once gave each function a context per subset (2^10); the counters stay race-free. `last`
- * is written by every interpreter step with no lock while the watcher reads it. */
+ * pointers, run under the interpreter's big lock. Every path around the cycle releases a
+ * different set of the ten module locks, which once gave each function a context per subset
+ * (2^10); the counters stay race-free. `last` is written by every interpreter step, under
+ * the big lock the watcher does not take. */
 #include <pthread.h>
 
 static pthread_mutex_t m0 = PTHREAD_MUTEX_INITIALIZER, m1 = PTHREAD_MUTEX_INITIALIZER;
@@ -10,6 +11,7 @@ static pthread_mutex_t m2 = PTHREAD_MUTEX_INITIALIZER, m3 = PTHREAD_MUTEX_INITIA
 static pthread_mutex_t m4 = PTHREAD_MUTEX_INITIALIZER, m5 = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t m6 = PTHREAD_MUTEX_INITIALIZER, m7 = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t m8 = PTHREAD_MUTEX_INITIALIZER, m9 = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t big = PTHREAD_MUTEX_INITIALIZER;
 static long c0, c1, c2, c3, c4, c5, c6, c7, c8, c9;
 static int last;
 
@@ -39,7 +41,9 @@ static void step(int d)
 
 static void *run(void *arg)
 {
+    pthread_mutex_lock(&big);
     step(40);
+    pthread_mutex_unlock(&big);
     return arg;
 }
 
