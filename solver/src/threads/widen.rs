@@ -26,10 +26,10 @@
 //! lock one of them releases, so each caller's view of it holds fewer locks: the race check
 //! may report more, never less. A key's join moves at most once per lock of the program, so a
 //! context key has at most `VARIANTS` plus as many held sets as there are locks, each with at
-//! most `RELEASED_VARIANTS` plus as many released sets. No fixture, no real program and no
-//! shape of the bench reaches either bound, so their reports are byte-identical; a cycle
-//! whose calls are made holding five modules' locks in turn reaches the first and reports
-//! races its precise (and exponential) propagation rules out.
+//! most `RELEASED_VARIANTS` plus as many released sets. No real program, no shape of the
+//! bench and no fixture but the one made for this reaches either bound, so their reports are
+//! byte-identical; a cycle whose calls are made holding five modules' locks in turn reaches
+//! the held bound and reports races its precise (and exponential) propagation rules out.
 //!
 //! The lock order ([`super::order`]) is not bounded here: its facts are per lock call, and
 //! widening their may-held sets would also change which locks gate a cycle.
@@ -132,8 +132,9 @@ mod tests {
 
     const CAP: u32 = 16;
 
-    /// Every subset of six locks as (held, released) of one key: the first `CAP` are kept, then each new one is the join so far, which only shrinks the held locks and
-    /// grows the released ones, so the states taken stay few.
+    /// Every subset of six locks as (held, released) of one key: the first `CAP` are kept,
+    /// then each new one is the join so far, which only shrinks the held locks and grows the
+    /// released ones, so the states taken stay few.
     #[test]
     fn states_past_the_bound_are_joins_that_move_monotonically() {
         let mut sets = LockSets::new();
