@@ -918,17 +918,9 @@ impl Checker<'_> {
             return found;
         }
         // As in [`Checker::racing_of`], a `volatile sig_atomic_t` location's verdict is its own.
-        let memo = across && !self.signal_atomic_now.get();
-        let key: CopyKey = (
-            home,
-            if memo { base.sig.clone() } else { Vec::new() },
-            extra,
-        );
-        let known = if memo {
-            self.copy_memo.borrow().get(&key).copied()
-        } else {
-            None
-        };
+        let key: Option<CopyKey> = (across && !self.signal_atomic_now.get())
+            .then(|| (home, base.sig.clone(), extra.clone()));
+        let known = (key.as_ref()).and_then(|key| self.copy_memo.borrow().get(key).copied());
         let found = match known {
             Some(found) => found,
             None => {
@@ -938,15 +930,15 @@ impl Checker<'_> {
                         .board
                         .insert(self.board(home, self.class_keys(home, &base.sig))),
                 };
-                let more = self.extended(home, board, self.class_keys(home, &key.2));
+                let more = self.extended(home, board, self.class_keys(home, &extra));
                 let found = self.racing_set(base.racing, more);
-                if memo {
-                    self.copy_memo.borrow_mut().insert(key.clone(), found);
+                if let Some(key) = key {
+                    self.copy_memo.borrow_mut().insert(key, found);
                 }
                 found
             }
         };
-        base.memo.insert(key.2, found);
+        base.memo.insert(extra, found);
         found
     }
 

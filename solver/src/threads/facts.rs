@@ -383,7 +383,7 @@ struct Prop<'a> {
     /// The members of each large component grouped by scope and home.
     groups: FxHashMap<Rho, MemberGroups>,
     /// Per function: whether some call chain above it, up to its thread's start, makes a call
-    /// holding a lock ([`super::order::lock_holding_callers`]). Where none does, the released
+    /// holding a lock ([`Locksets::lock_holding_callers`]). Where none does, the released
     /// set of the function's own thread is left out of its contexts.
     gains_locks: IndexVec<FnId, bool>,
     /// The lock states contexts have taken ([`Prop::widen`]): the held sets of each context
@@ -1343,7 +1343,7 @@ pub fn propagate(inputs: FactInputs<'_>, locks: &mut LockTable, ls: &mut Lockset
     let useful = stats.time("facts: useful components", || {
         useful_components(c, p, comps)
     });
-    let gains_locks = super::order::lock_holding_callers(ls, s);
+    let gains_locks = ls.lock_holding_callers(s);
     let mut prop = Prop {
         stats,
         c,
@@ -1584,10 +1584,10 @@ fn staying_components(
 /// first rule) is left to [`Prop::expose`] and to the check ([`Propagated::deferred_into`]),
 /// each with the scope of its labels: the useful ones whose labels all have one scope and no
 /// home, and are translated only at sites within whose binder that scope lies (generic there),
-/// and whose useful predecessors are all such too (the leaves have none). A call or fork elsewhere leaves such a
-/// fact where it is, as it leaves the sticky component it came from, so the move can be made
-/// when the fact reaches such a site or the function where it is checked: the facts there are
-/// the same. The objects a thousand callbacks' `void *` arguments flow into and out of are
+/// and whose useful predecessors are all such too (the leaves have none; with
+/// [`Chains::Explicit`], only leaves). A call or fork elsewhere leaves such a fact where it
+/// is, as it leaves the sticky component it came from, so the move can be made when the fact
+/// reaches such a site or the function where it is checked: the facts there are the same. The objects a thousand callbacks' `void *` arguments flow into and out of are
 /// such, and so are the chains a request's buffer takes into a queue's global through the
 /// parameters of a function called at a thousand points (a buffer allocated by each caller,
 /// then the instance of the parameter at each call): with leaves only, each such chain's

@@ -357,6 +357,41 @@ impl Locksets {
             .copied()
             .unwrap_or(State::TOP)
     }
+
+    /// Per function `f`: whether some call chain from `f` up through its callers (not through
+    /// the forks that start it) passes a reachable call made holding a lock, on some path or on
+    /// every path. Where none does, no caller adds a lock to what `f` does: a lock call of `f`'s
+    /// own thread that holds no lock keeps holding none in every caller, so the lock order
+    /// drops it and all it derives ([`super::order`]), and what `f`'s own thread released is
+    /// read by no caller, so the correlation facts leave it out ([`super::facts`]).
+    pub fn lock_holding_callers(&self, s: &Structure) -> IndexVec<FnId, bool> {
+        let n = s.callers.len();
+        let mut gains: IndexVec<FnId, bool> = IndexVec::from_elem_n(false, n);
+        let mut callees: IndexVec<FnId, Vec<FnId>> = IndexVec::from_elem_n(Vec::new(), n);
+        let mut work = Vec::new();
+        for (f, points) in s.callers.iter_enumerated() {
+            for pt in points {
+                callees[pt.caller].push(f);
+                let state = self.state_before(pt.caller, pt.block, pt.index);
+                let holds = state.held.is_some_and(|must| {
+                    must != LockSets::EMPTY || state.may_held != LockSets::EMPTY
+                });
+                if holds && !gains[f] {
+                    gains[f] = true;
+                    work.push(f);
+                }
+            }
+        }
+        while let Some(f) = work.pop() {
+            for &g in &callees[f] {
+                if !gains[g] {
+                    gains[g] = true;
+                    work.push(g);
+                }
+            }
+        }
+        gains
+    }
 }
 
 /// Translates a callee's lock through `site`: its image, itself when not generic there, or

@@ -21,9 +21,9 @@
 //! its thread holds: only the facts a caller turns into ones holding locks matter. So such a
 //! fact stops at each fork it would cross (above the fork it is another thread's, to which no
 //! caller adds a lock), and is not made at all in a function no call chain of whose thread
-//! holds a lock at a call on the way ([`lock_holding_callers`]): its derivations would all
-//! hold none. Both drop only facts nothing reads, so the lock order's reports are those of the
-//! full propagation. Try-locks never wait: they hold their lock for what follows, but make no
+//! holds a lock at a call on the way ([`Locksets::lock_holding_callers`]): its derivations
+//! would all hold none. Both drop only facts nothing reads, so the lock order's reports are
+//! those of the full propagation. Try-locks never wait: they hold their lock for what follows, but make no
 //! fact.
 //!
 //! This module never decides a deadlock and never names a lock for a reader.
@@ -162,7 +162,7 @@ struct Prop<'a> {
     /// again.
     carried: IndexVec<FnId, hashbrown::HashTable<(u64, u32)>>,
     /// Per function: whether some call chain above it, up to its thread's start, makes a call
-    /// holding a lock ([`lock_holding_callers`]).
+    /// holding a lock ([`Locksets::lock_holding_callers`]).
     gains_locks: IndexVec<FnId, bool>,
 }
 
@@ -186,7 +186,7 @@ pub fn propagate(inputs: OrderInputs<'_>, locks: &mut LockTable) -> Order {
         s,
         super::locksets::Holds::Order,
     );
-    let gains_locks = lock_holding_callers(&ls, s);
+    let gains_locks = ls.lock_holding_callers(s);
     let mut prop = Prop {
         gains_locks,
         cx: Contexts::new(mhp),
@@ -258,41 +258,6 @@ pub fn propagate(inputs: OrderInputs<'_>, locks: &mut LockTable) -> Order {
         site_sets: prop.cx.site_sets,
         nests: prop.cx.nests,
     }
-}
-
-/// Per function `f`: whether some call chain from `f` up through its callers (not through the
-/// forks that start it) passes a reachable call made holding a lock, on some path or on every
-/// path. Where none does, a fact of `f`'s own thread that holds no lock keeps holding none in
-/// every caller ([`Prop::through_call`] adds only the caller's locks) and through every fork,
-/// so it and all it derives are dropped. The correlation facts read it too: there, what the
-/// function's own thread released is read by no caller ([`super::facts`]).
-pub(super) fn lock_holding_callers(ls: &Locksets, s: &Structure) -> IndexVec<FnId, bool> {
-    let n = s.callers.len();
-    let mut gains: IndexVec<FnId, bool> = IndexVec::from_elem_n(false, n);
-    let mut callees: IndexVec<FnId, Vec<FnId>> = IndexVec::from_elem_n(Vec::new(), n);
-    let mut work = Vec::new();
-    for (f, points) in s.callers.iter_enumerated() {
-        for pt in points {
-            callees[pt.caller].push(f);
-            let state = ls.state_before(pt.caller, pt.block, pt.index);
-            let holds = state
-                .held
-                .is_some_and(|must| must != LockSets::EMPTY || state.may_held != LockSets::EMPTY);
-            if holds && !gains[f] {
-                gains[f] = true;
-                work.push(f);
-            }
-        }
-    }
-    while let Some(f) = work.pop() {
-        for &g in &callees[f] {
-            if !gains[g] {
-                gains[g] = true;
-                work.push(g);
-            }
-        }
-    }
-    gains
 }
 
 impl Order {

@@ -43,9 +43,9 @@
 //! pool's queue, the fork counters, the connection and the big struct are leaves; the macros
 //! take an object's lock before a module counter's lock or a leaf lock of `server.c`, never the
 //! other way round), and their only races are the planted `_unsafe_hits` counters (the pool's
-//! first job of each module increments its module's counter too). ThreadSanitizer agrees on the 10k and 100k
-//! programs of every shape (`cargo bench --bench check -- --self-check --tsan --sizes 10000
-//! 100000`). The callbacks shape adds `lib.c`, the library's
+//! first job of each module increments its module's counter too). ThreadSanitizer agrees on
+//! the 10k and 100k programs of every shape (`cargo bench --bench check -- --self-check --tsan
+//! --sizes 10000 100000`). The callbacks shape adds `lib.c`, the library's
 //! definitions: compile it with the program, but do not give it to locksmith
 //! ([`is_analysed`]), which must see only the declarations in `common.h`.
 
