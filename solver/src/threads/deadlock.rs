@@ -13,8 +13,11 @@
 //!   several;
 //! - each one waits for a lock the next one holds in a mode that excludes it (a reader waiting
 //!   for a lock another reader holds does not wait);
-//! - no *gate lock* is held by all of them: a linear lock in every held set, held exclusively by
-//!   at least one, lets only one of them in at a time.
+//! - no *gate lock* is held by all of them: a linear lock held on every path to each of them
+//!   ([`CallFact::must_held`]), exclusively by at least one, lets only one of them in at a
+//!   time. A lock held on some paths only gates nothing: the thread that took another path
+//!   waits without it (RacerX's gate locks are those held, path by path; one fact stands for
+//!   all the paths to its lock call).
 //!
 //! A non-linear lock (one label for many run-time locks: an array of mutexes, the mutexes of
 //! list nodes) held while its own label is acquired is some lock of the label waiting for
@@ -434,7 +437,8 @@ impl Checker<'_> {
         };
         let n = path.len();
         // Facts that differ only in their lock call are interchangeable for the search, which
-        // runs on one of each class (context, held locks, mode): a class chosen stands for all.
+        // runs on one of each class (context, held locks, locks held on every path, mode): a
+        // class chosen stands for all.
         let classes: Vec<BTreeMap<usize, Vec<usize>>> = (0..n)
             .map(|i| self.classes(&edges[&(path[i], path[(i + 1) % n])]))
             .collect();
@@ -487,13 +491,17 @@ impl Checker<'_> {
         })
     }
 
-    /// The facts of one edge by class: the first fact of each (context, held locks, mode),
+    /// The facts of one edge by class: the first fact of each (context, held locks, locks held
+    /// on every path, mode),
     /// with every fact of its class.
     fn classes(&self, facts: &[usize]) -> BTreeMap<usize, Vec<usize>> {
-        let mut by_key: BTreeMap<(Ctx, SetId, Mode), Vec<usize>> = BTreeMap::new();
+        let mut by_key: BTreeMap<(Ctx, SetId, SetId, Mode), Vec<usize>> = BTreeMap::new();
         for &k in facts {
             let f = self.fact(k);
-            by_key.entry((f.ctx, f.held, f.mode)).or_default().push(k);
+            by_key
+                .entry((f.ctx, f.held, f.must_held, f.mode))
+                .or_default()
+                .push(k);
         }
         by_key.into_values().map(|v| (v[0], v)).collect()
     }
@@ -544,12 +552,15 @@ impl Checker<'_> {
         self.conc.concurrent(level, x, y, x == y)
     }
 
-    /// Whether a gate lock orders the chosen facts: a linear lock held by all of them,
-    /// exclusively by one at least.
+    /// Whether a gate lock orders the chosen facts: a linear lock held on every path to each of
+    /// them, exclusively by one at least.
     fn gated(&mut self, chosen: &[usize]) -> bool {
-        let first = self.held_locks(self.fact(chosen[0]).held);
+        let first = self.held_locks(self.fact(chosen[0]).must_held);
         first.into_iter().any(|g| {
-            let modes: Option<Vec<Mode>> = chosen.iter().map(|&k| self.holds(k, g)).collect();
+            let modes: Option<Vec<Mode>> = chosen
+                .iter()
+                .map(|&k| self.holds_in(self.fact(k).must_held, g))
+                .collect();
             // A lock through a pointer to no lock the program made may be a different lock
             // in each thread: it gates nothing.
             modes.is_some_and(|m| m.contains(&Mode::Exclusive)) && self.linear(g) && !self.any(g)
