@@ -14,7 +14,7 @@
 //! - each one waits for a lock the next one holds in a mode that excludes it (a reader waiting
 //!   for a lock another reader holds does not wait);
 //! - no *gate lock* is held by all of them: a linear lock held on every path to each of them
-//!   ([`CallFact::must_held`]), exclusively by at least one, lets only one of them in at a
+//!   ([`CallFact::gate`]), exclusively by at least one, lets only one of them in at a
 //!   time. A lock held on some paths only gates nothing: the thread that took another path
 //!   waits without it (RacerX's gate locks are those held, path by path; one fact stands for
 //!   all the paths to its lock call).
@@ -499,7 +499,7 @@ impl Checker<'_> {
         for &k in facts {
             let f = self.fact(k);
             by_key
-                .entry((f.ctx, f.held, f.must_held, f.mode))
+                .entry((f.ctx, f.held, f.gate, f.mode))
                 .or_default()
                 .push(k);
         }
@@ -555,11 +555,11 @@ impl Checker<'_> {
     /// Whether a gate lock orders the chosen facts: a linear lock held on every path to each of
     /// them, exclusively by one at least.
     fn gated(&mut self, chosen: &[usize]) -> bool {
-        let first = self.held_locks(self.fact(chosen[0]).must_held);
+        let first = self.held_locks(self.fact(chosen[0]).gate);
         first.into_iter().any(|g| {
             let modes: Option<Vec<Mode>> = chosen
                 .iter()
-                .map(|&k| self.holds_in(self.fact(k).must_held, g))
+                .map(|&k| self.holds_in(self.fact(k).gate, g))
                 .collect();
             // A lock through a pointer to no lock the program made may be a different lock
             // in each thread: it gates nothing.

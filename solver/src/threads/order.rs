@@ -58,10 +58,21 @@ pub struct CallFact {
     pub held: SetId,
     /// The locks held on every path to it: a self-deadlock needs its lock held for sure, or a
     /// lock taken and released under one condition (`if (c) lock(m); … if (c) unlock(m);
-    /// lock(m);`) would deadlock with itself.
+    /// lock(m);`) would deadlock with itself. Above the call's own function a caller's lock
+    /// counts unless `released` says so, which leaves out a lock one path released and another
+    /// took again: this may count a lock some path does not hold, which can only report a
+    /// self-deadlock more, never hide one.
     pub must_held: SetId,
     /// Only meaningful while the thread is `Current` (the caller may hold more locks).
     pub released: SetId,
+    /// The locks that may gate a cycle through the call ([`super::deadlock`]): those held on
+    /// every path to it. `must_held` says so of the call's own function, but above it, where
+    /// a caller's locks are added unless some path released them, only `gate` is made with
+    /// the locks some path released without taking them again ([`with_caller`]).
+    pub gate: SetId,
+    /// What the thread may have released, for `gate`: the locks some path released and did not
+    /// take again.
+    pub gate_released: SetId,
     pub ctx: Ctx,
 }
 
@@ -102,6 +113,29 @@ impl Derivation {
             step: if fork { step | Self::FORK } else { step },
         }
     }
+}
+
+/// A callee's held and released sets (named as the caller names them) as the caller sees them,
+/// with the caller's at the call (paper §3.1, "Inferring Correlations"): `held' = held ∪
+/// (caller's held − released)`, and `released' = released ∪ (caller's released − held')` —
+/// what the caller released before the call and the callee did not take again.
+///
+/// The lock order keeps two such pairs. The may-held set with the locks some path released
+/// gives the edges; the locks held on every path give the gates, and their released set must
+/// leave out only the locks taken again on every path: a function that releases a lock on one
+/// path, and releases and retakes it on another, has released it before its call on the
+/// first, where the caller's lock is no gate (`gate_released_on_one_path.c`).
+fn with_caller(
+    sets: &mut LockSets,
+    held: SetId,
+    released: SetId,
+    caller_held: SetId,
+    caller_released: SetId,
+) -> (SetId, SetId) {
+    let kept = sets.minus(caller_held, released);
+    let held = sets.union(held, kept);
+    let rel_kept = sets.minus(caller_released, held);
+    (held, sets.union(rel_kept, released))
 }
 
 /// The hash of a call fact in [`Prop::seen`].
@@ -216,6 +250,7 @@ pub fn propagate(inputs: OrderInputs<'_>, locks: &mut LockTable) -> Order {
                     continue;
                 };
                 let held = state.may_held;
+                let released = state.released;
                 let ctx = prop.cx.own(
                     mhp.point(f, b as u32, k as u32),
                     mhp.joined_at(f, b as u32, k as u32),
@@ -228,7 +263,9 @@ pub fn propagate(inputs: OrderInputs<'_>, locks: &mut LockTable) -> Order {
                     mode,
                     held,
                     must_held,
-                    released: state.released,
+                    released,
+                    gate: must_held,
+                    gate_released: released,
                     ctx,
                 };
                 prop.add(fact, Derivation::OWN);
@@ -418,16 +455,34 @@ impl Prop<'_> {
         let lock = self.translate_lock(f.lock, pt.site)?;
         let held = self.translate_set(f.held, pt.site, true);
         let must_held = self.translate_set(f.must_held, pt.site, true);
-        let (held, must_held, released) = if f.ctx.thread == Thread::Current {
+        let current = f.ctx.thread == Thread::Current;
+        let (held, must_held, released) = if current {
             let released = self.translate_set(f.released, pt.site, false);
-            let kept = self.ls.sets.minus(caller_held, released);
-            let held = self.ls.sets.union(held, kept);
             let must_kept = self.ls.sets.minus(caller_must, released);
             let must_held = self.ls.sets.union(must_held, must_kept);
-            let rel_kept = self.ls.sets.minus(state.released, held);
-            (held, must_held, self.ls.sets.union(rel_kept, released))
+            let (held, released) = with_caller(
+                &mut self.ls.sets,
+                held,
+                released,
+                caller_held,
+                state.released,
+            );
+            (held, must_held, released)
         } else {
             (held, must_held, LockSets::EMPTY)
+        };
+        let gate = self.translate_set(f.gate, pt.site, true);
+        let (gate, gate_released) = if current {
+            let gate_released = self.translate_set(f.gate_released, pt.site, false);
+            with_caller(
+                &mut self.ls.sets,
+                gate,
+                gate_released,
+                caller_must,
+                state.released,
+            )
+        } else {
+            (gate, LockSets::EMPTY)
         };
         let ctx = self.cx.view_through_call(self.inputs.mhp, view, pt);
         Some(CallFact {
@@ -436,6 +491,8 @@ impl Prop<'_> {
             held,
             must_held,
             released,
+            gate,
+            gate_released,
             ctx,
             ..*f
         })
@@ -455,6 +512,7 @@ impl Prop<'_> {
         let held = self.translate_set(f.held, pt.site, true);
         let must_held = self.translate_set(f.must_held, pt.site, true);
         let (mhp, s) = (self.inputs.mhp, self.inputs.structure);
+        let gate = self.translate_set(f.gate, pt.site, true);
         let ctx = self.cx.through_fork(mhp, s, f.func, &f.ctx, pt);
         Some(CallFact {
             func: pt.caller,
@@ -462,6 +520,8 @@ impl Prop<'_> {
             held,
             must_held,
             released: LockSets::EMPTY,
+            gate,
+            gate_released: LockSets::EMPTY,
             ctx,
             ..*f
         })
