@@ -37,6 +37,7 @@ use super::mhp::{HandleSets, Mhp, SiteSets};
 use super::nest::Nests;
 use super::phases::Phase;
 use super::structure::{CallPoint, Structure};
+use super::widen::{self, Join, Widening};
 use super::{AcqId, Event, FnId, Mode, ThreadProgram};
 use crate::constraints::{Constraints, Lock, Site};
 use crate::ids::IndexVec;
@@ -68,7 +69,8 @@ pub struct CallFact {
     /// The locks that may gate a cycle through the call ([`super::deadlock`]): those held on
     /// every path to it. `must_held` says so of the call's own function, but above it, where
     /// a caller's locks are added unless some path released them, only `gate` is made with
-    /// the locks some path released without taking them again ([`with_caller`]).
+    /// the locks some path released without taking them again ([`with_caller`]); in a
+    /// widened fact ([`Prop::widen`]) it is the locks all the facts it stands for gate by.
     pub gate: SetId,
     /// What the thread may have released, for `gate`: the locks some path released and did not
     /// take again.
@@ -111,6 +113,106 @@ impl Derivation {
         Derivation {
             from: u32::try_from(from).expect("fewer than 2^32 lock-call facts"),
             step: if fork { step | Self::FORK } else { step },
+        }
+    }
+}
+
+/// The lock state of a [`CallFact`], relative to its function's entry: the sets a call changes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct LockState {
+    held: SetId,
+    must_held: SetId,
+    released: SetId,
+    gate: SetId,
+    gate_released: SetId,
+}
+
+/// What a caller holds at a call, relative to its own entry ([`State`]).
+#[derive(Copy, Clone, Debug)]
+struct CallerState {
+    /// On some path.
+    held: SetId,
+    /// On every path.
+    must_held: SetId,
+    released: SetId,
+}
+
+impl From<&CallFact> for LockState {
+    fn from(f: &CallFact) -> LockState {
+        LockState {
+            held: f.held,
+            must_held: f.must_held,
+            released: f.released,
+            gate: f.gate,
+            gate_released: f.gate_released,
+        }
+    }
+}
+
+impl LockState {
+    const EMPTY: LockState = LockState::with_sets([LockSets::EMPTY; 5]);
+
+    /// How [`Prop::widen`] joins each set of [`LockState::sets`]: the join makes every edge
+    /// (held ∪) and every self-deadlock (must-held ∪) of the states it stands for, and adds
+    /// a caller's lock only where they all do (released ∩); it gates by no lock one of them
+    /// does not (gate ∩, with every lock one of them released for it, ∪).
+    const JOINS: [Join; 5] = [Join::May, Join::May, Join::Must, Join::Must, Join::May];
+
+    const fn with_sets([held, must_held, released, gate, gate_released]: [SetId; 5]) -> Self {
+        LockState {
+            held,
+            must_held,
+            released,
+            gate,
+            gate_released,
+        }
+    }
+
+    fn sets(self) -> [SetId; 5] {
+        [
+            self.held,
+            self.must_held,
+            self.released,
+            self.gate,
+            self.gate_released,
+        ]
+    }
+
+    /// `fact` with this lock state.
+    fn of(self, fact: CallFact) -> CallFact {
+        CallFact {
+            held: self.held,
+            must_held: self.must_held,
+            released: self.released,
+            gate: self.gate,
+            gate_released: self.gate_released,
+            ..fact
+        }
+    }
+
+    /// The state of a lock call of the function's own thread, its sets named as the caller
+    /// names them, as the caller sees it with its own locks at the call ([`with_caller`]).
+    /// Monotone: a state that holds more locks, has released fewer and gates by fewer (with
+    /// more released for its gate) than another stays so through every call, so a widened
+    /// fact keeps standing for the facts it joined all the way up.
+    fn seen_by(self, sets: &mut LockSets, caller: CallerState) -> LockState {
+        let must_kept = sets.minus(caller.must_held, self.released);
+        let must_held = sets.union(self.must_held, must_kept);
+        let (held, released) =
+            with_caller(sets, self.held, self.released, caller.held, caller.released);
+        let (gate, gate_released) = with_caller(
+            sets,
+            self.gate,
+            self.gate_released,
+            caller.must_held,
+            caller.released,
+        );
+        LockState {
+            held,
+            must_held,
+            released,
+            gate,
+            gate_released,
         }
     }
 }
@@ -198,6 +300,9 @@ struct Prop<'a> {
     /// Per function: whether some call chain above it, up to its thread's start, makes a call
     /// holding a lock ([`Locksets::lock_holding_callers`]).
     gains_locks: IndexVec<FnId, bool>,
+    /// The lock states the facts of functions on a cycle of calls have taken
+    /// ([`Prop::widen`]): held, must-held, released, gate, released for the gate.
+    widening: Widening<CallFact, 5>,
 }
 
 /// Computes the lock order of `p`: the lock sets for the order, then every lock call's facts.
@@ -223,6 +328,7 @@ pub fn propagate(inputs: OrderInputs<'_>, locks: &mut LockTable) -> Order {
     let gains_locks = ls.lock_holding_callers(s);
     let mut prop = Prop {
         gains_locks,
+        widening: Widening::new(LockState::JOINS, widen::ORDER_VARIANTS),
         cx: Contexts::new(mhp),
         inputs,
         locks,
@@ -275,6 +381,7 @@ pub fn propagate(inputs: OrderInputs<'_>, locks: &mut LockTable) -> Order {
     prop.work.reverse();
     prop.run();
     stats.count("lock-call facts", prop.facts.len());
+    stats.count("lock order: facts widened", prop.widening.widened);
     let leaks = super::leaks::lock_leaks(
         &super::leaks::LeakInputs {
             constraints: c,
@@ -323,6 +430,11 @@ impl Prop<'_> {
         if fact.holds_none() && fact.ctx.thread == Thread::Current && !self.gains_locks[fact.func] {
             return;
         }
+        let fact = if self.inputs.structure.recursive[fact.func] && !self.has(&fact) {
+            self.widen(fact)
+        } else {
+            fact
+        };
         let hash = hash_fact(&fact);
         let facts = &self.facts;
         let hashbrown::hash_table::Entry::Vacant(slot) = self.seen[fact.func].entry(
@@ -337,6 +449,31 @@ impl Prop<'_> {
         self.facts.push(fact);
         self.work.push(k);
         self.derived.push(from);
+    }
+
+    /// Whether the fact was made before.
+    fn has(&self, fact: &CallFact) -> bool {
+        let hash = hash_fact(fact);
+        let facts = &self.facts;
+        self.seen[fact.func]
+            .find(hash, |&(h, k)| h == hash && facts[k as usize] == *fact)
+            .is_some()
+    }
+
+    /// The lock state a new fact of a function on a cycle of calls takes ([`widen`]): past
+    /// [`widen::ORDER_VARIANTS`] distinct states of the facts that differ only in their state,
+    /// the join of all. The join holds, and has released, every lock one of them does, so it
+    /// makes every edge of theirs and every self-deadlock; its gate is the locks all of them
+    /// gate by, with every lock one of them released for it, so it gates no cycle one of them
+    /// would not.
+    ///
+    /// Only functions on a cycle of calls are bounded: elsewhere a fact's state is the image of
+    /// a callee's through one of finitely many calls, and a table of every fact's key would
+    /// cost as much memory as the facts.
+    fn widen(&mut self, fact: CallFact) -> CallFact {
+        let key = LockState::EMPTY.of(fact);
+        let state = LockState::from(&fact).sets();
+        LockState::with_sets(self.widening.state(key, state, &mut self.ls.sets)).of(fact)
     }
 
     fn state_at(&self, f: FnId, block: u32, index: u32) -> State {
@@ -450,52 +587,40 @@ impl Prop<'_> {
     /// of a run of the callee.
     fn through_call(&mut self, f: &CallFact, view: &Ctx, pt: &CallPoint) -> Option<CallFact> {
         let state = self.state_at(pt.caller, pt.block, pt.index);
-        let caller_must = state.held?;
-        let caller_held = state.may_held;
-        let lock = self.translate_lock(f.lock, pt.site)?;
-        let held = self.translate_set(f.held, pt.site, true);
-        let must_held = self.translate_set(f.must_held, pt.site, true);
-        let current = f.ctx.thread == Thread::Current;
-        let (held, must_held, released) = if current {
-            let released = self.translate_set(f.released, pt.site, false);
-            let must_kept = self.ls.sets.minus(caller_must, released);
-            let must_held = self.ls.sets.union(must_held, must_kept);
-            let (held, released) = with_caller(
-                &mut self.ls.sets,
-                held,
-                released,
-                caller_held,
-                state.released,
-            );
-            (held, must_held, released)
-        } else {
-            (held, must_held, LockSets::EMPTY)
+        let caller = CallerState {
+            must_held: state.held?,
+            held: state.may_held,
+            released: state.released,
         };
-        let gate = self.translate_set(f.gate, pt.site, true);
-        let (gate, gate_released) = if current {
-            let gate_released = self.translate_set(f.gate_released, pt.site, false);
-            with_caller(
-                &mut self.ls.sets,
-                gate,
-                gate_released,
-                caller_must,
-                state.released,
-            )
+        let lock = self.translate_lock(f.lock, pt.site)?;
+        let current = f.ctx.thread == Thread::Current;
+        let released = |prop: &mut Self, set| {
+            if current {
+                prop.translate_set(set, pt.site, false)
+            } else {
+                LockSets::EMPTY
+            }
+        };
+        let named = LockState {
+            held: self.translate_set(f.held, pt.site, true),
+            must_held: self.translate_set(f.must_held, pt.site, true),
+            released: released(self, f.released),
+            gate: self.translate_set(f.gate, pt.site, true),
+            gate_released: released(self, f.gate_released),
+        };
+        // Another thread's lock call is made with none of the caller's locks.
+        let up = if current {
+            named.seen_by(&mut self.ls.sets, caller)
         } else {
-            (gate, LockSets::EMPTY)
+            named
         };
         let ctx = self.cx.view_through_call(self.inputs.mhp, view, pt);
-        Some(CallFact {
+        Some(up.of(CallFact {
             func: pt.caller,
             lock,
-            held,
-            must_held,
-            released,
-            gate,
-            gate_released,
             ctx,
             ..*f
-        })
+        }))
     }
 
     /// The fact as the thread that forks `f.func` at `pt` sees it: the child's, with none of the
@@ -525,5 +650,76 @@ impl Prop<'_> {
             ctx,
             ..*f
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::threads::locksets::Held;
+    use proptest::collection::vec;
+    use proptest::prelude::*;
+
+    /// The set of the locks of `bits` (six of them), each held exclusively.
+    fn set(sets: &mut LockSets, bits: u8) -> SetId {
+        sets.intern(
+            (0..6)
+                .filter(|k| bits & (1 << k) != 0)
+                .map(|k| Held::new(Lock(k), Mode::Exclusive))
+                .collect(),
+        )
+    }
+
+    fn subset(sets: &LockSets, a: SetId, b: SetId) -> bool {
+        sets.get(a).iter().all(|x| sets.get(b).contains(x))
+    }
+
+    /// Whether `wide` stands for `s`: it makes every edge and self-deadlock `s` makes, and
+    /// gates no cycle `s` does not.
+    fn stands_for(sets: &LockSets, wide: LockState, s: LockState) -> bool {
+        subset(sets, s.held, wide.held)
+            && subset(sets, s.must_held, wide.must_held)
+            && subset(sets, wide.released, s.released)
+            && subset(sets, wide.gate, s.gate)
+            && subset(sets, s.gate_released, wide.gate_released)
+    }
+
+    proptest! {
+        /// A widened lock-call fact (the join of its states, `Prop::widen`) stands for each
+        /// state it joined, and still does after the same calls (`LockState::seen_by`): the
+        /// lock order's bound reports every deadlock the facts it joined would.
+        #[test]
+        fn a_widened_state_stands_for_its_states_through_every_call(
+            states in vec([any::<u8>(); 5], 1..6),
+            callers in vec([any::<u8>(); 3], 1..4),
+        ) {
+            let mut sets = LockSets::new();
+            let mut widening: Widening<u8, 5> = Widening::new(LockState::JOINS, 0);
+            let mut joined = Vec::new();
+            for s in &states {
+                // The locks held on every path are among those held on some path.
+                let sets_of = [s[0] | s[1], s[1], s[2], s[3], s[4]].map(|b| set(&mut sets, b));
+                joined.push(LockState::with_sets(sets_of));
+                widening.state(0, sets_of, &mut sets);
+            }
+            let mut wide = LockState::with_sets(widening.state(0, joined[0].sets(), &mut sets));
+            for c in callers {
+                for s in &joined {
+                    prop_assert!(stands_for(&sets, wide, *s));
+                }
+                let caller = CallerState {
+                    held: set(&mut sets, c[0] | c[1]),
+                    must_held: set(&mut sets, c[1]),
+                    released: set(&mut sets, c[2]),
+                };
+                wide = wide.seen_by(&mut sets, caller);
+                for s in &mut joined {
+                    *s = s.seen_by(&mut sets, caller);
+                }
+            }
+            for s in &joined {
+                prop_assert!(stands_for(&sets, wide, *s));
+            }
+        }
     }
 }

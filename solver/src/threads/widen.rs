@@ -1,5 +1,5 @@
-//! A bound on the lock states the contexts of correlation facts take: past a number of
-//! distinct ones, a new state is widened to the join of those taken.
+//! A bound on the lock states the contexts of correlation facts and the facts of the lock order
+//! take: past a number of distinct ones, a new state is widened to the join of those taken.
 //!
 //! A fact's lock state relative to its function's entry (the locks held, those that may have
 //! been released) changes at every call it crosses: `held' = φ(held) ∪ (caller's held −
@@ -31,8 +31,15 @@
 //! byte-identical; a cycle whose calls are made holding five modules' locks in turn reaches
 //! the held bound and reports races its precise (and exponential) propagation rules out.
 //!
-//! The lock order ([`super::order`]) is not bounded here: its facts are per lock call, and
-//! widening their may-held sets would also change which locks gate a cycle.
+//! The lock order ([`super::order`]) has the same growth, and a third bound: past
+//! [`ORDER_VARIANTS`] distinct states of the lock-call facts of a function on a cycle of calls
+//! that differ in nothing else, a new one is their join — the union of the locks held on some
+//! path (more edges), of those held on every path (more self-deadlocks) and of the gates'
+//! released sets, the intersection of the released sets and of the gates (fewer gates). A
+//! widened fact thus reports every deadlock one of its facts would, and more. The order's
+//! gates are kept apart from its must-held sets for this: one join cannot both keep every
+//! self-deadlock and hide no cycle (`recursion/interpreter_module_locks.c` reaches this bound,
+//! its cycles still gated by the big lock every path holds).
 //!
 //! This module never makes a fact; it only chooses the lock state a new one takes.
 
@@ -45,6 +52,13 @@ use super::locksets::{LockSets, SetId};
 /// The distinct held sets the contexts that differ only in their locks keep exactly, before new
 /// ones are widened.
 pub const VARIANTS: u32 = 256;
+
+/// The distinct lock states the lock-call facts of a function on a cycle of calls keep exactly
+/// when they differ in nothing else, before new ones are widened ([`super::order`]). A fact
+/// stands for one lock call, where a context stands for every access of its function, so the
+/// bound is lower than [`VARIANTS`]. No real program and no fixture but
+/// `recursion/interpreter_module_locks.c` reaches it.
+pub const ORDER_VARIANTS: u32 = 8;
 
 /// The distinct released sets a context keeps exactly, its held sets being the same, before new
 /// ones are widened.
