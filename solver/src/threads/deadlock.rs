@@ -14,10 +14,10 @@
 //! - each one waits for a lock the next one holds in a mode that excludes it (a reader waiting
 //!   for a lock another reader holds does not wait);
 //! - no *gate lock* is held by all of them: a linear lock held on every path to each of them
-//!   ([`CallFact::gate`]), exclusively by at least one, lets only one of them in at a
-//!   time. A lock held on some paths only gates nothing: the thread that took another path
-//!   waits without it (RacerX's gate locks are those held, path by path; one fact stands for
-//!   all the paths to its lock call).
+//!   ([`CallFact::gate`]), exclusively by at least one, lets only one of them in at a time. A
+//!   lock held on some paths only gates nothing: the thread that took another path waits
+//!   without it (RacerX's gate locks are those held, path by path; one fact stands for all the
+//!   paths to its lock call).
 //!
 //! A non-linear lock (one label for many run-time locks: an array of mutexes, the mutexes of
 //! list nodes) held while its own label is acquired is some lock of the label waiting for
@@ -160,14 +160,7 @@ pub fn find(inputs: DeadlockInputs<'_>, locks: &mut LockTable) -> Vec<DeadlockWa
     for level in levels {
         let ids = &by_level[&level];
         warnings.extend(checker.self_deadlocks(level, ids, &mut self_reported));
-        for w in checker.cycles(level, ids) {
-            let calls: BTreeSet<AcqId> = w.acquisitions.iter().map(|a| a.acq).collect();
-            if reported.iter().any(|r| calls.is_subset(r)) {
-                continue;
-            }
-            reported.push(calls);
-            warnings.push(w);
-        }
+        warnings.extend(checker.cycles(level, ids, &mut reported));
     }
     let inputs = &checker.inputs;
     let mut search = super::held_at::Search::new(inputs.constraints, inputs.scopes, inputs.program);
@@ -328,8 +321,15 @@ impl Checker<'_> {
             .collect()
     }
 
-    /// The cycles of `level`'s lock-order graph that are potential deadlocks.
-    fn cycles(&mut self, level: FnId, ids: &[usize]) -> Vec<DeadlockWarning> {
+    /// The cycles of `level`'s lock-order graph that are potential deadlocks, but those whose
+    /// lock calls are all those of a deadlock reported before (`reported`, the lock calls of
+    /// each, to which this level's are added).
+    fn cycles(
+        &mut self,
+        level: FnId,
+        ids: &[usize],
+        reported: &mut Vec<BTreeSet<AcqId>>,
+    ) -> Vec<DeadlockWarning> {
         // Two lock calls of one thread never wait for each other: a level whose facts are all
         // its own thread's has no deadlock among threads.
         let sharing = self.inputs.techniques.has(Technique::Sharing);
@@ -351,8 +351,27 @@ impl Checker<'_> {
         }
         self.any_lock(&mut edges);
         let mut out = Vec::new();
+        let mut by_edge: BTreeMap<(Lock, Lock), EdgeClasses> = BTreeMap::new();
         for cycle in elementary_cycles(&edges, self.inputs.stats) {
-            if let Some(w) = self.deadlock(level, &cycle, &edges) {
+            let path = cycle_path(&cycle);
+            let n = path.len();
+            let mut candidates: BTreeSet<AcqId> = BTreeSet::new();
+            for i in 0..n {
+                let edge = (path[i], path[(i + 1) % n]);
+                let classes = by_edge
+                    .entry(edge)
+                    .or_insert_with(|| self.classes(&edges[&edge]));
+                candidates.extend(classes.acqs.iter().copied());
+            }
+            // The deadlock's lock calls are among the candidates: when those were all reported,
+            // so were its.
+            if covered(reported, &candidates) {
+                continue;
+            }
+            let classes: Vec<&EdgeClasses> = (0..n)
+                .map(|i| &by_edge[&(path[i], path[(i + 1) % n])])
+                .collect();
+            if let Some(w) = self.deadlock(level, &cycle, &classes, reported) {
                 out.push(w);
             }
         }
@@ -427,24 +446,21 @@ impl Checker<'_> {
         }
     }
 
-    /// The warning for a cycle of locks, if some choice of its facts may deadlock.
-    fn deadlock(&mut self, level: FnId, cycle: &[Lock], edges: &Edges) -> Option<DeadlockWarning> {
-        // A cycle of one non-linear lock needs two of its edges: two locks of the label.
-        let path: Vec<Lock> = if cycle.len() == 1 {
-            vec![cycle[0], cycle[0]]
-        } else {
-            cycle.to_vec()
-        };
+    /// The warning for a cycle of locks, if some choice of its facts (`classes`, per edge of
+    /// its [`cycle_path`]) may deadlock and its lock calls are not all those of a deadlock
+    /// reported before (`reported`, to which they are then added).
+    fn deadlock(
+        &mut self,
+        level: FnId,
+        cycle: &[Lock],
+        classes: &[&EdgeClasses],
+        reported: &mut Vec<BTreeSet<AcqId>>,
+    ) -> Option<DeadlockWarning> {
+        let path = cycle_path(cycle);
         let n = path.len();
-        // Facts that differ only in their lock call are interchangeable for the search, which
-        // runs on one of each class (context, held locks, locks held on every path, mode): a
-        // class chosen stands for all.
-        let classes: Vec<BTreeMap<usize, Vec<usize>>> = (0..n)
-            .map(|i| self.classes(&edges[&(path[i], path[(i + 1) % n])]))
-            .collect();
         let groups: Vec<Vec<usize>> = classes
             .iter()
-            .map(|c| c.keys().copied().collect())
+            .map(|c| c.classes.keys().copied().collect())
             .collect();
         let mut search = Search {
             level,
@@ -466,11 +482,16 @@ impl Checker<'_> {
         let members = |i: usize| -> Vec<usize> {
             let mut v: Vec<usize> = search.used[i]
                 .iter()
-                .flat_map(|r| classes[i][r].iter().copied())
+                .flat_map(|r| classes[i].classes[r].iter().copied())
                 .collect();
             v.sort_unstable();
             v
         };
+        let calls: BTreeSet<AcqId> = (0..n).flat_map(members).map(|k| self.fact(k).acq).collect();
+        if covered(reported, &calls) {
+            return None;
+        }
+        reported.push(calls);
         let acquisitions = if cycle.len() == 1 {
             let both: BTreeSet<usize> = (0..n).flat_map(members).collect();
             self.acquisitions(both.into_iter())
@@ -491,10 +512,8 @@ impl Checker<'_> {
         })
     }
 
-    /// The facts of one edge by class: the first fact of each (context, held locks, locks held
-    /// on every path, mode),
-    /// with every fact of its class.
-    fn classes(&self, facts: &[usize]) -> BTreeMap<usize, Vec<usize>> {
+    /// The facts of one edge by class, with their lock calls.
+    fn classes(&self, facts: &[usize]) -> EdgeClasses {
         let mut by_key: BTreeMap<(Ctx, SetId, SetId, Mode), Vec<usize>> = BTreeMap::new();
         for &k in facts {
             let f = self.fact(k);
@@ -503,7 +522,10 @@ impl Checker<'_> {
                 .or_default()
                 .push(k);
         }
-        by_key.into_values().map(|v| (v[0], v)).collect()
+        EdgeClasses {
+            acqs: facts.iter().map(|&k| self.fact(k).acq).collect(),
+            classes: by_key.into_values().map(|v| (v[0], v)).collect(),
+        }
     }
 
     /// Extends `search.chosen` with a fact for the next edge, in every way that may still
@@ -566,6 +588,32 @@ impl Checker<'_> {
             modes.is_some_and(|m| m.contains(&Mode::Exclusive)) && self.linear(g) && !self.any(g)
         })
     }
+}
+
+/// The facts of one edge of a level's lock-order graph. Facts that differ only in their lock
+/// call are interchangeable for the search of a cycle, which runs on one of each class
+/// (context, held locks, gate, mode): a class chosen stands for all.
+struct EdgeClasses {
+    /// The first fact of each class, with every fact of the class.
+    classes: BTreeMap<usize, Vec<usize>>,
+    /// The lock calls of the edge's facts.
+    acqs: BTreeSet<AcqId>,
+}
+
+/// The locks of a cycle as its search walks them: a cycle of one non-linear lock needs two of
+/// its edges (two locks of the label).
+fn cycle_path(cycle: &[Lock]) -> Vec<Lock> {
+    if cycle.len() == 1 {
+        vec![cycle[0], cycle[0]]
+    } else {
+        cycle.to_vec()
+    }
+}
+
+/// Whether the lock calls `calls` are all those of one deadlock reported before: a deadlock is
+/// reported once, at the level closest to `main` that sees it.
+fn covered(reported: &[BTreeSet<AcqId>], calls: &BTreeSet<AcqId>) -> bool {
+    reported.iter().any(|r| calls.is_subset(r))
 }
 
 /// The state of the search for the facts of one cycle.
