@@ -27,6 +27,10 @@ pub enum UnsoundKind {
     /// A call of `longjmp` (the function named): execution resuming at its `setjmp` is not
     /// followed.
     LongJmp(FuncId),
+    /// A function whose lock order has more cycles than the deadlock check walks: its cycles of
+    /// `from_locks` locks or more were not all searched. Made by the report from the thread
+    /// analysis's result (`ThreadSolution::cycles_cut`), at the function's position.
+    CyclesNotSearched { func: FuncId, from_locks: usize },
 }
 
 /// A misuse of the existential annotations of `locksmith.h` (paper §3.3), at its position.
@@ -80,6 +84,7 @@ impl UnsoundKind {
             UnsoundKind::VaArgParameter => "unsound/va-arg-parameter",
             UnsoundKind::PointerToInteger => "unsound/pointer-to-integer",
             UnsoundKind::LongJmp(_) => "unsound/longjmp",
+            UnsoundKind::CyclesNotSearched { .. } => "unsound/deadlock-cycles-not-searched",
         }
     }
 }

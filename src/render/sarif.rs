@@ -393,6 +393,11 @@ const RULES: &[(&str, &str, &str)] = &[
         "note",
     ),
     (
+        "unsound/deadlock-cycles-not-searched",
+        "A lock order with more cycles than the deadlock check walks: long ones not all searched",
+        "note",
+    ),
+    (
         "unanalysed/parse-error",
         "A declaration does not parse: it is not analysed",
         "warning",

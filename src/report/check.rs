@@ -67,9 +67,7 @@ pub fn build(r: &CheckResult, root: &Path) -> CheckReport {
             .collect(),
         unmodelled: r.generated.unmodelled.iter().cloned().collect(),
         unordered: r.generated.unordered.iter().cloned().collect(),
-        unsound: r
-            .generated
-            .unsound
+        unsound: unsound_places(r)
             .iter()
             .map(|u| Unsound {
                 code: u.kind.code(),
@@ -1671,7 +1669,35 @@ fn unsound_message(p: &Program, kind: UnsoundKind) -> String {
              analysed only as reached normally)",
             p.funcs[f].name
         ),
+        UnsoundKind::CyclesNotSearched { func, from_locks } => format!(
+            "{}: its lock order has more cycles than the deadlock check walks; cycles of \
+             {from_locks} locks or more were not all searched, so a deadlock among them may not \
+             be reported",
+            p.funcs[func].name
+        ),
     }
+}
+
+/// The places where the analysis is knowingly unsound, in program order: the front end's, and
+/// the functions whose lock-order cycles the deadlock check did not all search.
+fn unsound_places(r: &CheckResult) -> Vec<c_frontend::diagnostics::Unsound> {
+    let mut out = r.generated.unsound.clone();
+    if r.solution.cycles_cut.is_empty() {
+        return out;
+    }
+    for cut in &r.solution.cycles_cut {
+        let func = r.generated.fn_func[cut.level];
+        out.push(c_frontend::diagnostics::Unsound {
+            pos: r.program.funcs[func].pos,
+            kind: UnsoundKind::CyclesNotSearched {
+                func,
+                from_locks: cut.from_locks,
+            },
+        });
+    }
+    out.sort();
+    out.dedup();
+    out
 }
 
 /// The recognised lock functions ([`c_frontend::rwlocks`]), in program order.

@@ -527,8 +527,8 @@ pub struct Unanalysed {
 /// A place where the analysis is knowingly unsound.
 #[derive(Clone, Debug, Serialize)]
 pub struct Unsound {
-    /// `unsound/inline-asm`, `unsound/va-arg-parameter`, `unsound/pointer-to-integer` or
-    /// `unsound/longjmp`.
+    /// `unsound/inline-asm`, `unsound/va-arg-parameter`, `unsound/pointer-to-integer`,
+    /// `unsound/longjmp` or `unsound/deadlock-cycles-not-searched`.
     pub code: &'static str,
     #[serde(flatten)]
     pub position: Position,

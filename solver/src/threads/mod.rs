@@ -397,6 +397,10 @@ pub struct ThreadSolution {
     pub warnings: Vec<check::RaceWarning>,
     /// The potential deadlocks (empty when the deadlock check is not run).
     pub deadlocks: Vec<deadlock::DeadlockWarning>,
+    /// The functions whose lock order had more cycles than the deadlock check searches, with
+    /// the number of locks from which its cycles were not all searched (a deadlock among them
+    /// may be missed).
+    pub cycles_cut: Vec<deadlock::CyclesCut>,
     /// The lock leaks (empty when the deadlock check is not run: they are found on its lock
     /// sets).
     pub lock_leaks: Vec<leaks::LockLeak>,
@@ -509,88 +513,82 @@ pub fn solve_with(
     // deadlock check: it runs on a thread of its own beside the facts and the race check, on
     // a copy of the lock table (which only path compression changes from here on), unless
     // asked to run after them.
-    let (propagated, warnings, (deadlocks, lock_leaks), stopped, presumed) =
-        std::thread::scope(|scope| {
-            let order_inputs = order::OrderInputs {
-                constraints: c,
-                scopes: &scopes,
-                program: p,
-                structure: &s,
-                linearity: &linearity,
-                mhp: &mhp,
-                stats,
-            };
-            let beside = (deadlocks == DeadlockCheck::Beside).then(|| {
-                let mut order_table = lock_table.clone();
-                let spent = crate::budget::active();
-                std::thread::Builder::new()
-                    .name("locksmith-deadlocks".into())
-                    .stack_size(1 << 28)
-                    .spawn_scoped(scope, move || {
-                        crate::budget::continue_within(spent, || {
-                            stats.phase_beside(PHASE_DEADLOCKS, || {
-                                deadlocks_of(order_inputs, &mut order_table, techniques)
-                            })
+    let (propagated, warnings, found, stopped, presumed) = std::thread::scope(|scope| {
+        let order_inputs = order::OrderInputs {
+            constraints: c,
+            scopes: &scopes,
+            program: p,
+            structure: &s,
+            linearity: &linearity,
+            mhp: &mhp,
+            stats,
+        };
+        let beside = (deadlocks == DeadlockCheck::Beside).then(|| {
+            let mut order_table = lock_table.clone();
+            let spent = crate::budget::active();
+            std::thread::Builder::new()
+                .name("locksmith-deadlocks".into())
+                .stack_size(1 << 28)
+                .spawn_scoped(scope, move || {
+                    crate::budget::continue_within(spent, || {
+                        stats.phase_beside(PHASE_DEADLOCKS, || {
+                            deadlocks_of(order_inputs, &mut order_table, techniques)
                         })
                     })
-            });
-            let inputs = facts::FactInputs {
-                constraints: c,
-                scopes: &scopes,
+                })
+        });
+        let inputs = facts::FactInputs {
+            constraints: c,
+            scopes: &scopes,
+            program: p,
+            structure: &s,
+            comps: &comps,
+            index: &index,
+            linearity: &linearity,
+            mhp: &mhp,
+            homes: &homes,
+            phases: &phases,
+            stats,
+        };
+        let propagated = sharing.run(|| {
+            stats.time("solve: facts", || {
+                facts::propagate(inputs, &mut lock_table, &mut ls)
+            })
+        });
+        sharing.finish();
+        let (warnings, mut stopped) = stats.phase(PHASE_CHECK, || {
+            check::races(check::RaceInputs {
                 program: p,
-                structure: &s,
-                comps: &comps,
-                index: &index,
-                linearity: &linearity,
                 mhp: &mhp,
                 homes: &homes,
-                phases: &phases,
+                sets: &ls.sets,
+                facts: &propagated,
+                comps: &comps,
+                techniques,
                 stats,
-            };
-            let propagated = sharing.run(|| {
-                stats.time("solve: facts", || {
-                    facts::propagate(inputs, &mut lock_table, &mut ls)
-                })
-            });
-            sharing.finish();
-            let (warnings, mut stopped) = stats.phase(PHASE_CHECK, || {
-                check::races(check::RaceInputs {
-                    program: p,
-                    mhp: &mhp,
-                    homes: &homes,
-                    sets: &ls.sets,
-                    facts: &propagated,
-                    comps: &comps,
-                    techniques,
-                    stats,
-                })
-            });
-            let presumed = stats.time("solve: presumed joins", || {
-                PresumedCheck::each(inputs, &unwritten, techniques)
-                    .map(|check| check.vanished(&warnings, &mut lock_table, &mut ls))
-                    .collect::<Vec<_>>()
-            });
-            let (deadlocks, lock_leaks) = match beside {
-                Some(Ok(handle)) => joined_deadlocks(handle.join(), stats, &mut stopped),
-                None if deadlocks == DeadlockCheck::Skip => (Vec::new(), Vec::new()),
-                // Asked for after the race check, or no thread could be started: it runs here.
-                Some(Err(_)) | None => stats.phase(PHASE_DEADLOCKS, || {
-                    deadlocks_of(order_inputs, &mut lock_table.clone(), techniques)
-                }),
-            };
-            (
-                propagated,
-                warnings,
-                (deadlocks, lock_leaks),
-                stopped,
-                presumed,
-            )
+            })
         });
+        let presumed = stats.time("solve: presumed joins", || {
+            PresumedCheck::each(inputs, &unwritten, techniques)
+                .map(|check| check.vanished(&warnings, &mut lock_table, &mut ls))
+                .collect::<Vec<_>>()
+        });
+        let found = match beside {
+            Some(Ok(handle)) => joined_deadlocks(handle.join(), stats, &mut stopped),
+            None if deadlocks == DeadlockCheck::Skip => Deadlocks::default(),
+            // Asked for after the race check, or no thread could be started: it runs here.
+            Some(Err(_)) | None => stats.phase(PHASE_DEADLOCKS, || {
+                deadlocks_of(order_inputs, &mut lock_table.clone(), techniques)
+            }),
+        };
+        (propagated, warnings, found, stopped, presumed)
+    });
     let (lock_rep, lock_images) = lock_naming(&mut lock_table);
     ThreadSolution {
         warnings,
-        deadlocks,
-        lock_leaks,
+        deadlocks: found.warnings,
+        cycles_cut: found.cycles_cut,
+        lock_leaks: found.lock_leaks,
         lock_rep,
         lock_images,
         structure: s,
@@ -747,16 +745,16 @@ impl<'a> PresumedCheck<'a> {
 /// (`stopped` says so then, unless the race check stopped first); a panic in it goes on, named
 /// by its phase.
 fn joined_deadlocks(
-    joined: std::thread::Result<(Vec<deadlock::DeadlockWarning>, Vec<leaks::LockLeak>)>,
+    joined: std::thread::Result<Deadlocks>,
     stats: &Stats,
     stopped: &mut Option<crate::budget::Stop>,
-) -> (Vec<deadlock::DeadlockWarning>, Vec<leaks::LockLeak>) {
+) -> Deadlocks {
     joined.unwrap_or_else(|panic| match crate::budget::stop_of(panic) {
         // The races are all checked; the deadlocks are not.
         Ok(stop) => {
             let phase = Some(PHASE_DEADLOCKS);
             *stopped = stopped.or(Some(crate::budget::Stop { phase, ..stop }));
-            (Vec::new(), Vec::new())
+            Deadlocks::default()
         }
         Err(panic) => {
             stats.mark_phase(PHASE_DEADLOCKS);
@@ -790,11 +788,11 @@ fn deadlocks_of(
     inputs: order::OrderInputs<'_>,
     lock_table: &mut locks::LockTable,
     techniques: Techniques,
-) -> (Vec<deadlock::DeadlockWarning>, Vec<leaks::LockLeak>) {
+) -> Deadlocks {
     let stats = inputs.stats;
     let mut order = stats.time("solve: lock order", || order::propagate(inputs, lock_table));
     let lock_leaks = std::mem::take(&mut order.leaks);
-    let deadlocks = stats.time("solve: deadlocks", || {
+    let (warnings, cycles_cut) = stats.time("solve: deadlocks", || {
         deadlock::find(
             deadlock::DeadlockInputs {
                 constraints: inputs.constraints,
@@ -810,5 +808,17 @@ fn deadlocks_of(
             lock_table,
         )
     });
-    (deadlocks, lock_leaks)
+    Deadlocks {
+        warnings,
+        cycles_cut,
+        lock_leaks,
+    }
+}
+
+/// What the deadlock check finds ([`deadlocks_of`]).
+#[derive(Default)]
+struct Deadlocks {
+    warnings: Vec<deadlock::DeadlockWarning>,
+    cycles_cut: Vec<deadlock::CyclesCut>,
+    lock_leaks: Vec<leaks::LockLeak>,
 }
