@@ -14,7 +14,7 @@
 //! - each one waits for a lock the next one holds in a mode that excludes it (a reader waiting
 //!   for a lock another reader holds does not wait);
 //! - no *gate lock* is held by all of them: a linear lock held on every path to each of them
-//!   ([`CallFact::gate`]), exclusively by at least one, lets only one of them in at a time. A
+//!   ([`LockState::gate`](super::order::LockState::gate)), exclusively by at least one, lets only one of them in at a time. A
 //!   lock held on some paths only gates nothing: the thread that took another path waits
 //!   without it (RacerX's gate locks are those held, path by path; one fact stands for all the
 //!   paths to its lock call).
@@ -247,7 +247,7 @@ impl Checker<'_> {
 
     /// How a fact holds `lock`: `Some(Exclusive)` when exclusively, `Some(Shared)` for reading.
     fn holds(&self, k: usize, lock: Lock) -> Option<Mode> {
-        self.holds_in(self.fact(k).held, lock)
+        self.holds_in(self.fact(k).state.held, lock)
     }
 
     /// How a set of held locks holds `lock`, if it does.
@@ -270,7 +270,7 @@ impl Checker<'_> {
             acq: f.acq,
             lock: f.lock,
             mode: f.mode,
-            held: self.sets().get(f.held).to_vec(),
+            held: self.sets().get(f.state.held).to_vec(),
             thread: f.ctx.thread,
             steps: self.inputs.order.steps(self.inputs.structure, k),
             held_at: Vec::new(),
@@ -287,7 +287,7 @@ impl Checker<'_> {
         // What makes two lock calls of a warning one entry.
         let key = |k: usize| {
             let f = self.fact(k);
-            (f.acq, self.sets().get(f.held), f.ctx.thread)
+            (f.acq, self.sets().get(f.state.held), f.ctx.thread)
         };
         let mut firsts: Vec<usize> = facts.collect();
         // A stable sort: among equal keys the first fact stays first.
@@ -308,7 +308,7 @@ impl Checker<'_> {
         for &k in ids {
             let f = *self.fact(k);
             // Held on every path: one taken under a condition the release repeats is not.
-            let Some(held) = self.holds_in(f.must_held, f.lock) else {
+            let Some(held) = self.holds_in(f.state.must_held, f.lock) else {
                 continue;
             };
             // Two locks through pointers to no lock the program made may be two locks.
@@ -360,7 +360,7 @@ impl Checker<'_> {
         let mut edges: Edges = BTreeMap::new();
         for &k in ids {
             let f = *self.fact(k);
-            for a in self.held_locks(f.held) {
+            for a in self.held_locks(f.state.held) {
                 if a != f.lock || !self.linear(a) {
                     edges.entry((a, f.lock)).or_default().push(k);
                 }
@@ -539,7 +539,7 @@ impl Checker<'_> {
         for &k in facts {
             let f = self.fact(k);
             by_key
-                .entry((f.ctx, f.held, f.gate, f.mode))
+                .entry((f.ctx, f.state.held, f.state.gate, f.mode))
                 .or_default()
                 .push(k);
         }
@@ -598,11 +598,11 @@ impl Checker<'_> {
     /// Whether a gate lock orders the chosen facts: a linear lock held on every path to each of
     /// them, exclusively by one at least.
     fn gated(&mut self, chosen: &[usize]) -> bool {
-        let first = self.held_locks(self.fact(chosen[0]).gate);
+        let first = self.held_locks(self.fact(chosen[0]).state.gate);
         first.into_iter().any(|g| {
             let modes: Option<Vec<Mode>> = chosen
                 .iter()
-                .map(|&k| self.holds_in(self.fact(k).gate, g))
+                .map(|&k| self.holds_in(self.fact(k).state.gate, g))
                 .collect();
             // A lock through a pointer to no lock the program made may be a different lock
             // in each thread: it gates nothing.

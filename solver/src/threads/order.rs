@@ -54,27 +54,8 @@ pub struct CallFact {
     /// The lock's class representative, as `func` names it.
     pub lock: Lock,
     pub mode: Mode,
-    /// The locks held on some path to the call ([`super::locksets::State::may_held`]): the
-    /// lock order.
-    pub held: SetId,
-    /// The locks held on every path to it: a self-deadlock needs its lock held for sure, or a
-    /// lock taken and released under one condition (`if (c) lock(m); … if (c) unlock(m);
-    /// lock(m);`) would deadlock with itself. Above the call's own function a caller's lock
-    /// counts unless `released` says so, which leaves out a lock one path released and another
-    /// took again: this may count a lock some path does not hold, which can only report a
-    /// self-deadlock more, never hide one.
-    pub must_held: SetId,
-    /// Only meaningful while the thread is `Current` (the caller may hold more locks).
-    pub released: SetId,
-    /// The locks that may gate a cycle through the call ([`super::deadlock`]): those held on
-    /// every path to it. `must_held` says so of the call's own function, but above it, where
-    /// a caller's locks are added unless some path released them, only `gate` is made with
-    /// the locks some path released without taking them again ([`with_caller`]); in a
-    /// widened fact ([`Prop::widen`]) it is the locks all the facts it stands for gate by.
-    pub gate: SetId,
-    /// What the thread may have released, for `gate`: the locks some path released and did not
-    /// take again.
-    pub gate_released: SetId,
+    /// The locks held at the call, relative to `func`'s entry.
+    pub state: LockState,
     pub ctx: Ctx,
 }
 
@@ -82,7 +63,7 @@ impl CallFact {
     /// Whether the call holds no lock, on any path: such a fact is an edge of no lock-order
     /// graph and no self-deadlock, and matters only where a caller adds locks to it.
     fn holds_none(&self) -> bool {
-        self.held == LockSets::EMPTY && self.must_held == LockSets::EMPTY
+        self.state.held == LockSets::EMPTY && self.state.must_held == LockSets::EMPTY
     }
 }
 
@@ -118,13 +99,29 @@ impl Derivation {
 }
 
 /// The lock state of a [`CallFact`], relative to its function's entry: the sets a call changes.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-struct LockState {
-    held: SetId,
-    must_held: SetId,
-    released: SetId,
-    gate: SetId,
-    gate_released: SetId,
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LockState {
+    /// The locks held on some path to the call ([`super::locksets::State::may_held`]): the
+    /// lock order.
+    pub held: SetId,
+    /// The locks held on every path to it: a self-deadlock needs its lock held for sure, or a
+    /// lock taken and released under one condition (`if (c) lock(m); … if (c) unlock(m);
+    /// lock(m);`) would deadlock with itself. Above the call's own function a caller's lock
+    /// counts unless `released` says so, which leaves out a lock one path released and another
+    /// took again: this may count a lock some path does not hold, which can only report a
+    /// self-deadlock more, never hide one.
+    pub must_held: SetId,
+    /// Only meaningful while the thread is `Current` (the caller may hold more locks).
+    pub released: SetId,
+    /// The locks that may gate a cycle through the call ([`super::deadlock`]): those held on
+    /// every path to it. `must_held` says so of the call's own function, but above it, where
+    /// a caller's locks are added unless some path released them, only `gate` is made with
+    /// the locks some path released without taking them again ([`with_caller`]); in a
+    /// widened fact ([`Prop::widen`]) it is the locks all the facts it stands for gate by.
+    pub gate: SetId,
+    /// What the thread may have released, for `gate`: the locks some path released and did not
+    /// take again.
+    pub gate_released: SetId,
 }
 
 /// What a caller holds at a call, relative to its own entry ([`State`]).
@@ -135,18 +132,6 @@ struct CallerState {
     /// On every path.
     must_held: SetId,
     released: SetId,
-}
-
-impl From<&CallFact> for LockState {
-    fn from(f: &CallFact) -> LockState {
-        LockState {
-            held: f.held,
-            must_held: f.must_held,
-            released: f.released,
-            gate: f.gate,
-            gate_released: f.gate_released,
-        }
-    }
 }
 
 impl LockState {
@@ -176,18 +161,6 @@ impl LockState {
             self.gate,
             self.gate_released,
         ]
-    }
-
-    /// `fact` with this lock state.
-    fn of(self, fact: CallFact) -> CallFact {
-        CallFact {
-            held: self.held,
-            must_held: self.must_held,
-            released: self.released,
-            gate: self.gate,
-            gate_released: self.gate_released,
-            ..fact
-        }
     }
 
     /// The state of a lock call of the function's own thread, its sets named as the caller
@@ -370,11 +343,13 @@ pub fn propagate(inputs: OrderInputs<'_>, locks: &mut LockTable) -> Order {
                     acq,
                     lock,
                     mode,
-                    held,
-                    must_held,
-                    released,
-                    gate: must_held,
-                    gate_released: released,
+                    state: LockState {
+                        held,
+                        must_held,
+                        released,
+                        gate: must_held,
+                        gate_released: released,
+                    },
                     ctx,
                 };
                 prop.add(fact, Derivation::OWN);
@@ -475,11 +450,19 @@ impl Prop<'_> {
     /// fact, and only a key with a second state has a join: a table of keys as facts cost as
     /// much memory as the facts (sshfs: 40 MiB).
     fn widen(&mut self, fact: CallFact) -> CallFact {
-        let key = LockState::EMPTY.of(fact);
+        let key = CallFact {
+            state: LockState::EMPTY,
+            ..fact
+        };
         let hash = hash_fact(&key);
         let facts = &self.facts;
-        let same =
-            |&(h, k): &(u64, u32)| h == hash && LockState::EMPTY.of(facts[k as usize]) == key;
+        let same = |&(h, k): &(u64, u32)| {
+            let other = CallFact {
+                state: LockState::EMPTY,
+                ..facts[k as usize]
+            };
+            h == hash && other == key
+        };
         let Some(&(_, first)) = self.first_of_key[fact.func].find(hash, same) else {
             // The fact is new: it is about to be made, at the next index.
             let next = u32::try_from(self.facts.len()).expect("fewer than 2^32 lock-call facts");
@@ -488,11 +471,14 @@ impl Prop<'_> {
         };
         let sets = &mut self.ls.sets;
         if !self.widening.knows(&first) {
-            let state = LockState::from(&self.facts[first as usize]).sets();
+            let state = self.facts[first as usize].state.sets();
             self.widening.state(first, state, sets);
         }
-        let state = LockState::from(&fact).sets();
-        LockState::with_sets(self.widening.state(first, state, sets)).of(fact)
+        let state = self.widening.state(first, fact.state.sets(), sets);
+        CallFact {
+            state: LockState::with_sets(state),
+            ..fact
+        }
     }
 
     fn state_at(&self, f: FnId, block: u32, index: u32) -> State {
@@ -621,11 +607,11 @@ impl Prop<'_> {
             }
         };
         let named = LockState {
-            held: self.translate_set(f.held, pt.site, true),
-            must_held: self.translate_set(f.must_held, pt.site, true),
-            released: released(self, f.released),
-            gate: self.translate_set(f.gate, pt.site, true),
-            gate_released: released(self, f.gate_released),
+            held: self.translate_set(f.state.held, pt.site, true),
+            must_held: self.translate_set(f.state.must_held, pt.site, true),
+            released: released(self, f.state.released),
+            gate: self.translate_set(f.state.gate, pt.site, true),
+            gate_released: released(self, f.state.gate_released),
         };
         // Another thread's lock call is made with none of the caller's locks.
         let up = if current {
@@ -634,12 +620,13 @@ impl Prop<'_> {
             named
         };
         let ctx = self.cx.view_through_call(self.inputs.mhp, view, pt);
-        Some(up.of(CallFact {
+        Some(CallFact {
             func: pt.caller,
             lock,
+            state: up,
             ctx,
             ..*f
-        }))
+        })
     }
 
     /// The fact as the thread that forks `f.func` at `pt` sees it: the child's, with none of the
@@ -653,19 +640,19 @@ impl Prop<'_> {
             return None;
         }
         let lock = self.translate_lock(f.lock, pt.site)?;
-        let held = self.translate_set(f.held, pt.site, true);
-        let must_held = self.translate_set(f.must_held, pt.site, true);
+        // The child's lock call, with none of its parent's locks nor releases.
+        let state = LockState {
+            held: self.translate_set(f.state.held, pt.site, true),
+            must_held: self.translate_set(f.state.must_held, pt.site, true),
+            gate: self.translate_set(f.state.gate, pt.site, true),
+            ..LockState::EMPTY
+        };
         let (mhp, s) = (self.inputs.mhp, self.inputs.structure);
-        let gate = self.translate_set(f.gate, pt.site, true);
         let ctx = self.cx.through_fork(mhp, s, f.func, &f.ctx, pt);
         Some(CallFact {
             func: pt.caller,
             lock,
-            held,
-            must_held,
-            released: LockSets::EMPTY,
-            gate,
-            gate_released: LockSets::EMPTY,
+            state,
             ctx,
             ..*f
         })
