@@ -14,10 +14,10 @@
 //! - each one waits for a lock the next one holds in a mode that excludes it (a reader waiting
 //!   for a lock another reader holds does not wait);
 //! - no *gate lock* is held by all of them: a linear lock held on every path to each of them
-//!   ([`LockState::gate`](super::order::LockState::gate)), exclusively by at least one, lets only one of them in at a time. A
-//!   lock held on some paths only gates nothing: the thread that took another path waits
-//!   without it (RacerX's gate locks are those held, path by path; one fact stands for all the
-//!   paths to its lock call).
+//!   ([`LockState::gate`](super::order::LockState::gate)), exclusively by at least one, lets
+//!   only one of them in at a time. A lock held on some paths only gates nothing: the thread
+//!   that took another path waits without it (RacerX's gate locks are those held, path by
+//!   path; one fact stands for all the paths to its lock call).
 //!
 //! A non-linear lock (one label for many run-time locks: an array of mutexes, the mutexes of
 //! list nodes) held while its own label is acquired is some lock of the label waiting for

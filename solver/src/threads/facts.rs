@@ -1587,8 +1587,9 @@ fn staying_components(
 /// and whose useful predecessors are all such too (the leaves have none; with
 /// [`Chains::Explicit`], only leaves). A call or fork elsewhere leaves such a fact where it
 /// is, as it leaves the sticky component it came from, so the move can be made when the fact
-/// reaches such a site or the function where it is checked: the facts there are the same. The objects a thousand callbacks' `void *` arguments flow into and out of are
-/// such, and so are the chains a request's buffer takes into a queue's global through the
+/// reaches such a site or the function where it is checked: the facts there are the same. The
+/// objects a thousand callbacks' `void *` arguments flow into and out of are such, and so are
+/// the chains a request's buffer takes into a queue's global through the
 /// parameters of a function called at a thousand points (a buffer allocated by each caller,
 /// then the instance of the parameter at each call): with leaves only, each such chain's
 /// labels were explicit in every map of a thread that reads the queue, and every caller's

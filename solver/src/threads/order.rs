@@ -23,8 +23,16 @@
 //! caller adds a lock), and is not made at all in a function no call chain of whose thread
 //! holds a lock at a call on the way ([`Locksets::lock_holding_callers`]): its derivations
 //! would all hold none. Both drop only facts nothing reads, so the lock order's reports are
-//! those of the full propagation. Try-locks never wait: they hold their lock for what follows, but make no
-//! fact.
+//! those of the full propagation. Try-locks never wait: they hold their lock for what follows,
+//! but make no fact.
+//!
+//! A fact's locks are a [`LockState`]: besides the locks held on some path (the edges) and on
+//! every path (self-deadlocks), the *gate*, the locks held on every path carried up with
+//! their own released set, which a lock one path released and another took again leaves out
+//! ([`with_caller`]). Around a cycle of calls made holding locks, every path holds its own
+//! subset of them; past [`widen::ORDER_VARIANTS`] states of one lock call in one function of
+//! the cycle, a new one is their join ([`Prop::widen`]), which reports every deadlock they
+//! would.
 //!
 //! This module never decides a deadlock and never names a lock for a reader.
 

@@ -38,8 +38,8 @@
 //! released sets, the intersection of the released sets and of the gates (fewer gates). A
 //! widened fact thus reports every deadlock one of its facts would, and more. The order's
 //! gates are kept apart from its must-held sets for this: one join cannot both keep every
-//! self-deadlock and hide no cycle (`recursion/interpreter_module_locks.c` reaches this bound,
-//! its cycles still gated by the big lock every path holds).
+//! self-deadlock and hide no cycle (`deadlocks/interpreter_under_big_lock.c` reaches this
+//! bound, its cycles still gated by the big lock every path holds).
 //!
 //! This module never makes a fact; it only chooses the lock state a new one takes.
 
@@ -56,8 +56,8 @@ pub const VARIANTS: u32 = 256;
 /// The distinct lock states the lock-call facts of a function on a cycle of calls keep exactly
 /// when they differ in nothing else, before new ones are widened ([`super::order`]). A fact
 /// stands for one lock call, where a context stands for every access of its function, so the
-/// bound is lower than [`VARIANTS`]. No real program and no fixture but
-/// `recursion/interpreter_module_locks.c` reaches it.
+/// bound is lower than [`VARIANTS`]. No real program and no fixture but the interpreters
+/// (`recursion/interpreter_module_locks.c`, `deadlocks/interpreter_*_big_lock.c`) reaches it.
 pub const ORDER_VARIANTS: u32 = 8;
 
 /// The distinct released sets a context keeps exactly, its held sets being the same, before new
