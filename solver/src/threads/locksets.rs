@@ -214,12 +214,29 @@ impl LockSets {
 
     /// The set with the tokens of holding `lock` in `mode` added.
     pub fn insert(&mut self, a: SetId, lock: Lock, mode: Mode) -> SetId {
-        if a == Self::ALL {
+        if a == Self::ALL || self.has_tokens(a, lock, mode) {
             return a;
         }
         let mut v = self.sets[a].clone();
         v.extend(Held::tokens(mode).iter().map(|&mode| Held::new(lock, mode)));
         self.intern(v)
+    }
+
+    /// The tokens of `lock` in `a` (a set is sorted by lock first): found by binary search, so
+    /// that a release or acquire that leaves a large set as it is (a released set of every
+    /// module's lock around an interpreter's dispatch) costs no copy of it.
+    fn tokens_of(&self, a: SetId, lock: Lock) -> impl Iterator<Item = &Held> {
+        let set = &self.sets[a];
+        set[set.partition_point(|h| h.lock < lock)..]
+            .iter()
+            .take_while(move |h| h.lock == lock)
+    }
+
+    /// Whether `a` has every token of holding `lock` once in `mode`.
+    fn has_tokens(&self, a: SetId, lock: Lock, mode: Mode) -> bool {
+        Held::tokens(mode)
+            .iter()
+            .all(|&m| self.tokens_of(a, lock).any(|h| *h == Held::new(lock, m)))
     }
 
     /// Whether `a` holds `lock` exclusively.
@@ -255,10 +272,10 @@ impl LockSets {
 
     /// The set with the tokens of holding `lock` in `mode` removed.
     pub fn remove(&mut self, a: SetId, lock: Lock, mode: Mode) -> SetId {
-        if a == Self::ALL {
+        let tokens = Held::tokens(mode);
+        if a == Self::ALL || !self.tokens_of(a, lock).any(|h| tokens.contains(&h.mode)) {
             return a;
         }
-        let tokens = Held::tokens(mode);
         let v: Vec<Held> = self.sets[a]
             .iter()
             .copied()
@@ -483,6 +500,10 @@ struct Ctx<'a> {
     /// [`ThreadProgram::acquisitions`]: which lock calls retake a condition wait's mutex.
     acquisitions: &'a IndexVec<AcqId, AcquireInfo>,
     holds: Holds,
+    /// [`Ctx::call_effect`]'s translations of summaries: a call is stepped over once per
+    /// round of its cycle of calls, and an interpreter's dispatch returns having released
+    /// every module's lock, a set as large as the program that each call copied again.
+    translations: SetTranslations,
 }
 
 /// Whether a lock (a class representative, or a callee's lock's image) is ever held in sets
@@ -638,19 +659,41 @@ impl Ctx<'_> {
     fn call_effect(&mut self, site: Site, callee: FnId) -> Option<(SetId, SetId)> {
         let s = self.summary[callee];
         let g_held = s.held?;
+        Some((
+            self.translate_summary(g_held, site, true),
+            self.translate_summary(s.released, site, false),
+        ))
+    }
+
+    /// A callee's must-held (`held`) or may-released set as the caller at `site` sees it,
+    /// memoised ([`SetTranslations`]). A held lock whose image is not counted for
+    /// [`Ctx::holds`] is dropped; a released lock whose image stands for no lock the program
+    /// made ([`Linearity::is_ungrounded`]) releases every lock.
+    fn translate_summary(&mut self, set: SetId, site: Site, held: bool) -> SetId {
+        if set == LockSets::EMPTY || set == LockSets::ALL {
+            return set;
+        }
+        let key = self
+            .translations
+            .key(&self.sets, self.locks, set, site, held);
+        if let Some(out) = self.translations.get(&key) {
+            return out;
+        }
         let (c, scopes, linearity, holds) = (self.c, self.scopes, self.linearity, self.holds);
         let locks = &mut *self.locks;
-        let g_held = self.sets.map(g_held, |l| {
-            translate(c, scopes, locks, site, l).filter(|&x| counted(holds, linearity, locks, x))
-        });
         let mut releases_all = false;
-        let g_rel = self.sets.map(s.released, |l| {
+        let mapped = self.sets.map(set, |l| {
             let image = translate(c, scopes, locks, site, l);
-            releases_all |= image.is_some_and(|x| linearity.is_ungrounded(locks, x));
-            image
+            if held {
+                image.filter(|&x| counted(holds, linearity, locks, x))
+            } else {
+                releases_all |= image.is_some_and(|x| linearity.is_ungrounded(locks, x));
+                image
+            }
         });
-        let g_rel = if releases_all { LockSets::ALL } else { g_rel };
-        Some((g_held, g_rel))
+        let out = if releases_all { LockSets::ALL } else { mapped };
+        self.translations.insert(key, out);
+        out
     }
 
     /// [`Ctx::step`] for `held` and `released`.
@@ -812,6 +855,7 @@ pub fn compute(
         summary: IndexVec::from_elem_n(State::TOP, n),
         alternatives: &p.alternatives,
         relock_fails: FxHashSet::default(),
+        translations: SetTranslations::default(),
         acquisitions: &p.acquisitions,
         holds,
     };
