@@ -455,13 +455,18 @@ impl SetTranslations {
         site: Site,
         kind: bool,
     ) -> TranslationKey {
-        // Every lock: no site changes it (`LockSets::map`).
-        let invariant = set == LockSets::ALL
+        let invariant = self.invariant(sets, locks, set);
+        (set, (!invariant).then_some(site), kind)
+    }
+
+    /// Whether no site changes `set`: every lock of it is [`LockTable::site_invariant`] (or it
+    /// is every lock, `LockSets::map`'s fixed point).
+    pub fn invariant(&mut self, sets: &LockSets, locks: &mut LockTable, set: SetId) -> bool {
+        set == LockSets::ALL
             || *self
                 .invariant
                 .entry(set)
-                .or_insert_with(|| sets.get(set).iter().all(|h| locks.site_invariant(h.lock)));
-        (set, (!invariant).then_some(site), kind)
+                .or_insert_with(|| sets.get(set).iter().all(|h| locks.site_invariant(h.lock)))
     }
 
     pub fn get(&self, key: &TranslationKey) -> Option<SetId> {

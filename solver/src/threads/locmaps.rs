@@ -10,10 +10,12 @@
 //! through a call that [`super::facts`] computes — are paid once per distinct map rather than
 //! once per context and location.
 //!
-//! This module knows nothing of threads, locks or calls: it never decides a race.
+//! This module knows nothing of threads, locks or calls (a location's lock set is an id it only
+//! compares): it never decides a race.
 
 use rustc_hash::FxHashMap;
 
+use super::locksets::SetId;
 use super::AccessId;
 use crate::constraints::Rho;
 use crate::ids::IndexVec;
@@ -27,11 +29,16 @@ crate::define_id!(
     pub struct AccSetId, "accs";
 );
 
-/// One location of a map: the facts `ρ ▷ held` of one context for one flow component.
+/// One location of a map: the facts `ρ ▷ held` of one context for one flow component and
+/// one lock set.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Loc {
     /// The representative of the flow component of the accessed labels.
     pub rho: Rho,
+    /// The locks the access holds that its context does not say: those acquired between the
+    /// context's call chain and the access ([`super::facts`]). The fact holds these and the
+    /// context's.
+    pub held: SetId,
     /// The fact stands for the copy made by one run of a callee (see
     /// [`super::facts::FactCtx`]): it is compared only with facts that are not.
     pub internal: bool,
@@ -41,10 +48,13 @@ pub struct Loc {
     pub accesses: AccSetId,
 }
 
+/// What identifies a location in a map: its component, internal flag and locks.
+pub type LocKey = (Rho, bool, SetId);
+
 impl Loc {
     /// What identifies a location in a map (the rest is merged).
-    pub fn key(&self) -> (Rho, bool) {
-        (self.rho, self.internal)
+    pub fn key(&self) -> LocKey {
+        (self.rho, self.internal, self.held)
     }
 }
 
@@ -309,9 +319,9 @@ impl LocMaps {
     }
 
     /// The location of `map` with this key, if any.
-    pub fn find(&self, map: LocsId, rho: Rho, internal: bool) -> Option<&Loc> {
+    pub fn find(&self, map: LocsId, rho: Rho, internal: bool, held: SetId) -> Option<&Loc> {
         let locs = &self.maps[map];
-        locs.binary_search_by_key(&(rho, internal), Loc::key)
+        locs.binary_search_by_key(&(rho, internal, held), Loc::key)
             .ok()
             .map(|k| &locs[k])
     }
@@ -325,6 +335,7 @@ mod tests {
         let accesses = t.access_set(accesses.iter().map(|&a| AccessId(a)).collect());
         Loc {
             rho: Rho(rho),
+            held: SetId(0),
             internal: false,
             writes,
             accesses,
@@ -364,10 +375,10 @@ mod tests {
         let u = t.union(m1, m2);
         assert_eq!(t.union(m2, m1), u);
         assert_eq!(t.union(u, LocMaps::EMPTY), u);
-        let l = *t.find(u, Rho(1), false).unwrap();
+        let l = *t.find(u, Rho(1), false, SetId(0)).unwrap();
         assert!(l.writes);
         assert_eq!(t.accesses(l.accesses), &[AccessId(1), AccessId(2)]);
-        assert!(t.find(u, Rho(2), true).is_none());
+        assert!(t.find(u, Rho(2), true, SetId(0)).is_none());
     }
 
     #[test]
@@ -393,7 +404,7 @@ mod tests {
         let folded = others.iter().fold(base, |m, &o| t.union(m, o));
         assert_eq!(all, folded);
         assert_eq!(t.get(all).len(), 4);
-        assert!(t.find(all, Rho(2), false).unwrap().writes);
+        assert!(t.find(all, Rho(2), false, SetId(0)).unwrap().writes);
         assert_eq!(t.union_all(base, &[]), base);
         assert_eq!(t.union_all(base, &[base, LocMaps::EMPTY]), base);
     }
