@@ -18,10 +18,12 @@
 //! not see; its `lib.c` is written but not analysed), `forks` (hundreds of distinct fork sites),
 //! `bigstruct` (one large struct shared by every module through pointers), `macros` (lock
 //! macros, a few lock calls per line), `lazy` (a reader thread started by the first request,
-//! from any of the requests of every module) or `all` (all six); `--shape all-shapes` runs the
-//! sizes for each shape in turn, with a table for each, each shape in a process of its own (so that the
-//! large reports of one shape do not raise the bench's own peak memory, which bounds what it can
-//! tell of the next shape's, see `measure::run_check`).
+//! from any of the requests of every module), `all` (those six), or `interp` (an embedded
+//! interpreter: every module registers a table of C functions that call back into its
+//! dispatcher, one cycle of calls through the registry; not part of `all`); `--shape all-shapes`
+//! runs the sizes for each shape in turn, with a table for each, each shape in a process of its
+//! own (so that the large reports of one shape do not raise the bench's own peak memory, which
+//! bounds what it can tell of the next shape's, see `measure::run_check`).
 //!
 //! `--phases` adds `--timings` to each run and prints each phase's time (the median over the
 //! runs) for each size; after the sizes of a shape it prints a table of the phases with the
@@ -103,7 +105,7 @@ const MIN_COUNT: f64 = 1000.0;
 
 const USAGE: &str = "usage: cargo bench --bench check -- [--sizes N...] [--shape NAME|all-shapes] \
 [--phases] [--counts] [--runs K] [--jobs N] [--dump N DIR] [--timeout SECS] [--layer K] [--module-lines L] [--self-check [--tsan]]\n\
-shapes: server (default), pool, callbacks, forks, bigstruct, macros, lazy, all";
+shapes: server (default), pool, callbacks, forks, bigstruct, macros, lazy, all, interp";
 
 /// Runs of `locksmith check` per size (`--runs K` when given): the median is reported.
 fn runs_for(size: usize, options: &Options) -> usize {

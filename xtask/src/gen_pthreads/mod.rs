@@ -36,11 +36,14 @@
 //! other shape keeps that server and gives half of every module's budget to code of one shape
 //! that real programs have and the server lacks (see [`Shape`]): a thread pool running function
 //! pointers, callbacks handed to a library that locksmith cannot see, hundreds of distinct fork
-//! sites, one large struct shared by every module, lock-heavy macros, and a reader thread
-//! started lazily by whichever request comes first; [`Shape::All`] has all six, a twelfth of
-//! the budget each. They keep the server's guarantees: they compile with
+//! sites, one large struct shared by every module, lock-heavy macros, a reader thread started
+//! lazily by whichever request comes first, and an interpreter embedded in the server, whose
+//! registered functions call back into its dispatcher; [`Shape::All`] has the first six, a
+//! twelfth of the budget each (not the interpreter, so that its figures stay comparable with
+//! those measured before it). They keep the server's guarantees: they compile with
 //! `gcc -std=gnu11 -Wall -Werror -pthread`, run and terminate, take locks in one order (the
-//! pool's queue, the fork counters, the connection and the big struct are leaves; the macros
+//! pool's queue, the fork counters, the connection, the big struct, and the interpreter's
+//! registry, its allocation statistics and its modules' counters are leaves; the macros
 //! take an object's lock before a module counter's lock or a leaf lock of `server.c`, never the
 //! other way round), and their only races are the planted `_unsafe_hits` counters (the pool's
 //! first job of each module increments its module's counter too). ThreadSanitizer agrees on
@@ -172,13 +175,25 @@ pub enum Shape {
     /// of its own from `malloc`) go through `conn_call`, so the function that may fork the
     /// reader is reached from call points that grow linearly with the program.
     Lazy,
-    /// All six shapes at once, a twelfth of each module's budget each.
+    /// All six shapes above at once, a twelfth of each module's budget each ([`Shape::Interp`]
+    /// is not one of them).
     All,
+    /// An interpreter embedded in the server, as Lua is: `server.c` keeps a registry of C
+    /// functions `int (*)(struct vm *, int)` that every module fills with a NULL-terminated
+    /// table of its own (`vm_register`, from `<p>_vm_init`, which `main` calls before any thread
+    /// starts), and calls them by index (`vm_calli`, through a function pointer of the table)
+    /// or by name (`vm_call`). Each module's functions allocate a small object (`vm_alloc`,
+    /// which counts its bytes under the lock of `vm_global`), call back into the dispatcher, and
+    /// update a counter of the module under its own mutex, never held across a call (sometimes
+    /// `vm_global`'s histogram too): every function of every module is on one cycle of calls
+    /// through the registry. A group of worker threads per module, each with a `struct vm` of
+    /// its own, calls the module's functions in a loop.
+    Interp,
 }
 
 impl Shape {
     /// Every shape, in the order the bench runs them.
-    pub const EVERY: [Shape; 8] = [
+    pub const EVERY: [Shape; 9] = [
         Shape::Server,
         Shape::Pool,
         Shape::Callbacks,
@@ -187,6 +202,7 @@ impl Shape {
         Shape::Macros,
         Shape::Lazy,
         Shape::All,
+        Shape::Interp,
     ];
 
     pub fn name(self) -> &'static str {
@@ -199,6 +215,7 @@ impl Shape {
             Shape::Macros => "macros",
             Shape::Lazy => "lazy",
             Shape::All => "all",
+            Shape::Interp => "interp",
         }
     }
 
@@ -224,6 +241,7 @@ impl Shape {
                 Shape::Macros,
                 Shape::Lazy,
             ],
+            Shape::Interp => &[Shape::Interp],
         }
     }
 }
@@ -590,6 +608,11 @@ fn main_function(modules: &[String], parts: &[Shape]) -> String {
             }
             Shape::Callbacks => after_join.push_str("    lib_shutdown();\n"),
             Shape::Lazy => after_join.push_str("    conn_close();\n"),
+            Shape::Interp => {
+                for m in modules {
+                    after_setup.push_str(&format!("    {m}_vm_init();\n"));
+                }
+            }
             Shape::BigStruct => {
                 after_setup.push_str("    big_init(&big_global);\n");
                 for m in modules {
@@ -1457,6 +1480,61 @@ mod tests {
         };
         let old = module_sizes(&generate(60_000, 7, by_file, Shape::Forks));
         assert!(mean(&old) > 2.0 * mean(&large), "{old:?} {large:?}");
+    }
+
+    /// Every shape is found by its name, and `all` is the six shapes it had before the
+    /// interpreter, so that its figures compare with those measured before.
+    #[test]
+    fn shapes_are_named_and_all_leaves_the_interpreter_out() {
+        for shape in Shape::EVERY {
+            assert_eq!(Shape::from_name(shape.name()), Some(shape));
+        }
+        assert_eq!(Shape::All.parts().len(), 6);
+        assert!(!Shape::All.parts().contains(&Shape::Interp));
+        assert!(Shape::EVERY.contains(&Shape::Interp));
+    }
+
+    /// In the interpreter shape, `main` registers every module's table before it starts a
+    /// thread, and no function of a module calls back into the dispatcher holding a lock.
+    #[test]
+    fn the_interpreter_registers_first_and_calls_holding_no_lock() {
+        let files = generate(30_000, 7, Layout::default(), Shape::Interp);
+        let server = &files
+            .iter()
+            .find(|(n, _)| n == "server.c")
+            .expect("server.c")
+            .1;
+        let main = &server[server.find("int main(").expect("main")..];
+        let first_fork = main.find("pthread_create(").expect("a fork in main");
+        let modules = files.iter().filter(|(n, _)| is_analysed(n)).count();
+        assert!(modules >= 3, "{modules} modules");
+        assert_eq!(main[..first_fork].matches("_vm_init();").count(), modules);
+        let mut ops = 0;
+        for (name, text) in files.iter().filter(|(n, _)| is_analysed(n)) {
+            let mut held = 0;
+            let mut in_op = false;
+            for line in text.lines() {
+                if line.starts_with("static int ") && line.contains("_op") {
+                    in_op = true;
+                    ops += 1;
+                } else if line == "}" {
+                    assert!(
+                        !in_op || held == 0,
+                        "{name}: a lock is held at the end of an op"
+                    );
+                    in_op = false;
+                }
+                if !in_op {
+                    continue;
+                }
+                held += line.matches("pthread_mutex_lock(").count();
+                held -= line.matches("pthread_mutex_unlock(").count();
+                if line.contains("vm_call") {
+                    assert_eq!(held, 0, "{name}: a call into the dispatcher holding a lock");
+                }
+            }
+        }
+        assert!(ops > 10 * modules, "{ops} functions in {modules} modules");
     }
 
     #[test]

@@ -3,12 +3,13 @@
 //!
 //! A part fills its share of a module's budget with units (a job, a callback, a batch of fork
 //! sites, a call chain on the big struct, a function of macro uses, a function of requests on
-//! the connection), each counted in preprocessed lines as it is made, and then adds the
-//! module's driver of them and a statement at the start of `<p>_run`. Every lock a part takes
-//! is either a leaf (the pool's queue, a module's fork counter, the big struct, the
-//! connection) or, in the macros, an object's lock taken before a module counter's lock or the
-//! statistics' lock (the base server already takes an object's lock before the statistics'
-//! lock), never the other way round, so the programs cannot deadlock.
+//! the connection, a function of the interpreter), each counted in preprocessed lines as it is
+//! made, and then adds the module's driver of them and a statement at the start of `<p>_run`.
+//! Every lock a part takes is either a leaf (the pool's queue, a module's fork counter, the big
+//! struct, the connection, the interpreter's registry, its allocation statistics and a module's
+//! interpreter counters) or, in the macros, an object's lock taken before a module counter's
+//! lock or the statistics' lock (the base server already takes an object's lock before the
+//! statistics' lock), never the other way round, so the programs cannot deadlock.
 
 use super::{preprocessed_lines, Module, Shape, MAX_THREADS};
 
@@ -53,6 +54,14 @@ const BIG_FIELDS: &[(&str, &str)] = &[
     ("int", "pending"),
     ("long", "total"),
 ];
+
+/// The deepest nesting of calls through the interpreter's dispatcher: past it, `vm_calli`
+/// returns without calling, so that the cycle of calls through the registry ends at run time.
+const VM_MAX_DEPTH: usize = 3;
+/// The length of `vm_global`'s histogram.
+const VM_HIST: usize = 16;
+/// The calls of the interpreter a worker makes in each of its iterations.
+const VM_WORKER_CALLS: usize = 4;
 
 /// The members of `struct big_state` of type `struct big_counter`.
 const BIG_COUNTERS: &[&str] = &["net", "disk", "mem", "cpu"];
@@ -154,11 +163,51 @@ void conn_free(long *reply);
 void conn_close(void);
 "
         .to_string(),
+        Shape::Interp => {
+            let mut s = format!(
+                "
+/* The interpreter embedded in server.c, as Lua is: modules register tables of C functions,
+ * which are called by index or by name and call back into it. Each thread has a vm of its own. */
+#define VM_HIST {VM_HIST}
+
+struct vm {{
+    int depth;
+    long calls;
+    long bytes;
+}};
+
+struct reg {{
+    const char *name;
+    int (*fn)(struct vm *L, int arg);
+}};
+
+struct vm_state {{
+    pthread_mutex_t lock;
+    long bytes;
+    long allocs;
+    long hist[VM_HIST];
+}};
+
+extern struct vm_state vm_global;
+void vm_register(const struct reg *r);
+int vm_find(const char *name);
+int vm_calli(struct vm *L, int idx, int arg);
+int vm_call(struct vm *L, const char *name, int arg);
+void vm_open(struct vm *L);
+void *vm_alloc(struct vm *L, size_t n);
+void vm_free(struct vm *L, void *p, size_t n);\n"
+            );
+            for m in modules {
+                s.push_str(&format!("void {m}_vm_init(void);\n"));
+            }
+            s
+        }
         Shape::Forks | Shape::Server | Shape::All => String::new(),
     }
 }
 
-/// What the parts add to `server.c` after its shared helpers: the pool and the big struct.
+/// What the parts add to `server.c` after its shared helpers: the pool, the big struct, the
+/// connection and the interpreter.
 pub(super) fn shape_core(parts: &[Shape]) -> String {
     let mut s = String::new();
     for part in parts {
@@ -361,10 +410,158 @@ void conn_close(void)
 
 ",
             ),
+            Shape::Interp => s.push_str(&interp_core()),
             _ => {}
         }
     }
     s
+}
+
+/// The interpreter's core in `server.c`: the registry (a table of functions that grows, under
+/// `vm_reg_mu`, and an index of their names by hash), the dispatcher by index and by name, and
+/// the allocator, which counts its bytes in `vm_global`. Modules register before any thread
+/// starts, so the threads read the table and the index without a lock.
+fn interp_core() -> String {
+    format!(
+        "/* The embedded interpreter: the registry of the modules' functions, called by index or by
+ * name, and the statistics of the objects they allocate. Modules register before any thread
+ * starts; no lock is held while a function calls back into the dispatcher. */
+#define VM_MAX_DEPTH {VM_MAX_DEPTH}
+
+struct vm_state vm_global = {{ .lock = PTHREAD_MUTEX_INITIALIZER }};
+static pthread_mutex_t vm_reg_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct reg *vm_table;
+static int vm_nfuncs;
+static int vm_cap;
+static int *vm_slots;
+static unsigned vm_nslots;
+
+static unsigned vm_hash(const char *s)
+{{
+    unsigned h = 2166136261u;
+
+    while (*s != '\\0')
+        h = (h ^ (unsigned char)*s++) * 16777619u;
+    return h;
+}}
+
+/* Puts function idx into the index of names; called with vm_reg_mu held. */
+static void vm_index(int idx)
+{{
+    unsigned k = vm_hash(vm_table[idx].name) & (vm_nslots - 1);
+
+    while (vm_slots[k] >= 0)
+        k = (k + 1) & (vm_nslots - 1);
+    vm_slots[k] = idx;
+}}
+
+/* Makes room for one more function; called with vm_reg_mu held. */
+static void vm_grow(void)
+{{
+    unsigned i;
+    int f;
+
+    if (vm_nfuncs == vm_cap) {{
+        vm_cap = vm_cap > 0 ? 2 * vm_cap : 64;
+        vm_table = realloc(vm_table, (size_t)vm_cap * sizeof *vm_table);
+        if (vm_table == NULL)
+            abort();
+    }}
+    if (2 * (unsigned)(vm_nfuncs + 1) > vm_nslots) {{
+        free(vm_slots);
+        vm_nslots = vm_nslots > 0 ? 2 * vm_nslots : 128;
+        vm_slots = malloc(vm_nslots * sizeof *vm_slots);
+        if (vm_slots == NULL)
+            abort();
+        for (i = 0; i < vm_nslots; i++)
+            vm_slots[i] = -1;
+        for (f = 0; f < vm_nfuncs; f++)
+            vm_index(f);
+    }}
+}}
+
+void vm_register(const struct reg *r)
+{{
+    pthread_mutex_lock(&vm_reg_mu);
+    for (; r->name != NULL; r++) {{
+        vm_grow();
+        vm_table[vm_nfuncs] = *r;
+        vm_index(vm_nfuncs);
+        vm_nfuncs++;
+    }}
+    pthread_mutex_unlock(&vm_reg_mu);
+}}
+
+int vm_find(const char *name)
+{{
+    unsigned k;
+
+    if (vm_nslots == 0)
+        return -1;
+    k = vm_hash(name) & (vm_nslots - 1);
+    while (vm_slots[k] >= 0) {{
+        if (strcmp(vm_table[vm_slots[k]].name, name) == 0)
+            return vm_slots[k];
+        k = (k + 1) & (vm_nslots - 1);
+    }}
+    return -1;
+}}
+
+int vm_calli(struct vm *L, int idx, int arg)
+{{
+    int r;
+
+    if (vm_nfuncs == 0 || L->depth >= VM_MAX_DEPTH)
+        return arg & 0xff;
+    idx = (int)((unsigned)idx % (unsigned)vm_nfuncs);
+    L->depth++;
+    L->calls++;
+    r = vm_table[idx].fn(L, arg);
+    L->depth--;
+    return r;
+}}
+
+int vm_call(struct vm *L, const char *name, int arg)
+{{
+    int idx = vm_find(name);
+
+    if (idx < 0)
+        return -1;
+    return vm_calli(L, idx, arg);
+}}
+
+void vm_open(struct vm *L)
+{{
+    L->depth = 0;
+    L->calls = 0;
+    L->bytes = 0;
+}}
+
+void *vm_alloc(struct vm *L, size_t n)
+{{
+    void *p = malloc(n);
+
+    if (p == NULL)
+        abort();
+    pthread_mutex_lock(&vm_global.lock);
+    vm_global.bytes += (long)n;
+    vm_global.allocs++;
+    pthread_mutex_unlock(&vm_global.lock);
+    L->bytes += (long)n;
+    return p;
+}}
+
+void vm_free(struct vm *L, void *p, size_t n)
+{{
+    pthread_mutex_lock(&vm_global.lock);
+    vm_global.bytes -= (long)n;
+    pthread_mutex_unlock(&vm_global.lock);
+    L->bytes -= (long)n;
+    free(p);
+}}
+
+"
+    )
 }
 
 /// `lib.c`, the library of the callbacks shape, which locksmith is not given. It runs every
@@ -489,7 +686,16 @@ fn worker_group(p: &str, what: &str, all: &str) -> String {
     return NULL;
 }}
 
-static void {p}_run_{what}(int n)
+{}",
+        group_runner(p, what)
+    )
+}
+
+/// `<p>_run_<what>(n)`, which forks `MAX_THREADS` at most threads running `<p>_<what>_worker`
+/// in a loop and joins them.
+fn group_runner(p: &str, what: &str) -> String {
+    format!(
+        "static void {p}_run_{what}(int n)
 {{
     pthread_t th[{MAX_THREADS}];
     int i;
@@ -507,6 +713,43 @@ static void {p}_run_{what}(int n)
     )
 }
 
+/// The end of a module's part of the interpreter, after its `n` functions: their table
+/// (`table`, its entries) and `<p>_vm_init`, which registers it, then the worker threads, each
+/// with a `struct vm` of its own, that call the functions in turn through `vm_calli`, and
+/// `<p>_run_vm`, which starts them.
+fn interp_tail(p: &str, n: usize, table: &str) -> String {
+    format!(
+        "static const struct reg {p}_lib[] = {{
+{table}    {{ NULL, NULL }},
+}};
+
+void {p}_vm_init(void)
+{{
+    vm_register({p}_lib);
+}}
+
+static void *{p}_vm_worker(void *arg)
+{{
+    struct vm vm;
+    long total = 0;
+    int base = vm_find(\"{p}.op0\");
+    int i, k;
+
+    (void)arg;
+    vm_open(&vm);
+    for (i = 0; i < server_iters; i++)
+        for (k = 0; k < {VM_WORKER_CALLS}; k++)
+            total += vm_calli(&vm, base + (i * {VM_WORKER_CALLS} + k) % {n}, i + k);
+    total += {p}_vm_read();
+    stats_add(&server_stats, (total + vm.calls) & 0xff);
+    return NULL;
+}}
+
+{}",
+        group_runner(p, "vm")
+    )
+}
+
 impl Module<'_> {
     /// Adds the code of one part of the shape, about `budget` preprocessed lines.
     pub(super) fn add_part(&mut self, part: Shape, budget: usize) {
@@ -517,6 +760,7 @@ impl Module<'_> {
             Shape::BigStruct => self.add_big(budget),
             Shape::Macros => self.add_macros(budget),
             Shape::Lazy => self.add_lazy(budget),
+            Shape::Interp => self.add_interp(budget),
             Shape::Server | Shape::All => {}
         }
     }
@@ -977,6 +1221,117 @@ void {p}_attach(struct big_state *b)
             body.push_str(&format!("    {ty}_unlock(o);\n"));
             body
         });
+    }
+
+    /// The interpreter's functions of the module, `<p>_op<k>(struct vm *L, int arg)`: each
+    /// allocates a `struct <p>_udata` with `vm_alloc`, calls back into the dispatcher once or
+    /// twice ([`Module::vm_callback`]) and adds what it got to a counter of the module under
+    /// `<p>_vm_mu`, which no call into the dispatcher is made holding; one in three also counts
+    /// it in `vm_global`'s histogram. `<p>_vm_init` registers them (the table `<p>_lib`), and the
+    /// worker group `<p>_run_vm` calls them in a loop through `vm_calli`, each thread with a
+    /// `struct vm` of its own.
+    fn add_interp(&mut self, budget: usize) {
+        let p = self.p.clone();
+        let head = format!(
+            "struct {p}_udata {{
+    int tag;
+    long num;
+    char name[24];
+}};
+
+static pthread_mutex_t {p}_vm_mu = PTHREAD_MUTEX_INITIALIZER;
+static long {p}_vm_sum;
+static long {p}_vm_count;
+
+static long {p}_vm_read(void)
+{{
+    long v;
+
+    pthread_mutex_lock(&{p}_vm_mu);
+    v = {p}_vm_sum + {p}_vm_count;
+    pthread_mutex_unlock(&{p}_vm_mu);
+    return v;
+}}
+
+"
+        );
+        let fixed = preprocessed_lines(&head) + preprocessed_lines(&interp_tail(&p, 1, "")) + 1;
+        let mut ops = String::new();
+        let mut table = String::new();
+        let n = fill_units(budget, fixed, |k| {
+            let op = self.interp_op(k);
+            let entry = format!("    {{ \"{p}.op{k}\", {p}_op{k} }},\n");
+            let lines = preprocessed_lines(&op) + preprocessed_lines(&entry);
+            ops.push_str(&op);
+            table.push_str(&entry);
+            lines
+        });
+        self.extra.push_str(&head);
+        self.extra.push_str(&ops);
+        self.extra.push_str(&interp_tail(&p, n, &table));
+        self.run_hooks
+            .push_str(&format!("    {p}_run_vm(nthreads);\n"));
+    }
+
+    /// `<p>_op<k>`, a function of the interpreter: see [`Module::add_interp`].
+    fn interp_op(&mut self, k: usize) -> String {
+        let p = self.p.clone();
+        let mut c = format!(
+            "static int {p}_op{k}(struct vm *L, int arg)
+{{
+    struct {p}_udata *u = vm_alloc(L, sizeof *u);
+    int r;
+
+    u->tag = arg;
+    u->num = (long)arg * {} + {k};\n",
+            self.rng.range(2, 97)
+        );
+        if self.rng.one_in(3) {
+            c.push_str(&format!(
+                "    snprintf(u->name, sizeof u->name, \"{p}.%d\", arg & 0xff);
+    u->num += (long)strlen(u->name);\n"
+            ));
+        }
+        let call = self.vm_callback(k, "(int)(u->num & 0x3ff)");
+        c.push_str(&format!(
+            "    r = {call};
+    pthread_mutex_lock(&{p}_vm_mu);
+    {p}_vm_sum += r;
+    pthread_mutex_unlock(&{p}_vm_mu);\n"
+        ));
+        if self.rng.one_in(2) {
+            let call = self.vm_callback(k, "u->tag & 0xff");
+            c.push_str(&format!(
+                "    r += {call};
+    pthread_mutex_lock(&{p}_vm_mu);
+    {p}_vm_count++;
+    pthread_mutex_unlock(&{p}_vm_mu);\n"
+            ));
+        }
+        if self.rng.one_in(3) {
+            c.push_str(
+                "    pthread_mutex_lock(&vm_global.lock);
+    vm_global.hist[(unsigned)r % VM_HIST]++;
+    pthread_mutex_unlock(&vm_global.lock);\n",
+            );
+        }
+        c.push_str("    vm_free(L, u, sizeof *u);\n    return r & 0xffff;\n}\n\n");
+        c
+    }
+
+    /// A call of `<p>_op<k>` back into the interpreter with `arg`: by the name of a function of
+    /// the module up to `k` (itself included), by the name of the first function of a lower
+    /// module of its layer, or by an index, which may be any function of any module.
+    fn vm_callback(&mut self, k: usize, arg: &str) -> String {
+        let p = &self.p;
+        match self.rng.below(3) {
+            0 => format!("vm_call(L, \"{p}.op{}\", {arg})", self.rng.below(k + 1)),
+            1 if !self.lower.is_empty() => {
+                let m = &self.lower[self.rng.below(self.lower.len())];
+                format!("vm_call(L, \"{m}.op0\", {arg})")
+            }
+            _ => format!("vm_calli(L, arg + {}, {arg})", self.rng.below(1000)),
+        }
     }
 
     /// Functions `<p>_<what><k>(struct <type> *o, long v)` on an object of a type of the module,
