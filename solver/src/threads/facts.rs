@@ -500,40 +500,81 @@ impl Prop<'_> {
         self.interned(ctx)
     }
 
-    /// [`Prop::held_in_contexts`] at every function where the check reads facts.
+    /// [`Prop::held_in_contexts`] at every function where the check reads facts: at `main`
+    /// every location (the copies at the root are made of them), elsewhere those the check
+    /// reads there ([`check`](super::check)): the components of the labels whose home it is, or
+    /// whose owner it is when their home is `main`, and those carrying them
+    /// ([`Propagated::deferred_into`]). A function that allocates what it accesses is the home
+    /// of that object, and each of an interpreter's thousands of such functions reaches every
+    /// module's locations: split whole, they were as many contexts as before.
     fn held_where_checked(&mut self) {
         let Some(main) = self.p.main else { return };
         let mut checked: Vec<Rho> = self.p.checked.to_vec();
         checked.sort();
         checked.dedup();
+        let mut read_at: Vec<(FnId, Rho)> = Vec::new();
+        for &r in &checked {
+            let comp = self.comps.of[r];
+            let home = self.homes.home_of(r).unwrap_or(main);
+            let owner = self.homes.owner_of(r).filter(|_| home == main);
+            for f in [Some(home), owner].into_iter().flatten() {
+                if f != main {
+                    read_at.push((f, comp));
+                    let carriers = self.deferred_into.get(&comp).into_iter().flatten();
+                    read_at.extend(carriers.map(|&x| (f, x)));
+                }
+            }
+        }
+        read_at.sort_unstable();
+        read_at.dedup();
+        let mut read = vec![false; self.useful.len()];
         for f in self.homes.checked_at(&checked, main) {
-            self.held_in_contexts(f);
+            let from = read_at.partition_point(|&(g, _)| g < f);
+            let to = read_at.partition_point(|&(g, _)| g <= f);
+            for &(_, x) in &read_at[from..to] {
+                read[x.0 as usize] = true;
+            }
+            self.held_in_contexts(f, |loc| f == main || read[loc.rho.0 as usize]);
+            for &(_, x) in &read_at[from..to] {
+                read[x.0 as usize] = false;
+            }
         }
     }
 
     /// Moves the locks of the locations of `f`'s contexts into the contexts, where the check
     /// reads them: a context holding `held` whose map has locations holding `h` and `h'`
-    /// becomes the contexts holding `held ∪ h` and `held ∪ h'`, each with its locations.
-    /// Only the functions the check reads are so expanded ([`Homes::checked_at`]); everywhere
-    /// else a location's locks stay in the map, so that the contexts of a function do not
-    /// multiply by the lock sets of every access below it.
-    fn held_in_contexts(&mut self, f: FnId) {
-        let mut expanded: BTreeMap<CtxId, Vec<Loc>> = BTreeMap::new();
+    /// becomes the contexts holding `held ∪ h` and `held ∪ h'`, each with its locations (those
+    /// `keep` says the check reads). Only the functions the check reads are so expanded
+    /// ([`Homes::checked_at`]); everywhere else a location's locks stay in the map, so that the
+    /// contexts of a function do not multiply by the lock sets of every access below it.
+    fn held_in_contexts(&mut self, f: FnId, keep: impl Fn(&Loc) -> bool) {
+        let mut expanded: BTreeMap<CtxId, Vec<LocsId>> = BTreeMap::new();
         for ctx in std::mem::take(&mut self.by_func[f]) {
-            let outer = self.ctxs[ctx];
-            for k in 0..self.locs.get(self.maps[ctx]).len() {
-                let loc = self.locs.get(self.maps[ctx])[k];
-                let held = self.ls.sets.union(outer.held, loc.held);
-                let id = self.interned(FactCtx { held, ..outer });
-                expanded.entry(id).or_default().push(Loc {
+            let (outer, map) = (self.ctxs[ctx], self.maps[ctx]);
+            let locs = self.locs.get(map);
+            // Most maps hold no location with locks of its own: the context keeps its map.
+            if locs.iter().all(|l| l.held == LockSets::EMPTY && keep(l)) {
+                expanded.entry(ctx).or_default().push(map);
+                continue;
+            }
+            let mut by_held: BTreeMap<SetId, Vec<Loc>> = BTreeMap::new();
+            for loc in locs.iter().filter(|l| keep(l)) {
+                let own = Loc {
                     held: LockSets::EMPTY,
-                    ..loc
-                });
+                    ..*loc
+                };
+                by_held.entry(loc.held).or_default().push(own);
+            }
+            for (held, locs) in by_held {
+                let held = self.ls.sets.union(outer.held, held);
+                let id = self.interned(FactCtx { held, ..outer });
+                let part = self.locs.intern(locs);
+                expanded.entry(id).or_default().push(part);
             }
         }
         self.by_func[f].clear();
-        for (id, locs) in expanded {
-            self.maps[id] = self.locs.intern(locs);
+        for (id, parts) in expanded {
+            self.maps[id] = self.locs.union_all(LocMaps::EMPTY, &parts);
             self.by_func[f].push(id);
         }
     }
@@ -1546,7 +1587,9 @@ pub fn propagate(inputs: FactInputs<'_>, locks: &mut LockTable, ls: &mut Lockset
     }
     stats.time("facts: propagation", || prop.run());
     prop.record_counts();
-    prop.held_where_checked();
+    stats.time("facts: locks into the contexts read", || {
+        prop.held_where_checked()
+    });
     let tagged = stats.time("facts: copies at the root", || prop.tagged());
     Propagated {
         ctxs: prop.ctxs,

@@ -31,7 +31,7 @@ crate::define_id!(
 
 /// One location of a map: the facts `ρ ▷ held` of one context for one flow component and
 /// one lock set.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Loc {
     /// The representative of the flow component of the accessed labels.
     pub rho: Rho,
@@ -46,6 +46,19 @@ pub struct Loc {
     pub writes: bool,
     /// The accesses behind the fact.
     pub accesses: AccSetId,
+}
+
+/// Two words per location: maps are interned by the hash of all their locations, and a round
+/// of the hasher per field was most of interning them.
+impl std::hash::Hash for Loc {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(u64::from(self.rho.0) | (u64::from(self.held.0) << 32));
+        state.write_u64(
+            u64::from(self.accesses.0)
+                | (u64::from(self.internal) << 32)
+                | (u64::from(self.writes) << 33),
+        );
+    }
 }
 
 /// What identifies a location in a map: its component, internal flag and locks.
