@@ -13,8 +13,8 @@
 //! - [`live_threads`]: for each point of each function, the threads started during one run of
 //!   that function that may still be running there (the relation [`super::mhp`] computes).
 //! - [`races`]: the locations two threads of a whole-program run may access at the same moment,
-//!   found by running every interleaving of the program's threads (what [`super::check`]
-//!   decides, without locks).
+//!   found by running every interleaving of the program's threads, a lock call waiting while
+//!   another thread holds its lock (what [`super::check`] decides).
 //!
 //! Thread handles are *local*, as the front end makes them: a `Join(h)` ends every thread that
 //! the same run of the same function has forked with handle `h` (and nothing else), or that a
@@ -383,6 +383,59 @@ struct SimThread {
     /// The frames that can join it, as (thread, stack height, handle): a `Join(handle)` run by
     /// that frame waits for it. A frame that returns can join nothing any more.
     owners: Vec<(usize, usize, ThreadHandle)>,
+    /// The locks it holds, one entry per hold, sorted.
+    holds: Vec<(crate::constraints::Lock, super::Mode)>,
+}
+
+/// Whether thread `t` of `world` may take `lock` in `mode` now, and its holds after it does:
+/// no other thread holds the lock (in either mode, or exclusively for a shared hold), and `t`
+/// itself does not hold it for reading only when it asks to write, nor at all when a second lock
+/// of it blocks ([`ThreadProgram::relock_fails`]). A recursive mutex counts each hold.
+fn acquired(
+    p: &ThreadProgram,
+    world: &[SimThread],
+    t: usize,
+    lock: crate::constraints::Lock,
+    mode: super::Mode,
+) -> Option<Vec<(crate::constraints::Lock, super::Mode)>> {
+    use super::Mode::{Exclusive, Shared};
+    let others = (world.iter().enumerate()).filter(|&(u, _)| u != t);
+    let blocked_by = |m: super::Mode| mode == Exclusive || m == Exclusive;
+    if others
+        .flat_map(|(_, u)| u.holds.iter())
+        .any(|&(l, m)| l == lock && blocked_by(m))
+    {
+        return None;
+    }
+    let own: Vec<super::Mode> = (world[t].holds.iter())
+        .filter(|&&(l, _)| l == lock)
+        .map(|&(_, m)| m)
+        .collect();
+    let upgrade = mode == Exclusive && own.contains(&Shared) && !own.contains(&Exclusive);
+    if upgrade || (!own.is_empty() && p.relock_fails.contains(&lock)) {
+        return None;
+    }
+    let mut holds = world[t].holds.clone();
+    holds.push((lock, mode));
+    holds.sort();
+    Some(holds)
+}
+
+/// Thread `t`'s holds after it releases `lock` once (an exclusive hold before a shared one);
+/// `None` if it holds none, a run this exploration does not follow.
+fn released(
+    world: &[SimThread],
+    t: usize,
+    lock: crate::constraints::Lock,
+) -> Option<Vec<(crate::constraints::Lock, super::Mode)>> {
+    let holds = &world[t].holds;
+    let k = (holds
+        .iter()
+        .position(|&h| h == (lock, super::Mode::Exclusive)))
+    .or_else(|| holds.iter().position(|&(l, _)| l == lock))?;
+    let mut holds = holds.clone();
+    holds.remove(k);
+    Some(holds)
 }
 
 /// The locations on which the interleavings of a whole program race: two different threads stand
@@ -392,9 +445,10 @@ struct SimThread {
 /// inlined on stacks of at most `depth` frames and at most `max_threads` threads in all (a
 /// thread that would go deeper or start one more waits forever: the runs explored are some of
 /// the program's runs, so whatever race they find, a sound analysis finds too). Every branch is
-/// feasible, and a block that `returns` may also go on to its successors. Lock events are
-/// ignored: the programs compared with this have none. The exploration stops after `max_states`
-/// states (what it found by then are races all the same).
+/// feasible, and a block that `returns` may also go on to its successors. A lock call waits while
+/// another thread holds the lock ([`acquired`]), and a thread that would release a lock it does
+/// not hold goes no further: every run explored is one the program can make. The exploration
+/// stops after `max_states` states (what it found by then are races all the same).
 pub fn races(
     p: &ThreadProgram,
     depth: usize,
@@ -414,6 +468,7 @@ pub fn races(
     let start = vec![SimThread {
         stack: vec![entry(main)],
         owners: Vec::new(),
+        holds: Vec::new(),
     }];
     let event_at = |pos: &Pos| -> Option<Event> {
         p.funcs[pos.func].blocks[pos.block as usize]
@@ -462,8 +517,20 @@ pub fn races(
                         .map(|(height, h)| (t, height, h))
                         .into_iter()
                         .collect();
-                    after.push(SimThread { stack, owners });
+                    after.push(SimThread {
+                        stack,
+                        owners,
+                        holds: Vec::new(),
+                    });
                 }
+                Some(Event::Acquire(lock, mode, _)) => match acquired(p, &world, t, lock, mode) {
+                    Some(holds) => after[t].holds = holds,
+                    None => continue,
+                },
+                Some(Event::Release(lock)) => match released(&world, t, lock) {
+                    Some(holds) => after[t].holds = holds,
+                    None => continue,
+                },
                 Some(Event::Join(h)) => {
                     let waits = world
                         .iter()
