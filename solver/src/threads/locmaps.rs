@@ -35,9 +35,9 @@ crate::define_id!(
 pub struct Loc {
     /// The representative of the flow component of the accessed labels.
     pub rho: Rho,
-    /// The locks the access holds that its context does not say: those acquired between the
-    /// context's call chain and the access ([`super::facts`]). The fact holds these and the
-    /// context's.
+    /// The locks its accesses hold relative to the context's function (taken in it or below
+    /// it, translated through each call like the labels), which the context does not say: the
+    /// fact holds these and the context's ([`super::facts`]).
     pub held: SetId,
     /// The fact stands for the copy made by one run of a callee (see
     /// [`super::facts::FactCtx`]): it is compared only with facts that are not.
