@@ -480,6 +480,10 @@ pub fn races(inputs: RaceInputs<'_>) -> (Vec<RaceWarning>, Option<Stop>) {
         mask_locks: p.masked_handlers.iter().map(|&(_, l)| l).collect(),
     };
     let wanted_bits = bits_of(&wanted);
+    // The facts at a function other than `main` hold only what is read below there: the
+    // components of the labels whose home it is (or owner, when their home is `main`) and their
+    // carriers (`facts::Prop::held_where_checked`). Reading another component at such a
+    // function needs that list widened too, or its facts there are silently missing.
     for f in at {
         checker.index(f, &wanted_bits);
     }

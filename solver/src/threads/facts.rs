@@ -505,7 +505,9 @@ impl Prop<'_> {
     /// whose owner it is when their home is `main`, and those carrying them
     /// ([`Propagated::deferred_into`]). A function that allocates what it accesses is the home
     /// of that object, and each of an interpreter's thousands of such functions reaches every
-    /// module's locations: split whole, they were as many contexts as before.
+    /// module's locations: split whole, they were as many contexts as before. What the check
+    /// reads and this list must agree (the comment above `Checker::index`'s calls in `check.rs`):
+    /// a component read at a function where it was dropped would look race-free.
     fn held_where_checked(&mut self) {
         let Some(main) = self.p.main else { return };
         let mut checked: Vec<Rho> = self.p.checked.to_vec();
