@@ -132,6 +132,11 @@ impl LocMaps {
         (self.maps.len(), self.sets.len(), entries)
     }
 
+    /// The accesses of all access sets.
+    pub fn accesses_in_sets(&self) -> usize {
+        self.sets.iter().map(|s| s.len()).sum()
+    }
+
     /// The interned set of `accesses`.
     pub fn access_set(&mut self, mut accesses: Vec<AccessId>) -> AccSetId {
         accesses.sort_unstable();
