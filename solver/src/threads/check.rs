@@ -397,6 +397,69 @@ impl CtxRanks {
     }
 }
 
+/// Which components the check reads at each function where it reads facts
+/// ([`Homes::checked_at`]): at `main` every one; elsewhere those of the labels whose home the
+/// function is, or whose owner it is when their home is `main`, with the sticky components
+/// carrying them ([`Propagated::deferred_into`]). Propagation keeps only these at each such
+/// function (`facts::Prop::held_where_checked`), and the check asserts that it reads nothing
+/// else there (`Checker::entries_of`, `Checker::carried_race_free`): a component read where
+/// it was dropped would look race-free. A function that allocates what it accesses is the home
+/// of that object, and each of an interpreter's thousands of such functions reaches every
+/// module's locations: kept whole, their maps, split by the locks of their locations, made as
+/// many contexts as when the contexts held those locks.
+#[derive(Clone, Debug, Default)]
+pub struct Reads {
+    main: Option<FnId>,
+    /// `(function, component)` for every function but `main`, sorted.
+    away: Vec<(FnId, Rho)>,
+}
+
+impl Reads {
+    /// What the check reads of the labels `checked` (sorted).
+    pub fn new(
+        checked: &[Rho],
+        comps: &Components,
+        homes: &Homes,
+        main: FnId,
+        deferred_into: &FxHashMap<Rho, Vec<Rho>>,
+    ) -> Reads {
+        let mut away: Vec<(FnId, Rho)> = Vec::new();
+        for &r in checked {
+            let comp = comps.of[r];
+            let home = homes.home_of(r).unwrap_or(main);
+            let owner = homes.owner_of(r).filter(|_| home == main);
+            for f in [Some(home), owner].into_iter().flatten() {
+                if f != main {
+                    away.push((f, comp));
+                    let carriers = deferred_into.get(&comp).into_iter().flatten();
+                    away.extend(carriers.map(|&x| (f, x)));
+                }
+            }
+        }
+        away.sort_unstable();
+        away.dedup();
+        Reads {
+            main: Some(main),
+            away,
+        }
+    }
+
+    /// The components read at `f`, sorted; `None` at `main`, which reads all of them.
+    pub fn at(&self, f: FnId) -> Option<Vec<Rho>> {
+        if Some(f) == self.main {
+            return None;
+        }
+        let from = self.away.partition_point(|&(g, _)| g < f);
+        let to = self.away.partition_point(|&(g, _)| g <= f);
+        Some(self.away[from..to].iter().map(|&(_, x)| x).collect())
+    }
+
+    /// Whether the check reads component `comp` at `f`.
+    pub fn reads(&self, f: FnId, comp: Rho) -> bool {
+        Some(f) == self.main || self.away.binary_search(&(f, comp)).is_ok()
+    }
+}
+
 /// Whether two contexts of one function may be at the same time in two threads: what the race
 /// check asks of two accesses, and the deadlock check of two lock calls.
 pub struct Concurrency<'a> {
@@ -480,10 +543,8 @@ pub fn races(inputs: RaceInputs<'_>) -> (Vec<RaceWarning>, Option<Stop>) {
         mask_locks: p.masked_handlers.iter().map(|&(_, l)| l).collect(),
     };
     let wanted_bits = bits_of(&wanted);
-    // The facts at a function other than `main` hold only what is read below there: the
-    // components of the labels whose home it is (or owner, when their home is `main`) and their
-    // carriers (`facts::Prop::held_where_checked`). Reading another component at such a
-    // function needs that list widened too, or its facts there are silently missing.
+    // At a function other than `main`, the maps hold only what the check reads there
+    // ([`Reads`]): indexing them on every wanted component indexes that.
     for f in at {
         checker.index(f, &wanted_bits);
     }
@@ -779,6 +840,10 @@ impl Checker<'_> {
     /// at `main`, one per module: reading them again for each made the check grow as buffers
     /// times modules (the lazy shape, 100k to 1M lines: 18,026 entries read → 1,157,913).
     fn carried_race_free(&self, comp: Rho, home: FnId) -> bool {
+        debug_assert!(
+            self.facts.reads.reads(home, comp),
+            "{comp:?} is not kept at {home:?}"
+        );
         let Some(into) = self.facts.deferred_into.get(&comp) else {
             return false;
         };
@@ -813,6 +878,10 @@ impl Checker<'_> {
     fn carried_base(&self, into: &[Rho], home: FnId) -> CarriedBase {
         let mut entries: Vec<Entry> = Vec::new();
         for &x in into {
+            debug_assert!(
+                self.facts.reads.reads(home, x),
+                "{x:?} is not kept at {home:?}"
+            );
             entries.extend(self.entries.get((x, home)).into_iter().flatten().copied());
         }
         merge_writes(&mut entries, |e| self.group(e));
@@ -836,6 +905,10 @@ impl Checker<'_> {
     /// whose facts it has without the maps saying so ([`Propagated::deferred_into`]), with the
     /// write flag of all of them in each map; `None` without any.
     fn entries_of(&self, comp: Rho, f: FnId) -> Option<Vec<Entry>> {
+        debug_assert!(
+            self.facts.reads.reads(f, comp),
+            "{comp:?} is not kept at {f:?}"
+        );
         let own = self.entries.get((comp, f));
         let into = self
             .facts
@@ -847,6 +920,7 @@ impl Checker<'_> {
         }
         let mut out: Vec<Entry> = own.map(<[Entry]>::to_vec).unwrap_or_default();
         for x in into {
+            debug_assert!(self.facts.reads.reads(f, *x), "{x:?} is not kept at {f:?}");
             out.extend(self.entries.get((*x, f)).into_iter().flatten().copied());
         }
         if out.is_empty() {

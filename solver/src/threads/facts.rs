@@ -84,7 +84,7 @@ use std::rc::Rc;
 use petgraph::graph::{DiGraph, NodeIndex};
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::check::Ctx;
+use super::check::{Ctx, Reads};
 use super::contexts::Contexts;
 use super::linearity::Linearity;
 use super::locksets::{
@@ -384,6 +384,8 @@ struct Prop<'a> {
     /// At the functions the check reads, once propagation ends, each context's facts as the
     /// check reads them ([`Prop::held_where_checked`]); elsewhere empty.
     read: IndexVec<CtxId, LocsId>,
+    /// What the check reads at each function ([`Prop::held_where_checked`]).
+    reads: Reads,
     /// [`Prop::split`], memoised.
     split_memo: FxHashMap<LocsId, Parts>,
     locs: LocMaps,
@@ -617,41 +619,19 @@ impl Prop<'_> {
         self.interned(ctx)
     }
 
-    /// [`Prop::held_in_contexts`] at every function where the check reads facts: at `main`
-    /// every location (the copies at the root are made of them), elsewhere those the check
-    /// reads there ([`check`](super::check)): the components of the labels whose home it is, or
-    /// whose owner it is when their home is `main`, and those carrying them
-    /// ([`Propagated::deferred_into`]). A function that allocates what it accesses is the home
-    /// of that object, and each of an interpreter's thousands of such functions reaches every
-    /// module's locations: split whole, they were as many contexts as before. What the check
-    /// reads and this list must agree (the comment above `Checker::index`'s calls in `check.rs`):
-    /// a component read at a function where it was dropped would look race-free.
+    /// [`Prop::held_in_contexts`] at every function where the check reads facts, keeping there
+    /// the components it reads ([`Reads`]): at `main` all of them (the copies at the root are
+    /// made of them).
     fn held_where_checked(&mut self) {
         let Some(main) = self.p.main else { return };
         let mut checked: Vec<Rho> = self.p.checked.to_vec();
         checked.sort();
         checked.dedup();
-        let mut read_at: Vec<(FnId, Rho)> = Vec::new();
-        for &r in &checked {
-            let comp = self.comps.of[r];
-            let home = self.homes.home_of(r).unwrap_or(main);
-            let owner = self.homes.owner_of(r).filter(|_| home == main);
-            for f in [Some(home), owner].into_iter().flatten() {
-                if f != main {
-                    read_at.push((f, comp));
-                    let carriers = self.deferred_into.get(&comp).into_iter().flatten();
-                    read_at.extend(carriers.map(|&x| (f, x)));
-                }
-            }
-        }
-        read_at.sort_unstable();
-        read_at.dedup();
+        self.reads = Reads::new(&checked, self.comps, self.homes, main, &self.deferred_into);
         self.read = IndexVec::from_elem_n(LocMaps::EMPTY, self.ctxs.len());
         for f in self.homes.checked_at(&checked, main) {
-            let from = read_at.partition_point(|&(g, _)| g < f);
-            let to = read_at.partition_point(|&(g, _)| g <= f);
-            let read: Vec<Rho> = read_at[from..to].iter().map(|&(_, x)| x).collect();
-            self.held_in_contexts(f, (f != main).then_some(&read));
+            let read = self.reads.at(f);
+            self.held_in_contexts(f, read.as_ref());
         }
     }
 
@@ -1744,6 +1724,7 @@ pub fn propagate(inputs: FactInputs<'_>, locks: &mut LockTable, ls: &mut Lockset
         sent: IndexVec::new(),
         pending: IndexVec::new(),
         read: IndexVec::new(),
+        reads: Reads::default(),
         own_invariant: IndexVec::new(),
         invariant_edges: Vec::new(),
         invariant: IndexVec::new(),
@@ -1824,6 +1805,7 @@ pub fn propagate(inputs: FactInputs<'_>, locks: &mut LockTable, ls: &mut Lockset
         nests: prop.cx.nests,
         tagged,
         deferred_into: prop.deferred_into,
+        reads: prop.reads,
     }
 }
 
@@ -2213,6 +2195,8 @@ pub struct Propagated {
     /// (sorted). Its facts are theirs, in every map that has them, besides its own
     /// (`Prop::close`).
     pub deferred_into: FxHashMap<Rho, Vec<Rho>>,
+    /// What the check reads at each function, and all that `maps` keeps there.
+    pub reads: Reads,
 }
 
 impl Propagated {
