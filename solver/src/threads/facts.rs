@@ -1020,6 +1020,7 @@ impl Prop<'_> {
     /// that carried invariant locations. A component of contexts that reach one another (a
     /// cycle of calls) gets one map, made once, and the components are visited the contexts
     /// they come from first, so each is one merge of its members' own and of its predecessors'.
+    /// (The components of the context graph, by petgraph's Kosaraju.)
     fn gather_invariant(&mut self) {
         let n = self.ctxs.len();
         let mut edges = std::mem::take(&mut self.invariant_edges);
@@ -1033,8 +1034,9 @@ impl Prop<'_> {
             graph.add_edge(NodeIndex::new(from.index()), NodeIndex::new(to.index()), ());
         }
         self.invariant = IndexVec::from_elem_n(LocMaps::EMPTY, n);
-        // Tarjan lists the components targets first.
-        for members in petgraph::algo::tarjan_scc(&graph).iter().rev() {
+        // Kosaraju's walks use stacks of their own (a chain of contexts as deep as the program's
+        // calls does not recurse), and list the components targets first.
+        for members in petgraph::algo::kosaraju_scc(&graph).iter().rev() {
             let mut parts: Vec<LocsId> = Vec::new();
             for node in members {
                 let ctx = CtxId::new(node.index());
