@@ -40,7 +40,8 @@
 //!
 //! What happens to the context through a call or fork does not depend on the location, and what
 //! happens to the location does not depend on the context, so the facts of one context are one
-//! interned location map ([`super::locmaps`]), and propagation moves maps from context to context:
+//! interned location map ([`super::locmaps`]; while propagating, the part that calls may change,
+//! below), and propagation moves maps from context to context:
 //! the caller's context is computed once per (context, call), the map's image once per (map, call
 //! site). A callee whose locations reach its caller through fifty call points, or a thread started
 //! by every one of a library's callbacks, makes fifty contexts sharing one map, where facts kept
