@@ -415,7 +415,7 @@ pub struct Reads {
 }
 
 impl Reads {
-    /// What the check reads of the labels `checked` (sorted).
+    /// What the check reads of the labels `checked`.
     pub fn new(
         checked: &[Rho],
         comps: &Components,

@@ -41,16 +41,16 @@
 //! What happens to the context through a call or fork does not depend on the location, and what
 //! happens to the location does not depend on the context, so the facts of one context are one
 //! interned location map ([`super::locmaps`]; while propagating, the part that calls may change,
-//! below), and propagation moves maps from context to context:
-//! the caller's context is computed once per (context, call), the map's image once per (map, call
-//! site). A callee whose locations reach its caller through fifty call points, or a thread started
-//! by every one of a library's callbacks, makes fifty contexts sharing one map, where facts kept
-//! one by one made fifty copies of every location (sshfs: 6.8 million facts in 38,527 contexts and
-//! 275 distinct maps). Each location of a map carries whether some access behind it writes and the
-//! set of accesses behind it: the least fixpoint of the same rules, so a warning lists exactly the
-//! accesses whose facts reach it. Functions are visited callees and thread functions first
-//! ([`Structure::thread_sccs`]), so a context's map is complete before it moves on, except within a
-//! cycle of calls and forks, which is iterated.
+//! below), and propagation moves maps from context to context: the caller's context is computed
+//! once per (context, call), the map's image once per (map, call site). A callee whose locations
+//! reach its caller through fifty call points, or a thread started by every one of a library's
+//! callbacks, makes fifty contexts sharing one map, where facts kept one by one made fifty copies
+//! of every location (sshfs: 6.8 million facts in 38,527 contexts and 275 distinct maps). Each
+//! location of a map carries whether some access behind it writes and the set of accesses behind
+//! it: the least fixpoint of the same rules, so a warning lists exactly the accesses whose facts
+//! reach it. Functions are visited callees and thread functions first ([`Structure::thread_sccs`]),
+//! so a context's map is complete before it moves on, except within a cycle of calls and forks,
+//! which is iterated.
 //!
 //! **Invariant locations.** A location on a global whose locks are global too (a module's
 //! counter under its module's mutex) is the same in every caller: no call or fork translates it.
@@ -2200,17 +2200,6 @@ pub struct Propagated {
     pub deferred_into: FxHashMap<Rho, Vec<Rho>>,
     /// What the check reads at each function, and all that `maps` keeps there.
     pub reads: Reads,
-}
-
-impl Propagated {
-    /// How many facts there are: locations of contexts.
-    pub fn len(&self) -> usize {
-        self.maps.iter().map(|&m| self.locs.get(m).len()).sum()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
 }
 
 #[cfg(test)]

@@ -23,8 +23,8 @@
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use super::locksets::Held;
-use super::{Event, FnId, ThreadHandle, ThreadProgram};
-use crate::constraints::Site;
+use super::{Event, FnId, Mode, ThreadHandle, ThreadProgram};
+use crate::constraints::{Lock, Site};
 use crate::ids::IndexVec;
 
 /// Where one frame of a call stack stands: before event `index` of `block` of `func`
@@ -141,11 +141,7 @@ pub fn must_locksets(
     let counts = |lock| !p.relock_fails.contains(&lock);
     // A run's state: its call stack, the tokens it holds, and the holds beyond the first of
     // the locks held more than once.
-    type RunState = (
-        Vec<Pos>,
-        BTreeSet<Held>,
-        BTreeMap<crate::constraints::Lock, u8>,
-    );
+    type RunState = (Vec<Pos>, BTreeSet<Held>, BTreeMap<Lock, u8>);
     let mut seen: HashSet<RunState> = HashSet::new();
     let mut todo: Vec<RunState> = vec![(vec![start], BTreeSet::new(), BTreeMap::new())];
     while let Some(state) = todo.pop() {
@@ -172,8 +168,8 @@ pub fn must_locksets(
                     .or_insert_with(|| held);
             }
             Some(&Event::Acquire(lock, mode, _)) => {
-                let exclusive = Held::new(lock, super::Mode::Exclusive);
-                if counts(lock) && mode == super::Mode::Exclusive && held.contains(&exclusive) {
+                let exclusive = Held::new(lock, Mode::Exclusive);
+                if counts(lock) && mode == Mode::Exclusive && held.contains(&exclusive) {
                     let extra = extra_after.entry(lock).or_insert(0);
                     *extra = (*extra + 1).min(MAX_HOLDS);
                 }
@@ -384,8 +380,11 @@ struct SimThread {
     /// that frame waits for it. A frame that returns can join nothing any more.
     owners: Vec<(usize, usize, ThreadHandle)>,
     /// The locks it holds, one entry per hold, sorted.
-    holds: Vec<(crate::constraints::Lock, super::Mode)>,
+    holds: Vec<Hold>,
 }
+
+/// One hold of a lock by a simulated thread.
+type Hold = (Lock, Mode);
 
 /// Whether thread `t` of `world` may take `lock` in `mode` now, and its holds after it does:
 /// no other thread holds the lock (in either mode, or exclusively for a shared hold), and `t`
@@ -395,19 +394,19 @@ fn acquired(
     p: &ThreadProgram,
     world: &[SimThread],
     t: usize,
-    lock: crate::constraints::Lock,
-    mode: super::Mode,
-) -> Option<Vec<(crate::constraints::Lock, super::Mode)>> {
+    lock: Lock,
+    mode: Mode,
+) -> Option<Vec<Hold>> {
     use super::Mode::{Exclusive, Shared};
     let others = (world.iter().enumerate()).filter(|&(u, _)| u != t);
-    let blocked_by = |m: super::Mode| mode == Exclusive || m == Exclusive;
+    let blocked_by = |m: Mode| mode == Exclusive || m == Exclusive;
     if others
         .flat_map(|(_, u)| u.holds.iter())
         .any(|&(l, m)| l == lock && blocked_by(m))
     {
         return None;
     }
-    let own: Vec<super::Mode> = (world[t].holds.iter())
+    let own: Vec<Mode> = (world[t].holds.iter())
         .filter(|&&(l, _)| l == lock)
         .map(|&(_, m)| m)
         .collect();
@@ -423,16 +422,10 @@ fn acquired(
 
 /// Thread `t`'s holds after it releases `lock` once (an exclusive hold before a shared one);
 /// `None` if it holds none, a run this exploration does not follow.
-fn released(
-    world: &[SimThread],
-    t: usize,
-    lock: crate::constraints::Lock,
-) -> Option<Vec<(crate::constraints::Lock, super::Mode)>> {
+fn released(world: &[SimThread], t: usize, lock: Lock) -> Option<Vec<Hold>> {
     let holds = &world[t].holds;
-    let k = (holds
-        .iter()
-        .position(|&h| h == (lock, super::Mode::Exclusive)))
-    .or_else(|| holds.iter().position(|&(l, _)| l == lock))?;
+    let k = (holds.iter().position(|&h| h == (lock, Mode::Exclusive)))
+        .or_else(|| holds.iter().position(|&(l, _)| l == lock))?;
     let mut holds = holds.clone();
     holds.remove(k);
     Some(holds)
