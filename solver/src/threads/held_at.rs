@@ -34,6 +34,10 @@ pub struct Search<'a> {
     at: FxHashMap<AcqId, (FnId, u32, u32)>,
     /// Each function's blocks' predecessors.
     preds: FxHashMap<FnId, Vec<Vec<u32>>>,
+    /// What each search found, by what it reads: a lock call reached along one path is an
+    /// acquisition of many deadlocks (an interpreter whose operations call back holding their
+    /// module's lock: each lock call in hundreds of cycles).
+    found: FxHashMap<(AcqId, Lock, Vec<CallPoint>), Vec<AcqId>>,
 }
 
 impl<'a> Search<'a> {
@@ -58,6 +62,7 @@ impl<'a> Search<'a> {
             program,
             at,
             preds: FxHashMap::default(),
+            found: FxHashMap::default(),
         }
     }
 
@@ -77,10 +82,27 @@ impl<'a> Search<'a> {
         acq: AcqId,
         lock: Lock,
     ) -> Vec<AcqId> {
+        let lock = locks.find(lock);
+        let key = (acq, lock, steps.to_vec());
+        if let Some(found) = self.found.get(&key) {
+            return found.clone();
+        }
+        let found = self.search(locks, steps, acq, lock);
+        self.found.insert(key, found.clone());
+        found
+    }
+
+    /// [`Search::held_at`], the lock a class representative, searched.
+    fn search(
+        &mut self,
+        locks: &mut LockTable,
+        steps: &[CallPoint],
+        acq: AcqId,
+        lock: Lock,
+    ) -> Vec<AcqId> {
         let Some(&(func, block, index)) = self.at.get(&acq) else {
             return Vec::new();
         };
-        let lock = locks.find(lock);
         let mut found = BTreeSet::new();
         let (mut f, mut point) = (func, (block, index));
         for depth in (0..=steps.len()).rev() {
