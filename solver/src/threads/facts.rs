@@ -586,6 +586,14 @@ impl Prop<'_> {
             "facts: contexts widened",
             self.widening.0.widened + self.widening.1.widened,
         );
+        stats.count(
+            "facts: most held sets kept for one context key",
+            self.widening.0.most as usize,
+        );
+        stats.count(
+            "facts: most released sets kept for one context key",
+            self.widening.1.most as usize,
+        );
         let (maps, access_sets, entries) = self.locs.sizes();
         stats.count("facts: location maps", maps);
         stats.count("facts: locations in maps", entries);

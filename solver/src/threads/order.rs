@@ -368,6 +368,10 @@ pub fn propagate(inputs: OrderInputs<'_>, locks: &mut LockTable) -> Order {
     prop.run();
     stats.count("lock-call facts", prop.facts.len());
     stats.count("lock order: facts widened", prop.widening.widened);
+    stats.count(
+        "lock order: most states of one fact",
+        prop.widening.most as usize,
+    );
     let leaks = super::leaks::lock_leaks(
         &super::leaks::LeakInputs {
             constraints: c,
