@@ -125,9 +125,9 @@ struct Checker<'a> {
     external: BTreeSet<Lock>,
     /// The levels whose cycles were not all searched.
     cut: Vec<CyclesCut>,
-    /// Whether lock calls in two contexts of the level searched may be made at the same time
+    /// Whether the lock calls of two facts of the level searched may be made at the same time
     /// ([`Checker::together`]).
-    together: FxHashMap<(Ctx, Ctx), bool>,
+    together: FxHashMap<(u32, u32), bool>,
 }
 
 /// A level whose lock order has more cycles than the search walks ([`MAX_WALK`] steps): its
@@ -608,16 +608,17 @@ impl Checker<'_> {
     }
 
     /// Whether two facts' lock calls may be made at the same time by two threads; memoised
-    /// by their contexts, which the search of a cycle's facts asks of the same pairs again and
-    /// again (an interpreter whose operations call back holding their module's lock: 20,000
-    /// choices for each of hundreds of cycles).
+    /// by the pair of facts, which the search of a cycle's facts asks again and again (an
+    /// interpreter whose operations call back holding their module's lock: 20,000 choices for
+    /// each of hundreds of cycles).
     fn together(&mut self, level: FnId, a: usize, b: usize) -> bool {
-        let (x, y) = (self.fact(a).ctx, self.fact(b).ctx);
-        if let Some(&known) = self.together.get(&(x, y)) {
+        let key = (a as u32, b as u32);
+        if let Some(&known) = self.together.get(&key) {
             return known;
         }
-        let known = self.conc.concurrent(level, &x, &y, x == y);
-        self.together.insert((x, y), known);
+        let (x, y) = (&self.fact(a).ctx, &self.fact(b).ctx);
+        let known = self.conc.concurrent(level, x, y, x == y);
+        self.together.insert(key, known);
         known
     }
 
