@@ -403,12 +403,8 @@ impl Checker<'_> {
                 out.push(w);
             }
             // A deadlock reported now has all the lock calls of some edges of this level.
-            for d in before..reported.len() {
-                for c in by_edge.values_mut() {
-                    if c.acqs.is_subset(reported.calls(d)) {
-                        c.within.push(d as u32);
-                    }
-                }
+            for c in by_edge.values_mut() {
+                reported.extend_within(before, &c.acqs, &mut c.within);
             }
         }
         out
@@ -666,8 +662,8 @@ fn cycle_path(cycle: &[Lock]) -> Vec<Lock> {
 /// Each lock call lists the deadlocks that have it, and each edge of a level the deadlocks that
 /// have all its lock calls ([`EdgeClasses::within`]): a cycle is known to be reported when the
 /// lists of its edges meet, without the union of its edges' lock calls being made and compared
-/// with every deadlock (ten modules of an interpreter whose operations call back holding their
-/// module's lock: 133k cycles at each of a hundred levels, each compared with hundreds of
+/// with every deadlock (twelve modules of an interpreter whose operations call back holding
+/// their module's lock: 133k cycles at each of a hundred levels, each compared with hundreds of
 /// deadlocks, were half the phase).
 #[derive(Default)]
 struct Reported {
@@ -682,8 +678,14 @@ impl Reported {
         self.calls.len()
     }
 
-    fn calls(&self, d: usize) -> &BTreeSet<AcqId> {
-        &self.calls[d]
+    /// Adds to `within` (the deadlocks that have every lock call of `calls`) those of them
+    /// reported since the first `from`.
+    fn extend_within(&self, from: usize, calls: &BTreeSet<AcqId>, within: &mut Vec<u32>) {
+        for d in from..self.calls.len() {
+            if calls.is_subset(&self.calls[d]) {
+                within.push(d as u32);
+            }
+        }
     }
 
     /// The deadlocks that have every lock call of `calls`, ascending.
@@ -891,21 +893,32 @@ mod tests {
 
     proptest::proptest! {
         /// The index of reported deadlocks answers as comparing with each of them would, and
-        /// the lists of a cycle's edges meet exactly when one deadlock has all their lock calls.
+        /// the lists of a cycle's edges, made when the first `made` deadlocks were reported
+        /// and extended as `cycles` extends them, meet exactly when one deadlock has all their
+        /// lock calls.
         #[test]
         fn reported_deadlocks_cover_as_their_sets_do(
             deadlocks in proptest::collection::vec(proptest::collection::vec(0u32..12, 0..6), 0..8),
             edges in proptest::collection::vec(proptest::collection::vec(0u32..12, 0..4), 1..4),
+            made in 0usize..8,
         ) {
+            let made = made.min(deadlocks.len());
             let mut reported = Reported::default();
-            for d in &deadlocks {
+            for d in &deadlocks[..made] {
                 reported.add(acqs(d));
+            }
+            let mut within: Vec<Vec<u32>> =
+                edges.iter().map(|e| reported.having_all(&acqs(e))).collect();
+            for d in &deadlocks[made..] {
+                reported.add(acqs(d));
+            }
+            for (e, list) in edges.iter().zip(&mut within) {
+                reported.extend_within(made, &acqs(e), list);
             }
             let sets: Vec<BTreeSet<AcqId>> = deadlocks.iter().map(|d| acqs(d)).collect();
             let union: BTreeSet<AcqId> = edges.iter().flat_map(|e| acqs(e)).collect();
             let naive = sets.iter().any(|r| union.is_subset(r));
             proptest::prop_assert_eq!(reported.covers(&union), naive);
-            let within: Vec<Vec<u32>> = edges.iter().map(|e| reported.having_all(&acqs(e))).collect();
             let lists: Vec<&[u32]> = within.iter().map(Vec::as_slice).collect();
             proptest::prop_assert_eq!(meet(&lists), naive);
         }
