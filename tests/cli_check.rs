@@ -1915,7 +1915,7 @@ fn a_lock_order_with_too_many_cycles_reports_the_short_ones_and_says_so() {
 /// function has as many contexts as points the facts reach it at.
 #[test]
 fn contexts_of_a_cycle_of_calls_do_not_multiply_by_the_locks_below_it() {
-    let text = cycle_interpreter(40, false);
+    let text = cycle_interpreter(40, Interp::Plain);
     let (_, path) = source_file("interpreter_contexts", "interpreter.c", &text);
     let count = stat_counts(Path::new(&path), 0);
     let contexts = count("fact contexts");
@@ -1931,7 +1931,7 @@ fn contexts_of_a_cycle_of_calls_do_not_multiply_by_the_locks_below_it() {
 #[test]
 fn locations_that_every_call_leaves_are_not_copied_into_each_context_of_a_cycle() {
     let locations = |modules: usize| {
-        let text = cycle_interpreter(modules, true);
+        let text = cycle_interpreter(modules, Interp::Vm);
         let name = format!("interpreter_locations_{modules}");
         let (_, path) = source_file(&name, "interpreter.c", &text);
         stat_counts(Path::new(&path), 0)("facts: locations in maps")
@@ -1943,10 +1943,23 @@ fn locations_that_every_call_leaves_are_not_copied_into_each_context_of_a_cycle(
     );
 }
 
+/// Which interpreter [`cycle_interpreter`] writes.
+#[derive(Copy, Clone, PartialEq)]
+enum Interp {
+    /// Each function calls back into the dispatcher, then counts under its module's lock.
+    Plain,
+    /// As `Plain`, and each function and the dispatcher also get and update a `struct vm *`
+    /// that each worker allocates.
+    Vm,
+    /// Each function calls back holding its module's lock, and the workers add what the
+    /// dispatcher returns to a global no lock guards.
+    Nested,
+}
+
 /// The C text of an interpreter of `modules` modules of three functions each, all of them on
-/// one cycle of calls through a table's dispatcher (see the two tests above); with `vm`, each
-/// function and the dispatcher also get and update a `struct vm *` that each worker allocates.
-fn cycle_interpreter(modules: usize, vm: bool) -> String {
+/// one cycle of calls through a table's dispatcher (see the tests above).
+fn cycle_interpreter(modules: usize, kind: Interp) -> String {
+    let vm = kind == Interp::Vm;
     let (state, param, arg, touch, untouch) = if vm {
         (
             "struct vm { long depth; };\n",
@@ -1975,12 +1988,21 @@ fn cycle_interpreter(modules: usize, vm: bool) -> String {
              static long count{m};\n"
         );
         for f in 0..3 {
-            text += &format!(
-                "static int op{m}_{f}({param}int k)\n{{\n    \
-                 int r = k > 64 ? 0 : dispatch({arg}k * {f} + {m});\n{untouch}    \
-                 pthread_mutex_lock(&lock{m});\n    count{m} += r;\n    \
-                 pthread_mutex_unlock(&lock{m});\n    return r + 1;\n}}\n"
-            );
+            text += &if kind == Interp::Nested {
+                format!(
+                    "static int op{m}_{f}(int k)\n{{\n    int r;\n    \
+                     pthread_mutex_lock(&lock{m});\n    \
+                     r = k > 64 ? 0 : dispatch(k * {f} + {m});\n    count{m} += r;\n    \
+                     pthread_mutex_unlock(&lock{m});\n    return r + 1;\n}}\n"
+                )
+            } else {
+                format!(
+                    "static int op{m}_{f}({param}int k)\n{{\n    \
+                     int r = k > 64 ? 0 : dispatch({arg}k * {f} + {m});\n{untouch}    \
+                     pthread_mutex_lock(&lock{m});\n    count{m} += r;\n    \
+                     pthread_mutex_unlock(&lock{m});\n    return r + 1;\n}}\n"
+                )
+            };
         }
     }
     let (alloc, free) = if vm {
@@ -1991,9 +2013,14 @@ fn cycle_interpreter(modules: usize, vm: bool) -> String {
     } else {
         ("", "")
     };
+    let (global, sum) = if kind == Interp::Nested {
+        ("static long unguarded;\n", "unguarded += ")
+    } else {
+        ("", "")
+    };
     text += &format!(
-        "static void *worker(void *arg)\n{{\n{alloc}    int i;\n    \
-         for (i = 0; i < 100; i++)\n        dispatch({arg}i);\n{free}    return arg;\n}}\n\
+        "{global}static void *worker(void *arg)\n{{\n{alloc}    int i;\n    \
+         for (i = 0; i < 100; i++)\n        {sum}dispatch({arg}i);\n{free}    return arg;\n}}\n\
          int main(void)\n{{\n    pthread_t t[4];\n    int i;\n"
     );
     for m in 0..modules {
@@ -2014,7 +2041,7 @@ fn cycle_interpreter(modules: usize, vm: bool) -> String {
 /// counter, each under its module's lock on every path.
 #[test]
 fn held_sets_of_calls_made_around_a_cycle_holding_locks_stay_bounded() {
-    let text = nested_interpreter(10);
+    let text = cycle_interpreter(10, Interp::Nested);
     let (_, path) = source_file("nested_interpreter", "interpreter.c", &text);
     let (widened, contexts) = context_counts(Path::new(&path));
     assert!(widened > 0);
@@ -2025,46 +2052,6 @@ fn held_sets_of_calls_made_around_a_cycle_holding_locks_stay_bounded() {
         .map(|w| w["location"]["name"].as_str().unwrap().to_string())
         .collect();
     assert_eq!(races, ["unguarded"]);
-}
-
-/// The C text of an interpreter of `modules` modules of three operations each, all of them on
-/// one cycle of calls through a table's dispatcher, each calling back holding its module's
-/// lock; the workers add what the dispatcher returns to a global no lock guards.
-fn nested_interpreter(modules: usize) -> String {
-    let mut text = String::from(
-        "#include <pthread.h>\n#include <stdlib.h>\n\
-         typedef int (*op)(int);\nstatic op table[1024];\nstatic int ops;\n\
-         static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;\n\
-         static void enlist(op f)\n{\n    pthread_mutex_lock(&table_lock);\n    \
-         table[ops++ & 1023] = f;\n    pthread_mutex_unlock(&table_lock);\n}\n\
-         static int dispatch(int k)\n{\n    op f = table[k & 1023];\n    \
-         return f ? f(k + 1) : 0;\n}\n",
-    );
-    for m in 0..modules {
-        text += &format!(
-            "static pthread_mutex_t lock{m} = PTHREAD_MUTEX_INITIALIZER;\n\
-             static long count{m};\n"
-        );
-        for f in 0..3 {
-            text += &format!(
-                "static int op{m}_{f}(int k)\n{{\n    int r;\n    \
-                 pthread_mutex_lock(&lock{m});\n    \
-                 r = k > 64 ? 0 : dispatch(k * {f} + {m});\n    count{m} += r;\n    \
-                 pthread_mutex_unlock(&lock{m});\n    return r + 1;\n}}\n"
-            );
-        }
-    }
-    text += "static long unguarded;\nstatic void *worker(void *arg)\n{\n    int i;\n    \
-             for (i = 0; i < 100; i++)\n        unguarded += dispatch(i);\n    return arg;\n}\n\
-             int main(void)\n{\n    pthread_t t[4];\n    int i;\n";
-    for m in 0..modules {
-        for f in 0..3 {
-            text += &format!("    enlist(op{m}_{f});\n");
-        }
-    }
-    text += "    for (i = 0; i < 4; i++)\n        pthread_create(&t[i], NULL, worker, NULL);\n    \
-             for (i = 0; i < 4; i++)\n        pthread_join(t[i], NULL);\n    return 0;\n}\n";
-    text
 }
 
 /// `(facts: contexts widened, fact contexts)` of a check of `file`, which must report a race.
