@@ -36,9 +36,8 @@
 //! module's lock takes every subset of the locks: with bounds of 256 held and 32 released
 //! sets its functions had 628,354 contexts (sharing 2.4 s for 2,175 lines); with 32 and 16,
 //! 41,483 (0.16 s), with the same races (some of their accesses are listed with fewer
-//! locks held). A cycle whose calls are made holding five modules'
-//! locks in turn reaches the held bound and reports races its precise (and exponential)
-//! propagation rules out.
+//! locks held). Where the bound is reached, the check may report races its precise (and
+//! exponential) propagation rules out.
 //!
 //! The lock order ([`super::order`]) has the same growth, and a third bound: past
 //! [`ORDER_VARIANTS`] distinct states of the lock-call facts of a function on a cycle of calls
@@ -59,7 +58,7 @@ use rustc_hash::FxHashMap;
 use super::locksets::{LockSets, SetId};
 
 /// The distinct held sets the contexts that differ only in their locks keep exactly, before new
-/// ones are widened.
+/// ones are widened (real programs keep at most 12).
 pub const VARIANTS: u32 = 32;
 
 /// The distinct lock states the lock-call facts of a function on a cycle of calls keep exactly
@@ -70,7 +69,7 @@ pub const VARIANTS: u32 = 32;
 pub const ORDER_VARIANTS: u32 = 8;
 
 /// The distinct released sets a context keeps exactly, its held sets being the same, before new
-/// ones are widened.
+/// ones are widened (real programs keep at most 6).
 pub const RELEASED_VARIANTS: u32 = 16;
 
 /// How one lock set of a state is joined when states are widened.
