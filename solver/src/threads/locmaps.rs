@@ -203,17 +203,29 @@ impl LocMaps {
         self.intern_runs(all)
     }
 
-    /// Interns `locs`, sorted by key, merging the entries of each key.
+    /// Interns `locs`, sorted by key, merging the entries of each key in one step
+    /// ([`LocMaps::union_of_sets`]). Merged one entry at a time, a key of k entries interned
+    /// k − 1 sets of 2, 3, … k accesses: a function of 8,000 accesses to one array under 16
+    /// locks (one switch of an interpreter's loop) made 48,824 sets of 288 million accesses
+    /// when its own accesses were seeded, and sharing grew as the square of the function.
     fn intern_runs(&mut self, locs: Vec<Loc>) -> LocsId {
         let mut merged: Vec<Loc> = Vec::with_capacity(locs.len());
-        for loc in locs {
-            match merged.last_mut() {
-                Some(last) if last.key() == loc.key() => {
-                    last.writes |= loc.writes;
-                    last.accesses = self.union_accesses(last.accesses, loc.accesses);
+        let mut sets: Vec<AccSetId> = Vec::new();
+        let mut start = 0;
+        while start < locs.len() {
+            let key = locs[start].key();
+            let end = start + locs[start..].iter().take_while(|l| l.key() == key).count();
+            let mut loc = locs[start];
+            if end - start > 1 {
+                sets.clear();
+                for l in &locs[start..end] {
+                    loc.writes |= l.writes;
+                    sets.push(l.accesses);
                 }
-                _ => merged.push(loc),
+                loc.accesses = self.union_of_sets(&mut sets);
             }
+            merged.push(loc);
+            start = end;
         }
         self.intern_sorted(merged)
     }
@@ -289,25 +301,7 @@ impl LocMaps {
         }
         // Each part is sorted: the sort merges runs.
         all.sort_by_key(Loc::key);
-        let mut merged: Vec<Loc> = Vec::with_capacity(all.len());
-        let mut sets: Vec<AccSetId> = Vec::new();
-        let mut start = 0;
-        while start < all.len() {
-            let key = all[start].key();
-            let end = start + all[start..].iter().take_while(|l| l.key() == key).count();
-            let mut loc = all[start];
-            if end - start > 1 {
-                sets.clear();
-                for l in &all[start..end] {
-                    loc.writes |= l.writes;
-                    sets.push(l.accesses);
-                }
-                loc.accesses = self.union_of_sets(&mut sets);
-            }
-            merged.push(loc);
-            start = end;
-        }
-        let u = self.intern_sorted(merged);
+        let u = self.intern_runs(all);
         self.map_unions_all.insert(parts.into_boxed_slice(), u);
         u
     }
@@ -451,5 +445,23 @@ mod tests {
         assert_eq!(accesses, [0, 1, 2, 3, 10, 11, 12, 13]);
         assert_eq!(t.union_all(parts[3], &[parts[1], parts[0], parts[2]]), all);
         assert_eq!(t.sizes().0, maps_before + 1);
+    }
+
+    #[test]
+    fn interning_merges_the_entries_of_one_location_in_one_step() {
+        let mut t = LocMaps::new();
+        // A function's own accesses: many entries of one location.
+        let locs: Vec<Loc> = (0..50).map(|k| loc(&mut t, 4, k == 9, &[k])).collect();
+        let (_, sets_before, _) = t.sizes();
+        let m = t.intern(locs);
+        let (_, sets, _) = t.sizes();
+        assert_eq!(
+            sets,
+            sets_before + 1,
+            "one access set made, not one per entry"
+        );
+        let l = t.get(m)[0];
+        assert!(l.writes);
+        assert_eq!(t.accesses(l.accesses).len(), 50);
     }
 }
