@@ -61,6 +61,11 @@
 //! of an interpreter whose registered functions call back into its dispatcher were copied into
 //! every context on that cycle of calls, and again each round (400 modules: 7.3 million
 //! locations in maps, sharing 1.0 s; kept apart, 76,000 locations and 0.38 s).
+//! A label that only the calls and forks of its own function translate (a leaf of flow
+//! generic in one function, [`deferred_components`]) is invariant the same way above the
+//! functions ranked after every such call's ([`TranslatingRanks`]): a driver's write to the
+//! buffer its caller passes, through a pointer, stays the driver's label in every caller
+//! above the dispatcher, and each of those callers' maps held every driver's.
 //!
 //! **Bounded lock states.** Around a cycle of calls, each path may hold and release its own
 //! combination of locks at its calls, and a function of the cycle would see every subset of
@@ -371,24 +376,28 @@ struct Prop<'a> {
     sent: IndexVec<CtxId, Carried>,
     /// Facts that reached a context since it was last visited.
     pending: IndexVec<CtxId, Vec<Carried>>,
-    /// The invariant locations made in each context: its own accesses', and those that an
-    /// image into it made invariant ([`Prop::feed`]).
+    /// The invariant locations made in each context: its own accesses'.
     own_invariant: IndexVec<CtxId, LocsId>,
+    /// The invariant locations that images into a context made ([`Prop::feed`]), by context:
+    /// merged once, when they are gathered. Merged as each image came, a dispatcher calling
+    /// each of a thousand callees through a pointer made a map for every prefix of their
+    /// locations.
+    fed_invariant: Vec<(CtxId, LocsId)>,
     /// The edges `(context, caller's context)` through which invariant locations were carried.
     invariant_edges: Vec<(CtxId, CtxId)>,
     /// Every invariant location of each context, once propagation ends
     /// ([`Prop::gather_invariant`]).
     invariant: IndexVec<CtxId, LocsId>,
-    /// Per component representative: whether a location there may be invariant
-    /// ([`invariant_components`]).
-    invariant_comps: Vec<bool>,
+    /// Per component representative: from which functions up a location there is invariant,
+    /// if from any ([`invariant_components`], [`Prop::invariant`]).
+    invariant_comps: Vec<Option<Rank>>,
     /// At the functions the check reads, once propagation ends, each context's facts as the
     /// check reads them ([`Prop::held_where_checked`]); elsewhere empty.
     read: IndexVec<CtxId, LocsId>,
     /// What the check reads at each function ([`Prop::held_where_checked`]).
     reads: Reads,
-    /// [`Prop::split`], memoised.
-    split_memo: FxHashMap<LocsId, Parts>,
+    /// [`Prop::split`], memoised by the map and the rank of the function it is split at.
+    split_memo: FxHashMap<(LocsId, Rank), Parts>,
     locs: LocMaps,
     /// Per component representative: whether facts there can lead to a checked label
     /// ([`useful_components`]); no fact is made elsewhere.
@@ -562,7 +571,7 @@ impl Prop<'_> {
         for (ctx, own) in seeds {
             let map = self.locs.intern(own);
             let map = self.close(map);
-            let parts = self.split(map);
+            let parts = self.split(map, self.ctxs[ctx].func);
             self.own_invariant[ctx] = parts.invariant;
             self.pending[ctx].push(Carried {
                 moving: parts.moving,
@@ -1008,9 +1017,9 @@ impl Prop<'_> {
     fn feed(&mut self, ctx: CtxId, up: CtxId, site: Site) {
         let (map, callee) = (self.maps[ctx], self.ctxs[ctx].func);
         let image = self.image(map.moving, site, callee);
-        let parts = self.split(image);
+        let parts = self.split(image, self.ctxs[up].func);
         if parts.invariant != LocMaps::EMPTY {
-            self.own_invariant[up] = self.locs.union(self.own_invariant[up], parts.invariant);
+            self.fed_invariant.push((up, parts.invariant));
         }
         if map.invariant {
             self.invariant_edges.push((ctx, up));
@@ -1042,6 +1051,9 @@ impl Prop<'_> {
         for &(from, to) in &edges {
             graph.add_edge(NodeIndex::new(from.index()), NodeIndex::new(to.index()), ());
         }
+        let mut fed = std::mem::take(&mut self.fed_invariant);
+        fed.sort_unstable();
+        fed.dedup();
         self.invariant = IndexVec::from_elem_n(LocMaps::EMPTY, n);
         // Kosaraju's walks use stacks of their own (a chain of contexts as deep as the program's
         // calls does not recurse), and list the components targets first.
@@ -1050,6 +1062,9 @@ impl Prop<'_> {
             for node in members {
                 let ctx = CtxId::new(node.index());
                 parts.push(self.own_invariant[ctx]);
+                let from = fed.partition_point(|&(at, _)| at < ctx);
+                let to = fed.partition_point(|&(at, _)| at <= ctx);
+                parts.extend(fed[from..to].iter().map(|&(_, part)| part));
                 let from = edges.partition_point(|&(_, to)| to < ctx);
                 let to = edges.partition_point(|&(_, to)| to <= ctx);
                 parts.extend(
@@ -1068,15 +1083,16 @@ impl Prop<'_> {
     /// `map` in two parts ([`Parts`]): the [invariant](Prop::invariant) locations and the
     /// others. Which part a location is in depends on its key only, so the parts of two maps
     /// never share a key, and their union is `map`.
-    fn split(&mut self, map: LocsId) -> Parts {
-        if let Some(&known) = self.split_memo.get(&map) {
+    fn split(&mut self, map: LocsId, at: FnId) -> Parts {
+        let rank = Rank(self.s.thread_scc_of[at] as u32 + 1);
+        if let Some(&known) = self.split_memo.get(&(map, rank)) {
             return known;
         }
         let mut invariant: Vec<Loc> = Vec::new();
         let mut moving: Vec<Loc> = Vec::new();
         for k in 0..self.locs.get(map).len() {
             let l = self.locs.get(map)[k];
-            if self.invariant(&l) {
+            if self.invariant(&l, rank) {
                 invariant.push(l);
             } else {
                 moving.push(l);
@@ -1097,15 +1113,19 @@ impl Prop<'_> {
                 moving: self.locs.intern_into(&moving, Vec::new()),
             },
         };
-        self.split_memo.insert(map, out);
+        self.split_memo.insert((map, rank), out);
         out
     }
 
-    /// Whether every call and fork leaves the location `l` as it is, and its closure under
-    /// flow adds only such locations: its component is one of [`invariant_components`] and
-    /// its locks stay ([`Prop::held_stays`]).
-    fn invariant(&mut self, l: &Loc) -> bool {
-        self.invariant_comps[l.rho.0 as usize] && self.held_stays(l.held)
+    /// Whether every call and fork above a function of rank `at` (callees and thread functions
+    /// first, from 1, [`Structure::thread_scc_of`]) leaves the location `l` as it is, and its
+    /// closure under flow adds only such locations: its component is invariant from a rank at
+    /// most `at` ([`invariant_components`]; those of [`Rank::EVERYWHERE`] from every function)
+    /// and its locks stay ([`Prop::held_stays`]). The functions above one of rank `at` all have
+    /// a rank at least `at`, so what is invariant at a function is invariant at its callers.
+    fn invariant(&mut self, l: &Loc, at: Rank) -> bool {
+        self.invariant_comps[l.rho.0 as usize].is_some_and(|from| from <= at)
+            && self.held_stays(l.held)
     }
 
     /// `map` exposed at the binder of `site` ([`Prop::expose`]), split into the locations every
@@ -1170,7 +1190,7 @@ impl Prop<'_> {
         let mut all = true;
         for k in 0..self.locs.get(map).len() {
             let l = self.locs.get(map)[k];
-            if !self.invariant(&l) {
+            if !self.invariant(&l, Rank::EVERYWHERE) {
                 all = false;
                 break;
             }
@@ -1737,6 +1757,7 @@ pub fn propagate(inputs: FactInputs<'_>, locks: &mut LockTable, ls: &mut Lockset
         read: IndexVec::new(),
         reads: Reads::default(),
         own_invariant: IndexVec::new(),
+        fed_invariant: Vec::new(),
         invariant_edges: Vec::new(),
         invariant: IndexVec::new(),
         invariant_comps: Vec::new(),
@@ -1784,12 +1805,19 @@ pub fn propagate(inputs: FactInputs<'_>, locks: &mut LockTable, ls: &mut Lockset
     prop.set_up_deferral();
     prop.invariant_comps = {
         let p = &prop;
+        let translating = translating_ranks(c, s);
         let staying = |x: usize| {
             let rho = Rho(x as u32);
-            p.fixed[x]
-                && !p.deferred_scopes.contains_key(&rho)
-                && !p.walk_preds.contains_key(&rho)
-                && !p.carried.contains_key(&rho)
+            if p.deferred_scopes.contains_key(&rho)
+                || p.walk_preds.contains_key(&rho)
+                || p.carried.contains_key(&rho)
+            {
+                return None;
+            }
+            if p.fixed[x] {
+                return Some(Rank::EVERYWHERE);
+            }
+            p.deferred[x].map(|scope| translating.above(scope, scopes))
         };
         invariant_components(staying, &p.useful, &p.comps.preds)
     };
@@ -1820,24 +1848,77 @@ pub fn propagate(inputs: FactInputs<'_>, locks: &mut LockTable, ls: &mut Lockset
     }
 }
 
-/// Which components a location may be invariant at ([`Prop::invariant`]): those `staying`
-/// says every call and fork leaves where they are (the labels are [`fixed`](Prop::fixed), and
-/// there are no deferred predecessors that a site may translate, [`Prop::expose`]) whose
-/// `useful` predecessors along flow (`preds`) are such components too, so that the closure of
-/// a fact there under flow ([`Prop::close`]) is made of such facts. (A global that a local
-/// pointer's target flows into is not: its closure reaches the local, which each caller sees
-/// as an internal copy.)
+/// The rank of a function in [`Structure::thread_scc_of`]'s order (callees and thread
+/// functions first), from 1, or a bound on such ranks: a location invariant from rank `r` is
+/// left where it is by every call and fork above each function of rank `r` or more.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+struct Rank(u32);
+
+impl Rank {
+    /// Invariant above every function.
+    const EVERYWHERE: Rank = Rank(0);
+}
+
+/// The calls and forks that translate the labels of a scope: for each binder of a call or fork
+/// site, the highest index in [`Structure::thread_sccs`] of a function called or started there.
+struct TranslatingRanks(FxHashMap<Scope, u32>);
+
+fn translating_ranks(c: &Constraints, s: &Structure) -> TranslatingRanks {
+    let mut at: FxHashMap<Scope, u32> = FxHashMap::default();
+    for (f, points) in s
+        .callers
+        .iter_enumerated()
+        .chain(s.forkers.iter_enumerated())
+    {
+        let k = s.thread_scc_of[f] as u32;
+        for pt in points {
+            let e = at.entry(c.sites[pt.site].binder).or_insert(k);
+            *e = (*e).max(k);
+        }
+    }
+    TranslatingRanks(at)
+}
+
+impl TranslatingRanks {
+    /// From which rank a label of `scope` that only sites generic for it translate
+    /// ([`deferred_components`]) is invariant: a site translates it only when the scope lies
+    /// within the site's binder, and every call and fork above a function of rank `r` calls or
+    /// starts a function of rank `r` or more, so above the functions ranked past every such
+    /// site's, none translates it. (A buffer of each caller that a function called through a
+    /// pointer writes: the label stays the callee's, an internal copy, in every caller above,
+    /// and all those callers' maps held every callee's buffer.)
+    fn above(&self, scope: Scope, scopes: &ScopeTree) -> Rank {
+        let mut highest: Option<u32> = None;
+        let mut at = Some(scope);
+        while let Some(x) = at {
+            if let Some(&k) = self.0.get(&x) {
+                highest = Some(highest.map_or(k, |h| h.max(k)));
+            }
+            at = scopes.parent(x);
+        }
+        highest.map_or(Rank::EVERYWHERE, |k| Rank(k + 2))
+    }
+}
+
+/// From which rank ([`Rank`]) a location in each component is invariant ([`Prop::invariant`]),
+/// if from any: the latest of what `staying` says of the component (none: some call or fork
+/// anywhere may translate it, or it has deferred predecessors that a site may translate,
+/// [`Prop::expose`]; [`Rank::EVERYWHERE`]: its labels are [`fixed`](Prop::fixed)) and of its
+/// `useful` predecessors along flow (`preds`), so that the closure of a fact there under flow
+/// ([`Prop::close`]) is made of facts invariant there too. (A global that a local pointer's
+/// target flows into is invariant nowhere: its closure reaches the local, which each caller
+/// sees as an internal copy.)
 fn invariant_components(
-    staying: impl Fn(usize) -> bool,
+    staying: impl Fn(usize) -> Option<Rank>,
     useful: &[bool],
     preds: &IndexVec<Rho, Vec<Rho>>,
-) -> Vec<bool> {
+) -> Vec<Option<Rank>> {
     const UNKNOWN: u8 = 0;
     const VISITING: u8 = 1;
-    const YES: u8 = 2;
-    const NO: u8 = 3;
+    const DONE: u8 = 2;
     let n = useful.len();
     let mut state = vec![UNKNOWN; n];
+    let mut from: Vec<Option<Rank>> = vec![None; n];
     for start in 0..n {
         if state[start] != UNKNOWN || !useful[start] {
             continue;
@@ -1847,8 +1928,9 @@ fn invariant_components(
         let mut stack: Vec<usize> = vec![start];
         while let Some(&x) = stack.last() {
             if state[x] == UNKNOWN {
-                if !staying(x) {
-                    state[x] = NO;
+                from[x] = staying(x);
+                if from[x].is_none() {
+                    state[x] = DONE;
                     stack.pop();
                     continue;
                 }
@@ -1861,14 +1943,20 @@ fn invariant_components(
             }
             stack.pop();
             if state[x] == VISITING {
-                let all = (preds[Rho(x as u32)].iter().map(|p| p.0 as usize))
-                    .filter(|&p| useful[p])
-                    .all(|p| state[p] == YES);
-                state[x] = if all { YES } else { NO };
+                for p in preds[Rho(x as u32)].iter().map(|p| p.0 as usize) {
+                    if !useful[p] {
+                        continue;
+                    }
+                    from[x] = match (from[x], state[p], from[p]) {
+                        (Some(a), DONE, Some(b)) => Some(a.max(b)),
+                        _ => None,
+                    };
+                }
+                state[x] = DONE;
             }
         }
     }
-    state.into_iter().map(|s| s == YES).collect()
+    from
 }
 
 /// The functions where the point of a fact of a thread other than the function's own is read:
@@ -2225,13 +2313,19 @@ mod tests {
         for (to, from) in [(0, 1), (1, 2), (3, 4), (5, 3), (6, 7)] {
             preds[Rho(to)].push(Rho(from));
         }
-        let staying = |x: usize| ![4, 7].contains(&x);
+        // 1 is invariant only from rank 3, and so is 0, whose closure reaches it.
+        let staying = |x: usize| match x {
+            4 | 7 => None,
+            1 => Some(Rank(3)),
+            _ => Some(Rank::EVERYWHERE),
+        };
         let mut useful = vec![true; 8];
         useful[7] = false;
         let invariant = invariant_components(staying, &useful, &preds);
+        let (all, from_3) = (Some(Rank::EVERYWHERE), Some(Rank(3)));
         assert_eq!(
             invariant,
-            [true, true, true, false, false, false, true, false]
+            [from_3, from_3, all, None, None, None, all, None]
         );
     }
 
