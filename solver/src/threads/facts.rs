@@ -396,8 +396,13 @@ struct Prop<'a> {
     read: IndexVec<CtxId, LocsId>,
     /// What the check reads at each function ([`Prop::held_where_checked`]).
     reads: Reads,
-    /// [`Prop::split`], memoised by the map and the rank of the function it is split at.
-    split_memo: FxHashMap<(LocsId, Rank), Parts>,
+    /// [`Prop::split`], memoised by the map and how many of its [`Prop::rank_cuts`] the rank
+    /// of the function it is split at has passed.
+    split_memo: FxHashMap<(LocsId, u32), Parts>,
+    /// Per map, once split: the ranks past [`Rank::EVERYWHERE`] from which some of its
+    /// locations are invariant, sorted. Between two of them every rank splits the map alike,
+    /// and most maps have none, so a map that reaches callers of many ranks is split once.
+    rank_cuts: FxHashMap<LocsId, Box<[Rank]>>,
     locs: LocMaps,
     /// Per component representative: whether facts there can lead to a checked label
     /// ([`useful_components`]); no fact is made elsewhere.
@@ -616,6 +621,7 @@ impl Prop<'_> {
             self.image_memo.iter().map(FxHashMap::len).sum::<usize>(),
         );
         stats.count("facts: map splits memoised", self.partition_memo.len());
+        stats.count("facts: invariant splits memoised", self.split_memo.len());
         stats.count("facts: set translations memoised", self.set_memo.len());
         let (sets, pairs) = self.ls.sets.sizes();
         stats.count("facts: lock sets", sets);
@@ -1085,7 +1091,17 @@ impl Prop<'_> {
     /// never share a key, and their union is `map`.
     fn split(&mut self, map: LocsId, at: FnId) -> Parts {
         let rank = Rank(self.s.thread_scc_of[at] as u32 + 1);
-        if let Some(&known) = self.split_memo.get(&(map, rank)) {
+        let cuts = self.rank_cuts.entry(map).or_insert_with(|| {
+            let mut cuts: Vec<Rank> = (self.locs.get(map).iter())
+                .filter_map(|l| self.invariant_comps[l.rho.0 as usize])
+                .filter(|&from| from != Rank::EVERYWHERE)
+                .collect();
+            cuts.sort_unstable();
+            cuts.dedup();
+            cuts.into()
+        });
+        let passed = cuts.partition_point(|&cut| cut <= rank) as u32;
+        if let Some(&known) = self.split_memo.get(&(map, passed)) {
             return known;
         }
         let mut invariant: Vec<Loc> = Vec::new();
@@ -1113,7 +1129,7 @@ impl Prop<'_> {
                 moving: self.locs.intern_into(&moving, Vec::new()),
             },
         };
-        self.split_memo.insert((map, rank), out);
+        self.split_memo.insert((map, passed), out);
         out
     }
 
@@ -1762,6 +1778,7 @@ pub fn propagate(inputs: FactInputs<'_>, locks: &mut LockTable, ls: &mut Lockset
         invariant: IndexVec::new(),
         invariant_comps: Vec::new(),
         split_memo: FxHashMap::default(),
+        rank_cuts: FxHashMap::default(),
         locs: LocMaps::new(),
         useful,
         edge_memo: IndexVec::new(),
