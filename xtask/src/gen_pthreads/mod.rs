@@ -40,7 +40,11 @@
 //! lazily by whichever request comes first, and an interpreter embedded in the server, whose
 //! registered functions call back into its dispatcher; [`Shape::All`] has the first six, a
 //! twelfth of the budget each (not the interpreter, so that its figures stay comparable with
-//! those measured before it). They keep the server's guarantees: they compile with
+//! those measured before it). Three more shapes each have one *hub* in `server.c` that grows
+//! with the program, a part for every module (`hubs.rs`): a bytecode engine whose one
+//! function has a case for each module's operations ([`Shape::Dispatch`]), a pager calling
+//! every module's I/O methods through one pointer ([`Shape::Drivers`]), and a function with a
+//! `pthread_create` for each module's tasks ([`Shape::Spawn`]). They keep the server's guarantees: they compile with
 //! `gcc -std=gnu11 -Wall -Werror -pthread`, run and terminate, take locks in one order (the
 //! pool's queue, the fork counters, the connection, the big struct, and the interpreter's
 //! registry, its allocation statistics and its modules' counters are leaves; the macros
@@ -52,6 +56,7 @@
 //! definitions: compile it with the program, but do not give it to locksmith
 //! ([`is_analysed`]), which must see only the declarations in `common.h`.
 
+mod hubs;
 mod shapes;
 
 use shapes::{library_file, shape_core, shape_header};
@@ -176,7 +181,7 @@ pub enum Shape {
     /// reader is reached from call points that grow linearly with the program.
     Lazy,
     /// All six shapes above at once, a twelfth of each module's budget each ([`Shape::Interp`]
-    /// is not one of them).
+    /// and the hubs below are not among them).
     All,
     /// An interpreter embedded in the server, as Lua is: `server.c` keeps a registry of C
     /// functions `int (*)(struct vm *, int)` that every module fills with a NULL-terminated
@@ -189,11 +194,28 @@ pub enum Shape {
     /// through the registry. A group of worker threads per module, each with a `struct vm` of
     /// its own, calls the module's functions in a loop.
     Interp,
+    /// A bytecode engine in `server.c`, as SQLite's: `engine_exec`, one function whose switch
+    /// has two dozen cases for each module, so it grows with the program (3,000 lines at 100k,
+    /// 30,000 at 1M). The cases update registers under mutexes taken through a table of
+    /// methods chosen at start-up, and call their module's hook; every module runs programs of
+    /// its operations (and of lower modules') through it.
+    Dispatch,
+    /// A storage layer in `server.c`, as SQLite's: every module opens two files with I/O
+    /// methods of its own, and the pager calls them through the file's table, under the file's
+    /// mutex (initialised and taken through mutex methods chosen at start-up). The modules read
+    /// into buffers of their own, on the stack or from `malloc`, which the read methods write:
+    /// the pager's one call through a pointer reaches every module's method, which counts
+    /// under its module's mutex.
+    Drivers,
+    /// `spawn_tasks` in `server.c`, which `main` runs while the modules run: one
+    /// `pthread_create` for each of 16 tasks of every module, each with a start routine of its
+    /// own, joined 32 at a time, so one function's fork sites grow with the program.
+    Spawn,
 }
 
 impl Shape {
     /// Every shape, in the order the bench runs them.
-    pub const EVERY: [Shape; 9] = [
+    pub const EVERY: [Shape; 12] = [
         Shape::Server,
         Shape::Pool,
         Shape::Callbacks,
@@ -203,6 +225,9 @@ impl Shape {
         Shape::Lazy,
         Shape::All,
         Shape::Interp,
+        Shape::Dispatch,
+        Shape::Drivers,
+        Shape::Spawn,
     ];
 
     pub fn name(self) -> &'static str {
@@ -216,6 +241,9 @@ impl Shape {
             Shape::Lazy => "lazy",
             Shape::All => "all",
             Shape::Interp => "interp",
+            Shape::Dispatch => "dispatch",
+            Shape::Drivers => "drivers",
+            Shape::Spawn => "spawn",
         }
     }
 
@@ -242,6 +270,9 @@ impl Shape {
                 Shape::Lazy,
             ],
             Shape::Interp => &[Shape::Interp],
+            Shape::Dispatch => &[Shape::Dispatch],
+            Shape::Drivers => &[Shape::Drivers],
+            Shape::Spawn => &[Shape::Spawn],
         }
     }
 }
@@ -322,7 +353,7 @@ pub fn generate(
         let lower = &names[layer_start..idx];
         let mut module = Module::new(idx, name.clone(), lower, chains_down, &mut rng);
         let core = if idx == 0 {
-            core_prelude() + &shape_core(parts)
+            core_prelude() + &shape_core(parts, &names)
         } else {
             String::new()
         };
@@ -596,12 +627,17 @@ void request_free(struct request *req)
 
 /// The module table and `main`, at the end of `server.c`: `main` sets up the modules, runs each
 /// in a thread and joins them. The shape's `parts` add statements after the setups (before any
-/// thread is started) and after the joins.
+/// thread is started), between the modules' creates and joins, and after the joins.
 fn main_function(modules: &[String], parts: &[Shape]) -> String {
     let mut after_setup = String::new();
+    let mut while_running = String::new();
     let mut after_join = String::new();
     for part in parts {
         match part {
+            Shape::Dispatch | Shape::Drivers => {
+                after_setup.push_str(&hubs::hub_setup(*part, modules))
+            }
+            Shape::Spawn => while_running.push_str("    spawn_tasks();\n"),
             Shape::Pool => {
                 after_setup.push_str("    pool_start(server_threads + 2);\n");
                 after_join.push_str("    pool_stop();\n");
@@ -661,7 +697,7 @@ int main(int argc, char **argv)
 {after_setup}    for (i = 0; i < {n}; i++)
         if (pthread_create(&th[i], NULL, module_thread, (void *)&modules[i]) != 0)
             abort();
-    for (i = 0; i < {n}; i++)
+{while_running}    for (i = 0; i < {n}; i++)
         pthread_join(th[i], NULL);
 {after_join}    printf(\"requests %ld bytes %ld log %ld\\n\", stats_requests(&server_stats),
            stats_bytes(&server_stats), log_count());
@@ -690,6 +726,8 @@ struct Service {
 /// One module being generated. Its text is kept in sections that are concatenated in order at
 /// the end, so that every function is defined before it is called.
 struct Module<'a> {
+    /// The module's index in the program (0 for `server.c`).
+    idx: usize,
     p: String,
     /// The modules below this one in its layer, the only ones its calls reach.
     lower: &'a [String],
@@ -758,6 +796,7 @@ void {p}_batch_end(void)
 \n"
         ));
         Module {
+            idx,
             p,
             lower,
             chains_down,
@@ -1483,15 +1522,66 @@ mod tests {
     }
 
     /// Every shape is found by its name, and `all` is the six shapes it had before the
-    /// interpreter, so that its figures compare with those measured before.
+    /// interpreter and the hubs, so that its figures compare with those measured before.
     #[test]
-    fn shapes_are_named_and_all_leaves_the_interpreter_out() {
+    fn shapes_are_named_and_all_leaves_the_interpreter_and_the_hubs_out() {
         for shape in Shape::EVERY {
             assert_eq!(Shape::from_name(shape.name()), Some(shape));
         }
         assert_eq!(Shape::All.parts().len(), 6);
-        assert!(!Shape::All.parts().contains(&Shape::Interp));
-        assert!(Shape::EVERY.contains(&Shape::Interp));
+        for later in [Shape::Interp, Shape::Dispatch, Shape::Drivers, Shape::Spawn] {
+            assert!(!Shape::All.parts().contains(&later));
+            assert!(Shape::EVERY.contains(&later));
+        }
+    }
+
+    /// The lines of `server.c` from `start` to the first line that is exactly `}` after it.
+    fn function_in<'a>(files: &'a [(String, String)], start: &str) -> &'a str {
+        let server = &files
+            .iter()
+            .find(|(n, _)| n == "server.c")
+            .expect("server.c")
+            .1;
+        let from = &server[server.find(start).expect(start)..];
+        &from[..from.find("\n}\n").expect("the end of the function")]
+    }
+
+    /// Each hub is one place of `server.c` with a part for every module: the engine's switch
+    /// has two dozen cases per module, `spawn_tasks` sixteen `pthread_create` calls per module,
+    /// and the pager one call through a file's methods, whatever the number of modules; the
+    /// program keeps its size.
+    #[test]
+    fn the_hubs_grow_with_the_program_and_keep_its_size() {
+        for (size, modules) in [(30_000, 6), (60_000, 12)] {
+            let dispatch = generate(size, 7, Layout::default(), Shape::Dispatch);
+            assert_eq!(
+                dispatch.iter().filter(|(n, _)| is_analysed(n)).count(),
+                modules
+            );
+            let engine = function_in(&dispatch, "long engine_exec(");
+            assert_eq!(engine.matches("        case ").count(), 24 * modules);
+            let spawn = generate(size, 7, Layout::default(), Shape::Spawn);
+            let tasks = function_in(&spawn, "void spawn_tasks(void)");
+            assert_eq!(tasks.matches("pthread_create(").count(), 16 * modules);
+            let drivers = generate(size, 7, Layout::default(), Shape::Drivers);
+            let pager = function_in(&drivers, "int pager_read(");
+            assert_eq!(pager.matches("->methods->read(").count(), 1);
+            let methods: usize = drivers
+                .iter()
+                .map(|(_, text)| text.matches("_io_methods = {").count())
+                .sum();
+            assert_eq!(methods, modules);
+            for files in [&dispatch, &spawn, &drivers] {
+                // Preprocessed lines, as the generator counts them: each `.c` file with the
+                // system headers and `common.h`.
+                let header = preprocessed_lines(&files[0].1);
+                let lines: usize = (files.iter().skip(1))
+                    .map(|(_, text)| SYSTEM_HEADER_LINES + header + preprocessed_lines(text))
+                    .sum();
+                let ratio = lines as f64 / size as f64;
+                assert!((0.9..1.1).contains(&ratio), "{lines} lines for {size}");
+            }
+        }
     }
 
     /// In the interpreter shape, `main` registers every module's table before it starts a

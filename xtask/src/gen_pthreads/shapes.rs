@@ -11,6 +11,7 @@
 //! lock or the statistics' lock (the base server already takes an object's lock before the
 //! statistics' lock), never the other way round, so the programs cannot deadlock.
 
+use super::hubs::{hub_core, hub_header};
 use super::{preprocessed_lines, Module, Shape, MAX_THREADS};
 
 /// Scalar fields of `struct big_state`: C type and name.
@@ -202,13 +203,14 @@ void vm_free(struct vm *L, void *p, size_t n);\n"
             }
             s
         }
+        Shape::Dispatch | Shape::Drivers | Shape::Spawn => hub_header(part),
         Shape::Forks | Shape::Server | Shape::All => String::new(),
     }
 }
 
 /// What the parts add to `server.c` after its shared helpers: the pool, the big struct, the
-/// connection and the interpreter.
-pub(super) fn shape_core(parts: &[Shape]) -> String {
+/// connection, the interpreter and the hubs of `modules` ([`hub_core`]).
+pub(super) fn shape_core(parts: &[Shape], modules: &[String]) -> String {
     let mut s = String::new();
     for part in parts {
         match part {
@@ -411,6 +413,9 @@ void conn_close(void)
 ",
             ),
             Shape::Interp => s.push_str(&interp_core()),
+            Shape::Dispatch | Shape::Drivers | Shape::Spawn => {
+                s.push_str(&hub_core(*part, modules))
+            }
             _ => {}
         }
     }
@@ -657,7 +662,11 @@ void lib_shutdown(void)
 /// Calls `unit(k)` for k = 0, 1, … until the lines it reports, with `fixed`, reach about
 /// `budget`: it stops before a unit that would probably overshoot by more than half a unit, so
 /// sizes are centred on the budget, but always makes at least one. Returns the number made.
-fn fill_units(budget: usize, fixed: usize, mut unit: impl FnMut(usize) -> usize) -> usize {
+pub(super) fn fill_units(
+    budget: usize,
+    fixed: usize,
+    mut unit: impl FnMut(usize) -> usize,
+) -> usize {
     let mut lines = 0;
     let mut k = 0;
     loop {
@@ -761,12 +770,13 @@ impl Module<'_> {
             Shape::Macros => self.add_macros(budget),
             Shape::Lazy => self.add_lazy(budget),
             Shape::Interp => self.add_interp(budget),
+            Shape::Dispatch | Shape::Drivers | Shape::Spawn => self.add_hub(part, budget),
             Shape::Server | Shape::All => {}
         }
     }
 
     /// A statement that updates a field of `o`, a `struct` of type `t`, by `v`.
-    fn update(&mut self, t: usize, o: &str, v: &str) -> String {
+    pub(super) fn update(&mut self, t: usize, o: &str, v: &str) -> String {
         let (cty, f) = self.field(t);
         match cty {
             "unsigned" => format!("    {o}->{f} |= (unsigned)(({v}) & 0xff);\n"),
@@ -1337,7 +1347,7 @@ static long {p}_vm_read(void)
     /// Functions `<p>_<what><k>(struct <type> *o, long v)` on an object of a type of the module,
     /// each `body(self, type)` and `return r;`, all called by `<p>_<what>_all` and run by the
     /// worker group `<p>_run_<what>` ([`Module::add_worker_group`]).
-    fn add_object_units(
+    pub(super) fn add_object_units(
         &mut self,
         budget: usize,
         what: &str,
