@@ -155,12 +155,7 @@ pub fn find(
         techniques: inputs.techniques,
     };
     let recursive = maybe_recursive(inputs.program, locks);
-    let external = inputs
-        .program
-        .external_locks
-        .iter()
-        .map(|&l| locks.find(l))
-        .collect();
+    let external = external_classes(inputs.program, locks);
     let mut checker = Checker {
         inputs,
         conc,
@@ -194,6 +189,24 @@ pub fn find(
         }
     }
     (warnings, checker.cut)
+}
+
+/// The lock classes of unknown code's memory ([`ThreadProgram::external_locks`]).
+pub(super) fn external_classes(p: &ThreadProgram, locks: &mut LockTable) -> BTreeSet<Lock> {
+    p.external_locks.iter().map(|&l| locks.find(l)).collect()
+}
+
+/// Whether lock `l` may be any lock: it names no lock the program made
+/// ([`Linearity::is_ungrounded`]: a pointer never set) or is a lock of unknown code's memory
+/// (`external`, [`external_classes`]: unknown code may hand out a pointer to any lock).
+pub(super) fn may_be_any(
+    external: &BTreeSet<Lock>,
+    linearity: &Linearity,
+    locks: &mut LockTable,
+    l: Lock,
+) -> bool {
+    let r = locks.find(l);
+    external.contains(&r) || linearity.is_ungrounded(locks, r)
 }
 
 /// The cycle's lock a lock call waiting for `waits` holds: the one before it in the cycle
@@ -410,12 +423,9 @@ impl Checker<'_> {
         out
     }
 
-    /// Whether lock `l` may be any lock: it names no lock the program made
-    /// ([`Linearity::is_ungrounded`]: a pointer never set) or is a lock of unknown code's memory
-    /// ([`ThreadProgram::external_locks`]: unknown code may hand out a pointer to any lock).
+    /// Whether lock `l` may be any lock ([`may_be_any`]).
     fn any(&mut self, l: Lock) -> bool {
-        let r = self.locks.find(l);
-        self.external.contains(&r) || self.inputs.linearity.is_ungrounded(self.locks, r)
+        may_be_any(&self.external, self.inputs.linearity, self.locks, l)
     }
 
     /// A lock that may be any lock ([`Checker::any`]) may be any lock of the level: an edge to

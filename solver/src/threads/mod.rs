@@ -382,6 +382,7 @@ impl Default for FnBody {
 }
 
 pub mod structure;
+pub mod unheld;
 pub mod unmoved;
 pub mod widen;
 

@@ -26,6 +26,9 @@
 //! those of the full propagation. Try-locks never wait: they hold their lock for what follows,
 //! but make no fact.
 //!
+//! A lock call that waits for a lock no lock call is made holding, at any level, makes no fact
+//! ([`super::unheld`]): it is on no cycle of any level's lock order and is no self-deadlock.
+//!
 //! A fact's locks are a [`LockState`]: besides the locks held on some path (the edges) and on
 //! every path (self-deadlocks), the *gate*, the locks held on every path carried up with
 //! their own released set, which a lock one path released and another took again leaves out
@@ -309,6 +312,8 @@ pub fn propagate(inputs: OrderInputs<'_>, locks: &mut LockTable) -> Order {
         super::locksets::Holds::Order,
     );
     let gains_locks = ls.lock_holding_callers(s);
+    let mut unheld = super::unheld::Unheld::new(p, s, &ls, locks, linearity);
+    let mut unheld_calls = 0;
     let mut prop = Prop {
         gains_locks,
         first_of_key: IndexVec::from_elem_n(hashbrown::HashTable::new(), p.funcs.len()),
@@ -334,6 +339,10 @@ pub fn propagate(inputs: OrderInputs<'_>, locks: &mut LockTable) -> Order {
                     continue;
                 }
                 let lock = prop.locks.find(l);
+                if unheld.waits_for_unheld(prop.locks, f, lock) {
+                    unheld_calls += 1;
+                    continue;
+                }
                 let state = prop.state_at(f, b as u32, k as u32);
                 // The locks held on some path here ([`State::may_held`]): each orders this one.
                 let Some(must_held) = state.held else {
@@ -367,6 +376,10 @@ pub fn propagate(inputs: OrderInputs<'_>, locks: &mut LockTable) -> Order {
     prop.work.reverse();
     prop.run();
     stats.count("lock-call facts", prop.facts.len());
+    stats.count(
+        "lock order: lock calls waiting for unheld locks",
+        unheld_calls,
+    );
     stats.count("lock order: facts widened", prop.widening.widened);
     stats.count(
         "lock order: most states of one fact",
