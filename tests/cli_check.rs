@@ -1976,16 +1976,7 @@ fn locations_only_their_own_function_translates_are_not_copied_into_each_caller_
                  return dispatch(&devices[i % {devices}], buf, 16) + buf[0]; }}\n"
             );
         }
-        text += &format!(
-            "static int (*const users[])(int) = {{ {} }};\n\
-             static void *worker(void *arg) {{ long i = (long)arg; \
-             return (void *)(long)users[i % {devices}]((int)i); }}\n\
-             int main(void) {{ pthread_t t[2]; long i;\n\
-             for (i = 0; i < 2; i++) pthread_create(&t[i], 0, worker, (void *)i);\n\
-             for (i = 0; i < 2; i++) pthread_join(t[i], 0);\n\
-             return 0; }}\n",
-            users.join(", ")
-        );
+        text += &users_run_by_two_workers(&users);
         let name = format!("driver_locations_{devices}");
         let (_, path) = source_file(&name, "drivers.c", &text);
         stat_counts(Path::new(&path), 0)("facts: locations in maps")
@@ -1995,6 +1986,22 @@ fn locations_only_their_own_function_translates_are_not_copied_into_each_caller_
         full * 2 < half * 5,
         "{half} locations in maps at 40 drivers, {full} at 80"
     );
+}
+
+/// A table of the functions `users` (each `int f(int)`), and `main` starting two workers that
+/// each call one of them, chosen by the worker's index.
+fn users_run_by_two_workers(users: &[String]) -> String {
+    format!(
+        "static int (*const users[])(int) = {{ {} }};\n\
+         static void *worker(void *arg) {{ long i = (long)arg; \
+         return (void *)(long)users[i % {}]((int)i); }}\n\
+         int main(void) {{ pthread_t t[2]; long i;\n\
+         for (i = 0; i < 2; i++) pthread_create(&t[i], 0, worker, (void *)i);\n\
+         for (i = 0; i < 2; i++) pthread_join(t[i], 0);\n\
+         return 0; }}\n",
+        users.join(", "),
+        users.len()
+    )
 }
 
 /// A dispatcher calls each device's read method through the device's table, holding the
@@ -2029,16 +2036,7 @@ fn lock_calls_waiting_for_locks_no_one_holds_are_not_carried_up() {
              return dispatch(&dev{k}, buf, 16) + buf[0]; }}\n"
         );
     }
-    text += &format!(
-        "static int (*const users[])(int) = {{ {} }};\n\
-         static void *worker(void *arg) {{ long i = (long)arg; \
-         return (void *)(long)users[i % {devices}]((int)i); }}\n\
-         int main(void) {{ pthread_t t[2]; long i;\n\
-         for (i = 0; i < 2; i++) pthread_create(&t[i], 0, worker, (void *)i);\n\
-         for (i = 0; i < 2; i++) pthread_join(t[i], 0);\n\
-         return 0; }}\n",
-        users.join(", ")
-    );
+    text += &users_run_by_two_workers(&users);
     let (_, path) = source_file("leaf_lock_calls", "devices.c", &text);
     let count = stat_counts(Path::new(&path), 0);
     let unheld = count("lock order: lock calls waiting for unheld locks");
