@@ -18,11 +18,12 @@
 //! other locks. So when a class in `held` may be any lock nothing is unheld, and a lock call
 //! one of whose images may be any lock is kept.
 //!
-//! Beyond the paper and RacerX, which carry every lock call up to the root: in a program whose
-//! locks are mostly leaves (a counter's mutex, a statistics lock), the facts of the leaves are
-//! most of the lock order, and where one call through a pointer may call every module's
-//! function (a pager calling the I/O method of whichever module opened the file), each module's
-//! leaf lock reached every caller of every module: facts grew as the square of the modules.
+//! Beyond RacerX §4 (LOCKSMITH has no deadlock check), whose lock order has an edge for every
+//! lock taken while another is held, leaves included: in a program whose locks are mostly
+//! leaves (a counter's mutex, a statistics lock), the facts of the leaves are most of the lock
+//! order, and where one call through a pointer may call every module's function (a pager
+//! calling the I/O method of whichever module opened the file), each module's leaf lock reached
+//! every caller of every module: facts grew as the square of the modules.
 //!
 //! This module decides no deadlock; it only says which lock calls cannot be part of one.
 
