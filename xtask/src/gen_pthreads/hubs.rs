@@ -462,7 +462,6 @@ long {p}_engine_hook(long acc, int op)
         let base = self.idx * ENGINE_OPS;
         let lower_base = self.idx - self.lower.len();
         self.add_object_units(budget, "eng", |m, t| {
-            let ty = m.types[t].name.clone();
             let len = m.rng.range(3, 8);
             let mut body = format!("    int prog[{len}];\n    long r;\n\n");
             for i in 0..len {
@@ -473,11 +472,8 @@ long {p}_engine_hook(long acc, int op)
                 };
                 body.push_str(&format!("    prog[{i}] = {op};\n"));
             }
-            body.push_str(&format!(
-                "    r = engine_exec(prog, {len}, v);\n    {ty}_lock(o);\n"
-            ));
-            body.push_str(&m.update(t, "o", "r & 15"));
-            body.push_str(&format!("    {ty}_unlock(o);\n"));
+            body.push_str(&format!("    r = engine_exec(prog, {len}, v);\n"));
+            body.push_str(&m.locked_update(t));
             body
         });
     }
@@ -530,7 +526,6 @@ void {p}_io_open(void)
         let budget = budget.saturating_sub(preprocessed_lines(&methods));
         self.extra.push_str(&methods);
         self.add_object_units(budget, "io", |m, t| {
-            let ty = m.types[t].name.clone();
             let n = m.rng.range(4, 24);
             let (file, other) = if m.rng.one_in(2) {
                 ("db", "journal")
@@ -563,9 +558,7 @@ void {p}_io_open(void)
             if body.contains("malloc") {
                 body.push_str("    free(buf);\n");
             }
-            body.push_str(&format!("    {ty}_lock(o);\n"));
-            body.push_str(&m.update(t, "o", "r & 15"));
-            body.push_str(&format!("    {ty}_unlock(o);\n"));
+            body.push_str(&m.locked_update(t));
             body
         });
     }
@@ -592,11 +585,11 @@ static long {p}_task_total;
             let ty = self.types[t].name.clone();
             let obj = self.object(t);
             let mut c = format!(
-                "static long {p}_step{k}(struct {ty} *o, long v)\n{{\n    long r = v * {} + {k};\n\n    {ty}_lock(o);\n",
+                "static long {p}_step{k}(struct {ty} *o, long v)\n{{\n    long r = v * {} + {k};\n\n",
                 self.rng.range(2, 97)
             );
-            c.push_str(&self.update(t, "o", "r & 15"));
-            c.push_str(&format!("    {ty}_unlock(o);\n    return r;\n}}\n\n"));
+            c.push_str(&self.locked_update(t));
+            c.push_str("    return r;\n}\n\n");
             calls[k % SPAWN_TASKS].push_str(&format!("    r += {p}_step{k}({obj}, v);\n"));
             let lines = preprocessed_lines(&c) + 1;
             steps.push_str(&c);

@@ -785,6 +785,17 @@ impl Module<'_> {
         }
     }
 
+    /// Statements that update a field of `o`, a `struct` of type `t`, by `r & 15` under its
+    /// lock ([`Module::update`]).
+    pub(super) fn locked_update(&mut self, t: usize) -> String {
+        let ty = &self.types[t].name;
+        let (lock, unlock) = (
+            format!("    {ty}_lock(o);\n"),
+            format!("    {ty}_unlock(o);\n"),
+        );
+        lock + &self.update(t, "o", "r & 15") + &unlock
+    }
+
     /// The top of a locked chain of a service on type `t`, if there is one.
     fn locked_top_of(&mut self, t: usize) -> Option<String> {
         let tops: Vec<String> = self
@@ -1213,7 +1224,6 @@ void {p}_attach(struct big_state *b)
     /// reader and `conn_free`, under the connection's lock.
     fn add_lazy(&mut self, budget: usize) {
         self.add_object_units(budget, "rpc", |m, t| {
-            let ty = m.types[t].name.clone();
             let mut body = String::from(
                 "    long *buf = malloc(sizeof *buf);
     long r = 0;
@@ -1226,9 +1236,8 @@ void {p}_attach(struct big_state *b)
                 let op = m.rng.below(64);
                 body.push_str(&format!("    r += conn_call(v + {op}, buf);\n"));
             }
-            body.push_str(&format!("    conn_free(buf);\n    {ty}_lock(o);\n"));
-            body.push_str(&m.update(t, "o", "r & 15"));
-            body.push_str(&format!("    {ty}_unlock(o);\n"));
+            body.push_str("    conn_free(buf);\n");
+            body.push_str(&m.locked_update(t));
             body
         });
     }
