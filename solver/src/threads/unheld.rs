@@ -79,8 +79,8 @@ impl<'a> Unheld<'a> {
         // The functions that hold a lock that may be any lock.
         let mut holding_any: Vec<FnId> = Vec::new();
         let mut any = false;
-        let mut hold = |f: FnId, block: usize, index: usize, locks: &mut LockTable| {
-            let state = ls.state_before(f, block as u32, index as u32);
+        let mut hold = |f: FnId, block: u32, index: u32, locks: &mut LockTable| {
+            let state = ls.state_before(f, block, index);
             let mut wild = false;
             for set in [Some(state.may_held), state.held].into_iter().flatten() {
                 any |= set == LockSets::ALL;
@@ -101,20 +101,20 @@ impl<'a> Unheld<'a> {
                 for (k, e) in block.events.iter().enumerate() {
                     if let Event::Acquire(_, _, Some(acq)) = *e {
                         if p.acquisitions[acq].waits {
-                            hold(f, b, k, locks);
+                            hold(f, b as u32, k as u32, locks);
                         }
                     }
                 }
             }
         }
         for pt in s.callers.iter().flatten() {
-            hold(pt.caller, pt.block as usize, pt.index as usize, locks);
+            hold(pt.caller, pt.block, pt.index, locks);
         }
-        let direct: FxHashSet<Lock> = held.clone();
+        // Every class held directly is in `held` already: what the closure adds is an image only.
         while let Some(l) = work.pop() {
             for x in locks.images_of(l) {
                 if held.insert(x) {
-                    any |= !direct.contains(&x) && may_be_any(&external, linearity, locks, x);
+                    any |= may_be_any(&external, linearity, locks, x);
                     work.push(x);
                 }
             }
