@@ -93,9 +93,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::check::{Ctx, Reads};
 use super::contexts::Contexts;
 use super::linearity::Linearity;
-use super::locksets::{
-    translate, LockSets, Locksets, SetId, SetTranslations, State, TranslationKey,
-};
+use super::locksets::{translate, Image, LockSets, Locksets, SetId, SetTranslations, State};
 use super::locmaps::{Loc, LocKey, LocMaps, LocsId};
 use super::mhp::{HandleSets, Mhp, SiteSets, NO_POINT};
 use super::nest::Nests;
@@ -774,57 +772,25 @@ impl Prop<'_> {
     /// A callee's lockset as seen by the caller at `site`. A linear lock of the callee may have
     /// a non-linear image (two objects' locks meet in the caller), which never counts as held.
     fn translate_set(&mut self, set: SetId, site: Site) -> SetId {
-        if set == LockSets::EMPTY {
-            return set;
-        }
-        let key = self.set_key(set, site, true);
-        if let Some(out) = self.set_memo.get(&key) {
-            return out;
-        }
         let (c, scopes, linearity) = (self.c, self.scopes, self.linearity);
-        let locks = &mut *self.locks;
-        let out = self.ls.sets.map(set, |l| {
-            translate(c, scopes, locks, site, l).filter(|&x| linearity.is_linear(locks, x))
-        });
-        self.set_memo.insert(key, out);
-        out
+        let image = |locks: &mut LockTable, l| match translate(c, scopes, locks, site, l) {
+            Some(x) if linearity.is_linear(locks, x) => Image::Lock(x),
+            _ => Image::Dropped,
+        };
+        (self.set_memo).translate(&mut self.ls.sets, self.locks, set, site, true, image)
     }
 
     /// A released set as a caller sees it: translated through `site` (a lock local to the
     /// callee means nothing there), or every lock if one of them is a lock that stands for no
     /// lock the program made (`Linearity::is_ungrounded`).
     fn translate_released(&mut self, set: SetId, site: Site) -> SetId {
-        if set == LockSets::EMPTY {
-            return set;
-        }
-        let key = self.set_key(set, site, false);
-        if let Some(out) = self.set_memo.get(&key) {
-            return out;
-        }
-        let out = self.translate_released_uncached(set, site);
-        self.set_memo.insert(key, out);
-        out
-    }
-
-    fn set_key(&mut self, set: SetId, site: Site, held: bool) -> TranslationKey {
-        self.set_memo
-            .key(&self.ls.sets, self.locks, set, site, held)
-    }
-
-    fn translate_released_uncached(&mut self, set: SetId, site: Site) -> SetId {
         let (c, scopes, linearity) = (self.c, self.scopes, self.linearity);
-        let locks = &mut *self.locks;
-        let mut releases_all = false;
-        let out = self.ls.sets.map(set, |l| {
-            let image = translate(c, scopes, locks, site, l);
-            releases_all |= image.is_some_and(|x| linearity.is_ungrounded(locks, x));
-            image
-        });
-        if releases_all {
-            LockSets::ALL
-        } else {
-            out
-        }
+        let image = |locks: &mut LockTable, l| match translate(c, scopes, locks, site, l) {
+            None => Image::Dropped,
+            Some(x) if linearity.is_ungrounded(locks, x) => Image::Every,
+            Some(x) => Image::Lock(x),
+        };
+        (self.set_memo).translate(&mut self.ls.sets, self.locks, set, site, false, image)
     }
 
     /// Propagates the maps of every context up every call chain: the functions callees and
@@ -1224,7 +1190,7 @@ impl Prop<'_> {
         if let Some(&known) = self.held_fixed.get(&held) {
             return known;
         }
-        let (sets, locks, linearity) = (&self.ls.sets, &mut *self.locks, self.linearity);
+        let (sets, locks, linearity) = (&mut self.ls.sets, &mut *self.locks, self.linearity);
         let stays = self.set_memo.invariant(sets, locks, held)
             && (sets.get(held).iter()).all(|h| linearity.is_linear(locks, h.lock));
         self.held_fixed.insert(held, stays);

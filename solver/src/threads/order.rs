@@ -43,7 +43,7 @@ use super::check::Ctx;
 use super::contexts::Contexts;
 use super::facts::Thread;
 use super::linearity::Linearity;
-use super::locksets::{translate, LockSets, Locksets, SetId, SetTranslations, State};
+use super::locksets::{translate, Image, LockSets, Locksets, SetId, SetTranslations, State};
 use super::mhp::{HandleSets, Mhp, SiteSets};
 use super::nest::Nests;
 use super::phases::Phase;
@@ -526,36 +526,18 @@ impl Prop<'_> {
     /// one run of the callee mean nothing there; a release of a lock that names no lock may
     /// release any, and holding one is holding some lock (the deadlock check's any lock).
     fn translate_set(&mut self, set: SetId, site: Site, held: bool) -> SetId {
-        if set == LockSets::EMPTY {
-            return set;
-        }
-        let key = self
-            .set_memo
-            .key(&self.ls.sets, self.locks, set, site, held);
-        if let Some(out) = self.set_memo.get(&key) {
-            return out;
-        }
         let OrderInputs {
             constraints: c,
             scopes,
             linearity,
             ..
         } = self.inputs;
-        let locks = &mut *self.locks;
-        let mut releases_all = false;
-        let mapped = self.ls.sets.map(set, |l| {
-            let image = translate(c, scopes, locks, site, l);
-            let ungrounded = image.is_some_and(|x| linearity.is_ungrounded(locks, x));
-            releases_all |= ungrounded;
-            image
-        });
-        let out = if releases_all && !held {
-            LockSets::ALL
-        } else {
-            mapped
+        let image = |locks: &mut LockTable, l| match translate(c, scopes, locks, site, l) {
+            None => Image::Dropped,
+            Some(x) if !held && linearity.is_ungrounded(locks, x) => Image::Every,
+            Some(x) => Image::Lock(x),
         };
-        self.set_memo.insert(key, out);
-        out
+        (self.set_memo).translate(&mut self.ls.sets, self.locks, set, site, held, image)
     }
 
     fn run(&mut self) {
