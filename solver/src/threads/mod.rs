@@ -384,6 +384,7 @@ impl Default for FnBody {
 pub mod structure;
 pub mod unheld;
 pub mod unmoved;
+pub mod unordered;
 pub mod widen;
 
 use crate::cfl;
