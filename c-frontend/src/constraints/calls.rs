@@ -390,6 +390,7 @@ impl Gen<'_> {
         if let Some(act) = act {
             let (_, content) = self.ltypes.deref(&mut self.constraints, act);
             let handler = self.ltypes.var(frame.scope);
+            self.ltypes.mark_inspected(&mut self.constraints, content);
             let targets = self.ltypes.funs_inside(content);
             let hnode = self.ltypes.fun(targets, frame.scope);
             self.ltypes.unify(&mut self.constraints, handler, hnode);
@@ -871,6 +872,7 @@ impl Gen<'_> {
     fn touch_as(&mut self, frame: &Frame, arg: Option<Node>, pos: Pos, write: bool, name: &str) {
         let Some(v) = arg else { return };
         let (rho, content) = self.ltypes.deref(&mut self.constraints, v);
+        self.ltypes.mark_inspected(&mut self.constraints, content);
         let (at, via) = frame.report_at(pos);
         self.current.push(GenEvent::Whole {
             rho,
@@ -1180,7 +1182,10 @@ impl Gen<'_> {
                     expansion.push((site, t));
                 }
             }
-            if !progress && !self.external_callbacks_touch_startup() {
+            if !progress
+                && !self.external_callbacks_touch_startup()
+                && !self.ltypes.settle_preimages(&mut self.constraints)
+            {
                 return expansions;
             }
         }

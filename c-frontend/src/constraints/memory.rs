@@ -76,6 +76,7 @@ impl Gen<'_> {
         write: bool,
     ) {
         let (pos, via) = frame.report_at(pos);
+        self.ltypes.mark_inspected(&mut self.constraints, content);
         self.current.push(GenEvent::Whole {
             rho,
             content,

@@ -237,17 +237,19 @@ impl TypeTable {
     /// arrays too): no pointer, lock or function, and no struct whose body was never seen. A
     /// copy of such an object's bytes carries no label.
     pub fn holds_only_numbers(&self, sid: StructId) -> bool {
+        let def = &self.structs[sid];
+        def.complete && def.fields.iter().all(|f| self.only_numbers(f.ty))
+    }
+
+    /// Whether an object of type `t` holds only numbers, in its members and elements too (see
+    /// [`TypeTable::holds_only_numbers`]).
+    pub fn only_numbers(&self, t: TypeId) -> bool {
         let labelled = |ty: &Type| match ty {
             Type::Pointer(_) | Type::Lock(_) | Type::Function { .. } | Type::Void => true,
             Type::Struct(inner) | Type::Union(inner) => !self.structs[*inner].complete,
             Type::Char | Type::Int | Type::Float | Type::Array(_) | Type::Cond => false,
         };
-        let def = &self.structs[sid];
-        def.complete
-            && !def
-                .fields
-                .iter()
-                .any(|f| self.any_inside(f.ty, false, labelled))
+        !self.any_inside(t, false, labelled)
     }
 
     /// Whether `found` holds of `t` or of a type inside it: its members and elements, and,

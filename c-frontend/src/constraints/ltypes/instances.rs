@@ -30,6 +30,9 @@ impl LTypes<'_> {
         if g == i {
             return;
         }
+        // A relation between a member and the struct around its image relates the enclosing
+        // structs, which may then have more than one instance at the site: every field is paired.
+        let on_demand = (g, i) == (self.root(generic), self.root(instance));
         let Some(depth) = self.copy_depth(c, g, i, site) else {
             // Not quantified at this site: its image is itself (`l⃗ ⪯ᵢ l⃗`), so the instantiation
             // is plain subtyping with the generic's own labels — the argument flows into the
@@ -51,7 +54,7 @@ impl LTypes<'_> {
             return;
         };
         self.creating_depth = depth + 1;
-        self.sync_structure(c, g, i, site, pol);
+        self.sync_structure(c, (g, i), site, pol, on_demand);
         self.creating_depth = 0;
     }
 
@@ -122,7 +125,17 @@ impl LTypes<'_> {
         true
     }
 
-    fn sync_structure(&mut self, c: &mut Constraints, g: Node, i: Node, site: Site, pol: Pol) {
+    /// [`LTypes::sync_inst`] on a site that copies `g`; `on_demand` when `(g, i)` are the
+    /// relation's own nodes, whose fields only `i` has get pre-images on demand
+    /// ([`LTypes::inst_field_on_demand`]).
+    fn sync_structure(
+        &mut self,
+        c: &mut Constraints,
+        (g, i): (Node, Node),
+        site: Site,
+        pol: Pol,
+        on_demand: bool,
+    ) {
         self.sync_parents(g, i, site);
         if self.sync_funs(g, i, pol) {
             return;
@@ -138,7 +151,7 @@ impl LTypes<'_> {
                 let mirrored = self.mirror(c, &is, self.data[g.0 as usize].scope);
                 self.data[g.0 as usize].void_content |= self.data[i.0 as usize].void_content;
                 self.set_shape(g, mirrored);
-                return self.sync_structure(c, g, i, site, pol);
+                return self.sync_structure(c, (g, i), site, pol, on_demand);
             }
             // Its copy ([Inst], figure 6) at a call whose result is still untyped (`return
             // alloc_fn(n);`, resolved after its callers were generated) is the object's memory
@@ -181,15 +194,20 @@ impl LTypes<'_> {
                     fields: fields_i,
                 },
             ) if sid == si => {
-                // Lazy fields are created on both sides: a field the caller uses must have a
-                // generic pre-image too, or the caller's label would be cut off from the object
-                // the callee allocated (and the check, which looks at that object, would miss it).
+                // Lazy fields are created on both sides where needed: a field the caller uses
+                // must have a generic pre-image when that connects it with something, or the
+                // caller's label would be cut off from the object the callee allocated (and the
+                // check, which looks at that object, would miss it); see `preimages`.
                 let mut indices: Vec<u32> =
                     fields.iter().chain(&fields_i).map(|f| f.index).collect();
                 indices.sort();
                 indices.dedup();
                 for index in indices {
-                    self.inst_field(c, (g, i), sid, index, site);
+                    if on_demand {
+                        self.inst_field_on_demand(c, (g, i), sid, index, site);
+                    } else {
+                        self.inst_field(c, (g, i), sid, index, site);
+                    }
                 }
             }
             (Shape::Union { sid, inner: ig }, Shape::Union { sid: si, inner: ii }) if sid == si => {

@@ -36,6 +36,7 @@
 mod external;
 mod funs;
 mod instances;
+mod preimages;
 mod queries;
 mod relations;
 mod structs;
@@ -178,6 +179,18 @@ struct NodeData {
     /// Whether this is part of *external memory* (see [`LTypes::mark_external`]): its pointers
     /// point to external memory, its fields and members are external again.
     external: bool,
+    /// Whether something reads every field this memory has, whoever made it: a whole-object
+    /// access (`memset`, a library call given a pointer to it) or a search for the functions it
+    /// holds. Every field an instance of it has then needs a pre-image here
+    /// ([`LTypes::needs_preimage`]).
+    inspected: bool,
+    /// Whether this is a member of a union or an entry of a `void*` content: memory inside other
+    /// memory that no `parents` link leads back to, so what reads that memory whole cannot be
+    /// found from here ([`LTypes::needs_preimage`] keeps every field of it).
+    held: bool,
+    /// Whether a synchronisation left out a pre-image of a field only an instance has: its
+    /// relations are synchronised again once generation is over ([`LTypes::settle_preimages`]).
+    lazy: bool,
     /// The structs this memory is a field of: (struct node, its struct, the field's index). C
     /// lets a pointer to a member be turned back into a pointer to the enclosing struct
     /// (`container_of`, a cast to the type of the first member's struct), which must reach that
@@ -298,6 +311,14 @@ pub struct LTypes<'a> {
     /// Work items processed, by kind (unify, sync, widen, field sync), and the fields paired by
     /// synchronisations, for the developer's statistics.
     work_done: [u64; 5],
+    /// Pre-images of fields made on generic nodes because an instance has the field, and those
+    /// left out ([`LTypes::needs_preimage`]), for [`LTypes::settle_preimages`] and the statistics.
+    preimages: [u64; 2],
+    /// The generic nodes whose synchronisations left out a pre-image, in the order they did.
+    lazy_nodes: Vec<Node>,
+    /// What asks each node for pre-images, by representative, with the length of its relation
+    /// list when this was read ([`LTypes::demand_of`]).
+    demand: FxHashMap<Node, (usize, preimages::Demand)>,
     /// The external object of each type class made so far (see [`LTypes::mark_external`]).
     external: Vec<(ExternalClass, Rho, Node)>,
     /// External pointers whose target had no shape yet, by the target's representative: their
@@ -366,6 +387,9 @@ impl<'a> LTypes<'a> {
             void_model: true,
             field_sensitive: true,
             work_done: [0; 5],
+            preimages: [0; 2],
+            lazy_nodes: Vec::new(),
+            demand: FxHashMap::default(),
             external: Vec::new(),
             external_waiting: FxHashMap::default(),
             visible_globals: Vec::new(),
@@ -387,6 +411,11 @@ impl<'a> LTypes<'a> {
         stats.count("ltypes: widen work", self.work_done[2] as usize);
         stats.count("ltypes: field sync work", self.work_done[3] as usize);
         stats.count("ltypes: field pairings", self.work_done[4] as usize);
+        stats.count("ltypes: field pre-images made", self.preimages[0] as usize);
+        stats.count(
+            "ltypes: field pre-images left out",
+            self.preimages[1] as usize,
+        );
         stats.count("ltypes: function lists", self.root_lists());
     }
 
@@ -467,12 +496,16 @@ impl<'a> LTypes<'a> {
             object: false,
             pending: None,
             external: false,
+            inspected: false,
+            held: false,
+            lazy: false,
             parents: structs::Parents::default(),
         });
         debug_assert_eq!(n.0 as usize + 1, self.data.len());
         if let Some(l) = list {
             self.add_member(l, n);
         }
+        self.note_held(n);
         n
     }
 
@@ -624,6 +657,7 @@ impl<'a> LTypes<'a> {
             let rels = self.data[r.0 as usize].rels.clone();
             self.forget_fun_outs_around(&rels);
         }
+        self.note_held(r);
         self.resync(r);
     }
 

@@ -23,7 +23,7 @@ impl LTypes<'_> {
     /// The memory a content node describes, without following pointers: the node and, for
     /// structs, unions and `void*` contents, the nodes inside it (recursively), as
     /// representatives, each once.
-    fn contents_below(&mut self, n: Node) -> Vec<Node> {
+    pub(super) fn contents_below(&mut self, n: Node) -> Vec<Node> {
         let mut out = Vec::new();
         let mut stack = vec![n];
         let mut seen = FxHashSet::default();

@@ -318,7 +318,7 @@ impl LTypes<'_> {
                     (self.same_struct(g, i), self.copy_depth(c, g, i, site))
                 {
                     self.creating_depth = depth + 1;
-                    self.inst_field(c, (g, i), sid, index, site);
+                    self.inst_field_on_demand(c, (g, i), sid, index, site);
                     self.creating_depth = 0;
                     return;
                 }

@@ -91,6 +91,14 @@ impl LTypes<'_> {
             .pending
             .or(self.data[rb.0 as usize].pending);
         let external = self.data[ra.0 as usize].external || self.data[rb.0 as usize].external;
+        let either = |t: &Self, flag: fn(&NodeData) -> bool| {
+            flag(&t.data[ra.0 as usize]) || flag(&t.data[rb.0 as usize])
+        };
+        let (inspected, held, lazy) = (
+            either(self, |d| d.inspected),
+            either(self, |d| d.held),
+            either(self, |d| d.lazy),
+        );
         // The smaller set goes into the larger: a large blob's set is never rebuilt.
         let mut parents = std::mem::take(&mut self.data[ra.0 as usize].parents);
         let mut other = std::mem::take(&mut self.data[rb.0 as usize].parents);
@@ -152,8 +160,12 @@ impl LTypes<'_> {
             object,
             pending,
             external,
+            inspected,
+            held,
+            lazy,
             parents,
         };
+        self.note_held(r);
         if let Some(l) = merged_list {
             self.note_member(l, r);
             self.extend_outs(l, r, &listless_rels);

@@ -1,0 +1,265 @@
+//! Pre-images of fields on the generic side of an instantiation, made on demand.
+//!
+//! Lazy fields (paper §3.4) make a field where it is used. An instantiation `g ⪯ᵢ i` of two
+//! structs pairs their fields, and a field only the caller's instance `i` has needs a generic
+//! pre-image on `g` only when that pre-image would connect `i`'s field with something: the
+//! callee's own use (then `g` has the field already), an object the callee allocates, memory
+//! read whole, or another node related to `g` in the callee's scope. The relations of `g` with
+//! its instances at *other* sites never need it: a path through the pre-image from one site's
+//! instance to another's enters at `(ᵢ` and leaves at `)ⱼ`, which matched flow never takes, and
+//! one site has one instance per generic node ([`LTypes::one_instance_per_site`]).
+//!
+//! Only fields that hold numbers are left out. Their pre-image is a label and nothing else, and
+//! the argument above is about labels. A field with a pointer, a lock or a function carries
+//! structure the instantiation also shares: function lists are linked, not matched, so a
+//! pre-image joins the lists of every site's instance; and the content of a pointer field
+//! is a node whose relations make one site's instances of two aliased generic nodes one node
+//! ([`LTypes::one_instance_per_site`]), which is how the aliasing a callee makes (a list it
+//! links) reaches its callers. Leaving those out lost accesses on the real programs.
+//!
+//! Making every such pre-image, as before, gave each callee every field its callers use: a
+//! connection struct with a field per command, handed down every call, made one label per field
+//! per function and per call site, and the matched flow over them grew with the cube of the
+//! commands.
+//!
+//! The decision ([`LTypes::needs_preimage`]) reads the state of the moment, which later
+//! generation can change (a flag set on an enclosing struct, a field a deeper callee gains): the
+//! nodes that left out a pre-image are synchronised again once generation is over, until nothing
+//! changes ([`LTypes::settle_preimages`]), so that what is left out is decided on the final
+//! table. A question asked during generation that reads every field of a node marks it first
+//! ([`LTypes::mark_inspected`]).
+//!
+//! It must never leave out a pre-image that a matched path, a whole-object read or an object's
+//! check could reach.
+
+use super::{LTypes, Node, Rel, RelState, Shape};
+use crate::ir::ctypes::StructId;
+use solver::{Constraints, Site};
+
+/// What asks a generic node for the pre-images of fields its instances have, besides its own
+/// memory ([`LTypes::demand_of`]).
+#[derive(Clone, Debug)]
+pub(super) enum Demand {
+    /// A relation in its own scope (a flow, a possible external object, itself): every field.
+    Always,
+    /// The generic nodes it is an instance of: a field one of them has, or needs.
+    Below(Vec<Node>),
+}
+
+/// How far [`LTypes::needs_preimage`] follows enclosing structs and generic nodes below before it
+/// keeps the pre-image anyway.
+const SEARCH_LIMIT: usize = 16;
+
+impl LTypes<'_> {
+    /// Field `index` of struct `sid` between generic node `g` and its instance `i` at `site`
+    /// ([`LTypes::inst_field`]), unless only the instance has it and `g` needs no pre-image of it
+    /// ([`LTypes::needs_preimage`]): then `g` is noted for [`LTypes::settle_preimages`].
+    pub(super) fn inst_field_on_demand(
+        &mut self,
+        c: &mut Constraints,
+        (g, i): (Node, Node),
+        sid: StructId,
+        index: u32,
+        site: Site,
+    ) {
+        let g = self.root(g);
+        if !self.has_field(g, index) {
+            if !self.needs_preimage(g, sid, index) {
+                self.preimages[1] += 1;
+                if !self.data[g.0 as usize].lazy {
+                    self.data[g.0 as usize].lazy = true;
+                    self.lazy_nodes.push(g);
+                }
+                return;
+            }
+            self.preimages[0] += 1;
+        }
+        self.inst_field(c, (g, i), sid, index, site);
+    }
+
+    /// Whether struct node `n` has field `index`.
+    fn has_field(&self, n: Node, index: u32) -> bool {
+        match &self.data[n.0 as usize].shape {
+            Shape::Struct { fields, .. } => {
+                fields.binary_search_by_key(&index, |f| f.index).is_ok()
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether generic struct node `g` needs a pre-image of field `index`, which an instance of
+    /// it has: when the field holds anything but numbers, when its memory is kept whole
+    /// ([`LTypes::keeps_every_field`]), when it is related to anything in its own scope other
+    /// than its instances (a flow, a possible external object, itself), or when it is the
+    /// instance of a generic node below that has the field or needs it in turn — the pre-image
+    /// then connects the caller's field with that node's.
+    pub(super) fn needs_preimage(&mut self, g: Node, sid: StructId, index: u32) -> bool {
+        let numbers = self.types.structs[sid]
+            .fields
+            .get(index as usize)
+            .is_some_and(|f| self.types.only_numbers(f.ty));
+        if !numbers {
+            return true;
+        }
+        let mut stack = vec![self.root(g)];
+        let mut seen = Vec::new();
+        while let Some(n) = stack.pop() {
+            if seen.contains(&n) {
+                continue;
+            }
+            seen.push(n);
+            if seen.len() > SEARCH_LIMIT || self.keeps_every_field(n) {
+                return true;
+            }
+            let below = match self.demand_of(n) {
+                Demand::Always => return true,
+                Demand::Below(below) => below,
+            };
+            for h in below {
+                let h = self.root(h);
+                match &self.data[h.0 as usize].shape {
+                    Shape::Struct { sid: s, .. } if *s == sid => {
+                        if self.has_field(h, index) {
+                            return true;
+                        }
+                        stack.push(h);
+                    }
+                    _ => return true,
+                }
+            }
+        }
+        false
+    }
+
+    /// What asks node `n` (a representative) for pre-images through its relations, read once
+    /// per length of its relation list: a node with thousands of call sites is asked for each
+    /// field each caller uses, and reading all its relations for each was cubic.
+    fn demand_of(&mut self, n: Node) -> Demand {
+        let len = self.data[n.0 as usize].rels.len();
+        if let Some((read_at, demand)) = self.demand.get(&n) {
+            if *read_at == len {
+                return demand.clone();
+            }
+        }
+        let mut below = Vec::new();
+        let mut demand = None;
+        for k in 0..len {
+            let id = self.data[n.0 as usize].rels[k];
+            match self.rel_state[id as usize] {
+                RelState::Dead => continue,
+                RelState::SelfInst => {
+                    demand = Some(Demand::Always);
+                    break;
+                }
+                RelState::Live => {}
+            }
+            let (generic, instance) = match self.rels[id as usize] {
+                Rel::Inst {
+                    generic, instance, ..
+                } => (self.root(generic), self.root(instance)),
+                Rel::Flow { .. } | Rel::MayBe { .. } => {
+                    demand = Some(Demand::Always);
+                    break;
+                }
+            };
+            if generic == n && instance != n {
+                // `n`'s instance at a site: only ever connected to others through `(ᵢ … )ⱼ`.
+                continue;
+            }
+            below.push(generic);
+        }
+        let demand = demand.unwrap_or(Demand::Below(below));
+        self.demand.insert(n, (len, demand.clone()));
+        demand
+    }
+
+    /// Whether every field any instance of node `n` has needs a pre-image on it: `n` or a struct
+    /// enclosing it is an object (checked whole), external memory, `void*` content or memory
+    /// read whole, is a union's member or a `void*` entry (whose enclosing memory is not
+    /// recorded), or was stepped back to from a member (`container_of`).
+    fn keeps_every_field(&mut self, n: Node) -> bool {
+        let mut stack = vec![n];
+        let mut visited = 0;
+        while let Some(x) = stack.pop() {
+            visited += 1;
+            if visited > SEARCH_LIMIT {
+                return true;
+            }
+            let x = self.root(x);
+            let d = &self.data[x.0 as usize];
+            if d.object || d.external || d.void_content || d.inspected || d.held {
+                return true;
+            }
+            for p in d.parents.iter() {
+                if p.2 == u32::MAX {
+                    return true;
+                }
+                stack.push(p.0);
+            }
+        }
+        false
+    }
+
+    /// Notes that something reads every field of the memory `n` describes (and of the memory
+    /// inside it) from now on: the pre-images its synchronisations left out are made now.
+    pub fn mark_inspected(&mut self, c: &mut Constraints, n: Node) {
+        let mut again = Vec::new();
+        for r in self.contents_below(n) {
+            let d = &mut self.data[r.0 as usize];
+            if !d.inspected {
+                d.inspected = true;
+                if d.lazy {
+                    again.push(r);
+                }
+            }
+        }
+        if again.is_empty() {
+            return;
+        }
+        for r in again {
+            self.resync(r);
+        }
+        self.run(c);
+    }
+
+    /// Marks the members of a union node and the entries of a `void*` content node as held
+    /// (see `NodeData::held`).
+    pub(super) fn note_held(&mut self, r: Node) {
+        let inside: Vec<Node> = match &self.data[r.0 as usize].shape {
+            Shape::Union { inner, .. } => vec![*inner],
+            Shape::Void(entries) => entries.iter().map(|e| e.1).collect(),
+            _ => return,
+        };
+        for n in inside {
+            let n = self.root(n);
+            self.data[n.0 as usize].held = true;
+        }
+    }
+
+    /// Once generation is over: synchronises again every node that left out a pre-image, so that
+    /// each is decided on the final table, until no synchronisation makes a new one. Whether it
+    /// made any (which may give calls through pointers new targets).
+    pub fn settle_preimages(&mut self, c: &mut Constraints) -> bool {
+        let before = self.preimages[0];
+        loop {
+            let made = self.preimages[0];
+            let mut nodes: Vec<Node> = std::mem::take(&mut self.lazy_nodes)
+                .into_iter()
+                .map(|n| self.root(n))
+                .collect();
+            nodes.sort();
+            nodes.dedup();
+            for &n in &nodes {
+                self.data[n.0 as usize].lazy = false;
+            }
+            self.demand.clear();
+            for n in nodes {
+                self.resync(n);
+            }
+            self.run(c);
+            if self.preimages[0] == made {
+                return self.preimages[0] != before;
+            }
+        }
+    }
+}
