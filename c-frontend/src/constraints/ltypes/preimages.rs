@@ -1,13 +1,19 @@
 //! Pre-images of fields on the generic side of an instantiation, made on demand.
 //!
 //! Lazy fields (paper §3.4) make a field where it is used. An instantiation `g ⪯ᵢ i` of two
-//! structs pairs their fields, and a field only the caller's instance `i` has needs a generic
-//! pre-image on `g` only when that pre-image would connect `i`'s field with something: the
-//! callee's own use (then `g` has the field already), an object the callee allocates, memory
-//! read whole, or another node related to `g` in the callee's scope. The relations of `g` with
-//! its instances at *other* sites never need it: a path through the pre-image from one site's
-//! instance to another's enters at `(ᵢ` and leaves at `)ⱼ`, which matched flow never takes, and
-//! one site has one instance per generic node ([`LTypes::one_instance_per_site`]).
+//! structs pairs their fields (figure 7b), and a field only the caller's instance `i` has used
+//! to get a pre-image on `g`. That gave each callee every field its callers use: a connection
+//! struct with a counter per command, handed down every call, made one label per counter per
+//! function and per call site, and the matched flow over them grew faster than the cube of the
+//! commands.
+//!
+//! A pre-image is needed only when it connects `i`'s field with something: the callee's own use
+//! (then `g` has the field already), an object the callee allocates, memory read whole, or
+//! another node related to `g` in the callee's scope. The relations of `g` with its instances at
+//! *other* sites never need it: a path through the pre-image from one site's instance to
+//! another's enters at `(ᵢ` and leaves at `)ⱼ`, which matched flow never takes. A path that
+//! leaves `g` for its instance and comes back into another generic node of the callee with the
+//! same instance (`)ᵢ … (ᵢ`) starts at the pre-image, which nothing else reaches.
 //!
 //! Only fields that hold numbers are left out. Their pre-image is a label and nothing else, and
 //! the argument above is about labels. A field with a pointer, a lock or a function carries
@@ -16,11 +22,6 @@
 //! is a node whose relations make one site's instances of two aliased generic nodes one node
 //! ([`LTypes::one_instance_per_site`]), which is how the aliasing a callee makes (a list it
 //! links) reaches its callers. Leaving those out lost accesses on the real programs.
-//!
-//! Making every such pre-image, as before, gave each callee every field its callers use: a
-//! connection struct with a field per command, handed down every call, made one label per field
-//! per function and per call site, and the matched flow over them grew with the cube of the
-//! commands.
 //!
 //! The decision ([`LTypes::needs_preimage`]) reads the state of the moment, which later
 //! generation can change (a flag set on an enclosing struct, a field a deeper callee gains): the
@@ -52,8 +53,9 @@ const SEARCH_LIMIT: usize = 16;
 
 impl LTypes<'_> {
     /// Field `index` of struct `sid` between generic node `g` and its instance `i` at `site`
-    /// ([`LTypes::inst_field`]), unless only the instance has it and `g` needs no pre-image of it
-    /// ([`LTypes::needs_preimage`]): then `g` is noted for [`LTypes::settle_preimages`].
+    /// (\[Inst\], figure 7b, for one field, [`LTypes::inst_field`]), unless only the instance
+    /// has it and `g` needs no pre-image of it ([`LTypes::needs_preimage`]): then `g` is noted
+    /// for [`LTypes::settle_preimages`].
     pub(super) fn inst_field_on_demand(
         &mut self,
         c: &mut Constraints,
@@ -131,25 +133,29 @@ impl LTypes<'_> {
         false
     }
 
-    /// What asks node `n` (a representative) for pre-images through its relations, read once
-    /// per length of its relation list: a node with thousands of call sites is asked for each
-    /// field each caller uses, and reading all its relations for each was cubic.
+    /// What asks node `n` (a representative) for pre-images through its relations. The relations
+    /// read are remembered, and only those added since are read again: a node with thousands of
+    /// call sites is asked for each field each caller uses, and gains its relations one by one
+    /// between the questions, so reading all of them each time was quadratic or worse. A
+    /// representative's list only grows at its end (a unification appends the absorbed side's
+    /// relations, rewritten); a relation read earlier that died since only makes the answer
+    /// more cautious.
     fn demand_of(&mut self, n: Node) -> Demand {
         let len = self.data[n.0 as usize].rels.len();
-        if let Some((read_at, demand)) = self.demand.get(&n) {
-            if *read_at == len {
-                return demand.clone();
+        let (from, mut demand) = match self.demand.remove(&n) {
+            Some((read, demand)) if read <= len => (read, demand),
+            _ => (0, Demand::Below(Vec::new())),
+        };
+        for k in from..len {
+            if matches!(demand, Demand::Always) {
+                break;
             }
-        }
-        let mut below = Vec::new();
-        let mut demand = None;
-        for k in 0..len {
             let id = self.data[n.0 as usize].rels[k];
             match self.rel_state[id as usize] {
                 RelState::Dead => continue,
                 RelState::SelfInst => {
-                    demand = Some(Demand::Always);
-                    break;
+                    demand = Demand::Always;
+                    continue;
                 }
                 RelState::Live => {}
             }
@@ -158,17 +164,20 @@ impl LTypes<'_> {
                     generic, instance, ..
                 } => (self.root(generic), self.root(instance)),
                 Rel::Flow { .. } | Rel::MayBe { .. } => {
-                    demand = Some(Demand::Always);
-                    break;
+                    demand = Demand::Always;
+                    continue;
                 }
             };
             if generic == n && instance != n {
                 // `n`'s instance at a site: only ever connected to others through `(ᵢ … )ⱼ`.
                 continue;
             }
-            below.push(generic);
+            if let Demand::Below(below) = &mut demand {
+                if !below.contains(&generic) {
+                    below.push(generic);
+                }
+            }
         }
-        let demand = demand.unwrap_or(Demand::Below(below));
         self.demand.insert(n, (len, demand.clone()));
         demand
     }
