@@ -193,8 +193,12 @@ struct Grown {
     outer_preds: Vec<Rho>,
     outer_seen: FxHashSet<Rho>,
     /// Results reached so far: `(site, instance label)`.
-    exits: Vec<(u32, Rho)>,
     exit_seen: FxHashSet<(u32, Rho)>,
+    /// Their instance labels, each once: what an outer predecessor flows to. One label is often
+    /// the result at many sites, and pairing each outer predecessor with each site's result
+    /// was quadratic.
+    exit_labels: Vec<Rho>,
+    exit_label_seen: FxHashSet<Rho>,
 }
 
 /// The positive instantiations `ρ ⪯ᵢ⁺ ρ'` out of each label `ρ`, as `(binder of i, i, ρ')`:
@@ -275,11 +279,11 @@ impl<'a> Tabulation<'a> {
         &mut self.grown[self.entries[e].grown as usize]
     }
 
-    /// The results entry `e` has reached so far.
-    fn exits(&self, e: EntryId) -> &[(u32, Rho)] {
+    /// The labels of the results entry `e` has reached so far, each once.
+    fn exit_labels(&self, e: EntryId) -> &[Rho] {
         match self.entries[e].grown {
             NOT_GROWN => &[],
-            k => &self.grown[k as usize].exits,
+            k => &self.grown[k as usize].exit_labels,
         }
     }
 
@@ -293,8 +297,8 @@ impl<'a> Tabulation<'a> {
             let grown = self.grown(e);
             if grown.outer_seen.insert(from) {
                 grown.outer_preds.push(from);
-                let exits = self.exits(e).to_vec();
-                for (_, y) in exits {
+                let exits = self.exit_labels(e).to_vec();
+                for y in exits {
                     self.add_summary(from, y);
                 }
             }
@@ -382,7 +386,6 @@ impl<'a> Tabulation<'a> {
                 if !grown.exit_seen.insert((site, y)) {
                     continue;
                 }
-                grown.exits.push((site, y));
                 let (start, end) = self.entries[e].opens;
                 let opens = &self.opens[start as usize..end as usize];
                 let from = start as usize + opens.partition_point(|&(s, _)| s < site);
@@ -392,7 +395,13 @@ impl<'a> Tabulation<'a> {
                     self.add_summary(m, y);
                     at += 1;
                 }
-                let outer = self.grown(e).outer_preds.clone();
+                let grown = self.grown(e);
+                if !grown.exit_label_seen.insert(y) {
+                    // Its outer predecessors already flow to `y`, through another site.
+                    continue;
+                }
+                grown.exit_labels.push(y);
+                let outer = grown.outer_preds.clone();
                 for g in outer {
                     self.add_summary(g, y);
                 }
