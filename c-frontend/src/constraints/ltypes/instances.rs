@@ -194,21 +194,7 @@ impl LTypes<'_> {
                     fields: fields_i,
                 },
             ) if sid == si => {
-                // Lazy fields are created on both sides where needed: a field the caller uses
-                // must have a generic pre-image when that connects it with something, or the
-                // caller's label would be cut off from the object the callee allocated (and the
-                // check, which looks at that object, would miss it); see `preimages`.
-                let mut indices: Vec<u32> =
-                    fields.iter().chain(&fields_i).map(|f| f.index).collect();
-                indices.sort();
-                indices.dedup();
-                for index in indices {
-                    if on_demand {
-                        self.inst_field_on_demand(c, (g, i), sid, index, site);
-                    } else {
-                        self.inst_field(c, (g, i), sid, index, site);
-                    }
-                }
+                self.sync_fields(c, (g, i), sid, (&fields, &fields_i), site, on_demand);
             }
             (Shape::Union { sid, inner: ig }, Shape::Union { sid: si, inner: ii }) if sid == si => {
                 self.add_rel(Rel::Inst {
@@ -364,6 +350,64 @@ impl LTypes<'_> {
         self.new_field(c, r, sid, index, scope, lazy)
     }
 
+    /// The fields of struct nodes `g ⪯ᵢ i` of struct `sid`, `fields` and `fields_i`
+    /// (\[Inst\], figure 7b, field by field).
+    fn sync_fields(
+        &mut self,
+        c: &mut Constraints,
+        (g, i): (Node, Node),
+        sid: StructId,
+        (fields, fields_i): (&[FieldSlot], &[FieldSlot]),
+        site: Site,
+        on_demand: bool,
+    ) {
+        // Lazy fields are created on both sides where needed: a field the caller uses must have
+        // a generic pre-image when that connects it with something, or the caller's label would
+        // be cut off from the object the callee allocated (and the check, which looks at that
+        // object, would miss it); see `preimages`.
+        let shared = fields.iter().filter(|f| has_index(fields_i, f.index));
+        let only_instance = fields_i.len() - shared.count();
+        // Only the instance's fields that hold more than numbers, or that `g` wants, get a
+        // pre-image: looked up from those two short lists, so that a caller's struct of many
+        // counters costs nothing here, and `g` is searched only when the instance has a
+        // counter it lacks.
+        let mut made: Vec<u32> = (self.labelled_fields(sid).iter())
+            .filter(|&&k| has_index(fields_i, k) && !has_index(fields, k))
+            .copied()
+            .collect();
+        let wanted = match on_demand && only_instance > made.len() {
+            true => self.wanted_numbers(g, sid),
+            false => None,
+        };
+        match wanted {
+            Some(wanted) => {
+                made.extend(
+                    (wanted.iter()).filter(|&&k| has_index(fields_i, k) && !has_index(fields, k)),
+                );
+                made.sort_unstable();
+                made.dedup();
+            }
+            None if only_instance > made.len() => {
+                made = (fields_i.iter().map(|f| f.index))
+                    .filter(|&k| !has_index(fields, k))
+                    .collect();
+            }
+            None => {}
+        }
+        if on_demand {
+            if only_instance > made.len() {
+                self.leave_out_preimages(g, (only_instance - made.len()) as u64);
+            }
+            self.preimages[0] += made.len() as u64;
+        }
+        let mut indices: Vec<u32> = fields.iter().map(|f| f.index).collect();
+        indices.extend(made);
+        indices.sort_unstable();
+        for index in indices {
+            self.inst_field(c, (g, i), sid, index, site);
+        }
+    }
+
     /// A fresh shape of the same constructor as `s`, for an instance in `scope`.
     fn mirror(&mut self, c: &mut Constraints, s: &Shape, scope: Scope) -> Shape {
         match s {
@@ -388,4 +432,9 @@ impl LTypes<'_> {
             Shape::Blob { .. } => self.empty_blob(c, scope),
         }
     }
+}
+
+/// Whether the sorted fields `fields` have field `index`.
+pub(super) fn has_index(fields: &[FieldSlot], index: u32) -> bool {
+    fields.binary_search_by_key(&index, |f| f.index).is_ok()
 }

@@ -57,6 +57,11 @@ use funs::FunListData;
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Node(u32);
 
+impl Node {
+    /// No node, where a relation's mark needs one (`LTypes::parked`).
+    const NONE: Node = Node(u32::MAX);
+}
+
 /// A field of a struct node: its location label and its content.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct FieldSlot {
@@ -258,6 +263,13 @@ pub struct LTypes<'a> {
     rels: Vec<Rel>,
     /// Per relation: whether a [`Work::Sync`] of it is waiting in the work list.
     queued: Vec<bool>,
+    /// Per relation `g ⪯ᵢ i`: the representative `i` had when a field holding numbers that only
+    /// it has was left out of `g` ([`LTypes::needs_preimage`]), or [`Node::NONE`]. The next
+    /// such fields `i` gains skip the relation, which [`LTypes::settle_preimages`] synchronises
+    /// again whole through `g`, and a whole synchronisation clears the mark. A caller's struct
+    /// of many counters is an instance of many callees' views that name few of them; without
+    /// the mark each counter it gains was offered to each of those views.
+    parked: Vec<Node>,
     /// Per relation: whether it is still synchronised ([`RelState`]).
     rel_state: Vec<RelState>,
     /// Every live relation by its current form ([`LTypes::canonical`]), to find duplicates.
@@ -319,6 +331,9 @@ pub struct LTypes<'a> {
     /// What asks each node for pre-images, by representative, with the length of its relation
     /// list when this was read ([`LTypes::demand_of`]).
     demand: FxHashMap<Node, (usize, preimages::Demand)>,
+    /// For each struct, by id, once asked: the indices of its fields that hold more than numbers
+    /// ([`LTypes::labelled_fields`]).
+    labelled: Vec<Option<Box<[u32]>>>,
     /// The external object of each type class made so far (see [`LTypes::mark_external`]).
     external: Vec<(ExternalClass, Rho, Node)>,
     /// External pointers whose target had no shape yet, by the target's representative: their
@@ -366,6 +381,7 @@ impl<'a> LTypes<'a> {
             data: Vec::new(),
             rels: Vec::new(),
             queued: Vec::new(),
+            parked: Vec::new(),
             rel_state: Vec::new(),
             rel_index: FxHashMap::default(),
             instance_at: FxHashMap::default(),
@@ -390,6 +406,7 @@ impl<'a> LTypes<'a> {
             preimages: [0; 2],
             lazy_nodes: Vec::new(),
             demand: FxHashMap::default(),
+            labelled: Vec::new(),
             external: Vec::new(),
             external_waiting: FxHashMap::default(),
             visible_globals: Vec::new(),
@@ -676,12 +693,19 @@ impl<'a> LTypes<'a> {
         if self.data[r.0 as usize].external {
             self.work.push(Work::External(r));
         }
+        let numbers = match (field, &self.data[r.0 as usize].shape) {
+            (Some(index), Shape::Struct { sid, .. }) => self.holds_numbers(*sid, index),
+            _ => false,
+        };
         for k in 0..self.data[r.0 as usize].rels.len() {
             let id = self.data[r.0 as usize].rels[k];
             match field {
                 None => self.push_sync(id),
                 Some(index) => {
-                    if self.rel_state[id as usize] == RelState::Live && !self.queued[id as usize] {
+                    if self.rel_state[id as usize] == RelState::Live
+                        && !self.queued[id as usize]
+                        && !(numbers && self.parked[id as usize] == r)
+                    {
                         self.work.push(Work::SyncField(id, index));
                     }
                 }
@@ -773,6 +797,7 @@ impl<'a> LTypes<'a> {
                 Work::Sync(id) => {
                     self.work_done[1] += 1;
                     self.queued[id as usize] = false;
+                    self.parked[id as usize] = Node::NONE;
                     self.do_sync(c, id)
                 }
                 Work::SyncField(id, index) => {

@@ -30,12 +30,20 @@
 //! table. A question asked during generation that reads every field of a node marks it first
 //! ([`LTypes::mark_inspected`]).
 //!
+//! Cost. A caller's struct of many counters is the instance of many callees' views that each
+//! name a few. Pairing it with a view costs that view's fields and the few fields it wants
+//! ([`LTypes::wanted_numbers`], looked up, not searched for each counter), and a counter the
+//! caller gains later skips a relation that left one out already (`LTypes::parked`): the
+//! settling pass decides it on the final table. Without both, each counter was offered to each
+//! view, quadratic in the commands of a server that counts one per command.
+//!
 //! It must never leave out a pre-image that a matched path, a whole-object read or an object's
 //! check could reach.
 
+use super::instances::has_index;
 use super::{LTypes, Node, Rel, RelState, Shape};
 use crate::ir::ctypes::StructId;
-use solver::{Constraints, Site};
+use solver::{ids::Idx, Constraints, Site};
 
 /// What asks a generic node for the pre-images of fields its instances have, besides its own
 /// memory ([`LTypes::demand_of`]).
@@ -55,7 +63,7 @@ impl LTypes<'_> {
     /// Field `index` of struct `sid` between generic node `g` and its instance `i` at `site`
     /// (\[Inst\], figure 7b, for one field, [`LTypes::inst_field`]), unless only the instance
     /// has it and `g` needs no pre-image of it ([`LTypes::needs_preimage`]): then `g` is noted
-    /// for [`LTypes::settle_preimages`].
+    /// for [`LTypes::settle_preimages`] and the answer is false.
     pub(super) fn inst_field_on_demand(
         &mut self,
         c: &mut Constraints,
@@ -63,46 +71,56 @@ impl LTypes<'_> {
         sid: StructId,
         index: u32,
         site: Site,
-    ) {
+    ) -> bool {
         let g = self.root(g);
         if !self.has_field(g, index) {
             if !self.needs_preimage(g, sid, index) {
-                self.preimages[1] += 1;
-                if !self.data[g.0 as usize].lazy {
-                    self.data[g.0 as usize].lazy = true;
-                    self.lazy_nodes.push(g);
-                }
-                return;
+                self.leave_out_preimages(g, 1);
+                return false;
             }
             self.preimages[0] += 1;
         }
         self.inst_field(c, (g, i), sid, index, site);
+        true
+    }
+
+    /// Notes that `count` pre-images were left out of generic node `g` (a representative), which
+    /// [`LTypes::settle_preimages`] synchronises again.
+    pub(super) fn leave_out_preimages(&mut self, g: Node, count: u64) {
+        self.preimages[1] += count;
+        if !self.data[g.0 as usize].lazy {
+            self.data[g.0 as usize].lazy = true;
+            self.lazy_nodes.push(g);
+        }
     }
 
     /// Whether struct node `n` has field `index`.
     fn has_field(&self, n: Node, index: u32) -> bool {
         match &self.data[n.0 as usize].shape {
-            Shape::Struct { fields, .. } => {
-                fields.binary_search_by_key(&index, |f| f.index).is_ok()
-            }
+            Shape::Struct { fields, .. } => has_index(fields, index),
             _ => false,
         }
     }
 
     /// Whether generic struct node `g` needs a pre-image of field `index`, which an instance of
-    /// it has: when the field holds anything but numbers, when its memory is kept whole
-    /// ([`LTypes::keeps_every_field`]), when it is related to anything in its own scope other
-    /// than its instances (a flow, a possible external object, itself), or when it is the
-    /// instance of a generic node below that has the field or needs it in turn — the pre-image
-    /// then connects the caller's field with that node's.
+    /// it has: when the field holds anything but numbers, or when it is among
+    /// [`LTypes::wanted_numbers`].
     pub(super) fn needs_preimage(&mut self, g: Node, sid: StructId, index: u32) -> bool {
-        let numbers = self.types.structs[sid]
-            .fields
-            .get(index as usize)
-            .is_some_and(|f| self.types.only_numbers(f.ty));
-        if !numbers {
-            return true;
-        }
+        !self.holds_numbers(sid, index)
+            || self
+                .wanted_numbers(g, sid)
+                .is_none_or(|wanted| wanted.binary_search(&index).is_ok())
+    }
+
+    /// The fields holding numbers that generic struct node `g` (of struct `sid`) needs a
+    /// pre-image of when an instance has them, in increasing order, or `None` for every field:
+    /// every field when its memory is kept whole ([`LTypes::keeps_every_field`]) or when it is
+    /// related to anything in its own scope other than its instances (a flow, a possible
+    /// external object, itself); and the fields a generic node below has (`g` is its instance)
+    /// or needs in turn — the pre-image then connects the caller's field with that node's.
+    /// Usually empty: nothing but instances at sites asks a callee's view.
+    pub(super) fn wanted_numbers(&mut self, g: Node, sid: StructId) -> Option<Vec<u32>> {
+        let mut wanted = Vec::new();
         let mut stack = vec![self.root(g)];
         let mut seen = Vec::new();
         while let Some(n) = stack.pop() {
@@ -111,26 +129,52 @@ impl LTypes<'_> {
             }
             seen.push(n);
             if seen.len() > SEARCH_LIMIT || self.keeps_every_field(n) {
-                return true;
+                return None;
             }
             let below = match self.demand_of(n) {
-                Demand::Always => return true,
-                Demand::Below(below) => below,
+                Demand::Always => return None,
+                Demand::Below(below) => below.clone(),
             };
             for h in below {
                 let h = self.root(h);
                 match &self.data[h.0 as usize].shape {
-                    Shape::Struct { sid: s, .. } if *s == sid => {
-                        if self.has_field(h, index) {
-                            return true;
-                        }
+                    Shape::Struct { sid: s, fields } if *s == sid => {
+                        wanted.extend(fields.iter().map(|f| f.index));
                         stack.push(h);
                     }
-                    _ => return true,
+                    _ => return None,
                 }
             }
         }
-        false
+        wanted.sort_unstable();
+        wanted.dedup();
+        Some(wanted)
+    }
+
+    /// Whether field `index` of struct `sid` holds numbers only ([`TypeTable::only_numbers`]),
+    /// read from the struct's list of other fields, made once.
+    ///
+    /// [`TypeTable::only_numbers`]: crate::ir::ctypes::TypeTable::only_numbers
+    pub(super) fn holds_numbers(&mut self, sid: StructId, index: u32) -> bool {
+        (index as usize) < self.types.structs[sid].fields.len()
+            && self.labelled_fields(sid).binary_search(&index).is_err()
+    }
+
+    /// The indices of the fields of struct `sid` that hold more than numbers (a pointer, a lock,
+    /// a function, an incomplete struct), in increasing order.
+    pub(super) fn labelled_fields(&mut self, sid: StructId) -> &[u32] {
+        let k = sid.index();
+        if self.labelled.len() <= k {
+            self.labelled.resize(k + 1, None);
+        }
+        if self.labelled[k].is_none() {
+            let types = self.types;
+            let fields: Vec<u32> = (0..types.structs[sid].fields.len() as u32)
+                .filter(|&f| !types.only_numbers(types.structs[sid].fields[f as usize].ty))
+                .collect();
+            self.labelled[k] = Some(fields.into());
+        }
+        self.labelled[k].as_deref().unwrap_or_default()
     }
 
     /// What asks node `n` (a representative) for pre-images through its relations. The relations
@@ -140,10 +184,13 @@ impl LTypes<'_> {
     /// representative's list only grows at its end (a unification appends the absorbed side's
     /// relations, rewritten); a relation read earlier that died since only makes the answer
     /// more cautious.
-    fn demand_of(&mut self, n: Node) -> Demand {
+    fn demand_of(&mut self, n: Node) -> &Demand {
         let len = self.data[n.0 as usize].rels.len();
+        if matches!(self.demand.get(&n), Some((read, _)) if *read == len) {
+            return &self.demand[&n].1;
+        }
         let (from, mut demand) = match self.demand.remove(&n) {
-            Some((read, demand)) if read <= len => (read, demand),
+            Some((read, demand)) if read < len => (read, demand),
             _ => (0, Demand::Below(Vec::new())),
         };
         for k in from..len {
@@ -178,8 +225,7 @@ impl LTypes<'_> {
                 }
             }
         }
-        self.demand.insert(n, (len, demand.clone()));
-        demand
+        &self.demand.entry(n).or_insert((len, demand)).1
     }
 
     /// Whether every field any instance of node `n` has needs a pre-image on it: `n` or a struct

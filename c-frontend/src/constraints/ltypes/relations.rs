@@ -86,6 +86,7 @@ impl LTypes<'_> {
         let id = self.rels.len() as u32;
         self.rels.push(rel);
         self.queued.push(false);
+        self.parked.push(Node::NONE);
         self.rel_state.push(RelState::Live);
         self.rel_index.insert(rel, id);
         self.one_instance_per_site(id);
@@ -318,7 +319,9 @@ impl LTypes<'_> {
                     (self.same_struct(g, i), self.copy_depth(c, g, i, site))
                 {
                     self.creating_depth = depth + 1;
-                    self.inst_field_on_demand(c, (g, i), sid, index, site);
+                    if !self.inst_field_on_demand(c, (g, i), sid, index, site) {
+                        self.parked[id as usize] = i;
+                    }
                     self.creating_depth = 0;
                     return;
                 }
