@@ -20,11 +20,12 @@
 //! macros, a few lock calls per line), `lazy` (a reader thread started by the first request,
 //! from any of the requests of every module), `all` (those six), or `interp` (an embedded
 //! interpreter: every module registers a table of C functions that call back into its
-//! dispatcher, one cycle of calls through the registry; not part of `all`), or one of three
+//! dispatcher, one cycle of calls through the registry; not part of `all`), or one of four
 //! shapes with a place in `server.c` that grows with the program (not part of `all` either):
 //! `dispatch` (a bytecode engine, one function with a case per module operation), `drivers` (a
-//! pager calling every module's I/O methods through one pointer) or `spawn` (one function with
-//! a `pthread_create` per module task); `--shape all-shapes`
+//! pager calling every module's I/O methods through one pointer), `spawn` (one function with
+//! a `pthread_create` per module task) or `commands` (a command table, each command counting
+//! in a counter of its own in its worker's statistics); `--shape all-shapes`
 //! runs the sizes for each shape in turn, with a table for each, each shape in a process of its
 //! own (so that the large reports of one shape do not raise the bench's own peak memory, which
 //! bounds what it can tell of the next shape's, see `measure::run_check`).
@@ -110,7 +111,7 @@ const MIN_COUNT: f64 = 1000.0;
 const USAGE: &str = "usage: cargo bench --bench check -- [--sizes N...] [--shape NAME|all-shapes] \
 [--phases] [--counts] [--runs K] [--jobs N] [--dump N DIR] [--timeout SECS] [--layer K] [--module-lines L] [--self-check [--tsan]]\n\
 shapes: server (default), pool, callbacks, forks, bigstruct, macros, lazy, all, interp, \
-dispatch, drivers, spawn";
+dispatch, drivers, spawn, commands";
 
 /// Runs of `locksmith check` per size (`--runs K` when given): the median is reported.
 fn runs_for(size: usize, options: &Options) -> usize {

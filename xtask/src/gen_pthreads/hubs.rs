@@ -1,7 +1,8 @@
 //! The shapes whose one place grows with the program: [`Shape::Dispatch`] (one function with a
 //! case for the operations of every module), [`Shape::Drivers`] (one pager calling every
-//! module's I/O methods through one pointer) and [`Shape::Spawn`] (one function starting a
-//! thread for each task of every module).
+//! module's I/O methods through one pointer), [`Shape::Spawn`] (one function starting a
+//! thread for each task of every module) and [`Shape::Commands`] (a command table whose
+//! per-worker statistics have a counter for each command of every module).
 //!
 //! The other shapes give every module the same code at every size, so no function, call site
 //! or fork site grows with the program. Real programs do have such places, and they are where a
@@ -14,6 +15,8 @@
 //!
 //! Every lock taken here is a leaf except the files' mutexes, which the pager holds while a
 //! module's read method takes that module's I/O mutex (a leaf): the programs cannot deadlock.
+//! A command's connection is on the stack of the worker that serves it, and the workers'
+//! counters are guarded by their worker's mutex.
 //! The registers of each of the engine's banks are guarded by the bank's mutex, each file's
 //! counters and page by the file's mutex, the storage statistics by their mutex, and every
 //! module counter by its module's mutex: the only races remain the planted ones.
@@ -33,6 +36,13 @@ const SPAWN_TASKS: usize = 16;
 const SPAWN_BATCH: usize = 32;
 /// Bytes of a file's page.
 const IO_PAGE: usize = 64;
+/// Commands each module has in the command table: the cases of `conn_dispatch`, and the
+/// counters of `struct worker_stats`, per module.
+const COMMANDS: usize = 8;
+/// The workers whose statistics the commands count in.
+const CMD_WORKERS: usize = 4;
+/// The states a connection goes through.
+const CONN_STATES: usize = 4;
 
 /// What one hub shape adds to `common.h`.
 pub(super) fn hub_header(part: Shape) -> String {
@@ -79,6 +89,13 @@ int pager_write(struct io_file *f, const char *buf, int n, long off);
 void spawn_tasks(void);
 "
         .to_string(),
+        Shape::Commands => "
+/* The command table of server.c, as a cache server's: its workers run every module's
+ * commands, each counting itself in the statistics of the worker its connection belongs to. */
+void commands_start(void);
+void commands_stop(void);
+"
+        .to_string(),
         _ => String::new(),
     }
 }
@@ -91,6 +108,7 @@ pub(super) fn hub_core(part: Shape, modules: &[String]) -> String {
         Shape::Dispatch => engine_core(modules),
         Shape::Drivers => storage_core(modules),
         Shape::Spawn => spawn_core(modules),
+        Shape::Commands => commands_core(modules),
         _ => String::new(),
     }
 }
@@ -414,12 +432,225 @@ void spawn_tasks(void)
     s
 }
 
+/// The command table: `struct worker_stats` with a counter for each command of every module,
+/// the workers, the connection's helpers, the commands ([`command_defs`]), `conn_dispatch`
+/// with a case for each, `command_stats`, which sums every worker's counters, and the workers
+/// (a connection on each one's stack, running its share of the commands and the statistics).
+fn commands_core(modules: &[String]) -> String {
+    let ncommands = modules.len() * COMMANDS;
+    let mut s = format!(
+        "/* The command table: every command counts itself in its worker's statistics, under the
+ * worker's mutex. */
+#define CMD_WORKERS {CMD_WORKERS}
+#define CONN_STATES {CONN_STATES}
+#define NCOMMANDS {ncommands}
+
+struct worker_stats {{
+    pthread_mutex_t mu;
+    long cmds;
+    long bytes;
+"
+    );
+    for m in modules {
+        for k in 0..COMMANDS {
+            s.push_str(&format!("    long {m}_cmd{k}_hits;\n"));
+        }
+    }
+    s.push_str(
+        "};
+
+struct worker {
+    int id;
+    struct worker_stats stats;
+};
+
+struct conn {
+    int fd;
+    int state;
+    long nread;
+    long nwritten;
+    struct worker *w;
+};
+
+static struct worker workers[CMD_WORKERS];
+static pthread_t worker_threads[CMD_WORKERS];
+static pthread_mutex_t cmd_totals_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct worker_stats cmd_totals;
+
+static void conn_set_state(struct conn *c, int state)
+{
+    c->state = state % CONN_STATES;
+    if (log_verbose)
+        log_line(\"conn\", c->fd);
+}
+
+static void conn_count(struct conn *c, long n)
+{
+    pthread_mutex_lock(&c->w->stats.mu);
+    c->w->stats.cmds++;
+    c->w->stats.bytes += n;
+    pthread_mutex_unlock(&c->w->stats.mu);
+}
+
+",
+    );
+    for m in modules {
+        for k in 0..COMMANDS {
+            s.push_str(&format!("long {m}_command{k}(long v);\n"));
+        }
+    }
+    s.push('\n');
+    for (idx, m) in modules.iter().enumerate() {
+        s.push_str(&command_defs(idx, m));
+    }
+    s.push_str("static long conn_dispatch(struct conn *c, int op, long v)\n{\n    switch (op) {\n");
+    for (idx, m) in modules.iter().enumerate() {
+        s.push_str(&command_cases(idx, m));
+    }
+    s.push_str(
+        "    default:
+        return 0;
+    }
+}
+
+static void stats_aggregate(struct worker_stats *out, struct worker *w)
+{
+    pthread_mutex_lock(&w->stats.mu);
+    out->cmds += w->stats.cmds;
+    out->bytes += w->stats.bytes;
+",
+    );
+    for m in modules {
+        for k in 0..COMMANDS {
+            s.push_str(&format!(
+                "    out->{m}_cmd{k}_hits += w->stats.{m}_cmd{k}_hits;\n"
+            ));
+        }
+    }
+    s.push_str(
+        "    pthread_mutex_unlock(&w->stats.mu);
+}
+
+static long command_stats(void)
+{
+    struct worker_stats agg;
+    int i;
+
+    memset(&agg, 0, sizeof agg);
+    for (i = 0; i < CMD_WORKERS; i++)
+        stats_aggregate(&agg, &workers[i]);
+    pthread_mutex_lock(&cmd_totals_mu);
+    cmd_totals.cmds = agg.cmds;
+    cmd_totals.bytes = agg.bytes;
+    pthread_mutex_unlock(&cmd_totals_mu);
+    return agg.cmds;
+}
+
+/* A worker serves one connection, on its stack, running its share of the commands. */
+static void *command_worker(void *arg)
+{
+    struct worker *w = (struct worker *)arg;
+    struct conn c;
+    long r = 0;
+    int i, op;
+
+    memset(&c, 0, sizeof c);
+    c.fd = w->id;
+    c.w = w;
+    for (i = 0; i < server_iters; i++) {
+        for (op = w->id; op < NCOMMANDS; op += CMD_WORKERS) {
+            c.nread++;
+            r += conn_dispatch(&c, op, i);
+        }
+        r += command_stats();
+    }
+    stats_add(&server_stats, (r + c.nwritten) & 0xff);
+    return NULL;
+}
+
+void commands_start(void)
+{
+    int i;
+
+    for (i = 0; i < CMD_WORKERS; i++) {
+        workers[i].id = i;
+        pthread_mutex_init(&workers[i].stats.mu, NULL);
+    }
+    for (i = 0; i < CMD_WORKERS; i++)
+        if (pthread_create(&worker_threads[i], NULL, command_worker, &workers[i]) != 0)
+            abort();
+}
+
+void commands_stop(void)
+{
+    int i;
+
+    for (i = 0; i < CMD_WORKERS; i++)
+        pthread_join(worker_threads[i], NULL);
+    command_stats();
+}
+
+",
+    );
+    s
+}
+
+/// The [`COMMANDS`] commands of module `p`, the `idx`-th: `cmd_<p>_<k>(struct conn *c, long
+/// v)`, each counting its own hit in its connection's worker, calling the module's entry
+/// `<p>_command<k>`, and setting the connection's state; some count the bytes too. The text depends on
+/// `idx` alone, so that the module can count its lines when it sets its budget.
+fn command_defs(idx: usize, p: &str) -> String {
+    let mut rng = Rng(0x0c3d_u64 ^ (idx as u64).wrapping_mul(0x9e37_79b9));
+    let mut s = String::new();
+    for k in 0..COMMANDS {
+        s.push_str(&format!(
+            "static long cmd_{p}_{k}(struct conn *c, long v)
+{{
+    long r;
+
+    pthread_mutex_lock(&c->w->stats.mu);
+    c->w->stats.{p}_cmd{k}_hits++;
+    pthread_mutex_unlock(&c->w->stats.mu);
+    r = {p}_command{k}(v);
+    c->nwritten += r & 0xff;
+"
+        ));
+        if rng.one_in(2) {
+            s.push_str("    conn_count(c, r & 0xff);\n");
+        }
+        s.push_str(&format!(
+            "    conn_set_state(c, {});\n    return r;\n}}\n\n",
+            rng.below(CONN_STATES)
+        ));
+    }
+    s
+}
+
+/// The cases of `conn_dispatch` for module `p`, the `idx`-th: opcodes `idx * COMMANDS` and on.
+fn command_cases(idx: usize, p: &str) -> String {
+    (0..COMMANDS)
+        .map(|k| {
+            format!(
+                "    case {}:\n        return cmd_{p}_{k}(c, v);\n",
+                idx * COMMANDS + k
+            )
+        })
+        .collect()
+}
+
 /// The lines of `server.c`'s hub that belong to module `idx`, `p`: taken from its budget.
 fn hub_lines(part: Shape, idx: usize, p: &str) -> usize {
     match part {
         Shape::Dispatch => preprocessed_lines(&engine_cases(idx, p)) + 1,
         Shape::Drivers => 2,
         Shape::Spawn => 4 * SPAWN_TASKS,
+        // Its commands and cases, and its entries' declarations and its counters in the struct
+        // and in `stats_aggregate`.
+        Shape::Commands => {
+            preprocessed_lines(&command_defs(idx, p))
+                + preprocessed_lines(&command_cases(idx, p))
+                + 3 * COMMANDS
+        }
         _ => 0,
     }
 }
@@ -433,6 +664,7 @@ impl Module<'_> {
             Shape::Dispatch => self.add_engine_programs(budget),
             Shape::Drivers => self.add_storage_users(budget),
             Shape::Spawn => self.add_tasks(budget),
+            Shape::Commands => self.add_command_entries(budget),
             _ => {}
         }
     }
@@ -568,16 +800,69 @@ void {p}_io_open(void)
     /// under its lock, then adding what they returned to `<p>_task_total` under its mutex.
     fn add_tasks(&mut self, budget: usize) {
         let p = self.p.clone();
+        // Twelve lines an entry, as the shape was first measured with.
+        self.add_entries(budget, ("task", SPAWN_TASKS, 12), |j, calls| {
+            format!(
+                "void *{p}_task{j}(void *arg)
+{{
+    long v = (long)arg;
+    long r = 0;
+
+{calls}    pthread_mutex_lock(&{p}_task_mu);
+    {p}_task_total += r;
+    pthread_mutex_unlock(&{p}_task_mu);
+    return NULL;
+}}
+
+"
+            )
+        });
+    }
+
+    /// The module's [`COMMANDS`] entries `<p>_command<j>`, which its commands in `server.c`
+    /// call, each calling its share of functions `<p>_step<k>` that update an object of the
+    /// module under its lock, then adding what they returned to `<p>_command_total` under its
+    /// mutex.
+    fn add_command_entries(&mut self, budget: usize) {
+        let p = self.p.clone();
+        self.add_entries(budget, ("command", COMMANDS, 10), |j, calls| {
+            format!(
+                "long {p}_command{j}(long v)
+{{
+    long r = 0;
+
+{calls}    pthread_mutex_lock(&{p}_command_mu);
+    {p}_command_total += r;
+    pthread_mutex_unlock(&{p}_command_mu);
+    return r;
+}}
+
+"
+            )
+        });
+    }
+
+    /// `entries` entry points of the module of `entry_lines` lines each besides their calls,
+    /// named `<p>_<what><j>` and made by `entry(j, calls)`, about `budget` lines with the
+    /// functions `<p>_step<k>` they call (`calls`, a share of them each, adding to `r`), which
+    /// update an object of the module under its lock; and the mutex and total `<p>_<what>_mu`
+    /// and `<p>_<what>_total` the entries may use.
+    fn add_entries(
+        &mut self,
+        budget: usize,
+        (what, entries, entry_lines): (&str, usize, usize),
+        entry: impl Fn(usize, &str) -> String,
+    ) {
+        let p = self.p.clone();
         let head = format!(
-            "static pthread_mutex_t {p}_task_mu = PTHREAD_MUTEX_INITIALIZER;
-static long {p}_task_total;
+            "static pthread_mutex_t {p}_{what}_mu = PTHREAD_MUTEX_INITIALIZER;
+static long {p}_{what}_total;
 
 "
         );
-        let task_lines = 12;
-        let fixed = preprocessed_lines(&head) + SPAWN_TASKS * task_lines;
+        let fixed = preprocessed_lines(&head) + entries * entry_lines;
         let mut steps = String::new();
-        let mut calls = vec![String::new(); SPAWN_TASKS];
+        let mut calls = vec![String::new(); entries];
         let mut step_types = Vec::new();
         let n = fill_units(budget, fixed, |k| {
             let t = self.rng.below(self.types.len());
@@ -590,12 +875,12 @@ static long {p}_task_total;
             );
             c.push_str(&self.locked_update(t));
             c.push_str("    return r;\n}\n\n");
-            calls[k % SPAWN_TASKS].push_str(&format!("    r += {p}_step{k}({obj}, v);\n"));
+            calls[k % entries].push_str(&format!("    r += {p}_step{k}({obj}, v);\n"));
             let lines = preprocessed_lines(&c) + 1;
             steps.push_str(&c);
             lines
         });
-        // With fewer steps than tasks, the later tasks call the first steps again.
+        // With fewer steps than entries, the later entries call the first steps again.
         for (j, call) in calls.iter_mut().enumerate().skip(n) {
             let obj = self.object(step_types[j % n]);
             call.push_str(&format!("    r += {p}_step{}({obj}, v);\n", j % n));
@@ -603,20 +888,7 @@ static long {p}_task_total;
         self.extra.push_str(&head);
         self.extra.push_str(&steps);
         for (j, call) in calls.iter().enumerate() {
-            self.extra.push_str(&format!(
-                "void *{p}_task{j}(void *arg)
-{{
-    long v = (long)arg;
-    long r = 0;
-
-{call}    pthread_mutex_lock(&{p}_task_mu);
-    {p}_task_total += r;
-    pthread_mutex_unlock(&{p}_task_mu);
-    return NULL;
-}}
-
-"
-            ));
+            self.extra.push_str(&entry(j, call));
         }
     }
 }

@@ -40,11 +40,12 @@
 //! lazily by whichever request comes first, and an interpreter embedded in the server, whose
 //! registered functions call back into its dispatcher; [`Shape::All`] has the first six, a
 //! twelfth of the budget each (not the interpreter, so that its figures stay comparable with
-//! those measured before it). Three more shapes each have one *hub* in `server.c` that grows
+//! those measured before it). Four more shapes each have one *hub* in `server.c` that grows
 //! with the program, a part for every module (`hubs.rs`): a bytecode engine whose one
 //! function has a case for each module's operations ([`Shape::Dispatch`]), a pager calling
-//! every module's I/O methods through one pointer ([`Shape::Drivers`]), and a function with a
-//! `pthread_create` for each module's tasks ([`Shape::Spawn`]). They keep the server's guarantees: they compile with
+//! every module's I/O methods through one pointer ([`Shape::Drivers`]), a function with a
+//! `pthread_create` for each module's tasks ([`Shape::Spawn`]), and a command table whose
+//! workers' statistics have a counter for each module's commands ([`Shape::Commands`]). They keep the server's guarantees: they compile with
 //! `gcc -std=gnu11 -Wall -Werror -pthread`, run and terminate, take locks in one order (the
 //! pool's queue, the fork counters, the connection, the big struct, and the interpreter's
 //! registry, its allocation statistics and its modules' counters are leaves; the macros
@@ -211,11 +212,21 @@ pub enum Shape {
     /// `pthread_create` for each of 16 tasks of every module, each with a start routine of its
     /// own, joined 32 at a time, so one function's fork sites grow with the program.
     Spawn,
+    /// A command table in `server.c`, as a cache server's: eight commands per module, each
+    /// counting its hits in a counter of its own in the statistics of the worker its
+    /// connection belongs to (`c->w->stats.<p>_cmd<k>_hits`, under the worker's mutex), so
+    /// that one struct has a counter for every command of the program, then calling its
+    /// module's entry (`<p>_command<k>`, which updates the module's objects under their locks);
+    /// `conn_dispatch`, one switch calling each command with the same connection; and
+    /// `command_stats`, which sums every counter of every worker. Four workers, started by
+    /// `main` while the modules run, each serve a connection on their stack and run their share
+    /// of the commands.
+    Commands,
 }
 
 impl Shape {
     /// Every shape, in the order the bench runs them.
-    pub const EVERY: [Shape; 12] = [
+    pub const EVERY: [Shape; 13] = [
         Shape::Server,
         Shape::Pool,
         Shape::Callbacks,
@@ -228,6 +239,7 @@ impl Shape {
         Shape::Dispatch,
         Shape::Drivers,
         Shape::Spawn,
+        Shape::Commands,
     ];
 
     pub fn name(self) -> &'static str {
@@ -244,6 +256,7 @@ impl Shape {
             Shape::Dispatch => "dispatch",
             Shape::Drivers => "drivers",
             Shape::Spawn => "spawn",
+            Shape::Commands => "commands",
         }
     }
 
@@ -273,6 +286,7 @@ impl Shape {
             Shape::Dispatch => &[Shape::Dispatch],
             Shape::Drivers => &[Shape::Drivers],
             Shape::Spawn => &[Shape::Spawn],
+            Shape::Commands => &[Shape::Commands],
         }
     }
 }
@@ -636,6 +650,10 @@ fn main_function(modules: &[String], parts: &[Shape]) -> String {
         match part {
             Shape::Dispatch | Shape::Drivers => {
                 after_setup.push_str(&hubs::hub_setup(*part, modules))
+            }
+            Shape::Commands => {
+                after_setup.push_str("    commands_start();\n");
+                after_join.push_str("    commands_stop();\n");
             }
             Shape::Spawn => while_running.push_str("    spawn_tasks();\n"),
             Shape::Pool => {
@@ -1529,7 +1547,13 @@ mod tests {
             assert_eq!(Shape::from_name(shape.name()), Some(shape));
         }
         assert_eq!(Shape::All.parts().len(), 6);
-        for later in [Shape::Interp, Shape::Dispatch, Shape::Drivers, Shape::Spawn] {
+        for later in [
+            Shape::Interp,
+            Shape::Dispatch,
+            Shape::Drivers,
+            Shape::Spawn,
+            Shape::Commands,
+        ] {
             assert!(!Shape::All.parts().contains(&later));
             assert!(Shape::EVERY.contains(&later));
         }
@@ -1548,8 +1572,9 @@ mod tests {
 
     /// Each hub is one place of `server.c` with a part for every module: the engine's switch
     /// has two dozen cases per module, `spawn_tasks` sixteen `pthread_create` calls per module,
-    /// and the pager one call through a file's methods, whatever the number of modules; the
-    /// program keeps its size.
+    /// the command table and the statistics eight commands and counters per module, and the
+    /// pager one call through a file's methods, whatever the number of modules; the program
+    /// keeps its size.
     #[test]
     fn the_hubs_grow_with_the_program_and_keep_its_size() {
         for (size, modules) in [(30_000, 6), (60_000, 12)] {
@@ -1571,7 +1596,12 @@ mod tests {
                 .map(|(_, text)| text.matches("_io_methods = {").count())
                 .sum();
             assert_eq!(methods, modules);
-            for files in [&dispatch, &spawn, &drivers] {
+            let commands = generate(size, 7, Layout::default(), Shape::Commands);
+            let table = function_in(&commands, "static long conn_dispatch(");
+            assert_eq!(table.matches("    case ").count(), 8 * modules);
+            let aggregate = function_in(&commands, "static void stats_aggregate(");
+            assert_eq!(aggregate.matches("_hits += ").count(), 8 * modules);
+            for files in [&dispatch, &spawn, &drivers, &commands] {
                 // Preprocessed lines, as the generator counts them: each `.c` file with the
                 // system headers and `common.h`.
                 let header = preprocessed_lines(&files[0].1);

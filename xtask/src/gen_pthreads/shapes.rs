@@ -203,7 +203,7 @@ void vm_free(struct vm *L, void *p, size_t n);\n"
             }
             s
         }
-        Shape::Dispatch | Shape::Drivers | Shape::Spawn => hub_header(part),
+        Shape::Dispatch | Shape::Drivers | Shape::Spawn | Shape::Commands => hub_header(part),
         Shape::Forks | Shape::Server | Shape::All => String::new(),
     }
 }
@@ -413,7 +413,7 @@ void conn_close(void)
 ",
             ),
             Shape::Interp => s.push_str(&interp_core()),
-            Shape::Dispatch | Shape::Drivers | Shape::Spawn => {
+            Shape::Dispatch | Shape::Drivers | Shape::Spawn | Shape::Commands => {
                 s.push_str(&hub_core(*part, modules))
             }
             _ => {}
@@ -770,7 +770,9 @@ impl Module<'_> {
             Shape::Macros => self.add_macros(budget),
             Shape::Lazy => self.add_lazy(budget),
             Shape::Interp => self.add_interp(budget),
-            Shape::Dispatch | Shape::Drivers | Shape::Spawn => self.add_hub(part, budget),
+            Shape::Dispatch | Shape::Drivers | Shape::Spawn | Shape::Commands => {
+                self.add_hub(part, budget)
+            }
             Shape::Server | Shape::All => {}
         }
     }
