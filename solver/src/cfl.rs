@@ -246,7 +246,7 @@ struct Tabulation<'a> {
     /// at many sites, and pairing each site's with each label left at was quadratic (a
     /// cache-server probe of 1,600 commands: 5.6M attempts). Made only for an entry of more
     /// than [`SCANNED`] opens, and empty when no label is there twice: then the opens
-    /// themselves serve. (Kept in `Grown`, and for every entry that leaves its region, it cost
+    /// themselves serve. (Kept in the `Grown` of every entry that leaves its region, it cost
     /// mt-daapd 14 MiB.)
     open_labels: FxHashMap<EntryId, Vec<Rho>>,
     entry_of: FxHashMap<(Rho, Scope), EntryId>,
@@ -344,6 +344,20 @@ impl<'a> Tabulation<'a> {
         self.boundary(a, b);
     }
 
+    /// The caller labels of the opens `start..end`, each once, or none when no label is there
+    /// twice (the opens serve then: see [`Tabulation::open_labels`]).
+    fn distinct_open_labels(&self, start: u32, end: u32) -> Vec<Rho> {
+        let mut labels: Vec<Rho> = (self.opens[start as usize..end as usize].iter())
+            .map(|&(_, m)| m)
+            .collect();
+        labels.sort_unstable();
+        labels.dedup();
+        if labels.len() == (end - start) as usize {
+            labels = Vec::new();
+        }
+        labels
+    }
+
     /// Whether entry `e` reaches label `n` of its region for the first time, recording it: the
     /// entries that reached `n` are `reached_by[n]`, scanned while short; a label many entries
     /// reach has them in `seen` too. (One hash set of every pair was most of the tabulation's
@@ -382,27 +396,12 @@ impl<'a> Tabulation<'a> {
                 // Left the region at a label that is its own image at every site of `binder`:
                 // the implicit `)ᵢ` self-loop closes each open edge into the entry.
                 let (start, end) = self.entries[e].opens;
-                if ((end - start) as usize) <= SCANNED {
-                    for k in start..end {
-                        self.add_summary(self.opens[k as usize].1, n);
-                    }
-                    continue;
-                }
-                let labels = match self.open_labels.remove(&e) {
-                    Some(labels) => labels,
-                    None => {
-                        let mut labels: Vec<Rho> = (self.opens[start as usize..end as usize])
-                            .iter()
-                            .map(|&(_, m)| m)
-                            .collect();
-                        labels.sort_unstable();
-                        labels.dedup();
-                        if labels.len() == (end - start) as usize {
-                            // No label twice: the opens serve, and nothing is kept.
-                            labels = Vec::new();
-                        }
-                        labels
-                    }
+                let large = (end - start) as usize > SCANNED;
+                let labels = if large {
+                    (self.open_labels.remove(&e))
+                        .unwrap_or_else(|| self.distinct_open_labels(start, end))
+                } else {
+                    Vec::new()
                 };
                 if labels.is_empty() {
                     for k in start..end {
@@ -413,7 +412,9 @@ impl<'a> Tabulation<'a> {
                         self.add_summary(m, n);
                     }
                 }
-                self.open_labels.insert(e, labels);
+                if large {
+                    self.open_labels.insert(e, labels);
+                }
                 continue;
             }
             for k in self.closes.range(n, binder) {

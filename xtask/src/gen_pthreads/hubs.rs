@@ -433,9 +433,9 @@ void spawn_tasks(void)
 }
 
 /// The command table: `struct worker_stats` with a counter for each command of every module,
-/// the workers, the connection's helpers, the commands ([`command_defs`]), `conn_dispatch`
-/// with a case for each, `command_stats`, which sums every worker's counters, and the workers
-/// (a connection on each one's stack, running its share of the commands and the statistics).
+/// the connection's helpers, the commands ([`command_defs`]), `conn_dispatch` with a case for
+/// each, `command_stats`, which sums every worker's counters, and the workers (a connection on
+/// each one's stack, running its share of the commands and the statistics).
 fn commands_core(modules: &[String]) -> String {
     let ncommands = modules.len() * COMMANDS;
     let mut s = format!(
