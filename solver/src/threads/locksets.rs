@@ -16,9 +16,13 @@
 //! also needs the locks held on *some* path (`may_held`, beyond the paper, whose sets only
 //! protect): a lock taken on one branch (`if (k) lock(&b); lock(&a);`) orders the locks taken
 //! after it, since on that path a thread waits for them holding it. Within a function these
-//! are joined by union; a call's effect on them is the callee's must summary, so that a lock a
-//! callee holds on some of its returns only (`if (c) lock(x); … if (c) unlock(x);`, correlated
-//! branches) does not stay held in every caller.
+//! are joined by union, and a call adds the locks its callee holds on some of its returns (its
+//! may summary): a wrapper that locks only a non-null mutex (`if (p) lock(&p->m);`, a library
+//! built to run without threads too) returns holding it on one path, and orders every lock its
+//! callers take after it. Path-insensitive, this also keeps a lock held after a callee whose
+//! branches are correlated (`if (c) lock(x); … if (c) unlock(x);`), and after a call whose
+//! result says it took no lock (`h = begin(); if (!h) return;`): both may report a deadlock
+//! that needs a path no run takes, never hide one.
 //!
 //! Read-write locks extend the paper's exclusive locks with a shared mode. A set holds *tokens*
 //! ([`Held`]): a lock held for reading is its shared token, a lock held exclusively (a mutex, an
@@ -318,8 +322,8 @@ pub struct State {
     pub held: Option<SetId>,
     /// May have been released since entry.
     pub released: SetId,
-    /// May have been acquired since entry, on some path through this function (the callee's
-    /// part of a call as its must summary): kept for [`Holds::Order`] only, empty otherwise.
+    /// May have been acquired since entry, on some path through this function and its callees
+    /// (a call adds its callee's may summary): kept for [`Holds::Order`] only, empty otherwise.
     pub may_held: SetId,
 }
 
@@ -688,7 +692,8 @@ impl Ctx<'_> {
     }
 
     /// [`Ctx::step`] for `may_held`: as for `held`, but a release through an unknown lock
-    /// releases none of them for sure, and a call has the callee's must summary's effect.
+    /// releases none of them for sure, and a call adds the locks its callee may hold when it
+    /// returns (its summary's `may_held`) to those the callee did not release.
     fn step_may(&mut self, may: SetId, e: &Event) -> SetId {
         match *e {
             Event::Acquire(l, mode, call) => {
@@ -714,9 +719,12 @@ impl Ctx<'_> {
                 }
             }
             Event::Call { site, callee, .. } => match self.call_effect(site, callee) {
-                Some((g_held, g_rel)) => {
+                Some((_, g_rel)) => {
+                    let g_may = self.summary[callee].may_held;
+                    // Held on some path: translated as the must-held set is.
+                    let g_may = self.translate_summary(g_may, site, true);
                     let kept = self.sets.minus(may, g_rel);
-                    self.sets.union(kept, g_held)
+                    self.sets.union(kept, g_may)
                 }
                 None => may,
             },
