@@ -455,6 +455,16 @@ fn lock_order_inversions_are_read_and_covered_by_one_deadlock_listing_every_call
     assert!(!oracle::deadlock_covered(&observed[0], &[]));
 }
 
+/// The checked cases carry two locks taken in opposite orders where one is taken through a
+/// wrapper that locks only a non-null mutex, handed the mutex or `NULL` under a flag in some
+/// (a lock held after the wrapper's return on some paths only).
+#[test]
+fn the_checked_cases_carry_lock_orders_through_conditional_wrappers() {
+    let with = occurrences();
+    assert!(with("static void dlw") >= 2, "{}", with("static void dlw"));
+    assert!(with(" : NULL);\n") >= 1, "{}", with(" : NULL);\n"));
+}
+
 /// The checked cases carry a work queue of linked lists under one mutex (tasks appended or
 /// pushed by `main`, taken off and pushed back by workers), with a late write after the push
 /// and a thread peeking at the first task in some.

@@ -3,7 +3,8 @@
 //! lock striping with an offset (`m[j + k]` guarding `d[j]`), a callback in the initialiser of
 //! an ops table that the library calls from a thread of its own, and a global of `main.c` that
 //! the library hands back through a getter, and two locks taken in opposite orders, one of them
-//! on some paths only (a potential deadlock), and workers `main` waits for with a counter they
+//! on some paths only, maybe through a wrapper that locks only a non-null mutex (a potential
+//! deadlock), and workers `main` waits for with a counter they
 //! count down (a counter join), and threads whose ids live in heap handles and whose records come
 //! from an allocator kept in a pointer or a reallocation wrapper, a tree of workers each
 //! starting and joining its children while `main` joins the root, a hand-shake through a
@@ -78,9 +79,13 @@ pub enum Idiom {
     /// `conditional`) and then `dlbN`; a thread `dlyN` takes `dlbN` then `dlaN` when `inverted`,
     /// `dlaN` then `dlbN` otherwise, both around `dldN++`. `dlyN` spins on the atomic flag
     /// `dlfN` until `dlxN` is done, so the program never deadlocks, while TSan's lock-order
-    /// graph still sees both orders (locksmith does not follow the flag either).
+    /// graph still sees both orders (locksmith does not follow the flag either). With
+    /// `wrapped`, `dlxN` takes and releases `dlaN` through wrappers `dlwN`/`dluN` that lock
+    /// only a non-null mutex, handed `&dlaN` or `NULL` as `dlcN` says (when `conditional`; else
+    /// `&dlaN`): a wrapper that returns holding its lock on some paths only.
     LockOrder {
         conditional: bool,
+        wrapped: bool,
         taken: bool,
         inverted: bool,
         iterations: u32,
@@ -395,6 +400,7 @@ fn idiom(rng: &mut Rng, kind: usize) -> Idiom {
         },
         4 => Idiom::LockOrder {
             conditional: rng.chance(60),
+            wrapped: rng.chance(40),
             taken: rng.chance(80),
             inverted: rng.chance(60),
             iterations,
@@ -561,10 +567,11 @@ pub fn emit(idiom: &Idiom, n: usize) -> Parts {
         } => unknown_global(n, *reads_other, *locked, *iterations),
         Idiom::LockOrder {
             conditional,
+            wrapped,
             taken,
             inverted,
             iterations,
-        } => lock_order(n, *conditional, *taken, *inverted, *iterations),
+        } => lock_order(n, *conditional, *wrapped, *taken, *inverted, *iterations),
         Idiom::CounterJoin { .. } => counter_join(idiom, n),
         Idiom::HeapHandles { .. } => heap_handles(idiom, n),
         Idiom::JoinTree {
@@ -1221,7 +1228,14 @@ struct sdata *lib_get_s(void)
     p
 }
 
-fn lock_order(n: usize, conditional: bool, taken: bool, inverted: bool, it: u32) -> Parts {
+fn lock_order(
+    n: usize,
+    conditional: bool,
+    wrapped: bool,
+    taken: bool,
+    inverted: bool,
+    it: u32,
+) -> Parts {
     let mut p = Parts::default();
     p.globals.push_str(&format!(
         "pthread_mutex_t dla{n} = PTHREAD_MUTEX_INITIALIZER;\n\
@@ -1230,7 +1244,20 @@ fn lock_order(n: usize, conditional: bool, taken: bool, inverted: bool, it: u32)
     ));
     let (a, b) = (format!("&dla{n}"), format!("&dlb{n}"));
     let mut x = Vec::new();
-    if conditional {
+    let wrapped_arg = if conditional {
+        format!("dlc{n} ? {a} : NULL")
+    } else {
+        a.clone()
+    };
+    if wrapped {
+        p.functions += &format!(
+            "static void dlw{n}(pthread_mutex_t *m)\n{{\n    if (m)\n        \
+             pthread_mutex_lock(m);\n}}\n\n\
+             static void dlu{n}(pthread_mutex_t *m)\n{{\n    if (m)\n        \
+             pthread_mutex_unlock(m);\n}}\n\n"
+        );
+        x.push(format!("dlw{n}({wrapped_arg});"));
+    } else if conditional {
         x.push(format!("if (dlc{n})"));
         x.push(format!("    pthread_mutex_lock({a});"));
     } else {
@@ -1239,7 +1266,9 @@ fn lock_order(n: usize, conditional: bool, taken: bool, inverted: bool, it: u32)
     x.push(format!("pthread_mutex_lock({b});"));
     x.push(format!("dld{n}++;"));
     x.push(format!("pthread_mutex_unlock({b});"));
-    if conditional {
+    if wrapped {
+        x.push(format!("dlu{n}({wrapped_arg});"));
+    } else if conditional {
         x.push(format!("if (dlc{n})"));
         x.push(format!("    pthread_mutex_unlock({a});"));
     } else {
