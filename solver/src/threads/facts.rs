@@ -56,11 +56,12 @@
 //! counter under its module's mutex) is the same in every caller: no call or fork translates it.
 //! Such locations are kept where they are made, and only whether a context has some is carried
 //! ([`Carried`]); once the contexts and the edges between them are known, each context gets the
-//! invariant locations of every context with a path to it, one map for each set of contexts
-//! that reach one another ([`Prop::gather_invariant`]). Carried in each map, the module counters
-//! of an interpreter whose registered functions call back into its dispatcher were copied into
-//! every context on that cycle of calls, and again each round (400 modules: 7.3 million
-//! locations in maps, sharing 1.0 s; kept apart, 76,000 locations and 0.38 s).
+//! invariant locations of every context with a path to it, one list of parts for each set of
+//! contexts that reach one another, the parts shared with the contexts they come from
+//! ([`Prop::gather_invariant`]). Carried in each map, the module counters of an interpreter
+//! whose registered functions call back into its dispatcher were copied into every context on
+//! that cycle of calls, and again each round (400 modules: 7.3 million locations in maps,
+//! sharing 1.0 s; kept apart, 76,000 locations and 0.38 s).
 //! A label that only the calls and forks of its own function translate (a leaf of flow
 //! generic in one function, [`deferred_components`]) is invariant the same way above the
 //! functions ranked after every such call's ([`TranslatingRanks`]): a driver's write to the
@@ -137,6 +138,13 @@ const MEMO_CAP: usize = 1 << 20;
 /// whose 87,544 maps hold 5.8 locations on average: remembering every split kept 139,375 of
 /// them for 429,070 images, 30–45 MiB more at the peak; sshfs keeps 5,481 of its 6,309).
 const SPLIT_MIN: usize = 16;
+
+/// The most parts a context's invariant locations are kept in, apart, once gathered
+/// ([`Prop::gather_invariant`]); past it, all but the [`GATHERED_KEPT`] largest are merged.
+const GATHERED_PARTS: usize = 8;
+
+/// The parts kept apart when a context's list of parts is past [`GATHERED_PARTS`].
+const GATHERED_KEPT: usize = 4;
 
 /// A map in two parts ([`Prop::split`]): the locations that every call and fork leaves as they
 /// are, and the others.
@@ -383,9 +391,12 @@ struct Prop<'a> {
     fed_invariant: Vec<(CtxId, LocsId)>,
     /// The edges `(context, caller's context)` through which invariant locations were carried.
     invariant_edges: Vec<(CtxId, CtxId)>,
-    /// Every invariant location of each context, once propagation ends
-    /// ([`Prop::gather_invariant`]).
-    invariant: IndexVec<CtxId, LocsId>,
+    /// Every invariant location of each context, once propagation ends: the index of the
+    /// list of parts in `gathered` whose union they are ([`Prop::gather_invariant`]).
+    invariant: IndexVec<CtxId, u32>,
+    /// The lists of parts of [`Prop::invariant`], each sorted, at most [`GATHERED_PARTS`]
+    /// long; the first is empty.
+    gathered: Vec<Box<[LocsId]>>,
     /// Per component representative: from which functions up a location there is invariant,
     /// if from any ([`invariant_components`], [`Prop::invariant`]).
     invariant_comps: Vec<Option<Rank>>,
@@ -589,8 +600,13 @@ impl Prop<'_> {
         if !stats.enabled() {
             return;
         }
+        // A location two parts of a context hold is counted twice.
         let facts: usize = (self.maps.iter().zip(self.invariant.iter()))
-            .map(|(m, &i)| self.locs.get(i).len() + self.locs.get(m.moving).len())
+            .map(|(m, &i)| {
+                let parts = self.gathered[i as usize].iter();
+                parts.map(|&part| self.locs.get(part).len()).sum::<usize>()
+                    + self.locs.get(m.moving).len()
+            })
             .sum();
         stats.count("facts", facts);
         stats.count("fact contexts", self.ctxs.len());
@@ -668,15 +684,12 @@ impl Prop<'_> {
         let mut expanded: BTreeMap<CtxId, Vec<LocsId>> = BTreeMap::new();
         for ctx in std::mem::take(&mut self.by_func[f]) {
             let outer = self.ctxs[ctx];
-            let map = Parts {
-                invariant: self.invariant[ctx],
-                moving: self.maps[ctx].moving,
-            };
-            let locs = self.locations_read(map, read);
+            let (list, moving) = (self.invariant[ctx] as usize, self.maps[ctx].moving);
+            let locs = self.locations_read(&self.gathered[list], moving, read);
             // Most maps hold no location with locks of its own: the context keeps its map.
             if locs.iter().all(|l| l.held == LockSets::EMPTY) {
                 let flat = match read {
-                    None => self.locs.union(map.invariant, map.moving),
+                    None => self.locs.union_all(moving, &self.gathered[list]),
                     Some(_) => self.locs.intern(locs),
                 };
                 expanded.entry(ctx).or_default().push(flat);
@@ -705,20 +718,31 @@ impl Prop<'_> {
         }
     }
 
-    /// The locations of `map` on the components `read` (sorted), or all of them: those of the
-    /// invariant part found by component, which is the first part of their key, rather than
-    /// visited one by one (each of an interpreter's functions shares one part holding every
-    /// module's locations, and reads one or two of them).
-    fn locations_read(&self, map: Parts, read: Option<&Vec<Rho>>) -> Vec<Loc> {
-        let (invariant, moving) = (self.locs.get(map.invariant), self.locs.get(map.moving));
+    /// The locations of a context's invariant `parts` and `moving` map on the components
+    /// `read` (sorted), or all of them: those of each invariant part found by component, which
+    /// is the first part of their key, rather than visited one by one (each of an
+    /// interpreter's functions shares one part holding every module's locations, and reads
+    /// one or two of them). A location two parts hold is listed twice, with each part's
+    /// accesses: interning the list merges them.
+    fn locations_read(
+        &self,
+        parts: &[LocsId],
+        moving: LocsId,
+        read: Option<&Vec<Rho>>,
+    ) -> Vec<Loc> {
+        let moving = self.locs.get(moving);
         let Some(read) = read else {
-            return invariant.iter().chain(moving).copied().collect();
+            let invariant = parts.iter().flat_map(|&part| self.locs.get(part));
+            return invariant.chain(moving).copied().collect();
         };
         let mut out: Vec<Loc> = Vec::new();
-        for &x in read {
-            let from = invariant.partition_point(|l| l.rho < x);
-            let to = invariant.partition_point(|l| l.rho <= x);
-            out.extend_from_slice(&invariant[from..to]);
+        for &part in parts {
+            let invariant = self.locs.get(part);
+            for &x in read {
+                let from = invariant.partition_point(|l| l.rho < x);
+                let to = invariant.partition_point(|l| l.rho <= x);
+                out.extend_from_slice(&invariant[from..to]);
+            }
         }
         out.extend(moving.iter().filter(|l| read.binary_search(&l.rho).is_ok()));
         out
@@ -1008,9 +1032,16 @@ impl Prop<'_> {
     /// Every invariant location of each context, once the contexts and the edges between them
     /// are known: those made in it and in every context with a path to it along the edges
     /// that carried invariant locations. A component of contexts that reach one another (a
-    /// cycle of calls) gets one map, made once, and the components are visited the contexts
-    /// they come from first, so each is one merge of its members' own and of its predecessors'.
-    /// (The components of the context graph, by petgraph's Kosaraju.)
+    /// cycle of calls) gets one list of parts, made once, and the components are visited the
+    /// contexts they come from first, so each list is its members' own parts and their
+    /// predecessors' lists. (The components of the context graph, by petgraph's Kosaraju.)
+    ///
+    /// The parts stay apart, up to [`GATHERED_PARTS`] of them, so that the contexts below one
+    /// that many reach share its part: merged into one map per context, a pager's context
+    /// holding every module's I/O method's locations was copied into each module's context
+    /// above it, with the module's own counter (800 modules: 4 million locations in maps).
+    /// Past that many parts, the largest [`GATHERED_KEPT`] stay apart and the others are
+    /// merged ([`Prop::fewer_parts`]).
     fn gather_invariant(&mut self) {
         let n = self.ctxs.len();
         let mut edges = std::mem::take(&mut self.invariant_edges);
@@ -1026,7 +1057,10 @@ impl Prop<'_> {
         let mut fed = std::mem::take(&mut self.fed_invariant);
         fed.sort_unstable();
         fed.dedup();
-        self.invariant = IndexVec::from_elem_n(LocMaps::EMPTY, n);
+        self.invariant = IndexVec::from_elem_n(0, n);
+        self.gathered = vec![Box::default()];
+        let mut lists: FxHashMap<Box<[LocsId]>, u32> = FxHashMap::default();
+        lists.insert(Box::default(), 0);
         // Kosaraju's walks use stacks of their own (a chain of contexts as deep as the program's
         // calls does not recurse), and list the components targets first.
         for members in petgraph::algo::kosaraju_scc(&graph).iter().rev() {
@@ -1039,17 +1073,39 @@ impl Prop<'_> {
                 parts.extend(fed[from..to].iter().map(|&(_, part)| part));
                 let from = edges.partition_point(|&(_, to)| to < ctx);
                 let to = edges.partition_point(|&(_, to)| to <= ctx);
-                parts.extend(
-                    edges[from..to]
-                        .iter()
-                        .map(|&(pred, _)| self.invariant[pred]),
-                );
+                for &(pred, _) in &edges[from..to] {
+                    parts.extend_from_slice(&self.gathered[self.invariant[pred] as usize]);
+                }
             }
-            let gathered = self.locs.union_all(LocMaps::EMPTY, &parts);
+            parts.retain(|&part| part != LocMaps::EMPTY);
+            parts.sort_unstable();
+            parts.dedup();
+            if parts.len() > GATHERED_PARTS {
+                parts = self.fewer_parts(parts);
+            }
+            // A context that only passes on a predecessor's list shares it.
+            let next = u32::try_from(self.gathered.len()).expect("fewer than 2^32 lists");
+            let parts = parts.into_boxed_slice();
+            let list = *lists.entry(parts.clone()).or_insert_with(|| {
+                self.gathered.push(parts);
+                next
+            });
             for node in members {
-                self.invariant[CtxId::new(node.index())] = gathered;
+                self.invariant[CtxId::new(node.index())] = list;
             }
         }
+    }
+
+    /// `parts` (sorted, more than [`GATHERED_PARTS`]) as fewer: the [`GATHERED_KEPT`] largest
+    /// apart, the others merged into one map.
+    fn fewer_parts(&mut self, mut parts: Vec<LocsId>) -> Vec<LocsId> {
+        let locs = &self.locs;
+        parts.sort_by_key(|&part| (std::cmp::Reverse(locs.get(part).len()), part));
+        let rest = parts.split_off(GATHERED_KEPT);
+        parts.push(self.locs.union_all(LocMaps::EMPTY, &rest));
+        parts.sort_unstable();
+        parts.dedup();
+        parts
     }
 
     /// `map` in two parts ([`Parts`]): the [invariant](Prop::invariant) locations and the
@@ -1742,6 +1798,7 @@ pub fn propagate(inputs: FactInputs<'_>, locks: &mut LockTable, ls: &mut Lockset
         fed_invariant: Vec::new(),
         invariant_edges: Vec::new(),
         invariant: IndexVec::new(),
+        gathered: Vec::new(),
         invariant_comps: Vec::new(),
         split_memo: FxHashMap::default(),
         rank_cuts: FxHashMap::default(),
