@@ -31,8 +31,23 @@ pub fn forward<'g, C, S: Clone>(
     n: usize,
     succs: impl Fn(usize) -> &'g [u32],
     entry: S,
+    transfer: impl FnMut(&mut C, usize, S) -> Option<S>,
+    join: impl FnMut(&mut C, &mut S, &S) -> bool,
+) -> Vec<Option<S>> {
+    forward_on_edges(ctx, n, succs, entry, transfer, join, |_, _, _, _| None)
+}
+
+/// [`forward`], where the state that flows along an edge may depend on the edge:
+/// `edge(ctx, from, to, out)` is `None` for the state at the end of `from` as it is, and
+/// otherwise the state that flows instead (`Some(None)`: none, the edge is never taken).
+pub fn forward_on_edges<'g, C, S: Clone>(
+    ctx: &mut C,
+    n: usize,
+    succs: impl Fn(usize) -> &'g [u32],
+    entry: S,
     mut transfer: impl FnMut(&mut C, usize, S) -> Option<S>,
     mut join: impl FnMut(&mut C, &mut S, &S) -> bool,
+    mut edge: impl FnMut(&mut C, usize, usize, &S) -> Option<Option<S>>,
 ) -> Vec<Option<S>> {
     let mut start: Vec<Option<S>> = vec![None; n];
     if n == 0 {
@@ -54,10 +69,16 @@ pub fn forward<'g, C, S: Clone>(
             if s >= n {
                 continue;
             }
+            let instead = edge(ctx, b, s, &out);
+            let flows = match &instead {
+                None => &out,
+                Some(Some(other)) => other,
+                Some(None) => continue,
+            };
             let changed = match &mut start[s] {
-                Some(into) => join(ctx, into, &out),
+                Some(into) => join(ctx, into, flows),
                 slot @ None => {
-                    *slot = Some(out.clone());
+                    *slot = Some(flows.clone());
                     true
                 }
             };

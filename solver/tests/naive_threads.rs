@@ -246,6 +246,7 @@ fn build(r: &Recipe) -> (Constraints, ThreadProgram) {
                 succs,
                 returns,
                 lock_failure: false,
+                stable_test: None,
             });
         }
         p.funcs.push(FnBody {
@@ -454,6 +455,7 @@ fn blk(events: Vec<Event>, succs: Vec<u32>, returns: bool) -> EventBlock {
         succs,
         returns,
         lock_failure: false,
+        stable_test: None,
     }
 }
 

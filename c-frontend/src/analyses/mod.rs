@@ -38,6 +38,7 @@ pub mod reader_sections;
 pub mod semaphores;
 pub mod signal_masks;
 pub mod singletons;
+pub mod stable_tests;
 pub mod startup_stores;
 pub mod stub_captures;
 pub mod uniqueness;
@@ -81,6 +82,9 @@ pub struct Analysed {
     pub integer_params: FxHashSet<crate::ir::VarId>,
     /// The blocks of each function that return on a lock call's failure ([`lock_failures`]).
     pub lock_failures: FxHashSet<(FuncId, BlockId)>,
+    /// The branches on variables that keep their value from their first test on
+    /// ([`stable_tests`]).
+    pub stable_tests: FxHashMap<(FuncId, BlockId), stable_tests::StableTest>,
     /// The fresh, unpublished local pointers of each user function with a body
     /// ([`uniqueness`]); empty when uniqueness is off. A stub's are computed by the generator
     /// at its first inlining: most stubs are never called.
@@ -179,6 +183,7 @@ pub fn run(
             integer_arguments::integer_parameters(p, calls)
         }),
         lock_failures,
+        stable_tests: stats.time("analyses: stable tests", || stable_tests::stable_tests(p)),
         uniqueness: stats.time("analyses: uniqueness", || {
             if techniques.has(Technique::Uniqueness) {
                 let mut all = uniqueness::with_handed_params(

@@ -14,7 +14,7 @@ use crate::ir::{FuncId, LoopBound, Origin, StmtKind, VarKind};
 use solver::constraints::SiteKind;
 use solver::threads::{
     AccessId, AccessInfo, BoundCondition, Event, EventBlock, FnBody, FnId, ObjectId, ObjectInfo,
-    ThreadProgram,
+    StableTest, ThreadProgram,
 };
 use solver::{Lock, Rho, Site};
 
@@ -39,6 +39,10 @@ impl Gen<'_> {
                     succs: block.term.successors().iter().map(|b| b.0).collect(),
                     returns: matches!(block.term, crate::ir::Term::Return(..)),
                     lock_failure: self.analysed.lock_failures.contains(&(f, b)),
+                    stable_test: (self.analysed.stable_tests.get(&(f, b))).map(|t| StableTest {
+                        var: t.var,
+                        when_set: t.when_set.0,
+                    }),
                 })
                 .collect();
             let id = threads.funcs.push(FnBody {

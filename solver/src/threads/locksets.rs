@@ -19,10 +19,12 @@
 //! are joined by union, and a call adds the locks its callee holds on some of its returns (its
 //! may summary): a wrapper that locks only a non-null mutex (`if (p) lock(&p->m);`, a library
 //! built to run without threads too) returns holding it on one path, and orders every lock its
-//! callers take after it. Path-insensitive, this also keeps a lock held after a callee whose
-//! branches are correlated (`if (c) lock(x); … if (c) unlock(x);`), and after a call whose
-//! result says it took no lock (`h = begin(); if (!h) return;`): both may report a deadlock
-//! that needs a path no run takes, never hide one.
+//! callers take after it. A callee whose branches test one variable twice (`if (c) lock(x); …
+//! if (c) unlock(x);`) would then hold `x` in every caller, on the path that skipped both:
+//! the side of a test where a stable variable is zero takes the may-held set of the paths
+//! that took no side where it is not ([`Ctx::unset_ends`]). A call whose result says it took
+//! no lock (`h = begin(); if (!h) return;`) still leaves the lock held on that path: that may
+//! report a deadlock that needs a path no run takes, never hide one.
 //!
 //! Read-write locks extend the paper's exclusive locks with a shared mode. A set holds *tokens*
 //! ([`Held`]): a lock held for reading is its shared token, a lock held exclusively (a mutex, an
@@ -873,6 +875,67 @@ impl Ctx<'_> {
         }
     }
 
+    /// For the lock order, at the end of each block that branches on a stable variable
+    /// ([`super::StableTest`]), the state of the paths on which the variable is zero, or `None`
+    /// when no such path reaches it: the function run with the edges taken when it is not zero
+    /// cut. Each path takes the same side at every test of the variable, so a path leaving
+    /// such a test where the variable is zero took none of those edges, and holds on some path
+    /// only what those runs hold. `if (use_lock) lock(&m); … if (use_lock) unlock(&m);` held
+    /// `m` after the second test on the path that skipped both, and after every call of the
+    /// function, since a call adds its callee's may summary (automount's `do_spawn`).
+    ///
+    /// Beyond the paper, whose lock sets are path-insensitive; only the may-held sets of the
+    /// lock order take it, and a side no path takes passes nothing on.
+    fn unset_ends(&mut self, blocks: &[super::EventBlock]) -> FxHashMap<u32, Option<State>> {
+        let mut ends = FxHashMap::default();
+        if self.holds != Holds::Order {
+            return ends;
+        }
+        let mut vars: Vec<u32> = (blocks.iter())
+            .filter_map(|b| b.stable_test.map(|t| t.var))
+            .collect();
+        vars.sort_unstable();
+        vars.dedup();
+        for v in vars {
+            let tests = |b: &super::EventBlock| b.stable_test.filter(|t| t.var == v);
+            let cut: Vec<Vec<u32>> = (blocks.iter())
+                .map(|b| match tests(b) {
+                    Some(t) => b
+                        .succs
+                        .iter()
+                        .copied()
+                        .filter(|&s| s != t.when_set)
+                        .collect(),
+                    None => b.succs.clone(),
+                })
+                .collect();
+            let input = dataflow::forward(
+                self,
+                blocks.len(),
+                |b| &cut[b],
+                State::ENTRY,
+                |ctx, b, st| {
+                    let st = ctx.step_block(&blocks[b].events, st, None);
+                    st.held.map(|_| st)
+                },
+                |ctx, into, incoming| {
+                    let joined = into.join(*incoming, &mut ctx.sets);
+                    std::mem::replace(into, joined) != joined
+                },
+            );
+            for (b, block) in blocks.iter().enumerate() {
+                if tests(block).is_some() {
+                    let end = input[b].and_then(|st| {
+                        let st = self.step_block(&block.events, st, None);
+                        st.held.map(|_| st)
+                    });
+                    ends.insert(b as u32, end);
+                }
+            }
+        }
+        ends
+    }
+
     /// Runs one function to a fixpoint and returns its per-event states, the states at the start
     /// and end of each block, and its summary.
     fn analyse(&mut self, p: &ThreadProgram, f: FnId) -> Analysed {
@@ -881,9 +944,10 @@ impl Ctx<'_> {
             return (Vec::new(), Vec::new(), State::ENTRY);
         }
         let n = blocks.len();
+        let unset = self.unset_ends(blocks);
         // ⊤ (`held: None`) is "no path": a block no path reaches has no state, and one whose end
         // no path reaches passes nothing on.
-        let input = dataflow::forward(
+        let input = dataflow::forward_on_edges(
             self,
             n,
             |b| &blocks[b].succs,
@@ -895,6 +959,17 @@ impl Ctx<'_> {
             |ctx, into, incoming| {
                 let joined = into.join(*incoming, &mut ctx.sets);
                 std::mem::replace(into, joined) != joined
+            },
+            |_, from, to, out| {
+                let test = blocks[from].stable_test?;
+                if to as u32 == test.when_set {
+                    return None;
+                }
+                let end = unset.get(&(from as u32))?;
+                Some(end.map(|end| State {
+                    may_held: end.may_held,
+                    ..*out
+                }))
             },
         );
         let mut before = Vec::with_capacity(n);
@@ -1106,6 +1181,7 @@ mod tests {
                         succs: Vec::new(),
                         returns: true,
                         lock_failure: false,
+                        stable_test: None,
                     }],
                 })
                 .collect(),

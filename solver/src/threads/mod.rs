@@ -131,6 +131,18 @@ pub struct EventBlock {
     /// lock sets, which do not follow a lock call's result, hold the lock: no lock leak there
     /// ([`leaks`]).
     pub lock_failure: bool,
+    /// The block branches on a variable that keeps its value from its first test on.
+    pub stable_test: Option<StableTest>,
+}
+
+/// A branch on a variable of the function that no statement after a test of it assigns
+/// (`if (use_lock) …`): each path takes the same side at every test of it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct StableTest {
+    /// The variable, numbered within its function.
+    pub var: u32,
+    /// The successor taken when the variable is not zero; the other is taken when it is.
+    pub when_set: u32,
 }
 
 #[derive(Clone, Debug)]

@@ -613,6 +613,7 @@ mod tests {
             returns: succs.is_empty(),
             succs,
             lock_failure: false,
+            stable_test: None,
         }
     }
 
@@ -693,6 +694,7 @@ mod tests {
                 succs: Vec::new(),
                 returns: true,
                 lock_failure: false,
+                stable_test: None,
             }],
         }
     }
