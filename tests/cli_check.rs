@@ -1992,16 +1992,7 @@ fn drivers_program(devices: usize, counted: bool) -> String {
 /// them, and merged once: twice the drivers, about twice the locations.
 #[test]
 fn locations_only_their_own_function_translates_are_not_copied_into_each_caller_above() {
-    let locations = |devices: usize| {
-        let name = format!("driver_locations_{devices}");
-        let (_, path) = source_file(&name, "drivers.c", &drivers_program(devices, false));
-        stat_counts(Path::new(&path), 0)("facts: locations in maps")
-    };
-    let (half, full) = (locations(40), locations(80));
-    assert!(
-        full * 2 < half * 5,
-        "{half} locations in maps at 40 drivers, {full} at 80"
-    );
+    drivers_grow_linearly("driver_locations", false);
 }
 
 /// The drivers above, each user also counting under a lock of its own: a user's context has
@@ -2011,9 +2002,15 @@ fn locations_only_their_own_function_translates_are_not_copied_into_each_caller_
 /// dispatcher's part is shared now (883 and 1,763).
 #[test]
 fn invariant_locations_a_dispatcher_gathers_are_shared_by_the_callers_that_add_their_own() {
+    drivers_grow_linearly("counted_driver_locations", true);
+}
+
+/// Asserts that the drivers program ([`drivers_program`]) of twice the drivers has fewer than
+/// two and a half times the locations in maps.
+fn drivers_grow_linearly(test: &str, counted: bool) {
     let locations = |devices: usize| {
-        let name = format!("counted_driver_locations_{devices}");
-        let (_, path) = source_file(&name, "drivers.c", &drivers_program(devices, true));
+        let name = format!("{test}_{devices}");
+        let (_, path) = source_file(&name, "drivers.c", &drivers_program(devices, counted));
         stat_counts(Path::new(&path), 0)("facts: locations in maps")
     };
     let (half, full) = (locations(40), locations(80));

@@ -914,26 +914,30 @@ impl Ctx<'_> {
                 blocks.len(),
                 |b| &cut[b],
                 State::ENTRY,
-                |ctx, b, st| {
-                    let st = ctx.step_block(&blocks[b].events, st, None);
-                    st.held.map(|_| st)
-                },
-                |ctx, into, incoming| {
-                    let joined = into.join(*incoming, &mut ctx.sets);
-                    std::mem::replace(into, joined) != joined
-                },
+                |ctx, b, st| ctx.block_end(&blocks[b].events, st),
+                Self::join_into,
             );
             for (b, block) in blocks.iter().enumerate() {
                 if tests(block).is_some() {
-                    let end = input[b].and_then(|st| {
-                        let st = self.step_block(&block.events, st, None);
-                        st.held.map(|_| st)
-                    });
+                    let end = input[b].and_then(|st| self.block_end(&block.events, st));
                     ends.insert(b as u32, end);
                 }
             }
         }
         ends
+    }
+
+    /// The state at the end of a block from the state at its start; `None` where no path leaves
+    /// it (⊤, `held: None`, is "no path").
+    fn block_end(&mut self, events: &[Event], start: State) -> Option<State> {
+        let end = self.step_block(events, start, None);
+        end.held.map(|_| end)
+    }
+
+    /// Joins `incoming` into `into`; whether `into` changed.
+    fn join_into(&mut self, into: &mut State, incoming: &State) -> bool {
+        let joined = into.join(*incoming, &mut self.sets);
+        std::mem::replace(into, joined) != joined
     }
 
     /// Runs one function to a fixpoint and returns its per-event states, the states at the start
@@ -952,14 +956,8 @@ impl Ctx<'_> {
             n,
             |b| &blocks[b].succs,
             State::ENTRY,
-            |ctx, b, st| {
-                let st = ctx.step_block(&blocks[b].events, st, None);
-                st.held.map(|_| st)
-            },
-            |ctx, into, incoming| {
-                let joined = into.join(*incoming, &mut ctx.sets);
-                std::mem::replace(into, joined) != joined
-            },
+            |ctx, b, st| ctx.block_end(&blocks[b].events, st),
+            Self::join_into,
             |_, from, to, out| {
                 let test = blocks[from].stable_test?;
                 if to as u32 == test.when_set {
