@@ -1,4 +1,5 @@
-//! Branches on a variable that keeps its value from its first test on: `if (use_lock)
+//! Branches on a variable, read with no conversion, that keeps its value from its first test
+//! on: `if (use_lock)
 //! lock(&m); … if (use_lock) unlock(&m);` with `use_lock` a parameter or local that no
 //! statement reachable from a test of it assigns, and whose address is never taken. Every path
 //! through such a test takes the same side at each test of the variable, so the side where it
@@ -10,7 +11,7 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::ir::{Base, BlockId, Func, FuncId, Program, StmtKind, Term, VarId, VarKind};
+use crate::ir::{Base, BlockId, Func, FuncId, Operand, Program, StmtKind, Term, VarId, VarKind};
 use crate::model::Kind;
 
 /// A branch on a stable variable: the variable, as a number of its own in the function, and
@@ -32,7 +33,12 @@ pub fn stable_tests(p: &Program) -> FxHashMap<(FuncId, BlockId), StableTest> {
         let mut tests: FxHashMap<VarId, Vec<BlockId>> = FxHashMap::default();
         for (b, block) in func.blocks.iter_enumerated() {
             if let Term::Branch { cond, .. } = &block.term {
-                if let Some(v) = cond.plain_var().filter(|&v| local_of(p, v, f)) {
+                // A read with no conversion: two tests of `(char)v` and `v` may disagree.
+                let read = match cond {
+                    Operand::Use(lv) => lv.plain_var(),
+                    _ => None,
+                };
+                if let Some(v) = read.filter(|&v| local_of(p, v, f)) {
                     tests.entry(v).or_default().push(b);
                 }
             }
