@@ -2161,6 +2161,60 @@ fn counters_only_callers_use_are_not_copied_into_every_callee() {
     );
 }
 
+/// A queue of `void *` holding both jobs and strings (conflated memory, one blob), each of
+/// `jobs` functions putting a job with a callback of its own on it, and comparing what it
+/// took off with a helper that never casts its `void *` parameters.
+fn blob_jobs_program(jobs: usize) -> String {
+    let mut text = String::from(
+        "#include <pthread.h>\n#include <stdlib.h>\n#include <string.h>\n\
+         struct node { struct node *next; void *value; };\n\
+         struct job { void (*run)(void *); void *arg; };\n\
+         static struct node *queue;\n\
+         static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;\n\
+         static void push(void *v) { struct node *n = malloc(sizeof *n); \
+         pthread_mutex_lock(&queue_lock); n->value = v; n->next = queue; queue = n; \
+         pthread_mutex_unlock(&queue_lock); }\n\
+         static void *pop(void) { pthread_mutex_lock(&queue_lock); struct node *n = queue; \
+         if (n) queue = n->next; pthread_mutex_unlock(&queue_lock); return n ? n->value : 0; }\n\
+         static int same(const void *a, const void *b) { return a == b; }\n",
+    );
+    for k in 0..jobs {
+        text += &format!(
+            "static void run{k}(void *a) {{ (void)a; }}\n\
+             static void use{k}(void) {{ struct job *j = malloc(sizeof *j); j->run = run{k}; \
+             j->arg = strdup(\"job{k}\"); push(j); push(j->arg); if (!same(j, pop())) push(j); }}\n"
+        );
+    }
+    text += "static void *worker(void *arg) { (void)arg; for (;;) { struct job *j = pop(); \
+             if (!j) break; j->run(j->arg); } return 0; }\n\
+             int main(void) { pthread_t t; pthread_create(&t, 0, worker, 0);\n";
+    for k in 0..jobs {
+        text += &format!("  use{k}();\n");
+    }
+    text + "  pthread_join(t, 0); return 0; }\n"
+}
+
+/// The blob of [`blob_jobs_program`] gains one callback per job, while its nodes in the jobs'
+/// functions gain relations with the helpers' untyped parameters and with the queue. Each
+/// growth synchronised all of them again (the function-list outs visited grew as the square of
+/// the jobs: 19,801 at 40 and 76,421 at 80): those relating the blob to a node that never casts
+/// it carry nothing, and those that the growth's own unification left within the blob could
+/// not be told before its shape was merged. Twice the jobs, now twice the outs (1,630 and
+/// 3,230).
+#[test]
+fn a_blob_gaining_one_callback_per_function_is_not_synchronised_whole_at_each() {
+    let outs = |jobs: usize| {
+        let name = format!("blob_jobs_{jobs}");
+        let (_, path) = source_file(&name, "jobs.c", &blob_jobs_program(jobs));
+        stat_counts(Path::new(&path), 0)("ltypes: function-list outs visited")
+    };
+    let (half, full) = (outs(40), outs(80));
+    assert!(
+        full * 2 < half * 5,
+        "{half} function-list outs visited at 40 jobs, {full} at 80"
+    );
+}
+
 /// Which interpreter [`cycle_interpreter`] writes.
 #[derive(Copy, Clone, PartialEq)]
 enum Interp {

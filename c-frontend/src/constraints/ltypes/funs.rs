@@ -13,8 +13,15 @@
 //! ([`LTypes::flow_funs`]).
 //!
 //! A list only ever grows. When it does, the relations that may carry its functions out of its
-//! nodes (its *outs*, [`LTypes::moves_funs_out`]) are synchronised again, and only those. This
-//! module must never shrink a list or move functions against a relation's direction.
+//! nodes (its *outs*, [`LTypes::moves_funs_out`]) are synchronised again, and only those, from
+//! the work list ([`Work::FunsGrew`]): a list grows while two nodes are being unified, when
+//! their shapes are not yet the merged one, and only then can an out that now stays within one
+//! list be told and dropped. The outs are kept up to date as nodes and relations change, never
+//! found again from the list's nodes: a list held by thousands of nodes, one of which changed,
+//! was searched whole at its next growth. They may hold more than the relations that carry
+//! functions out (one that stopped doing so, or a duplicate), which is only more
+//! synchronisation. This module must never shrink a list or move functions against a
+//! relation's direction.
 
 use super::{LTypes, Node, Pol, Rel, RelState, Shape, Work};
 use crate::ir::FuncId;
@@ -33,18 +40,18 @@ pub(super) struct FunListData {
     /// The same functions in the order they were added, so that a one-way flow out of this
     /// list moves only what was added since it last flowed ([`LTypes::flow_funs`]).
     order: Vec<FuncId>,
-    /// The nodes whose shape names this list or one linked into it. Entries go stale when a
-    /// node is unified into another or changes shape; they are dropped when outs are rebuilt.
-    members: Vec<Node>,
-    /// The relations of the members that may carry the functions out
-    /// ([`LTypes::moves_funs_out`]), or `None` when they must be found again.
-    outs: Option<Vec<u32>>,
+    /// The relations of the nodes holding this list that may carry the functions out
+    /// ([`LTypes::moves_funs_out`]).
+    outs: Vec<u32>,
+    /// The outs from this index on must be synchronised again: the list grew since they last
+    /// were (all of them), or a list that grew was linked into this one (its outs, appended).
+    dirty: usize,
     /// Whether a [`Work::FunsGrew`] of this list is waiting in the work list.
     grew_queued: bool,
 }
 
 impl LTypes<'_> {
-    /// A new list holding `funs`, with no members yet.
+    /// A new list holding `funs`, held by no node yet.
     pub(super) fn new_fun_list(&mut self, mut funs: Vec<FuncId>) -> FunList {
         funs.sort_unstable();
         funs.dedup();
@@ -53,8 +60,8 @@ impl LTypes<'_> {
             parent: id,
             order: funs.clone(),
             funs,
-            members: Vec::new(),
-            outs: Some(Vec::new()),
+            outs: Vec::new(),
+            dirty: 0,
             grew_queued: false,
         });
         FunList(id)
@@ -93,37 +100,27 @@ impl LTypes<'_> {
     /// Node `n` (a representative) now has list `l` in its shape: its relations that may carry
     /// the functions out are outs of `l`.
     pub(super) fn add_member(&mut self, l: FunList, n: Node) {
-        self.note_member(l, n);
         let rels = self.data[n.0 as usize].rels.clone();
         self.extend_outs(l, n, &rels);
     }
 
-    /// Node `n` (a representative) holds list `l`, whose outs already count its relations.
-    pub(super) fn note_member(&mut self, l: FunList, n: Node) {
-        let l = self.list_root(l);
-        self.fun_lists[l.0 as usize].members.push(n);
-    }
-
-    /// Adds those of relations `rels` of member `n` that may carry functions out of it to the
-    /// outs of `l`, if they are known.
+    /// Adds those of relations `rels` of `n` (a representative holding `l`) that may carry
+    /// functions out of it to the outs of `l`.
     pub(super) fn extend_outs(&mut self, l: FunList, n: Node, rels: &[u32]) {
         let l = self.list_root(l);
-        if self.fun_lists[l.0 as usize].outs.is_none() {
-            return;
-        }
+        self.work_done[5] += rels.len() as u64;
         let more: Vec<u32> = rels
             .iter()
             .copied()
             .filter(|&id| self.moves_funs_out(n, id))
             .collect();
-        if let Some(outs) = &mut self.fun_lists[l.0 as usize].outs {
-            outs.extend(more);
-        }
+        self.fun_lists[l.0 as usize].outs.extend(more);
     }
 
     /// Makes lists `a` and `b` one: their nodes must hold the same functions. The longer list
-    /// stays the root and takes the other's functions; each side that gains a function has its
-    /// outs synchronised again.
+    /// stays the root and takes the other's functions and outs; each side that gains a function
+    /// has its outs synchronised again. The other's outs are appended, so that what must be
+    /// synchronised stays one suffix (`dirty`) without moving the longer list's outs.
     pub(super) fn link_funs(&mut self, a: FunList, b: FunList) -> FunList {
         let (a, b) = (self.list_root(a), self.list_root(b));
         if a == b {
@@ -131,7 +128,7 @@ impl LTypes<'_> {
         }
         let weight = |t: &Self, l: FunList| {
             let d = &t.fun_lists[l.0 as usize];
-            d.funs.len() + d.members.len()
+            d.funs.len() + d.outs.len()
         };
         let (keep, gone) = if weight(self, a) >= weight(self, b) {
             (a, b)
@@ -144,41 +141,47 @@ impl LTypes<'_> {
         let added = merge_sorted(&mut kept.funs, &gone_data.funs);
         kept.order.extend(&added);
         let gone_gains = kept.funs.len() > gone_data.funs.len();
-        kept.members.extend(gone_data.members);
-        let mut kept_outs = kept.outs.take();
-        let mut gone_outs = gone_data.outs;
-        if !added.is_empty() {
-            self.push_outs(keep, kept_outs.as_mut());
+        let kept_dirty = if added.is_empty() { kept.dirty } else { 0 };
+        let gone_dirty = if gone_gains { 0 } else { gone_data.dirty };
+        let kept_len = kept.outs.len();
+        kept.outs.extend(gone_data.outs);
+        kept.dirty = kept_dirty.min(kept_len + gone_dirty);
+        if kept.dirty < kept.outs.len() {
+            self.queue_grew(keep);
         }
-        if gone_gains {
-            self.push_outs(keep, gone_outs.as_mut());
-        }
-        self.fun_lists[keep.0 as usize].outs = match (kept_outs, gone_outs) {
-            (Some(mut x), Some(y)) => {
-                x.extend(y);
-                Some(x)
-            }
-            _ => None,
-        };
         keep
     }
 
-    /// Synchronises `outs` of list `l` again; when they are not known, the whole list's outs
-    /// are found and synchronised later, once the nodes are consistent again
-    /// ([`Work::FunsGrew`]).
-    fn push_outs(&mut self, l: FunList, outs: Option<&mut Vec<u32>>) {
-        match outs {
-            Some(outs) => self.sync_outs(outs),
-            None => self.queue_grew(l),
+    fn queue_grew(&mut self, l: FunList) {
+        let d = &mut self.fun_lists[l.0 as usize];
+        if !d.grew_queued {
+            d.grew_queued = true;
+            self.work.push(Work::FunsGrew(l));
         }
+    }
+
+    /// [`Work::FunsGrew`]: synchronises the outs of list `l` that must be, once the nodes hold
+    /// their merged shapes.
+    pub(super) fn do_funs_grew(&mut self, l: FunList) {
+        self.fun_lists[l.0 as usize].grew_queued = false;
+        let l = self.list_root(l);
+        let d = &mut self.fun_lists[l.0 as usize];
+        let mut outs = std::mem::take(&mut d.outs);
+        let mut dirty = outs.split_off(d.dirty.min(outs.len()));
+        self.sync_outs(&mut dirty);
+        outs.extend(dirty);
+        let d = &mut self.fun_lists[l.0 as usize];
+        d.dirty = outs.len();
+        d.outs = outs;
     }
 
     /// Synchronises each of `outs` again, dropping those whose two nodes now share one list:
     /// they have nothing to carry, and a list shared by a generic node and its thousand
     /// instances would otherwise synchronise all of them at each growth. Such a relation stays
     /// within one list for good (lists are only linked, and a node that stops holding a list
-    /// makes the outs around it be found again, [`LTypes::forget_fun_outs_around`]).
+    /// puts the relations around it back among the outs, [`LTypes::outs_around_former_fun`]).
     fn sync_outs(&mut self, outs: &mut Vec<u32>) {
+        self.work_done[5] += outs.len() as u64;
         outs.retain(|&id| {
             let (a, b) = self.rels[id as usize].nodes();
             let within = match (self.node_list(a), self.node_list(b)) {
@@ -192,55 +195,17 @@ impl LTypes<'_> {
         }
     }
 
-    fn queue_grew(&mut self, l: FunList) {
-        let d = &mut self.fun_lists[l.0 as usize];
-        if !d.grew_queued {
-            d.grew_queued = true;
-            self.work.push(Work::FunsGrew(l));
-        }
-    }
-
-    /// [`Work::FunsGrew`]: synchronises every out of list `l` again, finding them first if they
-    /// are not known.
-    pub(super) fn do_funs_grew(&mut self, l: FunList) {
-        self.fun_lists[l.0 as usize].grew_queued = false;
-        let l = self.list_root(l);
-        let mut outs = match self.fun_lists[l.0 as usize].outs.take() {
-            Some(outs) => outs,
-            None => self.find_outs(l),
-        };
-        self.sync_outs(&mut outs);
-        self.fun_lists[l.0 as usize].outs = Some(outs);
-    }
-
-    /// The outs of list `l` found from its members, whose stale entries are dropped.
-    fn find_outs(&mut self, l: FunList) -> Vec<u32> {
-        let mut members = std::mem::take(&mut self.fun_lists[l.0 as usize].members);
-        members.retain(|&m| self.root(m) == m && self.node_list(m) == Some(l));
-        members.sort_unstable();
-        members.dedup();
-        let mut outs = Vec::new();
-        for &m in &members {
-            for k in 0..self.data[m.0 as usize].rels.len() {
-                let id = self.data[m.0 as usize].rels[k];
-                if self.moves_funs_out(m, id) {
-                    outs.push(id);
-                }
-            }
-        }
-        self.fun_lists[l.0 as usize].members = members;
-        outs
-    }
-
-    /// Forgets the outs of the lists of the nodes related by `rels`, when one of the nodes stops
-    /// being a function pointer: an instantiation that only brought functions into them may now
-    /// carry theirs out ([`LTypes::moves_funs_out`]).
-    pub(super) fn forget_fun_outs_around(&mut self, rels: &[u32]) {
+    /// Makes `rels` outs of the lists of the nodes they relate, when one of the nodes stops
+    /// being a function pointer: an instantiation that only brought functions into the other
+    /// may now carry its functions out ([`LTypes::moves_funs_out`]). Each is added whether or
+    /// not it does: the node may still be taking its new shape, and an out too many is only a
+    /// synchronisation more.
+    pub(super) fn outs_around_former_fun(&mut self, rels: &[u32]) {
         for &id in rels {
             let (a, b) = self.rels[id as usize].nodes();
             for n in [a, b] {
                 if let Some(l) = self.node_list(n) {
-                    self.fun_lists[l.0 as usize].outs = None;
+                    self.fun_lists[l.0 as usize].outs.push(id);
                 }
             }
         }
@@ -297,9 +262,8 @@ impl LTypes<'_> {
             merge_sorted(list, more)
         };
         d.order.extend(added);
-        let mut outs = d.outs.take();
-        self.push_outs(l, outs.as_mut());
-        self.fun_lists[l.0 as usize].outs = outs;
+        d.dirty = 0;
+        self.queue_grew(l);
     }
 
     /// Whether relation `id` of representative `r` may carry `r`'s functions out of it, so
@@ -308,6 +272,13 @@ impl LTypes<'_> {
     /// contravariant) or of a result (`r` the instance, covariant) between two function
     /// pointers, which move lists one way only (`sync_funs`); a blob's list goes both ways.
     /// Nor a relation that is never synchronised again ([`RelState`]).
+    ///
+    /// Nor an instantiation of `r` whose generic node has no shape yet (a callee's `void*` it
+    /// never casts): it carries nothing until the generic takes one (`sync_structure`), and
+    /// then it becomes an out again ([`LTypes::generic_typed`]). An interpreter's state
+    /// reaches a list of every C function it registers through the `void*` of its values, and
+    /// the state goes to nearly every function: each registration synchronised again the
+    /// thousands of instantiations of callees that never look there (quadratic).
     pub(super) fn moves_funs_out(&mut self, r: Node, id: u32) -> bool {
         if self.rel_state[id as usize] != RelState::Live {
             return false;
@@ -316,7 +287,9 @@ impl LTypes<'_> {
             let n = t.root(n);
             matches!(t.data[n.0 as usize].shape, Shape::Fun(_))
         };
-        let into_r = match self.rels[id as usize] {
+        let rel = self.rels[id as usize];
+        let into_r = match rel {
+            Rel::Inst { generic, .. } if self.untyped_generic(generic, r) => true,
             Rel::Flow { target, .. } => self.root(target) == r,
             Rel::Inst {
                 generic,
@@ -333,6 +306,34 @@ impl LTypes<'_> {
             Rel::Inst { .. } | Rel::MayBe { .. } => false,
         };
         !into_r
+    }
+
+    /// Whether `generic`, the generic node of an instantiation of representative `r`, is
+    /// another node with no shape yet.
+    fn untyped_generic(&mut self, generic: Node, r: Node) -> bool {
+        let g = self.root(generic);
+        g != r && matches!(self.data[g.0 as usize].shape, Shape::Var)
+    }
+
+    /// Node `r`, of relations `rels`, took a shape: its instantiations of the nodes that hold a
+    /// list may now carry their functions, and become outs of those lists
+    /// ([`LTypes::moves_funs_out`]). `r`'s own list counts its relations already.
+    pub(super) fn generic_typed(&mut self, r: Node, rels: &[u32]) {
+        for &id in rels {
+            let Rel::Inst {
+                generic, instance, ..
+            } = self.rels[id as usize]
+            else {
+                continue;
+            };
+            let i = self.root(instance);
+            if self.root(generic) != r || i == r {
+                continue;
+            }
+            if let Some(l) = self.node_list(i) {
+                self.extend_outs(l, i, &[id]);
+            }
+        }
     }
 
     /// The number of lists that are roots, for the developer's statistics.

@@ -249,8 +249,8 @@ enum Work {
     External(Node),
     /// The node is reachable from this scope: it and everything below it live there too.
     Widen(Node, Scope),
-    /// The function list grew while its outs were not known: they are found and synchronised
-    /// again ([`LTypes::do_funs_grew`]).
+    /// The function list grew, or a list that grew was linked into it: its outs are
+    /// synchronised again ([`LTypes::do_funs_grew`]).
     FunsGrew(FunList),
 }
 
@@ -320,9 +320,10 @@ pub struct LTypes<'a> {
     /// Whether each field of a struct has its own location label (on by default); off
     /// (`--field-insensitive`), the fields of one struct node share the label of the first.
     pub field_sensitive: bool,
-    /// Work items processed, by kind (unify, sync, widen, field sync), and the fields paired by
-    /// synchronisations, for the developer's statistics.
-    work_done: [u64; 5],
+    /// Work items processed, by kind (unify, sync, widen, field sync), the fields paired by
+    /// synchronisations and the relations visited as outs of function lists ([`funs`]), for the
+    /// developer's statistics.
+    work_done: [u64; 6],
     /// Pre-images of fields made on generic nodes because an instance has the field, and those
     /// left out ([`LTypes::needs_preimage`]), for [`LTypes::settle_preimages`] and the statistics.
     preimages: [u64; 2],
@@ -402,7 +403,7 @@ impl<'a> LTypes<'a> {
             creating_depth: 0,
             void_model: true,
             field_sensitive: true,
-            work_done: [0; 5],
+            work_done: [0; 6],
             preimages: [0; 2],
             lazy_nodes: Vec::new(),
             demand: FxHashMap::default(),
@@ -428,6 +429,10 @@ impl<'a> LTypes<'a> {
         stats.count("ltypes: widen work", self.work_done[2] as usize);
         stats.count("ltypes: field sync work", self.work_done[3] as usize);
         stats.count("ltypes: field pairings", self.work_done[4] as usize);
+        stats.count(
+            "ltypes: function-list outs visited",
+            self.work_done[5] as usize,
+        );
         stats.count("ltypes: field pre-images made", self.preimages[0] as usize);
         stats.count(
             "ltypes: field pre-images left out",
@@ -658,10 +663,11 @@ impl<'a> LTypes<'a> {
         }
     }
 
-    /// Gives representative `r` a new shape. A list it held keeps `r` among its members until
-    /// its outs are found again, which is only more synchronisation.
+    /// Gives representative `r` a new shape. The outs of a list it held keep its relations,
+    /// which is only more synchronisation.
     fn set_shape(&mut self, r: Node, shape: Shape) {
         let was_fun = matches!(self.data[r.0 as usize].shape, Shape::Fun(_));
+        let was_var = matches!(self.data[r.0 as usize].shape, Shape::Var);
         let list = match shape {
             Shape::Fun(l) | Shape::Blob { funs: l, .. } => Some(l),
             _ => None,
@@ -672,7 +678,11 @@ impl<'a> LTypes<'a> {
         }
         if was_fun && !matches!(self.data[r.0 as usize].shape, Shape::Fun(_)) {
             let rels = self.data[r.0 as usize].rels.clone();
-            self.forget_fun_outs_around(&rels);
+            self.outs_around_former_fun(&rels);
+        }
+        if was_var && !matches!(self.data[r.0 as usize].shape, Shape::Var) {
+            let rels = self.data[r.0 as usize].rels.clone();
+            self.generic_typed(r, &rels);
         }
         self.note_held(r);
         self.resync(r);

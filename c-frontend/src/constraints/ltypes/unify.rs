@@ -116,7 +116,7 @@ impl LTypes<'_> {
         if !matches!(shape, Shape::Fun(_)) {
             for (old, list) in [(&views[0].0, sides[0]), (&views[1].0, sides[1])] {
                 if matches!(old, Shape::Fun(_)) {
-                    self.forget_fun_outs_around(list);
+                    self.outs_around_former_fun(list);
                 }
             }
         }
@@ -136,6 +136,14 @@ impl LTypes<'_> {
                 .flat_map(|side| sides[side].iter().copied())
                 .collect(),
             None => Vec::new(),
+        };
+        // The relations of a side that had no shape and now has one ([`LTypes::generic_typed`]).
+        let typed_rels: Vec<u32> = match shape {
+            Shape::Var => Vec::new(),
+            _ => (0..2)
+                .filter(|&side| matches!(views[side].0, Shape::Var))
+                .flat_map(|side| sides[side].iter().copied())
+                .collect(),
         };
         let merged = (scope, depth, void_content, object);
         let changed = [
@@ -167,9 +175,9 @@ impl LTypes<'_> {
         };
         self.note_held(r);
         if let Some(l) = merged_list {
-            self.note_member(l, r);
             self.extend_outs(l, r, &listless_rels);
         }
+        self.generic_typed(r, &typed_rels);
         self.widen_inside(c, r, scope);
         if let Some(rho) = merged_blob {
             let inside = self.blob_contents.get(&rho).copied().map(|n| self.root(n));
