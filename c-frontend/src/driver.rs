@@ -677,7 +677,7 @@ pub fn debug_dump(r: &CheckResult) -> String {
                 loc.rho,
                 if loc.internal { " internal" } else { "" },
                 if loc.writes { "writes" } else { "reads" },
-                facts.locs.accesses(loc.accesses)
+                facts.locs.accesses(loc.accesses).collect::<Vec<_>>()
             ));
         }
     }

@@ -95,7 +95,7 @@ use super::check::{Ctx, Reads};
 use super::contexts::Contexts;
 use super::linearity::Linearity;
 use super::locksets::{translate, Image, LockSets, Locksets, SetId, SetTranslations, State};
-use super::locmaps::{Loc, LocKey, LocMaps, LocsId};
+use super::locmaps::{AccSetId, Loc, LocKey, LocMaps, LocsId};
 use super::mhp::{HandleSets, Mhp, SiteSets, NO_POINT};
 use super::nest::Nests;
 use super::phases::Phase;
@@ -1387,14 +1387,10 @@ impl Prop<'_> {
             .iter()
             .filter_map(|x| at.get(&(*x, loc.internal, loc.held)))
             .collect();
-        let sets: Vec<&[AccessId]> = from
-            .iter()
-            .map(|l| self.locs.accesses(l.accesses))
-            .collect();
+        let sets: Vec<AccSetId> = from.iter().map(|l| l.accesses).collect();
         !from.is_empty()
             && (!loc.writes || from.iter().any(|l| l.writes))
-            && (self.locs.accesses(loc.accesses).iter())
-                .all(|a| sets.iter().any(|set| set.binary_search(a).is_ok()))
+            && self.locs.covered(loc.accesses, &sets)
     }
 
     /// The facts tagged with a call at the root (ARCHITECTURE.md, departure 2): an untagged

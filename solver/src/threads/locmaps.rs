@@ -10,6 +10,11 @@
 //! through a call that [`super::facts`] computes — are paid once per distinct map rather than
 //! once per context and location.
 //!
+//! An access set is kept as blocks of 64 access ids, a word of bits each ([`Block`]): where
+//! every context reaches a blob that most functions access (a server's generic lists of
+//! `void *`), each context's set holds most of the program's accesses, and a union of two such
+//! sets merged a few words per 64 accesses instead of sorting all of them.
+//!
 //! This module knows nothing of threads, locks or calls (a location's lock set is an id it only
 //! compares): it never decides a race.
 
@@ -61,6 +66,56 @@ impl std::hash::Hash for Loc {
     }
 }
 
+/// The accesses `64 * base + k` of a set, for each bit `k` of `bits`: a set is its blocks,
+/// sorted by `base`, none empty.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+struct Block {
+    base: u32,
+    bits: u64,
+}
+
+/// The blocks of `accesses`, sorted and without duplicates.
+fn blocks_of(accesses: &[AccessId]) -> Vec<Block> {
+    let mut blocks: Vec<Block> = Vec::new();
+    for a in accesses {
+        let (base, bit) = (a.0 / 64, 1u64 << (a.0 % 64));
+        match blocks.last_mut() {
+            Some(b) if b.base == base => b.bits |= bit,
+            _ => blocks.push(Block { base, bits: bit }),
+        }
+    }
+    blocks
+}
+
+/// The union of two sets of blocks, by one merge.
+fn merge_blocks(a: &[Block], b: &[Block]) -> Vec<Block> {
+    let mut out = Vec::with_capacity(a.len().max(b.len()));
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].base.cmp(&b[j].base) {
+            std::cmp::Ordering::Less => {
+                out.push(a[i]);
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                out.push(b[j]);
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                out.push(Block {
+                    base: a[i].base,
+                    bits: a[i].bits | b[j].bits,
+                });
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
+}
+
 /// What identifies a location in a map: its component, internal flag and locks.
 pub type LocKey = (Rho, bool, SetId);
 
@@ -81,7 +136,7 @@ fn hash_of<T: std::hash::Hash + ?Sized>(value: &T) -> u64 {
 pub struct LocMaps {
     maps: IndexVec<LocsId, Box<[Loc]>>,
     map_index: hashbrown::HashTable<LocsId>,
-    sets: IndexVec<AccSetId, Box<[AccessId]>>,
+    sets: IndexVec<AccSetId, Box<[Block]>>,
     set_index: hashbrown::HashTable<AccSetId>,
     set_unions: FxHashMap<(AccSetId, AccSetId), AccSetId>,
     map_unions: FxHashMap<(LocsId, LocsId), LocsId>,
@@ -122,8 +177,31 @@ impl LocMaps {
     }
 
     /// The accesses of a set, ascending.
-    pub fn accesses(&self, id: AccSetId) -> &[AccessId] {
-        &self.sets[id]
+    pub fn accesses(&self, id: AccSetId) -> impl Iterator<Item = AccessId> + '_ {
+        self.sets[id].iter().flat_map(|b| {
+            let mut bits = b.bits;
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let k = bits.trailing_zeros();
+                    bits &= bits - 1;
+                    AccessId(b.base * 64 + k)
+                })
+            })
+        })
+    }
+
+    /// Whether every access of set `id` is in one of the sets `by`.
+    pub fn covered(&self, id: AccSetId, by: &[AccSetId]) -> bool {
+        self.sets[id].iter().all(|b| {
+            let mut bits = b.bits;
+            for &other in by {
+                let blocks = &self.sets[other];
+                if let Ok(k) = blocks.binary_search_by_key(&b.base, |o| o.base) {
+                    bits &= !blocks[k].bits;
+                }
+            }
+            bits == 0
+        })
     }
 
     /// How many maps and access sets there are, and the locations of all maps.
@@ -134,24 +212,27 @@ impl LocMaps {
 
     /// The accesses of all access sets.
     pub fn accesses_in_sets(&self) -> usize {
-        self.sets.iter().map(|s| s.len()).sum()
+        (self.sets.iter().flat_map(|s| s.iter()))
+            .map(|b| b.bits.count_ones() as usize)
+            .sum()
     }
 
-    /// The interned set of `accesses`. Sorted by a sort that finds sorted runs and merges them:
-    /// a union is the concatenation of sorted sets, and a sort that did not see them sorted
-    /// was a third of sharing on a server whose every context reaches a blob's accesses.
+    /// The interned set of `accesses`.
     pub fn access_set(&mut self, mut accesses: Vec<AccessId>) -> AccSetId {
-        accesses.sort();
-        accesses.dedup();
-        let hash = hash_of(accesses.as_slice());
+        accesses.sort_unstable();
+        self.intern_blocks(blocks_of(&accesses))
+    }
+
+    fn intern_blocks(&mut self, blocks: Vec<Block>) -> AccSetId {
+        let hash = hash_of(blocks.as_slice());
         let sets = &self.sets;
         if let Some(&id) = self
             .set_index
-            .find(hash, |&id| *sets[id] == *accesses.as_slice())
+            .find(hash, |&id| *sets[id] == *blocks.as_slice())
         {
             return id;
         }
-        let id = self.sets.push(accesses.into_boxed_slice());
+        let id = self.sets.push(blocks.into_boxed_slice());
         let sets = &self.sets;
         self.set_index
             .insert_unique(hash, id, |&id| hash_of(&*sets[id]));
@@ -167,10 +248,8 @@ impl LocMaps {
         if let Some(&u) = self.set_unions.get(&key) {
             return u;
         }
-        let mut v: Vec<AccessId> = Vec::with_capacity(self.sets[a].len() + self.sets[b].len());
-        v.extend_from_slice(&self.sets[a]);
-        v.extend_from_slice(&self.sets[b]);
-        let u = self.access_set(v);
+        let blocks = merge_blocks(&self.sets[a], &self.sets[b]);
+        let u = self.intern_blocks(blocks);
         self.set_unions.insert(key, u);
         u
     }
@@ -321,11 +400,20 @@ impl LocMaps {
                     return u;
                 }
                 let total = sets.iter().map(|&s| self.sets[s].len()).sum();
-                let mut v: Vec<AccessId> = Vec::with_capacity(total);
+                let mut all: Vec<Block> = Vec::with_capacity(total);
                 for &s in sets.iter() {
-                    v.extend_from_slice(&self.sets[s]);
+                    all.extend_from_slice(&self.sets[s]);
                 }
-                let u = self.access_set(v);
+                // Each set is sorted: the sort merges runs.
+                all.sort_by_key(|b| b.base);
+                let mut blocks: Vec<Block> = Vec::with_capacity(all.len());
+                for b in all {
+                    match blocks.last_mut() {
+                        Some(last) if last.base == b.base => last.bits |= b.bits,
+                        _ => blocks.push(b),
+                    }
+                }
+                let u = self.intern_blocks(blocks);
                 self.set_unions_all.insert(sets.as_slice().into(), u);
                 u
             }
@@ -369,7 +457,10 @@ mod tests {
         assert_eq!(locs.len(), 2);
         assert_eq!(locs[0].rho, Rho(1));
         assert!(locs[1].writes);
-        assert_eq!(t.accesses(locs[1].accesses), &[AccessId(1), AccessId(2)]);
+        assert_eq!(
+            t.accesses(locs[1].accesses).collect::<Vec<_>>(),
+            [AccessId(1), AccessId(2)]
+        );
         let (c2, a2, b2) = (
             loc(&mut t, 1, false, &[5]),
             loc(&mut t, 3, false, &[1]),
@@ -391,7 +482,10 @@ mod tests {
         assert_eq!(t.union(u, LocMaps::EMPTY), u);
         let l = *t.find(u, Rho(1), false, SetId(0)).unwrap();
         assert!(l.writes);
-        assert_eq!(t.accesses(l.accesses), &[AccessId(1), AccessId(2)]);
+        assert_eq!(
+            t.accesses(l.accesses).collect::<Vec<_>>(),
+            [AccessId(1), AccessId(2)]
+        );
         assert!(t.find(u, Rho(2), true, SetId(0)).is_none());
     }
 
@@ -443,7 +537,7 @@ mod tests {
         );
         let l = t.get(all)[0];
         assert!(l.writes);
-        let accesses: Vec<u32> = t.accesses(l.accesses).iter().map(|a| a.0).collect();
+        let accesses: Vec<u32> = t.accesses(l.accesses).map(|a| a.0).collect();
         assert_eq!(accesses, [0, 1, 2, 3, 10, 11, 12, 13]);
         assert_eq!(t.union_all(parts[3], &[parts[1], parts[0], parts[2]]), all);
         assert_eq!(t.sizes().0, maps_before + 1);
@@ -464,6 +558,49 @@ mod tests {
         );
         let l = t.get(m)[0];
         assert!(l.writes);
-        assert_eq!(t.accesses(l.accesses).len(), 50);
+        assert_eq!(t.accesses(l.accesses).count(), 50);
+    }
+
+    #[test]
+    fn access_sets_in_blocks_are_the_sets_of_their_accesses() {
+        let mut t = LocMaps::new();
+        let ids = |v: &[u32]| v.iter().map(|&a| AccessId(a)).collect::<Vec<_>>();
+        let a = t.access_set(ids(&[200, 0, 63, 64, 0, 127, 4_000_000_000]));
+        let b = t.access_set(ids(&[1, 64, 128, 200, 4_000_000_001]));
+        let c = t.access_set(ids(&[63, 65]));
+        assert_eq!(
+            t.accesses(a).collect::<Vec<_>>(),
+            ids(&[0, 63, 64, 127, 200, 4_000_000_000])
+        );
+        assert_eq!(t.access_set(ids(&[127, 64, 63, 0, 200, 4_000_000_000])), a);
+        let ab = t.union_accesses(a, b);
+        assert_eq!(
+            t.accesses(ab).collect::<Vec<_>>(),
+            ids(&[0, 1, 63, 64, 127, 128, 200, 4_000_000_000, 4_000_000_001])
+        );
+        let abc = t.union_of_sets(&mut vec![c, b, a]);
+        assert_eq!(
+            t.accesses(abc).collect::<Vec<_>>(),
+            ids(&[
+                0,
+                1,
+                63,
+                64,
+                65,
+                127,
+                128,
+                200,
+                4_000_000_000,
+                4_000_000_001
+            ])
+        );
+        assert_eq!(t.union_accesses(ab, c), abc);
+        assert_eq!(t.accesses_in_sets(), 6 + 5 + 2 + 9 + 10);
+        assert_eq!(t.sizes().1, 5, "a, b, c and the two unions");
+        assert!(t.covered(a, &[ab]));
+        let just_65 = t.access_set(ids(&[65]));
+        assert!(t.covered(c, &[a, just_65]));
+        assert!(!t.covered(c, &[a, b]));
+        assert!(!t.covered(abc, &[ab]));
     }
 }
