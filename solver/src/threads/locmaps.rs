@@ -223,6 +223,7 @@ impl LocMaps {
         self.intern_blocks(blocks_of(&accesses))
     }
 
+    /// The interned set of `blocks` (sorted by base, none empty).
     fn intern_blocks(&mut self, blocks: Vec<Block>) -> AccSetId {
         let hash = hash_of(blocks.as_slice());
         let sets = &self.sets;
