@@ -183,7 +183,9 @@ pub fn run(
             integer_arguments::integer_parameters(p, calls)
         }),
         lock_failures,
-        stable_tests: stats.time("analyses: stable tests", || stable_tests::stable_tests(p)),
+        stable_tests: stats.time("analyses: stable tests", || {
+            stable_tests::stable_tests(p, calls)
+        }),
         uniqueness: stats.time("analyses: uniqueness", || {
             if techniques.has(Technique::Uniqueness) {
                 let mut all = uniqueness::with_handed_params(

@@ -7,10 +7,12 @@
 //! that (`solver::threads::locksets`), where a path-insensitive join held `m` after the second
 //! test on the path that skipped both.
 //!
-//! It reads the IR and the library model only; it never creates labels or constraints.
+//! It reads the IR, the call index and the library model only; it never creates labels or
+//! constraints.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use crate::analyses::calls::Calls;
 use crate::ir::{Base, BlockId, Func, FuncId, Operand, Program, StmtKind, Term, VarId, VarKind};
 use crate::model::Kind;
 
@@ -22,12 +24,14 @@ pub struct StableTest {
     pub when_set: BlockId,
 }
 
-/// The branches on stable variables of every function that makes a lock call of the library
-/// model itself (only there do they change what a lock set holds), by block.
-pub fn stable_tests(p: &Program) -> FxHashMap<(FuncId, BlockId), StableTest> {
+/// The branches on stable variables of every function that takes a lock itself (a lock call
+/// of the library model), by block: a lock taken under one test and released under another is
+/// what a path-insensitive join keeps held. Elsewhere the tests are left to that join, which
+/// only holds more.
+pub fn stable_tests(p: &Program, calls: &Calls) -> FxHashMap<(FuncId, BlockId), StableTest> {
     let mut out = FxHashMap::default();
     for (f, func) in p.funcs.iter_enumerated() {
-        if !func.defined || !locks_itself(p, func) {
+        if !func.defined || !locks_itself(p, calls, f) {
             continue;
         }
         let mut tests: FxHashMap<VarId, Vec<BlockId>> = FxHashMap::default();
@@ -77,18 +81,11 @@ pub fn stable_tests(p: &Program) -> FxHashMap<(FuncId, BlockId), StableTest> {
     out
 }
 
-/// Whether `func` makes a lock call of the library model.
-fn locks_itself(p: &Program, func: &Func) -> bool {
-    func.blocks
-        .iter()
-        .flat_map(|b| &b.stmts)
-        .any(|s| match &s.kind {
-            StmtKind::Call {
-                callee: crate::ir::Callee::Direct(g),
-                ..
-            } => matches!(p.known_kind(*g), Some(Kind::Acquire { .. })),
-            _ => false,
-        })
+/// Whether `f` makes a lock call of the library model.
+fn locks_itself(p: &Program, calls: &Calls, f: FuncId) -> bool {
+    (calls.sites_in(f).iter())
+        .filter_map(|site| site.callee)
+        .any(|g| matches!(p.known_kind(g), Some(Kind::Acquire { .. })))
 }
 
 /// Whether `v` is a parameter or local of `f` whose address is never taken.
