@@ -7,7 +7,8 @@
 //! downcasts of structs. We keep the set but conflate two entries whenever C lets an object of
 //! one be accessed as the other (C11 6.5p7 and 6.7.2.1p15): a character type views the bytes of
 //! anything, and a struct or union overlaps whatever its first member (every member, for a
-//! union) overlaps, recursively. Entries left apart are types a program cannot access as each
+//! union) overlaps, recursively. Two pointer members overlap only when they may point to one
+//! type: a `void *` or `char *` member, or a pointer to an incomplete type, meets every pointer. Entries left apart are types a program cannot access as each
 //! other without undefined behaviour, so the model is sound for programs whose `void*` casts
 //! respect C's effective types.
 //!
@@ -58,13 +59,22 @@ pub fn key_of_type(types: &TypeTable, ty: TypeId) -> Option<ViewKey> {
 /// Every key that memory of class `key` may also be accessed as at its start: the key itself
 /// and, for a struct, the keys of its first member; for a union, of all its members.
 pub fn prefix(types: &TypeTable, key: ViewKey) -> Vec<ViewKey> {
-    let mut out = Vec::new();
-    let mut stack = vec![(key, 0u32)];
-    while let Some((k, depth)) = stack.pop() {
-        if out.contains(&k) {
+    let mut out: Vec<ViewKey> = prefix_types(types, key).into_iter().map(|p| p.0).collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// [`prefix`] with the C type of each member it passes through (`None` for `key` itself, whose
+/// type a class does not say).
+fn prefix_types(types: &TypeTable, key: ViewKey) -> Vec<(ViewKey, Option<TypeId>)> {
+    let mut out: Vec<(ViewKey, Option<TypeId>)> = Vec::new();
+    let mut stack = vec![(key, None, 0u32)];
+    while let Some((k, ty, depth)) = stack.pop() {
+        if out.contains(&(k, ty)) {
             continue;
         }
-        out.push(k);
+        out.push((k, ty));
         if depth >= MAX_NESTING {
             continue;
         }
@@ -78,22 +88,73 @@ pub fn prefix(types: &TypeTable, key: ViewKey) -> Vec<ViewKey> {
         };
         for f in members {
             if let Some(m) = key_of_type(types, f.ty) {
-                stack.push((m, depth + 1));
+                stack.push((m, Some(f.ty), depth + 1));
             }
         }
     }
-    out.sort();
     out
 }
 
 /// Whether memory viewed at `a` may also be accessed at `b` without undefined behaviour, so that
 /// the two entries of a `void*` content must be one.
+///
+/// Two views meeting at a pointer member (a struct whose first member is a pointer, and another
+/// such struct or a pointer view) overlap only when the two pointers may point to the same
+/// type ([`pointers_may_alias`]): a `struct list` beginning with a `listNode *` and a `struct
+/// dict` beginning with a `dictType *` cannot be read as each other without reading a pointer
+/// through an incompatible type (C11 6.5p7), while a generic `void *` or `char *` member, or a
+/// view that is just "a pointer", still meets every pointer.
 pub fn overlap(types: &TypeTable, a: ViewKey, b: ViewKey) -> bool {
     if a == b || a == ViewKey::Char || b == ViewKey::Char {
         return true;
     }
-    let pa = prefix(types, a);
-    prefix(types, b).iter().any(|k| pa.binary_search(k).is_ok())
+    let pa = prefix_types(types, a);
+    let pb = prefix_types(types, b);
+    pa.iter().any(|&(ka, ta)| {
+        pb.iter().any(|&(kb, tb)| {
+            ka == kb
+                && (ka != ViewKey::Ptr
+                    || match (ta, tb) {
+                        (Some(ta), Some(tb)) => pointers_may_alias(types, ta, tb),
+                        _ => true,
+                    })
+        })
+    })
+}
+
+/// Whether two pointer types (or arrays, which decay to them) may point to one object seen at
+/// both: the same pointee, a pointee that views anything (`void`, a character type), a pointee
+/// no definition describes, or pointers to pointers that may alias in turn.
+fn pointers_may_alias(types: &TypeTable, a: TypeId, b: TypeId) -> bool {
+    let (Some(pa), Some(pb)) = (types.pointee(a), types.pointee(b)) else {
+        return true;
+    };
+    let complete = |sid: &StructId| types.structs[*sid].complete;
+    match (types.get(pa), types.get(pb)) {
+        (Type::Void | Type::Char, _) | (_, Type::Void | Type::Char) => true,
+        (Type::Struct(x), Type::Struct(y)) | (Type::Union(x), Type::Union(y)) => {
+            x == y || !complete(x) || !complete(y)
+        }
+        (Type::Struct(x) | Type::Union(x), _) | (_, Type::Struct(x) | Type::Union(x)) => {
+            !complete(x)
+        }
+        (Type::Pointer(_) | Type::Array(_), Type::Pointer(_) | Type::Array(_)) => {
+            pointers_may_alias(types, pa, pb)
+        }
+        (ka, kb) => key_class(ka) == key_class(kb),
+    }
+}
+
+/// The class of a pointee that is neither `void`, a character type nor a struct: integers of
+/// any width are one class (as in [`ViewKey::Int`]), as are floats and function types.
+fn key_class(t: &Type) -> u8 {
+    match t {
+        Type::Int | Type::Cond => 0,
+        Type::Float => 1,
+        Type::Function { .. } => 2,
+        Type::Lock(_) => 3,
+        _ => 4,
+    }
 }
 
 #[cfg(test)]
@@ -144,6 +205,47 @@ mod tests {
         assert!(overlap(&t, ViewKey::Char, c), "bytes of anything");
         assert!(overlap(&t, l, ViewKey::Char));
         assert!(!overlap(&t, ViewKey::Ptr, c));
+    }
+
+    #[test]
+    fn pointer_first_members_overlap_only_where_their_targets_may() {
+        let mut t = TypeTable::new();
+        let int = t.int();
+        let void = t.intern(Type::Void);
+        let void_ptr = t.pointer(void);
+        let node = with_struct(&mut t, "node", &[]);
+        let node_ty = t.struct_type(node);
+        let node_ptr = t.pointer(node_ty);
+        let kind = with_struct(&mut t, "kind", &[int]);
+        let kind_ty = t.struct_type(kind);
+        let kind_ptr = t.pointer(kind_ty);
+        let list = with_struct(&mut t, "list", &[node_ptr, int]);
+        let dict = with_struct(&mut t, "dict", &[kind_ptr, int]);
+        let header = with_struct(&mut t, "header", &[void_ptr]);
+        let chain = with_struct(&mut t, "chain", &[node_ptr]);
+        let opaque = t.struct_named(StructKind::Struct, "opaque");
+        let opaque_ty = t.struct_type(opaque);
+        let opaque_ptr = t.pointer(opaque_ty);
+        let handle = with_struct(&mut t, "handle", &[opaque_ptr]);
+        let (l, d) = (ViewKey::Struct(list), ViewKey::Struct(dict));
+        assert!(!overlap(&t, l, d), "a node* first and a kind* first");
+        assert!(
+            overlap(&t, l, ViewKey::Struct(chain)),
+            "both begin with a node*"
+        );
+        assert!(
+            overlap(&t, ViewKey::Struct(header), l),
+            "a void* first meets any"
+        );
+        assert!(overlap(&t, ViewKey::Struct(header), d));
+        assert!(
+            overlap(&t, ViewKey::Ptr, d),
+            "a bare pointer view meets any"
+        );
+        assert!(
+            overlap(&t, ViewKey::Struct(handle), d),
+            "a pointer to an incomplete type may point anywhere"
+        );
     }
 
     #[test]
