@@ -22,6 +22,8 @@ impl Gen<'_> {
     /// One event graph per user function, in [`FnId`] order; `expansions` are the targets each
     /// pending call was resolved to ([`Gen::resolve_pending`]).
     pub(super) fn event_graphs(&mut self, expansions: &[Vec<(Site, FuncId)>]) -> ThreadProgram {
+        // Whole accesses and objects tie the locations of memory seen as bytes.
+        self.ltypes.settle_byte_views();
         let mut threads = ThreadProgram::default();
         let fns: Vec<(FnId, FuncId)> = self
             .fn_func

@@ -5,12 +5,14 @@
 //! LOCKSMITH keeps, for each `void*`, the set of non-`void` types cast to or from it and unifies
 //! casts at the same type with the matching entry; it admits this is unsound for up- and
 //! downcasts of structs. We keep the set but conflate two entries whenever C lets an object of
-//! one be accessed as the other (C11 6.5p7 and 6.7.2.1p15): a character type views the bytes of
-//! anything, and a struct or union overlaps whatever its first member (every member, for a
-//! union) overlaps, recursively. Two pointer members overlap only when they may point to one
-//! type: a `void *` or `char *` member, or a pointer to an incomplete type, meets every pointer. Entries left apart are types a program cannot access as each
-//! other without undefined behaviour, so the model is sound for programs whose `void*` casts
-//! respect C's effective types.
+//! one be accessed as the other (C11 6.5p7 and 6.7.2.1p15): a struct or union overlaps whatever
+//! its first member (every member, for a union) overlaps, recursively. Two pointer members
+//! overlap only when they may point to one type: a `void *` or `char *` member, or a pointer to
+//! an incomplete type, meets every pointer. Entries left apart are types a program cannot
+//! access as each other without undefined behaviour, so the model is sound for programs whose
+//! `void*` casts respect C's effective types. A character type may view the bytes of anything;
+//! it is the one exception, an entry apart whose memory the analysis makes one location with
+//! the other entries' instead (`LTypes::settle_byte_views`).
 //!
 //! This module owns only the type-level questions; it never touches labels or nodes.
 
@@ -96,7 +98,9 @@ fn prefix_types(types: &TypeTable, key: ViewKey) -> Vec<(ViewKey, Option<TypeId>
 }
 
 /// Whether memory viewed at `a` may also be accessed at `b` without undefined behaviour, so that
-/// the two entries of a `void*` content must be one.
+/// the two entries of a `void*` content must be one node. A character view may access the bytes
+/// of anything, but it is never one node with another view: bytes carry no labels, so what the
+/// two must share is the location, not the node (`LTypes::blob_ties`).
 ///
 /// Two views meeting at a pointer member (a struct whose first member is a pointer, and another
 /// such struct or a pointer view) overlap only when the two pointers may point to the same
@@ -105,8 +109,19 @@ fn prefix_types(types: &TypeTable, key: ViewKey) -> Vec<(ViewKey, Option<TypeId>
 /// through an incompatible type (C11 6.5p7), while a generic `void *` or `char *` member, or a
 /// view that is just "a pointer", still meets every pointer.
 pub fn overlap(types: &TypeTable, a: ViewKey, b: ViewKey) -> bool {
-    if a == b || a == ViewKey::Char || b == ViewKey::Char {
+    if a == b {
         return true;
+    }
+    if a == ViewKey::Char || b == ViewKey::Char {
+        // The bytes of memory are an entry apart from the views that hold labels: the
+        // analysis makes them one location with every other entry's
+        // (`LTypes::settle_byte_views`) instead of one node, which made every view one blob.
+        // Numbers hold no labels either, and a bare number shape may be either.
+        return matches!(
+            (a, b),
+            (ViewKey::Char, ViewKey::Int | ViewKey::Float)
+                | (ViewKey::Int | ViewKey::Float, ViewKey::Char)
+        );
     }
     let pa = prefix_types(types, a);
     let pb = prefix_types(types, b);
@@ -202,8 +217,16 @@ mod tests {
             !overlap(&t, l, ViewKey::Int),
             "the second member is not at the start"
         );
-        assert!(overlap(&t, ViewKey::Char, c), "bytes of anything");
-        assert!(overlap(&t, l, ViewKey::Char));
+        assert!(
+            !overlap(&t, ViewKey::Char, c),
+            "bytes are an entry of their own, tied by location, not by node"
+        );
+        assert!(!overlap(&t, l, ViewKey::Char), "even a char-first struct");
+        assert!(overlap(&t, ViewKey::Char, ViewKey::Char));
+        assert!(
+            overlap(&t, ViewKey::Char, ViewKey::Float),
+            "numbers hold no labels"
+        );
         assert!(!overlap(&t, ViewKey::Ptr, c));
     }
 

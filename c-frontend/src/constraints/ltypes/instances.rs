@@ -177,7 +177,7 @@ impl LTypes<'_> {
             _ => {}
         }
         match (gs, is) {
-            (Shape::Scalar, Shape::Scalar) => {}
+            (Shape::Scalar, Shape::Scalar) => self.sync_bytes((g, i), site, pol),
             (Shape::Ptr { rho: rg, to: tg }, Shape::Ptr { rho: ri, to: ti }) => {
                 self.emit_rho_inst(c, rg, site, pol, ri);
                 self.add_rel(Rel::Inst {
@@ -262,6 +262,43 @@ impl LTypes<'_> {
             // Anything else is one node, where a typed shape becomes the entry of its type.
             _ => self.work.push(Work::Unify(g, i)),
         }
+    }
+
+    /// Two characters related at `site`, one of them bytes of memory seen at other types
+    /// (`NodeData::bytes_of`): the memory they are bytes of is related at the site too, so a
+    /// byte a callee copies (a `char` parameter stored into a buffer, a byte returned) carries
+    /// what the memory's pointers point to into the caller's copy, as the two blobs did. A side
+    /// that is no memory's bytes yet becomes the bytes of a `void*` content of its own.
+    fn sync_bytes(&mut self, (g, i): (Node, Node), site: Site, pol: Pol) {
+        let (og, oi) = (
+            self.data[g.0 as usize].bytes_of,
+            self.data[i.0 as usize].bytes_of,
+        );
+        if og == Node::NONE && oi == Node::NONE {
+            return;
+        }
+        let generic = self.bytes_owner(g, og);
+        let instance = self.bytes_owner(i, oi);
+        self.add_rel(Rel::Inst {
+            generic,
+            instance,
+            site,
+            pol,
+        });
+    }
+
+    /// The memory the character node `n` (a representative) is the bytes of: `owner`, or a new
+    /// `void*` content whose `Char` entry `n` becomes.
+    fn bytes_owner(&mut self, n: Node, owner: Node) -> Node {
+        if owner != Node::NONE {
+            return owner;
+        }
+        let scope = self.data[n.0 as usize].scope;
+        let made = self.node(Shape::Void(vec![(ViewKey::Char, n)]), scope);
+        self.data[made.0 as usize].void_content = true;
+        self.data[n.0 as usize].bytes_of = made;
+        self.resync(n);
+        made
     }
 
     /// Two blobs related at `site`: their labels are instantiated, their function targets flow

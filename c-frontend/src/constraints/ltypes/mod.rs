@@ -18,6 +18,8 @@
 //! - the content of a `void*` is a [`Shape::Void`] with one entry per type class it is cast to
 //!   or from (paper §3.4); casts at one class meet at that entry, classes C lets overlap
 //!   ([`crate::constraints::views::overlap`]) share an entry, and with `--no-void` every class shares one;
+//!   the bytes (the `Char` entry) are apart, and memory seen both as bytes and at another class is
+//!   one location with everything inside it ([`LTypes::settle_byte_views`]);
 //! - a generic node whose shape is still unknown (a `void*` the function never casts) stays
 //!   related to each caller's node until it gets a shape;
 //! - contents of incompatible shapes (a cast between unrelated structs, a pointer used as an
@@ -30,7 +32,7 @@
 //! `relations.rs` (the flow and instantiation relations, flow synchronisation),
 //! `instances.rs` (instantiation at call sites), `funs.rs` (function lists, shared by the nodes
 //! that must hold the same functions), `structs.rs` (lazy fields and enclosing
-//! structs), `voids.rs` (the entries of a `void*` content), `external.rs` (external memory) and
+//! structs), `voids.rs` (the entries of a `void*` content and its bytes), `external.rs` (external memory) and
 //! `queries.rs` (read-only questions about contents).
 
 mod external;
@@ -201,6 +203,11 @@ struct NodeData {
     /// (`container_of`, a cast to the type of the first member's struct), which must reach that
     /// very struct and its other fields.
     parents: structs::Parents,
+    /// For a character view of memory that other views may also see: the `void*` content whose
+    /// bytes these are (its `Char` entry, or anything a byte of it was copied into), else
+    /// [`Node::NONE`]. A byte copied is possibly part of a pointer, so bytes of two contents
+    /// meeting make the two contents one ([`LTypes::bytes_meet`]), as two blobs meeting did.
+    bytes_of: Node,
 }
 
 /// Where a location label came from, for naming it in reports.
@@ -286,6 +293,10 @@ pub struct LTypes<'a> {
     /// them carries a label, so their content node stays in that scope instead of the root's
     /// ([`LTypes::blob_content`]) until something that does is absorbed ([`LTypes::promote`]).
     number_blobs: FxHashMap<Rho, Scope>,
+    /// The memory seen both as bytes and at another type, once generation is over
+    /// ([`LTypes::settle_byte_views`]): an object whose content is in it is one location with
+    /// everything inside it ([`LTypes::blob_ties`]).
+    byte_views: voids::ByteViews,
     /// The blob node of each location label whose content node is in `blob_contents`: the two
     /// share their function targets ([`LTypes::share_blob_funs`]).
     blob_tops: FxHashMap<Rho, Node>,
@@ -388,6 +399,7 @@ impl<'a> LTypes<'a> {
             instance_at: FxHashMap::default(),
             blob_contents: FxHashMap::default(),
             number_blobs: FxHashMap::default(),
+            byte_views: voids::ByteViews::default(),
             blob_tops: FxHashMap::default(),
             work: Vec::new(),
             fun_lists: Vec::new(),
@@ -522,6 +534,7 @@ impl<'a> LTypes<'a> {
             held: false,
             lazy: false,
             parents: structs::Parents::default(),
+            bytes_of: Node::NONE,
         });
         debug_assert_eq!(n.0 as usize + 1, self.data.len());
         if let Some(l) = list {

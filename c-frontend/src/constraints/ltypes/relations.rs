@@ -8,6 +8,7 @@
 //! representatives), and is only ever synchronised from the work list, never recursively.
 
 use super::{LTypes, Node, Rel, RelState, Shape, Work};
+use crate::constraints::views::ViewKey;
 use crate::ir::ctypes::StructId;
 use solver::Constraints;
 
@@ -230,7 +231,21 @@ impl LTypes<'_> {
         );
         match (ss, ts) {
             (Shape::Var, Shape::Var) => {}
+            // A byte of memory seen at other types too, copied: possibly part of a pointer,
+            // so the two are one, as two blobs were (`bytes_meet`).
+            (Shape::Scalar, Shape::Scalar) if self.data[s.0 as usize].bytes_of != Node::NONE => {
+                self.work.push(Work::Unify(s, t))
+            }
             (Shape::Scalar, Shape::Scalar) => {}
+            // A character value read from a `void*` content, or stored into one, is its bytes.
+            (Shape::Void(_), Shape::Scalar) => {
+                let bytes = self.view_entry(c, s, ViewKey::Char, None);
+                self.work.push(Work::Unify(bytes, t));
+            }
+            (Shape::Scalar, Shape::Void(_)) => {
+                let bytes = self.view_entry(c, t, ViewKey::Char, None);
+                self.work.push(Work::Unify(s, bytes));
+            }
             (Shape::Ptr { rho: r1, to: t1 }, Shape::Ptr { rho: r2, to: t2 }) => {
                 self.emit_flow(c, r1, r2);
                 self.work.push(Work::Unify(t1, t2));

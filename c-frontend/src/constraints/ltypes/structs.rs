@@ -239,6 +239,24 @@ impl LTypes<'_> {
             return Some(p);
         }
         let r = self.root(n);
+        // Memory seen at several types (a `void*` content with entries, or its bytes, the
+        // `Char` entry) is any member of any of its views: the struct around one of them, or
+        // one made for all.
+        let owner = match self.data[r.0 as usize].bytes_of {
+            Node::NONE => r,
+            o => self.root(o),
+        };
+        let views: Vec<Node> = match &self.data[owner.0 as usize].shape {
+            Shape::Void(entries) => entries
+                .iter()
+                .filter(|e| e.0 != ViewKey::Char)
+                .map(|e| e.1)
+                .collect(),
+            _ => Vec::new(),
+        };
+        if let Some(p) = views.iter().find_map(|&e| self.parent_of(e, sid)) {
+            return Some(p);
+        }
         // Bytes (a character pointer's arithmetic) may be any member; a struct may be the first
         // member of a struct of the target type (C11 6.7.2.1p15).
         let first_member = match self.data[r.0 as usize].shape {
@@ -247,7 +265,7 @@ impl LTypes<'_> {
                 .first()
                 .is_some_and(|f| *self.types.get(f.ty) == Type::Struct(inner)),
             Shape::Blob { .. } => true,
-            _ => false,
+            _ => !views.is_empty(),
         };
         if !first_member {
             return None;
@@ -262,10 +280,14 @@ impl LTypes<'_> {
         );
         // The member is somewhere inside: which field is not known (the offset is a constant
         // the IR does not keep), so the link names none.
-        self.data[r.0 as usize]
-            .parents
-            .insert((parent, sid, u32::MAX));
-        self.resync(r);
+        let members = if views.is_empty() { vec![r] } else { views };
+        for m in members {
+            let m = self.root(m);
+            self.data[m.0 as usize]
+                .parents
+                .insert((parent, sid, u32::MAX));
+            self.resync(m);
+        }
         self.run(c);
         Some(parent)
     }

@@ -99,6 +99,7 @@ impl LTypes<'_> {
             either(self, |d| d.held),
             either(self, |d| d.lazy),
         );
+        let bytes_of = self.bytes_meet(self.bytes_of(ra), self.bytes_of(rb));
         // The smaller set goes into the larger: a large blob's set is never rebuilt.
         let mut parents = std::mem::take(&mut self.data[ra.0 as usize].parents);
         let mut other = std::mem::take(&mut self.data[rb.0 as usize].parents);
@@ -145,7 +146,7 @@ impl LTypes<'_> {
                 .flat_map(|side| sides[side].iter().copied())
                 .collect(),
         };
-        let merged = (scope, depth, void_content, object);
+        let merged = (scope, depth, void_content, object, bytes_of != Node::NONE);
         let changed = [
             !same_view(&views[0].0, &shape) || views[0].1 != merged,
             !same_view(&views[1].0, &shape) || views[1].1 != merged,
@@ -172,7 +173,9 @@ impl LTypes<'_> {
             held,
             lazy,
             parents,
+            bytes_of,
         };
+        self.bytes_to_char_entry(r);
         self.note_held(r);
         if let Some(l) = merged_list {
             self.extend_outs(l, r, &listless_rels);
@@ -195,9 +198,15 @@ impl LTypes<'_> {
     }
 
     /// What, besides its shape, a node's relations are synchronised against.
-    fn view_of(&self, r: Node) -> (Scope, u8, bool, bool) {
+    fn view_of(&self, r: Node) -> (Scope, u8, bool, bool, bool) {
         let d = &self.data[r.0 as usize];
-        (d.scope, d.depth, d.void_content, d.object)
+        (
+            d.scope,
+            d.depth,
+            d.void_content,
+            d.object,
+            d.bytes_of != Node::NONE,
+        )
     }
 
     /// Widens a node's scope to (the common ancestor with) `scope`. A node of a function's scope
@@ -305,7 +314,7 @@ impl LTypes<'_> {
                 if self.views_itself(&a, r) || self.views_itself(&b, r) {
                     return self.conflate_shapes(c, (Shape::Void(a), Shape::Void(b)), scope);
                 }
-                Shape::Void(self.merge_views(a, b))
+                Shape::Void(self.merge_views(r, a, b))
             }
             (Shape::Void(entries), typed) | (typed, Shape::Void(entries))
                 if typed.view_key().is_some() =>
@@ -317,7 +326,7 @@ impl LTypes<'_> {
                 // does not instantiate, a monomorphic flow): the typed shape becomes an entry.
                 let key = typed.view_key().expect("checked by the guard");
                 let moved = self.node(typed, scope);
-                Shape::Void(self.merge_views(entries, vec![(key, moved)]))
+                Shape::Void(self.merge_views(r, entries, vec![(key, moved)]))
             }
             (Shape::Scalar, Shape::Scalar) => Shape::Scalar,
             (Shape::Ptr { rho: r1, to: t1 }, Shape::Ptr { rho: r2, to: t2 }) => {
@@ -424,7 +433,7 @@ impl LTypes<'_> {
                     // Two types met in the memory of a `void*` (paper §3.4): each keeps its own
                     // entry.
                     let (na, nb) = (self.node(a, scope), self.node(b, scope));
-                    Shape::Void(self.merge_views(vec![(ka, na)], vec![(kb, nb)]))
+                    Shape::Void(self.merge_views(r, vec![(ka, na)], vec![(kb, nb)]))
                 }
                 _ => self.conflate_shapes(c, (a, b), scope),
             },

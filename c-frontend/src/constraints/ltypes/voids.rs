@@ -7,6 +7,8 @@
 //! entry must never be the `void*` content's own node: `merge_shapes` conflates such a content
 //! before its entries are merged.
 
+use rustc_hash::FxHashSet;
+
 use super::{LTypes, Node, RhoOrigin, Shape, Work};
 use crate::constraints::views::{self, ViewKey};
 use crate::ir::ctypes::TypeId;
@@ -70,8 +72,9 @@ impl LTypes<'_> {
             return entries[k].1;
         }
         let e = fresh(self, c);
-        let entries = self.merge_views(entries, vec![(key, e)]);
+        let entries = self.merge_views(r, entries, vec![(key, e)]);
         self.set_shape(r, Shape::Void(entries));
+        self.bytes_to_char_entry(r);
         e
     }
 
@@ -98,12 +101,14 @@ impl LTypes<'_> {
         self.node(shape, scope)
     }
 
-    /// The entries of two `void*` contents that became one: entries of one class are unified, and
-    /// each new class is unified with the classes it overlaps (all of them without the `void*`
-    /// model). No entry is the merged node itself: `merge_shapes` conflates such a content
-    /// (`views_itself`) before it gets here, and a stored `Void` shape never holds one.
+    /// The entries of two `void*` contents that became one, node `owner`: entries of one class
+    /// are unified, and each new class is unified with the classes it overlaps (all of them
+    /// without the `void*` model). No entry is the merged node itself: `merge_shapes` conflates
+    /// such a content (`views_itself`) before it gets here, and a stored `Void` shape never
+    /// holds one. The `Char` entry is the bytes of `owner` ([`LTypes::bytes_meet`]).
     pub(super) fn merge_views(
         &mut self,
+        owner: Node,
         mut into: Vec<(ViewKey, Node)>,
         more: Vec<(ViewKey, Node)>,
     ) -> Vec<(ViewKey, Node)> {
@@ -125,6 +130,127 @@ impl LTypes<'_> {
                 }
             }
         }
+        if let Ok(k) = into.binary_search_by_key(&ViewKey::Char, |e| e.0) {
+            let bytes = self.root(into[k].1);
+            let was = self.data[bytes.0 as usize].bytes_of;
+            self.data[bytes.0 as usize].bytes_of = self.bytes_meet(was, owner);
+            if was == Node::NONE {
+                // A byte view's flows now carry its owner (`sync_flow`).
+                self.resync(bytes);
+            }
+        }
         into
     }
+
+    /// Node `r` became a `void*` content with entries: if it was the bytes of other memory,
+    /// its `Char` entry (where its character shape went) is those bytes now, not the content.
+    pub(super) fn bytes_to_char_entry(&mut self, r: Node) {
+        let owner = self.data[r.0 as usize].bytes_of;
+        let Shape::Void(entries) = &self.data[r.0 as usize].shape else {
+            return;
+        };
+        if owner == Node::NONE {
+            return;
+        }
+        let Ok(k) = entries.binary_search_by_key(&ViewKey::Char, |e| e.0) else {
+            return;
+        };
+        let bytes = self.root(entries[k].1);
+        self.data[r.0 as usize].bytes_of = Node::NONE;
+        let was = self.data[bytes.0 as usize].bytes_of;
+        self.data[bytes.0 as usize].bytes_of = self.bytes_meet(was, owner);
+        if was == Node::NONE {
+            self.resync(bytes);
+        }
+    }
+
+    /// What the representative `r` is the bytes of (`NodeData::bytes_of`).
+    pub(super) fn bytes_of(&self, r: Node) -> Node {
+        self.data[r.0 as usize].bytes_of
+    }
+
+    /// The owner of bytes that are the bytes of both `a` and `b` (either may be
+    /// [`Node::NONE`]): bytes copied between two contents may be pointers, so two owners
+    /// meeting are unified, as two blobs meeting were (C lets an object's bytes be copied
+    /// through `char` lvalues, C11 6.5p7).
+    pub(super) fn bytes_meet(&mut self, a: Node, b: Node) -> Node {
+        if a == Node::NONE {
+            return b;
+        }
+        if b != Node::NONE && self.root(a) != self.root(b) {
+            self.work.push(Work::Unify(a, b));
+        }
+        a
+    }
+
+    /// Settles, once generation is over, which memory is seen both as bytes and at another
+    /// type: every `void*` content with a `Char` entry beside another entry, and every node
+    /// related to one of those entries by instantiation, either way (the same memory in another
+    /// calling context: a callee reading a caller's struct through a `char *`, a caller reading
+    /// the bytes of a callee's object). [`LTypes::blob_ties`] makes such memory one location.
+    pub fn settle_byte_views(&mut self) {
+        let mut seeds = Vec::new();
+        for n in 0..self.data.len() as u32 {
+            if self.parent[n as usize] != Node(n) {
+                continue;
+            }
+            if let Shape::Void(entries) = &self.data[n as usize].shape {
+                if entries.len() > 1 && entries[0].0 == ViewKey::Char {
+                    seeds.push(n);
+                    seeds.extend(entries[1..].iter().map(|e| e.1 .0));
+                }
+            }
+        }
+        if seeds.is_empty() {
+            self.byte_views = ByteViews::default();
+            return;
+        }
+        let mut comp: Vec<u32> = (0..self.data.len() as u32).collect();
+        fn find(comp: &mut [u32], mut x: u32) -> u32 {
+            while comp[x as usize] != x {
+                comp[x as usize] = comp[comp[x as usize] as usize];
+                x = comp[x as usize];
+            }
+            x
+        }
+        for k in 0..self.rels.len() {
+            if let super::Rel::Inst {
+                generic, instance, ..
+            } = self.rels[k]
+            {
+                let (g, i) = (self.root(generic).0, self.root(instance).0);
+                let (a, b) = (find(&mut comp, g), find(&mut comp, i));
+                if a != b {
+                    comp[a.max(b) as usize] = a.min(b);
+                }
+            }
+        }
+        let mut seeded = FxHashSet::default();
+        for s in seeds {
+            let r = self.root(Node(s)).0;
+            seeded.insert(find(&mut comp, r));
+        }
+        for x in 0..comp.len() as u32 {
+            let c = find(&mut comp, x);
+            comp[x as usize] = c;
+        }
+        self.byte_views = ByteViews { comp, seeded };
+    }
+
+    /// Whether the memory node `n` (a representative) is seen both as bytes and at another
+    /// type ([`LTypes::settle_byte_views`]).
+    pub(super) fn byte_viewed(&self, n: Node) -> bool {
+        let v = &self.byte_views;
+        v.comp
+            .get(n.0 as usize)
+            .is_some_and(|c| v.seeded.contains(c))
+    }
+}
+
+/// The result of [`LTypes::settle_byte_views`]: a component per node, by instantiation
+/// relations, and the components holding memory seen both as bytes and at another type.
+#[derive(Default)]
+pub(super) struct ByteViews {
+    comp: Vec<u32>,
+    seeded: FxHashSet<u32>,
 }
