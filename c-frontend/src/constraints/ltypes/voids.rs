@@ -131,15 +131,20 @@ impl LTypes<'_> {
             }
         }
         if let Ok(k) = into.binary_search_by_key(&ViewKey::Char, |e| e.0) {
-            let bytes = self.root(into[k].1);
-            let was = self.data[bytes.0 as usize].bytes_of;
-            self.data[bytes.0 as usize].bytes_of = self.bytes_meet(was, owner);
-            if was == Node::NONE {
-                // A byte view's flows now carry its owner (`sync_flow`).
-                self.resync(bytes);
-            }
+            self.add_bytes_of(into[k].1, owner);
         }
         into
+    }
+
+    /// Makes `bytes` (a `Char` entry) the bytes of `owner` too.
+    fn add_bytes_of(&mut self, bytes: Node, owner: Node) {
+        let bytes = self.root(bytes);
+        let was = self.data[bytes.0 as usize].bytes_of;
+        self.data[bytes.0 as usize].bytes_of = self.bytes_meet(was, owner);
+        if was == Node::NONE {
+            // A byte view's flows now carry its owner (`sync_flow`).
+            self.resync(bytes);
+        }
     }
 
     /// Node `r` became a `void*` content with entries: if it was the bytes of other memory,
@@ -155,13 +160,9 @@ impl LTypes<'_> {
         let Ok(k) = entries.binary_search_by_key(&ViewKey::Char, |e| e.0) else {
             return;
         };
-        let bytes = self.root(entries[k].1);
+        let bytes = entries[k].1;
         self.data[r.0 as usize].bytes_of = Node::NONE;
-        let was = self.data[bytes.0 as usize].bytes_of;
-        self.data[bytes.0 as usize].bytes_of = self.bytes_meet(was, owner);
-        if was == Node::NONE {
-            self.resync(bytes);
-        }
+        self.add_bytes_of(bytes, owner);
     }
 
     /// What the representative `r` is the bytes of (`NodeData::bytes_of`).
