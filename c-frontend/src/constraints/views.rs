@@ -58,17 +58,10 @@ pub fn key_of_type(types: &TypeTable, ty: TypeId) -> Option<ViewKey> {
     })
 }
 
-/// Every key that memory of class `key` may also be accessed as at its start: the key itself
-/// and, for a struct, the keys of its first member; for a union, of all its members.
-pub fn prefix(types: &TypeTable, key: ViewKey) -> Vec<ViewKey> {
-    let mut out: Vec<ViewKey> = prefix_types(types, key).into_iter().map(|p| p.0).collect();
-    out.sort();
-    out.dedup();
-    out
-}
-
-/// [`prefix`] with the C type of each member it passes through (`None` for `key` itself, whose
-/// type a class does not say).
+/// Every key that memory of class `key` may also be accessed as at its start — the key itself
+/// and, for a struct, the keys of its first member; for a union, of all its members — with the
+/// C type of each member it passes through (`None` for `key` itself, whose type a class does
+/// not say).
 fn prefix_types(types: &TypeTable, key: ViewKey) -> Vec<(ViewKey, Option<TypeId>)> {
     let mut out: Vec<(ViewKey, Option<TypeId>)> = Vec::new();
     let mut stack = vec![(key, None, 0u32)];
@@ -156,19 +149,8 @@ fn pointers_may_alias(types: &TypeTable, a: TypeId, b: TypeId) -> bool {
         (Type::Pointer(_) | Type::Array(_), Type::Pointer(_) | Type::Array(_)) => {
             pointers_may_alias(types, pa, pb)
         }
-        (ka, kb) => key_class(ka) == key_class(kb),
-    }
-}
-
-/// The class of a pointee that is neither `void`, a character type nor a struct: integers of
-/// any width are one class (as in [`ViewKey::Int`]), as are floats and function types.
-fn key_class(t: &Type) -> u8 {
-    match t {
-        Type::Int | Type::Cond => 0,
-        Type::Float => 1,
-        Type::Function { .. } => 2,
-        Type::Lock(_) => 3,
-        _ => 4,
+        // Numbers of any width are one class; two function types (no key) meet too.
+        _ => key_of_type(types, pa) == key_of_type(types, pb),
     }
 }
 

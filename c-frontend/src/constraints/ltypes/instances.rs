@@ -270,10 +270,7 @@ impl LTypes<'_> {
     /// what the memory's pointers point to into the caller's copy, as the two blobs did. A side
     /// that is no memory's bytes yet becomes the bytes of a `void*` content of its own.
     fn sync_bytes(&mut self, (g, i): (Node, Node), site: Site, pol: Pol) {
-        let (og, oi) = (
-            self.data[g.0 as usize].bytes_of,
-            self.data[i.0 as usize].bytes_of,
-        );
+        let (og, oi) = (self.bytes_of(g), self.bytes_of(i));
         if og == Node::NONE && oi == Node::NONE {
             return;
         }

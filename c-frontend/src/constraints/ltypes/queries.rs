@@ -74,9 +74,11 @@ impl LTypes<'_> {
             if self.byte_viewed(r) {
                 // Memory seen both as bytes and at other types ([`LTypes::settle_byte_views`]):
                 // a byte access touches the location `at` itself, the other views' accesses
-                // their fields, and the two must be one location, as a blob's were.
+                // their fields, and the two must be one location, as a blob's were. Every label
+                // below, a blob's included, is tied to `at` here, so nothing below is walked.
                 let inside = self.field_labels(r);
                 out.extend(inside.into_iter().filter(|&l| l != at).map(|l| (at, l)));
+                continue;
             }
             match &self.data[r.0 as usize].shape {
                 Shape::Blob { rho: b, .. } => out.push((at, *b)),

@@ -233,7 +233,7 @@ impl LTypes<'_> {
             (Shape::Var, Shape::Var) => {}
             // A byte of memory seen at other types too, copied: possibly part of a pointer,
             // so the two are one, as two blobs were (`bytes_meet`).
-            (Shape::Scalar, Shape::Scalar) if self.data[s.0 as usize].bytes_of != Node::NONE => {
+            (Shape::Scalar, Shape::Scalar) if self.bytes_of(s) != Node::NONE => {
                 self.work.push(Work::Unify(s, t))
             }
             (Shape::Scalar, Shape::Scalar) => {}

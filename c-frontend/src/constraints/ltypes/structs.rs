@@ -242,7 +242,7 @@ impl LTypes<'_> {
         // Memory seen at several types (a `void*` content with entries, or its bytes, the
         // `Char` entry) is any member of any of its views: the struct around one of them, or
         // one made for all.
-        let owner = match self.data[r.0 as usize].bytes_of {
+        let owner = match self.bytes_of(r) {
             Node::NONE => r,
             o => self.root(o),
         };
