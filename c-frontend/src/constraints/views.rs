@@ -8,7 +8,9 @@
 //! one be accessed as the other (C11 6.5p7 and 6.7.2.1p15): a struct or union overlaps whatever
 //! its first member (every member, for a union) overlaps, recursively. Two pointer members
 //! overlap only when they may point to one type: a `void *` or `char *` member, or a pointer to
-//! an incomplete type, meets every pointer. Entries left apart are types a program cannot
+//! an incomplete type, meets every pointer. Two different structs whose first members meet
+//! share only their common initial members ([`Overlap::Prefix`]); any other overlap is one
+//! node ([`Overlap::Whole`]). Entries and members left apart are types a program cannot
 //! access as each other without undefined behaviour, so the model is sound for programs whose
 //! `void*` casts respect C's effective types. A character type may view the bytes of anything;
 //! it is the one exception, an entry apart whose memory the analysis makes one location with
@@ -128,6 +130,73 @@ pub fn overlap(types: &TypeTable, a: ViewKey, b: ViewKey) -> bool {
                     })
         })
     })
+}
+
+/// How two entries of one `void*` content that [`overlap`] are made one: two different structs
+/// whose first members are of one class share their *common initial sequence* only, every
+/// other pair of overlapping views is one node.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Overlap {
+    /// Neither may be accessed as the other: each entry keeps its own node.
+    Apart,
+    /// Two structs whose first `n` members are pairwise of one class (C11 6.5.2.3p6, and 6.5p7
+    /// for the rest): each of those members is one location and one content in both, and each
+    /// struct keeps its own members after them. A `struct job { long id; void (*run)(void); }`
+    /// and a `struct conn { long id; int fd; }` behind one `void *` share `id` alone: reading
+    /// one's `fd` where the other's `run` is would read an object through an incompatible type.
+    Prefix(u32),
+    /// Anything else that overlaps (one view a member of the other, a union, a scalar and a
+    /// struct beginning with it): one node.
+    Whole,
+}
+
+/// [`overlap`], and how the two views meet when they do.
+pub fn overlap_kind(types: &TypeTable, a: ViewKey, b: ViewKey) -> Overlap {
+    if !overlap(types, a, b) {
+        return Overlap::Apart;
+    }
+    match (a, b) {
+        (ViewKey::Struct(x), ViewKey::Struct(y)) if x != y => {
+            match common_initial_members(types, x, y) {
+                None | Some(0) => Overlap::Whole,
+                Some(n) => Overlap::Prefix(n),
+            }
+        }
+        _ => Overlap::Whole,
+    }
+}
+
+/// How many leading members structs `x` and `y` have pairwise of one class: the same key, and
+/// for pointers, targets that may be one type ([`pointers_may_alias`]). Integers of any width
+/// are one class, as everywhere in this module, so the sequence may be longer than C's, never
+/// shorter: members of one type are of one class, and pair by position as they do by offset.
+/// An array (of any length: the IR does not keep it) ends the sequence after its pair, as the
+/// offsets after it may differ; a scalar and an array of it pair as the scalar and the array's
+/// first element do. 0 when the first members differ (a struct whose first member is the
+/// other struct, or begins as it does): such views are one node. `None` when the two part at
+/// a character member: bytes where the other has something else (the `sa_data` of a `struct
+/// sockaddr`, through which a library fills a `struct sockaddr_in`) may read and write the
+/// rest of the other, so the views are one node too.
+fn common_initial_members(types: &TypeTable, x: StructId, y: StructId) -> Option<u32> {
+    let (fx, fy) = (&types.structs[x].fields, &types.structs[y].fields);
+    let mut n = 0;
+    for (a, b) in fx.iter().zip(fy) {
+        let (Some(ka), Some(kb)) = (key_of_type(types, a.ty), key_of_type(types, b.ty)) else {
+            break;
+        };
+        if ka != kb && (ka == ViewKey::Char || kb == ViewKey::Char) {
+            return None;
+        }
+        if ka != kb || (ka == ViewKey::Ptr && !pointers_may_alias(types, a.ty, b.ty)) {
+            break;
+        }
+        n += 1;
+        let is_array = |ty| matches!(types.get(ty), Type::Array(_));
+        if is_array(a.ty) || is_array(b.ty) {
+            break;
+        }
+    }
+    Some(n)
 }
 
 /// Whether two pointer types (or arrays, which decay to them) may point to one object seen at
@@ -251,6 +320,51 @@ mod tests {
             overlap(&t, ViewKey::Struct(handle), d),
             "a pointer to an incomplete type may point anywhere"
         );
+    }
+
+    #[test]
+    fn structs_with_common_initial_members_share_only_those() {
+        let mut t = TypeTable::new();
+        let int = t.int();
+        let char = t.intern(Type::Char);
+        let chars = t.intern(Type::Array(char));
+        let ints = t.intern(Type::Array(int));
+        let float = t.intern(Type::Float);
+        let void = t.intern(Type::Void);
+        let void_ptr = t.pointer(void);
+        let job = with_struct(&mut t, "job", &[int, int, void_ptr, int]);
+        let probe = with_struct(&mut t, "probe", &[int, int, float]);
+        let stamps = with_struct(&mut t, "stamps", &[ints, int]);
+        let pair = with_struct(&mut t, "pair", &[int, int]);
+        let any = with_struct(&mut t, "any", &[int, chars]);
+        let inet = with_struct(&mut t, "inet", &[int, int, int]);
+        let job_ty = t.struct_type(job);
+        let derived = with_struct(&mut t, "derived", &[job_ty, float]);
+        let key = ViewKey::Struct;
+        assert_eq!(
+            overlap_kind(&t, key(job), key(probe)),
+            Overlap::Prefix(2),
+            "two integers in common, then a pointer against a float"
+        );
+        assert_eq!(overlap_kind(&t, key(probe), key(job)), Overlap::Prefix(2));
+        assert_eq!(
+            overlap_kind(&t, key(stamps), key(pair)),
+            Overlap::Prefix(1),
+            "an array ends the sequence after its pair"
+        );
+        assert_eq!(
+            overlap_kind(&t, key(any), key(inet)),
+            Overlap::Whole,
+            "bytes where the other has a number may view the rest of it"
+        );
+        assert_eq!(
+            overlap_kind(&t, key(derived), key(job)),
+            Overlap::Whole,
+            "a struct beginning with the other is one node with it"
+        );
+        assert_eq!(overlap_kind(&t, key(job), ViewKey::Int), Overlap::Whole);
+        assert_eq!(overlap_kind(&t, key(job), key(job)), Overlap::Whole);
+        assert_eq!(overlap_kind(&t, key(job), ViewKey::Ptr), Overlap::Apart);
     }
 
     #[test]

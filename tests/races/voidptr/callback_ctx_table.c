@@ -1,12 +1,14 @@
 /* A table of (callback, void *ctx) pairs where each entry's context has a
  * different type: on_timer gets a `struct timer_state *`, on_log a
  * `struct log_state *`. Both workers run every entry. on_timer updates its
- * state under `timer_m`: race-free, but a FALSE-ALARM: both state structs
- * begin with a `long`, and locksmith keeps two types cast to one void* apart
- * only when neither could be read through the other's first member (the
- * common-initial-member idiom of sockaddr and tagged messages), so it
- * conflates them. on_log appends to its state without any lock: RACE on `len`
- * and on `stamps`. */
+ * state under `timer_m`: race-free. on_log appends to its state without any
+ * lock: RACE on `len` and on `stamps`. Both state structs begin with a `long`
+ * (one a scalar, one an array of them), so a `long *` may read the first of
+ * either: locksmith makes the two first members one location, a FALSE-ALARM on
+ * `fired`. What follows a common initial sequence is each struct's own (reading
+ * it through the other type is undefined behaviour), and the sequence ends at
+ * an array, so `last` is the timer state's alone: NORACE, with the void*
+ * model, where the two views were one conflated blob before. */
 #include <pthread.h>
 #include <stdio.h>
 
@@ -24,8 +26,8 @@ static void on_timer(void *ctx, int v)
 {
     struct timer_state *t = ctx;
     pthread_mutex_lock(&timer_m);
-    t->fired++; // FALSE-ALARM: timer_m held; but both contexts start with a long, so locksmith conflates the timer state with the log state, which on_log writes without timer_m
-    t->last = v; // FALSE-ALARM: timer_m held; but both contexts start with a long, so locksmith conflates the timer state with the log state, which on_log writes without timer_m
+    t->fired++; // FALSE-ALARM: timer_m held; but both contexts start with a long, so locksmith makes `fired` one location with the log state's `stamps`, which on_log writes without timer_m
+    t->last = v; // NORACE needs=void: timer_m held, and `last` is past the members the two states share
     pthread_mutex_unlock(&timer_m);
 }
 

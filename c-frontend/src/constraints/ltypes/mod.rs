@@ -17,7 +17,8 @@
 //! Three choices keep this sound where C is untyped:
 //! - the content of a `void*` is a [`Shape::Void`] with one entry per type class it is cast to
 //!   or from (paper §3.4); casts at one class meet at that entry, classes C lets overlap
-//!   ([`crate::constraints::views::overlap`]) share an entry, and with `--no-void` every class shares one;
+//!   ([`crate::constraints::views::overlap`]) share an entry (two structs with common initial
+//!   members share those members only, `voids.rs`), and with `--no-void` every class shares one;
 //!   the bytes (the `Char` entry) are apart, and memory seen both as bytes and at another class is
 //!   one location with everything inside it ([`LTypes::settle_byte_views`]);
 //! - a generic node whose shape is still unknown (a `void*` the function never casts) stays
@@ -256,6 +257,9 @@ enum Work {
     External(Node),
     /// The node is reachable from this scope: it and everything below it live there too.
     Widen(Node, Scope),
+    /// Two struct views of one `void*` content share their first members
+    /// ([`LTypes::do_share_prefix`]).
+    Prefix(Node, Node, u32),
     /// The function list grew, or a list that grew was linked into it: its outs are
     /// synchronised again ([`LTypes::do_funs_grew`]).
     FunsGrew(FunList),
@@ -832,6 +836,7 @@ impl<'a> LTypes<'a> {
                     self.do_widen(c, n, scope)
                 }
                 Work::External(n) => self.do_external(c, n),
+                Work::Prefix(a, b, members) => self.do_share_prefix(c, a, b, members),
                 Work::FunsGrew(l) => self.do_funs_grew(l),
             }
         }

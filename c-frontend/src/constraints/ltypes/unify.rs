@@ -8,7 +8,7 @@
 //! representative ([`LTypes::rekey`]) and synchronised again when that side's view changed.
 
 use super::{FunList, LTypes, Node, NodeData, RhoOrigin, Shape, Work};
-use crate::constraints::views::{self, ViewKey};
+use crate::constraints::views::{self, Overlap, ViewKey};
 use solver::{Constraints, Lock, Rho, RhoKind, Scope};
 
 impl LTypes<'_> {
@@ -428,10 +428,12 @@ impl LTypes<'_> {
             }
             (a, b) => match (a.view_key(), b.view_key()) {
                 (Some(ka), Some(kb))
-                    if void_content && self.void_model && !views::overlap(self.types, ka, kb) =>
+                    if void_content
+                        && self.void_model
+                        && views::overlap_kind(self.types, ka, kb) != Overlap::Whole =>
                 {
                     // Two types met in the memory of a `void*` (paper §3.4): each keeps its own
-                    // entry.
+                    // entry (sharing its first members with the other's, `merge_views`).
                     let (na, nb) = (self.node(a, scope), self.node(b, scope));
                     Shape::Void(self.merge_views(r, vec![(ka, na)], vec![(kb, nb)]))
                 }

@@ -3,14 +3,15 @@
 //! of two entry lists when their contents become one node.
 //!
 //! Which classes may overlap is decided by [`crate::constraints::views`], never here; this module
-//! only keeps the entries and unifies those that overlap (all of them under `--no-void`). An
+//! only keeps the entries and unifies those that overlap (all of them under `--no-void`), or, for
+//! two structs with common initial members, those members ([`LTypes::do_share_prefix`]). An
 //! entry must never be the `void*` content's own node: `merge_shapes` conflates such a content
 //! before its entries are merged.
 
 use rustc_hash::FxHashSet;
 
 use super::{LTypes, Node, RhoOrigin, Shape, Work};
-use crate::constraints::views::{self, ViewKey};
+use crate::constraints::views::{self, Overlap, ViewKey};
 use crate::ir::ctypes::TypeId;
 use solver::{Constraints, RhoKind, Scope};
 
@@ -57,13 +58,17 @@ impl LTypes<'_> {
                 Some(_) if self.member_of(r, key).is_some() => {
                     return self.member_of(r, key).expect("checked above");
                 }
-                Some(k) if !self.void_model || views::overlap(self.types, k, key) => {
+                Some(k)
+                    if !self.void_model
+                        || views::overlap_kind(self.types, k, key) == Overlap::Whole =>
+                {
                     self.note_conflation(format!("void* viewed as {k:?} and {key:?}"));
                     let e = fresh(self, c);
                     self.work.push(Work::Unify(r, e));
                     return r;
                 }
-                // A typed content seen at a second, separate class: its shape becomes an entry.
+                // A typed content seen at a second, separate class (or a struct sharing only its
+                // first members with it): its shape becomes an entry.
                 Some(k) => vec![(k, self.node(typed, scope))],
                 None => return r,
             },
@@ -124,9 +129,20 @@ impl LTypes<'_> {
         }
         for (key, n) in added {
             for &(other, m) in &into {
-                if other != key && (!self.void_model || views::overlap(self.types, key, other)) {
-                    self.note_conflation(format!("void* viewed as {key:?} and {other:?}"));
-                    self.work.push(Work::Unify(n, m));
+                if other == key {
+                    continue;
+                }
+                let overlap = match self.void_model {
+                    true => views::overlap_kind(self.types, key, other),
+                    false => Overlap::Whole,
+                };
+                match overlap {
+                    Overlap::Apart => {}
+                    Overlap::Prefix(members) => self.work.push(Work::Prefix(n, m, members)),
+                    Overlap::Whole => {
+                        self.note_conflation(format!("void* viewed as {key:?} and {other:?}"));
+                        self.work.push(Work::Unify(n, m));
+                    }
                 }
             }
         }
@@ -134,6 +150,40 @@ impl LTypes<'_> {
             self.add_bytes_of(into[k].1, owner);
         }
         into
+    }
+
+    /// Two struct entries of one `void*` content that share their first `members` members
+    /// ([`Overlap::Prefix`]): each of those members is one location (its labels flow both ways,
+    /// as a field's do when two nodes of one struct are unified) with one content, while each
+    /// view keeps the members after them, its own callbacks and pointers. Departure from the
+    /// paper (§3.4 conflates the two views): see ARCHITECTURE.md, "Where the implementation
+    /// departs from the paper". A view that is no longer a struct (conflated memory, a content
+    /// cast again) is made one node with the other, as before.
+    pub(super) fn do_share_prefix(&mut self, c: &mut Constraints, a: Node, b: Node, members: u32) {
+        let (ra, rb) = (self.root(a), self.root(b));
+        if ra == rb {
+            return;
+        }
+        let (Shape::Struct { sid: sa, .. }, Shape::Struct { sid: sb, .. }) = (
+            &self.data[ra.0 as usize].shape,
+            &self.data[rb.0 as usize].shape,
+        ) else {
+            self.note_conflation(format!("views {ra:?} and {rb:?} no longer structs"));
+            self.work.push(Work::Unify(ra, rb));
+            return;
+        };
+        let (sa, sb) = (*sa, *sb);
+        let (scope_a, scope_b) = (
+            self.data[ra.0 as usize].scope,
+            self.data[rb.0 as usize].scope,
+        );
+        for index in 0..members {
+            let fa = self.field_slot(c, ra, sa, index, scope_a, false);
+            let fb = self.field_slot(c, rb, sb, index, scope_b, false);
+            self.emit_flow(c, fa.rho, fb.rho);
+            self.emit_flow(c, fb.rho, fa.rho);
+            self.work.push(Work::Unify(fa.content, fb.content));
+        }
     }
 
     /// Makes `bytes` (a `Char` entry) the bytes of `owner` too.
