@@ -67,7 +67,7 @@ use crate::ir::ctypes::{StructId, StructKind};
 use crate::ir::visit::{walk_func, walk_operand, Visitor};
 
 /// A counter as the program names it: a global variable and the member path inside it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(super) struct Counter {
     pub(super) var: VarId,
     /// `(struct, member)` steps.
@@ -357,6 +357,61 @@ pub(super) fn written_vars(kind: &StmtKind) -> Vec<VarId> {
         }
         StmtKind::Asm { operands } => operands.iter().filter_map(base).collect(),
         _ => Vec::new(),
+    }
+}
+
+/// The statements that may write one variable, filed by the member of it they write: a
+/// counter's writes are those of its first member and those that may write any
+/// ([`Counter::written_by`] is `None` for every other). Scanning every write of the variable
+/// for each counter made the hand-shakes grow as the square of a large struct's members (a
+/// server's configuration flags, each tested somewhere, in a struct written in as many places).
+pub(super) struct MemberWrites {
+    /// Writes of the whole variable, through a union's member, or of several lvalues at once.
+    wide: Vec<StmtAt>,
+    /// Writes through the first step of a struct member path, by `(struct, member)`.
+    by_member: FxHashMap<(u32, u32), Vec<StmtAt>>,
+}
+
+impl MemberWrites {
+    /// Files `writes` (every statement that may write the variable, in program order).
+    pub(super) fn new(p: &Program, writes: &[StmtAt]) -> MemberWrites {
+        let mut out = MemberWrites {
+            wide: Vec::new(),
+            by_member: FxHashMap::default(),
+        };
+        for &(f, b, k) in writes {
+            let dst = match &p.funcs[f].blocks[b].stmts[k].kind {
+                StmtKind::Assign { dst, .. } | StmtKind::Call { dst: Some(dst), .. } => Some(dst),
+                _ => None,
+            };
+            let member = dst.and_then(|lv| match lv.proj.first() {
+                Some(Proj::Field { strukt, index })
+                    if p.types.structs[*strukt].kind == StructKind::Struct =>
+                {
+                    Some((strukt.0, *index))
+                }
+                _ => None,
+            });
+            match member {
+                Some(m) => out.by_member.entry(m).or_default().push((f, b, k)),
+                None => out.wide.push((f, b, k)),
+            }
+        }
+        out
+    }
+
+    /// The writes that may write `counter`, in program order.
+    pub(super) fn of(&self, counter: &Counter) -> Vec<StmtAt> {
+        let Some(first) = counter.fields.first() else {
+            let mut all: Vec<StmtAt> = self.wide.clone();
+            all.extend(self.by_member.values().flatten());
+            all.sort_unstable();
+            return all;
+        };
+        let mut out = self.wide.clone();
+        out.extend(self.by_member.get(first).into_iter().flatten());
+        out.sort_unstable();
+        out
     }
 }
 

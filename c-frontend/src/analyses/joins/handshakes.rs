@@ -55,7 +55,7 @@ use std::collections::BTreeSet;
 
 use rustc_hash::FxHashMap;
 
-use super::counters::{test_of, written_vars, Counter, Write};
+use super::counters::{test_of, written_vars, Counter, MemberWrites, Write};
 use super::*;
 use crate::analyses::held::Held;
 use crate::analyses::semaphores::SemKey;
@@ -118,23 +118,17 @@ impl Planner<'_> {
         // What a function's tests need, made once per function (a flag tested in many places).
         let mut facts: FxHashMap<FuncId, (Cfg, Held)> = FxHashMap::default();
         for v in vars {
-            let writes = writers.get(&v).map_or(&[][..], Vec::as_slice);
+            let writes = MemberWrites::new(p, writers.get(&v).map_or(&[][..], Vec::as_slice));
             // The signal of each flag of the variable (a member path) and value waited for,
             // found once for each.
-            let mut signals: Vec<(&Counter, Option<i64>, Option<Signal>)> = Vec::new();
+            let mut signals: FxHashMap<(&Counter, Option<i64>), Option<Signal>> =
+                FxHashMap::default();
             for (f, test) in &tests[&v] {
-                let known = signals
-                    .iter()
-                    .position(|(c, value, _)| (*c, *value) == (&test.flag, test.value));
-                let k = match known {
-                    Some(k) => k,
-                    None => {
-                        let signal = self.signal(main, &test.flag, test.value, writes);
-                        signals.push((&test.flag, test.value, signal));
-                        signals.len() - 1
-                    }
-                };
-                let Some(signal) = &signals[k].2 else {
+                let signal = signals.entry((&test.flag, test.value)).or_insert_with(|| {
+                    let writes = writes.of(&test.flag);
+                    self.signal(main, &test.flag, test.value, &writes)
+                });
+                let Some(signal) = signal else {
                     continue;
                 };
                 let func = &p.funcs[*f];

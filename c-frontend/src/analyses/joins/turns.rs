@@ -240,7 +240,7 @@ impl TurnTest {
 /// store it, and the functions that return in a turn they started, with its values.
 struct Walk<'a> {
     counter: &'a Counter,
-    may_write: FxHashSet<FuncId>,
+    may_write: &'a FxHashSet<FuncId>,
     exits: FxHashMap<FuncId, Shape>,
 }
 
@@ -309,10 +309,18 @@ impl Planner<'_> {
         }
         let homes = self.homes(main);
         let mut held: FxHashMap<FuncId, Held> = FxHashMap::default();
+        // The functions that may write each variable, found once for all its members: made for
+        // each member, the walk over the callers made the turns grow as the square of a large
+        // struct's members.
+        let mut may_write: FxHashMap<VarId, FxHashSet<FuncId>> = FxHashMap::default();
         let mut found = Vec::new();
         for (key, tests) in &tests {
             let writes = writes.get(&key.var).map_or(&[][..], Vec::as_slice);
-            if let Some(turn) = self.turn(main, tests, writes, &homes, &mut held) {
+            let may_write = may_write.entry(key.var).or_insert_with(|| {
+                let writers: FxHashSet<FuncId> = writes.iter().map(|&(f, _, _)| f).collect();
+                self.index.may_write(&writers)
+            });
+            if let Some(turn) = self.turn(main, tests, writes, may_write, &homes, &mut held) {
                 found.push(turn);
             }
         }
@@ -320,21 +328,22 @@ impl Planner<'_> {
     }
 
     /// The turns of one variable, tested by `tests` and written by `writes` (every statement
-    /// that writes its variable), when the argument of the module holds.
+    /// that writes its variable, in functions whose calls are `may_write`), when the argument
+    /// of the module holds.
     fn turn(
         &self,
         main: FuncId,
         tests: &[(FuncId, TurnTest)],
         writes: &[StmtAt],
+        may_write: &FxHashSet<FuncId>,
         homes: &[Home],
         held: &mut FxHashMap<FuncId, Held>,
     ) -> Option<Turn> {
         let p = self.p;
         let counter = &tests[0].1.counter;
-        let writers: FxHashSet<FuncId> = writes.iter().map(|&(f, _, _)| f).collect();
         let mut walk = Walk {
             counter,
-            may_write: self.index.may_write(&writers),
+            may_write,
             exits: FxHashMap::default(),
         };
         let starts = self.starts(&walk, tests, held);
@@ -565,7 +574,7 @@ impl Planner<'_> {
                 return InTurn::Yes(Shape::Known(values));
             }
         }
-        if self.ends_turn(walk.counter, stmt, &walk.may_write) {
+        if self.ends_turn(walk.counter, stmt, walk.may_write) {
             InTurn::No
         } else {
             state
@@ -582,7 +591,7 @@ impl Planner<'_> {
             func,
             &|b| func.blocks[b].term.successors(),
             (side, test),
-            &|s| self.ends_turn(walk.counter, s, &walk.may_write),
+            &|s| self.ends_turn(walk.counter, s, walk.may_write),
             &|term| matches!(term, Term::Return(..)),
         )
     }
