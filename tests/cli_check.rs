@@ -56,10 +56,32 @@ fn temp_dir(test: &str) -> PathBuf {
     dir
 }
 
-/// Writes `text` as the file `name` in a scratch directory of `test`: the directory and the
-/// file's path as an argument.
-fn source_file(test: &str, name: &str, text: &str) -> (PathBuf, String) {
-    let dir = temp_dir(test);
+/// A scratch directory of one test, removed when the test is done with it, passed or failed.
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::path::Path> for Scratch {
+    fn as_ref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Writes `text` as the file `name` in a scratch directory of `test`: the directory, removed
+/// when dropped, and the file's path as an argument.
+fn source_file(test: &str, name: &str, text: &str) -> (Scratch, String) {
+    let dir = Scratch(temp_dir(test));
     let file = dir.join(name);
     std::fs::write(&file, text).unwrap();
     let path = file.to_string_lossy().to_string();
@@ -1834,7 +1856,7 @@ fn released_sets_no_caller_reads_are_not_kept() {
         .map(|l| format!("{l}\n"))
         .collect();
     assert_ne!(unlocked.len(), text.len());
-    let (_, path) = source_file("released_sets", "interpreter.c", &unlocked);
+    let (_dir, path) = source_file("released_sets", "interpreter.c", &unlocked);
     let (widened, contexts) = context_counts(Path::new(&path));
     assert_eq!(widened, 0);
     assert!(contexts < 1_000, "{contexts} contexts");
@@ -1891,7 +1913,7 @@ fn a_lock_order_with_too_many_cycles_reports_the_short_ones_and_says_so() {
     text += "int main(void)\n{\n    pthread_t a, b;\n    pthread_create(&a, NULL, up, NULL);\n    \
              pthread_create(&b, NULL, down, NULL);\n    pthread_join(a, NULL);\n    \
              pthread_join(b, NULL);\n    return moved > 0 ? 0 : 1;\n}\n";
-    let (_, path) = source_file("cycles_not_searched", "pairs.c", &text);
+    let (_dir, path) = source_file("cycles_not_searched", "pairs.c", &text);
     let run = check(&["--format", "json", &path]);
     let json = report(&run);
     let deadlocks = (json["warnings"].as_array().unwrap().iter())
@@ -1916,7 +1938,7 @@ fn a_lock_order_with_too_many_cycles_reports_the_short_ones_and_says_so() {
 #[test]
 fn contexts_of_a_cycle_of_calls_do_not_multiply_by_the_locks_below_it() {
     let text = cycle_interpreter(40, Interp::Plain);
-    let (_, path) = source_file("interpreter_contexts", "interpreter.c", &text);
+    let (_dir, path) = source_file("interpreter_contexts", "interpreter.c", &text);
     let count = stat_counts(Path::new(&path), 0);
     let contexts = count("fact contexts");
     assert!(contexts < 1_000, "{contexts} fact contexts");
@@ -1933,7 +1955,7 @@ fn locations_that_every_call_leaves_are_not_copied_into_each_context_of_a_cycle(
     let locations = |modules: usize| {
         let text = cycle_interpreter(modules, Interp::Vm);
         let name = format!("interpreter_locations_{modules}");
-        let (_, path) = source_file(&name, "interpreter.c", &text);
+        let (_dir, path) = source_file(&name, "interpreter.c", &text);
         stat_counts(Path::new(&path), 0)("facts: locations in maps")
     };
     let (half, full) = (locations(40), locations(80));
@@ -2010,7 +2032,7 @@ fn invariant_locations_a_dispatcher_gathers_are_shared_by_the_callers_that_add_t
 fn drivers_grow_linearly(test: &str, counted: bool) {
     let locations = |devices: usize| {
         let name = format!("{test}_{devices}");
-        let (_, path) = source_file(&name, "drivers.c", &drivers_program(devices, counted));
+        let (_dir, path) = source_file(&name, "drivers.c", &drivers_program(devices, counted));
         stat_counts(Path::new(&path), 0)("facts: locations in maps")
     };
     let (half, full) = (locations(40), locations(80));
@@ -2067,7 +2089,7 @@ fn lock_calls_waiting_for_locks_no_one_holds_are_not_carried_up() {
         );
     }
     text += &users_run_by_two_workers(&users);
-    let (_, path) = source_file("leaf_lock_calls", "devices.c", &text);
+    let (_dir, path) = source_file("leaf_lock_calls", "devices.c", &text);
     let count = stat_counts(Path::new(&path), 0);
     let unheld = count("lock order: lock calls waiting for unheld locks");
     assert!(
@@ -2102,7 +2124,7 @@ fn accesses_of_one_thread_at_many_points_are_not_paired_in_the_memo() {
         text += &format!("  pthread_create(&t[{k}], 0, t{k}, 0);\n");
     }
     text += &format!("  for (i = 0; i < {creates}; i++) pthread_join(t[i], 0);\n  return 0; }}\n");
-    let (_, path) = source_file("many_creates", "creates.c", &text);
+    let (_dir, path) = source_file("many_creates", "creates.c", &text);
     let pairs = stat_counts(Path::new(&path), 0)("check: pairs of tops decided");
     assert!(pairs < 10 * creates, "{pairs} pairs of tops decided");
 }
@@ -2143,7 +2165,7 @@ fn counters_only_callers_use_are_not_copied_into_every_callee() {
          for (i = 0; i < 2; i++) pthread_join(t[i], 0); return 0; }}\n",
         table.join(", ")
     );
-    let (_, path) = source_file("counters_only_callers_use", "server.c", &text);
+    let (_dir, path) = source_file("counters_only_callers_use", "server.c", &text);
     let count = stat_counts(Path::new(&path), 0);
     let rhos = count("constraints: rhos");
     assert!(
@@ -2205,7 +2227,7 @@ fn blob_jobs_program(jobs: usize) -> String {
 fn a_blob_gaining_one_callback_per_function_is_not_synchronised_whole_at_each() {
     let outs = |jobs: usize| {
         let name = format!("blob_jobs_{jobs}");
-        let (_, path) = source_file(&name, "jobs.c", &blob_jobs_program(jobs));
+        let (_dir, path) = source_file(&name, "jobs.c", &blob_jobs_program(jobs));
         stat_counts(Path::new(&path), 0)("ltypes: function-list outs visited")
     };
     let (half, full) = (outs(40), outs(80));
@@ -2260,7 +2282,7 @@ fn bytes_beside_handlers_program(kinds: usize) -> String {
 fn a_string_beside_structs_behind_one_void_pointer_keeps_their_callbacks_apart() {
     let facts = |kinds: usize| {
         let name = format!("bytes_beside_{kinds}");
-        let (_, path) = source_file(&name, "handlers.c", &bytes_beside_handlers_program(kinds));
+        let (_dir, path) = source_file(&name, "handlers.c", &bytes_beside_handlers_program(kinds));
         stat_counts(Path::new(&path), 0)("facts")
     };
     let (half, full) = (facts(40), facts(80));
@@ -2369,7 +2391,7 @@ fn cycle_interpreter(modules: usize, kind: Interp) -> String {
 #[test]
 fn held_sets_of_calls_made_around_a_cycle_holding_locks_stay_bounded() {
     let text = cycle_interpreter(10, Interp::Nested);
-    let (_, path) = source_file("nested_interpreter", "interpreter.c", &text);
+    let (_dir, path) = source_file("nested_interpreter", "interpreter.c", &text);
     let (widened, contexts) = context_counts(Path::new(&path));
     assert!(widened > 0);
     assert!(contexts < 2_000, "{contexts} contexts");

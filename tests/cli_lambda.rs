@@ -7,12 +7,38 @@ fn locksmith() -> Command {
     Command::new(env!("CARGO_BIN_EXE_locksmith"))
 }
 
-fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("locksmith-cli-{}", std::process::id()));
+/// A source file in a scratch directory of its own, removed with it when dropped, passed or
+/// failed.
+struct TempFile {
+    dir: std::path::PathBuf,
+    path: std::path::PathBuf,
+}
+
+impl std::ops::Deref for TempFile {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.path
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for TempFile {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.path.as_os_str()
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn temp_file(name: &str, text: &str) -> TempFile {
+    let dir = std::env::temp_dir().join(format!("locksmith-cli-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
     std::fs::write(&path, text).unwrap();
-    path
+    TempFile { dir, path }
 }
 
 #[test]
@@ -83,6 +109,7 @@ fn binary_garbage_exits_two() {
     let p = dir.join("garbage.lam");
     std::fs::write(&p, [0xff, 0xfe, 0x00, 0x9c, 0x12]).unwrap();
     let out = locksmith().arg("lambda").arg(&p).output().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(out.status.code(), Some(2));
 }
 
